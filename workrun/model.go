@@ -1,0 +1,168 @@
+package workrun
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// FieldType is the declared type of a State field (SPEC W2).
+type FieldType string
+
+const (
+	FieldText    FieldType = "text"
+	FieldNumber  FieldType = "number"
+	FieldBoolean FieldType = "boolean"
+	FieldJSON    FieldType = "json"
+	FieldFile    FieldType = "file"  // value: an artifact id (string)
+	FieldFiles   FieldType = "files" // value: a list of artifact ids ([]any of string)
+)
+
+// Workflow is the file format documented in docs/workflow-format.md.
+type Workflow struct {
+	Name  string               `json:"name"`
+	State map[string]FieldType `json:"state"`
+	Nodes []NodeSpec           `json:"nodes"`
+	Edges []Edge               `json:"edges"`
+}
+
+// NodeSpec is one node of a workflow as saved in its file.
+type NodeSpec struct {
+	ID       string          `json:"id"`
+	Type     string          `json:"type"`
+	Title    string          `json:"title,omitempty"`
+	Config   json.RawMessage `json:"config,omitempty"`
+	Position *Position       `json:"position,omitempty"`
+}
+
+// Position places a node on the canvas.
+type Position struct {
+	X float32 `json:"x"`
+	Y float32 `json:"y"`
+}
+
+// Edge joins two nodes. When is "true" or "false" on the edges leaving a condition node.
+type Edge struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+	When string `json:"when,omitempty"`
+}
+
+// Values holds State field values with JSON-compatible Go types:
+// text string, number float64, boolean bool, json any, file string (artifact id),
+// files []any of string (artifact ids).
+type Values map[string]any
+
+// RunStatus is the status of a whole run (SPEC W6).
+type RunStatus string
+
+const (
+	RunRunning     RunStatus = "running"
+	RunStopping    RunStatus = "stopping" // Stop pressed; abort hooks still running
+	RunSucceeded   RunStatus = "succeeded"
+	RunFailed      RunStatus = "failed"
+	RunStopped     RunStatus = "stopped"
+	RunInterrupted RunStatus = "interrupted"
+)
+
+// Terminal reports whether a run in this status can never change again (R12).
+func (s RunStatus) Terminal() bool {
+	return s == RunSucceeded || s == RunFailed || s == RunStopped
+}
+
+// Interruption says why a run is interrupted.
+type Interruption string
+
+const (
+	InterruptedByExit   Interruption = "exit"   // the application exited mid-run; resumable (R12, R13)
+	InterruptedByRemote Interruption = "remote" // a remote agent asked for input or authentication (R8)
+	InterruptedByHuman  Interruption = "human"  // waiting for Human Review or Ask Human
+)
+
+// NodeStatus is the status of one node within a run.
+type NodeStatus string
+
+const (
+	NodePending     NodeStatus = "pending"
+	NodeRunning     NodeStatus = "running"
+	NodeSucceeded   NodeStatus = "succeeded"
+	NodeFailed      NodeStatus = "failed"
+	NodeSkipped     NodeStatus = "skipped"
+	NodeInterrupted NodeStatus = "interrupted"
+	NodeStopped     NodeStatus = "stopped" // was running when the run failed or stopped
+)
+
+// Run is the durable record of one execution of a workflow.
+type Run struct {
+	ID           string       `json:"id"`
+	WorkflowID   string       `json:"workflow_id,omitempty"`
+	WorkflowName string       `json:"workflow_name"`
+	Workflow     Workflow     `json:"workflow"` // snapshot of the revision that ran
+	Inputs       Values       `json:"inputs"`
+	State        Values       `json:"state,omitempty"` // State after the nodes that finished
+	Status       RunStatus    `json:"status"`
+	Interruption Interruption `json:"interruption,omitempty"`
+	Reason       string       `json:"reason,omitempty"`      // failure or interruption reason
+	FailedNode   string       `json:"failed_node,omitempty"` // the node whose failure ended the run
+	CreatedAt    time.Time    `json:"created_at"`
+	EndedAt      time.Time    `json:"ended_at,omitzero"`
+}
+
+// NodeRun is the durable record of one node within a run.
+type NodeRun struct {
+	RunID     string     `json:"run_id"`
+	NodeID    string     `json:"node_id"`
+	Type      string     `json:"type"`
+	Status    NodeStatus `json:"status"`
+	Inputs    Values     `json:"inputs,omitempty"`
+	Outputs   Values     `json:"outputs,omitempty"`
+	Error     string     `json:"error,omitempty"`
+	StartedAt time.Time  `json:"started_at,omitzero"`
+	EndedAt   time.Time  `json:"ended_at,omitzero"`
+}
+
+// Message is one time-stamped line in a node's messages (SPEC W5).
+type Message struct {
+	RunID  string    `json:"run_id"`
+	NodeID string    `json:"node_id"`
+	Seq    int64     `json:"seq"` // assigned by the store, increasing within a run
+	Time   time.Time `json:"time"`
+	Text   string    `json:"text"`
+}
+
+// Decision is a person's answer to a Human Review or Ask Human node.
+type Decision struct {
+	RunID    string    `json:"run_id"`
+	NodeID   string    `json:"node_id"`
+	Approved bool      `json:"approved"`       // human_review
+	Text     string    `json:"text,omitempty"` // ask_human answer, or a review comment
+	Time     time.Time `json:"time"`
+}
+
+// RunFilter selects runs for the run records list; zero values mean "any".
+type RunFilter struct {
+	WorkflowID string
+	Status     RunStatus
+	Limit      int    // page size; 0 means 50
+	Before     string // run id cursor: runs created before this one (paging)
+}
+
+// WorkflowRecord is a saved workflow with its latest revision.
+type WorkflowRecord struct {
+	ID        string    `json:"id"`
+	Revision  int       `json:"revision"`
+	Workflow  Workflow  `json:"workflow"`
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// ArtifactInfo describes a file in the artifact store (SPEC W3).
+type ArtifactInfo struct {
+	ID        string    `json:"id"`         // UUID: the local reference held in file fields
+	Name      string    `json:"name"`       // cleaned display/file name
+	Original  string    `json:"original"`   // name as received, for display only
+	MediaType string    `json:"media_type"` // checked against the bytes
+	Size      int64     `json:"size"`
+	SHA256    string    `json:"sha256"`           // hex digest; also the blob's stored name
+	RunID     string    `json:"run_id,omitempty"` // who made it: empty for imports
+	NodeID    string    `json:"node_id,omitempty"`
+	CreatedAt time.Time `json:"created_at"`
+}

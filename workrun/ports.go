@@ -1,0 +1,57 @@
+package workrun
+
+import (
+	"context"
+	"errors"
+	"io"
+)
+
+// ErrNotFound is returned by stores for a missing run, node run, workflow or artifact.
+var ErrNotFound = errors.New("not found")
+
+// RunStore is what the engine needs from durable storage. Every method returns only
+// after its write is committed: the engine relies on that ordering (SPEC W4, R5).
+// Implemented by package store; tests use function-field fakes.
+type RunStore interface {
+	CreateRun(ctx context.Context, r Run) error
+	// UpdateRun saves status, interruption, reason, failed node, state and ended time.
+	UpdateRun(ctx context.Context, r Run) error
+	GetRun(ctx context.Context, id string) (Run, error)
+	ListRuns(ctx context.Context, f RunFilter) ([]Run, error)
+	// RunsWithStatus returns runs in one status through an index; start-up uses it to
+	// find runs that were "running" when the process died. It never walks history (R13).
+	RunsWithStatus(ctx context.Context, s RunStatus) ([]Run, error)
+
+	// SaveNodeRun inserts or replaces the record of (RunID, NodeID).
+	SaveNodeRun(ctx context.Context, n NodeRun) error
+	NodeRuns(ctx context.Context, runID string) ([]NodeRun, error)
+
+	// AppendMessage commits one line at once and returns it with Seq set.
+	AppendMessage(ctx context.Context, m Message) (Message, error)
+	// AppendProgress may batch the line with others (progress text only); it
+	// is committed within a short interval or at the next AppendMessage/Flush.
+	AppendProgress(ctx context.Context, m Message) error
+	Messages(ctx context.Context, runID string) ([]Message, error)
+
+	SaveDecision(ctx context.Context, d Decision) error
+	// GetDecision returns ErrNotFound when no decision was made yet.
+	GetDecision(ctx context.Context, runID, nodeID string) (Decision, error)
+}
+
+// WorkflowStore keeps saved workflows with revisions (SPEC W1).
+type WorkflowStore interface {
+	SaveWorkflow(ctx context.Context, id string, wf Workflow) (WorkflowRecord, error) // new revision; empty id creates
+	GetWorkflow(ctx context.Context, id string) (WorkflowRecord, error)
+	ListWorkflows(ctx context.Context) ([]WorkflowRecord, error)
+	DeleteWorkflow(ctx context.Context, id string) error
+}
+
+// ArtifactStore is the local file store (SPEC W3). Implemented by package artifacts.
+type ArtifactStore interface {
+	// Put stores the bytes from r; name is cleaned, the media type is checked
+	// against the bytes. runID/nodeID say who made it (empty for an import).
+	Put(ctx context.Context, name, declaredType string, r io.Reader, runID, nodeID string) (ArtifactInfo, error)
+	Stat(ctx context.Context, id string) (ArtifactInfo, error)
+	// Open streams the content; the caller closes it.
+	Open(ctx context.Context, id string) (io.ReadCloser, ArtifactInfo, error)
+}
