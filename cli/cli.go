@@ -42,6 +42,8 @@ type Env struct {
 	Stdio
 	DataDir string
 	Deps    Deps
+
+	dataDirErr error // why DataDir could not be resolved (no home directory)
 }
 
 // Deps is supplied by main.go: how to open the data directory's services and
@@ -91,19 +93,37 @@ func Main(ctx context.Context, args []string, stdio Stdio, deps Deps) int {
 	fs.SetOutput(io.Discard)
 	dataDir := fs.String("data-dir", "", "")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			printUsage(stdio.Stdout)
+			return ExitOK
+		}
 		return usageError(env, err.Error())
 	}
 	rest := fs.Args()
-	dir, err := resolveDataDir(*dataDir, stdio.Getenv)
-	if err != nil {
-		fmt.Fprintf(stdio.Stderr, "workrun: %v\n", err)
-		return ExitFailed
-	}
-	env.DataDir = dir
 
-	if len(rest) == 0 {
+	var cmd *Command
+	var cmdArgs []string
+	if len(rest) > 0 {
+		var ok bool
+		if cmd, ok = commands[rest[0]]; !ok {
+			return usageError(env, fmt.Sprintf("unknown command %q", rest[0]))
+		}
+		var err error
+		if cmdArgs, err = extractDataDir(rest[1:], dataDir); err != nil {
+			return usageError(env, err.Error())
+		}
+	}
+	// A missing home directory only matters to commands that use the data
+	// directory: version and help still work.
+	env.DataDir, env.dataDirErr = resolveDataDir(*dataDir, stdio.Getenv)
+
+	if cmd == nil {
 		if deps.GUI == nil {
 			return usageError(env, "no command given")
+		}
+		if err := env.prepareDataDir(); err != nil {
+			fmt.Fprintf(stdio.Stderr, "workrun: %v\n", err)
+			return ExitFailed
 		}
 		if err := deps.GUI(ctx, env); err != nil {
 			fmt.Fprintf(stdio.Stderr, "workrun: %v\n", err)
@@ -111,19 +131,12 @@ func Main(ctx context.Context, args []string, stdio Stdio, deps Deps) int {
 		}
 		return ExitOK
 	}
-	cmd, ok := commands[rest[0]]
-	if !ok {
-		return usageError(env, fmt.Sprintf("unknown command %q", rest[0]))
-	}
-	cmdArgs, err := extractDataDir(rest[1:], env)
-	if err != nil {
-		return usageError(env, err.Error())
-	}
 	return cmd.Run(ctx, env, cmdArgs)
 }
 
-// extractDataDir takes a --data-dir DIR given after the command name.
-func extractDataDir(args []string, env *Env) ([]string, error) {
+// extractDataDir takes a --data-dir DIR given after the command name; the
+// last one given wins.
+func extractDataDir(args []string, dataDir *string) ([]string, error) {
 	out := make([]string, 0, len(args))
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -132,10 +145,10 @@ func extractDataDir(args []string, env *Env) ([]string, error) {
 			if i+1 >= len(args) {
 				return nil, errors.New("--data-dir needs a directory")
 			}
-			env.DataDir = args[i+1]
+			*dataDir = args[i+1]
 			i++
-		case strings.HasPrefix(a, "--data-dir="):
-			env.DataDir = strings.TrimPrefix(a, "--data-dir=")
+		case strings.HasPrefix(a, "--data-dir=") || strings.HasPrefix(a, "-data-dir="):
+			*dataDir = a[strings.Index(a, "=")+1:]
 		default:
 			out = append(out, a)
 		}
@@ -182,11 +195,37 @@ func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "\nThe data directory defaults to the user config dir + /workrun; WORKRUN_DATA_DIR or --data-dir override it.")
 }
 
+// prepareDataDir creates the data directory if needed and checks that it can
+// be written, so that a bad directory gives one clear error naming the path
+// instead of a failure deep inside SQLite or the window.
+func (env *Env) prepareDataDir() error {
+	if env.dataDirErr != nil {
+		return env.dataDirErr
+	}
+	if err := os.MkdirAll(env.DataDir, 0o700); err != nil {
+		return fmt.Errorf("cannot create the data directory %s: %w", env.DataDir, err)
+	}
+	f, err := os.CreateTemp(env.DataDir, ".write-check-*")
+	if err != nil {
+		return fmt.Errorf("cannot write to the data directory %s: %w", env.DataDir, err)
+	}
+	name := f.Name()
+	f.Close()
+	if err := os.Remove(name); err != nil {
+		return fmt.Errorf("cannot write to the data directory %s: %w", env.DataDir, err)
+	}
+	return nil
+}
+
 // open opens the data directory's services for a command, printing a clear
 // error (naming the path) on failure.
 func (env *Env) open(ctx context.Context) (*Services, int) {
 	if env.Deps.Open == nil {
 		fmt.Fprintln(env.Stderr, "workrun: this build cannot open a data directory")
+		return nil, ExitFailed
+	}
+	if err := env.prepareDataDir(); err != nil {
+		fmt.Fprintf(env.Stderr, "workrun: %v\n", err)
 		return nil, ExitFailed
 	}
 	svc, err := env.Deps.Open(ctx, env.DataDir)

@@ -10,7 +10,7 @@ type Services struct {
 	Workflows workrun.WorkflowStore
 	Artifacts workrun.ArtifactStore
 	// Engine runs workflows; built with every registered node kind.
-	Engine any // *workrun.Engine once the engine lands (engine engineer: change the type)
+	Engine *workrun.Engine
 	// Close releases everything (flushes batched progress lines, closes SQLite).
 	Close func() error
 }

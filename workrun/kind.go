@@ -1,7 +1,10 @@
 package workrun
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 )
 
@@ -60,4 +63,59 @@ type InterruptError struct {
 
 func (e *InterruptError) Error() string {
 	return fmt.Sprintf("interrupted (%s): %s", e.Cause, e.Reason)
+}
+
+// EntryStep is implemented by the start node's step: its NodeContext.Inputs
+// holds the run's inputs, and it provides every State field to the nodes after
+// it (validation counts it as the writer of all fields).
+type EntryStep interface {
+	Step
+	Entry()
+}
+
+// BranchingStep is implemented by steps that call NodeContext.SetBranch
+// (condition). Branches lists the values an outgoing edge's When may take;
+// validation refuses a When on the edges of any other node.
+type BranchingStep interface {
+	Step
+	Branches() []string
+}
+
+// DecodeConfig decodes a node's config strictly into v: an unknown key or a
+// value of the wrong JSON type is an error naming it. An absent config
+// decodes as {}.
+func DecodeConfig(spec NodeSpec, v any) error {
+	raw := bytes.TrimSpace(spec.Config)
+	if len(raw) == 0 || string(raw) == "null" {
+		raw = []byte("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return fmt.Errorf("config: %q must be %s, not a JSON %s", te.Field, jsonKind(te.Type.Kind().String()), te.Value)
+		}
+		return fmt.Errorf("config: %w", err)
+	}
+	if dec.More() {
+		return errors.New("config: trailing data after the object")
+	}
+	return nil
+}
+
+func jsonKind(goKind string) string {
+	switch goKind {
+	case "slice", "array":
+		return "a list"
+	case "map", "struct":
+		return "an object"
+	case "string":
+		return "a string"
+	case "bool":
+		return "true or false"
+	case "int", "int64", "float64", "uint", "int32":
+		return "a number"
+	}
+	return goKind
 }

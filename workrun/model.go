@@ -109,15 +109,18 @@ type Run struct {
 
 // NodeRun is the durable record of one node within a run.
 type NodeRun struct {
-	RunID     string     `json:"run_id"`
-	NodeID    string     `json:"node_id"`
-	Type      string     `json:"type"`
-	Status    NodeStatus `json:"status"`
-	Inputs    Values     `json:"inputs,omitempty"`
-	Outputs   Values     `json:"outputs,omitempty"`
-	Error     string     `json:"error,omitempty"`
-	StartedAt time.Time  `json:"started_at,omitzero"`
-	EndedAt   time.Time  `json:"ended_at,omitzero"`
+	RunID   string     `json:"run_id"`
+	NodeID  string     `json:"node_id"`
+	Type    string     `json:"type"`
+	Status  NodeStatus `json:"status"`
+	Inputs  Values     `json:"inputs,omitempty"`
+	Outputs Values     `json:"outputs,omitempty"`
+	Error   string     `json:"error,omitempty"`
+	// Branch is the branch a condition node picked (see NodeContext.SetBranch).
+	// Resume re-enters a finished branching node whose Branch was not kept.
+	Branch    string    `json:"branch,omitempty"`
+	StartedAt time.Time `json:"started_at,omitzero"`
+	EndedAt   time.Time `json:"ended_at,omitzero"`
 }
 
 // Message is one time-stamped line in a node's messages (SPEC W5).

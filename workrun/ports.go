@@ -55,3 +55,10 @@ type ArtifactStore interface {
 	// Open streams the content; the caller closes it.
 	Open(ctx context.Context, id string) (io.ReadCloser, ArtifactInfo, error)
 }
+
+// NodeRunBatchSaver is implemented by stores that commit several node records
+// in one transaction. The engine uses it, when present, to save the records of
+// one scheduling round together (still before they are published).
+type NodeRunBatchSaver interface {
+	SaveNodeRuns(ctx context.Context, ns []NodeRun) error
+}

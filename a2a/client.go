@@ -1,0 +1,190 @@
+package a2a
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+	"math"
+	"net/http"
+	"strconv"
+	"sync/atomic"
+	"time"
+)
+
+// Credential kinds.
+const (
+	CredentialNone   = ""
+	CredentialBearer = "bearer"
+	CredentialAPIKey = "apikey"
+)
+
+// Credential authenticates requests to one origin. It is sent only to that
+// origin, never on a redirect elsewhere (SPEC R3.3).
+type Credential struct {
+	// Kind is CredentialNone, CredentialBearer or CredentialAPIKey.
+	Kind string
+	// Header is the API key's header name (e.g. "X-API-Key"); bearer always
+	// uses Authorization.
+	Header string
+	// Secret is the token or key. It is never logged or put in errors.
+	Secret string
+	// Origin is the scheme://host:port the credential belongs to. Empty means
+	// the origin of the URL given to Discover.
+	Origin string
+}
+
+// Default limits.
+const (
+	DefaultMaxReplyBytes   = 64 << 20
+	DefaultMaxEventBytes   = 64 << 20
+	DefaultMaxRequestBytes = 32 << 20
+	DefaultCardMaxBytes    = 1 << 20
+)
+
+// Options configure a Client. Zero values choose the defaults.
+type Options struct {
+	// HTTPClient is copied; its Timeout is ignored (a timeout cuts streams;
+	// deadlines come from the context) and its CheckRedirect is wrapped to
+	// keep the credential on its origin. Nil means a fresh http.Client.
+	HTTPClient *http.Client
+	Credential *Credential
+	// MaxReplyBytes caps a non-stream reply body.
+	MaxReplyBytes int64
+	// MaxEventBytes caps one SSE event's data.
+	MaxEventBytes int64
+	// MaxRequestBytes is the transport's request size limit; a larger
+	// encoded request is refused before anything is sent (SPEC R14).
+	MaxRequestBytes int64
+	// CardMaxBytes caps the Agent Card.
+	CardMaxBytes int64
+}
+
+// Client talks A2A 1.0 JSON-RPC to one agent interface. It is safe for
+// concurrent use.
+type Client struct {
+	card     *AgentCard
+	cardURL  string
+	endpoint string
+	tenant   string
+	opts     Options
+	hc       *http.Client
+	// credOrigin is the only origin the credential is sent to.
+	credOrigin string
+	nextID     atomic.Int64
+}
+
+// Card returns the card the client was built from (nil if none).
+func (c *Client) Card() *AgentCard { return c.card }
+
+// Endpoint returns the JSON-RPC interface URL requests are posted to.
+func (c *Client) Endpoint() string { return c.endpoint }
+
+// Tenant returns the interface's tenant, sent in every request's params.
+func (c *Client) Tenant() string { return c.tenant }
+
+// Streaming reports whether the card declares capabilities.streaming.
+func (c *Client) Streaming() bool { return c.card != nil && c.card.Capabilities.Streaming }
+
+// RequestSize returns the exact encoded size in bytes of the SendMessage or
+// SendStreamingMessage request for req, without reading file sources or
+// building the body (SPEC R14 pre-check). The JSON-RPC id is counted at its
+// largest width, so the real request is never bigger.
+func (c *Client) RequestSize(req SendMessageRequest) (int64, error) {
+	return encodedSize(math.MaxInt64, "SendStreamingMessage", sendParams{c.tenant, &req})
+}
+
+// SendMessage sends a message and waits for the answer (blocking unless
+// req.Configuration.ReturnImmediately): a task or a message. A task in the
+// answer must be the one req.Message.TaskID names, if it names one.
+func (c *Client) SendMessage(ctx context.Context, req SendMessageRequest) (*SendResult, error) {
+	const method = "SendMessage"
+	id := c.nextID.Add(1)
+	body, err := sendBody(id, method, sendParams{c.tenant, &req})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", method, err)
+	}
+	res, err := roundTrip[SendResult](ctx, c, body, id)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", method, err)
+	}
+	switch {
+	case (res.Task == nil) == (res.Message == nil):
+		return nil, fmt.Errorf("%s: %w: result must hold exactly one of task and message", method, ErrProtocol)
+	case res.Task != nil && res.Task.ID == "":
+		return nil, fmt.Errorf("%s: %w: result task has no id", method, ErrProtocol)
+	case res.Task != nil && req.Message.TaskID != "" && res.Task.ID != req.Message.TaskID:
+		return nil, fmt.Errorf("%s: %w: result names task %q, the message continues %q", method, ErrProtocol, clip([]byte(res.Task.ID)), req.Message.TaskID)
+	}
+	return res, nil
+}
+
+// SendStreamingMessage sends a message and yields the stream's events. The
+// first event that names a task fixes the task; later events must name the
+// same one. The sequence ends after a message, a terminal or an interrupted
+// state; a body that ends earlier yields ErrStreamBroken (the task may still
+// run: GetTask, then SubscribeToTask). Breaking the loop closes the body.
+func (c *Client) SendStreamingMessage(ctx context.Context, req SendMessageRequest) iter.Seq2[StreamEvent, error] {
+	const method = "SendStreamingMessage"
+	id := c.nextID.Add(1)
+	body, err := sendBody(id, method, sendParams{c.tenant, &req})
+	if err != nil {
+		return func(yield func(StreamEvent, error) bool) { yield(StreamEvent{}, fmt.Errorf("%s: %w", method, err)) }
+	}
+	return c.openStream(ctx, method, body, id, req.Message.TaskID)
+}
+
+// SubscribeToTask follows an existing task; the first event is its current
+// snapshot. It ends like SendStreamingMessage. On an ended task agents answer
+// ErrUnsupportedOperation (or ErrTaskNotFound).
+func (c *Client) SubscribeToTask(ctx context.Context, taskID string) iter.Seq2[StreamEvent, error] {
+	const method = "SubscribeToTask"
+	id := c.nextID.Add(1)
+	b, err := json.Marshal(rpcRequest{JSONRPC: "2.0", ID: id, Method: method, Params: rpcParams{taskID, c.tenant}})
+	if err != nil {
+		return func(yield func(StreamEvent, error) bool) { yield(StreamEvent{}, fmt.Errorf("%s: %w", method, err)) }
+	}
+	return c.openStream(ctx, method, bytesBody(b), id, taskID)
+}
+
+// GetTask reads a task's current snapshot. The reply must name taskID.
+func (c *Client) GetTask(ctx context.Context, taskID string) (*Task, error) {
+	return c.taskCall(ctx, "GetTask", taskID)
+}
+
+// CancelTask asks the agent to cancel a task and returns the task as the
+// agent reports it; that state may still be WORKING (SPEC R10, R16).
+func (c *Client) CancelTask(ctx context.Context, taskID string) (*Task, error) {
+	return c.taskCall(ctx, "CancelTask", taskID)
+}
+
+func (c *Client) taskCall(ctx context.Context, method, taskID string) (*Task, error) {
+	t, err := call[Task](ctx, c, method, rpcParams{taskID, c.tenant})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", method, err)
+	}
+	if t.ID != taskID {
+		return nil, fmt.Errorf("%s: %w: reply names task %q, asked for %q", method, ErrProtocol, clip([]byte(t.ID)), taskID)
+	}
+	return t, nil
+}
+
+// CheckAccess verifies that the agent accepts the client's credential without
+// submitting any work (SPEC R3.4): it reads a task id that cannot exist. An
+// A2A answer (normally ErrTaskNotFound) means access is granted; HTTP 401/403
+// gives ErrUnauthorized.
+func (c *Client) CheckAccess(ctx context.Context) error {
+	_, err := c.GetTask(ctx, "workrun-access-check-"+strconv.FormatInt(time.Now().UnixNano(), 36))
+	var h *HTTPError
+	var rpc *RPCError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &h), errors.Is(err, ErrUnauthorized):
+		return err
+	case errors.As(err, &rpc):
+		return nil
+	}
+	return err
+}

@@ -1,0 +1,51 @@
+// Package a2a is Workrun's own A2A 1.0 JSON-RPC client (SPEC R3, R4, R7,
+// R14–R16). It imports nothing else of the project.
+//
+// Discovery. Discover reads the Agent Card (a base URL goes through
+// /.well-known/agent-card.json), picks the card's first JSONRPC interface of
+// protocol 1.0 and posts every request to that interface's URL, with its
+// tenant in every request's params. A URL without a card (404, an HTML page,
+// a chat-completions API) gives ErrNotA2A, "not an A2A agent: no Agent Card
+// at …"; a 0.3-only card gives ErrLegacyA2A03; a card without a JSONRPC 1.0
+// interface gives ErrNoJSONRPCInterface naming what it offers.
+//
+// Strictness. A reply counts only if it is JSON-RPC 2.0 with the request's id
+// (an error reply may carry a null id). GetTask and CancelTask replies must
+// name the task asked for; stream events must name the task being followed.
+// Anything else is ErrProtocol and is never accepted silently. A2A and
+// JSON-RPC error codes are *RPCError values matching the sentinels
+// (ErrTaskNotFound, …) with errors.Is; non-2xx answers are *HTTPError values
+// matching ErrUnauthorized (401/403, WWW-Authenticate kept),
+// ErrPayloadTooLarge (413, any body) or ErrServer (5xx).
+//
+// Streams. SendStreamingMessage and SubscribeToTask are iterators. They end
+// after a message event or a task in a terminal or interrupted state; to
+// follow a task past INPUT_REQUIRED/AUTH_REQUIRED, subscribe again. A body
+// that ends (or breaks) before that yields ErrStreamBroken: the remote task
+// may still be running, so read it with GetTask instead of resubmitting
+// (SPEC R6). A plain JSON body where a stream was expected (a2a-js early
+// errors) is read as a JSON-RPC reply.
+//
+// Time and size. The client never uses http.Client.Timeout, which would cut
+// streams; deadlines come from the caller's context. Replies, single SSE
+// events and the card are capped (Options). The encoded request is measured
+// before anything is sent and refused with ErrRequestTooLarge, naming both
+// sizes, when it exceeds Options.MaxRequestBytes; RequestSize gives the same
+// figure ahead of time without reading any file.
+//
+// Memory. Raw file parts (Part.Raw or a streaming Part.Source) are
+// base64-encoded straight into the request body as it is written, through a
+// pipe with a precomputed Content-Length, so a 20 MiB send never holds the
+// encoded request in memory.
+//
+// Credentials. A bearer token or API key is bound to one origin
+// (scheme://host:port). It is sent only there, never on a redirect to another
+// origin (the request is refused: Go keeps custom headers across hosts), and a
+// card whose interface lives on another origin is refused with
+// ErrCrossOriginCredential. Over plain http a credential is refused unless the
+// host is loopback (ErrInsecureCredential). The card fetch carries no
+// credential. Secrets never appear in error messages.
+//
+// Idempotency. POST requests are never retried by the transport (Go replays
+// only idempotent requests), so one SendMessage call submits at most once.
+package a2a

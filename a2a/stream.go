@@ -1,0 +1,124 @@
+package a2a
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"net/http"
+	"strconv"
+)
+
+// taskFollower enforces that every event names the task being followed.
+// For a new send the task id is learnt from the first event that names one.
+type taskFollower struct {
+	id string
+}
+
+func (f *taskFollower) check(ev *StreamEvent) error {
+	if n := ev.members(); n != 1 {
+		return fmt.Errorf("%w: stream event has %d of task, message, statusUpdate, artifactUpdate; want exactly one", ErrProtocol, n)
+	}
+	got := ev.TaskID()
+	if got == "" {
+		if ev.Message != nil {
+			return nil // a message may stand alone
+		}
+		return fmt.Errorf("%w: stream event names no task", ErrProtocol)
+	}
+	if f.id == "" {
+		f.id = got
+		return nil
+	}
+	if got != f.id {
+		return fmt.Errorf("%w: stream event names task %q, but the stream follows %q", ErrProtocol, clip([]byte(got)), f.id)
+	}
+	return nil
+}
+
+// openStream posts a streaming request and yields its events (SPEC R7).
+func (c *Client) openStream(ctx context.Context, method string, body requestBody, id int64, follow string) iter.Seq2[StreamEvent, error] {
+	return func(yield func(StreamEvent, error) bool) {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		fail := func(err error) { yield(StreamEvent{}, fmt.Errorf("%s: %w", method, err)) }
+		resp, err := c.post(ctx, body, true)
+		if err != nil {
+			fail(err)
+			return
+		}
+		defer resp.Body.Close()
+		wantID := strconv.AppendInt(nil, id, 10)
+		if resp.StatusCode < 200 || resp.StatusCode > 299 {
+			fail(httpErrorFrom(resp, wantID))
+			return
+		}
+		f := &taskFollower{id: follow}
+		if mediaType(resp.Header.Get("Content-Type")) != "text/event-stream" {
+			// a2a-js answers an early error as a plain JSON-RPC body.
+			c.plainReply(resp, wantID, f, method, yield)
+			return
+		}
+		r := newSSEReader(resp.Body, c.opts.MaxEventBytes)
+		for {
+			sse, err := r.next()
+			if err != nil {
+				switch {
+				case errors.Is(err, ErrEventTooLarge):
+				case errors.Is(err, io.EOF):
+					err = fmt.Errorf("%w: the body ended without a final state", ErrStreamBroken)
+				case ctx.Err() != nil:
+					err = fmt.Errorf("%w: %w", ErrStreamBroken, context.Cause(ctx))
+				default:
+					err = fmt.Errorf("%w: %w", ErrStreamBroken, err)
+				}
+				fail(err)
+				return
+			}
+			ev, err := decodeEvent(sse.Data, wantID, f)
+			if err == nil && sse.Event == "error" {
+				err = fmt.Errorf("%w: an error event carries no JSON-RPC error", ErrProtocol)
+			}
+			if err != nil {
+				fail(err)
+				return
+			}
+			if !yield(ev, nil) || ev.Final() {
+				return
+			}
+		}
+	}
+}
+
+func decodeEvent(data []byte, wantID []byte, f *taskFollower) (StreamEvent, error) {
+	var r response[StreamEvent]
+	if err := json.Unmarshal(data, &r); err != nil {
+		return StreamEvent{}, fmt.Errorf("%w: stream event is not a JSON-RPC response: %v", ErrProtocol, err)
+	}
+	ev, err := r.check(wantID)
+	if err != nil {
+		return StreamEvent{}, err
+	}
+	if err := f.check(ev); err != nil {
+		return StreamEvent{}, err
+	}
+	return *ev, nil
+}
+
+// plainReply handles a non-SSE answer to a streaming request: a JSON-RPC
+// error, or a single result treated as the only event.
+func (c *Client) plainReply(resp *http.Response, wantID []byte, f *taskFollower, method string, yield func(StreamEvent, error) bool) {
+	b, err := readCapped(resp.Body, c.opts.MaxReplyBytes, fmt.Errorf("%w: over the %d-byte limit", ErrReplyTooLarge, c.opts.MaxReplyBytes))
+	if err == nil {
+		var ev StreamEvent
+		if ev, err = decodeEvent(b, wantID, f); err == nil {
+			if !yield(ev, nil) || ev.Final() {
+				return
+			}
+			err = fmt.Errorf("%w: the reply was not a stream and held no final state", ErrStreamBroken)
+		}
+	}
+	yield(StreamEvent{}, fmt.Errorf("%s: %w", method, err))
+}

@@ -1,0 +1,39 @@
+// Stream-decoding benchmark for the @a2a-js/sdk 1.3.0 client (issue 3,
+// Benchmarks). Run by a2a/bench_interop_test.go against the same server the Go
+// client reads, so the two figures are side by side in one run:
+//
+//   node bench_stream.mjs BASE_URL [RUNS] [TEXT]
+//
+// Each run opens SendStreamingMessage with TEXT (default "slow 10000 0") and
+// counts the events the SDK client yields. Prints one JSON line:
+//   {"sdk":"1.3.0","events":N,"runs":[events/s…],"eventsPerSec":median}
+import { readFileSync } from 'node:fs';
+import { SendMessageRequest } from '@a2a-js/sdk';
+import { ClientFactory } from '@a2a-js/sdk/client';
+
+const [baseUrl, runsArg = '3', text = 'slow 10000 0'] = process.argv.slice(2);
+if (!baseUrl) {
+  process.stderr.write('usage: node bench_stream.mjs BASE_URL [RUNS] [TEXT]\n');
+  process.exit(2);
+}
+const sdk = JSON.parse(readFileSync(new URL('./node_modules/@a2a-js/sdk/package.json', import.meta.url))).version;
+
+const client = await new ClientFactory().createFromUrl(baseUrl);
+const rates = [];
+let events = 0;
+for (let r = 0; r < Number(runsArg); r++) {
+  const req = SendMessageRequest.fromJSON({
+    message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] },
+  });
+  let n = 0;
+  const t0 = process.hrtime.bigint();
+  for await (const ev of client.sendMessageStream(req)) {
+    if (ev) n++;
+  }
+  const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+  events = n;
+  rates.push(n / secs);
+}
+rates.sort((a, b) => a - b);
+const median = rates[Math.floor(rates.length / 2)];
+process.stdout.write(JSON.stringify({ sdk, events, runs: rates.map(Math.round), eventsPerSec: Math.round(median) }) + '\n');

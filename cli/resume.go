@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"workrun/workrun"
+)
+
+func init() {
+	register(&Command{
+		Name:    "resume",
+		Args:    "RUN_ID [--json]",
+		Summary: "continue a run interrupted by exit (finished nodes are not run again)",
+		Run:     resumeCommand,
+	})
+}
+
+func resumeCommand(ctx context.Context, env *Env, args []string) int {
+	fs := flag.NewFlagSet("resume", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	asJSON := fs.Bool("json", false, "")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return usageError(env, "resume: "+err.Error())
+	}
+	if len(pos) != 1 {
+		return usageError(env, "resume needs a run id")
+	}
+	return withEngine(ctx, env, func(svc *Services) int {
+		runID := pos[0]
+		// A run still saved "running" was left by a process that died (R13).
+		if _, err := svc.Engine.MarkExited(ctx, runID); err != nil {
+			return reportRunError(env, err)
+		}
+		out := newEventPrinter(env.Stdout, *asJSON)
+		events, cancel := svc.Engine.Subscribe()
+		defer cancel()
+		if err := svc.Engine.Resume(ctx, runID); err != nil {
+			return reportRunError(env, err)
+		}
+		return followRun(ctx, env, svc.Engine, runID, events, out)
+	})
+}
+
+// withEngine opens the services and runs fn with an engine.
+func withEngine(ctx context.Context, env *Env, fn func(svc *Services) int) int {
+	svc, code := env.open(ctx)
+	if svc == nil {
+		return code
+	}
+	defer closeServices(env, svc)
+	if svc.Engine == nil {
+		fmt.Fprintln(env.Stderr, "workrun: this build has no workflow engine")
+		return ExitFailed
+	}
+	return fn(svc)
+}
+
+// reportRunError prints err; a missing run or a run in the wrong state is a
+// usage error, anything else a failure.
+func reportRunError(env *Env, err error) int {
+	fmt.Fprintf(env.Stderr, "workrun: %v\n", err)
+	switch {
+	case errors.Is(err, workrun.ErrNotFound), errors.Is(err, workrun.ErrNotResumable),
+		errors.Is(err, workrun.ErrNoDecisionPending), errors.Is(err, workrun.ErrRunActive):
+		return ExitUsage
+	}
+	return ExitFailed
+}

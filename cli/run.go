@@ -1,0 +1,343 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"workrun/workrun"
+)
+
+func init() {
+	register(&Command{
+		Name:    "run",
+		Args:    "FLOW.json [--input NAME=VALUE]… [--file NAME=PATH]… [--json]",
+		Summary: "run a workflow file and print its node messages (exit 0 succeeded, 1 failed, 2 invalid, 3 interrupted, 4 stopped)",
+		Run:     runCommand,
+	})
+}
+
+// repeated collects a flag given several times.
+type repeated []string
+
+func (r *repeated) String() string     { return strings.Join(*r, ",") }
+func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
+
+// parseInterspersed parses flags that may come before or after the
+// positional arguments, which it returns.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+func runCommand(ctx context.Context, env *Env, args []string) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var inputs, files repeated
+	fs.Var(&inputs, "input", "")
+	fs.Var(&files, "file", "")
+	asJSON := fs.Bool("json", false, "")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return usageError(env, "run: "+err.Error())
+	}
+	if len(pos) != 1 {
+		return usageError(env, "run needs exactly one workflow file")
+	}
+	wf, err := readWorkflow(pos[0])
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "workrun: %v\n", err)
+		return ExitUsage
+	}
+
+	svc, code := env.open(ctx)
+	if svc == nil {
+		return code
+	}
+	defer closeServices(env, svc)
+	if svc.Engine == nil {
+		fmt.Fprintln(env.Stderr, "workrun: this build has no workflow engine")
+		return ExitFailed
+	}
+	if probs := svc.Engine.Validate(wf); len(probs) > 0 {
+		fmt.Fprintf(env.Stderr, "workrun: %s is not a valid workflow:\n", pos[0])
+		for _, p := range probs {
+			fmt.Fprintf(env.Stderr, "  %s\n", p)
+		}
+		return ExitUsage
+	}
+	in, err := parseInputs(ctx, wf, inputs, files, svc.Artifacts)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "workrun: %v\n", err)
+		return ExitUsage
+	}
+
+	out := newEventPrinter(env.Stdout, *asJSON)
+	events, cancel := svc.Engine.Subscribe()
+	defer cancel()
+	id, err := svc.Engine.Start(ctx, "", wf, in)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "workrun: %v\n", err)
+		if errors.Is(err, workrun.ErrInvalidWorkflow) || errors.Is(err, workrun.ErrBadInput) {
+			return ExitUsage
+		}
+		return ExitFailed
+	}
+	return followRun(ctx, env, svc.Engine, id, events, out)
+}
+
+// followRun prints the run's events until it ends or is interrupted, turns
+// SIGINT/SIGTERM into Stop (abort hooks run, bounded), then prints the
+// outcome and returns the exit status for it.
+func followRun(ctx context.Context, env *Env, e *workrun.Engine, runID string, events <-chan workrun.Event, out *eventPrinter) int {
+	sigCtx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stopSignals()
+
+	printed := make(chan struct{})
+	go func() {
+		defer close(printed)
+		for ev := range events {
+			if ev.RunID != runID {
+				continue
+			}
+			out.event(ev)
+			if ev.Type == workrun.EventRun && settled(ev.Run.Status) {
+				return
+			}
+		}
+	}()
+
+	waited := make(chan struct{})
+	var final workrun.Run
+	var waitErr error
+	go func() {
+		defer close(waited)
+		final, waitErr = e.Wait(context.WithoutCancel(ctx), runID)
+	}()
+	select {
+	case <-waited:
+	case <-sigCtx.Done():
+		if !out.json {
+			fmt.Fprintln(env.Stderr, "workrun: stopping… (abort hooks are running)")
+		}
+		if err := e.Stop(context.WithoutCancel(ctx), runID); err != nil {
+			fmt.Fprintf(env.Stderr, "workrun: %v\n", err)
+		}
+		<-waited
+	}
+	if waitErr != nil {
+		fmt.Fprintf(env.Stderr, "workrun: %v\n", waitErr)
+		return ExitFailed
+	}
+	select {
+	case <-printed:
+	case <-time.After(5 * time.Second):
+	}
+	out.final(final)
+	return exitCode(final.Status)
+}
+
+// settled: the run is no longer going on in this process.
+func settled(s workrun.RunStatus) bool { return s.Terminal() || s == workrun.RunInterrupted }
+
+func exitCode(s workrun.RunStatus) int {
+	switch s {
+	case workrun.RunSucceeded:
+		return ExitOK
+	case workrun.RunInterrupted:
+		return ExitInterrupted
+	case workrun.RunStopped:
+		return ExitStopped
+	}
+	return ExitFailed
+}
+
+func closeServices(env *Env, svc *Services) {
+	if svc.Close == nil {
+		return
+	}
+	if err := svc.Close(); err != nil {
+		fmt.Fprintf(env.Stderr, "workrun: close: %v\n", err)
+	}
+}
+
+func readWorkflow(path string) (workrun.Workflow, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return workrun.Workflow{}, fmt.Errorf("read workflow: %w", err)
+	}
+	var wf workrun.Workflow
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&wf); err != nil {
+		return workrun.Workflow{}, fmt.Errorf("%s is not a workflow file: %w", path, err)
+	}
+	if wf.Name == "" {
+		wf.Name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	}
+	return wf, nil
+}
+
+// parseInputs turns --input NAME=VALUE (converted to the field's type) and
+// --file NAME=PATH (imported into the artifact store) into run inputs.
+func parseInputs(ctx context.Context, wf workrun.Workflow, inputs, files []string, arts workrun.ArtifactStore) (workrun.Values, error) {
+	in := workrun.Values{}
+	for _, kv := range inputs {
+		name, raw, ok := strings.Cut(kv, "=")
+		if !ok {
+			return nil, fmt.Errorf("--input %q: want NAME=VALUE", kv)
+		}
+		t, ok := wf.State[name]
+		if !ok {
+			return nil, fmt.Errorf("--input %s: the workflow has no State field %q", name, name)
+		}
+		var v any
+		var err error
+		switch t {
+		case workrun.FieldText:
+			v = raw
+		case workrun.FieldNumber:
+			v, err = strconv.ParseFloat(raw, 64)
+		case workrun.FieldBoolean:
+			v, err = strconv.ParseBool(raw)
+		case workrun.FieldJSON:
+			err = json.Unmarshal([]byte(raw), &v)
+		default:
+			err = fmt.Errorf("it is a %s field: use --file %s=PATH", t, name)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("--input %s: not a %s value: %w", name, t, err)
+		}
+		in[name] = v
+	}
+	for _, kv := range files {
+		name, path, ok := strings.Cut(kv, "=")
+		if !ok {
+			return nil, fmt.Errorf("--file %q: want NAME=PATH", kv)
+		}
+		t, ok := wf.State[name]
+		if !ok {
+			return nil, fmt.Errorf("--file %s: the workflow has no State field %q", name, name)
+		}
+		if t != workrun.FieldFile && t != workrun.FieldFiles {
+			return nil, fmt.Errorf("--file %s: it is a %s field, not file or files", name, t)
+		}
+		if arts == nil {
+			return nil, errors.New("--file: this build has no artifact store")
+		}
+		id, err := importFile(ctx, arts, path)
+		if err != nil {
+			return nil, fmt.Errorf("--file %s: %w", name, err)
+		}
+		if t == workrun.FieldFile {
+			if _, dup := in[name]; dup {
+				return nil, fmt.Errorf("--file %s: a file field takes one file", name)
+			}
+			in[name] = id
+			continue
+		}
+		list, _ := in[name].([]any)
+		in[name] = append(list, id)
+	}
+	return in, nil
+}
+
+func importFile(ctx context.Context, arts workrun.ArtifactStore, path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	info, err := arts.Put(ctx, filepath.Base(path), "", f, "", "")
+	if err != nil {
+		return "", fmt.Errorf("import %s: %w", path, err)
+	}
+	return info.ID, nil
+}
+
+// eventPrinter writes run events as text lines or one JSON object per line.
+type eventPrinter struct {
+	w    io.Writer
+	json bool
+	enc  *json.Encoder
+}
+
+func newEventPrinter(w io.Writer, asJSON bool) *eventPrinter {
+	return &eventPrinter{w: w, json: asJSON, enc: json.NewEncoder(w)}
+}
+
+func (p *eventPrinter) event(ev workrun.Event) {
+	if p.json {
+		_ = p.enc.Encode(ev)
+		return
+	}
+	switch ev.Type {
+	case workrun.EventMessage:
+		m := ev.Message
+		fmt.Fprintf(p.w, "%s [%s] %s\n", m.Time.Local().Format("15:04:05"), m.NodeID, m.Text)
+	case workrun.EventNode:
+		n := ev.Node
+		switch n.Status {
+		case workrun.NodeFailed, workrun.NodeStopped, workrun.NodeInterrupted:
+			fmt.Fprintf(p.w, "[%s] %s: %s\n", n.NodeID, n.Status, n.Error)
+		default:
+			fmt.Fprintf(p.w, "[%s] %s\n", n.NodeID, n.Status)
+		}
+	case workrun.EventRun:
+		if ev.Run.Status == workrun.RunStopping {
+			fmt.Fprintln(p.w, "stopping…")
+		}
+	}
+}
+
+// finalLine is the last JSON object of --json output.
+type finalLine struct {
+	RunID        string               `json:"run_id"`
+	Status       workrun.RunStatus    `json:"status"`
+	Reason       string               `json:"reason,omitempty"`
+	FailedNode   string               `json:"failed_node,omitempty"`
+	Interruption workrun.Interruption `json:"interruption,omitempty"`
+}
+
+func (p *eventPrinter) final(r workrun.Run) {
+	if p.json {
+		_ = p.enc.Encode(finalLine{RunID: r.ID, Status: r.Status, Reason: r.Reason, FailedNode: r.FailedNode, Interruption: r.Interruption})
+		return
+	}
+	switch r.Status {
+	case workrun.RunFailed:
+		if r.FailedNode != "" {
+			fmt.Fprintf(p.w, "run %s failed at node %s: %s\n", r.ID, r.FailedNode, r.Reason)
+		} else {
+			fmt.Fprintf(p.w, "run %s failed: %s\n", r.ID, r.Reason)
+		}
+	case workrun.RunInterrupted:
+		fmt.Fprintf(p.w, "run %s interrupted (%s): %s\n", r.ID, r.Interruption, r.Reason)
+		if r.Interruption == workrun.InterruptedByHuman {
+			fmt.Fprintf(p.w, "  decide with: workrun review %s NODE approve|reject, or workrun answer %s NODE TEXT\n", r.ID, r.ID)
+		} else if r.Interruption == workrun.InterruptedByExit {
+			fmt.Fprintf(p.w, "  continue with: workrun resume %s\n", r.ID)
+		}
+	default:
+		fmt.Fprintf(p.w, "run %s %s\n", r.ID, r.Status)
+	}
+}

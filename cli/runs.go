@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"workrun/workrun"
+)
+
+func init() {
+	register(&Command{
+		Name:    "runs",
+		Args:    "[--status STATUS] [--limit N] [--json]",
+		Summary: "list run records, newest first",
+		Run:     runsCommand,
+	})
+}
+
+func runsCommand(ctx context.Context, env *Env, args []string) int {
+	fs := flag.NewFlagSet("runs", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	asJSON := fs.Bool("json", false, "")
+	status := fs.String("status", "", "")
+	limit := fs.Int("limit", 50, "")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return usageError(env, "runs: "+err.Error())
+	}
+	if len(pos) != 0 {
+		return usageError(env, "runs takes no arguments")
+	}
+	svc, code := env.open(ctx)
+	if svc == nil {
+		return code
+	}
+	defer closeServices(env, svc)
+	if svc.Runs == nil {
+		fmt.Fprintln(env.Stderr, "workrun: this build has no run store")
+		return ExitFailed
+	}
+	runs, err := svc.Runs.ListRuns(ctx, workrun.RunFilter{Status: workrun.RunStatus(*status), Limit: *limit})
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "workrun: %v\n", err)
+		return ExitFailed
+	}
+	if *asJSON {
+		type row struct {
+			ID           string               `json:"id"`
+			WorkflowID   string               `json:"workflow_id,omitempty"`
+			WorkflowName string               `json:"workflow_name"`
+			Status       workrun.RunStatus    `json:"status"`
+			Interruption workrun.Interruption `json:"interruption,omitempty"`
+			Reason       string               `json:"reason,omitempty"`
+			FailedNode   string               `json:"failed_node,omitempty"`
+			CreatedAt    string               `json:"created_at"`
+			EndedAt      string               `json:"ended_at,omitempty"`
+		}
+		rows := make([]row, 0, len(runs))
+		for _, r := range runs {
+			x := row{ID: r.ID, WorkflowID: r.WorkflowID, WorkflowName: r.WorkflowName, Status: r.Status,
+				Interruption: r.Interruption, Reason: r.Reason, FailedNode: r.FailedNode, CreatedAt: r.CreatedAt.UTC().Format("2006-01-02T15:04:05Z")}
+			if !r.EndedAt.IsZero() {
+				x.EndedAt = r.EndedAt.UTC().Format("2006-01-02T15:04:05Z")
+			}
+			rows = append(rows, x)
+		}
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(rows)
+		return ExitOK
+	}
+	if len(runs) == 0 {
+		fmt.Fprintln(env.Stdout, "no runs")
+		return ExitOK
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "RUN\tSTATUS\tWORKFLOW\tSTARTED\tREASON")
+	for _, r := range runs {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, statusText(r), r.WorkflowName, r.CreatedAt.Local().Format("2006-01-02 15:04:05"), oneLine(r.Reason, 60))
+	}
+	_ = tw.Flush()
+	return ExitOK
+}
+
+func statusText(r workrun.Run) string {
+	if r.Status == workrun.RunInterrupted && r.Interruption != "" {
+		return fmt.Sprintf("interrupted (%s)", r.Interruption)
+	}
+	return string(r.Status)
+}
+
+func oneLine(s string, n int) string {
+	out := []rune{}
+	for _, c := range s {
+		if c == '\n' || c == '\r' {
+			c = ' '
+		}
+		out = append(out, c)
+	}
+	if len(out) > n {
+		return string(out[:n-1]) + "…"
+	}
+	return string(out)
+}

@@ -1,0 +1,222 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"time"
+
+	"workrun/store"
+	"workrun/workrun"
+)
+
+func init() {
+	register(&Command{
+		Name:    "show",
+		Args:    "RUN_ID [--json]",
+		Summary: "show a run: status, failure reason and node, each node's status and messages, remote tasks, artifacts",
+		Run:     showCommand,
+	})
+}
+
+// remoteCallLister is the store's view of Remote Agent call records (R8):
+// shown when the run store keeps them.
+type remoteCallLister interface {
+	RemoteCallsForRun(ctx context.Context, runID string) ([]store.RemoteCall, error)
+}
+
+// shownNode is one node of `workrun show`.
+type shownNode struct {
+	workrun.NodeRun
+	Messages []workrun.Message `json:"messages"`
+}
+
+// shownRemoteCall is a saved Remote Agent call, without its raw result.
+type shownRemoteCall struct {
+	NodeID        string    `json:"node_id"`
+	CallKey       string    `json:"call_key,omitempty"`
+	AgentURL      string    `json:"agent_url"`
+	TaskID        string    `json:"task_id,omitempty"`
+	ContextID     string    `json:"context_id,omitempty"`
+	RemoteState   string    `json:"remote_state,omitempty"`
+	StatusText    string    `json:"status_text,omitempty"`
+	CancelOutcome string    `json:"cancel_outcome,omitempty"`
+	CancelText    string    `json:"cancel_text,omitempty"`
+	Ended         bool      `json:"ended"`
+	UpdatedAt     time.Time `json:"updated_at"`
+}
+
+type shownRun struct {
+	Run         workrun.Run            `json:"run"`
+	Nodes       []shownNode            `json:"nodes"`
+	RemoteCalls []shownRemoteCall      `json:"remote_calls"`
+	Artifacts   []workrun.ArtifactInfo `json:"artifacts"`
+}
+
+func showCommand(ctx context.Context, env *Env, args []string) int {
+	fs := flag.NewFlagSet("show", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	asJSON := fs.Bool("json", false, "")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return usageError(env, "show: "+err.Error())
+	}
+	if len(pos) != 1 {
+		return usageError(env, "show needs a run id")
+	}
+	svc, code := env.open(ctx)
+	if svc == nil {
+		return code
+	}
+	defer closeServices(env, svc)
+	if svc.Runs == nil {
+		fmt.Fprintln(env.Stderr, "workrun: this build has no run store")
+		return ExitFailed
+	}
+	sr, err := loadRun(ctx, svc, pos[0])
+	if err != nil {
+		return reportRunError(env, err)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(sr)
+		return ExitOK
+	}
+	printRun(env.Stdout, sr)
+	return ExitOK
+}
+
+func loadRun(ctx context.Context, svc *Services, id string) (shownRun, error) {
+	r, err := svc.Runs.GetRun(ctx, id)
+	if err != nil {
+		return shownRun{}, err
+	}
+	recs, err := svc.Runs.NodeRuns(ctx, id)
+	if err != nil {
+		return shownRun{}, err
+	}
+	msgs, err := svc.Runs.Messages(ctx, id)
+	if err != nil {
+		return shownRun{}, err
+	}
+	sr := shownRun{Run: r, Nodes: []shownNode{}, RemoteCalls: []shownRemoteCall{}, Artifacts: []workrun.ArtifactInfo{}}
+	byID := map[string]workrun.NodeRun{}
+	for _, n := range recs {
+		byID[n.NodeID] = n
+	}
+	// Every node of the workflow, in its order; never-started ones are pending.
+	for _, spec := range r.Workflow.Nodes {
+		n, ok := byID[spec.ID]
+		if !ok {
+			n = workrun.NodeRun{RunID: id, NodeID: spec.ID, Type: spec.Type, Status: workrun.NodePending}
+		}
+		sn := shownNode{NodeRun: n, Messages: []workrun.Message{}}
+		for _, m := range msgs {
+			if m.NodeID == spec.ID {
+				sn.Messages = append(sn.Messages, m)
+			}
+		}
+		sr.Nodes = append(sr.Nodes, sn)
+	}
+	if rc, ok := svc.Runs.(remoteCallLister); ok {
+		calls, err := rc.RemoteCallsForRun(ctx, id)
+		if err != nil {
+			return shownRun{}, err
+		}
+		for _, c := range calls {
+			sr.RemoteCalls = append(sr.RemoteCalls, shownRemoteCall{NodeID: c.NodeID, CallKey: c.CallKey, AgentURL: c.AgentURL,
+				TaskID: c.TaskID, ContextID: c.ContextID, RemoteState: c.RemoteState, StatusText: c.StatusText,
+				CancelOutcome: c.CancelOutcome, CancelText: c.CancelText, Ended: c.Ended, UpdatedAt: c.UpdatedAt})
+		}
+	}
+	if svc.Artifacts != nil {
+		for _, aid := range artifactIDs(r, recs) {
+			info, err := svc.Artifacts.Stat(ctx, aid)
+			if err != nil {
+				info = workrun.ArtifactInfo{ID: aid, Name: "(missing: " + err.Error() + ")"}
+			}
+			sr.Artifacts = append(sr.Artifacts, info)
+		}
+	}
+	return sr, nil
+}
+
+// artifactIDs collects the artifact ids held in file and files fields of the
+// run's inputs, State and node records.
+func artifactIDs(r workrun.Run, recs []workrun.NodeRun) []string {
+	var ids []string
+	add := func(v workrun.Values) {
+		for name, val := range v {
+			switch r.Workflow.State[name] {
+			case workrun.FieldFile:
+				if s, ok := val.(string); ok && s != "" && !slices.Contains(ids, s) {
+					ids = append(ids, s)
+				}
+			case workrun.FieldFiles:
+				l, _ := val.([]any)
+				for _, x := range l {
+					if s, ok := x.(string); ok && s != "" && !slices.Contains(ids, s) {
+						ids = append(ids, s)
+					}
+				}
+			}
+		}
+	}
+	add(r.Inputs)
+	for _, n := range recs {
+		add(n.Outputs)
+	}
+	add(r.State)
+	return ids
+}
+
+func printRun(w io.Writer, sr shownRun) {
+	r := sr.Run
+	fmt.Fprintf(w, "Run %s — %s\n", r.ID, r.WorkflowName)
+	fmt.Fprintf(w, "Status: %s\n", statusText(r))
+	if r.FailedNode != "" {
+		fmt.Fprintf(w, "Failed node: %s\n", r.FailedNode)
+	}
+	if r.Reason != "" {
+		fmt.Fprintf(w, "Reason: %s\n", r.Reason)
+	}
+	fmt.Fprintf(w, "Started: %s\n", r.CreatedAt.Local().Format(time.DateTime))
+	if !r.EndedAt.IsZero() {
+		fmt.Fprintf(w, "Ended: %s\n", r.EndedAt.Local().Format(time.DateTime))
+	}
+	fmt.Fprintln(w, "\nNodes:")
+	for _, n := range sr.Nodes {
+		line := fmt.Sprintf("  %s (%s): %s", n.NodeID, n.Type, n.Status)
+		if n.Error != "" {
+			line += " — " + n.Error
+		}
+		fmt.Fprintln(w, line)
+		for _, m := range n.Messages {
+			fmt.Fprintf(w, "    %s %s\n", m.Time.Local().Format("15:04:05"), m.Text)
+		}
+	}
+	if len(sr.RemoteCalls) > 0 {
+		fmt.Fprintln(w, "\nRemote tasks:")
+		for _, c := range sr.RemoteCalls {
+			task := c.TaskID
+			if task == "" {
+				task = "(no task id: submission result unknown)"
+			}
+			fmt.Fprintf(w, "  %s → %s task %s: %s", c.NodeID, c.AgentURL, task, c.RemoteState)
+			if c.CancelOutcome != "" {
+				fmt.Fprintf(w, "; cancel: %s %s", c.CancelOutcome, c.CancelText)
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	if len(sr.Artifacts) > 0 {
+		fmt.Fprintln(w, "\nArtifacts:")
+		for _, a := range sr.Artifacts {
+			fmt.Fprintf(w, "  %s %s (%s, %d bytes)\n", a.ID, a.Name, a.MediaType, a.Size)
+		}
+	}
+}

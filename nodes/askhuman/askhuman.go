@@ -1,0 +1,66 @@
+// Package askhuman implements the Ask Human node: the run waits (interrupted,
+// InterruptedByHuman) until a person types an answer, in the run panel or
+// with `workrun answer RUN_ID NODE TEXT`; the answer goes into a text field.
+package askhuman
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"workrun/workrun"
+)
+
+// Kind is the "ask_human" node kind.
+type Kind struct{}
+
+func (Kind) Type() string { return "ask_human" }
+
+type config struct {
+	Prompt string `json:"prompt"`
+	Field  string `json:"field"`
+}
+
+// Compile requires a prompt and a text field for the answer.
+func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, error) {
+	var c config
+	if err := workrun.DecodeConfig(spec, &c); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(c.Prompt) == "" {
+		return nil, errors.New(`config: "prompt" is required: say what to answer`)
+	}
+	if c.Field == "" {
+		return nil, errors.New(`config: "field" is required: the text field the answer goes into`)
+	}
+	t, ok := wf.State[c.Field]
+	if !ok {
+		return nil, fmt.Errorf("config: field %q is not declared in State", c.Field)
+	}
+	if t != workrun.FieldText {
+		return nil, fmt.Errorf("config: type mismatch: the answer is text, but %q is %s", c.Field, t)
+	}
+	return &step{prompt: c.Prompt, field: c.Field}, nil
+}
+
+type step struct {
+	prompt string
+	field  string
+}
+
+func (s *step) Reads() []string  { return nil }
+func (s *step) Writes() []string { return []string{s.field} }
+
+func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
+	d, ok, err := nc.Decision(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		nc.Log("Waiting for an answer: " + s.prompt)
+		return nil, &workrun.InterruptError{Cause: workrun.InterruptedByHuman, Reason: "waiting for an answer: " + s.prompt}
+	}
+	nc.Log("Answered")
+	return workrun.Values{s.field: d.Text}, nil
+}

@@ -1,0 +1,138 @@
+// Package condition implements the Condition node: it compares one State
+// field with a value and picks the "true" or "false" branch; the engine skips
+// the nodes only reachable through the other branch.
+//
+// Operators: eq and ne (any type; the value must have the field's type), gt
+// and lt (number fields), contains (text: substring; files and json lists:
+// element). An unset field compares unequal to everything and is not
+// greater, less or containing.
+package condition
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"workrun/workrun"
+)
+
+// Kind is the "condition" node kind.
+type Kind struct{}
+
+func (Kind) Type() string { return "condition" }
+
+type config struct {
+	Field string `json:"field"`
+	Op    string `json:"op"`
+	Value any    `json:"value"`
+}
+
+// Compile checks the field, the operator and the value's type.
+func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, error) {
+	var c config
+	if err := workrun.DecodeConfig(spec, &c); err != nil {
+		return nil, err
+	}
+	if c.Field == "" {
+		return nil, errors.New(`config: "field" is required`)
+	}
+	t, ok := wf.State[c.Field]
+	if !ok {
+		return nil, fmt.Errorf("config: field %q is not declared in State", c.Field)
+	}
+	s := &step{field: c.Field, op: c.Op, typ: t}
+	switch c.Op {
+	case "eq", "ne":
+		v, err := workrun.NormalizeValue(t, c.Value)
+		if err != nil || c.Value == nil {
+			return nil, fmt.Errorf("config: type mismatch: %q is %s, the value must be %s too", c.Field, t, t)
+		}
+		s.value = v
+	case "gt", "lt":
+		if t != workrun.FieldNumber {
+			return nil, fmt.Errorf("config: type mismatch: %q compares numbers, but %q is %s", c.Op, c.Field, t)
+		}
+		v, err := workrun.NormalizeValue(workrun.FieldNumber, c.Value)
+		if err != nil || c.Value == nil {
+			return nil, fmt.Errorf("config: type mismatch: %q needs a number value", c.Op)
+		}
+		s.value = v
+	case "contains":
+		switch t {
+		case workrun.FieldText, workrun.FieldFiles:
+			str, ok := c.Value.(string)
+			if !ok {
+				return nil, fmt.Errorf("config: type mismatch: contains on %s needs a string value", t)
+			}
+			s.value = str
+		case workrun.FieldJSON:
+			s.value = c.Value
+		default:
+			return nil, fmt.Errorf("config: type mismatch: contains does not apply to %s field %q", t, c.Field)
+		}
+	case "":
+		return nil, errors.New(`config: "op" is required (eq, ne, gt, lt or contains)`)
+	default:
+		return nil, fmt.Errorf("config: unknown op %q (use eq, ne, gt, lt or contains)", c.Op)
+	}
+	return s, nil
+}
+
+type step struct {
+	field string
+	op    string
+	typ   workrun.FieldType
+	value any
+}
+
+func (s *step) Reads() []string    { return []string{s.field} }
+func (s *step) Writes() []string   { return nil }
+func (s *step) Branches() []string { return []string{"true", "false"} }
+
+func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
+	v, set := nc.Inputs()[s.field]
+	result := set && s.eval(v)
+	if s.op == "ne" {
+		result = !set || s.eval(v)
+	}
+	branch := fmt.Sprint(result)
+	nc.SetBranch(branch)
+	shown := "(not set)"
+	if set {
+		shown = workrun.FormatValue(v)
+	}
+	nc.Log(fmt.Sprintf("%s (%s) %s %s: %s", s.field, shown, s.op, workrun.FormatValue(s.value), branch))
+	return nil, nil
+}
+
+func (s *step) eval(v any) bool {
+	switch s.op {
+	case "eq":
+		return reflect.DeepEqual(v, s.value)
+	case "ne":
+		return !reflect.DeepEqual(v, s.value)
+	case "gt", "lt":
+		f, ok := v.(float64)
+		if !ok {
+			return false
+		}
+		if s.op == "gt" {
+			return f > s.value.(float64)
+		}
+		return f < s.value.(float64)
+	case "contains":
+		switch x := v.(type) {
+		case string:
+			return strings.Contains(x, s.value.(string))
+		case []any:
+			for _, e := range x {
+				if reflect.DeepEqual(e, s.value) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

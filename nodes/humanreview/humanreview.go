@@ -1,0 +1,84 @@
+// Package humanreview implements the Human Review node: the run waits
+// (interrupted, InterruptedByHuman) until a person approves or rejects, in the
+// run panel or with `workrun review RUN_ID NODE approve|reject`. Approve lets
+// the run go on; reject fails the node, and so the run, with a clear reason.
+package humanreview
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"workrun/workrun"
+)
+
+// ErrRejected is the failure of a rejected review.
+var ErrRejected = errors.New("rejected by the reviewer")
+
+// Kind is the "human_review" node kind.
+type Kind struct{}
+
+func (Kind) Type() string { return "human_review" }
+
+type config struct {
+	Prompt string `json:"prompt"`
+	// Fields are State fields shown to the reviewer (read by the node).
+	Fields []string `json:"fields,omitempty"`
+}
+
+// Compile requires a prompt.
+func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, error) {
+	var c config
+	if err := workrun.DecodeConfig(spec, &c); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(c.Prompt) == "" {
+		return nil, errors.New(`config: "prompt" is required: say what the reviewer decides`)
+	}
+	for _, f := range c.Fields {
+		if _, ok := wf.State[f]; !ok {
+			return nil, fmt.Errorf("config: field %q is not declared in State", f)
+		}
+	}
+	return &step{prompt: c.Prompt, fields: c.Fields}, nil
+}
+
+type step struct {
+	prompt string
+	fields []string
+}
+
+func (s *step) Reads() []string  { return s.fields }
+func (s *step) Writes() []string { return nil }
+
+func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
+	d, ok, err := nc.Decision(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		nc.Log("Waiting for review: " + s.prompt)
+		in := nc.Inputs()
+		for _, f := range s.fields {
+			nc.Log(f + ": " + workrun.FormatValue(in[f]))
+		}
+		return nil, &workrun.InterruptError{Cause: workrun.InterruptedByHuman, Reason: "waiting for review: " + s.prompt}
+	}
+	if !d.Approved {
+		nc.Log("Rejected" + comment(d.Text))
+		if d.Text != "" {
+			return nil, fmt.Errorf("%w: %s", ErrRejected, d.Text)
+		}
+		return nil, ErrRejected
+	}
+	nc.Log("Approved" + comment(d.Text))
+	return nil, nil
+}
+
+func comment(t string) string {
+	if t == "" {
+		return ""
+	}
+	return ": " + t
+}

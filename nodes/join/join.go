@@ -1,0 +1,35 @@
+// Package join implements the Join node. It has no work of its own: the
+// engine runs a node only once every node with an edge into it has finished
+// (a skipped branch counts as finished), so a join is where parallel branches
+// meet.
+package join
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"workrun/workrun"
+)
+
+// Kind is the "join" node kind.
+type Kind struct{}
+
+func (Kind) Type() string { return "join" }
+
+// Compile accepts an empty config.
+func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, error) {
+	if c := strings.TrimSpace(string(spec.Config)); c != "" && c != "{}" && c != "null" {
+		return nil, fmt.Errorf("join takes no config (got %s)", c)
+	}
+	return step{}, nil
+}
+
+type step struct{}
+
+func (step) Reads() []string  { return nil }
+func (step) Writes() []string { return nil }
+
+func (step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
+	return nil, nil
+}

@@ -1,0 +1,55 @@
+// Package output implements the Output node: it shows the values of chosen
+// State fields as node messages, the run's visible result.
+package output
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"workrun/workrun"
+)
+
+// Kind is the "output" node kind.
+type Kind struct{}
+
+func (Kind) Type() string { return "output" }
+
+type config struct {
+	Fields []string `json:"fields"`
+}
+
+// Compile checks that config.fields names declared State fields.
+func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, error) {
+	var c config
+	if err := workrun.DecodeConfig(spec, &c); err != nil {
+		return nil, err
+	}
+	if len(c.Fields) == 0 {
+		return nil, errors.New(`config: "fields" must list at least one State field`)
+	}
+	for _, f := range c.Fields {
+		if _, ok := wf.State[f]; !ok {
+			return nil, fmt.Errorf("config: field %q is not declared in State", f)
+		}
+	}
+	return step{fields: c.Fields}, nil
+}
+
+type step struct{ fields []string }
+
+func (s step) Reads() []string { return s.fields }
+func (step) Writes() []string  { return nil }
+
+func (s step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
+	in := nc.Inputs()
+	for _, f := range s.fields {
+		v, ok := in[f]
+		if !ok {
+			nc.Log(f + ": (not set)")
+			continue
+		}
+		nc.Log(f + ": " + workrun.FormatValue(v))
+	}
+	return nil, nil
+}

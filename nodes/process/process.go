@@ -1,0 +1,239 @@
+// Package process implements the Process node: it runs a local command with
+// arguments, environment and a timeout, and puts its standard output into a
+// State field. A non-zero exit fails the node, with the tail of its standard
+// error in the reason.
+//
+// Cleanup (SPEC R17, App failure compensation). A node may declare a cleanup
+// command. It is registered as an abort hook only after the command
+// succeeded, so it runs exactly once if the run later fails or is stopped,
+// and never when the run succeeds or when the command itself failed. It runs
+// on the engine's detached, bounded context; its outcome is shown as node
+// messages and never changes the run's status. A cleanup registered before
+// the application exited is not kept across a restart.
+//
+// "{{field}}" templates may appear in the command, cleanup and env values;
+// the fields they name are the node's reads. Environment values are never
+// written to node messages.
+package process
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"workrun/workrun"
+)
+
+// Timeout bounds in seconds (R3-style range check at validation).
+const (
+	DefaultTimeout = 60
+	MaxTimeout     = 3600
+	stderrTail     = 512
+	maxStdout      = 4 << 20
+)
+
+// ErrExit is the failure of a command that exited with a non-zero status.
+var ErrExit = errors.New("command failed")
+
+// Kind is the "process" node kind.
+type Kind struct{}
+
+func (Kind) Type() string { return "process" }
+
+type config struct {
+	Command        []string          `json:"command"`
+	Env            map[string]string `json:"env,omitempty"`
+	TimeoutSeconds *float64          `json:"timeout_seconds,omitempty"`
+	Stdout         string            `json:"stdout,omitempty"`
+	Cleanup        []string          `json:"cleanup,omitempty"`
+}
+
+// Compile checks the command, the timeout range and the stdout field.
+func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, error) {
+	var c config
+	if err := workrun.DecodeConfig(spec, &c); err != nil {
+		return nil, err
+	}
+	if len(c.Command) == 0 || c.Command[0] == "" {
+		return nil, errors.New(`config: "command" must name a program, e.g. ["sh", "-c", "echo hi"]`)
+	}
+	s := &step{command: c.Command, env: c.Env, cleanup: c.Cleanup, timeout: DefaultTimeout * time.Second}
+	if c.TimeoutSeconds != nil {
+		t := *c.TimeoutSeconds
+		if t < 1 || t > MaxTimeout {
+			return nil, fmt.Errorf("config: timeout_seconds %v is out of range (1–%d)", t, MaxTimeout)
+		}
+		s.timeout = time.Duration(t * float64(time.Second))
+	}
+	if c.Stdout != "" {
+		t, ok := wf.State[c.Stdout]
+		if !ok {
+			return nil, fmt.Errorf("config: stdout field %q is not declared in State", c.Stdout)
+		}
+		if t != workrun.FieldText && t != workrun.FieldJSON && t != workrun.FieldNumber {
+			return nil, fmt.Errorf("config: type mismatch: stdout goes into text, number or json, but %q is %s", c.Stdout, t)
+		}
+		s.stdout, s.stdoutType = c.Stdout, t
+	}
+	var templated []string
+	templated = append(templated, c.Command...)
+	templated = append(templated, c.Cleanup...)
+	for _, v := range c.Env {
+		templated = append(templated, v)
+	}
+	for _, t := range templated {
+		for _, f := range workrun.TemplateFields(t) {
+			if _, ok := wf.State[f]; !ok {
+				return nil, fmt.Errorf("config: template reads field %q, which is not declared in State", f)
+			}
+			if !slices.Contains(s.reads, f) {
+				s.reads = append(s.reads, f)
+			}
+		}
+	}
+	slices.Sort(s.reads)
+	return s, nil
+}
+
+type step struct {
+	command    []string
+	env        map[string]string
+	cleanup    []string
+	timeout    time.Duration
+	stdout     string
+	stdoutType workrun.FieldType
+	reads      []string
+}
+
+func (s *step) Reads() []string { return s.reads }
+func (s *step) Writes() []string {
+	if s.stdout == "" {
+		return nil
+	}
+	return []string{s.stdout}
+}
+
+func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
+	in := nc.Inputs()
+	args := expandAll(s.command, in)
+	nc.Log("Running " + strconv.Quote(strings.Join(args, " ")))
+	out, err := s.exec(ctx, args, in)
+	if err != nil {
+		return nil, err
+	}
+	nc.Log("Finished")
+	if len(s.cleanup) > 0 {
+		cleanup := expandAll(s.cleanup, in)
+		nc.OnAbort(func(ctx context.Context) { s.runCleanup(ctx, nc, cleanup, in) })
+	}
+	if s.stdout == "" {
+		return nil, nil
+	}
+	text := strings.TrimRight(string(out), "\r\n")
+	switch s.stdoutType {
+	case workrun.FieldNumber:
+		f, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
+		if err != nil {
+			return nil, fmt.Errorf("stdout is not a number: %q", tail([]byte(text), 80))
+		}
+		return workrun.Values{s.stdout: f}, nil
+	case workrun.FieldJSON:
+		var v any
+		if err := json.Unmarshal([]byte(text), &v); err != nil {
+			return nil, fmt.Errorf("stdout is not JSON: %v", err)
+		}
+		return workrun.Values{s.stdout: v}, nil
+	}
+	return workrun.Values{s.stdout: text}, nil
+}
+
+func (s *step) runCleanup(ctx context.Context, nc workrun.NodeContext, args []string, in workrun.Values) {
+	nc.Log("Cleanup: running " + strconv.Quote(strings.Join(args, " ")))
+	if _, err := s.exec(ctx, args, in); err != nil {
+		nc.Log("Cleanup failed: " + err.Error())
+		return
+	}
+	nc.Log("Cleanup finished")
+}
+
+// exec runs args with the node's env and timeout; it returns stdout.
+func (s *step) exec(ctx context.Context, args []string, in workrun.Values) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+	cmd.Env = os.Environ()
+	for k, v := range s.env {
+		cmd.Env = append(cmd.Env, k+"="+workrun.ExpandTemplate(v, in))
+	}
+	// A child that keeps the pipes open must not hold the node past its end.
+	cmd.WaitDelay = 2 * time.Second
+	var stdout, stderr limitedBuffer
+	stdout.max, stderr.max = maxStdout, 64<<10
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if err == nil {
+		if stdout.dropped {
+			return nil, fmt.Errorf("stdout is larger than %d bytes", maxStdout)
+		}
+		return stdout.Bytes(), nil
+	}
+	if ctx.Err() == context.DeadlineExceeded {
+		return nil, fmt.Errorf("command timed out after %s", s.timeout)
+	}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		msg := fmt.Sprintf("%v: exit status %d", ErrExit, ee.ExitCode())
+		if t := tail(stderr.Bytes(), stderrTail); t != "" {
+			msg += ": " + t
+		}
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("command canceled: %w", ctx.Err())
+		}
+		return nil, errors.New(msg)
+	}
+	return nil, fmt.Errorf("run command: %w", err)
+}
+
+func expandAll(tmpls []string, in workrun.Values) []string {
+	out := make([]string, len(tmpls))
+	for i, t := range tmpls {
+		out[i] = workrun.ExpandTemplate(t, in)
+	}
+	return out
+}
+
+func tail(b []byte, n int) string {
+	b = bytes.TrimSpace(b)
+	if len(b) > n {
+		b = append([]byte("…"), b[len(b)-n:]...)
+	}
+	return string(b)
+}
+
+// limitedBuffer keeps the last max bytes written and notes whether it
+// dropped any (stderr needs only its tail; a truncated stdout is an error).
+type limitedBuffer struct {
+	buf     bytes.Buffer
+	max     int
+	dropped bool
+}
+
+func (l *limitedBuffer) Write(p []byte) (int, error) {
+	n := len(p)
+	l.buf.Write(p)
+	if over := l.buf.Len() - l.max; over > 0 {
+		l.buf.Next(over)
+		l.dropped = true
+	}
+	return n, nil
+}
+
+func (l *limitedBuffer) Bytes() []byte { return l.buf.Bytes() }

@@ -1,0 +1,123 @@
+package remoteagent
+
+import (
+	"context"
+	"errors"
+
+	"workrun/a2a"
+	"workrun/store"
+)
+
+// Cancel outcomes saved in the call record (SPEC R9–R11, R13).
+const (
+	CancelCanceled          = "canceled"
+	CancelStillWorking      = "still_working"
+	CancelAlreadyCompleted  = "completed"
+	CancelAlreadyEnded      = "ended"
+	CancelNotCancelable     = "not_cancelable"
+	CancelNotFound          = "not_found"
+	CancelUnconfirmed       = "unconfirmed"
+	CancelSubmissionUnknown = "submission_unknown"
+)
+
+// abort is the node's OnAbort hook: the R9 table applied to this call, from
+// what was saved. It sends at most one CancelTask, without a status query
+// first, and never retries; what the agent answers is shown and saved, never
+// acted on. The engine runs the hooks of all nodes concurrently, so one slow
+// or failing cancel never holds back another (R10).
+func (c *call) abort(ctx context.Context) {
+	c.mu.Lock()
+	if c.aborted {
+		c.mu.Unlock()
+		return
+	}
+	c.aborted = true
+	rec, saved, agent := c.rec, c.saved, c.agent
+	c.mu.Unlock()
+
+	state := a2a.TaskState(rec.RemoteState)
+	switch {
+	case !saved:
+		// The messageId was never committed, so the request never went out.
+		return
+	case rec.Ended || state.Terminal():
+		return // completed, failed, canceled or rejected: no cancel
+	case rec.CancelOutcome != "":
+		return // an earlier process already sent (or tried) its one cancel (R13)
+	case rec.TaskID == "":
+		text := c.lang().text(msgSubmissionUnknown)
+		c.nc.Log(text)
+		c.saveCancel(ctx, CancelSubmissionUnknown, text, "")
+		return
+	}
+
+	// The cancel goes out at once; the "requesting" line is committed while it
+	// travels, and the answer is shown only after that line (R11 order). A
+	// cancel is never sent twice, so nothing needs to be durable before it.
+	logged := make(chan struct{})
+	go func() {
+		defer close(logged)
+		c.nc.Log(c.lang().text(msgCancelRequesting))
+	}()
+	cctx, cancel := context.WithTimeout(ctx, c.s.timeout)
+	defer cancel()
+	var (
+		t   *a2a.Task
+		err error
+	)
+	if agent == nil {
+		// Resumed before it could connect: discovery is not a status query.
+		agent, err = c.s.connect(cctx)
+	}
+	if err == nil {
+		t, err = agent.CancelTask(cctx, rec.TaskID)
+	}
+	<-logged
+	outcome, text, newState := c.cancelAnswer(t, err)
+	c.nc.Log(text)
+	if outcome == CancelUnconfirmed && err != nil {
+		c.nc.Log(c.lang().text(msgCancelError, err.Error()))
+	}
+	c.saveCancel(ctx, outcome, text, newState)
+}
+
+// cancelAnswer maps what CancelTask returned to the outcome and the line shown
+// (SPEC R10: sending a cancel is not the same as being canceled).
+func (c *call) cancelAnswer(t *a2a.Task, err error) (outcome, text string, state a2a.TaskState) {
+	l := c.lang()
+	switch {
+	case errors.Is(err, a2a.ErrTaskNotCancelable):
+		return CancelNotCancelable, l.text(msgCancelNotCancelable, err.Error()), ""
+	case errors.Is(err, a2a.ErrTaskNotFound):
+		return CancelNotFound, l.text(msgCancelNotFound), ""
+	case err != nil || t == nil:
+		return CancelUnconfirmed, l.text(msgCancelUnconfirmed), ""
+	}
+	switch s := t.Status.State; {
+	case s == a2a.TaskStateCanceled:
+		return CancelCanceled, l.text(msgCanceled), s
+	case s == a2a.TaskStateCompleted:
+		return CancelAlreadyCompleted, l.text(msgCancelAlreadyCompleted), s
+	case s.Terminal():
+		return CancelAlreadyEnded, l.text(msgCancelAlreadyEnded, stateName(s)), s
+	default:
+		return CancelStillWorking, l.text(msgCancelStillWorking, stateName(s)), s
+	}
+}
+
+// saveCancel commits the cancel outcome; the snapshot is frozen, so this is
+// the only write after the hook started. A failed save is shown, not retried.
+func (c *call) saveCancel(ctx context.Context, outcome, text string, state a2a.TaskState) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	err := c.commitLocked(ctx, func(r *store.RemoteCall) {
+		r.CancelOutcome, r.CancelText = outcome, text
+		if state != "" {
+			r.RemoteState = string(state)
+			r.Ended = state.Terminal()
+		}
+	})
+	if err != nil {
+		c.nc.Log(err.Error())
+	}
+}

@@ -1,0 +1,255 @@
+package remoteagent
+
+import (
+	"context"
+	"errors"
+	"iter"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"workrun/a2a"
+	"workrun/store"
+	"workrun/workrun"
+)
+
+const (
+	enRequesting  = "Remote task: requesting cancellation…"
+	enCanceled    = "Remote task: canceled"
+	enUnconfirmed = "Cancel result unconfirmed: the request failed or timed out; it will not be retried automatically."
+	enUnknown     = "Remote task: submission result unknown (no taskId was received); no cancel sent, nothing resubmitted"
+)
+
+// savedCall builds the in-memory call of a node execution as it stands after
+// the given record was committed.
+func savedCall(t *testing.T, d Deps, rec store.RemoteCall, agent Agent) (*call, *fakeNC) {
+	t.Helper()
+	st := compile(t, d, strings.Replace(baseCfg, `"timeout_seconds":5`, `"timeout_seconds":1`, 1)).(*step)
+	nc := newNC("r", "ra", nil)
+	c := &call{s: st, nc: nc, rec: rec, saved: true, agent: agent}
+	nc.OnAbort(c.abort)
+	return c, nc
+}
+
+// TestAbort_R9Table applies the R9 table row by row (SPEC R9–R11).
+func TestAbort_R9Table(t *testing.T) {
+	canceledTask := func(_ context.Context, id string) (*a2a.Task, error) { return task(id, a2a.TaskStateCanceled, ""), nil }
+	tests := []struct {
+		name        string
+		state       a2a.TaskState
+		taskID      string
+		ended       bool
+		cancel      func(context.Context, string) (*a2a.Task, error)
+		wantCancels int
+		wantMsgs    []string
+		wantOutcome string
+	}{
+		{"submitted", a2a.TaskStateSubmitted, "t1", false, canceledTask, 1, []string{enRequesting, enCanceled}, CancelCanceled},
+		{"working", a2a.TaskStateWorking, "t1", false, canceledTask, 1, []string{enRequesting, enCanceled}, CancelCanceled},
+		{"input-required", a2a.TaskStateInputRequired, "t1", false, canceledTask, 1, []string{enRequesting, enCanceled}, CancelCanceled},
+		{"auth-required", a2a.TaskStateAuthRequired, "t1", false, canceledTask, 1, []string{enRequesting, enCanceled}, CancelCanceled},
+		{"result unknown (no state saved)", "", "t1", false, canceledTask, 1, []string{enRequesting, enCanceled}, CancelCanceled},
+		{"completed", a2a.TaskStateCompleted, "t1", true, canceledTask, 0, nil, ""},
+		{"completed, result not yet saved", a2a.TaskStateCompleted, "t1", false, canceledTask, 0, nil, ""},
+		{"failed", a2a.TaskStateFailed, "t1", true, canceledTask, 0, nil, ""},
+		{"canceled", a2a.TaskStateCanceled, "t1", true, canceledTask, 0, nil, ""},
+		{"rejected", a2a.TaskStateRejected, "t1", true, canceledTask, 0, nil, ""},
+		{"no taskId received", "", "", false, canceledTask, 0, []string{enUnknown}, CancelSubmissionUnknown},
+		{"cancel request failed", a2a.TaskStateWorking, "t1", false,
+			func(context.Context, string) (*a2a.Task, error) { return nil, &a2a.HTTPError{StatusCode: 502} },
+			1, []string{enRequesting, enUnconfirmed, "Cancel request error: a2a: HTTP 502 (agent server error)"}, CancelUnconfirmed},
+		{"cancel request timed out", a2a.TaskStateWorking, "t1", false,
+			func(ctx context.Context, _ string) (*a2a.Task, error) { <-ctx.Done(); return nil, ctx.Err() },
+			1, []string{enRequesting, enUnconfirmed, "Cancel request error: context deadline exceeded"}, CancelUnconfirmed},
+		{"answer: still working", a2a.TaskStateWorking, "t1", false,
+			func(_ context.Context, id string) (*a2a.Task, error) { return task(id, a2a.TaskStateWorking, ""), nil },
+			1, []string{enRequesting, "Remote task: cancel requested; the agent reports it is still working (working)"}, CancelStillWorking},
+		{"answer: already completed", a2a.TaskStateWorking, "t1", false,
+			func(_ context.Context, id string) (*a2a.Task, error) { return task(id, a2a.TaskStateCompleted, ""), nil },
+			1, []string{enRequesting, "Remote task: already completed before the cancel arrived"}, CancelAlreadyCompleted},
+		{"answer: not cancelable", a2a.TaskStateWorking, "t1", false,
+			func(context.Context, string) (*a2a.Task, error) { return nil, &a2a.RPCError{Code: -32002, Message: "done"} },
+			1, []string{enRequesting, "Remote task: not cancelable (a2a: task not cancelable (-32002): done)"}, CancelNotCancelable},
+		{"answer: not found", a2a.TaskStateWorking, "t1", false,
+			func(context.Context, string) (*a2a.Task, error) { return nil, &a2a.RPCError{Code: -32001} },
+			1, []string{enRequesting, "Remote task: not found by the agent"}, CancelNotFound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var gets int
+			agent := &fakeAgent{streaming: true, CancelTaskFunc: tt.cancel}
+			agent.GetTaskFunc = func(context.Context, string) (*a2a.Task, error) { gets++; return nil, errors.New("no") }
+			calls := newMemCalls()
+			rec := store.RemoteCall{RunID: "r", NodeID: "ra", CallKey: callKey, MessageID: "m", TaskID: tt.taskID, RemoteState: string(tt.state), Ended: tt.ended}
+			_, nc := savedCall(t, Deps{Calls: calls}, rec, agent)
+			nc.abort(t.Context())
+			if got := agent.Calls("CancelTask"); got != tt.wantCancels {
+				t.Errorf("CancelTask sent %d times, want %d", got, tt.wantCancels)
+			}
+			if agent.Calls("GetTask")+agent.Calls("SubscribeToTask") != 0 {
+				t.Error("queried the task before or after the cancel")
+			}
+			if diff := cmp.Diff(tt.wantMsgs, nc.messages()); diff != "" {
+				t.Errorf("messages (-want +got):\n%s", diff)
+			}
+			got, _ := calls.get("r", "ra")
+			if got.CancelOutcome != tt.wantOutcome {
+				t.Errorf("saved outcome %q, want %q", got.CancelOutcome, tt.wantOutcome)
+			}
+			// The hook runs once; a second call changes nothing (no retry).
+			nc.abort(t.Context())
+			if got := agent.Calls("CancelTask"); got != tt.wantCancels {
+				t.Errorf("after a second abort: %d cancels", got)
+			}
+		})
+	}
+}
+
+func TestAbort_Chinese(t *testing.T) {
+	agent := &fakeAgent{CancelTaskFunc: func(_ context.Context, id string) (*a2a.Task, error) { return task(id, a2a.TaskStateCanceled, ""), nil }}
+	rec := store.RemoteCall{RunID: "r", NodeID: "ra", CallKey: callKey, MessageID: "m", TaskID: "t1", RemoteState: string(a2a.TaskStateWorking)}
+	_, nc := savedCall(t, Deps{Calls: newMemCalls(), Language: func() string { return "zh-Hans" }}, rec, agent)
+	nc.abort(t.Context())
+	if diff := cmp.Diff([]string{"远程任务：正在请求取消…", "远程任务：已取消"}, nc.messages()); diff != "" {
+		t.Error(diff)
+	}
+
+	agent.CancelTaskFunc = func(context.Context, string) (*a2a.Task, error) { return nil, errors.New("connection refused") }
+	_, nc = savedCall(t, Deps{Calls: newMemCalls(), Language: func() string { return "zh_CN.UTF-8" }}, rec, agent)
+	nc.abort(t.Context())
+	if !hasMsg(nc.messages(), "取消结果未确认：请求失败或超时，不会自动重试") {
+		t.Errorf("messages = %q", nc.messages())
+	}
+}
+
+// TestAbort_ParallelBranches drives three nodes through Run like parallel
+// branches: one in a hanging task, one already completed, one whose request
+// got no taskId yet. The failure of another branch aborts the run: exactly one
+// cancel, for the hanging task, and the R11 lines on the right nodes.
+func TestAbort_ParallelBranches(t *testing.T) {
+	calls := newMemCalls()
+	var mu sync.Mutex
+	canceled := map[string]int{}
+	submitted := make(chan string, 3)
+	agent := &fakeAgent{streaming: true}
+	agent.CancelTaskFunc = func(_ context.Context, id string) (*a2a.Task, error) {
+		mu.Lock()
+		canceled[id]++
+		mu.Unlock()
+		return task(id, a2a.TaskStateCanceled, ""), nil
+	}
+	agent.SendStreamingMessageFunc = func(ctx context.Context, req a2a.SendMessageRequest) iter.Seq2[a2a.StreamEvent, error] {
+		what := req.Message.Parts[0].Text
+		return func(yield func(a2a.StreamEvent, error) bool) {
+			switch what {
+			case "hang":
+				if !yield(taskEv("t-hang", a2a.TaskStateWorking, ""), nil) {
+					return
+				}
+			case "echo":
+				yield(taskEv("t-echo", a2a.TaskStateCompleted, ""), nil)
+				submitted <- what
+				return
+			}
+			submitted <- what // "slow": the request is out, nothing came back yet
+			<-ctx.Done()
+			yield(a2a.StreamEvent{}, ctx.Err())
+		}
+	}
+	kind := New(Deps{Calls: calls, Connect: connectTo(agent)})
+	runCtx, fail := context.WithCancel(t.Context())
+	type result struct {
+		node string
+		err  error
+	}
+	results := make(chan result, 3)
+	ncs := map[string]*fakeNC{}
+	for _, node := range []string{"hang", "echo", "slow"} {
+		st, err := kind.Compile(workrun.NodeSpec{ID: node, Config: []byte(baseCfg)}, testWorkflow)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nc := newNC("run", node, workrun.Values{"prompt": node})
+		ncs[node] = nc
+		go func() {
+			_, err := st.Run(runCtx, nc)
+			results <- result{node, err}
+		}()
+	}
+	for range 3 {
+		<-submitted
+	}
+	if r := <-results; r.node != "echo" || r.err != nil {
+		t.Fatalf("first result %+v, want echo to succeed", r)
+	}
+	// A process branch fails: the engine cancels the run context and calls
+	// every hook once, concurrently, on a detached context.
+	fail()
+	var wg sync.WaitGroup
+	for _, nc := range ncs {
+		wg.Go(func() { nc.abort(context.Background()) })
+	}
+	wg.Wait()
+	for range 2 {
+		if r := <-results; r.err == nil {
+			t.Errorf("%s succeeded after the run failed", r.node)
+		}
+	}
+	if diff := cmp.Diff(map[string]int{"t-hang": 1}, canceled); diff != "" {
+		t.Errorf("cancels (-want +got):\n%s", diff)
+	}
+	if got := ncs["hang"].messages(); !hasMsg(got, enRequesting) || !hasMsg(got, enCanceled) {
+		t.Errorf("hang messages = %q", got)
+	}
+	if got := ncs["slow"].messages(); !hasMsg(got, enUnknown) || hasMsg(got, enRequesting) {
+		t.Errorf("slow messages = %q", got)
+	}
+	if got := ncs["echo"].messages(); hasMsg(got, enRequesting) || hasMsg(got, enUnknown) {
+		t.Errorf("echo messages = %q", got)
+	}
+	if rec, _ := calls.get("run", "hang"); rec.CancelOutcome != CancelCanceled || rec.RemoteState != string(a2a.TaskStateCanceled) {
+		t.Errorf("hang record = %+v", rec)
+	}
+}
+
+// TestAbort_SnapshotFreezesRecord: once the hook has its snapshot, the call
+// handles no further event, so what was saved is what decided.
+func TestAbort_SnapshotFreezesRecord(t *testing.T) {
+	calls := newMemCalls()
+	release := make(chan struct{})
+	agent := &fakeAgent{streaming: true}
+	agent.CancelTaskFunc = func(_ context.Context, id string) (*a2a.Task, error) { return task(id, a2a.TaskStateWorking, ""), nil }
+	agent.SendStreamingMessageFunc = func(ctx context.Context, _ a2a.SendMessageRequest) iter.Seq2[a2a.StreamEvent, error] {
+		return func(yield func(a2a.StreamEvent, error) bool) {
+			if !yield(taskEv("t1", a2a.TaskStateWorking, ""), nil) {
+				return
+			}
+			<-release
+			yield(statusEv("t1", a2a.TaskStateCompleted, ""), nil)
+		}
+	}
+	nc := newNC("r", "ra", workrun.Values{"prompt": "x"})
+	done := make(chan error, 1)
+	go func() {
+		_, err := compile(t, Deps{Calls: calls, Connect: connectTo(agent)}, baseCfg).Run(t.Context(), nc)
+		done <- err
+	}()
+	for {
+		if rec, _ := calls.get("r", "ra"); rec.TaskID != "" {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	nc.abort(t.Context())
+	close(release)
+	if err := <-done; err == nil {
+		t.Fatal("the node succeeded after its abort")
+	}
+	rec, _ := calls.get("r", "ra")
+	if rec.Ended || rec.CancelOutcome != CancelStillWorking {
+		t.Errorf("record = %+v", rec)
+	}
+}

@@ -1,0 +1,601 @@
+package remoteagent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"workrun/a2a"
+	"workrun/store"
+	"workrun/workrun"
+)
+
+// maxReconnects bounds how often one call re-reads and re-subscribes to its
+// task after the stream broke; past it the node fails (the abort then cancels
+// the task) instead of looping.
+const maxReconnects = 5
+
+// Errors a caller (or a test) can branch on.
+var (
+	// ErrSubmissionUnknown: the request may have reached the agent but no
+	// taskId came back; the call is not resubmitted (SPEC R6, R9).
+	ErrSubmissionUnknown = errors.New("submission result unknown")
+	// ErrUnfinished: a blocking SendMessage answered with a task that has not
+	// ended (SPEC R7).
+	ErrUnfinished = errors.New("agent returned an unfinished task")
+	// ErrRemoteFailed: the remote task ended failed, rejected or canceled.
+	ErrRemoteFailed = errors.New("remote task did not complete")
+	// ErrAttachments: the attachments exceed the per-request limits (SPEC R14).
+	ErrAttachments = errors.New("attachments over the limit")
+	// ErrNoUpdates: a followed task sent nothing for timeout_seconds twice.
+	ErrNoUpdates = errors.New("no update from the remote task")
+	// ErrAlreadyCanceled: the call was already sent its one cancel (R12, R13).
+	ErrAlreadyCanceled = errors.New("remote task was already sent a cancel")
+	// errAborted: the abort hook took its snapshot; no further event is handled.
+	errAborted = errors.New("remote call: the run is failing or stopping")
+	// errIdle cancels a stream that stayed silent for the timeout.
+	errIdle = errors.New("no event within the timeout")
+)
+
+// call is one logical remote call of a node execution and the in-memory
+// mirror of its saved record. The mutex orders record saves against the abort
+// hook's snapshot: what the hook sees is exactly what was committed.
+type call struct {
+	s  *step
+	nc workrun.NodeContext
+
+	mu      sync.Mutex
+	rec     store.RemoteCall
+	saved   bool // rec was committed at least once (the messageId is durable)
+	aborted bool
+	agent   Agent
+
+	// Owned by the goroutine running the node.
+	artifacts []a2a.Artifact
+	reply     *a2a.Message // a message answer instead of a task
+	shown     string       // last status line shown, to show changes only
+}
+
+func (c *call) lang() lang { return c.s.kind.lang() }
+
+func (c *call) log(id msgID, args ...any) { c.nc.Log(c.lang().text(id, args...)) }
+
+// update commits a change to the record, unless the abort hook already took
+// its snapshot: from then on the saved record must not move.
+func (c *call) update(ctx context.Context, f func(*store.RemoteCall)) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.aborted {
+		return errAborted
+	}
+	return c.commitLocked(ctx, f)
+}
+
+func (c *call) commitLocked(ctx context.Context, f func(*store.RemoteCall)) error {
+	r := c.rec
+	f(&r)
+	if err := c.s.kind.deps.Calls.SaveRemoteCall(ctx, r); err != nil {
+		return fmt.Errorf("save remote call: %w", err)
+	}
+	c.rec, c.saved = r, true
+	return nil
+}
+
+func (c *call) record() store.RemoteCall {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.rec
+}
+
+func (c *call) setAgent(a Agent) {
+	c.mu.Lock()
+	c.agent = a
+	c.mu.Unlock()
+}
+
+// Run implements workrun.Step.
+func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
+	c := &call{s: s, nc: nc}
+	rec, err := s.kind.deps.Calls.GetRemoteCall(ctx, nc.RunID(), nc.NodeID(), callKey)
+	switch {
+	case err == nil:
+		c.rec, c.saved = rec, true
+	case errors.Is(err, workrun.ErrNotFound):
+		origin, err := Origin(s.cfg.URL)
+		if err != nil {
+			return nil, err
+		}
+		c.rec = store.RemoteCall{
+			RunID: nc.RunID(), NodeID: nc.NodeID(), CallKey: callKey,
+			AgentURL: s.cfg.URL, Origin: origin,
+			MessageID: MessageID(nc.RunID(), nc.NodeID(), callKey),
+		}
+	default:
+		return nil, fmt.Errorf("read remote call record: %w", err)
+	}
+	nc.OnAbort(c.abort)
+	if c.saved {
+		return c.resume(ctx)
+	}
+	return c.submit(ctx)
+}
+
+// submit sends the business message once (SPEC R5).
+func (c *call) submit(ctx context.Context) (workrun.Values, error) {
+	parts, summary, err := c.s.buildParts(ctx, c.nc) // limits are checked before anything is sent
+	if err != nil {
+		return nil, err
+	}
+	agent, err := c.s.connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c.setAgent(agent)
+	// The messageId is committed before the request goes out (R5).
+	if err := c.update(ctx, func(*store.RemoteCall) {}); err != nil {
+		return nil, err
+	}
+	name := agent.Endpoint()
+	if card := agent.Card(); card != nil && card.Name != "" {
+		name = card.Name
+	}
+	c.log(msgSending, name, agent.Endpoint(), summary)
+	req := a2a.SendMessageRequest{Message: a2a.Message{
+		MessageID: c.rec.MessageID, Role: a2a.RoleUser, Parts: parts,
+	}}
+	if !agent.Streaming() {
+		return c.sendBlocking(ctx, agent, req)
+	}
+	done, idle, serr, err := c.follow(ctx, func(sctx context.Context) iter.Seq2[a2a.StreamEvent, error] {
+		return agent.SendStreamingMessage(sctx, req)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if done {
+		return c.finish(ctx)
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if c.record().TaskID == "" {
+		return nil, fmt.Errorf("%w: %v; the request is not sent again", ErrSubmissionUnknown, serr)
+	}
+	c.log(msgStreamLost, serr)
+	return c.recoverTask(ctx, agent, idle)
+}
+
+// sendBlocking is the non-streaming path: SendMessage waits for the final
+// answer; an unfinished task in it fails the node (SPEC R7).
+func (c *call) sendBlocking(ctx context.Context, agent Agent, req a2a.SendMessageRequest) (workrun.Values, error) {
+	rctx, cancel := context.WithTimeout(ctx, c.s.timeout)
+	defer cancel()
+	res, err := agent.SendMessage(rctx, req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if rctx.Err() != nil {
+			return nil, fmt.Errorf("%w: no answer within %v; the request is not sent again", ErrSubmissionUnknown, c.s.timeout)
+		}
+		return nil, fmt.Errorf("send to remote agent: %w", err)
+	}
+	var ev a2a.StreamEvent
+	switch {
+	case res.Task != nil:
+		ev.Task = res.Task
+	case res.Message != nil:
+		ev.Message = res.Message
+	default:
+		return nil, fmt.Errorf("send to remote agent: %w: empty answer", a2a.ErrProtocol)
+	}
+	done, err := c.handle(ctx, ev)
+	if err != nil {
+		return nil, err
+	}
+	if !done {
+		r := c.record()
+		return nil, fmt.Errorf("%w: task %s is %s although SendMessage should wait for the final result; the agent may still be running it",
+			ErrUnfinished, r.TaskID, stateName(a2a.TaskState(r.RemoteState)))
+	}
+	return c.finish(ctx)
+}
+
+// resume re-enters a call whose record was saved by an earlier execution of
+// this node (the application exited): reuse a saved result, or follow the
+// original task; never resubmit (SPEC R6, R7, R12, R13).
+func (c *call) resume(ctx context.Context) (workrun.Values, error) {
+	r := c.rec
+	state := a2a.TaskState(r.RemoteState)
+	if r.CancelOutcome != "" {
+		return nil, fmt.Errorf("%w (%s); run the workflow again to start a new execution", ErrAlreadyCanceled, r.CancelOutcome)
+	}
+	if r.Ended && len(r.Result) > 0 {
+		c.log(msgReused, displayID(r.TaskID))
+		return c.s.valuesFromResult(r.Result)
+	}
+	if state.Terminal() && state != a2a.TaskStateCompleted {
+		return nil, c.remoteFailed(r)
+	}
+	if r.TaskID == "" {
+		return nil, fmt.Errorf("%w: message %s may have reached the agent before the application exited, but no taskId was saved; it is not sent again",
+			ErrSubmissionUnknown, r.MessageID)
+	}
+	agent, err := c.s.connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c.setAgent(agent)
+	c.log(msgResuming, r.TaskID)
+	return c.recoverTask(ctx, agent, false)
+}
+
+// recoverTask follows a task whose id is known: GetTask, then SubscribeToTask
+// while it has not ended; a subscription that finds the task already ended
+// leads to one more GetTask for the final result (SPEC R6, R7).
+func (c *call) recoverTask(ctx context.Context, agent Agent, idled bool) (workrun.Values, error) {
+	taskID := c.record().TaskID
+	for attempt := 0; ; attempt++ {
+		c.log(msgReadingTask, taskID)
+		gctx, cancel := context.WithTimeout(ctx, c.s.timeout)
+		t, err := agent.GetTask(gctx, taskID)
+		cancel()
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, fmt.Errorf("read remote task %s: %w", taskID, err)
+		}
+		done, err := c.handle(ctx, a2a.StreamEvent{Task: t})
+		if err != nil {
+			return nil, err
+		}
+		if done {
+			return c.finish(ctx)
+		}
+		if !agent.Streaming() {
+			return nil, fmt.Errorf("%w: task %s is %s and the agent does not stream; Workrun does not poll it",
+				ErrUnfinished, taskID, stateName(t.Status.State))
+		}
+		if attempt >= maxReconnects {
+			return nil, fmt.Errorf("follow remote task %s: the update stream broke %d times; giving up (the task may still be running)", taskID, attempt)
+		}
+		c.log(msgSubscribing, taskID)
+		done, idle, serr, err := c.follow(ctx, func(sctx context.Context) iter.Seq2[a2a.StreamEvent, error] {
+			return agent.SubscribeToTask(sctx, taskID)
+		})
+		if err != nil {
+			return nil, err
+		}
+		if done {
+			return c.finish(ctx)
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if idle {
+			if idled {
+				return nil, fmt.Errorf("%w: task %s sent nothing for %v (timeout_seconds)", ErrNoUpdates, taskID, c.s.timeout)
+			}
+			idled = true
+		}
+		// The task may have ended just before the subscription was set up
+		// (TaskNotFound / UnsupportedOperation, or an empty stream): the next
+		// GetTask reads the final snapshot.
+		c.log(msgStreamLost, serr)
+	}
+}
+
+// follow reads one stream until a final event, the stream's end, or silence
+// for the timeout. done reports a final event; idle a silence; serr why a
+// non-final stream ended; err a failure that must fail the node.
+func (c *call) follow(ctx context.Context, open func(context.Context) iter.Seq2[a2a.StreamEvent, error]) (done, idle bool, serr, err error) {
+	sctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	timer := time.AfterFunc(c.s.timeout, func() { cancel(errIdle) })
+	defer timer.Stop()
+	serr = a2a.ErrStreamBroken
+	for ev, e := range open(sctx) {
+		if e != nil {
+			serr = e
+			break
+		}
+		timer.Reset(c.s.timeout)
+		d, herr := c.handle(ctx, ev)
+		if herr != nil {
+			return false, false, nil, herr
+		}
+		if d {
+			return true, false, nil, nil
+		}
+	}
+	if errors.Is(context.Cause(sctx), errIdle) {
+		return false, true, fmt.Errorf("%w (%v)", errIdle, c.s.timeout), nil
+	}
+	return false, false, serr, nil
+}
+
+// handle applies one event. The taskId and contextId are committed before it
+// returns, so before the next event is read (SPEC R5).
+func (c *call) handle(ctx context.Context, ev a2a.StreamEvent) (done bool, err error) {
+	r := c.record()
+	tid := ev.TaskID()
+	if tid != "" && r.TaskID != "" && tid != r.TaskID {
+		return false, fmt.Errorf("remote agent: %w: event for task %s while following %s", a2a.ErrProtocol, tid, r.TaskID)
+	}
+	if tid != "" && r.TaskID == "" {
+		ctxID := eventContextID(ev)
+		state := ev.State()
+		if err := c.update(ctx, func(r *store.RemoteCall) {
+			r.TaskID, r.ContextID = tid, ctxID
+			if state != "" {
+				r.RemoteState = string(state)
+			}
+		}); err != nil {
+			return false, err
+		}
+		c.log(msgTaskAccepted, tid, displayID(ctxID))
+	} else if c.isAborted() {
+		return false, errAborted
+	}
+	switch {
+	case ev.Task != nil:
+		c.artifacts = append([]a2a.Artifact(nil), ev.Task.Artifacts...)
+		return c.status(ctx, ev.Task.Status)
+	case ev.StatusUpdate != nil:
+		return c.status(ctx, ev.StatusUpdate.Status)
+	case ev.ArtifactUpdate != nil:
+		c.applyArtifact(ev.ArtifactUpdate)
+		return false, nil
+	case ev.Message != nil:
+		if tid == "" {
+			c.reply = ev.Message
+			return true, nil
+		}
+		if t := messageText(ev.Message); t != "" {
+			c.log(msgStatus, t)
+		}
+		return false, nil
+	}
+	return false, nil
+}
+
+func (c *call) isAborted() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.aborted
+}
+
+// status records and shows a task status; terminal and interrupted states end
+// the stream.
+func (c *call) status(ctx context.Context, st a2a.TaskStatus) (bool, error) {
+	text := messageText(st.Message)
+	r := c.record()
+	if string(st.State) != r.RemoteState || text != r.StatusText {
+		if err := c.update(ctx, func(r *store.RemoteCall) {
+			if st.State != "" {
+				r.RemoteState = string(st.State)
+			}
+			r.StatusText = text
+		}); err != nil {
+			return false, err
+		}
+	}
+	line := stateName(st.State)
+	if text != "" {
+		line += " — " + text
+	}
+	if line != c.shown {
+		c.shown = line
+		c.log(msgStatus, line)
+	}
+	return st.State.Terminal() || st.State.Interrupted(), nil
+}
+
+// applyArtifact merges a chunk into the artifacts received so far and shows it
+// as a progress line.
+func (c *call) applyArtifact(u *a2a.TaskArtifactUpdateEvent) {
+	a := u.Artifact
+	i := -1
+	for j := range c.artifacts {
+		if c.artifacts[j].ArtifactID == a.ArtifactID {
+			i = j
+			break
+		}
+	}
+	switch {
+	case i < 0:
+		c.artifacts = append(c.artifacts, a)
+	case u.Append:
+		c.artifacts[i].Parts = append(c.artifacts[i].Parts, a.Parts...)
+	default:
+		c.artifacts[i] = a
+	}
+	name := a.Name
+	if name == "" {
+		name = a.ArtifactID
+	}
+	if desc := describeParts(a.Parts); desc != "" {
+		c.nc.Progress(c.lang().text(msgArtifact, name, desc))
+	}
+}
+
+// finish turns the final state into the node's result: outputs for a
+// completed task or a message answer, an error for a failed one, an
+// interruption for INPUT_REQUIRED / AUTH_REQUIRED (SPEC R5, R8, R15).
+func (c *call) finish(ctx context.Context) (workrun.Values, error) {
+	r := c.record()
+	state := a2a.TaskState(r.RemoteState)
+	switch {
+	case c.reply != nil || state == a2a.TaskStateCompleted:
+		parts := []a2a.Part(nil)
+		var text string
+		if c.reply != nil {
+			parts = c.reply.Parts
+			text = partsText(parts)
+		} else {
+			var texts []string
+			for _, a := range c.artifacts {
+				parts = append(parts, a.Parts...)
+				if t := partsText(a.Parts); t != "" {
+					texts = append(texts, t)
+				}
+			}
+			text = strings.Join(texts, "\n")
+		}
+		files, err := c.saveFiles(ctx, parts)
+		if err != nil {
+			return nil, err
+		}
+		res, err := json.Marshal(savedResult{Text: text, Files: files})
+		if err != nil {
+			return nil, err
+		}
+		if err := c.update(ctx, func(r *store.RemoteCall) { r.Result, r.Ended = res, true }); err != nil {
+			return nil, err
+		}
+		c.log(msgCompleted)
+		return c.s.values(text, files), nil
+	case state.Terminal():
+		if err := c.update(ctx, func(r *store.RemoteCall) { r.Ended = true }); err != nil {
+			return nil, err
+		}
+		return nil, c.remoteFailed(c.record())
+	case state.Interrupted():
+		need := "input"
+		if state == a2a.TaskStateAuthRequired {
+			need = "authentication"
+			if c.lang() == 1 {
+				need = "认证"
+			}
+		} else if c.lang() == 1 {
+			need = "输入"
+		}
+		reason := c.lang().text(msgInterrupted, need, r.StatusText)
+		return nil, &workrun.InterruptError{Cause: workrun.InterruptedByRemote, Reason: reason}
+	}
+	return nil, fmt.Errorf("%w: task %s is %s", ErrUnfinished, r.TaskID, stateName(state))
+}
+
+func (c *call) remoteFailed(r store.RemoteCall) error {
+	if r.StatusText != "" {
+		return fmt.Errorf("%w: task %s %s: %s", ErrRemoteFailed, r.TaskID, stateName(a2a.TaskState(r.RemoteState)), r.StatusText)
+	}
+	return fmt.Errorf("%w: task %s %s", ErrRemoteFailed, r.TaskID, stateName(a2a.TaskState(r.RemoteState)))
+}
+
+// savedResult is what a call commits on success, reused on resume (R6).
+type savedResult struct {
+	Text  string   `json:"text"`
+	Files []string `json:"files,omitempty"` // local artifact ids
+}
+
+func (s *step) valuesFromResult(raw json.RawMessage) (workrun.Values, error) {
+	var r savedResult
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return nil, fmt.Errorf("read saved result: %w", err)
+	}
+	return s.values(r.Text, r.Files), nil
+}
+
+func (s *step) values(text string, files []string) workrun.Values {
+	v := workrun.Values{}
+	if s.cfg.Output != "" {
+		v[s.cfg.Output] = text
+	}
+	if s.cfg.OutputFiles != "" {
+		ids := make([]any, len(files))
+		for i, f := range files {
+			ids[i] = f
+		}
+		v[s.cfg.OutputFiles] = ids
+	}
+	return v
+}
+
+func eventContextID(ev a2a.StreamEvent) string {
+	switch {
+	case ev.Task != nil:
+		return ev.Task.ContextID
+	case ev.StatusUpdate != nil:
+		return ev.StatusUpdate.ContextID
+	case ev.ArtifactUpdate != nil:
+		return ev.ArtifactUpdate.ContextID
+	case ev.Message != nil:
+		return ev.Message.ContextID
+	}
+	return ""
+}
+
+// stateName shows TASK_STATE_WORKING as "working".
+func stateName(s a2a.TaskState) string {
+	if s == "" {
+		return "unknown"
+	}
+	return strings.ToLower(strings.ReplaceAll(strings.TrimPrefix(string(s), "TASK_STATE_"), "_", "-"))
+}
+
+func displayID(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func messageText(m *a2a.Message) string {
+	if m == nil {
+		return ""
+	}
+	return partsText(m.Parts)
+}
+
+// partsText concatenates the text parts: chunks of one artifact join without
+// a separator.
+func partsText(parts []a2a.Part) string {
+	var b strings.Builder
+	for _, p := range parts {
+		if !p.IsRaw() && p.URL == "" && p.Data == nil {
+			b.WriteString(p.Text)
+		}
+	}
+	return b.String()
+}
+
+// describeParts summarises a chunk for a progress line, bounded in length.
+func describeParts(parts []a2a.Part) string {
+	var out []string
+	for _, p := range parts {
+		switch {
+		case p.IsRaw():
+			out = append(out, fmt.Sprintf("[file %s, %d bytes]", p.Filename, len(p.Raw)))
+		case p.URL != "":
+			out = append(out, fmt.Sprintf("[link %s]", redactURL(p.URL)))
+		case p.Data != nil:
+			out = append(out, "[data]")
+		case p.Text != "":
+			out = append(out, p.Text)
+		}
+	}
+	s := strings.Join(out, " ")
+	if r := []rune(s); len(r) > 300 {
+		s = string(r[:300]) + "…"
+	}
+	return s
+}
+
+// redactURL drops query and user info from a remote link before showing it:
+// links often carry access tokens.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(invalid link)"
+	}
+	u.User, u.RawQuery, u.Fragment = nil, "", ""
+	return u.String()
+}

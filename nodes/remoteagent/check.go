@@ -1,0 +1,106 @@
+package remoteagent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"workrun/a2a"
+)
+
+// Report is the outcome of a connection test (SPEC R3.4).
+type Report struct {
+	Name            string   `json:"name"`
+	Endpoint        string   `json:"endpoint"` // the JSON-RPC interface URL used
+	Streaming       bool     `json:"streaming"`
+	SecuritySchemes []string `json:"security_schemes,omitempty"` // e.g. "bearer: HTTP Bearer"
+	// CredentialUsed: a credential was sent with the test call.
+	CredentialUsed bool `json:"credential_used"`
+	// Accepted: the authenticated call reached the agent's JSON-RPC handler
+	// (it answered TaskNotFound for a random id, or another JSON-RPC answer).
+	Accepted bool `json:"accepted"`
+}
+
+// ErrCredentialRefused: the agent answered the test call with 401/403.
+var ErrCredentialRefused = errors.New("the agent refused the credential")
+
+// ErrCredentialRequired: no credential was given and the agent requires one.
+var ErrCredentialRequired = errors.New("the agent requires a credential")
+
+// CheckAgent is the connection test: it discovers the Agent Card at rawURL
+// and makes one call that submits no task — GetTask of a random id, where
+// TaskNotFound proves the request (and its credential) was accepted. It
+// never sends a message (SPEC R3.4).
+func CheckAgent(ctx context.Context, rawURL string, cred *a2a.Credential) (Report, error) {
+	if err := checkURL(rawURL, cred != nil); err != nil {
+		return Report{}, err
+	}
+	if cred != nil {
+		if err := CheckCredentialFor(*cred, rawURL); err != nil {
+			return Report{}, err
+		}
+	}
+	c, err := a2a.Discover(ctx, rawURL, a2a.Options{Credential: cred})
+	if err != nil {
+		return Report{}, fmt.Errorf("discover %s: %w", rawURL, err)
+	}
+	return checkAgent(ctx, c, cred != nil)
+}
+
+func checkAgent(ctx context.Context, c Agent, withCred bool) (Report, error) {
+	rep := Report{Endpoint: c.Endpoint(), Streaming: c.Streaming(), CredentialUsed: withCred}
+	if card := c.Card(); card != nil {
+		rep.Name = card.Name
+		rep.SecuritySchemes = describeSchemes(card.SecuritySchemes)
+	}
+	_, err := c.GetTask(ctx, "workrun-connection-test-"+uuid.NewString())
+	var rpc *a2a.RPCError
+	switch {
+	case err == nil, errors.Is(err, a2a.ErrTaskNotFound):
+		rep.Accepted = true
+		return rep, nil
+	case errors.Is(err, a2a.ErrUnauthorized):
+		if withCred {
+			return rep, fmt.Errorf("%w: %v", ErrCredentialRefused, err)
+		}
+		return rep, fmt.Errorf("%w (declared: %s): %v", ErrCredentialRequired, strings.Join(rep.SecuritySchemes, "; "), err)
+	case errors.As(err, &rpc) && rpc.Code != -31401 && rpc.Code != -31403:
+		// Another JSON-RPC answer still means the request passed authentication.
+		rep.Accepted = true
+		return rep, nil
+	case errors.As(err, &rpc):
+		if withCred {
+			return rep, fmt.Errorf("%w: %v", ErrCredentialRefused, err)
+		}
+		return rep, fmt.Errorf("%w: %v", ErrCredentialRequired, err)
+	}
+	return rep, fmt.Errorf("test call to %s: %w", rep.Endpoint, err)
+}
+
+func describeSchemes(m map[string]a2a.SecurityScheme) []string {
+	var out []string
+	for name, s := range m {
+		var d string
+		switch {
+		case s.HTTPAuth != nil:
+			d = "HTTP " + s.HTTPAuth.Scheme
+		case s.APIKey != nil:
+			d = fmt.Sprintf("API key in %s %q", s.APIKey.Location, s.APIKey.Name)
+		case s.OAuth2 != nil:
+			d = "OAuth 2.0 (not supported by Workrun)"
+		case s.OpenIDConnect != nil:
+			d = "OpenID Connect (not supported by Workrun)"
+		case s.MTLS != nil:
+			d = "mutual TLS (not supported by Workrun)"
+		default:
+			d = "unknown"
+		}
+		out = append(out, name+": "+d)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,166 @@
+package remoteagent
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net"
+	"net/url"
+	"strings"
+	"time"
+
+	"workrun/workrun"
+)
+
+// Type is the node type name in workflow files.
+const Type = "remote_agent"
+
+// Timeout bounds (SPEC R3.5).
+const (
+	DefaultTimeoutSeconds = 120
+	MinTimeoutSeconds     = 1
+	MaxTimeoutSeconds     = 600
+)
+
+// Attachment limits per request (SPEC R14).
+const (
+	MaxFiles     = 10
+	MaxFileBytes = 20 << 20
+)
+
+// ErrConfig is wrapped by every configuration error Compile returns.
+var ErrConfig = errors.New("remote agent config")
+
+// Config is the node's configuration as saved in the workflow file.
+type Config struct {
+	URL            string   `json:"url"`
+	Inputs         []string `json:"inputs,omitempty"`
+	Attachments    []string `json:"attachments,omitempty"`
+	Output         string   `json:"output,omitempty"`
+	OutputFiles    string   `json:"output_files,omitempty"`
+	Credential     string   `json:"credential,omitempty"`
+	TimeoutSeconds *float64 `json:"timeout_seconds,omitempty"`
+}
+
+// ParseConfig decodes and checks a node's config against the workflow's State
+// fields. Every error wraps ErrConfig and names the offending key.
+func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, time.Duration, error) {
+	var c Config
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return c, 0, fmt.Errorf("%w: url is required", ErrConfig)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return c, 0, fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	if err := checkURL(c.URL, c.Credential != ""); err != nil {
+		return c, 0, err
+	}
+	if len(c.Inputs) == 0 && len(c.Attachments) == 0 {
+		return c, 0, fmt.Errorf("%w: inputs: list at least one State field to send", ErrConfig)
+	}
+	seen := map[string]string{}
+	use := func(key, field string, allowed ...workrun.FieldType) error {
+		if field == "" {
+			return fmt.Errorf("%w: %s: empty field name", ErrConfig, key)
+		}
+		t, ok := wf.State[field]
+		if !ok {
+			return fmt.Errorf("%w: %s: State has no field %q", ErrConfig, key, field)
+		}
+		for _, a := range allowed {
+			if t == a {
+				if prev, dup := seen[field]; dup {
+					return fmt.Errorf("%w: %s: field %q is already used in %s", ErrConfig, key, field, prev)
+				}
+				seen[field] = key
+				return nil
+			}
+		}
+		names := make([]string, len(allowed))
+		for i, a := range allowed {
+			names[i] = string(a)
+		}
+		return fmt.Errorf("%w: %s: field %q is %s; expected %s", ErrConfig, key, field, t, strings.Join(names, " or "))
+	}
+	for _, f := range c.Inputs {
+		if err := use("inputs", f, workrun.FieldText, workrun.FieldNumber, workrun.FieldBoolean, workrun.FieldJSON); err != nil {
+			return c, 0, err
+		}
+	}
+	for _, f := range c.Attachments {
+		if err := use("attachments", f, workrun.FieldFile, workrun.FieldFiles); err != nil {
+			return c, 0, err
+		}
+	}
+	if c.Output != "" {
+		if err := use("output", c.Output, workrun.FieldText); err != nil {
+			return c, 0, err
+		}
+	}
+	if c.OutputFiles != "" {
+		if err := use("output_files", c.OutputFiles, workrun.FieldFiles); err != nil {
+			return c, 0, err
+		}
+	}
+	secs := float64(DefaultTimeoutSeconds)
+	if c.TimeoutSeconds != nil {
+		secs = *c.TimeoutSeconds
+		if secs != math.Trunc(secs) || secs < MinTimeoutSeconds || secs > MaxTimeoutSeconds {
+			return c, 0, fmt.Errorf("%w: timeout_seconds: %v is out of range; use a whole number of seconds from %d to %d",
+				ErrConfig, secs, MinTimeoutSeconds, MaxTimeoutSeconds)
+		}
+	}
+	return c, time.Duration(secs) * time.Second, nil
+}
+
+// checkURL accepts an absolute http(s) URL; with a credential, plain http is
+// accepted only for a loopback host (SPEC R3.3, W8).
+func checkURL(raw string, withCredential bool) error {
+	if strings.TrimSpace(raw) == "" {
+		return fmt.Errorf("%w: url is required", ErrConfig)
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return fmt.Errorf("%w: url %q is not an absolute http(s) URL of an A2A service", ErrConfig, raw)
+	}
+	if u.User != nil {
+		return fmt.Errorf("%w: url must not carry a user name or password; save a credential instead", ErrConfig)
+	}
+	if withCredential && u.Scheme == "http" && !IsLoopback(u.Hostname()) {
+		return fmt.Errorf("%w: a credential is sent over plain http only to a loopback address; use https for %s", ErrConfig, u.Host)
+	}
+	return nil
+}
+
+// IsLoopback reports whether host (without port) names the local machine.
+func IsLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	return ip != nil && ip.IsLoopback()
+}
+
+// Origin returns scheme://host:port of an absolute URL, with the default port
+// made explicit, so two spellings of one origin compare equal.
+func Origin(raw string) (string, error) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return "", fmt.Errorf("origin of %q: not an absolute URL", raw)
+	}
+	scheme := strings.ToLower(u.Scheme)
+	port := u.Port()
+	if port == "" {
+		switch scheme {
+		case "https":
+			port = "443"
+		case "http":
+			port = "80"
+		}
+	}
+	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port), nil
+}

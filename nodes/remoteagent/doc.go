@@ -1,0 +1,62 @@
+// Package remoteagent implements the Remote Agent node ("remote_agent"): it
+// hands part of a workflow to an agent on another server over A2A 1.0
+// JSON-RPC and keeps that remote work safe across timeouts, dropped streams,
+// failures, Stop and application restarts (SPEC R1–R17).
+//
+// Durability. Each node execution makes one logical call, recorded in the
+// store under (run id, node id, call key). Its messageId is a UUIDv5 of those
+// three values and is committed before the request is sent; the taskId and
+// contextId are committed as soon as an event carries them, before the next
+// event is handled (R5). The last known remote state and status text are
+// committed as they change. A successful result (output text and the ids of
+// the artifacts made from remote files) is committed before the node returns,
+// and a resumed node that finds it returns it without any network call (R6).
+//
+// Updates. A streaming agent is called with SendStreamingMessage; status
+// messages become node messages, artifact chunks become progress lines. When
+// the stream breaks, or no event arrives within timeout_seconds, and a taskId
+// is known, the call reads the task (GetTask); if it has not ended it
+// subscribes (SubscribeToTask); if the subscription finds the task already
+// ended it reads the task once more for the final result (R7). The business
+// message is never sent again once a taskId is known, and nothing polls on a
+// timer: a second idle timeout on a subscription fails the node, and a stream
+// that keeps breaking fails it after maxReconnects attempts. A non-streaming
+// agent gets one blocking SendMessage; an unfinished task in its answer fails
+// the node. A stream that breaks before any taskId arrived fails the node with
+// "submission result unknown" and is not resubmitted; a resumed call whose
+// messageId was saved without a taskId is treated the same way, because the
+// agent may already be running it.
+//
+// Interruption. INPUT_REQUIRED and AUTH_REQUIRED return a
+// *workrun.InterruptError (cause "remote") carrying the agent's status message
+// (R8). Nothing answers or resumes those states automatically.
+//
+// Cancellation. At node start the call registers an abort hook. When the run
+// fails or is stopped the engine runs every hook concurrently on a detached,
+// bounded context; this node's hook applies the R9 table to its call, reading
+// only what was saved: a call with a taskId that has not ended gets exactly one
+// CancelTask, with no status query first and no retry, bounded by
+// timeout_seconds; a call without a taskId shows "submission result unknown";
+// an ended call gets nothing. Once the hook has taken its snapshot the call
+// handles no further events, so what was saved is what decides. The messages
+// follow R11 in the app's language, the status the agent returned is shown
+// (canceled, still working, already completed, not cancelable, not found) and
+// the outcome is saved in the call record. Nothing the hook does changes the
+// run's status or failure reason (R2, R10, R11).
+//
+// Exit and restart. Exiting sends nothing. A cancel that was requested but not
+// answered before an exit is neither continued nor retried after a restart,
+// and nothing here scans old runs at start-up (R12, R13).
+//
+// Files. Attachments are read from the artifact store and sent inline (file
+// name, media type, raw bytes streamed into the request); at most 10 files and
+// 20 MiB of raw bytes, checked before anything is sent. Artifact ids never
+// leave the machine (R14). Inline file outputs become local artifacts (the
+// artifact store cleans the name and checks the MIME type); url parts are
+// listed as not downloaded (R15).
+//
+// Credentials. A credential is used only for its origin, and over plain http
+// only to a loopback address (R3.3). CheckAgent is the connection test: card
+// discovery plus one authenticated GetTask of a random id, which submits no
+// task (R3.4).
+package remoteagent

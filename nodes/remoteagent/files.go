@@ -1,0 +1,217 @@
+package remoteagent
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"workrun/a2a"
+	"workrun/workrun"
+)
+
+// buildParts turns the node's inputs into message parts: text, number and
+// boolean fields become text parts in the order listed, json fields data
+// parts, then the attachments as inline file parts. The attachment limits are
+// checked here, before anything is sent (SPEC R14). Artifact ids stay local:
+// a file part carries only its name, media type and bytes.
+func (s *step) buildParts(ctx context.Context, nc workrun.NodeContext) ([]a2a.Part, string, error) {
+	in := nc.Inputs()
+	var parts []a2a.Part
+	texts := 0
+	for _, f := range s.cfg.Inputs {
+		v, ok := in[f]
+		if !ok || v == nil {
+			continue
+		}
+		if s.types[f] == workrun.FieldJSON {
+			b, err := json.Marshal(v)
+			if err != nil {
+				return nil, "", fmt.Errorf("input %s: %w", f, err)
+			}
+			parts = append(parts, a2a.Part{Data: b})
+			continue
+		}
+		parts = append(parts, a2a.Part{Text: textOf(v)})
+		texts++
+	}
+	ids, err := attachmentIDs(in, s.cfg.Attachments)
+	if err != nil {
+		return nil, "", err
+	}
+	if len(ids) > MaxFiles {
+		return nil, "", fmt.Errorf("%w: %d files; at most %d files may be sent per request. Nothing was sent", ErrAttachments, len(ids), MaxFiles)
+	}
+	arts := nc.Artifacts()
+	if len(ids) > 0 && arts == nil {
+		return nil, "", fmt.Errorf("attachments: no artifact store available")
+	}
+	var total int64
+	infos := make([]workrun.ArtifactInfo, len(ids))
+	for i, id := range ids {
+		info, err := arts.Stat(ctx, id)
+		if err != nil {
+			return nil, "", fmt.Errorf("attachment %d: %w", i+1, err)
+		}
+		infos[i] = info
+		total += info.Size
+	}
+	if total > MaxFileBytes {
+		return nil, "", fmt.Errorf("%w: %d bytes (%s) of files; at most %d bytes (20 MiB) may be sent per request. Nothing was sent",
+			ErrAttachments, total, mib(total), int64(MaxFileBytes))
+	}
+	for _, info := range infos {
+		id := info.ID
+		parts = append(parts, a2a.Part{
+			Filename:  info.Name,
+			MediaType: info.MediaType,
+			Source: &a2a.FileSource{Size: info.Size, Open: func() (io.ReadCloser, error) {
+				rc, _, err := arts.Open(ctx, id)
+				return rc, err
+			}},
+		})
+	}
+	if len(parts) == 0 {
+		return nil, "", fmt.Errorf("nothing to send: the input fields %s are empty", strings.Join(s.Reads(), ", "))
+	}
+	summary := fmt.Sprintf("%d text, %d data, %d files (%d bytes)", texts, len(parts)-texts-len(infos), len(infos), total)
+	return parts, summary, nil
+}
+
+func mib(n int64) string { return strconv.FormatFloat(float64(n)/(1<<20), 'f', 2, 64) + " MiB" }
+
+// textOf renders a text, number or boolean value.
+func textOf(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	return fmt.Sprint(v)
+}
+
+// attachmentIDs collects the artifact ids held by file and files fields.
+func attachmentIDs(in workrun.Values, fields []string) ([]string, error) {
+	var ids []string
+	for _, f := range fields {
+		switch v := in[f].(type) {
+		case nil:
+		case string:
+			if v != "" {
+				ids = append(ids, v)
+			}
+		case []string:
+			ids = append(ids, v...)
+		case []any:
+			for _, x := range v {
+				id, ok := x.(string)
+				if !ok {
+					return nil, fmt.Errorf("attachments: field %s holds %T, not an artifact id", f, x)
+				}
+				ids = append(ids, id)
+			}
+		default:
+			return nil, fmt.Errorf("attachments: field %s holds %T, not a file", f, v)
+		}
+	}
+	return ids, nil
+}
+
+// saveFiles keeps the inline file outputs as local artifacts; the artifact
+// store cleans the name and checks the MIME type against the bytes. Links are
+// listed, never downloaded (SPEC R15).
+func (c *call) saveFiles(ctx context.Context, parts []a2a.Part) ([]string, error) {
+	var ids []string
+	for _, p := range parts {
+		switch {
+		case p.URL != "":
+			c.log(msgURLNotDownloaded, redactURL(p.URL))
+		case p.IsRaw():
+			name := p.Filename
+			if name == "" {
+				name = "file"
+			}
+			if c.s.cfg.OutputFiles == "" {
+				c.log(msgFileNotKept, name)
+				continue
+			}
+			arts := c.nc.Artifacts()
+			if arts == nil {
+				return nil, fmt.Errorf("save remote file %s: no artifact store available", name)
+			}
+			info, err := arts.Put(ctx, name, p.MediaType, bytes.NewReader(p.Raw), c.nc.RunID(), c.nc.NodeID())
+			if err != nil {
+				return nil, fmt.Errorf("save remote file %s: %w", name, err)
+			}
+			c.log(msgFileSaved, info.Name, info.MediaType, info.Size)
+			ids = append(ids, info.ID)
+		}
+	}
+	return ids, nil
+}
+
+// connect resolves the credential and discovers the agent (SPEC R3).
+func (s *step) connect(ctx context.Context) (Agent, error) {
+	cred, err := s.credential(ctx)
+	if err != nil {
+		return nil, err
+	}
+	dctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	agent, err := s.kind.deps.Connect(dctx, s.cfg.URL, cred)
+	if err != nil {
+		return nil, fmt.Errorf("connect to remote agent %s: %w", s.cfg.URL, err)
+	}
+	return agent, nil
+}
+
+func (s *step) credential(ctx context.Context) (*a2a.Credential, error) {
+	if s.cfg.Credential == "" {
+		return nil, nil
+	}
+	if s.kind.deps.Credentials == nil {
+		return nil, fmt.Errorf("credential %q: no credential store is available", s.cfg.Credential)
+	}
+	cred, err := s.kind.deps.Credentials.Credential(ctx, s.cfg.Credential)
+	if err != nil {
+		return nil, fmt.Errorf("credential %q: %w", s.cfg.Credential, err)
+	}
+	if err := CheckCredentialFor(cred, s.cfg.URL); err != nil {
+		return nil, fmt.Errorf("credential %q: %w", s.cfg.Credential, err)
+	}
+	return &cred, nil
+}
+
+// CheckCredentialFor refuses a credential for a URL outside its origin, or
+// over plain http to anything but a loopback address (SPEC R3.3, W8).
+func CheckCredentialFor(cred a2a.Credential, rawURL string) error {
+	want, err := Origin(rawURL)
+	if err != nil {
+		return err
+	}
+	if cred.Origin != "" {
+		have, err := Origin(cred.Origin)
+		if err != nil {
+			return fmt.Errorf("%w: %v", a2a.ErrCrossOriginCredential, err)
+		}
+		if have != want {
+			return fmt.Errorf("%w: it belongs to %s, not %s", a2a.ErrCrossOriginCredential, have, want)
+		}
+	}
+	if strings.HasPrefix(want, "http://") {
+		host := strings.TrimPrefix(want, "http://")
+		if i := strings.LastIndex(host, ":"); i >= 0 {
+			host = host[:i]
+		}
+		if !IsLoopback(host) {
+			return fmt.Errorf("%w (%s)", a2a.ErrInsecureCredential, want)
+		}
+	}
+	return nil
+}

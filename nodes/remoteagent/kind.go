@@ -1,0 +1,132 @@
+package remoteagent
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"net/http"
+	"time"
+
+	"github.com/google/uuid"
+
+	"workrun/a2a"
+	"workrun/store"
+	"workrun/workrun"
+)
+
+// Agent is what a call needs from an A2A client; *a2a.Client implements it.
+type Agent interface {
+	Card() *a2a.AgentCard
+	Endpoint() string
+	Streaming() bool
+	SendMessage(ctx context.Context, req a2a.SendMessageRequest) (*a2a.SendResult, error)
+	SendStreamingMessage(ctx context.Context, req a2a.SendMessageRequest) iter.Seq2[a2a.StreamEvent, error]
+	SubscribeToTask(ctx context.Context, taskID string) iter.Seq2[a2a.StreamEvent, error]
+	GetTask(ctx context.Context, taskID string) (*a2a.Task, error)
+	CancelTask(ctx context.Context, taskID string) (*a2a.Task, error)
+}
+
+var _ Agent = (*a2a.Client)(nil)
+
+// CallStore keeps the call records; *store.Store implements it. Both methods
+// return only after the write is committed / reflect every committed write.
+type CallStore interface {
+	SaveRemoteCall(ctx context.Context, c store.RemoteCall) error
+	// GetRemoteCall returns workrun.ErrNotFound when the call was never saved.
+	GetRemoteCall(ctx context.Context, runID, nodeID, callKey string) (store.RemoteCall, error)
+}
+
+var _ CallStore = (*store.Store)(nil)
+
+// CredentialSource resolves a saved credential by name, secret included
+// (main.go adapts the keyring-backed credentials manager).
+type CredentialSource interface {
+	Credential(ctx context.Context, name string) (a2a.Credential, error)
+}
+
+// Deps are what the node kind works with.
+type Deps struct {
+	Calls CallStore
+	// Credentials may be nil; a node naming a credential then fails clearly.
+	Credentials CredentialSource
+	// Connect discovers the agent at url; nil means a2a.Discover with HTTPClient.
+	Connect func(ctx context.Context, url string, cred *a2a.Credential) (Agent, error)
+	// HTTPClient is used by the default Connect; nil means a fresh client.
+	HTTPClient *http.Client
+	// Language returns the app's language tag ("en", "zh"); nil means English.
+	Language func() string
+}
+
+// Kind is the Remote Agent node kind.
+type Kind struct{ deps Deps }
+
+// New returns the Remote Agent node kind.
+func New(d Deps) *Kind {
+	if d.Connect == nil {
+		hc := d.HTTPClient
+		d.Connect = func(ctx context.Context, url string, cred *a2a.Credential) (Agent, error) {
+			c, err := a2a.Discover(ctx, url, a2a.Options{HTTPClient: hc, Credential: cred})
+			if err != nil {
+				return nil, err
+			}
+			return c, nil
+		}
+	}
+	return &Kind{deps: d}
+}
+
+var _ workrun.Kind = (*Kind)(nil)
+
+// Type implements workrun.Kind.
+func (k *Kind) Type() string { return Type }
+
+// Compile implements workrun.Kind.
+func (k *Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, error) {
+	cfg, timeout, err := ParseConfig(spec.Config, wf)
+	if err != nil {
+		return nil, err
+	}
+	return &step{kind: k, cfg: cfg, timeout: timeout, types: wf.State}, nil
+}
+
+func (k *Kind) lang() lang {
+	if k.deps.Language == nil {
+		return 0
+	}
+	return langOf(k.deps.Language())
+}
+
+// callKey names the one logical call a node execution makes.
+const callKey = "send"
+
+// messageNamespace roots the UUIDv5 messageIds of Workrun's remote calls.
+var messageNamespace = uuid.NewSHA1(uuid.NameSpaceURL, []byte("https://workrun.invalid/remote-agent/message"))
+
+// MessageID is the deterministic messageId of one logical call: the same run,
+// node and call key always give the same id, so a resumed call re-uses it and
+// an agent that deduplicates by messageId can recognise a repeat (SPEC R5, R16).
+func MessageID(runID, nodeID, key string) string {
+	return uuid.NewSHA1(messageNamespace, []byte(fmt.Sprintf("%d:%s|%d:%s|%d:%s", len(runID), runID, len(nodeID), nodeID, len(key), key))).String()
+}
+
+type step struct {
+	kind    *Kind
+	cfg     Config
+	timeout time.Duration
+	types   map[string]workrun.FieldType
+}
+
+func (s *step) Reads() []string {
+	return append(append([]string{}, s.cfg.Inputs...), s.cfg.Attachments...)
+}
+
+func (s *step) Writes() []string {
+	var w []string
+	if s.cfg.Output != "" {
+		w = append(w, s.cfg.Output)
+	}
+	if s.cfg.OutputFiles != "" {
+		w = append(w, s.cfg.OutputFiles)
+	}
+	return w
+}

@@ -1,0 +1,126 @@
+// Package set implements the Set node: it assigns State fields from literal
+// values or "{{field}}" templates.
+//
+// A string value is a template: "{{name}}" alone copies the field's value
+// (the types must match, or the target is text and gets its text form); any
+// other string with "{{…}}" produces text. Any other JSON value is a literal
+// checked against the target's type. The fields named in templates are the
+// node's reads; the assigned fields are its writes.
+package set
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"workrun/workrun"
+)
+
+// Kind is the "set" node kind.
+type Kind struct{}
+
+func (Kind) Type() string { return "set" }
+
+type config struct {
+	Values map[string]any `json:"values"`
+}
+
+type assignment struct {
+	field string
+	typ   workrun.FieldType
+	lit   any    // literal, when tmpl == ""
+	tmpl  string // template text
+	copy  string // "{{field}}" alone: copied with its type
+	isTpl bool
+}
+
+// Compile checks every assigned field and every field a template names.
+func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, error) {
+	var c config
+	if err := workrun.DecodeConfig(spec, &c); err != nil {
+		return nil, err
+	}
+	if len(c.Values) == 0 {
+		return nil, errors.New(`config: "values" must assign at least one field`)
+	}
+	s := &step{}
+	names := make([]string, 0, len(c.Values))
+	for k := range c.Values {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	for _, f := range names {
+		t, ok := wf.State[f]
+		if !ok {
+			return nil, fmt.Errorf("config: assigns field %q, which is not declared in State", f)
+		}
+		a := assignment{field: f, typ: t}
+		v := c.Values[f]
+		if str, ok := v.(string); ok && len(workrun.TemplateFields(str)) > 0 {
+			a.isTpl, a.tmpl = true, str
+			for _, r := range workrun.TemplateFields(str) {
+				rt, ok := wf.State[r]
+				if !ok {
+					return nil, fmt.Errorf("config: %q reads field %q, which is not declared in State", f, r)
+				}
+				if !slices.Contains(s.reads, r) {
+					s.reads = append(s.reads, r)
+				}
+				if single, ok := workrun.TemplateSingleField(str); ok && single == r {
+					if rt != t && t != workrun.FieldText {
+						return nil, fmt.Errorf("config: type mismatch: %q is %s but {{%s}} is %s", f, t, r, rt)
+					}
+					if rt == t {
+						a.copy = r
+					}
+				}
+			}
+			if a.copy == "" && t != workrun.FieldText {
+				return nil, fmt.Errorf("config: type mismatch: a template makes text, but %q is %s", f, t)
+			}
+		} else {
+			nv, err := workrun.NormalizeValue(t, v)
+			if err != nil {
+				return nil, fmt.Errorf("config: type mismatch for %q: %v", f, err)
+			}
+			a.lit = nv
+		}
+		s.assign = append(s.assign, a)
+		s.writes = append(s.writes, f)
+	}
+	return s, nil
+}
+
+type step struct {
+	assign []assignment
+	reads  []string
+	writes []string
+}
+
+func (s *step) Reads() []string  { return s.reads }
+func (s *step) Writes() []string { return s.writes }
+
+func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
+	in := nc.Inputs()
+	out := workrun.Values{}
+	var set []string
+	for _, a := range s.assign {
+		switch {
+		case a.copy != "":
+			if v, ok := in[a.copy]; ok {
+				out[a.field] = v
+			}
+		case a.isTpl:
+			out[a.field] = workrun.ExpandTemplate(a.tmpl, in)
+		default:
+			out[a.field] = a.lit
+		}
+		if _, ok := out[a.field]; ok {
+			set = append(set, a.field)
+		}
+	}
+	nc.Log("Set " + strings.Join(set, ", "))
+	return out, nil
+}

@@ -1,0 +1,47 @@
+// Package start implements the Start node: it hands the run's inputs to the
+// nodes after it. Every workflow has exactly one; it provides every State
+// field (an input left out stays unset).
+package start
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"workrun/workrun"
+)
+
+// Kind is the "start" node kind.
+type Kind struct{}
+
+func (Kind) Type() string { return "start" }
+
+// Compile accepts an empty config.
+func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, error) {
+	if c := strings.TrimSpace(string(spec.Config)); c != "" && c != "{}" && c != "null" {
+		return nil, fmt.Errorf("start takes no config (got %s)", c)
+	}
+	return step{}, nil
+}
+
+type step struct{}
+
+func (step) Entry()           {}
+func (step) Reads() []string  { return nil }
+func (step) Writes() []string { return nil } // the engine counts start as writing every field
+
+func (step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
+	in := nc.Inputs()
+	names := make([]string, 0, len(in))
+	for k := range in {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	if len(names) == 0 {
+		nc.Log("Started with no inputs")
+	} else {
+		nc.Log("Started with inputs: " + strings.Join(names, ", "))
+	}
+	return in, nil
+}

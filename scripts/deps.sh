@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Installs the system packages Workrun needs, only those missing.
+#
+#   scripts/deps.sh build   the cgo/X11 set the Fyne build needs (make build, make run)
+#   scripts/deps.sh test    the build set plus Xvfb, xdotool, ImageMagick, D-Bus,
+#                           gnome-keyring and Node (make test)
+#
+# As root it runs apt-get; otherwise it uses sudo when there is one; otherwise it
+# prints the one apt-get line to run and exits 1. When everything is present it
+# does nothing, so repeated runs are fast.
+set -euo pipefail
+
+build_pkgs=(gcc libc6-dev pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev
+	libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev)
+# dbus-x11 is deliberately absent: the tests get their bus from dbus-run-session.
+test_pkgs=(xvfb xauth xdotool imagemagick dbus gnome-keyring)
+
+want=("${build_pkgs[@]}")
+case "${1:-build}" in
+build) ;;
+test)
+	want+=("${test_pkgs[@]}")
+	# Node runs the JavaScript A2A interop peer; any node already on PATH will do.
+	if ! command -v node >/dev/null 2>&1; then
+		want+=(nodejs npm)
+	elif ! command -v npm >/dev/null 2>&1; then
+		want+=(npm)
+	fi
+	;;
+*)
+	echo "usage: $0 build|test" >&2
+	exit 2
+	;;
+esac
+
+missing=()
+for p in "${want[@]}"; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+		missing+=("$p")
+	fi
+done
+
+if [ "${#missing[@]}" -eq 0 ]; then
+	echo "deps: all ${#want[@]} system packages present"
+else
+	line="apt-get update && apt-get install -y --no-install-recommends ${missing[*]}"
+	if [ "$(id -u)" -eq 0 ]; then
+		sudo=()
+	elif command -v sudo >/dev/null 2>&1; then
+		sudo=(sudo)
+	else
+		echo "deps: missing system packages: ${missing[*]}" >&2
+		echo "deps: run this as root, then run make again:" >&2
+		echo "  $line" >&2
+		exit 1
+	fi
+	echo "deps: installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	"${sudo[@]}" apt-get update -qq
+	"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if ! command -v go >/dev/null 2>&1; then
+	echo "deps: the go command is missing: install Go 1.26 or newer from https://go.dev/dl/ and put it on PATH" >&2
+	exit 1
+fi

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# make test: install what the tests need, check formatting and vet, then run
+# every test with -race under a private X server (Xvfb) and inside a private
+# D-Bus session that has a real, unlocked Secret Service (gnome-keyring), so the
+# GUI smoke test and the keyring round trip run instead of skipping.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+# The acceptance tests that must run (not skip) and that are shown verbosely.
+smoke_test=TestGUISmoke
+keyring_test=TestKeyringRoundTrip_RealSecretService
+gotest_flags=(-race -timeout 30m -p 2)
+
+# session runs inside dbus-run-session: start the Secret Service, wait for it
+# to own its bus name, then run the tests.
+session() {
+	local work=$1
+
+	# A fresh HOME so the keyring, Fyne's settings and os.UserConfigDir start
+	# empty; the Go caches stay where they were so nothing is rebuilt.
+	export HOME=$work/home XDG_RUNTIME_DIR=$work/run
+	unset XDG_CONFIG_HOME XDG_DATA_HOME XDG_CACHE_HOME XDG_STATE_HOME
+	mkdir -p "$HOME" && mkdir -m 700 -p "$XDG_RUNTIME_DIR"
+
+	local out
+	out=$(printf 'workrun-test' | gnome-keyring-daemon --unlock --components=secrets)
+	# It prints GNOME_KEYRING_CONTROL=…; the Secret Service itself is found on the bus.
+	while IFS= read -r kv; do
+		[[ $kv == *=* ]] && export "${kv?}"
+	done <<<"$out"
+
+	local owner=false
+	for _ in $(seq 1 100); do
+		if dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+			org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null | grep -q 'boolean true'; then
+			owner=true
+			break
+		fi
+		sleep 0.1
+	done
+	if ! $owner; then
+		echo "FAIL: gnome-keyring-daemon did not take the bus name org.freedesktop.secrets within 10 s" >&2
+		return 1
+	fi
+	echo "secret service: org.freedesktop.secrets is owned on the session bus (gnome-keyring)"
+
+	local status=0
+	# Everything else, quietly; then the two acceptance tests verbosely so the
+	# log shows that they ran.
+	echo "== go test ${gotest_flags[*]} ./..."
+	go test "${gotest_flags[@]}" -skip "^(${smoke_test}|${keyring_test})\$" ./... || status=1
+
+	local pkgs=(.)
+	[ -d credentials ] && pkgs+=(./credentials)
+	echo "== go test -v -run '^(${smoke_test}|${keyring_test})\$' ${pkgs[*]}"
+	go test "${gotest_flags[@]}" -count=1 -v -run "^(${smoke_test}|${keyring_test})\$" "${pkgs[@]}" 2>&1 |
+		tee "$work/acceptance.log" || status=1
+
+	report "$work/acceptance.log" "$smoke_test" "GUI smoke test (real binary under Xvfb)" || status=1
+	report "$work/acceptance.log" "$keyring_test" "keyring round trip (real Secret Service)" || status=1
+	return $status
+}
+
+# report prints "NAME: PASS" when test passed, and fails when it failed,
+# skipped or did not run at all.
+report() {
+	local log=$1 test=$2 name=$3
+	if grep -q -- "^--- PASS: ${test} " "$log"; then
+		echo "$name: PASS"
+	elif grep -q -- "^--- SKIP: ${test} " "$log"; then
+		echo "$name: SKIPPED (must run under make test)" >&2
+		return 1
+	elif grep -q -- "^--- FAIL: ${test} " "$log"; then
+		echo "$name: FAIL" >&2
+		return 1
+	else
+		echo "$name: NOT RUN (no test ${test} found)" >&2
+		return 1
+	fi
+}
+
+if [ "${1:-}" = __session ]; then
+	session "$2"
+	exit
+fi
+
+scripts/deps.sh test
+
+# The JavaScript A2A peer used by the interop tests.
+jsagent=a2a/testdata/jsagent
+if [ -f "$jsagent/package-lock.json" ]; then
+	if [ "$jsagent/node_modules/.package-lock.json" -nt "$jsagent/package-lock.json" ]; then
+		echo "npm: $jsagent/node_modules is up to date"
+	else
+		echo "npm: npm ci in $jsagent"
+		(cd "$jsagent" && npm ci --no-audit --no-fund --loglevel=error)
+	fi
+fi
+
+echo "== gofmt"
+mapfile -t gofiles < <(find . \( -name .git -o -name node_modules \) -prune -o -name '*.go' -type f -print)
+unformatted=$(gofmt -l "${gofiles[@]}")
+if [ -n "$unformatted" ]; then
+	echo "FAIL: gofmt would change these files (run gofmt -w on them):" >&2
+	echo "$unformatted" >&2
+	exit 1
+fi
+
+echo "== go vet ./..."
+go vet ./...
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/workrun-test.XXXXXX")
+xvfb_pid=
+cleanup() {
+	[ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null && wait "$xvfb_pid" 2>/dev/null
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+# A private X server on the first free display number, for the GUI tests.
+Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$work/display" 2>"$work/xvfb.log" &
+xvfb_pid=$!
+for _ in $(seq 1 100); do
+	[ -s "$work/display" ] && break
+	sleep 0.1
+done
+if ! [ -s "$work/display" ]; then
+	echo "FAIL: Xvfb did not start:" >&2
+	cat "$work/xvfb.log" >&2
+	exit 1
+fi
+export DISPLAY=":$(tr -d '[:space:]' <"$work/display")"
+echo "xvfb: DISPLAY=$DISPLAY"
+
+# Keep the real Go caches and settings although HOME changes below.
+export GOPATH="$(go env GOPATH)" GOCACHE="$(go env GOCACHE)" GOMODCACHE="$(go env GOMODCACHE)" GOENV="$(go env GOENV)"
+# make test provides every component, so tests must not skip for lack of one.
+export CI="${CI:-true}"
+
+if dbus-run-session -- "$0" __session "$work"; then
+	echo "make test: PASS (gofmt, go vet, go test -race with Xvfb and a real Secret Service)"
+else
+	echo "make test: FAIL (see the output above)" >&2
+	exit 1
+fi

@@ -1,0 +1,45 @@
+// Package store keeps Workrun's durable records in one SQLite file,
+// <data dir>/workrun.db (modernc.org/sqlite, no cgo): workflows with their
+// revisions, runs, node runs, node messages, human decisions, Remote Agent
+// call records, artifact metadata and credential metadata. It implements
+// workrun.RunStore and workrun.WorkflowStore; everything the engine and the
+// Remote Agent node promise after a crash or restart (SPEC R5, R6, R9, R13)
+// rests on the guarantees below.
+//
+// Durability. Every write method returns only after its transaction is
+// committed, with WAL journaling and synchronous=FULL: a commit that
+// returned survives a process crash (SIGKILL) and a power loss. NORMAL would
+// be faster, but in WAL mode it may lose the last commits on power loss, and
+// callers act on a returned commit (the messageId is committed before the
+// request is sent, the taskId before the next event is handled, a node's
+// terminal state before the next node starts), so they get FULL. The only
+// exception is AppendProgress: progress lines are batched and committed
+// within about 100ms, at the next AppendMessage, Flush or Close; a crash may
+// lose the lines of the last interval. Terminal states never wait for a
+// batch: they are written through SaveNodeRun/UpdateRun/AppendMessage.
+//
+// Ordering. A run's messages carry increasing Seq in the order they were
+// appended (batched progress lines are committed before a following
+// AppendMessage). A write that returned is visible to every later read.
+//
+// Concurrency. All writes go through one *sql.DB limited to a single
+// connection, so writes from parallel branches queue in Go instead of
+// failing with "database is locked"; reads use a separate read-only pool and,
+// thanks to WAL, never wait for a writer. Transactions start with BEGIN
+// IMMEDIATE (_txlock=immediate) and busy_timeout is 5s, so a second process
+// on the same file (the CLI next to the GUI) waits for the lock rather than
+// failing or deadlocking.
+//
+// Schema. Numbered migrations (see migrations.go) are recorded in PRAGMA
+// user_version and the schema_migrations table. Open upgrades an older
+// database in place, one transaction per step, and refuses a newer one with
+// ErrNewerSchema. Open reads only the schema version: it does not walk run
+// history, so opening 10,000 runs costs what opening 10 does (R13); the
+// start-up query RunsWithStatus uses the runs_status index.
+//
+// Foreign keys are on: node runs, messages, decisions and remote calls must
+// belong to an existing run (create the run first).
+//
+// Secrets never reach this file (SPEC W8): the credentials table holds only
+// name, kind, origin and header name.
+package store

@@ -1,0 +1,176 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// ErrNewerSchema is returned by Open for a database written by a newer Workrun.
+var ErrNewerSchema = errors.New("database created by a newer Workrun")
+
+// migrations are applied in order; migrations[i] brings the schema from
+// version i to i+1. Released migrations are never edited, only appended:
+// testdata/schema_v1.sql freezes version 1 so the upgrade path stays tested.
+var migrations = []string{
+	// 1: base tables.
+	`CREATE TABLE schema_migrations (
+		version    INTEGER PRIMARY KEY,
+		applied_at INTEGER NOT NULL
+	);
+	CREATE TABLE workflows (
+		id         TEXT PRIMARY KEY,
+		name       TEXT NOT NULL,
+		revision   INTEGER NOT NULL,
+		updated_at INTEGER NOT NULL
+	);
+	CREATE TABLE workflow_revisions (
+		workflow_id TEXT NOT NULL REFERENCES workflows(id) ON DELETE CASCADE,
+		revision    INTEGER NOT NULL,
+		doc         TEXT NOT NULL,
+		created_at  INTEGER NOT NULL,
+		PRIMARY KEY (workflow_id, revision)
+	);
+	CREATE TABLE runs (
+		id            TEXT PRIMARY KEY,
+		workflow_id   TEXT NOT NULL,
+		workflow_name TEXT NOT NULL,
+		workflow      TEXT NOT NULL,
+		inputs        TEXT NOT NULL,
+		state         TEXT NOT NULL,
+		status        TEXT NOT NULL,
+		interruption  TEXT NOT NULL,
+		reason        TEXT NOT NULL,
+		failed_node   TEXT NOT NULL,
+		created_at    INTEGER NOT NULL,
+		ended_at      INTEGER NOT NULL
+	);
+	CREATE TABLE node_runs (
+		run_id     TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+		node_id    TEXT NOT NULL,
+		type       TEXT NOT NULL,
+		status     TEXT NOT NULL,
+		inputs     TEXT NOT NULL,
+		outputs    TEXT NOT NULL,
+		error      TEXT NOT NULL,
+		started_at INTEGER NOT NULL,
+		ended_at   INTEGER NOT NULL,
+		PRIMARY KEY (run_id, node_id)
+	);
+	CREATE TABLE messages (
+		run_id  TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+		seq     INTEGER NOT NULL,
+		node_id TEXT NOT NULL,
+		time    INTEGER NOT NULL,
+		text    TEXT NOT NULL,
+		PRIMARY KEY (run_id, seq)
+	);
+	CREATE TABLE decisions (
+		run_id   TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+		node_id  TEXT NOT NULL,
+		approved INTEGER NOT NULL,
+		text     TEXT NOT NULL,
+		time     INTEGER NOT NULL,
+		PRIMARY KEY (run_id, node_id)
+	);
+	CREATE TABLE remote_calls (
+		run_id         TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+		node_id        TEXT NOT NULL,
+		call_key       TEXT NOT NULL,
+		agent_url      TEXT NOT NULL,
+		origin         TEXT NOT NULL,
+		message_id     TEXT NOT NULL,
+		task_id        TEXT NOT NULL,
+		context_id     TEXT NOT NULL,
+		remote_state   TEXT NOT NULL,
+		status_text    TEXT NOT NULL,
+		result         TEXT,
+		cancel_outcome TEXT NOT NULL,
+		cancel_text    TEXT NOT NULL,
+		created_at     INTEGER NOT NULL,
+		updated_at     INTEGER NOT NULL,
+		ended          INTEGER NOT NULL,
+		PRIMARY KEY (run_id, node_id, call_key)
+	);
+	CREATE TABLE artifacts (
+		id          TEXT PRIMARY KEY,
+		name        TEXT NOT NULL,
+		original    TEXT NOT NULL,
+		stored_name TEXT NOT NULL,
+		media_type  TEXT NOT NULL,
+		size        INTEGER NOT NULL,
+		sha256      TEXT NOT NULL,
+		run_id      TEXT NOT NULL,
+		node_id     TEXT NOT NULL,
+		created_at  INTEGER NOT NULL
+	);`,
+
+	// 2: indexes for the start-up and list queries (R13: start-up finds
+	// running runs through runs_status, never by walking history) and the
+	// credential metadata table (W8: the secret itself is never stored here).
+	`CREATE INDEX runs_status ON runs(status, created_at, id);
+	CREATE INDEX runs_created ON runs(created_at, id);
+	CREATE INDEX runs_workflow_created ON runs(workflow_id, created_at, id);
+	CREATE INDEX artifacts_run ON artifacts(run_id);
+	CREATE INDEX artifacts_sha256 ON artifacts(sha256);
+	CREATE TABLE credentials (
+		name       TEXT PRIMARY KEY,
+		kind       TEXT NOT NULL,
+		origin     TEXT NOT NULL,
+		header     TEXT NOT NULL,
+		created_at INTEGER NOT NULL,
+		updated_at INTEGER NOT NULL
+	);`,
+}
+
+// SchemaVersion is the schema version this build writes.
+var SchemaVersion = len(migrations)
+
+// migrate brings the database to SchemaVersion, one transaction per
+// migration, or refuses a newer one. The version lives in PRAGMA user_version
+// (one header read, so Open costs the same for any history size) and each
+// applied step is also recorded in schema_migrations.
+func migrate(ctx context.Context, db *sql.DB, path string, now func() int64) error {
+	var v int
+	if err := db.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&v); err != nil {
+		return fmt.Errorf("read schema version of %s: %w", path, err)
+	}
+	if v > len(migrations) {
+		return fmt.Errorf("open %s: %w (schema %d > %d); use a newer Workrun",
+			path, ErrNewerSchema, v, len(migrations))
+	}
+	for i := v; i < len(migrations); i++ {
+		if err := applyMigration(ctx, db, i, now()); err != nil {
+			return fmt.Errorf("migrate %s to schema %d: %w", path, i+1, err)
+		}
+	}
+	return nil
+}
+
+func applyMigration(ctx context.Context, db *sql.DB, i int, at int64) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	// Re-check inside the write transaction: another process may have
+	// migrated between our read and our BEGIN IMMEDIATE.
+	var v int
+	if err := tx.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&v); err != nil {
+		return err
+	}
+	if v != i {
+		return tx.Commit()
+	}
+	if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`, i+1, at); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, i+1)); err != nil {
+		return err
+	}
+	return tx.Commit()
+}

@@ -1,0 +1,269 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"workrun/workrun"
+)
+
+var _ workrun.RunStore = (*Store)(nil)
+
+// CreateRun inserts a new run. CreatedAt is set to now when zero.
+func (s *Store) CreateRun(ctx context.Context, r workrun.Run) error {
+	if r.ID == "" {
+		return errors.New("create run: empty id")
+	}
+	if r.CreatedAt.IsZero() {
+		r.CreatedAt = s.now()
+	}
+	wf, inputs, state, err := marshalRun(r)
+	if err != nil {
+		return fmt.Errorf("create run %s: %w", r.ID, err)
+	}
+	_, err = s.w.ExecContext(ctx, `INSERT INTO runs (id, workflow_id, workflow_name,
+		workflow, inputs, state, status, interruption, reason, failed_node, created_at, ended_at)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
+		r.ID, r.WorkflowID, r.WorkflowName, wf, inputs, state, string(r.Status),
+		string(r.Interruption), r.Reason, r.FailedNode, unixNano(r.CreatedAt), unixNano(r.EndedAt))
+	if err != nil {
+		return fmt.Errorf("create run %s: %w", r.ID, err)
+	}
+	return nil
+}
+
+// UpdateRun saves status, interruption, reason, failed node, state and ended
+// time; the workflow snapshot, inputs and creation time never change.
+func (s *Store) UpdateRun(ctx context.Context, r workrun.Run) error {
+	state, err := marshalValues(r.State)
+	if err != nil {
+		return fmt.Errorf("update run %s: %w", r.ID, err)
+	}
+	res, err := s.w.ExecContext(ctx, `UPDATE runs SET status=?, interruption=?, reason=?,
+		failed_node=?, state=?, ended_at=? WHERE id=?`,
+		string(r.Status), string(r.Interruption), r.Reason, r.FailedNode, state,
+		unixNano(r.EndedAt), r.ID)
+	if err != nil {
+		return fmt.Errorf("update run %s: %w", r.ID, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("update run %s: %w", r.ID, workrun.ErrNotFound)
+	}
+	return nil
+}
+
+// GetRun returns one run or workrun.ErrNotFound.
+func (s *Store) GetRun(ctx context.Context, id string) (workrun.Run, error) {
+	r, err := scanRun(s.r.QueryRowContext(ctx, `SELECT `+runCols+` FROM runs WHERE id=?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return workrun.Run{}, fmt.Errorf("get run %s: %w", id, workrun.ErrNotFound)
+	}
+	if err != nil {
+		return workrun.Run{}, fmt.Errorf("get run %s: %w", id, err)
+	}
+	return r, nil
+}
+
+// ListRuns returns one page of runs, newest first, through the
+// runs_created / runs_workflow_created indexes. f.Before is the id of the
+// last run of the previous page; an unknown cursor gives workrun.ErrNotFound.
+func (s *Store) ListRuns(ctx context.Context, f workrun.RunFilter) ([]workrun.Run, error) {
+	limit := f.Limit
+	if limit <= 0 {
+		limit = 50
+	}
+	q := `SELECT ` + runCols + ` FROM runs WHERE 1=1`
+	var args []any
+	if f.WorkflowID != "" {
+		q += ` AND workflow_id=?`
+		args = append(args, f.WorkflowID)
+	}
+	if f.Status != "" {
+		q += ` AND status=?`
+		args = append(args, string(f.Status))
+	}
+	if f.Before != "" {
+		var created int64
+		err := s.r.QueryRowContext(ctx, `SELECT created_at FROM runs WHERE id=?`, f.Before).Scan(&created)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, fmt.Errorf("list runs: cursor %s: %w", f.Before, workrun.ErrNotFound)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("list runs: %w", err)
+		}
+		q += ` AND (created_at < ? OR (created_at = ? AND id < ?))`
+		args = append(args, created, created, f.Before)
+	}
+	q += ` ORDER BY created_at DESC, id DESC LIMIT ?`
+	args = append(args, limit)
+	return s.queryRuns(ctx, "list runs", q, args...)
+}
+
+// RunsWithStatus returns the runs in one status through the runs_status
+// index, oldest first; it never walks history (R13).
+func (s *Store) RunsWithStatus(ctx context.Context, st workrun.RunStatus) ([]workrun.Run, error) {
+	return s.queryRuns(ctx, "runs with status "+string(st),
+		`SELECT `+runCols+` FROM runs INDEXED BY runs_status WHERE status=? ORDER BY created_at, id`, string(st))
+}
+
+func (s *Store) queryRuns(ctx context.Context, op, q string, args ...any) ([]workrun.Run, error) {
+	rows, err := s.r.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	defer rows.Close()
+	var out []workrun.Run
+	for rows.Next() {
+		r, err := scanRun(rows)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", op, err)
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	return out, nil
+}
+
+const runCols = `id, workflow_id, workflow_name, workflow, inputs, state, status,
+	interruption, reason, failed_node, created_at, ended_at`
+
+func scanRun(sc scanner) (workrun.Run, error) {
+	var r workrun.Run
+	var wf, inputs, state, status, intr string
+	var created, ended int64
+	if err := sc.Scan(&r.ID, &r.WorkflowID, &r.WorkflowName, &wf, &inputs, &state, &status,
+		&intr, &r.Reason, &r.FailedNode, &created, &ended); err != nil {
+		return workrun.Run{}, err
+	}
+	r.Status, r.Interruption = workrun.RunStatus(status), workrun.Interruption(intr)
+	r.CreatedAt, r.EndedAt = fromNano(created), fromNano(ended)
+	if err := json.Unmarshal([]byte(wf), &r.Workflow); err != nil {
+		return workrun.Run{}, fmt.Errorf("run %s workflow: %w", r.ID, err)
+	}
+	var err error
+	if r.Inputs, err = unmarshalValues(inputs); err != nil {
+		return workrun.Run{}, fmt.Errorf("run %s inputs: %w", r.ID, err)
+	}
+	if r.State, err = unmarshalValues(state); err != nil {
+		return workrun.Run{}, fmt.Errorf("run %s state: %w", r.ID, err)
+	}
+	return r, nil
+}
+
+func marshalRun(r workrun.Run) (wf, inputs, state string, err error) {
+	b, err := json.Marshal(r.Workflow)
+	if err != nil {
+		return "", "", "", fmt.Errorf("workflow: %w", err)
+	}
+	if inputs, err = marshalValues(r.Inputs); err != nil {
+		return "", "", "", fmt.Errorf("inputs: %w", err)
+	}
+	if state, err = marshalValues(r.State); err != nil {
+		return "", "", "", fmt.Errorf("state: %w", err)
+	}
+	return string(b), inputs, state, nil
+}
+
+// marshalValues keeps nil and empty apart: "null" reads back as nil.
+func marshalValues(v workrun.Values) (string, error) {
+	b, err := json.Marshal(v)
+	return string(b), err
+}
+
+func unmarshalValues(s string) (workrun.Values, error) {
+	var v workrun.Values
+	if s == "" {
+		return nil, nil
+	}
+	err := json.Unmarshal([]byte(s), &v)
+	return v, err
+}
+
+// SaveNodeRun inserts or replaces the record of (RunID, NodeID); committed
+// before it returns, so a node's terminal state is durable before the next
+// node starts.
+func (s *Store) SaveNodeRun(ctx context.Context, n workrun.NodeRun) error {
+	in, err := marshalValues(n.Inputs)
+	if err != nil {
+		return fmt.Errorf("save node run %s/%s inputs: %w", n.RunID, n.NodeID, err)
+	}
+	out, err := marshalValues(n.Outputs)
+	if err != nil {
+		return fmt.Errorf("save node run %s/%s outputs: %w", n.RunID, n.NodeID, err)
+	}
+	_, err = s.w.ExecContext(ctx, `INSERT OR REPLACE INTO node_runs (run_id, node_id, type,
+		status, inputs, outputs, error, started_at, ended_at) VALUES (?,?,?,?,?,?,?,?,?)`,
+		n.RunID, n.NodeID, n.Type, string(n.Status), in, out, n.Error,
+		unixNano(n.StartedAt), unixNano(n.EndedAt))
+	if err != nil {
+		return fmt.Errorf("save node run %s/%s: %w", n.RunID, n.NodeID, err)
+	}
+	return nil
+}
+
+// NodeRuns returns the node records of a run, in start order.
+func (s *Store) NodeRuns(ctx context.Context, runID string) ([]workrun.NodeRun, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT run_id, node_id, type, status, inputs, outputs,
+		error, started_at, ended_at FROM node_runs WHERE run_id=?
+		ORDER BY started_at = 0, started_at, node_id`, runID)
+	if err != nil {
+		return nil, fmt.Errorf("node runs %s: %w", runID, err)
+	}
+	defer rows.Close()
+	var out []workrun.NodeRun
+	for rows.Next() {
+		var n workrun.NodeRun
+		var status, in, outs string
+		var started, ended int64
+		if err := rows.Scan(&n.RunID, &n.NodeID, &n.Type, &status, &in, &outs, &n.Error, &started, &ended); err != nil {
+			return nil, fmt.Errorf("node runs %s: %w", runID, err)
+		}
+		n.Status = workrun.NodeStatus(status)
+		n.StartedAt, n.EndedAt = fromNano(started), fromNano(ended)
+		if n.Inputs, err = unmarshalValues(in); err != nil {
+			return nil, fmt.Errorf("node runs %s/%s inputs: %w", runID, n.NodeID, err)
+		}
+		if n.Outputs, err = unmarshalValues(outs); err != nil {
+			return nil, fmt.Errorf("node runs %s/%s outputs: %w", runID, n.NodeID, err)
+		}
+		out = append(out, n)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("node runs %s: %w", runID, err)
+	}
+	return out, nil
+}
+
+// SaveDecision inserts or replaces the decision for (RunID, NodeID).
+func (s *Store) SaveDecision(ctx context.Context, d workrun.Decision) error {
+	if d.Time.IsZero() {
+		d.Time = s.now()
+	}
+	_, err := s.w.ExecContext(ctx, `INSERT OR REPLACE INTO decisions (run_id, node_id, approved,
+		text, time) VALUES (?,?,?,?,?)`, d.RunID, d.NodeID, d.Approved, d.Text, unixNano(d.Time))
+	if err != nil {
+		return fmt.Errorf("save decision %s/%s: %w", d.RunID, d.NodeID, err)
+	}
+	return nil
+}
+
+// GetDecision returns workrun.ErrNotFound when no decision was made yet.
+func (s *Store) GetDecision(ctx context.Context, runID, nodeID string) (workrun.Decision, error) {
+	d := workrun.Decision{RunID: runID, NodeID: nodeID}
+	var t int64
+	err := s.r.QueryRowContext(ctx, `SELECT approved, text, time FROM decisions
+		WHERE run_id=? AND node_id=?`, runID, nodeID).Scan(&d.Approved, &d.Text, &t)
+	if errors.Is(err, sql.ErrNoRows) {
+		return workrun.Decision{}, fmt.Errorf("get decision %s/%s: %w", runID, nodeID, workrun.ErrNotFound)
+	}
+	if err != nil {
+		return workrun.Decision{}, fmt.Errorf("get decision %s/%s: %w", runID, nodeID, err)
+	}
+	d.Time = fromNano(t)
+	return d, nil
+}

@@ -1,0 +1,134 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	_ "modernc.org/sqlite" // driver "sqlite"
+
+	"workrun/workrun"
+)
+
+// FileName is the database file inside the data directory.
+const FileName = "workrun.db"
+
+// progressDelay bounds how long a batched progress line waits for its commit.
+const progressDelay = 100 * time.Millisecond
+
+// Store is the SQLite-backed persistence of Workrun. It is safe for
+// concurrent use. See the package documentation for its guarantees.
+type Store struct {
+	path string
+	w    *sql.DB // the one writer connection
+	r    *sql.DB // read-only pool
+	now  func() time.Time
+
+	// msgMu orders message writes so a run's seqs follow call order, and
+	// guards the progress batch.
+	msgMu    sync.Mutex
+	pending  []workrun.Message
+	timer    *time.Timer
+	flushErr error
+	closed   bool
+}
+
+type scanner interface{ Scan(dest ...any) error }
+
+// Open opens (creating if needed) the database in dataDir and brings its
+// schema up to date. A database from a newer Workrun is refused with
+// ErrNewerSchema. Open never reads run history, so its cost does not grow
+// with the number of runs (R13).
+func Open(ctx context.Context, dataDir string) (*Store, error) {
+	if dataDir == "" {
+		return nil, errors.New("open store: empty data directory")
+	}
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("open store: cannot create data directory %s: %w", dataDir, err)
+	}
+	if err := checkWritable(dataDir); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dataDir, FileName)
+	s := &Store{path: path, now: func() time.Time { return time.Now().UTC() }}
+	var err error
+	// synchronous(FULL): in WAL mode each commit fsyncs the WAL, so a commit
+	// that returned survives power loss, not only a process crash.
+	// _txlock=immediate: every transaction takes the write lock at BEGIN, so
+	// two processes never deadlock upgrading a read lock (busy_timeout then
+	// covers the wait).
+	const pragmas = "_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=foreign_keys(1)&_pragma=synchronous(FULL)"
+	s.w, err = sql.Open("sqlite", "file:"+path+"?"+pragmas+"&_txlock=immediate")
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	s.w.SetMaxOpenConns(1)
+	s.w.SetMaxIdleConns(1)
+	s.w.SetConnMaxLifetime(0)
+	s.w.SetConnMaxIdleTime(0)
+	if err := s.w.PingContext(ctx); err != nil {
+		s.w.Close()
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	if err := migrate(ctx, s.w, path, func() int64 { return s.now().UnixNano() }); err != nil {
+		s.w.Close()
+		return nil, err
+	}
+	s.r, err = sql.Open("sqlite", "file:"+path+"?"+pragmas+"&_pragma=query_only(1)")
+	if err != nil {
+		s.w.Close()
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	s.r.SetMaxOpenConns(4)
+	s.r.SetMaxIdleConns(4)
+	return s, nil
+}
+
+// checkWritable fails early, naming the directory, rather than with an
+// SQLite error on the first write.
+func checkWritable(dir string) error {
+	f, err := os.CreateTemp(dir, ".workrun-write-check-*")
+	if err != nil {
+		return fmt.Errorf("open store: data directory %s is not writable: %w", dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	os.Remove(name)
+	return nil
+}
+
+// Path returns the database file path.
+func (s *Store) Path() string { return s.path }
+
+// Close commits pending progress lines and closes the database.
+func (s *Store) Close() error {
+	ferr := s.Flush(context.Background())
+	s.msgMu.Lock()
+	s.closed = true
+	if s.timer != nil {
+		s.timer.Stop()
+	}
+	s.msgMu.Unlock()
+	rerr := s.r.Close()
+	werr := s.w.Close()
+	return errors.Join(ferr, rerr, werr)
+}
+
+func unixNano(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+func fromNano(n int64) time.Time {
+	if n == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, n).UTC()
+}

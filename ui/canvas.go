@@ -1,0 +1,658 @@
+package ui
+
+import (
+	"image/color"
+	"math"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"workrun/workrun"
+)
+
+// Node box size at zoom 1.
+const (
+	nodeW = 170
+	nodeH = 58
+)
+
+// CanvasView draws a Document: nodes as boxes with icon, title and status
+// badge, edges as lines with arrowheads (SPEC W1). It edits only through the
+// Document's commands, so everything it does can be undone.
+type CanvasView struct {
+	widget.BaseWidget
+
+	doc      *Document
+	readOnly bool
+	zoom     float32
+	offset   fyne.Position // screen position of workflow point (0,0)
+
+	bg      *canvas.Rectangle
+	temp    *canvas.Line
+	nodes   map[string]*nodeBox
+	edges   []*edgeShape
+	byNode  map[string][]*edgeShape
+	objects []fyne.CanvasObject
+
+	status   map[string]workrun.NodeStatus
+	problems map[string][]string
+
+	// OnSelect is called when the selection changed; OnError shows a refused edit.
+	OnSelect func()
+	OnError  func(error)
+}
+
+// NewCanvasView shows doc; a read-only view selects but never edits.
+func NewCanvasView(doc *Document, readOnly bool) *CanvasView {
+	cv := &CanvasView{
+		doc: doc, readOnly: readOnly, zoom: 1,
+		nodes: map[string]*nodeBox{}, byNode: map[string][]*edgeShape{},
+		status: map[string]workrun.NodeStatus{}, problems: map[string][]string{},
+	}
+	cv.bg = canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
+	cv.temp = canvas.NewLine(theme.Color(theme.ColorNamePrimary))
+	cv.temp.StrokeWidth = 2
+	cv.temp.Hide()
+	cv.ExtendBaseWidget(cv)
+	cv.sync()
+	return cv
+}
+
+// Document returns the document shown.
+func (cv *CanvasView) Document() *Document { return cv.doc }
+
+// SetDocument shows another document.
+func (cv *CanvasView) SetDocument(doc *Document, readOnly bool) {
+	cv.doc, cv.readOnly = doc, readOnly
+	for _, n := range cv.nodes {
+		n.Hide()
+	}
+	cv.nodes = map[string]*nodeBox{}
+	clear(cv.status)
+	clear(cv.problems)
+	cv.sync()
+	cv.Refresh()
+}
+
+// SetStatus shows a node's run status in its badge.
+func (cv *CanvasView) SetStatus(id string, s workrun.NodeStatus) {
+	cv.status[id] = s
+	if n := cv.nodes[id]; n != nil {
+		n.update()
+	}
+}
+
+// ClearStatus removes every badge.
+func (cv *CanvasView) ClearStatus() {
+	clear(cv.status)
+	for _, n := range cv.nodes {
+		n.update()
+	}
+}
+
+// SetProblems shows validation problems on their nodes.
+func (cv *CanvasView) SetProblems(ps []Problem) {
+	clear(cv.problems)
+	for _, p := range ps {
+		if p.NodeID != "" {
+			cv.problems[p.NodeID] = append(cv.problems[p.NodeID], p.Message)
+		}
+	}
+	for _, n := range cv.nodes {
+		n.update()
+	}
+}
+
+// Zoom returns the zoom factor; SetZoom changes it around the view's centre.
+func (cv *CanvasView) Zoom() float32 { return cv.zoom }
+
+func (cv *CanvasView) SetZoom(z float32) {
+	z = max(0.2, min(3, z))
+	c := fyne.NewPos(cv.Size().Width/2, cv.Size().Height/2)
+	cv.zoomAround(c, z)
+}
+
+func (cv *CanvasView) zoomAround(c fyne.Position, z float32) {
+	// Keep the workflow point under c where it is.
+	wx, wy := (c.X-cv.offset.X)/cv.zoom, (c.Y-cv.offset.Y)/cv.zoom
+	cv.zoom = z
+	cv.offset = fyne.NewPos(c.X-wx*z, c.Y-wy*z)
+	cv.layoutAll()
+}
+
+// Fit zooms and pans so that every node is visible.
+func (cv *CanvasView) Fit() {
+	wf := cv.doc.wf
+	if len(wf.Nodes) == 0 || cv.Size().Width <= 0 {
+		cv.zoom, cv.offset = 1, fyne.Position{}
+		cv.layoutAll()
+		return
+	}
+	minX, minY := float32(math.MaxFloat32), float32(math.MaxFloat32)
+	maxX, maxY := float32(-math.MaxFloat32), float32(-math.MaxFloat32)
+	for i := range wf.Nodes {
+		p := cv.doc.position(i)
+		minX, minY = min(minX, p.X), min(minY, p.Y)
+		maxX, maxY = max(maxX, p.X+nodeW), max(maxY, p.Y+nodeH)
+	}
+	const pad = 30
+	s := cv.Size()
+	z := min((s.Width-2*pad)/(maxX-minX), (s.Height-2*pad)/(maxY-minY))
+	cv.zoom = max(0.2, min(1.5, z))
+	cv.offset = fyne.NewPos(pad-minX*cv.zoom, pad-minY*cv.zoom)
+	cv.layoutAll()
+}
+
+// Pan moves the view by a screen delta.
+func (cv *CanvasView) Pan(dx, dy float32) {
+	cv.offset = cv.offset.AddXY(dx, dy)
+	cv.layoutAll()
+}
+
+// Offset returns the screen position of the workflow origin.
+func (cv *CanvasView) Offset() fyne.Position { return cv.offset }
+
+// ToWorkflow converts a position in the view to workflow coordinates.
+func (cv *CanvasView) ToWorkflow(p fyne.Position) workrun.Position {
+	return workrun.Position{X: (p.X - cv.offset.X) / cv.zoom, Y: (p.Y - cv.offset.Y) / cv.zoom}
+}
+
+func (cv *CanvasView) toScreen(p workrun.Position) fyne.Position {
+	return fyne.NewPos(cv.offset.X+p.X*cv.zoom, cv.offset.Y+p.Y*cv.zoom)
+}
+
+// AddKind adds a node of kind in the middle of the view (palette click).
+func (cv *CanvasView) AddKind(kind string) string {
+	if cv.readOnly {
+		return ""
+	}
+	c := fyne.NewPos(cv.Size().Width/2-nodeW*cv.zoom/2, cv.Size().Height/2-nodeH*cv.zoom/2)
+	// Nudge so that repeated clicks do not stack nodes exactly.
+	n := float32(len(cv.doc.wf.Nodes) % 6 * 16)
+	return cv.doc.AddNode(kind, cv.ToWorkflow(c.AddXY(n, n)))
+}
+
+// Refresh redraws after the document changed.
+func (cv *CanvasView) Refresh() {
+	cv.sync()
+	cv.BaseWidget.Refresh()
+}
+
+// sync makes the drawn nodes and edges match the document.
+func (cv *CanvasView) sync() {
+	wf := cv.doc.wf
+	seen := make(map[string]bool, len(wf.Nodes))
+	cv.objects = cv.objects[:0]
+	cv.objects = append(cv.objects, cv.bg)
+	for _, e := range cv.edges {
+		_ = e
+	}
+	cv.edges = cv.edges[:0]
+	clear(cv.byNode)
+	for _, e := range wf.Edges {
+		es := newEdgeShape(e)
+		cv.edges = append(cv.edges, es)
+		cv.byNode[e.From] = append(cv.byNode[e.From], es)
+		cv.byNode[e.To] = append(cv.byNode[e.To], es)
+		cv.objects = append(cv.objects, es.line, es.a1, es.a2, es.label)
+	}
+	for _, n := range wf.Nodes {
+		seen[n.ID] = true
+		nb := cv.nodes[n.ID]
+		if nb == nil {
+			nb = newNodeBox(cv, n.ID)
+			cv.nodes[n.ID] = nb
+		}
+		cv.objects = append(cv.objects, nb)
+	}
+	for id := range cv.nodes {
+		if !seen[id] {
+			delete(cv.nodes, id)
+		}
+	}
+	cv.objects = append(cv.objects, cv.temp)
+	cv.layoutAll()
+}
+
+// layoutAll places every node and edge for the current zoom and offset.
+func (cv *CanvasView) layoutAll() {
+	cv.bg.Resize(cv.Size())
+	for i, n := range cv.doc.wf.Nodes {
+		if nb := cv.nodes[n.ID]; nb != nil {
+			nb.place(cv.toScreen(cv.doc.position(i)))
+		}
+	}
+	for _, e := range cv.edges {
+		cv.placeEdge(e)
+	}
+	canvas.Refresh(cv)
+}
+
+func (cv *CanvasView) placeEdge(e *edgeShape) {
+	from, to := cv.nodes[e.key.From], cv.nodes[e.key.To]
+	if from == nil || to == nil {
+		e.hide()
+		return
+	}
+	a := from.Position().AddXY(from.Size().Width, from.Size().Height/2)
+	b := to.Position().AddXY(0, to.Size().Height/2)
+	selected := cv.doc.EdgeSelected(e.key)
+	e.place(a, b, cv.zoom, selected)
+}
+
+// nodeAt returns the node whose box holds p (view coordinates).
+func (cv *CanvasView) nodeAt(p fyne.Position) string {
+	wf := cv.doc.wf
+	for i := len(wf.Nodes) - 1; i >= 0; i-- {
+		nb := cv.nodes[wf.Nodes[i].ID]
+		if nb == nil {
+			continue
+		}
+		q, s := nb.Position(), nb.Size()
+		if p.X >= q.X && p.X <= q.X+s.Width && p.Y >= q.Y && p.Y <= q.Y+s.Height {
+			return wf.Nodes[i].ID
+		}
+	}
+	return ""
+}
+
+// edgeAt returns the edge passing within a few pixels of p.
+func (cv *CanvasView) edgeAt(p fyne.Position) (EdgeKey, bool) {
+	for _, e := range cv.edges {
+		if e.line.Hidden {
+			continue
+		}
+		if distToSegment(p, e.line.Position1, e.line.Position2) <= 6 {
+			return e.key, true
+		}
+	}
+	return EdgeKey{}, false
+}
+
+func distToSegment(p, a, b fyne.Position) float32 {
+	dx, dy := b.X-a.X, b.Y-a.Y
+	l2 := dx*dx + dy*dy
+	t := float32(0)
+	if l2 > 0 {
+		t = max(0, min(1, ((p.X-a.X)*dx+(p.Y-a.Y)*dy)/l2))
+	}
+	x, y := a.X+t*dx-p.X, a.Y+t*dy-p.Y
+	return float32(math.Sqrt(float64(x*x + y*y)))
+}
+
+// Tapped on the background selects an edge or clears the selection.
+func (cv *CanvasView) Tapped(ev *fyne.PointEvent) {
+	if k, ok := cv.edgeAt(ev.Position); ok {
+		cv.doc.SelectEdge(k, false)
+	} else {
+		cv.doc.ClearSelection()
+	}
+	if cv.OnSelect != nil {
+		cv.OnSelect()
+	}
+}
+
+// Dragged on the background pans the view.
+func (cv *CanvasView) Dragged(ev *fyne.DragEvent) { cv.Pan(ev.Dragged.DX, ev.Dragged.DY) }
+
+// DragEnd ends a pan.
+func (cv *CanvasView) DragEnd() {}
+
+// Scrolled zooms around the pointer.
+func (cv *CanvasView) Scrolled(ev *fyne.ScrollEvent) {
+	f := float32(1.1)
+	if ev.Scrolled.DY < 0 {
+		f = 1 / f
+	}
+	cv.zoomAround(ev.Position, max(0.2, min(3, cv.zoom*f)))
+}
+
+func (cv *CanvasView) CreateRenderer() fyne.WidgetRenderer { return &canvasRenderer{cv: cv} }
+
+type canvasRenderer struct{ cv *CanvasView }
+
+func (r *canvasRenderer) Layout(fyne.Size)             { r.cv.layoutAll() }
+func (r *canvasRenderer) MinSize() fyne.Size           { return fyne.NewSize(200, 150) }
+func (r *canvasRenderer) Objects() []fyne.CanvasObject { return r.cv.objects }
+func (r *canvasRenderer) Destroy()                     {}
+func (r *canvasRenderer) Refresh() {
+	r.cv.bg.FillColor = theme.Color(theme.ColorNameInputBackground)
+	for _, n := range r.cv.nodes {
+		n.update()
+	}
+	r.cv.layoutAll()
+}
+
+// edgeShape is one drawn edge: a line, an arrowhead and the branch label.
+type edgeShape struct {
+	key    EdgeKey
+	when   string
+	line   *canvas.Line
+	a1, a2 *canvas.Line
+	label  *canvas.Text
+}
+
+func newEdgeShape(e workrun.Edge) *edgeShape {
+	c := theme.Color(theme.ColorNameForeground)
+	es := &edgeShape{key: EdgeKey{e.From, e.To}, when: e.When,
+		line: canvas.NewLine(c), a1: canvas.NewLine(c), a2: canvas.NewLine(c),
+		label: canvas.NewText(e.When, c)}
+	es.line.StrokeWidth, es.a1.StrokeWidth, es.a2.StrokeWidth = 1.5, 1.5, 1.5
+	return es
+}
+
+func (e *edgeShape) hide() { e.line.Hide(); e.a1.Hide(); e.a2.Hide(); e.label.Hide() }
+
+func (e *edgeShape) place(a, b fyne.Position, zoom float32, selected bool) {
+	c := theme.Color(theme.ColorNameForeground)
+	w := float32(1.5)
+	if selected {
+		c, w = theme.Color(theme.ColorNamePrimary), 3
+	}
+	for _, l := range []*canvas.Line{e.line, e.a1, e.a2} {
+		l.StrokeColor, l.StrokeWidth = c, w
+		l.Show()
+	}
+	e.line.Position1, e.line.Position2 = a, b
+	// Arrowhead: two strokes back from b at ±25° of the line's direction.
+	ang := math.Atan2(float64(b.Y-a.Y), float64(b.X-a.X))
+	l := float64(10 * zoom)
+	for i, s := range []float64{-1, 1} {
+		t := ang + math.Pi - s*0.45
+		p := fyne.NewPos(b.X+float32(l*math.Cos(t)), b.Y+float32(l*math.Sin(t)))
+		ln := []*canvas.Line{e.a1, e.a2}[i]
+		ln.Position1, ln.Position2 = p, b
+	}
+	if e.when == "" {
+		e.label.Hide()
+	} else {
+		e.label.Color = c
+		e.label.TextSize = theme.CaptionTextSize() * zoom
+		e.label.Move(fyne.NewPos((a.X+b.X)/2+4, (a.Y+b.Y)/2-e.label.TextSize-2))
+		e.label.Resize(e.label.MinSize())
+		e.label.Show()
+	}
+	canvas.Refresh(e.line)
+	canvas.Refresh(e.a1)
+	canvas.Refresh(e.a2)
+}
+
+// nodeBox is one node on the canvas.
+type nodeBox struct {
+	widget.BaseWidget
+	cv     *CanvasView
+	id     string
+	rect   *canvas.Rectangle
+	icon   *canvas.Image
+	title  *canvas.Text
+	kind   *canvas.Text
+	badge  *canvas.Text
+	warn   *canvas.Text
+	handle *outHandle
+
+	addMod   bool // a modifier was held at MouseDown: toggle selection
+	dragging bool
+	drag     fyne.Delta // screen delta of the current drag
+	moved    []string
+}
+
+func newNodeBox(cv *CanvasView, id string) *nodeBox {
+	nb := &nodeBox{cv: cv, id: id,
+		rect:  canvas.NewRectangle(color.Transparent),
+		title: canvas.NewText("", theme.Color(theme.ColorNameForeground)),
+		kind:  canvas.NewText("", theme.Color(theme.ColorNamePlaceHolder)),
+		badge: canvas.NewText("", theme.Color(theme.ColorNameForeground)),
+		warn:  canvas.NewText("", theme.Color(theme.ColorNameError)),
+	}
+	nb.rect.CornerRadius = 6
+	nb.rect.StrokeWidth = 1.5
+	nb.title.TextStyle.Bold = true
+	nb.icon = canvas.NewImageFromResource(theme.ErrorIcon())
+	nb.icon.FillMode = canvas.ImageFillContain
+	nb.handle = newOutHandle(nb)
+	nb.ExtendBaseWidget(nb)
+	nb.update()
+	return nb
+}
+
+// update sets texts and colours from the document, status and problems.
+func (nb *nodeBox) update() {
+	n, ok := nb.cv.doc.Node(nb.id)
+	if !ok {
+		return
+	}
+	title := n.Title
+	if title == "" {
+		title = n.ID
+	}
+	nb.title.Text = title
+	nb.kind.Text = KindLabel(n.Type)
+	nb.icon.Resource = KindIcon(n.Type)
+	nb.rect.FillColor = theme.Color(theme.ColorNameBackground)
+	nb.rect.StrokeColor = theme.Color(theme.ColorNameSeparator)
+	if nb.cv.doc.IsSelected(nb.id) {
+		nb.rect.StrokeColor = theme.Color(theme.ColorNamePrimary)
+	}
+	ps := nb.cv.problems[nb.id]
+	nb.warn.Text = ""
+	if len(ps) > 0 {
+		nb.warn.Text = "⚠ " + ps[0]
+		if !nb.cv.doc.IsSelected(nb.id) {
+			nb.rect.StrokeColor = theme.Color(theme.ColorNameError)
+		}
+	}
+	s := nb.cv.status[nb.id]
+	nb.badge.Text = StatusLabel(string(s))
+	nb.badge.Color = statusColor(s)
+	if nb.cv.readOnly {
+		nb.handle.Hide()
+	} else {
+		nb.handle.Show()
+	}
+	nb.Refresh()
+}
+
+// place moves and sizes the box for the current zoom.
+func (nb *nodeBox) place(p fyne.Position) {
+	z := nb.cv.zoom
+	nb.Move(p)
+	nb.Resize(fyne.NewSize(nodeW*z, nodeH*z))
+}
+
+func (nb *nodeBox) CreateRenderer() fyne.WidgetRenderer { return &nodeRenderer{nb: nb} }
+
+type nodeRenderer struct{ nb *nodeBox }
+
+func (r *nodeRenderer) Objects() []fyne.CanvasObject {
+	nb := r.nb
+	return []fyne.CanvasObject{nb.rect, nb.icon, nb.title, nb.kind, nb.badge, nb.warn, nb.handle}
+}
+func (r *nodeRenderer) MinSize() fyne.Size { return fyne.NewSize(nodeW, nodeH) }
+func (r *nodeRenderer) Destroy()           {}
+func (r *nodeRenderer) Refresh() {
+	r.Layout(r.nb.Size())
+	for _, o := range r.Objects() {
+		o.Refresh()
+	}
+}
+func (r *nodeRenderer) Layout(s fyne.Size) {
+	nb := r.nb
+	z := nb.cv.zoom
+	nb.rect.Resize(s)
+	pad := 6 * z
+	ic := 22 * z
+	nb.icon.Move(fyne.NewPos(pad, pad))
+	nb.icon.Resize(fyne.NewSize(ic, ic))
+	ts := theme.TextSize() * z
+	nb.title.TextSize = ts
+	nb.title.Move(fyne.NewPos(pad*2+ic, pad))
+	nb.kind.TextSize = theme.CaptionTextSize() * z
+	nb.kind.Move(fyne.NewPos(pad*2+ic, pad+ts+2*z))
+	nb.badge.TextSize = theme.CaptionTextSize() * z
+	nb.badge.Move(fyne.NewPos(pad, s.Height-nb.badge.TextSize-pad))
+	nb.warn.TextSize = theme.CaptionTextSize() * z
+	nb.warn.Move(fyne.NewPos(pad+60*z, s.Height-nb.warn.TextSize-pad))
+	hs := 12 * z
+	nb.handle.Move(fyne.NewPos(s.Width-hs/2, s.Height/2-hs/2))
+	nb.handle.Resize(fyne.NewSize(hs, hs))
+}
+
+// MouseDown remembers whether Ctrl or Shift was held, for multi-select.
+func (nb *nodeBox) MouseDown(ev *desktop.MouseEvent) {
+	nb.addMod = ev.Modifier&(fyne.KeyModifierShift|fyne.KeyModifierControl|fyne.KeyModifierSuper) != 0
+}
+func (nb *nodeBox) MouseUp(*desktop.MouseEvent) {}
+
+// Tapped selects the node (with Ctrl/Shift: toggles it into the selection).
+func (nb *nodeBox) Tapped(*fyne.PointEvent) {
+	nb.cv.doc.Select(nb.id, nb.addMod)
+	nb.addMod = false
+	if nb.cv.OnSelect != nil {
+		nb.cv.OnSelect()
+	}
+}
+
+// Dragged moves the selected nodes; only they and their edges are redrawn.
+func (nb *nodeBox) Dragged(ev *fyne.DragEvent) {
+	cv := nb.cv
+	if cv.readOnly {
+		return
+	}
+	if !nb.dragging {
+		nb.dragging = true
+		nb.drag = fyne.Delta{}
+		if !cv.doc.IsSelected(nb.id) {
+			cv.doc.selectOnly([]string{nb.id})
+		}
+		nb.moved = cv.doc.Selected()
+	}
+	nb.drag.DX += ev.Dragged.DX
+	nb.drag.DY += ev.Dragged.DY
+	touched := map[*edgeShape]bool{}
+	for _, id := range nb.moved {
+		m := cv.nodes[id]
+		if m == nil {
+			continue
+		}
+		m.Move(m.Position().AddXY(ev.Dragged.DX, ev.Dragged.DY))
+		for _, e := range cv.byNode[id] {
+			touched[e] = true
+		}
+	}
+	for e := range touched {
+		cv.placeEdge(e)
+	}
+}
+
+// DragEnd commits the move as one undoable command.
+func (nb *nodeBox) DragEnd() {
+	if !nb.dragging {
+		return
+	}
+	nb.dragging = false
+	z := nb.cv.zoom
+	nb.cv.doc.MoveNodes(nb.moved, nb.drag.DX/z, nb.drag.DY/z)
+	if nb.cv.OnSelect != nil {
+		nb.cv.OnSelect()
+	}
+}
+
+// outHandle is the dot on a node's right edge; dragging it to another node
+// connects the two.
+type outHandle struct {
+	widget.BaseWidget
+	nb     *nodeBox
+	dot    *canvas.Circle
+	drag   fyne.Delta
+	active bool
+}
+
+func newOutHandle(nb *nodeBox) *outHandle {
+	h := &outHandle{nb: nb, dot: canvas.NewCircle(theme.Color(theme.ColorNamePrimary))}
+	h.ExtendBaseWidget(h)
+	return h
+}
+
+func (h *outHandle) CreateRenderer() fyne.WidgetRenderer { return widgetRendererFor(h.dot) }
+
+func (h *outHandle) centre() fyne.Position {
+	return h.nb.Position().Add(h.Position()).AddXY(h.Size().Width/2, h.Size().Height/2)
+}
+
+// Dragged draws the pending edge to the pointer.
+func (h *outHandle) Dragged(ev *fyne.DragEvent) {
+	if h.nb.cv.readOnly {
+		return
+	}
+	if !h.active {
+		h.active = true
+		h.drag = fyne.Delta{}
+	}
+	h.drag.DX += ev.Dragged.DX
+	h.drag.DY += ev.Dragged.DY
+	t := h.nb.cv.temp
+	t.Position1 = h.centre()
+	t.Position2 = t.Position1.AddXY(h.drag.DX, h.drag.DY)
+	t.Show()
+	canvas.Refresh(t)
+}
+
+// DragEnd connects to the node under the pointer, if any.
+func (h *outHandle) DragEnd() {
+	if !h.active {
+		return
+	}
+	h.active = false
+	cv := h.nb.cv
+	cv.temp.Hide()
+	canvas.Refresh(cv.temp)
+	target := cv.nodeAt(h.centre().AddXY(h.drag.DX, h.drag.DY))
+	if target == "" || target == h.nb.id {
+		return
+	}
+	if err := cv.doc.Connect(h.nb.id, target); err != nil && cv.OnError != nil {
+		cv.OnError(err)
+	}
+}
+
+// StatusLabel is the translated name of a run or node status.
+func StatusLabel(s string) string {
+	if s == "" {
+		return ""
+	}
+	return lang.X("status."+s, s)
+}
+
+func statusColor(s workrun.NodeStatus) color.Color {
+	switch s {
+	case workrun.NodeSucceeded:
+		return theme.Color(theme.ColorNameSuccess)
+	case workrun.NodeFailed:
+		return theme.Color(theme.ColorNameError)
+	case workrun.NodeRunning:
+		return theme.Color(theme.ColorNamePrimary)
+	case workrun.NodeInterrupted, workrun.NodeStopped:
+		return theme.Color(theme.ColorNameWarning)
+	}
+	return theme.Color(theme.ColorNamePlaceHolder)
+}
+
+// simpleRenderer draws fixed objects stretched over the widget.
+type simpleRenderer struct{ objs []fyne.CanvasObject }
+
+func widgetRendererFor(objs ...fyne.CanvasObject) fyne.WidgetRenderer {
+	return &simpleRenderer{objs: objs}
+}
+func (r *simpleRenderer) Layout(s fyne.Size) {
+	for _, o := range r.objs {
+		o.Resize(s)
+	}
+}
+func (r *simpleRenderer) MinSize() fyne.Size           { return fyne.NewSize(8, 8) }
+func (r *simpleRenderer) Refresh()                     { canvas.Refresh(r.objs[0]) }
+func (r *simpleRenderer) Objects() []fyne.CanvasObject { return r.objs }
+func (r *simpleRenderer) Destroy()                     {}

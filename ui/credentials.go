@@ -1,0 +1,256 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/widget"
+)
+
+// CredentialsView lists credentials and adds, replaces and deletes them
+// (SPEC W8). Secrets are typed into password fields and handed straight to
+// the manager; the view never shows or keeps them after saving.
+type CredentialsView struct {
+	mgr   CredentialManager
+	win   fyne.Window
+	creds []Credential
+	sel   int
+
+	list   *widget.List
+	name   *widget.Entry
+	origin *widget.Entry
+	scheme *widget.Select
+	header *widget.Entry
+	secret *widget.Entry
+	saveB  *widget.Button
+	delB   *widget.Button
+	msg    *widget.Label
+	root   fyne.CanvasObject
+
+	// done is called after every finished operation (tests wait on it).
+	done func()
+}
+
+const (
+	schemeBearer = "bearer"
+	schemeAPIKey = "api_key"
+)
+
+// NewCredentialsView builds the view; call Reload to fill it.
+func NewCredentialsView(mgr CredentialManager, win fyne.Window) *CredentialsView {
+	v := &CredentialsView{mgr: mgr, win: win, sel: -1}
+	v.list = widget.NewList(func() int { return len(v.creds) },
+		func() fyne.CanvasObject { return widget.NewLabel("credential") },
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			c := v.creds[i]
+			kind := "Bearer"
+			if c.Scheme == schemeAPIKey {
+				kind = "API key (" + c.Header + ")"
+			}
+			o.(*widget.Label).SetText(fmt.Sprintf("%s — %s — %s", c.Name, c.Origin, kind))
+		})
+	v.list.OnSelected = v.pick
+	v.name = widget.NewEntry()
+	v.name.SetPlaceHolder("my-agent")
+	v.origin = widget.NewEntry()
+	v.origin.SetPlaceHolder("https://agent.example.com:443")
+	v.header = widget.NewEntry()
+	v.header.SetPlaceHolder("X-API-Key")
+	v.scheme = widget.NewSelect([]string{schemeBearer, schemeAPIKey}, func(s string) {
+		if s == schemeAPIKey {
+			v.header.Enable()
+		} else {
+			v.header.Disable()
+		}
+	})
+	v.scheme.SetSelected(schemeBearer)
+	v.secret = widget.NewPasswordEntry()
+	v.secret.SetPlaceHolder(lang.X("cred.secret_hint", "secret (kept only in the OS keyring)"))
+	v.saveB = widget.NewButton(lang.X("cred.save", "Save"), v.Save)
+	v.delB = widget.NewButton(lang.X("cred.delete", "Delete"), v.Delete)
+	v.delB.Disable()
+	v.msg = widget.NewLabel("")
+	v.msg.Wrapping = fyne.TextWrapWord
+	form := widget.NewForm(
+		widget.NewFormItem(lang.X("cred.name", "Name"), v.name),
+		widget.NewFormItem(lang.X("cred.origin", "Service origin"), v.origin),
+		widget.NewFormItem(lang.X("cred.scheme", "Type"), v.scheme),
+		widget.NewFormItem(lang.X("cred.header", "Header name"), v.header),
+		widget.NewFormItem(lang.X("cred.secret", "Secret"), v.secret),
+	)
+	buttons := container.NewHBox(widget.NewButton(lang.X("cred.new", "New"), v.clearForm), v.saveB, v.delB)
+	v.root = container.NewVSplit(v.list, container.NewVBox(form, buttons, v.msg))
+	return v
+}
+
+// Object is the view's widget tree.
+func (v *CredentialsView) Object() fyne.CanvasObject { return v.root }
+
+// Credentials returns the credentials listed.
+func (v *CredentialsView) Credentials() []Credential { return v.creds }
+
+// Message returns the last message shown.
+func (v *CredentialsView) Message() string { return v.msg.Text }
+
+// Fill types into the form (tests use it like a person would).
+func (v *CredentialsView) Fill(c Credential, secret string) {
+	v.name.SetText(c.Name)
+	v.origin.SetText(c.Origin)
+	v.scheme.SetSelected(c.Scheme)
+	v.header.SetText(c.Header)
+	v.secret.SetText(secret)
+}
+
+func (v *CredentialsView) pick(i widget.ListItemID) {
+	if i >= len(v.creds) {
+		return
+	}
+	v.sel = i
+	c := v.creds[i]
+	v.Fill(c, "")
+	v.name.Disable()
+	v.secret.SetPlaceHolder(lang.X("cred.replace_hint", "type a new secret to replace it"))
+	v.saveB.SetText(lang.X("cred.replace", "Replace secret"))
+	v.delB.Enable()
+}
+
+func (v *CredentialsView) clearForm() {
+	v.sel = -1
+	v.list.UnselectAll()
+	v.Fill(Credential{Scheme: schemeBearer}, "")
+	v.name.Enable()
+	v.secret.SetPlaceHolder(lang.X("cred.secret_hint", "secret (kept only in the OS keyring)"))
+	v.saveB.SetText(lang.X("cred.save", "Save"))
+	v.delB.Disable()
+}
+
+// Reload lists the credentials again.
+func (v *CredentialsView) Reload() {
+	v.async(func(ctx context.Context) (func(), error) {
+		cs, err := v.mgr.List(ctx)
+		return func() {
+			v.creds = cs
+			v.list.Refresh()
+		}, err
+	})
+}
+
+// CheckOrigin normalizes an origin to scheme://host:port (SPEC W8).
+func CheckOrigin(s string) (string, error) {
+	u, err := url.Parse(strings.TrimSpace(s))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
+		return "", errors.New(lang.X("cred.bad_origin", "the origin must look like https://host or http://host:port"))
+	}
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
+	}
+	return u.Scheme + "://" + u.Hostname() + ":" + port, nil
+}
+
+// Save adds a credential or replaces a secret.
+func (v *CredentialsView) Save() {
+	c := Credential{Name: strings.TrimSpace(v.name.Text), Scheme: v.scheme.Selected, Header: strings.TrimSpace(v.header.Text)}
+	origin, err := CheckOrigin(v.origin.Text)
+	switch {
+	case c.Name == "":
+		err = errors.New(lang.X("cred.need_name", "enter a name"))
+	case err != nil:
+	case c.Scheme == schemeAPIKey && c.Header == "":
+		err = errors.New(lang.X("cred.need_header", "an API key needs its header name"))
+	case v.secret.Text == "":
+		err = errors.New(lang.X("cred.need_secret", "enter the secret"))
+	}
+	if err != nil {
+		v.show(err.Error())
+		if v.done != nil {
+			v.done()
+		}
+		return
+	}
+	if c.Scheme != schemeAPIKey {
+		c.Header = ""
+	}
+	c.Origin = origin
+	secret := v.secret.Text
+	v.async(func(ctx context.Context) (func(), error) {
+		if err := v.mgr.Set(ctx, c, secret); err != nil {
+			return nil, err
+		}
+		cs, err := v.mgr.List(ctx)
+		return func() {
+			v.secret.SetText("")
+			v.creds = cs
+			v.list.Refresh()
+			v.show(fmt.Sprintf(lang.X("cred.saved", "Saved %q in the OS keyring."), c.Name))
+		}, err
+	})
+}
+
+// Delete removes the selected credential.
+func (v *CredentialsView) Delete() {
+	if v.sel < 0 || v.sel >= len(v.creds) {
+		return
+	}
+	name := v.creds[v.sel].Name
+	dialog.ShowConfirm(lang.X("cred.delete", "Delete"), fmt.Sprintf(lang.X("cred.delete_q", "Delete the credential %q?"), name), func(ok bool) {
+		if ok {
+			v.DeleteNow(name)
+		}
+	}, v.win)
+}
+
+// DeleteNow removes a credential without asking.
+func (v *CredentialsView) DeleteNow(name string) {
+	v.async(func(ctx context.Context) (func(), error) {
+		if err := v.mgr.Delete(ctx, name); err != nil {
+			return nil, err
+		}
+		cs, err := v.mgr.List(ctx)
+		return func() {
+			v.creds = cs
+			v.list.Refresh()
+			v.clearForm()
+			v.show(fmt.Sprintf(lang.X("cred.deleted", "Deleted %q."), name))
+		}, err
+	})
+}
+
+func (v *CredentialsView) show(text string) { v.msg.SetText(text) }
+
+// async runs a keyring call off the Fyne thread (a keyring may block on
+// D-Bus) and shows its result through fyne.Do.
+func (v *CredentialsView) async(call func(ctx context.Context) (func(), error)) {
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		apply, err := call(ctx)
+		fyne.Do(func() {
+			if apply != nil {
+				apply()
+			}
+			if err != nil {
+				v.show(KeyringErrorText(err))
+			}
+			if v.done != nil {
+				v.done()
+			}
+		})
+	}()
+}
+
+// KeyringErrorText says plainly what went wrong with the keyring.
+func KeyringErrorText(err error) string {
+	if errors.Is(err, ErrNoKeyring) {
+		return lang.X("cred.no_keyring", "No OS keyring is available, so secrets cannot be saved. Start a Secret Service (for example gnome-keyring) and try again.")
+	}
+	return err.Error()
+}

@@ -1,0 +1,113 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"workrun/workrun"
+)
+
+// ErrNoKeyring is what a CredentialManager returns (wrapped) when the OS has
+// no keyring to keep secrets in (SPEC W8). The dialog says so plainly.
+var ErrNoKeyring = errors.New("no OS keyring available")
+
+// Deps is everything the window needs from the rest of the program. Only
+// Engine-free browsing needs nothing: every field may be nil, and the window
+// then disables what depends on it (the smoke test opens it that way).
+type Deps struct {
+	Engine      Engine
+	Runs        workrun.RunStore
+	Workflows   workrun.WorkflowStore
+	Artifacts   workrun.ArtifactStore
+	Credentials CredentialManager
+	// RemoteCalls reads the saved remote task records of a run (SPEC R8).
+	RemoteCalls func(ctx context.Context, runID string) ([]RemoteTask, error)
+	// CheckAgent is the connection test (R3.4): discovery and authentication,
+	// never a business task.
+	CheckAgent func(ctx context.Context, url, credential string) (AgentReport, error)
+	// StartDemoAgent starts the built-in demo agent on loopback.
+	StartDemoAgent func() (url string, stop func(), err error)
+	// Lang is "en", "zh-Hans" or "" for the system language.
+	Lang string
+}
+
+// Engine is what the window asks of the workflow engine. main.go adapts the
+// real engine to it; tests use a function-field fake.
+type Engine interface {
+	// Validate returns the problems that keep a workflow from running.
+	Validate(wf workrun.Workflow) []Problem
+	// Start creates a run and returns its id at once; the run goes on in the
+	// background and reports through Subscribe.
+	Start(ctx context.Context, workflowID string, wf workrun.Workflow, inputs workrun.Values) (string, error)
+	// Stop asks a run to stop; the run is "stopping" until its abort hooks end.
+	Stop(ctx context.Context, runID string) error
+	// Resume re-enters a run interrupted by exit or waiting for a person.
+	Resume(ctx context.Context, runID string) error
+	// Subscribe delivers the events of every run until cancel is called.
+	// The channel is closed after cancel.
+	Subscribe() (events <-chan Event, cancel func())
+	// Decide records a Human Review or Ask Human decision and resumes the run.
+	Decide(ctx context.Context, d workrun.Decision) error
+}
+
+// Problem is one validation problem, located on a node or an edge.
+// Its shape is workrun.Problem's, so the engine's can be used directly.
+type Problem struct {
+	NodeID    string // empty when the problem is not on one node
+	EdgeIndex int    // index into Workflow.Edges, or -1
+	Message   string
+}
+
+// Event is one change of a run as the engine published it, after the store
+// committed it. Exactly one of Run, Node and Message is set.
+// Its shape is workrun.Event's.
+type Event struct {
+	Type    string // "run", "node" or "message"
+	RunID   string
+	NodeID  string
+	Run     *workrun.Run
+	Node    *workrun.NodeRun
+	Message *workrun.Message
+}
+
+// Credential names a secret kept in the OS keyring; it never holds the secret.
+type Credential struct {
+	Name   string
+	Origin string // scheme://host:port the secret is bound to
+	Scheme string // "bearer" or "api_key"
+	Header string // header name for api_key
+}
+
+// CredentialManager lists and changes credentials. Set stores the secret only
+// in the OS keyring; it returns an error wrapping ErrNoKeyring when there is none.
+type CredentialManager interface {
+	List(ctx context.Context) ([]Credential, error)
+	Set(ctx context.Context, c Credential, secret string) error
+	Delete(ctx context.Context, name string) error
+}
+
+// AgentReport is the result of a connection test.
+type AgentReport struct {
+	CardName           string
+	InterfaceURL       string
+	Streaming          bool
+	SecuritySchemes    []string
+	CredentialAccepted bool   // false when no credential was sent or it was refused
+	Note               string // anything else the check wants to say
+}
+
+// RemoteTask is the saved record of one Remote Agent call, as the remote task
+// panel shows it (R8). main.go converts store records into it.
+type RemoteTask struct {
+	NodeID        string
+	AgentURL      string
+	TaskID        string
+	ContextID     string
+	RemoteState   string
+	StatusText    string
+	CancelOutcome string
+	CancelText    string
+	Ended         bool
+	UpdatedAt     time.Time
+}

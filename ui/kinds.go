@@ -1,0 +1,309 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"slices"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/theme"
+
+	"workrun/workrun"
+)
+
+// Kinds lists the node kinds of the palette, in palette order (SPEC W7).
+var Kinds = []string{"start", "set", "condition", "join", "output", "human_review", "ask_human", "process", "remote_agent"}
+
+// KindLabel is the translated palette name of a kind.
+func KindLabel(kind string) string {
+	switch kind {
+	case "start":
+		return lang.X("kind.start", "Start")
+	case "set":
+		return lang.X("kind.set", "Set")
+	case "condition":
+		return lang.X("kind.condition", "Condition")
+	case "join":
+		return lang.X("kind.join", "Join")
+	case "output":
+		return lang.X("kind.output", "Output")
+	case "human_review":
+		return lang.X("kind.human_review", "Human Review")
+	case "ask_human":
+		return lang.X("kind.ask_human", "Ask Human")
+	case "process":
+		return lang.X("kind.process", "Process")
+	case "remote_agent":
+		return lang.X("kind.remote_agent", "Remote Agent")
+	}
+	return kind
+}
+
+// KindIcon is the icon drawn on a node of this kind.
+func KindIcon(kind string) fyne.Resource {
+	switch kind {
+	case "start":
+		return theme.MediaPlayIcon()
+	case "set":
+		return theme.DocumentCreateIcon()
+	case "condition":
+		return theme.QuestionIcon()
+	case "join":
+		return theme.MenuExpandIcon()
+	case "output":
+		return theme.LogoutIcon()
+	case "human_review":
+		return theme.VisibilityIcon()
+	case "ask_human":
+		return theme.MailReplyIcon()
+	case "process":
+		return theme.ComputerIcon()
+	case "remote_agent":
+		return theme.StorageIcon()
+	}
+	return theme.ErrorIcon()
+}
+
+// Config is the union of the config keys of every kind (issue 5 §1). Each
+// kind uses its own subset; encoding omits the rest.
+type Config struct {
+	// set
+	Values map[string]string `json:"values,omitempty"`
+	// condition
+	Field string `json:"field,omitempty"` // also ask_human
+	Op    string `json:"op,omitempty"`
+	Value any    `json:"value,omitempty"`
+	// output
+	Fields []string `json:"fields,omitempty"`
+	// human_review, ask_human
+	Prompt string `json:"prompt,omitempty"`
+	// process
+	Command []string          `json:"command,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+	Stdout  string            `json:"stdout,omitempty"`
+	Cleanup []string          `json:"cleanup,omitempty"`
+	// remote_agent (R3)
+	URL         string   `json:"url,omitempty"`
+	Inputs      []string `json:"inputs,omitempty"`
+	Attachments []string `json:"attachments,omitempty"`
+	Output      string   `json:"output,omitempty"`
+	OutputFiles string   `json:"output_files,omitempty"`
+	Credential  string   `json:"credential,omitempty"`
+	// process, remote_agent
+	TimeoutSeconds int `json:"timeout_seconds,omitempty"`
+}
+
+// Condition operators.
+var Ops = []string{"eq", "ne", "gt", "lt", "contains"}
+
+// Remote Agent timeout bounds in seconds (R3.5).
+const (
+	MinTimeout     = 1
+	MaxTimeout     = 600
+	DefaultTimeout = 120
+)
+
+// DefaultConfig is the config a new node of kind starts with.
+func DefaultConfig(kind string) json.RawMessage {
+	var c Config
+	switch kind {
+	case "condition":
+		c.Op = "eq"
+	case "human_review":
+		c.Prompt = "Approve?"
+	case "process":
+		c.TimeoutSeconds = 60
+	case "remote_agent":
+		c.TimeoutSeconds = DefaultTimeout
+	}
+	return EncodeConfig(c)
+}
+
+// DecodeConfig reads a node's config; a missing config is the zero Config.
+func DecodeConfig(raw json.RawMessage) (Config, error) {
+	var c Config
+	if len(raw) == 0 {
+		return c, nil
+	}
+	if err := json.Unmarshal(raw, &c); err != nil {
+		return c, fmt.Errorf("config: %w", err)
+	}
+	return c, nil
+}
+
+// EncodeConfig writes a config; "{}" when empty.
+func EncodeConfig(c Config) json.RawMessage {
+	b, err := json.Marshal(c)
+	if err != nil {
+		return json.RawMessage("{}")
+	}
+	return b
+}
+
+// CheckWorkflow finds the problems the editor can see by itself: the shape
+// of the graph and each node's config against the State fields. The engine's
+// Validate is authoritative; the window shows both.
+func CheckWorkflow(wf workrun.Workflow) []Problem {
+	var ps []Problem
+	add := func(node string, edge int, format string, args ...any) {
+		ps = append(ps, Problem{NodeID: node, EdgeIndex: edge, Message: fmt.Sprintf(format, args...)})
+	}
+	ids := map[string]string{}
+	starts := 0
+	for _, n := range wf.Nodes {
+		if _, dup := ids[n.ID]; dup {
+			add(n.ID, -1, lang.X("problem.dup_id", "duplicate node id %q"), n.ID)
+		}
+		ids[n.ID] = n.Type
+		if n.Type == "start" {
+			starts++
+		}
+	}
+	if starts != 1 {
+		add("", -1, lang.X("problem.one_start", "a workflow needs exactly one start node (it has %d)"), starts)
+	}
+	for i, e := range wf.Edges {
+		if _, ok := ids[e.From]; !ok {
+			add("", i, lang.X("problem.edge_missing", "edge %d leads from missing node %q"), i, e.From)
+		}
+		if _, ok := ids[e.To]; !ok {
+			add("", i, lang.X("problem.edge_missing_to", "edge %d leads to missing node %q"), i, e.To)
+		}
+		if ids[e.From] == "condition" && e.When != "true" && e.When != "false" {
+			add(e.From, i, "%s", lang.X("problem.when", "edges leaving a condition must be marked true or false"))
+		}
+	}
+	reach := reachable(wf)
+	for _, n := range wf.Nodes {
+		if starts == 1 && !reach[n.ID] {
+			add(n.ID, -1, "%s", lang.X("problem.unreachable", "not reachable from the start node"))
+		}
+		for _, text := range checkNode(n, wf.State) {
+			add(n.ID, -1, "%s", text)
+		}
+	}
+	return ps
+}
+
+func reachable(wf workrun.Workflow) map[string]bool {
+	seen := map[string]bool{}
+	var stack []string
+	for _, n := range wf.Nodes {
+		if n.Type == "start" {
+			stack = append(stack, n.ID)
+		}
+	}
+	for len(stack) > 0 {
+		id := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		for _, e := range wf.Edges {
+			if e.From == id {
+				stack = append(stack, e.To)
+			}
+		}
+	}
+	return seen
+}
+
+// checkNode checks one node's config (the inspector shows the same texts).
+func checkNode(n workrun.NodeSpec, state map[string]workrun.FieldType) []string {
+	c, err := DecodeConfig(n.Config)
+	if err != nil {
+		return []string{err.Error()}
+	}
+	var out []string
+	need := func(field string, types ...workrun.FieldType) {
+		t, ok := state[field]
+		switch {
+		case field == "":
+			out = append(out, lang.X("problem.field_empty", "choose a State field"))
+		case !ok:
+			out = append(out, fmt.Sprintf(lang.X("problem.field_unknown", "unknown State field %q"), field))
+		case len(types) > 0 && !slices.Contains(types, t):
+			out = append(out, fmt.Sprintf(lang.X("problem.field_type", "field %q is %s, expected %v"), field, t, types))
+		}
+	}
+	switch n.Type {
+	case "start", "join":
+	case "set":
+		if len(c.Values) == 0 {
+			out = append(out, lang.X("problem.set_empty", "set at least one field"))
+		}
+		for f := range c.Values {
+			need(f)
+		}
+	case "condition":
+		need(c.Field)
+		if !slices.Contains(Ops, c.Op) {
+			out = append(out, fmt.Sprintf(lang.X("problem.op", "unknown operator %q"), c.Op))
+		}
+	case "output":
+		if len(c.Fields) == 0 {
+			out = append(out, lang.X("problem.output_empty", "choose the fields to output"))
+		}
+		for _, f := range c.Fields {
+			need(f)
+		}
+	case "human_review":
+		if c.Prompt == "" {
+			out = append(out, lang.X("problem.prompt", "write a prompt"))
+		}
+	case "ask_human":
+		if c.Prompt == "" {
+			out = append(out, lang.X("problem.prompt", "write a prompt"))
+		}
+		need(c.Field, workrun.FieldText)
+	case "process":
+		if len(c.Command) == 0 || c.Command[0] == "" {
+			out = append(out, lang.X("problem.command", "enter a command"))
+		}
+		if c.TimeoutSeconds < 0 {
+			out = append(out, lang.X("problem.timeout_neg", "the timeout cannot be negative"))
+		}
+		if c.Stdout != "" {
+			need(c.Stdout, workrun.FieldText, workrun.FieldJSON)
+		}
+	case "remote_agent":
+		out = append(out, checkRemoteAgent(c, state)...)
+		for _, f := range c.Inputs {
+			need(f)
+		}
+		for _, f := range c.Attachments {
+			need(f, workrun.FieldFile, workrun.FieldFiles)
+		}
+		if c.Output != "" {
+			need(c.Output, workrun.FieldText, workrun.FieldJSON)
+		}
+		if c.OutputFiles != "" {
+			need(c.OutputFiles, workrun.FieldFiles, workrun.FieldFile)
+		}
+	default:
+		out = append(out, fmt.Sprintf(lang.X("problem.kind", "unknown node type %q"), n.Type))
+	}
+	return out
+}
+
+// checkRemoteAgent checks the R3 configuration that needs no State.
+func checkRemoteAgent(c Config, _ map[string]workrun.FieldType) []string {
+	var out []string
+	u, err := url.Parse(c.URL)
+	switch {
+	case c.URL == "":
+		out = append(out, lang.X("problem.url_empty", "enter the A2A service URL"))
+	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+		out = append(out, lang.X("problem.url", "the URL must start with http:// or https:// and name a host"))
+	}
+	if len(c.Inputs) == 0 {
+		out = append(out, lang.X("problem.inputs", "choose at least one input field"))
+	}
+	if c.TimeoutSeconds < MinTimeout || c.TimeoutSeconds > MaxTimeout {
+		out = append(out, fmt.Sprintf(lang.X("problem.timeout", "the timeout must be %d–%d seconds"), MinTimeout, MaxTimeout))
+	}
+	return out
+}

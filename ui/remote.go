@@ -1,0 +1,178 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/widget"
+
+	"workrun/workrun"
+)
+
+// RemotePanel shows each Remote Agent call of a run: the saved remote state,
+// its status and cancel messages, and its file results (SPEC R8). It offers
+// no manual query, fetch or cancel: those belong to the engine's policy.
+type RemotePanel struct {
+	calls func(ctx context.Context, runID string) ([]RemoteTask, error)
+	arts  workrun.ArtifactStore
+	runs  workrun.RunStore
+	win   fyne.Window
+	box   *fyne.Container
+	root  fyne.CanvasObject
+	shown []RemoteTask
+}
+
+// NewRemotePanel makes the panel; calls and arts may be nil.
+func NewRemotePanel(calls func(ctx context.Context, runID string) ([]RemoteTask, error), runs workrun.RunStore, arts workrun.ArtifactStore, win fyne.Window) *RemotePanel {
+	p := &RemotePanel{calls: calls, runs: runs, arts: arts, win: win, box: container.NewVBox()}
+	p.root = container.NewVScroll(p.box)
+	p.box.Add(widget.NewLabel(lang.X("remote.none", "No remote tasks in this run.")))
+	return p
+}
+
+// Object is the panel's widget tree.
+func (p *RemotePanel) Object() fyne.CanvasObject { return p.root }
+
+// Tasks returns what is shown.
+func (p *RemotePanel) Tasks() []RemoteTask { return p.shown }
+
+// Show reads the run's remote task records and shows them with the file
+// results found in outputs (artifact ids of the node's file fields).
+func (p *RemotePanel) Show(ctx context.Context, runID string) {
+	p.box.RemoveAll()
+	p.shown = nil
+	if p.calls == nil || runID == "" {
+		p.box.Add(widget.NewLabel(lang.X("remote.none", "No remote tasks in this run.")))
+		return
+	}
+	ts, err := p.calls(ctx, runID)
+	if err != nil {
+		p.box.Add(widget.NewLabel(err.Error()))
+		return
+	}
+	p.ShowTasks(ts, p.fileResults(ctx, runID, ts))
+}
+
+// fileResults finds the artifacts each Remote Agent node wrote into file fields.
+func (p *RemotePanel) fileResults(ctx context.Context, runID string, ts []RemoteTask) map[string][]workrun.ArtifactInfo {
+	if p.runs == nil || p.arts == nil || len(ts) == 0 {
+		return nil
+	}
+	r, err := p.runs.GetRun(ctx, runID)
+	if err != nil {
+		return nil
+	}
+	nrs, err := p.runs.NodeRuns(ctx, runID)
+	if err != nil {
+		return nil
+	}
+	out := map[string][]workrun.ArtifactInfo{}
+	for _, n := range nrs {
+		if n.Type != "remote_agent" {
+			continue
+		}
+		for field, v := range n.Outputs {
+			var ids []string
+			switch r.Workflow.State[field] {
+			case workrun.FieldFile:
+				if s, ok := v.(string); ok {
+					ids = append(ids, s)
+				}
+			case workrun.FieldFiles:
+				if xs, ok := v.([]any); ok {
+					for _, x := range xs {
+						if s, ok := x.(string); ok {
+							ids = append(ids, s)
+						}
+					}
+				}
+			}
+			for _, id := range ids {
+				if a, err := p.arts.Stat(ctx, id); err == nil {
+					out[n.NodeID] = append(out[n.NodeID], a)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// ShowTasks shows tasks; files maps a node id to its result artifacts.
+func (p *RemotePanel) ShowTasks(ts []RemoteTask, files map[string][]workrun.ArtifactInfo) {
+	p.box.RemoveAll()
+	p.shown = ts
+	if len(ts) == 0 {
+		p.box.Add(widget.NewLabel(lang.X("remote.none", "No remote tasks in this run.")))
+		return
+	}
+	for _, t := range ts {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s: %s\n", lang.X("remote.agent", "Agent"), t.AgentURL)
+		task := t.TaskID
+		if task == "" {
+			task = lang.X("remote.no_task", "(no task id received)")
+		}
+		fmt.Fprintf(&b, "%s: %s\n", lang.X("remote.task", "Task"), task)
+		if t.ContextID != "" {
+			fmt.Fprintf(&b, "%s: %s\n", lang.X("remote.context", "Context"), t.ContextID)
+		}
+		state := t.RemoteState
+		if state == "" {
+			state = lang.X("remote.unknown", "unknown")
+		}
+		fmt.Fprintf(&b, "%s: %s", lang.X("remote.state", "Saved remote state"), state)
+		if t.Ended {
+			b.WriteString(" (" + lang.X("remote.ended", "ended") + ")")
+		}
+		if t.StatusText != "" {
+			fmt.Fprintf(&b, "\n%s: %s", lang.X("remote.status", "Status message"), LocalizeMessage(t.StatusText))
+		}
+		if t.CancelOutcome != "" || t.CancelText != "" {
+			fmt.Fprintf(&b, "\n%s: %s %s", lang.X("remote.cancel", "Cancel"), t.CancelOutcome, LocalizeMessage(t.CancelText))
+		}
+		if !t.UpdatedAt.IsZero() {
+			fmt.Fprintf(&b, "\n%s: %s", lang.X("remote.updated", "Saved at"), t.UpdatedAt.Local().Format("2006-01-02 15:04:05"))
+		}
+		l := widget.NewLabel(b.String())
+		l.Wrapping = fyne.TextWrapWord
+		items := []fyne.CanvasObject{l}
+		for _, a := range files[t.NodeID] {
+			items = append(items, p.fileRow(a))
+		}
+		card := widget.NewCard(t.NodeID, "", container.NewVBox(items...))
+		p.box.Add(card)
+	}
+}
+
+// fileRow offers to save a file result to disk.
+func (p *RemotePanel) fileRow(a workrun.ArtifactInfo) fyne.CanvasObject {
+	save := widget.NewButton(lang.X("remote.save", "Save…"), func() {
+		d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
+			if err != nil || wc == nil {
+				return
+			}
+			defer wc.Close()
+			rc, _, err := p.arts.Open(context.Background(), a.ID)
+			if err != nil {
+				dialog.ShowError(err, p.win)
+				return
+			}
+			defer rc.Close()
+			if _, err := io.Copy(wc, rc); err != nil {
+				dialog.ShowError(err, p.win)
+			}
+		}, p.win)
+		d.SetFileName(a.Name)
+		d.Show()
+	})
+	if p.arts == nil {
+		save.Disable()
+	}
+	return container.NewBorder(nil, nil, nil, save, widget.NewLabel(fmt.Sprintf("📄 %s (%s, %d B)", a.Name, a.MediaType, a.Size)))
+}

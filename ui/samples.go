@@ -1,0 +1,71 @@
+package ui
+
+import (
+	"fmt"
+
+	"workrun/workrun"
+)
+
+func pos(x, y float32) *workrun.Position { return &workrun.Position{X: x, Y: y} }
+
+// SampleRemote is the Remote Agent demo: a question goes to the agent at
+// agentURL and its answer comes out.
+func SampleRemote(agentURL string) workrun.Workflow {
+	return workrun.Workflow{
+		Name:  "Remote Agent demo",
+		State: map[string]workrun.FieldType{"question": workrun.FieldText, "answer": workrun.FieldText},
+		Nodes: []workrun.NodeSpec{
+			{ID: "start", Type: "start", Title: "Question", Position: pos(40, 120)},
+			{ID: "ask", Type: "remote_agent", Title: "Ask the agent", Position: pos(300, 120),
+				Config: EncodeConfig(Config{URL: agentURL, Inputs: []string{"question"}, Output: "answer", TimeoutSeconds: DefaultTimeout})},
+			{ID: "end", Type: "output", Title: "Answer", Position: pos(560, 120), Config: EncodeConfig(Config{Fields: []string{"answer"}})},
+		},
+		Edges: []workrun.Edge{{From: "start", To: "ask"}, {From: "ask", To: "end"}},
+	}
+}
+
+// SampleParallel runs a Remote Agent next to a local branch that fails after
+// a moment, so the best-effort cancel of the remote task can be watched
+// (R2, R9–R11): "Remote task: requesting cancellation…" then its outcome.
+func SampleParallel(agentURL string) workrun.Workflow {
+	return workrun.Workflow{
+		Name: "Parallel branches, one fails",
+		State: map[string]workrun.FieldType{
+			"question": workrun.FieldText, "answer": workrun.FieldText, "check": workrun.FieldText,
+		},
+		Nodes: []workrun.NodeSpec{
+			{ID: "start", Type: "start", Position: pos(40, 160)},
+			{ID: "ask", Type: "remote_agent", Title: "Slow remote work", Position: pos(300, 60),
+				Config: EncodeConfig(Config{URL: agentURL, Inputs: []string{"question"}, Output: "answer", TimeoutSeconds: DefaultTimeout})},
+			{ID: "check", Type: "process", Title: "Local check (fails)", Position: pos(300, 260),
+				Config: EncodeConfig(Config{Command: []string{"sh", "-c", "sleep 2; echo 'check failed' >&2; exit 3"}, TimeoutSeconds: 30, Stdout: "check"})},
+			{ID: "join", Type: "join", Position: pos(560, 160)},
+			{ID: "end", Type: "output", Position: pos(800, 160), Config: EncodeConfig(Config{Fields: []string{"answer", "check"}})},
+		},
+		Edges: []workrun.Edge{
+			{From: "start", To: "ask"}, {From: "start", To: "check"},
+			{From: "ask", To: "join"}, {From: "check", To: "join"}, {From: "join", To: "end"},
+		},
+	}
+}
+
+// BigWorkflow is a chain-and-fan workflow of n nodes and about 1.5·n edges
+// (the canvas benchmark uses 200/300).
+func BigWorkflow(n, edges int) workrun.Workflow {
+	wf := workrun.Workflow{Name: "big", State: map[string]workrun.FieldType{"x": workrun.FieldText}}
+	for i := 0; i < n; i++ {
+		kind := "join"
+		if i == 0 {
+			kind = "start"
+		}
+		wf.Nodes = append(wf.Nodes, workrun.NodeSpec{ID: fmt.Sprintf("n%d", i), Type: kind,
+			Position: pos(float32(i%20)*200, float32(i/20)*100)})
+	}
+	for i := 1; i < n && len(wf.Edges) < edges; i++ {
+		wf.Edges = append(wf.Edges, workrun.Edge{From: fmt.Sprintf("n%d", i-1), To: fmt.Sprintf("n%d", i)})
+	}
+	for i := 2; i < n && len(wf.Edges) < edges; i++ {
+		wf.Edges = append(wf.Edges, workrun.Edge{From: fmt.Sprintf("n%d", i-2), To: fmt.Sprintf("n%d", i)})
+	}
+	return wf
+}
