@@ -7,7 +7,18 @@ import (
 	"context"
 	"os"
 
+	"workrun/artifacts"
 	"workrun/cli"
+	"workrun/nodes/askhuman"
+	"workrun/nodes/condition"
+	"workrun/nodes/humanreview"
+	"workrun/nodes/join"
+	"workrun/nodes/output"
+	"workrun/nodes/process"
+	"workrun/nodes/set"
+	"workrun/nodes/start"
+	"workrun/store"
+	"workrun/workrun"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -24,7 +35,21 @@ func main() {
 
 // openServices opens the store, artifacts, credentials and engine for dataDir.
 func openServices(ctx context.Context, dataDir string) (*cli.Services, error) {
-	return &cli.Services{DataDir: dataDir}, nil // wired as the packages land
+	st, err := store.Open(ctx, dataDir)
+	if err != nil {
+		return nil, err
+	}
+	arts, err := artifacts.New(dataDir, st)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	// The local node kinds (SPEC W7); the Remote Agent kind is added here
+	// once its dependencies are wired.
+	engine := workrun.NewEngine(st, arts,
+		start.Kind{}, set.Kind{}, condition.Kind{}, join.Kind{}, output.Kind{},
+		humanreview.Kind{}, askhuman.Kind{}, process.Kind{})
+	return &cli.Services{DataDir: dataDir, Runs: st, Workflows: st, Artifacts: arts, Engine: engine, Close: st.Close}, nil
 }
 
 // runGUI opens the window.

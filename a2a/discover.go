@@ -198,8 +198,17 @@ func (c *Client) bindCredential(cr *Credential, defaultOrigin string, ep *url.UR
 		if strings.TrimSpace(cr.Header) == "" {
 			return errors.New("API key credential has no header name")
 		}
+		if !validHeaderName(cr.Header) {
+			return fmt.Errorf("API key header name %q is not a valid HTTP header name", cr.Header)
+		}
 	default:
 		return fmt.Errorf("unknown credential kind %q", cr.Kind)
+	}
+	if cr.Secret == "" {
+		return errors.New("credential has no secret")
+	}
+	if strings.ContainsAny(cr.Secret, "\r\n\x00") {
+		return errors.New("credential secret contains a line break or NUL")
 	}
 	origin := defaultOrigin
 	if cr.Origin != "" {
@@ -269,4 +278,14 @@ func (o Options) withDefaults() Options {
 		o.CardMaxBytes = DefaultCardMaxBytes
 	}
 	return o
+}
+
+// validHeaderName reports whether s is an RFC 9110 token.
+func validHeaderName(s string) bool {
+	for _, r := range s {
+		if r >= 0x80 || r <= ' ' || strings.ContainsRune("\"(),/:;<=>?@[\\]{}", r) {
+			return false
+		}
+	}
+	return s != ""
 }

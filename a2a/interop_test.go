@@ -442,11 +442,17 @@ var interopCases = []interopCase{
 		c := discover(t, tg.open, nil)
 		task := sendTask(t, c, a2a.SendMessageRequest{Message: userMessage("echo done")})
 		got, err := collect(t, c.SubscribeToTask(ictx(t), task.ID))
-		// The spec says -32004; a2asrv v2.3.1 answers -32001 (demoagent/doc.go).
-		if !errors.Is(err, a2a.ErrUnsupportedOperation) && !errors.Is(err, a2a.ErrTaskNotFound) {
-			t.Fatalf("subscribe to ended task: err = %v, events %q; want -32004 or -32001", err, got)
+		// The spec says -32004; a2asrv v2.3.1 answers -32001 (demoagent/doc.go),
+		// or, in the moment before it forgets the finished execution, the final
+		// snapshot alone. All three mean "already ended" (SPEC R7).
+		switch {
+		case errors.Is(err, a2a.ErrUnsupportedOperation), errors.Is(err, a2a.ErrTaskNotFound):
+			t.Logf("%s answers %v", tg.name, err)
+		case err == nil && cmp.Equal(got, []string{"task TASK_STATE_COMPLETED"}):
+			t.Logf("%s answers with the final snapshot", tg.name)
+		default:
+			t.Fatalf("subscribe to ended task: err = %v, events %q; want -32004, -32001 or the final snapshot", err, got)
 		}
-		t.Logf("%s answers %v", tg.name, err)
 	}},
 	{"GetTask", func(t *testing.T, tg *interopTarget) {
 		c := discover(t, tg.open, nil)

@@ -23,6 +23,7 @@ type sseReader struct {
 	br   *bufio.Reader
 	max  int64 // cap on one event's data
 	line []byte
+	long bool // the last line is in line (it did not fit the bufio buffer)
 	data []byte
 	ev   sseEvent
 }
@@ -72,7 +73,14 @@ func (r *sseReader) next() (sseEvent, error) {
 			if int64(len(r.data)+len(value)) > r.max {
 				return sseEvent{}, fmt.Errorf("%w: over the %d-byte limit", ErrEventTooLarge, r.max)
 			}
-			r.data = append(r.data, value...)
+			if r.long && len(r.data) == 0 {
+				// A big single-line event (an inline file): reuse the line
+				// buffer as the data buffer instead of copying it.
+				n := copy(r.line, value)
+				r.line, r.data = r.data[:0], r.line[:n]
+			} else {
+				r.data = append(r.data, value...)
+			}
 			r.data = append(r.data, '\n')
 		case "event":
 			r.ev.Event = string(value)
@@ -87,6 +95,7 @@ func (r *sseReader) next() (sseEvent, error) {
 // readLine returns one line without its LF or CRLF. Lines longer than the
 // event cap are refused before they are buffered whole.
 func (r *sseReader) readLine() ([]byte, error) {
+	r.long = false
 	s, err := r.br.ReadSlice('\n')
 	if err == nil {
 		return trimEOL(s), nil
@@ -107,6 +116,7 @@ func (r *sseReader) readLine() ([]byte, error) {
 		r.line = append(r.line, s...)
 		switch {
 		case err == nil:
+			r.long = true
 			return trimEOL(r.line), nil
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue

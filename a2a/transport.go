@@ -52,14 +52,28 @@ func isLoopback(u *url.URL) bool {
 
 // readCapped reads at most max bytes; more is reported as tooLarge.
 func readCapped(r io.Reader, max int64, tooLarge error) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(r, max+1))
+	return readCappedSized(r, -1, max, tooLarge)
+}
+
+// readCappedSized is readCapped with the announced Content-Length (or -1):
+// a large reply is read into one buffer of the right size instead of a
+// doubling one.
+func readCappedSized(r io.Reader, size, max int64, tooLarge error) ([]byte, error) {
+	if size > max {
+		return nil, tooLarge
+	}
+	var buf bytes.Buffer
+	if size > 0 {
+		buf.Grow(int(size) + 1)
+	}
+	_, err := buf.ReadFrom(io.LimitReader(r, max+1))
 	if err != nil {
 		return nil, err
 	}
-	if int64(len(b)) > max {
+	if int64(buf.Len()) > max {
 		return nil, tooLarge
 	}
-	return b, nil
+	return buf.Bytes(), nil
 }
 
 // maxErrorBody bounds what is read of a non-2xx body (413 pages can be big).
@@ -248,7 +262,7 @@ func roundTrip[T any](ctx context.Context, c *Client, body requestBody, id int64
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return nil, httpErrorFrom(resp, wantID)
 	}
-	b, err := readCapped(resp.Body, c.opts.MaxReplyBytes, fmt.Errorf("%w: over the %d-byte limit", ErrReplyTooLarge, c.opts.MaxReplyBytes))
+	b, err := readCappedSized(resp.Body, resp.ContentLength, c.opts.MaxReplyBytes, fmt.Errorf("%w: over the %d-byte limit", ErrReplyTooLarge, c.opts.MaxReplyBytes))
 	if err != nil {
 		return nil, err
 	}

@@ -7,9 +7,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -276,16 +278,24 @@ func importFile(ctx context.Context, arts workrun.ArtifactStore, path string) (s
 
 // eventPrinter writes run events as text lines or one JSON object per line.
 type eventPrinter struct {
-	w    io.Writer
-	json bool
-	enc  *json.Encoder
+	w       io.Writer
+	json    bool
+	enc     *json.Encoder
+	waiting map[string]string // node id → type, of nodes now interrupted
 }
 
 func newEventPrinter(w io.Writer, asJSON bool) *eventPrinter {
-	return &eventPrinter{w: w, json: asJSON, enc: json.NewEncoder(w)}
+	return &eventPrinter{w: w, json: asJSON, enc: json.NewEncoder(w), waiting: map[string]string{}}
 }
 
 func (p *eventPrinter) event(ev workrun.Event) {
+	if ev.Type == workrun.EventNode {
+		if ev.Node.Status == workrun.NodeInterrupted {
+			p.waiting[ev.NodeID] = ev.Node.Type
+		} else {
+			delete(p.waiting, ev.NodeID)
+		}
+	}
 	if p.json {
 		_ = p.enc.Encode(ev)
 		return
@@ -333,7 +343,14 @@ func (p *eventPrinter) final(r workrun.Run) {
 	case workrun.RunInterrupted:
 		fmt.Fprintf(p.w, "run %s interrupted (%s): %s\n", r.ID, r.Interruption, r.Reason)
 		if r.Interruption == workrun.InterruptedByHuman {
-			fmt.Fprintf(p.w, "  decide with: workrun review %s NODE approve|reject, or workrun answer %s NODE TEXT\n", r.ID, r.ID)
+			for _, id := range slices.Sorted(maps.Keys(p.waiting)) {
+				switch p.waiting[id] {
+				case "human_review":
+					fmt.Fprintf(p.w, "  decide with: workrun review %s %s approve|reject\n", r.ID, id)
+				case "ask_human":
+					fmt.Fprintf(p.w, "  answer with: workrun answer %s %s TEXT\n", r.ID, id)
+				}
+			}
 		} else if r.Interruption == workrun.InterruptedByExit {
 			fmt.Fprintf(p.w, "  continue with: workrun resume %s\n", r.ID)
 		}

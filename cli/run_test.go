@@ -173,7 +173,7 @@ func TestRunExitCodes(t *testing.T) {
 		text string // in stdout or stderr
 	}{
 		{"failing process", []string{"run", example("failing-process.json")}, ExitFailed, "failed at node fail"},
-		{"interrupted for review", []string{"run", example("review.json"), "--input", "draft=hi"}, ExitInterrupted, "interrupted (human)"},
+		{"interrupted for review", []string{"run", example("review.json"), "--input", "draft=hi"}, ExitInterrupted, "decide with: workrun review "},
 		{"branches", []string{"run", example("branches.json"), "--input", "score=7"}, ExitOK, "[low] skipped"},
 		{"invalid workflow", []string{"run", writeFlow(t, `{"name":"x","state":{},"nodes":[{"id":"s","type":"start"},{"id":"x","type":"nope"}],"edges":[{"from":"s","to":"x"}]}`)}, ExitUsage, `node "x": unknown node type "nope"`},
 		{"not a workflow file", []string{"run", writeFlow(t, `{"nodes": 3}`)}, ExitUsage, "is not a workflow file"},
@@ -187,6 +187,9 @@ func TestRunExitCodes(t *testing.T) {
 			res := runMain(t, append([]string{"--data-dir", t.TempDir()}, tc.args...), nil, ms.deps())
 			if res.Code != tc.want {
 				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", res.Code, tc.want, res.Stdout, res.Stderr)
+			}
+			if tc.name == "interrupted for review" && !strings.Contains(res.Stdout, " review approve|reject") {
+				t.Errorf("the hint does not name the waiting node:\n%s", res.Stdout)
 			}
 			if !strings.Contains(res.Stdout+res.Stderr, tc.text) {
 				t.Errorf("output lacks %q:\nstdout:\n%s\nstderr:\n%s", tc.text, res.Stdout, res.Stderr)

@@ -13,40 +13,60 @@ import (
 // ErrClosed is returned for writes after Close.
 var ErrClosed = errors.New("store closed")
 
-// AppendMessage commits the line, after any progress lines batched before
-// it (so a run's lines keep their order), and returns it with Seq set.
-// Time is set to now when zero.
+// lineReq is one AppendMessage waiting for its commit.
+type lineReq struct {
+	m   workrun.Message
+	res chan lineRes // buffered(1)
+}
+
+type lineRes struct {
+	m   workrun.Message
+	err error
+}
+
+// AppendMessage commits the line and returns it with Seq set; Time is set to
+// now when zero. Progress lines batched before it are committed first, so a
+// run's lines keep their order.
+//
+// Group commit: lines appended concurrently (parallel branches) that queue
+// while a commit is in progress are committed together in the next
+// transaction, one fsync for all; each call still returns only after its own
+// line is committed.
 func (s *Store) AppendMessage(ctx context.Context, m workrun.Message) (workrun.Message, error) {
 	if m.Time.IsZero() {
 		m.Time = s.now()
 	}
-	s.msgMu.Lock()
-	defer s.msgMu.Unlock()
+	req := lineReq{m: m, res: make(chan lineRes, 1)}
+	s.qMu.Lock()
 	if s.closed {
+		s.qMu.Unlock()
 		return workrun.Message{}, fmt.Errorf("append message: %w", ErrClosed)
 	}
-	// Batched lines go first so the run's seqs follow call order. A batch
-	// that fails to commit is dropped and reported by Flush; it never blocks
-	// this line.
-	if err := s.flushLocked(ctx); err != nil {
-		s.flushErr = errors.Join(s.flushErr, err)
+	s.queue = append(s.queue, req)
+	s.qMu.Unlock()
+
+	s.commitMu.Lock()
+	select {
+	case r := <-req.res: // an earlier leader committed it with its batch
+		s.commitMu.Unlock()
+		return r.m, r.err
+	default:
 	}
-	out, err := s.writeLines(ctx, []workrun.Message{m})
-	if err != nil {
-		return workrun.Message{}, fmt.Errorf("append message %s/%s: %w", m.RunID, m.NodeID, err)
-	}
-	return out[len(out)-1], nil
+	s.commitLocked(ctx)
+	s.commitMu.Unlock()
+	r := <-req.res
+	return r.m, r.err
 }
 
 // AppendProgress queues a progress line. It is committed within about
-// 100ms, or at the next AppendMessage, Flush or Close, whichever comes first.
-// A failed batch commit is reported by the next Flush.
+// 100ms, or with the next AppendMessage, Flush or Close, whichever comes
+// first. It never waits for disk. A failed batch is reported by Flush.
 func (s *Store) AppendProgress(ctx context.Context, m workrun.Message) error {
 	if m.Time.IsZero() {
 		m.Time = s.now()
 	}
-	s.msgMu.Lock()
-	defer s.msgMu.Unlock()
+	s.qMu.Lock()
+	defer s.qMu.Unlock()
 	if s.closed {
 		return fmt.Errorf("append progress: %w", ErrClosed)
 	}
@@ -58,47 +78,74 @@ func (s *Store) AppendProgress(ctx context.Context, m workrun.Message) error {
 }
 
 func (s *Store) flushTimer() {
-	s.msgMu.Lock()
-	defer s.msgMu.Unlock()
-	s.timer = nil
-	if err := s.flushLocked(context.Background()); err != nil {
-		s.flushErr = errors.Join(s.flushErr, err)
-	}
+	s.commitMu.Lock()
+	defer s.commitMu.Unlock()
+	s.commitLocked(context.Background())
 }
 
 // Flush commits the batched progress lines now. It also returns any error
-// of an earlier background batch commit.
+// of an earlier batch commit, once.
 func (s *Store) Flush(ctx context.Context) error {
-	s.msgMu.Lock()
-	defer s.msgMu.Unlock()
-	err := s.flushLocked(ctx)
-	err, s.flushErr = errors.Join(s.flushErr, err), nil
+	s.commitMu.Lock()
+	s.commitLocked(ctx)
+	s.commitMu.Unlock()
+	s.qMu.Lock()
+	defer s.qMu.Unlock()
+	err := s.flushErr
+	s.flushErr = nil
 	return err
 }
 
-func (s *Store) flushLocked(ctx context.Context) error {
-	lines := s.takePendingLocked()
-	if len(lines) == 0 {
-		return nil
-	}
-	if _, err := s.writeLines(ctx, lines); err != nil {
-		return fmt.Errorf("flush progress lines: %w", err)
-	}
-	return nil
-}
-
-func (s *Store) takePendingLocked() []workrun.Message {
-	lines := s.pending
-	s.pending = nil
+// commitLocked commits everything queued: batched progress lines, then the
+// waiting messages, in one transaction. If that fails, it retries them apart
+// so one bad line (say, for a missing run) fails only its own caller; a
+// failed progress batch is dropped and reported by Flush. Callers hold
+// commitMu.
+func (s *Store) commitLocked(ctx context.Context) {
+	ctx = context.WithoutCancel(ctx) // the batch belongs to every waiter, not only this caller
+	s.qMu.Lock()
+	progress, reqs := s.pending, s.queue
+	s.pending, s.queue = nil, nil
 	if s.timer != nil {
 		s.timer.Stop()
 		s.timer = nil
 	}
-	return lines
+	s.qMu.Unlock()
+	if len(progress) == 0 && len(reqs) == 0 {
+		return
+	}
+	lines := make([]workrun.Message, 0, len(progress)+len(reqs))
+	lines = append(lines, progress...)
+	for _, r := range reqs {
+		lines = append(lines, r.m)
+	}
+	out, err := s.writeLines(ctx, lines)
+	if err == nil {
+		for i, r := range reqs {
+			r.res <- lineRes{m: out[len(progress)+i]}
+		}
+		return
+	}
+	if len(progress) > 0 {
+		if _, perr := s.writeLines(ctx, progress); perr != nil {
+			s.qMu.Lock()
+			s.flushErr = errors.Join(s.flushErr, fmt.Errorf("commit %d progress lines: %w", len(progress), perr))
+			s.qMu.Unlock()
+		}
+	}
+	for _, r := range reqs {
+		out, err := s.writeLines(ctx, []workrun.Message{r.m})
+		if err != nil {
+			r.res <- lineRes{err: fmt.Errorf("append message %s/%s: %w", r.m.RunID, r.m.NodeID, err)}
+			continue
+		}
+		r.res <- lineRes{m: out[0]}
+	}
 }
 
 // writeLines commits lines in one transaction, numbering each after the
-// highest seq of its run. Callers hold msgMu.
+// highest seq of its run. Callers hold commitMu, the only writer of
+// messages, so the numbering cannot race.
 func (s *Store) writeLines(ctx context.Context, lines []workrun.Message) ([]workrun.Message, error) {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {

@@ -29,12 +29,14 @@ type Store struct {
 	r    *sql.DB // read-only pool
 	now  func() time.Time
 
-	// msgMu orders message writes so a run's seqs follow call order, and
-	// guards the progress batch.
-	msgMu    sync.Mutex
-	pending  []workrun.Message
-	timer    *time.Timer
-	flushErr error
+	// commitMu makes one goroutine at a time commit message lines (group
+	// commit, see AppendMessage); qMu guards what waits for that commit.
+	commitMu sync.Mutex
+	qMu      sync.Mutex
+	queue    []lineReq         // AppendMessage calls waiting for a commit
+	pending  []workrun.Message // batched progress lines
+	timer    *time.Timer       // commits pending within progressDelay
+	flushErr error             // failed progress batch, reported by Flush
 	closed   bool
 }
 
@@ -108,12 +110,12 @@ func (s *Store) Path() string { return s.path }
 // Close commits pending progress lines and closes the database.
 func (s *Store) Close() error {
 	ferr := s.Flush(context.Background())
-	s.msgMu.Lock()
+	s.qMu.Lock()
 	s.closed = true
 	if s.timer != nil {
 		s.timer.Stop()
 	}
-	s.msgMu.Unlock()
+	s.qMu.Unlock()
 	rerr := s.r.Close()
 	werr := s.w.Close()
 	return errors.Join(ferr, rerr, werr)

@@ -86,6 +86,10 @@ func NewWindow(a fyne.App, d Deps) *Window {
 	w.build()
 	w.subscribe()
 	w.reloadList("")
+	w.newWorkflow()
+	if len(w.recs) == 0 {
+		w.setStatus(lang.X("help.first", "New here? Help → Sample: Remote Agent demo starts the demo agent and opens a workflow you can run at once."))
+	}
 	return w
 }
 
@@ -545,7 +549,6 @@ func (w *Window) showCredentials() {
 	d.Show()
 	v.Reload()
 }
-
 
 func desktopCustom(k fyne.KeyName, m fyne.KeyModifier) desktop.CustomShortcut {
 	return desktop.CustomShortcut{KeyName: k, Modifier: m}

@@ -18,6 +18,11 @@ import (
 const (
 	nodeW = 170
 	nodeH = 58
+
+	minZoom = 0.05
+	// textZoom is the zoom below which node texts are not drawn.
+	textZoom = 0.45
+	maxZoom  = 3
 )
 
 // CanvasView draws a Document: nodes as boxes with icon, title and status
@@ -111,7 +116,7 @@ func (cv *CanvasView) SetProblems(ps []Problem) {
 func (cv *CanvasView) Zoom() float32 { return cv.zoom }
 
 func (cv *CanvasView) SetZoom(z float32) {
-	z = max(0.2, min(3, z))
+	z = max(minZoom, min(maxZoom, z))
 	c := fyne.NewPos(cv.Size().Width/2, cv.Size().Height/2)
 	cv.zoomAround(c, z)
 }
@@ -142,7 +147,7 @@ func (cv *CanvasView) Fit() {
 	const pad = 30
 	s := cv.Size()
 	z := min((s.Width-2*pad)/(maxX-minX), (s.Height-2*pad)/(maxY-minY))
-	cv.zoom = max(0.2, min(1.5, z))
+	cv.zoom = max(minZoom, min(1.5, z))
 	cv.offset = fyne.NewPos(pad-minX*cv.zoom, pad-minY*cv.zoom)
 	cv.layoutAll()
 }
@@ -308,7 +313,7 @@ func (cv *CanvasView) Scrolled(ev *fyne.ScrollEvent) {
 	if ev.Scrolled.DY < 0 {
 		f = 1 / f
 	}
-	cv.zoomAround(ev.Position, max(0.2, min(3, cv.zoom*f)))
+	cv.zoomAround(ev.Position, max(minZoom, min(maxZoom, cv.zoom*f)))
 }
 
 func (cv *CanvasView) CreateRenderer() fyne.WidgetRenderer { return &canvasRenderer{cv: cv} }
@@ -367,7 +372,7 @@ func (e *edgeShape) place(a, b fyne.Position, zoom float32, selected bool) {
 		ln := []*canvas.Line{e.a1, e.a2}[i]
 		ln.Position1, ln.Position2 = p, b
 	}
-	if e.when == "" {
+	if e.when == "" || zoom < textZoom {
 		e.label.Hide()
 	} else {
 		e.label.Color = c
@@ -496,6 +501,15 @@ func (r *nodeRenderer) Layout(s fyne.Size) {
 	nb.badge.Move(fyne.NewPos(pad, s.Height-nb.badge.TextSize-pad))
 	nb.warn.TextSize = theme.CaptionTextSize() * z
 	nb.warn.Move(fyne.NewPos(pad+60*z, s.Height-nb.warn.TextSize-pad))
+	// Level of detail: below textZoom the texts are too small to read, so
+	// they are not drawn at all (a fitted 200-node workflow paints fast).
+	for _, t := range []*canvas.Text{nb.title, nb.kind, nb.badge, nb.warn} {
+		if z < textZoom {
+			t.Hide()
+		} else {
+			t.Show()
+		}
+	}
 	hs := 12 * z
 	nb.handle.Move(fyne.NewPos(s.Width-hs/2, s.Height/2-hs/2))
 	nb.handle.Resize(fyne.NewSize(hs, hs))

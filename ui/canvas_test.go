@@ -67,8 +67,13 @@ func TestCanvasWidget_W1(t *testing.T) {
 		t.Fatalf("nodes after palette taps (-want +got):\n%s", diff)
 	}
 	// Spread them out so that they do not overlap.
-	w.doc.MoveNodes([]string{"set"}, 300, 0)
-	w.doc.MoveNodes([]string{"output"}, 600, 200)
+	place := func(id string, x, y float32) {
+		p := w.doc.Position(id)
+		w.doc.MoveNodes([]string{id}, x-p.X, y-p.Y)
+	}
+	place("start", 10, 10)
+	place("set", 220, 10)
+	place("output", 220, 200)
 	w.cv.offset = fyne.Position{}
 	w.cv.zoom = 1
 	w.cv.layoutAll()

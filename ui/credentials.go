@@ -41,7 +41,7 @@ type CredentialsView struct {
 
 const (
 	schemeBearer = "bearer"
-	schemeAPIKey = "api_key"
+	schemeAPIKey = "apikey"
 )
 
 // NewCredentialsView builds the view; call Reload to fill it.
@@ -52,7 +52,7 @@ func NewCredentialsView(mgr CredentialManager, win fyne.Window) *CredentialsView
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			c := v.creds[i]
 			kind := "Bearer"
-			if c.Scheme == schemeAPIKey {
+			if c.Kind == schemeAPIKey {
 				kind = "API key (" + c.Header + ")"
 			}
 			o.(*widget.Label).SetText(fmt.Sprintf("%s — %s — %s", c.Name, c.Origin, kind))
@@ -104,7 +104,7 @@ func (v *CredentialsView) Message() string { return v.msg.Text }
 func (v *CredentialsView) Fill(c Credential, secret string) {
 	v.name.SetText(c.Name)
 	v.origin.SetText(c.Origin)
-	v.scheme.SetSelected(c.Scheme)
+	v.scheme.SetSelected(c.Kind)
 	v.header.SetText(c.Header)
 	v.secret.SetText(secret)
 }
@@ -125,7 +125,7 @@ func (v *CredentialsView) pick(i widget.ListItemID) {
 func (v *CredentialsView) clearForm() {
 	v.sel = -1
 	v.list.UnselectAll()
-	v.Fill(Credential{Scheme: schemeBearer}, "")
+	v.Fill(Credential{Kind: schemeBearer}, "")
 	v.name.Enable()
 	v.secret.SetPlaceHolder(lang.X("cred.secret_hint", "secret (kept only in the OS keyring)"))
 	v.saveB.SetText(lang.X("cred.save", "Save"))
@@ -158,13 +158,13 @@ func CheckOrigin(s string) (string, error) {
 
 // Save adds a credential or replaces a secret.
 func (v *CredentialsView) Save() {
-	c := Credential{Name: strings.TrimSpace(v.name.Text), Scheme: v.scheme.Selected, Header: strings.TrimSpace(v.header.Text)}
+	c := Credential{Name: strings.TrimSpace(v.name.Text), Kind: v.scheme.Selected, Header: strings.TrimSpace(v.header.Text)}
 	origin, err := CheckOrigin(v.origin.Text)
 	switch {
 	case c.Name == "":
 		err = errors.New(lang.X("cred.need_name", "enter a name"))
 	case err != nil:
-	case c.Scheme == schemeAPIKey && c.Header == "":
+	case c.Kind == schemeAPIKey && c.Header == "":
 		err = errors.New(lang.X("cred.need_header", "an API key needs its header name"))
 	case v.secret.Text == "":
 		err = errors.New(lang.X("cred.need_secret", "enter the secret"))
@@ -176,7 +176,7 @@ func (v *CredentialsView) Save() {
 		}
 		return
 	}
-	if c.Scheme != schemeAPIKey {
+	if c.Kind != schemeAPIKey {
 		c.Header = ""
 	}
 	c.Origin = origin
@@ -249,7 +249,9 @@ func (v *CredentialsView) async(call func(ctx context.Context) (func(), error)) 
 
 // KeyringErrorText says plainly what went wrong with the keyring.
 func KeyringErrorText(err error) string {
-	if errors.Is(err, ErrNoKeyring) {
+	// The credentials package's own sentinel has the same text; main may
+	// pass its errors through unchanged.
+	if errors.Is(err, ErrNoKeyring) || strings.Contains(err.Error(), ErrNoKeyring.Error()) {
 		return lang.X("cred.no_keyring", "No OS keyring is available, so secrets cannot be saved. Start a Secret Service (for example gnome-keyring) and try again.")
 	}
 	return err.Error()

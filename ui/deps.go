@@ -32,8 +32,8 @@ type Deps struct {
 	Lang string
 }
 
-// Engine is what the window asks of the workflow engine. main.go adapts the
-// real engine to it; tests use a function-field fake.
+// Engine is what the window asks of the workflow engine; *workrun.Engine
+// implements it. Tests use a function-field fake.
 type Engine interface {
 	// Validate returns the problems that keep a workflow from running.
 	Validate(wf workrun.Workflow) []Problem
@@ -51,31 +51,19 @@ type Engine interface {
 	Decide(ctx context.Context, d workrun.Decision) error
 }
 
-// Problem is one validation problem, located on a node or an edge.
-// Its shape is workrun.Problem's, so the engine's can be used directly.
-type Problem struct {
-	NodeID    string // empty when the problem is not on one node
-	EdgeIndex int    // index into Workflow.Edges, or -1
-	Message   string
-}
+// Problem is one validation problem, located on a node or an edge; the
+// engine's own type, so *workrun.Engine satisfies Engine as it is.
+type Problem = workrun.Problem
 
 // Event is one change of a run as the engine published it, after the store
 // committed it. Exactly one of Run, Node and Message is set.
-// Its shape is workrun.Event's.
-type Event struct {
-	Type    string // "run", "node" or "message"
-	RunID   string
-	NodeID  string
-	Run     *workrun.Run
-	Node    *workrun.NodeRun
-	Message *workrun.Message
-}
+type Event = workrun.Event
 
 // Credential names a secret kept in the OS keyring; it never holds the secret.
 type Credential struct {
 	Name   string
 	Origin string // scheme://host:port the secret is bound to
-	Scheme string // "bearer" or "api_key"
+	Kind   string // "bearer" or "apikey"
 	Header string // header name for api_key
 }
 
@@ -111,3 +99,5 @@ type RemoteTask struct {
 	Ended         bool
 	UpdatedAt     time.Time
 }
+
+var _ Engine = (*workrun.Engine)(nil)

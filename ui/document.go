@@ -322,9 +322,9 @@ func (d *Document) Selected() []string {
 }
 
 // IsSelected and EdgeSelected report selection state.
-func (d *Document) IsSelected(id string) bool      { return d.selNodes[id] }
-func (d *Document) EdgeSelected(k EdgeKey) bool    { return d.selEdges[k] }
-func (d *Document) SelectedEdges() int             { return len(d.selEdges) }
+func (d *Document) IsSelected(id string) bool   { return d.selNodes[id] }
+func (d *Document) EdgeSelected(k EdgeKey) bool { return d.selEdges[k] }
+func (d *Document) SelectedEdges() int          { return len(d.selEdges) }
 
 // DeleteSelection removes the selected nodes with their edges and the
 // selected edges, as one undoable step.

@@ -55,6 +55,9 @@ func (w *Window) startRun() {
 	}
 	wf := w.doc.Workflow()
 	form := NewInputsForm(wf.State, w.deps.Artifacts, w.win)
+	for k, v := range SampleInputs[wf.Name] {
+		form.SetText(k, v)
+	}
 	if len(wf.State) == 0 {
 		w.launch(wf, workrun.Values{})
 		return
@@ -86,8 +89,14 @@ func (w *Window) launch(wf workrun.Workflow, vals workrun.Values) {
 	}
 	w.cv.ClearStatus()
 	w.panel.Start(id, wf)
-	if err := w.panel.Show(w.ctx, id); err != nil && !errors.Is(err, workrun.ErrNotFound) {
-		w.setStatus(err.Error())
+	if w.deps.Runs != nil {
+		// Events committed before the subscription saw this run are in the store.
+		if err := w.panel.Show(w.ctx, id); err != nil {
+			w.panel.Start(id, wf)
+			if !errors.Is(err, workrun.ErrNotFound) {
+				w.setStatus(err.Error())
+			}
+		}
 	}
 	w.tasks.Show(w.ctx, id)
 	w.tabs.SelectIndex(0)

@@ -8,6 +8,14 @@ import (
 
 func pos(x, y float32) *workrun.Position { return &workrun.Position{X: x, Y: y} }
 
+// SampleInputs are the run inputs the samples' inputs dialog starts with:
+// the built-in demo agent reads its behaviour from the message's first word
+// ("echo …", "hang", "slow N", …).
+var SampleInputs = map[string]map[string]string{
+	"Remote Agent demo":            {"question": "echo Hello from Workrun"},
+	"Parallel branches, one fails": {"question": "hang"},
+}
+
 // SampleRemote is the Remote Agent demo: a question goes to the agent at
 // agentURL and its answer comes out.
 func SampleRemote(agentURL string) workrun.Workflow {
@@ -27,6 +35,7 @@ func SampleRemote(agentURL string) workrun.Workflow {
 // SampleParallel runs a Remote Agent next to a local branch that fails after
 // a moment, so the best-effort cancel of the remote task can be watched
 // (R2, R9–R11): "Remote task: requesting cancellation…" then its outcome.
+// With the question "hang" the demo agent works until it is canceled.
 func SampleParallel(agentURL string) workrun.Workflow {
 	return workrun.Workflow{
 		Name: "Parallel branches, one fails",

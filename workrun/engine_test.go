@@ -79,7 +79,7 @@ func edges(pairs ...string) []workrun.Edge {
 	return out
 }
 
-func newEngine(t *testing.T, fk fakeKind) (*workrun.Engine, *workruntest.MemStore) {
+func newEngine(t testing.TB, fk fakeKind) (*workrun.Engine, *workruntest.MemStore) {
 	t.Helper()
 	st := workruntest.NewMemStore()
 	e := workrun.NewEngine(st, nil, allKinds(fk)...)

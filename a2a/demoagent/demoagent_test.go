@@ -294,7 +294,7 @@ func TestCancel(t *testing.T) {
 		t.Fatalf("cancel uncancelable: code %d, want -32002", got)
 	}
 	r = s.call("GetTask", map[string]any{"id": unc.ID})
-	if r.Error != nil || json.Unmarshal(r.Result, &task) != nil || task.Status.State != "TASK_STATE_WORKING" {
+	if r.Error != nil || json.Unmarshal(r.Result, &task) != nil || (task.Status.State != "TASK_STATE_WORKING" && task.Status.State != "TASK_STATE_SUBMITTED") {
 		t.Fatalf("uncancelable after cancel: %+v %s", r.Error, r.Result)
 	}
 
@@ -311,10 +311,11 @@ func TestSubscribe(t *testing.T) {
 	if len(got) < 2 || !strings.HasPrefix(got[0], "task ") || got[len(got)-1] != "TASK_STATE_COMPLETED" {
 		t.Fatalf("subscribe to running task: %v", got)
 	}
-	// a2asrv answers -32001 here where the spec says -32004 (see doc.go).
+	// a2asrv answers -32001 here where the spec says -32004 (see doc.go); in
+	// the moment before it forgets the execution it sends the final snapshot.
 	ended := states(s.stream("SubscribeToTask", map[string]any{"id": running.ID}))
-	if diff := cmp.Diff([]string{"error -32001"}, ended); diff != "" {
-		t.Fatalf("subscribe to ended task (-want +got):\n%s", diff)
+	if !cmp.Equal([]string{"error -32001"}, ended) && !cmp.Equal([]string{"task TASK_STATE_COMPLETED"}, ended) {
+		t.Fatalf("subscribe to ended task = %q, want error -32001 or the final snapshot", ended)
 	}
 }
 

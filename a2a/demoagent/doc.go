@@ -48,4 +48,7 @@
 //     INPUT_REQUIRED; a non-streaming instance rejects SendStreamingMessage
 //     and SubscribeToTask with -32004 delivered inside an SSE event.
 //   - No A2A-Version header check is made.
+//   - Every update deep-copies the whole task (gob), history included, and
+//     each status message joins the history, so `slow N` costs O(N²): keep N
+//     in the hundreds. The stream benchmarks use a replay server instead.
 package demoagent

@@ -190,14 +190,14 @@ func (s *step) exec(ctx context.Context, args []string, in workrun.Values) ([]by
 	}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
-		msg := fmt.Sprintf("%v: exit status %d", ErrExit, ee.ExitCode())
-		if t := tail(stderr.Bytes(), stderrTail); t != "" {
-			msg += ": " + t
-		}
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("command canceled: %w", ctx.Err())
 		}
-		return nil, errors.New(msg)
+		detail := ""
+		if t := tail(stderr.Bytes(), stderrTail); t != "" {
+			detail = ": " + t
+		}
+		return nil, fmt.Errorf("%w: exit status %d%s", ErrExit, ee.ExitCode(), detail)
 	}
 	return nil, fmt.Errorf("run command: %w", err)
 }

@@ -90,6 +90,7 @@ func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, e
 		s.assign = append(s.assign, a)
 		s.writes = append(s.writes, f)
 	}
+	slices.Sort(s.reads)
 	return s, nil
 }
 

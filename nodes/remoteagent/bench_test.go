@@ -1,0 +1,191 @@
+package remoteagent_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"workrun/a2a"
+	"workrun/a2a/demoagent"
+	"workrun/artifacts"
+	"workrun/nodes/remoteagent"
+	"workrun/nodes/start"
+	"workrun/store"
+	"workrun/workrun"
+)
+
+// failAfterKind is a node that fails once every Remote Agent call of its run
+// has a taskId, and records the moment it failed.
+type failAfterKind struct {
+	st     *store.Store
+	calls  int
+	failed chan time.Time
+}
+
+func (k *failAfterKind) Type() string { return "fail_after" }
+func (k *failAfterKind) Compile(workrun.NodeSpec, workrun.Workflow) (workrun.Step, error) {
+	return k, nil
+}
+func (k *failAfterKind) Reads() []string  { return nil }
+func (k *failAfterKind) Writes() []string { return nil }
+func (k *failAfterKind) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
+	for {
+		cs, err := k.st.RemoteCallsForRun(ctx, nc.RunID())
+		if err != nil {
+			return nil, err
+		}
+		n := 0
+		for _, c := range cs {
+			if c.TaskID != "" && c.RemoteState == string(a2a.TaskStateWorking) {
+				n++
+			}
+		}
+		if n == k.calls {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	k.failed <- time.Now()
+	return nil, errors.New("branch failed")
+}
+
+// cancelClock wraps the agent and records when each CancelTask answer was
+// written.
+type cancelClock struct {
+	h                     http.Handler
+	mu                    sync.Mutex
+	firstIn, lastIn, last time.Time
+	n                     int
+}
+
+func (c *cancelClock) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var peek struct {
+		Method string `json:"method"`
+	}
+	if r.Method == http.MethodPost {
+		body, _ := io.ReadAll(r.Body)
+		json.Unmarshal(body, &peek) //nolint:errcheck
+		r.Body = io.NopCloser(bytes.NewReader(body))
+	}
+	if peek.Method == "CancelTask" {
+		c.mu.Lock()
+		now := time.Now()
+		if c.n == 0 || now.Before(c.firstIn) {
+			c.firstIn = now
+		}
+		c.lastIn = now
+		c.mu.Unlock()
+	}
+	c.h.ServeHTTP(w, r)
+	if peek.Method == "CancelTask" {
+		c.mu.Lock()
+		c.last = time.Now()
+		c.n++
+		c.mu.Unlock()
+	}
+}
+
+// BenchmarkCancelFanOut: 100 parallel Remote Agent calls in `hang` and one
+// failing branch. fanout-ms is the time from the failure to the last cancel
+// answer; single-cancel-ms is one CancelTask round trip to the same server;
+// ratio is their quotient (target ≤ 2).
+func BenchmarkCancelFanOut(b *testing.B) {
+	const calls = 100
+	agent := demoagent.New(demoagent.Options{})
+	clock := &cancelClock{h: agent.Handler()}
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		clock.ServeHTTP(w, r)
+	}))
+	b.Cleanup(func() { agent.Close(); ts.Close() })
+
+	single := singleCancel(b, ts.URL)
+	var fanouts, firstIns, lastIns []time.Duration
+	for i := 0; b.Loop(); i++ {
+		dir := b.TempDir()
+		st, err := store.Open(b.Context(), dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		arts, _ := artifacts.New(dir, st)
+		fk := &failAfterKind{st: st, calls: calls, failed: make(chan time.Time, 1)}
+		eng := workrun.NewEngine(st, arts, start.Kind{}, fk, remoteagent.New(remoteagent.Deps{Calls: st}))
+		wf := workrun.Workflow{Name: "fanout", State: map[string]workrun.FieldType{"prompt": workrun.FieldText},
+			Nodes: []workrun.NodeSpec{{ID: "start", Type: "start"}, {ID: "fail", Type: "fail_after"}},
+			Edges: []workrun.Edge{{From: "start", To: "fail"}}}
+		for j := range calls {
+			id := fmt.Sprintf("ra%03d", j)
+			wf.Nodes = append(wf.Nodes, workrun.NodeSpec{ID: id, Type: remoteagent.Type,
+				Config: json.RawMessage(fmt.Sprintf(`{"url":%q,"inputs":["prompt"]}`, ts.URL))})
+			wf.Edges = append(wf.Edges, workrun.Edge{From: "start", To: id})
+		}
+		before := agent.Calls("CancelTask")
+		id, err := eng.Start(b.Context(), "", wf, workrun.Values{"prompt": "hang"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		failedAt := <-fk.failed
+		r, err := eng.Wait(b.Context(), id)
+		if err != nil || r.Status != workrun.RunFailed {
+			b.Fatalf("run %v %v", r.Status, err)
+		}
+		if got := agent.Calls("CancelTask") - before; got != calls {
+			b.Fatalf("cancels = %d, want %d", got, calls)
+		}
+		clock.mu.Lock()
+		fanouts = append(fanouts, clock.last.Sub(failedAt))
+		firstIns = append(firstIns, clock.firstIn.Sub(failedAt))
+		lastIns = append(lastIns, clock.lastIn.Sub(failedAt))
+		clock.n = 0
+		clock.mu.Unlock()
+		st.Close()
+	}
+	slices.Sort(fanouts)
+	med := fanouts[len(fanouts)/2]
+	b.ReportMetric(float64(med.Microseconds())/1000, "fanout-ms")
+	b.ReportMetric(float64(single.Microseconds())/1000, "single-cancel-ms")
+	b.ReportMetric(float64(med)/float64(single), "ratio")
+	slices.Sort(firstIns)
+	slices.Sort(lastIns)
+	b.ReportMetric(float64(firstIns[len(firstIns)/2].Microseconds())/1000, "first-cancel-in-ms")
+	b.ReportMetric(float64(lastIns[len(lastIns)/2].Microseconds())/1000, "last-cancel-in-ms")
+}
+
+// singleCancel is the median of 20 CancelTask round trips on hanging tasks.
+func singleCancel(b *testing.B, base string) time.Duration {
+	c, err := a2a.Discover(b.Context(), base, a2a.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var ds []time.Duration
+	for range 20 {
+		var taskID string
+		for ev, err := range c.SendStreamingMessage(b.Context(), a2a.SendMessageRequest{Message: a2a.Message{
+			MessageID: uuid.NewString(), Role: a2a.RoleUser, Parts: []a2a.Part{{Text: "hang"}}}}) {
+			if err != nil {
+				b.Fatal(err)
+			}
+			if ev.State() == a2a.TaskStateWorking {
+				taskID = ev.TaskID()
+				break
+			}
+		}
+		t0 := time.Now()
+		if _, err := c.CancelTask(b.Context(), taskID); err != nil {
+			b.Fatal(err)
+		}
+		ds = append(ds, time.Since(t0))
+	}
+	slices.Sort(ds)
+	return ds[len(ds)/2]
+}

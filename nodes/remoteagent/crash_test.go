@@ -1,0 +1,132 @@
+package remoteagent_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"workrun/artifacts"
+	"workrun/nodes/output"
+	"workrun/nodes/process"
+	"workrun/nodes/remoteagent"
+	"workrun/nodes/start"
+	"workrun/store"
+	"workrun/workrun"
+)
+
+// TestMain lets the test binary act as the runner process of the crash test:
+// with WORKRUN_RA_CHILD_DIR set it starts a run in that data directory and
+// waits to be killed.
+func TestMain(m *testing.M) {
+	if dir := os.Getenv("WORKRUN_RA_CHILD_DIR"); dir != "" {
+		os.Exit(crashChild(dir, os.Getenv("WORKRUN_RA_CHILD_URL")))
+	}
+	os.Exit(m.Run())
+}
+
+func crashWorkflow(url string) workrun.Workflow {
+	return flow([]workrun.NodeSpec{raNode("ra", url, "")})
+}
+
+func crashChild(dir, url string) int {
+	ctx := context.Background()
+	st, err := store.Open(ctx, dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	arts, err := artifacts.New(dir, st)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	eng := workrun.NewEngine(st, arts, start.Kind{}, process.Kind{}, output.Kind{}, remoteagent.New(remoteagent.Deps{Calls: st}))
+	id, err := eng.Start(ctx, "", crashWorkflow(url), workrun.Values{"prompt_ra": "slow 15 100"})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Println("run", id)
+	select {} // killed by the parent
+}
+
+// TestServers_CrashAfterTaskIDThenResume: the runner is SIGKILLed right after
+// the taskId is committed; after a restart the run resumes, follows the
+// original task and finishes it with no second submission (SPEC R5, R6, R13).
+func TestServers_CrashAfterTaskIDThenResume(t *testing.T) {
+	for _, srv := range bothServers(t, true) {
+		t.Run(srv.name, func(t *testing.T) {
+			dir := t.TempDir()
+			cmd := exec.Command(os.Args[0], "-test.run=^$")
+			cmd.Env = append(os.Environ(), "WORKRUN_RA_CHILD_DIR="+dir, "WORKRUN_RA_CHILD_URL="+srv.base)
+			cmd.Stderr = os.Stderr
+			out, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() }) //nolint:errcheck
+			sc := bufio.NewScanner(out)
+			if !sc.Scan() || !strings.HasPrefix(sc.Text(), "run ") {
+				t.Fatalf("child said %q", sc.Text())
+			}
+			runID := strings.TrimPrefix(sc.Text(), "run ")
+
+			e := newEnv(t, dir, "en")
+			var taskID string
+			waitUntil(t, 30*time.Second, func() bool {
+				c, err := e.st.GetRemoteCall(t.Context(), runID, "ra", "send")
+				taskID = c.TaskID
+				return err == nil && c.TaskID != ""
+			})
+			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			cmd.Wait() //nolint:errcheck
+			if c := e.call(t, runID, "ra"); c.Ended {
+				t.Fatalf("the task ended before the kill; the test proves nothing: %+v", c)
+			}
+
+			// Restart: the run left "running" is interrupted by exit, then resumed.
+			if _, err := e.eng.RecoverInterrupted(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			if err := e.eng.Resume(t.Context(), runID); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+			defer cancel()
+			r, err := e.eng.Wait(ctx, runID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Status != workrun.RunSucceeded {
+				t.Fatalf("resumed run = %s: %s\n%q", r.Status, r.Reason, e.messages(t, runID, "ra"))
+			}
+			if got := fmt.Sprint(r.State["answer_ra"]); got != "done after 15 steps" {
+				t.Errorf("answer = %q", got)
+			}
+			stats := srv.stats(t)
+			if n := stats.Submissions[remoteagent.MessageID(runID, "ra", "send")]; n != 1 {
+				t.Errorf("submissions = %d, want exactly 1", n)
+			}
+			if stats.totalCancels() != 0 {
+				t.Errorf("exiting sent a cancel: %v", stats.Cancels)
+			}
+			if c := e.call(t, runID, "ra"); c.TaskID != taskID || !c.Ended {
+				t.Errorf("record after resume = %+v, want the original task %s ended", c, taskID)
+			}
+			if got := e.messages(t, runID, "ra"); !contains(got, "Resuming remote task "+taskID) {
+				t.Errorf("messages = %q", got)
+			}
+		})
+	}
+}

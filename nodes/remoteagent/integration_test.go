@@ -1,0 +1,398 @@
+package remoteagent_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"workrun/a2a/demoagent"
+	"workrun/nodes/remoteagent"
+	"workrun/workrun"
+)
+
+const (
+	enRequesting  = "Remote task: requesting cancellation…"
+	enCanceled    = "Remote task: canceled"
+	enUnconfirmed = "Cancel result unconfirmed: the request failed or timed out; it will not be retried automatically."
+	enUnknown     = "Remote task: submission result unknown"
+)
+
+func TestServers_EchoStreamingAndBlocking(t *testing.T) {
+	for _, streaming := range []bool{true, false} {
+		for _, srv := range bothServers(t, streaming) {
+			t.Run(fmt.Sprintf("%s/streaming=%v", srv.name, streaming), func(t *testing.T) {
+				e := newEnv(t, "", "en")
+				r := e.run(t, flow([]workrun.NodeSpec{raNode("ra", srv.base, "")}), workrun.Values{"prompt_ra": "echo hello there"})
+				if r.Status != workrun.RunSucceeded {
+					t.Fatalf("run %s: %s %s", r.Status, r.Reason, e.messages(t, r.ID, "ra"))
+				}
+				if got := r.State["answer_ra"]; !strings.Contains(fmt.Sprint(got), "hello there") {
+					t.Errorf("answer = %q", got)
+				}
+				if n := srv.stats(t).Submissions[remoteagent.MessageID(r.ID, "ra", "send")]; n != 1 {
+					t.Errorf("submissions for the messageId = %d, want 1", n)
+				}
+				c := e.call(t, r.ID, "ra")
+				if c.TaskID == "" || !c.Ended || c.RemoteState != "TASK_STATE_COMPLETED" {
+					t.Errorf("record = %+v", c)
+				}
+			})
+		}
+	}
+}
+
+// TestServers_R9ParallelFailure: a process branch fails after one second
+// while one Remote Agent hangs, one has completed, one got no taskId yet and
+// one was never started. Exactly one CancelTask goes out, for the hanging
+// task; the run keeps the process node's failure (SPEC R2, R9–R11).
+func TestServers_R9ParallelFailure(t *testing.T) {
+	for _, srv := range bothServers(t, true) {
+		t.Run(srv.name, func(t *testing.T) {
+			e := newEnv(t, "", "en")
+			wf := flow([]workrun.NodeSpec{
+				raNode("hang", srv.base, ""),
+				raNode("done", srv.base, ""),
+				raNode("pending", blackhole(t, srv.base), ""),
+				{ID: "fail", Type: "process", Config: json.RawMessage(`{"command":["sh","-c","sleep 1; echo disk full >&2; exit 3"]}`)},
+				raNode("later", srv.base, ""),
+			}, workrun.Edge{From: "fail", To: "later"})
+			r := e.run(t, wf, workrun.Values{"prompt_hang": "hang", "prompt_done": "echo ok", "prompt_pending": "echo never", "prompt_later": "echo later"})
+			if r.Status != workrun.RunFailed || r.FailedNode != "fail" {
+				t.Fatalf("run = %s failed at %q: %s", r.Status, r.FailedNode, r.Reason)
+			}
+			nodes, _ := e.st.NodeRuns(t.Context(), r.ID)
+			for _, n := range nodes {
+				if n.NodeID == "fail" && r.Reason != n.Error {
+					t.Errorf("run reason %q, want the process node's %q", r.Reason, n.Error)
+				}
+			}
+			hang := e.call(t, r.ID, "hang")
+			stats := srv.stats(t)
+			if stats.totalCancels() != 1 || stats.Cancels[hang.TaskID] != 1 {
+				t.Errorf("cancels = %v, want exactly one for %s", stats.Cancels, hang.TaskID)
+			}
+			if stats.Methods["GetTask"] != 0 {
+				t.Errorf("GetTask sent %d times: the cancel needs no status query", stats.Methods["GetTask"])
+			}
+			if got := e.messages(t, r.ID, "hang"); !contains(got, enRequesting) || !contains(got, enCanceled) {
+				t.Errorf("hang messages = %q", got)
+			}
+			if hang.CancelOutcome != remoteagent.CancelCanceled {
+				t.Errorf("hang outcome = %q", hang.CancelOutcome)
+			}
+			if got := e.messages(t, r.ID, "pending"); !contains(got, enUnknown) || contains(got, enRequesting) {
+				t.Errorf("pending messages = %q", got)
+			}
+			if got := e.messages(t, r.ID, "done"); contains(got, enRequesting) || contains(got, enUnknown) {
+				t.Errorf("done messages = %q", got)
+			}
+			if _, err := e.st.GetRemoteCall(t.Context(), r.ID, "later", "send"); !errors.Is(err, workrun.ErrNotFound) {
+				t.Errorf("later node made a call: %v", err)
+			}
+		})
+	}
+}
+
+// TestServers_CancelUnconfirmed: the cancel reaches the agent but its answer
+// is lost (HTTP 502) or late (past timeout_seconds): "cancel result
+// unconfirmed", and the agent saw exactly one cancel (no retry).
+func TestServers_CancelUnconfirmed(t *testing.T) {
+	for _, mode := range []string{"error", "timeout"} {
+		for _, srv := range bothServers(t, true) {
+			t.Run(srv.name+"/"+mode, func(t *testing.T) {
+				url := startProxy(t, &proxy{target: srv.base, fault: func(w http.ResponseWriter, r *http.Request, method string, _ []byte, forward func() (*http.Response, error)) bool {
+					if method != "CancelTask" {
+						return false
+					}
+					resp, err := forward()
+					if err == nil {
+						resp.Body.Close()
+					}
+					if mode == "timeout" {
+						<-r.Context().Done()
+						return true
+					}
+					http.Error(w, "bad gateway", http.StatusBadGateway)
+					return true
+				}})
+				e := newEnv(t, "", "en")
+				wf := flow([]workrun.NodeSpec{
+					raNode("hang", url, `,"timeout_seconds":2`),
+					{ID: "fail", Type: "process", Config: json.RawMessage(`{"command":["sh","-c","sleep 0.5; exit 1"]}`)},
+				})
+				r := e.run(t, wf, workrun.Values{"prompt_hang": "hang"})
+				if r.Status != workrun.RunFailed || r.FailedNode != "fail" {
+					t.Fatalf("run = %s at %q: %s", r.Status, r.FailedNode, r.Reason)
+				}
+				if got := e.messages(t, r.ID, "hang"); !contains(got, enRequesting) || !contains(got, enUnconfirmed) {
+					t.Errorf("messages = %q", got)
+				}
+				if got := srv.stats(t).totalCancels(); got != 1 {
+					t.Errorf("agent saw %d cancels, want exactly 1", got)
+				}
+				if c := e.call(t, r.ID, "hang"); c.CancelOutcome != remoteagent.CancelUnconfirmed {
+					t.Errorf("outcome = %q", c.CancelOutcome)
+				}
+			})
+		}
+	}
+}
+
+// TestServers_StreamFaults breaks the submit stream through a proxy; the node
+// recovers with GetTask / SubscribeToTask and the agent saw the business
+// message exactly once (SPEC R6, R7).
+func TestServers_StreamFaults(t *testing.T) {
+	faults := []struct {
+		name   string
+		cut    cut
+		wantOK bool
+	}{
+		{"right after the taskId", cut{after: 1}, true},
+		{"after a progress update", cut{after: 3}, true},
+		{"in the middle of an artifact", cut{after: -1, midContaining: "artifactUpdate"}, true},
+		{"before any event", cut{after: 0}, false},
+	}
+	for _, srv := range bothServers(t, true) {
+		for _, f := range faults {
+			t.Run(srv.name+"/"+f.name, func(t *testing.T) {
+				cutOnce := make(chan struct{}, 1)
+				cutOnce <- struct{}{}
+				url := startProxy(t, &proxy{target: srv.base, fault: func(w http.ResponseWriter, r *http.Request, method string, _ []byte, forward func() (*http.Response, error)) bool {
+					if method != "SendStreamingMessage" {
+						return false
+					}
+					select {
+					case <-cutOnce:
+					default:
+						return false
+					}
+					resp, err := forward()
+					if err != nil {
+						http.Error(w, err.Error(), http.StatusBadGateway)
+						return true
+					}
+					defer resp.Body.Close()
+					copyResponse(w, resp, f.cut)
+					return true
+				}})
+				e := newEnv(t, "", "en")
+				r := e.run(t, flow([]workrun.NodeSpec{raNode("ra", url, "")}), workrun.Values{"prompt_ra": "slow 4 100"})
+				msgID := remoteagent.MessageID(r.ID, "ra", "send")
+				stats := srv.stats(t)
+				if n := stats.Submissions[msgID]; n != 1 {
+					t.Errorf("submissions for %s = %d, want exactly 1", msgID, n)
+				}
+				if !f.wantOK {
+					if r.Status != workrun.RunFailed || !strings.Contains(r.Reason, "submission result unknown") {
+						t.Fatalf("run = %s: %s", r.Status, r.Reason)
+					}
+					return
+				}
+				if r.Status != workrun.RunSucceeded {
+					t.Fatalf("run = %s: %s\n%q", r.Status, r.Reason, e.messages(t, r.ID, "ra"))
+				}
+				if got := fmt.Sprint(r.State["answer_ra"]); got != "done after 4 steps" {
+					t.Errorf("answer = %q", got)
+				}
+				if stats.Methods["GetTask"] < 1 {
+					t.Errorf("methods = %v: recovery must read the task", stats.Methods)
+				}
+			})
+		}
+	}
+}
+
+func TestServers_InterruptedByRemote(t *testing.T) {
+	for _, srv := range bothServers(t, true) {
+		t.Run(srv.name, func(t *testing.T) {
+			e := newEnv(t, "", "en")
+			r := e.run(t, flow([]workrun.NodeSpec{raNode("ra", srv.base, "")}), workrun.Values{"prompt_ra": "input"})
+			if r.Status != workrun.RunInterrupted || r.Interruption != workrun.InterruptedByRemote {
+				t.Fatalf("run = %s (%s): %s", r.Status, r.Interruption, r.Reason)
+			}
+			if !strings.Contains(r.Reason, demoagent.InputText) {
+				t.Errorf("reason %q does not show the agent's status message", r.Reason)
+			}
+			if got := e.messages(t, r.ID, "ra"); !contains(got, demoagent.InputText) {
+				t.Errorf("messages = %q", got)
+			}
+		})
+	}
+}
+
+// TestServers_Files sends attachments inline and keeps the returned file
+// (SPEC R14, R15): 10 files of 20 MiB in total go through; 11 files, or
+// 20 MiB + 1 byte, are refused before any request.
+func TestServers_Files(t *testing.T) {
+	cfg := `,"attachments":["docs"],"output_files":"outfiles","timeout_seconds":120`
+	node := func(url string) workrun.Workflow {
+		wf := flow([]workrun.NodeSpec{raNode("ra", url, cfg)})
+		wf.State["docs"], wf.State["outfiles"] = workrun.FieldFiles, workrun.FieldFiles
+		return wf
+	}
+	put := func(t *testing.T, e *env, sizes []int) []any {
+		var ids []any
+		for i, n := range sizes {
+			b := bytes.Repeat([]byte{byte('a' + i)}, n)
+			info, err := e.arts.Put(t.Context(), fmt.Sprintf("doc%d.txt", i), "text/plain", bytes.NewReader(b), "", "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, info.ID)
+		}
+		return ids
+	}
+	split := func(n, total int) []int {
+		s := make([]int, n)
+		for i := range s {
+			s[i] = total / n
+		}
+		s[n-1] += total - total/n*n
+		return s
+	}
+	for _, srv := range bothServers(t, true) {
+		t.Run(srv.name+"/10 files 20 MiB", func(t *testing.T) {
+			e := newEnv(t, "", "en")
+			ids := put(t, e, split(10, remoteagent.MaxFileBytes))
+			r := e.run(t, node(srv.base), workrun.Values{"prompt_ra": "file", "docs": ids})
+			if r.Status != workrun.RunSucceeded {
+				t.Fatalf("run = %s: %s", r.Status, r.Reason)
+			}
+			report := fmt.Sprint(r.State["answer_ra"])
+			if !strings.HasPrefix(report, "files: 10\ndoc0.txt 2097152 text/plain") {
+				t.Errorf("agent report = %q", report)
+			}
+			for _, id := range ids {
+				if strings.Contains(report, id.(string)) {
+					t.Errorf("artifact id %s left the machine", id)
+				}
+			}
+			out, _ := r.State["outfiles"].([]any)
+			if len(out) != 1 {
+				t.Fatalf("outfiles = %v", r.State["outfiles"])
+			}
+			rc, info, err := e.arts.Open(t.Context(), out[0].(string))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(rc)
+			rc.Close()
+			if info.Name != "demo.txt" || !strings.HasPrefix(info.MediaType, "text/plain") || string(b) != "hello from the workrun demo agent\n" {
+				t.Errorf("saved file %+v %q", info, b)
+			}
+		})
+		for _, tc := range []struct {
+			name  string
+			sizes []int
+			want  string
+		}{
+			{"11 files", split(11, 1100), "11 files; at most 10"},
+			{"20 MiB + 1 byte", split(3, remoteagent.MaxFileBytes+1), "20971521 bytes"},
+		} {
+			t.Run(srv.name+"/"+tc.name, func(t *testing.T) {
+				e := newEnv(t, "", "en")
+				before := srv.stats(t).Methods
+				r := e.run(t, node(srv.base), workrun.Values{"prompt_ra": "file", "docs": put(t, e, tc.sizes)})
+				if r.Status != workrun.RunFailed || !strings.Contains(r.Reason, tc.want) {
+					t.Fatalf("run = %s: %s", r.Status, r.Reason)
+				}
+				if after := srv.stats(t).Methods; fmt.Sprint(after) != fmt.Sprint(before) {
+					t.Errorf("requests were sent: %v → %v", before, after)
+				}
+				if _, err := e.st.GetRemoteCall(t.Context(), r.ID, "ra", "send"); !errors.Is(err, workrun.ErrNotFound) {
+					t.Errorf("a call was recorded: %v", err)
+				}
+			})
+		}
+	}
+}
+
+// fakeAgentServer is a minimal A2A 1.0 JSON-RPC agent without streaming
+// that answers every request with result().
+func fakeAgentServer(t *testing.T, result func() any) string {
+	t.Helper()
+	return startProxy(t, &proxy{
+		card: func(base string) any {
+			return map[string]any{"name": "fake", "version": "1",
+				"supportedInterfaces": []any{map[string]any{"url": base + "/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}},
+				"capabilities":        map[string]any{"streaming": false},
+				"defaultInputModes":   []string{"text/plain"}, "defaultOutputModes": []string{"text/plain"}, "skills": []any{}}
+		},
+		fault: func(w http.ResponseWriter, r *http.Request, method string, body []byte, _ func() (*http.Response, error)) bool {
+			var req struct {
+				ID json.RawMessage `json:"id"`
+			}
+			json.Unmarshal(body, &req) //nolint:errcheck
+			w.Header().Set("Content-Type", "application/json")
+			json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": result()}) //nolint:errcheck
+			return true
+		},
+	})
+}
+
+func TestFakeServer_HostileFileNameAndUnfinished(t *testing.T) {
+	raw := []byte("%PDF-1.4\n%fake\n")
+	completed := func() any {
+		return map[string]any{"task": map[string]any{"id": "t1", "contextId": "c1",
+			"status": map[string]any{"state": "TASK_STATE_COMPLETED"},
+			"artifacts": []any{map[string]any{"artifactId": "a", "parts": []any{
+				map[string]any{"raw": raw, "filename": "../../etc/pass\x00wd\r\n.pdf", "mediaType": "text/html"},
+				map[string]any{"url": "https://files.example/big.bin?sig=abc", "filename": "big.bin"},
+			}}}}}
+	}
+	working := func() any {
+		return map[string]any{"task": map[string]any{"id": "t2", "status": map[string]any{"state": "TASK_STATE_WORKING"}}}
+	}
+	t.Run("hostile output name is cleaned", func(t *testing.T) {
+		url := fakeAgentServer(t, completed)
+		e := newEnv(t, "", "en")
+		wf := flow([]workrun.NodeSpec{raNode("ra", url, `,"output_files":"outfiles"`)})
+		wf.State["outfiles"] = workrun.FieldFiles
+		r := e.run(t, wf, workrun.Values{"prompt_ra": "x"})
+		if r.Status != workrun.RunSucceeded {
+			t.Fatalf("run = %s: %s", r.Status, r.Reason)
+		}
+		out, _ := r.State["outfiles"].([]any)
+		if len(out) != 1 {
+			t.Fatalf("outfiles = %v", r.State["outfiles"])
+		}
+		info, err := e.arts.Stat(t.Context(), out[0].(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.ContainsAny(info.Name, "/\\\x00\r\n") || strings.Contains(info.Name, "..") || info.Name == "" {
+			t.Errorf("name not cleaned: %q", info.Name)
+		}
+		if info.MediaType == "text/html" {
+			t.Errorf("declared MIME type taken although the bytes are a PDF")
+		}
+		if got := e.messages(t, r.ID, "ra"); !contains(got, "File link not downloaded: https://files.example/big.bin") || contains(got, "sig=abc") {
+			t.Errorf("messages = %q", got)
+		}
+	})
+	t.Run("blocking send answered with an unfinished task", func(t *testing.T) {
+		url := fakeAgentServer(t, working)
+		e := newEnv(t, "", "en")
+		r := e.run(t, flow([]workrun.NodeSpec{raNode("ra", url, "")}), workrun.Values{"prompt_ra": "x"})
+		if r.Status != workrun.RunFailed || !strings.Contains(r.Reason, "unfinished task") || !strings.Contains(r.Reason, "t2 is working") {
+			t.Fatalf("run = %s: %s", r.Status, r.Reason)
+		}
+	})
+}
+
+func waitUntil(t *testing.T, d time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met in time")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

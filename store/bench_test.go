@@ -1,0 +1,171 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"workrun/workrun"
+)
+
+// Figures and the commands that produced them: docs/BENCHMARKS.md, "## store".
+
+func benchStore(b *testing.B) *Store {
+	b.Helper()
+	s, err := Open(context.Background(), b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	return s
+}
+
+// BenchmarkAppendMessage measures node messages with durable commits
+// (one fsync'd transaction each) from 1 and 8 concurrent writers.
+func BenchmarkAppendMessage(b *testing.B) {
+	for _, writers := range []int{1, 8} {
+		b.Run(fmt.Sprintf("writers=%d", writers), func(b *testing.B) {
+			s := benchStore(b)
+			ctx := context.Background()
+			for w := range writers {
+				if err := s.CreateRun(ctx, sampleRun(fmt.Sprint("r", w), t0)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ResetTimer()
+			start := time.Now()
+			var wg sync.WaitGroup
+			for w := range writers {
+				n := b.N / writers
+				if w < b.N%writers {
+					n++
+				}
+				wg.Go(func() {
+					m := workrun.Message{RunID: fmt.Sprint("r", w), NodeID: "n", Text: "remote task: working (42%)"}
+					for range n {
+						if _, err := s.AppendMessage(ctx, m); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+			}
+			wg.Wait()
+			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "msgs/s")
+		})
+	}
+}
+
+// BenchmarkAppendProgress measures batched progress lines, including the
+// final commit of the last batch.
+func BenchmarkAppendProgress(b *testing.B) {
+	s := benchStore(b)
+	ctx := context.Background()
+	if err := s.CreateRun(ctx, sampleRun("r", t0)); err != nil {
+		b.Fatal(err)
+	}
+	m := workrun.Message{RunID: "r", NodeID: "n", Text: "remote task: working (42%)"}
+	b.ResetTimer()
+	start := time.Now()
+	for range b.N {
+		if err := s.AppendProgress(ctx, m); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := s.Flush(ctx); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "lines/s")
+}
+
+// populate writes n runs (each with nodes, messages and a remote call) in
+// one transaction, so setting up 10,000 runs does not take 10,000 fsyncs.
+func populate(b *testing.B, dir string, n int) {
+	b.Helper()
+	ctx := context.Background()
+	s, err := Open(ctx, dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := sampleRun("", t0)
+	wf, inputs, state, _ := marshalRun(r)
+	for i := range n {
+		id := fmt.Sprintf("run-%06d", i)
+		status := workrun.RunSucceeded
+		if i%1000 == 0 {
+			status = workrun.RunRunning
+		}
+		exec := func(q string, args ...any) {
+			if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+				b.Fatal(err)
+			}
+		}
+		exec(`INSERT INTO runs VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`, id, "wf1", "Summarize", wf, inputs, state,
+			string(status), "", "", "", t0.Add(time.Duration(i)*time.Second).UnixNano(), 0)
+		exec(`INSERT INTO node_runs VALUES (?,?,?,?,?,?,?,?,?)`, id, "ra", "remote_agent", "succeeded", "{}", "{}", "", 1, 2)
+		for j := range 5 {
+			exec(`INSERT INTO messages VALUES (?,?,?,?,?)`, id, j+1, "ra", 1, "remote task: working")
+		}
+		exec(`INSERT INTO remote_calls VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`, id, "ra", "0", "http://127.0.0.1:1/",
+			"http://127.0.0.1:1", "m", "t", "c", "TASK_STATE_COMPLETED", "", `{"ok":true}`, "", "", 1, 1, 1)
+	}
+	if err := tx.Commit(); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkOpen measures start-up with 10 and 10,000 runs in the data dir:
+// Open (schema check), the start-up query for running runs, and the first
+// page of the run records list.
+func BenchmarkOpen(b *testing.B) {
+	for _, n := range []int{10, 10000} {
+		dir := b.TempDir()
+		populate(b, dir, n)
+		ctx := context.Background()
+		b.Run(fmt.Sprintf("runs=%d/open", n), func(b *testing.B) {
+			for range b.N {
+				s, err := Open(ctx, dir)
+				if err != nil {
+					b.Fatal(err)
+				}
+				s.Close()
+			}
+		})
+		b.Run(fmt.Sprintf("runs=%d/open+running+first_page", n), func(b *testing.B) {
+			for range b.N {
+				s, err := Open(ctx, dir)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := s.RunsWithStatus(ctx, workrun.RunRunning); err != nil {
+					b.Fatal(err)
+				}
+				page, err := s.ListRuns(ctx, workrun.RunFilter{})
+				if err != nil || len(page) != min(n, 50) {
+					b.Fatalf("first page: %d runs, %v", len(page), err)
+				}
+				s.Close()
+			}
+		})
+		b.Run(fmt.Sprintf("runs=%d/first_page", n), func(b *testing.B) {
+			s, err := Open(ctx, dir)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			b.ResetTimer()
+			for range b.N {
+				if _, err := s.ListRuns(ctx, workrun.RunFilter{WorkflowID: "wf1"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,154 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"github.com/google/go-cmp/cmp"
+)
+
+// memKeyring is a fake keyring behind fakeCreds: names and origins listed,
+// secrets kept apart (the view must never read them back).
+type memKeyring struct {
+	mu      sync.Mutex
+	creds   map[string]Credential
+	secrets map[string]string
+}
+
+func newMemKeyring() (*memKeyring, *fakeCreds) {
+	k := &memKeyring{creds: map[string]Credential{}, secrets: map[string]string{}}
+	return k, &fakeCreds{
+		ListFunc: func(context.Context) ([]Credential, error) {
+			k.mu.Lock()
+			defer k.mu.Unlock()
+			var out []Credential
+			for _, n := range sortedKeys(k.names()) {
+				out = append(out, k.creds[n])
+			}
+			return out, nil
+		},
+		SetFunc: func(_ context.Context, c Credential, s string) error {
+			k.mu.Lock()
+			defer k.mu.Unlock()
+			k.creds[c.Name], k.secrets[c.Name] = c, s
+			return nil
+		},
+		DeleteFunc: func(_ context.Context, n string) error {
+			k.mu.Lock()
+			defer k.mu.Unlock()
+			delete(k.creds, n)
+			delete(k.secrets, n)
+			return nil
+		},
+	}
+}
+
+func (k *memKeyring) names() map[string]string {
+	m := map[string]string{}
+	for n := range k.creds {
+		m[n] = n
+	}
+	return m
+}
+
+// runView performs op and waits until the view finished the async call.
+func runView(t *testing.T, v *CredentialsView, op func()) {
+	t.Helper()
+	done := make(chan struct{}, 1)
+	v.done = func() { done <- struct{}{} }
+	fyne.DoAndWait(op)
+	<-done
+}
+
+// TestCredentialsView_W8 adds a bearer and an API key credential, replaces a
+// secret and deletes, through the dialog's widgets on a fake keyring.
+func TestCredentialsView_W8(t *testing.T) {
+	test.NewTempApp(t)
+	SetupLanguage("en")
+	k, mgr := newMemKeyring()
+	v := NewCredentialsView(mgr, test.NewWindow(nil))
+	runView(t, v, v.Reload)
+
+	if !v.secret.Password {
+		t.Fatal("the secret field is not a password field")
+	}
+	steps := []struct {
+		name    string
+		do      func()
+		want    []Credential
+		secrets map[string]string
+		msg     string
+	}{
+		{"add bearer, origin normalized", func() {
+			v.Fill(Credential{Name: "demo", Origin: "http://127.0.0.1:41241/path", Kind: "bearer"}, "tok-1")
+			v.Save()
+		}, []Credential{{Name: "demo", Origin: "http://127.0.0.1:41241", Kind: "bearer"}}, map[string]string{"demo": "tok-1"}, `Saved "demo"`},
+		{"add api key with header", func() {
+			v.clearForm()
+			v.Fill(Credential{Name: "prod", Origin: "https://agent.example.com", Kind: "apikey", Header: "X-API-Key"}, "key-2")
+			v.Save()
+		}, []Credential{{Name: "demo", Origin: "http://127.0.0.1:41241", Kind: "bearer"}, {Name: "prod", Origin: "https://agent.example.com:443", Kind: "apikey", Header: "X-API-Key"}},
+			map[string]string{"demo": "tok-1", "prod": "key-2"}, `Saved "prod"`},
+		{"replace a secret", func() {
+			v.list.Select(0)
+			v.secret.SetText("tok-3")
+			v.Save()
+		}, []Credential{{Name: "demo", Origin: "http://127.0.0.1:41241", Kind: "bearer"}, {Name: "prod", Origin: "https://agent.example.com:443", Kind: "apikey", Header: "X-API-Key"}},
+			map[string]string{"demo": "tok-3", "prod": "key-2"}, `Saved "demo"`},
+		{"delete", func() { v.DeleteNow("prod") },
+			[]Credential{{Name: "demo", Origin: "http://127.0.0.1:41241", Kind: "bearer"}}, map[string]string{"demo": "tok-3"}, `Deleted "prod"`},
+		{"api key without header is refused", func() {
+			v.clearForm()
+			v.Fill(Credential{Name: "x", Origin: "https://a.example", Kind: "apikey"}, "s")
+			v.Save()
+		}, []Credential{{Name: "demo", Origin: "http://127.0.0.1:41241", Kind: "bearer"}}, map[string]string{"demo": "tok-3"}, "header name"},
+	}
+	for _, s := range steps {
+		runView(t, v, s.do)
+		var got []Credential
+		var m, secretField string
+		fyne.DoAndWait(func() { got, m, secretField = v.Credentials(), v.Message(), v.secret.Text })
+		if diff := cmp.Diff(s.want, got); diff != "" {
+			t.Errorf("%s: listed (-want +got):\n%s", s.name, diff)
+		}
+		k.mu.Lock()
+		if diff := cmp.Diff(s.secrets, k.secrets); diff != "" {
+			t.Errorf("%s: keyring secrets (-want +got):\n%s", s.name, diff)
+		}
+		k.mu.Unlock()
+		if !strings.Contains(m, s.msg) {
+			t.Errorf("%s: message %q, want it to contain %q", s.name, m, s.msg)
+		}
+		if strings.HasPrefix(m, "Saved") && secretField != "" {
+			t.Errorf("%s: the secret stays in the form after saving", s.name)
+		}
+	}
+}
+
+// TestCredentialsView_NoKeyring says plainly that there is no keyring.
+func TestCredentialsView_NoKeyring(t *testing.T) {
+	test.NewTempApp(t)
+	SetupLanguage("en")
+	mgr := &fakeCreds{
+		ListFunc: func(context.Context) ([]Credential, error) { return nil, nil },
+		SetFunc: func(context.Context, Credential, string) error {
+			return fmt.Errorf("keyring set: %w", errors.Join(ErrNoKeyring, errors.New("dbus: no session bus")))
+		},
+	}
+	v := NewCredentialsView(mgr, test.NewWindow(nil))
+	runView(t, v, func() {
+		v.Fill(Credential{Name: "demo", Origin: "http://127.0.0.1:1", Kind: "bearer"}, "tok")
+		v.Save()
+	})
+	var m string
+	fyne.DoAndWait(func() { m = v.Message() })
+	if !strings.HasPrefix(m, "No OS keyring is available") {
+		t.Errorf("message %q does not say plainly that there is no keyring", m)
+	}
+}

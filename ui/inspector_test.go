@@ -1,0 +1,153 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+	"github.com/google/go-cmp/cmp"
+
+	"workrun/workrun"
+)
+
+// TestInspector_RemoteAgentForm types into the Remote Agent form and checks
+// what it reports before and after Apply (R3).
+func TestInspector_RemoteAgentForm(t *testing.T) {
+	w := newTestWindow(t, Deps{})
+	wf := SampleRemote("http://127.0.0.1:41241")
+	wf.State["document"] = workrun.FieldFile
+	w.OpenWorkflow("", wf)
+	w.doc.Select("ask", false)
+	in := w.insp
+	entry := func(k string) *widget.Entry { return in.widgets[k].(*widget.Entry) }
+
+	tests := []struct {
+		name string
+		edit func()
+		want []string // substrings of the problems shown, in order
+	}{
+		{"sample is valid", func() {}, nil},
+		{"timeout above 600", func() { entry("timeout_seconds").SetText("601") }, []string{"1–600"}},
+		{"timeout not a number", func() { entry("timeout_seconds").SetText("soon") }, []string{"whole number"}},
+		{"timeout back in range", func() { entry("timeout_seconds").SetText("600") }, nil},
+		{"chat API url without scheme", func() { entry("url").SetText("api.openai.com/v1/chat") }, []string{"http://"}},
+		{"no inputs", func() {
+			entry("url").SetText("http://127.0.0.1:41241")
+			in.widgets["inputs"].(*widget.CheckGroup).SetSelected(nil)
+		}, []string{"at least one input"}},
+		{"inputs and an attachment", func() {
+			in.widgets["inputs"].(*widget.CheckGroup).SetSelected([]string{"question"})
+			in.widgets["attachments"].(*widget.CheckGroup).SetSelected([]string{"document"})
+		}, nil},
+	}
+	for _, tt := range tests {
+		tt.edit()
+		got := in.Problems()
+		if len(got) != len(tt.want) {
+			t.Fatalf("%s: problems %q, want %d", tt.name, got, len(tt.want))
+		}
+		for i, w := range tt.want {
+			if !strings.Contains(got[i], w) {
+				t.Errorf("%s: problem %q, want it to mention %q", tt.name, got[i], w)
+			}
+		}
+	}
+	// Only file fields are offered as attachments.
+	if diff := cmp.Diff([]string{"document"}, in.widgets["attachments"].(*widget.CheckGroup).Options); diff != "" {
+		t.Errorf("attachment choices (-want +got):\n%s", diff)
+	}
+	in.title.SetText("Ask nicely")
+	in.Apply()
+	n, _ := w.doc.Node("ask")
+	c, err := DecodeConfig(n.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Config{URL: "http://127.0.0.1:41241", Inputs: []string{"question"}, Attachments: []string{"document"}, Output: "answer", TimeoutSeconds: 600}
+	if diff := cmp.Diff(want, c); diff != "" {
+		t.Errorf("applied config (-want +got):\n%s", diff)
+	}
+	if n.Title != "Ask nicely" {
+		t.Errorf("title %q", n.Title)
+	}
+	w.doc.Undo()
+	w.doc.Undo()
+	n, _ = w.doc.Node("ask")
+	if c, _ := DecodeConfig(n.Config); c.TimeoutSeconds != DefaultTimeout || n.Title != "Ask the agent" {
+		t.Errorf("undo of Apply left timeout %d title %q", c.TimeoutSeconds, n.Title)
+	}
+}
+
+// TestInspector_RunDisabledWhileProblems: a problem typed and applied
+// disables Run and shows on the node and in the problem list (W1).
+func TestInspector_RunDisabledWhileProblems(t *testing.T) {
+	eng := &fakeEngine{}
+	w := newTestWindow(t, Deps{Engine: eng})
+	w.OpenWorkflow("", SampleRemote("http://127.0.0.1:41241"))
+	if !w.RunEnabled() {
+		t.Fatalf("Run disabled: %v", w.Problems())
+	}
+	w.doc.Select("ask", false)
+	w.insp.widgets["timeout_seconds"].(*widget.Entry).SetText("0")
+	w.insp.Apply()
+	if w.RunEnabled() {
+		t.Error("Run enabled with a timeout of 0")
+	}
+	if got := w.cv.nodes["ask"].warn.Text; !strings.Contains(got, "1–600") {
+		t.Errorf("node warning %q", got)
+	}
+	if len(w.Problems()) != 1 || w.Problems()[0].NodeID != "ask" {
+		t.Errorf("problem list %v", w.Problems())
+	}
+	// The engine's own problems count too.
+	w.doc.Undo()
+	eng.ValidateFunc = func(workrun.Workflow) []Problem {
+		return []Problem{{NodeID: "end", EdgeIndex: -1, Message: "engine says no"}}
+	}
+	w.validate()
+	if w.RunEnabled() || len(w.Problems()) != 1 || w.Problems()[0].Message != "engine says no" {
+		t.Errorf("engine problem not shown: run enabled %v, problems %v", w.RunEnabled(), w.Problems())
+	}
+}
+
+// TestInspector_TestConnection shows the card facts, or the clear error.
+func TestInspector_TestConnection(t *testing.T) {
+	var gotURL, gotCred string
+	check := func(_ context.Context, u, cred string) (AgentReport, error) {
+		gotURL, gotCred = u, cred
+		if strings.Contains(u, "chat") {
+			return AgentReport{}, errors.New("no Agent Card at this URL: this looks like a chat API, not an A2A service")
+		}
+		return AgentReport{CardName: "Demo Agent", InterfaceURL: u + "/a2a", Streaming: true, SecuritySchemes: []string{"bearer"}, CredentialAccepted: true}, nil
+	}
+	w := newTestWindow(t, Deps{CheckAgent: check})
+	w.OpenWorkflow("", SampleRemote("http://127.0.0.1:41241"))
+	w.doc.Select("ask", false)
+	in := w.insp
+	in.widgets["credential"].(*widget.Select).SetSelected("")
+	run := func() string {
+		done := make(chan struct{})
+		in.testDone = func() { close(done) }
+		fyne.DoAndWait(in.TestConnection)
+		<-done
+		var s string
+		fyne.DoAndWait(func() { s = in.TestResult() })
+		return s
+	}
+	got := run()
+	for _, want := range []string{"Demo Agent", "http://127.0.0.1:41241/a2a", "Streaming: yes", "Security schemes: bearer"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("result %q lacks %q", got, want)
+		}
+	}
+	if gotURL != "http://127.0.0.1:41241" || gotCred != "" {
+		t.Errorf("checked %q with credential %q", gotURL, gotCred)
+	}
+	in.widgets["url"].(*widget.Entry).SetText("https://api.example.com/v1/chat")
+	if got := run(); !strings.Contains(got, "chat API") {
+		t.Errorf("error result %q", got)
+	}
+}

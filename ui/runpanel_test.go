@@ -1,0 +1,251 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+	"github.com/google/go-cmp/cmp"
+
+	"workrun/workrun"
+)
+
+// waitFor polls cond on the Fyne thread until it holds or a deadline passes.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		var ok bool
+		fyne.DoAndWait(func() { ok = cond() })
+		if ok {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("timed out waiting for %s", what)
+}
+
+func msg(run, node string, seq int64, text string) Event {
+	return Event{Type: "message", RunID: run, NodeID: node, Message: &workrun.Message{RunID: run, NodeID: node, Seq: seq, Time: time.Date(2026, 1, 2, 3, 4, 5, 0, time.Local), Text: text}}
+}
+
+func nodeEv(run, node, kind string, s workrun.NodeStatus, errText string) Event {
+	return Event{Type: "node", RunID: run, NodeID: node, Node: &workrun.NodeRun{RunID: run, NodeID: node, Type: kind, Status: s, Error: errText}}
+}
+
+func runEv(r workrun.Run) Event { return Event{Type: "run", RunID: r.ID, Run: &r} }
+
+// TestRunPanel_R11CancelMessages runs the parallel sample on a fake engine:
+// one branch fails while the Remote Agent works; the engine's events reach
+// the panel through the subscription goroutine and fyne.Do, and the panel
+// shows the cancel lines in order, the failure reason on top, and Run again
+// (never Continue, R12).
+func TestRunPanel_R11CancelMessages(t *testing.T) {
+	var mu sync.Mutex
+	var started []workrun.Values
+	eng := &fakeEngine{StartFunc: func(_ context.Context, _ string, _ workrun.Workflow, in workrun.Values) (string, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		started = append(started, in)
+		return "run-1", nil
+	}}
+	w := newTestWindow(t, Deps{Engine: eng})
+	w.OpenWorkflow("", SampleParallel("http://127.0.0.1:1"))
+	if !w.RunEnabled() {
+		t.Fatalf("Run disabled on a valid sample; problems: %v", w.Problems())
+	}
+	w.launch(w.doc.Workflow(), workrun.Values{"question": "work slowly"})
+
+	wf := w.doc.Workflow()
+	failed := workrun.Run{ID: "run-1", WorkflowName: wf.Name, Workflow: wf, Status: workrun.RunFailed, Reason: "check failed: exit status 3", FailedNode: "check", Inputs: workrun.Values{"question": "work slowly"}}
+	for _, ev := range []Event{
+		nodeEv("run-1", "ask", "remote_agent", workrun.NodeRunning, ""),
+		nodeEv("run-1", "check", "process", workrun.NodeRunning, ""),
+		msg("run-1", "ask", 1, "Remote task: submitted; task t-1 working"),
+		nodeEv("run-1", "check", "process", workrun.NodeFailed, "exit status 3"),
+		runEv(failed),
+		msg("run-1", "ask", 2, "Remote task: requesting cancellation…"),
+		msg("run-1", "ask", 3, "Remote task: canceled"),
+		nodeEv("run-1", "ask", "remote_agent", workrun.NodeStopped, ""),
+		msg("run-1", "ask", 3, "Remote task: canceled"), // a duplicate delivery is shown once
+	} {
+		eng.Publish(ev)
+	}
+	waitFor(t, "the ask node to stop", func() bool { return w.panel.NodeStatus("ask") == workrun.NodeStopped })
+
+	var lines []string
+	var status, reason string
+	var actions []string
+	var badge string
+	fyne.DoAndWait(func() {
+		lines = w.panel.MessageLines("ask")
+		status, reason = w.panel.Header()
+		actions = w.panel.Actions()
+		badge = w.cv.nodes["check"].badge.Text
+	})
+	want := []string{
+		"03:04:05  Remote task: submitted; task t-1 working",
+		"03:04:05  Remote task: requesting cancellation…",
+		"03:04:05  Remote task: canceled",
+	}
+	if diff := cmp.Diff(want, lines); diff != "" {
+		t.Errorf("ask messages (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(status, "failed") {
+		t.Errorf("header %q does not say failed", status)
+	}
+	if !strings.Contains(reason, "check failed: exit status 3") || !strings.Contains(reason, "(check)") {
+		t.Errorf("reason on top = %q, want the failing node and its reason", reason)
+	}
+	if diff := cmp.Diff([]string{"Run again"}, actions); diff != "" {
+		t.Errorf("actions of a failed run (-want +got):\n%s", diff)
+	}
+	if badge != "failed" {
+		t.Errorf("canvas badge of check = %q, want failed", badge)
+	}
+
+	// Run again starts a new execution with the same inputs (R12).
+	fyne.DoAndWait(func() { w.panel.TapAction("Run again") })
+	mu.Lock()
+	defer mu.Unlock()
+	if diff := cmp.Diff([]workrun.Values{{"question": "work slowly"}, {"question": "work slowly"}}, started); diff != "" {
+		t.Errorf("inputs of the two runs (-want +got):\n%s", diff)
+	}
+}
+
+// TestRunPanel_Actions checks the run-level buttons per status (R12, R13, R8).
+func TestRunPanel_Actions(t *testing.T) {
+	tests := []struct {
+		name string
+		run  workrun.Run
+		want []string
+	}{
+		{"running offers Stop", workrun.Run{Status: workrun.RunRunning}, []string{"Stop"}},
+		{"stopping shows stopping… until the hooks end", workrun.Run{Status: workrun.RunStopping}, []string{"stopping…"}},
+		{"stopped offers only Run again", workrun.Run{Status: workrun.RunStopped}, []string{"Run again"}},
+		{"failed offers only Run again", workrun.Run{Status: workrun.RunFailed, Reason: "x"}, []string{"Run again"}},
+		{"interrupted by exit offers Resume", workrun.Run{Status: workrun.RunInterrupted, Interruption: workrun.InterruptedByExit}, []string{"Resume"}},
+		{"remote input-required cannot be answered", workrun.Run{Status: workrun.RunInterrupted, Interruption: workrun.InterruptedByRemote}, []string{"Run again"}},
+	}
+	SetupLanguage("en")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := NewRunPanel(nil, false)
+			p.OnStop, p.OnResume, p.OnRunAgain = func() {}, func() {}, func() {}
+			tt.run.ID = "r"
+			p.Start("r", workrun.Workflow{Name: "wf"})
+			p.Apply(runEv(tt.run))
+			if diff := cmp.Diff(tt.want, p.Actions()); diff != "" {
+				t.Errorf("actions (-want +got):\n%s", diff)
+			}
+			for _, a := range p.Actions() {
+				if strings.Contains(strings.ToLower(a), "continue") {
+					t.Errorf("offers %q (R12)", a)
+				}
+			}
+		})
+	}
+}
+
+// TestRunPanel_StopIsHonest: after Stop the panel shows "stopping…" until the
+// engine reports the run stopped.
+func TestRunPanel_StopIsHonest(t *testing.T) {
+	stopped := make(chan string, 1)
+	eng := &fakeEngine{
+		StartFunc: func(context.Context, string, workrun.Workflow, workrun.Values) (string, error) { return "run-2", nil },
+		StopFunc:  func(_ context.Context, id string) error { stopped <- id; return nil },
+	}
+	w := newTestWindow(t, Deps{Engine: eng})
+	w.OpenWorkflow("", SampleRemote("http://127.0.0.1:1"))
+	w.launch(w.doc.Workflow(), workrun.Values{"question": "q"})
+	if w.stopBtn.Disabled() {
+		t.Fatal("Stop disabled while the run goes on")
+	}
+	header := func(want string) {
+		t.Helper()
+		var s string
+		fyne.DoAndWait(func() { s, _ = w.panel.Header() })
+		if !strings.Contains(s, want) {
+			t.Fatalf("header %q, want %q", s, want)
+		}
+	}
+	fyne.DoAndWait(w.stopRun)
+	if id := <-stopped; id != "run-2" {
+		t.Fatalf("stopped %q", id)
+	}
+	header("stopping…")
+	eng.Publish(msg("run-2", "ask", 1, "Cancel result unconfirmed: the request failed or timed out; it will not be retried automatically."))
+	eng.Publish(runEv(workrun.Run{ID: "run-2", Status: workrun.RunStopped}))
+	waitFor(t, "stopped", func() bool { return w.panel.Run().Status == workrun.RunStopped })
+	header("stopped")
+	var enabled bool
+	fyne.DoAndWait(func() { enabled = w.RunEnabled() })
+	if !enabled {
+		t.Error("Run not enabled again after the run stopped")
+	}
+}
+
+// TestRunPanel_HumanDecisions shows Approve/Reject and an answer box for
+// nodes waiting for a person, and sends the decision to the engine.
+func TestRunPanel_HumanDecisions(t *testing.T) {
+	var got []workrun.Decision
+	p := NewRunPanel(nil, false)
+	p.OnDecide = func(d workrun.Decision) { d.Time = time.Time{}; got = append(got, d) }
+	p.Start("r", workrun.Workflow{Nodes: []workrun.NodeSpec{{ID: "rev", Type: "human_review"}, {ID: "ask", Type: "ask_human"}}})
+	p.Apply(nodeEv("r", "rev", "human_review", workrun.NodeInterrupted, ""))
+	p.Apply(nodeEv("r", "ask", "ask_human", workrun.NodeInterrupted, ""))
+	p.Apply(runEv(workrun.Run{ID: "r", Status: workrun.RunInterrupted, Interruption: workrun.InterruptedByHuman}))
+	var approve, reject, answer func()
+	for _, o := range p.rowOf["rev"].extra.Objects {
+		if b, ok := o.(interface{ Tapped(*fyne.PointEvent) }); ok {
+			switch lbl := buttonText(o); lbl {
+			case "Approve":
+				approve = func() { b.Tapped(nil) }
+			case "Reject":
+				reject = func() { b.Tapped(nil) }
+			}
+		}
+	}
+	for _, o := range p.rowOf["ask"].extra.Objects {
+		if buttonText(o) == "Answer" {
+			answer = func() { o.(interface{ Tapped(*fyne.PointEvent) }).Tapped(nil) }
+		}
+	}
+	if approve == nil || reject == nil || answer == nil {
+		t.Fatal("decision buttons missing")
+	}
+	entry := findEntry(p.rowOf["ask"].extra)
+	entry.SetText("forty-two")
+	approve()
+	reject()
+	answer()
+	want := []workrun.Decision{
+		{RunID: "r", NodeID: "rev", Approved: true},
+		{RunID: "r", NodeID: "rev", Approved: false},
+		{RunID: "r", NodeID: "ask", Approved: true, Text: "forty-two"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("decisions (-want +got):\n%s", diff)
+	}
+}
+
+func buttonText(o fyne.CanvasObject) string {
+	if b, ok := o.(*widget.Button); ok {
+		return b.Text
+	}
+	return ""
+}
+
+func findEntry(c *fyne.Container) *widget.Entry {
+	for _, o := range test.LaidOutObjects(c) {
+		if e, ok := o.(*widget.Entry); ok {
+			return e
+		}
+	}
+	return nil
+}

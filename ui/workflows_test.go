@@ -1,0 +1,132 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"workrun/workrun"
+)
+
+// TestExport_NoSecrets: an export holds the credential's name only (W8) and
+// imports back to the same workflow.
+func TestExport_NoSecrets(t *testing.T) {
+	wf := SampleRemote("https://agent.example.com")
+	c, _ := DecodeConfig(wf.Nodes[1].Config)
+	c.Credential = "prod-agent"
+	wf.Nodes[1].Config = EncodeConfig(c)
+	b, err := ExportWorkflow(wf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"credential": "prod-agent"`) {
+		t.Errorf("export lacks the credential name:\n%s", b)
+	}
+	for _, bad := range []string{"secret", "token", "Bearer "} {
+		if strings.Contains(string(b), bad) {
+			t.Errorf("export contains %q", bad)
+		}
+	}
+	back, err := ImportWorkflow(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := ExportWorkflow(back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(b), string(again)); diff != "" {
+		t.Errorf("round trip (-want +got):\n%s", diff)
+	}
+}
+
+// TestWorkflowList_W1 creates, renames, duplicates and deletes workflows
+// through the window on the in-memory store used when Deps.Workflows is nil.
+func TestWorkflowList_W1(t *testing.T) {
+	w := newTestWindow(t, Deps{})
+	names := func() []string {
+		var out []string
+		recs, _ := w.wfs.ListWorkflows(context.Background())
+		for _, r := range recs {
+			out = append(out, r.Workflow.Name)
+		}
+		return out
+	}
+	w.OpenWorkflow("", SampleRemote("http://127.0.0.1:1"))
+	w.save()
+	id := w.wfID
+	time.Sleep(2 * time.Millisecond)
+	w.doc.SetName("Renamed")
+	w.save()
+	if w.wfID != id {
+		t.Fatalf("save of an opened workflow made a new one: %s vs %s", w.wfID, id)
+	}
+	time.Sleep(2 * time.Millisecond)
+	w.duplicateWorkflow()
+	if diff := cmp.Diff([]string{"Renamed (copy)", "Renamed"}, names()); diff != "" {
+		t.Fatalf("after duplicate (-want +got):\n%s", diff)
+	}
+	if err := w.wfs.DeleteWorkflow(context.Background(), id); err != nil {
+		t.Fatal(err)
+	}
+	w.reloadList("")
+	if diff := cmp.Diff([]string{"Renamed (copy)"}, names()); diff != "" {
+		t.Fatalf("after delete (-want +got):\n%s", diff)
+	}
+	if len(w.recs) != 1 {
+		t.Errorf("list shows %d workflows", len(w.recs))
+	}
+}
+
+// TestRecords_FilterAndOpen lists runs with the chosen filter and opens a
+// past run read-only with its timeline.
+func TestRecords_FilterAndOpen(t *testing.T) {
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	wf := SampleRemote("http://127.0.0.1:1")
+	run := workrun.Run{ID: "r1", WorkflowID: "wf1", WorkflowName: wf.Name, Workflow: wf, Status: workrun.RunFailed, Reason: "boom", CreatedAt: t0}
+	var gotFilter workrun.RunFilter
+	runs := &fakeRuns{
+		ListRunsFunc: func(_ context.Context, f workrun.RunFilter) ([]workrun.Run, error) {
+			gotFilter = f
+			return []workrun.Run{run}, nil
+		},
+		GetRunFunc: func(context.Context, string) (workrun.Run, error) { return run, nil },
+		NodeRunsFunc: func(context.Context, string) ([]workrun.NodeRun, error) {
+			return []workrun.NodeRun{
+				{RunID: "r1", NodeID: "ask", Type: "remote_agent", Status: workrun.NodeFailed, Error: "boom", StartedAt: t0.Add(time.Second), EndedAt: t0.Add(3 * time.Second), Inputs: workrun.Values{"question": "q"}},
+				{RunID: "r1", NodeID: "start", Type: "start", Status: workrun.NodeSucceeded, StartedAt: t0, EndedAt: t0.Add(time.Millisecond), Outputs: workrun.Values{"question": "q"}},
+				{RunID: "r1", NodeID: "end", Type: "output", Status: workrun.NodeSkipped},
+			}, nil
+		},
+		MessagesFunc: func(context.Context, string) ([]workrun.Message, error) {
+			return []workrun.Message{{RunID: "r1", NodeID: "ask", Seq: 1, Time: t0, Text: "Remote task: requesting cancellation…"}}, nil
+		},
+	}
+	w := newTestWindow(t, Deps{Runs: runs})
+	w.records.SetFilter("wf1", workrun.RunFailed)
+	if gotFilter.WorkflowID != "wf1" || gotFilter.Status != workrun.RunFailed {
+		t.Errorf("filter sent %+v", gotFilter)
+	}
+	if len(w.records.Runs()) != 1 {
+		t.Fatalf("listed %d runs", len(w.records.Runs()))
+	}
+	win := w.records.Open("r1")
+	if win == nil {
+		t.Fatal("run did not open")
+	}
+	defer win.Close()
+	nrs, _ := runs.NodeRuns(context.Background(), "r1")
+	tl := Timeline(run, nrs)
+	iStart, iAsk, iEnd := strings.Index(tl, "1. start"), strings.Index(tl, "2. ask"), strings.Index(tl, "3. end")
+	if iStart < 0 || iAsk < iStart || iEnd < iAsk {
+		t.Errorf("timeline not in start order:\n%s", tl)
+	}
+	for _, want := range []string{"2s", `inputs: {"question":"q"}`, "error: boom"} {
+		if !strings.Contains(tl, want) {
+			t.Errorf("timeline lacks %q:\n%s", want, tl)
+		}
+	}
+}

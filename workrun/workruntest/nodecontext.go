@@ -1,0 +1,89 @@
+package workruntest
+
+import (
+	"context"
+	"sync"
+
+	"workrun/workrun"
+)
+
+// NodeContext is a workrun.NodeContext for running one Step in a test. Set
+// the exported fields before Run; read what the step did with the methods.
+type NodeContext struct {
+	Run, Node string
+	In        workrun.Values
+	IsResumed bool
+	Arts      workrun.ArtifactStore
+	// DecisionFunc answers Decision; nil means "no decision yet".
+	DecisionFunc func(ctx context.Context) (workrun.Decision, bool, error)
+
+	mu     sync.Mutex
+	logs   []string
+	hooks  []func(ctx context.Context)
+	branch string
+}
+
+var _ workrun.NodeContext = (*NodeContext)(nil)
+
+func (c *NodeContext) RunID() string                    { return c.Run }
+func (c *NodeContext) NodeID() string                   { return c.Node }
+func (c *NodeContext) Resumed() bool                    { return c.IsResumed }
+func (c *NodeContext) Artifacts() workrun.ArtifactStore { return c.Arts }
+
+func (c *NodeContext) Inputs() workrun.Values {
+	out := workrun.Values{}
+	for k, v := range c.In {
+		out[k] = v
+	}
+	return out
+}
+
+func (c *NodeContext) Log(text string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.logs = append(c.logs, text)
+}
+
+func (c *NodeContext) Progress(text string) { c.Log(text) }
+
+func (c *NodeContext) OnAbort(hook func(ctx context.Context)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.hooks = append(c.hooks, hook)
+}
+
+func (c *NodeContext) SetBranch(branch string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.branch = branch
+}
+
+func (c *NodeContext) Decision(ctx context.Context) (workrun.Decision, bool, error) {
+	if c.DecisionFunc == nil {
+		return workrun.Decision{}, false, nil
+	}
+	return c.DecisionFunc(ctx)
+}
+
+// Logs returns the lines logged so far.
+func (c *NodeContext) Logs() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.logs...)
+}
+
+// Hooks returns the abort hooks registered so far.
+func (c *NodeContext) Hooks() []func(ctx context.Context) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]func(ctx context.Context), len(c.hooks))
+	copy(out, c.hooks)
+	return out
+}
+
+// Branch returns the branch set with SetBranch.
+func (c *NodeContext) Branch() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.branch
+}
