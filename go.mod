@@ -52,3 +52,5 @@ require (
 	modernc.org/memory v1.12.1 // indirect
 	modernc.org/sqlite v1.62.0 // indirect
 )
+
+replace github.com/jeandeaual/go-locale => ./third_party/go-locale

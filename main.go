@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 
 	"workrun/artifacts"
@@ -18,6 +19,7 @@ import (
 	"workrun/nodes/set"
 	"workrun/nodes/start"
 	"workrun/store"
+	"workrun/ui"
 	"workrun/workrun"
 )
 
@@ -52,7 +54,15 @@ func openServices(ctx context.Context, dataDir string) (*cli.Services, error) {
 	return &cli.Services{DataDir: dataDir, Runs: st, Workflows: st, Artifacts: arts, Engine: engine, Close: st.Close}, nil
 }
 
-// runGUI opens the window.
+// runGUI opens the window on the data directory's services and blocks until
+// it closes. Services not wired yet are nil; the window disables what needs them.
 func runGUI(ctx context.Context, env *cli.Env) error {
-	return nil // wired to ui.Run when ui lands
+	svc, err := env.Deps.Open(ctx, env.DataDir)
+	if err != nil {
+		return fmt.Errorf("open data directory %s: %w", env.DataDir, err)
+	}
+	if svc.Close != nil {
+		defer svc.Close()
+	}
+	return ui.Run(ui.Deps{Runs: svc.Runs, Workflows: svc.Workflows, Artifacts: svc.Artifacts})
 }

@@ -245,8 +245,9 @@ type pictureStats struct {
 }
 
 // blank reports whether a screenshot shows nothing: a window that has not
-// drawn yet is one flat colour.
-func (s pictureStats) blank() bool { return s.colours < 16 || s.dominant > 0.97 }
+// drawn yet is one flat colour, while the frame's text, icons and panels give
+// hundreds of colours (anti-aliasing) on a background that covers most of it.
+func (s pictureStats) blank() bool { return s.colours < 16 || s.dominant > 0.995 }
 
 // waitForPicture takes screenshots of the window until one is not blank: the
 // first frames may come before Fyne has drawn the layout.

@@ -89,8 +89,9 @@ func (c *Client) Streaming() bool { return c.card != nil && c.card.Capabilities.
 
 // RequestSize returns the exact encoded size in bytes of the SendMessage or
 // SendStreamingMessage request for req, without reading file sources or
-// building the body (SPEC R14 pre-check). The JSON-RPC id is counted at its
-// largest width, so the real request is never bigger.
+// building the body (SPEC R14 pre-check). The JSON-RPC id and method name are
+// counted at their largest, so the real request is at most 27 bytes smaller
+// and never bigger; the check inside the send methods uses the exact size.
 func (c *Client) RequestSize(req SendMessageRequest) (int64, error) {
 	return encodedSize(math.MaxInt64, "SendStreamingMessage", sendParams{c.tenant, &req})
 }

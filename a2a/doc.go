@@ -46,6 +46,10 @@
 // host is loopback (ErrInsecureCredential). The card fetch carries no
 // credential. Secrets never appear in error messages.
 //
+// Connection test. CheckAccess reads a task id that cannot exist: an A2A
+// answer proves discovery and authentication without submitting work (SPEC
+// R3.4). Callers should check Streaming() before using the streaming methods.
+//
 // Idempotency. POST requests are never retried by the transport (Go replays
 // only idempotent requests), so one SendMessage call submits at most once.
 package a2a

@@ -103,3 +103,53 @@ func TestConcurrentWriters_NoLockErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoStoresOneFile_NoLockErrors opens the same data dir twice, as the
+// CLI does next to the running GUI: BEGIN IMMEDIATE and busy_timeout make
+// the second writer wait instead of failing.
+func TestTwoStoresOneFile_NoLockErrors(t *testing.T) {
+	ctx := t.Context()
+	dir := t.TempDir()
+	var stores [2]*Store
+	for i := range stores {
+		s, err := Open(ctx, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		stores[i] = s
+	}
+	if err := stores[0].CreateRun(ctx, sampleRun("r", t0)); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 400)
+	for i, s := range stores {
+		for g := range 4 {
+			wg.Go(func() {
+				for j := range 25 {
+					c := RemoteCall{RunID: "r", NodeID: fmt.Sprintf("s%d-g%d", i, g), CallKey: fmt.Sprint(j)}
+					if err := s.SaveRemoteCall(ctx, c); err != nil {
+						errs <- err
+					}
+					if _, err := s.SaveWorkflow(ctx, fmt.Sprintf("wf-%d-%d", i, g), workrun.Workflow{Name: "x"}); err != nil {
+						errs <- err
+					}
+				}
+			})
+		}
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	calls, err := stores[1].RemoteCallsForRun(ctx, "r")
+	if err != nil || len(calls) != 2*4*25 {
+		t.Errorf("%d calls, %v; want %d", len(calls), err, 2*4*25)
+	}
+	wf, err := stores[0].GetWorkflow(ctx, "wf-1-3")
+	if err != nil || wf.Revision != 25 {
+		t.Errorf("workflow revision = %d, %v; want 25", wf.Revision, err)
+	}
+}

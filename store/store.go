@@ -109,13 +109,10 @@ func (s *Store) Path() string { return s.path }
 
 // Close commits pending progress lines and closes the database.
 func (s *Store) Close() error {
-	ferr := s.Flush(context.Background())
 	s.qMu.Lock()
-	s.closed = true
-	if s.timer != nil {
-		s.timer.Stop()
-	}
+	s.closed = true // no new lines from here on
 	s.qMu.Unlock()
+	ferr := s.Flush(context.Background())
 	rerr := s.r.Close()
 	werr := s.w.Close()
 	return errors.Join(ferr, rerr, werr)

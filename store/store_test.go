@@ -551,3 +551,37 @@ func TestArtifactAndCredentialMeta(t *testing.T) {
 		t.Errorf("after delete: %v", err)
 	}
 }
+
+// TestGroupCommit_BadLineFailsOnlyItsCaller queues a batch as concurrent
+// AppendMessage calls would and commits it: the line for a missing run
+// fails alone, the others are committed in order.
+func TestGroupCommit_BadLineFailsOnlyItsCaller(t *testing.T) {
+	ctx := t.Context()
+	s := openTest(t)
+	if err := s.CreateRun(ctx, sampleRun("r1", t0)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AppendProgress(ctx, workrun.Message{RunID: "r1", NodeID: "a", Text: "p"}); err != nil {
+		t.Fatal(err)
+	}
+	var reqs []lineReq
+	for _, run := range []string{"r1", "missing", "r1"} {
+		reqs = append(reqs, lineReq{m: workrun.Message{RunID: run, NodeID: "a", Time: t0, Text: run}, res: make(chan lineRes, 1)})
+	}
+	s.queue = append(s.queue, reqs...)
+	s.commitMu.Lock()
+	s.commitLocked(ctx)
+	s.commitMu.Unlock()
+	var got []string
+	for _, r := range reqs {
+		res := <-r.res
+		got = append(got, fmt.Sprintf("%d %v", res.m.Seq, res.err != nil))
+	}
+	if d := cmp.Diff([]string{"2 false", "0 true", "3 false"}, got); d != "" {
+		t.Errorf("results (-want +got):\n%s", d)
+	}
+	ms, err := s.Messages(ctx, "r1")
+	if err != nil || len(ms) != 3 || ms[0].Text != "p" {
+		t.Errorf("committed lines = %+v, %v", ms, err)
+	}
+}

@@ -90,6 +90,7 @@ func NewWindow(a fyne.App, d Deps) *Window {
 	if len(w.recs) == 0 {
 		w.setStatus(lang.X("help.first", "New here? Help → Sample: Remote Agent demo starts the demo agent and opens a workflow you can run at once."))
 	}
+	w.noteInterrupted()
 	return w
 }
 
@@ -195,6 +196,11 @@ func (w *Window) build() {
 		container.NewTabItem(lang.X("tab.remote", "Remote tasks"), w.tasks.Object()),
 		container.NewTabItem(lang.X("tab.records", "Run records"), w.records.Object()),
 	)
+	w.tabs.OnSelected = func(t *container.TabItem) {
+		if t.Content == w.records.Object() {
+			w.records.Reload()
+		}
+	}
 	main := container.NewHSplit(centre, container.NewVScroll(w.insp.Object()))
 	main.Offset = 0.74
 	top := container.NewHSplit(left, main)
@@ -342,6 +348,45 @@ func (w *Window) showError(err error) {
 	}
 	w.setStatus(err.Error())
 	dialog.ShowError(err, w.win)
+}
+
+// noteInterrupted says when runs interrupted by an exit wait to be resumed
+// (R12, R13); it reads one index, never the history.
+func (w *Window) noteInterrupted() {
+	if w.deps.Runs == nil {
+		return
+	}
+	rs, err := w.deps.Runs.RunsWithStatus(w.ctx, workrun.RunInterrupted)
+	if err != nil || len(rs) == 0 {
+		return
+	}
+	w.setStatus(fmt.Sprintf(lang.X("run.interrupted_note", "%d interrupted runs can be resumed: see Run records."), len(rs)))
+	w.records.SetFilter("", workrun.RunInterrupted)
+}
+
+// ShowRun shows a run in the main run panel, live: Resume, Stop and the
+// decisions apply to it.
+func (w *Window) ShowRun(runID string) {
+	if err := w.panel.Show(w.ctx, runID); err != nil {
+		w.showError(err)
+		return
+	}
+	r := w.panel.Run()
+	w.cv.ClearStatus()
+	if len(r.Workflow.Nodes) > 0 {
+		w.wfID = r.WorkflowID
+		w.doc = NewDocument(r.Workflow)
+		w.doc.OnChange = w.docChanged
+		w.cv.SetDocument(w.doc, false)
+		w.docChanged()
+		w.cv.Fit()
+		for id, n := range w.panel.nodes {
+			w.cv.SetStatus(id, n.Status)
+		}
+	}
+	w.tasks.Show(w.ctx, runID)
+	w.tabs.SelectIndex(0)
+	w.updateRunButtons()
 }
 
 // --- workflows (SPEC W1) ---

@@ -386,8 +386,9 @@ func (in *Inspector) Apply() {
 	}
 	id := in.nodeID
 	d := in.w.doc
+	n, _ := d.Node(id)
 	d.SetTitle(id, strings.TrimSpace(in.title.Text))
-	d.SetConfig(id, EncodeConfig(c))
+	d.SetConfig(id, MergeConfig(n.Config, c))
 }
 
 // loadCredentials fills the credential picker from the manager (names only).

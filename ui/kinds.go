@@ -142,6 +142,34 @@ func EncodeConfig(c Config) json.RawMessage {
 	return b
 }
 
+// configKeys are the keys Config knows; MergeConfig keeps any others.
+var configKeys = []string{"values", "field", "op", "value", "fields", "prompt", "command", "env", "stdout", "cleanup",
+	"url", "inputs", "attachments", "output", "output_files", "credential", "timeout_seconds"}
+
+// MergeConfig writes c over orig, keeping keys of orig that Config does not
+// know (a newer engine's), so the inspector never drops them.
+func MergeConfig(orig json.RawMessage, c Config) json.RawMessage {
+	var m map[string]json.RawMessage
+	if len(orig) == 0 || json.Unmarshal(orig, &m) != nil || m == nil {
+		return EncodeConfig(c)
+	}
+	for _, k := range configKeys {
+		delete(m, k)
+	}
+	var known map[string]json.RawMessage
+	if err := json.Unmarshal(EncodeConfig(c), &known); err != nil {
+		return EncodeConfig(c)
+	}
+	for k, v := range known {
+		m[k] = v
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return EncodeConfig(c)
+	}
+	return b
+}
+
 // CheckWorkflow finds the problems the editor can see by itself: the shape
 // of the graph and each node's config against the State fields. The engine's
 // Validate is authoritative; the window shows both.

@@ -55,7 +55,13 @@ func NewRecordsView(w *Window) *RecordsView {
 		})
 	v.list.OnSelected = func(i widget.ListItemID) {
 		if i < len(v.runs) {
-			v.Open(v.runs[i].ID)
+			if r := v.runs[i]; r.Status.Terminal() {
+				v.Open(r.ID)
+			} else {
+				// A run that can still change (interrupted: Resume, a
+				// decision) opens in the main run panel, live.
+				v.w.ShowRun(r.ID)
+			}
 		}
 		v.list.UnselectAll()
 	}

@@ -38,7 +38,7 @@ func (w *Window) subscribe() {
 func (w *Window) apply(ev Event) {
 	w.panel.Apply(ev)
 	if ev.RunID == w.panel.RunID() {
-		if ev.Node != nil && ev.Node.Type == "remote_agent" || ev.Run != nil {
+		if ev.Node != nil && ev.Node.Type == "remote_agent" || ev.Run != nil || ev.Message != nil && w.panel.NodeKind(ev.NodeID) == "remote_agent" {
 			w.tasks.Show(w.ctx, ev.RunID)
 		}
 		w.updateRunButtons()

@@ -284,6 +284,14 @@ func (p *RunPanel) MessageLines(nodeID string) []string {
 	return out
 }
 
+// NodeKind returns a node's type as known to the panel ("" if unknown).
+func (p *RunPanel) NodeKind(id string) string {
+	if r := p.rowOf[id]; r != nil {
+		return r.kind
+	}
+	return ""
+}
+
 // NodeStatus returns a node's status as shown.
 func (p *RunPanel) NodeStatus(id string) workrun.NodeStatus { return p.nodes[id].Status }
 

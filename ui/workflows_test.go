@@ -130,3 +130,35 @@ func TestRecords_FilterAndOpen(t *testing.T) {
 		}
 	}
 }
+
+// TestResumeInterruptedByExit: a run interrupted by an exit opens live from
+// the run records and offers Resume, which goes to the engine (R12, R13).
+func TestResumeInterruptedByExit(t *testing.T) {
+	wf := SampleRemote("http://127.0.0.1:1")
+	run := workrun.Run{ID: "r9", WorkflowName: wf.Name, Workflow: wf, Status: workrun.RunInterrupted, Interruption: workrun.InterruptedByExit}
+	runs := &fakeRuns{GetRunFunc: func(context.Context, string) (workrun.Run, error) { return run, nil }}
+	resumed := ""
+	eng := &fakeEngine{ResumeFunc: func(_ context.Context, id string) error { resumed = id; return nil }}
+	w := newTestWindow(t, Deps{Runs: runs, Engine: eng})
+	w.ShowRun("r9")
+	if diff := cmp.Diff([]string{"Resume"}, w.panel.Actions()); diff != "" {
+		t.Fatalf("actions (-want +got):\n%s", diff)
+	}
+	w.panel.TapAction("Resume")
+	if resumed != "r9" {
+		t.Fatalf("resumed %q", resumed)
+	}
+	if w.panel.Run().Status != workrun.RunRunning || w.stopBtn.Disabled() {
+		t.Errorf("after Resume status %s, stop enabled %v", w.panel.Run().Status, !w.stopBtn.Disabled())
+	}
+}
+
+// TestMergeConfig_KeepsUnknownKeys: the inspector never drops config keys it
+// does not know.
+func TestMergeConfig_KeepsUnknownKeys(t *testing.T) {
+	got := MergeConfig([]byte(`{"url":"http://a","future_key":{"x":1},"timeout_seconds":5}`), Config{URL: "http://b", Inputs: []string{"q"}, TimeoutSeconds: 9})
+	want := `{"future_key":{"x":1},"inputs":["q"],"timeout_seconds":9,"url":"http://b"}`
+	if string(got) != want {
+		t.Errorf("got %s\nwant %s", got, want)
+	}
+}

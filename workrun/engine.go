@@ -161,9 +161,12 @@ func (e *Engine) Stop(ctx context.Context, runID string) error {
 	}
 	e.publishRun(r)
 	e.mu.Lock()
-	hooks := e.parked[runID]
+	hooks, held := e.parked[runID]
 	delete(e.parked, runID)
 	e.mu.Unlock()
+	if !held {
+		hooks = e.rearmForStop(ctx, r)
+	}
 	runHooks(ctx, hooks, e.abortTimeout())
 	r.Status, r.EndedAt = RunStopped, e.now().UTC()
 	if err := e.runs.UpdateRun(context.WithoutCancel(ctx), r); err != nil {
@@ -209,13 +212,18 @@ func (e *Engine) Resume(ctx context.Context, runID string) error {
 		return fmt.Errorf("resume run %s: %w", runID, ErrRunActive)
 	}
 	// Hooks of nodes that finished stay registered; re-entered nodes
-	// register theirs again.
-	for _, h := range e.parked[runID] {
+	// register theirs again. A process that does not hold the run's hooks
+	// asks the finished nodes to register theirs again (RearmableStep).
+	parked, held := e.parked[runID]
+	for _, h := range parked {
 		if x.status[h.node] == NodeSucceeded {
 			x.hooks = append(x.hooks, h)
 		}
 	}
 	delete(e.parked, runID)
+	if !held {
+		x.rearm(NodeSucceeded)
+	}
 	e.active[runID] = x
 	e.mu.Unlock()
 
@@ -383,10 +391,27 @@ func (e *Engine) Close(ctx context.Context) error {
 func (e *Engine) finished(x *execution, parked []abortHook) {
 	e.mu.Lock()
 	delete(e.active, x.run.ID)
-	if len(parked) > 0 {
+	if x.run.Status == RunInterrupted && x.run.Interruption != InterruptedByExit {
+		// Present even when empty: this process holds the run's hooks.
 		e.parked[x.run.ID] = parked
 	}
 	e.mu.Unlock()
+}
+
+// rearmForStop collects the abort hooks of an interrupted run this process
+// does not hold, from its saved records (RearmableStep).
+func (e *Engine) rearmForStop(ctx context.Context, r Run) []abortHook {
+	steps, probs := e.compile(r.Workflow)
+	if len(probs) > 0 {
+		return nil
+	}
+	recs, err := e.runs.NodeRuns(ctx, r.ID)
+	if err != nil {
+		return nil
+	}
+	x := newExecution(e, r, steps, recs)
+	x.rearm(NodeSucceeded, NodeInterrupted)
+	return x.hooks
 }
 
 func (e *Engine) publishRun(r Run) {

@@ -180,6 +180,20 @@ func (x *execution) release(id string) {
 	}
 }
 
+// rearm lets every saved node in one of the statuses register its abort
+// hook again (RearmableStep), before the loop starts.
+func (x *execution) rearm(statuses ...NodeStatus) {
+	for _, id := range x.order {
+		rec, ok := x.recs[id]
+		if !ok || !slices.Contains(statuses, rec.Status) {
+			continue
+		}
+		if rs, ok := x.steps[id].(RearmableStep); ok {
+			rs.Rearm(&nodeContext{x: x, runID: x.run.ID, id: id, inputs: maps.Clone(rec.Inputs), resumed: true}, rec)
+		}
+	}
+}
+
 func (x *execution) requestStop() { x.stopped.Do(func() { close(x.stopCh) }) }
 func (x *execution) requestExit() { x.exited.Do(func() { close(x.exitCh) }) }
 

@@ -119,3 +119,15 @@ func jsonKind(goKind string) string {
 	}
 	return goKind
 }
+
+// RearmableStep is implemented by steps whose abort hook must outlive the
+// process that registered it (the process node's cleanup, SPEC R17). When a
+// run is continued (Resume, Decide) or stopped by a process that does not
+// hold the run's hooks — the CLI after `workrun run` exited, the app after a
+// restart — the engine calls Rearm instead of Run for each node saved
+// succeeded (and, on Stop, interrupted), so that it can register its hook
+// again (nc.OnAbort) from its saved record. Rearm must not redo the work.
+type RearmableStep interface {
+	Step
+	Rearm(nc NodeContext, saved NodeRun)
+}

@@ -131,7 +131,11 @@ func (e *Engine) compile(wf Workflow) (map[string]Step, []Problem) {
 			bad = true
 		}
 		if !seen[ed.To] {
-			edgeProblem(i, ed.From, "edge to missing node %q", ed.To)
+			at := ed.From
+			if bad {
+				at = ""
+			}
+			edgeProblem(i, at, "edge to missing node %q", ed.To)
 			bad = true
 		}
 		if bad {

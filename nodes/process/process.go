@@ -8,8 +8,9 @@
 // succeeded, so it runs exactly once if the run later fails or is stopped,
 // and never when the run succeeds or when the command itself failed. It runs
 // on the engine's detached, bounded context; its outcome is shown as node
-// messages and never changes the run's status. A cleanup registered before
-// the application exited is not kept across a restart.
+// messages and never changes the run's status. When the run is continued or
+// stopped by another process (after `workrun run` exited, or a restart), the
+// engine calls Rearm, which registers the cleanup again from the saved record.
 //
 // "{{field}}" templates may appear in the command, cleanup and env values;
 // the fields they name are the node's reads. Environment values are never
@@ -153,6 +154,18 @@ func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values,
 		return workrun.Values{s.stdout: v}, nil
 	}
 	return workrun.Values{s.stdout: text}, nil
+}
+
+// Rearm registers the cleanup of a command that succeeded in an earlier
+// process, with the inputs it ran with, so that it still runs once if the
+// run fails or is stopped later (R17). The command is not run again.
+func (s *step) Rearm(nc workrun.NodeContext, saved workrun.NodeRun) {
+	if saved.Status != workrun.NodeSucceeded || len(s.cleanup) == 0 {
+		return
+	}
+	in := saved.Inputs
+	cleanup := expandAll(s.cleanup, in)
+	nc.OnAbort(func(ctx context.Context) { s.runCleanup(ctx, nc, cleanup, in) })
 }
 
 func (s *step) runCleanup(ctx context.Context, nc workrun.NodeContext, args []string, in workrun.Values) {

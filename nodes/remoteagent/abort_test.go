@@ -68,10 +68,14 @@ func TestAbort_R9Table(t *testing.T) {
 			func(_ context.Context, id string) (*a2a.Task, error) { return task(id, a2a.TaskStateWorking, ""), nil },
 			1, []string{enRequesting, "Remote task: cancel requested; the agent reports it is still working (working)"}, CancelStillWorking},
 		{"answer: already completed", a2a.TaskStateWorking, "t1", false,
-			func(_ context.Context, id string) (*a2a.Task, error) { return task(id, a2a.TaskStateCompleted, ""), nil },
+			func(_ context.Context, id string) (*a2a.Task, error) {
+				return task(id, a2a.TaskStateCompleted, ""), nil
+			},
 			1, []string{enRequesting, "Remote task: already completed before the cancel arrived"}, CancelAlreadyCompleted},
 		{"answer: not cancelable", a2a.TaskStateWorking, "t1", false,
-			func(context.Context, string) (*a2a.Task, error) { return nil, &a2a.RPCError{Code: -32002, Message: "done"} },
+			func(context.Context, string) (*a2a.Task, error) {
+				return nil, &a2a.RPCError{Code: -32002, Message: "done"}
+			},
 			1, []string{enRequesting, "Remote task: not cancelable (a2a: task not cancelable (-32002): done)"}, CancelNotCancelable},
 		{"answer: not found", a2a.TaskStateWorking, "t1", false,
 			func(context.Context, string) (*a2a.Task, error) { return nil, &a2a.RPCError{Code: -32001} },

@@ -110,6 +110,7 @@ func BenchmarkCancelFanOut(b *testing.B) {
 	b.Cleanup(func() { agent.Close(); ts.Close() })
 
 	single := singleCancel(b, ts.URL)
+	raw := rawFanOut(b, ts.URL, calls)
 	var fanouts, firstIns, lastIns []time.Duration
 	for i := 0; b.Loop(); i++ {
 		dir := b.TempDir()
@@ -155,6 +156,7 @@ func BenchmarkCancelFanOut(b *testing.B) {
 	b.ReportMetric(float64(med.Microseconds())/1000, "fanout-ms")
 	b.ReportMetric(float64(single.Microseconds())/1000, "single-cancel-ms")
 	b.ReportMetric(float64(med)/float64(single), "ratio")
+	b.ReportMetric(float64(raw.Microseconds())/1000, "raw-fanout-ms")
 	slices.Sort(firstIns)
 	slices.Sort(lastIns)
 	b.ReportMetric(float64(firstIns[len(firstIns)/2].Microseconds())/1000, "first-cancel-in-ms")
@@ -188,4 +190,52 @@ func singleCancel(b *testing.B, base string) time.Duration {
 	}
 	slices.Sort(ds)
 	return ds[len(ds)/2]
+}
+
+// rawFanOut is the floor for the same work without Workrun: 100 hanging
+// tasks followed by open streams, then the streams dropped and 100 CancelTask
+// sent at once from 100 clients; the time until the last answer.
+func rawFanOut(b *testing.B, base string, n int) time.Duration {
+	clients := make([]*a2a.Client, n)
+	ids := make([]string, n)
+	streams, drop := context.WithCancel(b.Context())
+	defer drop()
+	var ready sync.WaitGroup
+	for i := range n {
+		c, err := a2a.Discover(b.Context(), base, a2a.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		clients[i] = c
+		ready.Add(1)
+		go func() {
+			got := false
+			for ev, err := range c.SendStreamingMessage(streams, a2a.SendMessageRequest{Message: a2a.Message{
+				MessageID: uuid.NewString(), Role: a2a.RoleUser, Parts: []a2a.Part{{Text: "hang"}}}}) {
+				if err != nil {
+					break
+				}
+				if !got && ev.State() == a2a.TaskStateWorking {
+					ids[i], got = ev.TaskID(), true
+					ready.Done()
+				}
+			}
+			if !got {
+				ready.Done()
+			}
+		}()
+	}
+	ready.Wait()
+	t0 := time.Now()
+	drop()
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			if _, err := clients[i].CancelTask(b.Context(), ids[i]); err != nil {
+				b.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	return time.Since(t0)
 }

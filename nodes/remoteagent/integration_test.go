@@ -2,17 +2,22 @@ package remoteagent_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"workrun/a2a"
 	"workrun/a2a/demoagent"
 	"workrun/nodes/remoteagent"
+	"workrun/nodes/start"
 	"workrun/workrun"
 )
 
@@ -396,3 +401,134 @@ func waitUntil(t *testing.T, d time.Duration, cond func() bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestExampleWorkflow runs examples/remote-agent.json against the demo agent
+// (its URL swapped for the test server's), once with a file and once without.
+func TestExampleWorkflow(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "examples", "remote-agent.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := goServer(t, demoagent.Options{})
+	var wf workrun.Workflow
+	if err := json.Unmarshal(bytes.ReplaceAll(raw, []byte("http://127.0.0.1:41241"), []byte(srv.base)), &wf); err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, "", "en")
+	r := e.run(t, wf, workrun.Values{"question": "echo hello from the example"})
+	if r.Status != workrun.RunSucceeded || r.State["answer"] != "echo hello from the example" {
+		t.Fatalf("run = %s %q: %v", r.Status, r.Reason, r.State)
+	}
+	doc, err := e.arts.Put(t.Context(), "notes.txt", "text/plain", strings.NewReader("some notes\n"), "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = e.run(t, wf, workrun.Values{"question": "file", "document": doc.ID})
+	if r.Status != workrun.RunSucceeded || !strings.HasPrefix(fmt.Sprint(r.State["answer"]), "files: 1\nnotes.txt 11 text/plain") {
+		t.Fatalf("run = %s %q: %v", r.Status, r.Reason, r.State)
+	}
+	if files, _ := r.State["returned"].([]any); len(files) != 1 {
+		t.Errorf("returned = %v", r.State["returned"])
+	}
+}
+
+// TestServers_Stop: Stop is handled like a failure: one cancel per unfinished
+// call, the R11 lines, and the run ends stopped. A run interrupted by the
+// agent (INPUT_REQUIRED) and then stopped gets its cancel too (R9 row 1).
+func TestServers_Stop(t *testing.T) {
+	for _, srv := range bothServers(t, true) {
+		t.Run(srv.name+"/working", func(t *testing.T) {
+			e := newEnv(t, "", "zh")
+			id, err := e.eng.Start(t.Context(), "", flow([]workrun.NodeSpec{raNode("ra", srv.base, "")}), workrun.Values{"prompt_ra": "hang"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var taskID string
+			waitUntil(t, 20*time.Second, func() bool {
+				c, err := e.st.GetRemoteCall(t.Context(), id, "ra", "send")
+				taskID = c.TaskID
+				return err == nil && c.RemoteState == "TASK_STATE_WORKING"
+			})
+			if err := e.eng.Stop(t.Context(), id); err != nil {
+				t.Fatal(err)
+			}
+			r, err := e.eng.Wait(t.Context(), id)
+			if err != nil || r.Status != workrun.RunStopped {
+				t.Fatalf("run = %s %v", r.Status, err)
+			}
+			if got := srv.stats(t).Cancels; got[taskID] != 1 || len(got) != 1 {
+				t.Errorf("cancels = %v", got)
+			}
+			if got := e.messages(t, id, "ra"); !contains(got, "远程任务：正在请求取消…") || !contains(got, "远程任务：已取消") {
+				t.Errorf("messages = %q", got)
+			}
+		})
+		t.Run(srv.name+"/interrupted by the agent, then stopped", func(t *testing.T) {
+			e := newEnv(t, "", "en")
+			r := e.run(t, flow([]workrun.NodeSpec{raNode("ra", srv.base, "")}), workrun.Values{"prompt_ra": "input"})
+			if r.Status != workrun.RunInterrupted {
+				t.Fatalf("run = %s: %s", r.Status, r.Reason)
+			}
+			c := e.call(t, r.ID, "ra")
+			if err := e.eng.Stop(t.Context(), r.ID); err != nil {
+				t.Fatal(err)
+			}
+			r, err := e.eng.Wait(t.Context(), r.ID)
+			if err != nil || r.Status != workrun.RunStopped {
+				t.Fatalf("run = %s %v", r.Status, err)
+			}
+			if got := srv.stats(t).Cancels[c.TaskID]; got != 1 {
+				t.Errorf("cancels for the input-required task = %d, want 1", got)
+			}
+			if got := e.messages(t, r.ID, "ra"); !contains(got, enRequesting) {
+				t.Errorf("messages = %q", got)
+			}
+		})
+	}
+}
+
+// TestServers_Credential: a saved bearer credential is sent to its origin and
+// accepted; a wrong one is refused and its secret appears nowhere.
+func TestServers_Credential(t *testing.T) {
+	targets := []server{goServer(t, demoagent.Options{BearerToken: "tok-9"})}
+	if js, ok := jsServer(t, "--bearer", "tok-9"); ok {
+		targets = append(targets, js)
+	}
+	for _, srv := range targets {
+		for _, secret := range []string{"tok-9", "wrong-secret-77"} {
+			t.Run(srv.name+"/"+secret, func(t *testing.T) {
+				e := newEnv(t, "", "en")
+				creds := credSource(func(context.Context, string) (a2a.Credential, error) {
+					return a2a.Credential{Kind: a2a.CredentialBearer, Secret: secret, Origin: srv.base}, nil
+				})
+				ra := remoteagent.New(remoteagent.Deps{Calls: e.st, Credentials: creds})
+				eng := workrun.NewEngine(e.st, e.arts, start.Kind{}, ra)
+				id, err := eng.Start(t.Context(), "", flow([]workrun.NodeSpec{raNode("ra", srv.base, `,"credential":"demo"`)}), workrun.Values{"prompt_ra": "echo secret-free"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				r, err := eng.Wait(t.Context(), id)
+				if err != nil {
+					t.Fatal(err)
+				}
+				msgs := e.messages(t, id, "ra")
+				if secret == "tok-9" {
+					if r.Status != workrun.RunSucceeded {
+						t.Fatalf("run = %s: %s", r.Status, r.Reason)
+					}
+					return
+				}
+				if r.Status != workrun.RunFailed || !strings.Contains(r.Reason, "401") {
+					t.Fatalf("run = %s: %s", r.Status, r.Reason)
+				}
+				if strings.Contains(r.Reason+strings.Join(msgs, "\n"), secret) {
+					t.Error("the secret leaked into the run record")
+				}
+			})
+		}
+	}
+}
+
+type credSource func(context.Context, string) (a2a.Credential, error)
+
+func (f credSource) Credential(ctx context.Context, n string) (a2a.Credential, error) { return f(ctx, n) }

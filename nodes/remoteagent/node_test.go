@@ -192,8 +192,8 @@ func TestRun_StreamRecovery(t *testing.T) {
 			wantGet:   2, wantSub: 1, wantText: "final",
 		},
 		{
-			name:   "mid-artifact cut; snapshot replaces partial chunks",
-			submit: events(a2a.ErrStreamBroken, taskEv("t1", a2a.TaskStateWorking, ""), artifactEv("t1", "a", "par", false)),
+			name:    "mid-artifact cut; snapshot replaces partial chunks",
+			submit:  events(a2a.ErrStreamBroken, taskEv("t1", a2a.TaskStateWorking, ""), artifactEv("t1", "a", "par", false)),
 			getTask: []*a2a.Task{task("t1", a2a.TaskStateWorking, "", a2a.Artifact{ArtifactID: "a", Parts: []a2a.Part{{Text: "part"}}})},
 			subscribe: []iter.Seq2[a2a.StreamEvent, error]{events(nil,
 				taskEv("t1", a2a.TaskStateWorking, "", a2a.Artifact{ArtifactID: "a", Parts: []a2a.Part{{Text: "part"}}}),

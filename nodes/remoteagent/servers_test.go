@@ -402,4 +402,3 @@ func blackhole(t *testing.T, target string) string {
 		return true
 	}})
 }
-

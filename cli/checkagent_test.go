@@ -1,0 +1,57 @@
+package cli
+
+import (
+	"encoding/json"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/zalando/go-keyring"
+
+	"workrun/a2a/demoagent"
+)
+
+func TestCheckAgentCommand(t *testing.T) {
+	keyring.MockInit()
+	a := demoagent.New(demoagent.Options{BearerToken: "tok-1"})
+	ts := httptest.NewServer(a.Handler())
+	t.Cleanup(func() { a.Close(); ts.Close() })
+	dd := "--data-dir=" + t.TempDir()
+
+	r := runWithStdin(t, "", dd, "check-agent", ts.URL)
+	if r.Code != ExitFailed || !strings.Contains(r.Stderr, "requires a credential") || !strings.Contains(r.Stdout, "Security:    bearer: HTTP Bearer") {
+		t.Fatalf("without credential: %+v", r)
+	}
+
+	if r := runWithStdin(t, "tok-1\n", dd, "credential", "set", "demo", "--kind", "bearer", "--origin", ts.URL); r.Code != ExitOK {
+		t.Fatalf("set: %+v", r)
+	}
+	r = runWithStdin(t, "", dd, "check-agent", ts.URL, "--credential", "demo")
+	want := "Agent:       Workrun demo agent\nInterface:   " + ts.URL + "/a2a\nStreaming:   yes\nSecurity:    bearer: HTTP Bearer\nCredential:  demo (accepted)\n" +
+		"OK: the agent was discovered and accepted an authenticated call; no task was submitted\n"
+	if r.Code != ExitOK || r.Stdout != want {
+		t.Fatalf("with credential: %+v", r)
+	}
+
+	r = runWithStdin(t, "", dd, "check-agent", "--json", "--credential", "demo", ts.URL)
+	var got struct {
+		Name     string `json:"name"`
+		Accepted bool   `json:"accepted"`
+		OK       bool   `json:"ok"`
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &got); err != nil || !got.OK || !got.Accepted || got.Name != "Workrun demo agent" {
+		t.Fatalf("--json: %+v (%v)", r, err)
+	}
+
+	// A credential bound to another origin is refused before anything is sent.
+	if r := runWithStdin(t, "x\n", dd, "credential", "set", "other", "--kind", "bearer", "--origin", "https://elsewhere.example"); r.Code != ExitOK {
+		t.Fatalf("set: %+v", r)
+	}
+	r = runWithStdin(t, "", dd, "check-agent", ts.URL, "--credential", "other")
+	if r.Code != ExitFailed || !strings.Contains(r.Stderr, "another origin") {
+		t.Errorf("other origin: %+v", r)
+	}
+	if s := a.Stats(); len(s.Submissions) != 0 || s.Methods["GetTask"] != 2 {
+		t.Errorf("agent stats %+v: want two GetTask probes and no submission", s)
+	}
+}
