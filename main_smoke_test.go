@@ -187,7 +187,8 @@ func startApp(t *testing.T, bin string, args, env []string) *runningApp {
 	return app
 }
 
-// waitForWindow waits until the app has mapped a window named "Workrun".
+// waitForWindow waits until the app has mapped its "Workrun" window (the
+// title may go on with the open workflow: "Workrun — Report").
 func waitForWindow(t *testing.T, app *runningApp, xdotool string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
@@ -198,13 +199,13 @@ func waitForWindow(t *testing.T, app *runningApp, xdotool string) string {
 	}
 	res := make(chan found, 1)
 	go func() {
-		out, err := exec.CommandContext(ctx, xdotool, "search", "--sync", "--onlyvisible", "--name", "^Workrun$").Output()
+		out, err := exec.CommandContext(ctx, xdotool, "search", "--sync", "--onlyvisible", "--name", "^Workrun( |$)").Output()
 		res <- found{out, err}
 	}()
 	select {
 	case r := <-res:
 		if r.err != nil {
-			t.Fatalf("no window named Workrun within 90 s: %v\nworkrun output:\n%s", r.err, app.out.String())
+			t.Fatalf("no Workrun window within 90 s: %v\nworkrun output:\n%s", r.err, app.out.String())
 		}
 		return strings.Fields(string(r.out))[0]
 	case err := <-app.done:

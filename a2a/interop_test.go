@@ -83,12 +83,14 @@ func goTarget(t *testing.T) *interopTarget {
 }
 
 // jsTarget starts three node servers, or returns nil when node is missing
-// outside CI.
+// (an error under CI=true, a logged skip elsewhere).
 func jsTarget(t *testing.T) *interopTarget {
 	t.Helper()
 	if _, err := exec.LookPath("node"); err != nil {
 		if isCI() {
-			t.Fatalf("interop: node is required under CI=true to run the @a2a-js/sdk server: %v", err)
+			// Fail the suite, but still run the Go half.
+			t.Errorf("interop: node is required under CI=true to run the @a2a-js/sdk server: %v", err)
+			return nil
 		}
 		t.Logf("interop: SKIPPING the JS server half: node not found (%v); under CI=true this fails", err)
 		return nil
@@ -615,6 +617,14 @@ var interopCases = []interopCase{
 		if task.Status.State != a2a.TaskStateCompleted {
 			t.Fatalf("blocking send: %s", task.Status.State)
 		}
+		// An agent may answer a blocking send with an unfinished task
+		// (a2asrv: SUBMITTED, a2a-js: WORKING); the client hands it over as
+		// it is: SPEC R7 makes that an error for the node, not the client.
+		task = sendTask(t, c, a2a.SendMessageRequest{Message: userMessage("unfinished")})
+		if st := task.Status.State; st != a2a.TaskStateSubmitted && st != a2a.TaskStateWorking {
+			t.Fatalf("unfinished: state %s, want SUBMITTED or WORKING", st)
+		}
+		t.Logf("%s answers a blocking `unfinished` with %s", tg.name, task.Status.State)
 		got, err := collect(t, c.SendStreamingMessage(ictx(t), a2a.SendMessageRequest{Message: userMessage("echo streamed")}))
 		if !errors.Is(err, a2a.ErrUnsupportedOperation) {
 			t.Fatalf("streaming send to non-streaming agent: %v (events %q); want ErrUnsupportedOperation", err, got)

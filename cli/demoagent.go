@@ -68,7 +68,7 @@ func runDemoAgent(ctx context.Context, env *Env, args []string) int {
 	fmt.Fprintf(env.Stderr, "workrun demo agent (A2A 1.0 JSON-RPC on %s), %s, streaming %v.\n"+
 		"Give the URL above to a Remote Agent node. First word of the message: %s.\n"+
 		"Press Ctrl+C to stop.\n",
-		demoagent.SDKVersion, auth, !opts.DisableStreaming, "echo, slow N, file, hang, uncancelable, fail, input, auth, reject, message")
+		demoagent.SDKVersion, auth, !opts.DisableStreaming, "echo, slow N, file, hang, uncancelable, unfinished, fail, input, auth, reject, message")
 	<-ctx.Done()
 	return ExitOK
 }

@@ -448,3 +448,38 @@ func TestResumeAfterRealExitDoesNotRerunFinishedNodes(t *testing.T) {
 		t.Errorf("run %s after resume", shown.Run.Status)
 	}
 }
+
+// TestCleanupSurvivesTheRunnerProcess (R17): a process node succeeded, the
+// run then waited for a review and `workrun run` exited; a reject given by
+// another invocation fails the run and the cleanup runs exactly once; an
+// approve never runs it.
+func TestCleanupSurvivesTheRunnerProcess(t *testing.T) {
+	for _, tc := range []struct {
+		verdict string
+		want    int
+		runs    int
+	}{{"reject", ExitFailed, 1}, {"approve", ExitOK, 0}} {
+		t.Run(tc.verdict, func(t *testing.T) {
+			ms := newMemServices()
+			dir := t.TempDir()
+			marker := filepath.Join(t.TempDir(), "cleanup")
+			flow := writeFlow(t, fmt.Sprintf(`{"name":"c","state":{"what":"text"},
+				"nodes":[{"id":"start","type":"start"},
+				  {"id":"make","type":"process","config":{"command":["true"],"cleanup":["sh","-c","echo {{what}} >> %s"]}},
+				  {"id":"review","type":"human_review","config":{"prompt":"ok?"}}],
+				"edges":[{"from":"start","to":"make"},{"from":"make","to":"review"}]}`, marker))
+			if res := runMain(t, []string{"--data-dir", dir, "run", flow, "--input", "what=bucket"}, nil, ms.deps()); res.Code != ExitInterrupted {
+				t.Fatalf("run: exit %d: %s", res.Code, res.Stderr)
+			}
+			id := lastRunID(t, ms)
+			res := runMain(t, []string{"--data-dir", dir, "review", id, "review", tc.verdict}, nil, ms.deps())
+			if res.Code != tc.want {
+				t.Fatalf("review: exit %d\n%s\n%s", res.Code, res.Stdout, res.Stderr)
+			}
+			b, _ := os.ReadFile(marker)
+			if got := strings.Count(string(b), "bucket\n"); got != tc.runs {
+				t.Errorf("cleanup ran %d times, want %d", got, tc.runs)
+			}
+		})
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // ErrBadOrigin is returned for a URL that cannot be bound to a credential.
@@ -38,6 +39,9 @@ func NormalizeOrigin(raw string) (string, error) {
 	if host == "" {
 		return "", fmt.Errorf("%w: %q: no host", ErrBadOrigin, raw)
 	}
+	if !validHost(host) {
+		return "", fmt.Errorf("%w: %q: bad host", ErrBadOrigin, raw)
+	}
 	port := u.Port()
 	if port == "" {
 		port = def
@@ -48,4 +52,24 @@ func NormalizeOrigin(raw string) (string, error) {
 	}
 	port = strconv.Itoa(n) // "0443" -> "443"
 	return scheme + "://" + net.JoinHostPort(host, port), nil
+}
+
+// validHost accepts an IP address without zone (fe80::1%eth0 names a local
+// interface, not a service) or a name of non-empty labels of letters,
+// digits, '-' and '_'.
+func validHost(host string) bool {
+	if ip := net.ParseIP(host); ip != nil {
+		return true
+	}
+	for label := range strings.SplitSeq(host, ".") {
+		if label == "" {
+			return false
+		}
+		for _, r := range label {
+			if !(r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)) {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -11,6 +11,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 smoke_test=TestGUISmoke
 keyring_test=TestKeyringRoundTrip_RealSecretService
 gotest_flags=(-race -timeout 30m -p 2)
+# TEST_PKGS narrows the run while working on a few packages (default ./...).
+read -r -a test_pkgs <<<"${TEST_PKGS:-./...}"
 
 # session runs inside dbus-run-session: start the Secret Service, wait for it
 # to own its bus name, then run the tests.
@@ -48,8 +50,8 @@ session() {
 	local status=0
 	# Everything else, quietly; then the two acceptance tests verbosely so the
 	# log shows that they ran.
-	echo "== go test ${gotest_flags[*]} ./..."
-	go test "${gotest_flags[@]}" -skip "^(${smoke_test}|${keyring_test})\$" ./... || status=1
+	echo "== go test ${gotest_flags[*]} ${test_pkgs[*]}"
+	go test "${gotest_flags[@]}" -skip "^(${smoke_test}|${keyring_test})\$" "${test_pkgs[@]}" || status=1
 
 	local pkgs=(.)
 	[ -d credentials ] && pkgs+=(./credentials)

@@ -231,3 +231,21 @@ func TestOpen_UnusableDataDirNamesPath(t *testing.T) {
 		}
 	}
 }
+
+func TestOpen_OddDataDirNames(t *testing.T) {
+	for _, name := range []string{"with space", "hash#x", "pct%20y", "q?z", "amp&b=c", "ünï"} {
+		dir := filepath.Join(t.TempDir(), name)
+		s, err := Open(t.Context(), dir)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if err := s.CreateRun(t.Context(), sampleRun("r", t0)); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		s.Close()
+		if _, err := os.Stat(filepath.Join(dir, FileName)); err != nil {
+			t.Errorf("%s: database not where expected: %v", name, err)
+		}
+	}
+}

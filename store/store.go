@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -65,7 +66,7 @@ func Open(ctx context.Context, dataDir string) (*Store, error) {
 	// two processes never deadlock upgrading a read lock (busy_timeout then
 	// covers the wait).
 	const pragmas = "_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=foreign_keys(1)&_pragma=synchronous(FULL)"
-	s.w, err = sql.Open("sqlite", "file:"+path+"?"+pragmas+"&_txlock=immediate")
+	s.w, err = sql.Open("sqlite", fileURI(path)+"?"+pragmas+"&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
@@ -81,7 +82,7 @@ func Open(ctx context.Context, dataDir string) (*Store, error) {
 		s.w.Close()
 		return nil, err
 	}
-	s.r, err = sql.Open("sqlite", "file:"+path+"?"+pragmas+"&_pragma=query_only(1)")
+	s.r, err = sql.Open("sqlite", fileURI(path)+"?"+pragmas+"&_pragma=query_only(1)")
 	if err != nil {
 		s.w.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)
@@ -89,6 +90,16 @@ func Open(ctx context.Context, dataDir string) (*Store, error) {
 	s.r.SetMaxOpenConns(4)
 	s.r.SetMaxIdleConns(4)
 	return s, nil
+}
+
+// fileURI makes an SQLite URI of a file path, escaping what would otherwise
+// end the path ('?', '#') or be decoded ('%').
+func fileURI(path string) string {
+	p := filepath.ToSlash(path)
+	if filepath.VolumeName(path) != "" {
+		p = "/" + p // file:/C:/Users/…
+	}
+	return "file:" + strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23").Replace(p)
 }
 
 // checkWritable fails early, naming the directory, rather than with an

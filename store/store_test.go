@@ -180,6 +180,7 @@ func TestRunsWithStatus_UsesIndex_R13(t *testing.T) {
 	for _, q := range []struct{ name, sql string }{
 		{"RunsWithStatus", `SELECT ` + runCols + ` FROM runs INDEXED BY runs_status WHERE status=? ORDER BY created_at, id`},
 		{"ListRuns first page", `SELECT ` + runCols + ` FROM runs WHERE 1=1 ORDER BY created_at DESC, id DESC LIMIT ?`},
+		{"ListRuns by workflow", `SELECT ` + runCols + ` FROM runs WHERE 1=1 AND workflow_id=? ORDER BY created_at DESC, id DESC LIMIT 50`},
 	} {
 		plan := queryPlan(t, s, q.sql, "x")
 		if strings.Contains(plan, "SCAN runs\n") || !strings.Contains(plan, "USING") && !strings.Contains(plan, "INDEX") {

@@ -68,6 +68,10 @@ type Window struct {
 	undoBtn *widget.Button
 	redoBtn *widget.Button
 
+	// applied, when set before the first event, is called after each event
+	// was shown (tests wait on it; the test driver runs fyne.Do inline).
+	applied func(Event)
+
 	demoURL  string
 	demoStop func()
 	unsub    func()

@@ -1,10 +1,14 @@
 package ui
 
 import (
+	"context"
+	"fmt"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+
+	"workrun/workrun"
 )
 
 // BenchmarkCanvas_FirstFrame200x300 builds the canvas of a 200-node,
@@ -44,4 +48,49 @@ func BenchmarkCanvas_DragStep(b *testing.B) {
 		nb.Dragged(ev)
 	}
 	nb.DragEnd()
+}
+
+// BenchmarkWindow_StartWith10kRuns opens the whole window over a run store
+// holding 10,000 runs (a few of them interrupted) and renders its first
+// frame: start-up reads one status index, never the history (issue 7).
+func BenchmarkWindow_StartWith10kRuns(b *testing.B) {
+	a := test.NewTempApp(b)
+	SetupLanguage("en")
+	all := make([]workrun.Run, 10000)
+	for i := range all {
+		all[i] = workrun.Run{ID: fmt.Sprintf("r%05d", i), WorkflowName: "wf", Status: workrun.RunSucceeded}
+	}
+	for i := 0; i < 3; i++ {
+		all[i*1000].Status = workrun.RunInterrupted
+	}
+	var listed int
+	runs := &fakeRuns{ListRunsFunc: func(_ context.Context, f workrun.RunFilter) ([]workrun.Run, error) {
+		var out []workrun.Run
+		for _, r := range all {
+			if (f.Status == "" || r.Status == f.Status) && len(out) < f.Limit {
+				out = append(out, r)
+			}
+		}
+		listed += len(out)
+		return out, nil
+	}, WithStatus: func(_ context.Context, s workrun.RunStatus) ([]workrun.Run, error) {
+		var out []workrun.Run
+		for _, r := range all {
+			if r.Status == s {
+				out = append(out, r)
+			}
+		}
+		return out, nil
+	}}
+	b.ReportAllocs()
+	for b.Loop() {
+		w := NewWindow(a, Deps{Runs: runs})
+		w.win.Resize(fyne.NewSize(1280, 800))
+		if img := w.win.Canvas().Capture(); img.Bounds().Dx() == 0 {
+			b.Fatal("empty frame")
+		}
+		w.Close()
+		w.win.Close()
+	}
+	b.ReportMetric(float64(listed)/float64(b.N), "runs-read/op")
 }

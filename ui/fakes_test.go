@@ -80,6 +80,7 @@ type fakeRuns struct {
 	NodeRunsFunc func(ctx context.Context, runID string) ([]workrun.NodeRun, error)
 	MessagesFunc func(ctx context.Context, runID string) ([]workrun.Message, error)
 	ListRunsFunc func(ctx context.Context, f workrun.RunFilter) ([]workrun.Run, error)
+	WithStatus   func(ctx context.Context, s workrun.RunStatus) ([]workrun.Run, error)
 }
 
 func (f *fakeRuns) CreateRun(context.Context, workrun.Run) error { return nil }
@@ -96,8 +97,11 @@ func (f *fakeRuns) ListRuns(ctx context.Context, flt workrun.RunFilter) ([]workr
 	}
 	return f.ListRunsFunc(ctx, flt)
 }
-func (f *fakeRuns) RunsWithStatus(context.Context, workrun.RunStatus) ([]workrun.Run, error) {
-	return nil, nil
+func (f *fakeRuns) RunsWithStatus(ctx context.Context, s workrun.RunStatus) ([]workrun.Run, error) {
+	if f.WithStatus == nil {
+		return nil, nil
+	}
+	return f.WithStatus(ctx, s)
 }
 func (f *fakeRuns) SaveNodeRun(context.Context, workrun.NodeRun) error { return nil }
 func (f *fakeRuns) NodeRuns(ctx context.Context, runID string) ([]workrun.NodeRun, error) {

@@ -14,20 +14,20 @@ import (
 var Languages = []string{"en", "zh-Hans"}
 
 // SetupLanguage loads the embedded translations and picks the language:
-// code ("en", "zh-Hans") or, when empty, the system's. A C or POSIX locale
-// (LANG=C, C.UTF-8) means English, quietly: Fyne would otherwise log
-// "Error parsing user locale C".
+// code ("en", "zh-Hans") or, when empty, the one closest to the system's
+// (a C or POSIX locale, LANG=C or C.UTF-8, means English, quietly).
 func SetupLanguage(code string) {
-	if code == "" && cLocale() {
-		code = "en"
+	if code == "" {
+		code = systemLanguage()
 	}
 	if code != "" {
-		// go-locale reads LANGUAGE unless LC_ALL/LC_MESSAGES/LANG is exactly
-		// C or POSIX, which it reads as "no language" (English here).
+		// go-locale reads LANGUAGE unless LC_ALL/LC_MESSAGES/LANG names the
+		// C locale (C, C.UTF-8, POSIX), which it reads as English; for another
+		// language that variable has to name it.
 		os.Setenv("LANGUAGE", code)
 		for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
 			if v := os.Getenv(k); v != "" {
-				if (v == "C" || v == "POSIX") && code != "en" {
+				if isCLocale(v) && code != "en" {
 					os.Setenv(k, strings.ReplaceAll(code, "-", "_")+".UTF-8")
 				}
 				break
@@ -39,14 +39,15 @@ func SetupLanguage(code string) {
 	}
 }
 
-// cLocale reports whether the locale that applies is C or POSIX.
-func cLocale() bool {
-	for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
-		if v := os.Getenv(k); v != "" {
-			return isCLocale(v)
-		}
+// systemLanguage picks the offered language closest to the system's:
+// Chinese for any zh locale, English otherwise. Fyne has its own strings in
+// more languages; left to itself it would pick e.g. German and then log a
+// translation failure for every Workrun string.
+func systemLanguage() string {
+	if strings.HasPrefix(lang.SystemLocale().LanguageString(), "zh") {
+		return "zh-Hans"
 	}
-	return false
+	return "en"
 }
 
 func isCLocale(v string) bool {

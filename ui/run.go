@@ -29,7 +29,12 @@ func (w *Window) subscribe() {
 	w.unsub = cancel
 	go func() {
 		for ev := range events {
-			fyne.Do(func() { w.apply(ev) })
+			fyne.Do(func() {
+				w.apply(ev)
+				if w.applied != nil {
+					w.applied(ev)
+				}
+			})
 		}
 	}()
 }

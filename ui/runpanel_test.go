@@ -15,19 +15,24 @@ import (
 	"workrun/workrun"
 )
 
-// waitFor polls cond on the Fyne thread until it holds or a deadline passes.
-func waitFor(t *testing.T, what string, cond func() bool) {
+// countApplied returns a channel that receives once per event the window
+// has shown; set it before publishing. Receiving orders the test after the
+// widget changes (the test driver runs fyne.Do on the caller's goroutine).
+func countApplied(w *Window) <-chan Event {
+	ch := make(chan Event, 100)
+	w.applied = func(ev Event) { ch <- ev }
+	return ch
+}
+
+func waitApplied(t *testing.T, ch <-chan Event, n int) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
-		var ok bool
-		fyne.DoAndWait(func() { ok = cond() })
-		if ok {
-			return
+	for i := 0; i < n; i++ {
+		select {
+		case <-ch:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("only %d of %d events shown", i, n)
 		}
-		time.Sleep(5 * time.Millisecond)
 	}
-	t.Fatalf("timed out waiting for %s", what)
 }
 
 func msg(run, node string, seq int64, text string) Event {
@@ -62,6 +67,7 @@ func TestRunPanel_R11CancelMessages(t *testing.T) {
 	w.launch(w.doc.Workflow(), workrun.Values{"question": "work slowly"})
 
 	wf := w.doc.Workflow()
+	applied := countApplied(w)
 	failed := workrun.Run{ID: "run-1", WorkflowName: wf.Name, Workflow: wf, Status: workrun.RunFailed, Reason: "check failed: exit status 3", FailedNode: "check", Inputs: workrun.Values{"question": "work slowly"}}
 	for _, ev := range []Event{
 		nodeEv("run-1", "ask", "remote_agent", workrun.NodeRunning, ""),
@@ -76,18 +82,16 @@ func TestRunPanel_R11CancelMessages(t *testing.T) {
 	} {
 		eng.Publish(ev)
 	}
-	waitFor(t, "the ask node to stop", func() bool { return w.panel.NodeStatus("ask") == workrun.NodeStopped })
+	waitApplied(t, applied, 9)
 
 	var lines []string
 	var status, reason string
 	var actions []string
 	var badge string
-	fyne.DoAndWait(func() {
-		lines = w.panel.MessageLines("ask")
-		status, reason = w.panel.Header()
-		actions = w.panel.Actions()
-		badge = w.cv.nodes["check"].badge.Text
-	})
+	lines = w.panel.MessageLines("ask")
+	status, reason = w.panel.Header()
+	actions = w.panel.Actions()
+	badge = w.cv.nodes["check"].badge.Text
 	want := []string{
 		"03:04:05  Remote task: submitted; task t-1 working",
 		"03:04:05  Remote task: requesting cancellation…",
@@ -110,7 +114,7 @@ func TestRunPanel_R11CancelMessages(t *testing.T) {
 	}
 
 	// Run again starts a new execution with the same inputs (R12).
-	fyne.DoAndWait(func() { w.panel.TapAction("Run again") })
+	w.panel.TapAction("Run again")
 	mu.Lock()
 	defer mu.Unlock()
 	if diff := cmp.Diff([]workrun.Values{{"question": "work slowly"}, {"question": "work slowly"}}, started); diff != "" {
@@ -168,24 +172,22 @@ func TestRunPanel_StopIsHonest(t *testing.T) {
 	}
 	header := func(want string) {
 		t.Helper()
-		var s string
-		fyne.DoAndWait(func() { s, _ = w.panel.Header() })
+		s, _ := w.panel.Header()
 		if !strings.Contains(s, want) {
 			t.Fatalf("header %q, want %q", s, want)
 		}
 	}
-	fyne.DoAndWait(w.stopRun)
+	applied := countApplied(w)
+	w.stopRun()
 	if id := <-stopped; id != "run-2" {
 		t.Fatalf("stopped %q", id)
 	}
 	header("stopping…")
 	eng.Publish(msg("run-2", "ask", 1, "Cancel result unconfirmed: the request failed or timed out; it will not be retried automatically."))
 	eng.Publish(runEv(workrun.Run{ID: "run-2", Status: workrun.RunStopped}))
-	waitFor(t, "stopped", func() bool { return w.panel.Run().Status == workrun.RunStopped })
+	waitApplied(t, applied, 2)
 	header("stopped")
-	var enabled bool
-	fyne.DoAndWait(func() { enabled = w.RunEnabled() })
-	if !enabled {
+	if !w.RunEnabled() {
 		t.Error("Run not enabled again after the run stopped")
 	}
 }

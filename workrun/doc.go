@@ -69,8 +69,10 @@
 // run again with NodeContext.Resumed() true, so that a node with remote work
 // can pick up its saved records instead of starting over. Abort hooks of an
 // interrupted run are kept in memory while this process lives (Stop of an
-// interrupted run calls them); after a restart, hooks registered before the
-// exit are gone.
+// interrupted run calls them). A process that does not hold them (the CLI
+// after `workrun run` exited, the app after a restart) asks each saved node
+// whose step is a RearmableStep to register its hook again from its record:
+// the succeeded ones on Resume/Decide, the succeeded and waiting ones on Stop.
 //
 // # Human decisions
 //

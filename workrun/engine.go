@@ -255,21 +255,28 @@ func (e *Engine) Decide(ctx context.Context, d Decision) error {
 	if err := e.runs.SaveDecision(ctx, d); err != nil {
 		return fmt.Errorf("decide %s/%s: %w", d.RunID, d.NodeID, err)
 	}
-	e.mu.Lock()
-	x := e.active[d.RunID]
-	e.mu.Unlock()
-	if x != nil && x.reenter(d.NodeID) {
+	for {
+		e.mu.Lock()
+		x := e.active[d.RunID]
+		e.mu.Unlock()
+		if x != nil {
+			// Going on here: the node is re-entered at once, or it is about
+			// to run anyway (it reads the saved decision), or the run is
+			// ending. Only a run that ended in between needs Resume.
+			if alive := x.reenter(d.NodeID); alive {
+				return nil
+			}
+			<-x.done
+		}
+		err := e.Resume(ctx, d.RunID)
+		if errors.Is(err, ErrRunActive) {
+			continue // someone else resumed it meanwhile
+		}
+		if err != nil {
+			return fmt.Errorf("decide %s/%s: %w", d.RunID, d.NodeID, err)
+		}
 		return nil
 	}
-	if err := e.Resume(ctx, d.RunID); err != nil {
-		if errors.Is(err, ErrRunActive) {
-			// The run was re-entered by someone else meanwhile; the node
-			// reads the saved decision when it runs.
-			return nil
-		}
-		return fmt.Errorf("decide %s/%s: %w", d.RunID, d.NodeID, err)
-	}
-	return nil
 }
 
 func (e *Engine) waitingForPerson(ctx context.Context, r Run, nodeID string) bool {

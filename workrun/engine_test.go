@@ -789,3 +789,130 @@ func TestStartRefusesBadInputs(t *testing.T) {
 		}
 	}
 }
+
+// rearmStep registers a hook on Run and again on Rearm.
+type rearmStep struct {
+	fakeStep
+	rearmed atomic.Int32
+	hook    func(ctx context.Context)
+}
+
+func (s *rearmStep) Rearm(nc workrun.NodeContext, saved workrun.NodeRun) {
+	s.rearmed.Add(1)
+	nc.OnAbort(s.hook)
+}
+
+type rearmKind struct{ s *rearmStep }
+
+func (rearmKind) Type() string { return "rearm" }
+func (k rearmKind) Compile(workrun.NodeSpec, workrun.Workflow) (workrun.Step, error) {
+	return k.s, nil
+}
+
+// TestStopOfAWaitingRunInAnotherProcessCallsRearmedHooks: the hooks of a
+// run waiting for a person are called once when it is stopped, whether the
+// engine that ran it is still there or a new one stops it.
+func TestStopOfAWaitingRunInAnotherProcessCallsRearmedHooks(t *testing.T) {
+	for _, sameEngine := range []bool{true, false} {
+		t.Run(fmt.Sprint("same engine ", sameEngine), func(t *testing.T) {
+			var calls atomic.Int32
+			rs := &rearmStep{hook: func(context.Context) { calls.Add(1) }}
+			rs.run = func(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
+				nc.OnAbort(rs.hook)
+				return nil, nil
+			}
+			st := workruntest.NewMemStore()
+			e := workrun.NewEngine(st, nil, append(allKinds(fakeKind{}), rearmKind{rs})...)
+			wf := reviewFlow()
+			wf.Nodes = append(wf.Nodes[:1], append([]workrun.NodeSpec{node("made", "rearm", "")}, wf.Nodes[1:]...)...)
+			wf.Edges = edges("start>made", "made>review", "review>ask", "ask>out")
+			r := run(t, e, wf, nil)
+			if r.Status != workrun.RunInterrupted {
+				t.Fatalf("status %s (%s)", r.Status, r.Reason)
+			}
+			stopper := e
+			if !sameEngine {
+				stopper = workrun.NewEngine(st, nil, append(allKinds(fakeKind{}), rearmKind{rs})...)
+			}
+			if err := stopper.Stop(t.Context(), r.ID); err != nil {
+				t.Fatal(err)
+			}
+			r, _ = st.GetRun(t.Context(), r.ID)
+			if r.Status != workrun.RunStopped {
+				t.Errorf("status %s", r.Status)
+			}
+			if n := calls.Load(); n != 1 {
+				t.Errorf("hook called %d times, want 1", n)
+			}
+			wantRearm := int32(0)
+			if !sameEngine {
+				wantRearm = 1
+			}
+			if n := rs.rearmed.Load(); n != wantRearm {
+				t.Errorf("rearmed %d times, want %d", n, wantRearm)
+			}
+		})
+	}
+}
+
+// branchlessStore forgets NodeRun.Branch, like a store that keeps no column
+// for it: a resumed run must still follow the branch the condition picked.
+type branchlessStore struct{ *workruntest.MemStore }
+
+func (s branchlessStore) SaveNodeRun(ctx context.Context, n workrun.NodeRun) error {
+	n.Branch = ""
+	return s.MemStore.SaveNodeRun(ctx, n)
+}
+
+func TestResumeWithoutSavedBranchReentersTheCondition(t *testing.T) {
+	running := make(chan struct{}, 1)
+	fk := fakeKind{
+		"wait": {run: func(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
+			if nc.Resumed() {
+				return nil, nil
+			}
+			running <- struct{}{}
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}},
+		"yes": {}, "no": {},
+	}
+	st := branchlessStore{workruntest.NewMemStore()}
+	e := workrun.NewEngine(st, nil, allKinds(fk)...)
+	wf := workrun.Workflow{
+		State: map[string]workrun.FieldType{"n": "number"},
+		Nodes: []workrun.NodeSpec{node("start", "start", ""), node("cond", "condition", `{"field":"n","op":"eq","value":1}`),
+			node("wait", "fake", ""), node("yes", "fake", ""), node("no", "fake", ""), node("j", "join", "")},
+		Edges: edges("start>cond", "start>wait", "cond>yes:true", "cond>no:false", "wait>j", "yes>j", "no>j"),
+	}
+	id, err := e.Start(t.Context(), "", wf, workrun.Values{"n": 1.0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-running
+	// Let cond and yes finish before the exit.
+	deadline := time.Now().Add(5 * time.Second)
+	for nodeStatuses(t, st.MemStore, id)["yes"] != workrun.NodeSucceeded {
+		if time.Now().After(deadline) {
+			t.Fatal("yes never finished")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := e.Close(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	e2 := workrun.NewEngine(st, nil, allKinds(fk)...)
+	if err := e2.Resume(t.Context(), id); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := e2.Wait(t.Context(), id)
+	if r.Status != workrun.RunSucceeded {
+		t.Fatalf("status %s (%s)", r.Status, r.Reason)
+	}
+	if fk["yes"].starts.Load() != 1 || fk["no"].starts.Load() != 0 {
+		t.Errorf("yes ran %d times, no %d times", fk["yes"].starts.Load(), fk["no"].starts.Load())
+	}
+	if got := nodeStatuses(t, st.MemStore, id); got["no"] != workrun.NodeSkipped || got["cond"] != workrun.NodeSucceeded {
+		t.Errorf("statuses %v", got)
+	}
+}

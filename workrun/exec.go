@@ -188,6 +188,9 @@ func (x *execution) rearm(statuses ...NodeStatus) {
 		if !ok || !slices.Contains(statuses, rec.Status) {
 			continue
 		}
+		if rec.Status == NodeSucceeded && x.status[id] != NodeSucceeded {
+			continue // re-entered: it registers its hook when it runs
+		}
 		if rs, ok := x.steps[id].(RearmableStep); ok {
 			rs.Rearm(&nodeContext{x: x, runID: x.run.ID, id: id, inputs: maps.Clone(rec.Inputs), resumed: true}, rec)
 		}
@@ -197,8 +200,8 @@ func (x *execution) rearm(statuses ...NodeStatus) {
 func (x *execution) requestStop() { x.stopped.Do(func() { close(x.stopCh) }) }
 func (x *execution) requestExit() { x.exited.Do(func() { close(x.exitCh) }) }
 
-// reenter makes an interrupted node of this (still going) run pending again;
-// false when the run is no longer going on here.
+// reenter makes an interrupted node of this run pending again. It returns
+// false only when the loop ended before it could take the request.
 func (x *execution) reenter(node string) bool {
 	reply := make(chan bool, 1)
 	select {
@@ -206,12 +209,8 @@ func (x *execution) reenter(node string) bool {
 	case <-x.done:
 		return false
 	}
-	select {
-	case ok := <-reply:
-		return ok
-	case <-x.done:
-		return false
-	}
+	<-reply // the loop always answers a request it took
+	return true
 }
 
 func (x *execution) loop() {

@@ -210,7 +210,7 @@ func (a *Agent) Calls(method string) int {
 func (a *Agent) Card(baseURL string) *a2a.AgentCard {
 	card := &a2a.AgentCard{
 		Name:        a.opts.Name,
-		Description: "Workrun's built-in A2A demo agent. The first word of your message picks the behaviour: echo, slow N, file, hang, uncancelable, fail, input, auth, reject, message.",
+		Description: "Workrun's built-in A2A demo agent. The first word of your message picks the behaviour: echo, slow N, file, hang, uncancelable, unfinished, fail, input, auth, reject, message.",
 		Version:     "1.0.0",
 		SupportedInterfaces: []*a2a.AgentInterface{
 			a2a.NewAgentInterface(baseURL+JSONRPCPath, a2a.TransportProtocolJSONRPC),
@@ -222,7 +222,7 @@ func (a *Agent) Card(baseURL string) *a2a.AgentCard {
 		Skills: []a2a.AgentSkill{{
 			ID:          "demo",
 			Name:        "Demo behaviours",
-			Description: "echo, slow N, file, hang, uncancelable, fail, input, auth, reject, message",
+			Description: "echo, slow N, file, hang, uncancelable, unfinished, fail, input, auth, reject, message",
 			Tags:        []string{"demo", "test"},
 			Examples:    []string{"echo hello", "slow 3", "file", "hang"},
 		}},
@@ -283,7 +283,9 @@ func (a *Agent) serveRPC(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf("%v: over %d bytes", ErrBodyTooLarge, a.opts.MaxBodyBytes), http.StatusRequestEntityTooLarge)
 		return
 	}
-	a.count(body)
+	if a.count(body) {
+		body = returnImmediately(body)
+	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	r.ContentLength = int64(len(body))
 	a.rpc.ServeHTTP(w, r)
@@ -316,14 +318,19 @@ type rpcPeek struct {
 		ID      string `json:"id"`
 		Message struct {
 			MessageID string `json:"messageId"`
+			Parts     []struct {
+				Text *string `json:"text"`
+			} `json:"parts"`
 		} `json:"message"`
 	} `json:"params"`
 }
 
-func (a *Agent) count(body []byte) {
+// count updates the counters and reports whether the request is a blocking
+// SendMessage of `unfinished`.
+func (a *Agent) count(body []byte) (unfinished bool) {
 	var p rpcPeek
 	if json.Unmarshal(body, &p) != nil || p.Method == "" {
-		return // the SDK answers the malformed request
+		return false // the SDK answers the malformed request
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -334,4 +341,41 @@ func (a *Agent) count(body []byte) {
 	case "CancelTask":
 		a.stats.Cancels[p.Params.ID]++
 	}
+	if p.Method != "SendMessage" {
+		return false
+	}
+	for _, part := range p.Params.Message.Parts {
+		if part.Text != nil {
+			f := strings.Fields(*part.Text)
+			return len(f) > 0 && strings.EqualFold(f[0], "unfinished")
+		}
+	}
+	return false
+}
+
+// returnImmediately sets params.configuration.returnImmediately in a
+// SendMessage request; on any decoding trouble the body is left alone.
+func returnImmediately(body []byte) []byte {
+	var req map[string]json.RawMessage
+	var params map[string]json.RawMessage
+	if json.Unmarshal(body, &req) != nil || json.Unmarshal(req["params"], &params) != nil {
+		return body
+	}
+	conf := map[string]json.RawMessage{}
+	if raw, ok := params["configuration"]; ok && json.Unmarshal(raw, &conf) != nil {
+		return body
+	}
+	conf["returnImmediately"] = json.RawMessage("true")
+	var err error
+	if params["configuration"], err = json.Marshal(conf); err != nil {
+		return body
+	}
+	if req["params"], err = json.Marshal(params); err != nil {
+		return body
+	}
+	out, err := json.Marshal(req)
+	if err != nil {
+		return body
+	}
+	return out
 }

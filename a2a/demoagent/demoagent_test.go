@@ -304,6 +304,19 @@ func TestCancel(t *testing.T) {
 	}
 }
 
+func TestUnfinishedAnswersBlockingSendEarly(t *testing.T) {
+	s := newServer(t, demoagent.Options{})
+	task := s.send("uf-1", "unfinished business") // blocking: no returnImmediately
+	if task.Status.State != "TASK_STATE_SUBMITTED" && task.Status.State != "TASK_STATE_WORKING" {
+		t.Fatalf("state = %s, want SUBMITTED or WORKING", task.Status.State)
+	}
+	r := s.call("CancelTask", map[string]any{"id": task.ID})
+	var canceled wireTask
+	if r.Error != nil || json.Unmarshal(r.Result, &canceled) != nil || canceled.Status.State != "TASK_STATE_CANCELED" {
+		t.Fatalf("cancel unfinished: %+v %s", r.Error, r.Result)
+	}
+}
+
 func TestSubscribe(t *testing.T) {
 	s := newServer(t, demoagent.Options{SlowInterval: 50 * time.Millisecond})
 	running := s.start("s-1", "slow 4")

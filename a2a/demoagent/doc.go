@@ -17,6 +17,12 @@
 //	hang          WORKING until canceled (or the agent is closed)
 //	uncancelable  WORKING; CancelTask answers TaskNotCancelableError (-32002);
 //	              completes after Options.UncancelableFor (or never if negative)
+//	unfinished    answers a blocking SendMessage at once with the task still
+//	              SUBMITTED or WORKING, then works like hang (for "a non-streaming
+//	              agent's unfinished answer" tests). a2asrv cannot answer a
+//	              blocking send before a final or AUTH_REQUIRED state, so
+//	              the HTTP layer sets configuration.returnImmediately on such
+//	              a request
 //	fail          FAILED with a status message
 //	input         INPUT_REQUIRED with a status message; a follow-up message on
 //	              the same task completes it with an echo of that message

@@ -28,6 +28,8 @@ const (
 	AuthText   = "demo agent: authorization required (out of band)"
 	RejectText = "demo agent: rejected as asked"
 	CancelText = "demo agent: canceled"
+	// UnfinishedText is the WORKING status message of `unfinished`.
+	UnfinishedText = "demo agent: stopped while still working"
 )
 
 const maxSlowSteps = 100000
@@ -132,6 +134,14 @@ func (e *executor) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter
 				_ = yield(artifact(ec, "result", a2a.NewTextPart("uncancelable work done")), nil) &&
 					yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateCompleted, nil), nil)
 			}
+		case "unfinished":
+			// Agent.serveRPC made the request returnImmediately, so a blocking
+			// SendMessage has already been answered with the unfinished task;
+			// the work then goes on like hang.
+			if !yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateWorking, statusText(ec, UnfinishedText)), nil) {
+				return
+			}
+			e.wait(ctx, r, -1)
 		case "fail":
 			_ = yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateWorking, nil), nil) &&
 				yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateFailed, statusText(ec, FailText)), nil)
@@ -149,7 +159,7 @@ func (e *executor) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter
 }
 
 // HelpText is the answer to an unknown command.
-const HelpText = "commands: echo TEXT | slow N [MS] | file | hang | uncancelable | fail | input | auth | reject | message"
+const HelpText = "commands: echo TEXT | slow N [MS] | file | hang | uncancelable | unfinished | fail | input | auth | reject | message"
 
 // slow sends N progress updates, then the result. Arguments: N (default 3) and
 // an optional interval in milliseconds.

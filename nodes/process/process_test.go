@@ -124,3 +124,17 @@ func TestProcessCompileErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestCancelKillsTheWholeCommand(t *testing.T) {
+	st := compile(t, `{"command":["sh","-c","sleep 30; echo late"],"timeout_seconds":60}`)
+	ctx, cancel := context.WithCancel(t.Context())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	began := time.Now()
+	_, err := st.Run(ctx, &workruntest.NodeContext{})
+	if err == nil || !strings.Contains(err.Error(), "canceled") {
+		t.Fatalf("got %v", err)
+	}
+	if d := time.Since(began); d > 1500*time.Millisecond {
+		t.Errorf("cancel took %s: the shell's child kept the node waiting", d)
+	}
+}

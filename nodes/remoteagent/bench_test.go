@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -101,13 +102,22 @@ func (c *cancelClock) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // answer; single-cancel-ms is one CancelTask round trip to the same server;
 // ratio is their quotient (target ≤ 2).
 func BenchmarkCancelFanOut(b *testing.B) {
+	b.Run("demoagent", func(b *testing.B) {
+		agent := demoagent.New(demoagent.Options{})
+		b.Cleanup(agent.Close)
+		benchFanOut(b, agent.Handler(), func() int { return agent.Calls("CancelTask") })
+	})
+	b.Run("minimal-server", func(b *testing.B) {
+		h := &minimalAgent{}
+		benchFanOut(b, h, func() int { return int(h.cancels.Load()) })
+	})
+}
+
+func benchFanOut(b *testing.B, h http.Handler, cancels func() int) {
 	const calls = 100
-	agent := demoagent.New(demoagent.Options{})
-	clock := &cancelClock{h: agent.Handler()}
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		clock.ServeHTTP(w, r)
-	}))
-	b.Cleanup(func() { agent.Close(); ts.Close() })
+	clock := &cancelClock{h: h}
+	ts := httptest.NewServer(clock)
+	b.Cleanup(ts.Close)
 
 	single := singleCancel(b, ts.URL)
 	raw := rawFanOut(b, ts.URL, calls)
@@ -130,7 +140,7 @@ func BenchmarkCancelFanOut(b *testing.B) {
 				Config: json.RawMessage(fmt.Sprintf(`{"url":%q,"inputs":["prompt"]}`, ts.URL))})
 			wf.Edges = append(wf.Edges, workrun.Edge{From: "start", To: id})
 		}
-		before := agent.Calls("CancelTask")
+		before := cancels()
 		id, err := eng.Start(b.Context(), "", wf, workrun.Values{"prompt": "hang"})
 		if err != nil {
 			b.Fatal(err)
@@ -140,7 +150,7 @@ func BenchmarkCancelFanOut(b *testing.B) {
 		if err != nil || r.Status != workrun.RunFailed {
 			b.Fatalf("run %v %v", r.Status, err)
 		}
-		if got := agent.Calls("CancelTask") - before; got != calls {
+		if got := cancels() - before; got != calls {
 			b.Fatalf("cancels = %d, want %d", got, calls)
 		}
 		clock.mu.Lock()
@@ -238,4 +248,49 @@ func rawFanOut(b *testing.B, base string, n int) time.Duration {
 	}
 	wg.Wait()
 	return time.Since(t0)
+}
+
+// minimalAgent is the least an A2A 1.0 JSON-RPC agent can do for `hang`:
+// a streamed task that stays WORKING, and CancelTask answered at once. It
+// shows what the fan-out costs on the client side alone.
+type minimalAgent struct {
+	cancels atomic.Int64
+	next    atomic.Int64
+}
+
+func (m *minimalAgent) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodGet {
+		base := "http://" + r.Host
+		json.NewEncoder(w).Encode(map[string]any{"name": "minimal", "version": "1", //nolint:errcheck
+			"supportedInterfaces": []any{map[string]any{"url": base + "/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}},
+			"capabilities":        map[string]any{"streaming": true}, "defaultInputModes": []string{"text/plain"},
+			"defaultOutputModes": []string{"text/plain"}, "skills": []any{}})
+		return
+	}
+	var req struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params struct {
+			ID string `json:"id"`
+		} `json:"params"`
+	}
+	json.NewDecoder(r.Body).Decode(&req) //nolint:errcheck
+	reply := func(result any) []byte {
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": result})
+		return b
+	}
+	switch req.Method {
+	case "SendStreamingMessage":
+		id := fmt.Sprintf("task-%d", m.next.Add(1))
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprintf(w, "data: %s\n\n", reply(map[string]any{"task": map[string]any{"id": id, "contextId": "c", "status": map[string]any{"state": "TASK_STATE_WORKING"}}}))
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	case "CancelTask":
+		m.cancels.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(reply(map[string]any{"id": req.Params.ID, "contextId": "c", "status": map[string]any{"state": "TASK_STATE_CANCELED"}})) //nolint:errcheck
+	default:
+		http.Error(w, "unsupported", http.StatusBadRequest)
+	}
 }

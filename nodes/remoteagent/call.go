@@ -165,6 +165,9 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 		return nil, ctx.Err()
 	}
 	if c.record().TaskID == "" {
+		if notSubmitted(serr) {
+			return nil, c.refused(ctx, serr)
+		}
 		return nil, fmt.Errorf("%w: %v; the request is not sent again", ErrSubmissionUnknown, serr)
 	}
 	c.log(msgStreamLost, serr)
@@ -184,7 +187,10 @@ func (c *call) sendBlocking(ctx context.Context, agent Agent, req a2a.SendMessag
 		if rctx.Err() != nil {
 			return nil, fmt.Errorf("%w: no answer within %v; the request is not sent again", ErrSubmissionUnknown, c.s.timeout)
 		}
-		return nil, fmt.Errorf("send to remote agent: %w", err)
+		if notSubmitted(err) {
+			return nil, c.refused(ctx, err)
+		}
+		return nil, fmt.Errorf("%w: %v; the request is not sent again", ErrSubmissionUnknown, err)
 	}
 	var ev a2a.StreamEvent
 	switch {
@@ -205,6 +211,23 @@ func (c *call) sendBlocking(ctx context.Context, agent Agent, req a2a.SendMessag
 			ErrUnfinished, r.TaskID, stateName(a2a.TaskState(r.RemoteState)))
 	}
 	return c.finish(ctx)
+}
+
+// notSubmitted reports errors that prove no task was created: the request
+// was refused before it was sent, or answered with an error instead of a task.
+func notSubmitted(err error) bool {
+	var rpc *a2a.RPCError
+	return errors.Is(err, a2a.ErrRequestTooLarge) || errors.Is(err, a2a.ErrPayloadTooLarge) ||
+		errors.Is(err, a2a.ErrUnauthorized) || errors.As(err, &rpc)
+}
+
+// refused ends a call the agent refused, so the abort pass does not report a
+// submission whose result is in fact known.
+func (c *call) refused(ctx context.Context, err error) error {
+	if uerr := c.update(ctx, func(r *store.RemoteCall) { r.Ended, r.StatusText = true, err.Error() }); uerr != nil {
+		return uerr
+	}
+	return fmt.Errorf("send to remote agent: %w", err)
 }
 
 // resume re-enters a call whose record was saved by an earlier execution of

@@ -12,9 +12,14 @@
 // the artifacts made from remote files) is committed before the node returns,
 // and a resumed node that finds it returns it without any network call (R6).
 //
+// Time. timeout_seconds bounds each request until its answer (discovery,
+// a blocking SendMessage, GetTask, CancelTask) and, on a stream, the silence
+// before the first event and between two events; it is not a bound on the
+// whole remote task, which may run as long as it keeps reporting.
+//
 // Updates. A streaming agent is called with SendStreamingMessage; status
 // messages become node messages, artifact chunks become progress lines. When
-// the stream breaks, or no event arrives within timeout_seconds, and a taskId
+// the stream breaks, or stays silent for timeout_seconds, and a taskId
 // is known, the call reads the task (GetTask); if it has not ended it
 // subscribes (SubscribeToTask); if the subscription finds the task already
 // ended it reads the task once more for the final result (R7). The business
@@ -38,8 +43,10 @@
 // CancelTask, with no status query first and no retry, bounded by
 // timeout_seconds; a call without a taskId shows "submission result unknown";
 // an ended call gets nothing. Once the hook has taken its snapshot the call
-// handles no further events, so what was saved is what decides. The messages
-// follow R11 in the app's language, the status the agent returned is shown
+// handles no further events, so what was saved is what decides. The cancel
+// goes out at once; the "requesting cancellation…" line is committed while it
+// travels and the answer line after it. The messages follow R11 in the app's
+// language (Deps.Language: English or Simplified Chinese), the status the agent returned is shown
 // (canceled, still working, already completed, not cancelable, not found) and
 // the outcome is saved in the call record. Nothing the hook does changes the
 // run's status or failure reason (R2, R10, R11).

@@ -531,4 +531,6 @@ func TestServers_Credential(t *testing.T) {
 
 type credSource func(context.Context, string) (a2a.Credential, error)
 
-func (f credSource) Credential(ctx context.Context, n string) (a2a.Credential, error) { return f(ctx, n) }
+func (f credSource) Credential(ctx context.Context, n string) (a2a.Credential, error) {
+	return f(ctx, n)
+}

@@ -580,3 +580,32 @@ func TestRun_CredentialOrigin(t *testing.T) {
 type credFunc func(context.Context, string) (a2a.Credential, error)
 
 func (f credFunc) Credential(ctx context.Context, n string) (a2a.Credential, error) { return f(ctx, n) }
+
+// A request the agent refused (401, 413, a JSON-RPC error) created no task:
+// the call is ended and the abort has nothing to report.
+func TestRun_RefusedRequestEndsTheCall(t *testing.T) {
+	for _, refusal := range []error{&a2a.HTTPError{StatusCode: 401}, &a2a.HTTPError{StatusCode: 413}, &a2a.RPCError{Code: -32602, Message: "bad params"}, a2a.ErrRequestTooLarge} {
+		t.Run(refusal.Error(), func(t *testing.T) {
+			for _, streaming := range []bool{true, false} {
+				agent := &fakeAgent{streaming: streaming}
+				agent.SendMessageFunc = func(context.Context, a2a.SendMessageRequest) (*a2a.SendResult, error) { return nil, refusal }
+				agent.SendStreamingMessageFunc = func(context.Context, a2a.SendMessageRequest) iter.Seq2[a2a.StreamEvent, error] {
+					return errSeq(refusal)
+				}
+				calls := newMemCalls()
+				nc := newNC("r", "ra", workrun.Values{"prompt": "x"})
+				_, err := compile(t, Deps{Calls: calls, Connect: connectTo(agent)}, baseCfg).Run(t.Context(), nc)
+				if !errors.Is(err, refusal) || errors.Is(err, ErrSubmissionUnknown) {
+					t.Fatalf("streaming=%v: err = %v", streaming, err)
+				}
+				if rec, _ := calls.get("r", "ra"); !rec.Ended {
+					t.Errorf("record = %+v", rec)
+				}
+				nc.abort(t.Context())
+				if len(nc.messages()) != 1 || agent.Calls("CancelTask") != 0 {
+					t.Errorf("streaming=%v: messages after abort = %q", streaming, nc.messages())
+				}
+			}
+		})
+	}
+}

@@ -35,7 +35,8 @@ const INPUT_TEXT = 'demo agent: more input required; reply on this task';
 const AUTH_TEXT = 'demo agent: authorization required (out of band)';
 const REJECT_TEXT = 'demo agent: rejected as asked';
 const CANCEL_TEXT = 'demo agent: canceled';
-const HELP_TEXT = 'commands: echo TEXT | slow N [MS] | file | hang | uncancelable | fail | input | auth | reject | message';
+const UNFINISHED_TEXT = 'demo agent: stopped while still working';
+const HELP_TEXT = 'commands: echo TEXT | slow N [MS] | file | hang | uncancelable | unfinished | fail | input | auth | reject | message';
 const DEMO_FILE = { name: 'demo.txt', mediaType: 'text/plain', content: Buffer.from('hello from the workrun demo agent\n') };
 const JSONRPC_PATH = '/a2a';
 const MAX_SLOW_STEPS = 100000;
@@ -79,7 +80,7 @@ function cardJSON(baseUrl) {
     defaultOutputModes: ['text/plain', 'application/octet-stream'],
     skills: [{
       id: 'demo', name: 'Demo behaviours',
-      description: 'echo, slow N, file, hang, uncancelable, fail, input, auth, reject, message',
+      description: 'echo, slow N, file, hang, uncancelable, unfinished, fail, input, auth, reject, message',
       tags: ['demo', 'test'], examples: ['echo hello', 'slow 3', 'file', 'hang'],
     }],
   };
@@ -229,6 +230,10 @@ class DemoExecutor {
             bus.publish(artifact(ctx, 'result', [textPart('uncancelable work done')]));
             bus.publish(status(ctx, 'TASK_STATE_COMPLETED'));
           }
+          break;
+        case 'unfinished':
+          // Return without a final state: a blocking send gets a WORKING task.
+          bus.publish(status(ctx, 'TASK_STATE_WORKING', UNFINISHED_TEXT));
           break;
         case 'fail':
           bus.publish(status(ctx, 'TASK_STATE_WORKING'));

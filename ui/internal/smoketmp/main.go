@@ -1,25 +1,23 @@
 package main
 
 import (
-	"context"
 	"os"
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/app"
 
 	"workrun/ui"
 )
 
 func main() {
 	go func() {
-		time.Sleep(20 * time.Second)
+		time.Sleep(25 * time.Second)
 		fyne.Do(func() { fyne.CurrentApp().Quit() })
 	}()
-	d := ui.Deps{Lang: os.Getenv("WR_LANG")}
-	if os.Getenv("WR_CHECK") != "" {
-		d.CheckAgent = func(context.Context, string, string) (ui.AgentReport, error) { return ui.AgentReport{}, nil }
-	}
-	if err := ui.Run(d); err != nil {
-		panic(err)
-	}
+	ui.SetupLanguage(os.Getenv("WR_LANG"))
+	a := app.NewWithID(ui.AppID)
+	w := ui.NewWindow(a, ui.Deps{})
+	w.OpenWorkflow("", ui.SampleParallel("http://127.0.0.1:41241"))
+	w.FyneWindow().ShowAndRun()
 }
