@@ -124,23 +124,49 @@ func jsTarget(t *testing.T) *interopTarget {
 
 func isCI() bool { return os.Getenv("CI") == "true" }
 
-var npmOnce sync.Once
+// jsModulesLock is a directory created (atomically) by whoever checks or
+// installs testdata/jsagent/node_modules, so that test binaries of different
+// packages running at once (go test ./...) never run two `npm ci` in the same
+// directory or start node on a half-installed tree.
+const jsModulesLock = ".npm-ci.lock"
 
-// ensureNodeModules runs `npm ci` (from the committed lockfile) once when
-// node_modules is missing.
+// ensureNodeModules runs `npm ci` (from the committed lockfile) when
+// node_modules is missing or incomplete.
 func ensureNodeModules(t testing.TB) {
 	t.Helper()
-	if _, err := os.Stat(filepath.Join(jsAgentDir, "node_modules", "@a2a-js", "sdk", "package.json")); err == nil {
+	lock := filepath.Join(jsAgentDir, jsModulesLock)
+	deadline := time.Now().Add(10 * time.Minute)
+	for {
+		err := os.Mkdir(lock, 0o755)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, os.ErrExist) {
+			t.Fatalf("interop: lock %s: %v", lock, err)
+		}
+		if fi, err := os.Stat(lock); err == nil && time.Since(fi.ModTime()) > 10*time.Minute {
+			os.Remove(lock) // left behind by a test that died
+			continue
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("interop: %s still held after 10 minutes", lock)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	defer os.Remove(lock)
+	installed := true
+	for _, f := range []string{".package-lock.json", "@a2a-js/sdk/package.json", "express/package.json"} {
+		if _, err := os.Stat(filepath.Join(jsAgentDir, "node_modules", f)); err != nil {
+			installed = false
+		}
+	}
+	if installed {
 		return
 	}
-	var err error
-	var out []byte
-	npmOnce.Do(func() {
-		cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund")
-		cmd.Dir = jsAgentDir
-		out, err = cmd.CombinedOutput()
-	})
-	if err != nil {
+	t.Logf("interop: running npm ci in %s", jsAgentDir)
+	cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund")
+	cmd.Dir = jsAgentDir
+	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("interop: npm ci in %s: %v\n%s", jsAgentDir, err, out)
 	}
 }

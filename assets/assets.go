@@ -1,5 +1,3 @@
-// Package assets holds the files the window embeds: the app icon and the
-// translations (English and Simplified Chinese) loaded through Fyne's lang.
 package assets
 
 import "embed"

@@ -15,10 +15,6 @@ import (
 	"workrun/workrun"
 )
 
-// credentialKeyring is the keyring the credential commands use; nil means
-// the OS keyring. Tests replace the OS keyring with go-keyring's mock.
-var credentialKeyring credentials.Keyring
-
 func init() {
 	register(&Command{
 		Name:    "credential",
@@ -45,13 +41,15 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 // openCredentials opens the data directory's credential manager: metadata in
-// SQLite, secrets in the keyring.
+// SQLite, secrets in the OS keyring (tests swap in go-keyring's mock). It
+// opens the store itself: these commands need neither the engine nor the
+// artifact store.
 func openCredentials(ctx context.Context, env *Env) (*credentials.Manager, func() error, error) {
 	st, err := store.Open(ctx, env.DataDir)
 	if err != nil {
 		return nil, nil, fmt.Errorf("open data directory %s: %w", env.DataDir, err)
 	}
-	return credentials.NewManager(st, credentialKeyring), st.Close, nil
+	return credentials.NewManager(st, nil), st.Close, nil
 }
 
 func runCredential(ctx context.Context, env *Env, args []string) int {

@@ -108,11 +108,15 @@ func NewManager(meta Metadata, kr Keyring) *Manager {
 
 // Set validates c, stores the secret in the keyring and then the metadata.
 // The origin is normalized. A credential with the same name is replaced.
+// If the metadata cannot be saved for a new name, the secret just stored is
+// removed again.
 func (m *Manager) Set(ctx context.Context, c Credential, secret string) error {
 	c, err := validate(c, secret)
 	if err != nil {
 		return err
 	}
+	_, getErr := m.meta.GetCredentialMeta(ctx, c.Name)
+	existed := getErr == nil
 	if err := m.keyring.Set(Service, c.Name, secret); err != nil {
 		if errors.Is(err, keyring.ErrSetDataTooBig) {
 			return fmt.Errorf("set credential %s: %w: secret too long for the OS keyring", c.Name, ErrInvalid)
@@ -121,6 +125,10 @@ func (m *Manager) Set(ctx context.Context, c Credential, secret string) error {
 	}
 	err = m.meta.SaveCredentialMeta(ctx, store.CredentialMeta{Name: c.Name, Kind: c.Kind, Origin: c.Origin, Header: c.Header})
 	if err != nil {
+		if !existed {
+			// Leave no secret behind that no listed credential owns.
+			_ = m.keyring.Delete(Service, c.Name)
+		}
 		return fmt.Errorf("set credential %s: %w", c.Name, err)
 	}
 	return nil

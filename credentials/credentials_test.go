@@ -323,3 +323,45 @@ func realRoundTrip(t *testing.T) {
 	}
 	t.Log("REAL-KEYRING-OK")
 }
+
+// fakeMeta is a function-field fake of Metadata.
+type fakeMeta struct {
+	SaveFunc   func(context.Context, store.CredentialMeta) error
+	GetFunc    func(context.Context, string) (store.CredentialMeta, error)
+	ListFunc   func(context.Context) ([]store.CredentialMeta, error)
+	DeleteFunc func(context.Context, string) error
+}
+
+func (f fakeMeta) SaveCredentialMeta(ctx context.Context, c store.CredentialMeta) error {
+	return f.SaveFunc(ctx, c)
+}
+func (f fakeMeta) GetCredentialMeta(ctx context.Context, n string) (store.CredentialMeta, error) {
+	return f.GetFunc(ctx, n)
+}
+func (f fakeMeta) ListCredentialMeta(ctx context.Context) ([]store.CredentialMeta, error) {
+	return f.ListFunc(ctx)
+}
+func (f fakeMeta) DeleteCredentialMeta(ctx context.Context, n string) error {
+	return f.DeleteFunc(ctx, n)
+}
+
+func TestManager_SetMetadataFailureRemovesNewSecret(t *testing.T) {
+	keyring.MockInit()
+	boom := errors.New("disk I/O error")
+	m := NewManager(fakeMeta{
+		GetFunc: func(context.Context, string) (store.CredentialMeta, error) {
+			return store.CredentialMeta{}, workrun.ErrNotFound
+		},
+		SaveFunc: func(context.Context, store.CredentialMeta) error { return boom },
+	}, nil)
+	err := m.Set(t.Context(), Credential{Name: "new", Kind: KindBearer, Origin: "https://a.example"}, "tok")
+	if !errors.Is(err, boom) {
+		t.Fatalf("Set = %v, want the metadata error", err)
+	}
+	if strings.Contains(err.Error(), "tok") {
+		t.Errorf("error text carries the secret: %v", err)
+	}
+	if _, err := keyring.Get(Service, "new"); !errors.Is(err, keyring.ErrNotFound) {
+		t.Errorf("secret left in the keyring: %v", err)
+	}
+}

@@ -16,7 +16,7 @@ func (s *Store) SaveArtifact(ctx context.Context, a workrun.ArtifactInfo, stored
 	if a.CreatedAt.IsZero() {
 		a.CreatedAt = s.now()
 	}
-	_, err := s.w.ExecContext(ctx, `INSERT INTO artifacts (id, name, original, stored_name,
+	_, err := s.exec(ctx, `INSERT INTO artifacts (id, name, original, stored_name,
 		media_type, size, sha256, run_id, node_id, created_at) VALUES (?,?,?,?,?,?,?,?,?,?)`,
 		a.ID, a.Name, a.Original, storedName, a.MediaType, a.Size, a.SHA256, a.RunID, a.NodeID,
 		unixNano(a.CreatedAt))
@@ -63,7 +63,7 @@ func (s *Store) ArtifactsForRun(ctx context.Context, runID string) ([]workrun.Ar
 // DeleteArtifact removes an artifact's metadata (its blob goes at the next
 // explicit GC if no other artifact shares it).
 func (s *Store) DeleteArtifact(ctx context.Context, id string) error {
-	res, err := s.w.ExecContext(ctx, `DELETE FROM artifacts WHERE id=?`, id)
+	res, err := s.exec(ctx, `DELETE FROM artifacts WHERE id=?`, id)
 	if err != nil {
 		return fmt.Errorf("delete artifact %s: %w", id, err)
 	}

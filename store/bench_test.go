@@ -58,6 +58,42 @@ func BenchmarkAppendMessage(b *testing.B) {
 	}
 }
 
+// BenchmarkSaveRemoteCall measures remote call record updates (the writes
+// the Remote Agent node makes before acting: messageId, taskId, state) from
+// 1 and 8 concurrent writers, each its own durable commit.
+func BenchmarkSaveRemoteCall(b *testing.B) {
+	for _, writers := range []int{1, 8} {
+		b.Run(fmt.Sprintf("writers=%d", writers), func(b *testing.B) {
+			s := benchStore(b)
+			ctx := context.Background()
+			if err := s.CreateRun(ctx, sampleRun("r", t0)); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			start := time.Now()
+			var wg sync.WaitGroup
+			for w := range writers {
+				n := b.N / writers
+				if w < b.N%writers {
+					n++
+				}
+				wg.Go(func() {
+					c := RemoteCall{RunID: "r", NodeID: fmt.Sprint("ra", w), CallKey: "0", MessageID: "m", TaskID: "t"}
+					for i := range n {
+						c.StatusText = fmt.Sprint("working ", i)
+						if err := s.SaveRemoteCall(ctx, c); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+			}
+			wg.Wait()
+			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "saves/s")
+		})
+	}
+}
+
 // BenchmarkAppendProgress measures batched progress lines, including the
 // final commit of the last batch.
 func BenchmarkAppendProgress(b *testing.B) {

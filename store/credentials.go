@@ -24,7 +24,7 @@ type CredentialMeta struct {
 // SaveCredentialMeta inserts or replaces a credential's metadata by name.
 func (s *Store) SaveCredentialMeta(ctx context.Context, c CredentialMeta) error {
 	now := s.now()
-	_, err := s.w.ExecContext(ctx, `INSERT INTO credentials (name, kind, origin, header,
+	_, err := s.exec(ctx, `INSERT INTO credentials (name, kind, origin, header,
 		created_at, updated_at) VALUES (?,?,?,?,?,?) ON CONFLICT (name) DO UPDATE SET
 		kind=excluded.kind, origin=excluded.origin, header=excluded.header,
 		updated_at=excluded.updated_at`,
@@ -71,7 +71,7 @@ func (s *Store) ListCredentialMeta(ctx context.Context) ([]CredentialMeta, error
 // DeleteCredentialMeta removes a credential's metadata or returns
 // workrun.ErrNotFound.
 func (s *Store) DeleteCredentialMeta(ctx context.Context, name string) error {
-	res, err := s.w.ExecContext(ctx, `DELETE FROM credentials WHERE name=?`, name)
+	res, err := s.exec(ctx, `DELETE FROM credentials WHERE name=?`, name)
 	if err != nil {
 		return fmt.Errorf("delete credential %s: %w", name, err)
 	}

@@ -25,10 +25,12 @@
 // Concurrency. All writes go through one *sql.DB limited to a single
 // connection, so writes from parallel branches queue in Go instead of
 // failing with "database is locked"; reads use a separate read-only pool and,
-// thanks to WAL, never wait for a writer. Node messages use group commit:
-// lines appended concurrently while a commit is in flight are committed
-// together in the next transaction (one fsync), and each AppendMessage still
-// returns only after its own line is committed. Transactions start with BEGIN
+// thanks to WAL, never wait for a writer. Writes are group-committed:
+// writes that queue while a commit is in flight (parallel branches) run
+// together in the next transaction, each in its own SAVEPOINT, and share one
+// fsync; a write that fails is rolled back to its savepoint and fails alone,
+// and every write method still returns only after its own write is
+// committed. Transactions start with BEGIN
 // IMMEDIATE (_txlock=immediate) and busy_timeout is 5s, so a second process
 // on the same file (the CLI next to the GUI) waits for the lock rather than
 // failing or deadlocking.

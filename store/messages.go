@@ -3,179 +3,69 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
-	"time"
 
 	"workrun/workrun"
 )
 
-// ErrClosed is returned for writes after Close.
-var ErrClosed = errors.New("store closed")
-
-// lineReq is one AppendMessage waiting for its commit.
-type lineReq struct {
-	m   workrun.Message
-	res chan lineRes // buffered(1)
-}
-
-type lineRes struct {
-	m   workrun.Message
-	err error
-}
-
 // AppendMessage commits the line and returns it with Seq set; Time is set to
 // now when zero. Progress lines batched before it are committed first, so a
-// run's lines keep their order.
-//
-// Group commit: lines appended concurrently (parallel branches) that queue
-// while a commit is in progress are committed together in the next
-// transaction, one fsync for all; each call still returns only after its own
-// line is committed.
+// run's lines keep their order. Lines appended concurrently share a commit
+// (see write) and each call still returns only after its own line is
+// committed.
 func (s *Store) AppendMessage(ctx context.Context, m workrun.Message) (workrun.Message, error) {
 	if m.Time.IsZero() {
 		m.Time = s.now()
 	}
-	req := lineReq{m: m, res: make(chan lineRes, 1)}
-	s.qMu.Lock()
-	if s.closed {
-		s.qMu.Unlock()
-		return workrun.Message{}, fmt.Errorf("append message: %w", ErrClosed)
-	}
-	s.queue = append(s.queue, req)
-	s.qMu.Unlock()
-
-	s.commitMu.Lock()
-	select {
-	case r := <-req.res: // an earlier leader committed it with its batch
-		s.commitMu.Unlock()
-		return r.m, r.err
-	default:
-	}
-	s.commitLocked(ctx)
-	s.commitMu.Unlock()
-	r := <-req.res
-	return r.m, r.err
-}
-
-// AppendProgress queues a progress line. It is committed within about
-// 100ms, or with the next AppendMessage, Flush or Close, whichever comes
-// first. It never waits for disk. A failed batch is reported by Flush.
-func (s *Store) AppendProgress(ctx context.Context, m workrun.Message) error {
-	if m.Time.IsZero() {
-		m.Time = s.now()
-	}
-	s.qMu.Lock()
-	defer s.qMu.Unlock()
-	if s.closed {
-		return fmt.Errorf("append progress: %w", ErrClosed)
-	}
-	s.pending = append(s.pending, m)
-	if s.timer == nil {
-		s.timer = time.AfterFunc(progressDelay, s.flushTimer)
-	}
-	return nil
-}
-
-func (s *Store) flushTimer() {
-	s.commitMu.Lock()
-	defer s.commitMu.Unlock()
-	s.commitLocked(context.Background())
-}
-
-// Flush commits the batched progress lines now. It also returns any error
-// of an earlier batch commit, once.
-func (s *Store) Flush(ctx context.Context) error {
-	s.commitMu.Lock()
-	s.commitLocked(ctx)
-	s.commitMu.Unlock()
-	s.qMu.Lock()
-	defer s.qMu.Unlock()
-	err := s.flushErr
-	s.flushErr = nil
-	return err
-}
-
-// commitLocked commits everything queued: batched progress lines, then the
-// waiting messages, in one transaction. If that fails, it retries them apart
-// so one bad line (say, for a missing run) fails only its own caller; a
-// failed progress batch is dropped and reported by Flush. Callers hold
-// commitMu.
-func (s *Store) commitLocked(ctx context.Context) {
-	ctx = context.WithoutCancel(ctx) // the batch belongs to every waiter, not only this caller
-	s.qMu.Lock()
-	progress, reqs := s.pending, s.queue
-	s.pending, s.queue = nil, nil
-	if s.timer != nil {
-		s.timer.Stop()
-		s.timer = nil
-	}
-	s.qMu.Unlock()
-	if len(progress) == 0 && len(reqs) == 0 {
-		return
-	}
-	lines := make([]workrun.Message, 0, len(progress)+len(reqs))
-	lines = append(lines, progress...)
-	for _, r := range reqs {
-		lines = append(lines, r.m)
-	}
-	out, err := s.writeLines(ctx, lines)
-	if err == nil {
-		for i, r := range reqs {
-			r.res <- lineRes{m: out[len(progress)+i]}
-		}
-		return
-	}
-	if len(progress) > 0 {
-		if _, perr := s.writeLines(ctx, progress); perr != nil {
-			s.qMu.Lock()
-			s.flushErr = errors.Join(s.flushErr, fmt.Errorf("commit %d progress lines: %w", len(progress), perr))
-			s.qMu.Unlock()
-		}
-	}
-	for _, r := range reqs {
-		out, err := s.writeLines(ctx, []workrun.Message{r.m})
-		if err != nil {
-			r.res <- lineRes{err: fmt.Errorf("append message %s/%s: %w", r.m.RunID, r.m.NodeID, err)}
-			continue
-		}
-		r.res <- lineRes{m: out[0]}
-	}
-}
-
-// writeLines commits lines in one transaction, numbering each after the
-// highest seq of its run. Callers hold commitMu, the only writer of
-// messages, so the numbering cannot race.
-func (s *Store) writeLines(ctx context.Context, lines []workrun.Message) ([]workrun.Message, error) {
-	tx, err := s.w.BeginTx(ctx, nil)
+	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var err error
+		m, err = insertLine(ctx, tx, m)
+		return err
+	})
 	if err != nil {
-		return nil, err
+		return workrun.Message{}, fmt.Errorf("append message %s/%s: %w", m.RunID, m.NodeID, err)
 	}
-	defer tx.Rollback()
+	return m, nil
+}
+
+// insertLine numbers m after the highest seq of its run and inserts it.
+// Only the single writer connection runs it, so the numbering cannot race.
+func insertLine(ctx context.Context, tx *sql.Tx, m workrun.Message) (workrun.Message, error) {
+	var max sql.NullInt64
+	if err := tx.QueryRowContext(ctx, `SELECT MAX(seq) FROM messages WHERE run_id=?`, m.RunID).Scan(&max); err != nil {
+		return m, err
+	}
+	m.Seq = max.Int64 + 1
+	_, err := tx.ExecContext(ctx, `INSERT INTO messages (run_id, seq, node_id, time, text)
+		VALUES (?,?,?,?,?)`, m.RunID, m.Seq, m.NodeID, unixNano(m.Time), m.Text)
+	return m, err
+}
+
+// insertLines inserts a batch of lines, reading each run's highest seq
+// once and preparing the insert once.
+func insertLines(ctx context.Context, tx *sql.Tx, lines []workrun.Message) error {
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO messages (run_id, seq, node_id, time, text) VALUES (?,?,?,?,?)`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
 	next := map[string]int64{}
-	out := make([]workrun.Message, len(lines))
-	for i, m := range lines {
+	for _, m := range lines {
 		seq, ok := next[m.RunID]
 		if !ok {
 			var max sql.NullInt64
 			if err := tx.QueryRowContext(ctx, `SELECT MAX(seq) FROM messages WHERE run_id=?`, m.RunID).Scan(&max); err != nil {
-				return nil, err
+				return err
 			}
 			seq = max.Int64
 		}
 		seq++
 		next[m.RunID] = seq
-		m.Seq = seq
-		if _, err := tx.ExecContext(ctx, `INSERT INTO messages (run_id, seq, node_id, time, text)
-			VALUES (?,?,?,?,?)`, m.RunID, m.Seq, m.NodeID, unixNano(m.Time), m.Text); err != nil {
-			return nil, err
+		if _, err := stmt.ExecContext(ctx, m.RunID, seq, m.NodeID, unixNano(m.Time), m.Text); err != nil {
+			return err
 		}
-		out[i] = m
 	}
-	if err := tx.Commit(); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return nil
 }
 
 // Messages returns a run's committed lines in seq order. Batched progress

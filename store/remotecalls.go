@@ -61,7 +61,7 @@ func (s *Store) SaveRemoteCall(ctx context.Context, c RemoteCall) error {
 	if len(c.Result) > 0 {
 		result = string(c.Result)
 	}
-	_, err := s.w.ExecContext(ctx, `
+	_, err := s.exec(ctx, `
 		INSERT INTO remote_calls (run_id, node_id, call_key, agent_url, origin,
 			message_id, task_id, context_id, remote_state, status_text, result,
 			cancel_outcome, cancel_text, created_at, updated_at, ended)

@@ -24,7 +24,7 @@ func (s *Store) CreateRun(ctx context.Context, r workrun.Run) error {
 	if err != nil {
 		return fmt.Errorf("create run %s: %w", r.ID, err)
 	}
-	_, err = s.w.ExecContext(ctx, `INSERT INTO runs (id, workflow_id, workflow_name,
+	_, err = s.exec(ctx, `INSERT INTO runs (id, workflow_id, workflow_name,
 		workflow, inputs, state, status, interruption, reason, failed_node, created_at, ended_at)
 		VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
 		r.ID, r.WorkflowID, r.WorkflowName, wf, inputs, state, string(r.Status),
@@ -42,7 +42,7 @@ func (s *Store) UpdateRun(ctx context.Context, r workrun.Run) error {
 	if err != nil {
 		return fmt.Errorf("update run %s: %w", r.ID, err)
 	}
-	res, err := s.w.ExecContext(ctx, `UPDATE runs SET status=?, interruption=?, reason=?,
+	res, err := s.exec(ctx, `UPDATE runs SET status=?, interruption=?, reason=?,
 		failed_node=?, state=?, ended_at=? WHERE id=?`,
 		string(r.Status), string(r.Interruption), r.Reason, r.FailedNode, state,
 		unixNano(r.EndedAt), r.ID)
@@ -196,7 +196,7 @@ func (s *Store) SaveNodeRun(ctx context.Context, n workrun.NodeRun) error {
 	if err != nil {
 		return fmt.Errorf("save node run %s/%s outputs: %w", n.RunID, n.NodeID, err)
 	}
-	_, err = s.w.ExecContext(ctx, `INSERT OR REPLACE INTO node_runs (run_id, node_id, type,
+	_, err = s.exec(ctx, `INSERT OR REPLACE INTO node_runs (run_id, node_id, type,
 		status, inputs, outputs, error, started_at, ended_at) VALUES (?,?,?,?,?,?,?,?,?)`,
 		n.RunID, n.NodeID, n.Type, string(n.Status), in, out, n.Error,
 		unixNano(n.StartedAt), unixNano(n.EndedAt))
@@ -244,7 +244,7 @@ func (s *Store) SaveDecision(ctx context.Context, d workrun.Decision) error {
 	if d.Time.IsZero() {
 		d.Time = s.now()
 	}
-	_, err := s.w.ExecContext(ctx, `INSERT OR REPLACE INTO decisions (run_id, node_id, approved,
+	_, err := s.exec(ctx, `INSERT OR REPLACE INTO decisions (run_id, node_id, approved,
 		text, time) VALUES (?,?,?,?,?)`, d.RunID, d.NodeID, d.Approved, d.Text, unixNano(d.Time))
 	if err != nil {
 		return fmt.Errorf("save decision %s/%s: %w", d.RunID, d.NodeID, err)

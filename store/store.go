@@ -30,11 +30,11 @@ type Store struct {
 	r    *sql.DB // read-only pool
 	now  func() time.Time
 
-	// commitMu makes one goroutine at a time commit message lines (group
-	// commit, see AppendMessage); qMu guards what waits for that commit.
+	// commitMu lets one goroutine at a time commit the queued writes
+	// (group commit, see write); qMu guards what waits for that commit.
 	commitMu sync.Mutex
 	qMu      sync.Mutex
-	queue    []lineReq         // AppendMessage calls waiting for a commit
+	queue    []writeReq        // writes waiting for a commit
 	pending  []workrun.Message // batched progress lines
 	timer    *time.Timer       // commits pending within progressDelay
 	flushErr error             // failed progress batch, reported by Flush

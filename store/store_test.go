@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -553,10 +554,11 @@ func TestArtifactAndCredentialMeta(t *testing.T) {
 	}
 }
 
-// TestGroupCommit_BadLineFailsOnlyItsCaller queues a batch as concurrent
-// AppendMessage calls would and commits it: the line for a missing run
-// fails alone, the others are committed in order.
-func TestGroupCommit_BadLineFailsOnlyItsCaller(t *testing.T) {
+// TestGroupCommit_BadWriteFailsOnlyItsCaller queues a batch as concurrent
+// writers would and commits it: the line for a missing run fails alone
+// (rolled back to its savepoint), the others commit in order after the
+// batched progress line.
+func TestGroupCommit_BadWriteFailsOnlyItsCaller(t *testing.T) {
 	ctx := t.Context()
 	s := openTest(t)
 	if err := s.CreateRun(ctx, sampleRun("r1", t0)); err != nil {
@@ -565,24 +567,38 @@ func TestGroupCommit_BadLineFailsOnlyItsCaller(t *testing.T) {
 	if err := s.AppendProgress(ctx, workrun.Message{RunID: "r1", NodeID: "a", Text: "p"}); err != nil {
 		t.Fatal(err)
 	}
-	var reqs []lineReq
-	for _, run := range []string{"r1", "missing", "r1"} {
-		reqs = append(reqs, lineReq{m: workrun.Message{RunID: run, NodeID: "a", Time: t0, Text: run}, res: make(chan lineRes, 1)})
+	runs := []string{"r1", "missing", "r1"}
+	seqs := make([]int64, len(runs))
+	var reqs []writeReq
+	for i, run := range runs {
+		reqs = append(reqs, writeReq{res: make(chan error, 1), fn: func(ctx context.Context, tx *sql.Tx) error {
+			// Two statements: the failing one must leave no half.
+			if _, err := tx.ExecContext(ctx, `UPDATE runs SET reason=reason||? WHERE id='r1'`, "["+run+"]"); err != nil {
+				return err
+			}
+			m, err := insertLine(ctx, tx, workrun.Message{RunID: run, NodeID: "a", Time: t0, Text: run})
+			seqs[i] = m.Seq
+			return err
+		}})
 	}
 	s.queue = append(s.queue, reqs...)
 	s.commitMu.Lock()
 	s.commitLocked(ctx)
 	s.commitMu.Unlock()
 	var got []string
-	for _, r := range reqs {
-		res := <-r.res
-		got = append(got, fmt.Sprintf("%d %v", res.m.Seq, res.err != nil))
+	for i, r := range reqs {
+		err := <-r.res
+		got = append(got, fmt.Sprintf("%s %d %v", runs[i], seqs[i], err != nil))
 	}
-	if d := cmp.Diff([]string{"2 false", "0 true", "3 false"}, got); d != "" {
+	if d := cmp.Diff([]string{"r1 2 false", "missing 1 true", "r1 3 false"}, got); d != "" {
 		t.Errorf("results (-want +got):\n%s", d)
 	}
 	ms, err := s.Messages(ctx, "r1")
 	if err != nil || len(ms) != 3 || ms[0].Text != "p" {
 		t.Errorf("committed lines = %+v, %v", ms, err)
+	}
+	r, err := s.GetRun(ctx, "r1")
+	if err != nil || r.Reason != "[r1][r1]" {
+		t.Errorf("reason = %q, %v", r.Reason, err)
 	}
 }

@@ -27,28 +27,25 @@ func (s *Store) SaveWorkflow(ctx context.Context, id string, wf workrun.Workflow
 		return workrun.WorkflowRecord{}, fmt.Errorf("save workflow %s: %w", id, err)
 	}
 	now := s.now()
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return workrun.WorkflowRecord{}, fmt.Errorf("save workflow %s: %w", id, err)
-	}
-	defer tx.Rollback()
 	var rev int
-	err = tx.QueryRowContext(ctx, `SELECT revision FROM workflows WHERE id=?`, id).Scan(&rev)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return workrun.WorkflowRecord{}, fmt.Errorf("save workflow %s: %w", id, err)
-	}
-	rev++
-	if _, err := tx.ExecContext(ctx, `INSERT INTO workflows (id, name, revision, updated_at)
-		VALUES (?,?,?,?) ON CONFLICT (id) DO UPDATE SET name=excluded.name,
-		revision=excluded.revision, updated_at=excluded.updated_at`,
-		id, wf.Name, rev, now.UnixNano()); err != nil {
-		return workrun.WorkflowRecord{}, fmt.Errorf("save workflow %s: %w", id, err)
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO workflow_revisions (workflow_id, revision, doc,
-		created_at) VALUES (?,?,?,?)`, id, rev, string(doc), now.UnixNano()); err != nil {
-		return workrun.WorkflowRecord{}, fmt.Errorf("save workflow %s: %w", id, err)
-	}
-	if err := tx.Commit(); err != nil {
+	err = s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		rev = 0
+		err := tx.QueryRowContext(ctx, `SELECT revision FROM workflows WHERE id=?`, id).Scan(&rev)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		rev++
+		if _, err := tx.ExecContext(ctx, `INSERT INTO workflows (id, name, revision, updated_at)
+			VALUES (?,?,?,?) ON CONFLICT (id) DO UPDATE SET name=excluded.name,
+			revision=excluded.revision, updated_at=excluded.updated_at`,
+			id, wf.Name, rev, now.UnixNano()); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO workflow_revisions (workflow_id, revision, doc,
+			created_at) VALUES (?,?,?,?)`, id, rev, string(doc), now.UnixNano())
+		return err
+	})
+	if err != nil {
 		return workrun.WorkflowRecord{}, fmt.Errorf("save workflow %s: %w", id, err)
 	}
 	return workrun.WorkflowRecord{ID: id, Revision: rev, Workflow: wf, UpdatedAt: fromNano(now.UnixNano())}, nil
@@ -114,7 +111,7 @@ func (s *Store) ListWorkflows(ctx context.Context) ([]workrun.WorkflowRecord, er
 // DeleteWorkflow removes a workflow and its revisions; runs of it keep their
 // snapshot. A missing id gives workrun.ErrNotFound.
 func (s *Store) DeleteWorkflow(ctx context.Context, id string) error {
-	res, err := s.w.ExecContext(ctx, `DELETE FROM workflows WHERE id=?`, id)
+	res, err := s.exec(ctx, `DELETE FROM workflows WHERE id=?`, id)
 	if err != nil {
 		return fmt.Errorf("delete workflow %s: %w", id, err)
 	}

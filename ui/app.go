@@ -70,7 +70,8 @@ type Window struct {
 
 	// applied, when set before the first event, is called after each event
 	// was shown (tests wait on it; the test driver runs fyne.Do inline).
-	applied func(Event)
+	applied  func(Event)
+	pumpDone chan struct{} // closed when the event goroutine has ended
 
 	demoURL  string
 	demoStop func()

@@ -175,3 +175,33 @@ var (
 	desktopShortcutRedo = desktopCustom(fyne.KeyZ, fyne.KeyModifierShortcutDefault|fyne.KeyModifierShift)
 	desktopShortcutDup  = desktopCustom(fyne.KeyD, fyne.KeyModifierShortcutDefault)
 )
+
+// TestPalette_DragOntoCanvas drops a kind where the pointer lands.
+func TestPalette_DragOntoCanvas(t *testing.T) {
+	w := newTestWindow(t, Deps{})
+	w.newWorkflow()
+	var join *paletteItem
+	for _, o := range test.LaidOutObjects(w.win.Content()) {
+		if p, ok := o.(*paletteItem); ok && p.kind == "join" {
+			join = p
+		}
+	}
+	d := fyne.CurrentApp().Driver()
+	from := fyne.NewPos(join.Size().Width/2, join.Size().Height/2) // in the item
+	target := d.AbsolutePositionForObject(w.cv).AddXY(300, 200)    // in the canvas
+	total := target.Subtract(d.AbsolutePositionForObject(join).Add(from))
+	half := fyne.Delta{DX: total.X / 2, DY: total.Y / 2}
+	// As the real driver sends them: Position is where the pointer is now.
+	join.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: from.AddXY(half.DX, half.DY)}, Dragged: half})
+	join.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: from.AddXY(2*half.DX, 2*half.DY)}, Dragged: half})
+	join.DragEnd()
+	if diff := cmp.Diff([]string{"start", "join"}, nodeIDs(w.doc)); diff != "" {
+		t.Fatalf("nodes after drop (-want +got):\n%s", diff)
+	}
+	// The node is centred on the drop point.
+	p := w.cv.toScreen(w.doc.Position("join"))
+	z := w.cv.Zoom()
+	if dx, dy := p.X+nodeW*z/2-300, p.Y+nodeH*z/2-200; dx*dx+dy*dy > 1 {
+		t.Errorf("dropped node centred at %v, want (300,200)", p.AddXY(nodeW*z/2, nodeH*z/2))
+	}
+}

@@ -27,7 +27,9 @@ func (w *Window) subscribe() {
 	}
 	events, cancel := w.deps.Engine.Subscribe()
 	w.unsub = cancel
+	w.pumpDone = make(chan struct{})
 	go func() {
+		defer close(w.pumpDone)
 		for ev := range events {
 			fyne.Do(func() {
 				w.apply(ev)

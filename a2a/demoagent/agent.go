@@ -358,12 +358,15 @@ func (a *Agent) count(body []byte) (unfinished bool) {
 func returnImmediately(body []byte) []byte {
 	var req map[string]json.RawMessage
 	var params map[string]json.RawMessage
-	if json.Unmarshal(body, &req) != nil || json.Unmarshal(req["params"], &params) != nil {
+	if json.Unmarshal(body, &req) != nil || json.Unmarshal(req["params"], &params) != nil || params == nil {
 		return body
 	}
-	conf := map[string]json.RawMessage{}
+	var conf map[string]json.RawMessage
 	if raw, ok := params["configuration"]; ok && json.Unmarshal(raw, &conf) != nil {
 		return body
+	}
+	if conf == nil {
+		conf = map[string]json.RawMessage{}
 	}
 	conf["returnImmediately"] = json.RawMessage("true")
 	var err error

@@ -56,9 +56,9 @@ func newExecutor(opts *Options, closed <-chan struct{}) *executor {
 
 var _ a2asrv.AgentExecutor = (*executor)(nil)
 
-// Command splits the first text part of m into its lower-cased first word and
+// parseCommand splits the first text part of m into its lower-cased first word and
 // the remaining words.
-func Command(m *a2a.Message) (word string, args []string, text string) {
+func parseCommand(m *a2a.Message) (word string, args []string, text string) {
 	if m == nil {
 		return "", nil, ""
 	}
@@ -77,7 +77,7 @@ func Command(m *a2a.Message) (word string, args []string, text string) {
 
 func (e *executor) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter.Seq2[a2a.Event, error] {
 	return func(yield func(a2a.Event, error) bool) {
-		word, args, text := Command(ec.Message)
+		word, args, text := parseCommand(ec.Message)
 		if ec.StoredTask != nil {
 			// A follow-up on an interrupted task (input): finish it.
 			_ = yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateWorking, nil), nil) &&
@@ -164,7 +164,7 @@ const HelpText = "commands: echo TEXT | slow N [MS] | file | hang | uncancelable
 // slow sends N progress updates, then the result. Arguments: N (default 3) and
 // an optional interval in milliseconds.
 func (e *executor) slow(ctx context.Context, ec *a2asrv.ExecutorContext, r *run, args []string, yield func(a2a.Event, error) bool) {
-	n, interval := SlowArgs(args, e.opts.SlowInterval)
+	n, interval := slowArgs(args, e.opts.SlowInterval)
 	for i := 1; i <= n; i++ {
 		if i > 1 && interval > 0 && !e.wait(ctx, r, interval) {
 			return
@@ -177,8 +177,8 @@ func (e *executor) slow(ctx context.Context, ec *a2asrv.ExecutorContext, r *run,
 		yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateCompleted, nil), nil)
 }
 
-// SlowArgs reads `slow N [MS]`.
-func SlowArgs(args []string, def time.Duration) (n int, interval time.Duration) {
+// slowArgs reads `slow N [MS]`.
+func slowArgs(args []string, def time.Duration) (n int, interval time.Duration) {
 	n, interval = 3, def
 	if len(args) > 0 {
 		if v, err := strconv.Atoi(args[0]); err == nil && v >= 0 {

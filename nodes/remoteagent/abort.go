@@ -10,6 +10,7 @@ import (
 
 // Cancel outcomes saved in the call record (SPEC R9–R11, R13).
 const (
+	CancelRequested         = "requested" // sent; no answer recorded (yet)
 	CancelCanceled          = "canceled"
 	CancelStillWorking      = "still_working"
 	CancelAlreadyCompleted  = "completed"
@@ -51,13 +52,17 @@ func (c *call) abort(ctx context.Context) {
 		return
 	}
 
-	// The cancel goes out at once; the "requesting" line is committed while it
-	// travels, and the answer is shown only after that line (R11 order). A
-	// cancel is never sent twice, so nothing needs to be durable before it.
+	// The cancel goes out at once; the "requesting" line and the "requested"
+	// outcome are committed while it travels, and the answer is shown only
+	// after that line (R11 order). Nothing waits for a commit before sending:
+	// one slow disk must not hold back a cancel. A resumed call that finds
+	// "requested" saved is never continued, and nothing sends it again (R13).
 	logged := make(chan struct{})
 	go func() {
 		defer close(logged)
-		c.nc.Log(c.lang().text(msgCancelRequesting))
+		text := c.lang().text(msgCancelRequesting)
+		c.nc.Log(text)
+		c.saveCancel(ctx, CancelRequested, text, "")
 	}()
 	cctx, cancel := context.WithTimeout(ctx, c.s.timeout)
 	defer cancel()

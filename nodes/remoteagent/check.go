@@ -51,6 +51,22 @@ func CheckAgent(ctx context.Context, rawURL string, cred *a2a.Credential) (Repor
 	return checkAgent(ctx, c, cred != nil)
 }
 
+// CheckAgentNamed is CheckAgent with a saved credential chosen by name (""
+// for none), as the GUI's Test connection button offers it.
+func CheckAgentNamed(ctx context.Context, rawURL, credName string, creds CredentialSource) (Report, error) {
+	if credName == "" {
+		return CheckAgent(ctx, rawURL, nil)
+	}
+	if creds == nil {
+		return Report{}, fmt.Errorf("credential %q: no credential store is available", credName)
+	}
+	cred, err := creds.Credential(ctx, credName)
+	if err != nil {
+		return Report{}, fmt.Errorf("credential %q: %w", credName, err)
+	}
+	return CheckAgent(ctx, rawURL, &cred)
+}
+
 func checkAgent(ctx context.Context, c Agent, withCred bool) (Report, error) {
 	rep := Report{Endpoint: c.Endpoint(), Streaming: c.Streaming(), CredentialUsed: withCred}
 	if card := c.Card(); card != nil {

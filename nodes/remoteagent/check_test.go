@@ -1,6 +1,7 @@
 package remoteagent_test
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -94,5 +95,34 @@ func TestCheckAgent(t *testing.T) {
 	}
 	if s := open.stats(t); len(s.Submissions) != 0 {
 		t.Errorf("the connection test submitted work: %+v", s)
+	}
+}
+
+func TestCheckAgentNamed(t *testing.T) {
+	srv := goServer(t, demoagent.Options{BearerToken: "tok-2"})
+	creds := credSource(func(_ context.Context, name string) (a2a.Credential, error) {
+		if name != "demo" {
+			return a2a.Credential{}, errors.New("no such credential")
+		}
+		return a2a.Credential{Kind: a2a.CredentialBearer, Secret: "tok-2", Origin: srv.base}, nil
+	})
+	rep, err := remoteagent.CheckAgentNamed(t.Context(), srv.base, "demo", creds)
+	if err != nil || !rep.Accepted || !rep.CredentialUsed {
+		t.Fatalf("rep %+v err %v", rep, err)
+	}
+	if _, err := remoteagent.CheckAgentNamed(t.Context(), srv.base, "nope", creds); err == nil || !strings.Contains(err.Error(), `credential "nope"`) {
+		t.Errorf("unknown credential: %v", err)
+	}
+	if _, err := remoteagent.CheckAgentNamed(t.Context(), srv.base, "", creds); !errors.Is(err, remoteagent.ErrCredentialRequired) {
+		t.Errorf("no credential: %v", err)
+	}
+}
+
+func TestLanguageTags(t *testing.T) {
+	for tag, want := range map[string]string{"zh-Hans": "远程任务：已取消", "zh_CN.UTF-8": "远程任务：已取消", "en_US.UTF-8": "Remote task: canceled", "C.UTF-8": "Remote task: canceled"} {
+		t.Setenv("LANGUAGE", tag)
+		if got := remoteagent.CanceledText(remoteagent.EnvLanguage()); got != want {
+			t.Errorf("%s: %q, want %q", tag, got, want)
+		}
 	}
 }

@@ -55,6 +55,11 @@
 // answered before an exit is neither continued nor retried after a restart,
 // and nothing here scans old runs at start-up (R12, R13).
 //
+// No compensation. A2A has no "parent workflow failed" notice; a cancel does
+// not undo work a task already did, and a completed call is never undone or
+// followed by generated undo instructions (R16, R17). "One cancel attempt" is
+// Workrun's policy, not a protocol rule.
+//
 // Files. Attachments are read from the artifact store and sent inline (file
 // name, media type, raw bytes streamed into the request); at most 10 files and
 // 20 MiB of raw bytes, checked before anything is sent. Artifact ids never

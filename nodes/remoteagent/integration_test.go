@@ -235,7 +235,7 @@ func TestServers_InterruptedByRemote(t *testing.T) {
 // (SPEC R14, R15): 10 files of 20 MiB in total go through; 11 files, or
 // 20 MiB + 1 byte, are refused before any request.
 func TestServers_Files(t *testing.T) {
-	cfg := `,"attachments":["docs"],"output_files":"outfiles","timeout_seconds":120`
+	cfg := `,"attachments":["docs"],"output_files":"outfiles","timeout_seconds":600`
 	node := func(url string) workrun.Workflow {
 		wf := flow([]workrun.NodeSpec{raNode("ra", url, cfg)})
 		wf.State["docs"], wf.State["outfiles"] = workrun.FieldFiles, workrun.FieldFiles
@@ -533,4 +533,53 @@ type credSource func(context.Context, string) (a2a.Credential, error)
 
 func (f credSource) Credential(ctx context.Context, n string) (a2a.Credential, error) {
 	return f(ctx, n)
+}
+
+// TestServers_ExitSendsNothing: the application exiting interrupts the run
+// and sends no CancelTask; after a restart the run resumes the original task
+// (no second submission), and a later Stop sends its one cancel (R12, R13).
+func TestServers_ExitSendsNothing(t *testing.T) {
+	for _, srv := range bothServers(t, true) {
+		t.Run(srv.name, func(t *testing.T) {
+			dir := t.TempDir()
+			e := newEnv(t, dir, "en")
+			id, err := e.eng.Start(t.Context(), "", flow([]workrun.NodeSpec{raNode("ra", srv.base, "")}), workrun.Values{"prompt_ra": "hang"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			waitUntil(t, 20*time.Second, func() bool {
+				c, err := e.st.GetRemoteCall(t.Context(), id, "ra", "send")
+				return err == nil && c.RemoteState == "TASK_STATE_WORKING"
+			})
+			if err := e.eng.Close(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			r, err := e.st.GetRun(t.Context(), id)
+			if err != nil || r.Status != workrun.RunInterrupted || r.Interruption != workrun.InterruptedByExit {
+				t.Fatalf("after exit: %s (%s) %v", r.Status, r.Interruption, err)
+			}
+			if got := srv.stats(t).totalCancels(); got != 0 {
+				t.Fatalf("exiting sent %d cancels", got)
+			}
+			taskID := e.call(t, id, "ra").TaskID
+
+			// Restart: a new engine on the same data directory.
+			e2 := newEnv(t, dir, "en")
+			if err := e2.eng.Resume(t.Context(), id); err != nil {
+				t.Fatal(err)
+			}
+			waitUntil(t, 20*time.Second, func() bool { return contains(e2.messages(t, id, "ra"), "following its updates") })
+			if err := e2.eng.Stop(t.Context(), id); err != nil {
+				t.Fatal(err)
+			}
+			r, err = e2.eng.Wait(t.Context(), id)
+			if err != nil || r.Status != workrun.RunStopped {
+				t.Fatalf("after stop: %s %v", r.Status, err)
+			}
+			stats := srv.stats(t)
+			if stats.Submissions[remoteagent.MessageID(id, "ra", "send")] != 1 || stats.Cancels[taskID] != 1 || stats.totalCancels() != 1 {
+				t.Errorf("submissions %v cancels %v", stats.Submissions, stats.Cancels)
+			}
+		})
+	}
 }

@@ -193,7 +193,8 @@ func (e *env) run(t *testing.T, wf workrun.Workflow, in workrun.Values) workrun.
 	if err != nil {
 		t.Fatalf("start: %v", err)
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	// Generous: the 20 MiB file test under -race on a loaded machine.
+	ctx, cancel := context.WithTimeout(t.Context(), 8*time.Minute)
 	defer cancel()
 	r, err := e.eng.Wait(ctx, id)
 	if err != nil {

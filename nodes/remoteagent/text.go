@@ -2,6 +2,7 @@ package remoteagent
 
 import (
 	"fmt"
+	"os"
 	"strings"
 )
 
@@ -80,4 +81,17 @@ func (l lang) text(id msgID, args ...any) string {
 		return t
 	}
 	return fmt.Sprintf(t, args...)
+}
+
+// EnvLanguage reads the language from the environment the way gettext does
+// (LANGUAGE, then LC_ALL, LC_MESSAGES, LANG); the GUI's language switch sets
+// LANGUAGE, so passing EnvLanguage as Deps.Language follows it, and the
+// headless runner follows the user's locale.
+func EnvLanguage() string {
+	for _, k := range []string{"LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"} {
+		if v := os.Getenv(k); v != "" {
+			return v
+		}
+	}
+	return "en"
 }

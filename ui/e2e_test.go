@@ -1,0 +1,117 @@
+package ui
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"workrun/a2a/demoagent"
+	"workrun/artifacts"
+	"workrun/nodes/join"
+	"workrun/nodes/output"
+	"workrun/nodes/process"
+	"workrun/nodes/remoteagent"
+	"workrun/nodes/start"
+	"workrun/store"
+	"workrun/workrun"
+)
+
+// TestEndToEnd_ParallelSampleCancels wires the window as main.go does (real
+// store, artifacts, engine, Remote Agent kind) and runs the parallel sample
+// against the built-in demo agent on loopback: the local branch fails while
+// the remote task works, and the Remote Agent node's messages in the run
+// panel read "Remote task: requesting cancellation…" then "Remote task:
+// canceled"; the run stays failed (R2, R9–R11).
+func TestEndToEnd_ParallelSampleCancels(t *testing.T) {
+	ctx := t.Context()
+	dir := t.TempDir()
+	st, err := store.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	arts, err := artifacts.New(dir, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	agent := demoagent.New(demoagent.Options{})
+	url, stop, err := agent.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop)
+	eng := workrun.NewEngine(st, arts, start.Kind{}, join.Kind{}, output.Kind{}, process.Kind{},
+		remoteagent.New(remoteagent.Deps{Calls: st, Language: remoteagent.EnvLanguage}))
+	eng.AbortTimeout = 10 * time.Second
+	g := &gatedEngine{Engine: eng, open: make(chan struct{})}
+	remoteCalls := func(ctx context.Context, runID string) ([]RemoteTask, error) {
+		cs, err := st.RemoteCallsForRun(ctx, runID)
+		var out []RemoteTask
+		for _, c := range cs {
+			out = append(out, RemoteTask{NodeID: c.NodeID, AgentURL: c.AgentURL, TaskID: c.TaskID, ContextID: c.ContextID,
+				RemoteState: c.RemoteState, StatusText: c.StatusText, CancelOutcome: c.CancelOutcome, CancelText: c.CancelText,
+				Ended: c.Ended, UpdatedAt: c.UpdatedAt})
+		}
+		return out, err
+	}
+	w := newTestWindow(t, Deps{Engine: g, Runs: st, Workflows: st, Artifacts: arts, RemoteCalls: remoteCalls})
+	w.OpenWorkflow("", SampleParallel(url))
+	if !w.RunEnabled() {
+		t.Fatalf("Run disabled: %v", w.Problems())
+	}
+
+	ended := make(chan struct{}, 1)
+	var last workrun.Run
+	done := map[string]bool{}
+	w.applied = func(ev Event) {
+		if ev.Run != nil && ev.Run.Status.Terminal() {
+			last = *ev.Run
+		}
+		if ev.Node != nil && ev.Node.Status != workrun.NodeRunning && ev.Node.Status != workrun.NodePending {
+			done[ev.NodeID] = true
+		}
+		if last.ID != "" && done["ask"] && done["check"] && slices.ContainsFunc(w.panel.MessageLines("ask"), func(l string) bool {
+			return strings.HasSuffix(l, "Remote task: canceled") || strings.Contains(l, "unconfirmed")
+		}) {
+			select {
+			case ended <- struct{}{}:
+			default:
+			}
+		}
+	}
+	w.launch(w.doc.Workflow(), workrun.Values{"question": "hang"})
+	close(g.open)
+	select {
+	case <-ended:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the run did not end with the remote task's cancel shown")
+	}
+	w.unsub()
+	<-w.pumpDone
+
+	if last.Status != workrun.RunFailed || last.FailedNode != "check" {
+		t.Errorf("run %s failed at %q, want failed at check", last.Status, last.FailedNode)
+	}
+	lines := w.panel.MessageLines("ask")
+	iReq := slices.IndexFunc(lines, func(l string) bool { return strings.HasSuffix(l, "Remote task: requesting cancellation…") })
+	iDone := slices.IndexFunc(lines, func(l string) bool { return strings.HasSuffix(l, "Remote task: canceled") })
+	if iReq < 0 || iDone < iReq {
+		t.Errorf("ask messages lack the cancel lines in order:\n%s", strings.Join(lines, "\n"))
+	}
+	if _, reason := w.panel.Header(); !strings.Contains(reason, "(check)") {
+		t.Errorf("reason on top %q", reason)
+	}
+	if got := w.panel.Actions(); !slices.Equal(got, []string{"Run again"}) {
+		t.Errorf("actions %q", got)
+	}
+	w.tasks.Show(ctx, last.ID)
+	ts := w.tasks.Tasks()
+	if len(ts) != 1 || ts[0].TaskID == "" || ts[0].NodeID != "ask" {
+		t.Fatalf("remote tasks %+v", ts)
+	}
+	if n := agent.Cancels(ts[0].TaskID); n != 1 {
+		t.Errorf("agent received %d cancels for %s, want exactly 1", n, ts[0].TaskID)
+	}
+}
