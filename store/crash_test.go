@@ -31,9 +31,17 @@ func crashChild(dir string) {
 		// after the commit returned.
 		fmt.Fprintf(os.Stdout, "%s %s\n", kind, key)
 	}
+	// Four writers at once, so the kill also lands in group commits.
 	pid := os.Getpid()
+	for g := range 4 {
+		go crashWriter(ctx, s, fmt.Sprintf("p%d-g%d", pid, g), report)
+	}
+	select {}
+}
+
+func crashWriter(ctx context.Context, s *Store, prefix string, report func(kind, key string)) {
 	for i := 0; ; i++ {
-		runID := fmt.Sprintf("p%d-r%d", pid, i/10)
+		runID := fmt.Sprintf("%s-r%d", prefix, i/10)
 		if i%10 == 0 {
 			if err := s.CreateRun(ctx, sampleRun(runID, time.Now())); err != nil {
 				fmt.Fprintln(os.Stderr, err)

@@ -602,3 +602,48 @@ func TestGroupCommit_BadWriteFailsOnlyItsCaller(t *testing.T) {
 		t.Errorf("reason = %q, %v", r.Reason, err)
 	}
 }
+
+// TestGroupCommit_LostTransactionFailsWholeBatch simulates SQLite rolling
+// back the batch's transaction itself (as on a full disk): every write of
+// the batch is reported failed, nothing of it is committed, and no later
+// write runs outside the transaction.
+func TestGroupCommit_LostTransactionFailsWholeBatch(t *testing.T) {
+	ctx := t.Context()
+	s := openTest(t)
+	if err := s.CreateRun(ctx, sampleRun("r1", t0)); err != nil {
+		t.Fatal(err)
+	}
+	line := func(text string) func(context.Context, *sql.Tx) error {
+		return func(ctx context.Context, tx *sql.Tx) error {
+			_, err := insertLine(ctx, tx, workrun.Message{RunID: "r1", NodeID: "a", Text: text})
+			return err
+		}
+	}
+	reqs := []writeReq{
+		{fn: line("before"), res: make(chan error, 1)},
+		{fn: func(ctx context.Context, tx *sql.Tx) error {
+			if _, err := tx.ExecContext(ctx, `ROLLBACK`); err != nil {
+				return err
+			}
+			return errors.New("disk full")
+		}, res: make(chan error, 1)},
+		{fn: line("after"), res: make(chan error, 1)},
+	}
+	s.queue = append(s.queue, reqs...)
+	s.commitMu.Lock()
+	s.commitLocked(ctx)
+	s.commitMu.Unlock()
+	for i, r := range reqs {
+		if err := <-r.res; err == nil {
+			t.Errorf("write %d reported success in a lost transaction", i)
+		}
+	}
+	ms, err := s.Messages(ctx, "r1")
+	if err != nil || len(ms) != 0 {
+		t.Errorf("lines committed from a lost batch: %+v, %v", ms, err)
+	}
+	// The store keeps working.
+	if _, err := s.AppendMessage(ctx, workrun.Message{RunID: "r1", NodeID: "a", Text: "next"}); err != nil {
+		t.Errorf("AppendMessage after a lost batch: %v", err)
+	}
+}

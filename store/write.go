@@ -20,7 +20,8 @@ type writeReq struct {
 }
 
 // write runs fn in a write transaction and returns once that transaction
-// is committed (or fn failed).
+// is committed (or fn failed). Once queued, a write is committed even if ctx
+// is canceled meanwhile, and the caller learns its real outcome.
 //
 // Group commit: writes that queue while a commit is in flight (parallel
 // branches) run together in the next transaction, each inside its own
@@ -95,50 +96,59 @@ func (s *Store) commitLocked(ctx context.Context) {
 // savepoint of one transaction and commits it. errs receives each request's
 // result; the progress lines' result is returned.
 func (s *Store) commitBatch(ctx context.Context, progress []workrun.Message, reqs []writeReq, errs []error) error {
-	fail := func(err error) error {
+	var progressErr error
+	// failAll gives err to every write that has no error of its own.
+	failAll := func(err error) {
 		for i := range errs {
 			if errs[i] == nil {
 				errs[i] = err
 			}
 		}
-		if len(progress) > 0 {
-			return err
+		if len(progress) > 0 && progressErr == nil {
+			progressErr = err
 		}
-		return nil
 	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
-		return fail(err)
+		failAll(err)
+		return progressErr
 	}
 	defer tx.Rollback()
-	var progressErr error
 	if len(progress) > 0 {
 		progressErr = savepoint(ctx, tx, func(ctx context.Context, tx *sql.Tx) error {
 			return insertLines(ctx, tx, progress)
 		})
 	}
+	if errors.Is(progressErr, errTxLost) {
+		failAll(progressErr)
+		return progressErr
+	}
 	for i, r := range reqs {
 		errs[i] = savepoint(ctx, tx, r.fn)
+		if errors.Is(errs[i], errTxLost) {
+			failAll(errs[i])
+			return progressErr
+		}
 	}
 	if err := tx.Commit(); err != nil {
-		if progressErr == nil {
-			progressErr = fail(err)
-		} else {
-			fail(err)
-		}
-		return progressErr
+		failAll(err)
 	}
 	return progressErr
 }
 
+// errTxLost marks a batch whose transaction SQLite already rolled back
+// (disk full, I/O error): nothing more may run in it, since a SAVEPOINT
+// outside a transaction would start and commit one of its own.
+var errTxLost = errors.New("write transaction rolled back")
+
 // savepoint runs fn so that, if it fails, only its own changes are undone.
 func savepoint(ctx context.Context, tx *sql.Tx, fn func(context.Context, *sql.Tx) error) error {
 	if _, err := tx.ExecContext(ctx, `SAVEPOINT w`); err != nil {
-		return err
+		return fmt.Errorf("%w: %w", errTxLost, err)
 	}
 	if err := fn(ctx, tx); err != nil {
 		if _, rerr := tx.ExecContext(ctx, `ROLLBACK TO w`); rerr != nil {
-			return errors.Join(err, rerr)
+			return fmt.Errorf("%w: %w (%v)", errTxLost, err, rerr)
 		}
 		tx.ExecContext(ctx, `RELEASE w`)
 		return err

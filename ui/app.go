@@ -96,7 +96,28 @@ func NewWindow(a fyne.App, d Deps) *Window {
 		w.setStatus(lang.X("help.first", "New here? Help → Sample: Remote Agent demo starts the demo agent and opens a workflow you can run at once."))
 	}
 	w.noteInterrupted()
+	switch d.AutoRun {
+	case "remote":
+		w.autoRun(SampleRemote)
+	case "parallel":
+		w.autoRun(SampleParallel)
+	}
 	return w
+}
+
+// autoRun opens a sample and runs it with its sample inputs.
+func (w *Window) autoRun(sample func(string) workrun.Workflow) {
+	w.openSample(sample)
+	if w.deps.Engine == nil || len(w.probs) > 0 {
+		w.setStatus(lang.X("help.autorun_failed", "cannot run the sample"))
+		return
+	}
+	wf := w.doc.Workflow()
+	in := workrun.Values{}
+	for k, v := range SampleInputs[wf.Name] {
+		in[k] = v
+	}
+	w.launch(wf, in)
 }
 
 // Close ends the event subscription and the demo agent.
@@ -211,7 +232,7 @@ func (w *Window) build() {
 	top := container.NewHSplit(left, main)
 	top.Offset = 0.17
 	body := container.NewVSplit(top, w.tabs)
-	body.Offset = 0.66
+	body.Offset = 0.5
 	w.win.SetContent(container.NewBorder(nil, w.status, nil, nil, body))
 	w.win.SetMainMenu(w.menu())
 	w.shortcuts()
@@ -298,9 +319,17 @@ func (w *Window) docChanged() {
 		enable(w.redoBtn, w.doc.CanRedo())
 	}
 	w.insp.Show()
+	w.updateTitle()
+}
+
+// updateTitle names the workflow and, while a run is shown, its status.
+func (w *Window) updateTitle() {
 	title := "Workrun — " + w.doc.wf.Name
 	if w.doc.Dirty() {
 		title += " •"
+	}
+	if w.panel.RunID() != "" && w.panel.Run().Status != "" {
+		title += " — " + string(w.panel.Run().Status)
 	}
 	w.win.SetTitle(title)
 }

@@ -49,6 +49,9 @@ func (w *Window) apply(ev Event) {
 			w.tasks.Show(w.ctx, ev.RunID)
 		}
 		w.updateRunButtons()
+		if ev.Run != nil {
+			w.updateTitle()
+		}
 	}
 	if ev.Run != nil && ev.Run.Status.Terminal() {
 		w.records.Reload()
@@ -108,6 +111,7 @@ func (w *Window) launch(wf workrun.Workflow, vals workrun.Values) {
 	w.tasks.Show(w.ctx, id)
 	w.tabs.SelectIndex(0)
 	w.updateRunButtons()
+	w.updateTitle()
 }
 
 // stopRun asks the engine to stop; the panel shows "stopping…" until the

@@ -162,3 +162,31 @@ func TestMergeConfig_KeepsUnknownKeys(t *testing.T) {
 		t.Errorf("got %s\nwant %s", got, want)
 	}
 }
+
+// TestAutoRun opens a sample, starts the demo agent and runs the sample with
+// its inputs; the title carries the run's status for a smoke test to read.
+func TestAutoRun(t *testing.T) {
+	var gotURL string
+	var gotIn workrun.Values
+	eng := &fakeEngine{StartFunc: func(_ context.Context, _ string, wf workrun.Workflow, in workrun.Values) (string, error) {
+		c, _ := DecodeConfig(wf.Nodes[1].Config)
+		gotURL, gotIn = c.URL, in
+		return "auto-1", nil
+	}}
+	stopped := false
+	w := newTestWindow(t, Deps{Engine: eng, AutoRun: "remote",
+		StartDemoAgent: func() (string, func(), error) { return "http://127.0.0.1:5555", func() { stopped = true }, nil }})
+	if gotURL != "http://127.0.0.1:5555" {
+		t.Errorf("sample ran against %q", gotURL)
+	}
+	if diff := cmp.Diff(workrun.Values{"question": "echo Hello from Workrun"}, gotIn); diff != "" {
+		t.Errorf("inputs (-want +got):\n%s", diff)
+	}
+	if got := w.win.Title(); got != "Workrun — Remote Agent demo — running" {
+		t.Errorf("title %q", got)
+	}
+	w.Close()
+	if !stopped {
+		t.Error("closing the window left the demo agent running")
+	}
+}
