@@ -10,12 +10,14 @@ import (
 
 	"workrun/artifacts"
 	"workrun/cli"
+	"workrun/credentials"
 	"workrun/nodes/askhuman"
 	"workrun/nodes/condition"
 	"workrun/nodes/humanreview"
 	"workrun/nodes/join"
 	"workrun/nodes/output"
 	"workrun/nodes/process"
+	"workrun/nodes/remoteagent"
 	"workrun/nodes/set"
 	"workrun/nodes/start"
 	"workrun/store"
@@ -46,11 +48,17 @@ func openServices(ctx context.Context, dataDir string) (*cli.Services, error) {
 		st.Close()
 		return nil, err
 	}
-	// The local node kinds (SPEC W7); the Remote Agent kind is added here
-	// once its dependencies are wired.
+	// Secrets live in the OS keyring; SQLite holds only their names (SPEC W8).
+	creds := credentials.NewManager(st, nil)
+	remote := remoteagent.New(remoteagent.Deps{
+		Calls:       st,
+		Credentials: remoteagent.FromManager(creds),
+		Language:    remoteagent.EnvLanguage,
+	})
+	// The local node kinds (SPEC W7) and the Remote Agent (R1–R17).
 	engine := workrun.NewEngine(st, arts,
 		start.Kind{}, set.Kind{}, condition.Kind{}, join.Kind{}, output.Kind{},
-		humanreview.Kind{}, askhuman.Kind{}, process.Kind{})
+		humanreview.Kind{}, askhuman.Kind{}, process.Kind{}, remote)
 	return &cli.Services{DataDir: dataDir, Runs: st, Workflows: st, Artifacts: arts, Engine: engine, Close: st.Close}, nil
 }
 
