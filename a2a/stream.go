@@ -13,8 +13,10 @@ import (
 
 // taskFollower enforces that every event names the task being followed.
 // For a new send the task id is learnt from the first event that names one.
+// It also carries the stream's decoder state.
 type taskFollower struct {
-	id string
+	id   string
+	fast fastDecoder
 }
 
 func (f *taskFollower) check(ev *StreamEvent) error {
@@ -93,9 +95,16 @@ func (c *Client) openStream(ctx context.Context, method string, body requestBody
 }
 
 func decodeEvent(data []byte, wantID []byte, f *taskFollower) (StreamEvent, error) {
-	var r response[StreamEvent]
-	if err := json.Unmarshal(data, &r); err != nil {
-		return StreamEvent{}, fmt.Errorf("%w: stream event is not a JSON-RPC response: %v", ErrProtocol, err)
+	// The common event (a statusUpdate result) is decoded in one pass;
+	// anything else, and anything the fast path is unsure of, by
+	// encoding/json.
+	r, ok := f.fast.decode(data)
+	if !ok {
+		slow := new(response[StreamEvent]) // escapes into encoding/json
+		if err := json.Unmarshal(data, slow); err != nil {
+			return StreamEvent{}, fmt.Errorf("%w: stream event is not a JSON-RPC response: %v", ErrProtocol, err)
+		}
+		r = *slow
 	}
 	ev, err := r.check(wantID)
 	if err != nil {

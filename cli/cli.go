@@ -86,6 +86,7 @@ func Main(ctx context.Context, args []string, stdio Stdio, deps Deps) int {
 	if stdio.Getenv == nil {
 		stdio.Getenv = os.Getenv
 	}
+	deps.Open = recoverOnOpen(deps.Open, stdio.Stderr)
 	env := &Env{Stdio: stdio, Deps: deps}
 
 	// Global options come before the command; --data-dir may also follow it.
@@ -132,6 +133,28 @@ func Main(ctx context.Context, args []string, stdio Stdio, deps Deps) int {
 		return ExitOK
 	}
 	return cmd.Run(ctx, env, cmdArgs)
+}
+
+// recoverOnOpen makes every start — each command that opens the data
+// directory, and the GUI — find the runs whose process died while they were
+// going on and mark them interrupted by exit (issue 5 "Exit", R13), so that
+// `workrun runs` never shows a dead run as running. Runs another live
+// process is executing are left alone (workrun.OwnedRunStore). A failure
+// here is reported but does not stop the command.
+func recoverOnOpen(open func(ctx context.Context, dataDir string) (*Services, error), stderr io.Writer) func(ctx context.Context, dataDir string) (*Services, error) {
+	if open == nil {
+		return nil
+	}
+	return func(ctx context.Context, dataDir string) (*Services, error) {
+		svc, err := open(ctx, dataDir)
+		if err != nil || svc == nil || svc.Engine == nil {
+			return svc, err
+		}
+		if _, err := svc.Engine.RecoverInterrupted(ctx); err != nil && stderr != nil {
+			fmt.Fprintf(stderr, "workrun: warning: %v\n", err)
+		}
+		return svc, nil
+	}
 }
 
 // extractDataDir takes a --data-dir DIR given after the command name; the

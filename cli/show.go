@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"time"
 
 	"workrun/store"
@@ -28,6 +29,12 @@ type remoteCallLister interface {
 	RemoteCallsForRun(ctx context.Context, runID string) ([]store.RemoteCall, error)
 }
 
+// runArtifactLister is the store's view of the artifacts a run's nodes made
+// (also those no State field refers to any more).
+type runArtifactLister interface {
+	ArtifactsForRun(ctx context.Context, runID string) ([]workrun.ArtifactInfo, error)
+}
+
 // shownNode is one node of `workrun show`.
 type shownNode struct {
 	workrun.NodeRun
@@ -39,6 +46,8 @@ type shownRemoteCall struct {
 	NodeID        string    `json:"node_id"`
 	CallKey       string    `json:"call_key,omitempty"`
 	AgentURL      string    `json:"agent_url"`
+	Origin        string    `json:"origin,omitempty"`
+	MessageID     string    `json:"message_id,omitempty"`
 	TaskID        string    `json:"task_id,omitempty"`
 	ContextID     string    `json:"context_id,omitempty"`
 	RemoteState   string    `json:"remote_state,omitempty"`
@@ -46,6 +55,8 @@ type shownRemoteCall struct {
 	CancelOutcome string    `json:"cancel_outcome,omitempty"`
 	CancelText    string    `json:"cancel_text,omitempty"`
 	Ended         bool      `json:"ended"`
+	HasResult     bool      `json:"has_result"`
+	CreatedAt     time.Time `json:"created_at"`
 	UpdatedAt     time.Time `json:"updated_at"`
 }
 
@@ -129,12 +140,30 @@ func loadRun(ctx context.Context, svc *Services, id string) (shownRun, error) {
 		}
 		for _, c := range calls {
 			sr.RemoteCalls = append(sr.RemoteCalls, shownRemoteCall{NodeID: c.NodeID, CallKey: c.CallKey, AgentURL: c.AgentURL,
-				TaskID: c.TaskID, ContextID: c.ContextID, RemoteState: c.RemoteState, StatusText: c.StatusText,
-				CancelOutcome: c.CancelOutcome, CancelText: c.CancelText, Ended: c.Ended, UpdatedAt: c.UpdatedAt})
+				Origin: c.Origin, MessageID: c.MessageID, TaskID: c.TaskID, ContextID: c.ContextID,
+				RemoteState: c.RemoteState, StatusText: c.StatusText, CancelOutcome: c.CancelOutcome,
+				CancelText: c.CancelText, Ended: c.Ended, HasResult: c.Result != nil,
+				CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt})
+		}
+	}
+	// Artifacts the run's nodes made, then the files its inputs and State
+	// refer to (an imported input was made by no node).
+	seen := map[string]bool{}
+	if al, ok := svc.Runs.(runArtifactLister); ok {
+		made, err := al.ArtifactsForRun(ctx, id)
+		if err != nil {
+			return shownRun{}, err
+		}
+		for _, a := range made {
+			seen[a.ID] = true
+			sr.Artifacts = append(sr.Artifacts, a)
 		}
 	}
 	if svc.Artifacts != nil {
 		for _, aid := range artifactIDs(r, recs) {
+			if seen[aid] {
+				continue
+			}
 			info, err := svc.Artifacts.Stat(ctx, aid)
 			if err != nil {
 				info = workrun.ArtifactInfo{ID: aid, Name: "(missing: " + err.Error() + ")"}
@@ -207,10 +236,19 @@ func printRun(w io.Writer, sr shownRun) {
 				task = "(no task id: submission result unknown)"
 			}
 			fmt.Fprintf(w, "  %s → %s task %s: %s", c.NodeID, c.AgentURL, task, c.RemoteState)
+			if c.Ended {
+				fmt.Fprint(w, " (ended)")
+			}
+			if c.MessageID != "" {
+				fmt.Fprintf(w, "; message %s", c.MessageID)
+			}
 			if c.CancelOutcome != "" {
-				fmt.Fprintf(w, "; cancel: %s %s", c.CancelOutcome, c.CancelText)
+				fmt.Fprintf(w, "; cancel: %s", strings.TrimSpace(c.CancelOutcome+" "+c.CancelText))
 			}
 			fmt.Fprintln(w)
+			if c.StatusText != "" {
+				fmt.Fprintf(w, "    %s\n", oneLine(c.StatusText, 200))
+			}
 		}
 	}
 	if len(sr.Artifacts) > 0 {

@@ -42,6 +42,23 @@
 // history, so opening 10,000 runs costs what opening 10 does (R13); the
 // start-up query RunsWithStatus uses the runs_status index.
 //
+// Node records are saved one at a time (SaveNodeRun) or several in one
+// transaction (SaveNodeRuns, workrun.NodeRunBatchSaver: one scheduling round
+// of the engine, one commit). They keep the branch a condition picked
+// (schema 3), so resume never runs a finished condition again.
+//
+// Run ownership (schema 3, owner.go). Each open Store holds an exclusive
+// flock on <data dir>/locks/<owner>.lock until Close or the end of its
+// process (the kernel drops it even on SIGKILL). CreateRun and UpdateRun
+// record that owner on the run. OrphanedRuns returns, through runs_status,
+// only the runs whose owner's lock is no longer held, and UpdateOrphanedRun
+// re-checks status and owner inside the write transaction
+// (workrun.OwnedRunStore): every start-up can then mark runs of dead
+// processes interrupted by exit without touching a run the GUI or another
+// `workrun run` is executing. Runs saved before schema 3 have no owner and
+// count as orphaned. Without flock (non-unix builds) every other owner counts
+// as ended, as before.
+//
 // Foreign keys are on: node runs, messages, decisions and remote calls must
 // belong to an existing run (create the run first).
 //

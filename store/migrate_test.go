@@ -246,3 +246,63 @@ func TestOpen_OddDataDirNames(t *testing.T) {
 		}
 	}
 }
+
+// TestMigrate_FromV2 upgrades a version-2 database holding a run left
+// running and a finished condition: the old node record reads back with no
+// branch (the engine re-enters such a condition), the old run has no owner
+// and so counts as orphaned at start-up, and the new columns work.
+func TestMigrate_FromV2(t *testing.T) {
+	ctx := t.Context()
+	dir := t.TempDir()
+	path := filepath.Join(dir, FileName)
+	db, err := sql.Open("sqlite", "file:"+path+"?_txlock=immediate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		if err := applyMigration(ctx, db, i, 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, q := range []string{
+		`INSERT INTO runs VALUES ('r', 'wf', 'n', '{}', '{}', 'null', 'running', '', '', '', 1, 0)`,
+		`INSERT INTO node_runs VALUES ('r', 'cond', 'condition', 'succeeded', 'null', '{}', '', 5, 6)`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	if got := userVersion(t, path); got != 2 {
+		t.Fatalf("fixture user_version = %d", got)
+	}
+
+	s, err := Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if got := userVersion(t, path); got != SchemaVersion {
+		t.Errorf("user_version after upgrade = %d, want %d", got, SchemaVersion)
+	}
+	ns, err := s.NodeRuns(ctx, "r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []workrun.NodeRun{{RunID: "r", NodeID: "cond", Type: "condition", Status: workrun.NodeSucceeded,
+		Outputs: workrun.Values{}, StartedAt: fromNano(5), EndedAt: fromNano(6)}}
+	if d := cmp.Diff(want, ns); d != "" {
+		t.Errorf("old node run after upgrade (-want +got):\n%s", d)
+	}
+	orphans, err := s.OrphanedRuns(ctx, workrun.RunRunning)
+	if err != nil || len(orphans) != 1 || orphans[0].ID != "r" {
+		t.Errorf("OrphanedRuns after upgrade = %v, %v; want the old running run", orphans, err)
+	}
+	ns[0].Branch = "false"
+	if err := s.SaveNodeRun(ctx, ns[0]); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.NodeRuns(ctx, "r"); len(got) != 1 || got[0].Branch != "false" {
+		t.Errorf("branch after save = %+v", got)
+	}
+}

@@ -122,6 +122,13 @@ var migrations = []string{
 		created_at INTEGER NOT NULL,
 		updated_at INTEGER NOT NULL
 	);`,
+
+	// 3: the branch a condition node picked, so that resume does not run a
+	// finished condition again; and the owner of each run (the lock id of the
+	// store that saved it last), so that start-up marks interrupted only runs
+	// whose process has ended (R13; see owner.go). Rows from before keep ''.
+	`ALTER TABLE node_runs ADD COLUMN branch TEXT NOT NULL DEFAULT '';
+	ALTER TABLE runs ADD COLUMN owner TEXT NOT NULL DEFAULT '';`,
 }
 
 // SchemaVersion is the schema version this build writes.

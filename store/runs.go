@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"workrun/workrun"
 )
@@ -25,10 +26,10 @@ func (s *Store) CreateRun(ctx context.Context, r workrun.Run) error {
 		return fmt.Errorf("create run %s: %w", r.ID, err)
 	}
 	_, err = s.exec(ctx, `INSERT INTO runs (id, workflow_id, workflow_name,
-		workflow, inputs, state, status, interruption, reason, failed_node, created_at, ended_at)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
+		workflow, inputs, state, status, interruption, reason, failed_node, created_at, ended_at, owner)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		r.ID, r.WorkflowID, r.WorkflowName, wf, inputs, state, string(r.Status),
-		string(r.Interruption), r.Reason, r.FailedNode, unixNano(r.CreatedAt), unixNano(r.EndedAt))
+		string(r.Interruption), r.Reason, r.FailedNode, unixNano(r.CreatedAt), unixNano(r.EndedAt), s.owner.id)
 	if err != nil {
 		return fmt.Errorf("create run %s: %w", r.ID, err)
 	}
@@ -36,16 +37,17 @@ func (s *Store) CreateRun(ctx context.Context, r workrun.Run) error {
 }
 
 // UpdateRun saves status, interruption, reason, failed node, state and ended
-// time; the workflow snapshot, inputs and creation time never change.
+// time; the workflow snapshot, inputs and creation time never change. The
+// run's owner becomes this store (owner.go).
 func (s *Store) UpdateRun(ctx context.Context, r workrun.Run) error {
 	state, err := marshalValues(r.State)
 	if err != nil {
 		return fmt.Errorf("update run %s: %w", r.ID, err)
 	}
 	res, err := s.exec(ctx, `UPDATE runs SET status=?, interruption=?, reason=?,
-		failed_node=?, state=?, ended_at=? WHERE id=?`,
+		failed_node=?, state=?, ended_at=?, owner=? WHERE id=?`,
 		string(r.Status), string(r.Interruption), r.Reason, r.FailedNode, state,
-		unixNano(r.EndedAt), r.ID)
+		unixNano(r.EndedAt), s.owner.id, r.ID)
 	if err != nil {
 		return fmt.Errorf("update run %s: %w", r.ID, err)
 	}
@@ -188,28 +190,81 @@ func unmarshalValues(s string) (workrun.Values, error) {
 // before it returns, so a node's terminal state is durable before the next
 // node starts.
 func (s *Store) SaveNodeRun(ctx context.Context, n workrun.NodeRun) error {
-	in, err := marshalValues(n.Inputs)
+	args, err := nodeRunArgs(n)
 	if err != nil {
-		return fmt.Errorf("save node run %s/%s inputs: %w", n.RunID, n.NodeID, err)
+		return err
 	}
-	out, err := marshalValues(n.Outputs)
-	if err != nil {
-		return fmt.Errorf("save node run %s/%s outputs: %w", n.RunID, n.NodeID, err)
-	}
-	_, err = s.exec(ctx, `INSERT OR REPLACE INTO node_runs (run_id, node_id, type,
-		status, inputs, outputs, error, started_at, ended_at) VALUES (?,?,?,?,?,?,?,?,?)`,
-		n.RunID, n.NodeID, n.Type, string(n.Status), in, out, n.Error,
-		unixNano(n.StartedAt), unixNano(n.EndedAt))
-	if err != nil {
+	if _, err = s.exec(ctx, saveNodeRunSQL, args...); err != nil {
 		return fmt.Errorf("save node run %s/%s: %w", n.RunID, n.NodeID, err)
 	}
 	return nil
 }
 
+// SaveNodeRuns saves several node records in one transaction (one commit,
+// one fsync): the engine saves the records of a scheduling round this way
+// (workrun.NodeRunBatchSaver). Either all are committed or none.
+func (s *Store) SaveNodeRuns(ctx context.Context, ns []workrun.NodeRun) error {
+	if len(ns) == 0 {
+		return nil
+	}
+	all := make([][]any, len(ns))
+	for i, n := range ns {
+		args, err := nodeRunArgs(n)
+		if err != nil {
+			return err
+		}
+		all[i] = args
+	}
+	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		// Multi-row statements: inside the group-commit savepoint every
+		// statement opens and truncates a statement journal, so one
+		// statement per record would cost a journal round per record.
+		for len(all) > 0 {
+			n := min(len(all), nodeRunsPerStatement)
+			q := saveNodeRunSQL + strings.Repeat(",(?,?,?,?,?,?,?,?,?,?)", n-1)
+			args := make([]any, 0, n*len(all[0]))
+			for _, a := range all[:n] {
+				args = append(args, a...)
+			}
+			if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+				return err
+			}
+			all = all[n:]
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("save %d node runs: %w", len(ns), err)
+	}
+	return nil
+}
+
+// nodeRunsPerStatement bounds one INSERT of SaveNodeRuns (10 parameters a
+// record, well under SQLite's 32,766).
+const nodeRunsPerStatement = 200
+
+var _ workrun.NodeRunBatchSaver = (*Store)(nil)
+
+const saveNodeRunSQL = `INSERT OR REPLACE INTO node_runs (run_id, node_id, type,
+	status, inputs, outputs, error, started_at, ended_at, branch) VALUES (?,?,?,?,?,?,?,?,?,?)`
+
+func nodeRunArgs(n workrun.NodeRun) ([]any, error) {
+	in, err := marshalValues(n.Inputs)
+	if err != nil {
+		return nil, fmt.Errorf("save node run %s/%s inputs: %w", n.RunID, n.NodeID, err)
+	}
+	out, err := marshalValues(n.Outputs)
+	if err != nil {
+		return nil, fmt.Errorf("save node run %s/%s outputs: %w", n.RunID, n.NodeID, err)
+	}
+	return []any{n.RunID, n.NodeID, n.Type, string(n.Status), in, out, n.Error,
+		unixNano(n.StartedAt), unixNano(n.EndedAt), n.Branch}, nil
+}
+
 // NodeRuns returns the node records of a run, in start order.
 func (s *Store) NodeRuns(ctx context.Context, runID string) ([]workrun.NodeRun, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT run_id, node_id, type, status, inputs, outputs,
-		error, started_at, ended_at FROM node_runs WHERE run_id=?
+		error, started_at, ended_at, branch FROM node_runs WHERE run_id=?
 		ORDER BY started_at = 0, started_at, node_id`, runID)
 	if err != nil {
 		return nil, fmt.Errorf("node runs %s: %w", runID, err)
@@ -220,7 +275,7 @@ func (s *Store) NodeRuns(ctx context.Context, runID string) ([]workrun.NodeRun, 
 		var n workrun.NodeRun
 		var status, in, outs string
 		var started, ended int64
-		if err := rows.Scan(&n.RunID, &n.NodeID, &n.Type, &status, &in, &outs, &n.Error, &started, &ended); err != nil {
+		if err := rows.Scan(&n.RunID, &n.NodeID, &n.Type, &status, &in, &outs, &n.Error, &started, &ended, &n.Branch); err != nil {
 			return nil, fmt.Errorf("node runs %s: %w", runID, err)
 		}
 		n.Status = workrun.NodeStatus(status)

@@ -39,6 +39,9 @@ type Store struct {
 	timer    *time.Timer       // commits pending within progressDelay
 	flushErr error             // failed progress batch, reported by Flush
 	closed   bool
+
+	owner    *ownerLock // held while open; see owner.go
+	locksDir string
 }
 
 type scanner interface{ Scan(dest ...any) error }
@@ -58,8 +61,17 @@ func Open(ctx context.Context, dataDir string) (*Store, error) {
 		return nil, err
 	}
 	path := filepath.Join(dataDir, FileName)
-	s := &Store{path: path, now: func() time.Time { return time.Now().UTC() }}
+	s := &Store{path: path, now: func() time.Time { return time.Now().UTC() }, locksDir: filepath.Join(dataDir, LocksDir)}
 	var err error
+	if s.owner, err = acquireOwner(dataDir); err != nil {
+		return nil, err
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			s.owner.release()
+		}
+	}()
 	// synchronous(FULL): in WAL mode each commit fsyncs the WAL, so a commit
 	// that returned survives power loss, not only a process crash.
 	// _txlock=immediate: every transaction takes the write lock at BEGIN, so
@@ -89,6 +101,7 @@ func Open(ctx context.Context, dataDir string) (*Store, error) {
 	}
 	s.r.SetMaxOpenConns(4)
 	s.r.SetMaxIdleConns(4)
+	ok = true
 	return s, nil
 }
 
@@ -118,7 +131,8 @@ func checkWritable(dir string) error {
 // Path returns the database file path.
 func (s *Store) Path() string { return s.path }
 
-// Close commits pending progress lines and closes the database.
+// Close commits pending progress lines, closes the database and releases
+// the owner lock: runs this store left "running" are orphaned from then on.
 func (s *Store) Close() error {
 	s.qMu.Lock()
 	s.closed = true // no new lines from here on
@@ -126,7 +140,8 @@ func (s *Store) Close() error {
 	ferr := s.Flush(context.Background())
 	rerr := s.r.Close()
 	werr := s.w.Close()
-	return errors.Join(ferr, rerr, werr)
+	oerr := s.owner.release()
+	return errors.Join(ferr, rerr, werr, oerr)
 }
 
 func unixNano(t time.Time) int64 {

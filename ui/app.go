@@ -80,6 +80,9 @@ type Window struct {
 
 // NewWindow builds the window without showing it (tests use the test app).
 func NewWindow(a fyne.App, d Deps) *Window {
+	if e, ok := d.Engine.(*workrun.Engine); ok && e == nil {
+		d.Engine = nil // a nil *Engine in the interface is no engine
+	}
 	w := &Window{deps: d, app: a, wfs: d.Workflows}
 	if w.wfs == nil {
 		w.wfs = newMemWorkflows()

@@ -38,6 +38,11 @@ type CanvasView struct {
 
 	bg      *canvas.Rectangle
 	temp    *canvas.Line
+	band    *canvas.Rectangle // rubber band of a Shift+drag on the background
+	bandOn  bool
+	bandAdd bool // Shift (or Ctrl) was held at MouseDown: the drag selects
+	bandAt  fyne.Position
+	bandTo  fyne.Position
 	nodes   map[string]*nodeBox
 	edges   []*edgeShape
 	byNode  map[string][]*edgeShape
@@ -62,6 +67,10 @@ func NewCanvasView(doc *Document, readOnly bool) *CanvasView {
 	cv.temp = canvas.NewLine(theme.Color(theme.ColorNamePrimary))
 	cv.temp.StrokeWidth = 2
 	cv.temp.Hide()
+	cv.band = canvas.NewRectangle(color.NRGBA{R: 0x29, G: 0x6f, B: 0xf6, A: 0x30})
+	cv.band.StrokeColor = theme.Color(theme.ColorNamePrimary)
+	cv.band.StrokeWidth = 1
+	cv.band.Hide()
 	cv.ExtendBaseWidget(cv)
 	cv.sync()
 	return cv
@@ -219,7 +228,7 @@ func (cv *CanvasView) sync() {
 			delete(cv.nodes, id)
 		}
 	}
-	cv.objects = append(cv.objects, cv.temp)
+	cv.objects = append(cv.objects, cv.band, cv.temp)
 	cv.layoutAll()
 }
 
@@ -301,11 +310,68 @@ func (cv *CanvasView) Tapped(ev *fyne.PointEvent) {
 	}
 }
 
-// Dragged on the background pans the view.
-func (cv *CanvasView) Dragged(ev *fyne.DragEvent) { cv.Pan(ev.Dragged.DX, ev.Dragged.DY) }
+// MouseDown remembers whether Shift or Ctrl was held: then a drag on the
+// background draws a rubber band that selects, instead of panning.
+func (cv *CanvasView) MouseDown(ev *desktop.MouseEvent) {
+	cv.bandAdd = ev.Modifier&(fyne.KeyModifierShift|fyne.KeyModifierControl|fyne.KeyModifierSuper) != 0
+	cv.bandAt = ev.Position
+}
 
-// DragEnd ends a pan.
-func (cv *CanvasView) DragEnd() {}
+// MouseUp is needed for desktop.Mouseable.
+func (cv *CanvasView) MouseUp(*desktop.MouseEvent) {}
+
+// Dragged on the background pans the view, or with Shift/Ctrl draws the
+// rubber band.
+func (cv *CanvasView) Dragged(ev *fyne.DragEvent) {
+	if !cv.bandAdd {
+		cv.Pan(ev.Dragged.DX, ev.Dragged.DY)
+		return
+	}
+	if !cv.bandOn {
+		cv.bandOn = true
+		cv.bandTo = cv.bandAt
+	}
+	cv.bandTo = cv.bandTo.AddXY(ev.Dragged.DX, ev.Dragged.DY)
+	a, b := cv.bandAt, cv.bandTo
+	cv.band.Move(fyne.NewPos(min(a.X, b.X), min(a.Y, b.Y)))
+	cv.band.Resize(fyne.NewSize(abs32(b.X-a.X), abs32(b.Y-a.Y)))
+	cv.band.Show()
+	canvas.Refresh(cv.band)
+}
+
+// DragEnd ends a pan, or selects the nodes the rubber band touches.
+func (cv *CanvasView) DragEnd() {
+	if !cv.bandOn {
+		return
+	}
+	cv.bandOn, cv.bandAdd = false, false
+	cv.band.Hide()
+	canvas.Refresh(cv.band)
+	a, b := cv.bandAt, cv.bandTo
+	x0, y0, x1, y1 := min(a.X, b.X), min(a.Y, b.Y), max(a.X, b.X), max(a.Y, b.Y)
+	var ids []string
+	for _, n := range cv.doc.wf.Nodes {
+		nb := cv.nodes[n.ID]
+		if nb == nil {
+			continue
+		}
+		p, s := nb.Position(), nb.Size()
+		if p.X < x1 && p.X+s.Width > x0 && p.Y < y1 && p.Y+s.Height > y0 {
+			ids = append(ids, n.ID)
+		}
+	}
+	cv.doc.SelectNodes(ids, true)
+	if cv.OnSelect != nil {
+		cv.OnSelect()
+	}
+}
+
+func abs32(v float32) float32 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
 
 // Scrolled zooms around the pointer.
 func (cv *CanvasView) Scrolled(ev *fyne.ScrollEvent) {

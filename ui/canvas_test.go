@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"github.com/google/go-cmp/cmp"
 
@@ -203,5 +204,28 @@ func TestPalette_DragOntoCanvas(t *testing.T) {
 	z := w.cv.Zoom()
 	if dx, dy := p.X+nodeW*z/2-300, p.Y+nodeH*z/2-200; dx*dx+dy*dy > 1 {
 		t.Errorf("dropped node centred at %v, want (300,200)", p.AddXY(nodeW*z/2, nodeH*z/2))
+	}
+}
+
+// TestCanvasWidget_RubberBand: Shift+drag on the background selects the
+// nodes it touches; a plain drag pans.
+func TestCanvasWidget_RubberBand(t *testing.T) {
+	w := newTestWindow(t, Deps{})
+	w.OpenWorkflow("", SampleParallel("http://127.0.0.1:1"))
+	w.cv.zoom, w.cv.offset = 1, fyne.Position{}
+	w.cv.layoutAll()
+	// Around "ask" (300,60) and "check" (300,260) but not start (40,160).
+	w.cv.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(280, 40)}, Modifier: fyne.KeyModifierShift})
+	w.cv.Dragged(&fyne.DragEvent{Dragged: fyne.Delta{DX: 100, DY: 150}})
+	w.cv.Dragged(&fyne.DragEvent{Dragged: fyne.Delta{DX: 0, DY: 100}})
+	w.cv.DragEnd()
+	if diff := cmp.Diff([]string{"ask", "check"}, w.doc.Selected()); diff != "" {
+		t.Errorf("selected (-want +got):\n%s", diff)
+	}
+	w.cv.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(600, 400)}})
+	w.cv.Dragged(&fyne.DragEvent{Dragged: fyne.Delta{DX: 10, DY: 5}})
+	w.cv.DragEnd()
+	if got := w.cv.Offset(); got != fyne.NewPos(10, 5) {
+		t.Errorf("plain drag panned to %v", got)
 	}
 }

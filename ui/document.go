@@ -288,6 +288,20 @@ func (d *Document) SelectEdge(k EdgeKey, add bool) {
 	d.changed()
 }
 
+// SelectNodes selects ids (with add, in addition to the selection).
+func (d *Document) SelectNodes(ids []string, add bool) {
+	if !add {
+		clear(d.selNodes)
+		clear(d.selEdges)
+	}
+	for _, id := range ids {
+		if d.index(id) >= 0 {
+			d.selNodes[id] = true
+		}
+	}
+	d.changed()
+}
+
 // SelectAll selects every node; ClearSelection selects nothing.
 func (d *Document) SelectAll() {
 	for _, n := range d.wf.Nodes {

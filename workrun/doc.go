@@ -60,10 +60,15 @@
 //
 // # Exit and resume (SPEC R12, R13)
 //
-// At start-up RecoverInterrupted finds, through the store's status index,
-// runs left "running" by a process that died and marks them interrupted by
-// exit; runs left "stopping" get their final status without continuing their
-// abort work. It never walks the run history. Resume re-enters an interrupted
+// At every start-up (the GUI and each CLI command that opens the data
+// directory) RecoverInterrupted finds, through the store's status index, runs
+// left "running" by a process that died and marks them interrupted by exit;
+// runs left "stopping" get their final status without continuing their abort
+// work. It never walks the run history. Several processes may share a data
+// directory: with a store that records each run's owning process
+// (OwnedRunStore) only runs whose process has ended are touched, each by an
+// atomic check-and-write, so a run another live process executes keeps going
+// and `workrun resume` of it is refused with ErrRunActive. Resume re-enters an interrupted
 // run: nodes saved succeeded or skipped are not run again, State is rebuilt
 // from their saved outputs, and nodes that had started (running, interrupted)
 // run again with NodeContext.Resumed() true, so that a node with remote work

@@ -323,15 +323,19 @@ func (e *Engine) Active(runID string) bool {
 	return ok
 }
 
-// RecoverInterrupted is called once at start-up, before any run starts. Runs
-// saved "running" by a process that died are marked interrupted by exit
-// (resumable, R12); runs saved "stopping" get their final status (failed when
-// a node failed, else stopped) and their unfinished abort work is not
-// continued (R13). Both are indexed queries by status: start-up never walks
-// the run history. It returns the runs it changed.
+// RecoverInterrupted is called at every start-up (the GUI and each CLI
+// command that opens the data directory). Runs saved "running" by a process
+// that died are marked interrupted by exit (resumable, R12); runs saved
+// "stopping" get their final status (failed when a node failed, else
+// stopped) and their unfinished abort work is not continued (R13). Both are
+// indexed queries by status: start-up never walks the run history. When
+// the store is an OwnedRunStore, only runs whose owning process has ended
+// are touched, so a run the GUI or another `workrun run` is executing right
+// now keeps going; otherwise every such run not going on in this engine is.
+// It returns the runs it changed.
 func (e *Engine) RecoverInterrupted(ctx context.Context) ([]Run, error) {
 	var changed []Run
-	running, err := e.runs.RunsWithStatus(ctx, RunRunning)
+	running, err := e.orphans(ctx, RunRunning)
 	if err != nil {
 		return nil, fmt.Errorf("recover runs: %w", err)
 	}
@@ -341,13 +345,16 @@ func (e *Engine) RecoverInterrupted(ctx context.Context) ([]Run, error) {
 		}
 		r.Status, r.Interruption = RunInterrupted, InterruptedByExit
 		r.Reason = "the application exited while the run was going on"
-		if err := e.runs.UpdateRun(ctx, r); err != nil {
+		ok, err := e.saveOrphan(ctx, r, RunRunning)
+		if err != nil {
 			return changed, fmt.Errorf("recover run %s: %w", r.ID, err)
 		}
-		e.publishRun(r)
-		changed = append(changed, r)
+		if ok {
+			e.publishRun(r)
+			changed = append(changed, r)
+		}
 	}
-	stopping, err := e.runs.RunsWithStatus(ctx, RunStopping)
+	stopping, err := e.orphans(ctx, RunStopping)
 	if err != nil {
 		return changed, fmt.Errorf("recover runs: %w", err)
 	}
@@ -362,13 +369,34 @@ func (e *Engine) RecoverInterrupted(ctx context.Context) ([]Run, error) {
 		if r.EndedAt.IsZero() {
 			r.EndedAt = e.now().UTC()
 		}
-		if err := e.runs.UpdateRun(ctx, r); err != nil {
+		ok, err := e.saveOrphan(ctx, r, RunStopping)
+		if err != nil {
 			return changed, fmt.Errorf("recover run %s: %w", r.ID, err)
 		}
-		e.publishRun(r)
-		changed = append(changed, r)
+		if ok {
+			e.publishRun(r)
+			changed = append(changed, r)
+		}
 	}
 	return changed, nil
+}
+
+// orphans returns the runs in status s that no live process is executing
+// (as far as the store can tell; see OwnedRunStore).
+func (e *Engine) orphans(ctx context.Context, s RunStatus) ([]Run, error) {
+	if o, ok := e.runs.(OwnedRunStore); ok {
+		return o.OrphanedRuns(ctx, s)
+	}
+	return e.runs.RunsWithStatus(ctx, s)
+}
+
+// saveOrphan saves a recovered run, unless (with an OwnedRunStore) another
+// process took it over since it was read; ok says whether it was saved.
+func (e *Engine) saveOrphan(ctx context.Context, r Run, from RunStatus) (bool, error) {
+	if o, ok := e.runs.(OwnedRunStore); ok {
+		return o.UpdateOrphanedRun(ctx, r, from)
+	}
+	return true, e.runs.UpdateRun(ctx, r)
 }
 
 // Close is the application exiting: every run going on is interrupted by exit
@@ -430,7 +458,8 @@ func (e *Engine) publishRun(r Run) {
 // MarkExited marks one run saved "running", which is not going on in this
 // engine, as interrupted by exit — the single-run form of RecoverInterrupted,
 // for `workrun resume` of a run whose process died. Other runs are left
-// alone (another process, such as the GUI, may be running them).
+// alone. With an OwnedRunStore, a run another live process (the GUI,
+// another `workrun run`) is executing gives ErrRunActive.
 func (e *Engine) MarkExited(ctx context.Context, runID string) (Run, error) {
 	if e.Active(runID) {
 		return Run{}, fmt.Errorf("mark run %s exited: %w", runID, ErrRunActive)
@@ -444,8 +473,15 @@ func (e *Engine) MarkExited(ctx context.Context, runID string) (Run, error) {
 	}
 	r.Status, r.Interruption = RunInterrupted, InterruptedByExit
 	r.Reason = "the application exited while the run was going on"
-	if err := e.runs.UpdateRun(ctx, r); err != nil {
+	ok, err := e.saveOrphan(ctx, r, RunRunning)
+	if err != nil {
 		return Run{}, fmt.Errorf("mark run %s exited: %w", runID, err)
+	}
+	if !ok {
+		if now, err := e.runs.GetRun(ctx, runID); err == nil && now.Status != RunRunning {
+			return now, nil // it ended or was interrupted meanwhile
+		}
+		return Run{}, fmt.Errorf("mark run %s exited: another Workrun process is running it: %w", runID, ErrRunActive)
 	}
 	e.publishRun(r)
 	return r, nil

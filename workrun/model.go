@@ -116,8 +116,10 @@ type NodeRun struct {
 	Inputs  Values     `json:"inputs,omitempty"`
 	Outputs Values     `json:"outputs,omitempty"`
 	Error   string     `json:"error,omitempty"`
-	// Branch is the branch a condition node picked (see NodeContext.SetBranch).
-	// Resume re-enters a finished branching node whose Branch was not kept.
+	// Branch is the branch a condition node picked (see NodeContext.SetBranch);
+	// the store keeps it, so resume follows it without running the node
+	// again. A finished branching node saved without one (a record from
+	// before store schema 3) is re-entered on resume.
 	Branch    string    `json:"branch,omitempty"`
 	StartedAt time.Time `json:"started_at,omitzero"`
 	EndedAt   time.Time `json:"ended_at,omitzero"`

@@ -62,3 +62,20 @@ type ArtifactStore interface {
 type NodeRunBatchSaver interface {
 	SaveNodeRuns(ctx context.Context, ns []NodeRun) error
 }
+
+// OwnedRunStore is implemented by stores that several processes share (the
+// GUI next to `workrun run` on one data directory). The store records which
+// process saved each run last and can tell whether that process still runs.
+// RecoverInterrupted and MarkExited then recover only runs whose process
+// has ended, so a run another live process is executing is never marked
+// interrupted by exit (R13). Stores without it are treated as used by one
+// process at a time.
+type OwnedRunStore interface {
+	// OrphanedRuns returns the runs in status s whose owning process has
+	// ended, through the status index (it never walks history).
+	OrphanedRuns(ctx context.Context, s RunStatus) ([]Run, error)
+	// UpdateOrphanedRun saves r like UpdateRun only if the run is still in
+	// status from and its owner has ended, as one atomic check-and-write;
+	// ok is false when it was left alone (another process has it now).
+	UpdateOrphanedRun(ctx context.Context, r Run, from RunStatus) (ok bool, err error)
+}

@@ -3,9 +3,11 @@ package remoteagent
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"workrun/a2a"
 	"workrun/store"
+	"workrun/workrun"
 )
 
 // Cancel outcomes saved in the call record (SPEC R9–R11, R13).
@@ -84,6 +86,33 @@ func (c *call) abort(ctx context.Context) {
 		c.nc.Log(c.lang().text(msgCancelError, err.Error()))
 	}
 	c.saveCancel(ctx, outcome, text, newState)
+}
+
+var _ workrun.RearmableStep = (*step)(nil)
+
+// Rearm implements workrun.RearmableStep. A process that does not hold the
+// run's hooks — the app after a restart, the CLI after `workrun run` exited —
+// calls it on Resume or Stop for the nodes saved succeeded or interrupted (by
+// the agent's INPUT_REQUIRED / AUTH_REQUIRED, or by the application's exit),
+// so that Stop still applies the R9 table to their unfinished calls (R2, R9).
+// Nothing is sent here: the hook reads the saved call record when the abort
+// begins and applies the same table as a live call's hook, so a call whose
+// record already holds a cancel outcome — a cancel sent, or only requested,
+// before the restart — gets nothing: it is neither continued nor retried
+// (R13). A node that never saved a call has nothing to cancel.
+func (s *step) Rearm(nc workrun.NodeContext, _ workrun.NodeRun) {
+	nc.OnAbort(func(ctx context.Context) {
+		rec, err := s.kind.deps.Calls.GetRemoteCall(ctx, nc.RunID(), nc.NodeID(), callKey)
+		if errors.Is(err, workrun.ErrNotFound) {
+			return
+		}
+		if err != nil {
+			nc.Log(fmt.Sprintf("read remote call record: %v; no cancel sent", err))
+			return
+		}
+		c := &call{s: s, nc: nc, rec: rec, saved: true}
+		c.abort(ctx)
+	})
 }
 
 // cancelAnswer maps what CancelTask returned to the outcome and the line shown

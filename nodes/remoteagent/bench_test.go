@@ -67,7 +67,7 @@ type cancelClock struct {
 	h                     http.Handler
 	mu                    sync.Mutex
 	firstIn, lastIn, last time.Time
-	n                     int
+	in, n                 int // cancels arrived, answered
 }
 
 func (c *cancelClock) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -81,11 +81,11 @@ func (c *cancelClock) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if peek.Method == "CancelTask" {
 		c.mu.Lock()
-		now := time.Now()
-		if c.n == 0 || now.Before(c.firstIn) {
-			c.firstIn = now
+		if c.in == 0 {
+			c.firstIn = time.Now()
 		}
-		c.lastIn = now
+		c.in++
+		c.lastIn = time.Now()
 		c.mu.Unlock()
 	}
 	c.h.ServeHTTP(w, r)
@@ -100,20 +100,43 @@ func (c *cancelClock) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // BenchmarkCancelFanOut: 100 parallel Remote Agent calls in `hang` and one
 // failing branch. fanout-ms is the time from the failure to the last cancel
 // answer; single-cancel-ms is one CancelTask round trip to the same server;
-// ratio is their quotient (target ≤ 2).
+// ratio is their quotient (target ≤ 2, issue 6).
+//
+// The target is about concurrency: one call's cancel never waits for
+// another's (SPEC R10), so the fan-out should cost about one round trip. With
+// an agent that answers a cancel in ~0.3 ms on loopback, the ratio measures
+// only the CPU cost of 100 HTTP exchanges (client and server in this
+// process) against one, which no amount of concurrency can bring near 2 on
+// two cores. The cancel-latency sub-benchmarks make the demo agent take that
+// long to answer CancelTask (demoagent.Options.CancelDelay), as a remote
+// server would: there a serialized fan-out would cost 100 latencies, a
+// concurrent one about one. raw-fanout-ms is the same 100 cancels from bare
+// a2a clients (no Workrun, no store), the floor for this machine.
+//
+// The server runs in this process, so its own work competes for the same two
+// cores: after the latency, the demo agent (a2asrv, which deep-copies each
+// task on every update) spends tens of ms of CPU per 100 cancels. tail-ms
+// shows that part (last answer − last cancel received − latency); the
+// minimal server, whose cancel costs next to nothing, shows the client side
+// alone. last-cancel-in-ms is when the last of the 100 cancels reached the
+// server: the whole of Workrun's fan-out.
 func BenchmarkCancelFanOut(b *testing.B) {
-	b.Run("demoagent", func(b *testing.B) {
-		agent := demoagent.New(demoagent.Options{})
-		b.Cleanup(agent.Close)
-		benchFanOut(b, agent.Handler(), func() int { return agent.Calls("CancelTask") })
-	})
-	b.Run("minimal-server", func(b *testing.B) {
-		h := &minimalAgent{}
-		benchFanOut(b, h, func() int { return int(h.cancels.Load()) })
-	})
+	for _, delay := range []time.Duration{0, 100 * time.Millisecond, 250 * time.Millisecond} {
+		b.Run(fmt.Sprintf("demoagent/cancel-latency=%v", delay), func(b *testing.B) {
+			agent := demoagent.New(demoagent.Options{CancelDelay: delay})
+			b.Cleanup(agent.Close)
+			benchFanOut(b, agent.Handler(), delay, func() int { return agent.Calls("CancelTask") })
+		})
+	}
+	for _, delay := range []time.Duration{0, 100 * time.Millisecond, 250 * time.Millisecond} {
+		b.Run(fmt.Sprintf("minimal-server/cancel-latency=%v", delay), func(b *testing.B) {
+			h := &minimalAgent{cancelDelay: delay}
+			benchFanOut(b, h, delay, func() int { return int(h.cancels.Load()) })
+		})
+	}
 }
 
-func benchFanOut(b *testing.B, h http.Handler, cancels func() int) {
+func benchFanOut(b *testing.B, h http.Handler, delay time.Duration, cancels func() int) {
 	const calls = 100
 	clock := &cancelClock{h: h}
 	ts := httptest.NewServer(clock)
@@ -121,7 +144,10 @@ func benchFanOut(b *testing.B, h http.Handler, cancels func() int) {
 
 	single := singleCancel(b, ts.URL)
 	raw := rawFanOut(b, ts.URL, calls)
-	var fanouts, firstIns, lastIns []time.Duration
+	clock.mu.Lock()
+	clock.in, clock.n = 0, 0
+	clock.mu.Unlock()
+	var fanouts, firstIns, lastIns, tails []time.Duration
 	for i := 0; b.Loop(); i++ {
 		dir := b.TempDir()
 		st, err := store.Open(b.Context(), dir)
@@ -157,7 +183,8 @@ func benchFanOut(b *testing.B, h http.Handler, cancels func() int) {
 		fanouts = append(fanouts, clock.last.Sub(failedAt))
 		firstIns = append(firstIns, clock.firstIn.Sub(failedAt))
 		lastIns = append(lastIns, clock.lastIn.Sub(failedAt))
-		clock.n = 0
+		tails = append(tails, clock.last.Sub(clock.lastIn)-delay)
+		clock.in, clock.n = 0, 0
 		clock.mu.Unlock()
 		st.Close()
 	}
@@ -167,20 +194,24 @@ func benchFanOut(b *testing.B, h http.Handler, cancels func() int) {
 	b.ReportMetric(float64(single.Microseconds())/1000, "single-cancel-ms")
 	b.ReportMetric(float64(med)/float64(single), "ratio")
 	b.ReportMetric(float64(raw.Microseconds())/1000, "raw-fanout-ms")
+	b.ReportMetric(float64(raw)/float64(single), "raw-ratio")
 	slices.Sort(firstIns)
 	slices.Sort(lastIns)
 	b.ReportMetric(float64(firstIns[len(firstIns)/2].Microseconds())/1000, "first-cancel-in-ms")
 	b.ReportMetric(float64(lastIns[len(lastIns)/2].Microseconds())/1000, "last-cancel-in-ms")
+	slices.Sort(tails)
+	b.ReportMetric(float64(tails[len(tails)/2].Microseconds())/1000, "tail-ms")
 }
 
-// singleCancel is the median of 20 CancelTask round trips on hanging tasks.
+// singleCancel is the median of 15 CancelTask round trips on hanging tasks,
+// each on a warm connection (the discovery's).
 func singleCancel(b *testing.B, base string) time.Duration {
 	c, err := a2a.Discover(b.Context(), base, a2a.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	var ds []time.Duration
-	for range 20 {
+	for range 15 {
 		var taskID string
 		for ev, err := range c.SendStreamingMessage(b.Context(), a2a.SendMessageRequest{Message: a2a.Message{
 			MessageID: uuid.NewString(), Role: a2a.RoleUser, Parts: []a2a.Part{{Text: "hang"}}}}) {
@@ -251,11 +282,13 @@ func rawFanOut(b *testing.B, base string, n int) time.Duration {
 }
 
 // minimalAgent is the least an A2A 1.0 JSON-RPC agent can do for `hang`:
-// a streamed task that stays WORKING, and CancelTask answered at once. It
+// a streamed task that stays WORKING, and CancelTask answered after
+// cancelDelay (at once by default). It
 // shows what the fan-out costs on the client side alone.
 type minimalAgent struct {
-	cancels atomic.Int64
-	next    atomic.Int64
+	cancelDelay time.Duration // how long a cancel takes to answer
+	cancels     atomic.Int64
+	next        atomic.Int64
 }
 
 func (m *minimalAgent) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -288,6 +321,11 @@ func (m *minimalAgent) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		<-r.Context().Done()
 	case "CancelTask":
 		m.cancels.Add(1)
+		select {
+		case <-time.After(m.cancelDelay):
+		case <-r.Context().Done():
+			return
+		}
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(reply(map[string]any{"id": req.Params.ID, "contextId": "c", "status": map[string]any{"state": "TASK_STATE_CANCELED"}})) //nolint:errcheck
 	default:

@@ -483,7 +483,13 @@ func (c *call) finish(ctx context.Context) (workrun.Values, error) {
 		if err := c.update(ctx, func(r *store.RemoteCall) { r.Result, r.Ended = res, true }); err != nil {
 			return nil, err
 		}
-		c.log(msgCompleted)
+		// The agent's COMPLETED status without a message was already shown
+		// as "Remote task: completed"; saying it again adds nothing. A
+		// status that carried a message, or a message answer, still gets
+		// the closing line.
+		if c.shown != stateName(a2a.TaskStateCompleted) {
+			c.log(msgCompleted)
+		}
 		return c.s.values(text, files), nil
 	case state.Terminal():
 		if err := c.update(ctx, func(r *store.RemoteCall) { r.Ended = true }); err != nil {

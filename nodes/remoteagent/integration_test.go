@@ -47,6 +47,21 @@ func TestServers_EchoStreamingAndBlocking(t *testing.T) {
 				if c.TaskID == "" || !c.Ended || c.RemoteState != "TASK_STATE_COMPLETED" {
 					t.Errorf("record = %+v", c)
 				}
+				// The completed state is shown once, and no line repeats the
+				// one before it.
+				msgs := e.messages(t, r.ID, "ra")
+				n := 0
+				for i, m := range msgs {
+					if strings.HasPrefix(m, "Remote task: completed") {
+						n++
+					}
+					if i > 0 && m == msgs[i-1] {
+						t.Errorf("line %d repeats the one before: %q", i, m)
+					}
+				}
+				if n != 1 {
+					t.Errorf("%d \"completed\" lines, want 1: %q", n, msgs)
+				}
 			})
 		}
 	}

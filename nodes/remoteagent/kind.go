@@ -51,7 +51,8 @@ type Deps struct {
 	Credentials CredentialSource
 	// Connect discovers the agent at url; nil means a2a.Discover with HTTPClient.
 	Connect func(ctx context.Context, url string, cred *a2a.Credential) (Agent, error)
-	// HTTPClient is used by the default Connect; nil means a fresh client.
+	// HTTPClient is used by the default Connect; nil means a client on a
+	// transport shared by every call of this kind (fanOutTransport).
 	HTTPClient *http.Client
 	// Language returns the app's language tag ("en", "zh"); nil means English.
 	Language func() string
@@ -64,6 +65,9 @@ type Kind struct{ deps Deps }
 func New(d Deps) *Kind {
 	if d.Connect == nil {
 		hc := d.HTTPClient
+		if hc == nil {
+			hc = &http.Client{Transport: fanOutTransport()}
+		}
 		d.Connect = func(ctx context.Context, url string, cred *a2a.Credential) (Agent, error) {
 			c, err := a2a.Discover(ctx, url, a2a.Options{HTTPClient: hc, Credential: cred})
 			if err != nil {
@@ -76,6 +80,23 @@ func New(d Deps) *Kind {
 }
 
 var _ workrun.Kind = (*Kind)(nil)
+
+// fanOutTransport is the HTTP transport the calls of one Kind share. The
+// default transport keeps only 2 idle connections per host, so 100 parallel
+// calls to one agent would close and re-dial almost every connection between
+// discovery and the stream and between one request and the next. Here the
+// idle pool holds a whole fan-out, and the number of connections per host
+// stays unbounded: every running call holds one for its stream, and a cap
+// would queue the cancels of a failed run behind those streams, serializing
+// the fan-out (SPEC R10: one call never holds back another's cancel). Over
+// https, HTTP/2 is still negotiated and multiplexes the requests instead.
+func fanOutTransport() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxConnsPerHost = 0
+	t.MaxIdleConns = 512
+	t.MaxIdleConnsPerHost = 256
+	return t
+}
 
 // Type implements workrun.Kind.
 func (k *Kind) Type() string { return Type }

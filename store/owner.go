@@ -1,0 +1,203 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"workrun/workrun"
+)
+
+// Run ownership (SPEC R13, issue 5 "Exit"). Several processes may share one
+// data directory: the GUI next to `workrun run`, or two runners. Each open
+// Store holds an exclusive lock on its own file <data dir>/locks/<owner>.lock
+// for as long as it is open; the operating system drops the lock when the
+// process ends, even by SIGKILL or power loss. Every run saved through
+// CreateRun or UpdateRun records the owner of the store that saved it. A
+// run is orphaned when its owner's lock is no longer held: only then may
+// start-up recovery mark it interrupted by exit. A run with no owner (saved
+// before schema 3) counts as orphaned.
+
+var _ workrun.OwnedRunStore = (*Store)(nil)
+
+// LocksDir is the directory, inside the data directory, of the owner locks.
+const LocksDir = "locks"
+
+// ownerLock is this store's held lock.
+type ownerLock struct {
+	id   string
+	file *os.File
+	path string
+}
+
+func acquireOwner(dataDir string) (*ownerLock, error) {
+	dir := filepath.Join(dataDir, LocksDir)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("open store: cannot create %s: %w", dir, err)
+	}
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return nil, fmt.Errorf("open store: owner id: %w", err)
+	}
+	id := strconv.Itoa(os.Getpid()) + "-" + hex.EncodeToString(b[:])
+	path := filepath.Join(dir, id+".lock")
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open store: owner lock: %w", err)
+	}
+	if err := lockFile(f); err != nil {
+		f.Close()
+		os.Remove(path)
+		return nil, fmt.Errorf("open store: owner lock %s: %w", path, err)
+	}
+	return &ownerLock{id: id, file: f, path: path}, nil
+}
+
+// release removes the lock file, then drops the lock.
+func (l *ownerLock) release() error {
+	rerr := os.Remove(l.path)
+	cerr := l.file.Close()
+	return errors.Join(rerr, cerr)
+}
+
+// Owner returns the id this store records as the owner of the runs it saves.
+func (s *Store) Owner() string { return s.owner.id }
+
+// ownerAlive reports whether the process that holds owner's lock still
+// runs. An unknown, malformed or unlocked owner is gone; the lock file of a
+// gone owner is removed.
+func (s *Store) ownerAlive(owner string) bool {
+	if owner == s.owner.id {
+		return true
+	}
+	if !validOwner(owner) {
+		return false
+	}
+	path := filepath.Join(s.locksDir, owner+".lock")
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		// No file: its store was closed or it was cleaned up; anything else
+		// (permissions) we cannot judge, so the run is left alone.
+		return !errors.Is(err, os.ErrNotExist)
+	}
+	defer f.Close()
+	held, err := lockHeld(f)
+	if err != nil {
+		return true
+	}
+	if !held {
+		os.Remove(path) // stale: its process died without Close
+	}
+	return held
+}
+
+// validOwner accepts only what acquireOwner makes (digits, '-', hex), so a
+// value read from the database can never name a path outside locks/.
+func validOwner(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// OrphanedRuns returns the runs in status st whose owning process has ended,
+// oldest first, through the runs_status index (R13: never walks history).
+func (s *Store) OrphanedRuns(ctx context.Context, st workrun.RunStatus) ([]workrun.Run, error) {
+	op := "orphaned runs " + string(st)
+	rows, err := s.r.QueryContext(ctx, `SELECT owner, `+runCols+` FROM runs INDEXED BY runs_status
+		WHERE status=? ORDER BY created_at, id`, string(st))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	type owned struct {
+		owner string
+		run   workrun.Run
+	}
+	var all []owned
+	for rows.Next() {
+		var o owned
+		r, err := scanRun(prefixScanner{rows, &o.owner})
+		if err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("%s: %w", op, err)
+		}
+		o.run = r
+		all = append(all, o)
+	}
+	err = rows.Err()
+	rows.Close()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	// Lock probes happen after the rows are closed: they touch files only.
+	alive := map[string]bool{}
+	var out []workrun.Run
+	for _, o := range all {
+		a, seen := alive[o.owner]
+		if !seen {
+			a = s.ownerAlive(o.owner)
+			alive[o.owner] = a
+		}
+		if !a {
+			out = append(out, o.run)
+		}
+	}
+	return out, nil
+}
+
+// UpdateOrphanedRun saves r like UpdateRun, but only if the run is still in
+// status from and its owner has ended, checked inside the write transaction:
+// a run another process took over meanwhile (`workrun resume`, the GUI) is
+// left alone and ok is false. The run's owner becomes this store.
+func (s *Store) UpdateOrphanedRun(ctx context.Context, r workrun.Run, from workrun.RunStatus) (bool, error) {
+	state, err := marshalValues(r.State)
+	if err != nil {
+		return false, fmt.Errorf("update orphaned run %s: %w", r.ID, err)
+	}
+	var ok bool
+	err = s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		ok = false
+		var status, owner string
+		err := tx.QueryRowContext(ctx, `SELECT status, owner FROM runs WHERE id=?`, r.ID).Scan(&status, &owner)
+		if errors.Is(err, sql.ErrNoRows) {
+			return workrun.ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		if status != string(from) || s.ownerAlive(owner) {
+			return nil
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE runs SET status=?, interruption=?, reason=?,
+			failed_node=?, state=?, ended_at=?, owner=? WHERE id=?`,
+			string(r.Status), string(r.Interruption), r.Reason, r.FailedNode, state,
+			unixNano(r.EndedAt), s.owner.id, r.ID)
+		ok = err == nil
+		return err
+	})
+	if err != nil {
+		return false, fmt.Errorf("update orphaned run %s: %w", r.ID, err)
+	}
+	return ok, nil
+}
+
+// prefixScanner scans the first column into first and the rest into dest.
+type prefixScanner struct {
+	sc    scanner
+	first any
+}
+
+func (p prefixScanner) Scan(dest ...any) error {
+	return p.sc.Scan(append([]any{p.first}, dest...)...)
+}
