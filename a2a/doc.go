@@ -24,7 +24,11 @@
 // that ends (or breaks) before that yields ErrStreamBroken: the remote task
 // may still be running, so read it with GetTask instead of resubmitting
 // (SPEC R6). A plain JSON body where a stream was expected (a2a-js early
-// errors) is read as a JSON-RPC reply.
+// errors) is read as a JSON-RPC reply. The common event, a statusUpdate with
+// text parts, is decoded in one pass without reflection; every other event,
+// and any input that pass is not sure to read exactly as encoding/json does,
+// goes through encoding/json, so results and errors are the same either way
+// (FuzzEventFastPath checks this).
 //
 // Time and size. The client never uses http.Client.Timeout, which would cut
 // streams; deadlines come from the caller's context. Replies, single SSE

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"workrun/workrun"
 )
@@ -41,22 +42,69 @@ func acquireOwner(dataDir string) (*ownerLock, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("open store: cannot create %s: %w", dir, err)
 	}
+	sweepLocks(dir)
+	// A sweep by another process may probe (and so briefly lock) or remove
+	// a lock file between its creation and its flock: then take a new one.
+	var last error
+	for range 5 {
+		l, err := tryOwner(dir)
+		if err == nil {
+			return l, nil
+		}
+		last = err
+	}
+	return nil, fmt.Errorf("open store: owner lock in %s: %w", dir, last)
+}
+
+func tryOwner(dir string) (*ownerLock, error) {
 	var b [8]byte
 	if _, err := rand.Read(b[:]); err != nil {
-		return nil, fmt.Errorf("open store: owner id: %w", err)
+		return nil, err
 	}
 	id := strconv.Itoa(os.Getpid()) + "-" + hex.EncodeToString(b[:])
 	path := filepath.Join(dir, id+".lock")
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("open store: owner lock: %w", err)
+		return nil, err
 	}
 	if err := lockFile(f); err != nil {
 		f.Close()
 		os.Remove(path)
-		return nil, fmt.Errorf("open store: owner lock %s: %w", path, err)
+		return nil, err
+	}
+	// Still the file at path? (Not removed by a sweep before our flock.)
+	fi, err := f.Stat()
+	if err == nil {
+		var pi os.FileInfo
+		if pi, err = os.Stat(path); err == nil && !os.SameFile(fi, pi) {
+			err = errors.New("lock file replaced")
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
 	}
 	return &ownerLock{id: id, file: f, path: path}, nil
+}
+
+// sweepLocks removes the lock files of processes that ended without Close
+// (killed, crashed). It reads only the locks directory, whose size is the
+// number of such processes since the last sweep, never the run history.
+func sweepLocks(dir string) {
+	if !lockSupported {
+		return
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		id, ok := strings.CutSuffix(e.Name(), ".lock")
+		if !ok || !validOwner(id) {
+			continue
+		}
+		probeOwner(filepath.Join(dir, e.Name()))
+	}
 }
 
 // release removes the lock file, then drops the lock.
@@ -79,7 +127,12 @@ func (s *Store) ownerAlive(owner string) bool {
 	if !validOwner(owner) {
 		return false
 	}
-	path := filepath.Join(s.locksDir, owner+".lock")
+	return probeOwner(filepath.Join(s.locksDir, owner+".lock"))
+}
+
+// probeOwner reports whether the lock at path is held; the file of a lock
+// no longer held is removed.
+func probeOwner(path string) bool {
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
 		// No file: its store was closed or it was cleaned up; anything else

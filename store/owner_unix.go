@@ -8,6 +8,9 @@ import (
 	"syscall"
 )
 
+// lockSupported: flock tells whether an owner still runs.
+const lockSupported = true
+
 // lockFile takes an exclusive flock on f, held until f is closed or the
 // process ends.
 func lockFile(f *os.File) error {

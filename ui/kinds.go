@@ -203,6 +203,9 @@ func CheckWorkflow(wf workrun.Workflow) []Problem {
 			add(e.From, i, "%s", lang.X("problem.when", "edges leaving a condition must be marked true or false"))
 		}
 	}
+	if id := cycleAt(wf); id != "" {
+		add(id, -1, "%s", lang.X("problem.cycle", "the edges make a cycle through this node"))
+	}
 	reach := reachable(wf)
 	for _, n := range wf.Nodes {
 		if starts == 1 && !reach[n.ID] {
@@ -213,6 +216,43 @@ func CheckWorkflow(wf workrun.Workflow) []Problem {
 		}
 	}
 	return ps
+}
+
+// cycleAt returns a node on a cycle, or "".
+func cycleAt(wf workrun.Workflow) string {
+	succ := map[string][]string{}
+	for _, e := range wf.Edges {
+		succ[e.From] = append(succ[e.From], e.To)
+	}
+	const (
+		grey  = 1
+		black = 2
+	)
+	colour := map[string]int{}
+	var visit func(id string) string
+	visit = func(id string) string {
+		colour[id] = grey
+		for _, n := range succ[id] {
+			switch colour[n] {
+			case grey:
+				return n
+			case 0:
+				if c := visit(n); c != "" {
+					return c
+				}
+			}
+		}
+		colour[id] = black
+		return ""
+	}
+	for _, n := range wf.Nodes {
+		if colour[n.ID] == 0 {
+			if c := visit(n.ID); c != "" {
+				return c
+			}
+		}
+	}
+	return ""
 }
 
 func reachable(wf workrun.Workflow) map[string]bool {

@@ -31,6 +31,8 @@ func TestCheckWorkflow_R3(t *testing.T) {
 		{"unknown input", ra(func() Config { c := ok; c.Inputs = []string{"nope"}; return c }()), []string{`unknown State field "nope"`}},
 		{"no start", workrun.Workflow{Nodes: []workrun.NodeSpec{{ID: "j", Type: "join"}}}, []string{"exactly one start"}},
 		{"unreachable", workrun.Workflow{Nodes: []workrun.NodeSpec{{ID: "s", Type: "start"}, {ID: "j", Type: "join"}}}, []string{"not reachable"}},
+		{"cycle", workrun.Workflow{Nodes: []workrun.NodeSpec{{ID: "s", Type: "start"}, {ID: "a", Type: "join"}, {ID: "b", Type: "join"}},
+			Edges: []workrun.Edge{{From: "s", To: "a"}, {From: "a", To: "b"}, {From: "b", To: "a"}}}, []string{"cycle"}},
 		{"unknown kind", workrun.Workflow{Nodes: []workrun.NodeSpec{{ID: "s", Type: "start"}, {ID: "x", Type: "warp"}}, Edges: []workrun.Edge{{From: "s", To: "x"}}}, []string{`unknown node type "warp"`}},
 	}
 	for _, tt := range tests {
