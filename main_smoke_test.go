@@ -5,8 +5,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"image"
 	"image/png"
 	"os"
@@ -243,6 +245,7 @@ type pictureStats struct {
 	w, h     int
 	colours  int     // distinct colours
 	dominant float64 // share of pixels in the most common colour
+	sum      uint64  // FNV-1a of the pixels, to tell equal frames
 }
 
 // blank reports whether a screenshot shows nothing: a window that has not
@@ -251,31 +254,37 @@ type pictureStats struct {
 func (s pictureStats) blank() bool { return s.colours < 16 || s.dominant > 0.995 }
 
 // waitForPicture takes screenshots of the window until one is not blank: the
-// first frames may come before Fyne has drawn the layout.
+// first frames may come before Fyne has drawn the layout. It then waits a
+// little for two equal frames, so that the saved picture shows the settled
+// layout rather than one mid-resize.
 func waitForPicture(t *testing.T, app *runningApp, importTool, win, path string) pictureStats {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	var last pictureStats
+	stableTries := 0
 	for {
 		out, err := exec.Command(importTool, "-window", win, "png:"+path).CombinedOutput()
 		if err != nil {
 			t.Fatalf("import -window %s: %v\n%s", win, err, out)
 		}
+		prev := last
 		last, err = readPicture(path)
 		if err != nil {
 			t.Fatalf("read screenshot: %v", err)
 		}
 		if !last.blank() {
-			return last
-		}
-		if time.Now().After(deadline) {
+			if last.sum == prev.sum || stableTries >= 10 {
+				return last
+			}
+			stableTries++
+		} else if time.Now().After(deadline) {
 			t.Fatalf("the window stayed blank for 60 s: %d colours, most common %.1f%%\nworkrun output:\n%s",
 				last.colours, 100*last.dominant, app.out.String())
 		}
 		select {
 		case err := <-app.done:
 			app.done <- err
-			t.Fatalf("workrun exited while its window was blank: %v\noutput:\n%s", err, app.out.String())
+			t.Fatalf("workrun exited while its window was being captured: %v\noutput:\n%s", err, app.out.String())
 		case <-time.After(500 * time.Millisecond):
 		}
 	}
@@ -297,17 +306,23 @@ func readPicture(path string) (pictureStats, error) {
 func measure(img image.Image) pictureStats {
 	b := img.Bounds()
 	counts := map[[4]uint32]int{}
+	sum := fnv.New64a()
+	var px [16]byte
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
 			r, g, bl, a := img.At(x, y).RGBA()
 			counts[[4]uint32{r, g, bl, a}]++
+			for i, v := range [4]uint32{r, g, bl, a} {
+				binary.LittleEndian.PutUint32(px[4*i:], v)
+			}
+			sum.Write(px[:])
 		}
 	}
 	most := 0
 	for _, n := range counts {
 		most = max(most, n)
 	}
-	s := pictureStats{w: b.Dx(), h: b.Dy(), colours: len(counts)}
+	s := pictureStats{w: b.Dx(), h: b.Dy(), colours: len(counts), sum: sum.Sum64()}
 	if total := b.Dx() * b.Dy(); total > 0 {
 		s.dominant = float64(most) / float64(total)
 	}

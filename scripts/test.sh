@@ -26,7 +26,10 @@ session() {
 	mkdir -p "$HOME" && mkdir -m 700 -p "$XDG_RUNTIME_DIR"
 
 	local out
-	out=$(printf 'workrun-test' | gnome-keyring-daemon --unlock --components=secrets)
+	if ! out=$(printf 'workrun-test' | gnome-keyring-daemon --unlock --components=secrets); then
+		echo "FAIL: gnome-keyring-daemon --unlock --components=secrets did not start" >&2
+		return 1
+	fi
 	# It prints GNOME_KEYRING_CONTROL=…; the Secret Service itself is found on the bus.
 	while IFS= read -r kv; do
 		[[ $kv == *=* ]] && export "${kv?}"

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http/httptrace"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"workrun/a2a"
@@ -36,10 +35,7 @@ const logDelay = 50 * time.Millisecond
 // first, and never retries; what the agent answers is shown and saved, never
 // acted on. The engine runs the hooks of all nodes concurrently, so one slow
 // or failing cancel never holds back another (R10).
-var DebugFirstHook atomic.Int64
-
 func (c *call) abort(ctx context.Context) {
-	DebugFirstHook.CompareAndSwap(0, time.Now().UnixNano())
 	c.mu.Lock()
 	if c.aborted {
 		c.mu.Unlock()

@@ -167,7 +167,6 @@ func benchFanOut(b *testing.B, h http.Handler, delay time.Duration, cancels func
 			wf.Edges = append(wf.Edges, workrun.Edge{From: "start", To: id})
 		}
 		before := cancels()
-		remoteagent.DebugFirstHook.Store(0)
 		id, err := eng.Start(b.Context(), "", wf, workrun.Values{"prompt": "hang"})
 		if err != nil {
 			b.Fatal(err)
@@ -180,7 +179,6 @@ func benchFanOut(b *testing.B, h http.Handler, delay time.Duration, cancels func
 		if got := cancels() - before; got != calls {
 			b.Fatalf("cancels = %d, want %d", got, calls)
 		}
-		fmt.Println("DEBUG hook-after-fail", time.Duration(remoteagent.DebugFirstHook.Load()-failedAt.UnixNano()), "first-in", clock.firstIn.Sub(failedAt))
 		clock.mu.Lock()
 		fanouts = append(fanouts, clock.last.Sub(failedAt))
 		firstIns = append(firstIns, clock.firstIn.Sub(failedAt))

@@ -18,7 +18,10 @@
 // whole remote task, which may run as long as it keeps reporting.
 //
 // Updates. A streaming agent is called with SendStreamingMessage; status
-// messages become node messages, artifact chunks become progress lines. When
+// messages become node messages (a status line is shown when it differs
+// from the last one, and the closing "completed" line is not repeated when
+// the agent's own COMPLETED status, without a message, already showed it),
+// artifact chunks become progress lines. When
 // the stream breaks, or stays silent for timeout_seconds, and a taskId
 // is known, the call reads the task (GetTask); if it has not ended it
 // subscribes (SubscribeToTask); if the subscription finds the task already
@@ -45,15 +48,25 @@
 // an ended call gets nothing. Once the hook has taken its snapshot the call
 // handles no further events, so what was saved is what decides. The cancel
 // goes out at once; the "requesting cancellation…" line is committed while it
-// travels and the answer line after it. The messages follow R11 in the app's
+// travels (as soon as the request is written, or after 50 ms if it is not
+// written yet) and the answer line after it. The calls of one Kind share an
+// HTTP transport whose idle pool holds a whole fan-out and whose connections
+// per host are not capped, so no cancel queues behind another call's stream. The messages follow R11 in the app's
 // language (Deps.Language: English or Simplified Chinese), the status the agent returned is shown
 // (canceled, still working, already completed, not cancelable, not found) and
 // the outcome is saved in the call record. Nothing the hook does changes the
 // run's status or failure reason (R2, R10, R11).
 //
-// Exit and restart. Exiting sends nothing. A cancel that was requested but not
-// answered before an exit is neither continued nor retried after a restart,
-// and nothing here scans old runs at start-up (R12, R13).
+// Exit and restart. Exiting sends nothing. A process that does not hold a
+// run's hooks (the app after a restart, the CLI after `workrun run` exited)
+// gets them back through Rearm (workrun.RearmableStep): on Stop of a run
+// interrupted by the agent (INPUT_REQUIRED, AUTH_REQUIRED) or by the exit,
+// the rebuilt hook reads the saved call record when the abort begins and
+// applies the same R9 table, connecting (card discovery) first because no
+// client survived the restart. A call whose record already holds a cancel
+// outcome gets nothing, so a cancel that was requested but not answered
+// before an exit is neither continued nor retried after a restart, and
+// nothing here scans old runs at start-up (R12, R13).
 //
 // No compensation. A2A has no "parent workflow failed" notice; a cancel does
 // not undo work a task already did, and a completed call is never undone or
