@@ -5,9 +5,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
+	"workrun/a2a"
+	"workrun/a2a/demoagent"
 	"workrun/artifacts"
 	"workrun/cli"
 	"workrun/credentials"
@@ -37,8 +40,16 @@ func main() {
 	os.Exit(cli.Main(context.Background(), os.Args[1:], cli.Stdio{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}, deps))
 }
 
-// openServices opens the store, artifacts, credentials and engine for dataDir.
-func openServices(ctx context.Context, dataDir string) (*cli.Services, error) {
+// parts are the opened pieces of one data directory.
+type parts struct {
+	store     *store.Store
+	artifacts *artifacts.Store
+	creds     *credentials.Manager
+	engine    *workrun.Engine
+}
+
+// openParts opens the store, artifacts, credentials and engine for dataDir.
+func openParts(ctx context.Context, dataDir string) (*parts, error) {
 	st, err := store.Open(ctx, dataDir)
 	if err != nil {
 		return nil, err
@@ -59,18 +70,92 @@ func openServices(ctx context.Context, dataDir string) (*cli.Services, error) {
 	engine := workrun.NewEngine(st, arts,
 		start.Kind{}, set.Kind{}, condition.Kind{}, join.Kind{}, output.Kind{},
 		humanreview.Kind{}, askhuman.Kind{}, process.Kind{}, remote)
-	return &cli.Services{DataDir: dataDir, Runs: st, Workflows: st, Artifacts: arts, Engine: engine, Close: st.Close}, nil
+	return &parts{store: st, artifacts: arts, creds: creds, engine: engine}, nil
 }
 
-// runGUI opens the window on the data directory's services and blocks until
-// it closes. Services not wired yet are nil; the window disables what needs them.
+// openServices is the CLI's view of openParts.
+func openServices(ctx context.Context, dataDir string) (*cli.Services, error) {
+	p, err := openParts(ctx, dataDir)
+	if err != nil {
+		return nil, err
+	}
+	return &cli.Services{DataDir: dataDir, Runs: p.store, Workflows: p.store, Artifacts: p.artifacts, Engine: p.engine, Close: p.store.Close}, nil
+}
+
+// runGUI opens the window on the data directory and blocks until it closes.
+// Runs that were going on when Workrun last exited become "interrupted by
+// exit" first (R12, R13); closing the window interrupts live runs the same
+// way and sends nothing to remote agents.
 func runGUI(ctx context.Context, env *cli.Env) error {
-	svc, err := env.Deps.Open(ctx, env.DataDir)
+	p, err := openParts(ctx, env.DataDir)
 	if err != nil {
 		return fmt.Errorf("open data directory %s: %w", env.DataDir, err)
 	}
-	if svc.Close != nil {
-		defer svc.Close()
+	defer p.store.Close()
+	if _, err := p.engine.RecoverInterrupted(ctx); err != nil {
+		return fmt.Errorf("recover interrupted runs: %w", err)
 	}
-	return ui.Run(ui.Deps{Runs: svc.Runs, Workflows: svc.Workflows, Artifacts: svc.Artifacts})
+	defer p.engine.Close(context.WithoutCancel(ctx))
+	return ui.Run(guiDeps(p, env.Getenv("WORKRUN_AUTORUN")))
 }
+
+// guiDeps adapts the parts to what the window asks for.
+func guiDeps(p *parts, autoRun string) ui.Deps {
+	st, creds := p.store, p.creds
+	return ui.Deps{
+		Engine: p.engine, Runs: st, Workflows: st, Artifacts: p.artifacts,
+		Credentials: credAdapter{creds},
+		RemoteCalls: func(ctx context.Context, runID string) ([]ui.RemoteTask, error) {
+			cs, err := st.RemoteCallsForRun(ctx, runID)
+			out := make([]ui.RemoteTask, 0, len(cs))
+			for _, c := range cs {
+				out = append(out, ui.RemoteTask{NodeID: c.NodeID, AgentURL: c.AgentURL, TaskID: c.TaskID, ContextID: c.ContextID,
+					RemoteState: c.RemoteState, StatusText: c.StatusText, CancelOutcome: c.CancelOutcome,
+					CancelText: c.CancelText, Ended: c.Ended, UpdatedAt: c.UpdatedAt})
+			}
+			return out, err
+		},
+		CheckAgent: func(ctx context.Context, url, name string) (ui.AgentReport, error) {
+			var cred *a2a.Credential
+			if name != "" {
+				c, secret, err := creds.Resolve(ctx, name, url)
+				if err != nil {
+					return ui.AgentReport{}, err
+				}
+				cred = &a2a.Credential{Kind: c.Kind, Header: c.Header, Secret: secret, Origin: c.Origin}
+			}
+			r, err := remoteagent.CheckAgent(ctx, url, cred)
+			if err != nil {
+				return ui.AgentReport{}, err
+			}
+			return ui.AgentReport{CardName: r.Name, InterfaceURL: r.Endpoint, Streaming: r.Streaming,
+				SecuritySchemes: r.SecuritySchemes, CredentialAccepted: r.CredentialUsed && r.Accepted}, nil
+		},
+		StartDemoAgent: func() (string, func(), error) {
+			return demoagent.New(demoagent.Options{}).Start("127.0.0.1:0")
+		},
+		AutoRun: autoRun,
+	}
+}
+
+// credAdapter shows the credentials manager to the window.
+type credAdapter struct{ m *credentials.Manager }
+
+func (a credAdapter) List(ctx context.Context) ([]ui.Credential, error) {
+	cs, err := a.m.List(ctx)
+	out := make([]ui.Credential, 0, len(cs))
+	for _, c := range cs {
+		out = append(out, ui.Credential{Name: c.Name, Origin: c.Origin, Kind: c.Kind, Header: c.Header})
+	}
+	return out, err
+}
+
+func (a credAdapter) Set(ctx context.Context, c ui.Credential, secret string) error {
+	err := a.m.Set(ctx, credentials.Credential{Name: c.Name, Kind: c.Kind, Origin: c.Origin, Header: c.Header}, secret)
+	if errors.Is(err, credentials.ErrNoKeyring) {
+		return fmt.Errorf("%w: %w", ui.ErrNoKeyring, err)
+	}
+	return err
+}
+
+func (a credAdapter) Delete(ctx context.Context, name string) error { return a.m.Delete(ctx, name) }

@@ -145,7 +145,9 @@ func probeOwner(path string) bool {
 		return true
 	}
 	if !held {
-		os.Remove(path) // stale: its process died without Close
+		// Stale: its process died without Close. Removed while we hold its
+		// lock (released by the deferred Close).
+		os.Remove(path)
 	}
 	return held
 }

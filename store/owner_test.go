@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -171,5 +172,40 @@ func TestNodeRuns_BranchAndBatch(t *testing.T) {
 	}
 	if err := s.SaveNodeRuns(ctx, nil); err != nil {
 		t.Errorf("empty batch: %v", err)
+	}
+}
+
+// TestOpen_SweepsStaleLocks: Open removes the lock files of processes that
+// died without Close, and keeps those of stores still open.
+func TestOpen_SweepsStaleLocks(t *testing.T) {
+	ctx := t.Context()
+	dir := t.TempDir()
+	live, err := Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Close()
+	locks := filepath.Join(dir, LocksDir)
+	stale := filepath.Join(locks, "1-0123456789abcdef.lock")
+	other := filepath.Join(locks, "notes.txt") // not ours: left alone
+	for _, p := range []string{stale, other} {
+		if err := os.WriteFile(p, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var names []string
+	entries, _ := os.ReadDir(locks)
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	want := []string{live.Owner() + ".lock", s.Owner() + ".lock", "notes.txt"}
+	slices.Sort(want)
+	if d := cmp.Diff(want, names); d != "" {
+		t.Errorf("locks dir after Open (-want +got):\n%s", d)
 	}
 }

@@ -136,6 +136,8 @@ func newExecution(e *Engine, r Run, steps map[string]Step, recs []NodeRun) *exec
 			continue
 		}
 		x.recs[rec.NodeID] = rec
+		// A finished condition is kept with the branch it picked (store
+		// schema 3); one saved without it (an older record) runs again.
 		_, branching := steps[rec.NodeID].(BranchingStep)
 		switch {
 		case rec.Status == NodeSkipped,
