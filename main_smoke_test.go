@@ -21,6 +21,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"workrun/store"
 )
 
 // TestGUISmoke starts the real workrun binary on the X display (Xvfb under
@@ -67,8 +69,8 @@ func TestGUISmoke(t *testing.T) {
 		saveScreenshot(t, shot, filepath.Join("docs", "screenshot.png"))
 	}
 
-	if _, err := os.Stat(dataDir); err != nil {
-		t.Errorf("first start did not create the data directory: %v", err)
+	if _, err := os.Stat(filepath.Join(dataDir, store.FileName)); err != nil {
+		t.Errorf("first start did not create the data directory and its SQLite file: %v", err)
 	}
 
 	// Close: Fyne turns SIGTERM into app.Quit, so the window closes the way

@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http/httptrace"
-	"sync"
-	"time"
 
 	"workrun/a2a"
 	"workrun/store"
@@ -25,10 +22,6 @@ const (
 	CancelUnconfirmed       = "unconfirmed"
 	CancelSubmissionUnknown = "submission_unknown"
 )
-
-// logDelay bounds how long the "requesting cancellation…" line waits for its
-// cancel request to be written before it is committed anyway.
-const logDelay = 50 * time.Millisecond
 
 // abort is the node's OnAbort hook: the R9 table applied to this call, from
 // what was saved. It sends at most one CancelTask, without a status query
@@ -64,26 +57,15 @@ func (c *call) abort(ctx context.Context) {
 	// The cancel goes out at once; the "requesting" line and the "requested"
 	// outcome are committed while it travels, and the answer is shown only
 	// after that line (R11 order). Nothing waits for a commit before sending:
-	// one slow disk must not hold back a cancel. The commits start once the
-	// request is written, so that on a busy machine a hundred of them do not
-	// compete for the CPU with the cancels still leaving (R10) — or after
-	// logDelay, so that a request stuck connecting is still shown at once,
-	// or when CancelTask returned without writing it. A resumed call that
-	// finds "requested" saved is never continued, and nothing sends it again
-	// (R13).
+	// one slow disk must not hold back a cancel. A resumed call that finds
+	// "requested" saved is never continued, and nothing sends it again (R13).
 	logged := make(chan struct{})
-	var logOnce sync.Once
-	startLog := func() {
-		logOnce.Do(func() {
-			go func() {
-				defer close(logged)
-				text := c.lang().text(msgCancelRequesting)
-				c.nc.Log(text)
-				c.saveCancel(ctx, CancelRequested, text, "")
-			}()
-		})
-	}
-	defer time.AfterFunc(logDelay, startLog).Stop()
+	go func() {
+		defer close(logged)
+		text := c.lang().text(msgCancelRequesting)
+		c.nc.Log(text)
+		c.saveCancel(ctx, CancelRequested, text, "")
+	}()
 	cctx, cancel := context.WithTimeout(ctx, c.s.timeout)
 	defer cancel()
 	var (
@@ -95,12 +77,8 @@ func (c *call) abort(ctx context.Context) {
 		agent, err = c.s.connect(cctx)
 	}
 	if err == nil {
-		sent := httptrace.WithClientTrace(cctx, &httptrace.ClientTrace{
-			WroteRequest: func(httptrace.WroteRequestInfo) { startLog() },
-		})
-		t, err = agent.CancelTask(sent, rec.TaskID)
+		t, err = agent.CancelTask(cctx, rec.TaskID)
 	}
-	startLog()
 	<-logged
 	outcome, text, newState := c.cancelAnswer(t, err)
 	c.nc.Log(text)

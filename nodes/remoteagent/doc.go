@@ -48,8 +48,7 @@
 // an ended call gets nothing. Once the hook has taken its snapshot the call
 // handles no further events, so what was saved is what decides. The cancel
 // goes out at once; the "requesting cancellation…" line is committed while it
-// travels (as soon as the request is written, or after 50 ms if it is not
-// written yet) and the answer line after it. The calls of one Kind share an
+// travels and the answer line after it. The calls of one Kind share an
 // HTTP transport whose idle pool holds a whole fan-out and whose connections
 // per host are not capped, so no cancel queues behind another call's stream. The messages follow R11 in the app's
 // language (Deps.Language: English or Simplified Chinese), the status the agent returned is shown
