@@ -36,10 +36,10 @@ deps:
 test-deps:
 	scripts/deps.sh test
 
-## screenshot: refresh docs/screenshot.png from the GUI smoke test
+## screenshot: refresh docs/screenshot.png and docs/screenshot-run.png from the real-window tests
 screenshot: test-deps
 	WORKRUN_SAVE_SCREENSHOT=1 xvfb-run -a -s '-screen 0 1280x800x24' \
-		$(GO) test -count=1 -v -run '^TestGUISmoke$$' .
+		$(GO) test -count=1 -v -run '^(TestGUISmoke|TestGUIRunsSampleAgainstDemoAgent)$$' .
 
 clean:
 	rm -rf bin

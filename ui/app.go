@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"slices"
+	"syscall"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -29,6 +32,17 @@ const AppID = "app.workrun.desktop"
 func Run(d Deps) error {
 	SetupLanguage(d.Lang)
 	a := app.NewWithID(AppID)
+	// Fyne catches SIGTERM only once ShowAndRun is under way; until then a
+	// SIGTERM would kill the process without the clean exit (engine Close,
+	// store flush) that a quit gives.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	go func() {
+		if _, ok := <-sigs; ok {
+			fyne.Do(a.Quit)
+		}
+	}()
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	if d.Lang == "" {
 		if p := a.Preferences().String("lang"); p != "" {
