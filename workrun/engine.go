@@ -155,7 +155,7 @@ func (e *Engine) Stop(ctx context.Context, runID string) error {
 	if r.Status != RunInterrupted {
 		return nil
 	}
-	r.Status, r.Interruption, r.Reason = RunStopping, "", "stopped by the user"
+	r.Status, r.Interruption, r.Reason = RunStopping, "", texts.Text(msgStoppedByUser)
 	if err := e.runs.UpdateRun(ctx, r); err != nil {
 		return fmt.Errorf("stop run %s: %w", runID, err)
 	}
@@ -344,7 +344,7 @@ func (e *Engine) RecoverInterrupted(ctx context.Context) ([]Run, error) {
 			continue
 		}
 		r.Status, r.Interruption = RunInterrupted, InterruptedByExit
-		r.Reason = "the application exited while the run was going on"
+		r.Reason = texts.Text(msgAppExited)
 		ok, err := e.saveOrphan(ctx, r, RunRunning)
 		if err != nil {
 			return changed, fmt.Errorf("recover run %s: %w", r.ID, err)
@@ -472,7 +472,7 @@ func (e *Engine) MarkExited(ctx context.Context, runID string) (Run, error) {
 		return r, nil
 	}
 	r.Status, r.Interruption = RunInterrupted, InterruptedByExit
-	r.Reason = "the application exited while the run was going on"
+	r.Reason = texts.Text(msgAppExited)
 	ok, err := e.saveOrphan(ctx, r, RunRunning)
 	if err != nil {
 		return Run{}, fmt.Errorf("mark run %s exited: %w", runID, err)

@@ -240,7 +240,7 @@ func (x *execution) loop() {
 			}
 		case <-stopCh:
 			stopCh = nil
-			x.beginAbort("", "stopped by the user", false)
+			x.beginAbort("", texts.Text(msgStoppedByUser), false)
 			continue
 		case <-exitCh:
 			exitCh = nil
@@ -265,7 +265,7 @@ func (x *execution) loop() {
 			break
 		}
 		if err := x.saveNodes(batch); err != nil {
-			x.beginAbort("", fmt.Sprintf("saving the run failed: %v", err), true)
+			x.beginAbort("", texts.Text(msgSaveFailed, err), true)
 			continue
 		}
 		if x.failNode != "" && x.mode == modeNormal {
@@ -317,7 +317,7 @@ func (x *execution) schedule() {
 		for _, id := range start {
 			x.status[id] = NodePending
 		}
-		x.beginAbort("", fmt.Sprintf("saving the run failed: %v", err), true)
+		x.beginAbort("", texts.Text(msgSaveFailed, err), true)
 		return
 	}
 	for _, id := range start {
@@ -345,7 +345,7 @@ func (x *execution) runNode(id string, inputs Values, resumed bool) {
 	out, err := func() (out Values, err error) {
 		defer func() {
 			if p := recover(); p != nil {
-				err = fmt.Errorf("node panicked: %v", p)
+				err = texts.Error(nil, msgNodePanicked, p)
 			}
 		}()
 		return x.steps[id].Run(x.ctx, nc)
@@ -371,7 +371,7 @@ func (x *execution) handle(r nodeResult) NodeRun {
 		}
 	}
 	if b, ok := st.(BranchingStep); ok && r.err == nil && !slices.Contains(b.Branches(), r.branch) {
-		r.err = fmt.Errorf("picked no branch (got %q)", r.branch)
+		r.err = texts.Error(nil, msgNoBranch, r.branch)
 	}
 	var ie *InterruptError
 	switch {
@@ -412,11 +412,11 @@ func (x *execution) checkOutputs(id string, out Values) (Values, error) {
 	clean := make(Values, len(out))
 	for k, v := range out {
 		if !slices.Contains(writes, k) {
-			return nil, fmt.Errorf("%w: wrote field %q, which the node does not declare it writes", ErrUndeclaredWrite, k)
+			return nil, texts.Error(ErrUndeclaredWrite, msgUndeclaredWrite, k)
 		}
 		nv, err := NormalizeValue(x.run.Workflow.State[k], v)
 		if err != nil {
-			return nil, fmt.Errorf("%w: field %q: %v", ErrUndeclaredWrite, k, err)
+			return nil, texts.Error(ErrUndeclaredWrite, msgBadFieldValue, k, err)
 		}
 		if nv != nil {
 			clean[k] = nv
@@ -551,9 +551,9 @@ func (x *execution) finish() {
 		rec := x.recs[id]
 		rec.EndedAt = now
 		if x.mode == modeExiting {
-			rec.Status, rec.Error = NodeInterrupted, "the application exited"
+			rec.Status, rec.Error = NodeInterrupted, texts.Text(msgNodeAppExited)
 		} else {
-			rec.Status, rec.Error = NodeStopped, fmt.Sprintf("did not stop within %s", x.e.abortTimeout())
+			rec.Status, rec.Error = NodeStopped, texts.Text(msgNodeNotStopped, x.e.abortTimeout())
 		}
 		x.status[id], x.recs[id] = rec.Status, rec
 		leftover = append(leftover, rec)
@@ -575,7 +575,7 @@ func (x *execution) finish() {
 		x.run.EndedAt = x.e.now().UTC()
 	case modeExiting:
 		x.run.Status, x.run.Interruption = RunInterrupted, InterruptedByExit
-		x.run.Reason = "the application exited while the run was going on"
+		x.run.Reason = texts.Text(msgAppExited)
 	default:
 		switch {
 		case x.interrupt != nil:
@@ -587,7 +587,7 @@ func (x *execution) finish() {
 			x.run.Status, x.run.EndedAt = RunSucceeded, now
 		default:
 			x.run.Status, x.run.EndedAt = RunFailed, now
-			x.run.Reason = "the run could not go on: some nodes never became ready"
+			x.run.Reason = texts.Text(msgNeverReady)
 		}
 	}
 	x.run.State = maps.Clone(x.run.State)

@@ -91,11 +91,11 @@ func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values,
 	}
 	branch := fmt.Sprint(result)
 	nc.SetBranch(branch)
-	shown := "(not set)"
+	shown := texts.Text(msgNotSet)
 	if set {
 		shown = workrun.FormatValue(v)
 	}
-	nc.Log(fmt.Sprintf("%s (%s) %s %s: %s", s.field, shown, s.op, workrun.FormatValue(s.value), branch))
+	nc.Log(texts.Text(msgResult, s.field, shown, texts.Text(opText[s.op]), workrun.FormatValue(s.value), branch))
 	return nil, nil
 }
 

@@ -54,27 +54,25 @@ func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values,
 		return nil, err
 	}
 	if !ok {
-		nc.Log("Waiting for review: " + s.prompt)
+		nc.Log(texts.Text(msgWaiting, s.prompt))
 		in := nc.Inputs()
 		for _, f := range s.fields {
-			nc.Log(f + ": " + workrun.FormatValue(in[f]))
+			nc.Log(texts.Text(msgValue, f, workrun.FormatValue(in[f])))
 		}
-		return nil, &workrun.InterruptError{Cause: workrun.InterruptedByHuman, Reason: "waiting for review: " + s.prompt}
+		return nil, &workrun.InterruptError{Cause: workrun.InterruptedByHuman, Reason: texts.Text(msgWaitingReason, s.prompt)}
 	}
 	if !d.Approved {
-		nc.Log("Rejected" + comment(d.Text))
 		if d.Text != "" {
-			return nil, fmt.Errorf("%w: %s", ErrRejected, d.Text)
+			nc.Log(texts.Text(msgRejectedWhy, d.Text))
+			return nil, texts.Error(ErrRejected, msgRejectedErrWhy, d.Text)
 		}
-		return nil, ErrRejected
+		nc.Log(texts.Text(msgRejected))
+		return nil, texts.Error(ErrRejected, msgRejectedErr)
 	}
-	nc.Log("Approved" + comment(d.Text))
+	if d.Text != "" {
+		nc.Log(texts.Text(msgApprovedWhy, d.Text))
+	} else {
+		nc.Log(texts.Text(msgApproved))
+	}
 	return nil, nil
-}
-
-func comment(t string) string {
-	if t == "" {
-		return ""
-	}
-	return ": " + t
 }

@@ -108,12 +108,12 @@ func (s *step) Writes() []string {
 func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
 	in := nc.Inputs()
 	args := expandAll(s.command, in)
-	nc.Log("Running " + strconv.Quote(strings.Join(args, " ")))
+	nc.Log(texts.Text(msgRunning, strings.Join(args, " ")))
 	out, err := s.exec(ctx, args, in)
 	if err != nil {
 		return nil, err
 	}
-	nc.Log("Finished")
+	nc.Log(texts.Text(msgFinished))
 	if len(s.cleanup) > 0 {
 		cleanup := expandAll(s.cleanup, in)
 		nc.OnAbort(func(ctx context.Context) { s.runCleanup(ctx, nc, cleanup, in) })
@@ -126,13 +126,13 @@ func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values,
 	case workrun.FieldNumber:
 		f, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
 		if err != nil {
-			return nil, fmt.Errorf("stdout is not a number: %q", tail([]byte(text), 80))
+			return nil, texts.Error(nil, msgNotNumber, tail([]byte(text), 80))
 		}
 		return workrun.Values{s.stdout: f}, nil
 	case workrun.FieldJSON:
 		var v any
 		if err := json.Unmarshal([]byte(text), &v); err != nil {
-			return nil, fmt.Errorf("stdout is not JSON: %v", err)
+			return nil, texts.Error(nil, msgNotJSON, err)
 		}
 		return workrun.Values{s.stdout: v}, nil
 	}
@@ -152,12 +152,12 @@ func (s *step) Rearm(nc workrun.NodeContext, saved workrun.NodeRun) {
 }
 
 func (s *step) runCleanup(ctx context.Context, nc workrun.NodeContext, args []string, in workrun.Values) {
-	nc.Log("Cleanup: running " + strconv.Quote(strings.Join(args, " ")))
+	nc.Log(texts.Text(msgCleanupRunning, strings.Join(args, " ")))
 	if _, err := s.exec(ctx, args, in); err != nil {
-		nc.Log("Cleanup failed: " + err.Error())
+		nc.Log(texts.Text(msgCleanupFailed, err))
 		return
 	}
-	nc.Log("Cleanup finished")
+	nc.Log(texts.Text(msgCleanupFinished))
 }
 
 // exec runs args with the node's env and timeout; it returns stdout.
@@ -178,25 +178,24 @@ func (s *step) exec(ctx context.Context, args []string, in workrun.Values) ([]by
 	err := cmd.Run()
 	if err == nil {
 		if stdout.dropped {
-			return nil, fmt.Errorf("stdout is larger than %d bytes", maxStdout)
+			return nil, texts.Error(nil, msgTooLarge, maxStdout)
 		}
 		return stdout.Bytes(), nil
 	}
 	if ctx.Err() == context.DeadlineExceeded {
-		return nil, fmt.Errorf("command timed out after %s", s.timeout)
+		return nil, texts.Error(nil, msgTimedOut, s.timeout)
 	}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("command canceled: %w", ctx.Err())
+			return nil, texts.Error(ctx.Err(), msgCanceled, ctx.Err())
 		}
-		detail := ""
 		if t := tail(stderr.Bytes(), stderrTail); t != "" {
-			detail = ": " + t
+			return nil, texts.Error(ErrExit, msgExitStderr, ee.ExitCode(), t)
 		}
-		return nil, fmt.Errorf("%w: exit status %d%s", ErrExit, ee.ExitCode(), detail)
+		return nil, texts.Error(ErrExit, msgExit, ee.ExitCode())
 	}
-	return nil, fmt.Errorf("run command: %w", err)
+	return nil, texts.Error(err, msgRunFailed, err)
 }
 
 func expandAll(tmpls []string, in workrun.Values) []string {

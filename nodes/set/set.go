@@ -114,6 +114,6 @@ func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values,
 			set = append(set, a.field)
 		}
 	}
-	nc.Log("Set " + strings.Join(set, ", "))
+	nc.Log(texts.Text(msgSet, workrun.JoinList(set)))
 	return out, nil
 }

@@ -36,9 +36,9 @@ func (step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, er
 	}
 	slices.Sort(names)
 	if len(names) == 0 {
-		nc.Log("Started with no inputs")
+		nc.Log(texts.Text(msgNoInputs))
 	} else {
-		nc.Log("Started with inputs: " + strings.Join(names, ", "))
+		nc.Log(texts.Text(msgInputs, workrun.JoinList(names)))
 	}
 	return in, nil
 }

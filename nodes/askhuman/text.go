@@ -1,0 +1,20 @@
+package askhuman
+
+import "workrun/workrun"
+
+// msgID names one node message or failure reason; texts holds its English
+// and Simplified Chinese wording, chosen by workrun.Language when written
+// (issue 7). Keep the English byte-identical: tests and the CLI assert it.
+type msgID int
+
+const (
+	msgWaiting msgID = iota
+	msgWaitingReason
+	msgAnswered
+)
+
+var texts = workrun.Catalog[msgID]{
+	msgWaiting:       {"Waiting for an answer: %s", "等待回答：%s"},
+	msgWaitingReason: {"waiting for an answer: %s", "等待回答：%s"},
+	msgAnswered:      {"Answered", "已回答"},
+}

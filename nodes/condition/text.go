@@ -1,0 +1,31 @@
+package condition
+
+import "workrun/workrun"
+
+// msgID names one node message or failure reason; texts holds its English
+// and Simplified Chinese wording, chosen by workrun.Language when written
+// (issue 7). Keep the English byte-identical: tests and the CLI assert it.
+type msgID int
+
+const (
+	msgNotSet msgID = iota
+	msgResult
+	msgEq
+	msgNe
+	msgGt
+	msgLt
+	msgContains
+)
+
+var texts = workrun.Catalog[msgID]{
+	msgNotSet: {"(not set)", "（未设置）"},
+	// field (its value) op value: branch taken
+	msgResult:   {"%s (%s) %s %s: %s", "%s（%s）%s %s：走 %s 分支"},
+	msgEq:       {"eq", "等于"},
+	msgNe:       {"ne", "不等于"},
+	msgGt:       {"gt", "大于"},
+	msgLt:       {"lt", "小于"},
+	msgContains: {"contains", "包含"},
+}
+
+var opText = map[string]msgID{"eq": msgEq, "ne": msgNe, "gt": msgGt, "lt": msgLt, "contains": msgContains}

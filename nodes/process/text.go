@@ -1,0 +1,40 @@
+package process
+
+import "workrun/workrun"
+
+// msgID names one node message or failure reason; texts holds its English
+// and Simplified Chinese wording, chosen by workrun.Language when written
+// (issue 7). Keep the English byte-identical: tests and the CLI assert it.
+type msgID int
+
+const (
+	msgRunning msgID = iota
+	msgFinished
+	msgCleanupRunning
+	msgCleanupFailed
+	msgCleanupFinished
+	msgNotNumber
+	msgNotJSON
+	msgTooLarge
+	msgTimedOut
+	msgCanceled
+	msgExit
+	msgExitStderr
+	msgRunFailed
+)
+
+var texts = workrun.Catalog[msgID]{
+	msgRunning:         {"Running %q", "正在运行 %q"},
+	msgFinished:        {"Finished", "已完成"},
+	msgCleanupRunning:  {"Cleanup: running %q", "清理：正在运行 %q"},
+	msgCleanupFailed:   {"Cleanup failed: %v", "清理失败：%v"},
+	msgCleanupFinished: {"Cleanup finished", "清理已完成"},
+	msgNotNumber:       {"stdout is not a number: %q", "标准输出不是数字：%q"},
+	msgNotJSON:         {"stdout is not JSON: %v", "标准输出不是 JSON：%v"},
+	msgTooLarge:        {"stdout is larger than %d bytes", "标准输出超过 %d 字节"},
+	msgTimedOut:        {"command timed out after %s", "命令超时（%s）"},
+	msgCanceled:        {"command canceled: %v", "命令已取消：%v"},
+	msgExit:            {"command failed: exit status %d", "命令失败：退出状态 %d"},
+	msgExitStderr:      {"command failed: exit status %d: %s", "命令失败：退出状态 %d：%s"},
+	msgRunFailed:       {"run command: %v", "无法运行命令：%v"},
+}

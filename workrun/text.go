@@ -1,0 +1,32 @@
+package workrun
+
+// msgID names one engine-written failure reason or node message; texts holds
+// its English and Simplified Chinese wording (issue 7). The English texts are
+// the ones tests and the CLI assert; keep them byte-identical.
+type msgID int
+
+const (
+	msgStoppedByUser msgID = iota
+	msgAppExited
+	msgSaveFailed
+	msgNeverReady
+	msgNodePanicked
+	msgNoBranch
+	msgUndeclaredWrite
+	msgBadFieldValue
+	msgNodeAppExited
+	msgNodeNotStopped
+)
+
+var texts = Catalog[msgID]{
+	msgStoppedByUser:   {"stopped by the user", "已被用户停止"},
+	msgAppExited:       {"the application exited while the run was going on", "运行期间应用程序已退出"},
+	msgSaveFailed:      {"saving the run failed: %v", "保存运行失败：%v"},
+	msgNeverReady:      {"the run could not go on: some nodes never became ready", "运行无法继续：有些节点始终未能就绪"},
+	msgNodePanicked:    {"node panicked: %v", "节点崩溃：%v"},
+	msgNoBranch:        {"picked no branch (got %q)", "未选择任何分支（得到 %q）"},
+	msgUndeclaredWrite: {"write not permitted: wrote field %q, which the node does not declare it writes", "不允许写入：写入了字段 %q，但节点未声明会写入该字段"},
+	msgBadFieldValue:   {"write not permitted: field %q: %v", "不允许写入：字段 %q：%v"},
+	msgNodeAppExited:   {"the application exited", "应用程序已退出"},
+	msgNodeNotStopped:  {"did not stop within %s", "未能在 %s 内停止"},
+}
