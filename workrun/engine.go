@@ -445,7 +445,9 @@ func (e *Engine) rearmForStop(ctx context.Context, r Run) []abortHook {
 		return nil
 	}
 	x := newExecution(e, r, steps, recs)
-	x.rearm(NodeSucceeded, NodeInterrupted)
+	// A node left "running" was cut off by a crash (RecoverInterrupted keeps
+	// its record as it was): its remote work may still be going on (R9).
+	x.rearm(NodeSucceeded, NodeInterrupted, NodeRunning)
 	return x.hooks
 }
 
