@@ -84,4 +84,15 @@
 // Human Review and Ask Human nodes return *InterruptError until a Decision is
 // saved. Engine.Decide saves it and re-enters the node (via Resume, or at once
 // if other branches of the run are still going on).
+//
+// # Language
+//
+// Node messages and run and node failure reasons are written in English or
+// Simplified Chinese (issue 7), whichever Language says when they are written:
+// LanguageTag reads LANGUAGE (which the GUI's language switch sets), then
+// LC_ALL, LC_MESSAGES, LANG. They are stored as text, so a message keeps the
+// language it was written in. Each package keeps its wording in a Catalog
+// (English [0], Chinese [1]); Catalog.Error keeps the wrapped sentinel, so
+// errors.Is works on a translated reason. Validation problems and errors
+// returned to callers (Start, Stop, Resume) stay English.
 package workrun

@@ -16,6 +16,13 @@ const (
 	msgBadFieldValue
 	msgNodeAppExited
 	msgNodeNotStopped
+	msgWantString
+	msgWantNumber
+	msgWantBoolean
+	msgWantFilesItem
+	msgWantFiles
+	msgWantJSON
+	msgUnknownType
 )
 
 var texts = Catalog[msgID]{
@@ -29,4 +36,12 @@ var texts = Catalog[msgID]{
 	msgBadFieldValue:   {"write not permitted: field %q: %v", "不允许写入：字段 %q：%v"},
 	msgNodeAppExited:   {"the application exited", "应用程序已退出"},
 	msgNodeNotStopped:  {"did not stop within %s", "未能在 %s 内停止"},
+	// NormalizeValue: they reach a failure reason through msgBadFieldValue.
+	msgWantString:    {"want %s (a string), got %T", "应为 %s（字符串），实际为 %T"},
+	msgWantNumber:    {"want a number, got %T", "应为数字，实际为 %T"},
+	msgWantBoolean:   {"want a boolean, got %T", "应为布尔值，实际为 %T"},
+	msgWantFilesItem: {"want a list of artifact ids, found %T", "应为产物 ID 列表，其中有 %T"},
+	msgWantFiles:     {"want a list of artifact ids, got %T", "应为产物 ID 列表，实际为 %T"},
+	msgWantJSON:      {"want a JSON value: %v", "应为 JSON 值：%v"},
+	msgUnknownType:   {"unknown field type %q", "未知的字段类型 %q"},
 }

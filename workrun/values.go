@@ -17,19 +17,19 @@ func NormalizeValue(t FieldType, v any) (any, error) {
 	case FieldText, FieldFile:
 		s, ok := v.(string)
 		if !ok {
-			return nil, fmt.Errorf("want %s (a string), got %T", t, v)
+			return nil, texts.Error(nil, msgWantString, t, v)
 		}
 		return s, nil
 	case FieldNumber:
 		f, ok := toFloat(v)
 		if !ok {
-			return nil, fmt.Errorf("want a number, got %T", v)
+			return nil, texts.Error(nil, msgWantNumber, v)
 		}
 		return f, nil
 	case FieldBoolean:
 		b, ok := v.(bool)
 		if !ok {
-			return nil, fmt.Errorf("want a boolean, got %T", v)
+			return nil, texts.Error(nil, msgWantBoolean, v)
 		}
 		return b, nil
 	case FieldFiles:
@@ -43,19 +43,19 @@ func NormalizeValue(t FieldType, v any) (any, error) {
 		case []any:
 			for _, x := range l {
 				if _, ok := x.(string); !ok {
-					return nil, fmt.Errorf("want a list of artifact ids, found %T", x)
+					return nil, texts.Error(nil, msgWantFilesItem, x)
 				}
 			}
 			return l, nil
 		}
-		return nil, fmt.Errorf("want a list of artifact ids, got %T", v)
+		return nil, texts.Error(nil, msgWantFiles, v)
 	case FieldJSON:
 		if _, err := json.Marshal(v); err != nil {
-			return nil, fmt.Errorf("want a JSON value: %w", err)
+			return nil, texts.Error(err, msgWantJSON, err)
 		}
 		return v, nil
 	}
-	return nil, fmt.Errorf("unknown field type %q", t)
+	return nil, texts.Error(nil, msgUnknownType, t)
 }
 
 func toFloat(v any) (float64, bool) {

@@ -95,7 +95,7 @@ func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values,
 	if set {
 		shown = workrun.FormatValue(v)
 	}
-	nc.Log(texts.Text(msgResult, s.field, shown, texts.Text(opText[s.op]), workrun.FormatValue(s.value), branch))
+	nc.Log(texts.Text(msgResult, s.field, shown, opName(s.op), workrun.FormatValue(s.value), branch))
 	return nil, nil
 }
 
@@ -127,4 +127,12 @@ func (s *step) eval(v any) bool {
 		}
 	}
 	return false
+}
+
+// opName is op in the current language ("eq" reads 等于 in Chinese).
+func opName(op string) string {
+	if id, ok := opText[op]; ok {
+		return texts.Text(id)
+	}
+	return op
 }

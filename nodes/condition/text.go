@@ -18,7 +18,7 @@ const (
 )
 
 var texts = workrun.Catalog[msgID]{
-	msgNotSet: {"(not set)", "（未设置）"},
+	msgNotSet: {"(not set)", "未设置"}, // shown in the parentheses of msgResult
 	// field (its value) op value: branch taken
 	msgResult:   {"%s (%s) %s %s: %s", "%s（%s）%s %s：走 %s 分支"},
 	msgEq:       {"eq", "等于"},

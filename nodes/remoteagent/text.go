@@ -2,8 +2,9 @@ package remoteagent
 
 import (
 	"fmt"
-	"os"
 	"strings"
+
+	"workrun/workrun"
 )
 
 // msgID names one node message; texts holds its English and Simplified
@@ -88,10 +89,5 @@ func (l lang) text(id msgID, args ...any) string {
 // LANGUAGE, so passing EnvLanguage as Deps.Language follows it, and the
 // headless runner follows the user's locale.
 func EnvLanguage() string {
-	for _, k := range []string{"LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"} {
-		if v := os.Getenv(k); v != "" {
-			return v
-		}
-	}
-	return "en"
+	return workrun.LanguageTag()
 }

@@ -1,0 +1,52 @@
+package askhuman
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"workrun/workrun"
+	"workrun/workrun/workruntest"
+)
+
+// TestMain pins the tests to English, whatever the developer's locale: the
+// other tests assert the English wording; the language tests set their own.
+func TestMain(m *testing.M) {
+	os.Setenv("LANGUAGE", "en")
+	os.Exit(m.Run())
+}
+
+// TestAskHumanTextsInBothLanguages (issue 7).
+func TestAskHumanTextsInBothLanguages(t *testing.T) {
+	for _, c := range []struct{ lang, waiting, reason, answered string }{
+		{"en", "Waiting for an answer: Name?", "waiting for an answer: Name?", "Answered"},
+		{"zh_CN", "等待回答：Name?", "等待回答：Name?", "已回答"},
+	} {
+		t.Run(c.lang, func(t *testing.T) {
+			t.Setenv("LANGUAGE", c.lang)
+			st, err := Kind{}.Compile(workrun.NodeSpec{ID: "a", Type: "ask_human", Config: json.RawMessage(`{"prompt":"Name?","field":"reply"}`)}, wf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			nc := &workruntest.NodeContext{}
+			_, err = st.Run(t.Context(), nc)
+			var ie *workrun.InterruptError
+			if !errors.As(err, &ie) || ie.Reason != c.reason {
+				t.Fatalf("waiting: %v, want reason %q", err, c.reason)
+			}
+			nc2 := &workruntest.NodeContext{DecisionFunc: func(context.Context) (workrun.Decision, bool, error) {
+				return workrun.Decision{Text: "Ada"}, true, nil
+			}}
+			if _, err := st.Run(t.Context(), nc2); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff([]string{c.waiting, c.answered}, append(nc.Logs(), nc2.Logs()...)); diff != "" {
+				t.Error(diff)
+			}
+		})
+	}
+}

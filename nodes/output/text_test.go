@@ -1,0 +1,46 @@
+package output
+
+import (
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"workrun/workrun"
+	"workrun/workrun/workruntest"
+)
+
+// TestMain pins the tests to English, whatever the developer's locale: the
+// other tests assert the English wording; the language tests set their own.
+func TestMain(m *testing.M) {
+	os.Setenv("LANGUAGE", "en")
+	os.Exit(m.Run())
+}
+
+// TestOutputMessagesInBothLanguages (issue 7).
+func TestOutputMessagesInBothLanguages(t *testing.T) {
+	wf := workrun.Workflow{State: map[string]workrun.FieldType{"a": "text", "b": "text"}}
+	for _, c := range []struct {
+		lang string
+		want []string
+	}{
+		{"en", []string{"a: hi", "b: (not set)"}},
+		{"zh_CN", []string{"a：hi", "b：（未设置）"}},
+	} {
+		t.Run(c.lang, func(t *testing.T) {
+			t.Setenv("LANGUAGE", c.lang)
+			st, err := Kind{}.Compile(workrun.NodeSpec{ID: "o", Config: json.RawMessage(`{"fields":["a","b"]}`)}, wf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			nc := &workruntest.NodeContext{In: workrun.Values{"a": "hi"}}
+			if _, err := st.Run(t.Context(), nc); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(c.want, nc.Logs()); diff != "" {
+				t.Error(diff)
+			}
+		})
+	}
+}

@@ -1,0 +1,41 @@
+package set
+
+import (
+	"os"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"workrun/workrun"
+	"workrun/workrun/workruntest"
+)
+
+// TestMain pins the tests to English, whatever the developer's locale: the
+// other tests assert the English wording; the language tests set their own.
+func TestMain(m *testing.M) {
+	os.Setenv("LANGUAGE", "en")
+	os.Exit(m.Run())
+}
+
+// TestSetMessageInBothLanguages (issue 7).
+func TestSetMessageInBothLanguages(t *testing.T) {
+	for _, c := range []struct{ lang, want string }{
+		{"en", "Set m, msg"},
+		{"zh_CN", "已设置：m、msg"},
+	} {
+		t.Run(c.lang, func(t *testing.T) {
+			t.Setenv("LANGUAGE", c.lang)
+			st, err := compile(t, `{"values":{"msg":"hi","m":2}}`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			nc := &workruntest.NodeContext{In: workrun.Values{}}
+			if _, err := st.Run(t.Context(), nc); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff([]string{c.want}, nc.Logs()); diff != "" {
+				t.Error(diff)
+			}
+		})
+	}
+}

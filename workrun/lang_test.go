@@ -1,0 +1,136 @@
+package workrun_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"testing"
+
+	"workrun/workrun"
+)
+
+// TestMain pins the tests to English, whatever the developer's locale: the
+// other tests assert the English wording; the language tests set their own.
+func TestMain(m *testing.M) {
+	os.Setenv("LANGUAGE", "en")
+	os.Exit(m.Run())
+}
+
+// TestLanguageFollowsTheEnvironment: LANGUAGE (set by the GUI's language
+// switch) wins, then LC_ALL, LC_MESSAGES, LANG, as gettext reads them.
+func TestLanguageFollowsTheEnvironment(t *testing.T) {
+	for _, c := range []struct {
+		language, lcAll, lang string
+		tag, want             string
+	}{
+		{"", "", "", "en", "en"},
+		{"zh_CN", "", "en_US.UTF-8", "zh_CN", "zh"},
+		{"en", "zh_CN.UTF-8", "", "en", "en"},
+		{"", "zh_TW.UTF-8", "en_US.UTF-8", "zh_TW.UTF-8", "zh"},
+		{"", "", "zh-Hans", "zh-Hans", "zh"},
+		{"", "", "C.UTF-8", "C.UTF-8", "en"},
+	} {
+		t.Setenv("LANGUAGE", c.language)
+		t.Setenv("LC_ALL", c.lcAll)
+		t.Setenv("LC_MESSAGES", "")
+		t.Setenv("LANG", c.lang)
+		if got := workrun.LanguageTag(); got != c.tag {
+			t.Errorf("%+v: LanguageTag = %q, want %q", c, got, c.tag)
+		}
+		if got := workrun.Language(); got != c.want {
+			t.Errorf("%+v: Language = %q, want %q", c, got, c.want)
+		}
+	}
+}
+
+func TestCatalogPicksTheLanguageAndKeepsTheCause(t *testing.T) {
+	errSentinel := errors.New("sentinel")
+	cat := workrun.Catalog[int]{1: {"Saved %d", "已保存 %d"}, 2: {"English only", ""}}
+	t.Setenv("LANGUAGE", "zh_CN")
+	if got := cat.Text(1, 3); got != "已保存 3" {
+		t.Errorf("zh: %q", got)
+	}
+	if got := cat.Text(2); got != "English only" {
+		t.Errorf("missing Chinese falls back to English: %q", got)
+	}
+	if got := workrun.JoinList([]string{"a", "b"}); got != "a、b" {
+		t.Errorf("zh list: %q", got)
+	}
+	err := cat.Error(errSentinel, 1, 4)
+	if !errors.Is(err, errSentinel) || err.Error() != "已保存 4" {
+		t.Errorf("zh error: %v", err)
+	}
+	t.Setenv("LANGUAGE", "en")
+	if got := cat.Text(1, 3); got != "Saved 3" {
+		t.Errorf("en: %q", got)
+	}
+	if got := workrun.JoinList([]string{"a", "b"}); got != "a, b" {
+		t.Errorf("en list: %q", got)
+	}
+	if got := cat.In("zh", 1, 5); got != "已保存 5" {
+		t.Errorf("In zh: %q", got)
+	}
+}
+
+// TestEngineFailureReasonInBothLanguages (issue 7, W6): the reason a run
+// failed, written by the engine, reads in the app's language.
+func TestEngineFailureReasonInBothLanguages(t *testing.T) {
+	for _, c := range []struct{ lang, want string }{
+		{"en", "node panicked: boom"},
+		{"zh_CN", "节点崩溃：boom"},
+	} {
+		t.Run(c.lang, func(t *testing.T) {
+			t.Setenv("LANGUAGE", c.lang)
+			fk := fakeKind{"work": {run: func(context.Context, workrun.NodeContext) (workrun.Values, error) {
+				panic("boom")
+			}}}
+			e, _ := newEngine(t, fk)
+			wf := workrun.Workflow{
+				Nodes: []workrun.NodeSpec{node("start", "start", ""), node("work", "fake", "")},
+				Edges: edges("start>work"),
+			}
+			r := run(t, e, wf, nil)
+			if r.Status != workrun.RunFailed || r.FailedNode != "work" || r.Reason != c.want {
+				t.Errorf("run = %s at %q: %q, want failed at work: %q", r.Status, r.FailedNode, r.Reason, c.want)
+			}
+		})
+	}
+}
+
+// TestStopReasonInBothLanguages: "stopped by the user" is the engine's word.
+func TestStopReasonInBothLanguages(t *testing.T) {
+	for _, c := range []struct{ lang, want string }{
+		{"en", "stopped by the user"},
+		{"zh_CN.UTF-8", "已被用户停止"},
+	} {
+		t.Run(c.lang, func(t *testing.T) {
+			t.Setenv("LANGUAGE", c.lang)
+			running := make(chan struct{})
+			fk := fakeKind{"work": {run: func(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
+				close(running)
+				<-ctx.Done()
+				return nil, ctx.Err()
+			}}}
+			e, _ := newEngine(t, fk)
+			wf := workrun.Workflow{
+				Nodes: []workrun.NodeSpec{node("start", "start", ""), node("work", "fake", "")},
+				Edges: edges("start>work"),
+			}
+			id, err := e.Start(t.Context(), "", wf, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			<-running
+			if err := e.Stop(t.Context(), id); err != nil {
+				t.Fatal(err)
+			}
+			r, err := e.Wait(t.Context(), id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Status != workrun.RunStopped || r.Reason != c.want {
+				t.Errorf("run = %s: %q, want stopped: %q", r.Status, r.Reason, c.want)
+			}
+		})
+	}
+}
