@@ -24,6 +24,7 @@ import (
 	"github.com/google/uuid"
 
 	"workrun/a2a"
+	"workrun/a2a/a2atest"
 	"workrun/a2a/demoagent"
 )
 
@@ -152,15 +153,12 @@ func (t *tailWriter) Write(p []byte) (int, error) {
 // jsBench runs a node script from testdata/jsagent and decodes its JSON line.
 func jsBench(b *testing.B, out any, args ...string) {
 	b.Helper()
-	if _, err := exec.LookPath("node"); err != nil {
-		if isCI() {
-			b.Fatalf("node is required under CI=true: %v", err)
-		}
-		b.Skipf("node not found: %v", err)
+	if !a2atest.NodeAvailable(b) {
+		b.SkipNow() // under CI=true NodeAvailable has already failed b
 	}
-	ensureNodeModules(b)
+	a2atest.EnsureNodeModules(b)
 	cmd := exec.Command("node", args...)
-	cmd.Dir = jsAgentDir
+	cmd.Dir = a2atest.Dir()
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	stdout, err := cmd.Output()

@@ -1,18 +1,12 @@
 package a2a_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -23,6 +17,7 @@ import (
 	"github.com/google/uuid"
 
 	"workrun/a2a"
+	"workrun/a2a/a2atest"
 	"workrun/a2a/demoagent"
 )
 
@@ -36,7 +31,6 @@ const (
 	interopToken     = "interop-bearer-token"
 	interopAPIKey    = "interop-api-key"
 	interopKeyHeader = "X-Interop-Key"
-	jsAgentDir       = "testdata/jsagent"
 )
 
 // interopTarget is one server implementation, started three ways.
@@ -51,12 +45,9 @@ type interopTarget struct {
 	authStats func(t *testing.T) interopStats
 }
 
-type interopStats struct {
-	Methods      map[string]int `json:"methods"`
-	Submissions  map[string]int `json:"submissions"`
-	Cancels      map[string]int `json:"cancels"`
-	Unauthorized int            `json:"unauthorized"`
-}
+// interopStats are one server's request counters, shaped like the JS
+// server's GET /_stats.
+type interopStats = a2atest.Stats
 
 func goTarget(t *testing.T) *interopTarget {
 	t.Helper()
@@ -83,173 +74,37 @@ func goTarget(t *testing.T) *interopTarget {
 }
 
 // jsTarget starts three node servers, or returns nil when node is missing
-// (an error under CI=true, a logged skip elsewhere).
+// (an error under CI=true, a logged skip elsewhere; see a2atest.NodeAvailable).
 func jsTarget(t *testing.T) *interopTarget {
 	t.Helper()
-	if _, err := exec.LookPath("node"); err != nil {
-		if isCI() {
-			// Fail the suite, but still run the Go half.
-			t.Errorf("interop: node is required under CI=true to run the @a2a-js/sdk server: %v", err)
-			return nil
-		}
-		t.Logf("interop: SKIPPING the JS server half: node not found (%v); under CI=true this fails", err)
-		return nil
+	if !a2atest.NodeAvailable(t) {
+		return nil // under CI=true t is already failed; the Go half still runs
 	}
-	ensureNodeModules(t)
+	a2atest.EnsureNodeModules(t)
 	var (
 		wg                   sync.WaitGroup
-		open, auth, noStream string
+		open, auth, noStream *a2atest.JSAgent
 		errs                 [3]error
 	)
 	wg.Add(3)
 	go func() {
 		defer wg.Done()
-		open, errs[0] = startJSServer(t, "--slow-ms", "20", "--uncancelable-ms", "5000")
+		open, errs[0] = a2atest.Launch(t, "--slow-ms", "20", "--uncancelable-ms", "5000")
 	}()
 	go func() {
 		defer wg.Done()
-		auth, errs[1] = startJSServer(t, "--bearer", interopToken, "--api-key", interopAPIKey, "--api-key-header", interopKeyHeader)
+		auth, errs[1] = a2atest.Launch(t, "--bearer", interopToken, "--api-key", interopAPIKey, "--api-key-header", interopKeyHeader)
 	}()
-	go func() { defer wg.Done(); noStream, errs[2] = startJSServer(t, "--no-streaming") }()
+	go func() { defer wg.Done(); noStream, errs[2] = a2atest.Launch(t, "--no-streaming") }()
 	wg.Wait()
 	if err := errors.Join(errs[:]...); err != nil {
 		t.Fatalf("interop: start JS server: %v", err)
 	}
 	return &interopTarget{
-		name: "js-a2a-sdk", open: open, auth: auth, noStream: noStream,
-		stats:     func(t *testing.T) interopStats { return jsStats(t, open) },
-		authStats: func(t *testing.T) interopStats { return jsStats(t, auth) },
+		name: "js-a2a-sdk", open: open.URL, auth: auth.URL, noStream: noStream.URL,
+		stats:     func(t *testing.T) interopStats { return open.Stats(t) },
+		authStats: func(t *testing.T) interopStats { return auth.Stats(t) },
 	}
-}
-
-func isCI() bool { return os.Getenv("CI") == "true" }
-
-// jsModulesLock is a directory created (atomically) by whoever checks or
-// installs testdata/jsagent/node_modules, so that test binaries of different
-// packages running at once (go test ./...) never run two `npm ci` in the same
-// directory or start node on a half-installed tree.
-const jsModulesLock = ".npm-ci.lock"
-
-// ensureNodeModules runs `npm ci` (from the committed lockfile) when
-// node_modules is missing or incomplete.
-func ensureNodeModules(t testing.TB) {
-	t.Helper()
-	lock := filepath.Join(jsAgentDir, jsModulesLock)
-	deadline := time.Now().Add(10 * time.Minute)
-	for {
-		err := os.Mkdir(lock, 0o755)
-		if err == nil {
-			break
-		}
-		if !errors.Is(err, os.ErrExist) {
-			t.Fatalf("interop: lock %s: %v", lock, err)
-		}
-		if fi, err := os.Stat(lock); err == nil && time.Since(fi.ModTime()) > 10*time.Minute {
-			os.Remove(lock) // left behind by a test that died
-			continue
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("interop: %s still held after 10 minutes", lock)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-	defer os.Remove(lock)
-	installed := true
-	for _, f := range []string{".package-lock.json", "@a2a-js/sdk/package.json", "express/package.json"} {
-		if _, err := os.Stat(filepath.Join(jsAgentDir, "node_modules", f)); err != nil {
-			installed = false
-		}
-	}
-	if installed {
-		return
-	}
-	t.Logf("interop: running npm ci in %s", jsAgentDir)
-	cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund")
-	cmd.Dir = jsAgentDir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("interop: npm ci in %s: %v\n%s", jsAgentDir, err, out)
-	}
-}
-
-// startJSServer runs testdata/jsagent/server.mjs and returns its base URL.
-// The server exits when its stdin closes (test cleanup, or this process dying).
-func startJSServer(t *testing.T, args ...string) (string, error) {
-	cmd := exec.Command("node", append([]string{"server.mjs", "--watch-stdin"}, args...)...)
-	cmd.Dir = jsAgentDir
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return "", err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return "", err
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &lockedWriter{w: &stderr}
-	if err := cmd.Start(); err != nil {
-		return "", fmt.Errorf("start node: %w", err)
-	}
-	t.Cleanup(func() {
-		stdin.Close()
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }() //nolint:errcheck // exit status is irrelevant at cleanup
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			cmd.Process.Kill() //nolint:errcheck
-			<-done
-		}
-	})
-	lines := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if strings.HasPrefix(sc.Text(), "listening ") {
-				lines <- sc.Text()
-			}
-		}
-		close(lines)
-	}()
-	select {
-	case line, ok := <-lines:
-		if !ok {
-			return "", fmt.Errorf("node server.mjs %v exited: %s", args, stderr.String())
-		}
-		// "listening http://127.0.0.1:PORT @a2a-js/sdk 1.3.0"
-		f := strings.Fields(line)
-		if len(f) < 4 {
-			return "", fmt.Errorf("unexpected banner %q", line)
-		}
-		t.Logf("interop: js server %s %s at %s (args %v)", f[2], f[3], f[1], args)
-		return f[1], nil
-	case <-time.After(30 * time.Second):
-		return "", fmt.Errorf("node server.mjs %v: no banner after 30s: %s", args, stderr.String())
-	}
-}
-
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
-}
-
-func jsStats(t *testing.T, base string) interopStats {
-	t.Helper()
-	resp, err := http.Get(base + "/_stats")
-	if err != nil {
-		t.Fatalf("GET /_stats: %v", err)
-	}
-	defer resp.Body.Close()
-	var s interopStats
-	if err := json.NewDecoder(resp.Body).Decode(&s); err != nil {
-		t.Fatalf("GET /_stats: %v", err)
-	}
-	return s
 }
 
 // --- helpers ------------------------------------------------------------------

@@ -9,10 +9,15 @@ import (
 	"workrun/a2a/demoagent"
 )
 
+// DemoAgentAddr is where `workrun demo-agent` listens unless --addr says
+// otherwise: the address examples/remote-agent.json and the window's Remote
+// Agent sample name, so the example runs against the command out of the box.
+const DemoAgentAddr = "127.0.0.1:41241"
+
 func init() {
 	register(&Command{
 		Name:    "demo-agent",
-		Args:    "[--addr 127.0.0.1:PORT] [--bearer-env VAR] [--api-key-env VAR [--api-key-header NAME]] [--no-streaming]",
+		Args:    "[--addr 127.0.0.1:PORT (default " + DemoAgentAddr + ")] [--bearer-env VAR] [--api-key-env VAR [--api-key-header NAME]] [--no-streaming]",
 		Summary: "run the built-in A2A 1.0 demo agent and print its URL",
 		Run:     runDemoAgent,
 	})
@@ -24,7 +29,7 @@ func init() {
 func runDemoAgent(ctx context.Context, env *Env, args []string) int {
 	fs := flag.NewFlagSet("demo-agent", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	addr := fs.String("addr", "127.0.0.1:0", "")
+	addr := fs.String("addr", DemoAgentAddr, "")
 	bearerEnv := fs.String("bearer-env", "", "")
 	apiKeyEnv := fs.String("api-key-env", "", "")
 	apiKeyHeader := fs.String("api-key-header", demoagent.DefaultAPIKeyHeader, "")

@@ -12,11 +12,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"workrun/artifacts"
+	"workrun/nodes/remoteagent"
 	"workrun/store"
 	"workrun/workrun"
 )
 
-// artifactDeps opens the real store and artifact store, like main.go.
+// artifactDeps opens the real store and artifact store and registers the
+// local kinds and the Remote Agent, like main.go (without the OS keyring).
 func artifactDeps() Deps {
 	return Deps{Version: "test", Open: func(ctx context.Context, dataDir string) (*Services, error) {
 		st, err := store.Open(ctx, dataDir)
@@ -28,9 +30,26 @@ func artifactDeps() Deps {
 			st.Close()
 			return nil, err
 		}
-		e := workrun.NewEngine(st, arts, localKinds()...)
+		ra := remoteagent.New(remoteagent.Deps{Calls: st, Language: func() string { return "en" }})
+		e := workrun.NewEngine(st, arts, append(localKinds(), ra)...)
 		return &Services{DataDir: dataDir, Runs: st, Workflows: st, Artifacts: arts, Engine: e, Close: st.Close}, nil
 	}}
+}
+
+// openDataDir opens the store and artifact store of dir for a test to fill
+// before a command opens them itself; the test closes st when done.
+func openDataDir(t *testing.T, dir string) (*store.Store, *artifacts.Store) {
+	t.Helper()
+	st, err := store.Open(t.Context(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	arts, err := artifacts.New(dir, st)
+	if err != nil {
+		st.Close()
+		t.Fatal(err)
+	}
+	return st, arts
 }
 
 // TestGCRemovesOnlyUnreferencedBlobs (issue 4): `workrun gc` deletes the
@@ -38,14 +57,7 @@ func artifactDeps() Deps {
 func TestGCRemovesOnlyUnreferencedBlobs(t *testing.T) {
 	ctx := t.Context()
 	dir := t.TempDir()
-	st, err := store.Open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	arts, err := artifacts.New(dir, st)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, arts := openDataDir(t, dir)
 	kept, err := arts.Put(ctx, "kept.txt", "text/plain", strings.NewReader("keep me"), "", "")
 	if err != nil {
 		t.Fatal(err)

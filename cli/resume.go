@@ -60,6 +60,22 @@ func withEngine(ctx context.Context, env *Env, fn func(svc *Services) int) int {
 	return fn(svc)
 }
 
+// openRunStore opens the services of a command that reads runs (runs, show).
+// When it returns nil the command exits with code, the reason already
+// printed; otherwise the caller closes svc with closeServices.
+func openRunStore(ctx context.Context, env *Env) (*Services, int) {
+	svc, code := env.open(ctx)
+	if svc == nil {
+		return nil, code
+	}
+	if svc.Runs == nil {
+		fmt.Fprintln(env.Stderr, "workrun: this build has no run store")
+		closeServices(env, svc)
+		return nil, ExitFailed
+	}
+	return svc, ExitOK
+}
+
 // reportRunError prints err; a missing run or a run in the wrong state is a
 // usage error, anything else a failure.
 func reportRunError(env *Env, err error) int {

@@ -1,14 +1,11 @@
 package cli
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -389,34 +386,11 @@ func TestResumeAfterRealExitDoesNotRerunFinishedNodes(t *testing.T) {
 		  {"id":"c","type":"output","config":{"fields":["out"]}}],
 		"edges":[{"from":"start","to":"a"},{"from":"a","to":"b"},{"from":"b","to":"c"}]}`, marks))
 
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), runnerEnv+"=1", "WORKRUN_TEST_ARGS="+strings.Join([]string{"--data-dir", dir, "run", "--json", flow}, "\x1f"))
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	lines := bufio.NewScanner(stdout)
-	var runID string
-	for runID == "" && lines.Scan() {
-		var ev struct {
-			RunID string `json:"run_id"`
-		}
-		if json.Unmarshal(lines.Bytes(), &ev) == nil {
-			runID = ev.RunID
-		}
-	}
-	if runID == "" {
-		t.Fatalf("runner printed no run id; stderr: %s", stderr.String())
-	}
+	cmd, runID := startRunner(t, dir, flow)
 	deadline := time.Now().Add(20 * time.Second)
 	for count("b") == 0 {
 		if time.Now().After(deadline) {
-			t.Fatalf("node b never started; stderr: %s", stderr.String())
+			t.Fatalf("node b never started; stderr: %s", cmd.Stderr) // a *bytes.Buffer
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -33,15 +33,11 @@ func runsCommand(ctx context.Context, env *Env, args []string) int {
 	if len(pos) != 0 {
 		return usageError(env, "runs takes no arguments")
 	}
-	svc, code := env.open(ctx)
+	svc, code := openRunStore(ctx, env)
 	if svc == nil {
 		return code
 	}
 	defer closeServices(env, svc)
-	if svc.Runs == nil {
-		fmt.Fprintln(env.Stderr, "workrun: this build has no run store")
-		return ExitFailed
-	}
 	runs, err := svc.Runs.ListRuns(ctx, workrun.RunFilter{Status: workrun.RunStatus(*status), Limit: *limit})
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "workrun: %v\n", err)

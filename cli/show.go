@@ -78,15 +78,11 @@ func showCommand(ctx context.Context, env *Env, args []string) int {
 	if len(pos) != 1 {
 		return usageError(env, "show needs a run id")
 	}
-	svc, code := env.open(ctx)
+	svc, code := openRunStore(ctx, env)
 	if svc == nil {
 		return code
 	}
 	defer closeServices(env, svc)
-	if svc.Runs == nil {
-		fmt.Fprintln(env.Stderr, "workrun: this build has no run store")
-		return ExitFailed
-	}
 	sr, err := loadRun(ctx, svc, pos[0])
 	if err != nil {
 		return reportRunError(env, err)

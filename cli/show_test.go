@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"workrun/artifacts"
 	"workrun/store"
 	"workrun/workrun"
 )
@@ -17,14 +16,7 @@ import (
 func TestShowIncludesRemoteTasksAndArtifacts(t *testing.T) {
 	ctx := t.Context()
 	dir := t.TempDir()
-	st, err := store.Open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	arts, err := artifacts.New(dir, st)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, arts := openDataDir(t, dir)
 	input, err := arts.Put(ctx, "question.txt", "text/plain", strings.NewReader("why?"), "", "")
 	if err != nil {
 		t.Fatal(err)

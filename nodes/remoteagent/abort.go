@@ -133,9 +133,9 @@ func (c *call) cancelAnswer(t *a2a.Task, err error) (outcome, text string, state
 	case s == a2a.TaskStateCompleted:
 		return CancelAlreadyCompleted, l.text(msgCancelAlreadyCompleted), s
 	case s.Terminal():
-		return CancelAlreadyEnded, l.text(msgCancelAlreadyEnded, stateName(s)), s
+		return CancelAlreadyEnded, l.text(msgCancelAlreadyEnded, l.state(s)), s
 	default:
-		return CancelStillWorking, l.text(msgCancelStillWorking, stateName(s)), s
+		return CancelStillWorking, l.text(msgCancelStillWorking, l.state(s)), s
 	}
 }
 

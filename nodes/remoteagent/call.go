@@ -410,7 +410,7 @@ func (c *call) status(ctx context.Context, st a2a.TaskStatus) (bool, error) {
 			return false, err
 		}
 	}
-	line := stateName(st.State)
+	line := c.lang().state(st.State)
 	if text != "" {
 		line += " — " + text
 	}
@@ -487,7 +487,7 @@ func (c *call) finish(ctx context.Context) (workrun.Values, error) {
 		// as "Remote task: completed"; saying it again adds nothing. A
 		// status that carried a message, or a message answer, still gets
 		// the closing line.
-		if c.shown != stateName(a2a.TaskStateCompleted) {
+		if c.shown != c.lang().state(a2a.TaskStateCompleted) {
 			c.log(msgCompleted)
 		}
 		return c.s.values(text, files), nil

@@ -21,7 +21,10 @@
 // messages become node messages (a status line is shown when it differs
 // from the last one, and the closing "completed" line is not repeated when
 // the agent's own COMPLETED status, without a message, already showed it),
-// artifact chunks become progress lines. When
+// artifact chunks become progress lines. A status line names the state in
+// the node's language: the wire word in English ("Remote task: working"), a
+// Chinese name in Chinese ("远程任务：执行中"); so do the cancel answers that
+// name a state. Errors keep the English word. When
 // the stream breaks, or stays silent for timeout_seconds, and a taskId
 // is known, the call reads the task (GetTask); if it has not ended it
 // subscribes (SubscribeToTask); if the subscription finds the task already

@@ -9,14 +9,12 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"workrun/a2a/a2atest"
 	"workrun/a2a/demoagent"
 	"workrun/artifacts"
 	"workrun/nodes/join"
@@ -63,84 +61,18 @@ func goServer(t *testing.T, opts demoagent.Options) server {
 	}}
 }
 
-var jsAgentDir = filepath.Join("..", "..", "a2a", "testdata", "jsagent")
-
-// jsServer starts testdata/jsagent/server.mjs (the @a2a-js/sdk server); it
-// returns false when node is missing outside CI (under CI=true that fails).
+// jsServer starts the @a2a-js/sdk server (a2atest.StartJSAgent); it returns
+// false when node is missing outside CI (under CI=true that fails the test).
 func jsServer(t *testing.T, args ...string) (server, bool) {
 	t.Helper()
-	if _, err := exec.LookPath("node"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("node is required under CI=true to run the @a2a-js/sdk server: %v", err)
-		}
-		t.Logf("SKIPPING the JS server half: node not found (%v); under CI=true this fails", err)
+	js := a2atest.StartJSAgent(t, args...)
+	if js == nil {
 		return server{}, false
 	}
-	if _, err := os.Stat(filepath.Join(jsAgentDir, "node_modules", "@a2a-js", "sdk", "package.json")); err != nil {
-		cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund")
-		cmd.Dir = jsAgentDir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("npm ci: %v\n%s", err, out)
-		}
-	}
-	cmd := exec.Command("node", append([]string{"server.mjs", "--watch-stdin"}, args...)...)
-	cmd.Dir = jsAgentDir
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		stdin.Close()
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }() //nolint:errcheck
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			cmd.Process.Kill() //nolint:errcheck
-			<-done
-		}
-	})
-	lines := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if strings.HasPrefix(sc.Text(), "listening ") {
-				lines <- sc.Text()
-			}
-		}
-		close(lines)
-	}()
-	select {
-	case line, ok := <-lines:
-		if !ok {
-			t.Fatalf("node server.mjs exited: %s", stderr.String())
-		}
-		base := strings.Fields(line)[1]
-		return server{name: "js-a2a-sdk", base: base, stats: func(t *testing.T) serverStats {
-			resp, err := http.Get(base + "/_stats")
-			if err != nil {
-				t.Fatalf("GET /_stats: %v", err)
-			}
-			defer resp.Body.Close()
-			var s serverStats
-			if err := json.NewDecoder(resp.Body).Decode(&s); err != nil {
-				t.Fatal(err)
-			}
-			return s
-		}}, true
-	case <-time.After(60 * time.Second):
-		t.Fatalf("node server.mjs: no banner after 60s: %s", stderr.String())
-	}
-	return server{}, false
+	return server{name: "js-a2a-sdk", base: js.URL, stats: func(t *testing.T) serverStats {
+		s := js.Stats(t)
+		return serverStats{Methods: s.Methods, Submissions: s.Submissions, Cancels: s.Cancels}
+	}}, true
 }
 
 // bothServers returns the demo agent and, when node is available, the JS

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"workrun/a2a"
 	"workrun/workrun"
 )
 
@@ -74,6 +75,33 @@ func langOf(tag string) lang {
 		return 1
 	}
 	return 0
+}
+
+// stateNamesZH are the Simplified Chinese names of the A2A task states, keyed
+// by stateName's English word. English messages show that word itself.
+var stateNamesZH = map[string]string{
+	"submitted":      "已提交",
+	"working":        "执行中",
+	"completed":      "已完成",
+	"failed":         "已失败",
+	"canceled":       "已取消",
+	"rejected":       "已拒绝",
+	"input-required": "等待输入",
+	"auth-required":  "等待认证",
+	"unknown":        "未知",
+	"unspecified":    "未知",
+}
+
+// state names a task state for a node message: "completed" in English,
+// "已完成" in Chinese. A state this version does not know keeps its wire word.
+func (l lang) state(s a2a.TaskState) string {
+	name := stateName(s)
+	if l == 1 {
+		if zh, ok := stateNamesZH[name]; ok {
+			return zh
+		}
+	}
+	return name
 }
 
 func (l lang) text(id msgID, args ...any) string {
