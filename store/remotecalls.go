@@ -6,45 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 
 	"workrun/workrun"
 )
 
-// RemoteCall is the durable record of one call made by a Remote Agent node
-// (SPEC R5, R6, R9, R13). A node may make several calls; CallKey tells them
-// apart within (RunID, NodeID). Every field is saved as given: the store does
-// not interpret RemoteState or CancelOutcome, it only keeps them.
-//
-// Ordering the caller relies on: SaveRemoteCall returns only after the row is
-// committed, so a caller that saves MessageID and then sends the request, or
-// saves TaskID and then handles the next event, can always find the saved
-// value after a crash.
-type RemoteCall struct {
-	RunID    string
-	NodeID   string
-	CallKey  string
-	AgentURL string
-	Origin   string // scheme://host:port of AgentURL
-	// MessageID is the A2A messageId of the submitted message; saved before the
-	// request is sent so a resume never submits the same business request twice.
-	MessageID string
-	TaskID    string // empty until the agent returns a task
-	ContextID string
-	// RemoteState is the last known A2A task state (e.g. "TASK_STATE_WORKING").
-	RemoteState string
-	StatusText  string          // last status message text shown to the person
-	Result      json.RawMessage // saved successful result (R6); nil if none
-	// CancelOutcome and CancelText record the best-effort cancel (R9–R11):
-	// what was sent and what the agent answered. Shown, never acted on.
-	CancelOutcome string
-	CancelText    string
-	CreatedAt     time.Time // set by the store on first save when zero
-	UpdatedAt     time.Time // set by the store on every save
-	// Ended is true once the remote task reached a terminal state locally known
-	// (or the call is otherwise finished); R9 sends no cancel for ended calls.
-	Ended bool
-}
+// RemoteCall is the durable record of one Remote Agent call; the type lives in
+// package workrun so that node packages need not import the store.
+type RemoteCall = workrun.RemoteCall
 
 // SaveRemoteCall inserts or replaces the record of (RunID, NodeID, CallKey).
 // It is committed before it returns. CreatedAt of an existing record is kept.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"workrun/a2a"
-	"workrun/store"
 	"workrun/workrun"
 )
 
@@ -144,7 +143,7 @@ func (c *call) cancelAnswer(t *a2a.Task, err error) (outcome, text string, state
 func (c *call) saveCancel(ctx context.Context, outcome, text string, state a2a.TaskState) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	err := c.commitLocked(ctx, func(r *store.RemoteCall) {
+	err := c.commitLocked(ctx, func(r *workrun.RemoteCall) {
 		r.CancelOutcome, r.CancelText = outcome, text
 		if state != "" {
 			r.RemoteState = string(state)

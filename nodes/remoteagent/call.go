@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"workrun/a2a"
-	"workrun/store"
 	"workrun/workrun"
 )
 
@@ -51,7 +50,7 @@ type call struct {
 	nc workrun.NodeContext
 
 	mu      sync.Mutex
-	rec     store.RemoteCall
+	rec     workrun.RemoteCall
 	saved   bool // rec was committed at least once (the messageId is durable)
 	aborted bool
 	agent   Agent
@@ -68,7 +67,7 @@ func (c *call) log(id msgID, args ...any) { c.nc.Log(c.lang().text(id, args...))
 
 // update commits a change to the record, unless the abort hook already took
 // its snapshot: from then on the saved record must not move.
-func (c *call) update(ctx context.Context, f func(*store.RemoteCall)) error {
+func (c *call) update(ctx context.Context, f func(*workrun.RemoteCall)) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.aborted {
@@ -77,7 +76,7 @@ func (c *call) update(ctx context.Context, f func(*store.RemoteCall)) error {
 	return c.commitLocked(ctx, f)
 }
 
-func (c *call) commitLocked(ctx context.Context, f func(*store.RemoteCall)) error {
+func (c *call) commitLocked(ctx context.Context, f func(*workrun.RemoteCall)) error {
 	r := c.rec
 	f(&r)
 	if err := c.s.kind.deps.Calls.SaveRemoteCall(ctx, r); err != nil {
@@ -87,7 +86,7 @@ func (c *call) commitLocked(ctx context.Context, f func(*store.RemoteCall)) erro
 	return nil
 }
 
-func (c *call) record() store.RemoteCall {
+func (c *call) record() workrun.RemoteCall {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.rec
@@ -111,7 +110,7 @@ func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values,
 		if err != nil {
 			return nil, err
 		}
-		c.rec = store.RemoteCall{
+		c.rec = workrun.RemoteCall{
 			RunID: nc.RunID(), NodeID: nc.NodeID(), CallKey: callKey,
 			AgentURL: s.cfg.URL, Origin: origin,
 			MessageID: MessageID(nc.RunID(), nc.NodeID(), callKey),
@@ -138,7 +137,7 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 	}
 	c.setAgent(agent)
 	// The messageId is committed before the request goes out (R5).
-	if err := c.update(ctx, func(*store.RemoteCall) {}); err != nil {
+	if err := c.update(ctx, func(*workrun.RemoteCall) {}); err != nil {
 		return nil, err
 	}
 	name := agent.Endpoint()
@@ -224,7 +223,7 @@ func notSubmitted(err error) bool {
 // refused ends a call the agent refused, so the abort pass does not report a
 // submission whose result is in fact known.
 func (c *call) refused(ctx context.Context, err error) error {
-	if uerr := c.update(ctx, func(r *store.RemoteCall) { r.Ended, r.StatusText = true, err.Error() }); uerr != nil {
+	if uerr := c.update(ctx, func(r *workrun.RemoteCall) { r.Ended, r.StatusText = true, err.Error() }); uerr != nil {
 		return uerr
 	}
 	return fmt.Errorf("send to remote agent: %w", err)
@@ -355,7 +354,7 @@ func (c *call) handle(ctx context.Context, ev a2a.StreamEvent) (done bool, err e
 	if tid != "" && r.TaskID == "" {
 		ctxID := eventContextID(ev)
 		state := ev.State()
-		if err := c.update(ctx, func(r *store.RemoteCall) {
+		if err := c.update(ctx, func(r *workrun.RemoteCall) {
 			r.TaskID, r.ContextID = tid, ctxID
 			if state != "" {
 				r.RemoteState = string(state)
@@ -401,7 +400,7 @@ func (c *call) status(ctx context.Context, st a2a.TaskStatus) (bool, error) {
 	text := messageText(st.Message)
 	r := c.record()
 	if string(st.State) != r.RemoteState || text != r.StatusText {
-		if err := c.update(ctx, func(r *store.RemoteCall) {
+		if err := c.update(ctx, func(r *workrun.RemoteCall) {
 			if st.State != "" {
 				r.RemoteState = string(st.State)
 			}
@@ -480,7 +479,7 @@ func (c *call) finish(ctx context.Context) (workrun.Values, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := c.update(ctx, func(r *store.RemoteCall) { r.Result, r.Ended = res, true }); err != nil {
+		if err := c.update(ctx, func(r *workrun.RemoteCall) { r.Result, r.Ended = res, true }); err != nil {
 			return nil, err
 		}
 		// The agent's COMPLETED status without a message was already shown
@@ -492,7 +491,7 @@ func (c *call) finish(ctx context.Context) (workrun.Values, error) {
 		}
 		return c.s.values(text, files), nil
 	case state.Terminal():
-		if err := c.update(ctx, func(r *store.RemoteCall) { r.Ended = true }); err != nil {
+		if err := c.update(ctx, func(r *workrun.RemoteCall) { r.Ended = true }); err != nil {
 			return nil, err
 		}
 		return nil, c.remoteFailed(c.record())
@@ -512,7 +511,7 @@ func (c *call) finish(ctx context.Context) (workrun.Values, error) {
 	return nil, fmt.Errorf("%w: task %s is %s", ErrUnfinished, r.TaskID, stateName(state))
 }
 
-func (c *call) remoteFailed(r store.RemoteCall) error {
+func (c *call) remoteFailed(r workrun.RemoteCall) error {
 	if r.StatusText != "" {
 		return fmt.Errorf("%w: task %s %s: %s", ErrRemoteFailed, r.TaskID, stateName(a2a.TaskState(r.RemoteState)), r.StatusText)
 	}

@@ -323,3 +323,6 @@ func compile(t *testing.T, d Deps, cfg string) workrun.Step {
 func connectTo(a Agent) func(context.Context, string, *a2a.Credential) (Agent, error) {
 	return func(context.Context, string, *a2a.Credential) (Agent, error) { return a, nil }
 }
+
+// The real store keeps the Remote Agent's call records.
+var _ CallStore = (*store.Store)(nil)

@@ -10,7 +10,6 @@ import (
 	"github.com/google/uuid"
 
 	"workrun/a2a"
-	"workrun/store"
 	"workrun/workrun"
 )
 
@@ -28,15 +27,14 @@ type Agent interface {
 
 var _ Agent = (*a2a.Client)(nil)
 
-// CallStore keeps the call records; *store.Store implements it. Both methods
+// CallStore keeps the call records; *store.Store implements it (checked in
+// the tests). Both methods
 // return only after the write is committed / reflect every committed write.
 type CallStore interface {
-	SaveRemoteCall(ctx context.Context, c store.RemoteCall) error
+	SaveRemoteCall(ctx context.Context, c workrun.RemoteCall) error
 	// GetRemoteCall returns workrun.ErrNotFound when the call was never saved.
-	GetRemoteCall(ctx context.Context, runID, nodeID, callKey string) (store.RemoteCall, error)
+	GetRemoteCall(ctx context.Context, runID, nodeID, callKey string) (workrun.RemoteCall, error)
 }
-
-var _ CallStore = (*store.Store)(nil)
 
 // CredentialSource resolves a saved credential by name, secret included
 // (main.go adapts the keyring-backed credentials manager).
