@@ -1,3 +1,5 @@
+//go:build linux
+
 package main
 
 import (
@@ -20,20 +22,9 @@ import (
 //
 // WORKRUN_SAVE_SCREENSHOT=1 writes the picture to docs/screenshot-run.png.
 func TestGUIRunsSampleAgainstDemoAgent(t *testing.T) {
-	if os.Getenv("DISPLAY") == "" {
-		missing(t, "DISPLAY is unset: make test runs the GUI tests under Xvfb")
-	}
-	xdotool := lookTool(t, "xdotool")
-	importTool := lookTool(t, "import")
-
-	tmp := t.TempDir()
-	bin := buildWorkrun(t, tmp)
-	home := filepath.Join(tmp, "home")
-	dataDir := filepath.Join(tmp, "data")
-	if err := os.Mkdir(home, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	app := startApp(t, bin, []string{"--data-dir", dataDir}, append(appEnv(home), "WORKRUN_AUTORUN=remote"))
+	g := newGUITest(t)
+	xdotool, importTool, tmp, bin, dataDir := g.xdotool, g.importTool, g.tmp, g.bin, g.dataDir
+	app := startApp(t, bin, []string{"--data-dir", dataDir}, append(appEnv(g.home), "WORKRUN_AUTORUN=remote"))
 
 	// The title ends with the shown run's status once the run is over.
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)

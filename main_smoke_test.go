@@ -36,21 +36,9 @@ import (
 // WORKRUN_SAVE_SCREENSHOT=1 also writes the screenshot to docs/screenshot.png
 // (make screenshot).
 func TestGUISmoke(t *testing.T) {
-	if os.Getenv("DISPLAY") == "" {
-		missing(t, "DISPLAY is unset: make test runs the GUI tests under Xvfb")
-	}
-	xdotool := lookTool(t, "xdotool")
-	importTool := lookTool(t, "import") // ImageMagick; not convert, which may be a stand-in
-
-	tmp := t.TempDir()
-	bin := buildWorkrun(t, tmp)
-
-	home := filepath.Join(tmp, "home")
-	dataDir := filepath.Join(tmp, "data")
-	if err := os.Mkdir(home, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	app := startApp(t, bin, []string{"--data-dir", dataDir}, appEnv(home))
+	g := newGUITest(t)
+	xdotool, importTool, tmp, bin, dataDir := g.xdotool, g.importTool, g.tmp, g.bin, g.dataDir
+	app := startApp(t, bin, []string{"--data-dir", dataDir}, appEnv(g.home))
 
 	win := waitForWindow(t, app, xdotool)
 	if pid := strings.TrimSpace(xdo(t, xdotool, "getwindowpid", win)); pid != strconv.Itoa(app.cmd.Process.Pid) {
@@ -97,6 +85,32 @@ func TestGUISmoke(t *testing.T) {
 			t.Errorf("workrun printed %q", bad)
 		}
 	}
+}
+
+// guiTest is what a real-window test needs: the X tools, a freshly built
+// binary, and an empty HOME and data directory.
+type guiTest struct {
+	xdotool, importTool     string
+	tmp, bin, home, dataDir string
+}
+
+func newGUITest(t *testing.T) guiTest {
+	t.Helper()
+	if os.Getenv("DISPLAY") == "" {
+		missing(t, "DISPLAY is unset: make test runs the GUI tests under Xvfb")
+	}
+	g := guiTest{
+		xdotool:    lookTool(t, "xdotool"),
+		importTool: lookTool(t, "import"), // ImageMagick; not convert, which may be a stand-in
+		tmp:        t.TempDir(),
+	}
+	g.bin = buildWorkrun(t, g.tmp)
+	g.home = filepath.Join(g.tmp, "home")
+	g.dataDir = filepath.Join(g.tmp, "data")
+	if err := os.Mkdir(g.home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return g
 }
 
 // missing skips locally but fails under CI=true, where make test must have
