@@ -1,10 +1,8 @@
 package ui
 
 import (
-	"context"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,104 +12,8 @@ import (
 	"workrun/nodes/set"
 	"workrun/nodes/start"
 	"workrun/workrun"
+	"workrun/workrun/workruntest"
 )
-
-// memStore is a small in-memory workrun.RunStore for running the real
-// engine under the window.
-type memStore struct {
-	mu    sync.Mutex
-	runs  map[string]workrun.Run
-	nodes map[string]map[string]workrun.NodeRun
-	msgs  map[string][]workrun.Message
-	seq   int64
-	dec   map[string]workrun.Decision
-}
-
-func newMemStore() *memStore {
-	return &memStore{runs: map[string]workrun.Run{}, nodes: map[string]map[string]workrun.NodeRun{},
-		msgs: map[string][]workrun.Message{}, dec: map[string]workrun.Decision{}}
-}
-
-func (s *memStore) CreateRun(_ context.Context, r workrun.Run) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.runs[r.ID] = r
-	return nil
-}
-func (s *memStore) UpdateRun(ctx context.Context, r workrun.Run) error { return s.CreateRun(ctx, r) }
-func (s *memStore) GetRun(_ context.Context, id string) (workrun.Run, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r, ok := s.runs[id]
-	if !ok {
-		return r, workrun.ErrNotFound
-	}
-	return r, nil
-}
-func (s *memStore) ListRuns(_ context.Context, f workrun.RunFilter) ([]workrun.Run, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out []workrun.Run
-	for _, r := range s.runs {
-		if (f.Status == "" || r.Status == f.Status) && (f.WorkflowID == "" || r.WorkflowID == f.WorkflowID) {
-			out = append(out, r)
-		}
-	}
-	return out, nil
-}
-func (s *memStore) RunsWithStatus(ctx context.Context, st workrun.RunStatus) ([]workrun.Run, error) {
-	return s.ListRuns(ctx, workrun.RunFilter{Status: st})
-}
-func (s *memStore) SaveNodeRun(_ context.Context, n workrun.NodeRun) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.nodes[n.RunID] == nil {
-		s.nodes[n.RunID] = map[string]workrun.NodeRun{}
-	}
-	s.nodes[n.RunID][n.NodeID] = n
-	return nil
-}
-func (s *memStore) NodeRuns(_ context.Context, runID string) ([]workrun.NodeRun, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out []workrun.NodeRun
-	for _, n := range s.nodes[runID] {
-		out = append(out, n)
-	}
-	return out, nil
-}
-func (s *memStore) AppendMessage(_ context.Context, m workrun.Message) (workrun.Message, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.seq++
-	m.Seq = s.seq
-	s.msgs[m.RunID] = append(s.msgs[m.RunID], m)
-	return m, nil
-}
-func (s *memStore) AppendProgress(ctx context.Context, m workrun.Message) error {
-	_, err := s.AppendMessage(ctx, m)
-	return err
-}
-func (s *memStore) Messages(_ context.Context, runID string) ([]workrun.Message, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.msgs[runID]), nil
-}
-func (s *memStore) SaveDecision(_ context.Context, d workrun.Decision) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.dec[d.RunID+"/"+d.NodeID] = d
-	return nil
-}
-func (s *memStore) GetDecision(_ context.Context, runID, nodeID string) (workrun.Decision, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	d, ok := s.dec[runID+"/"+nodeID]
-	if !ok {
-		return d, workrun.ErrNotFound
-	}
-	return d, nil
-}
 
 // gatedEngine is the real engine whose events reach the window only after
 // open is closed: the test driver runs fyne.Do on the caller's goroutine,
@@ -138,7 +40,7 @@ func (g *gatedEngine) Subscribe() (<-chan Event, func()) {
 // branch fails while the other still works; the window shows the failure
 // reason on top, the failed node, the other branch stopped, and Run again.
 func TestRealEngine_ParallelFailure(t *testing.T) {
-	st := newMemStore()
+	st := workruntest.NewMemStore()
 	eng := workrun.NewEngine(st, &fakeArtifacts{}, start.Kind{}, set.Kind{}, join.Kind{}, output.Kind{}, process.Kind{})
 	eng.AbortTimeout = 5 * time.Second
 	g := &gatedEngine{Engine: eng, open: make(chan struct{})}
