@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -61,20 +60,7 @@ func TestGUIRunsSampleAgainstDemoAgent(t *testing.T) {
 		saveScreenshot(t, shot, filepath.Join("docs", "screenshot-run.png"))
 	}
 
-	if err := app.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatalf("send SIGTERM: %v", err)
-	}
-	select {
-	case err := <-app.done:
-		if err != nil {
-			t.Errorf("workrun did not exit cleanly: %v\noutput:\n%s", err, app.out.String())
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatalf("workrun still runs 30 s after SIGTERM\noutput:\n%s", app.out.String())
-	}
-	if left := waitGroupGone(app.cmd.Process.Pid, 5*time.Second); len(left) > 0 {
-		t.Errorf("processes left behind (the demo agent must stop with the app): %v", left)
-	}
+	quitApp(t, app) // the demo agent must stop with the app
 
 	// The run record, read back through the CLI from the same data directory.
 	out, err := exec.Command(bin, "--data-dir", dataDir, "runs", "--json").Output()

@@ -61,22 +61,7 @@ func TestGUISmoke(t *testing.T) {
 		t.Errorf("first start did not create the data directory and its SQLite file: %v", err)
 	}
 
-	// Close: Fyne turns SIGTERM into app.Quit, so the window closes the way
-	// it does from the menu and the process exits 0.
-	if err := app.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatalf("send SIGTERM: %v", err)
-	}
-	select {
-	case err := <-app.done:
-		if err != nil {
-			t.Errorf("workrun did not exit cleanly after SIGTERM: %v\noutput:\n%s", err, app.out.String())
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatalf("workrun still runs 30 s after SIGTERM\noutput:\n%s", app.out.String())
-	}
-	if left := waitGroupGone(app.cmd.Process.Pid, 5*time.Second); len(left) > 0 {
-		t.Errorf("processes left behind in the app's process group: %v", left)
-	}
+	quitApp(t, app)
 
 	out := app.out.String()
 	t.Logf("workrun output:\n%s", out)
@@ -111,6 +96,27 @@ func newGUITest(t *testing.T) guiTest {
 		t.Fatal(err)
 	}
 	return g
+}
+
+// quitApp closes the app with SIGTERM — Fyne (and ui.Run before the window
+// shows) turns it into app.Quit, as from the menu — and checks that it exits
+// 0 and leaves no process behind in its process group.
+func quitApp(t *testing.T, app *runningApp) {
+	t.Helper()
+	if err := app.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatalf("send SIGTERM: %v", err)
+	}
+	select {
+	case err := <-app.done:
+		if err != nil {
+			t.Errorf("workrun did not exit cleanly after SIGTERM: %v\noutput:\n%s", err, app.out.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("workrun still runs 30 s after SIGTERM\noutput:\n%s", app.out.String())
+	}
+	if left := waitGroupGone(app.cmd.Process.Pid, 5*time.Second); len(left) > 0 {
+		t.Errorf("processes left behind in the app's process group: %v", left)
+	}
 }
 
 // missing skips locally but fails under CI=true, where make test must have
