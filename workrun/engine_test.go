@@ -719,7 +719,7 @@ func TestEveryChangeIsSavedBeforePublished(t *testing.T) {
 	st := workruntest.NewMemStore()
 	fk := fakeKind{"talk": {run: func(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
 		for i := range 20 {
-			nc.Log(fmt.Sprint("line ", i))
+			nc.Log(workrun.Plain(fmt.Sprint("line ", i)))
 		}
 		return nil, nil
 	}}}

@@ -623,8 +623,8 @@ func (c *nodeContext) Inputs() Values           { return maps.Clone(c.inputs) }
 func (c *nodeContext) Resumed() bool            { return c.resumed }
 func (c *nodeContext) Artifacts() ArtifactStore { return c.x.e.arts }
 
-func (c *nodeContext) Log(text string) {
-	m := Message{RunID: c.runID, NodeID: c.id, Time: c.x.e.now().UTC(), Text: text}
+func (c *nodeContext) Log(msg Text) {
+	m := c.message(msg)
 	saved, err := c.x.e.runs.AppendMessage(context.Background(), m)
 	if err != nil {
 		return // nothing was saved, so nothing is shown
@@ -632,8 +632,14 @@ func (c *nodeContext) Log(text string) {
 	c.x.e.publish(Event{Type: EventMessage, RunID: saved.RunID, NodeID: saved.NodeID, Message: &saved})
 }
 
-func (c *nodeContext) Progress(text string) {
-	m := Message{RunID: c.runID, NodeID: c.id, Time: c.x.e.now().UTC(), Text: text}
+// message builds the line for msg. Text keeps the rendering in the current
+// language for stores and readers that do not render keys yet.
+func (c *nodeContext) message(msg Text) Message {
+	return Message{RunID: c.runID, NodeID: c.id, Time: c.x.e.now().UTC(), Key: msg.Key, Args: msg.Args, Text: msg.String()}
+}
+
+func (c *nodeContext) Progress(msg Text) {
+	m := c.message(msg)
 	if err := c.x.e.runs.AppendProgress(context.Background(), m); err != nil {
 		return
 	}

@@ -35,11 +35,12 @@ type NodeContext interface {
 	NodeID() string
 	// Inputs holds the current values of the node's declared Reads.
 	Inputs() Values
-	// Log appends a time-stamped node message; it is committed before Log returns.
-	Log(text string)
-	// Progress appends a message that may be batched with others (SPEC: progress
+	// Log appends a time-stamped node message (a catalogue key and its
+	// arguments, rendered when shown); it is committed before Log returns.
+	Log(msg Text)
+	// Progress appends a message that may be batched with others (progress
 	// lines may be batched; terminal states never wait for a batch).
-	Progress(text string)
+	Progress(msg Text)
 	// OnAbort registers a hook the engine calls exactly once if the run fails or
 	// is stopped, concurrently with the other hooks, on a detached bounded
 	// context. What a hook does never changes the run's status or reason (R2, R9).

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 )
 
 // LanguageTag reads the language from the environment the way gettext does
@@ -36,10 +37,107 @@ func IsChinese(tag string) bool {
 }
 
 // Catalog holds each message's English [0] and Simplified Chinese [1] wording,
-// keyed by the package's own message ids. Texts are fmt formats when the
-// message takes arguments. A message is stored as text in the language in
-// force when it is written; a missing Chinese wording falls back to English.
-type Catalog[K comparable] map[K][2]string
+// keyed by the package's own message ids. Ids are strings and stable across
+// versions ("remoteagent.cancel_sent"): a node message is stored as its id and
+// arguments and rendered when it is shown, in the reader's language (see
+// Text). Build catalogues with NewCatalog, which registers them so a stored
+// key can be rendered by any process. Texts are fmt formats; since arguments
+// are stored as strings, %d and %v act as %s (%T only in Error and Text).
+type Catalog[K ~string] map[K][2]string
+
+var (
+	registryMu sync.RWMutex
+	registry   = map[string][2]string{}
+)
+
+// NewCatalog registers entries under their keys and returns them as a
+// Catalog. A key registered twice with other wording panics: keys are global.
+func NewCatalog[K ~string](entries map[K][2]string) Catalog[K] {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	for k, t := range entries {
+		if old, ok := registry[string(k)]; ok && old != t {
+			panic(fmt.Sprintf("workrun: catalogue key %q registered twice", k))
+		}
+		registry[string(k)] = t
+	}
+	return Catalog[K](entries)
+}
+
+// Text is a message before it is rendered: a registered catalogue key and its
+// arguments, each already a string (an agent's own words are an argument,
+// kept verbatim). An empty Key is verbatim text: Args[0] is shown as is.
+type Text struct {
+	Key  string   `json:"key,omitempty"`
+	Args []string `json:"args,omitempty"`
+}
+
+// Plain is verbatim text with no catalogue key (a record from before keys,
+// or words that are data, not ours).
+func Plain(s string) Text { return Text{Args: []string{s}} }
+
+// In renders t in lang ("en" or "zh"). An unknown key renders as the key and
+// its arguments, so nothing stored is ever hidden.
+func (t Text) In(lang string) string {
+	if t.Key == "" {
+		return strings.Join(t.Args, " ")
+	}
+	registryMu.RLock()
+	w, ok := registry[t.Key]
+	registryMu.RUnlock()
+	if !ok {
+		return strings.TrimSpace(t.Key + " " + strings.Join(t.Args, " "))
+	}
+	f := w[0]
+	if IsChinese(lang) && w[1] != "" {
+		f = w[1]
+	}
+	if len(t.Args) == 0 {
+		return f
+	}
+	args := make([]any, len(t.Args))
+	for i, a := range t.Args {
+		args[i] = a
+	}
+	return fmt.Sprintf(stringVerbs(f), args...)
+}
+
+// String renders t in the current Language.
+func (t Text) String() string { return t.In(Language()) }
+
+// stringVerbs turns %d and %v into %s: stored arguments are strings.
+func stringVerbs(f string) string {
+	if !strings.Contains(f, "%d") && !strings.Contains(f, "%v") {
+		return f
+	}
+	var b strings.Builder
+	for i := 0; i < len(f); i++ {
+		if f[i] == '%' && i+1 < len(f) {
+			switch f[i+1] {
+			case 'd', 'v':
+				b.WriteString("%s")
+				i++
+				continue
+			case '%':
+				b.WriteString("%%")
+				i++
+				continue
+			}
+		}
+		b.WriteByte(f[i])
+	}
+	return b.String()
+}
+
+// Msg returns message id with args, each turned into a string now (an
+// error by its Error text), to be rendered when shown.
+func (c Catalog[K]) Msg(id K, args ...any) Text {
+	t := Text{Key: string(id)}
+	for _, a := range args {
+		t.Args = append(t.Args, fmt.Sprint(a))
+	}
+	return t
+}
 
 // Text returns message id in the current Language, formatted with args.
 func (c Catalog[K]) Text(id K, args ...any) string {

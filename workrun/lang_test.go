@@ -6,6 +6,8 @@ import (
 	"os"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"workrun/workrun"
 )
 
@@ -45,29 +47,29 @@ func TestLanguageFollowsTheEnvironment(t *testing.T) {
 
 func TestCatalogPicksTheLanguageAndKeepsTheCause(t *testing.T) {
 	errSentinel := errors.New("sentinel")
-	cat := workrun.Catalog[int]{1: {"Saved %d", "已保存 %d"}, 2: {"English only", ""}}
+	cat := workrun.Catalog[string]{"1": {"Saved %d", "已保存 %d"}, "2": {"English only", ""}}
 	t.Setenv("LANGUAGE", "zh_CN")
-	if got := cat.Text(1, 3); got != "已保存 3" {
+	if got := cat.Text("1", 3); got != "已保存 3" {
 		t.Errorf("zh: %q", got)
 	}
-	if got := cat.Text(2); got != "English only" {
+	if got := cat.Text("2"); got != "English only" {
 		t.Errorf("missing Chinese falls back to English: %q", got)
 	}
 	if got := workrun.JoinList([]string{"a", "b"}); got != "a、b" {
 		t.Errorf("zh list: %q", got)
 	}
-	err := cat.Error(errSentinel, 1, 4)
+	err := cat.Error(errSentinel, "1", 4)
 	if !errors.Is(err, errSentinel) || err.Error() != "已保存 4" {
 		t.Errorf("zh error: %v", err)
 	}
 	t.Setenv("LANGUAGE", "en")
-	if got := cat.Text(1, 3); got != "Saved 3" {
+	if got := cat.Text("1", 3); got != "Saved 3" {
 		t.Errorf("en: %q", got)
 	}
 	if got := workrun.JoinList([]string{"a", "b"}); got != "a, b" {
 		t.Errorf("en list: %q", got)
 	}
-	if got := cat.In("zh", 1, 5); got != "已保存 5" {
+	if got := cat.In("zh", "1", 5); got != "已保存 5" {
 		t.Errorf("In zh: %q", got)
 	}
 }
@@ -132,5 +134,37 @@ func TestStopReasonInBothLanguages(t *testing.T) {
 				t.Errorf("run = %s: %q, want stopped: %q", r.Status, r.Reason, c.want)
 			}
 		})
+	}
+}
+
+// TestStoredTextRendersInTheReadersLanguage: a message is kept as its key and
+// arguments and rendered when shown, so one stored line reads in either
+// language; unknown keys and verbatim text are never hidden.
+func TestStoredTextRendersInTheReadersLanguage(t *testing.T) {
+	cat := workrun.NewCatalog(map[string][2]string{"langtest.saved": {"Saved %d bytes of %q", "已保存 %d 字节（%q）"}})
+	msg := cat.Msg("langtest.saved", 12, "a.txt")
+	if diff := cmp.Diff(workrun.Text{Key: "langtest.saved", Args: []string{"12", "a.txt"}}, msg); diff != "" {
+		t.Fatal(diff)
+	}
+	for _, c := range []struct{ lang, want string }{
+		{"en", `Saved 12 bytes of "a.txt"`},
+		{"zh", `已保存 12 字节（"a.txt"）`},
+	} {
+		if got := msg.In(c.lang); got != c.want {
+			t.Errorf("%s: %q, want %q", c.lang, got, c.want)
+		}
+		m := workrun.Message{Key: msg.Key, Args: msg.Args, Text: "ignored when a key is set"}
+		if got := m.In(c.lang); got != c.want {
+			t.Errorf("message %s: %q, want %q", c.lang, got, c.want)
+		}
+	}
+	if got := (workrun.Text{Key: "langtest.unknown", Args: []string{"x"}}).In("zh"); got != "langtest.unknown x" {
+		t.Errorf("unknown key: %q", got)
+	}
+	if got := workrun.Plain("agent's own words %d").In("zh"); got != "agent's own words %d" {
+		t.Errorf("plain: %q", got)
+	}
+	if got := (workrun.Message{Text: "legacy line"}).In("zh"); got != "legacy line" {
+		t.Errorf("legacy: %q", got)
 	}
 }

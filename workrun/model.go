@@ -131,7 +131,23 @@ type Message struct {
 	NodeID string    `json:"node_id"`
 	Seq    int64     `json:"seq"` // assigned by the store, increasing within a run
 	Time   time.Time `json:"time"`
-	Text   string    `json:"text"`
+	// Key and Args are the message before rendering (see Text); Text is
+	// the rendered wording of a line stored before keys existed, or of a
+	// line with no key.
+	Key  string   `json:"key,omitempty"`
+	Args []string `json:"args,omitempty"`
+	Text string   `json:"text"`
+}
+
+// In renders the message in lang ("en" or "zh").
+func (m Message) In(lang string) string {
+	if m.Key == "" {
+		if m.Text == "" && len(m.Args) > 0 {
+			return Text{Args: m.Args}.In(lang)
+		}
+		return m.Text
+	}
+	return Text{Key: m.Key, Args: m.Args}.In(lang)
 }
 
 // Decision is a person's answer to a Human Review or Ask Human node.

@@ -3,29 +3,29 @@ package workrun
 // msgID names one engine-written failure reason or node message; texts holds
 // its English and Simplified Chinese wording (issue 7). The English texts are
 // the ones tests and the CLI assert; keep them byte-identical.
-type msgID int
+type msgID string
 
 const (
-	msgStoppedByUser msgID = iota
-	msgAppExited
-	msgSaveFailed
-	msgNeverReady
-	msgNodePanicked
-	msgNoBranch
-	msgUndeclaredWrite
-	msgBadFieldValue
-	msgNodeAppExited
-	msgNodeNotStopped
-	msgWantString
-	msgWantNumber
-	msgWantBoolean
-	msgWantFilesItem
-	msgWantFiles
-	msgWantJSON
-	msgUnknownType
+	msgStoppedByUser   msgID = "workrun.stopped_by_user"
+	msgAppExited       msgID = "workrun.app_exited"
+	msgSaveFailed      msgID = "workrun.save_failed"
+	msgNeverReady      msgID = "workrun.never_ready"
+	msgNodePanicked    msgID = "workrun.node_panicked"
+	msgNoBranch        msgID = "workrun.no_branch"
+	msgUndeclaredWrite msgID = "workrun.undeclared_write"
+	msgBadFieldValue   msgID = "workrun.bad_field_value"
+	msgNodeAppExited   msgID = "workrun.node_app_exited"
+	msgNodeNotStopped  msgID = "workrun.node_not_stopped"
+	msgWantString      msgID = "workrun.want_string"
+	msgWantNumber      msgID = "workrun.want_number"
+	msgWantBoolean     msgID = "workrun.want_boolean"
+	msgWantFilesItem   msgID = "workrun.want_files_item"
+	msgWantFiles       msgID = "workrun.want_files"
+	msgWantJSON        msgID = "workrun.want_j_s_o_n"
+	msgUnknownType     msgID = "workrun.unknown_type"
 )
 
-var texts = Catalog[msgID]{
+var texts = NewCatalog(map[msgID][2]string{
 	msgStoppedByUser:   {"stopped by the user", "已被用户停止"},
 	msgAppExited:       {"the application exited while the run was going on", "运行期间应用程序已退出"},
 	msgSaveFailed:      {"saving the run failed: %v", "保存运行失败：%v"},
@@ -44,4 +44,4 @@ var texts = Catalog[msgID]{
 	msgWantFiles:     {"want a list of artifact ids, got %T", "应为产物 ID 列表，实际为 %T"},
 	msgWantJSON:      {"want a JSON value: %v", "应为 JSON 值：%v"},
 	msgUnknownType:   {"unknown field type %q", "未知的字段类型 %q"},
-}
+})

@@ -55,9 +55,9 @@ func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values,
 		return nil, err
 	}
 	if !ok {
-		nc.Log(texts.Text(msgWaiting, s.prompt))
+		nc.Log(texts.Msg(msgWaiting, s.prompt))
 		return nil, &workrun.InterruptError{Cause: workrun.InterruptedByHuman, Reason: texts.Text(msgWaitingReason, s.prompt)}
 	}
-	nc.Log(texts.Text(msgAnswered))
+	nc.Log(texts.Msg(msgAnswered))
 	return workrun.Values{s.field: d.Text}, nil
 }

@@ -5,16 +5,16 @@ import "workrun/workrun"
 // msgID names one node message or failure reason; texts holds its English
 // and Simplified Chinese wording, chosen by workrun.Language when written
 // (issue 7). Keep the English byte-identical: tests and the CLI assert it.
-type msgID int
+type msgID string
 
 const (
-	msgWaiting msgID = iota
-	msgWaitingReason
-	msgAnswered
+	msgWaiting       msgID = "askhuman.waiting"
+	msgWaitingReason msgID = "askhuman.waiting_reason"
+	msgAnswered      msgID = "askhuman.answered"
 )
 
-var texts = workrun.Catalog[msgID]{
+var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgWaiting:       {"Waiting for an answer: %s", "等待回答：%s"},
 	msgWaitingReason: {"waiting for an answer: %s", "等待回答：%s"},
 	msgAnswered:      {"Answered", "已回答"},
-}
+})

@@ -95,7 +95,7 @@ func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values,
 	if set {
 		shown = workrun.FormatValue(v)
 	}
-	nc.Log(texts.Text(msgResult, s.field, shown, opName(s.op), workrun.FormatValue(s.value), branch))
+	nc.Log(texts.Msg(msgResult, s.field, shown, opName(s.op), workrun.FormatValue(s.value), branch))
 	return nil, nil
 }
 

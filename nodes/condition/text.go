@@ -5,19 +5,19 @@ import "workrun/workrun"
 // msgID names one node message or failure reason; texts holds its English
 // and Simplified Chinese wording, chosen by workrun.Language when written
 // (issue 7). Keep the English byte-identical: tests and the CLI assert it.
-type msgID int
+type msgID string
 
 const (
-	msgNotSet msgID = iota
-	msgResult
-	msgEq
-	msgNe
-	msgGt
-	msgLt
-	msgContains
+	msgNotSet   msgID = "condition.not_set"
+	msgResult   msgID = "condition.result"
+	msgEq       msgID = "condition.eq"
+	msgNe       msgID = "condition.ne"
+	msgGt       msgID = "condition.gt"
+	msgLt       msgID = "condition.lt"
+	msgContains msgID = "condition.contains"
 )
 
-var texts = workrun.Catalog[msgID]{
+var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgNotSet: {"(not set)", "未设置"}, // shown in the parentheses of msgResult
 	// field (its value) op value: branch taken
 	msgResult:   {"%s (%s) %s %s: %s", "%s（%s）%s %s：走 %s 分支"},
@@ -26,6 +26,6 @@ var texts = workrun.Catalog[msgID]{
 	msgGt:       {"gt", "大于"},
 	msgLt:       {"lt", "小于"},
 	msgContains: {"contains", "包含"},
-}
+})
 
 var opText = map[string]msgID{"eq": msgEq, "ne": msgNe, "gt": msgGt, "lt": msgLt, "contains": msgContains}

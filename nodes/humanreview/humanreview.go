@@ -54,25 +54,25 @@ func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values,
 		return nil, err
 	}
 	if !ok {
-		nc.Log(texts.Text(msgWaiting, s.prompt))
+		nc.Log(texts.Msg(msgWaiting, s.prompt))
 		in := nc.Inputs()
 		for _, f := range s.fields {
-			nc.Log(texts.Text(msgValue, f, workrun.FormatValue(in[f])))
+			nc.Log(texts.Msg(msgValue, f, workrun.FormatValue(in[f])))
 		}
 		return nil, &workrun.InterruptError{Cause: workrun.InterruptedByHuman, Reason: texts.Text(msgWaitingReason, s.prompt)}
 	}
 	if !d.Approved {
 		if d.Text != "" {
-			nc.Log(texts.Text(msgRejectedWhy, d.Text))
+			nc.Log(texts.Msg(msgRejectedWhy, d.Text))
 			return nil, texts.Error(ErrRejected, msgRejectedErrWhy, d.Text)
 		}
-		nc.Log(texts.Text(msgRejected))
+		nc.Log(texts.Msg(msgRejected))
 		return nil, texts.Error(ErrRejected, msgRejectedErr)
 	}
 	if d.Text != "" {
-		nc.Log(texts.Text(msgApprovedWhy, d.Text))
+		nc.Log(texts.Msg(msgApprovedWhy, d.Text))
 	} else {
-		nc.Log(texts.Text(msgApproved))
+		nc.Log(texts.Msg(msgApproved))
 	}
 	return nil, nil
 }

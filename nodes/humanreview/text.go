@@ -5,21 +5,21 @@ import "workrun/workrun"
 // msgID names one node message or failure reason; texts holds its English
 // and Simplified Chinese wording, chosen by workrun.Language when written
 // (issue 7). Keep the English byte-identical: tests and the CLI assert it.
-type msgID int
+type msgID string
 
 const (
-	msgWaiting msgID = iota
-	msgValue
-	msgWaitingReason
-	msgRejected
-	msgRejectedWhy
-	msgRejectedErr
-	msgRejectedErrWhy
-	msgApproved
-	msgApprovedWhy
+	msgWaiting        msgID = "humanreview.waiting"
+	msgValue          msgID = "humanreview.value"
+	msgWaitingReason  msgID = "humanreview.waiting_reason"
+	msgRejected       msgID = "humanreview.rejected"
+	msgRejectedWhy    msgID = "humanreview.rejected_why"
+	msgRejectedErr    msgID = "humanreview.rejected_err"
+	msgRejectedErrWhy msgID = "humanreview.rejected_err_why"
+	msgApproved       msgID = "humanreview.approved"
+	msgApprovedWhy    msgID = "humanreview.approved_why"
 )
 
-var texts = workrun.Catalog[msgID]{
+var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgWaiting:        {"Waiting for review: %s", "等待审核：%s"},
 	msgValue:          {"%s: %s", "%s：%s"},
 	msgWaitingReason:  {"waiting for review: %s", "等待审核：%s"},
@@ -29,4 +29,4 @@ var texts = workrun.Catalog[msgID]{
 	msgRejectedErrWhy: {"rejected by the reviewer: %s", "审核人已驳回：%s"},
 	msgApproved:       {"Approved", "已批准"},
 	msgApprovedWhy:    {"Approved: %s", "已批准：%s"},
-}
+})

@@ -44,10 +44,10 @@ func (s step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, 
 	for _, f := range s.fields {
 		v, ok := in[f]
 		if !ok {
-			nc.Log(texts.Text(msgNotSet, f))
+			nc.Log(texts.Msg(msgNotSet, f))
 			continue
 		}
-		nc.Log(texts.Text(msgValue, f, workrun.FormatValue(v)))
+		nc.Log(texts.Msg(msgValue, f, workrun.FormatValue(v)))
 	}
 	return nil, nil
 }

@@ -5,14 +5,14 @@ import "workrun/workrun"
 // msgID names one node message or failure reason; texts holds its English
 // and Simplified Chinese wording, chosen by workrun.Language when written
 // (issue 7). Keep the English byte-identical: tests and the CLI assert it.
-type msgID int
+type msgID string
 
 const (
-	msgNotSet msgID = iota
-	msgValue
+	msgNotSet msgID = "output.not_set"
+	msgValue  msgID = "output.value"
 )
 
-var texts = workrun.Catalog[msgID]{
+var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgNotSet: {"%s: (not set)", "%s：（未设置）"},
 	msgValue:  {"%s: %s", "%s：%s"},
-}
+})

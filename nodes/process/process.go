@@ -108,12 +108,12 @@ func (s *step) Writes() []string {
 func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
 	in := nc.Inputs()
 	args := expandAll(s.command, in)
-	nc.Log(texts.Text(msgRunning, strings.Join(args, " ")))
+	nc.Log(texts.Msg(msgRunning, strings.Join(args, " ")))
 	out, err := s.exec(ctx, args, in)
 	if err != nil {
 		return nil, err
 	}
-	nc.Log(texts.Text(msgFinished))
+	nc.Log(texts.Msg(msgFinished))
 	if len(s.cleanup) > 0 {
 		cleanup := expandAll(s.cleanup, in)
 		nc.OnAbort(func(ctx context.Context) { s.runCleanup(ctx, nc, cleanup, in) })
@@ -152,12 +152,12 @@ func (s *step) Rearm(nc workrun.NodeContext, saved workrun.NodeRun) {
 }
 
 func (s *step) runCleanup(ctx context.Context, nc workrun.NodeContext, args []string, in workrun.Values) {
-	nc.Log(texts.Text(msgCleanupRunning, strings.Join(args, " ")))
+	nc.Log(texts.Msg(msgCleanupRunning, strings.Join(args, " ")))
 	if _, err := s.exec(ctx, args, in); err != nil {
-		nc.Log(texts.Text(msgCleanupFailed, err))
+		nc.Log(texts.Msg(msgCleanupFailed, err))
 		return
 	}
-	nc.Log(texts.Text(msgCleanupFinished))
+	nc.Log(texts.Msg(msgCleanupFinished))
 }
 
 // exec runs args with the node's env and timeout; it returns stdout.

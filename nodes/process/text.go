@@ -5,25 +5,25 @@ import "workrun/workrun"
 // msgID names one node message or failure reason; texts holds its English
 // and Simplified Chinese wording, chosen by workrun.Language when written
 // (issue 7). Keep the English byte-identical: tests and the CLI assert it.
-type msgID int
+type msgID string
 
 const (
-	msgRunning msgID = iota
-	msgFinished
-	msgCleanupRunning
-	msgCleanupFailed
-	msgCleanupFinished
-	msgNotNumber
-	msgNotJSON
-	msgTooLarge
-	msgTimedOut
-	msgCanceled
-	msgExit
-	msgExitStderr
-	msgRunFailed
+	msgRunning         msgID = "process.running"
+	msgFinished        msgID = "process.finished"
+	msgCleanupRunning  msgID = "process.cleanup_running"
+	msgCleanupFailed   msgID = "process.cleanup_failed"
+	msgCleanupFinished msgID = "process.cleanup_finished"
+	msgNotNumber       msgID = "process.not_number"
+	msgNotJSON         msgID = "process.not_j_s_o_n"
+	msgTooLarge        msgID = "process.too_large"
+	msgTimedOut        msgID = "process.timed_out"
+	msgCanceled        msgID = "process.canceled"
+	msgExit            msgID = "process.exit"
+	msgExitStderr      msgID = "process.exit_stderr"
+	msgRunFailed       msgID = "process.run_failed"
 )
 
-var texts = workrun.Catalog[msgID]{
+var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgRunning:         {"Running %q", "正在运行 %q"},
 	msgFinished:        {"Finished", "已完成"},
 	msgCleanupRunning:  {"Cleanup: running %q", "清理：正在运行 %q"},
@@ -37,4 +37,4 @@ var texts = workrun.Catalog[msgID]{
 	msgExit:            {"command failed: exit status %d", "命令失败：退出状态 %d"},
 	msgExitStderr:      {"command failed: exit status %d: %s", "命令失败：退出状态 %d：%s"},
 	msgRunFailed:       {"run command: %v", "无法运行命令：%v"},
-}
+})

@@ -48,7 +48,7 @@ func (c *call) abort(ctx context.Context) {
 		return // an earlier process already sent (or tried) its one cancel (R13)
 	case rec.TaskID == "":
 		text := c.lang().text(msgSubmissionUnknown)
-		c.nc.Log(text)
+		c.nc.Log(workrun.Plain(text))
 		c.saveCancel(ctx, CancelSubmissionUnknown, text, "")
 		return
 	}
@@ -62,7 +62,7 @@ func (c *call) abort(ctx context.Context) {
 	go func() {
 		defer close(logged)
 		text := c.lang().text(msgCancelRequesting)
-		c.nc.Log(text)
+		c.nc.Log(workrun.Plain(text))
 		c.saveCancel(ctx, CancelRequested, text, "")
 	}()
 	cctx, cancel := context.WithTimeout(ctx, c.s.timeout)
@@ -80,9 +80,9 @@ func (c *call) abort(ctx context.Context) {
 	}
 	<-logged
 	outcome, text, newState := c.cancelAnswer(t, err)
-	c.nc.Log(text)
+	c.nc.Log(workrun.Plain(text))
 	if outcome == CancelUnconfirmed && err != nil {
-		c.nc.Log(c.lang().text(msgCancelError, err.Error()))
+		c.nc.Log(workrun.Plain(c.lang().text(msgCancelError, err.Error())))
 	}
 	c.saveCancel(ctx, outcome, text, newState)
 }
@@ -106,7 +106,7 @@ func (s *step) Rearm(nc workrun.NodeContext, _ workrun.NodeRun) {
 			return
 		}
 		if err != nil {
-			nc.Log(fmt.Sprintf("read remote call record: %v; no cancel sent", err))
+			nc.Log(workrun.Plain(fmt.Sprintf("read remote call record: %v; no cancel sent", err)))
 			return
 		}
 		c := &call{s: s, nc: nc, rec: rec, saved: true}
@@ -151,6 +151,6 @@ func (c *call) saveCancel(ctx context.Context, outcome, text string, state a2a.T
 		}
 	})
 	if err != nil {
-		c.nc.Log(err.Error())
+		c.nc.Log(workrun.Plain(err.Error()))
 	}
 }

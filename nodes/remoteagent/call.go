@@ -63,7 +63,7 @@ type call struct {
 
 func (c *call) lang() lang { return c.s.kind.lang() }
 
-func (c *call) log(id msgID, args ...any) { c.nc.Log(c.lang().text(id, args...)) }
+func (c *call) log(id msgID, args ...any) { c.nc.Log(workrun.Plain(c.lang().text(id, args...))) }
 
 // update commits a change to the record, unless the abort hook already took
 // its snapshot: from then on the saved record must not move.
@@ -444,7 +444,7 @@ func (c *call) applyArtifact(u *a2a.TaskArtifactUpdateEvent) {
 		name = a.ArtifactID
 	}
 	if desc := describeParts(a.Parts); desc != "" {
-		c.nc.Progress(c.lang().text(msgArtifact, name, desc))
+		c.nc.Progress(workrun.Plain(c.lang().text(msgArtifact, name, desc)))
 	}
 }
 

@@ -251,15 +251,15 @@ func newNC(run, node string, in workrun.Values) *fakeNC {
 func (n *fakeNC) RunID() string          { return n.run }
 func (n *fakeNC) NodeID() string         { return n.node }
 func (n *fakeNC) Inputs() workrun.Values { return n.inputs }
-func (n *fakeNC) Log(t string) {
+func (n *fakeNC) Log(t workrun.Text) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	n.msgs = append(n.msgs, t)
+	n.msgs = append(n.msgs, t.String())
 }
-func (n *fakeNC) Progress(t string) {
+func (n *fakeNC) Progress(t workrun.Text) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	n.progress = append(n.progress, t)
+	n.progress = append(n.progress, t.String())
 }
 func (n *fakeNC) OnAbort(h func(context.Context)) {
 	n.mu.Lock()

@@ -113,6 +113,6 @@ func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values,
 			set = append(set, a.field)
 		}
 	}
-	nc.Log(texts.Text(msgSet, workrun.JoinList(set)))
+	nc.Log(texts.Msg(msgSet, workrun.JoinList(set)))
 	return out, nil
 }

@@ -5,12 +5,12 @@ import "workrun/workrun"
 // msgID names one node message or failure reason; texts holds its English
 // and Simplified Chinese wording, chosen by workrun.Language when written
 // (issue 7). Keep the English byte-identical: tests and the CLI assert it.
-type msgID int
+type msgID string
 
 const (
-	msgSet msgID = iota
+	msgSet msgID = "set.set"
 )
 
-var texts = workrun.Catalog[msgID]{
+var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgSet: {"Set %s", "已设置：%s"},
-}
+})

@@ -36,9 +36,9 @@ func (step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, er
 	}
 	slices.Sort(names)
 	if len(names) == 0 {
-		nc.Log(texts.Text(msgNoInputs))
+		nc.Log(texts.Msg(msgNoInputs))
 	} else {
-		nc.Log(texts.Text(msgInputs, workrun.JoinList(names)))
+		nc.Log(texts.Msg(msgInputs, workrun.JoinList(names)))
 	}
 	return in, nil
 }

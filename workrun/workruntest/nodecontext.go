@@ -18,7 +18,7 @@ type NodeContext struct {
 	DecisionFunc func(ctx context.Context) (workrun.Decision, bool, error)
 
 	mu     sync.Mutex
-	logs   []string
+	logs   []workrun.Text
 	hooks  []func(ctx context.Context)
 	branch string
 }
@@ -38,13 +38,13 @@ func (c *NodeContext) Inputs() workrun.Values {
 	return out
 }
 
-func (c *NodeContext) Log(text string) {
+func (c *NodeContext) Log(msg workrun.Text) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.logs = append(c.logs, text)
+	c.logs = append(c.logs, msg)
 }
 
-func (c *NodeContext) Progress(text string) { c.Log(text) }
+func (c *NodeContext) Progress(msg workrun.Text) { c.Log(msg) }
 
 func (c *NodeContext) OnAbort(hook func(ctx context.Context)) {
 	c.mu.Lock()
@@ -65,11 +65,22 @@ func (c *NodeContext) Decision(ctx context.Context) (workrun.Decision, bool, err
 	return c.DecisionFunc(ctx)
 }
 
-// Logs returns the lines logged so far.
+// Logs returns the lines logged so far, rendered in the current language.
 func (c *NodeContext) Logs() []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return append([]string(nil), c.logs...)
+	out := make([]string, len(c.logs))
+	for i, t := range c.logs {
+		out[i] = t.String()
+	}
+	return out
+}
+
+// Texts returns the lines logged so far as keys and arguments.
+func (c *NodeContext) Texts() []workrun.Text {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]workrun.Text(nil), c.logs...)
 }
 
 // Hooks returns the abort hooks registered so far.
