@@ -342,15 +342,18 @@ func (w *Window) menu() *fyne.MainMenu {
 		item(lang.X("wf.import_menu", "Import workflow file (.json)…"), key(fyne.KeyO, ctrl), w.importWorkflow),
 		item(lang.X("wf.export_menu", "Export workflow file (.json)…"), key(fyne.KeyE, ctrl), w.exportWorkflow),
 	)
+	// The text-editing keys are only named in the label: a menu shortcut
+	// would take them from the entry being typed in.
+	hint := func(label, keys string) string { return label + "    " + keys }
 	edit := fyne.NewMenu(lang.X("menu.edit", "Edit"),
-		item(lang.X("edit.undo", "Undo"), &fyne.ShortcutUndo{}, func() { w.doc.Undo() }),
-		item(lang.X("edit.redo", "Redo"), key(fyne.KeyZ, ctrl|fyne.KeyModifierShift), func() { w.doc.Redo() }),
+		item(hint(lang.X("edit.undo", "Undo"), "Ctrl+Z"), nil, func() { w.doc.Undo() }),
+		item(hint(lang.X("edit.redo", "Redo"), "Ctrl+Shift+Z"), nil, func() { w.doc.Redo() }),
 		fyne.NewMenuItemSeparator(),
-		item(lang.X("edit.copy", "Copy"), &fyne.ShortcutCopy{}, func() { w.doc.Copy() }),
-		item(lang.X("edit.paste", "Paste"), &fyne.ShortcutPaste{}, func() { w.doc.Paste() }),
+		item(hint(lang.X("edit.copy", "Copy"), "Ctrl+C"), nil, func() { w.doc.Copy() }),
+		item(hint(lang.X("edit.paste", "Paste"), "Ctrl+V"), nil, func() { w.doc.Paste() }),
 		item(lang.X("edit.duplicate", "Duplicate"), key(fyne.KeyD, ctrl), func() { w.doc.Duplicate() }),
-		item(lang.X("edit.delete", "Delete"), key(fyne.KeyDelete, 0), func() { w.doc.DeleteSelection() }),
-		item(lang.X("edit.select_all", "Select all"), &fyne.ShortcutSelectAll{}, func() { w.doc.SelectAll() }),
+		item(hint(lang.X("edit.delete", "Delete"), "Delete"), nil, func() { w.doc.DeleteSelection() }),
+		item(hint(lang.X("edit.select_all", "Select all"), "Ctrl+A"), nil, func() { w.doc.SelectAll() }),
 	)
 	view := fyne.NewMenu(lang.X("menu.view", "View"),
 		item(lang.X("view.zoom_in", "Zoom in"), key(fyne.KeyEqual, ctrl), w.zoomIn),
@@ -538,6 +541,10 @@ func (w *Window) ShowRun(runID string) {
 	r := w.panel.Run()
 	w.cv.ClearStatus()
 	if len(r.Workflow.Nodes) > 0 {
+		// The run's workflow replaces the open one: save that first.
+		if w.doc.Dirty() {
+			w.saveNow()
+		}
 		w.wfID = r.WorkflowID
 		w.doc = NewDocument(r.Workflow)
 		w.doc.OnChange = w.docChanged

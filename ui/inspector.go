@@ -86,6 +86,7 @@ func (in *Inspector) Show() {
 		in.pending = ""
 	}
 	in.sig = sig
+	in.unfocus()
 	in.box.RemoveAll()
 	in.nodeID = ""
 	in.widgets = map[string]fyne.CanvasObject{}
@@ -417,6 +418,9 @@ func caption(text string) *widget.Label {
 // and the config each join the undo step of the same field typed before.
 // A value that cannot be read stays in the form, marked, and is pending.
 func (in *Inspector) edit(n workrun.NodeSpec, key string) {
+	if in.collect == nil || in.nodeID != n.ID {
+		return // a widget of a form no longer shown (it may keep the focus)
+	}
 	in.recheck(n)
 	c, err := in.collect()
 	if err != nil {
@@ -455,6 +459,26 @@ func (in *Inspector) Discard() {
 	in.pending = ""
 	in.sig = ""
 	in.Show()
+}
+
+// unfocus takes the keyboard focus from a field of the form about to go,
+// so that keys typed next do not go to a widget no longer shown.
+func (in *Inspector) unfocus() {
+	c := in.w.win.Canvas()
+	f := c.Focused()
+	if f == nil {
+		return
+	}
+	if t, ok := f.(*widget.Entry); ok && t == in.title {
+		c.Unfocus()
+		return
+	}
+	for _, o := range in.widgets {
+		if fo, ok := o.(fyne.Focusable); ok && fo == f {
+			c.Unfocus()
+			return
+		}
+	}
 }
 
 // recheck shows the problems of the config as typed, before it is applied.

@@ -22,13 +22,13 @@ type Palette struct {
 	filter *widget.Entry
 	box    *fyne.Container
 	items  []*paletteItem
-	heads  map[string]*canvas.Text
+	heads  map[string]fyne.CanvasObject
 	root   fyne.CanvasObject
 }
 
 // NewPalette builds the palette for the canvas cv.
 func NewPalette(cv *CanvasView) *Palette {
-	p := &Palette{cv: cv, box: container.NewVBox(), heads: map[string]*canvas.Text{}}
+	p := &Palette{cv: cv, box: container.NewVBox(), heads: map[string]fyne.CanvasObject{}}
 	p.filter = widget.NewEntry()
 	p.filter.SetPlaceHolder(lang.X("palette.filter", "Filter nodes"))
 	p.filter.OnChanged = func(string) { p.apply() }
@@ -44,8 +44,9 @@ func NewPalette(cv *CanvasView) *Palette {
 		h := canvas.NewText(g.Label, theme.Color(theme.ColorNamePlaceHolder))
 		h.TextSize = theme.CaptionTextSize()
 		h.TextStyle.Bold = true
-		p.heads[g.Name] = h
-		p.box.Add(container.NewPadded(h))
+		head := container.NewPadded(h)
+		p.heads[g.Name] = head
+		p.box.Add(head)
 		for _, k := range g.Kinds {
 			it := newPaletteItem(cv, k)
 			p.items = append(p.items, it)
