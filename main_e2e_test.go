@@ -207,7 +207,7 @@ func (s *screen) run(t *testing.T, args ...string) string {
 }
 
 // settle gives the app a moment to handle what was just sent.
-func settle() { time.Sleep(400 * time.Millisecond) }
+func settle() { time.Sleep(600 * time.Millisecond) }
 
 func (s *screen) click(t *testing.T, x, y int) {
 	t.Helper()
@@ -331,4 +331,84 @@ func (s *screen) windowSize(t *testing.T, win string) (w, h int) {
 		}
 	}
 	return w, h
+}
+
+// TestGUIWindowFitsScreen runs the real binary on screens of 1024×700 and
+// 1440×900 and checks that its window never grows past the screen (nor past
+// the size it opened with): after adding and selecting a node of each kind
+// (the inspector shows each form) and after a run that fails with a long
+// error (a Remote Agent URL of 300 characters, typed into the inspector).
+//
+// WORKRUN_SAVE_SCREENSHOT=1 writes docs/screenshot-WxH.png.
+func TestGUIWindowFitsScreen(t *testing.T) {
+	g := newGUITest(t)
+	for _, size := range [][2]int{{1024, 700}, {1440, 900}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			home := filepath.Join(g.tmp, fmt.Sprintf("home-%d", size[0]))
+			data := filepath.Join(g.tmp, fmt.Sprintf("data-%d", size[0]))
+			if err := os.Mkdir(home, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			scr := startXvfb(t, size[0], size[1])
+			scr.shots = filepath.Join(g.tmp, fmt.Sprintf("steps-%d", size[0]))
+			app := startApp(t, g.bin, []string{"--data-dir", data}, withDisplay(appEnv(home), scr.display))
+			win := scr.waitWindow(t, app, "^Workrun( |$)")
+			time.Sleep(time.Second) // the window takes the screen's size once shown
+			w0, h0 := scr.windowSize(t, win)
+			if w0 > size[0] || h0 > size[1] || w0 < 1000 || h0 < 600 {
+				t.Fatalf("window opened at %dx%d on a %dx%d screen", w0, h0, size[0], size[1])
+			}
+			fits := func(after string) {
+				t.Helper()
+				if w, h := scr.windowSize(t, win); w != w0 || h != h0 {
+					scr.shot(t, "grown")
+					t.Errorf("after %s the window is %dx%d, was %dx%d on a %dx%d screen (steps in %s)", after, w, h, w0, h0, size[0], size[1], scr.shots)
+				}
+			}
+			// Each kind, found with the palette's filter box and added by a click.
+			for _, kind := range []string{"Remote Agent", "Start", "Set", "Condition", "Join", "Output", "Human Review", "Ask Human", "Process"} {
+				scr.click(t, 275, 88)
+				scr.key(t, "ctrl+a")
+				scr.typeText(t, kind)
+				scr.click(t, 275, 152)
+				fits("adding and selecting a " + kind + " node")
+			}
+			scr.waitTitle(t, app, win, "•$") // the nodes were added: unsaved changes
+
+			// The sample, its agent's URL made long by typing, and a run.
+			scr.click(t, 287, 14)
+			scr.click(t, 368, 83)
+			scr.waitTitle(t, app, win, "^Workrun — Remote Agent demo$")
+			x, y := sampleNodeCentre(w0, h0, 300, 120)
+			scr.click(t, x, y)
+			scr.click(t, w0-165, 276)
+			scr.key(t, "ctrl+a")
+			scr.typeText(t, "http://127.0.0.1:9/"+strings.Repeat("a-very-long-path-", 17))
+			fits("typing a long URL")
+			scr.click(t, 416, 49)
+			time.Sleep(time.Second)
+			dx, dy := (1280-w0)/2, (800-h0)/2
+			scr.click(t, inputsRunX-dx, inputsRunY-dy)
+			scr.waitTitle(t, app, win, "— failed$")
+			time.Sleep(time.Second)
+			fits("a run that failed with a long error")
+
+			shot := filepath.Join(g.tmp, fmt.Sprintf("fits-%d.png", size[0]))
+			waitForPicture(t, app, g.importTool, win, shot, "DISPLAY="+scr.display)
+			if os.Getenv("WORKRUN_SAVE_SCREENSHOT") != "" {
+				saveScreenshot(t, shot, filepath.Join("docs", fmt.Sprintf("screenshot-%dx%d.png", size[0], size[1])))
+			}
+			quitApp(t, app)
+		})
+	}
+}
+
+// sampleNodeCentre is where a node at workflow position (x, y) of the
+// Remote Agent sample is drawn once the sample is fitted into the canvas of
+// a w×h window with the default pane sizes (measured at 1280×800: the
+// canvas starts at (353, 76) and is 635×474).
+func sampleNodeCentre(w, h, x, y int) (int, int) {
+	cw, ch := float64(w-353-292), float64(h-76-250)
+	z := min(1, (cw-60)/690, (ch-60)/58)
+	return 353 + int(30+float64(x-40)*z+85*z), 76 + int(30+float64(y-120)*z+29*z)
 }
