@@ -21,6 +21,7 @@ import (
 	"workrun/nodes/join"
 	"workrun/nodes/output"
 	"workrun/nodes/process"
+	"workrun/nodes/remoteagent"
 	"workrun/nodes/set"
 	"workrun/nodes/start"
 	"workrun/store"
@@ -366,7 +367,7 @@ func realDeps() Deps {
 		if err != nil {
 			return nil, err
 		}
-		e := workrun.NewEngine(st, nil, localKinds()...)
+		e := workrun.NewEngine(st, nil, append(localKinds(), remoteagent.New(remoteagent.Deps{Calls: st}))...)
 		return &Services{DataDir: dataDir, Runs: st, Workflows: st, Engine: e, Close: st.Close}, nil
 	}}
 }
