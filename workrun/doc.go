@@ -36,7 +36,8 @@
 // came back has returned, and Log returns once its line is published.
 //
 // One stored message holds at most MaxMessageBytes (16 KiB) of arguments
-// and of rendered text; what is longer is cut, with "… [cut: N bytes]".
+// (and twice that of rendered text); what is longer is cut before it reaches
+// the store, ending with "… [cut: N bytes]".
 //
 // Nothing is dropped silently. A save the engine cannot return (a node's
 // message, the final node records, the run's status) is tried once more on

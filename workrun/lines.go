@@ -13,9 +13,10 @@ import (
 )
 
 // MaxMessageBytes caps one stored node message: the text of its arguments
-// together, and its rendering. Longer arguments are cut with a visible
-// marker (CutMarker) before the line reaches the store, so an agent's
-// 60 MB status text costs 16 KiB, not a 60 MB row.
+// together (its rendering, with the wording and quoting around them, is cut
+// at twice that). Longer arguments are cut with a visible marker
+// (CutMarker) before the line reaches the store, so an agent's 60 MB status
+// text costs 16 KiB, not a 60 MB row.
 const MaxMessageBytes = 16 << 10
 
 // CutMarker ends a cut argument or text; %d is the number of bytes left out.
@@ -34,7 +35,7 @@ const (
 func (e *Engine) line(runID, nodeID string, msg Text) Message {
 	msg = capText(msg)
 	return Message{RunID: runID, NodeID: nodeID, Time: e.now().UTC(), Key: msg.Key, Args: msg.Args,
-		Text: cutString(msg.String(), MaxMessageBytes)}
+		Text: cutString(msg.String(), 2*MaxMessageBytes)}
 }
 
 // capText cuts msg's arguments so that together they hold at most
