@@ -83,13 +83,17 @@ type BranchingStep interface {
 	Branches() []string
 }
 
-// DecodeConfig decodes a node's config strictly into v: an unknown key or a
-// value of the wrong JSON type is an error naming it. An absent config
+// DecodeConfig decodes a node's config strictly into v: an unknown key, a
+// key given twice (ErrDuplicateKey) or a value of the wrong JSON type is an
+// error naming it. An absent config
 // decodes as {}.
 func DecodeConfig(spec NodeSpec, v any) error {
 	raw := bytes.TrimSpace(spec.Config)
 	if len(raw) == 0 || string(raw) == "null" {
 		raw = []byte("{}")
+	}
+	if err := checkDuplicateKeys(raw); err != nil {
+		return fmt.Errorf("config: %w", err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
