@@ -15,9 +15,10 @@ import (
 	"workrun/workrun"
 )
 
-// maxReconnects bounds how often one call re-reads and re-subscribes to its
-// task after the stream broke; past it the node fails (the abort then cancels
-// the task) instead of looping.
+// maxReconnects bounds how many update streams in a row may end without a
+// single event before the call concludes the agent stopped answering; past it
+// the node fails (the abort then cancels the task) instead of looping. A
+// stream that delivered events, or stayed quiet, does not count.
 const maxReconnects = 5
 
 // Errors a caller (or a test) can branch on.
@@ -32,8 +33,9 @@ var (
 	ErrRemoteFailed = errors.New("remote task did not complete")
 	// ErrAttachments: the attachments exceed the per-request limits (SPEC R14).
 	ErrAttachments = errors.New("attachments over the limit")
-	// ErrNoUpdates: a followed task sent nothing for timeout_seconds twice.
-	ErrNoUpdates = errors.New("no update from the remote task")
+	// ErrAgentNotAnswering: a request to the agent about a task it accepted
+	// timed out or was refused; the task itself may still be running.
+	ErrAgentNotAnswering = errors.New("the remote agent stopped answering")
 	// ErrAlreadyCanceled: the call was already sent its one cancel (R12, R13).
 	ErrAlreadyCanceled = errors.New("remote task was already sent a cancel")
 	// errAborted: the abort hook took its snapshot; no further event is handled.
@@ -151,26 +153,30 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 	if !agent.Streaming() {
 		return c.sendBlocking(ctx, agent, req)
 	}
-	done, idle, serr, err := c.follow(ctx, func(sctx context.Context) iter.Seq2[a2a.StreamEvent, error] {
+	res, err := c.follow(ctx, func(sctx context.Context) iter.Seq2[a2a.StreamEvent, error] {
 		return agent.SendStreamingMessage(sctx, req)
 	})
 	if err != nil {
 		return nil, err
 	}
-	if done {
+	if res.done {
 		return c.finish(ctx)
 	}
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
 	if c.record().TaskID == "" {
-		if notSubmitted(serr) {
-			return nil, c.refused(ctx, serr)
+		if notSubmitted(res.err) {
+			return nil, c.refused(ctx, res.err)
 		}
-		return nil, fmt.Errorf("%w: %v; the request is not sent again", ErrSubmissionUnknown, serr)
+		return nil, fmt.Errorf("%w: %v; the request is not sent again", ErrSubmissionUnknown, res.err)
 	}
-	c.log(msgStreamLost, serr)
-	return c.recoverTask(ctx, agent, idle)
+	if res.quiet {
+		c.nc.Progress(workrun.Plain(c.lang().text(msgQuiet, c.record().TaskID, c.s.timeout)))
+	} else {
+		c.log(msgStreamLost, res.err)
+	}
+	return c.recoverTask(ctx, agent, res.quiet)
 }
 
 // sendBlocking is the non-streaming path: SendMessage waits for the final
@@ -261,18 +267,34 @@ func (c *call) resume(ctx context.Context) (workrun.Values, error) {
 // recoverTask follows a task whose id is known: GetTask, then SubscribeToTask
 // while it has not ended; a subscription that finds the task already ended
 // leads to one more GetTask for the final result (SPEC R6, R7).
-func (c *call) recoverTask(ctx context.Context, agent Agent, idled bool) (workrun.Values, error) {
+//
+// A quiet task is not a failed task: timeout_seconds bounds each request, so
+// a stream that stays silent that long leads to a GetTask, and while the
+// agent answers it and the task has not ended the call subscribes again and
+// keeps waiting, however long the task takes. The node fails only when the
+// agent itself stops answering: a GetTask that times out or is refused, or
+// a stream that ends maxReconnects times in a row without a single event.
+func (c *call) recoverTask(ctx context.Context, agent Agent, quiet bool) (workrun.Values, error) {
 	taskID := c.record().TaskID
-	for attempt := 0; ; attempt++ {
-		c.log(msgReadingTask, taskID)
+	empty := 0 // streams in a row that ended without an event
+	for {
+		if !quiet {
+			c.log(msgReadingTask, taskID)
+		}
 		gctx, cancel := context.WithTimeout(ctx, c.s.timeout)
 		t, err := agent.GetTask(gctx, taskID)
+		timedOut := gctx.Err() != nil
 		cancel()
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			return nil, fmt.Errorf("read remote task %s: %w", taskID, err)
+			if timedOut {
+				return nil, fmt.Errorf("%w: GetTask of task %s got no answer within %v (timeout_seconds); the task may still be running on the agent",
+					ErrAgentNotAnswering, taskID, c.s.timeout)
+			}
+			return nil, fmt.Errorf("%w: GetTask of task %s was refused: %w; the task may still be running on the agent",
+				ErrAgentNotAnswering, taskID, err)
 		}
 		done, err := c.handle(ctx, a2a.StreamEvent{Task: t})
 		if err != nil {
@@ -285,62 +307,82 @@ func (c *call) recoverTask(ctx context.Context, agent Agent, idled bool) (workru
 			return nil, fmt.Errorf("%w: task %s is %s and the agent does not stream; Workrun does not poll it",
 				ErrUnfinished, taskID, stateName(t.Status.State))
 		}
-		if attempt >= maxReconnects {
-			return nil, fmt.Errorf("follow remote task %s: the update stream broke %d times; giving up (the task may still be running)", taskID, attempt)
+		if !quiet {
+			c.log(msgSubscribing, taskID)
 		}
-		c.log(msgSubscribing, taskID)
-		done, idle, serr, err := c.follow(ctx, func(sctx context.Context) iter.Seq2[a2a.StreamEvent, error] {
+		res, err := c.follow(ctx, func(sctx context.Context) iter.Seq2[a2a.StreamEvent, error] {
 			return agent.SubscribeToTask(sctx, taskID)
 		})
 		if err != nil {
 			return nil, err
 		}
-		if done {
+		if res.done {
 			return c.finish(ctx)
 		}
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		if idle {
-			if idled {
-				return nil, fmt.Errorf("%w: task %s sent nothing for %v (timeout_seconds)", ErrNoUpdates, taskID, c.s.timeout)
-			}
-			idled = true
+		quiet = res.quiet
+		switch {
+		case res.quiet:
+			// The agent is asked again below; if it answers, the task is
+			// alive and the call keeps following it.
+			empty = 0
+			c.nc.Progress(workrun.Plain(c.lang().text(msgQuiet, taskID, c.s.timeout)))
+			continue
+		case res.events > 0:
+			empty = 0
+		default:
+			empty++
+		}
+		if empty >= maxReconnects {
+			return nil, fmt.Errorf("%w: the update stream of task %s ended %d times in a row without an event (last: %v); the task may still be running on the agent",
+				ErrAgentNotAnswering, taskID, empty, res.err)
 		}
 		// The task may have ended just before the subscription was set up
 		// (TaskNotFound / UnsupportedOperation, or an empty stream): the next
 		// GetTask reads the final snapshot.
-		c.log(msgStreamLost, serr)
+		c.log(msgStreamLost, res.err)
 	}
 }
 
+// followed is how one stream ended.
+type followed struct {
+	done   bool  // a final event arrived
+	quiet  bool  // nothing arrived for timeout_seconds
+	events int   // events handled
+	err    error // why a stream that is not done ended
+}
+
 // follow reads one stream until a final event, the stream's end, or silence
-// for the timeout. done reports a final event; idle a silence; serr why a
-// non-final stream ended; err a failure that must fail the node.
-func (c *call) follow(ctx context.Context, open func(context.Context) iter.Seq2[a2a.StreamEvent, error]) (done, idle bool, serr, err error) {
+// for the timeout. err is a failure that must fail the node.
+func (c *call) follow(ctx context.Context, open func(context.Context) iter.Seq2[a2a.StreamEvent, error]) (followed, error) {
 	sctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	timer := time.AfterFunc(c.s.timeout, func() { cancel(errIdle) })
 	defer timer.Stop()
-	serr = a2a.ErrStreamBroken
+	res := followed{err: a2a.ErrStreamBroken}
 	for ev, e := range open(sctx) {
 		if e != nil {
-			serr = e
+			res.err = e
 			break
 		}
 		timer.Reset(c.s.timeout)
+		res.events++
 		d, herr := c.handle(ctx, ev)
 		if herr != nil {
-			return false, false, nil, herr
+			return res, herr
 		}
 		if d {
-			return true, false, nil, nil
+			res.done = true
+			return res, nil
 		}
 	}
 	if errors.Is(context.Cause(sctx), errIdle) {
-		return false, true, fmt.Errorf("%w (%v)", errIdle, c.s.timeout), nil
+		res.quiet = true
+		res.err = fmt.Errorf("%w (%v)", errIdle, c.s.timeout)
 	}
-	return false, false, serr, nil
+	return res, nil
 }
 
 // handle applies one event. The taskId and contextId are committed before it
