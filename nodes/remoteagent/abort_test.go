@@ -257,3 +257,38 @@ func TestAbort_SnapshotFreezesRecord(t *testing.T) {
 		t.Errorf("record = %+v", rec)
 	}
 }
+
+// TestAbort_DuringSubmit runs the abort hook while the node is submitting:
+// the hook starts as the messageId is committed and writes the record while
+// the node goes on. Under -race this proves every read of the record is
+// ordered against the hook's write; the node sends nothing once the hook
+// has reported the call.
+func TestAbort_DuringSubmit(t *testing.T) {
+	for i := 0; i < 20; i++ {
+		calls := newMemCalls()
+		nc := newNC("r", "ra", workrun.Values{"prompt": "x"})
+		var once sync.Once
+		aborted := make(chan struct{})
+		calls.SaveFunc = func(store.RemoteCall) error {
+			once.Do(func() {
+				go func() { defer close(aborted); nc.abort(context.Background()) }()
+			})
+			return nil
+		}
+		agent := &fakeAgent{streaming: true}
+		agent.SendStreamingMessageFunc = func(context.Context, a2a.SendMessageRequest) iter.Seq2[a2a.StreamEvent, error] {
+			<-aborted // the taskId arrives only after the hook took its snapshot
+			return events(nil, taskEv("t1", a2a.TaskStateWorking, ""), statusEv("t1", a2a.TaskStateCompleted, ""))
+		}
+		st := compile(t, Deps{Calls: calls, Connect: connectTo(agent)}, baseCfg)
+		_, err := st.Run(t.Context(), nc)
+		<-aborted
+		rec, _ := calls.get("r", "ra")
+		if rec.CancelOutcome != CancelSubmissionUnknown || rec.TaskID != "" {
+			t.Fatalf("record after the abort = %+v, want submission unknown, no taskId", rec)
+		}
+		if err == nil {
+			t.Fatalf("the abort reported the submission unknown, yet the node succeeded")
+		}
+	}
+}

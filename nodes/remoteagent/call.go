@@ -120,8 +120,11 @@ func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values,
 	default:
 		return nil, fmt.Errorf("read remote call record: %w", err)
 	}
+	// From here on the abort hook may write c.rec: read it only through
+	// c.record() (under c.mu).
+	saved := c.saved
 	nc.OnAbort(c.abort)
-	if c.saved {
+	if saved {
 		return c.resume(ctx)
 	}
 	return c.submit(ctx)
@@ -146,9 +149,14 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 	if card := agent.Card(); card != nil && card.Name != "" {
 		name = card.Name
 	}
+	// A run that began failing or stopping while the messageId was being
+	// committed sends nothing: its abort already reported the call.
+	if c.isAborted() {
+		return nil, errAborted
+	}
 	c.log(msgSending, name, agent.Endpoint(), summary)
 	req := a2a.SendMessageRequest{Message: a2a.Message{
-		MessageID: c.rec.MessageID, Role: a2a.RoleUser, Parts: parts,
+		MessageID: c.record().MessageID, Role: a2a.RoleUser, Parts: parts,
 	}}
 	if !agent.Streaming() {
 		return c.sendBlocking(ctx, agent, req)
@@ -239,7 +247,7 @@ func (c *call) refused(ctx context.Context, err error) error {
 // this node (the application exited): reuse a saved result, or follow the
 // original task; never resubmit (SPEC R6, R7, R12, R13).
 func (c *call) resume(ctx context.Context) (workrun.Values, error) {
-	r := c.rec
+	r := c.record()
 	state := a2a.TaskState(r.RemoteState)
 	if r.CancelOutcome != "" {
 		return nil, fmt.Errorf("%w (%s); run the workflow again to start a new execution", ErrAlreadyCanceled, r.CancelOutcome)
