@@ -292,3 +292,48 @@ func TestAbort_DuringSubmit(t *testing.T) {
 		}
 	}
 }
+
+// TestAbort_OutcomeOutlivesEngineBound: the engine's bound on the hooks is
+// shorter than the node's timeout. The cancel still gets the node's bound,
+// and its outcome — an answer, or "unconfirmed" — is saved, never lost to a
+// "context deadline exceeded".
+func TestAbort_OutcomeOutlivesEngineBound(t *testing.T) {
+	tests := []struct {
+		name    string
+		cancel  func(context.Context, string) (*a2a.Task, error)
+		outcome string
+	}{
+		{"late answer", func(ctx context.Context, id string) (*a2a.Task, error) {
+			select {
+			case <-time.After(500 * time.Millisecond):
+				return task(id, a2a.TaskStateCanceled, ""), nil
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}, CancelCanceled},
+		{"no answer", func(ctx context.Context, id string) (*a2a.Task, error) {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}, CancelUnconfirmed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			calls := newMemCalls()
+			agent := &fakeAgent{CancelTaskFunc: tt.cancel}
+			rec := store.RemoteCall{RunID: "r", NodeID: "ra", CallKey: callKey, MessageID: "m", TaskID: "t1", RemoteState: string(a2a.TaskStateWorking)}
+			c, nc := savedCall(t, Deps{Calls: calls}, rec, agent) // node timeout 1 s
+			hookCtx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+			defer cancel()
+			c.abort(hookCtx)
+			got, _ := calls.get("r", "ra")
+			if got.CancelOutcome != tt.outcome {
+				t.Errorf("saved outcome = %q, want %q", got.CancelOutcome, tt.outcome)
+			}
+			for _, m := range nc.messages() {
+				if strings.Contains(m, "save remote call") {
+					t.Errorf("message %q: the outcome was not saved", m)
+				}
+			}
+		})
+	}
+}
