@@ -40,6 +40,9 @@ var (
 	ErrAlreadyCanceled = errors.New("remote task was already sent a cancel")
 	// errAborted: the abort hook took its snapshot; no further event is handled.
 	errAborted = errors.New("remote call: the run is failing or stopping")
+	// errStrayMessage: a message without a taskId arrived in the stream of a
+	// known task; the stream is left and the task read instead.
+	errStrayMessage = errors.New("a message without a taskId arrived in the stream of a known task")
 	// errIdle cancels a stream that stayed silent for the timeout.
 	errIdle = errors.New("no event within the timeout")
 )
@@ -378,6 +381,10 @@ func (c *call) follow(ctx context.Context, open func(context.Context) iter.Seq2[
 		timer.Reset(c.s.timeout)
 		res.events++
 		d, herr := c.handle(ctx, ev)
+		if errors.Is(herr, errStrayMessage) {
+			res.err = herr // the task is read instead
+			break
+		}
 		if herr != nil {
 			return res, herr
 		}
@@ -427,6 +434,11 @@ func (c *call) handle(ctx context.Context, ev a2a.StreamEvent) (done bool, err e
 		return false, nil
 	case ev.Message != nil:
 		if tid == "" {
+			if r.TaskID != "" {
+				// Once a task is fixed its stream carries only that task's
+				// events; a stray message is no answer to it.
+				return false, fmt.Errorf("%w: %w", errStrayMessage, a2a.ErrProtocol)
+			}
 			c.reply = ev.Message
 			return true, nil
 		}

@@ -678,3 +678,41 @@ func TestRun_RefusedRequestEndsTheCall(t *testing.T) {
 		})
 	}
 }
+
+// TestRun_StrayMessageInTaskStream: once the task is fixed, a message
+// without a taskId in its stream is a protocol error, not the final answer;
+// the call reads the task and takes its real result.
+func TestRun_StrayMessageInTaskStream(t *testing.T) {
+	calls := newMemCalls()
+	agent := &fakeAgent{streaming: true}
+	stray := a2a.StreamEvent{Message: &a2a.Message{MessageID: "m2", Role: a2a.RoleAgent, Parts: []a2a.Part{{Text: "not the answer"}}}}
+	agent.SendStreamingMessageFunc = func(context.Context, a2a.SendMessageRequest) iter.Seq2[a2a.StreamEvent, error] {
+		return events(nil, taskEv("t1", a2a.TaskStateWorking, ""), stray)
+	}
+	agent.GetTaskFunc = func(context.Context, string) (*a2a.Task, error) {
+		return task("t1", a2a.TaskStateCompleted, "", a2a.Artifact{ArtifactID: "a", Parts: []a2a.Part{{Text: "real"}}}), nil
+	}
+	nc := newNC("r", "ra", workrun.Values{"prompt": "x"})
+	out, err := compile(t, Deps{Calls: calls, Connect: connectTo(agent)}, baseCfg).Run(t.Context(), nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out["answer"] != "real" || agent.Calls("GetTask") != 1 {
+		t.Errorf("answer = %q, GetTask %d; want the task's result read by GetTask", out["answer"], agent.Calls("GetTask"))
+	}
+	if rec, _ := calls.get("r", "ra"); rec.RemoteState != string(a2a.TaskStateCompleted) || !rec.Ended {
+		t.Errorf("record = %+v", rec)
+	}
+	if !contains(nc.messages(), "protocol") {
+		t.Errorf("messages = %q, want the protocol error shown", nc.messages())
+	}
+}
+
+func contains(msgs []string, sub string) bool {
+	for _, m := range msgs {
+		if strings.Contains(m, sub) {
+			return true
+		}
+	}
+	return false
+}
