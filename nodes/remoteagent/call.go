@@ -61,9 +61,9 @@ type call struct {
 	agent   Agent
 
 	// Owned by the goroutine running the node.
-	artifacts []a2a.Artifact
-	reply     *a2a.Message // a message answer instead of a task
-	shown     string       // last status line shown, to show changes only
+	res   *results
+	reply *a2a.Message // a message answer instead of a task
+	shown string       // last status line shown, to show changes only
 }
 
 func (c *call) lang() lang { return c.s.kind.lang() }
@@ -105,7 +105,12 @@ func (c *call) setAgent(a Agent) {
 
 // Run implements workrun.Step.
 func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
-	c := &call{s: s, nc: nc}
+	c := &call{s: s, nc: nc, res: newResults(s.kind.deps.SpoolDir, s.kind.deps.MaxResultBytes)}
+	defer func() {
+		if err := c.res.close(); err != nil {
+			nc.Log(workrun.Plain(fmt.Sprintf("remove temporary result file: %v", err)))
+		}
+	}()
 	rec, err := s.kind.deps.Calls.GetRemoteCall(ctx, nc.RunID(), nc.NodeID(), callKey)
 	switch {
 	case err == nil:
@@ -425,13 +430,21 @@ func (c *call) handle(ctx context.Context, ev a2a.StreamEvent) (done bool, err e
 	}
 	switch {
 	case ev.Task != nil:
-		c.artifacts = append([]a2a.Artifact(nil), ev.Task.Artifacts...)
+		// A snapshot holds every artifact so far: it replaces what the
+		// stream sent.
+		if err := c.res.reset(); err != nil {
+			return false, fmt.Errorf("keep remote result: %w", err)
+		}
+		for _, a := range ev.Task.Artifacts {
+			if err := c.res.apply(a, false); err != nil {
+				return false, err
+			}
+		}
 		return c.status(ctx, ev.Task.Status)
 	case ev.StatusUpdate != nil:
 		return c.status(ctx, ev.StatusUpdate.Status)
 	case ev.ArtifactUpdate != nil:
-		c.applyArtifact(ev.ArtifactUpdate)
-		return false, nil
+		return false, c.applyArtifact(ev.ArtifactUpdate)
 	case ev.Message != nil:
 		if tid == "" {
 			if r.TaskID != "" {
@@ -482,24 +495,12 @@ func (c *call) status(ctx context.Context, st a2a.TaskStatus) (bool, error) {
 	return st.State.Terminal() || st.State.Interrupted(), nil
 }
 
-// applyArtifact merges a chunk into the artifacts received so far and shows it
-// as a progress line.
-func (c *call) applyArtifact(u *a2a.TaskArtifactUpdateEvent) {
+// applyArtifact keeps a chunk with the artifacts received so far and shows
+// it as a progress line.
+func (c *call) applyArtifact(u *a2a.TaskArtifactUpdateEvent) error {
 	a := u.Artifact
-	i := -1
-	for j := range c.artifacts {
-		if c.artifacts[j].ArtifactID == a.ArtifactID {
-			i = j
-			break
-		}
-	}
-	switch {
-	case i < 0:
-		c.artifacts = append(c.artifacts, a)
-	case u.Append:
-		c.artifacts[i].Parts = append(c.artifacts[i].Parts, a.Parts...)
-	default:
-		c.artifacts[i] = a
+	if err := c.res.apply(a, u.Append); err != nil {
+		return err
 	}
 	name := a.Name
 	if name == "" {
@@ -508,6 +509,7 @@ func (c *call) applyArtifact(u *a2a.TaskArtifactUpdateEvent) {
 	if desc := describeParts(a.Parts); desc != "" {
 		c.nc.Progress(workrun.Plain(c.lang().text(msgArtifact, name, desc)))
 	}
+	return nil
 }
 
 // finish turns the final state into the node's result: outputs for a
@@ -518,20 +520,18 @@ func (c *call) finish(ctx context.Context) (workrun.Values, error) {
 	state := a2a.TaskState(r.RemoteState)
 	switch {
 	case c.reply != nil || state == a2a.TaskStateCompleted:
-		parts := []a2a.Part(nil)
-		var text string
+		var (
+			text  string
+			parts []resultFile
+		)
 		if c.reply != nil {
-			parts = c.reply.Parts
-			text = partsText(parts)
+			text, parts = partsText(c.reply.Parts), messageFiles(c.reply.Parts)
 		} else {
-			var texts []string
-			for _, a := range c.artifacts {
-				parts = append(parts, a.Parts...)
-				if t := partsText(a.Parts); t != "" {
-					texts = append(texts, t)
-				}
+			var err error
+			if text, err = c.res.text(); err != nil {
+				return nil, err
 			}
-			text = strings.Join(texts, "\n")
+			parts = c.res.files()
 		}
 		files, err := c.saveFiles(ctx, parts)
 		if err != nil {

@@ -89,7 +89,15 @@
 // 20 MiB of raw bytes, checked before anything is sent. Artifact ids never
 // leave the machine (R14). Inline file outputs become local artifacts (the
 // artifact store cleans the name and checks the MIME type); url parts are
-// listed as not downloaded (R15).
+// listed as not downloaded (R15). Artifact parts received while the task runs
+// go to a spool as they arrive (memory up to 1 MiB, then a temporary file in
+// Deps.SpoolDir, removed when the node ends), so append chunks never pile up
+// in memory; an artifact is found by id in constant time. One call keeps at
+// most Deps.MaxResultBytes (default 256 MiB) of artifact bytes and 200,000
+// artifacts; past that the node fails with ErrResultTooLarge naming the
+// limit (and the run's abort cancels the task). A task snapshot (GetTask)
+// replaces what the stream sent. Files are put into the artifact store when
+// the task completes, from the spool.
 //
 // Credentials. A credential is used only for its origin, and over plain http
 // only to a loopback address (R3.3). CheckAgent is the connection test: card
