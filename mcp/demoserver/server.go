@@ -34,6 +34,9 @@ type Options struct {
 	// CutResultStreams cuts the first n tasks/result streams right after
 	// their priming event, before any answer: a broken connection.
 	CutResultStreams int
+	// CoreOnly offers only the 2025-11-25 task form (no Tasks extension in
+	// the capabilities), as servers of that generation do.
+	CoreOnly bool
 }
 
 // Request is one JSON-RPC request the server received, for tests and logs.
@@ -215,7 +218,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		form := ""
 		switch {
-		case wantsExtension(cp.Meta):
+		case wantsExtension(cp.Meta) && !s.opts.CoreOnly:
 			form = "extension"
 		case cp.Task != nil:
 			form = "core"
@@ -321,7 +324,9 @@ func (s *Server) initialize(w http.ResponseWriter, r *http.Request) {
 		}
 		caps["tasks"] = map[string]any{"list": map[string]any{}, "cancel": map[string]any{},
 			"requests": map[string]any{"tools": map[string]any{"call": map[string]any{}}}}
-		caps["extensions"] = map[string]any{TasksExtension: map[string]any{}}
+		if !s.opts.CoreOnly {
+			caps["extensions"] = map[string]any{TasksExtension: map[string]any{}}
+		}
 	})
 }
 
