@@ -165,4 +165,3 @@ func waitUntil(t *testing.T, d time.Duration, f func() bool) {
 	}
 	t.Fatalf("condition not met within %v", d)
 }
-

@@ -386,4 +386,3 @@ func (s *step) credential(ctx context.Context) (*mcp.Credential, error) {
 	}
 	return &cred, nil
 }
-
