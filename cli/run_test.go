@@ -389,7 +389,9 @@ func TestResumeAfterRealExitDoesNotRerunFinishedNodes(t *testing.T) {
 
 	cmd, runID := startRunner(t, dir, flow)
 	deadline := time.Now().Add(20 * time.Second)
-	for count("b") == 0 {
+	// b.slept, not b's first line: killed between the two, b would sleep
+	// again when resumed.
+	for _, err := os.Stat(filepath.Join(marks, "b.slept")); err != nil; _, err = os.Stat(filepath.Join(marks, "b.slept")) {
 		if time.Now().After(deadline) {
 			t.Fatalf("node b never started; stderr: %s", cmd.Stderr) // a *bytes.Buffer
 		}
