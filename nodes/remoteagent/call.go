@@ -63,12 +63,15 @@ type call struct {
 	// Owned by the goroutine running the node.
 	res   *results
 	reply *a2a.Message // a message answer instead of a task
-	shown string       // last status line shown, to show changes only
+	shown string       // textKey of the last status line shown, to show changes only
 }
 
-func (c *call) lang() lang { return c.s.kind.lang() }
+// log commits a node message; progress shows one that may be batched.
+func (c *call) log(id msgID, args ...any) { c.logText(texts.Msg(id, args...)) }
 
-func (c *call) log(id msgID, args ...any) { c.nc.Log(workrun.Plain(c.lang().text(id, args...))) }
+func (c *call) logText(t workrun.Text) { c.nc.Log(t) }
+
+func (c *call) progress(t workrun.Text) { c.nc.Progress(t) }
 
 // update commits a change to the record, unless the abort hook already took
 // its snapshot: from then on the saved record must not move.
@@ -108,7 +111,7 @@ func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values,
 	c := &call{s: s, nc: nc, res: newResults(s.kind.deps.SpoolDir, s.kind.deps.MaxResultBytes)}
 	defer func() {
 		if err := c.res.close(); err != nil {
-			nc.Log(workrun.Plain(fmt.Sprintf("remove temporary result file: %v", err)))
+			c.log(msgTempFileNotRemoved, err)
 		}
 	}()
 	rec, err := s.kind.deps.Calls.GetRemoteCall(ctx, nc.RunID(), nc.NodeID(), callKey)
@@ -188,7 +191,7 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 		return nil, fmt.Errorf("%w: %v; the request is not sent again", ErrSubmissionUnknown, res.err)
 	}
 	if res.quiet {
-		c.nc.Progress(workrun.Plain(c.lang().text(msgQuiet, c.record().TaskID, c.s.timeout)))
+		c.progress(texts.Msg(msgQuiet, c.record().TaskID, c.s.timeout))
 	} else {
 		c.log(msgStreamLost, res.err)
 	}
@@ -344,7 +347,7 @@ func (c *call) recoverTask(ctx context.Context, agent Agent, quiet bool) (workru
 			// The agent is asked again below; if it answers, the task is
 			// alive and the call keeps following it.
 			empty = 0
-			c.nc.Progress(workrun.Plain(c.lang().text(msgQuiet, taskID, c.s.timeout)))
+			c.progress(texts.Msg(msgQuiet, taskID, c.s.timeout))
 			continue
 		case res.events > 0:
 			empty = 0
@@ -456,7 +459,7 @@ func (c *call) handle(ctx context.Context, ev a2a.StreamEvent) (done bool, err e
 			return true, nil
 		}
 		if t := messageText(ev.Message); t != "" {
-			c.log(msgStatus, t)
+			c.log(msgStatusLine, t)
 		}
 		return false, nil
 	}
@@ -484,13 +487,13 @@ func (c *call) status(ctx context.Context, st a2a.TaskStatus) (bool, error) {
 			return false, err
 		}
 	}
-	line := c.lang().state(st.State)
+	line := stateMsg("status", st.State)
 	if text != "" {
-		line += " — " + text
+		line = stateMsg("status_text", st.State, text)
 	}
-	if line != c.shown {
-		c.shown = line
-		c.log(msgStatus, line)
+	if key := textKey(line); key != c.shown {
+		c.shown = key
+		c.logText(line)
 	}
 	return st.State.Terminal() || st.State.Interrupted(), nil
 }
@@ -507,7 +510,7 @@ func (c *call) applyArtifact(u *a2a.TaskArtifactUpdateEvent) error {
 		name = a.ArtifactID
 	}
 	if desc := describeParts(a.Parts); desc != "" {
-		c.nc.Progress(workrun.Plain(c.lang().text(msgArtifact, name, desc)))
+		c.progress(texts.Msg(msgArtifact, name, desc))
 	}
 	return nil
 }
@@ -548,7 +551,7 @@ func (c *call) finish(ctx context.Context) (workrun.Values, error) {
 		// as "Remote task: completed"; saying it again adds nothing. A
 		// status that carried a message, or a message answer, still gets
 		// the closing line.
-		if c.shown != c.lang().state(a2a.TaskStateCompleted) {
+		if c.shown != textKey(stateMsg("status", a2a.TaskStateCompleted)) {
 			c.log(msgCompleted)
 		}
 		return c.s.values(text, files), nil
@@ -558,16 +561,11 @@ func (c *call) finish(ctx context.Context) (workrun.Values, error) {
 		}
 		return nil, c.remoteFailed(c.record())
 	case state.Interrupted():
-		need := "input"
+		id := msgNeedsInput
 		if state == a2a.TaskStateAuthRequired {
-			need = "authentication"
-			if c.lang() == 1 {
-				need = "认证"
-			}
-		} else if c.lang() == 1 {
-			need = "输入"
+			id = msgNeedsAuth
 		}
-		reason := c.lang().text(msgInterrupted, need, r.StatusText)
+		reason := texts.Text(id, r.StatusText)
 		return nil, &workrun.InterruptError{Cause: workrun.InterruptedByRemote, Reason: reason}
 	}
 	return nil, fmt.Errorf("%w: task %s is %s", ErrUnfinished, r.TaskID, stateName(state))
@@ -688,4 +686,9 @@ func redactURL(raw string) string {
 	}
 	u.User, u.RawQuery, u.Fragment = nil, "", ""
 	return u.String()
+}
+
+// textKey identifies a message by key and arguments, to compare two lines.
+func textKey(t workrun.Text) string {
+	return t.Key + "\x00" + strings.Join(t.Args, "\x00")
 }

@@ -29,10 +29,12 @@
 // messages become node messages (a status line is shown when it differs
 // from the last one, and the closing "completed" line is not repeated when
 // the agent's own COMPLETED status, without a message, already showed it),
-// artifact chunks become progress lines. A status line names the state in
-// the node's language: the wire word in English ("Remote task: working"), a
-// Chinese name in Chinese ("远程任务：执行中"); so do the cancel answers that
-// name a state. Errors keep the English word. When
+// artifact chunks become progress lines. Node messages are stored as a
+// catalogue key and arguments (text.go) and rendered when shown, in the
+// reader's language; the agent's own words are arguments, kept verbatim. A
+// status line names the state in that language: the wire word in English
+// ("Remote task: working"), a Chinese name in Chinese ("远程任务：执行中");
+// so do the cancel answers that name a state. Errors keep the English word. When
 // the stream breaks, or stays silent for timeout_seconds, and a taskId
 // is known, the call reads the task (GetTask); if it has not ended it
 // subscribes (SubscribeToTask); if the subscription finds the task already
@@ -62,8 +64,8 @@
 // goes out at once; the "requesting cancellation…" line is committed while it
 // travels and the answer line after it. The calls of one Kind share an
 // HTTP transport whose idle pool holds a whole fan-out and whose connections
-// per host are not capped, so no cancel queues behind another call's stream. The messages follow R11 in the app's
-// language (Deps.Language: English or Simplified Chinese), the status the agent returned is shown
+// per host are not capped, so no cancel queues behind another call's stream. The messages follow R11 in the reader's
+// language (English or Simplified Chinese), the status the agent returned is shown
 // (canceled, still working, already completed, not cancelable, not found) and
 // the outcome is saved in the call record. Nothing the hook does changes the
 // run's status or failure reason (R2, R10, R11).
