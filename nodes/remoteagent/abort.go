@@ -81,7 +81,7 @@ func (c *call) abort(hookCtx context.Context) {
 	)
 	if agent == nil {
 		// Resumed before it could connect: discovery is not a status query.
-		agent, err = c.s.connect(cctx)
+		agent, err = c.connect(cctx)
 	}
 	if err == nil {
 		t, err = agent.CancelTask(cctx, rec.TaskID)

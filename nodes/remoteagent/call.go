@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"workrun/a2a"
@@ -59,6 +60,9 @@ type call struct {
 	saved   bool // rec was committed at least once (the messageId is durable)
 	aborted bool
 	agent   Agent
+	// secret is the credential's secret once resolved, for redaction; the
+	// abort hook may resolve it concurrently with the node.
+	secret atomic.Pointer[string]
 
 	// Owned by the goroutine running the node.
 	res   *results
@@ -69,9 +73,31 @@ type call struct {
 // log commits a node message; progress shows one that may be batched.
 func (c *call) log(id msgID, args ...any) { c.logText(texts.Msg(id, args...)) }
 
-func (c *call) logText(t workrun.Text) { c.nc.Log(t) }
+func (c *call) logText(t workrun.Text) { c.nc.Log(c.redactor().text(t)) }
 
-func (c *call) progress(t workrun.Text) { c.nc.Progress(t) }
+func (c *call) progress(t workrun.Text) { c.nc.Progress(c.redactor().text(t)) }
+
+// redactor removes the credential's secret from what the call saves or shows.
+func (c *call) redactor() redactor {
+	if p := c.secret.Load(); p != nil {
+		return redactor{secret: *p}
+	}
+	return redactor{}
+}
+
+// connect resolves the credential (remembering its secret for redaction)
+// and discovers the agent.
+func (c *call) connect(ctx context.Context) (Agent, error) {
+	cred, err := c.s.credential(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if cred != nil {
+		c.secret.Store(&cred.Secret)
+	}
+	agent, err := c.s.dial(ctx, cred)
+	return agent, c.redactor().err(err)
+}
 
 // update commits a change to the record, unless the abort hook already took
 // its snapshot: from then on the saved record must not move.
@@ -87,6 +113,7 @@ func (c *call) update(ctx context.Context, f func(*workrun.RemoteCall)) error {
 func (c *call) commitLocked(ctx context.Context, f func(*workrun.RemoteCall)) error {
 	r := c.rec
 	f(&r)
+	r = c.redactor().record(r)
 	if err := c.s.kind.deps.Calls.SaveRemoteCall(ctx, r); err != nil {
 		return fmt.Errorf("save remote call: %w", err)
 	}
@@ -106,9 +133,17 @@ func (c *call) setAgent(a Agent) {
 	c.mu.Unlock()
 }
 
-// Run implements workrun.Step.
+// Run implements workrun.Step. What it returns is redacted: an agent may
+// echo the credential's secret into an answer or an error.
 func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
 	c := &call{s: s, nc: nc, res: newResults(s.kind.deps.SpoolDir, s.kind.deps.MaxResultBytes)}
+	out, err := c.run(ctx)
+	r := c.redactor()
+	return r.values(out), r.err(err)
+}
+
+func (c *call) run(ctx context.Context) (workrun.Values, error) {
+	s, nc := c.s, c.nc
 	defer func() {
 		if err := c.res.close(); err != nil {
 			c.log(msgTempFileNotRemoved, err)
@@ -147,7 +182,7 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 	if err != nil {
 		return nil, err
 	}
-	agent, err := c.s.connect(ctx)
+	agent, err := c.connect(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -274,7 +309,7 @@ func (c *call) resume(ctx context.Context) (workrun.Values, error) {
 		return nil, fmt.Errorf("%w: message %s may have reached the agent before the application exited, but no taskId was saved; it is not sent again",
 			ErrSubmissionUnknown, r.MessageID)
 	}
-	agent, err := c.s.connect(ctx)
+	agent, err := c.connect(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -418,6 +453,11 @@ func (c *call) handle(ctx context.Context, ev a2a.StreamEvent) (done bool, err e
 	}
 	if tid != "" && r.TaskID == "" {
 		ctxID := eventContextID(ev)
+		if rd := c.redactor(); rd.string(tid) != tid || rd.string(ctxID) != ctxID {
+			// An id is kept as is to follow the task, so it cannot be
+			// redacted; refusing it keeps the secret out of the record.
+			return false, fmt.Errorf("remote agent: %w: the task or context id carries the credential's secret", a2a.ErrProtocol)
+		}
 		state := ev.State()
 		if err := c.update(ctx, func(r *workrun.RemoteCall) {
 			r.TaskID, r.ContextID = tid, ctxID
@@ -475,7 +515,7 @@ func (c *call) isAborted() bool {
 // status records and shows a task status; terminal and interrupted states end
 // the stream.
 func (c *call) status(ctx context.Context, st a2a.TaskStatus) (bool, error) {
-	text := messageText(st.Message)
+	text := c.redactor().string(messageText(st.Message))
 	r := c.record()
 	if string(st.State) != r.RemoteState || text != r.StatusText {
 		if err := c.update(ctx, func(r *workrun.RemoteCall) {

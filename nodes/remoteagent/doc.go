@@ -102,7 +102,13 @@
 // the task completes, from the spool.
 //
 // Credentials. A credential is used only for its origin, and over plain http
-// only to a loopback address (R3.3). CheckAgent is the connection test: card
+// only to a loopback address (R3.3). An agent may echo the secret back (in
+// WWW-Authenticate, a JSON-RPC error message, a status text, an artifact or
+// file name, its answer): every message, record field, output, file name and
+// error of the call, and CheckAgent's report and error, have the secret
+// replaced by "[redacted]" before they are saved or shown (redact.go). A
+// task or context id carrying it is refused as a protocol error, since an id
+// must be kept as is. CheckAgent is the connection test: card
 // discovery plus one authenticated GetTask of a random id, which submits no
 // task (R3.4).
 package remoteagent
