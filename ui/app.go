@@ -157,6 +157,7 @@ func (w *Window) FyneWindow() fyne.Window { return w.win }
 // build makes every widget and the menus; it is called again when the
 // language changes.
 func (w *Window) build() {
+	applyTheme(w.app)
 	w.cv = NewCanvasView(w.doc, false)
 	w.cv.OnSelect = func() { w.insp.Show() }
 	w.cv.OnError = func(err error) { w.setStatus(err.Error()) }

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/lang"
 
 	"workrun/assets"
+	"workrun/workrun"
 )
 
 // Languages offered by the language switch.
@@ -20,6 +21,7 @@ func SetupLanguage(code string) {
 	if code == "" {
 		code = systemLanguage()
 	}
+	current = code
 	if code != "" {
 		// go-locale reads LANGUAGE unless LC_ALL/LC_MESSAGES/LANG names the
 		// C locale (C, C.UTF-8, POSIX), which it reads as English; for another
@@ -37,6 +39,20 @@ func SetupLanguage(code string) {
 	if err := lang.AddTranslationsFS(assets.Translations, "translations"); err != nil {
 		fyne.LogError("load translations", err)
 	}
+}
+
+// current is the language SetupLanguage picked last.
+var current = "en"
+
+// CurrentLanguage is the window's language: "en" or "zh-Hans".
+func CurrentLanguage() string { return current }
+
+// msgLang is the language node messages are rendered in ("en" or "zh").
+func msgLang() string {
+	if workrun.IsChinese(current) {
+		return "zh"
+	}
+	return "en"
 }
 
 // systemLanguage picks the offered language closest to the system's:
