@@ -56,7 +56,7 @@ func (c *call) abort(hookCtx context.Context) {
 		return // an earlier process already sent (or tried) its one cancel (R13)
 	case rec.TaskID == "":
 		msg := texts.Msg(msgSubmissionUnknown)
-		c.logText(msg)
+		c.hookLog(msg)
 		c.saveCancel(ctx, CancelSubmissionUnknown, msg, "")
 		return
 	}
@@ -70,7 +70,7 @@ func (c *call) abort(hookCtx context.Context) {
 	go func() {
 		defer close(logged)
 		msg := texts.Msg(msgCancelRequesting)
-		c.logText(msg)
+		c.hookLog(msg)
 		c.saveCancel(ctx, CancelRequested, msg, "")
 	}()
 	cctx, cancel := context.WithTimeout(ctx, c.s.timeout)
@@ -88,9 +88,9 @@ func (c *call) abort(hookCtx context.Context) {
 	}
 	<-logged
 	outcome, msg, newState := cancelAnswer(t, err)
-	c.logText(msg)
+	c.hookLog(msg)
 	if outcome == CancelUnconfirmed && err != nil {
-		c.log(msgCancelError, err)
+		c.hookLog(texts.Msg(msgCancelError, err))
 	}
 	c.saveCancel(ctx, outcome, msg, newState)
 }
@@ -162,6 +162,6 @@ func (c *call) saveCancel(ctx context.Context, outcome string, msg workrun.Text,
 		}
 	})
 	if err != nil {
-		c.log(msgSaveFailed, err)
+		c.hookLog(texts.Msg(msgSaveFailed, err))
 	}
 }

@@ -67,15 +67,25 @@ type call struct {
 	// Owned by the goroutine running the node.
 	res   *results
 	reply *a2a.Message // a message answer instead of a task
-	shown string       // textKey of the last status line shown, to show changes only
+	feed  progressFeed
+	// shownDurable is textKey of the last committed status line.
+	shownDurable string
 }
 
-// log commits a node message; progress shows one that may be batched.
+// log commits a node message after the pending progress line; progress
+// shows one that may be batched. Both run on the node's goroutine; the abort
+// hook uses hookLog.
 func (c *call) log(id msgID, args ...any) { c.logText(texts.Msg(id, args...)) }
 
-func (c *call) logText(t workrun.Text) { c.nc.Log(c.redactor().text(t)) }
+func (c *call) logText(t workrun.Text) {
+	c.flushProgress()
+	c.nc.Log(c.redactor().text(t))
+}
 
 func (c *call) progress(t workrun.Text) { c.nc.Progress(c.redactor().text(t)) }
+
+// hookLog commits a node message from the abort hook.
+func (c *call) hookLog(t workrun.Text) { c.nc.Log(c.redactor().text(t)) }
 
 // redactor removes the credential's secret from what the call saves or shows.
 func (c *call) redactor() redactor {
@@ -138,6 +148,7 @@ func (c *call) setAgent(a Agent) {
 func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
 	c := &call{s: s, nc: nc, res: newResults(s.kind.deps.SpoolDir, s.kind.deps.MaxResultBytes)}
 	out, err := c.run(ctx)
+	c.flushProgress()
 	r := c.redactor()
 	return r.values(out), r.err(err)
 }
@@ -226,6 +237,7 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 		return nil, fmt.Errorf("%w: %v; the request is not sent again", ErrSubmissionUnknown, res.err)
 	}
 	if res.quiet {
+		c.flushProgress()
 		c.progress(texts.Msg(msgQuiet, c.record().TaskID, c.s.timeout))
 	} else {
 		c.log(msgStreamLost, res.err)
@@ -382,6 +394,7 @@ func (c *call) recoverTask(ctx context.Context, agent Agent, quiet bool) (workru
 			// The agent is asked again below; if it answers, the task is
 			// alive and the call keeps following it.
 			empty = 0
+			c.flushProgress()
 			c.progress(texts.Msg(msgQuiet, taskID, c.s.timeout))
 			continue
 		case res.events > 0:
@@ -499,7 +512,7 @@ func (c *call) handle(ctx context.Context, ev a2a.StreamEvent) (done bool, err e
 			return true, nil
 		}
 		if t := messageText(ev.Message); t != "" {
-			c.log(msgStatusLine, t)
+			c.addProgress(progressLine{kind: progressMessage, text: c.redactor().string(t)})
 		}
 		return false, nil
 	}
@@ -513,11 +526,22 @@ func (c *call) isAborted() bool {
 }
 
 // status records and shows a task status; terminal and interrupted states end
-// the stream.
+// the stream. The record is committed only when the state is final
+// (terminal or interrupted) or new to this call — identity and outcome, not
+// every status text — and the first line of each state is a committed
+// message; the other status lines are progress, throttled (progressEvery).
 func (c *call) status(ctx context.Context, st a2a.TaskStatus) (bool, error) {
 	text := c.redactor().string(messageText(st.Message))
-	r := c.record()
-	if string(st.State) != r.RemoteState || text != r.StatusText {
+	final := st.State.Terminal() || st.State.Interrupted()
+	if c.feed.repeat(st.State, text) && !final {
+		return false, nil
+	}
+	durable := c.feed.firstOf(st.State) || final
+	if !durable {
+		c.addProgress(progressLine{kind: progressStatus, state: st.State, text: text})
+		return false, nil
+	}
+	if r := c.record(); string(st.State) != r.RemoteState || text != r.StatusText {
 		if err := c.update(ctx, func(r *workrun.RemoteCall) {
 			if st.State != "" {
 				r.RemoteState = string(st.State)
@@ -531,11 +555,11 @@ func (c *call) status(ctx context.Context, st a2a.TaskStatus) (bool, error) {
 	if text != "" {
 		line = stateMsg("status_text", st.State, text)
 	}
-	if key := textKey(line); key != c.shown {
-		c.shown = key
+	if key := textKey(line); key != c.shownDurable {
+		c.shownDurable = key
 		c.logText(line)
 	}
-	return st.State.Terminal() || st.State.Interrupted(), nil
+	return final, nil
 }
 
 // applyArtifact keeps a chunk with the artifacts received so far and shows
@@ -550,7 +574,7 @@ func (c *call) applyArtifact(u *a2a.TaskArtifactUpdateEvent) error {
 		name = a.ArtifactID
 	}
 	if desc := describeParts(a.Parts); desc != "" {
-		c.progress(texts.Msg(msgArtifact, name, desc))
+		c.addProgress(progressLine{kind: progressArtifact, artifactID: name, text: desc})
 	}
 	return nil
 }
@@ -591,7 +615,7 @@ func (c *call) finish(ctx context.Context) (workrun.Values, error) {
 		// as "Remote task: completed"; saying it again adds nothing. A
 		// status that carried a message, or a message answer, still gets
 		// the closing line.
-		if c.shown != textKey(stateMsg("status", a2a.TaskStateCompleted)) {
+		if c.shownDurable != textKey(stateMsg("status", a2a.TaskStateCompleted)) {
 			c.log(msgCompleted)
 		}
 		return c.s.values(text, files), nil

@@ -7,8 +7,20 @@
 // store under (run id, node id, call key). Its messageId is a UUIDv5 of those
 // three values and is committed before the request is sent; the taskId and
 // contextId are committed as soon as an event carries them, before the next
-// event is handled (R5). The last known remote state and status text are
-// committed as they change. A successful result (output text and the ids of
+// event is handled (R5). The record is committed again only when it matters:
+// a state seen for the first time, a terminal or interrupted state with its
+// status text, the result, the cancel outcome — never for each status
+// update, so a stream runs at wire speed. A crash may lose the latest
+// progress lines, never an identity.
+//
+// Progress. The first line of each state, and every terminal or interrupted
+// state, is a committed node message. Other status updates, the agent's own
+// messages in the stream and artifact chunks are progress lines
+// (NodeContext.Progress, batched by the store), at most one per
+// progressEvery: the newest is shown and stands for those it replaced,
+// "… (+1,234 updates)"; the pending one is shown before any committed line
+// and when the node ends. A million updates make a few dozen lines and flat
+// memory. A successful result (output text and the ids of
 // the artifacts made from remote files) is committed before the node returns,
 // and a resumed node that finds it returns it without any network call (R6).
 //

@@ -39,7 +39,8 @@ const (
 	msgNeedsInput             msgID = "remoteagent.needs_input"
 	msgNeedsAuth              msgID = "remoteagent.needs_auth"
 	msgQuiet                  msgID = "remoteagent.quiet"
-	msgUpdatesCoalesced       msgID = "remoteagent.updates_coalesced"
+	msgStatusLineCoalesced    msgID = "remoteagent.status_line_coalesced"
+	msgArtifactCoalesced      msgID = "remoteagent.artifact_coalesced"
 	msgCallRecordUnreadable   msgID = "remoteagent.call_record_unreadable"
 	msgTempFileNotRemoved     msgID = "remoteagent.temp_file_not_removed"
 	msgSaveFailed             msgID = "remoteagent.save_failed"
@@ -104,7 +105,8 @@ func catalogue() map[msgID][2]string {
 		msgNeedsInput:             {"Remote task needs input: %s", "远程任务需要输入：%s"},
 		msgNeedsAuth:              {"Remote task needs authentication: %s", "远程任务需要认证：%s"},
 		msgQuiet:                  {"Remote task %s: no update for %s; the agent still answers, so Workrun keeps waiting", "远程任务 %s：%s 内没有更新；远端仍有应答，继续等待"},
-		msgUpdatesCoalesced:       {"Remote task: %s more status updates", "远程任务：另有 %s 条状态更新"},
+		msgStatusLineCoalesced:    {"Remote task: %s (+%s updates)", "远程任务：%s（另有 %s 条更新）"},
+		msgArtifactCoalesced:      {"Result %s: %s (+%s updates)", "结果 %s：%s（另有 %s 条更新）"},
 		msgCallRecordUnreadable:   {"read remote call record: %s; no cancel sent", "读取远程调用记录失败：%s；未发送取消"},
 		msgTempFileNotRemoved:     {"temporary result file not removed: %s", "临时结果文件未删除：%s"},
 		msgSaveFailed:             {"saving the remote call record failed: %s", "保存远程调用记录失败：%s"},
