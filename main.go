@@ -64,7 +64,6 @@ func openParts(ctx context.Context, dataDir string) (*parts, error) {
 	remote := remoteagent.New(remoteagent.Deps{
 		Calls:       st,
 		Credentials: remoteagent.FromManager(creds),
-		Language:    remoteagent.EnvLanguage,
 	})
 	// The local node kinds (SPEC W7) and the Remote Agent (R1–R17).
 	engine := workrun.NewEngine(st, arts,
