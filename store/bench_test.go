@@ -302,3 +302,72 @@ func BenchmarkOpen(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkEngineProgress runs a two-node workflow through the engine over
+// this store, whose second node reports 100,000 status updates with
+// NodeContext.Progress as fast as it can (one op = one run, from Start to
+// Wait). It is the store's share of a streaming Remote Agent node: lines/s,
+// rows and commits per line, peak heap.
+func BenchmarkEngineProgress(b *testing.B) {
+	s := benchStore(b)
+	ctx := context.Background()
+	steps := map[string]*testStep{
+		"start": {entry: true},
+		"ra": {run: func(_ context.Context, nc workrun.NodeContext) (workrun.Values, error) {
+			for j := range burstLines {
+				nc.Progress(workrun.Text{Key: "remoteagent.status", Args: []string{"TASK_STATE_WORKING", fmt.Sprint("chunk ", j)}})
+			}
+			return nil, nil
+		}},
+	}
+	wf := workrun.Workflow{Name: "stream",
+		Nodes: []workrun.NodeSpec{{ID: "start", Type: "step"}, {ID: "ra", Type: "step"}},
+		Edges: []workrun.Edge{{From: "start", To: "ra"}}}
+	e := workrun.NewEngine(s, nil, testKind{typ: "step", steps: steps})
+	var rows int
+	var peak uint64
+	stopSampling := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() { // the node's loop is not ours to sample in
+		defer close(sampled)
+		var ms runtime.MemStats
+		for {
+			select {
+			case <-stopSampling:
+				return
+			case <-time.After(20 * time.Millisecond):
+				runtime.ReadMemStats(&ms)
+				peak = max(peak, ms.HeapInuse)
+			}
+		}
+	}()
+	var commits int64
+	b.ResetTimer()
+	for range b.N {
+		c0 := s.commits.Load()
+		id, err := e.Start(ctx, "", wf, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		r, err := e.Wait(ctx, id)
+		if err != nil || r.Status != workrun.RunSucceeded {
+			b.Fatalf("run %s: %v", r.Status, err)
+		}
+		b.StopTimer()
+		commits += s.commits.Load() - c0
+		ms, err := s.Messages(ctx, id)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows += len(ms)
+		b.StartTimer()
+	}
+	b.StopTimer()
+	close(stopSampling)
+	<-sampled
+	n := float64(b.N * burstLines)
+	b.ReportMetric(n/b.Elapsed().Seconds(), "lines/s")
+	b.ReportMetric(float64(rows)/n, "rows/line")
+	b.ReportMetric(float64(commits)/n, "commits/line") // the run's own writes included
+	b.ReportMetric(float64(peak)/(1<<20), "MiB-heap-peak")
+}
