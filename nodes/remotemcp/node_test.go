@@ -178,7 +178,6 @@ func TestElevenFilesRefusedBeforeAnyRequest(t *testing.T) {
 	}
 }
 
-
 func TestConfigErrors(t *testing.T) {
 	k := remotemcp.New(remotemcp.Deps{})
 	for _, tc := range []struct{ cfg, want string }{
