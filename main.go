@@ -21,6 +21,7 @@ import (
 	"workrun/nodes/output"
 	"workrun/nodes/process"
 	"workrun/nodes/remoteagent"
+	"workrun/nodes/remotemcp"
 	"workrun/nodes/set"
 	"workrun/nodes/start"
 	"workrun/store"
@@ -65,10 +66,12 @@ func openParts(ctx context.Context, dataDir string) (*parts, error) {
 		Calls:       st,
 		Credentials: remoteagent.FromManager(creds),
 	})
-	// The local node kinds (SPEC W7) and the Remote Agent (R1–R17).
+	remoteMCP := remotemcp.New(remotemcp.Deps{Calls: st, Credentials: remotemcp.FromManager(creds)})
+	// The local node kinds (SPEC W7), the Remote Agent (R1–R17) and the
+	// Remote MCP Tool (docs/remote-mcp.md).
 	engine := workrun.NewEngine(st, arts,
 		start.Kind{}, set.Kind{}, condition.Kind{}, join.Kind{}, output.Kind{},
-		humanreview.Kind{}, askhuman.Kind{}, process.Kind{}, remote)
+		humanreview.Kind{}, askhuman.Kind{}, process.Kind{}, remote, remoteMCP)
 	return &parts{store: st, artifacts: arts, creds: creds, engine: engine}, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/lang"
@@ -14,7 +15,7 @@ import (
 )
 
 // Kinds lists the node kinds of the palette, in palette order (SPEC W7).
-var Kinds = []string{"start", "set", "condition", "join", "output", "human_review", "ask_human", "process", "remote_agent"}
+var Kinds = []string{"start", "set", "condition", "join", "output", "human_review", "ask_human", "process", "remote_agent", "remote_mcp"}
 
 // KindLabel is the translated palette name of a kind.
 func KindLabel(kind string) string {
@@ -37,6 +38,8 @@ func KindLabel(kind string) string {
 		return lang.X("kind.process", "Process")
 	case "remote_agent":
 		return lang.X("kind.remote_agent", "Remote Agent")
+	case "remote_mcp":
+		return lang.X("kind.remote_mcp", "Remote MCP Tool")
 	}
 	return kind
 }
@@ -62,6 +65,8 @@ func KindIcon(kind string) fyne.Resource {
 		return theme.ComputerIcon()
 	case "remote_agent":
 		return theme.StorageIcon()
+	case "remote_mcp":
+		return theme.SettingsIcon()
 	}
 	return theme.ErrorIcon()
 }
@@ -91,7 +96,13 @@ type Config struct {
 	Output      string   `json:"output,omitempty"`
 	OutputFiles string   `json:"output_files,omitempty"`
 	Credential  string   `json:"credential,omitempty"`
-	// process, remote_agent
+	// remote_mcp (docs/remote-mcp.md; also url, output, output_files,
+	// credential): each argument value is a template over State fields.
+	Tool       string         `json:"tool,omitempty"`
+	Arguments  map[string]any `json:"arguments,omitempty"`
+	OutputJSON string         `json:"output_json,omitempty"`
+	Task       string         `json:"task,omitempty"` // auto (default), always, never
+	// process, remote_agent, remote_mcp
 	TimeoutSeconds int `json:"timeout_seconds,omitempty"`
 }
 
@@ -117,6 +128,8 @@ func DefaultConfig(kind string) json.RawMessage {
 		c.TimeoutSeconds = 60
 	case "remote_agent":
 		c.TimeoutSeconds = DefaultTimeout
+	case "remote_mcp":
+		c.TimeoutSeconds, c.Task = DefaultTimeout, "auto"
 	}
 	return EncodeConfig(c)
 }
@@ -144,7 +157,8 @@ func EncodeConfig(c Config) json.RawMessage {
 
 // configKeys are the keys Config knows; MergeConfig keeps any others.
 var configKeys = []string{"values", "field", "op", "value", "fields", "prompt", "command", "env", "stdout", "cleanup",
-	"url", "inputs", "attachments", "output", "output_files", "credential", "timeout_seconds"}
+	"url", "inputs", "attachments", "output", "output_files", "credential", "timeout_seconds",
+	"tool", "arguments", "output_json", "task"}
 
 // MergeConfig writes c over orig, keeping keys of orig that Config does not
 // know (a newer engine's), so the inspector never drops them.
@@ -351,8 +365,48 @@ func checkNode(n workrun.NodeSpec, state map[string]workrun.FieldType) []string 
 		if c.OutputFiles != "" {
 			need(c.OutputFiles, workrun.FieldFiles, workrun.FieldFile)
 		}
+	case "remote_mcp":
+		out = append(out, checkRemoteMCP(c)...)
+		for _, v := range c.Arguments {
+			if s, ok := v.(string); ok {
+				for _, f := range workrun.TemplateFields(s) {
+					need(f)
+				}
+			}
+		}
+		if c.Output != "" {
+			need(c.Output, workrun.FieldText)
+		}
+		if c.OutputJSON != "" {
+			need(c.OutputJSON, workrun.FieldJSON)
+		}
+		if c.OutputFiles != "" {
+			need(c.OutputFiles, workrun.FieldFiles)
+		}
 	default:
 		out = append(out, fmt.Sprintf(lang.X("problem.kind", "unknown node type %q"), n.Type))
+	}
+	return out
+}
+
+// checkRemoteMCP checks the Remote MCP Tool configuration that needs no State.
+func checkRemoteMCP(c Config) []string {
+	var out []string
+	u, err := url.Parse(c.URL)
+	switch {
+	case c.URL == "":
+		out = append(out, lang.X("problem.mcp_url_empty", "enter the MCP server URL"))
+	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+		out = append(out, lang.X("problem.url", "the URL must start with http:// or https:// and name a host"))
+	}
+	if strings.TrimSpace(c.Tool) == "" {
+		out = append(out, lang.X("problem.mcp_tool", "name the tool to call"))
+	}
+	if c.Task != "" && c.Task != "auto" && c.Task != "always" && c.Task != "never" {
+		out = append(out, lang.X("problem.mcp_task", "task must be auto, always or never"))
+	}
+	if c.TimeoutSeconds != 0 && (c.TimeoutSeconds < MinTimeout || c.TimeoutSeconds > MaxTimeout) {
+		out = append(out, fmt.Sprintf(lang.X("problem.timeout", "the timeout must be %d–%d seconds"), MinTimeout, MaxTimeout))
 	}
 	return out
 }
