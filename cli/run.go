@@ -23,7 +23,7 @@ import (
 func init() {
 	register(&Command{
 		Name:    "run",
-		Args:    "FLOW.json [--input NAME=VALUE]… [--file NAME=PATH]… [--json]",
+		Args:    "FLOW.json [--input NAME=VALUE]… [--file NAME=PATH]… [--json] [--lang en|zh]",
 		Summary: "run a workflow file and print its node messages (exit 0 succeeded, 1 failed, 2 invalid, 3 interrupted, 4 stopped)",
 		Run:     runCommand,
 	})
@@ -58,12 +58,17 @@ func runCommand(ctx context.Context, env *Env, args []string) int {
 	fs.Var(&inputs, "input", "")
 	fs.Var(&files, "file", "")
 	asJSON := fs.Bool("json", false, "")
+	langFlag := fs.String("lang", "", "")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return usageError(env, "run: "+err.Error())
 	}
 	if len(pos) != 1 {
 		return usageError(env, "run needs exactly one workflow file")
+	}
+	lang, err := readerLanguage(env, *langFlag)
+	if err != nil {
+		return usageError(env, "run: "+err.Error())
 	}
 	wf, err := readWorkflow(pos[0])
 	if err != nil {
@@ -81,9 +86,9 @@ func runCommand(ctx context.Context, env *Env, args []string) int {
 		return ExitFailed
 	}
 	if probs := svc.Engine.Validate(wf); len(probs) > 0 {
-		fmt.Fprintf(env.Stderr, "workrun: %s is not a valid workflow:\n", pos[0])
+		fmt.Fprintf(env.Stderr, "workrun: %s is not a valid workflow:\n", termLine(pos[0]))
 		for _, p := range probs {
-			fmt.Fprintf(env.Stderr, "  %s\n", p)
+			fmt.Fprintf(env.Stderr, "  %s\n", termText(fmt.Sprint(p), "    "))
 		}
 		return ExitUsage
 	}
@@ -94,6 +99,7 @@ func runCommand(ctx context.Context, env *Env, args []string) int {
 	}
 
 	out := newEventPrinter(env.Stdout, *asJSON)
+	out.lang = lang
 	events, cancel := svc.Engine.Subscribe()
 	defer cancel()
 	id, err := svc.Engine.Start(ctx, "", wf, in)
@@ -277,15 +283,20 @@ func importFile(ctx context.Context, arts workrun.ArtifactStore, path string) (s
 }
 
 // eventPrinter writes run events as text lines or one JSON object per line.
+// Node messages are rendered in lang; in JSON a message keeps its key and
+// arguments and its text is that rendering. Text lines escape what an agent
+// or a process wrote (see termText).
 type eventPrinter struct {
 	w       io.Writer
 	json    bool
+	lang    string // "en" or "zh"
 	enc     *json.Encoder
 	waiting map[string]string // node id → type, of nodes now interrupted
 }
 
+// newEventPrinter prints in the locale's language; set lang to override.
 func newEventPrinter(w io.Writer, asJSON bool) *eventPrinter {
-	return &eventPrinter{w: w, json: asJSON, enc: json.NewEncoder(w), waiting: map[string]string{}}
+	return &eventPrinter{w: w, json: asJSON, lang: workrun.Language(), enc: json.NewEncoder(w), waiting: map[string]string{}}
 }
 
 func (p *eventPrinter) event(ev workrun.Event) {
@@ -297,20 +308,25 @@ func (p *eventPrinter) event(ev workrun.Event) {
 		}
 	}
 	if p.json {
+		if ev.Message != nil {
+			m := *ev.Message
+			m.Text = m.In(p.lang)
+			ev.Message = &m
+		}
 		_ = p.enc.Encode(ev)
 		return
 	}
 	switch ev.Type {
 	case workrun.EventMessage:
 		m := ev.Message
-		fmt.Fprintf(p.w, "%s [%s] %s\n", m.Time.Local().Format("15:04:05"), m.NodeID, m.Text)
+		fmt.Fprintf(p.w, "%s [%s] %s\n", m.Time.Local().Format("15:04:05"), termLine(m.NodeID), termText(m.In(p.lang), "    "))
 	case workrun.EventNode:
 		n := ev.Node
 		switch n.Status {
 		case workrun.NodeFailed, workrun.NodeStopped, workrun.NodeInterrupted:
-			fmt.Fprintf(p.w, "[%s] %s: %s\n", n.NodeID, n.Status, n.Error)
+			fmt.Fprintf(p.w, "[%s] %s: %s\n", termLine(n.NodeID), termLine(string(n.Status)), termText(n.Error, "    "))
 		default:
-			fmt.Fprintf(p.w, "[%s] %s\n", n.NodeID, n.Status)
+			fmt.Fprintf(p.w, "[%s] %s\n", termLine(n.NodeID), termLine(string(n.Status)))
 		}
 	case workrun.EventRun:
 		if ev.Run.Status == workrun.RunStopping {
@@ -333,28 +349,29 @@ func (p *eventPrinter) final(r workrun.Run) {
 		_ = p.enc.Encode(finalLine{RunID: r.ID, Status: r.Status, Reason: r.Reason, FailedNode: r.FailedNode, Interruption: r.Interruption})
 		return
 	}
+	id, reason := termLine(r.ID), termText(r.Reason, "    ")
 	switch r.Status {
 	case workrun.RunFailed:
 		if r.FailedNode != "" {
-			fmt.Fprintf(p.w, "run %s failed at node %s: %s\n", r.ID, r.FailedNode, r.Reason)
+			fmt.Fprintf(p.w, "run %s failed at node %s: %s\n", id, termLine(r.FailedNode), reason)
 		} else {
-			fmt.Fprintf(p.w, "run %s failed: %s\n", r.ID, r.Reason)
+			fmt.Fprintf(p.w, "run %s failed: %s\n", id, reason)
 		}
 	case workrun.RunInterrupted:
-		fmt.Fprintf(p.w, "run %s interrupted (%s): %s\n", r.ID, r.Interruption, r.Reason)
+		fmt.Fprintf(p.w, "run %s interrupted (%s): %s\n", id, termLine(string(r.Interruption)), reason)
 		if r.Interruption == workrun.InterruptedByHuman {
-			for _, id := range slices.Sorted(maps.Keys(p.waiting)) {
-				switch p.waiting[id] {
+			for _, node := range slices.Sorted(maps.Keys(p.waiting)) {
+				switch p.waiting[node] {
 				case "human_review":
-					fmt.Fprintf(p.w, "  decide with: workrun review %s %s approve|reject\n", r.ID, id)
+					fmt.Fprintf(p.w, "  decide with: workrun review %s %s approve|reject\n", id, termLine(node))
 				case "ask_human":
-					fmt.Fprintf(p.w, "  answer with: workrun answer %s %s TEXT\n", r.ID, id)
+					fmt.Fprintf(p.w, "  answer with: workrun answer %s %s TEXT\n", id, termLine(node))
 				}
 			}
 		} else if r.Interruption == workrun.InterruptedByExit {
-			fmt.Fprintf(p.w, "  continue with: workrun resume %s\n", r.ID)
+			fmt.Fprintf(p.w, "  continue with: workrun resume %s\n", id)
 		}
 	default:
-		fmt.Fprintf(p.w, "run %s %s\n", r.ID, r.Status)
+		fmt.Fprintf(p.w, "run %s %s\n", id, termLine(string(r.Status)))
 	}
 }

@@ -147,7 +147,7 @@ func populate(b *testing.B, dir string, n int) {
 			string(status), "", "", "", t0.Add(time.Duration(i)*time.Second).UnixNano(), 0)
 		exec(`INSERT INTO node_runs VALUES (?,?,?,?,?,?,?,?,?)`, id, "ra", "remote_agent", "succeeded", "{}", "{}", "", 1, 2)
 		for j := range 5 {
-			exec(`INSERT INTO messages VALUES (?,?,?,?,?)`, id, j+1, "ra", 1, "remote task: working")
+			exec(`INSERT INTO messages (run_id, seq, node_id, time, text) VALUES (?,?,?,?,?)`, id, j+1, "ra", 1, "remote task: working")
 		}
 		exec(`INSERT INTO remote_calls VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`, id, "ra", "0", "http://127.0.0.1:1/",
 			"http://127.0.0.1:1", "m", "t", "c", "TASK_STATE_COMPLETED", "", `{"ok":true}`, "", "", 1, 1, 1)

@@ -4,10 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"workrun/a2a"
 	"workrun/workrun"
 )
+
+// saveBound bounds one save of a cancel outcome; it is the hook's own bound,
+// independent of how long the engine waits for the hooks.
+const saveBound = 30 * time.Second
 
 // Cancel outcomes saved in the call record (SPEC R9–R11, R13).
 const (
@@ -27,7 +32,11 @@ const (
 // first, and never retries; what the agent answers is shown and saved, never
 // acted on. The engine runs the hooks of all nodes concurrently, so one slow
 // or failing cancel never holds back another (R10).
-func (c *call) abort(ctx context.Context) {
+func (c *call) abort(hookCtx context.Context) {
+	// The engine's bound on the hook may be shorter than this node's own
+	// timeout; the cancel has the node's bound and its outcome is always
+	// saved, so both run on a context detached from the engine's.
+	ctx := context.WithoutCancel(hookCtx)
 	c.mu.Lock()
 	if c.aborted {
 		c.mu.Unlock()
@@ -141,6 +150,8 @@ func (c *call) cancelAnswer(t *a2a.Task, err error) (outcome, text string, state
 // saveCancel commits the cancel outcome; the snapshot is frozen, so this is
 // the only write after the hook started. A failed save is shown, not retried.
 func (c *call) saveCancel(ctx context.Context, outcome, text string, state a2a.TaskState) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), saveBound)
+	defer cancel()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	err := c.commitLocked(ctx, func(r *workrun.RemoteCall) {

@@ -15,9 +15,10 @@ import (
 	"workrun/workrun"
 )
 
-// maxReconnects bounds how often one call re-reads and re-subscribes to its
-// task after the stream broke; past it the node fails (the abort then cancels
-// the task) instead of looping.
+// maxReconnects bounds how many update streams in a row may end without a
+// single event before the call concludes the agent stopped answering; past it
+// the node fails (the abort then cancels the task) instead of looping. A
+// stream that delivered events, or stayed quiet, does not count.
 const maxReconnects = 5
 
 // Errors a caller (or a test) can branch on.
@@ -32,12 +33,16 @@ var (
 	ErrRemoteFailed = errors.New("remote task did not complete")
 	// ErrAttachments: the attachments exceed the per-request limits (SPEC R14).
 	ErrAttachments = errors.New("attachments over the limit")
-	// ErrNoUpdates: a followed task sent nothing for timeout_seconds twice.
-	ErrNoUpdates = errors.New("no update from the remote task")
+	// ErrAgentNotAnswering: a request to the agent about a task it accepted
+	// timed out or was refused; the task itself may still be running.
+	ErrAgentNotAnswering = errors.New("the remote agent stopped answering")
 	// ErrAlreadyCanceled: the call was already sent its one cancel (R12, R13).
 	ErrAlreadyCanceled = errors.New("remote task was already sent a cancel")
 	// errAborted: the abort hook took its snapshot; no further event is handled.
 	errAborted = errors.New("remote call: the run is failing or stopping")
+	// errStrayMessage: a message without a taskId arrived in the stream of a
+	// known task; the stream is left and the task read instead.
+	errStrayMessage = errors.New("a message without a taskId arrived in the stream of a known task")
 	// errIdle cancels a stream that stayed silent for the timeout.
 	errIdle = errors.New("no event within the timeout")
 )
@@ -56,9 +61,9 @@ type call struct {
 	agent   Agent
 
 	// Owned by the goroutine running the node.
-	artifacts []a2a.Artifact
-	reply     *a2a.Message // a message answer instead of a task
-	shown     string       // last status line shown, to show changes only
+	res   *results
+	reply *a2a.Message // a message answer instead of a task
+	shown string       // last status line shown, to show changes only
 }
 
 func (c *call) lang() lang { return c.s.kind.lang() }
@@ -100,7 +105,12 @@ func (c *call) setAgent(a Agent) {
 
 // Run implements workrun.Step.
 func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
-	c := &call{s: s, nc: nc}
+	c := &call{s: s, nc: nc, res: newResults(s.kind.deps.SpoolDir, s.kind.deps.MaxResultBytes)}
+	defer func() {
+		if err := c.res.close(); err != nil {
+			nc.Log(workrun.Plain(fmt.Sprintf("remove temporary result file: %v", err)))
+		}
+	}()
 	rec, err := s.kind.deps.Calls.GetRemoteCall(ctx, nc.RunID(), nc.NodeID(), callKey)
 	switch {
 	case err == nil:
@@ -118,8 +128,11 @@ func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values,
 	default:
 		return nil, fmt.Errorf("read remote call record: %w", err)
 	}
+	// From here on the abort hook may write c.rec: read it only through
+	// c.record() (under c.mu).
+	saved := c.saved
 	nc.OnAbort(c.abort)
-	if c.saved {
+	if saved {
 		return c.resume(ctx)
 	}
 	return c.submit(ctx)
@@ -144,33 +157,42 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 	if card := agent.Card(); card != nil && card.Name != "" {
 		name = card.Name
 	}
+	// A run that began failing or stopping while the messageId was being
+	// committed sends nothing: its abort already reported the call.
+	if c.isAborted() {
+		return nil, errAborted
+	}
 	c.log(msgSending, name, agent.Endpoint(), summary)
 	req := a2a.SendMessageRequest{Message: a2a.Message{
-		MessageID: c.rec.MessageID, Role: a2a.RoleUser, Parts: parts,
+		MessageID: c.record().MessageID, Role: a2a.RoleUser, Parts: parts,
 	}}
 	if !agent.Streaming() {
 		return c.sendBlocking(ctx, agent, req)
 	}
-	done, idle, serr, err := c.follow(ctx, func(sctx context.Context) iter.Seq2[a2a.StreamEvent, error] {
+	res, err := c.follow(ctx, func(sctx context.Context) iter.Seq2[a2a.StreamEvent, error] {
 		return agent.SendStreamingMessage(sctx, req)
 	})
 	if err != nil {
 		return nil, err
 	}
-	if done {
+	if res.done {
 		return c.finish(ctx)
 	}
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
 	if c.record().TaskID == "" {
-		if notSubmitted(serr) {
-			return nil, c.refused(ctx, serr)
+		if notSubmitted(res.err) {
+			return nil, c.refused(ctx, res.err)
 		}
-		return nil, fmt.Errorf("%w: %v; the request is not sent again", ErrSubmissionUnknown, serr)
+		return nil, fmt.Errorf("%w: %v; the request is not sent again", ErrSubmissionUnknown, res.err)
 	}
-	c.log(msgStreamLost, serr)
-	return c.recoverTask(ctx, agent, idle)
+	if res.quiet {
+		c.nc.Progress(workrun.Plain(c.lang().text(msgQuiet, c.record().TaskID, c.s.timeout)))
+	} else {
+		c.log(msgStreamLost, res.err)
+	}
+	return c.recoverTask(ctx, agent, res.quiet)
 }
 
 // sendBlocking is the non-streaming path: SendMessage waits for the final
@@ -233,7 +255,7 @@ func (c *call) refused(ctx context.Context, err error) error {
 // this node (the application exited): reuse a saved result, or follow the
 // original task; never resubmit (SPEC R6, R7, R12, R13).
 func (c *call) resume(ctx context.Context) (workrun.Values, error) {
-	r := c.rec
+	r := c.record()
 	state := a2a.TaskState(r.RemoteState)
 	if r.CancelOutcome != "" {
 		return nil, fmt.Errorf("%w (%s); run the workflow again to start a new execution", ErrAlreadyCanceled, r.CancelOutcome)
@@ -261,18 +283,34 @@ func (c *call) resume(ctx context.Context) (workrun.Values, error) {
 // recoverTask follows a task whose id is known: GetTask, then SubscribeToTask
 // while it has not ended; a subscription that finds the task already ended
 // leads to one more GetTask for the final result (SPEC R6, R7).
-func (c *call) recoverTask(ctx context.Context, agent Agent, idled bool) (workrun.Values, error) {
+//
+// A quiet task is not a failed task: timeout_seconds bounds each request, so
+// a stream that stays silent that long leads to a GetTask, and while the
+// agent answers it and the task has not ended the call subscribes again and
+// keeps waiting, however long the task takes. The node fails only when the
+// agent itself stops answering: a GetTask that times out or is refused, or
+// a stream that ends maxReconnects times in a row without a single event.
+func (c *call) recoverTask(ctx context.Context, agent Agent, quiet bool) (workrun.Values, error) {
 	taskID := c.record().TaskID
-	for attempt := 0; ; attempt++ {
-		c.log(msgReadingTask, taskID)
+	empty := 0 // streams in a row that ended without an event
+	for {
+		if !quiet {
+			c.log(msgReadingTask, taskID)
+		}
 		gctx, cancel := context.WithTimeout(ctx, c.s.timeout)
 		t, err := agent.GetTask(gctx, taskID)
+		timedOut := gctx.Err() != nil
 		cancel()
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			return nil, fmt.Errorf("read remote task %s: %w", taskID, err)
+			if timedOut {
+				return nil, fmt.Errorf("%w: GetTask of task %s got no answer within %v (timeout_seconds); the task may still be running on the agent",
+					ErrAgentNotAnswering, taskID, c.s.timeout)
+			}
+			return nil, fmt.Errorf("%w: GetTask of task %s was refused: %w; the task may still be running on the agent",
+				ErrAgentNotAnswering, taskID, err)
 		}
 		done, err := c.handle(ctx, a2a.StreamEvent{Task: t})
 		if err != nil {
@@ -285,62 +323,86 @@ func (c *call) recoverTask(ctx context.Context, agent Agent, idled bool) (workru
 			return nil, fmt.Errorf("%w: task %s is %s and the agent does not stream; Workrun does not poll it",
 				ErrUnfinished, taskID, stateName(t.Status.State))
 		}
-		if attempt >= maxReconnects {
-			return nil, fmt.Errorf("follow remote task %s: the update stream broke %d times; giving up (the task may still be running)", taskID, attempt)
+		if !quiet {
+			c.log(msgSubscribing, taskID)
 		}
-		c.log(msgSubscribing, taskID)
-		done, idle, serr, err := c.follow(ctx, func(sctx context.Context) iter.Seq2[a2a.StreamEvent, error] {
+		res, err := c.follow(ctx, func(sctx context.Context) iter.Seq2[a2a.StreamEvent, error] {
 			return agent.SubscribeToTask(sctx, taskID)
 		})
 		if err != nil {
 			return nil, err
 		}
-		if done {
+		if res.done {
 			return c.finish(ctx)
 		}
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		if idle {
-			if idled {
-				return nil, fmt.Errorf("%w: task %s sent nothing for %v (timeout_seconds)", ErrNoUpdates, taskID, c.s.timeout)
-			}
-			idled = true
+		quiet = res.quiet
+		switch {
+		case res.quiet:
+			// The agent is asked again below; if it answers, the task is
+			// alive and the call keeps following it.
+			empty = 0
+			c.nc.Progress(workrun.Plain(c.lang().text(msgQuiet, taskID, c.s.timeout)))
+			continue
+		case res.events > 0:
+			empty = 0
+		default:
+			empty++
+		}
+		if empty >= maxReconnects {
+			return nil, fmt.Errorf("%w: the update stream of task %s ended %d times in a row without an event (last: %v); the task may still be running on the agent",
+				ErrAgentNotAnswering, taskID, empty, res.err)
 		}
 		// The task may have ended just before the subscription was set up
 		// (TaskNotFound / UnsupportedOperation, or an empty stream): the next
 		// GetTask reads the final snapshot.
-		c.log(msgStreamLost, serr)
+		c.log(msgStreamLost, res.err)
 	}
 }
 
+// followed is how one stream ended.
+type followed struct {
+	done   bool  // a final event arrived
+	quiet  bool  // nothing arrived for timeout_seconds
+	events int   // events handled
+	err    error // why a stream that is not done ended
+}
+
 // follow reads one stream until a final event, the stream's end, or silence
-// for the timeout. done reports a final event; idle a silence; serr why a
-// non-final stream ended; err a failure that must fail the node.
-func (c *call) follow(ctx context.Context, open func(context.Context) iter.Seq2[a2a.StreamEvent, error]) (done, idle bool, serr, err error) {
+// for the timeout. err is a failure that must fail the node.
+func (c *call) follow(ctx context.Context, open func(context.Context) iter.Seq2[a2a.StreamEvent, error]) (followed, error) {
 	sctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	timer := time.AfterFunc(c.s.timeout, func() { cancel(errIdle) })
 	defer timer.Stop()
-	serr = a2a.ErrStreamBroken
+	res := followed{err: a2a.ErrStreamBroken}
 	for ev, e := range open(sctx) {
 		if e != nil {
-			serr = e
+			res.err = e
 			break
 		}
 		timer.Reset(c.s.timeout)
+		res.events++
 		d, herr := c.handle(ctx, ev)
+		if errors.Is(herr, errStrayMessage) {
+			res.err = herr // the task is read instead
+			break
+		}
 		if herr != nil {
-			return false, false, nil, herr
+			return res, herr
 		}
 		if d {
-			return true, false, nil, nil
+			res.done = true
+			return res, nil
 		}
 	}
 	if errors.Is(context.Cause(sctx), errIdle) {
-		return false, true, fmt.Errorf("%w (%v)", errIdle, c.s.timeout), nil
+		res.quiet = true
+		res.err = fmt.Errorf("%w (%v)", errIdle, c.s.timeout)
 	}
-	return false, false, serr, nil
+	return res, nil
 }
 
 // handle applies one event. The taskId and contextId are committed before it
@@ -368,15 +430,28 @@ func (c *call) handle(ctx context.Context, ev a2a.StreamEvent) (done bool, err e
 	}
 	switch {
 	case ev.Task != nil:
-		c.artifacts = append([]a2a.Artifact(nil), ev.Task.Artifacts...)
+		// A snapshot holds every artifact so far: it replaces what the
+		// stream sent.
+		if err := c.res.reset(); err != nil {
+			return false, fmt.Errorf("keep remote result: %w", err)
+		}
+		for _, a := range ev.Task.Artifacts {
+			if err := c.res.apply(a, false); err != nil {
+				return false, err
+			}
+		}
 		return c.status(ctx, ev.Task.Status)
 	case ev.StatusUpdate != nil:
 		return c.status(ctx, ev.StatusUpdate.Status)
 	case ev.ArtifactUpdate != nil:
-		c.applyArtifact(ev.ArtifactUpdate)
-		return false, nil
+		return false, c.applyArtifact(ev.ArtifactUpdate)
 	case ev.Message != nil:
 		if tid == "" {
+			if r.TaskID != "" {
+				// Once a task is fixed its stream carries only that task's
+				// events; a stray message is no answer to it.
+				return false, fmt.Errorf("%w: %w", errStrayMessage, a2a.ErrProtocol)
+			}
 			c.reply = ev.Message
 			return true, nil
 		}
@@ -420,24 +495,12 @@ func (c *call) status(ctx context.Context, st a2a.TaskStatus) (bool, error) {
 	return st.State.Terminal() || st.State.Interrupted(), nil
 }
 
-// applyArtifact merges a chunk into the artifacts received so far and shows it
-// as a progress line.
-func (c *call) applyArtifact(u *a2a.TaskArtifactUpdateEvent) {
+// applyArtifact keeps a chunk with the artifacts received so far and shows
+// it as a progress line.
+func (c *call) applyArtifact(u *a2a.TaskArtifactUpdateEvent) error {
 	a := u.Artifact
-	i := -1
-	for j := range c.artifacts {
-		if c.artifacts[j].ArtifactID == a.ArtifactID {
-			i = j
-			break
-		}
-	}
-	switch {
-	case i < 0:
-		c.artifacts = append(c.artifacts, a)
-	case u.Append:
-		c.artifacts[i].Parts = append(c.artifacts[i].Parts, a.Parts...)
-	default:
-		c.artifacts[i] = a
+	if err := c.res.apply(a, u.Append); err != nil {
+		return err
 	}
 	name := a.Name
 	if name == "" {
@@ -446,6 +509,7 @@ func (c *call) applyArtifact(u *a2a.TaskArtifactUpdateEvent) {
 	if desc := describeParts(a.Parts); desc != "" {
 		c.nc.Progress(workrun.Plain(c.lang().text(msgArtifact, name, desc)))
 	}
+	return nil
 }
 
 // finish turns the final state into the node's result: outputs for a
@@ -456,20 +520,18 @@ func (c *call) finish(ctx context.Context) (workrun.Values, error) {
 	state := a2a.TaskState(r.RemoteState)
 	switch {
 	case c.reply != nil || state == a2a.TaskStateCompleted:
-		parts := []a2a.Part(nil)
-		var text string
+		var (
+			text  string
+			parts []resultFile
+		)
 		if c.reply != nil {
-			parts = c.reply.Parts
-			text = partsText(parts)
+			text, parts = partsText(c.reply.Parts), messageFiles(c.reply.Parts)
 		} else {
-			var texts []string
-			for _, a := range c.artifacts {
-				parts = append(parts, a.Parts...)
-				if t := partsText(a.Parts); t != "" {
-					texts = append(texts, t)
-				}
+			var err error
+			if text, err = c.res.text(); err != nil {
+				return nil, err
 			}
-			text = strings.Join(texts, "\n")
+			parts = c.res.files()
 		}
 		files, err := c.saveFiles(ctx, parts)
 		if err != nil {

@@ -12,10 +12,18 @@
 // the artifacts made from remote files) is committed before the node returns,
 // and a resumed node that finds it returns it without any network call (R6).
 //
-// Time. timeout_seconds bounds each request until its answer (discovery,
-// a blocking SendMessage, GetTask, CancelTask) and, on a stream, the silence
-// before the first event and between two events; it is not a bound on the
-// whole remote task, which may run as long as it keeps reporting.
+// Time. A quiet task is not a failed task. timeout_seconds bounds each
+// request until its answer (discovery, a blocking SendMessage, GetTask,
+// CancelTask) and, on a stream, the wait for the next event; it is never a
+// bound on the remote task itself. When a stream with a known taskId stays
+// silent that long, the call reads the task (GetTask) and, while the agent
+// answers and the task has not ended, subscribes again and keeps waiting,
+// however long the task takes; each quiet period shows one progress line.
+// The node fails only when the agent itself stops answering — a request
+// that times out or is refused, or maxReconnects update streams in a row
+// that end without a single event — with ErrAgentNotAnswering, whose message
+// says exactly that. Before a taskId is known, silence past the timeout is
+// an unanswered request: "submission result unknown".
 //
 // Updates. A streaming agent is called with SendStreamingMessage; status
 // messages become node messages (a status line is shown when it differs
@@ -30,8 +38,7 @@
 // subscribes (SubscribeToTask); if the subscription finds the task already
 // ended it reads the task once more for the final result (R7). The business
 // message is never sent again once a taskId is known, and nothing polls on a
-// timer: a second idle timeout on a subscription fails the node, and a stream
-// that keeps breaking fails it after maxReconnects attempts. A non-streaming
+// timer beyond the quiet-stream rule above. A non-streaming
 // agent gets one blocking SendMessage; an unfinished task in its answer fails
 // the node. A stream that breaks before any taskId arrived fails the node with
 // "submission result unknown" and is not resubmitted; a resumed call whose
@@ -47,7 +54,9 @@
 // bounded context; this node's hook applies the R9 table to its call, reading
 // only what was saved: a call with a taskId that has not ended gets exactly one
 // CancelTask, with no status query first and no retry, bounded by
-// timeout_seconds; a call without a taskId shows "submission result unknown";
+// timeout_seconds — the node's own bound, not the engine's: the cancel and
+// the save of its outcome run on a context detached from the hook's, so the
+// outcome ("unconfirmed" included) is always saved; a call without a taskId shows "submission result unknown";
 // an ended call gets nothing. Once the hook has taken its snapshot the call
 // handles no further events, so what was saved is what decides. The cancel
 // goes out at once; the "requesting cancellation…" line is committed while it
@@ -80,7 +89,15 @@
 // 20 MiB of raw bytes, checked before anything is sent. Artifact ids never
 // leave the machine (R14). Inline file outputs become local artifacts (the
 // artifact store cleans the name and checks the MIME type); url parts are
-// listed as not downloaded (R15).
+// listed as not downloaded (R15). Artifact parts received while the task runs
+// go to a spool as they arrive (memory up to 1 MiB, then a temporary file in
+// Deps.SpoolDir, removed when the node ends), so append chunks never pile up
+// in memory; an artifact is found by id in constant time. One call keeps at
+// most Deps.MaxResultBytes (default 256 MiB) of artifact bytes and 200,000
+// artifacts; past that the node fails with ErrResultTooLarge naming the
+// limit (and the run's abort cancels the task). A task snapshot (GetTask)
+// replaces what the stream sent. Files are put into the artifact store when
+// the task completes, from the spool.
 //
 // Credentials. A credential is used only for its origin, and over plain http
 // only to a loopback address (R3.3). CheckAgent is the connection test: card

@@ -145,6 +145,9 @@ type memCalls struct {
 func newMemCalls() *memCalls { return &memCalls{recs: map[string]store.RemoteCall{}} }
 
 func (m *memCalls) SaveRemoteCall(ctx context.Context, c store.RemoteCall) error {
+	if err := ctx.Err(); err != nil { // as the real store: a done context saves nothing
+		return fmt.Errorf("save remote call: %w", err)
+	}
 	if m.SaveFunc != nil {
 		if err := m.SaveFunc(c); err != nil {
 			return err

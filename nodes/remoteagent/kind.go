@@ -52,6 +52,12 @@ type Deps struct {
 	// HTTPClient is used by the default Connect; nil means a client on a
 	// transport shared by every call of this kind (fanOutTransport).
 	HTTPClient *http.Client
+	// MaxResultBytes caps the artifact bytes one call keeps; 0 means
+	// DefaultMaxResultBytes.
+	MaxResultBytes int64
+	// SpoolDir holds the temporary files of results too large for memory;
+	// "" means os.TempDir().
+	SpoolDir string
 	// Language returns the app's language tag ("en", "zh"); nil means English.
 	Language func() string
 }

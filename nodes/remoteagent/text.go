@@ -37,6 +37,7 @@ const (
 	msgURLNotDownloaded
 	msgResuming
 	msgInterrupted
+	msgQuiet
 )
 
 var texts = map[msgID][2]string{
@@ -64,6 +65,7 @@ var texts = map[msgID][2]string{
 	msgURLNotDownloaded:       {"File link not downloaded: %s", "文件链接未下载：%s"},
 	msgResuming:               {"Resuming remote task %s", "恢复远程任务 %s"},
 	msgInterrupted:            {"Remote task needs %s: %s", "远程任务需要%s：%s"},
+	msgQuiet:                  {"Remote task %s: no update for %v; the agent still answers, so Workrun keeps waiting", "远程任务 %s：%v 内没有更新；远端仍有应答，继续等待"},
 }
 
 // lang selects the wording: 0 English, 1 Simplified Chinese.
