@@ -41,7 +41,7 @@ type RunPanel struct {
 	sel     string // selected node id
 	picked  bool   // the person chose sel; automatic selection stops
 
-	dirtyHeader, dirtyNodes, dirtyDetail bool
+	dirtyHeader, dirtyNodes, dirtyDetail, dirtyMsgs bool
 
 	header   *widget.Label
 	reason   *widget.Label
@@ -108,12 +108,12 @@ func NewRunPanel(runs workrun.RunStore, readOnly bool) *RunPanel {
 	p.msgList = widget.NewList(func() int { return len(p.shown) },
 		func() fyne.CanvasObject {
 			l := widget.NewLabel("15:04:05  message")
-			l.Truncation = fyne.TextTruncateEllipsis
+			l.Truncation = fyne.TextTruncateClip
 			return l
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			if i < len(p.shown) {
-				o.(*widget.Label).SetText(messageLine(p.shown[i]))
+				o.(*widget.Label).SetText(rowLine(p.shown[i]))
 			}
 		})
 	p.msgList.OnSelected = func(i widget.ListItemID) {
@@ -321,7 +321,7 @@ func (p *RunPanel) addMessage(m workrun.Message) {
 	p.msgs[m.NodeID] = ms
 	p.know(m.NodeID, "")
 	if m.NodeID == p.sel {
-		p.dirtyDetail = true
+		p.dirtyMsgs = true
 	}
 }
 
@@ -418,8 +418,11 @@ func (p *RunPanel) Flush() {
 		}
 	}
 	if p.dirtyDetail {
-		p.dirtyDetail = false
+		p.dirtyDetail, p.dirtyMsgs = false, false
 		p.refreshDetail()
+	} else if p.dirtyMsgs {
+		p.dirtyMsgs = false
+		p.refreshMessages()
 	}
 }
 
@@ -516,12 +519,18 @@ func (p *RunPanel) refreshDetail() {
 		p.nodeErr.Hide()
 	}
 	p.io.SetText(p.ioText(id))
-	p.shown = p.msgs[id]
+	p.refreshMessages()
+	p.refreshDecision(id)
+}
+
+// refreshMessages shows the selected node's messages, following the newest
+// while the run goes on.
+func (p *RunPanel) refreshMessages() {
+	p.shown = p.msgs[p.sel]
 	p.msgList.Refresh()
 	if len(p.shown) > 0 && p.Active() {
 		p.msgList.ScrollToBottom()
 	}
-	p.refreshDecision(id)
 }
 
 // ioText lists a node's inputs and outputs (SPEC W5).
@@ -587,6 +596,23 @@ func (p *RunPanel) DecisionObjects() *fyne.Container { return p.decision }
 // language.
 func messageLine(m workrun.Message) string {
 	return m.Time.Local().Format("15:04:05") + "  " + MessageText(m)
+}
+
+// rowLine is a message cut to what one row of the list can show (the whole
+// line is shown when the row is selected): a long agent message would
+// otherwise be shaped in full on every redraw.
+func rowLine(m workrun.Message) string {
+	s := messageLine(m)
+	if len(s) > 400 {
+		r := []rune(s)
+		if len(r) > 200 {
+			s = string(r[:200]) + "…"
+		}
+	}
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	return s
 }
 
 // MessageText renders a node message in the window's language: a
