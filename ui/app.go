@@ -120,6 +120,8 @@ type Window struct {
 	applied  func(Event)
 	pumpDone chan struct{} // closed when the event goroutine has ended
 
+	rs runState // run-related app state (run.go)
+
 	demoURL  string
 	demoStop func()
 	unsub    func()
@@ -185,6 +187,7 @@ func (w *Window) build() {
 	w.panel.OnResume = w.resumeRun
 	w.panel.OnRunAgain = w.runAgain
 	w.panel.OnDecide = w.decide
+	w.panel.OnRunChanged = w.refreshTasks
 	w.tasks = NewRemotePanel(w.deps.RemoteCalls, w.deps.Runs, w.deps.Artifacts, w.win)
 	w.records = NewRecordsView(w)
 
