@@ -113,6 +113,7 @@ func NewWindow(a fyne.App, d Deps) *Window {
 		w.setStatus(lang.X("help.first", "New here? Help → Sample: Remote Agent demo starts the demo agent and opens a workflow you can run at once."))
 	}
 	w.noteInterrupted()
+	w.checkKeyring()
 	switch d.AutoRun {
 	case "remote":
 		w.autoRun(SampleRemote)
@@ -296,9 +297,8 @@ func (w *Window) menu() *fyne.MainMenu {
 		item(lang.X("help.demo", "Start demo agent"), w.startDemo),
 		item(lang.X("help.sample_remote", "Sample: Remote Agent demo"), func() { w.openSample(SampleRemote) }),
 		item(lang.X("help.sample_parallel", "Sample: parallel branches with a failure"), func() { w.openSample(SampleParallel) }),
-		item(lang.X("help.about", "About Workrun"), func() {
-			dialog.ShowInformation("Workrun", lang.X("help.about_text", "Workrun runs workflows on your machine and hands work to remote agents over A2A."), w.win)
-		}),
+		item(lang.X("about.format_doc", "Workflow file format"), w.showFormatDoc),
+		item(lang.X("help.about", "About Workrun"), w.showAbout),
 	)
 	return fyne.NewMainMenu(file, edit, view, run, settings, help)
 }

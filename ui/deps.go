@@ -35,6 +35,8 @@ type Deps struct {
 	// demos and the real-window smoke test). The window title then ends with
 	// the run's status, e.g. "Workrun — Remote Agent demo — succeeded".
 	AutoRun string
+	// About is what Help → About shows, and the keyring check at start.
+	About AboutInfo
 }
 
 // Engine is what the window asks of the workflow engine; *workrun.Engine
