@@ -106,13 +106,13 @@ check() {
 	# Linux: the tarball holds the binary, the icon and a valid .desktop entry
 	# that starts the binary and names the icon.
 	tar -xJf "dist/$linux_tar" -C "$work"
-	local top=$work/Workrun/usr/local
+	local top=$work/workrun/usr/local
 	local exe=$top/bin/workrun desktop=$top/share/applications/app.workrun.desktop.desktop
 	local icon=$top/share/pixmaps/app.workrun.desktop.png
 	[ -x "$exe" ] || fail "the tarball has no executable usr/local/bin/workrun"
 	[ -f "$icon" ] || fail "the tarball has no icon usr/local/share/pixmaps/app.workrun.desktop.png"
 	[ -f "$desktop" ] || fail "the tarball has no .desktop entry"
-	[ -f "$work/Workrun/Makefile" ] || fail "the tarball has no Makefile (make user-install / sudo make install)"
+	[ -f "$work/workrun/Makefile" ] || fail "the tarball has no Makefile (make user-install / sudo make install)"
 	cmp -s "$icon" assets/icon.png || fail "the tarball's icon is not assets/icon.png"
 	desktop-file-validate "$desktop" || fail "desktop-file-validate rejects the tarball's .desktop entry"
 	grep -qx 'Exec=workrun' "$desktop" || fail ".desktop entry: Exec is not workrun"

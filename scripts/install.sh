@@ -44,14 +44,16 @@ manifest_path() { echo "$1/share/workrun/install-manifest"; }
 
 # desktop_entry prints the .desktop entry for a binary installed at exe.
 desktop_entry() {
-	local exe=$1
+	local exe=$1 exec_field=$1
+	# The Desktop Entry spec quotes an Exec argument that has spaces.
+	[[ $exe == *[[:space:]]* ]] && exec_field="\"$exe\""
 	cat <<DESKTOP
 [Desktop Entry]
 Type=Application
 Name=$(toml_value Name)
 GenericName=$(toml_value GenericName)
 Comment=$(toml_value Comment)
-Exec=$exe
+Exec=$exec_field
 TryExec=$exe
 Icon=$app_id
 Terminal=false
@@ -218,15 +220,15 @@ first_start() {
 	env -i DISPLAY="$DISPLAY" HOME="$home" PATH=/usr/bin:/bin LANG=C.UTF-8 \
 		$exec_line </dev/null >"$work/start.log" 2>&1 &
 	local pid=$! win=
-	for _ in $(seq 1 150); do
-		win=$(xdotool search --onlyvisible --pid "$pid" --name '^Workrun' 2>/dev/null | head -n1 || true)
+	for _ in $(seq 1 450); do
+		win=$(xdotool search --onlyvisible --name '^Workrun( |$)' 2>/dev/null | head -n1 || true)
 		[ -n "$win" ] && break
 		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.2
 	done
 	if [ -z "$win" ]; then
 		kill "$pid" 2>/dev/null || true
-		fail "no Workrun window within 30 s of starting $exec_line: $(tail -5 "$work/start.log")"
+		fail "no Workrun window within 90 s of starting $exec_line: $(tail -5 "$work/start.log")"
 	fi
 	local db=$home/.config/workrun/workrun.db
 	[ -f "$db" ] || fail "first start did not create $db"
@@ -235,6 +237,30 @@ first_start() {
 	wait "$pid" || status=$?
 	[ "$status" -eq 0 ] || fail "Workrun exited with status $status after SIGTERM: $(tail -5 "$work/start.log")"
 	echo "install check: first start from the menu entry (no terminal, no environment, no keyring): window shown, $db created, clean exit"
+
+	# The Remote Agent sample against the built-in demo agent, in the same
+	# home and still without a keyring: WORKRUN_AUTORUN=remote opens the
+	# sample, starts the demo agent and runs it, as Help → Sample does.
+	env -i DISPLAY="$DISPLAY" HOME="$home" PATH=/usr/bin:/bin LANG=C.UTF-8 WORKRUN_AUTORUN=remote \
+		$exec_line </dev/null >"$work/sample.log" 2>&1 &
+	pid=$!
+	local title=
+	for _ in $(seq 1 600); do
+		win=$(xdotool search --onlyvisible --name '^Workrun .* — (succeeded|failed|stopped|interrupted)$' 2>/dev/null | head -n1 || true)
+		if [ -n "$win" ]; then
+			title=$(xdotool getwindowname "$win")
+			break
+		fi
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.2
+	done
+	kill -TERM "$pid" 2>/dev/null || true
+	status=0
+	wait "$pid" || status=$?
+	[[ $title == *"— succeeded" ]] ||
+		fail "the Remote Agent sample did not succeed against the demo agent (window title '$title'): $(tail -5 "$work/sample.log")"
+	[ "$status" -eq 0 ] || fail "Workrun exited with status $status after the sample run"
+	echo "install check: the Remote Agent sample ran against the built-in demo agent without a keyring: '$title'"
 }
 
 case "${1:-}" in

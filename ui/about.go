@@ -122,14 +122,20 @@ func (w *Window) checkKeyring() {
 	if check == nil {
 		return
 	}
+	done := keyringCheckDone
 	go func() {
-		err := check()
-		if err == nil {
-			return
+		if err := check(); err != nil {
+			fyne.Do(func() { w.showNoKeyring(err) })
 		}
-		fyne.Do(func() { w.showNoKeyring(err) })
+		if done != nil {
+			done()
+		}
 	}()
 }
+
+// keyringCheckDone, when set (tests), is called once the keyring check's
+// result has been shown.
+var keyringCheckDone func()
 
 // showNoKeyring explains a missing keyring and what still works.
 func (w *Window) showNoKeyring(err error) {

@@ -48,12 +48,23 @@ func waitOverlay(t *testing.T, w *Window) ([]string, map[string]*widget.Button) 
 	return nil, nil
 }
 
+// gatedKeyringCheck returns a check that waits for release before it
+// answers err, and a channel closed once its result was shown: the test
+// driver runs fyne.Do on the calling goroutine, so the window must be left
+// alone while the check's goroutine shows its result.
+func gatedKeyringCheck(t *testing.T, err error) (check func() error, release, shown chan struct{}) {
+	release, shown = make(chan struct{}), make(chan struct{})
+	keyringCheckDone = func() { close(shown) }
+	t.Cleanup(func() { keyringCheckDone = nil })
+	return func() error { <-release; return err }, release, shown
+}
+
 func TestMissingKeyringIsExplainedInTheWindow(t *testing.T) {
-	check := func() error {
-		return fmt.Errorf("%w: dbus: no session bus", errors.New("no OS keyring available"))
-	}
+	check, release, shown := gatedKeyringCheck(t, fmt.Errorf("%w: dbus: no session bus", errors.New("no OS keyring available")))
 	w := newTestWindow(t, Deps{About: AboutInfo{CheckKeyring: check}})
-	texts, _ := waitOverlay(t, w)
+	close(release)
+	<-shown
+	texts, _ := overlayTexts(w)
 	all := strings.Join(texts, "\n")
 	for _, want := range []string{"No OS keyring is available", "the samples and the demo agent work", "dbus: no session bus"} {
 		if !strings.Contains(all, want) {
@@ -68,10 +79,10 @@ func TestMissingKeyringIsExplainedInTheWindow(t *testing.T) {
 }
 
 func TestWorkingKeyringShowsNothing(t *testing.T) {
-	checked := make(chan struct{})
-	w := newTestWindow(t, Deps{About: AboutInfo{CheckKeyring: func() error { close(checked); return nil }}})
-	<-checked
-	time.Sleep(50 * time.Millisecond) // the check's goroutine returns without fyne.Do
+	check, release, shown := gatedKeyringCheck(t, nil)
+	w := newTestWindow(t, Deps{About: AboutInfo{CheckKeyring: check}})
+	close(release)
+	<-shown
 	if texts, _ := overlayTexts(w); texts != nil {
 		t.Errorf("a dialog was shown although the keyring works: %q", texts)
 	}
