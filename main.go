@@ -98,7 +98,9 @@ func runGUI(ctx context.Context, env *cli.Env) error {
 		return fmt.Errorf("recover interrupted runs: %w", err)
 	}
 	defer p.engine.Close(context.WithoutCancel(ctx))
-	return ui.Run(guiDeps(p))
+	d := guiDeps(p)
+	d.About = aboutInfo(env.DataDir)
+	return ui.Run(d)
 }
 
 // guiDeps adapts the parts to what the window asks for.

@@ -149,6 +149,7 @@ func NewWindow(a fyne.App, d Deps) *Window {
 		w.setStatus(lang.X("help.first", "New here? Help → Sample: Remote Agent demo starts the demo agent and opens a workflow you can run at once."))
 	}
 	w.noteInterrupted()
+	w.checkKeyring()
 	return w
 }
 
@@ -382,9 +383,8 @@ func (w *Window) menu() *fyne.MainMenu {
 		item(lang.X("help.sample_remote", "Sample: Remote Agent demo"), nil, func() { w.openSample(SampleRemote) }),
 		item(lang.X("help.sample_parallel", "Sample: parallel branches with a failure"), nil, func() { w.openSample(SampleParallel) }),
 		item(lang.X("help.demo_words", "What the demo agent understands"), nil, w.showDemoWords),
-		item(lang.X("help.about", "About Workrun"), nil, func() {
-			dialog.ShowInformation("Workrun", lang.X("help.about_text", "Workrun runs workflows on your machine and hands work to remote agents over A2A."), w.win)
-		}),
+		item(lang.X("about.format_doc", "Workflow file format"), nil, w.showFormatDoc),
+		item(lang.X("help.about", "About Workrun"), nil, w.showAbout),
 	)
 	return fyne.NewMainMenu(file, edit, view, run, settings, help)
 }

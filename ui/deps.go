@@ -30,6 +30,8 @@ type Deps struct {
 	StartDemoAgent func() (url string, stop func(), err error)
 	// Lang is "en", "zh-Hans" or "" for the system language.
 	Lang string
+	// About is what Help → About shows, and the keyring check at start.
+	About AboutInfo
 }
 
 // Engine is what the window asks of the workflow engine; *workrun.Engine
