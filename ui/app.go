@@ -646,7 +646,3 @@ func (w *Window) showCredentials() {
 	d.Show()
 	v.Reload()
 }
-
-func desktopCustom(k fyne.KeyName, m fyne.KeyModifier) desktop.CustomShortcut {
-	return desktop.CustomShortcut{KeyName: k, Modifier: m}
-}
