@@ -148,12 +148,6 @@ func (w *Window) Close() {
 	w.stop()
 }
 
-// Canvas returns the canvas view (tests drive it).
-func (w *Window) Canvas() *CanvasView { return w.cv }
-
-// FyneWindow returns the Fyne window.
-func (w *Window) FyneWindow() fyne.Window { return w.win }
-
 // build makes every widget and the menus; it is called again when the
 // language changes.
 func (w *Window) build() {
