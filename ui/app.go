@@ -37,7 +37,7 @@ func Run(d Deps) error {
 	// store flush) that a quit gives.
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
+	defer func() { signal.Stop(sigs); close(sigs) }() // ends the goroutine below
 	go func() {
 		if _, ok := <-sigs; ok {
 			fyne.Do(a.Quit)
