@@ -39,7 +39,7 @@ func Run(d Deps) error {
 	// store flush) that a quit gives.
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
+	defer func() { signal.Stop(sigs); close(sigs) }() // ends the goroutine below
 	go func() {
 		if _, ok := <-sigs; ok {
 			fyne.Do(a.Quit)
@@ -163,12 +163,6 @@ func (w *Window) Close() {
 	}
 	w.stop()
 }
-
-// Canvas returns the canvas view (tests drive it).
-func (w *Window) Canvas() *CanvasView { return w.cv }
-
-// FyneWindow returns the Fyne window.
-func (w *Window) FyneWindow() fyne.Window { return w.win }
 
 // build makes every widget and the menus; it is called again when the
 // language changes.
@@ -917,8 +911,4 @@ func (w *Window) showCredentials() {
 	d.Resize(fyne.NewSize(640, 480))
 	d.Show()
 	v.Reload()
-}
-
-func desktopCustom(k fyne.KeyName, m fyne.KeyModifier) desktop.CustomShortcut {
-	return desktop.CustomShortcut{KeyName: k, Modifier: m}
 }

@@ -83,8 +83,7 @@ type AgentReport struct {
 	InterfaceURL       string
 	Streaming          bool
 	SecuritySchemes    []string
-	CredentialAccepted bool   // false when no credential was sent or it was refused
-	Note               string // anything else the check wants to say
+	CredentialAccepted bool // false when no credential was sent or it was refused
 }
 
 // RemoteTask is the saved record of one Remote Agent call, as the remote task
