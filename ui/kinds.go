@@ -18,7 +18,7 @@ import (
 
 // Kinds lists the node kinds of the palette, in palette order (docs/product.md
 // W7): the agents first, because handing work to them is what Workrun is for.
-var Kinds = []string{"remote_agent", "start", "set", "condition", "join", "output", "human_review", "ask_human", "process"}
+var Kinds = []string{"remote_agent", "remote_mcp", "start", "set", "condition", "join", "output", "human_review", "ask_human", "process"}
 
 // Palette groups, in palette order.
 const (
@@ -92,6 +92,8 @@ func KindLabel(kind string) string {
 		return lang.X("kind.process", "Process")
 	case "remote_agent":
 		return lang.X("kind.remote_agent", "Remote Agent")
+	case "remote_mcp":
+		return lang.X("kind.remote_mcp", "Remote MCP Tool")
 	}
 	return kind
 }
@@ -117,6 +119,8 @@ func KindIcon(kind string) fyne.Resource {
 		return theme.ComputerIcon()
 	case "remote_agent":
 		return theme.StorageIcon()
+	case "remote_mcp":
+		return theme.SettingsIcon()
 	}
 	return theme.ErrorIcon()
 }
@@ -146,7 +150,13 @@ type Config struct {
 	Output      string   `json:"output,omitempty"`
 	OutputFiles string   `json:"output_files,omitempty"`
 	Credential  string   `json:"credential,omitempty"`
-	// process, remote_agent
+	// remote_mcp (docs/remote-mcp.md; also url, output, output_files,
+	// credential): each argument value is a template over State fields.
+	Tool       string         `json:"tool,omitempty"`
+	Arguments  map[string]any `json:"arguments,omitempty"`
+	OutputJSON string         `json:"output_json,omitempty"`
+	Task       string         `json:"task,omitempty"` // auto (default), always, never
+	// process, remote_agent, remote_mcp
 	TimeoutSeconds int `json:"timeout_seconds,omitempty"`
 }
 
@@ -155,9 +165,9 @@ var Ops = []string{"eq", "ne", "gt", "lt", "contains"}
 
 // Remote Agent timeout bounds in seconds (R3.5).
 const (
-	MinTimeout     = 1
-	MaxTimeout     = 600
-	DefaultTimeout = 120
+	MinTimeout     = workrun.RemoteTimeoutMinSeconds
+	MaxTimeout     = workrun.RemoteTimeoutMaxSeconds
+	DefaultTimeout = workrun.RemoteTimeoutDefaultSeconds
 )
 
 // DefaultConfig is the config a new node of kind starts with.
@@ -172,6 +182,8 @@ func DefaultConfig(kind string) json.RawMessage {
 		c.TimeoutSeconds = 60
 	case "remote_agent":
 		c.TimeoutSeconds = DefaultTimeout
+	case "remote_mcp":
+		c.TimeoutSeconds, c.Task = DefaultTimeout, "auto"
 	}
 	return EncodeConfig(c)
 }
@@ -199,7 +211,8 @@ func EncodeConfig(c Config) json.RawMessage {
 
 // configKeys are the keys Config knows; MergeConfig keeps any others.
 var configKeys = []string{"values", "field", "op", "value", "fields", "prompt", "command", "env", "stdout", "cleanup",
-	"url", "inputs", "attachments", "output", "output_files", "credential", "timeout_seconds"}
+	"url", "inputs", "attachments", "output", "output_files", "credential", "timeout_seconds",
+	"tool", "arguments", "output_json", "task"}
 
 // MergeConfig writes c over orig, keeping keys of orig that Config does not
 // know (a newer engine's), so the inspector never drops them.
@@ -406,8 +419,48 @@ func checkNode(n workrun.NodeSpec, state map[string]workrun.FieldType) []string 
 		if c.OutputFiles != "" {
 			need(c.OutputFiles, workrun.FieldFiles, workrun.FieldFile)
 		}
+	case "remote_mcp":
+		out = append(out, checkRemoteMCP(c)...)
+		for _, v := range c.Arguments {
+			if s, ok := v.(string); ok {
+				for _, f := range workrun.TemplateFields(s) {
+					need(f)
+				}
+			}
+		}
+		if c.Output != "" {
+			need(c.Output, workrun.FieldText)
+		}
+		if c.OutputJSON != "" {
+			need(c.OutputJSON, workrun.FieldJSON)
+		}
+		if c.OutputFiles != "" {
+			need(c.OutputFiles, workrun.FieldFiles)
+		}
 	default:
 		out = append(out, fmt.Sprintf(lang.X("problem.kind", "unknown node type %q"), n.Type))
+	}
+	return out
+}
+
+// checkRemoteMCP checks the Remote MCP Tool configuration that needs no State.
+func checkRemoteMCP(c Config) []string {
+	var out []string
+	u, err := url.Parse(c.URL)
+	switch {
+	case c.URL == "":
+		out = append(out, lang.X("problem.mcp_url_empty", "enter the MCP server URL"))
+	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+		out = append(out, lang.X("problem.url", "the URL must start with http:// or https:// and name a host"))
+	}
+	if strings.TrimSpace(c.Tool) == "" {
+		out = append(out, lang.X("problem.mcp_tool", "name the tool to call"))
+	}
+	if c.Task != "" && c.Task != "auto" && c.Task != "always" && c.Task != "never" {
+		out = append(out, lang.X("problem.mcp_task", "task must be auto, always or never"))
+	}
+	if c.TimeoutSeconds != 0 && (c.TimeoutSeconds < MinTimeout || c.TimeoutSeconds > MaxTimeout) {
+		out = append(out, fmt.Sprintf(lang.X("problem.timeout", "the timeout must be %d–%d seconds"), MinTimeout, MaxTimeout))
 	}
 	return out
 }
