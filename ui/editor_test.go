@@ -334,3 +334,31 @@ func TestFitKeepsTextReadable(t *testing.T) {
 		t.Errorf("zoom label %q for zoom %v", got, w.cv.Zoom())
 	}
 }
+
+// TestMinimap_LargeWorkflows: a large workflow gets a minimap; tapping it
+// centres the view there. A small one has none.
+func TestMinimap_LargeWorkflows(t *testing.T) {
+	w := newTestWindow(t, Deps{})
+	w.OpenWorkflow("", SampleRemote("http://x"))
+	if w.cv.MinimapShown() {
+		t.Error("a 3-node workflow shows a minimap")
+	}
+	w.OpenWorkflow("", BigWorkflow(60, 80))
+	if !w.cv.MinimapShown() {
+		t.Fatal("a 60-node workflow shows no minimap")
+	}
+	w.cv.SetZoom(1)
+	before := w.cv.Offset()
+	test.TapCanvas(w.win.Canvas(), fyne.CurrentApp().Driver().AbsolutePositionForObject(w.cv.mini).AddXY(170, 12))
+	if after := w.cv.Offset(); after == before {
+		t.Error("tapping the minimap did not move the view")
+	}
+	// The last node (right end of the bottom row, drawn near the picture's
+	// top right: the workflow is 20 times wider than high) is now near the
+	// middle of the view.
+	last := w.doc.Position("n59")
+	centre := w.cv.ToWorkflow(fyne.NewPos(w.cv.Size().Width/2, w.cv.Size().Height/2))
+	if abs32(centre.X-last.X) > 400 || abs32(centre.Y-last.Y) > 200 {
+		t.Errorf("view centred on %v after tapping the minimap's corner, want near %v", centre, last)
+	}
+}
