@@ -566,18 +566,18 @@ func (e *edgeShape) place(a, b fyne.Position, zoom float32, selected bool) {
 // nodeBox is one node on the canvas.
 type nodeBox struct {
 	widget.BaseWidget
-	cv     *CanvasView
-	id     string
-	rect   *canvas.Rectangle
-	icon   *canvas.Image
-	title  *canvas.Text
-	kind   *canvas.Text
-	badge  *canvas.Text
-	warn   *canvas.Text
-	port   *canvas.Circle // input port on the left edge
+	cv    *CanvasView
+	id    string
+	rect  *canvas.Rectangle
+	icon  *canvas.Image
+	title *canvas.Text
+	kind  *canvas.Text
+	badge *canvas.Text
+	warn  *canvas.Text
+	port  *canvas.Circle // input port on the left edge
 
 	fullTitle, fullWarn string // before fitting into the box
-	handle *outHandle
+	handle              *outHandle
 
 	addMod   bool // a modifier was held at MouseDown: toggle selection
 	dragging bool
