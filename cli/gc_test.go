@@ -31,7 +31,7 @@ func artifactDeps() Deps {
 			st.Close()
 			return nil, err
 		}
-		ra := remoteagent.New(remoteagent.Deps{Calls: st, Language: func() string { return "en" }})
+		ra := remoteagent.New(remoteagent.Deps{Calls: st})
 		rm := remotemcp.New(remotemcp.Deps{Calls: st})
 		e := workrun.NewEngine(st, arts, append(localKinds(), ra, rm)...)
 		return &Services{DataDir: dataDir, Runs: st, Workflows: st, Artifacts: arts, Engine: e, Close: st.Close}, nil
