@@ -98,7 +98,9 @@ func runGUI(ctx context.Context, env *cli.Env) error {
 		return fmt.Errorf("recover interrupted runs: %w", err)
 	}
 	defer p.engine.Close(context.WithoutCancel(ctx))
-	return ui.Run(guiDeps(p))
+	d := guiDeps(p)
+	d.About = aboutInfo(env.DataDir)
+	return ui.Run(d)
 }
 
 // guiDeps adapts the parts to what the window asks for.
@@ -122,9 +124,9 @@ func guiDeps(p *parts) ui.Deps {
 			if name != "" {
 				c, secret, err := creds.Resolve(ctx, name, url)
 				if err != nil {
-					return ui.AgentReport{}, err
+					return ui.AgentReport{}, uiErr(err)
 				}
-				cred = &a2a.Credential{Kind: c.Kind, Header: c.Header, Secret: secret, Origin: c.Origin}
+				cred = new(remoteagent.ToA2A(c, secret))
 			}
 			r, err := remoteagent.CheckAgent(ctx, url, cred)
 			if err != nil {
@@ -155,15 +157,22 @@ func (a credAdapter) List(ctx context.Context) ([]ui.Credential, error) {
 	for _, c := range cs {
 		out = append(out, ui.Credential{Name: c.Name, Origin: c.Origin, Kind: c.Kind, Header: c.Header})
 	}
-	return out, err
+	return out, uiErr(err)
 }
 
 func (a credAdapter) Set(ctx context.Context, c ui.Credential, secret string) error {
-	err := a.m.Set(ctx, credentials.Credential{Name: c.Name, Kind: c.Kind, Origin: c.Origin, Header: c.Header}, secret)
+	return uiErr(a.m.Set(ctx, credentials.Credential{Name: c.Name, Kind: c.Kind, Origin: c.Origin, Header: c.Header}, secret))
+}
+
+func (a credAdapter) Delete(ctx context.Context, name string) error {
+	return uiErr(a.m.Delete(ctx, name))
+}
+
+// uiErr marks a missing keyring with ui.ErrNoKeyring, the sentinel the window
+// knows (it does not import credentials).
+func uiErr(err error) error {
 	if errors.Is(err, credentials.ErrNoKeyring) {
 		return fmt.Errorf("%w: %w", ui.ErrNoKeyring, err)
 	}
 	return err
 }
-
-func (a credAdapter) Delete(ctx context.Context, name string) error { return a.m.Delete(ctx, name) }

@@ -39,7 +39,7 @@ func Run(d Deps) error {
 	// store flush) that a quit gives.
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
+	defer func() { signal.Stop(sigs); close(sigs) }() // ends the goroutine below
 	go func() {
 		if _, ok := <-sigs; ok {
 			fyne.Do(a.Quit)
@@ -149,6 +149,7 @@ func NewWindow(a fyne.App, d Deps) *Window {
 		w.setStatus(lang.X("help.first", "New here? Help → Sample: Remote Agent demo starts the demo agent and opens a workflow you can run at once."))
 	}
 	w.noteInterrupted()
+	w.checkKeyring()
 	return w
 }
 
@@ -162,12 +163,6 @@ func (w *Window) Close() {
 	}
 	w.stop()
 }
-
-// Canvas returns the canvas view (tests drive it).
-func (w *Window) Canvas() *CanvasView { return w.cv }
-
-// FyneWindow returns the Fyne window.
-func (w *Window) FyneWindow() fyne.Window { return w.win }
 
 // build makes every widget and the menus; it is called again when the
 // language changes.
@@ -382,9 +377,8 @@ func (w *Window) menu() *fyne.MainMenu {
 		item(lang.X("help.sample_remote", "Sample: Remote Agent demo"), nil, func() { w.openSample(SampleRemote) }),
 		item(lang.X("help.sample_parallel", "Sample: parallel branches with a failure"), nil, func() { w.openSample(SampleParallel) }),
 		item(lang.X("help.demo_words", "What the demo agent understands"), nil, w.showDemoWords),
-		item(lang.X("help.about", "About Workrun"), nil, func() {
-			dialog.ShowInformation("Workrun", lang.X("help.about_text", "Workrun runs workflows on your machine and hands work to remote agents over A2A."), w.win)
-		}),
+		item(lang.X("about.format_doc", "Workflow file format"), nil, w.showFormatDoc),
+		item(lang.X("help.about", "About Workrun"), nil, w.showAbout),
 	)
 	return fyne.NewMainMenu(file, edit, view, run, settings, help)
 }
@@ -917,8 +911,4 @@ func (w *Window) showCredentials() {
 	d.Resize(fyne.NewSize(640, 480))
 	d.Show()
 	v.Reload()
-}
-
-func desktopCustom(k fyne.KeyName, m fyne.KeyModifier) desktop.CustomShortcut {
-	return desktop.CustomShortcut{KeyName: k, Modifier: m}
 }

@@ -284,9 +284,6 @@ func (cv *CanvasView) sync() {
 	seen := make(map[string]bool, len(wf.Nodes))
 	cv.objects = cv.objects[:0]
 	cv.objects = append(cv.objects, cv.bg)
-	for _, e := range cv.edges {
-		_ = e
-	}
 	cv.edges = cv.edges[:0]
 	clear(cv.byNode)
 	for _, e := range wf.Edges {

@@ -30,6 +30,8 @@ type Deps struct {
 	StartDemoAgent func() (url string, stop func(), err error)
 	// Lang is "en", "zh-Hans" or "" for the system language.
 	Lang string
+	// About is what Help → About shows, and the keyring check at start.
+	About AboutInfo
 }
 
 // Engine is what the window asks of the workflow engine; *workrun.Engine
@@ -81,8 +83,7 @@ type AgentReport struct {
 	InterfaceURL       string
 	Streaming          bool
 	SecuritySchemes    []string
-	CredentialAccepted bool   // false when no credential was sent or it was refused
-	Note               string // anything else the check wants to say
+	CredentialAccepted bool // false when no credential was sent or it was refused
 }
 
 // RemoteTask is the saved record of one Remote Agent call, as the remote task

@@ -610,9 +610,6 @@ func ReportText(r AgentReport, err error, withCred bool) string {
 	if withCred {
 		lines = append(lines, lang.X("insp.cred_ok", "Credential accepted")+": "+yn(r.CredentialAccepted))
 	}
-	if r.Note != "" {
-		lines = append(lines, r.Note)
-	}
 	return strings.Join(lines, "\n")
 }
 

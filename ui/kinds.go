@@ -165,9 +165,9 @@ var Ops = []string{"eq", "ne", "gt", "lt", "contains"}
 
 // Remote Agent timeout bounds in seconds (R3.5).
 const (
-	MinTimeout     = 1
-	MaxTimeout     = 600
-	DefaultTimeout = 120
+	MinTimeout     = workrun.RemoteTimeoutMinSeconds
+	MaxTimeout     = workrun.RemoteTimeoutMaxSeconds
+	DefaultTimeout = workrun.RemoteTimeoutDefaultSeconds
 )
 
 // DefaultConfig is the config a new node of kind starts with.
