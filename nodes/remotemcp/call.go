@@ -512,7 +512,12 @@ func (c *call) notification(n mcp.Notification) {
 		if mcp.Terminal(t.Status) {
 			return // the answer that follows settles it
 		}
-		c.applyTask(context.Background(), &t) //nolint:errcheck // a failed save shows at the next read
+		// The notification arrives on the goroutine waiting for the answer,
+		// so the node's own context is not at hand; the save is still
+		// ordered against the abort snapshot by update.
+		if err := c.applyTask(context.Background(), &t); err != nil && !errors.Is(err, errAborted) {
+			c.nc.Log(workrun.Plain(err.Error()))
+		}
 	}
 }
 
