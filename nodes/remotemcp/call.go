@@ -166,6 +166,9 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 			cancel()
 			return c.callTool(ctx, srv, init, tools, args, summary)
 		}
+		if ctx.Err() == nil {
+			c.closeSession(ctx, srv) // nothing was called in it
+		}
 	}
 	cancel()
 	if ctx.Err() != nil {
@@ -250,6 +253,7 @@ func (c *call) callTool(ctx context.Context, srv Server, init *mcp.InitializeRes
 			if uerr := c.update(ctx, func(r *workrun.RemoteCall) { r.Ended, r.StatusText = true, clip(err.Error(), 500) }); uerr != nil {
 				return nil, uerr
 			}
+			c.closeSession(ctx, srv)
 			return nil, fmt.Errorf("call tool %s: %w", c.s.cfg.Tool, err)
 		}
 		if timedOut {
