@@ -235,14 +235,14 @@ func (e *Engine) stop(ctx context.Context, runID string, strict bool) error {
 		if r.FailedNode != "" {
 			r.Status = RunFailed
 		}
-		if err := e.claim(ctx, r, from...); err != nil {
+		if err := e.claim(ctx, r, RunStopping); err != nil {
 			return fmt.Errorf("stop run %s: %w", runID, stopping(err))
 		}
 		e.publishRun(r)
 		return nil
 	}
 	r.Status, r.Interruption, r.Reason = RunStopping, "", texts.Text(msgStoppedByUser)
-	if err := e.claim(ctx, r, from...); err != nil {
+	if err := e.claim(ctx, r, slices.DeleteFunc(from, func(s RunStatus) bool { return s == RunStopping })...); err != nil {
 		return fmt.Errorf("stop run %s: %w", runID, stopping(err))
 	}
 	e.publishRun(r)
@@ -361,26 +361,30 @@ func (e *Engine) resume(ctx context.Context, runID string, d *Decision) error {
 	if len(probs) > 0 {
 		return &ValidationError{Problems: probs}
 	}
-	recs, err := e.runs.NodeRuns(ctx, runID)
-	if err != nil {
-		return err
-	}
 	prev := r
 	r.Status, r.Interruption, r.Reason, r.EndedAt = RunRunning, "", "", time.Time{}
 	if err := e.claim(ctx, r, from...); err != nil {
 		return err
 	}
+	// The run is ours now: its node records are read after the claim, so
+	// nodes another process finished before it are never run again.
+	giveBack := func(err error) error {
+		prev.Status = RunInterrupted
+		if prev.Interruption == "" {
+			prev.Interruption, prev.Reason = InterruptedByExit, texts.Text(msgAppExited)
+		}
+		if uerr := e.saveRun(context.WithoutCancel(ctx), prev); uerr != nil {
+			err = errors.Join(err, uerr)
+		}
+		return err
+	}
+	recs, err := e.runs.NodeRuns(ctx, runID)
+	if err != nil {
+		return giveBack(err)
+	}
 	if d != nil {
 		if err := e.runs.SaveDecision(ctx, *d); err != nil {
-			// Give the run back as it was: nothing ran.
-			prev.Status = RunInterrupted
-			if prev.Interruption == "" {
-				prev.Interruption, prev.Reason = InterruptedByExit, texts.Text(msgAppExited)
-			}
-			if uerr := e.saveRun(ctx, prev); uerr != nil {
-				err = errors.Join(err, uerr)
-			}
-			return err
+			return giveBack(err)
 		}
 	}
 	x := newExecution(e, r, steps, recs)
