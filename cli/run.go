@@ -199,15 +199,16 @@ func closeServices(env *Env, svc *Services) {
 	}
 }
 
+// readWorkflow reads a workflow file strictly (workrun.ReadWorkflow): at
+// most 8 MiB, no duplicate key, no unknown field.
 func readWorkflow(path string) (workrun.Workflow, error) {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return workrun.Workflow{}, fmt.Errorf("read workflow: %w", err)
 	}
-	var wf workrun.Workflow
-	dec := json.NewDecoder(strings.NewReader(string(b)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&wf); err != nil {
+	defer f.Close()
+	wf, err := workrun.ReadWorkflow(f)
+	if err != nil {
 		return workrun.Workflow{}, fmt.Errorf("%s is not a workflow file: %w", path, err)
 	}
 	if wf.Name == "" {
