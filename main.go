@@ -21,6 +21,7 @@ import (
 	"workrun/nodes/output"
 	"workrun/nodes/process"
 	"workrun/nodes/remoteagent"
+	"workrun/nodes/remotemcp"
 	"workrun/nodes/set"
 	"workrun/nodes/start"
 	"workrun/store"
@@ -64,12 +65,13 @@ func openParts(ctx context.Context, dataDir string) (*parts, error) {
 	remote := remoteagent.New(remoteagent.Deps{
 		Calls:       st,
 		Credentials: remoteagent.FromManager(creds),
-		Language:    remoteagent.EnvLanguage,
 	})
-	// The local node kinds (SPEC W7) and the Remote Agent (R1–R17).
+	remoteMCP := remotemcp.New(remotemcp.Deps{Calls: st, Credentials: remotemcp.FromManager(creds)})
+	// The local node kinds (SPEC W7), the Remote Agent (R1–R17) and the
+	// Remote MCP Tool (docs/remote-mcp.md).
 	engine := workrun.NewEngine(st, arts,
 		start.Kind{}, set.Kind{}, condition.Kind{}, join.Kind{}, output.Kind{},
-		humanreview.Kind{}, askhuman.Kind{}, process.Kind{}, remote)
+		humanreview.Kind{}, askhuman.Kind{}, process.Kind{}, remote, remoteMCP)
 	return &parts{store: st, artifacts: arts, creds: creds, engine: engine}, nil
 }
 
@@ -96,11 +98,13 @@ func runGUI(ctx context.Context, env *cli.Env) error {
 		return fmt.Errorf("recover interrupted runs: %w", err)
 	}
 	defer p.engine.Close(context.WithoutCancel(ctx))
-	return ui.Run(guiDeps(p, env.Getenv("WORKRUN_AUTORUN")))
+	d := guiDeps(p)
+	d.About = aboutInfo(env.DataDir)
+	return ui.Run(d)
 }
 
 // guiDeps adapts the parts to what the window asks for.
-func guiDeps(p *parts, autoRun string) ui.Deps {
+func guiDeps(p *parts) ui.Deps {
 	st, creds := p.store, p.creds
 	return ui.Deps{
 		Engine: p.engine, Runs: st, Workflows: st, Artifacts: p.artifacts,
@@ -132,9 +136,15 @@ func guiDeps(p *parts, autoRun string) ui.Deps {
 				SecuritySchemes: r.SecuritySchemes, CredentialAccepted: r.CredentialUsed && r.Accepted}, nil
 		},
 		StartDemoAgent: func() (string, func(), error) {
+			// The demo agent's own address first, so a saved sample keeps
+			// working after a restart; any free port when another program
+			// holds it (the window then points the sample there).
+			u, stop, err := demoagent.New(demoagent.Options{}).Start(cli.DemoAgentAddr)
+			if err == nil {
+				return u, stop, nil
+			}
 			return demoagent.New(demoagent.Options{}).Start("127.0.0.1:0")
 		},
-		AutoRun: autoRun,
 	}
 }
 
