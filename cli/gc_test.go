@@ -13,6 +13,7 @@ import (
 
 	"workrun/artifacts"
 	"workrun/nodes/remoteagent"
+	"workrun/nodes/remotemcp"
 	"workrun/store"
 	"workrun/workrun"
 )
@@ -31,7 +32,8 @@ func artifactDeps() Deps {
 			return nil, err
 		}
 		ra := remoteagent.New(remoteagent.Deps{Calls: st})
-		e := workrun.NewEngine(st, arts, append(localKinds(), ra)...)
+		rm := remotemcp.New(remotemcp.Deps{Calls: st})
+		e := workrun.NewEngine(st, arts, append(localKinds(), ra, rm)...)
 		return &Services{DataDir: dataDir, Runs: st, Workflows: st, Artifacts: arts, Engine: e, Close: st.Close}, nil
 	}}
 }

@@ -99,15 +99,11 @@ func checkAgent(ctx context.Context, c Agent, withCred bool) (Report, error) {
 			return rep, fmt.Errorf("%w: %v", ErrCredentialRefused, err)
 		}
 		return rep, fmt.Errorf("%w (declared: %s): %v", ErrCredentialRequired, strings.Join(rep.SecuritySchemes, "; "), err)
-	case errors.As(err, &rpc) && rpc.Code != -31401 && rpc.Code != -31403:
-		// Another JSON-RPC answer still means the request passed authentication.
+	case errors.As(err, &rpc):
+		// Another JSON-RPC answer still means the request passed
+		// authentication (the codes that refuse it match ErrUnauthorized).
 		rep.Accepted = true
 		return rep, nil
-	case errors.As(err, &rpc):
-		if withCred {
-			return rep, fmt.Errorf("%w: %v", ErrCredentialRefused, err)
-		}
-		return rep, fmt.Errorf("%w: %v", ErrCredentialRequired, err)
 	}
 	return rep, fmt.Errorf("test call to %s: %w", rep.Endpoint, err)
 }
