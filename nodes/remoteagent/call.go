@@ -180,7 +180,7 @@ func (c *call) run(ctx context.Context) (workrun.Values, error) {
 	// From here on the abort hook may write c.rec: read it only through
 	// c.record() (under c.mu).
 	saved := c.saved
-	nc.OnAbort(c.abort)
+	workrun.OnAbortWithin(nc, s.abortBound(), c.abort)
 	if saved {
 		return c.resume(ctx)
 	}
