@@ -477,6 +477,8 @@ func (p *eventPrinter) final(r workrun.Run) {
 			}
 		} else if r.Interruption == workrun.InterruptedByExit {
 			fmt.Fprintf(p.w, "  continue with: workrun resume %s\n", id)
+		} else if r.Interruption == workrun.InterruptedByRemote {
+			fmt.Fprintf(p.w, "  the agent's request cannot be answered here: workrun stop %s (or run it again)\n", id)
 		}
 	default:
 		fmt.Fprintf(p.w, "run %s %s\n", id, termLine(string(r.Status)))
