@@ -331,11 +331,24 @@ func (c *call) followTask(ctx context.Context, srv Server, t *mcp.Task, readFirs
 	id := t.TaskID
 	poll := pollOf(t)
 	failures := 0
+	// pollOnly: tasks/result is not offered (method not found), so the
+	// task is read at the poll interval instead. pause: the last wait ended
+	// early without a result, so the next one starts a poll interval later.
+	// inputErr: the server asked for input while tasks/result waited.
+	pollOnly, pause := l.Form == mcp.FormExtension, false
+	var inputErr error
+	completedReads := 0 // reads that found the task completed without its result
 	for {
 		if c.isAborted() {
 			return nil, errAborted
 		}
-		if l.Form != mcp.FormExtension && !readFirst {
+		if !pollOnly && !readFirst {
+			if pause {
+				if err := sleep(ctx, poll); err != nil {
+					return nil, err
+				}
+				pause = false
+			}
 			rctx, cancel := context.WithTimeout(ctx, c.s.timeout)
 			res, err := srv.TaskResult(rctx, id)
 			timedOut := rctx.Err() != nil
@@ -353,10 +366,17 @@ func (c *call) followTask(ctx context.Context, srv Server, t *mcp.Task, readFirs
 				return nil, c.statusUnknown(ctx, l.Session)
 			}
 			why := clip(err.Error(), 300)
-			if timedOut {
+			switch {
+			case timedOut:
 				why = fmt.Sprintf("no result within %v", c.s.timeout)
+			case errors.Is(err, mcp.ErrMethodNotFound):
+				pollOnly = true
+			default:
+				pause = true
 			}
-			if !errors.Is(err, mcp.ErrInputRequired) {
+			if errors.Is(err, mcp.ErrInputRequired) {
+				inputErr = err
+			} else {
 				c.log(msgReadAgain, id, why)
 			}
 		} else if readFirst {
@@ -395,9 +415,11 @@ func (c *call) followTask(ctx context.Context, srv Server, t *mcp.Task, readFirs
 			if got.Result != nil {
 				return c.finish(ctx, srv, got.Result)
 			}
-			if l.Form == mcp.FormExtension {
-				// A terminal extension task should carry its result; ask
-				// tasks/result once for servers that keep it there.
+			completedReads++
+			if pollOnly || completedReads >= maxReadFailures {
+				// The completed task did not carry its result (an extension
+				// task should; a core task's is read with tasks/result):
+				// ask tasks/result once more, then give up rather than loop.
 				rctx, cancel := context.WithTimeout(ctx, c.s.timeout)
 				res, err := srv.TaskResult(rctx, id)
 				cancel()
@@ -415,6 +437,13 @@ func (c *call) followTask(ctx context.Context, srv Server, t *mcp.Task, readFirs
 			return nil, c.remoteFailed(c.record())
 		case mcp.StatusInputRequired:
 			return nil, &workrun.InterruptError{Cause: workrun.InterruptedByRemote, Reason: texts.Text(msgInterrupted, display(got.StatusMessage))}
+		case mcp.StatusWorking:
+			if inputErr != nil {
+				// The server asked this client something while the task
+				// still reads as working: it waits for an answer Workrun
+				// does not give.
+				return nil, &workrun.InterruptError{Cause: workrun.InterruptedByRemote, Reason: texts.Text(msgInterrupted, clip(inputErr.Error(), 500))}
+			}
 		}
 	}
 }
