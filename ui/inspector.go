@@ -163,7 +163,7 @@ func (in *Inspector) showWorkflow() {
 		if slices.Contains(ins, n) {
 			role = lang.X("insp.role_input", "run input")
 		}
-		l := widget.NewLabel(n + " : " + string(d.wf.State[n]) + "  · " + role)
+		l := widget.NewLabel(n + " : " + string(d.wf.State[n]) + "  (" + role + ")")
 		l.Truncation = fyne.TextTruncateEllipsis
 		in.box.Add(container.NewBorder(nil, nil, nil, rm, l))
 	}
