@@ -293,8 +293,8 @@ func (w *Window) menu() *fyne.MainMenu {
 	)
 	settings := fyne.NewMenu(lang.X("menu.settings", "Settings"),
 		item(lang.X("cred.title", "Credentials…"), w.showCredentials),
-		item("English", func() { w.SetLanguage("en") }),
-		item("简体中文", func() { w.SetLanguage("zh-Hans") }),
+		w.langItem("English", "en"),
+		w.langItem("简体中文", "zh-Hans"),
 	)
 	help := fyne.NewMenu(lang.X("menu.help", "Help"),
 		item(lang.X("help.demo", "Start demo agent"), w.startDemo),
@@ -599,11 +599,7 @@ func (w *Window) exportWorkflow() {
 func (w *Window) SetLanguage(code string) {
 	SetupLanguage(code)
 	w.app.Preferences().SetString("lang", code)
-	run := w.panel.runID
-	w.build()
-	if run != "" {
-		w.panel.Show(w.ctx, run)
-	}
+	w.rebuildKeeping(w.build)
 }
 
 // --- demo agent and samples ---

@@ -129,16 +129,15 @@ func (in *Inspector) showWorkflow() {
 	in.box.Add(heading(lang.X("insp.state", "State fields")))
 	for _, n := range fieldNames(d.wf.State) {
 		rm := widget.NewButtonWithIcon("", theme.DeleteIcon(), func() { d.SetField(n, "") })
-		in.box.Add(container.NewBorder(nil, nil, nil, rm, widget.NewLabel(n+" : "+string(d.wf.State[n]))))
+		in.box.Add(container.NewBorder(nil, nil, nil, rm, widget.NewLabel(n+" : "+FieldTypeLabel(d.wf.State[n]))))
 	}
 	fname := widget.NewEntry()
 	fname.SetPlaceHolder(lang.X("insp.field_name", "field name"))
-	ftype := widget.NewSelect([]string{"text", "number", "boolean", "json", "file", "files"}, nil)
-	ftype.SetSelected("text")
+	ftype := fieldTypeSelect()
 	in.widgets["field_name"], in.widgets["field_type"] = fname, ftype
 	add := widget.NewButtonWithIcon(lang.X("insp.add_field", "Add field"), theme.ContentAddIcon(), func() {
 		if n := strings.TrimSpace(fname.Text); n != "" {
-			d.SetField(n, workrun.FieldType(ftype.Selected))
+			d.SetField(n, SelectedFieldType(ftype))
 		}
 	})
 	in.box.Add(container.NewGridWithColumns(2, fname, ftype))
@@ -157,7 +156,7 @@ func (in *Inspector) showEdge(k EdgeKey) {
 	in.box.Add(widget.NewLabel(k.From + " → " + k.To))
 	from, _ := d.Node(k.From)
 	if from.Type == "condition" {
-		sel := widget.NewSelect([]string{"true", "false"}, func(s string) { d.SetEdgeWhen(k, s) })
+		sel := newSelect([]string{"true", "false"}, func(s string) { d.SetEdgeWhen(k, s) })
 		sel.Selected = d.wf.Edges[d.edgeIndex(k)].When
 		in.widgets["when"] = sel
 		in.box.Add(widget.NewForm(widget.NewFormItem(lang.X("insp.when", "Branch"), sel)))
@@ -206,7 +205,7 @@ func (in *Inspector) showNode(n workrun.NodeSpec) {
 		if allowNone {
 			opts = append([]string{""}, opts...)
 		}
-		s := widget.NewSelect(opts, func(string) { changed() })
+		s := newSelect(opts, func(string) { changed() })
 		s.Selected = val
 		in.widgets[key] = s
 		return s
