@@ -534,6 +534,9 @@ func (p *RunPanel) refreshDetail() {
 	}
 	p.io.SetText(p.ioText(id))
 	p.refreshMessages()
+	if len(p.shown) > 0 {
+		p.msgList.ScrollToBottom() // the newest lines say how the node ended
+	}
 	p.refreshDecision(id)
 }
 
