@@ -1,11 +1,15 @@
 # Workrun. The two commands a newcomer needs: `make run` and `make test`.
 # Both install the missing Debian packages first (scripts/deps.sh).
 
-VERSION ?= 0.1.0-dev$(shell git rev-parse --short HEAD 2>/dev/null | sed 's/^/+/')
+# The version: the git tag (vX.Y.Z) or commit, see scripts/version.sh. It is
+# the one `workrun version`, the About dialog and the dist/ file names show.
+VERSION ?= $(shell scripts/version.sh)
 LDFLAGS := -X main.version=$(VERSION)
 GO ?= go
+PREFIX ?= $(HOME)/.local
+LICENSES := assets/licenses/THIRD_PARTY_LICENSES.txt
 
-.PHONY: run build test bench deps test-deps screenshot clean
+.PHONY: run build licenses test bench deps test-deps dist-deps dist install uninstall screenshot clean
 
 ## run: install missing packages, build, and open the Workrun window
 run: build
@@ -16,8 +20,26 @@ run: build
 	bin/workrun
 
 ## build: build bin/workrun (not ./workrun: that directory is the engine package)
-build: deps
+build: deps licenses
 	$(GO) build -ldflags '$(LDFLAGS)' -o bin/workrun .
+
+## licenses: generate the licence texts of the bundled dependencies from the
+##           module graph (embedded in the binary, shown by Help → About)
+licenses:
+	$(GO) run ./scripts/licenses -o $(LICENSES)
+
+## dist: release files in dist/: the Linux tarball (fyne package), the Windows
+##       .exe (mingw-w64 cross build) and SHA256SUMS, then check them
+dist: dist-deps
+	VERSION='$(VERSION)' scripts/dist.sh
+
+## install: install binary, icons and menu entry into PREFIX (default ~/.local)
+install: build
+	PREFIX='$(PREFIX)' BIN=bin/workrun scripts/install.sh install
+
+## uninstall: remove exactly what make install put into PREFIX
+uninstall:
+	PREFIX='$(PREFIX)' scripts/install.sh uninstall
 
 ## test: install test dependencies, then gofmt check, go vet and go test -race
 ##       with Xvfb and a real Secret Service (scripts/test.sh)
@@ -32,6 +54,10 @@ bench: deps
 deps:
 	scripts/deps.sh build
 
+## dist-deps: install the system packages make dist needs (mingw-w64, Wine, desktop-file-utils)
+dist-deps:
+	scripts/deps.sh dist
+
 ## test-deps: install the system packages the tests need
 test-deps:
 	scripts/deps.sh test
@@ -42,4 +68,4 @@ screenshot: test-deps
 		$(GO) test -count=1 -v -run '^(TestGUISmoke|TestGUIRunsSampleAgainstDemoAgent)$$' .
 
 clean:
-	rm -rf bin
+	rm -rf bin dist $(LICENSES)

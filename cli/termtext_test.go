@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -188,4 +189,58 @@ func TestRunAndShowRenderInReadersLanguage(t *testing.T) {
 		!cmp.Equal(end.Messages[0].Args, []string{"message", "Hello, Ada!"}) {
 		t.Errorf("show --json messages of end = %+v", end.Messages)
 	}
+}
+
+// TestRunPrintsProgressAtReadingSpeed: 10,000 progress updates of one
+// node in 1 s of (fake) time print as about one line per progressEvery,
+// each naming how many updates it stands for, the last update always
+// printed, and a node's own message never overtaking its progress.
+func TestRunPrintsProgressAtReadingSpeed(t *testing.T) {
+	var out strings.Builder
+	p := newEventPrinter(&out, false)
+	p.lang = "en"
+	clock := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	p.now = func() time.Time { return clock }
+	progress := func(node string, i int) workrun.Event {
+		return workrun.Event{Type: workrun.EventMessage, RunID: "r", NodeID: node,
+			Message: &workrun.Message{RunID: "r", NodeID: node, Time: clock, Key: "output.value", Args: []string{"status", fmt.Sprint(i)}}}
+	}
+	const n = 10_000
+	for i := range n {
+		p.event(progress("ra", i))
+		clock = clock.Add(100 * time.Microsecond) // 10,000 events/s
+		if i%100 == 0 {
+			p.tick() // followRun ticks every progressEvery/2
+		}
+	}
+	p.event(workrun.Event{Type: workrun.EventMessage, RunID: "r", NodeID: "ra",
+		Message: &workrun.Message{RunID: "r", NodeID: "ra", Seq: 7, Time: clock, Key: "output.not_set", Args: []string{"x"}}})
+	p.event(progress("other", 1))
+	p.final(workrun.Run{ID: "r", Status: workrun.RunSucceeded})
+
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) > 10 {
+		t.Errorf("%d lines for 1 s of progress, want at most about one per %v:\n%s", len(lines), progressEvery, out.String())
+	}
+	var counted int
+	for _, l := range lines {
+		if !strings.Contains(l, "[ra] status: ") {
+			continue
+		}
+		counted++
+		if _, more, ok := strings.Cut(l, "(+"); ok {
+			var k int
+			fmt.Sscanf(strings.ReplaceAll(more, ",", ""), "%d", &k)
+			counted += k
+		}
+	}
+	if counted != n {
+		t.Errorf("printed lines stand for %d updates, want %d:\n%s", counted, n, out.String())
+	}
+	tail := lines[len(lines)-4:]
+	if !strings.Contains(tail[0], fmt.Sprintf("[ra] status: %d", n-1)) || !strings.Contains(tail[1], "[ra] x: (not set)") ||
+		!strings.HasSuffix(tail[2], "[other] status: 1") || tail[3] != "run r succeeded" {
+		t.Errorf("last lines = %q, want ra's last update, then its message, other's first update, the outcome", tail)
+	}
+	t.Logf("%d updates printed as:\n%s", n, out.String())
 }

@@ -3,8 +3,10 @@
 #
 #   scripts/deps.sh build   the cgo/X11 set the Fyne build needs and a CJK font
 #                           (make build, make run)
-#   scripts/deps.sh test    the build set plus Xvfb, xdotool, ImageMagick, D-Bus,
-#                           gnome-keyring and Node (make test)
+#   scripts/deps.sh dist    the build set plus the mingw-w64 cross compiler, Wine
+#                           and desktop-file-utils (make dist)
+#   scripts/deps.sh test    the build and dist sets plus Xvfb, xdotool, ImageMagick,
+#                           D-Bus, gnome-keyring and Node (make test)
 #
 # As root it runs apt-get; otherwise it uses sudo when there is one; otherwise it
 # prints the one apt-get line to run and exits 1. When everything is present it
@@ -19,12 +21,17 @@ build_pkgs=(gcc libc6-dev pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev
 	fontconfig fonts-wqy-microhei)
 # dbus-x11 is deliberately absent: the tests get their bus from dbus-run-session.
 test_pkgs=(xvfb xauth xdotool imagemagick dbus gnome-keyring)
+# make dist: the Windows cross compiler, Wine to run the .exe's headless
+# commands, desktop-file-validate, xz for the fyne package tarball, file(1)
+# for the install check.
+dist_pkgs=(gcc-mingw-w64-x86-64 wine wine64 desktop-file-utils xz-utils file)
 
 want=("${build_pkgs[@]}")
 case "${1:-build}" in
 build) ;;
+dist) want+=("${dist_pkgs[@]}") ;;
 test)
-	want+=("${test_pkgs[@]}")
+	want+=("${test_pkgs[@]}" "${dist_pkgs[@]}")
 	# Node runs the JavaScript A2A interop peer; any node already on PATH will do.
 	if ! command -v node >/dev/null 2>&1; then
 		want+=(nodejs npm)
@@ -33,7 +40,7 @@ test)
 	fi
 	;;
 *)
-	echo "usage: $0 build|test" >&2
+	echo "usage: $0 build|dist|test" >&2
 	exit 2
 	;;
 esac

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"workrun/workrun"
@@ -54,35 +55,70 @@ func insertLine(ctx context.Context, tx *sql.Tx, m workrun.Message) (workrun.Mes
 	return m, err
 }
 
+// insertChunk is how many lines one INSERT statement of insertLines
+// carries: one statement per line costs more in the driver than SQLite
+// spends on the row.
+const insertChunk = 64
+
 // insertLines inserts a batch of lines, reading each run's highest seq
-// once and preparing the insert once.
+// once and inserting up to insertChunk rows per statement.
 func insertLines(ctx context.Context, tx *sql.Tx, lines []workrun.Message) error {
-	stmt, err := tx.PrepareContext(ctx, insertMessage)
-	if err != nil {
-		return err
-	}
-	defer stmt.Close()
 	next := map[string]int64{}
-	for _, m := range lines {
-		seq, ok := next[m.RunID]
-		if !ok {
-			var max sql.NullInt64
-			if err := tx.QueryRowContext(ctx, `SELECT MAX(seq) FROM messages WHERE run_id=?`, m.RunID).Scan(&max); err != nil {
+	var full *sql.Stmt // the statement for a whole chunk, prepared once
+	defer func() {
+		if full != nil {
+			full.Close()
+		}
+	}()
+	args := make([]any, 0, insertChunk*8)
+	for len(lines) > 0 {
+		chunk := lines[:min(len(lines), insertChunk)]
+		lines = lines[len(chunk):]
+		args = args[:0]
+		for _, m := range chunk {
+			seq, ok := next[m.RunID]
+			if !ok {
+				var max sql.NullInt64
+				if err := tx.QueryRowContext(ctx, `SELECT MAX(seq) FROM messages WHERE run_id=?`, m.RunID).Scan(&max); err != nil {
+					return err
+				}
+				seq = max.Int64
+			}
+			seq++
+			next[m.RunID] = seq
+			text, key, jargs, err := lineColumns(m)
+			if err != nil {
 				return err
 			}
-			seq = max.Int64
+			args = append(args, m.RunID, seq, m.NodeID, unixNano(m.Time), text, key, jargs, m.Repeat)
 		}
-		seq++
-		next[m.RunID] = seq
-		text, key, args, err := lineColumns(m)
-		if err != nil {
-			return err
+		if len(chunk) < insertChunk {
+			if _, err := tx.ExecContext(ctx, insertRows(len(chunk)), args...); err != nil {
+				return err
+			}
+			continue
 		}
-		if _, err := stmt.ExecContext(ctx, m.RunID, seq, m.NodeID, unixNano(m.Time), text, key, args, m.Repeat); err != nil {
+		if full == nil {
+			var err error
+			if full, err = tx.PrepareContext(ctx, insertRows(insertChunk)); err != nil {
+				return err
+			}
+		}
+		if _, err := full.ExecContext(ctx, args...); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// insertRows is insertMessage for n rows.
+func insertRows(n int) string {
+	var b strings.Builder
+	b.WriteString(insertMessage)
+	for range n - 1 {
+		b.WriteString(",(?,?,?,?,?,?,?,?)")
+	}
+	return b.String()
 }
 
 // lineColumns gives the text, key and args columns of m. A line with a key

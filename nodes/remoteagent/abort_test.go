@@ -115,16 +115,16 @@ func TestAbort_R9Table(t *testing.T) {
 func TestAbort_Chinese(t *testing.T) {
 	agent := &fakeAgent{CancelTaskFunc: func(_ context.Context, id string) (*a2a.Task, error) { return task(id, a2a.TaskStateCanceled, ""), nil }}
 	rec := store.RemoteCall{RunID: "r", NodeID: "ra", CallKey: callKey, MessageID: "m", TaskID: "t1", RemoteState: string(a2a.TaskStateWorking)}
-	_, nc := savedCall(t, Deps{Calls: newMemCalls(), Language: func() string { return "zh-Hans" }}, rec, agent)
+	_, nc := savedCall(t, Deps{Calls: newMemCalls()}, rec, agent)
 	nc.abort(t.Context())
-	if diff := cmp.Diff([]string{"远程任务：正在请求取消…", "远程任务：已取消"}, nc.messages()); diff != "" {
+	if diff := cmp.Diff([]string{"远程任务：正在请求取消…", "远程任务：已取消"}, nc.messagesIn("zh")); diff != "" {
 		t.Error(diff)
 	}
 
 	agent.CancelTaskFunc = func(context.Context, string) (*a2a.Task, error) { return nil, errors.New("connection refused") }
-	_, nc = savedCall(t, Deps{Calls: newMemCalls(), Language: func() string { return "zh_CN.UTF-8" }}, rec, agent)
+	_, nc = savedCall(t, Deps{Calls: newMemCalls()}, rec, agent)
 	nc.abort(t.Context())
-	if !hasMsg(nc.messages(), "取消结果未确认：请求失败或超时，不会自动重试") {
+	if !hasMsg(nc.messagesIn("zh_CN.UTF-8"), "取消结果未确认：请求失败或超时，不会自动重试") {
 		t.Errorf("messages = %q", nc.messages())
 	}
 }

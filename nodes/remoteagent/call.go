@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"workrun/a2a"
@@ -59,16 +60,54 @@ type call struct {
 	saved   bool // rec was committed at least once (the messageId is durable)
 	aborted bool
 	agent   Agent
+	// secret is the credential's secret once resolved, for redaction; the
+	// abort hook may resolve it concurrently with the node.
+	secret atomic.Pointer[string]
 
 	// Owned by the goroutine running the node.
 	res   *results
 	reply *a2a.Message // a message answer instead of a task
-	shown string       // last status line shown, to show changes only
+	feed  progressFeed
+	// shownDurable is textKey of the last committed status line.
+	shownDurable string
 }
 
-func (c *call) lang() lang { return c.s.kind.lang() }
+// log commits a node message after the pending progress line; progress
+// shows one that may be batched. Both run on the node's goroutine; the abort
+// hook uses hookLog.
+func (c *call) log(id msgID, args ...any) { c.logText(texts.Msg(id, args...)) }
 
-func (c *call) log(id msgID, args ...any) { c.nc.Log(workrun.Plain(c.lang().text(id, args...))) }
+func (c *call) logText(t workrun.Text) {
+	c.flushProgress()
+	c.nc.Log(c.redactor().text(t))
+}
+
+func (c *call) progress(t workrun.Text) { c.nc.Progress(c.redactor().text(t)) }
+
+// hookLog commits a node message from the abort hook.
+func (c *call) hookLog(t workrun.Text) { c.nc.Log(c.redactor().text(t)) }
+
+// redactor removes the credential's secret from what the call saves or shows.
+func (c *call) redactor() redactor {
+	if p := c.secret.Load(); p != nil {
+		return redactor{secret: *p}
+	}
+	return redactor{}
+}
+
+// connect resolves the credential (remembering its secret for redaction)
+// and discovers the agent.
+func (c *call) connect(ctx context.Context) (Agent, error) {
+	cred, err := c.s.credential(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if cred != nil {
+		c.secret.Store(&cred.Secret)
+	}
+	agent, err := c.s.dial(ctx, cred)
+	return agent, c.redactor().err(err)
+}
 
 // update commits a change to the record, unless the abort hook already took
 // its snapshot: from then on the saved record must not move.
@@ -84,6 +123,7 @@ func (c *call) update(ctx context.Context, f func(*workrun.RemoteCall)) error {
 func (c *call) commitLocked(ctx context.Context, f func(*workrun.RemoteCall)) error {
 	r := c.rec
 	f(&r)
+	r = c.redactor().record(r)
 	if err := c.s.kind.deps.Calls.SaveRemoteCall(ctx, r); err != nil {
 		return fmt.Errorf("save remote call: %w", err)
 	}
@@ -103,12 +143,21 @@ func (c *call) setAgent(a Agent) {
 	c.mu.Unlock()
 }
 
-// Run implements workrun.Step.
+// Run implements workrun.Step. What it returns is redacted: an agent may
+// echo the credential's secret into an answer or an error.
 func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
 	c := &call{s: s, nc: nc, res: newResults(s.kind.deps.SpoolDir, s.kind.deps.MaxResultBytes)}
+	out, err := c.run(ctx)
+	c.flushProgress()
+	r := c.redactor()
+	return r.values(out), r.err(err)
+}
+
+func (c *call) run(ctx context.Context) (workrun.Values, error) {
+	s, nc := c.s, c.nc
 	defer func() {
 		if err := c.res.close(); err != nil {
-			nc.Log(workrun.Plain(fmt.Sprintf("remove temporary result file: %v", err)))
+			c.log(msgTempFileNotRemoved, err)
 		}
 	}()
 	rec, err := s.kind.deps.Calls.GetRemoteCall(ctx, nc.RunID(), nc.NodeID(), callKey)
@@ -144,7 +193,7 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 	if err != nil {
 		return nil, err
 	}
-	agent, err := c.s.connect(ctx)
+	agent, err := c.connect(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -188,7 +237,8 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 		return nil, fmt.Errorf("%w: %v; the request is not sent again", ErrSubmissionUnknown, res.err)
 	}
 	if res.quiet {
-		c.nc.Progress(workrun.Plain(c.lang().text(msgQuiet, c.record().TaskID, c.s.timeout)))
+		c.flushProgress()
+		c.progress(texts.Msg(msgQuiet, c.record().TaskID, c.s.timeout))
 	} else {
 		c.log(msgStreamLost, res.err)
 	}
@@ -271,7 +321,7 @@ func (c *call) resume(ctx context.Context) (workrun.Values, error) {
 		return nil, fmt.Errorf("%w: message %s may have reached the agent before the application exited, but no taskId was saved; it is not sent again",
 			ErrSubmissionUnknown, r.MessageID)
 	}
-	agent, err := c.s.connect(ctx)
+	agent, err := c.connect(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -344,7 +394,8 @@ func (c *call) recoverTask(ctx context.Context, agent Agent, quiet bool) (workru
 			// The agent is asked again below; if it answers, the task is
 			// alive and the call keeps following it.
 			empty = 0
-			c.nc.Progress(workrun.Plain(c.lang().text(msgQuiet, taskID, c.s.timeout)))
+			c.flushProgress()
+			c.progress(texts.Msg(msgQuiet, taskID, c.s.timeout))
 			continue
 		case res.events > 0:
 			empty = 0
@@ -415,6 +466,11 @@ func (c *call) handle(ctx context.Context, ev a2a.StreamEvent) (done bool, err e
 	}
 	if tid != "" && r.TaskID == "" {
 		ctxID := eventContextID(ev)
+		if rd := c.redactor(); rd.string(tid) != tid || rd.string(ctxID) != ctxID {
+			// An id is kept as is to follow the task, so it cannot be
+			// redacted; refusing it keeps the secret out of the record.
+			return false, fmt.Errorf("remote agent: %w: the task or context id carries the credential's secret", a2a.ErrProtocol)
+		}
 		state := ev.State()
 		if err := c.update(ctx, func(r *workrun.RemoteCall) {
 			r.TaskID, r.ContextID = tid, ctxID
@@ -456,7 +512,7 @@ func (c *call) handle(ctx context.Context, ev a2a.StreamEvent) (done bool, err e
 			return true, nil
 		}
 		if t := messageText(ev.Message); t != "" {
-			c.log(msgStatus, t)
+			c.addProgress(progressLine{kind: progressMessage, text: c.redactor().string(t)})
 		}
 		return false, nil
 	}
@@ -470,11 +526,22 @@ func (c *call) isAborted() bool {
 }
 
 // status records and shows a task status; terminal and interrupted states end
-// the stream.
+// the stream. The record is committed only when the state is final
+// (terminal or interrupted) or new to this call — identity and outcome, not
+// every status text — and the first line of each state is a committed
+// message; the other status lines are progress, throttled (progressEvery).
 func (c *call) status(ctx context.Context, st a2a.TaskStatus) (bool, error) {
-	text := messageText(st.Message)
-	r := c.record()
-	if string(st.State) != r.RemoteState || text != r.StatusText {
+	text := c.redactor().string(messageText(st.Message))
+	final := st.State.Terminal() || st.State.Interrupted()
+	if c.feed.repeat(st.State, text) && !final {
+		return false, nil
+	}
+	durable := c.feed.firstOf(st.State) || final
+	if !durable {
+		c.addProgress(progressLine{kind: progressStatus, state: st.State, text: text})
+		return false, nil
+	}
+	if r := c.record(); string(st.State) != r.RemoteState || text != r.StatusText {
 		if err := c.update(ctx, func(r *workrun.RemoteCall) {
 			if st.State != "" {
 				r.RemoteState = string(st.State)
@@ -484,15 +551,15 @@ func (c *call) status(ctx context.Context, st a2a.TaskStatus) (bool, error) {
 			return false, err
 		}
 	}
-	line := c.lang().state(st.State)
+	line := stateMsg("status", st.State)
 	if text != "" {
-		line += " — " + text
+		line = stateMsg("status_text", st.State, text)
 	}
-	if line != c.shown {
-		c.shown = line
-		c.log(msgStatus, line)
+	if key := textKey(line); key != c.shownDurable {
+		c.shownDurable = key
+		c.logText(line)
 	}
-	return st.State.Terminal() || st.State.Interrupted(), nil
+	return final, nil
 }
 
 // applyArtifact keeps a chunk with the artifacts received so far and shows
@@ -507,7 +574,7 @@ func (c *call) applyArtifact(u *a2a.TaskArtifactUpdateEvent) error {
 		name = a.ArtifactID
 	}
 	if desc := describeParts(a.Parts); desc != "" {
-		c.nc.Progress(workrun.Plain(c.lang().text(msgArtifact, name, desc)))
+		c.addProgress(progressLine{kind: progressArtifact, artifactID: name, text: desc})
 	}
 	return nil
 }
@@ -548,7 +615,7 @@ func (c *call) finish(ctx context.Context) (workrun.Values, error) {
 		// as "Remote task: completed"; saying it again adds nothing. A
 		// status that carried a message, or a message answer, still gets
 		// the closing line.
-		if c.shown != c.lang().state(a2a.TaskStateCompleted) {
+		if c.shownDurable != textKey(stateMsg("status", a2a.TaskStateCompleted)) {
 			c.log(msgCompleted)
 		}
 		return c.s.values(text, files), nil
@@ -558,16 +625,11 @@ func (c *call) finish(ctx context.Context) (workrun.Values, error) {
 		}
 		return nil, c.remoteFailed(c.record())
 	case state.Interrupted():
-		need := "input"
+		id := msgNeedsInput
 		if state == a2a.TaskStateAuthRequired {
-			need = "authentication"
-			if c.lang() == 1 {
-				need = "认证"
-			}
-		} else if c.lang() == 1 {
-			need = "输入"
+			id = msgNeedsAuth
 		}
-		reason := c.lang().text(msgInterrupted, need, r.StatusText)
+		reason := texts.Text(id, r.StatusText)
 		return nil, &workrun.InterruptError{Cause: workrun.InterruptedByRemote, Reason: reason}
 	}
 	return nil, fmt.Errorf("%w: task %s is %s", ErrUnfinished, r.TaskID, stateName(state))
@@ -688,4 +750,9 @@ func redactURL(raw string) string {
 	}
 	u.User, u.RawQuery, u.Fragment = nil, "", ""
 	return u.String()
+}
+
+// textKey identifies a message by key and arguments, to compare two lines.
+func textKey(t workrun.Text) string {
+	return t.Key + "\x00" + strings.Join(t.Args, "\x00")
 }

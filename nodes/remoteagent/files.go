@@ -130,10 +130,10 @@ func (c *call) saveFiles(ctx context.Context, parts []resultFile) ([]string, err
 	var ids []string
 	for _, p := range parts {
 		if p.url != "" {
-			c.log(msgURLNotDownloaded, redactURL(p.url))
+			c.log(msgURLNotDownloaded, redactURL(p.url)) // log redacts the secret too
 			continue
 		}
-		name := p.name
+		name := c.redactor().string(p.name)
 		if name == "" {
 			name = "file"
 		}
@@ -171,12 +171,8 @@ func messageFiles(parts []a2a.Part) []resultFile {
 	return out
 }
 
-// connect resolves the credential and discovers the agent (SPEC R3).
-func (s *step) connect(ctx context.Context) (Agent, error) {
-	cred, err := s.credential(ctx)
-	if err != nil {
-		return nil, err
-	}
+// dial discovers the agent with the credential (SPEC R3).
+func (s *step) dial(ctx context.Context, cred *a2a.Credential) (Agent, error) {
 	dctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	agent, err := s.kind.deps.Connect(dctx, s.cfg.URL, cred)

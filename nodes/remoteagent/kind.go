@@ -58,8 +58,6 @@ type Deps struct {
 	// SpoolDir holds the temporary files of results too large for memory;
 	// "" means os.TempDir().
 	SpoolDir string
-	// Language returns the app's language tag ("en", "zh"); nil means English.
-	Language func() string
 }
 
 // Kind is the Remote Agent node kind.
@@ -112,13 +110,6 @@ func (k *Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step
 		return nil, err
 	}
 	return &step{kind: k, cfg: cfg, timeout: timeout, types: wf.State}, nil
-}
-
-func (k *Kind) lang() lang {
-	if k.deps.Language == nil {
-		return 0
-	}
-	return langOf(k.deps.Language())
 }
 
 // callKey names the one logical call a node execution makes.

@@ -21,9 +21,9 @@ const Type = "remote_mcp"
 
 // Timeout bounds, in seconds.
 const (
-	DefaultTimeoutSeconds = 120
-	MinTimeoutSeconds     = 1
-	MaxTimeoutSeconds     = 600
+	DefaultTimeoutSeconds = workrun.RemoteTimeoutDefaultSeconds
+	MinTimeoutSeconds     = workrun.RemoteTimeoutMinSeconds
+	MaxTimeoutSeconds     = workrun.RemoteTimeoutMaxSeconds
 )
 
 // File limits per call, as for the Remote Agent.

@@ -178,22 +178,6 @@ func TestElevenFilesRefusedBeforeAnyRequest(t *testing.T) {
 	}
 }
 
-func TestFilesSentAsEmbeddedResources(t *testing.T) {
-	d, url := demo(t, demoserver.Options{})
-	_ = d
-	e := newEnv(t, "")
-	info, err := e.arts.Put(t.Context(), "notes.txt", "text/plain", strings.NewReader("field notes"), "", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := e.run(t, flow(state, []workrun.NodeSpec{mcpNode("m", url, "echo", `,"arguments":{"text":"{{q}}","doc":"{{doc}}"},"output":"answer"`)}),
-		workrun.Values{"q": "see file", "doc": info.ID})
-	if r.Status != workrun.RunSucceeded {
-		t.Fatalf("run %s: %s", r.Status, r.Reason)
-	}
-	_ = json.Valid
-}
-
 func TestConfigErrors(t *testing.T) {
 	k := remotemcp.New(remotemcp.Deps{})
 	for _, tc := range []struct{ cfg, want string }{

@@ -1,0 +1,274 @@
+#!/usr/bin/env bash
+# make install / make uninstall: put Workrun into PREFIX (default ~/.local) so
+# it appears in the desktop's application menu, and take it out again.
+#
+#   scripts/install.sh install     binary, hicolor icon set, .desktop entry, docs
+#   scripts/install.sh uninstall   remove exactly what install wrote
+#   scripts/install.sh selftest    install into a temporary prefix, check every
+#                                  file, start it the way a menu does, uninstall,
+#                                  check nothing is left (make test runs this)
+#
+# PREFIX and BIN (the binary to install, default bin/workrun) come from the
+# environment. install writes a manifest, PREFIX/share/workrun/install-manifest,
+# of every file and every directory it created; uninstall removes those and
+# nothing else (a directory only if it is empty by then).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+# Scratch directories, removed on exit.
+scratch=()
+trap 'rm -rf "${scratch[@]}"' EXIT
+
+PREFIX=${PREFIX:-$HOME/.local}
+BIN=${BIN:-bin/workrun}
+# The desktop id and icon name are the app id from FyneApp.toml, as in the
+# fyne package tarball.
+app_id=$(sed -n 's/^[[:space:]]*ID[[:space:]]*=[[:space:]]*"\(.*\)"/\1/p' FyneApp.toml | head -n1)
+
+# toml_value prints a string value, or an array joined with ";" and ended
+# with ";" (the .desktop list form), of KEY in FyneApp.toml.
+toml_value() {
+	local line
+	line=$(grep -E "^[[:space:]]*$1[[:space:]]*=" FyneApp.toml | head -n1 | sed -E 's/^[^=]*=[[:space:]]*//')
+	if [[ $line == \[* ]]; then
+		line=${line#[}
+		line=${line%]}
+		printf '%s' "$line" | sed -E 's/"[[:space:]]*,[[:space:]]*"/;/g; s/^[[:space:]]*"//; s/"[[:space:]]*$/;/'
+	else
+		line=${line#\"}
+		printf '%s' "${line%\"}"
+	fi
+}
+
+manifest_path() { echo "$1/share/workrun/install-manifest"; }
+
+# desktop_entry prints the .desktop entry for a binary installed at exe.
+desktop_entry() {
+	local exe=$1 exec_field=$1
+	# The Desktop Entry spec quotes an Exec argument that has spaces.
+	[[ $exe == *[[:space:]]* ]] && exec_field="\"$exe\""
+	cat <<DESKTOP
+[Desktop Entry]
+Type=Application
+Name=$(toml_value Name)
+GenericName=$(toml_value GenericName)
+Comment=$(toml_value Comment)
+Exec=$exec_field
+TryExec=$exe
+Icon=$app_id
+Terminal=false
+Categories=$(toml_value Categories)
+Keywords=$(toml_value Keywords)
+StartupWMClass=Workrun
+DESKTOP
+}
+
+do_install() {
+	local prefix=$1
+	[ -x "$BIN" ] || {
+		echo "install: $BIN is missing; run make install (it builds it first)" >&2
+		return 1
+	}
+	if [ -f "$(manifest_path "$prefix")" ]; then
+		echo "install: replacing the earlier installation in $prefix"
+		do_uninstall "$prefix"
+	fi
+	local stage
+	stage=$(mktemp -d "${TMPDIR:-/tmp}/workrun-install.XXXXXX")
+	scratch+=("$stage")
+
+	# Everything is laid out in a stage first, then copied file by file,
+	# each file and each new directory noted in the manifest.
+	local exe=$prefix/bin/workrun
+	mkdir -p "$stage/bin" "$stage/share/applications" "$stage/share/doc/workrun"
+	cp "$BIN" "$stage/bin/workrun"
+	desktop_entry "$exe" >"$stage/share/applications/$app_id.desktop"
+	go run ./scripts/icons -src assets/icon.png -name "$app_id" -o "$stage/share/icons/hicolor" >/dev/null
+	cp docs/workflow-format.md README.md "$stage/share/doc/workrun/"
+	if [ -f assets/licenses/THIRD_PARTY_LICENSES.txt ]; then
+		cp assets/licenses/THIRD_PARTY_LICENSES.txt "$stage/share/doc/workrun/"
+	fi
+
+	local manifest
+	manifest=$(manifest_path "$prefix")
+	local entries=() rel dir
+	while IFS= read -r -d '' rel; do
+		rel=${rel#./}
+		dir=$(dirname "$prefix/$rel")
+		# Note each directory this install creates, outermost first.
+		local missing=() d=$dir
+		while [ ! -d "$d" ]; do
+			missing=("$d" "${missing[@]}")
+			d=$(dirname "$d")
+		done
+		for d in "${missing[@]}"; do
+			mkdir "$d"
+			entries+=("d $d")
+		done
+		local mode=0644
+		[ -x "$stage/$rel" ] && mode=0755
+		install -m "$mode" "$stage/$rel" "$prefix/$rel"
+		entries+=("f $prefix/$rel")
+	done < <(cd "$stage" && find . -type f -print0 | sort -z)
+	[ -d "$(dirname "$manifest")" ] || {
+		mkdir -p "$(dirname "$manifest")"
+		entries+=("d $(dirname "$manifest")")
+	}
+	entries+=("f $manifest")
+	printf '%s\n' "${entries[@]}" >"$manifest"
+	echo "install: $(grep -c '^f ' "$manifest") files into $prefix (manifest: $manifest)"
+	echo "install: the menu entry starts $exe"
+	case ":$PATH:" in
+	*":$prefix/bin:"*) ;;
+	*) echo "install: $prefix/bin is not on PATH; add it to run workrun from a terminal" ;;
+	esac
+}
+
+do_uninstall() {
+	local prefix=$1
+	local manifest
+	manifest=$(manifest_path "$prefix")
+	if [ ! -f "$manifest" ]; then
+		echo "uninstall: nothing to do: no $manifest (Workrun was not installed into $prefix by make install)" >&2
+		return 1
+	fi
+	local kind path n=0
+	while read -r kind path; do
+		[ "$kind" = f ] || continue
+		rm -f -- "$path"
+		n=$((n + 1))
+	done <"$manifest"
+	# Directories innermost first; one that holds something else stays.
+	tac "$manifest" | while read -r kind path; do
+		[ "$kind" = d ] && rmdir -- "$path" 2>/dev/null || true
+	done
+	echo "uninstall: removed $n files from $prefix"
+}
+
+# selftest fails with a reason.
+fail() {
+	echo "install check: FAIL: $*" >&2
+	exit 1
+}
+
+selftest() {
+	local work
+	work=$(mktemp -d "${TMPDIR:-/tmp}/workrun-installcheck.XXXXXX")
+	scratch+=("$work")
+	# A prefix with a file of the user's own, which must survive uninstall.
+	local prefix=$work/prefix
+	mkdir -p "$prefix/share/applications"
+	echo keep >"$prefix/share/applications/other.desktop"
+	local before
+	before=$(cd "$prefix" && find . | sort)
+
+	PREFIX=$prefix do_install "$prefix" >"$work/install.log" || fail "install: $(cat "$work/install.log")"
+	local desktop=$prefix/share/applications/$app_id.desktop
+	local want=(
+		"bin/workrun"
+		"share/applications/$app_id.desktop"
+		"share/doc/workrun/workflow-format.md"
+		"share/doc/workrun/README.md"
+		"share/workrun/install-manifest"
+	)
+	local n
+	for n in 16 24 32 48 64 128 256; do
+		want+=("share/icons/hicolor/${n}x${n}/apps/$app_id.png")
+	done
+	local f
+	for f in "${want[@]}"; do
+		[ -s "$prefix/$f" ] || fail "install did not write $f"
+	done
+	[ -x "$prefix/bin/workrun" ] || fail "bin/workrun is not executable"
+	cmp -s "$BIN" "$prefix/bin/workrun" || fail "bin/workrun differs from $BIN"
+	for n in 16 48 256; do
+		file "$prefix/share/icons/hicolor/${n}x${n}/apps/$app_id.png" | grep -q "PNG image data, $n x $n" ||
+			fail "the ${n}x${n} icon is not a ${n}x${n} PNG"
+	done
+	desktop-file-validate "$desktop" || fail "desktop-file-validate rejects $desktop"
+	grep -qx "Exec=$prefix/bin/workrun" "$desktop" || fail ".desktop Exec is not the installed binary"
+	grep -qx "Icon=$app_id" "$desktop" || fail ".desktop Icon is not $app_id"
+	# Every file installed is in the manifest, and the manifest lists nothing else.
+	diff <(cd "$prefix" && find . -type f ! -name other.desktop | sed 's#^\./##' | sort) \
+		<(sed -n "s#^f $prefix/##p" "$(manifest_path "$prefix")" | sort) >"$work/diff" ||
+		fail "the manifest does not match the installed files: $(cat "$work/diff")"
+	echo "install check: ${#want[@]} files in place, desktop-file-validate accepts the entry, manifest complete"
+
+	first_start "$work" "$desktop"
+
+	# Installing again replaces the installation and keeps one manifest.
+	PREFIX=$prefix do_install "$prefix" >"$work/install.log" || fail "second install: $(cat "$work/install.log")"
+	PREFIX=$prefix do_uninstall "$prefix" >"$work/uninstall.log" || fail "uninstall: $(cat "$work/uninstall.log")"
+	local after
+	after=$(cd "$prefix" && find . | sort)
+	[ "$before" = "$after" ] || fail "uninstall left or removed something: $(diff <(echo "$before") <(echo "$after"))"
+	echo "install check: install twice, uninstall: the prefix is as it was (the user's own file kept)"
+}
+
+# first_start starts the installed app the way a desktop menu does: the
+# .desktop Exec line, a fresh home, no terminal, none of Workrun's variables
+# and no D-Bus session (so no OS keyring), and checks that the window opens
+# and the data directory is created.
+first_start() {
+	local work=$1 desktop=$2
+	if [ -z "${DISPLAY:-}" ]; then
+		fail "first start needs an X display (make test provides Xvfb)"
+	fi
+	local exec_line home=$work/home
+	exec_line=$(sed -n 's/^Exec=//p' "$desktop")
+	mkdir -p "$home"
+	env -i DISPLAY="$DISPLAY" HOME="$home" PATH=/usr/bin:/bin LANG=C.UTF-8 \
+		$exec_line </dev/null >"$work/start.log" 2>&1 &
+	local pid=$! win=
+	for _ in $(seq 1 450); do
+		win=$(xdotool search --onlyvisible --name '^Workrun( |$)' 2>/dev/null | head -n1 || true)
+		[ -n "$win" ] && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.2
+	done
+	if [ -z "$win" ]; then
+		kill "$pid" 2>/dev/null || true
+		fail "no Workrun window within 90 s of starting $exec_line: $(tail -5 "$work/start.log")"
+	fi
+	local db=$home/.config/workrun/workrun.db
+	[ -f "$db" ] || fail "first start did not create $db"
+	kill -TERM "$pid"
+	local status=0
+	wait "$pid" || status=$?
+	[ "$status" -eq 0 ] || fail "Workrun exited with status $status after SIGTERM: $(tail -5 "$work/start.log")"
+	echo "install check: first start from the menu entry (no terminal, no environment, no keyring): window shown, $db created, clean exit"
+
+	# The Remote Agent sample against the built-in demo agent, in the same
+	# home and still without a keyring: WORKRUN_AUTORUN=remote opens the
+	# sample, starts the demo agent and runs it, as Help → Sample does.
+	env -i DISPLAY="$DISPLAY" HOME="$home" PATH=/usr/bin:/bin LANG=C.UTF-8 WORKRUN_AUTORUN=remote \
+		$exec_line </dev/null >"$work/sample.log" 2>&1 &
+	pid=$!
+	local title=
+	for _ in $(seq 1 600); do
+		win=$(xdotool search --onlyvisible --name '^Workrun .* — (succeeded|failed|stopped|interrupted)$' 2>/dev/null | head -n1 || true)
+		if [ -n "$win" ]; then
+			title=$(xdotool getwindowname "$win")
+			break
+		fi
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.2
+	done
+	kill -TERM "$pid" 2>/dev/null || true
+	status=0
+	wait "$pid" || status=$?
+	[[ $title == *"— succeeded" ]] ||
+		fail "the Remote Agent sample did not succeed against the demo agent (window title '$title'): $(tail -5 "$work/sample.log")"
+	[ "$status" -eq 0 ] || fail "Workrun exited with status $status after the sample run"
+	echo "install check: the Remote Agent sample ran against the built-in demo agent without a keyring: '$title'"
+}
+
+case "${1:-}" in
+install) do_install "$PREFIX" ;;
+uninstall) do_uninstall "$PREFIX" ;;
+selftest) selftest ;;
+*)
+	echo "usage: $0 install|uninstall|selftest" >&2
+	exit 2
+	;;
+esac
