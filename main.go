@@ -21,6 +21,7 @@ import (
 	"workrun/nodes/output"
 	"workrun/nodes/process"
 	"workrun/nodes/remoteagent"
+	"workrun/nodes/remotemcp"
 	"workrun/nodes/set"
 	"workrun/nodes/start"
 	"workrun/store"
@@ -64,12 +65,13 @@ func openParts(ctx context.Context, dataDir string) (*parts, error) {
 	remote := remoteagent.New(remoteagent.Deps{
 		Calls:       st,
 		Credentials: remoteagent.FromManager(creds),
-		Language:    remoteagent.EnvLanguage,
 	})
-	// The local node kinds (SPEC W7) and the Remote Agent (R1–R17).
+	remoteMCP := remotemcp.New(remotemcp.Deps{Calls: st, Credentials: remotemcp.FromManager(creds)})
+	// The local node kinds (SPEC W7), the Remote Agent (R1–R17) and the
+	// Remote MCP Tool (docs/remote-mcp.md).
 	engine := workrun.NewEngine(st, arts,
 		start.Kind{}, set.Kind{}, condition.Kind{}, join.Kind{}, output.Kind{},
-		humanreview.Kind{}, askhuman.Kind{}, process.Kind{}, remote)
+		humanreview.Kind{}, askhuman.Kind{}, process.Kind{}, remote, remoteMCP)
 	return &parts{store: st, artifacts: arts, creds: creds, engine: engine}, nil
 }
 
@@ -96,13 +98,13 @@ func runGUI(ctx context.Context, env *cli.Env) error {
 		return fmt.Errorf("recover interrupted runs: %w", err)
 	}
 	defer p.engine.Close(context.WithoutCancel(ctx))
-	d := guiDeps(p, env.Getenv("WORKRUN_AUTORUN"))
+	d := guiDeps(p)
 	d.About = aboutInfo(env.DataDir)
 	return ui.Run(d)
 }
 
 // guiDeps adapts the parts to what the window asks for.
-func guiDeps(p *parts, autoRun string) ui.Deps {
+func guiDeps(p *parts) ui.Deps {
 	st, creds := p.store, p.creds
 	return ui.Deps{
 		Engine: p.engine, Runs: st, Workflows: st, Artifacts: p.artifacts,
@@ -122,9 +124,9 @@ func guiDeps(p *parts, autoRun string) ui.Deps {
 			if name != "" {
 				c, secret, err := creds.Resolve(ctx, name, url)
 				if err != nil {
-					return ui.AgentReport{}, err
+					return ui.AgentReport{}, uiErr(err)
 				}
-				cred = &a2a.Credential{Kind: c.Kind, Header: c.Header, Secret: secret, Origin: c.Origin}
+				cred = new(remoteagent.ToA2A(c, secret))
 			}
 			r, err := remoteagent.CheckAgent(ctx, url, cred)
 			if err != nil {
@@ -134,9 +136,15 @@ func guiDeps(p *parts, autoRun string) ui.Deps {
 				SecuritySchemes: r.SecuritySchemes, CredentialAccepted: r.CredentialUsed && r.Accepted}, nil
 		},
 		StartDemoAgent: func() (string, func(), error) {
+			// The demo agent's own address first, so a saved sample keeps
+			// working after a restart; any free port when another program
+			// holds it (the window then points the sample there).
+			u, stop, err := demoagent.New(demoagent.Options{}).Start(cli.DemoAgentAddr)
+			if err == nil {
+				return u, stop, nil
+			}
 			return demoagent.New(demoagent.Options{}).Start("127.0.0.1:0")
 		},
-		AutoRun: autoRun,
 	}
 }
 
@@ -149,15 +157,22 @@ func (a credAdapter) List(ctx context.Context) ([]ui.Credential, error) {
 	for _, c := range cs {
 		out = append(out, ui.Credential{Name: c.Name, Origin: c.Origin, Kind: c.Kind, Header: c.Header})
 	}
-	return out, err
+	return out, uiErr(err)
 }
 
 func (a credAdapter) Set(ctx context.Context, c ui.Credential, secret string) error {
-	err := a.m.Set(ctx, credentials.Credential{Name: c.Name, Kind: c.Kind, Origin: c.Origin, Header: c.Header}, secret)
+	return uiErr(a.m.Set(ctx, credentials.Credential{Name: c.Name, Kind: c.Kind, Origin: c.Origin, Header: c.Header}, secret))
+}
+
+func (a credAdapter) Delete(ctx context.Context, name string) error {
+	return uiErr(a.m.Delete(ctx, name))
+}
+
+// uiErr marks a missing keyring with ui.ErrNoKeyring, the sentinel the window
+// knows (it does not import credentials).
+func uiErr(err error) error {
 	if errors.Is(err, credentials.ErrNoKeyring) {
 		return fmt.Errorf("%w: %w", ui.ErrNoKeyring, err)
 	}
 	return err
 }
-
-func (a credAdapter) Delete(ctx context.Context, name string) error { return a.m.Delete(ctx, name) }

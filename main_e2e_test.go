@@ -3,30 +3,295 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"workrun/workrun"
 )
 
-// TestGUIRunsSampleAgainstDemoAgent is issue 7's real-window test: the real
-// binary under Xvfb opens the Remote Agent sample, starts the built-in demo
-// agent on loopback, runs the sample, and the window reaches "succeeded". The
-// test screenshots the window, checks the picture, and then reads the run
-// record back through the CLI to prove the run really succeeded in SQLite.
+// TestGUIRunsSampleAgainstDemoAgent drives the real binary under its own
+// Xvfb screen (1440×900) as a person does, with xdotool only: Help → Sample
+// from the menu, delete the sample's Output node, drag a new Output from the
+// palette onto the canvas, drag from the agent's handle to connect it, tick
+// its field in the inspector, retitle the agent by typing, press Run, type
+// the question into the inputs dialog and press its Run. The window title
+// ends with "succeeded"; the run record read back through the CLI shows
+// every edit and the typed question coming back as the answer.
 //
 // WORKRUN_SAVE_SCREENSHOT=1 writes the picture to docs/screenshot-run.png.
 func TestGUIRunsSampleAgainstDemoAgent(t *testing.T) {
 	g := newGUITest(t)
-	xdotool, importTool, tmp, bin, dataDir := g.xdotool, g.importTool, g.tmp, g.bin, g.dataDir
-	app := startApp(t, bin, []string{"--data-dir", dataDir}, append(appEnv(g.home), "WORKRUN_AUTORUN=remote"))
+	scr := startXvfb(t, 1440, 900)
+	app := startApp(t, g.bin, []string{"--data-dir", g.dataDir}, withDisplay(appEnv(g.home), scr.display))
+	win := scr.waitWindow(t, app, "^Workrun( |$)")
+	if w, h := scr.windowSize(t, win); w != 1280 || h != 800 {
+		t.Fatalf("window %dx%d on a 1440x900 screen, want 1280x800", w, h)
+	}
+	scr.shots = filepath.Join(g.tmp, "steps")
 
-	// The title ends with the shown run's status once the run is over.
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	// Help → Sample: Remote Agent demo.
+	scr.click(t, 287, 14)
+	scr.click(t, 368, 83)
+	scr.waitTitle(t, app, win, "^Workrun — Remote Agent demo$")
+	scr.shot(t, "1-sample")
+
+	// Select the Output node "Answer" and delete it with the Delete key.
+	scr.click(t, 885, 135)
+	scr.key(t, "Delete")
+	scr.waitTitle(t, app, win, "^Workrun — Remote Agent demo •$")
+
+	// Drag Output from the palette to where Answer was: it lands there.
+	scr.drag(t, 275, 339, 885, 300)
+	scr.shot(t, "2-dropped")
+	// Connect: drag from the agent's output handle onto the new node.
+	scr.drag(t, 740, 125, 885, 300)
+	// Select the new node and tick "answer" among its fields.
+	scr.click(t, 885, 300)
+	scr.click(t, 1011, 315)
+	scr.shot(t, "3-output")
+
+	// Select the agent and retitle it by typing into the inspector.
+	scr.click(t, 669, 130)
+	scr.click(t, 1133, 201)
+	scr.key(t, "ctrl+a")
+	scr.typeText(t, "Ask the demo agent")
+	scr.shot(t, "4-typed")
+
+	// Run: the inputs dialog asks for the question only; type one.
+	scr.click(t, 416, 49)
+	time.Sleep(time.Second)
+	scr.shot(t, "5-inputs")
+	scr.click(t, 640, inputsEntryY)
+	scr.key(t, "ctrl+a")
+	scr.typeText(t, "echo Typed by xdotool")
+	scr.click(t, inputsRunX, inputsRunY)
+
+	title := scr.waitTitle(t, app, win, "^Workrun .* — (succeeded|failed|stopped|interrupted)$")
+	if !strings.HasSuffix(title, "— succeeded") {
+		scr.shot(t, "6-end")
+		t.Fatalf("window title %q: the run did not succeed (steps in %s)\noutput:\n%s", title, scr.shots, app.out.String())
+	}
+	shot := filepath.Join(g.tmp, "run.png")
+	stats := waitForPicture(t, app, g.importTool, win, shot, "DISPLAY="+scr.display)
+	t.Logf("window %q; screenshot %dx%d: %d distinct colours", title, stats.w, stats.h, stats.colours)
+	if os.Getenv("WORKRUN_SAVE_SCREENSHOT") != "" {
+		saveScreenshot(t, shot, filepath.Join("docs", "screenshot-run.png"))
+	}
+	quitApp(t, app) // the demo agent must stop with the app
+
+	// The run record, read back through the CLI from the same data directory.
+	out, err := exec.Command(g.bin, "--data-dir", g.dataDir, "runs", "--json").Output()
+	if err != nil {
+		t.Fatalf("workrun runs --json: %v", err)
+	}
+	var runs []workrun.Run
+	if err := json.Unmarshal(out, &runs); err != nil {
+		t.Fatalf("workrun runs --json: %v\n%s", err, out)
+	}
+	if len(runs) != 1 || runs[0].Status != "succeeded" {
+		t.Fatalf("run records after the GUI run = %s, want one succeeded run", out)
+	}
+	out, err = exec.Command(g.bin, "--data-dir", g.dataDir, "show", runs[0].ID, "--json").Output()
+	if err != nil {
+		t.Fatalf("workrun show --json: %v", err)
+	}
+	var shown struct{ Run workrun.Run }
+	if err := json.Unmarshal(out, &shown); err != nil {
+		t.Fatalf("workrun show --json: %v\n%s", err, out)
+	}
+	r := shown.Run
+	var ids []string
+	titles := map[string]string{}
+	for _, n := range r.Workflow.Nodes {
+		ids = append(ids, n.ID)
+		titles[n.ID] = n.Title
+	}
+	if !slices.Equal(ids, []string{"start", "ask", "output"}) || titles["ask"] != "Ask the demo agent" {
+		t.Errorf("the run's workflow has nodes %v, titles %v: want the sample with end replaced by output and ask retitled", ids, titles)
+	}
+	if !slices.Contains(r.Workflow.Edges, workrun.Edge{From: "ask", To: "output"}) {
+		t.Errorf("edges %v lack ask → output (the drag-connect)", r.Workflow.Edges)
+	}
+	if r.Inputs["question"] != "echo Typed by xdotool" {
+		t.Errorf("inputs %v, want the typed question", r.Inputs)
+	}
+	if a, _ := r.State["answer"].(string); !strings.Contains(a, "Typed by xdotool") {
+		t.Errorf("answer %q, want the demo agent's echo of the typed question", r.State["answer"])
+	}
+	for _, bad := range []string{"Error parsing user locale", "DATA RACE", "panic:"} {
+		if strings.Contains(app.out.String(), bad) {
+			t.Errorf("workrun printed %q", bad)
+		}
+	}
+}
+
+// Where the inputs dialog of the sample puts its question entry and its Run
+// button in a 1280×800 window.
+const (
+	inputsEntryY = 491
+	inputsRunX   = 685
+	inputsRunY   = 591
+)
+
+// screen is a private Xvfb display the test drives with xdotool.
+type screen struct {
+	display       string
+	width, height int
+	xdotool       string
+	shots         string // directory for step screenshots ("" = none)
+}
+
+// startXvfb starts a private X server with one screen of w×h pixels.
+func startXvfb(t *testing.T, w, h int) *screen {
+	t.Helper()
+	xvfb := lookTool(t, "Xvfb")
+	r, wr, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(xvfb, "-displayfd", "3", "-screen", "0", fmt.Sprintf("%dx%dx24", w, h), "-nolisten", "tcp")
+	cmd.ExtraFiles = []*os.File{wr}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start Xvfb: %v", err)
+	}
+	wr.Close()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	line := make(chan string, 1)
+	go func() {
+		s, _ := bufio.NewReader(r).ReadString('\n')
+		line <- strings.TrimSpace(s)
+		r.Close()
+	}()
+	select {
+	case n := <-line:
+		if n == "" {
+			t.Fatal("Xvfb did not report its display")
+		}
+		return &screen{display: ":" + n, width: w, height: h, xdotool: lookTool(t, "xdotool")}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Xvfb did not start within 30 s")
+	}
+	return nil
+}
+
+// withDisplay returns env with DISPLAY set to display.
+func withDisplay(env []string, display string) []string {
+	out := slices.DeleteFunc(slices.Clone(env), func(kv string) bool { return strings.HasPrefix(kv, "DISPLAY=") })
+	return append(out, "DISPLAY="+display)
+}
+
+func (s *screen) run(t *testing.T, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(s.xdotool, args...)
+	cmd.Env = withDisplay(os.Environ(), s.display)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("xdotool %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// settle gives the app a moment to handle what was just sent.
+func settle() { time.Sleep(600 * time.Millisecond) }
+
+func (s *screen) click(t *testing.T, x, y int) {
+	t.Helper()
+	s.run(t, "mousemove", fmt.Sprint(x), fmt.Sprint(y))
+	time.Sleep(100 * time.Millisecond)
+	s.run(t, "click", "1")
+	settle()
+}
+
+func (s *screen) key(t *testing.T, keys string) {
+	t.Helper()
+	s.run(t, "key", keys)
+	settle()
+}
+
+func (s *screen) typeText(t *testing.T, text string) {
+	t.Helper()
+	s.run(t, "type", "--delay", "30", text)
+	settle()
+}
+
+// drag presses the button at (x0, y0), moves in steps to (x1, y1) and lets go.
+func (s *screen) drag(t *testing.T, x0, y0, x1, y1 int) {
+	t.Helper()
+	s.run(t, "mousemove", fmt.Sprint(x0), fmt.Sprint(y0))
+	time.Sleep(100 * time.Millisecond)
+	s.run(t, "mousedown", "1")
+	const steps = 8
+	for i := 1; i <= steps; i++ {
+		s.run(t, "mousemove", fmt.Sprint(x0+(x1-x0)*i/steps), fmt.Sprint(y0+(y1-y0)*i/steps))
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond)
+	s.run(t, "mouseup", "1")
+	settle()
+}
+
+// shot saves a screenshot of the screen as step name, for a failure's report.
+func (s *screen) shot(t *testing.T, name string) {
+	t.Helper()
+	if s.shots == "" {
+		return
+	}
+	if err := os.MkdirAll(s.shots, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(lookTool(t, "import"), "-window", "root", "png:"+filepath.Join(s.shots, name+".png"))
+	cmd.Env = withDisplay(os.Environ(), s.display)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Logf("screenshot %s: %v\n%s", name, err, out)
+	}
+}
+
+func (s *screen) waitWindow(t *testing.T, app *runningApp, pattern string) string {
+	t.Helper()
+	return s.waitFor(t, app, pattern, 90*time.Second)
+}
+
+// waitTitle waits until the window's title matches pattern and returns it.
+func (s *screen) waitTitle(t *testing.T, app *runningApp, win, pattern string) string {
+	t.Helper()
+	re := regexp.MustCompile(pattern)
+	deadline := time.Now().Add(3 * time.Minute)
+	for {
+		title := strings.TrimSpace(s.run(t, "getwindowname", win))
+		if re.MatchString(title) {
+			return title
+		}
+		if time.Now().After(deadline) {
+			s.shot(t, "timeout")
+			t.Fatalf("window title %q never matched %q (steps in %s)\noutput:\n%s", title, pattern, s.shots, app.out.String())
+		}
+		select {
+		case err := <-app.done:
+			app.done <- err
+			t.Fatalf("workrun exited while waiting for the title %q: %v\noutput:\n%s", pattern, err, app.out.String())
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+func (s *screen) waitFor(t *testing.T, app *runningApp, pattern string, timeout time.Duration) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	type found struct {
 		out []byte
@@ -34,52 +299,116 @@ func TestGUIRunsSampleAgainstDemoAgent(t *testing.T) {
 	}
 	res := make(chan found, 1)
 	go func() {
-		out, err := exec.CommandContext(ctx, xdotool, "search", "--sync", "--onlyvisible", "--name", "^Workrun .* — (succeeded|failed|stopped|interrupted)$").Output()
+		cmd := exec.CommandContext(ctx, s.xdotool, "search", "--sync", "--onlyvisible", "--name", pattern)
+		cmd.Env = withDisplay(os.Environ(), s.display)
+		out, err := cmd.Output()
 		res <- found{out, err}
 	}()
-	var win string
 	select {
 	case r := <-res:
 		if r.err != nil {
-			t.Fatalf("the sample run did not end within 3 min: %v\nworkrun output:\n%s", r.err, app.out.String())
+			t.Fatalf("no window %q within %s: %v\nworkrun output:\n%s", pattern, timeout, r.err, app.out.String())
 		}
-		win = strings.Fields(string(r.out))[0]
+		return strings.Fields(string(r.out))[0]
 	case err := <-app.done:
-		t.Fatalf("workrun exited before the run ended: %v\noutput:\n%s", err, app.out.String())
+		app.done <- err
+		t.Fatalf("workrun exited before showing its window: %v\noutput:\n%s", err, app.out.String())
 	}
-	title := strings.TrimSpace(xdo(t, xdotool, "getwindowname", win))
-	if !strings.HasSuffix(title, "— succeeded") {
-		t.Fatalf("window title %q: the sample run did not succeed\noutput:\n%s", title, app.out.String())
-	}
+	return ""
+}
 
-	shot := filepath.Join(tmp, "run.png")
-	stats := waitForPicture(t, app, importTool, win, shot)
-	t.Logf("window %q; screenshot %dx%d: %d distinct colours, most common colour covers %.1f%%",
-		title, stats.w, stats.h, stats.colours, 100*stats.dominant)
-	if os.Getenv("WORKRUN_SAVE_SCREENSHOT") != "" {
-		saveScreenshot(t, shot, filepath.Join("docs", "screenshot-run.png"))
-	}
-
-	quitApp(t, app) // the demo agent must stop with the app
-
-	// The run record, read back through the CLI from the same data directory.
-	out, err := exec.Command(bin, "--data-dir", dataDir, "runs", "--json").Output()
-	if err != nil {
-		t.Fatalf("workrun runs --json: %v", err)
-	}
-	var runs []struct {
-		Status       string `json:"status"`
-		WorkflowName string `json:"workflow_name"`
-	}
-	if err := json.Unmarshal(out, &runs); err != nil {
-		t.Fatalf("workrun runs --json: %v\n%s", err, out)
-	}
-	if len(runs) != 1 || runs[0].Status != "succeeded" {
-		t.Errorf("run records after the GUI run = %+v (raw %s), want one succeeded run", runs, out)
-	}
-	for _, bad := range []string{"Error parsing user locale", "DATA RACE", "panic:"} {
-		if strings.Contains(app.out.String(), bad) {
-			t.Errorf("workrun printed %q", bad)
+func (s *screen) windowSize(t *testing.T, win string) (w, h int) {
+	t.Helper()
+	for _, line := range strings.Split(s.run(t, "getwindowgeometry", "--shell", win), "\n") {
+		k, v, _ := strings.Cut(line, "=")
+		var n int
+		fmt.Sscan(v, &n)
+		switch k {
+		case "WIDTH":
+			w = n
+		case "HEIGHT":
+			h = n
 		}
 	}
+	return w, h
+}
+
+// TestGUIWindowFitsScreen runs the real binary on screens of 1024×700 and
+// 1440×900 and checks that its window never grows past the screen (nor past
+// the size it opened with): after adding and selecting a node of each kind
+// (the inspector shows each form) and after a run that fails with a long
+// error (a Remote Agent URL of 300 characters, typed into the inspector).
+//
+// WORKRUN_SAVE_SCREENSHOT=1 writes docs/screenshot-WxH.png.
+func TestGUIWindowFitsScreen(t *testing.T) {
+	g := newGUITest(t)
+	for _, size := range [][2]int{{1024, 700}, {1440, 900}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			home := filepath.Join(g.tmp, fmt.Sprintf("home-%d", size[0]))
+			data := filepath.Join(g.tmp, fmt.Sprintf("data-%d", size[0]))
+			if err := os.Mkdir(home, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			scr := startXvfb(t, size[0], size[1])
+			scr.shots = filepath.Join(g.tmp, fmt.Sprintf("steps-%d", size[0]))
+			app := startApp(t, g.bin, []string{"--data-dir", data}, withDisplay(appEnv(home), scr.display))
+			win := scr.waitWindow(t, app, "^Workrun( |$)")
+			time.Sleep(time.Second) // the window takes the screen's size once shown
+			w0, h0 := scr.windowSize(t, win)
+			if w0 > size[0] || h0 > size[1] || w0 < 1000 || h0 < 600 {
+				t.Fatalf("window opened at %dx%d on a %dx%d screen", w0, h0, size[0], size[1])
+			}
+			fits := func(after string) {
+				t.Helper()
+				if w, h := scr.windowSize(t, win); w != w0 || h != h0 {
+					scr.shot(t, "grown")
+					t.Errorf("after %s the window is %dx%d, was %dx%d on a %dx%d screen (steps in %s)", after, w, h, w0, h0, size[0], size[1], scr.shots)
+				}
+			}
+			// Each kind, found with the palette's filter box and added by a click.
+			for _, kind := range []string{"Remote Agent", "Start", "Set", "Condition", "Join", "Output", "Human Review", "Ask Human", "Process"} {
+				scr.click(t, 275, 88)
+				scr.key(t, "ctrl+a")
+				scr.typeText(t, kind)
+				scr.click(t, 275, 152)
+				fits("adding and selecting a " + kind + " node")
+			}
+			scr.waitTitle(t, app, win, "•$") // the nodes were added: unsaved changes
+
+			// The sample, its agent's URL made long by typing, and a run.
+			scr.click(t, 287, 14)
+			scr.click(t, 368, 83)
+			scr.waitTitle(t, app, win, "^Workrun — Remote Agent demo$")
+			x, y := sampleNodeCentre(w0, h0, 300, 120)
+			scr.click(t, x, y)
+			scr.click(t, w0-165, 276)
+			scr.key(t, "ctrl+a")
+			scr.typeText(t, "http://127.0.0.1:9/"+strings.Repeat("a-very-long-path-", 17))
+			fits("typing a long URL")
+			scr.click(t, 416, 49)
+			time.Sleep(time.Second)
+			dx, dy := (1280-w0)/2, (800-h0)/2
+			scr.click(t, inputsRunX-dx, inputsRunY-dy)
+			scr.waitTitle(t, app, win, "— failed$")
+			time.Sleep(time.Second)
+			fits("a run that failed with a long error")
+
+			shot := filepath.Join(g.tmp, fmt.Sprintf("fits-%d.png", size[0]))
+			waitForPicture(t, app, g.importTool, win, shot, "DISPLAY="+scr.display)
+			if os.Getenv("WORKRUN_SAVE_SCREENSHOT") != "" {
+				saveScreenshot(t, shot, filepath.Join("docs", fmt.Sprintf("screenshot-%dx%d.png", size[0], size[1])))
+			}
+			quitApp(t, app)
+		})
+	}
+}
+
+// sampleNodeCentre is where a node at workflow position (x, y) of the
+// Remote Agent sample is drawn once the sample is fitted into the canvas of
+// a w×h window with the default pane sizes (measured at 1280×800: the
+// canvas starts at (353, 76) and is 635×474).
+func sampleNodeCentre(w, h, x, y int) (int, int) {
+	cw, ch := float64(w-353-292), float64(h-76-250)
+	z := min(1, (cw-60)/690, (ch-60)/58)
+	return 353 + int(30+float64(x-40)*z+85*z), 76 + int(30+float64(y-120)*z+29*z)
 }

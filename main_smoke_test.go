@@ -279,13 +279,15 @@ func (s pictureStats) blank() bool { return s.colours < 16 || s.dominant > 0.995
 // first frames may come before Fyne has drawn the layout. It then waits a
 // little for two equal frames, so that the saved picture shows the settled
 // layout rather than one mid-resize.
-func waitForPicture(t *testing.T, app *runningApp, importTool, win, path string) pictureStats {
+func waitForPicture(t *testing.T, app *runningApp, importTool, win, path string, env ...string) pictureStats {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	var last pictureStats
 	stableTries := 0
 	for {
-		out, err := exec.Command(importTool, "-window", win, "png:"+path).CombinedOutput()
+		cmd := exec.Command(importTool, "-window", win, "png:"+path)
+		cmd.Env = append(os.Environ(), env...) // the last DISPLAY wins
+		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("import -window %s: %v\n%s", win, err, out)
 		}

@@ -14,3 +14,11 @@ var Icon []byte
 //
 //go:embed translations
 var Translations embed.FS
+
+// CJKFont is a TrueType subset of WenQuanYi Micro Hei (Apache-2.0) holding
+// the common Chinese characters and every one this program writes; the
+// window draws Chinese with it when the system has no CJK font. See
+// fonts/README.md and scripts/cjk-font.sh.
+//
+//go:embed fonts/cjk-subset.ttf
+var CJKFont []byte

@@ -68,7 +68,7 @@ func runCheckAgent(ctx context.Context, env *Env, args []string) int {
 		printReport(env.Stdout, rep, *credName)
 	}
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "workrun: check-agent: %v\n", err)
+		fmt.Fprintf(env.Stderr, "workrun: check-agent: %s\n", termText(err.Error(), "  "))
 		return ExitFailed
 	}
 	if !*asJSON {
@@ -84,7 +84,7 @@ func printReport(w io.Writer, r remoteagent.Report, credName string) {
 	yes := map[bool]string{true: "yes", false: "no"}
 	sec := "none declared"
 	if len(r.SecuritySchemes) > 0 {
-		sec = strings.Join(r.SecuritySchemes, "; ")
+		sec = termLine(strings.Join(r.SecuritySchemes, "; "))
 	}
 	cred := "none"
 	if r.CredentialUsed {
@@ -96,5 +96,5 @@ func printReport(w io.Writer, r remoteagent.Report, credName string) {
 		}
 	}
 	fmt.Fprintf(w, "Agent:       %s\nInterface:   %s\nStreaming:   %s\nSecurity:    %s\nCredential:  %s\n",
-		r.Name, r.Endpoint, yes[r.Streaming], sec, cred)
+		termLine(r.Name), termLine(r.Endpoint), yes[r.Streaming], sec, termLine(cred))
 }

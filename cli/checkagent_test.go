@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -53,5 +54,38 @@ func TestCheckAgentCommand(t *testing.T) {
 	}
 	if s := a.Stats(); len(s.Submissions) != 0 || s.Methods["GetTask"] != 2 {
 		t.Errorf("agent stats %+v: want two GetTask probes and no submission", s)
+	}
+}
+
+// TestCheckAgentCommand_SecretEchoed: an agent that echoes the credential's
+// secret in its card and in WWW-Authenticate and the error body gets it
+// printed nowhere, in text or JSON output.
+func TestCheckAgentCommand_SecretEchoed(t *testing.T) {
+	keyring.MockInit()
+	const secret = "echo-me-Kx81"
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			w.Header().Set("Content-Type", "application/json")
+			json.NewEncoder(w).Encode(map[string]any{"name": "agent " + secret, "version": "1", //nolint:errcheck
+				"supportedInterfaces": []any{map[string]any{"url": "http://" + r.Host + "/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}},
+				"capabilities":        map[string]any{}, "defaultInputModes": []string{"text/plain"}, "defaultOutputModes": []string{"text/plain"}, "skills": []any{}})
+			return
+		}
+		w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token", error_description="`+secret+`"`)
+		http.Error(w, "token "+secret+" refused", http.StatusUnauthorized)
+	}))
+	t.Cleanup(ts.Close)
+	dd := "--data-dir=" + t.TempDir()
+	if r := runWithStdin(t, secret+"\n", dd, "credential", "set", "k", "--kind", "bearer", "--origin", ts.URL); r.Code != ExitOK {
+		t.Fatalf("set: %+v", r)
+	}
+	for _, args := range [][]string{{"check-agent", ts.URL, "--credential", "k"}, {"check-agent", "--json", ts.URL, "--credential", "k"}} {
+		r := runWithStdin(t, "", append([]string{dd}, args...)...)
+		if r.Code != ExitFailed || !strings.Contains(r.Stdout+r.Stderr, "[redacted]") {
+			t.Errorf("%v: %+v, want a failure showing the echo redacted", args, r)
+		}
+		if strings.Contains(r.Stdout+r.Stderr, secret) {
+			t.Errorf("%v printed the secret: %+v", args, r)
+		}
 	}
 }

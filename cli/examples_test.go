@@ -19,6 +19,8 @@ type exampleRun struct {
 	// demoAgent: the example calls `workrun demo-agent` on its default
 	// address, started as a user would, without options.
 	demoAgent bool
+	// demoMCP: the example calls `workrun demo-mcp` on its default address.
+	demoMCP bool
 	// review: the run waits for a Human Review; decide it with the command
 	// the run printed, then that command must exit reviewWant with
 	// reviewStdout in its output.
@@ -35,6 +37,8 @@ var exampleRuns = map[string]exampleRun{
 		review: "approve", reviewWant: ExitOK, reviewStdout: "[end] published: Published: hi"},
 	"remote-agent.json": {inputs: []string{"--input", "question=echo hello from the example"}, want: ExitOK,
 		stdout: "[end] answer: echo hello from the example", demoAgent: true},
+	"remote-mcp.json": {inputs: []string{"--input", "topic=tides"}, want: ExitOK,
+		stdout: "[end] report: Research on tides: 2 stages done.", demoMCP: true},
 }
 
 // TestExamplesRunWithDocumentedExitCodes runs every examples/*.json with
@@ -58,6 +62,9 @@ func TestExamplesRunWithDocumentedExitCodes(t *testing.T) {
 			}
 			if ex.demoAgent {
 				f = startDemoAgentCommand(t, f)
+			}
+			if ex.demoMCP {
+				f = startDemoMCPCommand(t, f)
 			}
 			dir := t.TempDir()
 			res := runMain(t, append([]string{"--data-dir", dir, "run", f}, ex.inputs...), nil, artifactDeps())

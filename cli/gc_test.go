@@ -13,6 +13,7 @@ import (
 
 	"workrun/artifacts"
 	"workrun/nodes/remoteagent"
+	"workrun/nodes/remotemcp"
 	"workrun/store"
 	"workrun/workrun"
 )
@@ -30,8 +31,9 @@ func artifactDeps() Deps {
 			st.Close()
 			return nil, err
 		}
-		ra := remoteagent.New(remoteagent.Deps{Calls: st, Language: func() string { return "en" }})
-		e := workrun.NewEngine(st, arts, append(localKinds(), ra)...)
+		ra := remoteagent.New(remoteagent.Deps{Calls: st})
+		rm := remotemcp.New(remotemcp.Deps{Calls: st})
+		e := workrun.NewEngine(st, arts, append(localKinds(), ra, rm)...)
 		return &Services{DataDir: dataDir, Runs: st, Workflows: st, Artifacts: arts, Engine: e, Close: st.Close}, nil
 	}}
 }

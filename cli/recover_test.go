@@ -20,8 +20,15 @@ import (
 // binary as a runner, see TestMain) and returns it with the run id.
 func startRunner(t *testing.T, dir, flow string) (*exec.Cmd, string) {
 	t.Helper()
+	return startRunnerArgs(t, "--data-dir", dir, "run", "--json", flow)
+}
+
+// startRunnerArgs starts `workrun ARGS…` (a command printing JSON events)
+// in a child process and returns it with the run id of its first event.
+func startRunnerArgs(t *testing.T, args ...string) (*exec.Cmd, string) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), runnerEnv+"=1", "WORKRUN_TEST_ARGS="+strings.Join([]string{"--data-dir", dir, "run", "--json", flow}, "\x1f"))
+	cmd.Env = append(os.Environ(), runnerEnv+"=1", "WORKRUN_TEST_ARGS="+strings.Join(args, "\x1f"))
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +115,7 @@ func TestStartMarksRunsOfDeadProcessesInterrupted(t *testing.T) {
 		t.Errorf("while the runner lives, runs shows %s, want running", st)
 	}
 	res := runMain(t, []string{"--data-dir", dir, "resume", runID}, nil, realDeps())
-	if res.Code != ExitUsage || !strings.Contains(res.Stderr, "another Workrun process is running it") {
+	if res.Code != ExitUsage || !strings.Contains(res.Stderr, fmt.Sprintf("by process %d", cmd.Process.Pid)) {
 		t.Errorf("resume of a live run: exit %d, stderr %q; want %d and a clear refusal", res.Code, res.Stderr, ExitUsage)
 	}
 	if st, _ := listedStatus(t, dir, runID); st != workrun.RunRunning {

@@ -14,7 +14,7 @@ func init() {
 	register(&Command{
 		Name:    "resume",
 		Args:    "RUN_ID [--json]",
-		Summary: "continue a run interrupted by exit (finished nodes are not run again)",
+		Summary: "continue a run interrupted by exit (finished nodes are not run again); exit 2 if another process has it",
 		Run:     resumeCommand,
 	})
 }
@@ -32,10 +32,9 @@ func resumeCommand(ctx context.Context, env *Env, args []string) int {
 	}
 	return withEngine(ctx, env, func(svc *Services) int {
 		runID := pos[0]
-		// A run still saved "running" was left by a process that died (R13).
-		if _, err := svc.Engine.MarkExited(ctx, runID); err != nil {
-			return reportRunError(env, err)
-		}
+		// Resume claims the run in one atomic step, also a run still saved
+		// "running" by a process that died (R13): of several concurrent
+		// resumes exactly one goes on, the others exit 2.
 		out := newEventPrinter(env.Stdout, *asJSON)
 		events, cancel := svc.Engine.Subscribe()
 		defer cancel()
@@ -76,13 +75,20 @@ func openRunStore(ctx context.Context, env *Env) (*Services, int) {
 	return svc, ExitOK
 }
 
-// reportRunError prints err; a missing run or a run in the wrong state is a
-// usage error, anything else a failure.
+// reportRunError prints err; a missing run, a run in the wrong state or one
+// another caller has taken over is a usage error, anything else a failure.
 func reportRunError(env *Env, err error) int {
-	fmt.Fprintf(env.Stderr, "workrun: %v\n", err)
+	var ce *workrun.ClaimError
+	if errors.As(err, &ce) {
+		// The claim's own sentence says it all.
+		fmt.Fprintf(env.Stderr, "workrun: %v\n", ce)
+	} else {
+		fmt.Fprintf(env.Stderr, "workrun: %v\n", err)
+	}
 	switch {
 	case errors.Is(err, workrun.ErrNotFound), errors.Is(err, workrun.ErrNotResumable),
-		errors.Is(err, workrun.ErrNoDecisionPending), errors.Is(err, workrun.ErrRunActive):
+		errors.Is(err, workrun.ErrNoDecisionPending), errors.Is(err, workrun.ErrRunActive),
+		errors.Is(err, workrun.ErrRunClaimed), errors.Is(err, workrun.ErrRemoteInput):
 		return ExitUsage
 	}
 	return ExitFailed

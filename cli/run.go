@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -23,7 +24,7 @@ import (
 func init() {
 	register(&Command{
 		Name:    "run",
-		Args:    "FLOW.json [--input NAME=VALUE]… [--file NAME=PATH]… [--json]",
+		Args:    "FLOW.json [--input NAME=VALUE]… [--file NAME=PATH]… [--json] [--lang en|zh]",
 		Summary: "run a workflow file and print its node messages (exit 0 succeeded, 1 failed, 2 invalid, 3 interrupted, 4 stopped)",
 		Run:     runCommand,
 	})
@@ -58,12 +59,17 @@ func runCommand(ctx context.Context, env *Env, args []string) int {
 	fs.Var(&inputs, "input", "")
 	fs.Var(&files, "file", "")
 	asJSON := fs.Bool("json", false, "")
+	langFlag := fs.String("lang", "", "")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return usageError(env, "run: "+err.Error())
 	}
 	if len(pos) != 1 {
 		return usageError(env, "run needs exactly one workflow file")
+	}
+	lang, err := readerLanguage(env, *langFlag)
+	if err != nil {
+		return usageError(env, "run: "+err.Error())
 	}
 	wf, err := readWorkflow(pos[0])
 	if err != nil {
@@ -81,9 +87,9 @@ func runCommand(ctx context.Context, env *Env, args []string) int {
 		return ExitFailed
 	}
 	if probs := svc.Engine.Validate(wf); len(probs) > 0 {
-		fmt.Fprintf(env.Stderr, "workrun: %s is not a valid workflow:\n", pos[0])
+		fmt.Fprintf(env.Stderr, "workrun: %s is not a valid workflow:\n", termLine(pos[0]))
 		for _, p := range probs {
-			fmt.Fprintf(env.Stderr, "  %s\n", p)
+			fmt.Fprintf(env.Stderr, "  %s\n", termText(fmt.Sprint(p), "    "))
 		}
 		return ExitUsage
 	}
@@ -94,6 +100,7 @@ func runCommand(ctx context.Context, env *Env, args []string) int {
 	}
 
 	out := newEventPrinter(env.Stdout, *asJSON)
+	out.lang = lang
 	events, cancel := svc.Engine.Subscribe()
 	defer cancel()
 	id, err := svc.Engine.Start(ctx, "", wf, in)
@@ -117,13 +124,23 @@ func followRun(ctx context.Context, env *Env, e *workrun.Engine, runID string, e
 	printed := make(chan struct{})
 	go func() {
 		defer close(printed)
-		for ev := range events {
-			if ev.RunID != runID {
-				continue
-			}
-			out.event(ev)
-			if ev.Type == workrun.EventRun && settled(ev.Run.Status) {
-				return
+		tick := time.NewTicker(progressEvery / 2)
+		defer tick.Stop()
+		for {
+			select {
+			case ev, ok := <-events:
+				if !ok {
+					return
+				}
+				if ev.RunID != runID {
+					continue
+				}
+				out.event(ev)
+				if ev.Type == workrun.EventRun && settled(ev.Run.Status) {
+					return
+				}
+			case <-tick.C:
+				out.tick()
 			}
 		}
 	}()
@@ -182,15 +199,16 @@ func closeServices(env *Env, svc *Services) {
 	}
 }
 
+// readWorkflow reads a workflow file strictly (workrun.ReadWorkflow): at
+// most 8 MiB, no duplicate key, no unknown field.
 func readWorkflow(path string) (workrun.Workflow, error) {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return workrun.Workflow{}, fmt.Errorf("read workflow: %w", err)
 	}
-	var wf workrun.Workflow
-	dec := json.NewDecoder(strings.NewReader(string(b)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&wf); err != nil {
+	defer f.Close()
+	wf, err := workrun.ReadWorkflow(f)
+	if err != nil {
 		return workrun.Workflow{}, fmt.Errorf("%s is not a workflow file: %w", path, err)
 	}
 	if wf.Name == "" {
@@ -276,19 +294,100 @@ func importFile(ctx context.Context, arts workrun.ArtifactStore, path string) (s
 	return info.ID, nil
 }
 
+// progressEvery is how often `run` prints one progress stream (a node and
+// message key) at most: a person cannot read more, and a terminal slows a
+// fast agent down.
+const progressEvery = 200 * time.Millisecond
+
 // eventPrinter writes run events as text lines or one JSON object per line.
+// Node messages are rendered in lang; in JSON a message keeps its key and
+// arguments and its text is that rendering. Text lines escape what an agent
+// or a process wrote (see termText).
+//
+// Progress lines (not yet committed: Seq 0) of one node and key are printed
+// at most once per progressEvery in text: the first at once, later ones
+// held, and the newest held one printed when the interval is over, or
+// before any other line of its node, counting those it replaced ("(+N
+// updates)"). JSON output keeps every event.
 type eventPrinter struct {
+	mu      sync.Mutex
 	w       io.Writer
 	json    bool
+	lang    string // "en" or "zh"
 	enc     *json.Encoder
 	waiting map[string]string // node id → type, of nodes now interrupted
+	now     func() time.Time
+
+	printedAt map[progressStream]time.Time
+	held      map[progressStream]*workrun.Message
 }
 
+// progressStream is a node's progress lines of one message key.
+type progressStream struct{ node, key string }
+
+// newEventPrinter prints in the locale's language; set lang to override.
 func newEventPrinter(w io.Writer, asJSON bool) *eventPrinter {
-	return &eventPrinter{w: w, json: asJSON, enc: json.NewEncoder(w), waiting: map[string]string{}}
+	return &eventPrinter{w: w, json: asJSON, lang: workrun.Language(), enc: json.NewEncoder(w), waiting: map[string]string{},
+		now: time.Now, printedAt: map[progressStream]time.Time{}, held: map[progressStream]*workrun.Message{}}
+}
+
+// tick prints the held progress lines whose interval is over.
+func (p *eventPrinter) tick() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := p.now()
+	for _, k := range p.heldStreams("") {
+		if now.Sub(p.printedAt[k]) >= progressEvery {
+			p.printHeld(k, now)
+		}
+	}
+}
+
+// heldStreams lists the held streams (of node, or all when node is ""),
+// in a stable order.
+func (p *eventPrinter) heldStreams(node string) []progressStream {
+	var ks []progressStream
+	for k := range p.held {
+		if node == "" || k.node == node {
+			ks = append(ks, k)
+		}
+	}
+	slices.SortFunc(ks, func(a, b progressStream) int {
+		return strings.Compare(a.node+"\x00"+a.key, b.node+"\x00"+b.key)
+	})
+	return ks
+}
+
+func (p *eventPrinter) printHeld(k progressStream, now time.Time) {
+	p.printMessage(p.held[k])
+	delete(p.held, k)
+	p.printedAt[k] = now
+}
+
+func (p *eventPrinter) printMessage(m *workrun.Message) {
+	fmt.Fprintf(p.w, "%s [%s] %s\n", m.Time.Local().Format("15:04:05"), termLine(m.NodeID), termText(m.In(p.lang), "    "))
+}
+
+// progress prints or holds a progress line; see eventPrinter.
+func (p *eventPrinter) progress(m workrun.Message) {
+	k := progressStream{m.NodeID, m.Key}
+	if old := p.held[k]; old != nil {
+		m.Repeat += old.Repeat + 1
+		p.held[k] = &m
+		return
+	}
+	now := p.now()
+	if last, ok := p.printedAt[k]; ok && now.Sub(last) < progressEvery {
+		p.held[k] = &m
+		return
+	}
+	p.printMessage(&m)
+	p.printedAt[k] = now
 }
 
 func (p *eventPrinter) event(ev workrun.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if ev.Type == workrun.EventNode {
 		if ev.Node.Status == workrun.NodeInterrupted {
 			p.waiting[ev.NodeID] = ev.Node.Type
@@ -297,20 +396,39 @@ func (p *eventPrinter) event(ev workrun.Event) {
 		}
 	}
 	if p.json {
+		if ev.Message != nil {
+			m := *ev.Message
+			m.Text = m.In(p.lang)
+			ev.Message = &m
+		}
 		_ = p.enc.Encode(ev)
 		return
 	}
+	// A node's held progress is printed before its next other line; a
+	// run's, before the run's next event.
+	if ev.Type != workrun.EventMessage || ev.Message.Seq != 0 {
+		node := ev.NodeID
+		if ev.Type == workrun.EventRun {
+			node = ""
+		}
+		for _, k := range p.heldStreams(node) {
+			p.printHeld(k, p.now())
+		}
+	}
 	switch ev.Type {
 	case workrun.EventMessage:
-		m := ev.Message
-		fmt.Fprintf(p.w, "%s [%s] %s\n", m.Time.Local().Format("15:04:05"), m.NodeID, m.Text)
+		if ev.Message.Seq == 0 {
+			p.progress(*ev.Message)
+		} else {
+			p.printMessage(ev.Message)
+		}
 	case workrun.EventNode:
 		n := ev.Node
 		switch n.Status {
 		case workrun.NodeFailed, workrun.NodeStopped, workrun.NodeInterrupted:
-			fmt.Fprintf(p.w, "[%s] %s: %s\n", n.NodeID, n.Status, n.Error)
+			fmt.Fprintf(p.w, "[%s] %s: %s\n", termLine(n.NodeID), termLine(string(n.Status)), termText(n.Error, "    "))
 		default:
-			fmt.Fprintf(p.w, "[%s] %s\n", n.NodeID, n.Status)
+			fmt.Fprintf(p.w, "[%s] %s\n", termLine(n.NodeID), termLine(string(n.Status)))
 		}
 	case workrun.EventRun:
 		if ev.Run.Status == workrun.RunStopping {
@@ -329,32 +447,38 @@ type finalLine struct {
 }
 
 func (p *eventPrinter) final(r workrun.Run) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, k := range p.heldStreams("") {
+		p.printHeld(k, p.now())
+	}
 	if p.json {
 		_ = p.enc.Encode(finalLine{RunID: r.ID, Status: r.Status, Reason: r.Reason, FailedNode: r.FailedNode, Interruption: r.Interruption})
 		return
 	}
+	id, reason := termLine(r.ID), termText(r.Reason, "    ")
 	switch r.Status {
 	case workrun.RunFailed:
 		if r.FailedNode != "" {
-			fmt.Fprintf(p.w, "run %s failed at node %s: %s\n", r.ID, r.FailedNode, r.Reason)
+			fmt.Fprintf(p.w, "run %s failed at node %s: %s\n", id, termLine(r.FailedNode), reason)
 		} else {
-			fmt.Fprintf(p.w, "run %s failed: %s\n", r.ID, r.Reason)
+			fmt.Fprintf(p.w, "run %s failed: %s\n", id, reason)
 		}
 	case workrun.RunInterrupted:
-		fmt.Fprintf(p.w, "run %s interrupted (%s): %s\n", r.ID, r.Interruption, r.Reason)
+		fmt.Fprintf(p.w, "run %s interrupted (%s): %s\n", id, termLine(string(r.Interruption)), reason)
 		if r.Interruption == workrun.InterruptedByHuman {
-			for _, id := range slices.Sorted(maps.Keys(p.waiting)) {
-				switch p.waiting[id] {
+			for _, node := range slices.Sorted(maps.Keys(p.waiting)) {
+				switch p.waiting[node] {
 				case "human_review":
-					fmt.Fprintf(p.w, "  decide with: workrun review %s %s approve|reject\n", r.ID, id)
+					fmt.Fprintf(p.w, "  decide with: workrun review %s %s approve|reject\n", id, termLine(node))
 				case "ask_human":
-					fmt.Fprintf(p.w, "  answer with: workrun answer %s %s TEXT\n", r.ID, id)
+					fmt.Fprintf(p.w, "  answer with: workrun answer %s %s TEXT\n", id, termLine(node))
 				}
 			}
 		} else if r.Interruption == workrun.InterruptedByExit {
-			fmt.Fprintf(p.w, "  continue with: workrun resume %s\n", r.ID)
+			fmt.Fprintf(p.w, "  continue with: workrun resume %s\n", id)
 		}
 	default:
-		fmt.Fprintf(p.w, "run %s %s\n", r.ID, r.Status)
+		fmt.Fprintf(p.w, "run %s %s\n", id, termLine(string(r.Status)))
 	}
 }

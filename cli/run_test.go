@@ -21,6 +21,7 @@ import (
 	"workrun/nodes/join"
 	"workrun/nodes/output"
 	"workrun/nodes/process"
+	"workrun/nodes/remoteagent"
 	"workrun/nodes/set"
 	"workrun/nodes/start"
 	"workrun/store"
@@ -366,7 +367,7 @@ func realDeps() Deps {
 		if err != nil {
 			return nil, err
 		}
-		e := workrun.NewEngine(st, nil, localKinds()...)
+		e := workrun.NewEngine(st, nil, append(localKinds(), remoteagent.New(remoteagent.Deps{Calls: st}))...)
 		return &Services{DataDir: dataDir, Runs: st, Workflows: st, Engine: e, Close: st.Close}, nil
 	}}
 }
@@ -388,7 +389,9 @@ func TestResumeAfterRealExitDoesNotRerunFinishedNodes(t *testing.T) {
 
 	cmd, runID := startRunner(t, dir, flow)
 	deadline := time.Now().Add(20 * time.Second)
-	for count("b") == 0 {
+	// b.slept, not b's first line: killed between the two, b would sleep
+	// again when resumed.
+	for _, err := os.Stat(filepath.Join(marks, "b.slept")); err != nil; _, err = os.Stat(filepath.Join(marks, "b.slept")) {
 		if time.Now().After(deadline) {
 			t.Fatalf("node b never started; stderr: %s", cmd.Stderr) // a *bytes.Buffer
 		}

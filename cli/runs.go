@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"workrun/workrun"
@@ -76,7 +77,7 @@ func runsCommand(ctx context.Context, env *Env, args []string) int {
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "RUN\tSTATUS\tWORKFLOW\tSTARTED\tREASON")
 	for _, r := range runs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, statusText(r), r.WorkflowName, r.CreatedAt.Local().Format("2006-01-02 15:04:05"), oneLine(r.Reason, 60))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", termLine(r.ID), termLine(statusText(r)), termLine(r.WorkflowName), r.CreatedAt.Local().Format("2006-01-02 15:04:05"), oneLine(r.Reason, 60))
 	}
 	_ = tw.Flush()
 	return ExitOK
@@ -89,14 +90,11 @@ func statusText(r workrun.Run) string {
 	return string(r.Status)
 }
 
+// oneLine shortens s to n runes on one line, for a table cell: line breaks
+// become spaces and control characters are escaped (see termLine).
 func oneLine(s string, n int) string {
-	out := []rune{}
-	for _, c := range s {
-		if c == '\n' || c == '\r' {
-			c = ' '
-		}
-		out = append(out, c)
-	}
+	s = strings.NewReplacer("\r\n", " ", "\n", " ").Replace(s)
+	out := []rune(termLine(s))
 	if len(out) > n {
 		return string(out[:n-1]) + "…"
 	}

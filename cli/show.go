@@ -17,7 +17,7 @@ import (
 func init() {
 	register(&Command{
 		Name:    "show",
-		Args:    "RUN_ID [--json]",
+		Args:    "RUN_ID [--json] [--lang en|zh]",
 		Summary: "show a run: status, failure reason and node, each node's status and messages, remote tasks, artifacts",
 		Run:     showCommand,
 	})
@@ -71,12 +71,17 @@ func showCommand(ctx context.Context, env *Env, args []string) int {
 	fs := flag.NewFlagSet("show", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	asJSON := fs.Bool("json", false, "")
+	langFlag := fs.String("lang", "", "")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return usageError(env, "show: "+err.Error())
 	}
 	if len(pos) != 1 {
 		return usageError(env, "show needs a run id")
+	}
+	lang, err := readerLanguage(env, *langFlag)
+	if err != nil {
+		return usageError(env, "show: "+err.Error())
 	}
 	svc, code := openRunStore(ctx, env)
 	if svc == nil {
@@ -86,6 +91,13 @@ func showCommand(ctx context.Context, env *Env, args []string) int {
 	sr, err := loadRun(ctx, svc, pos[0])
 	if err != nil {
 		return reportRunError(env, err)
+	}
+	// Messages are rendered now, in the reader's language; JSON also
+	// keeps each one's key and arguments.
+	for _, n := range sr.Nodes {
+		for i, m := range n.Messages {
+			n.Messages[i].Text = m.In(lang)
+		}
 	}
 	if *asJSON {
 		enc := json.NewEncoder(env.Stdout)
@@ -199,15 +211,18 @@ func artifactIDs(r workrun.Run, recs []workrun.NodeRun) []string {
 	return ids
 }
 
+// printRun prints sr for a person. Node messages' Text is already
+// rendered; everything that came from a workflow, an agent or a process
+// is escaped (see termText).
 func printRun(w io.Writer, sr shownRun) {
 	r := sr.Run
-	fmt.Fprintf(w, "Run %s — %s\n", r.ID, r.WorkflowName)
-	fmt.Fprintf(w, "Status: %s\n", statusText(r))
+	fmt.Fprintf(w, "Run %s — %s\n", termLine(r.ID), termLine(r.WorkflowName))
+	fmt.Fprintf(w, "Status: %s\n", termLine(statusText(r)))
 	if r.FailedNode != "" {
-		fmt.Fprintf(w, "Failed node: %s\n", r.FailedNode)
+		fmt.Fprintf(w, "Failed node: %s\n", termLine(r.FailedNode))
 	}
 	if r.Reason != "" {
-		fmt.Fprintf(w, "Reason: %s\n", r.Reason)
+		fmt.Fprintf(w, "Reason: %s\n", termText(r.Reason, "  "))
 	}
 	fmt.Fprintf(w, "Started: %s\n", r.CreatedAt.Local().Format(time.DateTime))
 	if !r.EndedAt.IsZero() {
@@ -215,31 +230,31 @@ func printRun(w io.Writer, sr shownRun) {
 	}
 	fmt.Fprintln(w, "\nNodes:")
 	for _, n := range sr.Nodes {
-		line := fmt.Sprintf("  %s (%s): %s", n.NodeID, n.Type, n.Status)
+		line := fmt.Sprintf("  %s (%s): %s", termLine(n.NodeID), termLine(n.Type), termLine(string(n.Status)))
 		if n.Error != "" {
-			line += " — " + n.Error
+			line += " — " + termText(n.Error, "      ")
 		}
 		fmt.Fprintln(w, line)
 		for _, m := range n.Messages {
-			fmt.Fprintf(w, "    %s %s\n", m.Time.Local().Format("15:04:05"), m.Text)
+			fmt.Fprintf(w, "    %s %s\n", m.Time.Local().Format("15:04:05"), termText(m.Text, "             "))
 		}
 	}
 	if len(sr.RemoteCalls) > 0 {
 		fmt.Fprintln(w, "\nRemote tasks:")
 		for _, c := range sr.RemoteCalls {
-			task := c.TaskID
-			if task == "" {
+			task := termLine(c.TaskID)
+			if c.TaskID == "" {
 				task = "(no task id: submission result unknown)"
 			}
-			fmt.Fprintf(w, "  %s → %s task %s: %s", c.NodeID, c.AgentURL, task, c.RemoteState)
+			fmt.Fprintf(w, "  %s → %s task %s: %s", termLine(c.NodeID), termLine(c.AgentURL), task, termLine(c.RemoteState))
 			if c.Ended {
 				fmt.Fprint(w, " (ended)")
 			}
 			if c.MessageID != "" {
-				fmt.Fprintf(w, "; message %s", c.MessageID)
+				fmt.Fprintf(w, "; message %s", termLine(c.MessageID))
 			}
 			if c.CancelOutcome != "" {
-				fmt.Fprintf(w, "; cancel: %s", strings.TrimSpace(c.CancelOutcome+" "+c.CancelText))
+				fmt.Fprintf(w, "; cancel: %s", termLine(strings.TrimSpace(c.CancelOutcome+" "+c.CancelText)))
 			}
 			fmt.Fprintln(w)
 			if c.StatusText != "" {
@@ -250,7 +265,7 @@ func printRun(w io.Writer, sr shownRun) {
 	if len(sr.Artifacts) > 0 {
 		fmt.Fprintln(w, "\nArtifacts:")
 		for _, a := range sr.Artifacts {
-			fmt.Fprintf(w, "  %s %s (%s, %d bytes)\n", a.ID, a.Name, a.MediaType, a.Size)
+			fmt.Fprintf(w, "  %s %s (%s, %d bytes)\n", termLine(a.ID), termLine(a.Name), termLine(a.MediaType), a.Size)
 		}
 	}
 }

@@ -15,7 +15,8 @@ import (
 // Service is the keyring service name under which secrets are kept.
 const Service = "workrun"
 
-// Kinds of credential.
+// Kinds of credential. The HTTP clients (packages a2a and mcp) put the
+// secret in its header; this package keeps it and hands it out.
 const (
 	KindBearer = "bearer" // sent as "Authorization: Bearer <secret>"
 	KindAPIKey = "apikey" // sent as "<Header>: <secret>"
@@ -40,14 +41,6 @@ type Credential struct {
 	Kind   string `json:"kind"`   // KindBearer or KindAPIKey
 	Origin string `json:"origin"` // normalized scheme://host:port
 	Header string `json:"header"` // "Authorization" for bearer; the API key header otherwise
-}
-
-// HeaderFor returns the HTTP header name and value that carry secret.
-func (c Credential) HeaderFor(secret string) (name, value string) {
-	if c.Kind == KindBearer {
-		return "Authorization", "Bearer " + secret
-	}
-	return c.Header, secret
 }
 
 // Metadata is what the manager needs from SQLite; *store.Store implements it.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the system packages Workrun needs, only those missing.
 #
-#   scripts/deps.sh build   the cgo/X11 set the Fyne build needs (make build, make run)
+#   scripts/deps.sh build   the cgo/X11 set the Fyne build needs and a CJK font
+#                           (make build, make run)
 #   scripts/deps.sh dist    the build set plus the mingw-w64 cross compiler, Wine
 #                           and desktop-file-utils (make dist)
 #   scripts/deps.sh test    the build and dist sets plus Xvfb, xdotool, ImageMagick,
@@ -13,7 +14,11 @@
 set -euo pipefail
 
 build_pkgs=(gcc libc6-dev pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev
-	libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev)
+	libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev
+	# A system CJK font (1.6 MB) that fontconfig names for Chinese: the Chinese
+	# window draws with it; without one it falls back to the subset embedded in
+	# package assets (scripts/cjk-font.sh).
+	fontconfig fonts-wqy-microhei)
 # dbus-x11 is deliberately absent: the tests get their bus from dbus-run-session.
 test_pkgs=(xvfb xauth xdotool imagemagick dbus gnome-keyring)
 # make dist: the Windows cross compiler, Wine to run the .exe's headless

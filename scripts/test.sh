@@ -11,6 +11,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 smoke_test=TestGUISmoke
 run_test=TestGUIRunsSampleAgainstDemoAgent
 interop_test=TestInterop
+mcp_interop_test=TestInteropMCP
 keyring_test=TestKeyringRoundTrip_RealSecretService
 gotest_flags=(-race -timeout 30m -p 2)
 # TEST_PKGS narrows the run while working on a few packages (default ./...).
@@ -56,18 +57,19 @@ session() {
 	# Everything else, quietly; then the two acceptance tests verbosely so the
 	# log shows that they ran.
 	echo "== go test ${gotest_flags[*]} ${test_pkgs[*]}"
-	go test "${gotest_flags[@]}" -skip "^(${smoke_test}|${run_test}|${keyring_test}|${interop_test})\$" "${test_pkgs[@]}" || status=1
+	go test "${gotest_flags[@]}" -skip "^(${smoke_test}|${run_test}|${keyring_test}|${interop_test}|${mcp_interop_test})\$" "${test_pkgs[@]}" || status=1
 
 	local pkgs=(.)
 	[ -d credentials ] && pkgs+=(./credentials)
-	pkgs+=(./a2a)
-	echo "== go test -v -run '^(${smoke_test}|${run_test}|${keyring_test}|${interop_test})\$' ${pkgs[*]}"
-	go test "${gotest_flags[@]}" -count=1 -v -run "^(${smoke_test}|${run_test}|${keyring_test}|${interop_test})\$" "${pkgs[@]}" 2>&1 |
+	pkgs+=(./a2a ./nodes/remotemcp)
+	echo "== go test -v -run '^(${smoke_test}|${run_test}|${keyring_test}|${interop_test}|${mcp_interop_test})\$' ${pkgs[*]}"
+	go test "${gotest_flags[@]}" -count=1 -v -run "^(${smoke_test}|${run_test}|${keyring_test}|${interop_test}|${mcp_interop_test})\$" "${pkgs[@]}" 2>&1 |
 		tee "$work/acceptance.log" || status=1
 
 	report "$work/acceptance.log" "$smoke_test" "GUI smoke test (real binary under Xvfb)" || status=1
 	report "$work/acceptance.log" "$run_test" "GUI run of the Remote Agent sample against the demo agent (real window)" || status=1
 	report "$work/acceptance.log" "$interop_test" "interop suite (a2a-go demo agent and @a2a-js/sdk 1.3.0 server)" || status=1
+	report "$work/acceptance.log" "$mcp_interop_test" "MCP interop suite (@modelcontextprotocol/server-everything 2026.8.31 and the go-sdk demo server)" || status=1
 	report "$work/acceptance.log" "$keyring_test" "keyring round trip (real Secret Service)" || status=1
 	return $status
 }
@@ -105,6 +107,17 @@ if [ -f "$jsagent/package-lock.json" ]; then
 	else
 		echo "npm: npm ci in $jsagent"
 		(cd "$jsagent" && npm ci --no-audit --no-fund --loglevel=error)
+	fi
+fi
+
+# The MCP reference server used by the MCP interop test.
+everything=mcp/testdata/everything
+if [ -f "$everything/package-lock.json" ]; then
+	if [ "$everything/node_modules/.package-lock.json" -nt "$everything/package-lock.json" ]; then
+		echo "npm: $everything/node_modules is up to date"
+	else
+		echo "npm: npm ci in $everything"
+		(cd "$everything" && npm ci --no-audit --no-fund --loglevel=error)
 	fi
 fi
 

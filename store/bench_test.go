@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -116,6 +117,80 @@ func BenchmarkAppendProgress(b *testing.B) {
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "lines/s")
 }
 
+// burstLines is the size of one progress burst in BenchmarkProgressBurst.
+const burstLines = 100_000
+
+// BenchmarkProgressBurst appends bursts of 100,000 progress lines as fast as
+// a node could and flushes them (one op = one burst). "updates" are status
+// updates of one node, one key, each with its own text (what a streaming
+// agent sends); "distinct" alternates two keys, so no line can be merged
+// into another; "empty" appends nothing and measures the set-up (for the
+// fsync count under strace, see docs/BENCHMARKS.md). It reports lines/s,
+// the rows and commits per line (each commit is one fsync of the WAL) and
+// the peak heap during the burst.
+func BenchmarkProgressBurst(b *testing.B) {
+	for _, kind := range []string{"updates", "distinct", "empty"} {
+		b.Run(kind, func(b *testing.B) {
+			s := benchStore(b)
+			ctx := context.Background()
+			lines := burstLines
+			if kind == "empty" {
+				lines = 0
+			}
+			var peak uint64
+			var ms runtime.MemStats
+			var rows int
+			var commits int64
+			b.ResetTimer()
+			for i := range b.N {
+				runID := fmt.Sprint("r", i)
+				b.StopTimer()
+				if err := s.CreateRun(ctx, sampleRun(runID, t0)); err != nil {
+					b.Fatal(err)
+				}
+				c0 := s.commits.Load() // not counting the run's own commit
+				b.StartTimer()
+				for j := range lines {
+					key := "remoteagent.status"
+					if kind == "distinct" && j%2 == 1 {
+						key = "remoteagent.artifact"
+					}
+					// As the engine sends it: key, arguments and a rendering.
+					arg := fmt.Sprint("chunk ", j)
+					m := workrun.Message{RunID: runID, NodeID: "ra", Key: key, Args: []string{"TASK_STATE_WORKING", arg}, Text: "working: " + arg}
+					if err := s.AppendProgress(ctx, m); err != nil {
+						b.Fatal(err)
+					}
+					if j%10_000 == 0 {
+						runtime.ReadMemStats(&ms)
+						peak = max(peak, ms.HeapInuse)
+					}
+				}
+				if err := s.Flush(ctx); err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				commits += s.commits.Load() - c0
+				got, err := s.Messages(ctx, runID)
+				if err != nil {
+					b.Fatal(err)
+				}
+				rows += len(got)
+				b.StartTimer()
+			}
+			elapsed := b.Elapsed() // the bursts alone, not the set-up and read-back
+			if lines == 0 {
+				return
+			}
+			n := float64(b.N * lines)
+			b.ReportMetric(n/elapsed.Seconds(), "lines/s")
+			b.ReportMetric(float64(rows)/n, "rows/line")
+			b.ReportMetric(float64(commits)/n, "commits/line")
+			b.ReportMetric(float64(peak)/(1<<20), "MiB-heap-peak")
+		})
+	}
+}
+
 // populate writes n runs (each with nodes, messages and a remote call) in
 // one transaction, so setting up 10,000 runs does not take 10,000 fsyncs.
 func populate(b *testing.B, dir string, n int) {
@@ -147,7 +222,7 @@ func populate(b *testing.B, dir string, n int) {
 			string(status), "", "", "", t0.Add(time.Duration(i)*time.Second).UnixNano(), 0)
 		exec(`INSERT INTO node_runs VALUES (?,?,?,?,?,?,?,?,?)`, id, "ra", "remote_agent", "succeeded", "{}", "{}", "", 1, 2)
 		for j := range 5 {
-			exec(`INSERT INTO messages VALUES (?,?,?,?,?)`, id, j+1, "ra", 1, "remote task: working")
+			exec(`INSERT INTO messages (run_id, seq, node_id, time, text) VALUES (?,?,?,?,?)`, id, j+1, "ra", 1, "remote task: working")
 		}
 		exec(`INSERT INTO remote_calls VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`, id, "ra", "0", "http://127.0.0.1:1/",
 			"http://127.0.0.1:1", "m", "t", "c", "TASK_STATE_COMPLETED", "", `{"ok":true}`, "", "", 1, 1, 1)
@@ -226,4 +301,73 @@ func BenchmarkOpen(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkEngineProgress runs a two-node workflow through the engine over
+// this store, whose second node reports 100,000 status updates with
+// NodeContext.Progress as fast as it can (one op = one run, from Start to
+// Wait). It is the store's share of a streaming Remote Agent node: lines/s,
+// rows and commits per line, peak heap.
+func BenchmarkEngineProgress(b *testing.B) {
+	s := benchStore(b)
+	ctx := context.Background()
+	steps := map[string]*testStep{
+		"start": {entry: true},
+		"ra": {run: func(_ context.Context, nc workrun.NodeContext) (workrun.Values, error) {
+			for j := range burstLines {
+				nc.Progress(workrun.Text{Key: "remoteagent.status", Args: []string{"TASK_STATE_WORKING", fmt.Sprint("chunk ", j)}})
+			}
+			return nil, nil
+		}},
+	}
+	wf := workrun.Workflow{Name: "stream",
+		Nodes: []workrun.NodeSpec{{ID: "start", Type: "step"}, {ID: "ra", Type: "step"}},
+		Edges: []workrun.Edge{{From: "start", To: "ra"}}}
+	e := workrun.NewEngine(s, nil, testKind{typ: "step", steps: steps})
+	var rows int
+	var peak uint64
+	stopSampling := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() { // the node's loop is not ours to sample in
+		defer close(sampled)
+		var ms runtime.MemStats
+		for {
+			select {
+			case <-stopSampling:
+				return
+			case <-time.After(20 * time.Millisecond):
+				runtime.ReadMemStats(&ms)
+				peak = max(peak, ms.HeapInuse)
+			}
+		}
+	}()
+	var commits int64
+	b.ResetTimer()
+	for range b.N {
+		c0 := s.commits.Load()
+		id, err := e.Start(ctx, "", wf, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		r, err := e.Wait(ctx, id)
+		if err != nil || r.Status != workrun.RunSucceeded {
+			b.Fatalf("run %s: %v", r.Status, err)
+		}
+		b.StopTimer()
+		commits += s.commits.Load() - c0
+		ms, err := s.Messages(ctx, id)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows += len(ms)
+		b.StartTimer()
+	}
+	b.StopTimer()
+	close(stopSampling)
+	<-sampled
+	n := float64(b.N * burstLines)
+	b.ReportMetric(n/b.Elapsed().Seconds(), "lines/s")
+	b.ReportMetric(float64(rows)/n, "rows/line")
+	b.ReportMetric(float64(commits)/n, "commits/line") // the run's own writes included
+	b.ReportMetric(float64(peak)/(1<<20), "MiB-heap-peak")
 }

@@ -14,9 +14,25 @@
 // request is sent, the taskId before the next event is handled, a node's
 // terminal state before the next node starts), so they get FULL. The only
 // exception is AppendProgress: progress lines are batched and committed
-// within about 100ms, at the next AppendMessage, Flush or Close; a crash may
-// lose the lines of the last interval. Terminal states never wait for a
-// batch: they are written through SaveNodeRun/UpdateRun/AppendMessage.
+// within about 100ms, at the next write of any kind (so before every
+// identity, terminal state or message), Flush or Close; a crash may lose
+// the lines of the last interval, never a write that returned. Terminal
+// states never wait for a batch: they are written through
+// SaveNodeRun/UpdateRun/AppendMessage.
+//
+// Progress bursts. A node's progress line that is still queued is replaced
+// by the node's next one with the same key, which counts it
+// (workrun.Message.Repeat, shown "… (+1,234 updates)"): a million status
+// updates become one row per commit interval, not a million rows. The
+// queue is bounded (4,096 lines or 1 MiB start a commit at once; at 16,384
+// lines or 8 MiB AppendProgress commits before returning), so memory stays
+// flat however fast a node reports. Each text and argument of a message is
+// cut at 64 KiB with a marker saying how many bytes were cut.
+//
+// Messages (schema 4) are stored as a catalogue key and its arguments, a
+// JSON array of strings, and rendered when read, in the reader's language
+// (workrun.Message.In); a keyed row stores no rendering. Rows written before
+// schema 4 keep only their text and render exactly as they were saved.
 //
 // Ordering. A run's messages carry increasing Seq in the order they were
 // appended (batched progress lines are committed before a following

@@ -84,7 +84,7 @@ func TestMigrate_FromEveryEarlierVersion(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if _, err := db.Exec(`INSERT INTO runs VALUES ('r', '', 'n', '{}', '{}', 'null', 'running', '', '', '', 1, 0)`); err != nil {
+			if _, err := db.Exec(`INSERT INTO runs (id, workflow_id, workflow_name, workflow, inputs, state, status, interruption, reason, failed_node, created_at, ended_at) VALUES ('r', '', 'n', '{}', '{}', 'null', 'running', '', '', '', 1, 0)`); err != nil {
 				t.Fatal(err)
 			}
 			db.Close()

@@ -129,6 +129,14 @@ var migrations = []string{
 	// whose process has ended (R13; see owner.go). Rows from before keep ''.
 	`ALTER TABLE node_runs ADD COLUMN branch TEXT NOT NULL DEFAULT '';
 	ALTER TABLE runs ADD COLUMN owner TEXT NOT NULL DEFAULT '';`,
+
+	// 4: node messages as a catalogue key plus arguments (a JSON array of
+	// strings), rendered when shown in the reader's language, and the count
+	// of progress lines coalesced into a line. Rows from before keep their
+	// text, key '' and args '', and render as they were saved.
+	`ALTER TABLE messages ADD COLUMN key TEXT NOT NULL DEFAULT '';
+	ALTER TABLE messages ADD COLUMN args TEXT NOT NULL DEFAULT '';
+	ALTER TABLE messages ADD COLUMN repeat INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // SchemaVersion is the schema version this build writes.

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,7 +26,10 @@ import (
 // start-up recovery mark it interrupted by exit. A run with no owner (saved
 // before schema 3) counts as orphaned.
 
-var _ workrun.OwnedRunStore = (*Store)(nil)
+var (
+	_ workrun.OwnedRunStore = (*Store)(nil)
+	_ workrun.RunClaimer    = (*Store)(nil)
+)
 
 // LocksDir is the directory, inside the data directory, of the owner locks.
 const LocksDir = "locks"
@@ -245,6 +249,79 @@ func (s *Store) UpdateOrphanedRun(ctx context.Context, r workrun.Run, from workr
 		return false, fmt.Errorf("update orphaned run %s: %w", r.ID, err)
 	}
 	return ok, nil
+}
+
+// ClaimRun saves r like UpdateRun, with this store as the run's owner, only
+// if the run is in one of the statuses from and — for running and stopping,
+// which a live process executes — its owner has ended. The check and the
+// write are one write transaction: SQLite lets one writer at a time, across
+// processes, so of several concurrent claims exactly one sees the status it
+// expects. The claim reports what it found either way.
+func (s *Store) ClaimRun(ctx context.Context, r workrun.Run, from ...workrun.RunStatus) (workrun.RunClaim, error) {
+	state, err := marshalValues(r.State)
+	if err != nil {
+		return workrun.RunClaim{}, fmt.Errorf("claim run %s: %w", r.ID, err)
+	}
+	var c workrun.RunClaim
+	err = s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var owner string
+		if c, owner, err = s.holder(ctx, tx, r.ID); err != nil {
+			return err
+		}
+		if !slices.Contains(from, c.Status) {
+			return nil
+		}
+		executed := c.Status == workrun.RunRunning || c.Status == workrun.RunStopping
+		if executed && (owner == s.owner.id || c.OwnerAlive) {
+			return nil
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE runs SET status=?, interruption=?, reason=?,
+			failed_node=?, state=?, ended_at=?, owner=? WHERE id=? AND status=? AND owner=?`,
+			string(r.Status), string(r.Interruption), r.Reason, r.FailedNode, state,
+			unixNano(r.EndedAt), s.owner.id, r.ID, string(c.Status), owner)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		c.OK = err == nil && n == 1
+		return err
+	})
+	if err != nil {
+		return workrun.RunClaim{}, fmt.Errorf("claim run %s: %w", r.ID, err)
+	}
+	return c, nil
+}
+
+// RunHolder reads the run's status and owner.
+func (s *Store) RunHolder(ctx context.Context, runID string) (workrun.RunClaim, error) {
+	c, _, err := s.holder(ctx, s.r, runID)
+	if err != nil {
+		return workrun.RunClaim{}, fmt.Errorf("run holder %s: %w", runID, err)
+	}
+	return c, nil
+}
+
+type queryRower interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+func (s *Store) holder(ctx context.Context, q queryRower, runID string) (workrun.RunClaim, string, error) {
+	var status, owner string
+	err := q.QueryRowContext(ctx, `SELECT status, owner FROM runs WHERE id=?`, runID).Scan(&status, &owner)
+	if errors.Is(err, sql.ErrNoRows) {
+		return workrun.RunClaim{}, "", workrun.ErrNotFound
+	}
+	if err != nil {
+		return workrun.RunClaim{}, "", err
+	}
+	c := workrun.RunClaim{Status: workrun.RunStatus(status), OwnerAlive: s.ownerAlive(owner)}
+	if pid, _, ok := strings.Cut(owner, "-"); ok && validOwner(owner) {
+		c.OwnerPID, _ = strconv.Atoi(pid)
+	}
+	if owner == s.owner.id {
+		c.OwnerPID = os.Getpid()
+	}
+	return c, owner, nil
 }
 
 // prefixScanner scans the first column into first and the rest into dest.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	_ "modernc.org/sqlite" // driver "sqlite"
@@ -39,6 +40,14 @@ type Store struct {
 	timer    *time.Timer       // commits pending within progressDelay
 	flushErr error             // failed progress batch, reported by Flush
 	closed   bool
+	// lastPending indexes each node's latest line in pending, for
+	// coalescing; pendingBytes is about what pending holds; flushNow says
+	// the timer is set to commit at once (pending past its soft bound).
+	lastPending  map[lineSource]int
+	pendingBytes int
+	flushNow     bool
+
+	commits atomic.Int64 // write transactions begun, for tests and benchmarks
 
 	owner    *ownerLock // held while open; see owner.go
 	locksDir string

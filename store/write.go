@@ -72,14 +72,18 @@ func (s *Store) commitLocked(ctx context.Context) {
 	s.qMu.Lock()
 	progress, reqs := s.pending, s.queue
 	s.pending, s.queue = nil, nil
+	clear(s.lastPending)
+	s.pendingBytes = 0
 	if s.timer != nil {
 		s.timer.Stop()
 		s.timer = nil
 	}
+	s.flushNow = false
 	s.qMu.Unlock()
 	if len(progress) == 0 && len(reqs) == 0 {
 		return
 	}
+	s.commits.Add(1)
 	errs := make([]error, len(reqs))
 	progressErr := s.commitBatch(ctx, progress, reqs, errs)
 	if progressErr != nil {
@@ -157,23 +161,84 @@ func savepoint(ctx context.Context, tx *sql.Tx, fn func(context.Context, *sql.Tx
 	return err
 }
 
+// Bounds of the progress batch. Past the soft bound the batch is committed
+// at once instead of after progressDelay; past the hard bound AppendProgress
+// commits it itself before returning, so a producer faster than the disk
+// waits rather than growing memory.
+const (
+	softPendingLines = 4096
+	hardPendingLines = 16384
+	softPendingBytes = 1 << 20
+	hardPendingBytes = 8 << 20
+)
+
+// lineSource is the run and node a progress line belongs to.
+type lineSource struct{ run, node string }
+
 // AppendProgress queues a progress line. It is committed within about
 // 100ms, or with the next write, Flush or Close, whichever comes first. It
-// never waits for disk. A failed batch is reported by Flush.
+// does not wait for disk unless the batch is past its hard bound. A failed
+// batch is reported by Flush.
+//
+// Coalescing: when the node's latest line is still queued and has the same
+// key, the new line replaces it and counts it (Message.Repeat), so a burst
+// of status updates becomes one line per commit, "… (+1,234 updates)", and
+// a million updates cost neither a million rows nor a million lines of
+// memory. A line with its own meaning must go through AppendMessage.
 func (s *Store) AppendProgress(ctx context.Context, m workrun.Message) error {
 	if m.Time.IsZero() {
 		m.Time = s.now()
 	}
+	m = capMessage(m)
 	s.qMu.Lock()
-	defer s.qMu.Unlock()
 	if s.closed {
+		s.qMu.Unlock()
 		return fmt.Errorf("append progress: %w", ErrClosed)
 	}
-	s.pending = append(s.pending, m)
-	if s.timer == nil {
+	src := lineSource{m.RunID, m.NodeID}
+	if i, ok := s.lastPending[src]; ok && s.pending[i].Key == m.Key {
+		old := s.pending[i]
+		m.Repeat += old.Repeat + 1
+		s.pendingBytes -= lineBytes(old)
+		s.pending[i] = m // keeps the place of the line it replaces
+	} else {
+		if s.lastPending == nil {
+			s.lastPending = map[lineSource]int{}
+		}
+		s.lastPending[src] = len(s.pending)
+		s.pending = append(s.pending, m)
+	}
+	s.pendingBytes += lineBytes(m)
+	full := len(s.pending) >= hardPendingLines || s.pendingBytes >= hardPendingBytes
+	switch {
+	case full:
+	case len(s.pending) >= softPendingLines || s.pendingBytes >= softPendingBytes:
+		if !s.flushNow {
+			if s.timer != nil {
+				s.timer.Stop()
+			}
+			s.flushNow = true
+			s.timer = time.AfterFunc(0, s.flushTimer)
+		}
+	case s.timer == nil:
 		s.timer = time.AfterFunc(progressDelay, s.flushTimer)
 	}
+	s.qMu.Unlock()
+	if full {
+		s.commitMu.Lock()
+		s.commitLocked(ctx)
+		s.commitMu.Unlock()
+	}
 	return nil
+}
+
+// lineBytes is about what a queued line holds in memory.
+func lineBytes(m workrun.Message) int {
+	n := 64 + len(m.RunID) + len(m.NodeID) + len(m.Key) + len(m.Text)
+	for _, a := range m.Args {
+		n += 16 + len(a)
+	}
+	return n
 }
 
 func (s *Store) flushTimer() {

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -37,7 +39,7 @@ func Run(d Deps) error {
 	// store flush) that a quit gives.
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
+	defer func() { signal.Stop(sigs); close(sigs) }() // ends the goroutine below
 	go func() {
 		if _, ok := <-sigs; ok {
 			fyne.Do(a.Quit)
@@ -50,7 +52,32 @@ func Run(d Deps) error {
 		}
 	}
 	w := NewWindow(a, d)
+	a.Lifecycle().SetOnStarted(func() {
+		// Never larger than the screen: 1280×800 where it fits, else the
+		// screen's size (the layout works from 1024×640 up).
+		if sw, sh, ok := screenSize(); ok {
+			w.win.Resize(fitScreen(sw, sh, w.win.Canvas().Scale()))
+		}
+	})
+	tried := false
+	w.win.SetCloseIntercept(func() {
+		// Closing saves what was typed, as switching workflows does; when
+		// saving fails the window stays open once, with the error shown.
+		if tried {
+			w.win.Close()
+			return
+		}
+		tried = true
+		w.leave(w.win.Close)
+	})
 	w.win.ShowAndRun()
+	// A quit from outside (SIGTERM, the menu) ends the loop without the
+	// close intercept: save what changed without touching the widgets.
+	if w.doc.Dirty() {
+		if _, err := w.wfs.SaveWorkflow(context.WithoutCancel(w.ctx), w.wfID, w.doc.Workflow()); err != nil {
+			fyne.LogError("save the open workflow at exit", err)
+		}
+	}
 	w.Close()
 	return nil
 }
@@ -78,14 +105,22 @@ type Window struct {
 	tabs    *container.AppTabs
 	runBtn  *widget.Button
 	stopBtn *widget.Button
-	status  *widget.Label
-	undoBtn *widget.Button
-	redoBtn *widget.Button
+	status  *tipLabel
+	tips    *tipLayer
+	panes   *Panes
+	palette *Palette
+	zoomLbl *widget.Label
+	// runInputs is the form of the last Run dialog (tests type into it).
+	runInputs *RunInputs
+	undoBtn   *widget.Button
+	redoBtn   *widget.Button
 
 	// applied, when set before the first event, is called after each event
 	// was shown (tests wait on it; the test driver runs fyne.Do inline).
 	applied  func(Event)
 	pumpDone chan struct{} // closed when the event goroutine has ended
+
+	rs runState // run-related app state (run.go)
 
 	demoURL  string
 	demoStop func()
@@ -97,6 +132,7 @@ func NewWindow(a fyne.App, d Deps) *Window {
 	if e, ok := d.Engine.(*workrun.Engine); ok && e == nil {
 		d.Engine = nil // a nil *Engine in the interface is no engine
 	}
+	loadEditorTranslations()
 	w := &Window{deps: d, app: a, wfs: d.Workflows}
 	if w.wfs == nil {
 		w.wfs = newMemWorkflows()
@@ -108,34 +144,13 @@ func NewWindow(a fyne.App, d Deps) *Window {
 	w.build()
 	w.subscribe()
 	w.reloadList("")
-	w.newWorkflow()
+	w.newEmpty()
 	if len(w.recs) == 0 {
 		w.setStatus(lang.X("help.first", "New here? Help → Sample: Remote Agent demo starts the demo agent and opens a workflow you can run at once."))
 	}
 	w.noteInterrupted()
 	w.checkKeyring()
-	switch d.AutoRun {
-	case "remote":
-		w.autoRun(SampleRemote)
-	case "parallel":
-		w.autoRun(SampleParallel)
-	}
 	return w
-}
-
-// autoRun opens a sample and runs it with its sample inputs.
-func (w *Window) autoRun(sample func(string) workrun.Workflow) {
-	w.openSample(sample)
-	if w.deps.Engine == nil || len(w.probs) > 0 {
-		w.setStatus(lang.X("help.autorun_failed", "cannot run the sample"))
-		return
-	}
-	wf := w.doc.Workflow()
-	in := workrun.Values{}
-	for k, v := range SampleInputs[wf.Name] {
-		in[k] = v
-	}
-	w.launch(wf, in)
 }
 
 // Close ends the event subscription and the demo agent.
@@ -149,18 +164,15 @@ func (w *Window) Close() {
 	w.stop()
 }
 
-// Canvas returns the canvas view (tests drive it).
-func (w *Window) Canvas() *CanvasView { return w.cv }
-
-// FyneWindow returns the Fyne window.
-func (w *Window) FyneWindow() fyne.Window { return w.win }
-
 // build makes every widget and the menus; it is called again when the
 // language changes.
 func (w *Window) build() {
+	applyTheme(w.app)
+	w.tips = newTipLayer(w.win)
 	w.cv = NewCanvasView(w.doc, false)
 	w.cv.OnSelect = func() { w.insp.Show() }
 	w.cv.OnError = func(err error) { w.setStatus(err.Error()) }
+	w.cv.OnView = w.showZoom
 	w.doc.OnChange = w.docChanged
 
 	w.insp = NewInspector(w)
@@ -170,55 +182,73 @@ func (w *Window) build() {
 	w.panel.OnResume = w.resumeRun
 	w.panel.OnRunAgain = w.runAgain
 	w.panel.OnDecide = w.decide
+	w.panel.OnRunChanged = w.refreshTasks
 	w.tasks = NewRemotePanel(w.deps.RemoteCalls, w.deps.Runs, w.deps.Artifacts, w.win)
 	w.records = NewRecordsView(w)
 
 	w.list = widget.NewList(func() int { return len(w.recs) },
-		func() fyne.CanvasObject { return widget.NewLabel("workflow name") },
+		func() fyne.CanvasObject {
+			l := widget.NewLabel("workflow name")
+			l.Truncation = fyne.TextTruncateEllipsis
+			return l
+		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			r := w.recs[i]
 			o.(*widget.Label).SetText(r.Workflow.Name)
 		})
 	w.list.OnSelected = func(i widget.ListItemID) {
 		if i < len(w.recs) && w.recs[i].ID != w.wfID {
-			w.open(w.recs[i])
+			r := w.recs[i]
+			w.leave(func() { w.open(r); w.selectListed(r.ID) })
 		}
 	}
-	listBar := container.NewGridWithColumns(3,
-		w.button(lang.X("wf.new", "New"), theme.ContentAddIcon(), w.newWorkflow),
-		w.button(lang.X("wf.rename", "Rename"), theme.DocumentCreateIcon(), w.renameWorkflow),
-		w.button(lang.X("wf.duplicate", "Duplicate"), theme.ContentCopyIcon(), w.duplicateWorkflow),
-		w.button(lang.X("wf.delete", "Delete"), theme.DeleteIcon(), w.deleteWorkflow),
-		w.button(lang.X("wf.import", "Import"), theme.FolderOpenIcon(), w.importWorkflow),
-		w.button(lang.X("wf.export", "Export"), theme.DownloadIcon(), w.exportWorkflow),
-	)
-	left := container.NewBorder(container.NewVBox(widget.NewLabelWithStyle(lang.X("wf.title", "Workflows"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), listBar), nil, nil, nil, w.list)
-
-	palette := container.NewVBox(widget.NewLabelWithStyle(lang.X("palette.title", "Palette"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
-	for _, k := range Kinds {
-		palette.Add(newPaletteItem(w.cv, k))
+	tip := func(icon fyne.Resource, text string, f func()) *tipButton {
+		return newTipButton(w.tips, "", icon, text, f)
 	}
-
-	w.runBtn = widget.NewButtonWithIcon(lang.X("run.run", "Run"), theme.MediaPlayIcon(), w.startRun)
-	w.runBtn.Importance = widget.HighImportance
-	w.stopBtn = widget.NewButtonWithIcon(lang.X("run.stop", "Stop"), theme.MediaStopIcon(), w.stopRun)
-	w.stopBtn.Disable()
-	w.undoBtn = widget.NewButtonWithIcon("", theme.ContentUndoIcon(), func() { w.doc.Undo() })
-	w.redoBtn = widget.NewButtonWithIcon("", theme.ContentRedoIcon(), func() { w.doc.Redo() })
-	bar := container.NewHBox(
-		widget.NewButtonWithIcon(lang.X("wf.save", "Save"), theme.DocumentSaveIcon(), w.save),
-		w.undoBtn, w.redoBtn,
-		widget.NewButtonWithIcon("", theme.ZoomInIcon(), func() { w.cv.SetZoom(w.cv.Zoom() * 1.25) }),
-		widget.NewButtonWithIcon("", theme.ZoomOutIcon(), func() { w.cv.SetZoom(w.cv.Zoom() / 1.25) }),
-		widget.NewButtonWithIcon("", theme.ZoomFitIcon(), func() { w.cv.Fit() }),
-		w.runBtn, w.stopBtn,
+	// GridWrap: the icons wrap onto a second row in a narrow list pane.
+	listBar := container.NewGridWrap(fyne.NewSize(36, 36),
+		tip(theme.ContentAddIcon(), lang.X("wf.new", "New")+"  (Ctrl+N)", w.newWorkflow),
+		tip(theme.DocumentCreateIcon(), lang.X("wf.rename", "Rename"), w.renameWorkflow),
+		tip(theme.ContentCopyIcon(), lang.X("wf.duplicate", "Duplicate"), w.duplicateWorkflow),
+		tip(theme.DeleteIcon(), lang.X("wf.delete", "Delete"), w.deleteWorkflow),
+		tip(theme.FolderOpenIcon(), lang.X("wf.import_tip", "Import a workflow file (.json)"), w.importWorkflow),
+		tip(theme.DownloadIcon(), lang.X("wf.export_tip", "Export this workflow to a file (.json)"), w.exportWorkflow),
 	)
-	w.status = widget.NewLabel("")
-	w.status.Truncation = fyne.TextTruncateEllipsis
-	centre := container.NewBorder(bar, nil, container.NewVScroll(palette), nil, w.cv)
+	left := container.NewBorder(container.NewVBox(heading(lang.X("wf.title", "Workflows")), listBar), nil, nil, nil, w.list)
+
+	w.palette = NewPalette(w.cv)
+
+	runB := newTipButton(w.tips, lang.X("run.run", "Run"), theme.MediaPlayIcon(), lang.X("run.run_tip", "Save and run this workflow (Ctrl+R)"), w.runClicked)
+	runB.Importance = widget.HighImportance
+	stopB := newTipButton(w.tips, lang.X("run.stop", "Stop"), theme.MediaStopIcon(), lang.X("run.stop_tip", "Stop the run shown below"), w.stopRun)
+	stopB.Disable()
+	undoB := tip(theme.ContentUndoIcon(), lang.X("edit.undo", "Undo")+"  (Ctrl+Z)", func() { w.doc.Undo() })
+	redoB := tip(theme.ContentRedoIcon(), lang.X("edit.redo", "Redo")+"  (Ctrl+Shift+Z)", func() { w.doc.Redo() })
+	w.runBtn, w.stopBtn, w.undoBtn, w.redoBtn = &runB.Button, &stopB.Button, &undoB.Button, &redoB.Button
+	w.zoomLbl = widget.NewLabel("100 %")
+	bar := container.NewHBox(
+		tip(theme.MenuIcon(), lang.X("view.toggle_list", "Show or hide the workflow list")+"  (Ctrl+L)", w.toggleList),
+		newTipButton(w.tips, lang.X("wf.save", "Save"), theme.DocumentSaveIcon(), lang.X("wf.save_tip", "Save (Ctrl+S); Run and switching workflows save by themselves"), w.save),
+		undoB, redoB,
+		widget.NewSeparator(),
+		tip(theme.ZoomOutIcon(), lang.X("view.zoom_out", "Zoom out")+"  (Ctrl+-)", w.zoomOut),
+		w.zoomLbl,
+		tip(theme.ZoomInIcon(), lang.X("view.zoom_in", "Zoom in")+"  (Ctrl+=)", w.zoomIn),
+		tip(theme.ZoomFitIcon(), lang.X("view.fit", "Fit to view")+"  (Ctrl+0)", func() { w.cv.Fit() }),
+		widget.NewSeparator(),
+		runB, stopB,
+	)
+	toolbar := container.NewBorder(nil, nil, nil,
+		tip(theme.ListIcon(), lang.X("view.toggle_inspector", "Show or hide the inspector")+"  (Ctrl+I)", w.toggleInspector), bar)
+	w.status = newTipLabel(w.tips)
+	centre := container.NewBorder(nil, nil, container.New(fixedWidth(PaletteWidth), w.palette.Object()), nil, w.cv)
 
 	w.probBox = widget.NewList(func() int { return len(w.probs) },
-		func() fyne.CanvasObject { return widget.NewLabel("problem") },
+		func() fyne.CanvasObject {
+			l := widget.NewLabel("problem")
+			l.Truncation = fyne.TextTruncateEllipsis
+			return l
+		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			p := w.probs[i]
 			text := p.Message
@@ -230,81 +260,156 @@ func (w *Window) build() {
 	w.probBox.OnSelected = func(i widget.ListItemID) {
 		if i < len(w.probs) && w.probs[i].NodeID != "" {
 			w.doc.Select(w.probs[i].NodeID, false)
+			w.panes.ShowInspector()
 			w.insp.Show()
 		}
 		w.probBox.UnselectAll()
 	}
+	// Each tab scrolls inside its pane: a long line there is clipped and
+	// scrolled to, never passed up as the window's minimum width.
 	w.tabs = container.NewAppTabs(
-		container.NewTabItem(lang.X("tab.run", "Run"), w.panel.Object()),
+		container.NewTabItem(lang.X("tab.run", "Run"), container.NewScroll(w.panel.Object())),
 		container.NewTabItem(lang.X("tab.problems", "Problems"), w.probBox),
-		container.NewTabItem(lang.X("tab.remote", "Remote tasks"), w.tasks.Object()),
-		container.NewTabItem(lang.X("tab.records", "Run records"), w.records.Object()),
+		container.NewTabItem(lang.X("tab.remote", "Remote tasks"), container.NewScroll(w.tasks.Object())),
+		container.NewTabItem(lang.X("tab.records", "Run records"), container.NewScroll(w.records.Object())),
 	)
+	records := w.tabs.Items[3]
 	w.tabs.OnSelected = func(t *container.TabItem) {
-		if t.Content == w.records.Object() {
+		if t == records {
 			w.records.Reload()
 		}
 	}
-	main := container.NewHSplit(centre, container.NewVScroll(w.insp.Object()))
-	main.Offset = 0.74
-	top := container.NewHSplit(left, main)
-	top.Offset = 0.17
-	body := container.NewVSplit(top, w.tabs)
-	body.Offset = 0.5
-	w.win.SetContent(container.NewBorder(nil, w.status, nil, nil, body))
+	w.panes = NewPanes(w.app.Preferences(), left, centre, container.NewVScroll(w.insp.Object()), w.tabs)
+	body := container.NewBorder(toolbar, w.status, nil, nil, w.panes)
+	w.win.SetContent(container.NewStack(body, w.tips.root))
 	w.win.SetMainMenu(w.menu())
 	w.shortcuts()
 	w.docChanged()
 }
 
-func (w *Window) button(label string, icon fyne.Resource, f func()) *widget.Button {
-	return widget.NewButtonWithIcon(label, icon, f)
+// fixedWidth lays out its objects at one width, whatever they ask for.
+type fixedWidth float32
+
+func (f fixedWidth) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	h := float32(0)
+	for _, o := range objs {
+		h = max(h, o.MinSize().Height)
+	}
+	return fyne.NewSize(float32(f), h)
 }
 
+func (f fixedWidth) Layout(objs []fyne.CanvasObject, s fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.Position{})
+		o.Resize(s)
+	}
+}
+
+func (w *Window) zoomIn()  { w.cv.SetZoom(w.cv.Zoom() * 1.25) }
+func (w *Window) zoomOut() { w.cv.SetZoom(w.cv.Zoom() / 1.25) }
+
+// showZoom shows the zoom factor in the toolbar.
+func (w *Window) showZoom() {
+	if w.zoomLbl != nil {
+		w.zoomLbl.SetText(fmt.Sprintf("%d %%", int(math.Round(float64(w.cv.Zoom())*100))))
+	}
+}
+
+func (w *Window) toggleList()      { w.panes.ToggleList() }
+func (w *Window) toggleInspector() { w.panes.ToggleInspector() }
+
+// Panes returns the window's pane layout (tests read its sizes).
+func (w *Window) Panes() *Panes { return w.panes }
+
+// Palette returns the node palette.
+func (w *Window) Palette() *Palette { return w.palette }
+
 func (w *Window) menu() *fyne.MainMenu {
-	item := fyne.NewMenuItem
+	item := func(label string, sc fyne.Shortcut, f func()) *fyne.MenuItem {
+		m := fyne.NewMenuItem(label, f)
+		m.Shortcut = sc // shown next to the item as the hint
+		return m
+	}
+	ctrl := fyne.KeyModifierShortcutDefault
+	key := func(k fyne.KeyName, m fyne.KeyModifier) fyne.Shortcut {
+		return &desktop.CustomShortcut{KeyName: k, Modifier: m}
+	}
 	file := fyne.NewMenu(lang.X("menu.file", "File"),
-		item(lang.X("wf.new", "New"), w.newWorkflow),
-		item(lang.X("wf.save", "Save"), w.save),
-		item(lang.X("wf.import", "Import"), w.importWorkflow),
-		item(lang.X("wf.export", "Export"), w.exportWorkflow),
+		item(lang.X("wf.new", "New"), key(fyne.KeyN, ctrl), w.newWorkflow),
+		item(lang.X("wf.save", "Save"), key(fyne.KeyS, ctrl), w.save),
+		fyne.NewMenuItemSeparator(),
+		item(lang.X("wf.import_menu", "Import workflow file (.json)…"), key(fyne.KeyO, ctrl), w.importWorkflow),
+		item(lang.X("wf.export_menu", "Export workflow file (.json)…"), key(fyne.KeyE, ctrl), w.exportWorkflow),
 	)
+	// The text-editing keys are only named in the label: a menu shortcut
+	// would take them from the entry being typed in.
+	hint := func(label, keys string) string { return label + "    " + keys }
 	edit := fyne.NewMenu(lang.X("menu.edit", "Edit"),
-		item(lang.X("edit.undo", "Undo"), func() { w.doc.Undo() }),
-		item(lang.X("edit.redo", "Redo"), func() { w.doc.Redo() }),
-		item(lang.X("edit.copy", "Copy"), func() { w.doc.Copy() }),
-		item(lang.X("edit.paste", "Paste"), func() { w.doc.Paste() }),
-		item(lang.X("edit.duplicate", "Duplicate"), func() { w.doc.Duplicate() }),
-		item(lang.X("edit.delete", "Delete"), func() { w.doc.DeleteSelection() }),
-		item(lang.X("edit.select_all", "Select all"), func() { w.doc.SelectAll() }),
+		item(hint(lang.X("edit.undo", "Undo"), "Ctrl+Z"), nil, func() { w.doc.Undo() }),
+		item(hint(lang.X("edit.redo", "Redo"), "Ctrl+Shift+Z"), nil, func() { w.doc.Redo() }),
+		fyne.NewMenuItemSeparator(),
+		item(hint(lang.X("edit.copy", "Copy"), "Ctrl+C"), nil, func() { w.doc.Copy() }),
+		item(hint(lang.X("edit.paste", "Paste"), "Ctrl+V"), nil, func() { w.doc.Paste() }),
+		item(lang.X("edit.duplicate", "Duplicate"), key(fyne.KeyD, ctrl), func() { w.doc.Duplicate() }),
+		item(hint(lang.X("edit.delete", "Delete"), "Delete"), nil, func() { w.doc.DeleteSelection() }),
+		item(hint(lang.X("edit.select_all", "Select all"), "Ctrl+A"), nil, func() { w.doc.SelectAll() }),
 	)
 	view := fyne.NewMenu(lang.X("menu.view", "View"),
-		item(lang.X("view.zoom_in", "Zoom in"), func() { w.cv.SetZoom(w.cv.Zoom() * 1.25) }),
-		item(lang.X("view.zoom_out", "Zoom out"), func() { w.cv.SetZoom(w.cv.Zoom() / 1.25) }),
-		item(lang.X("view.fit", "Fit to view"), func() { w.cv.Fit() }),
+		item(lang.X("view.zoom_in", "Zoom in"), key(fyne.KeyEqual, ctrl), w.zoomIn),
+		item(lang.X("view.zoom_out", "Zoom out"), key(fyne.KeyMinus, ctrl), w.zoomOut),
+		item(lang.X("view.fit", "Fit to view"), key(fyne.Key0, ctrl), func() { w.cv.Fit() }),
+		fyne.NewMenuItemSeparator(),
+		item(lang.X("view.toggle_list", "Show or hide the workflow list"), key(fyne.KeyL, ctrl), w.toggleList),
+		item(lang.X("view.toggle_inspector", "Show or hide the inspector"), key(fyne.KeyI, ctrl), w.toggleInspector),
 	)
 	run := fyne.NewMenu(lang.X("menu.run", "Run"),
-		item(lang.X("run.run", "Run"), w.startRun),
-		item(lang.X("run.stop", "Stop"), w.stopRun),
-		item(lang.X("tab.records", "Run records"), func() { w.tabs.SelectIndex(3); w.records.Reload() }),
+		item(lang.X("run.run", "Run"), key(fyne.KeyR, ctrl), w.runClicked),
+		item(lang.X("run.stop", "Stop"), nil, w.stopRun),
+		item(lang.X("tab.records", "Run records"), nil, func() { w.tabs.SelectIndex(3); w.records.Reload() }),
 	)
 	settings := fyne.NewMenu(lang.X("menu.settings", "Settings"),
-		item(lang.X("cred.title", "Credentials…"), w.showCredentials),
-		item("English", func() { w.SetLanguage("en") }),
-		item("简体中文", func() { w.SetLanguage("zh-Hans") }),
+		item(lang.X("cred.title", "Credentials…"), nil, w.showCredentials),
+		item("English", nil, func() { w.SetLanguage("en") }),
+		item("简体中文", nil, func() { w.SetLanguage("zh-Hans") }),
 	)
 	help := fyne.NewMenu(lang.X("menu.help", "Help"),
-		item(lang.X("help.demo", "Start demo agent"), w.startDemo),
-		item(lang.X("help.sample_remote", "Sample: Remote Agent demo"), func() { w.openSample(SampleRemote) }),
-		item(lang.X("help.sample_parallel", "Sample: parallel branches with a failure"), func() { w.openSample(SampleParallel) }),
-		item(lang.X("about.format_doc", "Workflow file format"), w.showFormatDoc),
-		item(lang.X("help.about", "About Workrun"), w.showAbout),
+		item(lang.X("help.demo", "Start demo agent"), nil, w.startDemo),
+		item(lang.X("help.sample_remote", "Sample: Remote Agent demo"), nil, func() { w.openSample(SampleRemote) }),
+		item(lang.X("help.sample_parallel", "Sample: parallel branches with a failure"), nil, func() { w.openSample(SampleParallel) }),
+		item(lang.X("help.demo_words", "What the demo agent understands"), nil, w.showDemoWords),
+		item(lang.X("about.format_doc", "Workflow file format"), nil, w.showFormatDoc),
+		item(lang.X("help.about", "About Workrun"), nil, w.showAbout),
 	)
 	return fyne.NewMainMenu(file, edit, view, run, settings, help)
 }
 
-// shortcuts binds the canvas keys (SPEC W1). Entries keep their own copy
-// and paste because a focused widget receives shortcuts first.
+// DemoWords explains the words the built-in demo agent acts on; the sample's
+// inputs dialog and Help show it.
+func DemoWords() string {
+	return lang.X("help.demo_words_text", `The demo agent acts on the first word of the question:
+  echo TEXT — answers TEXT at once
+  slow N — sends N progress updates, then answers
+  file — answers with a report of the files it got and a file
+  hang — works until the task is canceled (press Stop)
+  uncancelable — works on and refuses to be canceled
+  input — asks for more input (the run waits for it)
+  auth — asks for authentication
+  fail — the task fails with a message
+  reject — the agent rejects the task
+  message — answers with a message instead of a task
+Anything else: it answers with this list of words.`)
+}
+
+func (w *Window) showDemoWords() {
+	l := widget.NewLabel(DemoWords())
+	l.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustom(lang.X("help.demo_words", "What the demo agent understands"), lang.X("close", "Close"), l, w.win)
+	d.Resize(fyne.NewSize(min(560, w.win.Canvas().Size().Width-40), 320))
+	d.Show()
+}
+
+// shortcuts binds the canvas keys (docs/product.md W1). Entries keep their
+// own copy and paste because a focused widget receives shortcuts first.
 func (w *Window) shortcuts() {
 	c := w.win.Canvas()
 	on := func(sc fyne.Shortcut, f func()) { c.AddShortcut(sc, func(fyne.Shortcut) { f() }) }
@@ -320,6 +425,15 @@ func (w *Window) shortcuts() {
 	on(&fyne.ShortcutSelectAll{}, func() { w.doc.SelectAll() })
 	on(custom(fyne.KeyD, ctrl), func() { w.doc.Duplicate() })
 	on(custom(fyne.KeyS, ctrl), w.save)
+	on(custom(fyne.KeyN, ctrl), w.newWorkflow)
+	on(custom(fyne.KeyO, ctrl), w.importWorkflow)
+	on(custom(fyne.KeyE, ctrl), w.exportWorkflow)
+	on(custom(fyne.KeyR, ctrl), w.runClicked)
+	on(custom(fyne.KeyEqual, ctrl), w.zoomIn)
+	on(custom(fyne.KeyMinus, ctrl), w.zoomOut)
+	on(custom(fyne.Key0, ctrl), func() { w.cv.Fit() })
+	on(custom(fyne.KeyL, ctrl), w.toggleList)
+	on(custom(fyne.KeyI, ctrl), w.toggleInspector)
 	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
 		if ev.Name == fyne.KeyDelete || ev.Name == fyne.KeyBackspace {
 			w.doc.DeleteSelection()
@@ -425,6 +539,10 @@ func (w *Window) ShowRun(runID string) {
 	r := w.panel.Run()
 	w.cv.ClearStatus()
 	if len(r.Workflow.Nodes) > 0 {
+		// The run's workflow replaces the open one: save that first.
+		if w.doc.Dirty() {
+			w.saveNow()
+		}
 		w.wfID = r.WorkflowID
 		w.doc = NewDocument(r.Workflow)
 		w.doc.OnChange = w.docChanged
@@ -478,25 +596,32 @@ func (w *Window) setDocument(d *Document) {
 	w.cv.Fit()
 }
 
-func (w *Window) newWorkflow() {
+func (w *Window) newWorkflow() { w.leave(w.newEmpty) }
+
+func (w *Window) newEmpty() {
 	wf := workrun.Workflow{Name: lang.X("wf.untitled", "Untitled workflow"), State: map[string]workrun.FieldType{}}
 	wf.Nodes = []workrun.NodeSpec{{ID: "start", Type: "start", Config: DefaultConfig("start"), Position: &workrun.Position{X: 40, Y: 120}}}
 	w.OpenWorkflow("", wf)
-	w.list.UnselectAll()
+	w.selectListed("")
 }
 
 // Save saves the document as a new revision (creating it when new).
-func (w *Window) save() {
+func (w *Window) save() { w.saveNow() }
+
+// saveNow saves and reports whether it worked; a failure is shown.
+func (w *Window) saveNow() bool {
 	r, err := w.wfs.SaveWorkflow(w.ctx, w.wfID, w.doc.Workflow())
 	if err != nil {
 		w.showError(fmt.Errorf("save workflow: %w", err))
-		return
+		return false
 	}
 	w.wfID = r.ID
 	w.doc.MarkSaved()
 	w.docChanged()
-	w.reloadList(r.ID)
+	w.reloadList("")
+	w.selectListed(r.ID)
 	w.setStatus(lang.X("wf.saved", "Saved"))
+	return true
 }
 
 func (w *Window) renameWorkflow() {
@@ -513,7 +638,9 @@ func (w *Window) renameWorkflow() {
 		}, w.win)
 }
 
-func (w *Window) duplicateWorkflow() {
+func (w *Window) duplicateWorkflow() { w.leave(w.duplicateNow) }
+
+func (w *Window) duplicateNow() {
 	wf := w.doc.Workflow()
 	wf.Name = fmt.Sprintf(lang.X("wf.copy_of", "%s (copy)"), wf.Name)
 	r, err := w.wfs.SaveWorkflow(w.ctx, "", wf)
@@ -522,12 +649,13 @@ func (w *Window) duplicateWorkflow() {
 		return
 	}
 	w.open(r)
-	w.reloadList(r.ID)
+	w.reloadList("")
+	w.selectListed(r.ID)
 }
 
 func (w *Window) deleteWorkflow() {
 	if w.wfID == "" {
-		w.newWorkflow()
+		w.newEmpty()
 		return
 	}
 	id := w.wfID
@@ -539,13 +667,15 @@ func (w *Window) deleteWorkflow() {
 			w.showError(fmt.Errorf("delete workflow: %w", err))
 			return
 		}
-		w.newWorkflow()
+		w.newEmpty()
 		w.reloadList("")
 	}, w.win)
 }
 
-func (w *Window) importWorkflow() {
-	dialog.ShowFileOpen(func(rc fyne.URIReadCloser, err error) {
+func (w *Window) importWorkflow() { w.leave(w.chooseImport) }
+
+func (w *Window) chooseImport() {
+	d := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
 		if err != nil || rc == nil {
 			w.showError(err)
 			return
@@ -561,9 +691,29 @@ func (w *Window) importWorkflow() {
 			w.showError(err)
 			return
 		}
+		wf.Name = fmt.Sprintf(lang.X("wf.imported_name", "%s (imported)"), wf.Name)
 		w.OpenWorkflow("", wf)
-		w.save()
+		if w.saveNow() {
+			w.setStatus(fmt.Sprintf(lang.X("wf.imported", "Imported %s as %q"), uriPath(rc.URI()), wf.Name))
+		}
 	}, w.win)
+	d.SetFilter(storage.NewExtensionFileFilter([]string{".json"}))
+	d.Resize(dialogSize(w.win))
+	d.Show()
+}
+
+// uriPath is the path of a file URI, or the URI itself.
+func uriPath(u fyne.URI) string {
+	if u.Scheme() == "file" {
+		return u.Path()
+	}
+	return u.String()
+}
+
+// dialogSize is a file dialog's size: large, but inside the window.
+func dialogSize(win fyne.Window) fyne.Size {
+	s := win.Canvas().Size()
+	return fyne.NewSize(min(900, s.Width-40), min(600, s.Height-40))
 }
 
 func (w *Window) exportWorkflow() {
@@ -582,10 +732,11 @@ func (w *Window) exportWorkflow() {
 			w.showError(err)
 			return
 		}
-		w.setStatus(lang.X("wf.exported", "Exported") + " " + wc.URI().Name())
+		w.setStatus(fmt.Sprintf(lang.X("wf.exported_to", "Exported %q to %s"), w.doc.wf.Name, uriPath(wc.URI())))
 	}, w.win)
 	d.SetFileName(w.doc.wf.Name + ".json")
 	d.SetFilter(storage.NewExtensionFileFilter([]string{".json"}))
+	d.Resize(dialogSize(w.win))
 	d.Show()
 }
 
@@ -594,6 +745,7 @@ func (w *Window) exportWorkflow() {
 // SetLanguage switches the window's language and remembers the choice.
 func (w *Window) SetLanguage(code string) {
 	SetupLanguage(code)
+	loadEditorTranslations()
 	w.app.Preferences().SetString("lang", code)
 	run := w.panel.runID
 	w.build()
@@ -622,16 +774,131 @@ func (w *Window) startDemo() {
 	w.setStatus(lang.X("help.demo_running", "Demo agent running at") + " " + u)
 }
 
+// DemoAgentURL is where Workrun starts its built-in demo agent when the
+// port is free, the address "workrun demo-agent" serves on too: the sample
+// stores it, so it keeps working after a restart.
+const DemoAgentURL = "http://127.0.0.1:41241"
+
+// openSample opens the sample workflow, reusing the saved copy when there is
+// one (Help → Sample twice opens the same workflow, not a second copy). The
+// sample points at the demo agent this window started.
 func (w *Window) openSample(make func(agentURL string) workrun.Workflow) {
 	if w.demoURL == "" && w.deps.StartDemoAgent != nil {
 		w.startDemo()
 	}
 	u := w.demoURL
 	if u == "" {
-		u = "http://127.0.0.1:41241"
+		u = DemoAgentURL
 	}
-	w.OpenWorkflow("", make(u))
-	w.save()
+	wf := make(u)
+	w.leave(func() {
+		w.reloadList("")
+		if i := slices.IndexFunc(w.recs, func(r workrun.WorkflowRecord) bool { return r.Workflow.Name == wf.Name }); i >= 0 {
+			r := w.recs[i]
+			w.open(r)
+			w.pointAtDemo(u)
+			if w.doc.Dirty() {
+				w.save()
+			}
+			w.selectListed(r.ID)
+			return
+		}
+		w.OpenWorkflow("", wf)
+		w.save()
+	})
+}
+
+// pointAtDemo moves the open workflow's Remote Agent nodes that call a demo
+// agent on loopback to url (the demo agent had to take another port).
+func (w *Window) pointAtDemo(url string) {
+	for _, n := range w.doc.wf.Nodes {
+		if n.Type != "remote_agent" {
+			continue
+		}
+		c, err := DecodeConfig(n.Config)
+		if err != nil || c.URL == url || !isLoopbackDemo(c.URL) {
+			continue
+		}
+		c.URL = url
+		w.doc.SetConfig(n.ID, MergeConfig(n.Config, c))
+	}
+}
+
+func isLoopbackDemo(u string) bool {
+	return strings.HasPrefix(u, "http://127.0.0.1:") && !strings.Contains(strings.TrimPrefix(u, "http://127.0.0.1:"), "/")
+}
+
+// usesDemo reports whether a Remote Agent node of wf calls the demo agent's
+// fixed address.
+func usesDemo(wf workrun.Workflow) bool {
+	for _, n := range wf.Nodes {
+		if n.Type == "remote_agent" {
+			if c, err := DecodeConfig(n.Config); err == nil && strings.TrimSuffix(c.URL, "/") == DemoAgentURL {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// runClicked is the Run button: it refuses while the inspector holds a
+// value it could not apply, saves, starts the demo agent when the workflow
+// calls it, and then asks for the inputs.
+func (w *Window) runClicked() {
+	if p := w.insp.Pending(); p != "" {
+		w.setStatus(fmt.Sprintf(lang.X("wf.fix_first", "Fix the marked value first: %s"), p))
+		return
+	}
+	if w.wfID == "" || w.doc.Dirty() {
+		if !w.saveNow() {
+			return
+		}
+	}
+	if w.demoURL == "" && w.deps.StartDemoAgent != nil && usesDemo(w.doc.wf) {
+		w.startDemo()
+	}
+	w.askInputs()
+}
+
+// leave runs then once the open workflow may be replaced: unsaved changes
+// are saved first (autosave), and a value the inspector could not apply is
+// only dropped after the user agreed.
+func (w *Window) leave(then func()) {
+	save := func() {
+		if w.doc.Dirty() && !w.saveNow() {
+			w.selectListed(w.wfID)
+			return
+		}
+		then()
+	}
+	p := w.insp.Pending()
+	if p == "" {
+		save()
+		return
+	}
+	dialog.ShowConfirm(lang.X("wf.unapplied_title", "Value not applied"),
+		fmt.Sprintf(lang.X("wf.unapplied", "%s\n\nThis value is not valid and was not applied. Discard it and go on?"), p),
+		func(ok bool) {
+			if ok {
+				w.insp.Discard()
+				save()
+			} else {
+				w.selectListed(w.wfID)
+			}
+		}, w.win)
+}
+
+// selectListed marks the workflow id in the list without opening it.
+func (w *Window) selectListed(id string) {
+	i := slices.IndexFunc(w.recs, func(r workrun.WorkflowRecord) bool { return r.ID == id })
+	on := w.list.OnSelected
+	w.list.OnSelected = nil
+	if i >= 0 {
+		w.list.Select(i)
+	} else {
+		w.list.UnselectAll()
+	}
+	w.list.OnSelected = on
 }
 
 func (w *Window) showCredentials() {
@@ -644,8 +911,4 @@ func (w *Window) showCredentials() {
 	d.Resize(fyne.NewSize(640, 480))
 	d.Show()
 	v.Reload()
-}
-
-func desktopCustom(k fyne.KeyName, m fyne.KeyModifier) desktop.CustomShortcut {
-	return desktop.CustomShortcut{KeyName: k, Modifier: m}
 }

@@ -19,9 +19,11 @@ const (
 	nodeW = 170
 	nodeH = 58
 
+	portR = 6 // radius of the input port and output handle at zoom 1
+
 	minZoom = 0.05
 	// textZoom is the zoom below which node texts are not drawn.
-	textZoom = 0.45
+	textZoom = 0.35
 	maxZoom  = 3
 )
 
@@ -38,6 +40,9 @@ type CanvasView struct {
 
 	bg      *canvas.Rectangle
 	temp    *canvas.Line
+	ghost   *canvas.Rectangle // where a node dragged from the palette lands
+	ghostT  *canvas.Text
+	fitWait bool              // Fit was asked for before the view had its size
 	band    *canvas.Rectangle // rubber band of a Shift+drag on the background
 	bandOn  bool
 	bandAdd bool // Shift (or Ctrl) was held at MouseDown: the drag selects
@@ -54,6 +59,8 @@ type CanvasView struct {
 	// OnSelect is called when the selection changed; OnError shows a refused edit.
 	OnSelect func()
 	OnError  func(error)
+	// OnView is called after the zoom or the pan changed.
+	OnView func()
 }
 
 // NewCanvasView shows doc; a read-only view selects but never edits.
@@ -71,6 +78,13 @@ func NewCanvasView(doc *Document, readOnly bool) *CanvasView {
 	cv.band.StrokeColor = theme.Color(theme.ColorNamePrimary)
 	cv.band.StrokeWidth = 1
 	cv.band.Hide()
+	cv.ghost = canvas.NewRectangle(color.NRGBA{R: 0x29, G: 0x6f, B: 0xf6, A: 0x40})
+	cv.ghost.StrokeColor = theme.Color(theme.ColorNamePrimary)
+	cv.ghost.StrokeWidth = 1.5
+	cv.ghost.CornerRadius = 6
+	cv.ghost.Hide()
+	cv.ghostT = canvas.NewText("", theme.Color(theme.ColorNameForeground))
+	cv.ghostT.Hide()
 	cv.ExtendBaseWidget(cv)
 	cv.sync()
 	return cv
@@ -138,10 +152,18 @@ func (cv *CanvasView) zoomAround(c fyne.Position, z float32) {
 	cv.layoutAll()
 }
 
-// Fit zooms and pans so that every node is visible.
+// Fit zooms and pans so that every node is visible, at most at 100 % so a
+// small workflow keeps its normal size. Asked before the view has its size
+// (a workflow opened or imported while the window is being built), it
+// waits for the first layout instead of fitting into nothing.
 func (cv *CanvasView) Fit() {
 	wf := cv.doc.wf
-	if len(wf.Nodes) == 0 || cv.Size().Width <= 0 {
+	if cv.Size().Width < minCanvas/2 || cv.Size().Height < 100 {
+		cv.fitWait = true
+		return
+	}
+	cv.fitWait = false
+	if len(wf.Nodes) == 0 {
 		cv.zoom, cv.offset = 1, fyne.Position{}
 		cv.layoutAll()
 		return
@@ -156,7 +178,7 @@ func (cv *CanvasView) Fit() {
 	const pad = 30
 	s := cv.Size()
 	z := min((s.Width-2*pad)/(maxX-minX), (s.Height-2*pad)/(maxY-minY))
-	cv.zoom = max(minZoom, min(1.5, z))
+	cv.zoom = max(minZoom, min(1, z))
 	cv.offset = fyne.NewPos(pad-minX*cv.zoom, pad-minY*cv.zoom)
 	cv.layoutAll()
 }
@@ -184,11 +206,71 @@ func (cv *CanvasView) AddKind(kind string) string {
 	if cv.readOnly {
 		return ""
 	}
-	c := fyne.NewPos(cv.Size().Width/2-nodeW*cv.zoom/2, cv.Size().Height/2-nodeH*cv.zoom/2)
-	// Nudge so that repeated clicks do not stack nodes exactly.
-	n := float32(len(cv.doc.wf.Nodes) % 6 * 16)
-	return cv.doc.AddNode(kind, cv.ToWorkflow(c.AddXY(n, n)))
+	return cv.doc.AddNode(kind, cv.FreeSpot())
 }
+
+// FreeSpot is where a new node goes: right of the selected node (or of the
+// last one added) when there is room in view, else the middle of the view;
+// from there it moves down until it covers no other node.
+func (cv *CanvasView) FreeSpot() workrun.Position {
+	wf := cv.doc.wf
+	var p workrun.Position
+	anchor := -1
+	if sel := cv.doc.Selected(); len(sel) == 1 {
+		anchor = cv.doc.index(sel[0])
+	} else if len(wf.Nodes) > 0 {
+		anchor = len(wf.Nodes) - 1
+	}
+	c := cv.ToWorkflow(fyne.NewPos(cv.Size().Width/2-nodeW*cv.zoom/2, cv.Size().Height/2-nodeH*cv.zoom/2))
+	p = c
+	if anchor >= 0 {
+		a := cv.doc.position(anchor)
+		p = workrun.Position{X: a.X + nodeW + 80, Y: a.Y}
+		if s := cv.toScreen(p); s.X+nodeW*cv.zoom > cv.Size().Width || s.Y < 0 || s.Y+nodeH*cv.zoom > cv.Size().Height {
+			p = c
+		}
+	}
+	for range len(wf.Nodes) + 1 {
+		if !cv.doc.overlaps(p) {
+			break
+		}
+		p.Y += nodeH + 30
+	}
+	return p
+}
+
+// inside reports whether p (view coordinates) is on the canvas.
+func (cv *CanvasView) inside(p fyne.Position) bool {
+	return p.X >= 0 && p.Y >= 0 && p.X <= cv.Size().Width && p.Y <= cv.Size().Height
+}
+
+// showGhost draws where a node of kind dragged from the palette would land,
+// centred on p (view coordinates).
+func (cv *CanvasView) showGhost(kind string, p fyne.Position) {
+	w, h := nodeW*cv.zoom, nodeH*cv.zoom
+	cv.ghost.Move(p.SubtractXY(w/2, h/2))
+	cv.ghost.Resize(fyne.NewSize(w, h))
+	cv.ghost.Show()
+	cv.ghostT.Text = KindLabel(kind)
+	cv.ghostT.TextSize = theme.TextSize() * max(cv.zoom, 0.5)
+	cv.ghostT.Move(p.SubtractXY(w/2-8*cv.zoom, cv.ghostT.MinSize().Height/2))
+	cv.ghostT.Show()
+	canvas.Refresh(cv.ghost)
+	canvas.Refresh(cv.ghostT)
+}
+
+func (cv *CanvasView) hideGhost() {
+	if !cv.ghost.Visible() {
+		return
+	}
+	cv.ghost.Hide()
+	cv.ghostT.Hide()
+	canvas.Refresh(cv.ghost)
+	canvas.Refresh(cv.ghostT)
+}
+
+// GhostShown reports whether a palette drag shows its ghost node.
+func (cv *CanvasView) GhostShown() bool { return cv.ghost.Visible() }
 
 // Refresh redraws after the document changed.
 func (cv *CanvasView) Refresh() {
@@ -202,9 +284,6 @@ func (cv *CanvasView) sync() {
 	seen := make(map[string]bool, len(wf.Nodes))
 	cv.objects = cv.objects[:0]
 	cv.objects = append(cv.objects, cv.bg)
-	for _, e := range cv.edges {
-		_ = e
-	}
 	cv.edges = cv.edges[:0]
 	clear(cv.byNode)
 	for _, e := range wf.Edges {
@@ -228,7 +307,7 @@ func (cv *CanvasView) sync() {
 			delete(cv.nodes, id)
 		}
 	}
-	cv.objects = append(cv.objects, cv.band, cv.temp)
+	cv.objects = append(cv.objects, cv.band, cv.temp, cv.ghost, cv.ghostT)
 	cv.layoutAll()
 }
 
@@ -244,6 +323,9 @@ func (cv *CanvasView) layoutAll() {
 		cv.placeEdge(e)
 	}
 	canvas.Refresh(cv)
+	if cv.OnView != nil {
+		cv.OnView()
+	}
 }
 
 func (cv *CanvasView) placeEdge(e *edgeShape) {
@@ -252,8 +334,10 @@ func (cv *CanvasView) placeEdge(e *edgeShape) {
 		e.hide()
 		return
 	}
-	a := from.Position().AddXY(from.Size().Width, from.Size().Height/2)
-	b := to.Position().AddXY(0, to.Size().Height/2)
+	// From the output handle to just outside the input port, so neither the
+	// port nor the target box covers the arrowhead.
+	a := from.Position().AddXY(from.Size().Width+portR*cv.zoom, from.Size().Height/2)
+	b := to.Position().AddXY(-portR*cv.zoom, to.Size().Height/2)
 	selected := cv.doc.EdgeSelected(e.key)
 	e.place(a, b, cv.zoom, selected)
 }
@@ -386,7 +470,15 @@ func (cv *CanvasView) CreateRenderer() fyne.WidgetRenderer { return &canvasRende
 
 type canvasRenderer struct{ cv *CanvasView }
 
-func (r *canvasRenderer) Layout(fyne.Size)             { r.cv.layoutAll() }
+func (r *canvasRenderer) Layout(fyne.Size) {
+	if r.cv.fitWait {
+		r.cv.Fit()
+		if !r.cv.fitWait {
+			return
+		}
+	}
+	r.cv.layoutAll()
+}
 func (r *canvasRenderer) MinSize() fyne.Size           { return fyne.NewSize(200, 150) }
 func (r *canvasRenderer) Objects() []fyne.CanvasObject { return r.cv.objects }
 func (r *canvasRenderer) Destroy()                     {}
@@ -463,6 +555,7 @@ type nodeBox struct {
 	kind   *canvas.Text
 	badge  *canvas.Text
 	warn   *canvas.Text
+	port   *canvas.Circle // input port on the left edge
 	handle *outHandle
 
 	addMod   bool // a modifier was held at MouseDown: toggle selection
@@ -485,6 +578,9 @@ func newNodeBox(cv *CanvasView, id string) *nodeBox {
 	nb.icon = canvas.NewImageFromResource(theme.ErrorIcon())
 	nb.icon.FillMode = canvas.ImageFillContain
 	nb.handle = newOutHandle(nb)
+	nb.port = canvas.NewCircle(theme.Color(theme.ColorNameBackground))
+	nb.port.StrokeColor = theme.Color(theme.ColorNamePrimary)
+	nb.port.StrokeWidth = 1.5
 	nb.ExtendBaseWidget(nb)
 	nb.update()
 	return nb
@@ -519,10 +615,17 @@ func (nb *nodeBox) update() {
 	s := nb.cv.status[nb.id]
 	nb.badge.Text = StatusLabel(string(s))
 	nb.badge.Color = statusColor(s)
-	if nb.cv.readOnly {
+	// Output nodes end a path, so they have no output handle; nothing leads
+	// into Start, so it has no input port.
+	if nb.cv.readOnly || n.Type == "output" {
 		nb.handle.Hide()
 	} else {
 		nb.handle.Show()
+	}
+	if n.Type == "start" {
+		nb.port.Hide()
+	} else {
+		nb.port.Show()
 	}
 	nb.Refresh()
 }
@@ -540,7 +643,7 @@ type nodeRenderer struct{ nb *nodeBox }
 
 func (r *nodeRenderer) Objects() []fyne.CanvasObject {
 	nb := r.nb
-	return []fyne.CanvasObject{nb.rect, nb.icon, nb.title, nb.kind, nb.badge, nb.warn, nb.handle}
+	return []fyne.CanvasObject{nb.rect, nb.icon, nb.title, nb.kind, nb.badge, nb.warn, nb.port, nb.handle}
 }
 func (r *nodeRenderer) MinSize() fyne.Size { return fyne.NewSize(nodeW, nodeH) }
 func (r *nodeRenderer) Destroy()           {}
@@ -576,9 +679,11 @@ func (r *nodeRenderer) Layout(s fyne.Size) {
 			t.Show()
 		}
 	}
-	hs := 12 * z
+	hs := 2 * portR * z
 	nb.handle.Move(fyne.NewPos(s.Width-hs/2, s.Height/2-hs/2))
 	nb.handle.Resize(fyne.NewSize(hs, hs))
+	nb.port.Move(fyne.NewPos(-hs/2, s.Height/2-hs/2))
+	nb.port.Resize(fyne.NewSize(hs, hs))
 }
 
 // MouseDown remembers whether Ctrl or Shift was held, for multi-select.

@@ -173,8 +173,8 @@ func TestCanvasWidget_ZoomPanFit(t *testing.T) {
 }
 
 var (
-	desktopShortcutRedo = desktopCustom(fyne.KeyZ, fyne.KeyModifierShortcutDefault|fyne.KeyModifierShift)
-	desktopShortcutDup  = desktopCustom(fyne.KeyD, fyne.KeyModifierShortcutDefault)
+	desktopShortcutRedo = desktop.CustomShortcut{KeyName: fyne.KeyZ, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
+	desktopShortcutDup  = desktop.CustomShortcut{KeyName: fyne.KeyD, Modifier: fyne.KeyModifierShortcutDefault}
 )
 
 // TestPalette_DragOntoCanvas drops a kind where the pointer lands.

@@ -249,9 +249,7 @@ func (v *CredentialsView) async(call func(ctx context.Context) (func(), error)) 
 
 // KeyringErrorText says plainly what went wrong with the keyring.
 func KeyringErrorText(err error) string {
-	// The credentials package's own sentinel has the same text; main may
-	// pass its errors through unchanged.
-	if errors.Is(err, ErrNoKeyring) || strings.Contains(err.Error(), ErrNoKeyring.Error()) {
+	if errors.Is(err, ErrNoKeyring) {
 		return lang.X("cred.no_keyring", "No OS keyring is available, so secrets cannot be saved. Start a Secret Service (for example gnome-keyring) and try again.")
 	}
 	return err.Error()

@@ -30,11 +30,6 @@ type Deps struct {
 	StartDemoAgent func() (url string, stop func(), err error)
 	// Lang is "en", "zh-Hans" or "" for the system language.
 	Lang string
-	// AutoRun, when "remote" or "parallel", opens that sample at start,
-	// starts the demo agent and runs the sample with its sample inputs (for
-	// demos and the real-window smoke test). The window title then ends with
-	// the run's status, e.g. "Workrun — Remote Agent demo — succeeded".
-	AutoRun string
 	// About is what Help → About shows, and the keyring check at start.
 	About AboutInfo
 }
@@ -88,8 +83,7 @@ type AgentReport struct {
 	InterfaceURL       string
 	Streaming          bool
 	SecuritySchemes    []string
-	CredentialAccepted bool   // false when no credential was sent or it was refused
-	Note               string // anything else the check wants to say
+	CredentialAccepted bool // false when no credential was sent or it was refused
 }
 
 // RemoteTask is the saved record of one Remote Agent call, as the remote task

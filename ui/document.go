@@ -33,6 +33,10 @@ type Document struct {
 	selEdges  map[EdgeKey]bool
 	clipboard *clip
 	dirty     bool
+	// typing names the edit the last change belonged to ("cfg:ask:url"):
+	// the next change with the same name joins it instead of adding an undo
+	// step, so typing a URL is one step, not one per key.
+	typing string
 	// OnChange is called after every change of the workflow or selection.
 	OnChange func()
 }
@@ -82,14 +86,27 @@ func (d *Document) CanUndo() bool { return len(d.undo) > 0 }
 func (d *Document) CanRedo() bool { return len(d.redo) > 0 }
 
 // checkpoint saves the current workflow before a change.
-func (d *Document) checkpoint() {
+func (d *Document) checkpoint() { d.checkpointAs("") }
+
+// checkpointAs is checkpoint for a change named as; a change with the same
+// name as the one before joins its undo step.
+func (d *Document) checkpointAs(as string) {
+	joined := as != "" && as == d.typing
+	d.typing = as
+	d.redo = nil
+	d.dirty = true
+	if joined {
+		return
+	}
 	d.undo = append(d.undo, cloneWorkflow(d.wf))
 	if len(d.undo) > undoLimit {
 		d.undo = d.undo[1:]
 	}
-	d.redo = nil
-	d.dirty = true
 }
+
+// EndTyping ends the current named edit: the next change starts a new undo
+// step even when it has the same name.
+func (d *Document) EndTyping() { d.typing = "" }
 
 func (d *Document) changed() {
 	// Drop selected things that no longer exist.
@@ -113,6 +130,7 @@ func (d *Document) Undo() bool {
 	if len(d.undo) == 0 {
 		return false
 	}
+	d.typing = ""
 	d.redo = append(d.redo, d.wf)
 	d.wf = d.undo[len(d.undo)-1]
 	d.undo = d.undo[:len(d.undo)-1]
@@ -126,6 +144,7 @@ func (d *Document) Redo() bool {
 	if len(d.redo) == 0 {
 		return false
 	}
+	d.typing = ""
 	d.undo = append(d.undo, d.wf)
 	d.wf = d.redo[len(d.redo)-1]
 	d.redo = d.redo[:len(d.redo)-1]
@@ -189,6 +208,17 @@ func (d *Document) position(i int) workrun.Position {
 		return *p
 	}
 	return workrun.Position{X: 40 + float32(i%8)*200, Y: 40 + float32(i/8)*120}
+}
+
+// overlaps reports whether a node box at p would touch another node's box.
+func (d *Document) overlaps(p workrun.Position) bool {
+	for i := range d.wf.Nodes {
+		q := d.position(i)
+		if abs32(q.X-p.X) < nodeW+20 && abs32(q.Y-p.Y) < nodeH+20 {
+			return true
+		}
+	}
+	return false
 }
 
 // Connect adds an edge from → to. Edges leaving a condition get When "true"
@@ -263,6 +293,7 @@ func (d *Document) Disconnect(from, to string) bool {
 
 // Select changes the selection: alone replaces it, otherwise id toggles.
 func (d *Document) Select(id string, add bool) {
+	d.typing = ""
 	if !add {
 		d.selectOnly([]string{id})
 	} else if d.selNodes[id] {
@@ -275,6 +306,7 @@ func (d *Document) Select(id string, add bool) {
 
 // SelectEdge selects one edge (with add, toggles it into the selection).
 func (d *Document) SelectEdge(k EdgeKey, add bool) {
+	d.typing = ""
 	if !add {
 		clear(d.selNodes)
 		clear(d.selEdges)
@@ -290,6 +322,7 @@ func (d *Document) SelectEdge(k EdgeKey, add bool) {
 
 // SelectNodes selects ids (with add, in addition to the selection).
 func (d *Document) SelectNodes(ids []string, add bool) {
+	d.typing = ""
 	if !add {
 		clear(d.selNodes)
 		clear(d.selEdges)
@@ -311,6 +344,7 @@ func (d *Document) SelectAll() {
 }
 
 func (d *Document) ClearSelection() {
+	d.typing = ""
 	clear(d.selNodes)
 	clear(d.selEdges)
 	d.changed()
@@ -428,23 +462,29 @@ func (d *Document) hasType(kind string) bool {
 }
 
 // SetTitle changes a node's title.
-func (d *Document) SetTitle(id, title string) {
+func (d *Document) SetTitle(id, title string) { d.EditTitle(id, title, "") }
+
+// EditTitle is SetTitle as part of the named edit as (see checkpointAs).
+func (d *Document) EditTitle(id, title, as string) {
 	i := d.index(id)
 	if i < 0 || d.wf.Nodes[i].Title == title {
 		return
 	}
-	d.checkpoint()
+	d.checkpointAs(as)
 	d.wf.Nodes[i].Title = title
 	d.changed()
 }
 
 // SetConfig replaces a node's config.
-func (d *Document) SetConfig(id string, cfg json.RawMessage) {
+func (d *Document) SetConfig(id string, cfg json.RawMessage) { d.EditConfig(id, cfg, "") }
+
+// EditConfig is SetConfig as part of the named edit as (see checkpointAs).
+func (d *Document) EditConfig(id string, cfg json.RawMessage, as string) {
 	i := d.index(id)
 	if i < 0 || string(d.wf.Nodes[i].Config) == string(cfg) {
 		return
 	}
-	d.checkpoint()
+	d.checkpointAs(as)
 	d.wf.Nodes[i].Config = slices.Clone(cfg)
 	d.changed()
 }
@@ -461,11 +501,14 @@ func (d *Document) SetEdgeWhen(k EdgeKey, when string) {
 }
 
 // SetName renames the workflow.
-func (d *Document) SetName(name string) {
+func (d *Document) SetName(name string) { d.EditName(name, "") }
+
+// EditName is SetName as part of the named edit as (see checkpointAs).
+func (d *Document) EditName(name, as string) {
 	if d.wf.Name == name {
 		return
 	}
-	d.checkpoint()
+	d.checkpointAs(as)
 	d.wf.Name = name
 	d.changed()
 }

@@ -43,7 +43,7 @@ func TestEndToEnd_ParallelSampleCancels(t *testing.T) {
 	}
 	t.Cleanup(stop)
 	eng := workrun.NewEngine(st, arts, start.Kind{}, join.Kind{}, output.Kind{}, process.Kind{},
-		remoteagent.New(remoteagent.Deps{Calls: st, Language: remoteagent.EnvLanguage}))
+		remoteagent.New(remoteagent.Deps{Calls: st}))
 	eng.AbortTimeout = 10 * time.Second
 	g := &gatedEngine{Engine: eng, open: make(chan struct{})}
 	remoteCalls := func(ctx context.Context, runID string) ([]RemoteTask, error) {

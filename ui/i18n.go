@@ -2,12 +2,15 @@ package ui
 
 import (
 	"os"
+	"regexp"
 	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/widget"
 
 	"workrun/assets"
+	"workrun/workrun"
 )
 
 // Languages offered by the language switch.
@@ -20,6 +23,7 @@ func SetupLanguage(code string) {
 	if code == "" {
 		code = systemLanguage()
 	}
+	current = code
 	if code != "" {
 		// go-locale reads LANGUAGE unless LC_ALL/LC_MESSAGES/LANG names the
 		// C locale (C, C.UTF-8, POSIX), which it reads as English; for another
@@ -39,6 +43,20 @@ func SetupLanguage(code string) {
 	}
 }
 
+// current is the language SetupLanguage picked last.
+var current = "en"
+
+// CurrentLanguage is the window's language: "en" or "zh-Hans".
+func CurrentLanguage() string { return current }
+
+// msgLang is the language node messages are rendered in ("en" or "zh").
+func msgLang() string {
+	if workrun.IsChinese(current) {
+		return "zh"
+	}
+	return "en"
+}
+
 // systemLanguage picks the offered language closest to the system's:
 // Chinese for any zh locale, English otherwise. Fyne has its own strings in
 // more languages; left to itself it would pick e.g. German and then log a
@@ -53,4 +71,87 @@ func systemLanguage() string {
 func isCLocale(v string) bool {
 	base, _, _ := strings.Cut(v, ".")
 	return base == "C" || base == "POSIX"
+}
+
+// Words of internals that reach a failure reason or a node's error as
+// text (Go's context errors, an exit status): HumanError says them for
+// people, in the window's language.
+var (
+	exitStatusRE = regexp.MustCompile(`command failed: exit status (-?\d+)`)
+	taskStateRE  = regexp.MustCompile(`TASK_STATE_[A-Z_]+`)
+)
+
+// fixedReasons are the engine's argument-free reasons, in both languages, as
+// they may have been saved: shown in the window's language whichever it was.
+var fixedReasons = [][2]string{
+	{"stopped by the user", "已被用户停止"},
+	{"the application exited while the run was going on", "运行期间应用程序已退出"},
+	{"the application exited", "应用程序已退出"},
+}
+
+// HumanError rewrites a saved error or reason for people: "context canceled"
+// becomes "stopped before it finished", "TASK_STATE_CANCELED" "canceled", an
+// exit status reads in the window's language. Other text is kept as is.
+func HumanError(s string) string {
+	zh := msgLang() == "zh"
+	for _, f := range fixedReasons {
+		from, to := f[1], f[0]
+		if zh {
+			from, to = f[0], f[1]
+		}
+		if s == from {
+			return to
+		}
+	}
+	s = strings.ReplaceAll(s, "context canceled", lang.X("err.canceled", "stopped before it finished"))
+	s = strings.ReplaceAll(s, "context deadline exceeded", lang.X("err.deadline", "took too long and was stopped"))
+	s = exitStatusRE.ReplaceAllStringFunc(s, func(m string) string {
+		code := exitStatusRE.FindStringSubmatch(m)[1]
+		return workrun.Text{Key: "process.exit", Args: []string{code}}.In(msgLang())
+	})
+	s = taskStateRE.ReplaceAllStringFunc(s, RemoteStateLabel)
+	return s
+}
+
+// RemoteStateLabel names an A2A task state for people ("TASK_STATE_INPUT_REQUIRED",
+// "input-required" or "input_required" → "waiting for input").
+func RemoteStateLabel(state string) string {
+	k := strings.ToLower(strings.TrimPrefix(state, "TASK_STATE_"))
+	k = strings.ReplaceAll(k, "-", "_")
+	if k == "cancelled" {
+		k = "canceled"
+	}
+	if k == "" || k == "unspecified" {
+		return lang.X("remote.state.unknown", "unknown")
+	}
+	en, ok := remoteStates[k]
+	if !ok {
+		return strings.ReplaceAll(k, "_", " ")
+	}
+	return lang.X("remote.state."+k, en)
+}
+
+var remoteStates = map[string]string{
+	"submitted":      "submitted",
+	"working":        "working",
+	"input_required": "waiting for input",
+	"auth_required":  "waiting for authentication",
+	"completed":      "completed",
+	"failed":         "failed",
+	"canceled":       "canceled",
+	"rejected":       "rejected",
+	"unknown":        "unknown",
+}
+
+// FieldTypeLabel names a State field type for people.
+func FieldTypeLabel(t workrun.FieldType) string {
+	return lang.X("type."+string(t), string(t))
+}
+
+// newSelect is a widget.Select whose placeholder is in the window's
+// language (Fyne's own "(Select one)" has no translation).
+func newSelect(options []string, changed func(string)) *widget.Select {
+	s := widget.NewSelect(options, changed)
+	s.PlaceHolder = lang.X("select.one", "(Select one)")
+	return s
 }

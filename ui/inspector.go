@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -20,7 +21,10 @@ import (
 
 // Inspector edits what is selected: a node's title and config keys, an
 // edge's branch, or (with nothing selected) the workflow's name and State.
-// Changes are typed into the form and applied as one undoable command.
+// Every edit applies as it is typed; the keystrokes of one field make one
+// undo step. A value that cannot be applied (a timeout that is no number) is
+// marked in place and kept as "pending" until it is fixed or discarded, so
+// it is never dropped without a word.
 type Inspector struct {
 	w    *Window
 	box  *fyne.Container
@@ -33,7 +37,8 @@ type Inspector struct {
 	collect  func() (Config, error)
 	problems *widget.Label
 	testOut  *widget.Label
-	applyB   *widget.Button
+	pending  string // the value the form holds but could not apply, with why
+	applying bool   // the form is writing to the document: do not rebuild it
 
 	// testDone is called when a connection test finished (tests wait on it).
 	testDone func()
@@ -42,7 +47,9 @@ type Inspector struct {
 // NewInspector makes the inspector of w.
 func NewInspector(w *Window) *Inspector {
 	in := &Inspector{w: w, box: container.NewVBox()}
-	in.root = container.NewPadded(in.box)
+	// widthFree: the form takes the pane's width instead of asking for its
+	// widest row, so a long option or text never widens the window.
+	in.root = container.New(widthFree{}, container.NewPadded(in.box))
 	return in
 }
 
@@ -67,10 +74,19 @@ func (in *Inspector) Show() {
 	default:
 		sig = "w:" + d.wf.Name + stateSig(d.wf.State)
 	}
+	if in.applying {
+		in.sig = sig // the form already shows this
+		return
+	}
 	if sig == in.sig {
 		return
 	}
+	if in.pending != "" {
+		in.w.setStatus(fmt.Sprintf(lang.X("insp.dropped", "Not applied: %s"), in.pending))
+		in.pending = ""
+	}
 	in.sig = sig
+	in.unfocus()
 	in.box.RemoveAll()
 	in.nodeID = ""
 	in.widgets = map[string]fyne.CanvasObject{}
@@ -121,30 +137,53 @@ func (in *Inspector) showWorkflow() {
 	in.box.Add(heading(lang.X("insp.workflow", "Workflow")))
 	name := widget.NewEntry()
 	name.SetText(d.wf.Name)
-	name.OnSubmitted = func(s string) { d.SetName(s) }
+	name.Validator = func(s string) error {
+		if strings.TrimSpace(s) == "" {
+			return errors.New(lang.X("insp.name_empty", "a workflow needs a name"))
+		}
+		return nil
+	}
+	name.OnChanged = func(s string) {
+		if strings.TrimSpace(s) == "" {
+			in.pending = lang.X("wf.name", "Name") + ": " + lang.X("insp.name_empty", "a workflow needs a name")
+			return
+		}
+		in.pending = ""
+		in.apply(func() { d.EditName(s, "name") })
+	}
 	in.widgets["name"] = name
-	in.box.Add(widget.NewForm(widget.NewFormItem(lang.X("wf.name", "Name"), name)))
-	in.box.Add(widget.NewButton(lang.X("insp.apply", "Apply"), func() { d.SetName(name.Text) }))
+	in.box.Add(caption(lang.X("wf.name", "Name")))
+	in.box.Add(name)
 	in.box.Add(widget.NewSeparator())
 	in.box.Add(heading(lang.X("insp.state", "State fields")))
+	ins := workflowInputs(d.wf)
 	for _, n := range fieldNames(d.wf.State) {
-		rm := widget.NewButtonWithIcon("", theme.DeleteIcon(), func() { d.SetField(n, "") })
-		in.box.Add(container.NewBorder(nil, nil, nil, rm, widget.NewLabel(n+" : "+string(d.wf.State[n]))))
+		rm := newTipButton(in.w.tips, "", theme.DeleteIcon(), fmt.Sprintf(lang.X("insp.remove_field", "Remove the field %s"), n), func() { d.SetField(n, "") })
+		role := lang.X("insp.role_inner", "set by a node")
+		if slices.Contains(ins, n) {
+			role = lang.X("insp.role_input", "run input")
+		}
+		l := widget.NewLabel(n + " : " + string(d.wf.State[n]) + "  · " + role)
+		l.Truncation = fyne.TextTruncateEllipsis
+		in.box.Add(container.NewBorder(nil, nil, nil, rm, l))
 	}
 	fname := widget.NewEntry()
 	fname.SetPlaceHolder(lang.X("insp.field_name", "field name"))
 	ftype := widget.NewSelect([]string{"text", "number", "boolean", "json", "file", "files"}, nil)
 	ftype.SetSelected("text")
 	in.widgets["field_name"], in.widgets["field_type"] = fname, ftype
-	add := widget.NewButtonWithIcon(lang.X("insp.add_field", "Add field"), theme.ContentAddIcon(), func() {
+	addField := func() {
 		if n := strings.TrimSpace(fname.Text); n != "" {
 			d.SetField(n, workrun.FieldType(ftype.Selected))
+			in.w.win.Canvas().Focus(in.widgets["field_name"].(*widget.Entry))
 		}
-	})
+	}
+	fname.OnSubmitted = func(string) { addField() } // Enter adds the field
+	add := widget.NewButtonWithIcon(lang.X("insp.add_field", "Add field"), theme.ContentAddIcon(), addField)
 	in.box.Add(container.NewGridWithColumns(2, fname, ftype))
 	in.box.Add(add)
 	in.box.Add(widget.NewSeparator())
-	hint := widget.NewLabel(lang.X("insp.hint", "Add nodes from the palette; drag from a node's dot to another node to connect them. Ctrl+Z undo, Ctrl+Shift+Z redo, Ctrl+C/V copy and paste, Ctrl+D duplicate, Delete removes."))
+	hint := widget.NewLabel(lang.X("insp.hint2", "Add nodes from the palette (click, or drag onto the canvas); drag from a node's right dot to another node to connect them. Edits apply as you type. Ctrl+Z undo, Ctrl+Shift+Z redo, Ctrl+C/V copy and paste, Ctrl+D duplicate, Delete removes."))
 	hint.Wrapping = fyne.TextWrapWord
 	in.box.Add(hint)
 }
@@ -179,14 +218,13 @@ func (in *Inspector) showNode(n workrun.NodeSpec) {
 	in.title = widget.NewEntry()
 	in.title.SetText(n.Title)
 	in.title.SetPlaceHolder(n.ID)
-	form := widget.NewForm(
-		widget.NewFormItem("ID", widget.NewLabel(n.ID)),
-		widget.NewFormItem(lang.X("insp.title", "Title"), in.title),
-	)
+	// Labels above their fields, wrapping: the inspector is as narrow as
+	// its pane, never wider.
+	form := container.NewVBox(caption("ID: "+n.ID), caption(lang.X("insp.title", "Title")), in.title)
 	in.problems = widget.NewLabel("")
 	in.problems.Wrapping = fyne.TextWrapWord
 	in.problems.Importance = widget.DangerImportance
-	changed := func() { in.recheck(n) }
+	changed := func(key string) func() { return func() { in.edit(n, key) } }
 
 	entry := func(key, val, hint string, multi bool) *widget.Entry {
 		var e *widget.Entry
@@ -198,7 +236,7 @@ func (in *Inspector) showNode(n workrun.NodeSpec) {
 		}
 		e.SetText(val)
 		e.SetPlaceHolder(hint)
-		e.OnChanged = func(string) { changed() }
+		e.OnChanged = func(string) { changed(key)() }
 		in.widgets[key] = e
 		return e
 	}
@@ -206,17 +244,19 @@ func (in *Inspector) showNode(n workrun.NodeSpec) {
 		if allowNone {
 			opts = append([]string{""}, opts...)
 		}
-		s := widget.NewSelect(opts, func(string) { changed() })
+		s := widget.NewSelect(opts, func(string) { changed(key)() })
 		s.Selected = val
 		in.widgets[key] = s
 		return s
 	}
 	pickMany := func(key string, vals, opts []string) fyne.CanvasObject {
-		g := widget.NewCheckGroup(opts, func([]string) { changed() })
+		g := widget.NewCheckGroup(opts, func([]string) { changed(key)() })
 		g.Selected = slices.Clone(vals)
 		in.widgets[key] = g
 		if len(opts) == 0 {
-			return widget.NewLabel(lang.X("insp.no_fields", "(no suitable State fields; add them to the workflow)"))
+			l := widget.NewLabel(lang.X("insp.no_fields", "(no suitable State fields; add them to the workflow)"))
+			l.Wrapping = fyne.TextWrapWord
+			return l
 		}
 		return g
 	}
@@ -234,7 +274,28 @@ func (in *Inspector) showNode(n workrun.NodeSpec) {
 		}
 		return t, nil
 	}
-	item := func(label string, o fyne.CanvasObject) { form.Append(label, o) }
+	item := func(label string, o fyne.CanvasObject) {
+		if label != "" {
+			form.Add(caption(label))
+		}
+		form.Add(o)
+	}
+	validTimeout := func(lo, hi int) func(string) error {
+		return func(s string) error {
+			s = strings.TrimSpace(s)
+			if s == "" {
+				return nil
+			}
+			t, err := strconv.Atoi(s)
+			if err != nil {
+				return fmt.Errorf(lang.X("insp.bad_timeout", "timeout: %q is not a whole number of seconds"), s)
+			}
+			if t < lo || t > hi {
+				return fmt.Errorf(lang.X("insp.timeout_range", "timeout: %d is outside %d–%d s"), t, lo, hi)
+			}
+			return nil
+		}
+	}
 
 	switch n.Type {
 	case "set":
@@ -242,7 +303,7 @@ func (in *Inspector) showNode(n workrun.NodeSpec) {
 		for _, k := range sortedKeys(c.Values) {
 			lines = append(lines, k+" = "+c.Values[k])
 		}
-		item(lang.X("insp.values", "Values"), entry("values", strings.Join(lines, "\n"), "msg = hello {{name}}", true))
+		item(lang.X("insp.values", "Values (one field = template a line)"), entry("values", strings.Join(lines, "\n"), "msg = hello {{name}}", true))
 		in.collect = func() (Config, error) {
 			vals := map[string]string{}
 			for _, l := range strings.Split(text("values"), "\n") {
@@ -292,6 +353,7 @@ func (in *Inspector) showNode(n workrun.NodeSpec) {
 		}
 		item(lang.X("insp.env", "Environment (NAME=value)"), entry("env", strings.Join(env, "\n"), "", true))
 		item(lang.X("insp.timeout", "Timeout (seconds)"), entry("timeout_seconds", itoa(c.TimeoutSeconds), "60", false))
+		in.widgets["timeout_seconds"].(*widget.Entry).Validator = validTimeout(1, 1<<31-1)
 		item(lang.X("insp.stdout", "Stdout into field"), pickOne("stdout", c.Stdout, fieldNames(state, workrun.FieldText, workrun.FieldJSON), true))
 		item(lang.X("insp.cleanup", "Cleanup on failure (one argument per line)"), entry("cleanup", strings.Join(c.Cleanup, "\n"), "", true))
 		in.collect = func() (Config, error) {
@@ -326,6 +388,7 @@ func (in *Inspector) showNode(n workrun.NodeSpec) {
 			c.TimeoutSeconds = DefaultTimeout
 		}
 		item(lang.X("insp.timeout_ra", "Request timeout (1–600 s)"), entry("timeout_seconds", itoa(c.TimeoutSeconds), "120", false))
+		in.widgets["timeout_seconds"].(*widget.Entry).Validator = validTimeout(MinTimeout, MaxTimeout)
 		in.collect = func() (Config, error) {
 			t, err := timeout()
 			return Config{URL: strings.TrimSpace(text("url")), Inputs: many("inputs"), Attachments: many("attachments"),
@@ -337,13 +400,85 @@ func (in *Inspector) showNode(n workrun.NodeSpec) {
 	if in.collect == nil {
 		in.collect = func() (Config, error) { return Config{}, nil }
 	}
-	in.title.OnChanged = func(string) { changed() }
-	in.box.Add(form)
-	in.applyB = widget.NewButtonWithIcon(lang.X("insp.apply", "Apply"), theme.ConfirmIcon(), in.Apply)
-	in.applyB.Importance = widget.HighImportance
-	in.box.Add(in.applyB)
+	in.title.OnChanged = func(string) { changed("title")() }
 	in.box.Add(in.problems)
+	in.box.Add(form)
 	in.recheck(n)
+}
+
+// caption is a field's label above it; it wraps rather than widening the pane.
+func caption(text string) *widget.Label {
+	l := widget.NewLabel(text)
+	l.Wrapping = fyne.TextWrapWord
+	l.SizeName = theme.SizeNameCaptionText
+	return l
+}
+
+// edit applies the form to node n after its field key changed: the title
+// and the config each join the undo step of the same field typed before.
+// A value that cannot be read stays in the form, marked, and is pending.
+func (in *Inspector) edit(n workrun.NodeSpec, key string) {
+	if in.collect == nil || in.nodeID != n.ID {
+		return // a widget of a form no longer shown (it may keep the focus)
+	}
+	in.recheck(n)
+	c, err := in.collect()
+	if err != nil {
+		in.pending = err.Error()
+		return
+	}
+	in.pending = ""
+	d := in.w.doc
+	cur, ok := d.Node(n.ID)
+	if !ok {
+		return
+	}
+	in.apply(func() {
+		if key == "title" {
+			d.EditTitle(n.ID, strings.TrimSpace(in.title.Text), "title:"+n.ID)
+			return
+		}
+		d.EditConfig(n.ID, MergeConfig(cur.Config, c), "cfg:"+n.ID+":"+key)
+	})
+}
+
+// apply runs f, a change the form itself made, without rebuilding the form
+// (the field being typed in keeps its focus and cursor).
+func (in *Inspector) apply(f func()) {
+	in.applying = true
+	defer func() { in.applying = false }()
+	f()
+}
+
+// Pending returns the value the form holds but could not apply, with the
+// reason ("" when everything typed is applied).
+func (in *Inspector) Pending() string { return in.pending }
+
+// Discard drops the pending value and shows the document's value again.
+func (in *Inspector) Discard() {
+	in.pending = ""
+	in.sig = ""
+	in.Show()
+}
+
+// unfocus takes the keyboard focus from a field of the form about to go,
+// so that keys typed next do not go to a widget no longer shown.
+func (in *Inspector) unfocus() {
+	c := in.w.win.Canvas()
+	f := c.Focused()
+	if f == nil {
+		return
+	}
+	if t, ok := f.(*widget.Entry); ok && t == in.title {
+		c.Unfocus()
+		return
+	}
+	for _, o := range in.widgets {
+		if fo, ok := o.(fyne.Focusable); ok && fo == f {
+			c.Unfocus()
+			return
+		}
+	}
 }
 
 // recheck shows the problems of the config as typed, before it is applied.
@@ -373,22 +508,18 @@ func (in *Inspector) Problems() []string {
 	return strings.Split(strings.TrimPrefix(in.problems.Text, "⚠ "), "\n⚠ ")
 }
 
-// Apply writes the form into the document as one undoable change.
+// Apply writes the whole form into the document. Edits already apply as
+// they are typed; Apply is for a caller that changed widgets directly.
 func (in *Inspector) Apply() {
 	if in.nodeID == "" || in.collect == nil {
 		return
 	}
-	c, err := in.collect()
-	if err != nil {
-		in.problems.SetText("⚠ " + err.Error())
-		in.problems.Show()
+	n, ok := in.w.doc.Node(in.nodeID)
+	if !ok {
 		return
 	}
-	id := in.nodeID
-	d := in.w.doc
-	n, _ := d.Node(id)
-	d.SetTitle(id, strings.TrimSpace(in.title.Text))
-	d.SetConfig(id, MergeConfig(n.Config, c))
+	in.edit(n, "title")
+	in.edit(n, "config")
 }
 
 // loadCredentials fills the credential picker from the manager (names only).
@@ -478,9 +609,6 @@ func ReportText(r AgentReport, err error, withCred bool) string {
 	}
 	if withCred {
 		lines = append(lines, lang.X("insp.cred_ok", "Credential accepted")+": "+yn(r.CredentialAccepted))
-	}
-	if r.Note != "" {
-		lines = append(lines, r.Note)
 	}
 	return strings.Join(lines, "\n")
 }

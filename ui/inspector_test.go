@@ -59,8 +59,8 @@ func TestInspector_RemoteAgentForm(t *testing.T) {
 	if diff := cmp.Diff([]string{"document"}, in.widgets["attachments"].(*widget.CheckGroup).Options); diff != "" {
 		t.Errorf("attachment choices (-want +got):\n%s", diff)
 	}
+	// No Apply button: what was typed is in the document already.
 	in.title.SetText("Ask nicely")
-	in.Apply()
 	n, _ := w.doc.Node("ask")
 	c, err := DecodeConfig(n.Config)
 	if err != nil {
@@ -73,11 +73,19 @@ func TestInspector_RemoteAgentForm(t *testing.T) {
 	if n.Title != "Ask nicely" {
 		t.Errorf("title %q", n.Title)
 	}
-	w.doc.Undo()
+	// Each field typed is one undo step, however many keys it took: the
+	// title, attachments, inputs, URL and timeout make five.
 	w.doc.Undo()
 	n, _ = w.doc.Node("ask")
-	if c, _ := DecodeConfig(n.Config); c.TimeoutSeconds != DefaultTimeout || n.Title != "Ask the agent" {
-		t.Errorf("undo of Apply left timeout %d title %q", c.TimeoutSeconds, n.Title)
+	if c, _ := DecodeConfig(n.Config); n.Title != "Ask the agent" || len(c.Attachments) != 1 {
+		t.Errorf("first undo: title %q attachments %v; want only the title undone", n.Title, c.Attachments)
+	}
+	for range 4 {
+		w.doc.Undo()
+	}
+	n, _ = w.doc.Node("ask")
+	if diff := cmp.Diff(SampleRemote("http://127.0.0.1:41241").Nodes[1].Config, n.Config); diff != "" || w.doc.CanUndo() {
+		t.Errorf("after five undos (can undo more: %v) config (-want +got):\n%s", w.doc.CanUndo(), diff)
 	}
 }
 

@@ -3,8 +3,11 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
+	"regexp"
 	"slices"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/lang"
@@ -13,8 +16,60 @@ import (
 	"workrun/workrun"
 )
 
-// Kinds lists the node kinds of the palette, in palette order (SPEC W7).
-var Kinds = []string{"start", "set", "condition", "join", "output", "human_review", "ask_human", "process", "remote_agent"}
+// Kinds lists the node kinds of the palette, in palette order (docs/product.md
+// W7): the agents first, because handing work to them is what Workrun is for.
+var Kinds = []string{"remote_agent", "remote_mcp", "start", "set", "condition", "join", "output", "human_review", "ask_human", "process"}
+
+// Palette groups, in palette order.
+const (
+	GroupAgents = "agents"
+	GroupLogic  = "logic"
+	GroupPeople = "people"
+	GroupLocal  = "local"
+)
+
+// KindGroup is the palette group of a kind; a kind this list does not know
+// goes to Agents when it calls something remote, else to Logic.
+func KindGroup(kind string) string {
+	switch kind {
+	case "start", "set", "condition", "join", "output":
+		return GroupLogic
+	case "human_review", "ask_human":
+		return GroupPeople
+	case "process":
+		return GroupLocal
+	case "remote_agent":
+		return GroupAgents
+	}
+	if strings.HasPrefix(kind, "remote_") {
+		return GroupAgents
+	}
+	return GroupLogic
+}
+
+// PaletteGroup is one heading of the palette and its kinds in order.
+type PaletteGroup struct {
+	Name, Label string
+	Kinds       []string
+}
+
+// KindGroups returns the palette's groups with the kinds of Kinds in each.
+func KindGroups() []PaletteGroup {
+	gs := []PaletteGroup{
+		{Name: GroupAgents, Label: lang.X("palette.agents", "Agents")},
+		{Name: GroupLogic, Label: lang.X("palette.logic", "Logic")},
+		{Name: GroupPeople, Label: lang.X("palette.people", "People")},
+		{Name: GroupLocal, Label: lang.X("palette.local", "Local")},
+	}
+	for _, k := range Kinds {
+		for i := range gs {
+			if gs[i].Name == KindGroup(k) {
+				gs[i].Kinds = append(gs[i].Kinds, k)
+			}
+		}
+	}
+	return gs
+}
 
 // KindLabel is the translated palette name of a kind.
 func KindLabel(kind string) string {
@@ -37,6 +92,8 @@ func KindLabel(kind string) string {
 		return lang.X("kind.process", "Process")
 	case "remote_agent":
 		return lang.X("kind.remote_agent", "Remote Agent")
+	case "remote_mcp":
+		return lang.X("kind.remote_mcp", "Remote MCP Tool")
 	}
 	return kind
 }
@@ -62,6 +119,8 @@ func KindIcon(kind string) fyne.Resource {
 		return theme.ComputerIcon()
 	case "remote_agent":
 		return theme.StorageIcon()
+	case "remote_mcp":
+		return theme.SettingsIcon()
 	}
 	return theme.ErrorIcon()
 }
@@ -91,7 +150,13 @@ type Config struct {
 	Output      string   `json:"output,omitempty"`
 	OutputFiles string   `json:"output_files,omitempty"`
 	Credential  string   `json:"credential,omitempty"`
-	// process, remote_agent
+	// remote_mcp (docs/remote-mcp.md; also url, output, output_files,
+	// credential): each argument value is a template over State fields.
+	Tool       string         `json:"tool,omitempty"`
+	Arguments  map[string]any `json:"arguments,omitempty"`
+	OutputJSON string         `json:"output_json,omitempty"`
+	Task       string         `json:"task,omitempty"` // auto (default), always, never
+	// process, remote_agent, remote_mcp
 	TimeoutSeconds int `json:"timeout_seconds,omitempty"`
 }
 
@@ -100,9 +165,9 @@ var Ops = []string{"eq", "ne", "gt", "lt", "contains"}
 
 // Remote Agent timeout bounds in seconds (R3.5).
 const (
-	MinTimeout     = 1
-	MaxTimeout     = 600
-	DefaultTimeout = 120
+	MinTimeout     = workrun.RemoteTimeoutMinSeconds
+	MaxTimeout     = workrun.RemoteTimeoutMaxSeconds
+	DefaultTimeout = workrun.RemoteTimeoutDefaultSeconds
 )
 
 // DefaultConfig is the config a new node of kind starts with.
@@ -117,6 +182,8 @@ func DefaultConfig(kind string) json.RawMessage {
 		c.TimeoutSeconds = 60
 	case "remote_agent":
 		c.TimeoutSeconds = DefaultTimeout
+	case "remote_mcp":
+		c.TimeoutSeconds, c.Task = DefaultTimeout, "auto"
 	}
 	return EncodeConfig(c)
 }
@@ -144,7 +211,8 @@ func EncodeConfig(c Config) json.RawMessage {
 
 // configKeys are the keys Config knows; MergeConfig keeps any others.
 var configKeys = []string{"values", "field", "op", "value", "fields", "prompt", "command", "env", "stdout", "cleanup",
-	"url", "inputs", "attachments", "output", "output_files", "credential", "timeout_seconds"}
+	"url", "inputs", "attachments", "output", "output_files", "credential", "timeout_seconds",
+	"tool", "arguments", "output_json", "task"}
 
 // MergeConfig writes c over orig, keeping keys of orig that Config does not
 // know (a newer engine's), so the inspector never drops them.
@@ -351,8 +419,48 @@ func checkNode(n workrun.NodeSpec, state map[string]workrun.FieldType) []string 
 		if c.OutputFiles != "" {
 			need(c.OutputFiles, workrun.FieldFiles, workrun.FieldFile)
 		}
+	case "remote_mcp":
+		out = append(out, checkRemoteMCP(c)...)
+		for _, v := range c.Arguments {
+			if s, ok := v.(string); ok {
+				for _, f := range workrun.TemplateFields(s) {
+					need(f)
+				}
+			}
+		}
+		if c.Output != "" {
+			need(c.Output, workrun.FieldText)
+		}
+		if c.OutputJSON != "" {
+			need(c.OutputJSON, workrun.FieldJSON)
+		}
+		if c.OutputFiles != "" {
+			need(c.OutputFiles, workrun.FieldFiles)
+		}
 	default:
 		out = append(out, fmt.Sprintf(lang.X("problem.kind", "unknown node type %q"), n.Type))
+	}
+	return out
+}
+
+// checkRemoteMCP checks the Remote MCP Tool configuration that needs no State.
+func checkRemoteMCP(c Config) []string {
+	var out []string
+	u, err := url.Parse(c.URL)
+	switch {
+	case c.URL == "":
+		out = append(out, lang.X("problem.mcp_url_empty", "enter the MCP server URL"))
+	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+		out = append(out, lang.X("problem.url", "the URL must start with http:// or https:// and name a host"))
+	}
+	if strings.TrimSpace(c.Tool) == "" {
+		out = append(out, lang.X("problem.mcp_tool", "name the tool to call"))
+	}
+	if c.Task != "" && c.Task != "auto" && c.Task != "always" && c.Task != "never" {
+		out = append(out, lang.X("problem.mcp_task", "task must be auto, always or never"))
+	}
+	if c.TimeoutSeconds != 0 && (c.TimeoutSeconds < MinTimeout || c.TimeoutSeconds > MaxTimeout) {
+		out = append(out, fmt.Sprintf(lang.X("problem.timeout", "the timeout must be %d–%d seconds"), MinTimeout, MaxTimeout))
 	}
 	return out
 }
@@ -375,3 +483,114 @@ func checkRemoteAgent(c Config, _ map[string]workrun.FieldType) []string {
 	}
 	return out
 }
+
+// templateRef finds the "{{field}}" references of a template.
+var templateRef = regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
+
+func templateFields(ss ...string) []string {
+	var out []string
+	for _, s := range ss {
+		for _, m := range templateRef.FindAllStringSubmatch(s, -1) {
+			out = append(out, m[1])
+		}
+	}
+	return out
+}
+
+// readsWrites returns the State fields a node reads and writes, as its
+// kind declares them to the engine (docs/product.md W2).
+func readsWrites(n workrun.NodeSpec) (reads, writes []string) {
+	c, err := DecodeConfig(n.Config)
+	if err != nil {
+		return nil, nil
+	}
+	nonEmpty := func(ss ...string) []string {
+		var out []string
+		for _, s := range ss {
+			if s != "" {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	switch n.Type {
+	case "set":
+		for _, k := range sortedKeys(c.Values) {
+			writes = append(writes, k)
+			reads = append(reads, templateFields(c.Values[k])...)
+		}
+	case "condition":
+		reads = nonEmpty(c.Field)
+	case "output", "human_review":
+		reads = c.Fields
+	case "ask_human":
+		writes = nonEmpty(c.Field)
+	case "process":
+		reads = templateFields(append(slices.Clone(c.Command), slices.Collect(maps.Values(c.Env))...)...)
+		writes = nonEmpty(c.Stdout)
+	case "remote_agent":
+		reads = append(slices.Clone(c.Inputs), c.Attachments...)
+		writes = nonEmpty(c.Output, c.OutputFiles)
+	}
+	return reads, writes
+}
+
+// workflowInputs returns the State fields a run must be given: those no
+// node writes before a node reads them, and those no node writes at all.
+// They come in the order the workflow first reads them (nodes in list
+// order), then the unread ones by name.
+func workflowInputs(wf workrun.Workflow) []string {
+	preds := map[string][]string{}
+	for _, e := range wf.Edges {
+		preds[e.To] = append(preds[e.To], e.From)
+	}
+	written := map[string]bool{}
+	writes := map[string][]string{}
+	reads := map[string][]string{}
+	for _, n := range wf.Nodes {
+		r, w := readsWrites(n)
+		reads[n.ID], writes[n.ID] = r, w
+		for _, f := range w {
+			written[f] = true
+		}
+	}
+	// upstreamWrites: does a node before id (on some path) write f?
+	upstreamWrites := func(id, f string) bool {
+		seen := map[string]bool{}
+		stack := slices.Clone(preds[id])
+		for len(stack) > 0 {
+			p := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if seen[p] {
+				continue
+			}
+			seen[p] = true
+			if slices.Contains(writes[p], f) {
+				return true
+			}
+			stack = append(stack, preds[p]...)
+		}
+		return false
+	}
+	var out []string
+	for _, n := range wf.Nodes {
+		for _, f := range reads[n.ID] {
+			if _, ok := wf.State[f]; !ok || slices.Contains(out, f) {
+				continue
+			}
+			if !written[f] || !upstreamWrites(n.ID, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	for _, f := range fieldNames(wf.State) {
+		if !written[f] && !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// WorkflowInputs is workflowInputs for the run dialog: the fields to ask
+// for, in order, with their types.
+func WorkflowInputs(wf workrun.Workflow) []string { return workflowInputs(wf) }

@@ -1,29 +1,142 @@
 package ui
 
 import (
+	"strings"
+
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
-// paletteItem adds a node: tap to add it in the middle of the canvas, or
-// drag it onto the canvas to drop it where it lands.
+// paletteRowHeight keeps every kind visible at 1280×800 without scrolling.
+const paletteRowHeight = 28
+
+// Palette lists the node kinds by group under a filter box that stays put
+// while the list scrolls. Typing filters by name; Enter adds the first match.
+type Palette struct {
+	cv     *CanvasView
+	filter *widget.Entry
+	box    *fyne.Container
+	items  []*paletteItem
+	heads  map[string]fyne.CanvasObject
+	root   fyne.CanvasObject
+}
+
+// NewPalette builds the palette for the canvas cv.
+func NewPalette(cv *CanvasView) *Palette {
+	p := &Palette{cv: cv, box: container.NewVBox(), heads: map[string]fyne.CanvasObject{}}
+	p.filter = widget.NewEntry()
+	p.filter.SetPlaceHolder(lang.X("palette.filter", "Filter nodes"))
+	p.filter.OnChanged = func(string) { p.apply() }
+	p.filter.OnSubmitted = func(string) {
+		for _, it := range p.items {
+			if it.Visible() {
+				cv.AddKind(it.kind)
+				return
+			}
+		}
+	}
+	for _, g := range KindGroups() {
+		h := canvas.NewText(g.Label, theme.Color(theme.ColorNamePlaceHolder))
+		h.TextSize = theme.CaptionTextSize()
+		h.TextStyle.Bold = true
+		head := container.NewPadded(h)
+		p.heads[g.Name] = head
+		p.box.Add(head)
+		for _, k := range g.Kinds {
+			it := newPaletteItem(cv, k)
+			p.items = append(p.items, it)
+			p.box.Add(it)
+		}
+	}
+	p.root = container.NewBorder(p.filter, nil, nil, nil, container.NewVScroll(p.box))
+	return p
+}
+
+// Object is the palette's widget tree.
+func (p *Palette) Object() fyne.CanvasObject { return p.root }
+
+// SetFilter types into the filter box.
+func (p *Palette) SetFilter(s string) { p.filter.SetText(s) }
+
+// Shown returns the kinds the palette shows, in order.
+func (p *Palette) Shown() []string {
+	var out []string
+	for _, it := range p.items {
+		if it.Visible() {
+			out = append(out, it.kind)
+		}
+	}
+	return out
+}
+
+func (p *Palette) apply() {
+	q := strings.ToLower(strings.TrimSpace(p.filter.Text))
+	shown := map[string]bool{}
+	for _, it := range p.items {
+		match := q == "" || strings.Contains(strings.ToLower(KindLabel(it.kind)), q) || strings.Contains(it.kind, q)
+		if match {
+			it.Show()
+			shown[KindGroup(it.kind)] = true
+		} else {
+			it.Hide()
+		}
+	}
+	for g, h := range p.heads {
+		if shown[g] {
+			h.Show()
+		} else {
+			h.Hide()
+		}
+	}
+	p.box.Refresh()
+}
+
+// paletteItem adds a node: tap to add it where it does not cover another
+// node, or drag it onto the canvas (a ghost shows where) to drop it there.
 type paletteItem struct {
-	widget.Button
+	widget.BaseWidget
 	cv    *CanvasView
 	kind  string
 	drag  fyne.Delta
 	start fyne.Position
 	on    bool
+	hover bool
+
+	bg    *canvas.Rectangle
+	icon  *canvas.Image
+	label *canvas.Text
 }
 
 func newPaletteItem(cv *CanvasView, kind string) *paletteItem {
-	p := &paletteItem{cv: cv, kind: kind}
-	p.Text = KindLabel(kind)
-	p.Icon = KindIcon(kind)
-	p.Alignment = widget.ButtonAlignLeading
-	p.OnTapped = func() { cv.AddKind(kind) }
+	p := &paletteItem{cv: cv, kind: kind,
+		bg:    canvas.NewRectangle(theme.Color(theme.ColorNameButton)),
+		icon:  canvas.NewImageFromResource(KindIcon(kind)),
+		label: canvas.NewText(KindLabel(kind), theme.Color(theme.ColorNameForeground)),
+	}
+	p.bg.CornerRadius = 4
+	p.icon.FillMode = canvas.ImageFillContain
 	p.ExtendBaseWidget(p)
 	return p
+}
+
+func (p *paletteItem) Tapped(*fyne.PointEvent) { p.cv.AddKind(p.kind) }
+
+func (p *paletteItem) Cursor() desktop.Cursor { return desktop.PointerCursor }
+
+func (p *paletteItem) MouseIn(*desktop.MouseEvent)    { p.hover = true; p.Refresh() }
+func (p *paletteItem) MouseMoved(*desktop.MouseEvent) {}
+func (p *paletteItem) MouseOut()                      { p.hover = false; p.Refresh() }
+
+// local converts the current drag position to canvas coordinates.
+func (p *paletteItem) local() fyne.Position {
+	d := fyne.CurrentApp().Driver()
+	abs := d.AbsolutePositionForObject(p).Add(p.start).AddXY(p.drag.DX, p.drag.DY)
+	return abs.Subtract(d.AbsolutePositionForObject(p.cv))
 }
 
 func (p *paletteItem) Dragged(ev *fyne.DragEvent) {
@@ -34,6 +147,11 @@ func (p *paletteItem) Dragged(ev *fyne.DragEvent) {
 	}
 	p.drag.DX += ev.Dragged.DX
 	p.drag.DY += ev.Dragged.DY
+	if l := p.local(); p.cv.inside(l) && !p.cv.readOnly {
+		p.cv.showGhost(p.kind, l)
+	} else {
+		p.cv.hideGhost()
+	}
 }
 
 func (p *paletteItem) DragEnd() {
@@ -41,12 +159,46 @@ func (p *paletteItem) DragEnd() {
 		return
 	}
 	p.on = false
-	d := fyne.CurrentApp().Driver()
-	abs := d.AbsolutePositionForObject(p).Add(p.start).AddXY(p.drag.DX, p.drag.DY)
-	local := abs.Subtract(d.AbsolutePositionForObject(p.cv))
-	if local.X < 0 || local.Y < 0 || local.X > p.cv.Size().Width || local.Y > p.cv.Size().Height || p.cv.readOnly {
+	p.cv.hideGhost()
+	local := p.local()
+	if !p.cv.inside(local) || p.cv.readOnly {
 		return
 	}
 	pos := p.cv.ToWorkflow(local.SubtractXY(nodeW*p.cv.zoom/2, nodeH*p.cv.zoom/2))
 	p.cv.doc.AddNode(p.kind, pos)
+	if p.cv.OnSelect != nil {
+		p.cv.OnSelect()
+	}
+}
+
+func (p *paletteItem) CreateRenderer() fyne.WidgetRenderer { return &paletteItemRenderer{p: p} }
+
+type paletteItemRenderer struct{ p *paletteItem }
+
+func (r *paletteItemRenderer) Destroy() {}
+func (r *paletteItemRenderer) MinSize() fyne.Size {
+	return fyne.NewSize(60, paletteRowHeight)
+}
+func (r *paletteItemRenderer) Objects() []fyne.CanvasObject {
+	return []fyne.CanvasObject{r.p.bg, r.p.icon, r.p.label}
+}
+func (r *paletteItemRenderer) Layout(s fyne.Size) {
+	p := r.p
+	p.bg.Resize(s)
+	ic := s.Height - 10
+	p.icon.Move(fyne.NewPos(6, 5))
+	p.icon.Resize(fyne.NewSize(ic, ic))
+	p.label.Move(fyne.NewPos(12+ic, (s.Height-p.label.MinSize().Height)/2))
+}
+func (r *paletteItemRenderer) Refresh() {
+	p := r.p
+	p.bg.FillColor = theme.Color(theme.ColorNameButton)
+	if p.hover {
+		p.bg.FillColor = theme.Color(theme.ColorNameHover)
+	}
+	p.label.Text = KindLabel(p.kind)
+	p.label.Color = theme.Color(theme.ColorNameForeground)
+	p.bg.Refresh()
+	p.label.Refresh()
+	r.Layout(p.Size())
 }

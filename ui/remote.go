@@ -26,6 +26,7 @@ type RemotePanel struct {
 	box   *fyne.Container
 	root  fyne.CanvasObject
 	shown []RemoteTask
+	runID string
 }
 
 // NewRemotePanel makes the panel; calls and arts may be nil.
@@ -43,21 +44,40 @@ func (p *RemotePanel) Object() fyne.CanvasObject { return p.root }
 func (p *RemotePanel) Tasks() []RemoteTask { return p.shown }
 
 // Show reads the run's remote task records and shows them with the file
-// results found in outputs (artifact ids of the node's file fields).
+// results found in outputs (artifact ids of the node's file fields). It
+// reads on the caller's goroutine; the window calls Read off the Fyne
+// thread and ShowResult on it.
 func (p *RemotePanel) Show(ctx context.Context, runID string) {
-	p.box.RemoveAll()
-	p.shown = nil
+	ts, files, err := p.Read(ctx, runID)
+	p.ShowResult(runID, ts, files, err)
+}
+
+// Read reads what Show shows; it touches no widget.
+func (p *RemotePanel) Read(ctx context.Context, runID string) ([]RemoteTask, map[string][]workrun.ArtifactInfo, error) {
 	if p.calls == nil || runID == "" {
-		p.box.Add(widget.NewLabel(lang.X("remote.none", "No remote tasks in this run.")))
-		return
+		return nil, nil, nil
 	}
 	ts, err := p.calls(ctx, runID)
 	if err != nil {
-		p.box.Add(widget.NewLabel(err.Error()))
+		return nil, nil, err
+	}
+	return ts, p.fileResults(ctx, runID, ts), nil
+}
+
+// ShowResult shows what Read returned for runID.
+func (p *RemotePanel) ShowResult(runID string, ts []RemoteTask, files map[string][]workrun.ArtifactInfo, err error) {
+	p.runID = runID
+	if err != nil {
+		p.box.RemoveAll()
+		p.shown = nil
+		p.box.Add(widget.NewLabel(fmt.Sprintf(lang.X("remote.read_failed", "Could not read the remote tasks: %s"), err)))
 		return
 	}
-	p.ShowTasks(ts, p.fileResults(ctx, runID, ts))
+	p.ShowTasks(ts, files)
 }
+
+// RunID is the run whose tasks are shown.
+func (p *RemotePanel) RunID() string { return p.runID }
 
 // fileResults finds the artifacts each Remote Agent node wrote into file fields.
 func (p *RemotePanel) fileResults(ctx context.Context, runID string, ts []RemoteTask) map[string][]workrun.ArtifactInfo {
@@ -122,22 +142,27 @@ func (p *RemotePanel) ShowTasks(ts []RemoteTask, files map[string][]workrun.Arti
 		if t.ContextID != "" {
 			fmt.Fprintf(&b, "%s: %s\n", lang.X("remote.context", "Context"), t.ContextID)
 		}
-		state := t.RemoteState
-		if state == "" {
-			state = lang.X("remote.unknown", "unknown")
-		}
-		fmt.Fprintf(&b, "%s: %s", lang.X("remote.state", "Saved remote state"), state)
+		fmt.Fprintf(&b, "%s: %s", lang.X("remote.state2", "Remote state"), RemoteStateLabel(t.RemoteState))
 		if t.Ended {
 			b.WriteString(" (" + lang.X("remote.ended", "ended") + ")")
 		}
 		if t.StatusText != "" {
-			fmt.Fprintf(&b, "\n%s: %s", lang.X("remote.status", "Status message"), LocalizeMessage(t.StatusText))
+			fmt.Fprintf(&b, "\n%s: %s", lang.X("remote.status", "Status message"), HumanError(LocalizeMessage(t.StatusText)))
 		}
 		if t.CancelOutcome != "" || t.CancelText != "" {
-			fmt.Fprintf(&b, "\n%s: %s %s", lang.X("remote.cancel", "Cancel"), t.CancelOutcome, LocalizeMessage(t.CancelText))
+			line := CancelOutcomeLabel(t.CancelOutcome)
+			switch ct := HumanError(LocalizeMessage(t.CancelText)); {
+			case line == "":
+				line = ct
+			case ct != "" && !strings.Contains(ct, line):
+				line += " — " + ct
+			case ct != "":
+				line = ct
+			}
+			fmt.Fprintf(&b, "\n%s: %s", lang.X("remote.cancel", "Cancel"), line)
 		}
 		if !t.UpdatedAt.IsZero() {
-			fmt.Fprintf(&b, "\n%s: %s", lang.X("remote.updated", "Saved at"), t.UpdatedAt.Local().Format("2006-01-02 15:04:05"))
+			fmt.Fprintf(&b, "\n%s: %s", lang.X("remote.updated2", "Last update"), t.UpdatedAt.Local().Format("2006-01-02 15:04:05"))
 		}
 		l := widget.NewLabel(b.String())
 		l.Wrapping = fyne.TextWrapWord
@@ -175,4 +200,15 @@ func (p *RemotePanel) fileRow(a workrun.ArtifactInfo) fyne.CanvasObject {
 		save.Disable()
 	}
 	return container.NewBorder(nil, nil, nil, save, widget.NewLabel(fmt.Sprintf("📄 %s (%s, %d B)", a.Name, a.MediaType, a.Size)))
+}
+
+// CancelOutcomeLabel names a saved cancel outcome for people.
+func CancelOutcomeLabel(o string) string {
+	switch o {
+	case "":
+		return ""
+	case "requested", "canceled", "still_working", "completed", "ended", "not_cancelable", "not_found", "unconfirmed", "submission_unknown":
+		return lang.X("cancel."+o, strings.ReplaceAll(o, "_", " "))
+	}
+	return strings.ReplaceAll(o, "_", " ")
 }

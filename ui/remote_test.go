@@ -49,7 +49,7 @@ func TestRemotePanel_R8(t *testing.T) {
 		return []RemoteTask{
 			{NodeID: "ask", AgentURL: "http://127.0.0.1:1", TaskID: "t-1", RemoteState: "TASK_STATE_INPUT_REQUIRED", StatusText: "Need the invoice number", UpdatedAt: time.Now()},
 			{NodeID: "ask2", AgentURL: "http://127.0.0.1:1", RemoteState: "", CancelText: "Remote task: submission result unknown"},
-			{NodeID: "ask3", AgentURL: "http://127.0.0.1:1", TaskID: "t-3", RemoteState: "TASK_STATE_WORKING", CancelOutcome: "sent", CancelText: "Remote task: canceled"},
+			{NodeID: "ask3", AgentURL: "http://127.0.0.1:1", TaskID: "t-3", RemoteState: "TASK_STATE_WORKING", CancelOutcome: "canceled", CancelText: "Remote task: canceled"},
 		}, nil
 	}
 	p := NewRemotePanel(calls, runs, arts, test.NewWindow(nil))
@@ -64,9 +64,14 @@ func TestRemotePanel_R8(t *testing.T) {
 		}
 	}
 	all := strings.Join(texts, "\n")
-	for _, want := range []string{"t-1", "TASK_STATE_INPUT_REQUIRED", "Need the invoice number", "(no task id received)", "Remote task: submission result unknown", "Remote task: canceled", "demo.txt (text/plain, 12 B)"} {
+	for _, want := range []string{"t-1", "Remote state: waiting for input", "Remote state: working", "Need the invoice number", "(no task id received)", "Remote task: submission result unknown", "Remote task: canceled", "demo.txt (text/plain, 12 B)"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("panel lacks %q:\n%s", want, all)
+		}
+	}
+	for _, internal := range []string{"TASK_STATE_", "Saved remote state", "canceled — Remote task: canceled"} {
+		if strings.Contains(all, internal) {
+			t.Errorf("panel shows %q (internal wording or a repeated line):\n%s", internal, all)
 		}
 	}
 	for _, b := range buttons {

@@ -19,8 +19,46 @@ import (
 	"workrun/workrun"
 )
 
+// runState is what the app layer keeps about runs besides the widgets.
+type runState struct {
+	ticking    bool // a ticker goroutine redraws durations
+	tasksBusy  bool // a remote task read is under way
+	tasksAgain bool // read the remote tasks again when it ends
+	// tasksShown, when set, is called after remote tasks were read and
+	// shown (tests wait on it).
+	tasksShown func(runID string)
+	// creds is the credential list as last read (nil: not read yet).
+	creds []Credential
+}
+
+// loadCredentials reads the credential list off the Fyne thread, so Run can
+// name missing credentials before anything starts.
+func (w *Window) loadCredentials() {
+	if w.deps.Credentials == nil {
+		return
+	}
+	ctx := w.ctx
+	go func() {
+		cs, err := w.deps.Credentials.List(ctx)
+		fyne.Do(func() {
+			if err != nil {
+				w.setStatus(KeyringErrorText(err))
+				return
+			}
+			if cs == nil {
+				cs = []Credential{}
+			}
+			w.rs.creds = cs
+		})
+	}()
+}
+
+// frame is the shortest time between two redraws caused by engine events:
+// a stream of thousands of events a second is shown as one batch per frame.
+const frame = 16 * time.Millisecond
+
 // subscribe starts the one goroutine that receives engine events and hands
-// them to the widgets through fyne.Do (STYLE §6).
+// them to the widgets through fyne.Do, a batch at a time.
 func (w *Window) subscribe() {
 	if w.deps.Engine == nil {
 		return
@@ -28,34 +66,218 @@ func (w *Window) subscribe() {
 	events, cancel := w.deps.Engine.Subscribe()
 	w.unsub = cancel
 	w.pumpDone = make(chan struct{})
-	go func() {
-		defer close(w.pumpDone)
-		for ev := range events {
-			fyne.Do(func() {
-				w.apply(ev)
-				if w.applied != nil {
-					w.applied(ev)
+	go w.pump(events)
+	w.loadCredentials()
+}
+
+// pump collects the events that arrive within a frame and applies them in
+// one fyne.Do, waiting for it to finish before taking the next batch: the
+// window redraws at most once per frame however fast the engine publishes,
+// and a busy UI thread makes the batches larger instead of queueing work.
+func (w *Window) pump(events <-chan Event) {
+	defer close(w.pumpDone)
+	var last time.Time
+	for {
+		ev, ok := <-events
+		if !ok {
+			return
+		}
+		batch := []Event{ev}
+		open := true
+		if wait := time.Until(last.Add(frame)); wait > 0 {
+			t := time.NewTimer(wait)
+		collect:
+			for {
+				select {
+				case ev, ok := <-events:
+					if !ok {
+						open = false
+						break collect
+					}
+					batch = append(batch, ev)
+				case <-t.C:
+					break collect
 				}
+			}
+			t.Stop()
+		}
+	more:
+		for open {
+			select {
+			case ev, ok := <-events:
+				if !ok {
+					open = false
+					break more
+				}
+				batch = append(batch, ev)
+			default:
+				break more
+			}
+		}
+		done := make(chan struct{})
+		fyne.Do(func() {
+			defer close(done)
+			w.applyBatch(batch)
+		})
+		select {
+		case <-done:
+		case <-w.ctx.Done():
+			return
+		}
+		last = time.Now()
+		if !open {
+			return
+		}
+	}
+}
+
+// apply shows one event; it runs on the Fyne thread.
+func (w *Window) apply(ev Event) { w.applyBatch([]Event{ev}) }
+
+// applyBatch shows a batch of events with one redraw; it runs on the Fyne
+// thread and reads no store: the remote task records are read off it.
+func (w *Window) applyBatch(evs []Event) {
+	runID := w.panel.RunID()
+	var tasks, run, records bool
+	for _, ev := range evs {
+		w.panel.ApplyQuiet(ev)
+		if ev.RunID == runID && runID != "" {
+			if ev.Node != nil && ev.Node.Type == "remote_agent" || ev.Run != nil || ev.Message != nil && w.panel.NodeKind(ev.NodeID) == "remote_agent" {
+				tasks = true
+			}
+			run = run || ev.Run != nil
+		}
+		records = records || ev.Run != nil && ev.Run.Status.Terminal()
+	}
+	w.panel.Flush()
+	if tasks {
+		w.refreshTasks(runID)
+	}
+	w.updateRunButtons()
+	if run {
+		w.updateTitle()
+		w.runStatusChanged()
+	}
+	if records {
+		w.records.Reload()
+	}
+	if w.applied != nil {
+		for _, ev := range evs {
+			w.applied(ev)
+		}
+	}
+}
+
+// runStatusChanged keeps the status bar current and the clock ticking while
+// the run shown goes on.
+func (w *Window) runStatusChanged() {
+	r := w.panel.Run()
+	if r.Status != "" {
+		w.setStatus(fmt.Sprintf("%s · %s", r.WorkflowName, StatusLabel(string(r.Status))))
+	}
+	w.startTicker()
+}
+
+// startTicker redraws the running durations once a second while the run
+// shown is active; the goroutine ends when it no longer is.
+func (w *Window) startTicker() {
+	if w.rs.ticking || !w.panel.Active() {
+		return
+	}
+	w.rs.ticking = true
+	go func() {
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-w.ctx.Done():
+				return
+			case <-t.C:
+			}
+			still := make(chan bool, 1)
+			fyne.Do(func() {
+				w.panel.Tick()
+				if !w.panel.Active() {
+					w.rs.ticking = false
+				}
+				still <- w.rs.ticking
 			})
+			select {
+			case ok := <-still:
+				if !ok {
+					return
+				}
+			case <-w.ctx.Done():
+				return
+			}
 		}
 	}()
 }
 
-// apply shows one event; it runs on the Fyne thread.
-func (w *Window) apply(ev Event) {
-	w.panel.Apply(ev)
-	if ev.RunID == w.panel.RunID() {
-		if ev.Node != nil && ev.Node.Type == "remote_agent" || ev.Run != nil || ev.Message != nil && w.panel.NodeKind(ev.NodeID) == "remote_agent" {
-			w.tasks.Show(w.ctx, ev.RunID)
-		}
-		w.updateRunButtons()
-		if ev.Run != nil {
-			w.updateTitle()
-		}
+// refreshTasks reads the run's remote task records off the Fyne thread and
+// shows them; while a read is under way, further requests make one more read
+// after it, at most four a second.
+func (w *Window) refreshTasks(runID string) {
+	if runID == "" {
+		w.tasks.ShowTasks(nil, nil)
+		return
 	}
-	if ev.Run != nil && ev.Run.Status.Terminal() {
-		w.records.Reload()
+	if w.rs.tasksBusy {
+		w.rs.tasksAgain = true
+		return
 	}
+	w.rs.tasksBusy = true
+	ctx := w.ctx
+	go func() {
+		start := time.Now()
+		ts, files, err := w.tasks.Read(ctx, runID)
+		if d := 250*time.Millisecond - time.Since(start); d > 0 {
+			select {
+			case <-time.After(d):
+			case <-ctx.Done():
+			}
+		}
+		fyne.Do(func() {
+			w.rs.tasksBusy = false
+			if runID == w.panel.RunID() {
+				w.tasks.ShowResult(runID, ts, files, err)
+			}
+			if w.rs.tasksAgain {
+				w.rs.tasksAgain = false
+				w.refreshTasks(w.panel.RunID())
+			}
+			if w.rs.tasksShown != nil {
+				w.rs.tasksShown(runID)
+			}
+		})
+	}()
+}
+
+// loadRun reads a run's records off the Fyne thread and merges them into
+// the panel (events that arrived meanwhile stay); then is called on the
+// Fyne thread after, with the load's error.
+func (w *Window) loadRun(runID string, then func(error)) {
+	if w.deps.Runs == nil {
+		if then != nil {
+			then(nil)
+		}
+		return
+	}
+	ctx := w.ctx
+	go func() {
+		r, nrs, ms, err := ReadRun(ctx, w.deps.Runs, runID)
+		fyne.Do(func() {
+			if err == nil && w.panel.RunID() == runID {
+				w.panel.Load(r, nrs, ms)
+				w.updateRunButtons()
+				w.updateTitle()
+				w.startTicker()
+			}
+			if then != nil {
+				then(err)
+			}
+		})
+	}()
 }
 
 // startRun asks for the run's inputs and starts it (SPEC W2, W3).
@@ -64,6 +286,10 @@ func (w *Window) startRun() {
 		return
 	}
 	wf := w.doc.Workflow()
+	if missing := w.missingCredentials(wf); len(missing) > 0 {
+		w.showError(errors.New(fmt.Sprintf(lang.X("run.missing_credentials", "Cannot run: these credentials are not in the keyring: %s. Add them under Settings → Credentials…"), strings.Join(missing, ", "))))
+		return
+	}
 	form := NewInputsForm(wf.State, w.deps.Artifacts, w.win)
 	for k, v := range SampleInputs[wf.Name] {
 		form.SetText(k, v)
@@ -88,6 +314,28 @@ func (w *Window) startRun() {
 	d.Show()
 }
 
+// missingCredentials names the credentials the workflow's Remote Agent
+// nodes use that the credential list (as last read) lacks.
+func (w *Window) missingCredentials(wf workrun.Workflow) []string {
+	if w.deps.Credentials == nil || w.rs.creds == nil {
+		return nil
+	}
+	var out []string
+	for _, n := range wf.Nodes {
+		if n.Type != "remote_agent" {
+			continue
+		}
+		c, err := DecodeConfig(n.Config)
+		if err != nil || c.Credential == "" {
+			continue
+		}
+		if !slices.ContainsFunc(w.rs.creds, func(x Credential) bool { return x.Name == c.Credential }) && !slices.Contains(out, c.Credential) {
+			out = append(out, c.Credential)
+		}
+	}
+	return out
+}
+
 func (w *Window) launch(wf workrun.Workflow, vals workrun.Values) {
 	if w.wfID == "" || w.doc.Dirty() {
 		w.save()
@@ -99,36 +347,44 @@ func (w *Window) launch(wf workrun.Workflow, vals workrun.Values) {
 	}
 	w.cv.ClearStatus()
 	w.panel.Start(id, wf)
-	if w.deps.Runs != nil {
-		// Events committed before the subscription saw this run are in the store.
-		if err := w.panel.Show(w.ctx, id); err != nil {
-			w.panel.Start(id, wf)
-			if !errors.Is(err, workrun.ErrNotFound) {
-				w.setStatus(err.Error())
-			}
+	// Events committed before the subscription saw this run are in the store.
+	w.loadRun(id, func(err error) {
+		if err != nil && !errors.Is(err, workrun.ErrNotFound) {
+			w.setStatus(err.Error())
 		}
-	}
-	w.tasks.Show(w.ctx, id)
+	})
 	w.tabs.SelectIndex(0)
 	w.updateRunButtons()
 	w.updateTitle()
+	w.runStatusChanged()
 }
 
 // stopRun asks the engine to stop; the panel shows "stopping…" until the
-// engine reports the run stopped, after its abort hooks finished.
+// engine reports the run stopped, after its abort hooks finished. An
+// interrupted run is stopped too: its unfinished remote tasks get their
+// cancel.
 func (w *Window) stopRun() {
 	id := w.panel.RunID()
 	if id == "" || w.deps.Engine == nil || !w.panel.Stoppable() {
 		return
 	}
 	r := w.panel.Run()
+	prev := r
 	r.Status = workrun.RunStopping
 	w.panel.Apply(Event{Type: "run", RunID: id, Run: &r})
 	w.updateRunButtons()
+	w.setStatus(lang.X("run.stopping", "stopping…"))
 	go func() {
 		err := w.deps.Engine.Stop(context.WithoutCancel(w.ctx), id)
 		if err != nil {
-			fyne.Do(func() { w.showError(fmt.Errorf("stop run: %w", err)) })
+			fyne.Do(func() {
+				if w.panel.RunID() == id && w.panel.Run().Status == workrun.RunStopping {
+					// The engine refused: show the run as it was.
+					w.panel.Apply(Event{Type: "run", RunID: id, Run: &prev})
+					w.updateRunButtons()
+				}
+				w.showError(fmt.Errorf("%s: %w", lang.X("run.stop_failed", "stop run"), err))
+			})
 		}
 	}()
 }
@@ -146,6 +402,7 @@ func (w *Window) resumeRun() {
 	r.Status, r.Interruption, r.Reason = workrun.RunRunning, "", ""
 	w.panel.Apply(Event{Type: "run", RunID: id, Run: &r})
 	w.updateRunButtons()
+	w.runStatusChanged()
 }
 
 // runAgain starts a new run of the same workflow revision with the same
@@ -166,8 +423,8 @@ func (w *Window) runAgain() {
 	}
 	w.cv.ClearStatus()
 	w.panel.Start(id, wf)
-	w.tasks.Show(w.ctx, id)
 	w.updateRunButtons()
+	w.runStatusChanged()
 }
 
 func (w *Window) decide(d workrun.Decision) {
@@ -228,7 +485,7 @@ func NewInputsForm(state map[string]workrun.FieldType, arts workrun.ArtifactStor
 			f.text[n] = e
 			o = e
 		}
-		f.form.Append(fmt.Sprintf("%s (%s)", n, t), o)
+		f.form.Append(fmt.Sprintf("%s (%s)", n, FieldTypeLabel(t)), o)
 	}
 	return f
 }

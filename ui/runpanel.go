@@ -15,26 +15,45 @@ import (
 	"workrun/workrun"
 )
 
-// RunPanel shows one run: its status and failure reason at the top, then
-// every node with its status and time-stamped messages (SPEC W5, W6). It is
-// changed only on the Fyne thread (Apply is called inside fyne.Do).
+// RunPanel shows one run: its status and failure reason at the top; on the
+// left every node with its status and (ticking) duration; on the right the
+// selected node's inputs and outputs first, then its time-stamped messages
+// (SPEC W5, W6). The message list is virtualised (widget.List), so a node
+// with 100,000 lines scrolls as smoothly as one with ten.
+//
+// Apply only changes the panel's model and marks it dirty; Flush redraws
+// what changed. The app layer applies a whole batch of events and then
+// flushes once, so a fast stream costs one redraw per frame, not one per
+// event. The panel runs no goroutine of its own: the app layer calls Tick
+// while a node runs, so its duration counts up.
 type RunPanel struct {
 	runs     workrun.RunStore
 	readOnly bool
 
-	runID string
-	run   workrun.Run
-	nodes map[string]workrun.NodeRun
-	msgs  map[string][]workrun.Message
-	seen  map[int64]bool
-	order []string
+	runID   string
+	run     workrun.Run
+	nodes   map[string]workrun.NodeRun
+	kinds   map[string]string
+	msgs    map[string][]workrun.Message
+	seen    map[int64]bool
+	order   []string // node ids in workflow order, then first sight
+	touched map[string]bool
+	sel     string // selected node id
+	picked  bool   // the person chose sel; automatic selection stops
 
-	header  *widget.Label
-	reason  *widget.Label
-	actions *fyne.Container
-	rows    *fyne.Container
-	rowOf   map[string]*nodeRow
-	root    fyne.CanvasObject
+	dirtyHeader, dirtyNodes, dirtyDetail, dirtyMsgs bool
+
+	header   *widget.Label
+	reason   *widget.Label
+	actions  *fyne.Container
+	nodeList *widget.List
+	title    *widget.Label
+	nodeErr  *widget.Label
+	decision *fyne.Container
+	io       *widget.Label
+	msgList  *widget.List
+	shown    []workrun.Message // messages of sel, as the list shows them
+	root     fyne.CanvasObject
 
 	// Callbacks the window sets; nil in read-only views.
 	OnStatus   func(nodeID string, s workrun.NodeStatus)
@@ -42,28 +61,79 @@ type RunPanel struct {
 	OnResume   func()
 	OnRunAgain func()
 	OnDecide   func(d workrun.Decision)
-}
-
-type nodeRow struct {
-	box   *fyne.Container
-	title *widget.Label
-	msgs  *widget.Label
-	extra *fyne.Container
-	kind  string
+	// OnRunChanged is called when the panel starts showing another run
+	// ("" for none), so the remote task panel can follow it.
+	OnRunChanged func(runID string)
 }
 
 // NewRunPanel makes an empty panel. runs may be nil (nothing to load).
 func NewRunPanel(runs workrun.RunStore, readOnly bool) *RunPanel {
-	p := &RunPanel{runs: runs, readOnly: readOnly, rowOf: map[string]*nodeRow{}}
-	p.header = widget.NewLabelWithStyle(lang.X("run.none", "No run yet. Press Run to start one."), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	p := &RunPanel{runs: runs, readOnly: readOnly}
+	p.header = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	p.header.Truncation = fyne.TextTruncateEllipsis
 	p.reason = widget.NewLabel("")
 	p.reason.Importance = widget.DangerImportance
 	p.reason.Wrapping = fyne.TextWrapWord
 	p.reason.Hide()
 	p.actions = container.NewHBox()
-	p.rows = container.NewVBox()
-	p.root = container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, p.actions, p.header), p.reason), nil, nil, nil, container.NewVScroll(p.rows))
+
+	p.nodeList = widget.NewList(func() int { return len(p.order) },
+		func() fyne.CanvasObject {
+			l := widget.NewLabel("Remote Agent · node — running (10s)")
+			l.Truncation = fyne.TextTruncateEllipsis
+			return l
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			if i < len(p.order) {
+				o.(*widget.Label).SetText(p.nodeLine(p.order[i]))
+			}
+		})
+	p.nodeList.OnSelected = func(i widget.ListItemID) {
+		if i < len(p.order) && p.order[i] != p.sel {
+			p.picked = true
+			p.selectNode(p.order[i])
+			p.Flush()
+		}
+	}
+
+	p.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	p.title.Wrapping = fyne.TextWrapWord
+	p.nodeErr = widget.NewLabel("")
+	p.nodeErr.Importance = widget.DangerImportance
+	p.nodeErr.Wrapping = fyne.TextWrapWord
+	p.nodeErr.Hide()
+	p.decision = container.NewHBox()
+	p.io = widget.NewLabel("")
+	p.io.Wrapping = fyne.TextWrapWord
+	p.msgList = widget.NewList(func() int { return len(p.shown) },
+		func() fyne.CanvasObject {
+			l := widget.NewLabel("15:04:05  message")
+			l.Truncation = fyne.TextTruncateClip
+			return l
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			if i < len(p.shown) {
+				o.(*widget.Label).SetText(rowLine(p.shown[i]))
+			}
+		})
+	p.msgList.OnSelected = func(i widget.ListItemID) {
+		// A long line is cut to one row; selecting it shows it whole.
+		if i < len(p.shown) {
+			p.nodeErr.SetText(messageLine(p.shown[i]))
+			p.nodeErr.Importance = widget.MediumImportance
+			p.nodeErr.Show()
+		}
+	}
+	ioBox := container.NewVScroll(p.io)
+	ioBox.SetMinSize(fyne.NewSize(100, 70))
+	detailTop := container.NewVBox(container.NewBorder(nil, nil, nil, p.decision, p.title), p.nodeErr, ioBox,
+		widget.NewLabelWithStyle(lang.X("run.messages", "Messages"), fyne.TextAlignLeading, fyne.TextStyle{Italic: true}))
+	detail := container.NewBorder(detailTop, nil, nil, nil, p.msgList)
+	split := container.NewHSplit(p.nodeList, detail)
+	split.Offset = 0.34
+	p.root = container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, p.actions, p.header), p.reason), nil, nil, nil, split)
 	p.reset("")
+	p.Flush()
 	return p
 }
 
@@ -77,95 +147,156 @@ func (p *RunPanel) RunID() string { return p.runID }
 func (p *RunPanel) Run() workrun.Run { return p.run }
 
 func (p *RunPanel) reset(runID string) {
+	changed := runID != p.runID
 	p.runID = runID
 	p.run = workrun.Run{ID: runID}
 	p.nodes = map[string]workrun.NodeRun{}
+	p.kinds = map[string]string{}
 	p.msgs = map[string][]workrun.Message{}
 	p.seen = map[int64]bool{}
+	p.touched = map[string]bool{}
 	p.order = nil
-	p.rowOf = map[string]*nodeRow{}
-	p.rows.RemoveAll()
+	p.sel, p.picked = "", false
+	p.shown = nil
+	p.dirtyHeader, p.dirtyNodes, p.dirtyDetail = true, true, true
+	if changed && p.OnRunChanged != nil {
+		p.OnRunChanged(runID)
+	}
 }
 
 // Clear shows no run.
 func (p *RunPanel) Clear() {
 	p.reset("")
-	p.refreshHeader()
+	p.Flush()
 }
 
-// Show loads a run from the store and shows it; events applied later add to it.
+// Show loads a run from the store and shows it; events applied later add to
+// it. It reads the store on the caller's goroutine: the window calls
+// ReadRun off the Fyne thread and Load on it instead.
 func (p *RunPanel) Show(ctx context.Context, runID string) error {
-	p.reset(runID)
 	if p.runs == nil {
-		p.refreshHeader()
+		p.reset(runID)
+		p.Flush()
 		return nil
 	}
-	r, err := p.runs.GetRun(ctx, runID)
+	r, nrs, ms, err := ReadRun(ctx, p.runs, runID)
 	if err != nil {
-		return fmt.Errorf("show run %s: %w", runID, err)
-	}
-	nrs, err := p.runs.NodeRuns(ctx, runID)
-	if err != nil {
-		return fmt.Errorf("show run %s: %w", runID, err)
-	}
-	ms, err := p.runs.Messages(ctx, runID)
-	if err != nil {
-		return fmt.Errorf("show run %s: %w", runID, err)
+		return err
 	}
 	p.Load(r, nrs, ms)
 	return nil
 }
 
-// Load shows a run from its records.
+// ReadRun reads everything the panel shows of a run.
+func ReadRun(ctx context.Context, runs workrun.RunStore, runID string) (workrun.Run, []workrun.NodeRun, []workrun.Message, error) {
+	r, err := runs.GetRun(ctx, runID)
+	if err != nil {
+		return r, nil, nil, fmt.Errorf("show run %s: %w", runID, err)
+	}
+	nrs, err := runs.NodeRuns(ctx, runID)
+	if err != nil {
+		return r, nil, nil, fmt.Errorf("show run %s: %w", runID, err)
+	}
+	ms, err := runs.Messages(ctx, runID)
+	if err != nil {
+		return r, nil, nil, fmt.Errorf("show run %s: %w", runID, err)
+	}
+	return r, nrs, ms, nil
+}
+
+// Load shows a run from its records. When the panel already shows this run
+// (started, then loaded from the store while events arrived), what events
+// brought stays: records are only taken for nodes no event has touched, and
+// messages are merged by sequence number.
 func (p *RunPanel) Load(r workrun.Run, nrs []workrun.NodeRun, ms []workrun.Message) {
-	p.reset(r.ID)
-	p.setRun(r)
+	if p.runID != r.ID {
+		p.reset(r.ID)
+	}
+	if !p.touched[""] {
+		p.setRun(r)
+	} else if len(p.run.Workflow.Nodes) == 0 {
+		p.run.Workflow = r.Workflow
+		p.run.Inputs = r.Inputs
+		p.setRun(p.run)
+	}
 	for _, n := range nrs {
-		p.setNode(n)
+		if !p.touched[n.NodeID] {
+			p.setNode(n)
+		}
 	}
 	for _, m := range ms {
 		p.addMessage(m)
 	}
-	p.refreshHeader()
+	for id := range p.msgs {
+		p.sortMessages(id)
+	}
+	p.autoSelect()
+	p.dirtyHeader, p.dirtyNodes, p.dirtyDetail = true, true, true
+	p.Flush()
 }
 
 // Start shows a run that has just been created from wf.
 func (p *RunPanel) Start(runID string, wf workrun.Workflow) {
 	p.reset(runID)
 	p.setRun(workrun.Run{ID: runID, Workflow: wf, WorkflowName: wf.Name, Status: workrun.RunRunning, CreatedAt: time.Now()})
-	p.refreshHeader()
+	p.autoSelect()
+	p.Flush()
 }
 
-// Apply shows one engine event if it belongs to the run shown.
+// Apply shows one engine event if it belongs to the run shown, and redraws.
 func (p *RunPanel) Apply(ev Event) {
+	if p.ApplyQuiet(ev) {
+		p.Flush()
+	}
+}
+
+// ApplyQuiet takes one event into the model without redrawing; it reports
+// whether the event belonged to the run shown. Call Flush after a batch.
+func (p *RunPanel) ApplyQuiet(ev Event) bool {
 	if ev.RunID != p.runID || p.runID == "" {
-		return
+		return false
 	}
 	switch {
 	case ev.Run != nil:
+		p.touched[""] = true
 		p.setRun(*ev.Run)
 	case ev.Node != nil:
+		p.touched[ev.Node.NodeID] = true
 		p.setNode(*ev.Node)
 	case ev.Message != nil:
 		p.addMessage(*ev.Message)
 	}
-	p.refreshHeader()
+	p.autoSelect()
+	return true
 }
 
 func (p *RunPanel) setRun(r workrun.Run) {
 	if len(r.Workflow.Nodes) == 0 {
 		r.Workflow = p.run.Workflow // run events may carry no snapshot
 	}
+	if r.Inputs == nil {
+		r.Inputs = p.run.Inputs
+	}
+	if r.CreatedAt.IsZero() {
+		r.CreatedAt = p.run.CreatedAt
+	}
+	if r.WorkflowName == "" {
+		r.WorkflowName = p.run.WorkflowName
+	}
 	p.run = r
 	for _, n := range r.Workflow.Nodes {
-		p.row(n.ID, n.Type)
+		p.know(n.ID, n.Type)
 	}
+	p.dirtyHeader, p.dirtyNodes, p.dirtyDetail = true, true, true
 }
 
 func (p *RunPanel) setNode(n workrun.NodeRun) {
 	p.nodes[n.NodeID] = n
-	p.row(n.NodeID, n.Type)
-	p.refreshRow(n.NodeID)
+	p.know(n.NodeID, n.Type)
+	p.dirtyNodes = true
+	if n.NodeID == p.sel {
+		p.dirtyDetail = true
+	}
 	if p.OnStatus != nil {
 		p.OnStatus(n.NodeID, n.Status)
 	}
@@ -178,80 +309,270 @@ func (p *RunPanel) addMessage(m workrun.Message) {
 		}
 		p.seen[m.Seq] = true
 	}
-	p.msgs[m.NodeID] = append(p.msgs[m.NodeID], m)
-	p.row(m.NodeID, "")
-	p.refreshRow(m.NodeID)
-}
-
-// row returns the node's row, making it on first sight.
-func (p *RunPanel) row(id, kind string) *nodeRow {
-	if r := p.rowOf[id]; r != nil {
-		if r.kind == "" && kind != "" {
-			r.kind = kind
-		}
-		return r
+	ms := p.msgs[m.NodeID]
+	if n := len(ms); n > 0 && m.Seq != 0 && ms[n-1].Seq > m.Seq {
+		// Out of order (a store read merged with live events): keep the
+		// list sorted by sequence.
+		i, _ := slices.BinarySearchFunc(ms, m.Seq, func(a workrun.Message, s int64) int { return cmpSeq(a.Seq, s) })
+		ms = slices.Insert(ms, i, m)
+	} else {
+		ms = append(ms, m)
 	}
-	r := &nodeRow{title: widget.NewLabelWithStyle(id, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		msgs: widget.NewLabel(""), extra: container.NewHBox(), kind: kind}
-	r.msgs.Wrapping = fyne.TextWrapWord
-	r.msgs.Hide()
-	r.box = container.NewVBox(container.NewBorder(nil, nil, nil, r.extra, r.title), r.msgs, widget.NewSeparator())
-	p.rowOf[id] = r
-	p.order = append(p.order, id)
-	p.rows.Add(r.box)
-	return r
+	p.msgs[m.NodeID] = ms
+	p.know(m.NodeID, "")
+	if m.NodeID == p.sel {
+		p.dirtyMsgs = true
+	}
 }
 
-func (p *RunPanel) refreshRow(id string) {
-	r := p.rowOf[id]
-	n, ok := p.nodes[id]
+func cmpSeq(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func (p *RunPanel) sortMessages(id string) {
+	slices.SortStableFunc(p.msgs[id], func(a, b workrun.Message) int {
+		if a.Seq != 0 && b.Seq != 0 {
+			return cmpSeq(a.Seq, b.Seq)
+		}
+		return 0
+	})
+}
+
+// know records a node id (and its kind, once known).
+func (p *RunPanel) know(id, kind string) {
+	if _, ok := p.kinds[id]; !ok {
+		p.kinds[id] = kind
+		p.order = append(p.order, id)
+		p.dirtyNodes = true
+	} else if p.kinds[id] == "" && kind != "" {
+		p.kinds[id] = kind
+	}
+}
+
+// autoSelect follows the run until the person picks a node: the node that
+// failed, else one that waits for a person, else the last one running, else
+// the last one that finished.
+func (p *RunPanel) autoSelect() {
+	if p.picked || len(p.order) == 0 {
+		return
+	}
+	best, rank := p.order[0], 0
+	for _, id := range p.order {
+		n := p.nodes[id]
+		r := 0
+		switch {
+		case id == p.run.FailedNode && n.Status == workrun.NodeFailed:
+			r = 5
+		case n.Status == workrun.NodeInterrupted:
+			r = 4
+		case n.Status == workrun.NodeRunning:
+			r = 3
+		case n.Status == workrun.NodeFailed:
+			r = 2
+		case n.Status != "" && n.Status != workrun.NodePending:
+			r = 1
+		}
+		if r > 0 && r >= rank {
+			best, rank = id, r
+		}
+	}
+	if best != p.sel {
+		p.selectNode(best)
+	}
+}
+
+// Select shows a node's inputs, outputs and messages, as a click would.
+func (p *RunPanel) Select(nodeID string) {
+	p.picked = true
+	p.selectNode(nodeID)
+	p.Flush()
+}
+
+func (p *RunPanel) selectNode(id string) {
+	p.sel = id
+	p.dirtyDetail, p.dirtyNodes = true, true
+}
+
+// Selected is the node whose details are shown.
+func (p *RunPanel) Selected() string { return p.sel }
+
+// Flush redraws what changed since the last Flush.
+func (p *RunPanel) Flush() {
+	if p.dirtyHeader {
+		p.dirtyHeader = false
+		p.refreshHeader()
+	}
+	if p.dirtyNodes {
+		p.dirtyNodes = false
+		p.nodeList.Refresh()
+		if i := slices.Index(p.order, p.sel); i >= 0 {
+			p.nodeList.Select(i)
+		} else {
+			p.nodeList.UnselectAll()
+		}
+	}
+	if p.dirtyDetail {
+		p.dirtyDetail, p.dirtyMsgs = false, false
+		p.refreshDetail()
+	} else if p.dirtyMsgs {
+		p.dirtyMsgs = false
+		p.refreshMessages()
+	}
+}
+
+// Tick redraws the durations of running nodes and of the run; the app layer
+// calls it about once a second while the run is active.
+func (p *RunPanel) Tick() {
+	if !p.Active() && p.run.Status != workrun.RunInterrupted {
+		return
+	}
+	p.nodeList.Refresh()
+	p.refreshHeaderText()
+	if n, ok := p.nodes[p.sel]; ok && n.Status == workrun.NodeRunning {
+		p.title.SetText(p.nodeTitle(p.sel))
+	}
+}
+
+// nodeName is "Kind · Title (id)" or "Kind · id".
+func (p *RunPanel) nodeName(id string) string {
 	title := id
 	for _, spec := range p.run.Workflow.Nodes {
-		if spec.ID == id && spec.Title != "" {
+		if spec.ID == id && spec.Title != "" && spec.Title != id {
 			title = spec.Title + " (" + id + ")"
 		}
 	}
-	if r.kind != "" {
-		title = KindLabel(r.kind) + " · " + title
+	if k := p.kinds[id]; k != "" {
+		title = KindLabel(k) + " · " + title
 	}
-	if ok {
-		title += " — " + StatusLabel(string(n.Status))
-		if !n.StartedAt.IsZero() {
-			end := n.EndedAt
-			if end.IsZero() && n.Status == workrun.NodeRunning {
-				end = time.Now()
-			}
-			if !end.IsZero() {
-				title += fmt.Sprintf(" (%s)", end.Sub(n.StartedAt).Round(time.Millisecond))
-			}
+	return title
+}
+
+// nodeStatus says a node's status for people: a sibling stopped because
+// another node failed says which one.
+func (p *RunPanel) nodeStatus(id string) string {
+	n, ok := p.nodes[id]
+	if !ok || n.Status == "" {
+		return StatusLabel(string(workrun.NodePending))
+	}
+	s := StatusLabel(string(n.Status))
+	if n.Status == workrun.NodeStopped && p.run.Status == workrun.RunFailed && p.run.FailedNode != "" && p.run.FailedNode != id {
+		s = fmt.Sprintf(lang.X("run.stopped_by_failure", "stopped because %s failed"), p.run.FailedNode)
+	}
+	if d := nodeDuration(n); d > 0 {
+		s += " (" + formatDuration(d) + ")"
+	}
+	return s
+}
+
+func nodeDuration(n workrun.NodeRun) time.Duration {
+	if n.StartedAt.IsZero() {
+		return 0
+	}
+	end := n.EndedAt
+	if end.IsZero() {
+		if n.Status != workrun.NodeRunning {
+			return 0
 		}
-		if n.Error != "" && n.Status == workrun.NodeFailed {
-			title += ": " + n.Error
-		}
+		end = time.Now()
 	}
-	r.title.SetText(title)
-	if lines := p.MessageLines(id); len(lines) > 0 {
-		r.msgs.SetText(strings.Join(lines, "\n"))
-		r.msgs.Show()
+	return end.Sub(n.StartedAt)
+}
+
+// formatDuration rounds to what a person reads: 120ms, 3.4s, 2m05s.
+func formatDuration(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return d.Round(time.Millisecond).String()
+	case d < time.Minute:
+		return d.Round(100 * time.Millisecond).String()
+	default:
+		return d.Round(time.Second).String()
 	}
-	p.refreshDecision(id, r)
+}
+
+func (p *RunPanel) nodeLine(id string) string {
+	return p.nodeName(id) + " — " + p.nodeStatus(id)
+}
+
+func (p *RunPanel) nodeTitle(id string) string {
+	if id == "" {
+		return ""
+	}
+	return p.nodeLine(id)
+}
+
+func (p *RunPanel) refreshDetail() {
+	id := p.sel
+	p.title.SetText(p.nodeTitle(id))
+	n := p.nodes[id]
+	p.nodeErr.Importance = widget.DangerImportance
+	if n.Error != "" && (n.Status == workrun.NodeFailed || n.Status == workrun.NodeStopped || n.Status == workrun.NodeInterrupted) {
+		p.nodeErr.SetText(HumanError(n.Error))
+		p.nodeErr.Show()
+	} else {
+		p.nodeErr.Hide()
+	}
+	p.io.SetText(p.ioText(id))
+	p.refreshMessages()
+	p.refreshDecision(id)
+}
+
+// refreshMessages shows the selected node's messages, following the newest
+// while the run goes on.
+func (p *RunPanel) refreshMessages() {
+	p.shown = p.msgs[p.sel]
+	p.msgList.Refresh()
+	if len(p.shown) > 0 && p.Active() {
+		p.msgList.ScrollToBottom()
+	}
+}
+
+// ioText lists a node's inputs and outputs (SPEC W5).
+func (p *RunPanel) ioText(id string) string {
+	if id == "" {
+		return ""
+	}
+	n := p.nodes[id]
+	var b strings.Builder
+	in, out := lang.X("rec.inputs", "inputs"), lang.X("rec.outputs", "outputs")
+	if len(n.Inputs) > 0 {
+		fmt.Fprintf(&b, "%s: %s", in, compactJSON(n.Inputs))
+	} else {
+		fmt.Fprintf(&b, "%s: —", in)
+	}
+	b.WriteString("\n")
+	switch {
+	case len(n.Outputs) > 0:
+		fmt.Fprintf(&b, "%s: %s", out, compactJSON(n.Outputs))
+	case n.Status == workrun.NodeRunning || n.Status == "" || n.Status == workrun.NodePending:
+		fmt.Fprintf(&b, "%s: %s", out, lang.X("run.outputs_pending", "not yet"))
+	default:
+		fmt.Fprintf(&b, "%s: —", out)
+	}
+	return b.String()
 }
 
 // refreshDecision shows Approve/Reject or an answer box on a node waiting
 // for a person (SPEC W7).
-func (p *RunPanel) refreshDecision(id string, r *nodeRow) {
-	r.extra.RemoveAll()
+func (p *RunPanel) refreshDecision(id string) {
+	p.decision.RemoveAll()
 	n := p.nodes[id]
 	waiting := n.Status == workrun.NodeInterrupted && p.run.Status == workrun.RunInterrupted && p.run.Interruption == workrun.InterruptedByHuman
 	if p.readOnly || !waiting || p.OnDecide == nil {
 		return
 	}
-	switch r.kind {
+	switch p.kinds[id] {
 	case "human_review":
-		r.extra.Add(widget.NewButton(lang.X("run.approve", "Approve"), func() {
+		p.decision.Add(widget.NewButton(lang.X("run.approve", "Approve"), func() {
 			p.OnDecide(workrun.Decision{RunID: p.runID, NodeID: id, Approved: true, Time: time.Now()})
 		}))
-		r.extra.Add(widget.NewButton(lang.X("run.reject", "Reject"), func() {
+		p.decision.Add(widget.NewButton(lang.X("run.reject", "Reject"), func() {
 			p.OnDecide(workrun.Decision{RunID: p.runID, NodeID: id, Approved: false, Time: time.Now()})
 		}))
 	case "ask_human":
@@ -263,37 +584,86 @@ func (p *RunPanel) refreshDecision(id string, r *nodeRow) {
 			}
 		}
 		e.OnSubmitted = func(string) { send() }
-		r.extra.Add(container.NewGridWrap(fyne.NewSize(260, e.MinSize().Height), e))
-		r.extra.Add(widget.NewButton(lang.X("run.answer", "Answer"), send))
+		p.decision.Add(container.NewGridWrap(fyne.NewSize(260, e.MinSize().Height), e))
+		p.decision.Add(widget.NewButton(lang.X("run.answer", "Answer"), send))
 	}
+}
+
+// DecisionObjects returns the decision widgets of the selected node.
+func (p *RunPanel) DecisionObjects() *fyne.Container { return p.decision }
+
+// messageLine is a message as shown: "15:04:05  text", in the window's
+// language.
+func messageLine(m workrun.Message) string {
+	return m.Time.Local().Format("15:04:05") + "  " + MessageText(m)
+}
+
+// rowLine is a message cut to what one row of the list can show (the whole
+// line is shown when the row is selected): a long agent message would
+// otherwise be shaped in full on every redraw.
+func rowLine(m workrun.Message) string {
+	s := messageLine(m)
+	if len(s) > 400 {
+		r := []rune(s)
+		if len(r) > 200 {
+			s = string(r[:200]) + "…"
+		}
+	}
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	return s
+}
+
+// MessageText renders a node message in the window's language: a
+// catalogue key with its arguments, or a line stored before keys existed.
+func MessageText(m workrun.Message) string {
+	s := m.In(msgLang())
+	if m.Key == "" {
+		s = LocalizeMessage(s)
+	}
+	return s
 }
 
 // MessageLines returns a node's messages as shown: "15:04:05  text".
 func (p *RunPanel) MessageLines(nodeID string) []string {
-	ms := slices.Clone(p.msgs[nodeID])
-	slices.SortStableFunc(ms, func(a, b workrun.Message) int {
-		if a.Seq != 0 && b.Seq != 0 {
-			return int(a.Seq - b.Seq)
-		}
-		return 0
-	})
+	ms := p.msgs[nodeID]
 	out := make([]string, len(ms))
 	for i, m := range ms {
-		out[i] = m.Time.Local().Format("15:04:05") + "  " + LocalizeMessage(m.Text)
+		out[i] = messageLine(m)
 	}
 	return out
 }
 
+// MessageCount is how many messages the panel holds for a node.
+func (p *RunPanel) MessageCount(nodeID string) int { return len(p.msgs[nodeID]) }
+
 // NodeKind returns a node's type as known to the panel ("" if unknown).
-func (p *RunPanel) NodeKind(id string) string {
-	if r := p.rowOf[id]; r != nil {
-		return r.kind
-	}
-	return ""
-}
+func (p *RunPanel) NodeKind(id string) string { return p.kinds[id] }
 
 // NodeStatus returns a node's status as shown.
 func (p *RunPanel) NodeStatus(id string) workrun.NodeStatus { return p.nodes[id].Status }
+
+// NodeLine returns a node's row in the node list as shown.
+func (p *RunPanel) NodeLine(id string) string { return p.nodeLine(id) }
+
+// NodeDetail returns the selected node's title, error and inputs/outputs text.
+func (p *RunPanel) NodeDetail() (title, errText, io string) {
+	e := ""
+	if p.nodeErr.Visible() {
+		e = p.nodeErr.Text
+	}
+	return p.title.Text, e, p.io.Text
+}
+
+// NodeStatuses returns the node statuses the panel knows.
+func (p *RunPanel) NodeStatuses() map[string]workrun.NodeStatus {
+	out := map[string]workrun.NodeStatus{}
+	for id, n := range p.nodes {
+		out[id] = n.Status
+	}
+	return out
+}
 
 // Header returns the status line and the failure reason as shown.
 func (p *RunPanel) Header() (status, reason string) {
@@ -309,8 +679,12 @@ func (p *RunPanel) Active() bool {
 	return p.runID != "" && (p.run.Status == workrun.RunRunning || p.run.Status == workrun.RunStopping)
 }
 
-// Stoppable reports whether Stop applies to the run shown.
-func (p *RunPanel) Stoppable() bool { return p.runID != "" && p.run.Status == workrun.RunRunning }
+// Stoppable reports whether Stop applies to the run shown: a run going on,
+// or one interrupted (by an exit, a person to ask, or a remote agent asking
+// for input) whose unfinished remote tasks still deserve their cancel.
+func (p *RunPanel) Stoppable() bool {
+	return p.runID != "" && (p.run.Status == workrun.RunRunning || p.run.Status == workrun.RunInterrupted)
+}
 
 // Actions returns the labels of the run-level buttons shown (tests check R12).
 func (p *RunPanel) Actions() []string {
@@ -334,12 +708,10 @@ func (p *RunPanel) TapAction(label string) bool {
 	return false
 }
 
-func (p *RunPanel) refreshHeader() {
+func (p *RunPanel) refreshHeaderText() {
 	r := p.run
 	if p.runID == "" {
 		p.header.SetText(lang.X("run.none", "No run yet. Press Run to start one."))
-		p.reason.Hide()
-		p.actions.RemoveAll()
 		return
 	}
 	name := r.WorkflowName
@@ -350,14 +722,34 @@ func (p *RunPanel) refreshHeader() {
 	if r.Status == workrun.RunStopping {
 		status = lang.X("run.stopping", "stopping…")
 	}
-	p.header.SetText(fmt.Sprintf("%s · %s · %s", name, shortID(r.ID), status))
+	line := fmt.Sprintf("%s · %s · %s", name, shortID(r.ID), status)
+	if !r.CreatedAt.IsZero() {
+		end := r.EndedAt
+		if end.IsZero() && p.Active() {
+			end = time.Now()
+		}
+		if !end.IsZero() && end.After(r.CreatedAt) {
+			line += " (" + formatDuration(end.Sub(r.CreatedAt)) + ")"
+		}
+	}
+	p.header.SetText(line)
+}
+
+func (p *RunPanel) refreshHeader() {
+	r := p.run
+	p.refreshHeaderText()
+	if p.runID == "" {
+		p.reason.Hide()
+		p.actions.RemoveAll()
+		return
+	}
 	switch {
 	case r.Status == workrun.RunFailed && r.Reason != "":
 		node := ""
 		if r.FailedNode != "" {
 			node = " (" + r.FailedNode + ")"
 		}
-		p.reason.SetText(lang.X("run.failed_because", "Failed") + node + ": " + r.Reason)
+		p.reason.SetText(lang.X("run.failed_because", "Failed") + node + ": " + HumanError(r.Reason))
 		p.reason.Show()
 	case r.Status == workrun.RunInterrupted:
 		p.reason.SetText(interruptionText(r))
@@ -383,38 +775,41 @@ func (p *RunPanel) refreshHeader() {
 		p.actions.Add(b)
 	case workrun.RunInterrupted:
 		// R12, R13: an exit keeps the original resume path; a remote agent
-		// asking for input or authentication cannot be answered here (R8).
+		// asking for input or authentication cannot be answered here (R8):
+		// Stop sends its task the cancel, Run again starts a new run. Every
+		// interrupted run can be stopped.
 		if r.Interruption == workrun.InterruptedByExit {
 			add(lang.X("run.resume", "Resume"), p.OnResume)
 		}
+		add(lang.X("run.stop", "Stop"), p.OnStop)
 		if r.Interruption == workrun.InterruptedByRemote {
 			add(lang.X("run.again", "Run again"), p.OnRunAgain)
 		}
-	case workrun.RunFailed, workrun.RunStopped:
+	case workrun.RunFailed, workrun.RunStopped, workrun.RunSucceeded:
 		// R12: a failed or stopped run is never continued; it runs again as new.
 		add(lang.X("run.again", "Run again"), p.OnRunAgain)
-	case workrun.RunSucceeded:
-		add(lang.X("run.again", "Run again"), p.OnRunAgain)
 	}
-	for id, row := range p.rowOf {
-		p.refreshDecision(id, row)
-	}
+	p.refreshDecision(p.sel)
 }
 
 func interruptionText(r workrun.Run) string {
 	var s string
 	switch r.Interruption {
 	case workrun.InterruptedByExit:
-		s = lang.X("run.int_exit", "Interrupted: the application exited while this run was going on. Resume continues it.")
+		s = lang.X("run.int_exit", "Interrupted: the application exited while this run was going on. Resume continues it; Stop ends it and cancels its remote tasks.")
 	case workrun.InterruptedByRemote:
-		s = lang.X("run.int_remote", "Interrupted: a remote agent asked for input or authentication. This cannot be answered from Workrun; see the remote task panel.")
+		s = lang.X("run.int_remote2", "Workrun cannot answer the agent from here. Stop ends the run and sends the agent a cancel; Run again starts a new run.")
+		if r.Reason != "" {
+			s = HumanError(r.Reason) + "\n" + s
+		}
+		return s
 	case workrun.InterruptedByHuman:
 		s = lang.X("run.int_human", "Waiting for a person: approve, reject or answer below.")
 	default:
 		s = lang.X("run.int", "Interrupted")
 	}
 	if r.Reason != "" && r.Interruption != workrun.InterruptedByHuman {
-		s += " " + r.Reason
+		s += " " + HumanError(r.Reason)
 	}
 	return s
 }
@@ -426,8 +821,9 @@ func shortID(id string) string {
 	return id
 }
 
-// R11 messages as the engine writes them (English) and their translation
-// keys, so that a Chinese window shows the seed's wording.
+// R11 messages as the engine wrote them (English) before messages were
+// catalogue keys, and their translation keys, so an old record reads in the
+// window's language too.
 var r11 = []struct{ key, en string }{
 	{"r11.requesting", "Remote task: requesting cancellation…"},
 	{"r11.canceled", "Remote task: canceled"},
@@ -435,8 +831,8 @@ var r11 = []struct{ key, en string }{
 	{"r11.unknown", "Remote task: submission result unknown"},
 }
 
-// LocalizeMessage translates a node message when it is one of the fixed R11
-// lines (or starts with one); any other text is shown as written.
+// LocalizeMessage translates a legacy node message when it is one of the
+// fixed R11 lines (or starts with one); any other text is shown as written.
 func LocalizeMessage(text string) string {
 	for _, m := range r11 {
 		if rest, ok := strings.CutPrefix(text, m.en); ok {

@@ -133,8 +133,8 @@ func TestRunPanel_Actions(t *testing.T) {
 		{"stopping shows stopping… until the hooks end", workrun.Run{Status: workrun.RunStopping}, []string{"stopping…"}},
 		{"stopped offers only Run again", workrun.Run{Status: workrun.RunStopped}, []string{"Run again"}},
 		{"failed offers only Run again", workrun.Run{Status: workrun.RunFailed, Reason: "x"}, []string{"Run again"}},
-		{"interrupted by exit offers Resume", workrun.Run{Status: workrun.RunInterrupted, Interruption: workrun.InterruptedByExit}, []string{"Resume"}},
-		{"remote input-required cannot be answered", workrun.Run{Status: workrun.RunInterrupted, Interruption: workrun.InterruptedByRemote}, []string{"Run again"}},
+		{"interrupted by exit offers Resume and Stop", workrun.Run{Status: workrun.RunInterrupted, Interruption: workrun.InterruptedByExit}, []string{"Resume", "Stop"}},
+		{"remote input-required cannot be answered: Stop or Run again", workrun.Run{Status: workrun.RunInterrupted, Interruption: workrun.InterruptedByRemote}, []string{"Stop", "Run again"}},
 	}
 	SetupLanguage("en")
 	for _, tt := range tests {
@@ -203,7 +203,8 @@ func TestRunPanel_HumanDecisions(t *testing.T) {
 	p.Apply(nodeEv("r", "ask", "ask_human", workrun.NodeInterrupted, ""))
 	p.Apply(runEv(workrun.Run{ID: "r", Status: workrun.RunInterrupted, Interruption: workrun.InterruptedByHuman}))
 	var approve, reject, answer func()
-	for _, o := range p.rowOf["rev"].extra.Objects {
+	p.Select("rev")
+	for _, o := range p.DecisionObjects().Objects {
 		if b, ok := o.(interface{ Tapped(*fyne.PointEvent) }); ok {
 			switch lbl := buttonText(o); lbl {
 			case "Approve":
@@ -213,18 +214,22 @@ func TestRunPanel_HumanDecisions(t *testing.T) {
 			}
 		}
 	}
-	for _, o := range p.rowOf["ask"].extra.Objects {
+	if approve == nil || reject == nil {
+		t.Fatal("review buttons missing")
+	}
+	approve()
+	reject()
+	p.Select("ask")
+	for _, o := range p.DecisionObjects().Objects {
 		if buttonText(o) == "Answer" {
 			answer = func() { o.(interface{ Tapped(*fyne.PointEvent) }).Tapped(nil) }
 		}
 	}
-	if approve == nil || reject == nil || answer == nil {
-		t.Fatal("decision buttons missing")
+	if answer == nil {
+		t.Fatal("answer button missing")
 	}
-	entry := findEntry(p.rowOf["ask"].extra)
+	entry := findEntry(p.DecisionObjects())
 	entry.SetText("forty-two")
-	approve()
-	reject()
 	answer()
 	want := []workrun.Decision{
 		{RunID: "r", NodeID: "rev", Approved: true},

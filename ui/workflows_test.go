@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 	"github.com/google/go-cmp/cmp"
 
 	"workrun/workrun"
@@ -141,7 +143,7 @@ func TestResumeInterruptedByExit(t *testing.T) {
 	eng := &fakeEngine{ResumeFunc: func(_ context.Context, id string) error { resumed = id; return nil }}
 	w := newTestWindow(t, Deps{Runs: runs, Engine: eng})
 	w.ShowRun("r9")
-	if diff := cmp.Diff([]string{"Resume"}, w.panel.Actions()); diff != "" {
+	if diff := cmp.Diff([]string{"Resume", "Stop"}, w.panel.Actions()); diff != "" {
 		t.Fatalf("actions (-want +got):\n%s", diff)
 	}
 	w.panel.TapAction("Resume")
@@ -163,19 +165,35 @@ func TestMergeConfig_KeepsUnknownKeys(t *testing.T) {
 	}
 }
 
-// TestAutoRun opens a sample, starts the demo agent and runs the sample with
-// its inputs; the title carries the run's status for a smoke test to read.
-func TestAutoRun(t *testing.T) {
+// TestSample_ReopensAndRunsAgainstDemo: Help → Sample twice opens one saved
+// workflow, not two; it points at the demo agent this window started; Run
+// saves, and confirming the inputs dialog runs it with the sample's question.
+func TestSample_ReopensAndRunsAgainstDemo(t *testing.T) {
 	var gotURL string
 	var gotIn workrun.Values
 	eng := &fakeEngine{StartFunc: func(_ context.Context, _ string, wf workrun.Workflow, in workrun.Values) (string, error) {
 		c, _ := DecodeConfig(wf.Nodes[1].Config)
 		gotURL, gotIn = c.URL, in
-		return "auto-1", nil
+		return "run-1", nil
 	}}
-	stopped := false
-	w := newTestWindow(t, Deps{Engine: eng, AutoRun: "remote",
-		StartDemoAgent: func() (string, func(), error) { return "http://127.0.0.1:5555", func() { stopped = true }, nil }})
+	stopped, started := false, 0
+	w := newTestWindow(t, Deps{Engine: eng,
+		StartDemoAgent: func() (string, func(), error) {
+			started++
+			return "http://127.0.0.1:5555", func() { stopped = true }, nil
+		}})
+	w.openSample(SampleRemote)
+	first := w.wfID
+	w.newWorkflow()
+	w.openSample(SampleRemote)
+	if w.wfID != first || len(w.recs) != 1 {
+		t.Fatalf("second Help → Sample: open %q (first %q), %d workflows saved; want the same one", w.wfID, first, len(w.recs))
+	}
+	if started != 1 {
+		t.Errorf("demo agent started %d times, want 1", started)
+	}
+	w.runClicked()
+	confirmDialog(t, w)
 	if gotURL != "http://127.0.0.1:5555" {
 		t.Errorf("sample ran against %q", gotURL)
 	}
@@ -189,4 +207,39 @@ func TestAutoRun(t *testing.T) {
 	if !stopped {
 		t.Error("closing the window left the demo agent running")
 	}
+}
+
+// TestSample_MovesToTheDemoAgentsPort: a saved sample pointing at the fixed
+// demo address follows the demo agent when it had to take another port.
+func TestSample_MovesToTheDemoAgentsPort(t *testing.T) {
+	wfs := newMemWorkflows()
+	if _, err := wfs.SaveWorkflow(context.Background(), "", SampleRemote(DemoAgentURL)); err != nil {
+		t.Fatal(err)
+	}
+	w := newTestWindow(t, Deps{Workflows: wfs,
+		StartDemoAgent: func() (string, func(), error) { return "http://127.0.0.1:6000", func() {}, nil }})
+	w.openSample(SampleRemote)
+	n, _ := w.doc.Node("ask")
+	if c, _ := DecodeConfig(n.Config); c.URL != "http://127.0.0.1:6000" {
+		t.Errorf("sample URL %q, want the running demo agent's", c.URL)
+	}
+	if w.doc.Dirty() || len(w.recs) != 1 {
+		t.Errorf("dirty %v, %d workflows: want the moved sample saved in place", w.doc.Dirty(), len(w.recs))
+	}
+}
+
+// confirmDialog presses the confirm button of the dialog on top.
+func confirmDialog(t *testing.T, w *Window) {
+	t.Helper()
+	top := w.win.Canvas().Overlays().Top()
+	if top == nil {
+		t.Fatal("no dialog shown")
+	}
+	for _, o := range test.LaidOutObjects(top) {
+		if b, ok := o.(*widget.Button); ok && b.Importance == widget.HighImportance && b.Text != "" {
+			test.Tap(b)
+			return
+		}
+	}
+	t.Fatal("the dialog has no confirm button")
 }

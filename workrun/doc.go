@@ -30,7 +30,22 @@
 // which the store may batch, are the one exception). The node records of one
 // scheduling round are committed together when the store implements
 // NodeRunBatchSaver. Each subscriber has its own unbounded queue: a slow
-// listener never holds back a run.
+// listener never holds back a run. Node messages are published in commit
+// order (their Seq) even when parallel nodes log at once: a line that came
+// back from the store waits until every append still in flight when it
+// came back has returned, and Log returns once its line is published.
+//
+// One stored message holds at most MaxMessageBytes (16 KiB) of arguments
+// (and twice that of rendered text); what is longer is cut before it reaches
+// the store, ending with "… [cut: N bytes]".
+//
+// Nothing is dropped silently. A save the engine cannot return (a node's
+// message, the final node records, the run's status) is tried once more on
+// a detached context; a failure that remains becomes a message in the
+// run's record (on the node, or with no node for the run). When the store
+// cannot take even that, the line goes to Engine.Errors (stderr) and to
+// subscribers unsaved (Seq 0). A panicking abort hook is reported as a
+// message on its node with the panic value.
 //
 // # Run states (SPEC W6)
 //
@@ -52,11 +67,39 @@
 // saved "stopping" with its reason, the context of every running node is
 // canceled, and every hook registered with NodeContext.OnAbort — by running or
 // already finished nodes — is called exactly once, all concurrently, on a
-// context detached from the run and bounded by Engine.AbortTimeout (default
-// 15 s). A hook registered after the abort began is called at once. The final
-// status (failed or stopped) is saved after the hooks return or the bound
-// passes; nothing a hook does changes the status or the reason. Exiting the
-// application calls no hook (R13).
+// context detached from the run and bounded by its own bound: the one given
+// to OnAbortWithin (BoundedAborter; a Remote Agent passes its node's
+// timeout), else Engine.AbortTimeout (default 15 s). A hook registered after
+// the abort began is called at once. The final status (failed or stopped) is
+// saved after the hooks return or the longest bound (+1 s) passes; nothing a
+// hook does changes the status or the reason. Exiting the application calls
+// no hook (R13).
+//
+// # Claims: resume, stop, decide
+//
+// Taking over a run that no process executes — Resume or Decide of an
+// interrupted run, Stop of an interrupted one, Resume or Stop of a run whose
+// process died — is a claim: one conditional write on the expected status
+// (and, for running or stopping, on its owner having ended), RunClaimer.
+// Of any number of callers, in this process or others sharing the data
+// directory, exactly one wins; the others get a *ClaimError (ErrRunClaimed)
+// saying "run R is already being resumed by process P" (or stopped, or has
+// ended). A decision is saved only after its claim is won, so of two
+// concurrent answers only the one taken is kept.
+//
+// Stop works for interrupted runs (by exit, by a person, by a remote agent):
+// the run is claimed "stopping", the abort hooks run — those this process
+// holds, else those the saved nodes register again (RearmableStep), so every
+// unfinished remote task with a task id gets its one best-effort cancel —
+// its nodes left running or interrupted are saved stopped, and it is saved
+// "stopped". A run going on in another live process is not stopped from
+// here (*ClaimError: stop it there). StopClaimed also refuses a run that
+// already ended.
+//
+// A node interrupted by its remote agent (input or authentication
+// required, R8) takes no decision — only steps that implement DecidingStep
+// (Human Review, Ask Human) do — and a run so interrupted is not resumed:
+// both give ErrRemoteInput ("stop the run or run it again").
 //
 // # Exit and resume (SPEC R12, R13)
 //
@@ -68,7 +111,7 @@
 // directory: with a store that records each run's owning process
 // (OwnedRunStore) only runs whose process has ended are touched, each by an
 // atomic check-and-write, so a run another live process executes keeps going
-// and `workrun resume` of it is refused with ErrRunActive. Resume re-enters an interrupted
+// and `workrun resume` of it is refused with a *ClaimError. Resume re-enters an interrupted
 // run: nodes saved succeeded or skipped are not run again, State is rebuilt
 // from their saved outputs, and nodes that had started (running, interrupted)
 // run again with NodeContext.Resumed() true, so that a node with remote work

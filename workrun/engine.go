@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -24,7 +26,45 @@ var (
 	ErrNoDecisionPending = errors.New("node is not waiting for a decision")
 	// ErrBadInput: a run input names an unknown field or has the wrong type.
 	ErrBadInput = errors.New("bad run input")
+	// ErrRunClaimed: another caller — in this process or another — took the
+	// run over first (resumed, stopped or answered it). errors.As gives a
+	// *ClaimError naming the process.
+	ErrRunClaimed = errors.New("run was taken over by another caller")
+	// ErrRemoteInput: the run or node waits for a remote agent's requested
+	// input or authentication, which Workrun cannot give (R8): neither a
+	// decision nor Resume continues it; stop it or run it again.
+	ErrRemoteInput = errors.New("a remote agent's request for input cannot be answered here; stop the run or run it again")
 )
+
+// ClaimError is the error of a caller whose claim on a run lost: the run is
+// going on, being stopped or has ended meanwhile.
+type ClaimError struct {
+	RunID  string
+	Status RunStatus // what the run was found in
+	PID    int       // the process that has it; 0 when unknown
+	// Stop is set when the caller wanted to stop the run.
+	Stop bool
+}
+
+func (e *ClaimError) Error() string {
+	by := "another caller"
+	if e.PID > 0 {
+		by = fmt.Sprintf("process %d", e.PID)
+	}
+	switch {
+	case e.Status == RunRunning && e.Stop:
+		return fmt.Sprintf("run %s is going on in %s: stop it there", e.RunID, by)
+	case e.Status == RunRunning:
+		return fmt.Sprintf("run %s is already being resumed by %s", e.RunID, by)
+	case e.Status == RunStopping:
+		return fmt.Sprintf("run %s is already being stopped by %s", e.RunID, by)
+	case e.Status == RunInterrupted:
+		return fmt.Sprintf("run %s was interrupted again by %s", e.RunID, by)
+	}
+	return fmt.Sprintf("run %s has already ended (%s)", e.RunID, e.Status)
+}
+
+func (e *ClaimError) Unwrap() error { return ErrRunClaimed }
 
 // DefaultAbortTimeout bounds the abort hooks of a failed or stopped run.
 const DefaultAbortTimeout = 15 * time.Second
@@ -62,11 +102,17 @@ type Engine struct {
 	// zero means DefaultAbortTimeout.
 	AbortTimeout time.Duration
 
-	mu     sync.Mutex
-	active map[string]*execution
-	parked map[string][]abortHook // hooks of interrupted runs, for Stop and Resume
-	subs   map[*subscriber]struct{}
-	now    func() time.Time
+	// Errors receives what the engine cannot save (the store itself
+	// failing); nil means os.Stderr. Set before use.
+	Errors io.Writer
+
+	mu      sync.Mutex
+	claimMu sync.Mutex // claims with a store that is not a RunClaimer
+	active  map[string]*execution
+	parked  map[string][]abortHook // hooks of interrupted runs, for Stop and Resume
+	subs    map[*subscriber]struct{}
+	now     func() time.Time
+	lines   lineOrder
 }
 
 // NewEngine returns an engine that saves through runs, keeps files in arts and
@@ -135,12 +181,29 @@ func (e *Engine) Start(ctx context.Context, workflowID string, wf Workflow, inpu
 	return r.ID, nil
 }
 
-// Stop asks a run to stop. A running run becomes "stopping": no further node
-// starts, running nodes' contexts are canceled, abort hooks run (bounded),
-// then it is saved "stopped". An interrupted run is stopped at once (its
-// parked hooks, if this process still has them, run first). Stopping a run
-// that already ended is a no-op.
+// Stop asks a run to stop. A run going on in this engine becomes
+// "stopping": no further node starts, running nodes' contexts are canceled,
+// abort hooks run (each within its bound), then it is saved "stopped". A run
+// nobody executes — interrupted (by exit, by a person, by a remote agent),
+// or left running or stopping by a process that died — is claimed (one
+// atomic step, RunClaimer) and stopped here: the abort hooks this process
+// holds for it, or else those its saved nodes register again
+// (RearmableStep), run before Stop returns, so every unfinished remote task
+// gets its one cancel. A caller that loses the claim gets a *ClaimError
+// (ErrRunClaimed); a run going on in another live process gives one too
+// (stop it there). Stopping a run that already ended is a no-op.
 func (e *Engine) Stop(ctx context.Context, runID string) error {
+	return e.stop(ctx, runID, false)
+}
+
+// StopClaimed is Stop for a caller that must know whether it stopped the
+// run itself (`workrun stop`): a run that already ended, or that another
+// caller stopped first, gives a *ClaimError (ErrRunClaimed) instead of nil.
+func (e *Engine) StopClaimed(ctx context.Context, runID string) error {
+	return e.stop(ctx, runID, true)
+}
+
+func (e *Engine) stop(ctx context.Context, runID string, strict bool) error {
 	e.mu.Lock()
 	x := e.active[runID]
 	e.mu.Unlock()
@@ -152,12 +215,35 @@ func (e *Engine) Stop(ctx context.Context, runID string) error {
 	if err != nil {
 		return fmt.Errorf("stop run %s: %w", runID, err)
 	}
-	if r.Status != RunInterrupted {
+	if r.Status.Terminal() {
+		if strict {
+			return fmt.Errorf("stop run %s: %w", runID, &ClaimError{RunID: runID, Status: r.Status, Stop: true})
+		}
+		return nil
+	}
+	from := []RunStatus{RunInterrupted}
+	if _, owned := e.runs.(OwnedRunStore); owned {
+		// Left by a process that died: nobody else will ever end it.
+		from = append(from, RunRunning, RunStopping)
+	}
+	if !slices.Contains(from, r.Status) {
+		return fmt.Errorf("stop run %s: %w", runID, stopping(e.holderError(ctx, runID, r.Status)))
+	}
+	if r.Status == RunStopping {
+		// Its abort work is not continued (R13): only the final status.
+		r.Status, r.EndedAt = RunStopped, e.now().UTC()
+		if r.FailedNode != "" {
+			r.Status = RunFailed
+		}
+		if err := e.claim(ctx, r, from...); err != nil {
+			return fmt.Errorf("stop run %s: %w", runID, stopping(err))
+		}
+		e.publishRun(r)
 		return nil
 	}
 	r.Status, r.Interruption, r.Reason = RunStopping, "", texts.Text(msgStoppedByUser)
-	if err := e.runs.UpdateRun(ctx, r); err != nil {
-		return fmt.Errorf("stop run %s: %w", runID, err)
+	if err := e.claim(ctx, r, from...); err != nil {
+		return fmt.Errorf("stop run %s: %w", runID, stopping(err))
 	}
 	e.publishRun(r)
 	e.mu.Lock()
@@ -165,52 +251,141 @@ func (e *Engine) Stop(ctx context.Context, runID string) error {
 	delete(e.parked, runID)
 	e.mu.Unlock()
 	if !held {
-		hooks = e.rearmForStop(ctx, r)
+		if rx := e.rearmForStop(ctx, r); rx != nil {
+			hooks = rx.takeHooks()
+		}
 	}
-	runHooks(ctx, hooks, e.abortTimeout())
+	e.runHooks(ctx, runID, hooks)
+	e.stopUnfinished(context.WithoutCancel(ctx), runID)
 	r.Status, r.EndedAt = RunStopped, e.now().UTC()
-	if err := e.runs.UpdateRun(context.WithoutCancel(ctx), r); err != nil {
+	if err := e.saveRun(ctx, r); err != nil {
 		return fmt.Errorf("stop run %s: %w", runID, err)
 	}
 	e.publishRun(r)
 	return nil
 }
 
-// Resume re-enters an interrupted run: nodes that finished (succeeded or
-// skipped) are not run again; State is rebuilt from their saved outputs; the
-// other nodes run, those that had started with NodeContext.Resumed() true.
-// A run still marked "running" by a process that died must first be found
-// by RecoverInterrupted. Resume returns once the run is going on again.
+// stopping marks a *ClaimError as the loss of a Stop.
+func stopping(err error) error {
+	var ce *ClaimError
+	if errors.As(err, &ce) {
+		ce.Stop = true
+	}
+	return err
+}
+
+// claim saves r, the run taken over, if it is still in one of the statuses
+// from (and, with a RunClaimer, nobody alive executes it): one atomic step,
+// so of concurrent callers exactly one wins. The others get a *ClaimError.
+func (e *Engine) claim(ctx context.Context, r Run, from ...RunStatus) error {
+	if c, ok := e.runs.(RunClaimer); ok {
+		res, err := c.ClaimRun(ctx, r, from...)
+		if err != nil {
+			return err
+		}
+		if !res.OK {
+			return &ClaimError{RunID: r.ID, Status: res.Status, PID: res.OwnerPID}
+		}
+		return nil
+	}
+	// A store without claims serves one process: the engine's lock makes
+	// the read and the write one step.
+	e.claimMu.Lock()
+	defer e.claimMu.Unlock()
+	cur, err := e.runs.GetRun(ctx, r.ID)
+	if err != nil {
+		return err
+	}
+	if !slices.Contains(from, cur.Status) || (cur.Status == RunRunning || cur.Status == RunStopping) && e.Active(r.ID) {
+		return &ClaimError{RunID: r.ID, Status: cur.Status}
+	}
+	return e.runs.UpdateRun(ctx, r)
+}
+
+// holderError explains why a run in status st, not going on here, cannot be
+// taken over: who has it, as far as the store can tell.
+func (e *Engine) holderError(ctx context.Context, runID string, st RunStatus) error {
+	ce := &ClaimError{RunID: runID, Status: st}
+	if c, ok := e.runs.(RunClaimer); ok {
+		if h, err := c.RunHolder(ctx, runID); err == nil {
+			ce.Status, ce.PID = h.Status, h.OwnerPID
+		}
+	}
+	return ce
+}
+
+// Resume re-enters a run interrupted by exit (or by a person, whose node
+// then waits again): nodes that finished (succeeded or skipped) are not run
+// again; State is rebuilt from their saved outputs; the other nodes run,
+// those that had started with NodeContext.Resumed() true. A run left
+// "running" by a process that died is resumed the same way when the store
+// records owners (OwnedRunStore); otherwise RecoverInterrupted must find it
+// first. Taking the run over is one atomic claim (RunClaimer): of several
+// callers, here or in other processes, exactly one resumes it and the others
+// get a *ClaimError (ErrRunClaimed) naming the process that has it. A run
+// interrupted by its remote agent gives ErrRemoteInput: what the agent asked
+// for cannot be given here (R8). Resume returns once the run is going on
+// again.
 func (e *Engine) Resume(ctx context.Context, runID string) error {
-	e.mu.Lock()
-	_, busy := e.active[runID]
-	e.mu.Unlock()
-	if busy {
-		return fmt.Errorf("resume run %s: %w", runID, ErrRunActive)
+	if err := e.resume(ctx, runID, nil); err != nil {
+		return fmt.Errorf("resume run %s: %w", runID, err)
+	}
+	return nil
+}
+
+// resume claims the run and starts it again; with d, the decision is saved
+// once the claim is won, before any node runs.
+func (e *Engine) resume(ctx context.Context, runID string, d *Decision) error {
+	if e.Active(runID) {
+		return ErrRunActive
 	}
 	r, err := e.runs.GetRun(ctx, runID)
 	if err != nil {
-		return fmt.Errorf("resume run %s: %w", runID, err)
+		return err
 	}
-	if r.Status != RunInterrupted {
-		return fmt.Errorf("resume run %s (status %s): %w", runID, r.Status, ErrNotResumable)
+	from := []RunStatus{RunInterrupted}
+	if _, owned := e.runs.(OwnedRunStore); owned {
+		from = append(from, RunRunning)
+	}
+	switch {
+	case r.Status.Terminal() && d != nil:
+		return &ClaimError{RunID: runID, Status: r.Status} // it ended since the node waited
+	case r.Status.Terminal():
+		return fmt.Errorf("status %s: %w", r.Status, ErrNotResumable)
+	case r.Status == RunInterrupted && r.Interruption == InterruptedByRemote && d == nil:
+		return fmt.Errorf("interrupted by its remote agent: %w", ErrRemoteInput)
+	case !slices.Contains(from, r.Status):
+		return e.holderError(ctx, runID, r.Status)
 	}
 	steps, probs := e.compile(r.Workflow)
 	if len(probs) > 0 {
-		return fmt.Errorf("resume run %s: %w", runID, &ValidationError{Problems: probs})
+		return &ValidationError{Problems: probs}
 	}
 	recs, err := e.runs.NodeRuns(ctx, runID)
 	if err != nil {
-		return fmt.Errorf("resume run %s: %w", runID, err)
+		return err
 	}
+	prev := r
 	r.Status, r.Interruption, r.Reason, r.EndedAt = RunRunning, "", "", time.Time{}
+	if err := e.claim(ctx, r, from...); err != nil {
+		return err
+	}
+	if d != nil {
+		if err := e.runs.SaveDecision(ctx, *d); err != nil {
+			// Give the run back as it was: nothing ran.
+			prev.Status = RunInterrupted
+			if prev.Interruption == "" {
+				prev.Interruption, prev.Reason = InterruptedByExit, texts.Text(msgAppExited)
+			}
+			if uerr := e.saveRun(ctx, prev); uerr != nil {
+				err = errors.Join(err, uerr)
+			}
+			return err
+		}
+	}
 	x := newExecution(e, r, steps, recs)
 
 	e.mu.Lock()
-	if _, busy := e.active[runID]; busy {
-		e.mu.Unlock()
-		return fmt.Errorf("resume run %s: %w", runID, ErrRunActive)
-	}
 	// Hooks of nodes that finished stay registered; re-entered nodes
 	// register theirs again. A process that does not hold the run's hooks
 	// asks the finished nodes to register theirs again (RearmableStep).
@@ -221,17 +396,10 @@ func (e *Engine) Resume(ctx context.Context, runID string) error {
 		}
 	}
 	delete(e.parked, runID)
-	if !held {
-		x.rearm(NodeSucceeded)
-	}
 	e.active[runID] = x
 	e.mu.Unlock()
-
-	if err := e.runs.UpdateRun(ctx, x.run); err != nil {
-		e.mu.Lock()
-		delete(e.active, runID)
-		e.mu.Unlock()
-		return fmt.Errorf("resume run %s: %w", runID, err)
+	if !held {
+		x.rearm(NodeSucceeded)
 	}
 	e.publishRun(x.run)
 	go x.loop()
@@ -239,8 +407,12 @@ func (e *Engine) Resume(ctx context.Context, runID string) error {
 }
 
 // Decide saves a person's Human Review or Ask Human decision and re-enters
-// the waiting node: Resume when the run is interrupted, or at once when other
-// branches of the run are still going on in this engine.
+// the waiting node: at once when the run is going on in this engine (other
+// branches still running), else by claiming and resuming the interrupted
+// run — the decision is saved only once the claim is won, so of concurrent
+// answers exactly one is taken and the others get a *ClaimError. A node
+// interrupted by a remote agent (its step is not a DecidingStep) gives
+// ErrRemoteInput: its request cannot be answered here (R8).
 func (e *Engine) Decide(ctx context.Context, d Decision) error {
 	if d.Time.IsZero() {
 		d.Time = e.now().UTC()
@@ -249,10 +421,7 @@ func (e *Engine) Decide(ctx context.Context, d Decision) error {
 	if err != nil {
 		return fmt.Errorf("decide %s/%s: %w", d.RunID, d.NodeID, err)
 	}
-	if !e.waitingForPerson(ctx, r, d.NodeID) {
-		return fmt.Errorf("decide %s/%s: %w", d.RunID, d.NodeID, ErrNoDecisionPending)
-	}
-	if err := e.runs.SaveDecision(ctx, d); err != nil {
+	if err := e.waitingForPerson(ctx, r, d.NodeID); err != nil {
 		return fmt.Errorf("decide %s/%s: %w", d.RunID, d.NodeID, err)
 	}
 	for {
@@ -263,14 +432,17 @@ func (e *Engine) Decide(ctx context.Context, d Decision) error {
 			// Going on here: the node is re-entered at once, or it is about
 			// to run anyway (it reads the saved decision), or the run is
 			// ending. Only a run that ended in between needs Resume.
+			if err := e.runs.SaveDecision(ctx, d); err != nil {
+				return fmt.Errorf("decide %s/%s: %w", d.RunID, d.NodeID, err)
+			}
 			if alive := x.reenter(d.NodeID); alive {
 				return nil
 			}
 			<-x.done
 		}
-		err := e.Resume(ctx, d.RunID)
+		err := e.resume(ctx, d.RunID, &d)
 		if errors.Is(err, ErrRunActive) {
-			continue // someone else resumed it meanwhile
+			continue // resumed here meanwhile
 		}
 		if err != nil {
 			return fmt.Errorf("decide %s/%s: %w", d.RunID, d.NodeID, err)
@@ -279,20 +451,37 @@ func (e *Engine) Decide(ctx context.Context, d Decision) error {
 	}
 }
 
-func (e *Engine) waitingForPerson(ctx context.Context, r Run, nodeID string) bool {
+// waitingForPerson says why node of r cannot take a decision, or nil.
+func (e *Engine) waitingForPerson(ctx context.Context, r Run, nodeID string) error {
 	if r.Status.Terminal() || r.Status == RunStopping {
-		return false
+		return fmt.Errorf("run is %s: %w", r.Status, ErrNoDecisionPending)
 	}
 	recs, err := e.runs.NodeRuns(ctx, r.ID)
 	if err != nil {
-		return false
+		return err
 	}
-	for _, n := range recs {
-		if n.NodeID == nodeID {
-			return n.Status == NodeInterrupted
+	i := slices.IndexFunc(recs, func(n NodeRun) bool { return n.NodeID == nodeID })
+	if i < 0 || recs[i].Status != NodeInterrupted {
+		return ErrNoDecisionPending
+	}
+	for _, n := range r.Workflow.Nodes {
+		if n.ID != nodeID {
+			continue
 		}
+		k, ok := e.kinds[n.Type]
+		if !ok {
+			return ErrNoDecisionPending
+		}
+		st, err := k.Compile(n, r.Workflow)
+		if err != nil {
+			return err
+		}
+		if _, ok := st.(DecidingStep); !ok {
+			return ErrRemoteInput
+		}
+		return nil
 	}
-	return false
+	return ErrNoDecisionPending
 }
 
 // Wait blocks until the run is no longer going on in this engine (it ended
@@ -433,22 +622,55 @@ func (e *Engine) finished(x *execution, parked []abortHook) {
 	e.mu.Unlock()
 }
 
-// rearmForStop collects the abort hooks of an interrupted run this process
-// does not hold, from its saved records (RearmableStep).
-func (e *Engine) rearmForStop(ctx context.Context, r Run) []abortHook {
+// rearmForStop gathers the abort hooks of an interrupted run this process
+// does not hold, from its saved records (RearmableStep), in an execution
+// that never runs. Failing to read them is reported in the run's record:
+// the cancels they would send are then not sent.
+func (e *Engine) rearmForStop(ctx context.Context, r Run) *execution {
 	steps, probs := e.compile(r.Workflow)
 	if len(probs) > 0 {
+		e.report(r.ID, "", texts.Msg(msgNoRearm, &ValidationError{Problems: probs}))
 		return nil
 	}
 	recs, err := e.runs.NodeRuns(ctx, r.ID)
 	if err != nil {
+		e.report(r.ID, "", texts.Msg(msgNoRearm, err))
 		return nil
 	}
 	x := newExecution(e, r, steps, recs)
 	// A node left "running" was cut off by a crash (RecoverInterrupted keeps
 	// its record as it was): its remote work may still be going on (R9).
 	x.rearm(NodeSucceeded, NodeInterrupted, NodeRunning)
-	return x.hooks
+	return x
+}
+
+// takeHooks returns the hooks registered so far.
+func (x *execution) takeHooks() []abortHook {
+	x.hmu.Lock()
+	defer x.hmu.Unlock()
+	return slices.Clone(x.hooks)
+}
+
+// stopUnfinished saves the nodes of a run stopped while interrupted that
+// were left running or interrupted as stopped.
+func (e *Engine) stopUnfinished(ctx context.Context, runID string) {
+	recs, err := e.runs.NodeRuns(ctx, runID)
+	if err != nil {
+		e.report(runID, "", texts.Msg(msgNodesNotSaved, err))
+		return
+	}
+	now := e.now().UTC()
+	for _, rec := range recs {
+		if rec.Status != NodeRunning && rec.Status != NodeInterrupted {
+			continue
+		}
+		rec.Status, rec.Error, rec.EndedAt = NodeStopped, texts.Text(msgStoppedNode), now
+		if err := e.runs.SaveNodeRun(ctx, rec); err != nil {
+			e.report(runID, rec.NodeID, texts.Msg(msgNodesNotSaved, err))
+			continue
+		}
+		e.publish(Event{Type: EventNode, RunID: runID, NodeID: rec.NodeID, Node: &rec})
+	}
 }
 
 func (e *Engine) publishRun(r Run) {

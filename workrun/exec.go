@@ -19,8 +19,9 @@ var ErrUndeclaredWrite = errors.New("write not permitted")
 const hookGrace = time.Second
 
 type abortHook struct {
-	node string
-	fn   func(ctx context.Context)
+	node  string
+	fn    func(ctx context.Context)
+	bound time.Duration // 0: Engine.AbortTimeout
 }
 
 type nodeResult struct {
@@ -81,13 +82,12 @@ type execution struct {
 	rerunCh chan rerunReq
 	done    chan struct{}
 
-	hmu        sync.Mutex
-	hooks      []abortHook
-	aborting   bool
-	abortCtx   context.Context
-	inflight   int
-	hooksIdle  chan struct{}
-	abortClose context.CancelFunc
+	hmu       sync.Mutex
+	hooks     []abortHook
+	aborting  bool
+	inflight  int
+	hooksIdle chan struct{}
+	hooksEnd  time.Time // when the last hook called is past its bound (+ grace)
 }
 
 func newExecution(e *Engine, r Run, steps map[string]Step, recs []NodeRun) *execution {
@@ -194,7 +194,14 @@ func (x *execution) rearm(statuses ...NodeStatus) {
 			continue // re-entered: it registers its hook when it runs
 		}
 		if rs, ok := x.steps[id].(RearmableStep); ok {
-			rs.Rearm(&nodeContext{x: x, runID: x.run.ID, id: id, inputs: maps.Clone(rec.Inputs), resumed: true}, rec)
+			func() {
+				defer func() {
+					if p := recover(); p != nil {
+						x.e.report(x.run.ID, id, texts.Msg(msgRearmPanicked, p))
+					}
+				}()
+				rs.Rearm(&nodeContext{x: x, runID: x.run.ID, id: id, inputs: maps.Clone(rec.Inputs), resumed: true}, rec)
+			}()
 		}
 	}
 }
@@ -460,17 +467,15 @@ func (x *execution) beginAbort(node, reason string, fail bool) {
 	x.failRun = fail
 	x.run.Status, x.run.Reason, x.run.FailedNode = RunStopping, reason, node
 	x.run.State = maps.Clone(x.run.State)
-	if err := x.e.runs.UpdateRun(context.Background(), x.run); err == nil {
+	if err := x.e.saveRun(context.Background(), x.run); err == nil {
 		x.e.publishRun(x.run)
 	}
 	x.cancel()
 	x.abortStart = time.Now()
-	timeout := x.e.abortTimeout()
-	x.deadline = time.After(timeout + hookGrace)
+	x.deadline = time.After(x.e.abortTimeout() + hookGrace)
 
 	x.hmu.Lock()
 	x.aborting = true
-	x.abortCtx, x.abortClose = context.WithTimeout(context.WithoutCancel(x.ctx), timeout)
 	hooks := x.hooks
 	for _, h := range hooks {
 		x.callHookLocked(h)
@@ -499,12 +504,17 @@ func (x *execution) addHook(h abortHook) {
 	x.hooks = append(x.hooks, h)
 }
 
+// callHookLocked starts h on a context detached from the run and bounded by
+// the hook's own bound (its node's, see OnAbortWithin).
 func (x *execution) callHookLocked(h abortHook) {
+	bound := x.e.hookBound(h)
+	if end := time.Now().Add(bound + hookGrace); end.After(x.hooksEnd) {
+		x.hooksEnd = end
+	}
 	x.inflight++
-	ctx := x.abortCtx
+	base, runID := context.WithoutCancel(x.ctx), x.run.ID
 	go func() {
 		defer func() {
-			_ = recover() // a hook's panic changes nothing about the run (R2)
 			x.hmu.Lock()
 			x.inflight--
 			if x.inflight == 0 && x.hooksIdle != nil {
@@ -513,29 +523,35 @@ func (x *execution) callHookLocked(h abortHook) {
 			}
 			x.hmu.Unlock()
 		}()
-		h.fn(ctx)
+		x.e.callHook(base, runID, h, bound)
 	}()
 }
 
-// waitHooks waits for the abort hooks, at most until AbortTimeout (+ grace)
-// after the abort began.
+// waitHooks waits for the abort hooks, each at most until its bound (+
+// grace) has passed; a hook registered meanwhile extends the wait.
 func (x *execution) waitHooks() {
-	x.hmu.Lock()
-	if x.inflight == 0 {
+	for {
+		x.hmu.Lock()
+		if x.inflight == 0 {
+			x.hmu.Unlock()
+			return
+		}
+		if x.hooksIdle == nil {
+			x.hooksIdle = make(chan struct{})
+		}
+		idle, end := x.hooksIdle, x.hooksEnd
 		x.hmu.Unlock()
-		return
-	}
-	if x.hooksIdle == nil {
-		x.hooksIdle = make(chan struct{})
-	}
-	idle := x.hooksIdle
-	x.hmu.Unlock()
-	left := time.Until(x.abortStart.Add(x.e.abortTimeout() + hookGrace))
-	t := time.NewTimer(max(left, 0))
-	defer t.Stop()
-	select {
-	case <-idle:
-	case <-t.C:
+		left := time.Until(end)
+		if left <= 0 {
+			return
+		}
+		t := time.NewTimer(left)
+		select {
+		case <-idle:
+			t.Stop()
+			return
+		case <-t.C:
+		}
 	}
 }
 
@@ -558,16 +574,13 @@ func (x *execution) finish() {
 		x.status[id], x.recs[id] = rec.Status, rec
 		leftover = append(leftover, rec)
 	}
-	_ = x.saveNodes(leftover)
+	if err := x.saveNodes(leftover); err != nil {
+		x.e.report(x.run.ID, "", texts.Msg(msgNodesNotSaved, err))
+	}
 
 	switch x.mode {
 	case modeAborting:
 		x.waitHooks()
-		x.hmu.Lock()
-		if x.abortClose != nil {
-			defer x.abortClose()
-		}
-		x.hmu.Unlock()
 		x.run.Status, x.run.EndedAt = RunStopped, now
 		if x.failRun {
 			x.run.Status = RunFailed
@@ -591,7 +604,7 @@ func (x *execution) finish() {
 		}
 	}
 	x.run.State = maps.Clone(x.run.State)
-	if err := x.e.runs.UpdateRun(context.Background(), x.run); err == nil {
+	if err := x.e.saveRun(context.Background(), x.run); err == nil {
 		x.e.publishRun(x.run)
 	}
 	x.e.finished(x, parked)
@@ -624,23 +637,14 @@ func (c *nodeContext) Resumed() bool            { return c.resumed }
 func (c *nodeContext) Artifacts() ArtifactStore { return c.x.e.arts }
 
 func (c *nodeContext) Log(msg Text) {
-	m := c.message(msg)
-	saved, err := c.x.e.runs.AppendMessage(context.Background(), m)
-	if err != nil {
-		return // nothing was saved, so nothing is shown
-	}
-	c.x.e.publish(Event{Type: EventMessage, RunID: saved.RunID, NodeID: saved.NodeID, Message: &saved})
-}
-
-// message builds the line for msg. Text keeps the rendering in the current
-// language for stores and readers that do not render keys yet.
-func (c *nodeContext) message(msg Text) Message {
-	return Message{RunID: c.runID, NodeID: c.id, Time: c.x.e.now().UTC(), Key: msg.Key, Args: msg.Args, Text: msg.String()}
+	c.x.e.logLine(c.x.e.line(c.runID, c.id, msg))
 }
 
 func (c *nodeContext) Progress(msg Text) {
-	m := c.message(msg)
+	m := c.x.e.line(c.runID, c.id, msg)
 	if err := c.x.e.runs.AppendProgress(context.Background(), m); err != nil {
+		// Not batched: try it as a line of its own (which reports a failure).
+		c.x.e.logLine(m)
 		return
 	}
 	// Progress lines are batched by the store (Seq unknown yet); they are the
@@ -649,8 +653,14 @@ func (c *nodeContext) Progress(msg Text) {
 }
 
 func (c *nodeContext) OnAbort(hook func(ctx context.Context)) {
+	c.OnAbortWithin(0, hook)
+}
+
+// OnAbortWithin registers hook like OnAbort, bounded by d instead of the
+// engine's AbortTimeout (BoundedAborter).
+func (c *nodeContext) OnAbortWithin(d time.Duration, hook func(ctx context.Context)) {
 	if hook != nil {
-		c.x.addHook(abortHook{node: c.id, fn: hook})
+		c.x.addHook(abortHook{node: c.id, fn: hook, bound: max(d, 0)})
 	}
 }
 
@@ -671,31 +681,50 @@ func (c *nodeContext) Decision(ctx context.Context) (Decision, bool, error) {
 	return d, true, nil
 }
 
-// runHooks calls hooks concurrently on a detached context bounded by timeout
-// and waits for them (or the bound).
-func runHooks(ctx context.Context, hooks []abortHook, timeout time.Duration) {
+// runHooks calls hooks concurrently, each on a detached context bounded by
+// its own bound, and waits for them (or the longest bound, + grace).
+func (e *Engine) runHooks(ctx context.Context, runID string, hooks []abortHook) {
 	if len(hooks) == 0 {
 		return
 	}
-	hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
-	defer cancel()
+	base := context.WithoutCancel(ctx)
 	done := make(chan struct{}, len(hooks))
+	var longest time.Duration
 	for _, h := range hooks {
+		bound := e.hookBound(h)
+		longest = max(longest, bound)
 		go func() {
-			defer func() {
-				_ = recover()
-				done <- struct{}{}
-			}()
-			h.fn(hctx)
+			defer func() { done <- struct{}{} }()
+			e.callHook(base, runID, h, bound)
 		}()
 	}
-	bound := time.NewTimer(timeout + hookGrace)
-	defer bound.Stop()
+	wait := time.NewTimer(longest + hookGrace)
+	defer wait.Stop()
 	for range hooks {
 		select {
 		case <-done:
-		case <-bound.C:
+		case <-wait.C:
 			return
 		}
 	}
+}
+
+func (e *Engine) hookBound(h abortHook) time.Duration {
+	if h.bound > 0 {
+		return h.bound
+	}
+	return e.abortTimeout()
+}
+
+// callHook runs one hook within bound. A hook's panic changes nothing about
+// the run (R2), but it is reported on the hook's node.
+func (e *Engine) callHook(base context.Context, runID string, h abortHook, bound time.Duration) {
+	ctx, cancel := context.WithTimeout(base, bound)
+	defer cancel()
+	defer func() {
+		if p := recover(); p != nil {
+			e.report(runID, h.node, texts.Msg(msgHookPanicked, p))
+		}
+	}()
+	h.fn(ctx)
 }

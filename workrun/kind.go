@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Kind is a node type the engine can run ("start", "set", "remote_agent", …).
@@ -82,13 +83,17 @@ type BranchingStep interface {
 	Branches() []string
 }
 
-// DecodeConfig decodes a node's config strictly into v: an unknown key or a
-// value of the wrong JSON type is an error naming it. An absent config
+// DecodeConfig decodes a node's config strictly into v: an unknown key, a
+// key given twice (ErrDuplicateKey) or a value of the wrong JSON type is an
+// error naming it. An absent config
 // decodes as {}.
 func DecodeConfig(spec NodeSpec, v any) error {
 	raw := bytes.TrimSpace(spec.Config)
 	if len(raw) == 0 || string(raw) == "null" {
 		raw = []byte("{}")
+	}
+	if err := checkDuplicateKeys(raw); err != nil {
+		return fmt.Errorf("config: %w", err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
@@ -131,4 +136,33 @@ func jsonKind(goKind string) string {
 type RearmableStep interface {
 	Step
 	Rearm(nc NodeContext, saved NodeRun)
+}
+
+// DecidingStep is implemented by steps that wait for a person's Decision
+// (Human Review, Ask Human). Engine.Decide refuses a decision for an
+// interrupted node whose step is not one (ErrRemoteInput): a remote agent's
+// request for input or authentication cannot be answered through Workrun.
+type DecidingStep interface {
+	Step
+	TakesDecisions()
+}
+
+// BoundedAborter is implemented by the engine's NodeContext: OnAbortWithin
+// registers an abort hook like OnAbort, but bounded by d instead of the
+// engine's AbortTimeout, so a node whose remote work has a longer bound (a
+// Remote Agent's timeout) keeps it when the run fails or is stopped; d <= 0
+// means the engine's bound. The run's final status waits for the longest
+// bound of the hooks it calls (plus a short grace).
+type BoundedAborter interface {
+	OnAbortWithin(d time.Duration, hook func(ctx context.Context))
+}
+
+// OnAbortWithin registers hook on nc bounded by d when nc supports it
+// (BoundedAborter), else with nc.OnAbort.
+func OnAbortWithin(nc NodeContext, d time.Duration, hook func(ctx context.Context)) {
+	if b, ok := nc.(BoundedAborter); ok {
+		b.OnAbortWithin(d, hook)
+		return
+	}
+	nc.OnAbort(hook)
 }

@@ -3,20 +3,15 @@ package workrun_test
 import (
 	"context"
 	"errors"
-	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"workrun/workrun"
+	"workrun/workrun/workruntest"
 )
 
-// TestMain pins the tests to English, whatever the developer's locale: the
-// other tests assert the English wording; the language tests set their own.
-func TestMain(m *testing.M) {
-	os.Setenv("LANGUAGE", "en")
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { workruntest.MainInEnglish(m) }
 
 // TestLanguageFollowsTheEnvironment: LANGUAGE (set by the GUI's language
 // switch) wins, then LC_ALL, LC_MESSAGES, LANG, as gettext reads them.

@@ -2,6 +2,8 @@ package workrun
 
 import (
 	"encoding/json"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -137,17 +139,50 @@ type Message struct {
 	Key  string   `json:"key,omitempty"`
 	Args []string `json:"args,omitempty"`
 	Text string   `json:"text"`
+	// Repeat counts the earlier progress lines of the same node and key
+	// that this one replaced: a store may coalesce a burst of progress
+	// lines into the newest, since nobody can read them one by one. In
+	// then ends with "(+N updates)".
+	Repeat int64 `json:"repeat,omitempty"`
 }
 
 // In renders the message in lang ("en" or "zh").
 func (m Message) In(lang string) string {
-	if m.Key == "" {
-		if m.Text == "" && len(m.Args) > 0 {
-			return Text{Args: m.Args}.In(lang)
-		}
-		return m.Text
+	var s string
+	switch {
+	case m.Key != "":
+		s = Text{Key: m.Key, Args: m.Args}.In(lang)
+	case m.Text == "" && len(m.Args) > 0:
+		s = Text{Args: m.Args}.In(lang)
+	default:
+		s = m.Text
 	}
-	return Text{Key: m.Key, Args: m.Args}.In(lang)
+	if m.Repeat > 0 {
+		s += " " + messageTexts.In(lang, msgRepeated, groupDigits(m.Repeat))
+	}
+	return s
+}
+
+const msgRepeated msgID = "workrun.progress_repeated"
+
+var messageTexts = NewCatalog(map[msgID][2]string{
+	msgRepeated: {"(+%s updates)", "（另有 %s 条更新）"},
+})
+
+// groupDigits writes n with thousands separators: 1234567 → "1,234,567".
+func groupDigits(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	if n < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }
 
 // Decision is a person's answer to a Human Review or Ask Human node.

@@ -79,3 +79,30 @@ type OwnedRunStore interface {
 	// ok is false when it was left alone (another process has it now).
 	UpdateOrphanedRun(ctx context.Context, r Run, from RunStatus) (ok bool, err error)
 }
+
+// RunClaimer is implemented by stores that can claim a run in one atomic
+// step. Taking over a run that nobody executes right now — Resume, Stop or a
+// decision on an interrupted run, or a run whose process died — is a claim:
+// of several callers (in one process or several) exactly one wins, and the
+// others learn who has the run. Stores without it are claimed with a read
+// and an unconditional write, safe only for one process at a time.
+type RunClaimer interface {
+	// ClaimRun saves r like UpdateRun, and makes this store the run's owner,
+	// only if the run is in one of the statuses from and, when that status
+	// is one a process executes (running, stopping), the process that owns
+	// it has ended. The check and the write are one transaction. The result
+	// says whether it was saved and what was found.
+	ClaimRun(ctx context.Context, r Run, from ...RunStatus) (RunClaim, error)
+	// RunHolder reads the run's status and owner without changing anything.
+	RunHolder(ctx context.Context, runID string) (RunClaim, error)
+}
+
+// RunClaim is the outcome of RunClaimer.ClaimRun: what the store found.
+type RunClaim struct {
+	OK     bool      // the run was saved (the claim won)
+	Status RunStatus // the status found before the write
+	// OwnerPID is the process id of the run's owner (the process that saved
+	// it last); 0 when unknown. OwnerAlive says whether it still runs.
+	OwnerPID   int
+	OwnerAlive bool
+}

@@ -23,6 +23,13 @@ const (
 	msgWantFiles       msgID = "workrun.want_files"
 	msgWantJSON        msgID = "workrun.want_j_s_o_n"
 	msgUnknownType     msgID = "workrun.unknown_type"
+	msgHookPanicked    msgID = "workrun.hook_panicked"
+	msgRearmPanicked   msgID = "workrun.rearm_panicked"
+	msgNodesNotSaved   msgID = "workrun.nodes_not_saved"
+	msgRunNotSaved     msgID = "workrun.run_not_saved"
+	msgLineNotSaved    msgID = "workrun.line_not_saved"
+	msgNoRearm         msgID = "workrun.no_rearm"
+	msgStoppedNode     msgID = "workrun.stopped_node"
 )
 
 var texts = NewCatalog(map[msgID][2]string{
@@ -44,4 +51,11 @@ var texts = NewCatalog(map[msgID][2]string{
 	msgWantFiles:     {"want a list of artifact ids, got %T", "应为产物 ID 列表，实际为 %T"},
 	msgWantJSON:      {"want a JSON value: %v", "应为 JSON 值：%v"},
 	msgUnknownType:   {"unknown field type %q", "未知的字段类型 %q"},
+	msgHookPanicked:  {"the abort work panicked: %v", "中止处理崩溃：%v"},
+	msgRearmPanicked: {"registering the abort work again panicked: %v", "重新登记中止处理时崩溃：%v"},
+	msgNodesNotSaved: {"saving the final node records failed: %v", "保存节点的最终记录失败：%v"},
+	msgRunNotSaved:   {"saving the run as %s failed: %v", "将运行保存为 %s 失败：%v"},
+	msgLineNotSaved:  {"saving a message of this node failed: %v", "保存该节点的一条消息失败：%v"},
+	msgNoRearm:       {"the abort work of the run's nodes could not be registered again: %v", "无法重新登记各节点的中止处理：%v"},
+	msgStoppedNode:   {"stopped while interrupted", "在中断期间被停止"},
 })

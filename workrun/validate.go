@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Problem is one reason a workflow cannot run, located on a node (NodeID) or
@@ -61,8 +63,14 @@ func (e *Engine) compile(wf Workflow) (map[string]Step, []Problem) {
 		probs = append(probs, Problem{NodeID: id, EdgeIndex: i, Message: fmt.Sprintf(format, args...)})
 	}
 
+	if r, bad := invisibleRune(wf.Name); bad {
+		nodeProblem("", "the workflow name %q contains %s", wf.Name, describeRune(r))
+	}
 	fields := slices.Sorted(maps.Keys(wf.State))
 	for _, f := range fields {
+		if r, bad := invisibleRune(f); bad {
+			nodeProblem("", "state field %q: a name must not contain %s", f, describeRune(r))
+		}
 		if strings.TrimSpace(f) == "" || strings.ContainsAny(f, "{} \t\n") {
 			nodeProblem("", "state field %q: a name must not be empty or contain spaces or braces", f)
 		}
@@ -84,6 +92,9 @@ func (e *Engine) compile(wf Workflow) (map[string]Step, []Problem) {
 			continue
 		}
 		seen[n.ID] = true
+		if r, bad := invisibleRune(n.ID); bad {
+			nodeProblem(n.ID, "a node id must not contain %s", describeRune(r))
+		}
 		k, ok := e.kinds[n.Type]
 		if !ok {
 			nodeProblem(n.ID, "unknown node type %q", n.Type)
@@ -125,6 +136,11 @@ func (e *Engine) compile(wf Workflow) (map[string]Step, []Problem) {
 	type pair struct{ from, to, when string }
 	dup := make(map[pair]bool)
 	for i, ed := range wf.Edges {
+		for _, ref := range []struct{ what, v string }{{"from", ed.From}, {"to", ed.To}, {"when", ed.When}} {
+			if r, bad := invisibleRune(ref.v); bad {
+				edgeProblem(i, "", "edge %s %q contains %s", ref.what, ref.v, describeRune(r))
+			}
+		}
 		bad := false
 		if !seen[ed.From] {
 			edgeProblem(i, "", "edge from missing node %q", ed.From)
@@ -297,4 +313,30 @@ func knownType(t FieldType) bool {
 		return true
 	}
 	return false
+}
+
+// invisibleRune returns the first character of s that a terminal or a
+// label would not show as itself: a control character (ESC starts terminal
+// sequences), a format character (bidi overrides, zero-width joiners), a
+// space other than ' ', or bytes that are not UTF-8. Names that hold one
+// could pass for another name or rewrite what is printed around them.
+func invisibleRune(s string) (rune, bool) {
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, size := utf8.DecodeRuneInString(s[i:]); size <= 1 {
+				return r, true
+			}
+		}
+		if r != ' ' && !unicode.IsPrint(r) {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+func describeRune(r rune) string {
+	if r == utf8.RuneError {
+		return "bytes that are not UTF-8"
+	}
+	return fmt.Sprintf("an invisible or control character (U+%04X)", r)
 }

@@ -115,3 +115,54 @@ func TestProblemJSON(t *testing.T) {
 		t.Error(diff)
 	}
 }
+
+// TestValidateRefusesInvisibleCharacters: node ids, State field names, edge
+// references and the workflow name that hold control, bidi or zero-width
+// characters (which could retitle a terminal or pass for another name) are
+// refused, and the problem shows the name escaped.
+func TestValidateRefusesInvisibleCharacters(t *testing.T) {
+	e, _ := newEngine(t, fakeKind{})
+	for _, tc := range []struct {
+		name string
+		wf   workrun.Workflow
+		want string
+	}{
+		{"escape in a node id", workrun.Workflow{Nodes: []workrun.NodeSpec{node("start", "start", ""), node("x\x1b]0;pwned\x07", "join", "")},
+			Edges: []workrun.Edge{{From: "start", To: "x\x1b]0;pwned\x07"}}}, `a node id must not contain an invisible or control character (U+001B)`},
+		{"newline in a node id", workrun.Workflow{Nodes: []workrun.NodeSpec{node("start", "start", ""), node("a\n[other] succeeded", "join", "")},
+			Edges: []workrun.Edge{{From: "start", To: "a\n[other] succeeded"}}}, `(U+000A)`},
+		{"bidi override in a node id", workrun.Workflow{Nodes: []workrun.NodeSpec{node("start", "start", ""), node("gnp.\u202eexe", "join", "")},
+			Edges: []workrun.Edge{{From: "start", To: "gnp.\u202eexe"}}}, `(U+202E)`},
+		{"zero-width space in a field", workrun.Workflow{State: map[string]workrun.FieldType{"na\u200bme": "text"},
+			Nodes: []workrun.NodeSpec{node("start", "start", "")}}, `state field "na\u200bme": a name must not contain an invisible or control character (U+200B)`},
+		{"control in an edge when", workrun.Workflow{State: map[string]workrun.FieldType{"n": "number"},
+			Nodes: []workrun.NodeSpec{node("start", "start", ""), node("c", "condition", `{"field":"n","op":"eq","value":1}`), node("j", "join", "")},
+			Edges: []workrun.Edge{{From: "start", To: "c"}, {From: "c", To: "j", When: "true\x00"}}}, `edge when "true\x00" contains`},
+		{"not UTF-8", workrun.Workflow{Nodes: []workrun.NodeSpec{node("start", "start", ""), node("a\xff", "join", "")},
+			Edges: []workrun.Edge{{From: "start", To: "a\xff"}}}, "bytes that are not UTF-8"},
+		{"escape in the name", workrun.Workflow{Name: "flow\x1b[2J", Nodes: []workrun.NodeSpec{node("start", "start", "")}}, `the workflow name "flow\x1b[2J" contains`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			probs := e.Validate(tc.wf)
+			found := false
+			for _, p := range probs {
+				if strings.Contains(p.String(), tc.want) {
+					found = true
+				}
+				if strings.ContainsAny(p.String(), "\x1b\n\x07\u202e\u200b") {
+					t.Errorf("a problem prints the character raw: %q", p.String())
+				}
+			}
+			if !found {
+				t.Errorf("problems %q lack %q", probs, tc.want)
+			}
+		})
+	}
+	// Ordinary names, also non-ASCII ones and spaces in the workflow name, pass.
+	ok := workrun.Workflow{Name: "Übersicht 报告", State: map[string]workrun.FieldType{"报告": "text"},
+		Nodes: []workrun.NodeSpec{node("start", "start", ""), node("zusammenführen-1", "join", "")},
+		Edges: []workrun.Edge{{From: "start", To: "zusammenführen-1"}}}
+	if probs := e.Validate(ok); len(probs) > 0 {
+		t.Errorf("problems %v", probs)
+	}
+}

@@ -49,6 +49,9 @@ type step struct {
 func (s *step) Reads() []string  { return nil }
 func (s *step) Writes() []string { return []string{s.field} }
 
+// TakesDecisions: it waits for a person's answer (workrun.DecidingStep).
+func (s *step) TakesDecisions() {}
+
 func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
 	d, ok, err := nc.Decision(ctx)
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -13,12 +12,7 @@ import (
 	"workrun/workrun/workruntest"
 )
 
-// TestMain pins the tests to English, whatever the developer's locale: the
-// other tests assert the English wording; the language tests set their own.
-func TestMain(m *testing.M) {
-	os.Setenv("LANGUAGE", "en")
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { workruntest.MainInEnglish(m) }
 
 // TestAskHumanTextsInBothLanguages (issue 7).
 func TestAskHumanTextsInBothLanguages(t *testing.T) {

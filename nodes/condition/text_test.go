@@ -1,7 +1,6 @@
 package condition
 
 import (
-	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -10,12 +9,7 @@ import (
 	"workrun/workrun/workruntest"
 )
 
-// TestMain pins the tests to English, whatever the developer's locale: the
-// other tests assert the English wording; the language tests set their own.
-func TestMain(m *testing.M) {
-	os.Setenv("LANGUAGE", "en")
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { workruntest.MainInEnglish(m) }
 
 // TestConditionMessageInBothLanguages (issue 7): the operator and "not set"
 // read in the app's language; the branch keeps its name.

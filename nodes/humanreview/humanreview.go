@@ -48,6 +48,9 @@ type step struct {
 func (s *step) Reads() []string  { return s.fields }
 func (s *step) Writes() []string { return nil }
 
+// TakesDecisions: it waits for a person's decision (workrun.DecidingStep).
+func (s *step) TakesDecisions() {}
+
 func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
 	d, ok, err := nc.Decision(ctx)
 	if err != nil {

@@ -2,7 +2,6 @@ package humanreview
 
 import (
 	"errors"
-	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -11,12 +10,7 @@ import (
 	"workrun/workrun/workruntest"
 )
 
-// TestMain pins the tests to English, whatever the developer's locale: the
-// other tests assert the English wording; the language tests set their own.
-func TestMain(m *testing.M) {
-	os.Setenv("LANGUAGE", "en")
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { workruntest.MainInEnglish(m) }
 
 // TestHumanReviewTextsInBothLanguages (issue 7): the prompt message, the
 // interruption reason and the rejection (a run failure reason) follow the

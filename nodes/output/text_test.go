@@ -2,7 +2,6 @@ package output
 
 import (
 	"encoding/json"
-	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -11,12 +10,7 @@ import (
 	"workrun/workrun/workruntest"
 )
 
-// TestMain pins the tests to English, whatever the developer's locale: the
-// other tests assert the English wording; the language tests set their own.
-func TestMain(m *testing.M) {
-	os.Setenv("LANGUAGE", "en")
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { workruntest.MainInEnglish(m) }
 
 // TestOutputMessagesInBothLanguages (issue 7).
 func TestOutputMessagesInBothLanguages(t *testing.T) {

@@ -14,5 +14,7 @@
 //
 // "{{field}}" templates may appear in the command, cleanup and env values;
 // the fields they name are the node's reads. Environment values are never
-// written to node messages.
+// written to node messages. Environment variable names must be portable
+// (ASCII letters, digits and _, not starting with a digit) and values hold
+// no NUL byte: anything else is refused when the workflow is validated.
 package process

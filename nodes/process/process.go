@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"slices"
@@ -49,6 +50,14 @@ func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, e
 	if len(c.Command) == 0 || c.Command[0] == "" {
 		return nil, errors.New(`config: "command" must name a program, e.g. ["sh", "-c", "echo hi"]`)
 	}
+	for _, name := range slices.Sorted(maps.Keys(c.Env)) {
+		if !envName(name) {
+			return nil, fmt.Errorf("config: env: %q is not a valid environment variable name (letters, digits and _, not starting with a digit)", name)
+		}
+		if strings.ContainsRune(c.Env[name], 0) {
+			return nil, fmt.Errorf("config: env: the value of %s contains a NUL byte", name)
+		}
+	}
 	s := &step{command: c.Command, env: c.Env, cleanup: c.Cleanup, timeout: DefaultTimeout * time.Second}
 	if c.TimeoutSeconds != nil {
 		t := *c.TimeoutSeconds
@@ -85,6 +94,24 @@ func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, e
 	}
 	slices.Sort(s.reads)
 	return s, nil
+}
+
+// envName accepts the portable environment variable names: an ASCII letter
+// or _, then letters, digits or _. Anything else ('=', spaces, control
+// characters) would change another variable or be dropped by the system.
+func envName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, c := range s {
+		switch {
+		case c == '_', c >= 'A' && c <= 'Z', c >= 'a' && c <= 'z':
+		case c >= '0' && c <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 type step struct {

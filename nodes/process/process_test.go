@@ -117,6 +117,12 @@ func TestProcessCompileErrors(t *testing.T) {
 		{`{"command":["true"],"stdout":"f"}`, "type mismatch"},
 		{`{"command":["true"],"stdout":"zz"}`, "not declared"},
 		{`{"command":["echo","{{zz}}"]}`, `reads field "zz"`},
+		{`{"command":["true"],"env":{"A=B":"x"}}`, `"A=B" is not a valid environment variable name`},
+		{`{"command":["true"],"env":{"":"x"}}`, `"" is not a valid environment variable name`},
+		{`{"command":["true"],"env":{"1X":"x"}}`, `"1X" is not a valid`},
+		{`{"command":["true"],"env":{"MY VAR":"x"}}`, `"MY VAR" is not a valid`},
+		{`{"command":["true"],"env":{"X\u001b]0;t\u0007":"x"}}`, `is not a valid environment variable name`},
+		{`{"command":["true"],"env":{"X":"a\u0000b"}}`, `contains a NUL byte`},
 	} {
 		_, err := Kind{}.Compile(workrun.NodeSpec{ID: "p", Config: json.RawMessage(tc.config)}, wf)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -2,7 +2,6 @@ package process
 
 import (
 	"errors"
-	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -10,12 +9,7 @@ import (
 	"workrun/workrun/workruntest"
 )
 
-// TestMain pins the tests to English, whatever the developer's locale: the
-// other tests assert the English wording; the language tests set their own.
-func TestMain(m *testing.M) {
-	os.Setenv("LANGUAGE", "en")
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { workruntest.MainInEnglish(m) }
 
 // TestProcessTextsInBothLanguages (issue 7): the node's messages and its exit
 // failure reason follow the app's language; the failure still is ErrExit.

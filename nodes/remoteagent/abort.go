@@ -3,11 +3,15 @@ package remoteagent
 import (
 	"context"
 	"errors"
-	"fmt"
+	"time"
 
 	"workrun/a2a"
 	"workrun/workrun"
 )
+
+// saveBound bounds one save of a cancel outcome; it is the hook's own bound,
+// independent of how long the engine waits for the hooks.
+const saveBound = 30 * time.Second
 
 // Cancel outcomes saved in the call record (SPEC R9–R11, R13).
 const (
@@ -27,7 +31,11 @@ const (
 // first, and never retries; what the agent answers is shown and saved, never
 // acted on. The engine runs the hooks of all nodes concurrently, so one slow
 // or failing cancel never holds back another (R10).
-func (c *call) abort(ctx context.Context) {
+func (c *call) abort(hookCtx context.Context) {
+	// The engine's bound on the hook may be shorter than this node's own
+	// timeout; the cancel has the node's bound and its outcome is always
+	// saved, so both run on a context detached from the engine's.
+	ctx := context.WithoutCancel(hookCtx)
 	c.mu.Lock()
 	if c.aborted {
 		c.mu.Unlock()
@@ -47,9 +55,9 @@ func (c *call) abort(ctx context.Context) {
 	case rec.CancelOutcome != "":
 		return // an earlier process already sent (or tried) its one cancel (R13)
 	case rec.TaskID == "":
-		text := c.lang().text(msgSubmissionUnknown)
-		c.nc.Log(workrun.Plain(text))
-		c.saveCancel(ctx, CancelSubmissionUnknown, text, "")
+		msg := texts.Msg(msgSubmissionUnknown)
+		c.hookLog(msg)
+		c.saveCancel(ctx, CancelSubmissionUnknown, msg, "")
 		return
 	}
 
@@ -61,9 +69,9 @@ func (c *call) abort(ctx context.Context) {
 	logged := make(chan struct{})
 	go func() {
 		defer close(logged)
-		text := c.lang().text(msgCancelRequesting)
-		c.nc.Log(workrun.Plain(text))
-		c.saveCancel(ctx, CancelRequested, text, "")
+		msg := texts.Msg(msgCancelRequesting)
+		c.hookLog(msg)
+		c.saveCancel(ctx, CancelRequested, msg, "")
 	}()
 	cctx, cancel := context.WithTimeout(ctx, c.s.timeout)
 	defer cancel()
@@ -73,18 +81,18 @@ func (c *call) abort(ctx context.Context) {
 	)
 	if agent == nil {
 		// Resumed before it could connect: discovery is not a status query.
-		agent, err = c.s.connect(cctx)
+		agent, err = c.connect(cctx)
 	}
 	if err == nil {
 		t, err = agent.CancelTask(cctx, rec.TaskID)
 	}
 	<-logged
-	outcome, text, newState := c.cancelAnswer(t, err)
-	c.nc.Log(workrun.Plain(text))
+	outcome, msg, newState := cancelAnswer(t, err)
+	c.hookLog(msg)
 	if outcome == CancelUnconfirmed && err != nil {
-		c.nc.Log(workrun.Plain(c.lang().text(msgCancelError, err.Error())))
+		c.hookLog(texts.Msg(msgCancelError, err))
 	}
-	c.saveCancel(ctx, outcome, text, newState)
+	c.saveCancel(ctx, outcome, msg, newState)
 }
 
 var _ workrun.RearmableStep = (*step)(nil)
@@ -106,7 +114,7 @@ func (s *step) Rearm(nc workrun.NodeContext, _ workrun.NodeRun) {
 			return
 		}
 		if err != nil {
-			nc.Log(workrun.Plain(fmt.Sprintf("read remote call record: %v; no cancel sent", err)))
+			nc.Log(texts.Msg(msgCallRecordUnreadable, err))
 			return
 		}
 		c := &call{s: s, nc: nc, rec: rec, saved: true}
@@ -116,31 +124,34 @@ func (s *step) Rearm(nc workrun.NodeContext, _ workrun.NodeRun) {
 
 // cancelAnswer maps what CancelTask returned to the outcome and the line shown
 // (SPEC R10: sending a cancel is not the same as being canceled).
-func (c *call) cancelAnswer(t *a2a.Task, err error) (outcome, text string, state a2a.TaskState) {
-	l := c.lang()
+func cancelAnswer(t *a2a.Task, err error) (outcome string, msg workrun.Text, state a2a.TaskState) {
 	switch {
 	case errors.Is(err, a2a.ErrTaskNotCancelable):
-		return CancelNotCancelable, l.text(msgCancelNotCancelable, err.Error()), ""
+		return CancelNotCancelable, texts.Msg(msgCancelNotCancelable, err), ""
 	case errors.Is(err, a2a.ErrTaskNotFound):
-		return CancelNotFound, l.text(msgCancelNotFound), ""
+		return CancelNotFound, texts.Msg(msgCancelNotFound), ""
 	case err != nil || t == nil:
-		return CancelUnconfirmed, l.text(msgCancelUnconfirmed), ""
+		return CancelUnconfirmed, texts.Msg(msgCancelUnconfirmed), ""
 	}
 	switch s := t.Status.State; {
 	case s == a2a.TaskStateCanceled:
-		return CancelCanceled, l.text(msgCanceled), s
+		return CancelCanceled, texts.Msg(msgCanceled), s
 	case s == a2a.TaskStateCompleted:
-		return CancelAlreadyCompleted, l.text(msgCancelAlreadyCompleted), s
+		return CancelAlreadyCompleted, texts.Msg(msgCancelAlreadyCompleted), s
 	case s.Terminal():
-		return CancelAlreadyEnded, l.text(msgCancelAlreadyEnded, l.state(s)), s
+		return CancelAlreadyEnded, stateMsg("cancel_already_ended", s), s
 	default:
-		return CancelStillWorking, l.text(msgCancelStillWorking, l.state(s)), s
+		return CancelStillWorking, stateMsg("cancel_still_working", s), s
 	}
 }
 
 // saveCancel commits the cancel outcome; the snapshot is frozen, so this is
 // the only write after the hook started. A failed save is shown, not retried.
-func (c *call) saveCancel(ctx context.Context, outcome, text string, state a2a.TaskState) {
+// The record keeps the line as rendered now (a record field is text).
+func (c *call) saveCancel(ctx context.Context, outcome string, msg workrun.Text, state a2a.TaskState) {
+	text := msg.String()
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), saveBound)
+	defer cancel()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	err := c.commitLocked(ctx, func(r *workrun.RemoteCall) {
@@ -151,6 +162,6 @@ func (c *call) saveCancel(ctx context.Context, outcome, text string, state a2a.T
 		}
 	})
 	if err != nil {
-		c.nc.Log(workrun.Plain(err.Error()))
+		c.hookLog(texts.Msg(msgSaveFailed, err))
 	}
 }

@@ -115,16 +115,16 @@ func TestAbort_R9Table(t *testing.T) {
 func TestAbort_Chinese(t *testing.T) {
 	agent := &fakeAgent{CancelTaskFunc: func(_ context.Context, id string) (*a2a.Task, error) { return task(id, a2a.TaskStateCanceled, ""), nil }}
 	rec := store.RemoteCall{RunID: "r", NodeID: "ra", CallKey: callKey, MessageID: "m", TaskID: "t1", RemoteState: string(a2a.TaskStateWorking)}
-	_, nc := savedCall(t, Deps{Calls: newMemCalls(), Language: func() string { return "zh-Hans" }}, rec, agent)
+	_, nc := savedCall(t, Deps{Calls: newMemCalls()}, rec, agent)
 	nc.abort(t.Context())
-	if diff := cmp.Diff([]string{"远程任务：正在请求取消…", "远程任务：已取消"}, nc.messages()); diff != "" {
+	if diff := cmp.Diff([]string{"远程任务：正在请求取消…", "远程任务：已取消"}, nc.messagesIn("zh")); diff != "" {
 		t.Error(diff)
 	}
 
 	agent.CancelTaskFunc = func(context.Context, string) (*a2a.Task, error) { return nil, errors.New("connection refused") }
-	_, nc = savedCall(t, Deps{Calls: newMemCalls(), Language: func() string { return "zh_CN.UTF-8" }}, rec, agent)
+	_, nc = savedCall(t, Deps{Calls: newMemCalls()}, rec, agent)
 	nc.abort(t.Context())
-	if !hasMsg(nc.messages(), "取消结果未确认：请求失败或超时，不会自动重试") {
+	if !hasMsg(nc.messagesIn("zh_CN.UTF-8"), "取消结果未确认：请求失败或超时，不会自动重试") {
 		t.Errorf("messages = %q", nc.messages())
 	}
 }
@@ -255,5 +255,85 @@ func TestAbort_SnapshotFreezesRecord(t *testing.T) {
 	rec, _ := calls.get("r", "ra")
 	if rec.Ended || rec.CancelOutcome != CancelStillWorking {
 		t.Errorf("record = %+v", rec)
+	}
+}
+
+// TestAbort_DuringSubmit runs the abort hook while the node is submitting:
+// the hook starts as the messageId is committed and writes the record while
+// the node goes on. Under -race this proves every read of the record is
+// ordered against the hook's write; the node sends nothing once the hook
+// has reported the call.
+func TestAbort_DuringSubmit(t *testing.T) {
+	for i := 0; i < 20; i++ {
+		calls := newMemCalls()
+		nc := newNC("r", "ra", workrun.Values{"prompt": "x"})
+		var once sync.Once
+		aborted := make(chan struct{})
+		calls.SaveFunc = func(store.RemoteCall) error {
+			once.Do(func() {
+				go func() { defer close(aborted); nc.abort(context.Background()) }()
+			})
+			return nil
+		}
+		agent := &fakeAgent{streaming: true}
+		agent.SendStreamingMessageFunc = func(context.Context, a2a.SendMessageRequest) iter.Seq2[a2a.StreamEvent, error] {
+			<-aborted // the taskId arrives only after the hook took its snapshot
+			return events(nil, taskEv("t1", a2a.TaskStateWorking, ""), statusEv("t1", a2a.TaskStateCompleted, ""))
+		}
+		st := compile(t, Deps{Calls: calls, Connect: connectTo(agent)}, baseCfg)
+		_, err := st.Run(t.Context(), nc)
+		<-aborted
+		rec, _ := calls.get("r", "ra")
+		if rec.CancelOutcome != CancelSubmissionUnknown || rec.TaskID != "" {
+			t.Fatalf("record after the abort = %+v, want submission unknown, no taskId", rec)
+		}
+		if err == nil {
+			t.Fatalf("the abort reported the submission unknown, yet the node succeeded")
+		}
+	}
+}
+
+// TestAbort_OutcomeOutlivesEngineBound: the engine's bound on the hooks is
+// shorter than the node's timeout. The cancel still gets the node's bound,
+// and its outcome — an answer, or "unconfirmed" — is saved, never lost to a
+// "context deadline exceeded".
+func TestAbort_OutcomeOutlivesEngineBound(t *testing.T) {
+	tests := []struct {
+		name    string
+		cancel  func(context.Context, string) (*a2a.Task, error)
+		outcome string
+	}{
+		{"late answer", func(ctx context.Context, id string) (*a2a.Task, error) {
+			select {
+			case <-time.After(500 * time.Millisecond):
+				return task(id, a2a.TaskStateCanceled, ""), nil
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}, CancelCanceled},
+		{"no answer", func(ctx context.Context, id string) (*a2a.Task, error) {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}, CancelUnconfirmed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			calls := newMemCalls()
+			agent := &fakeAgent{CancelTaskFunc: tt.cancel}
+			rec := store.RemoteCall{RunID: "r", NodeID: "ra", CallKey: callKey, MessageID: "m", TaskID: "t1", RemoteState: string(a2a.TaskStateWorking)}
+			c, nc := savedCall(t, Deps{Calls: calls}, rec, agent) // node timeout 1 s
+			hookCtx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+			defer cancel()
+			c.abort(hookCtx)
+			got, _ := calls.get("r", "ra")
+			if got.CancelOutcome != tt.outcome {
+				t.Errorf("saved outcome = %q, want %q", got.CancelOutcome, tt.outcome)
+			}
+			for _, m := range nc.messages() {
+				if strings.Contains(m, "save remote call") {
+					t.Errorf("message %q: the outcome was not saved", m)
+				}
+			}
+		})
 	}
 }

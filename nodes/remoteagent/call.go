@@ -9,15 +9,17 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"workrun/a2a"
 	"workrun/workrun"
 )
 
-// maxReconnects bounds how often one call re-reads and re-subscribes to its
-// task after the stream broke; past it the node fails (the abort then cancels
-// the task) instead of looping.
+// maxReconnects bounds how many update streams in a row may end without a
+// single event before the call concludes the agent stopped answering; past it
+// the node fails (the abort then cancels the task) instead of looping. A
+// stream that delivered events, or stayed quiet, does not count.
 const maxReconnects = 5
 
 // Errors a caller (or a test) can branch on.
@@ -32,12 +34,16 @@ var (
 	ErrRemoteFailed = errors.New("remote task did not complete")
 	// ErrAttachments: the attachments exceed the per-request limits (SPEC R14).
 	ErrAttachments = errors.New("attachments over the limit")
-	// ErrNoUpdates: a followed task sent nothing for timeout_seconds twice.
-	ErrNoUpdates = errors.New("no update from the remote task")
+	// ErrAgentNotAnswering: a request to the agent about a task it accepted
+	// timed out or was refused; the task itself may still be running.
+	ErrAgentNotAnswering = errors.New("the remote agent stopped answering")
 	// ErrAlreadyCanceled: the call was already sent its one cancel (R12, R13).
 	ErrAlreadyCanceled = errors.New("remote task was already sent a cancel")
 	// errAborted: the abort hook took its snapshot; no further event is handled.
 	errAborted = errors.New("remote call: the run is failing or stopping")
+	// errStrayMessage: a message without a taskId arrived in the stream of a
+	// known task; the stream is left and the task read instead.
+	errStrayMessage = errors.New("a message without a taskId arrived in the stream of a known task")
 	// errIdle cancels a stream that stayed silent for the timeout.
 	errIdle = errors.New("no event within the timeout")
 )
@@ -54,16 +60,54 @@ type call struct {
 	saved   bool // rec was committed at least once (the messageId is durable)
 	aborted bool
 	agent   Agent
+	// secret is the credential's secret once resolved, for redaction; the
+	// abort hook may resolve it concurrently with the node.
+	secret atomic.Pointer[string]
 
 	// Owned by the goroutine running the node.
-	artifacts []a2a.Artifact
-	reply     *a2a.Message // a message answer instead of a task
-	shown     string       // last status line shown, to show changes only
+	res   *results
+	reply *a2a.Message // a message answer instead of a task
+	feed  progressFeed
+	// shownDurable is textKey of the last committed status line.
+	shownDurable string
 }
 
-func (c *call) lang() lang { return c.s.kind.lang() }
+// log commits a node message after the pending progress line; progress
+// shows one that may be batched. Both run on the node's goroutine; the abort
+// hook uses hookLog.
+func (c *call) log(id msgID, args ...any) { c.logText(texts.Msg(id, args...)) }
 
-func (c *call) log(id msgID, args ...any) { c.nc.Log(workrun.Plain(c.lang().text(id, args...))) }
+func (c *call) logText(t workrun.Text) {
+	c.flushProgress()
+	c.nc.Log(c.redactor().text(t))
+}
+
+func (c *call) progress(t workrun.Text) { c.nc.Progress(c.redactor().text(t)) }
+
+// hookLog commits a node message from the abort hook.
+func (c *call) hookLog(t workrun.Text) { c.nc.Log(c.redactor().text(t)) }
+
+// redactor removes the credential's secret from what the call saves or shows.
+func (c *call) redactor() redactor {
+	if p := c.secret.Load(); p != nil {
+		return redactor{secret: *p}
+	}
+	return redactor{}
+}
+
+// connect resolves the credential (remembering its secret for redaction)
+// and discovers the agent.
+func (c *call) connect(ctx context.Context) (Agent, error) {
+	cred, err := c.s.credential(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if cred != nil {
+		c.secret.Store(&cred.Secret)
+	}
+	agent, err := c.s.dial(ctx, cred)
+	return agent, c.redactor().err(err)
+}
 
 // update commits a change to the record, unless the abort hook already took
 // its snapshot: from then on the saved record must not move.
@@ -79,6 +123,7 @@ func (c *call) update(ctx context.Context, f func(*workrun.RemoteCall)) error {
 func (c *call) commitLocked(ctx context.Context, f func(*workrun.RemoteCall)) error {
 	r := c.rec
 	f(&r)
+	r = c.redactor().record(r)
 	if err := c.s.kind.deps.Calls.SaveRemoteCall(ctx, r); err != nil {
 		return fmt.Errorf("save remote call: %w", err)
 	}
@@ -98,9 +143,23 @@ func (c *call) setAgent(a Agent) {
 	c.mu.Unlock()
 }
 
-// Run implements workrun.Step.
+// Run implements workrun.Step. What it returns is redacted: an agent may
+// echo the credential's secret into an answer or an error.
 func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
-	c := &call{s: s, nc: nc}
+	c := &call{s: s, nc: nc, res: newResults(s.kind.deps.SpoolDir, s.kind.deps.MaxResultBytes)}
+	out, err := c.run(ctx)
+	c.flushProgress()
+	r := c.redactor()
+	return r.values(out), r.err(err)
+}
+
+func (c *call) run(ctx context.Context) (workrun.Values, error) {
+	s, nc := c.s, c.nc
+	defer func() {
+		if err := c.res.close(); err != nil {
+			c.log(msgTempFileNotRemoved, err)
+		}
+	}()
 	rec, err := s.kind.deps.Calls.GetRemoteCall(ctx, nc.RunID(), nc.NodeID(), callKey)
 	switch {
 	case err == nil:
@@ -118,8 +177,11 @@ func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values,
 	default:
 		return nil, fmt.Errorf("read remote call record: %w", err)
 	}
+	// From here on the abort hook may write c.rec: read it only through
+	// c.record() (under c.mu).
+	saved := c.saved
 	nc.OnAbort(c.abort)
-	if c.saved {
+	if saved {
 		return c.resume(ctx)
 	}
 	return c.submit(ctx)
@@ -131,7 +193,7 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 	if err != nil {
 		return nil, err
 	}
-	agent, err := c.s.connect(ctx)
+	agent, err := c.connect(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -144,33 +206,43 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 	if card := agent.Card(); card != nil && card.Name != "" {
 		name = card.Name
 	}
+	// A run that began failing or stopping while the messageId was being
+	// committed sends nothing: its abort already reported the call.
+	if c.isAborted() {
+		return nil, errAborted
+	}
 	c.log(msgSending, name, agent.Endpoint(), summary)
 	req := a2a.SendMessageRequest{Message: a2a.Message{
-		MessageID: c.rec.MessageID, Role: a2a.RoleUser, Parts: parts,
+		MessageID: c.record().MessageID, Role: a2a.RoleUser, Parts: parts,
 	}}
 	if !agent.Streaming() {
 		return c.sendBlocking(ctx, agent, req)
 	}
-	done, idle, serr, err := c.follow(ctx, func(sctx context.Context) iter.Seq2[a2a.StreamEvent, error] {
+	res, err := c.follow(ctx, func(sctx context.Context) iter.Seq2[a2a.StreamEvent, error] {
 		return agent.SendStreamingMessage(sctx, req)
 	})
 	if err != nil {
 		return nil, err
 	}
-	if done {
+	if res.done {
 		return c.finish(ctx)
 	}
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
 	if c.record().TaskID == "" {
-		if notSubmitted(serr) {
-			return nil, c.refused(ctx, serr)
+		if notSubmitted(res.err) {
+			return nil, c.refused(ctx, res.err)
 		}
-		return nil, fmt.Errorf("%w: %v; the request is not sent again", ErrSubmissionUnknown, serr)
+		return nil, fmt.Errorf("%w: %v; the request is not sent again", ErrSubmissionUnknown, res.err)
 	}
-	c.log(msgStreamLost, serr)
-	return c.recoverTask(ctx, agent, idle)
+	if res.quiet {
+		c.flushProgress()
+		c.progress(texts.Msg(msgQuiet, c.record().TaskID, c.s.timeout))
+	} else {
+		c.log(msgStreamLost, res.err)
+	}
+	return c.recoverTask(ctx, agent, res.quiet)
 }
 
 // sendBlocking is the non-streaming path: SendMessage waits for the final
@@ -233,7 +305,7 @@ func (c *call) refused(ctx context.Context, err error) error {
 // this node (the application exited): reuse a saved result, or follow the
 // original task; never resubmit (SPEC R6, R7, R12, R13).
 func (c *call) resume(ctx context.Context) (workrun.Values, error) {
-	r := c.rec
+	r := c.record()
 	state := a2a.TaskState(r.RemoteState)
 	if r.CancelOutcome != "" {
 		return nil, fmt.Errorf("%w (%s); run the workflow again to start a new execution", ErrAlreadyCanceled, r.CancelOutcome)
@@ -249,7 +321,7 @@ func (c *call) resume(ctx context.Context) (workrun.Values, error) {
 		return nil, fmt.Errorf("%w: message %s may have reached the agent before the application exited, but no taskId was saved; it is not sent again",
 			ErrSubmissionUnknown, r.MessageID)
 	}
-	agent, err := c.s.connect(ctx)
+	agent, err := c.connect(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -261,18 +333,34 @@ func (c *call) resume(ctx context.Context) (workrun.Values, error) {
 // recoverTask follows a task whose id is known: GetTask, then SubscribeToTask
 // while it has not ended; a subscription that finds the task already ended
 // leads to one more GetTask for the final result (SPEC R6, R7).
-func (c *call) recoverTask(ctx context.Context, agent Agent, idled bool) (workrun.Values, error) {
+//
+// A quiet task is not a failed task: timeout_seconds bounds each request, so
+// a stream that stays silent that long leads to a GetTask, and while the
+// agent answers it and the task has not ended the call subscribes again and
+// keeps waiting, however long the task takes. The node fails only when the
+// agent itself stops answering: a GetTask that times out or is refused, or
+// a stream that ends maxReconnects times in a row without a single event.
+func (c *call) recoverTask(ctx context.Context, agent Agent, quiet bool) (workrun.Values, error) {
 	taskID := c.record().TaskID
-	for attempt := 0; ; attempt++ {
-		c.log(msgReadingTask, taskID)
+	empty := 0 // streams in a row that ended without an event
+	for {
+		if !quiet {
+			c.log(msgReadingTask, taskID)
+		}
 		gctx, cancel := context.WithTimeout(ctx, c.s.timeout)
 		t, err := agent.GetTask(gctx, taskID)
+		timedOut := gctx.Err() != nil
 		cancel()
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			return nil, fmt.Errorf("read remote task %s: %w", taskID, err)
+			if timedOut {
+				return nil, fmt.Errorf("%w: GetTask of task %s got no answer within %v (timeout_seconds); the task may still be running on the agent",
+					ErrAgentNotAnswering, taskID, c.s.timeout)
+			}
+			return nil, fmt.Errorf("%w: GetTask of task %s was refused: %w; the task may still be running on the agent",
+				ErrAgentNotAnswering, taskID, err)
 		}
 		done, err := c.handle(ctx, a2a.StreamEvent{Task: t})
 		if err != nil {
@@ -285,62 +373,87 @@ func (c *call) recoverTask(ctx context.Context, agent Agent, idled bool) (workru
 			return nil, fmt.Errorf("%w: task %s is %s and the agent does not stream; Workrun does not poll it",
 				ErrUnfinished, taskID, stateName(t.Status.State))
 		}
-		if attempt >= maxReconnects {
-			return nil, fmt.Errorf("follow remote task %s: the update stream broke %d times; giving up (the task may still be running)", taskID, attempt)
+		if !quiet {
+			c.log(msgSubscribing, taskID)
 		}
-		c.log(msgSubscribing, taskID)
-		done, idle, serr, err := c.follow(ctx, func(sctx context.Context) iter.Seq2[a2a.StreamEvent, error] {
+		res, err := c.follow(ctx, func(sctx context.Context) iter.Seq2[a2a.StreamEvent, error] {
 			return agent.SubscribeToTask(sctx, taskID)
 		})
 		if err != nil {
 			return nil, err
 		}
-		if done {
+		if res.done {
 			return c.finish(ctx)
 		}
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		if idle {
-			if idled {
-				return nil, fmt.Errorf("%w: task %s sent nothing for %v (timeout_seconds)", ErrNoUpdates, taskID, c.s.timeout)
-			}
-			idled = true
+		quiet = res.quiet
+		switch {
+		case res.quiet:
+			// The agent is asked again below; if it answers, the task is
+			// alive and the call keeps following it.
+			empty = 0
+			c.flushProgress()
+			c.progress(texts.Msg(msgQuiet, taskID, c.s.timeout))
+			continue
+		case res.events > 0:
+			empty = 0
+		default:
+			empty++
+		}
+		if empty >= maxReconnects {
+			return nil, fmt.Errorf("%w: the update stream of task %s ended %d times in a row without an event (last: %v); the task may still be running on the agent",
+				ErrAgentNotAnswering, taskID, empty, res.err)
 		}
 		// The task may have ended just before the subscription was set up
 		// (TaskNotFound / UnsupportedOperation, or an empty stream): the next
 		// GetTask reads the final snapshot.
-		c.log(msgStreamLost, serr)
+		c.log(msgStreamLost, res.err)
 	}
 }
 
+// followed is how one stream ended.
+type followed struct {
+	done   bool  // a final event arrived
+	quiet  bool  // nothing arrived for timeout_seconds
+	events int   // events handled
+	err    error // why a stream that is not done ended
+}
+
 // follow reads one stream until a final event, the stream's end, or silence
-// for the timeout. done reports a final event; idle a silence; serr why a
-// non-final stream ended; err a failure that must fail the node.
-func (c *call) follow(ctx context.Context, open func(context.Context) iter.Seq2[a2a.StreamEvent, error]) (done, idle bool, serr, err error) {
+// for the timeout. err is a failure that must fail the node.
+func (c *call) follow(ctx context.Context, open func(context.Context) iter.Seq2[a2a.StreamEvent, error]) (followed, error) {
 	sctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	timer := time.AfterFunc(c.s.timeout, func() { cancel(errIdle) })
 	defer timer.Stop()
-	serr = a2a.ErrStreamBroken
+	res := followed{err: a2a.ErrStreamBroken}
 	for ev, e := range open(sctx) {
 		if e != nil {
-			serr = e
+			res.err = e
 			break
 		}
 		timer.Reset(c.s.timeout)
+		res.events++
 		d, herr := c.handle(ctx, ev)
+		if errors.Is(herr, errStrayMessage) {
+			res.err = herr // the task is read instead
+			break
+		}
 		if herr != nil {
-			return false, false, nil, herr
+			return res, herr
 		}
 		if d {
-			return true, false, nil, nil
+			res.done = true
+			return res, nil
 		}
 	}
 	if errors.Is(context.Cause(sctx), errIdle) {
-		return false, true, fmt.Errorf("%w (%v)", errIdle, c.s.timeout), nil
+		res.quiet = true
+		res.err = fmt.Errorf("%w (%v)", errIdle, c.s.timeout)
 	}
-	return false, false, serr, nil
+	return res, nil
 }
 
 // handle applies one event. The taskId and contextId are committed before it
@@ -353,6 +466,11 @@ func (c *call) handle(ctx context.Context, ev a2a.StreamEvent) (done bool, err e
 	}
 	if tid != "" && r.TaskID == "" {
 		ctxID := eventContextID(ev)
+		if rd := c.redactor(); rd.string(tid) != tid || rd.string(ctxID) != ctxID {
+			// An id is kept as is to follow the task, so it cannot be
+			// redacted; refusing it keeps the secret out of the record.
+			return false, fmt.Errorf("remote agent: %w: the task or context id carries the credential's secret", a2a.ErrProtocol)
+		}
 		state := ev.State()
 		if err := c.update(ctx, func(r *workrun.RemoteCall) {
 			r.TaskID, r.ContextID = tid, ctxID
@@ -368,20 +486,33 @@ func (c *call) handle(ctx context.Context, ev a2a.StreamEvent) (done bool, err e
 	}
 	switch {
 	case ev.Task != nil:
-		c.artifacts = append([]a2a.Artifact(nil), ev.Task.Artifacts...)
+		// A snapshot holds every artifact so far: it replaces what the
+		// stream sent.
+		if err := c.res.reset(); err != nil {
+			return false, fmt.Errorf("keep remote result: %w", err)
+		}
+		for _, a := range ev.Task.Artifacts {
+			if err := c.res.apply(a, false); err != nil {
+				return false, err
+			}
+		}
 		return c.status(ctx, ev.Task.Status)
 	case ev.StatusUpdate != nil:
 		return c.status(ctx, ev.StatusUpdate.Status)
 	case ev.ArtifactUpdate != nil:
-		c.applyArtifact(ev.ArtifactUpdate)
-		return false, nil
+		return false, c.applyArtifact(ev.ArtifactUpdate)
 	case ev.Message != nil:
 		if tid == "" {
+			if r.TaskID != "" {
+				// Once a task is fixed its stream carries only that task's
+				// events; a stray message is no answer to it.
+				return false, fmt.Errorf("%w: %w", errStrayMessage, a2a.ErrProtocol)
+			}
 			c.reply = ev.Message
 			return true, nil
 		}
 		if t := messageText(ev.Message); t != "" {
-			c.log(msgStatus, t)
+			c.addProgress(progressLine{kind: progressMessage, text: c.redactor().string(t)})
 		}
 		return false, nil
 	}
@@ -395,11 +526,22 @@ func (c *call) isAborted() bool {
 }
 
 // status records and shows a task status; terminal and interrupted states end
-// the stream.
+// the stream. The record is committed only when the state is final
+// (terminal or interrupted) or new to this call — identity and outcome, not
+// every status text — and the first line of each state is a committed
+// message; the other status lines are progress, throttled (progressEvery).
 func (c *call) status(ctx context.Context, st a2a.TaskStatus) (bool, error) {
-	text := messageText(st.Message)
-	r := c.record()
-	if string(st.State) != r.RemoteState || text != r.StatusText {
+	text := c.redactor().string(messageText(st.Message))
+	final := st.State.Terminal() || st.State.Interrupted()
+	if c.feed.repeat(st.State, text) && !final {
+		return false, nil
+	}
+	durable := c.feed.firstOf(st.State) || final
+	if !durable {
+		c.addProgress(progressLine{kind: progressStatus, state: st.State, text: text})
+		return false, nil
+	}
+	if r := c.record(); string(st.State) != r.RemoteState || text != r.StatusText {
 		if err := c.update(ctx, func(r *workrun.RemoteCall) {
 			if st.State != "" {
 				r.RemoteState = string(st.State)
@@ -409,43 +551,32 @@ func (c *call) status(ctx context.Context, st a2a.TaskStatus) (bool, error) {
 			return false, err
 		}
 	}
-	line := c.lang().state(st.State)
+	line := stateMsg("status", st.State)
 	if text != "" {
-		line += " — " + text
+		line = stateMsg("status_text", st.State, text)
 	}
-	if line != c.shown {
-		c.shown = line
-		c.log(msgStatus, line)
+	if key := textKey(line); key != c.shownDurable {
+		c.shownDurable = key
+		c.logText(line)
 	}
-	return st.State.Terminal() || st.State.Interrupted(), nil
+	return final, nil
 }
 
-// applyArtifact merges a chunk into the artifacts received so far and shows it
-// as a progress line.
-func (c *call) applyArtifact(u *a2a.TaskArtifactUpdateEvent) {
+// applyArtifact keeps a chunk with the artifacts received so far and shows
+// it as a progress line.
+func (c *call) applyArtifact(u *a2a.TaskArtifactUpdateEvent) error {
 	a := u.Artifact
-	i := -1
-	for j := range c.artifacts {
-		if c.artifacts[j].ArtifactID == a.ArtifactID {
-			i = j
-			break
-		}
-	}
-	switch {
-	case i < 0:
-		c.artifacts = append(c.artifacts, a)
-	case u.Append:
-		c.artifacts[i].Parts = append(c.artifacts[i].Parts, a.Parts...)
-	default:
-		c.artifacts[i] = a
+	if err := c.res.apply(a, u.Append); err != nil {
+		return err
 	}
 	name := a.Name
 	if name == "" {
 		name = a.ArtifactID
 	}
 	if desc := describeParts(a.Parts); desc != "" {
-		c.nc.Progress(workrun.Plain(c.lang().text(msgArtifact, name, desc)))
+		c.addProgress(progressLine{kind: progressArtifact, artifactID: name, text: desc})
 	}
+	return nil
 }
 
 // finish turns the final state into the node's result: outputs for a
@@ -456,20 +587,18 @@ func (c *call) finish(ctx context.Context) (workrun.Values, error) {
 	state := a2a.TaskState(r.RemoteState)
 	switch {
 	case c.reply != nil || state == a2a.TaskStateCompleted:
-		parts := []a2a.Part(nil)
-		var text string
+		var (
+			text  string
+			parts []resultFile
+		)
 		if c.reply != nil {
-			parts = c.reply.Parts
-			text = partsText(parts)
+			text, parts = partsText(c.reply.Parts), messageFiles(c.reply.Parts)
 		} else {
-			var texts []string
-			for _, a := range c.artifacts {
-				parts = append(parts, a.Parts...)
-				if t := partsText(a.Parts); t != "" {
-					texts = append(texts, t)
-				}
+			var err error
+			if text, err = c.res.text(); err != nil {
+				return nil, err
 			}
-			text = strings.Join(texts, "\n")
+			parts = c.res.files()
 		}
 		files, err := c.saveFiles(ctx, parts)
 		if err != nil {
@@ -486,7 +615,7 @@ func (c *call) finish(ctx context.Context) (workrun.Values, error) {
 		// as "Remote task: completed"; saying it again adds nothing. A
 		// status that carried a message, or a message answer, still gets
 		// the closing line.
-		if c.shown != c.lang().state(a2a.TaskStateCompleted) {
+		if c.shownDurable != textKey(stateMsg("status", a2a.TaskStateCompleted)) {
 			c.log(msgCompleted)
 		}
 		return c.s.values(text, files), nil
@@ -496,16 +625,11 @@ func (c *call) finish(ctx context.Context) (workrun.Values, error) {
 		}
 		return nil, c.remoteFailed(c.record())
 	case state.Interrupted():
-		need := "input"
+		id := msgNeedsInput
 		if state == a2a.TaskStateAuthRequired {
-			need = "authentication"
-			if c.lang() == 1 {
-				need = "认证"
-			}
-		} else if c.lang() == 1 {
-			need = "输入"
+			id = msgNeedsAuth
 		}
-		reason := c.lang().text(msgInterrupted, need, r.StatusText)
+		reason := texts.Text(id, r.StatusText)
 		return nil, &workrun.InterruptError{Cause: workrun.InterruptedByRemote, Reason: reason}
 	}
 	return nil, fmt.Errorf("%w: task %s is %s", ErrUnfinished, r.TaskID, stateName(state))
@@ -626,4 +750,9 @@ func redactURL(raw string) string {
 	}
 	u.User, u.RawQuery, u.Fragment = nil, "", ""
 	return u.String()
+}
+
+// textKey identifies a message by key and arguments, to compare two lines.
+func textKey(t workrun.Text) string {
+	return t.Key + "\x00" + strings.Join(t.Args, "\x00")
 }

@@ -34,8 +34,23 @@ var ErrCredentialRequired = errors.New("the agent requires a credential")
 // CheckAgent is the connection test: it discovers the Agent Card at rawURL
 // and makes one call that submits no task — GetTask of a random id, where
 // TaskNotFound proves the request (and its credential) was accepted. It
-// never sends a message (SPEC R3.4).
+// never sends a message (SPEC R3.4). The report and the error are redacted:
+// an agent may echo the credential's secret back.
 func CheckAgent(ctx context.Context, rawURL string, cred *a2a.Credential) (Report, error) {
+	var rd redactor
+	if cred != nil {
+		rd.secret = cred.Secret
+	}
+	rep, err := checkAgentAt(ctx, rawURL, cred)
+	rep.Name = rd.string(rep.Name)
+	rep.Endpoint = rd.string(rep.Endpoint)
+	for i, s := range rep.SecuritySchemes {
+		rep.SecuritySchemes[i] = rd.string(s)
+	}
+	return rep, rd.err(err)
+}
+
+func checkAgentAt(ctx context.Context, rawURL string, cred *a2a.Credential) (Report, error) {
 	if err := checkURL(rawURL, cred != nil); err != nil {
 		return Report{}, err
 	}
@@ -84,15 +99,11 @@ func checkAgent(ctx context.Context, c Agent, withCred bool) (Report, error) {
 			return rep, fmt.Errorf("%w: %v", ErrCredentialRefused, err)
 		}
 		return rep, fmt.Errorf("%w (declared: %s): %v", ErrCredentialRequired, strings.Join(rep.SecuritySchemes, "; "), err)
-	case errors.As(err, &rpc) && rpc.Code != -31401 && rpc.Code != -31403:
-		// Another JSON-RPC answer still means the request passed authentication.
+	case errors.As(err, &rpc):
+		// Another JSON-RPC answer still means the request passed
+		// authentication (the codes that refuse it match ErrUnauthorized).
 		rep.Accepted = true
 		return rep, nil
-	case errors.As(err, &rpc):
-		if withCred {
-			return rep, fmt.Errorf("%w: %v", ErrCredentialRefused, err)
-		}
-		return rep, fmt.Errorf("%w: %v", ErrCredentialRequired, err)
 	}
 	return rep, fmt.Errorf("test call to %s: %w", rep.Endpoint, err)
 }

@@ -13,6 +13,7 @@ import (
 	"workrun/a2a"
 	"workrun/a2a/demoagent"
 	"workrun/nodes/remoteagent"
+	"workrun/workrun"
 )
 
 // TestCheckAgent is the connection test (SPEC R3.4): discovery plus one
@@ -121,7 +122,7 @@ func TestCheckAgentNamed(t *testing.T) {
 func TestLanguageTags(t *testing.T) {
 	for tag, want := range map[string]string{"zh-Hans": "远程任务：已取消", "zh_CN.UTF-8": "远程任务：已取消", "en_US.UTF-8": "Remote task: canceled", "C.UTF-8": "Remote task: canceled"} {
 		t.Setenv("LANGUAGE", tag)
-		if got := remoteagent.CanceledText(remoteagent.EnvLanguage()); got != want {
+		if got := remoteagent.CanceledText(workrun.Language()); got != want {
 			t.Errorf("%s: %q, want %q", tag, got, want)
 		}
 	}

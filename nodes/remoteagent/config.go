@@ -19,9 +19,9 @@ const Type = "remote_agent"
 
 // Timeout bounds (SPEC R3.5).
 const (
-	DefaultTimeoutSeconds = 120
-	MinTimeoutSeconds     = 1
-	MaxTimeoutSeconds     = 600
+	DefaultTimeoutSeconds = workrun.RemoteTimeoutDefaultSeconds
+	MinTimeoutSeconds     = workrun.RemoteTimeoutMinSeconds
+	MaxTimeoutSeconds     = workrun.RemoteTimeoutMaxSeconds
 )
 
 // Attachment limits per request (SPEC R14).

@@ -7,31 +7,52 @@
 // store under (run id, node id, call key). Its messageId is a UUIDv5 of those
 // three values and is committed before the request is sent; the taskId and
 // contextId are committed as soon as an event carries them, before the next
-// event is handled (R5). The last known remote state and status text are
-// committed as they change. A successful result (output text and the ids of
+// event is handled (R5). The record is committed again only when it matters:
+// a state seen for the first time, a terminal or interrupted state with its
+// status text, the result, the cancel outcome — never for each status
+// update, so a stream runs at wire speed. A crash may lose the latest
+// progress lines, never an identity.
+//
+// Progress. The first line of each state, and every terminal or interrupted
+// state, is a committed node message. Other status updates, the agent's own
+// messages in the stream and artifact chunks are progress lines
+// (NodeContext.Progress, batched by the store), at most one per
+// progressEvery: the newest is shown and stands for those it replaced,
+// "… (+1,234 updates)"; the pending one is shown before any committed line
+// and when the node ends. A million updates make a few dozen lines and flat
+// memory. A successful result (output text and the ids of
 // the artifacts made from remote files) is committed before the node returns,
 // and a resumed node that finds it returns it without any network call (R6).
 //
-// Time. timeout_seconds bounds each request until its answer (discovery,
-// a blocking SendMessage, GetTask, CancelTask) and, on a stream, the silence
-// before the first event and between two events; it is not a bound on the
-// whole remote task, which may run as long as it keeps reporting.
+// Time. A quiet task is not a failed task. timeout_seconds bounds each
+// request until its answer (discovery, a blocking SendMessage, GetTask,
+// CancelTask) and, on a stream, the wait for the next event; it is never a
+// bound on the remote task itself. When a stream with a known taskId stays
+// silent that long, the call reads the task (GetTask) and, while the agent
+// answers and the task has not ended, subscribes again and keeps waiting,
+// however long the task takes; each quiet period shows one progress line.
+// The node fails only when the agent itself stops answering — a request
+// that times out or is refused, or maxReconnects update streams in a row
+// that end without a single event — with ErrAgentNotAnswering, whose message
+// says exactly that. Before a taskId is known, silence past the timeout is
+// an unanswered request: "submission result unknown".
 //
 // Updates. A streaming agent is called with SendStreamingMessage; status
 // messages become node messages (a status line is shown when it differs
 // from the last one, and the closing "completed" line is not repeated when
 // the agent's own COMPLETED status, without a message, already showed it),
-// artifact chunks become progress lines. A status line names the state in
-// the node's language: the wire word in English ("Remote task: working"), a
-// Chinese name in Chinese ("远程任务：执行中"); so do the cancel answers that
-// name a state. Errors keep the English word. When
+// artifact chunks become progress lines. Node messages are stored as a
+// catalogue key and arguments (text.go) and rendered when shown, in the
+// reader's language; the agent's own words are arguments, kept verbatim. A
+// status line names the state in that language: the wire word in English
+// ("Remote task: working"), a Chinese name in Chinese ("远程任务：执行中");
+// so do the cancel answers that name a state. Errors keep the English word. When
 // the stream breaks, or stays silent for timeout_seconds, and a taskId
 // is known, the call reads the task (GetTask); if it has not ended it
 // subscribes (SubscribeToTask); if the subscription finds the task already
 // ended it reads the task once more for the final result (R7). The business
 // message is never sent again once a taskId is known, and nothing polls on a
-// timer: a second idle timeout on a subscription fails the node, and a stream
-// that keeps breaking fails it after maxReconnects attempts. A non-streaming
+// timer beyond the quiet-stream rule above. A non-streaming
 // agent gets one blocking SendMessage; an unfinished task in its answer fails
 // the node. A stream that breaks before any taskId arrived fails the node with
 // "submission result unknown" and is not resubmitted; a resumed call whose
@@ -47,14 +68,16 @@
 // bounded context; this node's hook applies the R9 table to its call, reading
 // only what was saved: a call with a taskId that has not ended gets exactly one
 // CancelTask, with no status query first and no retry, bounded by
-// timeout_seconds; a call without a taskId shows "submission result unknown";
+// timeout_seconds — the node's own bound, not the engine's: the cancel and
+// the save of its outcome run on a context detached from the hook's, so the
+// outcome ("unconfirmed" included) is always saved; a call without a taskId shows "submission result unknown";
 // an ended call gets nothing. Once the hook has taken its snapshot the call
 // handles no further events, so what was saved is what decides. The cancel
 // goes out at once; the "requesting cancellation…" line is committed while it
 // travels and the answer line after it. The calls of one Kind share an
 // HTTP transport whose idle pool holds a whole fan-out and whose connections
-// per host are not capped, so no cancel queues behind another call's stream. The messages follow R11 in the app's
-// language (Deps.Language: English or Simplified Chinese), the status the agent returned is shown
+// per host are not capped, so no cancel queues behind another call's stream. The messages follow R11 in the reader's
+// language (English or Simplified Chinese), the status the agent returned is shown
 // (canceled, still working, already completed, not cancelable, not found) and
 // the outcome is saved in the call record. Nothing the hook does changes the
 // run's status or failure reason (R2, R10, R11).
@@ -80,10 +103,24 @@
 // 20 MiB of raw bytes, checked before anything is sent. Artifact ids never
 // leave the machine (R14). Inline file outputs become local artifacts (the
 // artifact store cleans the name and checks the MIME type); url parts are
-// listed as not downloaded (R15).
+// listed as not downloaded (R15). Artifact parts received while the task runs
+// go to a spool as they arrive (memory up to 1 MiB, then a temporary file in
+// Deps.SpoolDir, removed when the node ends), so append chunks never pile up
+// in memory; an artifact is found by id in constant time. One call keeps at
+// most Deps.MaxResultBytes (default 256 MiB) of artifact bytes and 200,000
+// artifacts; past that the node fails with ErrResultTooLarge naming the
+// limit (and the run's abort cancels the task). A task snapshot (GetTask)
+// replaces what the stream sent. Files are put into the artifact store when
+// the task completes, from the spool.
 //
 // Credentials. A credential is used only for its origin, and over plain http
-// only to a loopback address (R3.3). CheckAgent is the connection test: card
+// only to a loopback address (R3.3). An agent may echo the secret back (in
+// WWW-Authenticate, a JSON-RPC error message, a status text, an artifact or
+// file name, its answer): every message, record field, output, file name and
+// error of the call, and CheckAgent's report and error, have the secret
+// replaced by "[redacted]" before they are saved or shown (redact.go). A
+// task or context id carrying it is refused as a protocol error, since an id
+// must be kept as is. CheckAgent is the connection test: card
 // discovery plus one authenticated GetTask of a random id, which submits no
 // task (R3.4).
 package remoteagent

@@ -1,5 +1,4 @@
 package remoteagent
 
-// CanceledText exposes the R11 "canceled" line for a language tag to the
-// external tests.
-func CanceledText(tag string) string { return langOf(tag).text(msgCanceled) }
+// CanceledText exposes the R11 "canceled" line in lang to the external tests.
+func CanceledText(lang string) string { return texts.In(lang, msgCanceled) }

@@ -145,6 +145,9 @@ type memCalls struct {
 func newMemCalls() *memCalls { return &memCalls{recs: map[string]store.RemoteCall{}} }
 
 func (m *memCalls) SaveRemoteCall(ctx context.Context, c store.RemoteCall) error {
+	if err := ctx.Err(); err != nil { // as the real store: a done context saves nothing
+		return fmt.Errorf("save remote call: %w", err)
+	}
 	if m.SaveFunc != nil {
 		if err := m.SaveFunc(c); err != nil {
 			return err
@@ -239,8 +242,8 @@ type fakeNC struct {
 	arts      workrun.ArtifactStore
 
 	mu       sync.Mutex
-	msgs     []string
-	progress []string
+	msgs     []workrun.Text
+	progress []workrun.Text
 	hooks    []func(context.Context)
 }
 
@@ -254,12 +257,12 @@ func (n *fakeNC) Inputs() workrun.Values { return n.inputs }
 func (n *fakeNC) Log(t workrun.Text) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	n.msgs = append(n.msgs, t.String())
+	n.msgs = append(n.msgs, t)
 }
 func (n *fakeNC) Progress(t workrun.Text) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	n.progress = append(n.progress, t.String())
+	n.progress = append(n.progress, t)
 }
 func (n *fakeNC) OnAbort(h func(context.Context)) {
 	n.mu.Lock()
@@ -273,10 +276,29 @@ func (n *fakeNC) Decision(context.Context) (workrun.Decision, bool, error) {
 func (n *fakeNC) Resumed() bool                    { return false }
 func (n *fakeNC) Artifacts() workrun.ArtifactStore { return n.arts }
 
-func (n *fakeNC) messages() []string {
+// messages renders the committed messages in the current language.
+func (n *fakeNC) messages() []string { return n.messagesIn(workrun.Language()) }
+
+// messagesIn renders the committed messages in lang, as a reader would.
+func (n *fakeNC) messagesIn(lang string) []string {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	return append([]string(nil), n.msgs...)
+	var out []string
+	for _, t := range n.msgs {
+		out = append(out, t.In(lang))
+	}
+	return out
+}
+
+// progressIn renders the progress lines in lang.
+func (n *fakeNC) progressIn(lang string) []string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	var out []string
+	for _, t := range n.progress {
+		out = append(out, t.In(lang))
+	}
+	return out
 }
 
 // abort runs the registered hooks like the engine does: once, concurrently,

@@ -126,42 +126,53 @@ func attachmentIDs(in workrun.Values, fields []string) ([]string, error) {
 // saveFiles keeps the inline file outputs as local artifacts; the artifact
 // store cleans the name and checks the MIME type against the bytes. Links are
 // listed, never downloaded (SPEC R15).
-func (c *call) saveFiles(ctx context.Context, parts []a2a.Part) ([]string, error) {
+func (c *call) saveFiles(ctx context.Context, parts []resultFile) ([]string, error) {
 	var ids []string
 	for _, p := range parts {
-		switch {
-		case p.URL != "":
-			c.log(msgURLNotDownloaded, redactURL(p.URL))
-		case p.IsRaw():
-			name := p.Filename
-			if name == "" {
-				name = "file"
-			}
-			if c.s.cfg.OutputFiles == "" {
-				c.log(msgFileNotKept, name)
-				continue
-			}
-			arts := c.nc.Artifacts()
-			if arts == nil {
-				return nil, fmt.Errorf("save remote file %s: no artifact store available", name)
-			}
-			info, err := arts.Put(ctx, name, p.MediaType, bytes.NewReader(p.Raw), c.nc.RunID(), c.nc.NodeID())
-			if err != nil {
-				return nil, fmt.Errorf("save remote file %s: %w", name, err)
-			}
-			c.log(msgFileSaved, info.Name, info.MediaType, info.Size)
-			ids = append(ids, info.ID)
+		if p.url != "" {
+			c.log(msgURLNotDownloaded, redactURL(p.url)) // log redacts the secret too
+			continue
 		}
+		name := c.redactor().string(p.name)
+		if name == "" {
+			name = "file"
+		}
+		if c.s.cfg.OutputFiles == "" {
+			c.log(msgFileNotKept, name)
+			continue
+		}
+		arts := c.nc.Artifacts()
+		if arts == nil {
+			return nil, fmt.Errorf("save remote file %s: no artifact store available", name)
+		}
+		info, err := arts.Put(ctx, name, p.mediaType, p.open(), c.nc.RunID(), c.nc.NodeID())
+		if err != nil {
+			return nil, fmt.Errorf("save remote file %s: %w", name, err)
+		}
+		c.log(msgFileSaved, info.Name, info.MediaType, info.Size)
+		ids = append(ids, info.ID)
 	}
 	return ids, nil
 }
 
-// connect resolves the credential and discovers the agent (SPEC R3).
-func (s *step) connect(ctx context.Context) (Agent, error) {
-	cred, err := s.credential(ctx)
-	if err != nil {
-		return nil, err
+// messageFiles lists the file and link parts of a message answer.
+func messageFiles(parts []a2a.Part) []resultFile {
+	var out []resultFile
+	for _, p := range parts {
+		switch {
+		case p.URL != "":
+			out = append(out, resultFile{url: p.URL})
+		case p.IsRaw():
+			raw := p.Raw
+			out = append(out, resultFile{name: p.Filename, mediaType: p.MediaType, size: int64(len(raw)),
+				open: func() io.Reader { return bytes.NewReader(raw) }})
+		}
 	}
+	return out
+}
+
+// dial discovers the agent with the credential (SPEC R3).
+func (s *step) dial(ctx context.Context, cred *a2a.Credential) (Agent, error) {
 	dctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	agent, err := s.kind.deps.Connect(dctx, s.cfg.URL, cred)

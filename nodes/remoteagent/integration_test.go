@@ -598,3 +598,29 @@ func TestServers_ExitSendsNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestServers_QuietTaskSucceeds: with timeout_seconds 1 an agent that sends
+// an update only every 2.5 s is quiet longer than the timeout, yet it
+// answers GetTask; the node keeps following the task to its result, with
+// exactly one submission and no cancel.
+func TestServers_QuietTaskSucceeds(t *testing.T) {
+	for _, srv := range bothServers(t, true) {
+		t.Run(srv.name, func(t *testing.T) {
+			e := newEnv(t, "", "en")
+			r := e.run(t, flow([]workrun.NodeSpec{raNode("ra", srv.base, `,"timeout_seconds":1`)}), workrun.Values{"prompt_ra": "slow 3 2500"})
+			if r.Status != workrun.RunSucceeded {
+				t.Fatalf("run = %s: %s\n%q", r.Status, r.Reason, e.messages(t, r.ID, "ra"))
+			}
+			if got := fmt.Sprint(r.State["answer_ra"]); got != "done after 3 steps" {
+				t.Errorf("answer = %q", got)
+			}
+			stats := srv.stats(t)
+			if n := stats.Submissions[remoteagent.MessageID(r.ID, "ra", "send")]; n != 1 {
+				t.Errorf("submissions = %d, want exactly 1", n)
+			}
+			if stats.totalCancels() != 0 || stats.Methods["GetTask"] < 1 {
+				t.Errorf("methods = %v cancels = %v", stats.Methods, stats.Cancels)
+			}
+		})
+	}
+}

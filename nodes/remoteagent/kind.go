@@ -52,8 +52,12 @@ type Deps struct {
 	// HTTPClient is used by the default Connect; nil means a client on a
 	// transport shared by every call of this kind (fanOutTransport).
 	HTTPClient *http.Client
-	// Language returns the app's language tag ("en", "zh"); nil means English.
-	Language func() string
+	// MaxResultBytes caps the artifact bytes one call keeps; 0 means
+	// DefaultMaxResultBytes.
+	MaxResultBytes int64
+	// SpoolDir holds the temporary files of results too large for memory;
+	// "" means os.TempDir().
+	SpoolDir string
 }
 
 // Kind is the Remote Agent node kind.
@@ -106,13 +110,6 @@ func (k *Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step
 		return nil, err
 	}
 	return &step{kind: k, cfg: cfg, timeout: timeout, types: wf.State}, nil
-}
-
-func (k *Kind) lang() lang {
-	if k.deps.Language == nil {
-		return 0
-	}
-	return langOf(k.deps.Language())
 }
 
 // callKey names the one logical call a node execution makes.

@@ -150,8 +150,10 @@ func TestRun_StreamingDurableOrder(t *testing.T) {
 			t.Errorf("missing message %q in %q", want, msgs)
 		}
 	}
-	if len(nc.progress) != 3 {
-		t.Errorf("progress lines = %q, want one per artifact chunk", nc.progress)
+	// Chunks that follow within progressEvery are shown as the newest with
+	// a count, before the closing line.
+	if diff := cmp.Diff([]string{"Result a1: Hello, ", "Result a2: second (+1 updates)"}, nc.progressIn("en")); diff != "" {
+		t.Errorf("progress lines (-want +got):\n%s", diff)
 	}
 	if agent.Calls("GetTask")+agent.Calls("SubscribeToTask") != 0 {
 		t.Error("an unbroken stream needs no GetTask or SubscribeToTask")
@@ -414,37 +416,106 @@ func TestRun_Resume(t *testing.T) {
 	})
 }
 
-func TestRun_IdleTimeout(t *testing.T) {
-	// The submit stream goes silent after the taskId: recover once; the
-	// subscription is silent too: fail, no third wait (no timer polling).
-	silent := func(first a2a.StreamEvent) func(context.Context, string) iter.Seq2[a2a.StreamEvent, error] {
-		return func(ctx context.Context, _ string) iter.Seq2[a2a.StreamEvent, error] {
-			return func(yield func(a2a.StreamEvent, error) bool) {
-				if !yield(first, nil) {
-					return
-				}
-				<-ctx.Done()
-				yield(a2a.StreamEvent{}, ctx.Err())
+// silentStream yields first, then nothing until its context ends.
+func silentStream(first a2a.StreamEvent) func(context.Context, string) iter.Seq2[a2a.StreamEvent, error] {
+	return func(ctx context.Context, _ string) iter.Seq2[a2a.StreamEvent, error] {
+		return func(yield func(a2a.StreamEvent, error) bool) {
+			if !yield(first, nil) {
+				return
 			}
+			<-ctx.Done()
+			yield(a2a.StreamEvent{}, ctx.Err())
 		}
 	}
+}
+
+// TestRun_QuietTaskIsNotFailed: timeout_seconds bounds each request, not the
+// silence of a task. Streams that stay quiet lead to GetTask and a new
+// subscription for as long as the agent answers; the task completes after
+// several quiet periods and the node succeeds with one submission.
+func TestRun_QuietTaskIsNotFailed(t *testing.T) {
+	var gets atomic.Int32
 	agent := &fakeAgent{streaming: true}
 	agent.SendStreamingMessageFunc = func(ctx context.Context, _ a2a.SendMessageRequest) iter.Seq2[a2a.StreamEvent, error] {
-		return silent(taskEv("t1", a2a.TaskStateWorking, ""))(ctx, "")
+		return silentStream(taskEv("t1", a2a.TaskStateWorking, ""))(ctx, "")
+	}
+	agent.GetTaskFunc = func(context.Context, string) (*a2a.Task, error) {
+		if gets.Add(1) < 4 {
+			return task("t1", a2a.TaskStateWorking, ""), nil
+		}
+		return task("t1", a2a.TaskStateCompleted, "", a2a.Artifact{ArtifactID: "a", Parts: []a2a.Part{{Text: "late"}}}), nil
+	}
+	agent.SubscribeToTaskFunc = silentStream(taskEv("t1", a2a.TaskStateWorking, ""))
+	cfg := strings.Replace(baseCfg, `"timeout_seconds":5`, `"timeout_seconds":1`, 1)
+	out, err := compile(t, Deps{Calls: newMemCalls(), Connect: connectTo(agent)}, cfg).Run(t.Context(), newNC("r", "ra", workrun.Values{"prompt": "hang"}))
+	if err != nil {
+		t.Fatalf("a quiet task failed the node: %v", err)
+	}
+	if out["answer"] != "late" {
+		t.Errorf("answer = %q", out["answer"])
+	}
+	if agent.Calls("SendStreamingMessage") != 1 || agent.Calls("GetTask") != 4 || agent.Calls("SubscribeToTask") != 3 {
+		t.Errorf("calls = %v, want 1 submission, 4 GetTask, 3 SubscribeToTask", agent.calls)
+	}
+}
+
+// TestRun_AgentStopsAnswering: after a quiet stream the node fails only
+// when the agent itself stops answering — GetTask times out or is refused —
+// and says so.
+func TestRun_AgentStopsAnswering(t *testing.T) {
+	tests := []struct {
+		name    string
+		getTask func(context.Context, string) (*a2a.Task, error)
+		want    string
+	}{
+		{"GetTask times out", func(ctx context.Context, _ string) (*a2a.Task, error) {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}, "the remote agent stopped answering: GetTask of task t1 got no answer within 1s"},
+		{"GetTask refused", func(context.Context, string) (*a2a.Task, error) {
+			return nil, &a2a.RPCError{Code: -32603, Message: "internal error"}
+		}, "the remote agent stopped answering: GetTask of task t1 was refused"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			agent := &fakeAgent{streaming: true, GetTaskFunc: tt.getTask}
+			agent.SendStreamingMessageFunc = func(ctx context.Context, _ a2a.SendMessageRequest) iter.Seq2[a2a.StreamEvent, error] {
+				return silentStream(taskEv("t1", a2a.TaskStateWorking, ""))(ctx, "")
+			}
+			cfg := strings.Replace(baseCfg, `"timeout_seconds":5`, `"timeout_seconds":1`, 1)
+			start := time.Now()
+			_, err := compile(t, Deps{Calls: newMemCalls(), Connect: connectTo(agent)}, cfg).Run(t.Context(), newNC("r", "ra", workrun.Values{"prompt": "hang"}))
+			if !errors.Is(err, ErrAgentNotAnswering) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want ErrAgentNotAnswering containing %q", err, tt.want)
+			}
+			if d := time.Since(start); d > 4*time.Second {
+				t.Errorf("took %v", d)
+			}
+			if agent.Calls("SendStreamingMessage") != 1 || agent.Calls("SubscribeToTask") != 0 {
+				t.Errorf("calls = %v", agent.calls)
+			}
+		})
+	}
+}
+
+// TestRun_EmptyStreamsInARow: a subscription that keeps ending without any
+// event while GetTask says the task runs is an agent that does not answer;
+// the node gives up after maxReconnects such streams instead of looping.
+func TestRun_EmptyStreamsInARow(t *testing.T) {
+	agent := &fakeAgent{streaming: true}
+	agent.SendStreamingMessageFunc = func(context.Context, a2a.SendMessageRequest) iter.Seq2[a2a.StreamEvent, error] {
+		return events(a2a.ErrStreamBroken, taskEv("t1", a2a.TaskStateWorking, ""))
 	}
 	agent.GetTaskFunc = func(context.Context, string) (*a2a.Task, error) { return task("t1", a2a.TaskStateWorking, ""), nil }
-	agent.SubscribeToTaskFunc = silent(taskEv("t1", a2a.TaskStateWorking, ""))
-	cfg := strings.Replace(baseCfg, `"timeout_seconds":5`, `"timeout_seconds":1`, 1)
-	start := time.Now()
-	_, err := compile(t, Deps{Calls: newMemCalls(), Connect: connectTo(agent)}, cfg).Run(t.Context(), newNC("r", "ra", workrun.Values{"prompt": "hang"}))
-	if !errors.Is(err, ErrNoUpdates) {
+	agent.SubscribeToTaskFunc = func(context.Context, string) iter.Seq2[a2a.StreamEvent, error] {
+		return errSeq(&a2a.RPCError{Code: -32004, Message: "unsupported"})
+	}
+	_, err := compile(t, Deps{Calls: newMemCalls(), Connect: connectTo(agent)}, baseCfg).Run(t.Context(), newNC("r", "ra", workrun.Values{"prompt": "x"}))
+	if !errors.Is(err, ErrAgentNotAnswering) {
 		t.Fatalf("err = %v", err)
 	}
-	if d := time.Since(start); d < 2*time.Second || d > 4*time.Second {
-		t.Errorf("took %v, want about two timeouts", d)
-	}
-	if agent.Calls("GetTask") != 1 || agent.Calls("SubscribeToTask") != 1 || agent.Calls("SendStreamingMessage") != 1 {
-		t.Errorf("calls = %v", agent.calls)
+	if n := agent.Calls("SubscribeToTask"); n != maxReconnects {
+		t.Errorf("SubscribeToTask %d times, want %d", n, maxReconnects)
 	}
 }
 
@@ -608,4 +679,42 @@ func TestRun_RefusedRequestEndsTheCall(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRun_StrayMessageInTaskStream: once the task is fixed, a message
+// without a taskId in its stream is a protocol error, not the final answer;
+// the call reads the task and takes its real result.
+func TestRun_StrayMessageInTaskStream(t *testing.T) {
+	calls := newMemCalls()
+	agent := &fakeAgent{streaming: true}
+	stray := a2a.StreamEvent{Message: &a2a.Message{MessageID: "m2", Role: a2a.RoleAgent, Parts: []a2a.Part{{Text: "not the answer"}}}}
+	agent.SendStreamingMessageFunc = func(context.Context, a2a.SendMessageRequest) iter.Seq2[a2a.StreamEvent, error] {
+		return events(nil, taskEv("t1", a2a.TaskStateWorking, ""), stray)
+	}
+	agent.GetTaskFunc = func(context.Context, string) (*a2a.Task, error) {
+		return task("t1", a2a.TaskStateCompleted, "", a2a.Artifact{ArtifactID: "a", Parts: []a2a.Part{{Text: "real"}}}), nil
+	}
+	nc := newNC("r", "ra", workrun.Values{"prompt": "x"})
+	out, err := compile(t, Deps{Calls: calls, Connect: connectTo(agent)}, baseCfg).Run(t.Context(), nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out["answer"] != "real" || agent.Calls("GetTask") != 1 {
+		t.Errorf("answer = %q, GetTask %d; want the task's result read by GetTask", out["answer"], agent.Calls("GetTask"))
+	}
+	if rec, _ := calls.get("r", "ra"); rec.RemoteState != string(a2a.TaskStateCompleted) || !rec.Ended {
+		t.Errorf("record = %+v", rec)
+	}
+	if !contains(nc.messages(), "protocol") {
+		t.Errorf("messages = %q, want the protocol error shown", nc.messages())
+	}
+}
+
+func contains(msgs []string, sub string) bool {
+	for _, m := range msgs {
+		if strings.Contains(m, sub) {
+			return true
+		}
+	}
+	return false
 }

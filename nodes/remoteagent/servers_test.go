@@ -93,6 +93,7 @@ func bothServers(t *testing.T, streaming bool) []server {
 // env is a real data directory: SQLite store, artifact store and engine with
 // the node kinds a Remote Agent workflow needs.
 type env struct {
+	lang string // the reader's language messages are rendered in
 	dir  string
 	st   *store.Store
 	arts *artifacts.Store
@@ -113,9 +114,10 @@ func newEnv(t *testing.T, dir string, lang string) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ra := remoteagent.New(remoteagent.Deps{Calls: st, Language: func() string { return lang }})
+	t.Setenv("LANGUAGE", lang) // messages are rendered in the reader's language
+	ra := remoteagent.New(remoteagent.Deps{Calls: st})
 	eng := workrun.NewEngine(st, arts, start.Kind{}, process.Kind{}, join.Kind{}, output.Kind{}, ra)
-	return &env{dir: dir, st: st, arts: arts, eng: eng}
+	return &env{lang: lang, dir: dir, st: st, arts: arts, eng: eng}
 }
 
 // run starts wf and waits for its end.
@@ -145,7 +147,7 @@ func (e *env) messages(t *testing.T, runID, node string) []string {
 	var out []string
 	for _, m := range ms {
 		if m.NodeID == node {
-			out = append(out, m.Text)
+			out = append(out, m.In(e.lang))
 		}
 	}
 	return out

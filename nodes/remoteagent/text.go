@@ -1,121 +1,153 @@
 package remoteagent
 
 import (
-	"fmt"
 	"strings"
 
 	"workrun/a2a"
 	"workrun/workrun"
 )
 
-// msgID names one node message; texts holds its English and Simplified
-// Chinese wording. The R11 lines are the SPEC's exact words.
-type msgID int
+// msgID names one node message of this kind; texts holds its English and
+// Simplified Chinese wording. Messages are stored as key and arguments and
+// rendered in the reader's language; the agent's own words (status texts,
+// names) are arguments, kept verbatim. The R11 lines are the Remote Agent
+// document's exact words (docs/remote-agent.md).
+type msgID string
 
 const (
-	msgCancelRequesting msgID = iota
-	msgCanceled
-	msgCancelUnconfirmed
-	msgCancelError
-	msgCancelStillWorking
-	msgCancelAlreadyCompleted
-	msgCancelAlreadyEnded
-	msgCancelNotCancelable
-	msgCancelNotFound
-	msgSubmissionUnknown
-	msgSending
-	msgTaskAccepted
-	msgStatus
-	msgArtifact
-	msgStreamLost
-	msgReadingTask
-	msgSubscribing
-	msgCompleted
-	msgReused
-	msgFileSaved
-	msgFileNotKept
-	msgURLNotDownloaded
-	msgResuming
-	msgInterrupted
+	msgCancelRequesting       msgID = "remoteagent.cancel_requesting"
+	msgCanceled               msgID = "remoteagent.canceled"
+	msgCancelUnconfirmed      msgID = "remoteagent.cancel_unconfirmed"
+	msgCancelError            msgID = "remoteagent.cancel_error"
+	msgCancelAlreadyCompleted msgID = "remoteagent.cancel_already_completed"
+	msgCancelNotCancelable    msgID = "remoteagent.cancel_not_cancelable"
+	msgCancelNotFound         msgID = "remoteagent.cancel_not_found"
+	msgSubmissionUnknown      msgID = "remoteagent.submission_unknown"
+	msgSending                msgID = "remoteagent.sending"
+	msgTaskAccepted           msgID = "remoteagent.task_accepted"
+	msgStatusLine             msgID = "remoteagent.status_line" // the agent's words with no state
+	msgArtifact               msgID = "remoteagent.artifact"
+	msgStreamLost             msgID = "remoteagent.stream_lost"
+	msgReadingTask            msgID = "remoteagent.reading_task"
+	msgSubscribing            msgID = "remoteagent.subscribing"
+	msgCompleted              msgID = "remoteagent.completed"
+	msgReused                 msgID = "remoteagent.reused"
+	msgFileSaved              msgID = "remoteagent.file_saved"
+	msgFileNotKept            msgID = "remoteagent.file_not_kept"
+	msgURLNotDownloaded       msgID = "remoteagent.url_not_downloaded"
+	msgResuming               msgID = "remoteagent.resuming"
+	msgNeedsInput             msgID = "remoteagent.needs_input"
+	msgNeedsAuth              msgID = "remoteagent.needs_auth"
+	msgQuiet                  msgID = "remoteagent.quiet"
+	msgStatusLineCoalesced    msgID = "remoteagent.status_line_coalesced"
+	msgArtifactCoalesced      msgID = "remoteagent.artifact_coalesced"
+	msgCallRecordUnreadable   msgID = "remoteagent.call_record_unreadable"
+	msgTempFileNotRemoved     msgID = "remoteagent.temp_file_not_removed"
+	msgSaveFailed             msgID = "remoteagent.save_failed"
 )
 
-var texts = map[msgID][2]string{
-	msgCancelRequesting:       {"Remote task: requesting cancellation…", "远程任务：正在请求取消…"},
-	msgCanceled:               {"Remote task: canceled", "远程任务：已取消"},
-	msgCancelUnconfirmed:      {"Cancel result unconfirmed: the request failed or timed out; it will not be retried automatically.", "取消结果未确认：请求失败或超时，不会自动重试"},
-	msgCancelError:            {"Cancel request error: %s", "取消请求错误：%s"},
-	msgCancelStillWorking:     {"Remote task: cancel requested; the agent reports it is still working (%s)", "远程任务：已请求取消，远端仍在执行（%s）"},
-	msgCancelAlreadyCompleted: {"Remote task: already completed before the cancel arrived", "远程任务：取消到达前已完成"},
-	msgCancelAlreadyEnded:     {"Remote task: already ended (%s)", "远程任务：已结束（%s）"},
-	msgCancelNotCancelable:    {"Remote task: not cancelable (%s)", "远程任务：不可取消（%s）"},
-	msgCancelNotFound:         {"Remote task: not found by the agent", "远程任务：远端未找到该任务"},
-	msgSubmissionUnknown:      {"Remote task: submission result unknown (no taskId was received); no cancel sent, nothing resubmitted", "远程任务：提交结果未知（未收到 taskId），不取消、不重新提交"},
-	msgSending:                {"Sending to %s (%s): %s", "正在发送到 %s（%s）：%s"},
-	msgTaskAccepted:           {"Remote task %s accepted (context %s)", "远程任务 %s 已接收（上下文 %s）"},
-	msgStatus:                 {"Remote task: %s", "远程任务：%s"},
-	msgArtifact:               {"Result %s: %s", "结果 %s：%s"},
-	msgStreamLost:             {"Remote task: update stream lost (%s); reading the task instead of resubmitting", "远程任务：更新流中断（%s），改为读取原任务，不重新提交"},
-	msgReadingTask:            {"Remote task %s: reading its current state", "远程任务 %s：读取当前状态"},
-	msgSubscribing:            {"Remote task %s: following its updates", "远程任务 %s：订阅更新"},
-	msgCompleted:              {"Remote task: completed", "远程任务：已完成"},
-	msgReused:                 {"Remote task %s: reusing the saved result", "远程任务 %s：复用已保存的结果"},
-	msgFileSaved:              {"Saved file %s (%s, %d bytes)", "已保存文件 %s（%s，%d 字节）"},
-	msgFileNotKept:            {"File %s not kept: no output_files field is configured", "文件 %s 未保存：未配置 output_files 字段"},
-	msgURLNotDownloaded:       {"File link not downloaded: %s", "文件链接未下载：%s"},
-	msgResuming:               {"Resuming remote task %s", "恢复远程任务 %s"},
-	msgInterrupted:            {"Remote task needs %s: %s", "远程任务需要%s：%s"},
+// stateWords are the A2A task states by the word stateName gives them, with
+// their English and Chinese names. Messages that name a state have one key
+// per state ("remoteagent.status.working"), so the state too is rendered in
+// the reader's language; a state this version does not know uses the
+// ".other" key with its wire word as an argument.
+var stateWords = map[string][2]string{
+	"submitted":      {"submitted", "已提交"},
+	"working":        {"working", "执行中"},
+	"completed":      {"completed", "已完成"},
+	"failed":         {"failed", "已失败"},
+	"canceled":       {"canceled", "已取消"},
+	"rejected":       {"rejected", "已拒绝"},
+	"input-required": {"input-required", "等待输入"},
+	"auth-required":  {"auth-required", "等待认证"},
+	"unknown":        {"unknown", "未知"},
+	"unspecified":    {"unspecified", "未知"},
 }
 
-// lang selects the wording: 0 English, 1 Simplified Chinese.
-type lang int
+// stateMessages are the messages that name a state: English and Chinese
+// formats whose %[1]s is the state's name (and %[2]s, when present, the
+// agent's text).
+var stateMessages = map[string][2]string{
+	"state":                 {"%[1]s", "%[1]s"},
+	"status":                {"Remote task: %[1]s", "远程任务：%[1]s"},
+	"status_text":           {"Remote task: %[1]s — %[2]s", "远程任务：%[1]s — %[2]s"},
+	"cancel_still_working":  {"Remote task: cancel requested; the agent reports it is still working (%[1]s)", "远程任务：已请求取消，远端仍在执行（%[1]s）"},
+	"cancel_already_ended":  {"Remote task: already ended (%[1]s)", "远程任务：已结束（%[1]s）"},
+	"status_text_coalesced": {"Remote task: %[1]s — %[2]s (+%[3]s updates)", "远程任务：%[1]s — %[2]s（另有 %[3]s 条更新）"},
+	"status_coalesced":      {"Remote task: %[1]s (+%[2]s updates)", "远程任务：%[1]s（另有 %[2]s 条更新）"},
+}
 
-// langOf maps a language tag ("en", "zh", "zh-Hans", "zh_CN.UTF-8") to a lang.
-func langOf(tag string) lang {
-	if strings.HasPrefix(strings.ToLower(tag), "zh") {
-		return 1
+var texts = workrun.NewCatalog(catalogue())
+
+func catalogue() map[msgID][2]string {
+	m := map[msgID][2]string{
+		msgCancelRequesting:       {"Remote task: requesting cancellation…", "远程任务：正在请求取消…"},
+		msgCanceled:               {"Remote task: canceled", "远程任务：已取消"},
+		msgCancelUnconfirmed:      {"Cancel result unconfirmed: the request failed or timed out; it will not be retried automatically.", "取消结果未确认：请求失败或超时，不会自动重试"},
+		msgCancelError:            {"Cancel request error: %s", "取消请求错误：%s"},
+		msgCancelAlreadyCompleted: {"Remote task: already completed before the cancel arrived", "远程任务：取消到达前已完成"},
+		msgCancelNotCancelable:    {"Remote task: not cancelable (%s)", "远程任务：不可取消（%s）"},
+		msgCancelNotFound:         {"Remote task: not found by the agent", "远程任务：远端未找到该任务"},
+		msgSubmissionUnknown:      {"Remote task: submission result unknown (no taskId was received); no cancel sent, nothing resubmitted", "远程任务：提交结果未知（未收到 taskId），不取消、不重新提交"},
+		msgSending:                {"Sending to %s (%s): %s", "正在发送到 %s（%s）：%s"},
+		msgTaskAccepted:           {"Remote task %s accepted (context %s)", "远程任务 %s 已接收（上下文 %s）"},
+		msgStatusLine:             {"Remote task: %s", "远程任务：%s"},
+		msgArtifact:               {"Result %s: %s", "结果 %s：%s"},
+		msgStreamLost:             {"Remote task: update stream lost (%s); reading the task instead of resubmitting", "远程任务：更新流中断（%s），改为读取原任务，不重新提交"},
+		msgReadingTask:            {"Remote task %s: reading its current state", "远程任务 %s：读取当前状态"},
+		msgSubscribing:            {"Remote task %s: following its updates", "远程任务 %s：订阅更新"},
+		msgCompleted:              {"Remote task: completed", "远程任务：已完成"},
+		msgReused:                 {"Remote task %s: reusing the saved result", "远程任务 %s：复用已保存的结果"},
+		msgFileSaved:              {"Saved file %s (%s, %d bytes)", "已保存文件 %s（%s，%d 字节）"},
+		msgFileNotKept:            {"File %s not kept: no output_files field is configured", "文件 %s 未保存：未配置 output_files 字段"},
+		msgURLNotDownloaded:       {"File link not downloaded: %s", "文件链接未下载：%s"},
+		msgResuming:               {"Resuming remote task %s", "恢复远程任务 %s"},
+		msgNeedsInput:             {"Remote task needs input: %s", "远程任务需要输入：%s"},
+		msgNeedsAuth:              {"Remote task needs authentication: %s", "远程任务需要认证：%s"},
+		msgQuiet:                  {"Remote task %s: no update for %s; the agent still answers, so Workrun keeps waiting", "远程任务 %s：%s 内没有更新；远端仍有应答，继续等待"},
+		msgStatusLineCoalesced:    {"Remote task: %s (+%s updates)", "远程任务：%s（另有 %s 条更新）"},
+		msgArtifactCoalesced:      {"Result %s: %s (+%s updates)", "结果 %s：%s（另有 %s 条更新）"},
+		msgCallRecordUnreadable:   {"read remote call record: %s; no cancel sent", "读取远程调用记录失败：%s；未发送取消"},
+		msgTempFileNotRemoved:     {"temporary result file not removed: %s", "临时结果文件未删除：%s"},
+		msgSaveFailed:             {"saving the remote call record failed: %s", "保存远程调用记录失败：%s"},
 	}
-	return 0
-}
-
-// stateNamesZH are the Simplified Chinese names of the A2A task states, keyed
-// by stateName's English word. English messages show that word itself.
-var stateNamesZH = map[string]string{
-	"submitted":      "已提交",
-	"working":        "执行中",
-	"completed":      "已完成",
-	"failed":         "已失败",
-	"canceled":       "已取消",
-	"rejected":       "已拒绝",
-	"input-required": "等待输入",
-	"auth-required":  "等待认证",
-	"unknown":        "未知",
-	"unspecified":    "未知",
-}
-
-// state names a task state for a node message: "completed" in English,
-// "已完成" in Chinese. A state this version does not know keeps its wire word.
-func (l lang) state(s a2a.TaskState) string {
-	name := stateName(s)
-	if l == 1 {
-		if zh, ok := stateNamesZH[name]; ok {
-			return zh
+	for word, names := range stateWords {
+		for kind, f := range stateMessages {
+			m[stateKey(kind, word)] = [2]string{sprintfPositional(f[0], names[0]), sprintfPositional(f[1], names[1])}
 		}
 	}
-	return name
-}
-
-func (l lang) text(id msgID, args ...any) string {
-	t := texts[id][l]
-	if len(args) == 0 {
-		return t
+	for kind, f := range stateMessages {
+		// An unknown state: its wire word is the first argument.
+		m[stateKey(kind, "other")] = f
 	}
-	return fmt.Sprintf(t, args...)
+	return m
 }
 
-// EnvLanguage reads the language from the environment the way gettext does
-// (LANGUAGE, then LC_ALL, LC_MESSAGES, LANG); the GUI's language switch sets
-// LANGUAGE, so passing EnvLanguage as Deps.Language follows it, and the
-// headless runner follows the user's locale.
-func EnvLanguage() string {
-	return workrun.LanguageTag()
+// sprintfPositional puts a state's name into a format's %[1]s and turns the
+// later positional verbs into plain ones (%[2]s → %s, %[3]s → %s), so the
+// entry takes the remaining arguments in order.
+func sprintfPositional(f, name string) string {
+	f = strings.ReplaceAll(f, "%[1]s", name)
+	f = strings.ReplaceAll(f, "%[2]s", "%s")
+	return strings.ReplaceAll(f, "%[3]s", "%s")
+}
+
+func stateKey(kind, word string) msgID {
+	return msgID("remoteagent." + kind + "." + strings.ReplaceAll(word, "-", "_"))
+}
+
+// stateMsg is the message kind ("status", "cancel_already_ended", …) for
+// state s, with args after the state.
+func stateMsg(kind string, s a2a.TaskState, args ...any) workrun.Text {
+	word := stateName(s)
+	if _, ok := stateWords[word]; ok {
+		return texts.Msg(stateKey(kind, word), args...)
+	}
+	return texts.Msg(stateKey(kind, "other"), append([]any{word}, args...)...)
+}
+
+// stateText names state s in lang: "completed" in English, "已完成" in
+// Chinese; a state this version does not know keeps its wire word.
+func stateText(lang string, s a2a.TaskState) string {
+	return stateMsg("state", s).In(lang)
 }

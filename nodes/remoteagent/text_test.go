@@ -33,18 +33,19 @@ func TestStateNames(t *testing.T) {
 		{"TASK_STATE_PAUSED", "paused", "paused"},
 	}
 	for _, tt := range tests {
-		if got := langOf("en").state(tt.state); got != tt.en {
+		if got := stateText("en", tt.state); got != tt.en {
 			t.Errorf("en state(%q) = %q, want %q", tt.state, got, tt.en)
 		}
-		if got := langOf("zh-Hans").state(tt.state); got != tt.zh {
+		if got := stateText("zh-Hans", tt.state); got != tt.zh {
 			t.Errorf("zh state(%q) = %q, want %q", tt.state, got, tt.zh)
 		}
 	}
 }
 
 // TestRun_StatusLinesLocalized runs a streamed task through submitted,
-// working (with a status message) and failed: the node's status lines name
-// the state in the run's language, and the English lines are unchanged.
+// working (with a status message) and failed once: the stored status lines
+// render in the reader's language, the state included, and the agent's own
+// words verbatim; the English lines are unchanged.
 func TestRun_StatusLinesLocalized(t *testing.T) {
 	tests := []struct {
 		tag  string
@@ -63,22 +64,22 @@ func TestRun_StatusLinesLocalized(t *testing.T) {
 			"远程任务：已失败 — boom",
 		}},
 	}
+	agent := &fakeAgent{streaming: true}
+	agent.SendStreamingMessageFunc = func(context.Context, a2a.SendMessageRequest) iter.Seq2[a2a.StreamEvent, error] {
+		return events(nil,
+			taskEv("t1", a2a.TaskStateSubmitted, ""),
+			statusEv("t1", a2a.TaskStateWorking, "thinking"),
+			statusEv("t1", a2a.TaskStateFailed, "boom"))
+	}
+	nc := newNC("run1", "ra", workrun.Values{"prompt": "fail"})
+	d := Deps{Calls: newMemCalls(), Connect: connectTo(agent)}
+	if _, err := compile(t, d, baseCfg).Run(t.Context(), nc); err == nil {
+		t.Fatal("Run of a failed task returned no error")
+	}
 	for _, tt := range tests {
 		t.Run(tt.tag, func(t *testing.T) {
-			agent := &fakeAgent{streaming: true}
-			agent.SendStreamingMessageFunc = func(context.Context, a2a.SendMessageRequest) iter.Seq2[a2a.StreamEvent, error] {
-				return events(nil,
-					taskEv("t1", a2a.TaskStateSubmitted, ""),
-					statusEv("t1", a2a.TaskStateWorking, "thinking"),
-					statusEv("t1", a2a.TaskStateFailed, "boom"))
-			}
-			nc := newNC("run1", "ra", workrun.Values{"prompt": "fail"})
-			d := Deps{Calls: newMemCalls(), Connect: connectTo(agent), Language: func() string { return tt.tag }}
-			if _, err := compile(t, d, baseCfg).Run(t.Context(), nc); err == nil {
-				t.Fatal("Run of a failed task returned no error")
-			}
 			var got []string
-			for _, m := range nc.messages() {
+			for _, m := range nc.messagesIn(tt.tag) {
 				if strings.HasPrefix(m, "Remote task") || strings.HasPrefix(m, "远程任务") {
 					got = append(got, m)
 				}
@@ -109,12 +110,32 @@ func TestAbort_CancelAnswerStateLocalized(t *testing.T) {
 		t.Run(tt.tag+"/"+string(tt.answer), func(t *testing.T) {
 			agent := &fakeAgent{CancelTaskFunc: func(_ context.Context, id string) (*a2a.Task, error) { return task(id, tt.answer, ""), nil }}
 			rec := store.RemoteCall{RunID: "r", NodeID: "ra", CallKey: callKey, MessageID: "m", TaskID: "t1", RemoteState: string(a2a.TaskStateWorking)}
-			_, nc := savedCall(t, Deps{Calls: newMemCalls(), Language: func() string { return tt.tag }}, rec, agent)
+			_, nc := savedCall(t, Deps{Calls: newMemCalls()}, rec, agent)
 			nc.abort(t.Context())
-			msgs := nc.messages()
+			msgs := nc.messagesIn(tt.tag)
 			if len(msgs) != 2 || msgs[1] != tt.want {
 				t.Errorf("messages = %q, want the request line then %q", msgs, tt.want)
 			}
 		})
+	}
+}
+
+// TestCatalogue: every message has both wordings with the same arguments,
+// and its key is "remoteagent.<name>".
+func TestCatalogue(t *testing.T) {
+	verbs := func(f string) int {
+		return strings.Count(f, "%s") + strings.Count(f, "%d") + strings.Count(f, "%v") + strings.Count(f, "%q") + strings.Count(f, "%[")
+	}
+	for id, w := range catalogue() {
+		if !strings.HasPrefix(string(id), "remoteagent.") {
+			t.Errorf("key %q", id)
+		}
+		if w[0] == "" || w[1] == "" || verbs(w[0]) != verbs(w[1]) {
+			t.Errorf("%s: %q / %q", id, w[0], w[1])
+		}
+	}
+	// A state this version does not know keeps its wire word in both.
+	if got := stateMsg("status_text", "TASK_STATE_PAUSED", "x").In("zh"); got != "远程任务：paused — x" {
+		t.Errorf("unknown state: %q", got)
 	}
 }

@@ -87,6 +87,43 @@ func (s *MemStore) UpdateRun(ctx context.Context, r workrun.Run) error {
 	return nil
 }
 
+var _ workrun.RunClaimer = (*MemStore)(nil)
+
+// ClaimRun saves r like UpdateRun only if the run is in one of the statuses
+// from, atomically. The store knows no owners: OwnerPID is 0.
+func (s *MemStore) ClaimRun(ctx context.Context, r workrun.Run, from ...workrun.RunStatus) (workrun.RunClaim, error) {
+	if s.UpdateRunFunc != nil {
+		if err := s.UpdateRunFunc(ctx, r); err != nil {
+			return workrun.RunClaim{}, err
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old, ok := s.runs[r.ID]
+	if !ok {
+		return workrun.RunClaim{}, fmt.Errorf("claim run %s: %w", r.ID, workrun.ErrNotFound)
+	}
+	c := workrun.RunClaim{Status: old.Status, OwnerAlive: true}
+	if !slices.Contains(from, old.Status) {
+		return c, nil
+	}
+	old.Status, old.Interruption, old.Reason, old.FailedNode = r.Status, r.Interruption, r.Reason, r.FailedNode
+	old.State, old.EndedAt = maps.Clone(r.State), r.EndedAt
+	s.runs[r.ID] = old
+	s.history = append(s.history, old)
+	c.OK = true
+	return c, nil
+}
+
+// RunHolder reads the run's status.
+func (s *MemStore) RunHolder(ctx context.Context, runID string) (workrun.RunClaim, error) {
+	r, err := s.GetRun(ctx, runID)
+	if err != nil {
+		return workrun.RunClaim{}, err
+	}
+	return workrun.RunClaim{Status: r.Status, OwnerAlive: true}, nil
+}
+
 func (s *MemStore) GetRun(ctx context.Context, id string) (workrun.Run, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -147,12 +184,18 @@ func (s *MemStore) AppendMessage(ctx context.Context, m workrun.Message) (workru
 	if s.AppendMessageFunc != nil {
 		return s.AppendMessageFunc(ctx, m)
 	}
+	return s.StoreMessage(m), nil
+}
+
+// StoreMessage is what AppendMessage does without AppendMessageFunc: it
+// numbers m and keeps it (for an AppendMessageFunc that wraps the store).
+func (s *MemStore) StoreMessage(m workrun.Message) workrun.Message {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.seq++
 	m.Seq = s.seq
 	s.messages[m.RunID] = append(s.messages[m.RunID], m)
-	return m, nil
+	return m
 }
 
 func (s *MemStore) AppendProgress(ctx context.Context, m workrun.Message) error {

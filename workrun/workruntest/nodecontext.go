@@ -3,6 +3,7 @@ package workruntest
 import (
 	"context"
 	"sync"
+	"time"
 
 	"workrun/workrun"
 )
@@ -20,6 +21,7 @@ type NodeContext struct {
 	mu     sync.Mutex
 	logs   []workrun.Text
 	hooks  []func(ctx context.Context)
+	bounds []time.Duration
 	branch string
 }
 
@@ -46,10 +48,24 @@ func (c *NodeContext) Log(msg workrun.Text) {
 
 func (c *NodeContext) Progress(msg workrun.Text) { c.Log(msg) }
 
-func (c *NodeContext) OnAbort(hook func(ctx context.Context)) {
+func (c *NodeContext) OnAbort(hook func(ctx context.Context)) { c.OnAbortWithin(0, hook) }
+
+var _ workrun.BoundedAborter = (*NodeContext)(nil)
+
+// OnAbortWithin registers hook with its bound (0: the engine's).
+func (c *NodeContext) OnAbortWithin(d time.Duration, hook func(ctx context.Context)) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.hooks = append(c.hooks, hook)
+	c.bounds = append(c.bounds, d)
+}
+
+// HookBounds returns the bound each hook of Hooks was registered with
+// (0: the engine's AbortTimeout).
+func (c *NodeContext) HookBounds() []time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]time.Duration(nil), c.bounds...)
 }
 
 func (c *NodeContext) SetBranch(branch string) {

@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"workrun/workrun"
+)
+
+// Text printed to a terminal comes from agents, processes and workflow
+// files: nothing in it may act on the terminal. termText and termLine
+// escape every control character — C0 (ESC, CR, backspace…), DEL, C1
+// (including the 8-bit CSI), invalid UTF-8 and the bidirectional overrides
+// and isolates that reorder what is shown — as visible \xNN or \uNNNN, so
+// no agent can retitle the terminal, move the cursor, or forge a line such
+// as "[other] succeeded".
+
+// termText escapes s for printing; each newline in it continues on a new
+// line that starts with cont, so a continuation never looks like a line of
+// its own.
+func termText(s, cont string) string {
+	return escapeTerm(s, "\n"+cont+"| ")
+}
+
+// termLine escapes s for a one-line field (a table cell, a node id): a
+// newline is shown as ⏎ and a tab as a space.
+func termLine(s string) string {
+	return escapeTerm(s, "⏎")
+}
+
+func escapeTerm(s, newline string) string {
+	if isPlain(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\n':
+			b.WriteString(newline)
+		case r == '\t':
+			if newline == "⏎" {
+				b.WriteByte(' ')
+			} else {
+				b.WriteByte('\t')
+			}
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case r >= 0x80 && r < 0xa0, isBidiControl(r), r == '\u2028', r == '\u2029':
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// isPlain: printable ASCII only, the common case, printed as is.
+func isPlain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// isBidiControl: the marks, embeddings, overrides and isolates of the
+// Unicode bidirectional algorithm.
+func isBidiControl(r rune) bool {
+	switch {
+	case r == '\u061c', r == '\u200e', r == '\u200f':
+		return true
+	case r >= '\u202a' && r <= '\u202e':
+		return true
+	case r >= '\u2066' && r <= '\u2069':
+		return true
+	}
+	return false
+}
+
+// readerLanguage is the language node messages are shown in: --lang when
+// given ("en" or "zh"), else the locale of the environment the way gettext
+// reads it (LANGUAGE, LC_ALL, LC_MESSAGES, LANG; see workrun.LanguageTag).
+func readerLanguage(env *Env, flagValue string) (string, error) {
+	switch strings.ToLower(flagValue) {
+	case "en":
+		return "en", nil
+	case "zh":
+		return "zh", nil
+	case "":
+	default:
+		return "", fmt.Errorf("--lang %q: want en or zh", flagValue)
+	}
+	for _, k := range []string{"LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"} {
+		if v := env.Getenv(k); v != "" {
+			if workrun.IsChinese(v) {
+				return "zh", nil
+			}
+			return "en", nil
+		}
+	}
+	return "en", nil
+}

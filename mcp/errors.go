@@ -1,0 +1,175 @@
+package mcp
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// JSON-RPC error codes; an *RPCError with one of them matches the sentinel
+// with errors.Is.
+var (
+	ErrParse          = errors.New("mcp: JSON-RPC parse error")      // -32700
+	ErrInvalidRequest = errors.New("mcp: JSON-RPC invalid request")  // -32600
+	ErrMethodNotFound = errors.New("mcp: JSON-RPC method not found") // -32601
+	ErrInvalidParams  = errors.New("mcp: JSON-RPC invalid params")   // -32602
+	ErrInternal       = errors.New("mcp: JSON-RPC internal error")   // -32603
+)
+
+// Transport, session and protocol errors.
+var (
+	// ErrUnauthorized: HTTP 401 or 403.
+	ErrUnauthorized = errors.New("mcp: not authorized")
+	// ErrServer: HTTP 5xx.
+	ErrServer = errors.New("mcp: server error")
+	// ErrPayloadTooLarge: HTTP 413.
+	ErrPayloadTooLarge = errors.New("mcp: request rejected as too large (HTTP 413)")
+	// ErrProtocol: a reply that is not a valid JSON-RPC 2.0 answer to this
+	// request (wrong id, wrong task, garbage, missing result). Never accepted.
+	ErrProtocol = errors.New("mcp: protocol error")
+	// ErrStreamBroken: an SSE reply ended (or was cut) before the answer to
+	// the request arrived. The request may have been handled.
+	ErrStreamBroken = errors.New("mcp: reply stream ended before the answer")
+	// ErrReplyTooLarge: a JSON reply body over Options.MaxReplyBytes.
+	ErrReplyTooLarge = errors.New("mcp: reply too large")
+	// ErrEventTooLarge: one SSE event over Options.MaxEventBytes.
+	ErrEventTooLarge = errors.New("mcp: stream event too large")
+	// ErrSessionNotFound: the server no longer knows the session (HTTP 404
+	// for a request carrying a session id, or a "no valid session" 400).
+	ErrSessionNotFound = errors.New("mcp: the server no longer has this session")
+	// ErrTaskNotFound: the server does not know the task (its error names a
+	// task that is not found or not available in this session).
+	ErrTaskNotFound = errors.New("mcp: task not found")
+	// ErrUnsupportedVersion: the server answered initialize with a protocol
+	// version this client does not speak.
+	ErrUnsupportedVersion = errors.New("mcp: unsupported protocol version")
+	// ErrInputRequired: while waiting for a task's result the server asked
+	// for input (an input_required status or a request to the client).
+	ErrInputRequired = errors.New("mcp: the task needs input")
+	// ErrNotInitialized: a method other than Initialize was called before a
+	// session was set up (Initialize or Attach).
+	ErrNotInitialized = errors.New("mcp: client is not initialized")
+)
+
+// Credential errors; their messages are shown to users.
+var (
+	ErrCrossOriginCredential = errors.New("credential refused for another origin")
+	ErrInsecureCredential    = errors.New("credential refused over plain http; use https")
+)
+
+// RPCError is a JSON-RPC error object. errors.Is matches the sentinel for its
+// code.
+type RPCError struct {
+	Code    int             `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+func (e *RPCError) Error() string {
+	if s := codeSentinel(e.Code); s != nil {
+		return fmt.Sprintf("%v (%d): %s", s, e.Code, clipString(e.Message, 300))
+	}
+	return fmt.Sprintf("mcp: JSON-RPC error %d: %s", e.Code, clipString(e.Message, 300))
+}
+
+// Is matches the sentinel of the code. A "not found" error about a task or a
+// session (servers use -32602 or -32000 for both) also matches
+// ErrTaskNotFound or ErrSessionNotFound.
+func (e *RPCError) Is(target error) bool {
+	switch target {
+	case ErrTaskNotFound:
+		m := strings.ToLower(e.Message)
+		return strings.Contains(m, "task") && (strings.Contains(m, "not found") || strings.Contains(m, "not available") || strings.Contains(m, "unknown"))
+	case ErrSessionNotFound:
+		m := strings.ToLower(e.Message)
+		return strings.Contains(m, "session") && (strings.Contains(m, "no valid") || strings.Contains(m, "not found") || strings.Contains(m, "unknown") || strings.Contains(m, "expired"))
+	}
+	s := codeSentinel(e.Code)
+	return s != nil && s == target
+}
+
+func codeSentinel(code int) error {
+	switch code {
+	case -32700:
+		return ErrParse
+	case -32600:
+		return ErrInvalidRequest
+	case -32601:
+		return ErrMethodNotFound
+	case -32602:
+		return ErrInvalidParams
+	case -32603:
+		return ErrInternal
+	}
+	return nil
+}
+
+// HTTPError is a non-2xx HTTP answer. It matches ErrUnauthorized (401, 403),
+// ErrPayloadTooLarge (413), ErrServer (5xx) or ErrSessionNotFound (404 to a
+// request that carried a session id); a JSON-RPC error in the body is
+// unwrapped too.
+type HTTPError struct {
+	StatusCode int
+	// WithSession: the request carried an Mcp-Session-Id.
+	WithSession bool
+	// WWWAuthenticate is the challenge of a 401/403, kept verbatim.
+	WWWAuthenticate string
+	// Body is the start of the body (at most 512 bytes), for diagnostics.
+	Body string
+	RPC  *RPCError
+}
+
+func (e *HTTPError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "mcp: HTTP %d", e.StatusCode)
+	switch {
+	case e.StatusCode == 401 || e.StatusCode == 403:
+		b.WriteString(" (not authorized")
+		if e.WWWAuthenticate != "" {
+			fmt.Fprintf(&b, "; WWW-Authenticate: %s", clipString(e.WWWAuthenticate, 200))
+		}
+		b.WriteString(")")
+	case e.StatusCode == 404 && e.WithSession:
+		b.WriteString(" (session not found)")
+	case e.StatusCode == 413:
+		b.WriteString(" (request too large for the server or a proxy in front of it)")
+	case e.StatusCode >= 500:
+		b.WriteString(" (server error)")
+	}
+	if e.RPC != nil {
+		fmt.Fprintf(&b, ": %v", e.RPC)
+	}
+	return b.String()
+}
+
+// Is matches the status-class sentinel.
+func (e *HTTPError) Is(target error) bool {
+	switch target {
+	case ErrUnauthorized:
+		return e.StatusCode == 401 || e.StatusCode == 403
+	case ErrPayloadTooLarge:
+		return e.StatusCode == 413
+	case ErrServer:
+		return e.StatusCode >= 500 && e.StatusCode <= 599
+	case ErrSessionNotFound:
+		return e.StatusCode == 404 && e.WithSession
+	}
+	return false
+}
+
+// Unwrap exposes the JSON-RPC error carried in the body, if any.
+func (e *HTTPError) Unwrap() error {
+	if e.RPC == nil {
+		return nil
+	}
+	return e.RPC
+}
+
+// clipString shortens server-supplied text before it goes into an error.
+func clipString(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,137 @@
+package mcp
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// sseEvent is one dispatched Server-Sent Event. Data is only valid until the
+// next call to next.
+type sseEvent struct {
+	Event string
+	ID    string
+	Data  []byte
+}
+
+// sseReader parses text/event-stream as MCP servers write it: "data:"
+// with or without a space, several data lines joined with "\n", id: and
+// event: lines, comments (": keep-alive"), LF or CRLF line ends.
+type sseReader struct {
+	br   *bufio.Reader
+	max  int64 // cap on one event's data
+	line []byte
+	long bool // the last line is in line (it did not fit the bufio buffer)
+	data []byte
+	ev   sseEvent
+}
+
+func newSSEReader(r io.Reader, maxEvent int64) *sseReader {
+	return &sseReader{br: bufio.NewReaderSize(r, 32<<10), max: maxEvent}
+}
+
+// errTruncatedEvent: the body ended inside an event (no blank line after it).
+var errTruncatedEvent = errors.New("stream ended inside an event")
+
+// next returns the next event that has data; io.EOF at a clean end.
+func (r *sseReader) next() (sseEvent, error) {
+	r.data = r.data[:0]
+	r.ev = sseEvent{}
+	pending := false // saw a field of the current event
+	for {
+		line, err := r.readLine()
+		if err != nil {
+			if errors.Is(err, io.EOF) && pending {
+				return sseEvent{}, errTruncatedEvent
+			}
+			return sseEvent{}, err
+		}
+		if len(line) == 0 {
+			if len(r.data) == 0 {
+				pending = false
+				r.ev = sseEvent{}
+				continue // an event without data is not dispatched
+			}
+			r.ev.Data = r.data[:len(r.data)-1] // drop the last "\n"
+			return r.ev, nil
+		}
+		if line[0] == ':' {
+			continue // comment / keep-alive
+		}
+		pending = true
+		field, value := line, []byte(nil)
+		if i := bytes.IndexByte(line, ':'); i >= 0 {
+			field, value = line[:i], line[i+1:]
+			if len(value) > 0 && value[0] == ' ' {
+				value = value[1:]
+			}
+		}
+		switch string(field) {
+		case "data":
+			if int64(len(r.data)+len(value)) > r.max {
+				return sseEvent{}, fmt.Errorf("%w: over the %d-byte limit", ErrEventTooLarge, r.max)
+			}
+			if r.long && len(r.data) == 0 {
+				// A big single-line event (an inline file): reuse the line
+				// buffer as the data buffer instead of copying it.
+				n := copy(r.line, value)
+				r.line, r.data = r.data[:0], r.line[:n]
+			} else {
+				r.data = append(r.data, value...)
+			}
+			r.data = append(r.data, '\n')
+		case "event":
+			r.ev.Event = string(value)
+		case "id":
+			if bytes.IndexByte(value, 0) < 0 {
+				r.ev.ID = string(value)
+			}
+		}
+	}
+}
+
+// readLine returns one line without its LF or CRLF. Lines longer than the
+// event cap are refused before they are buffered whole.
+func (r *sseReader) readLine() ([]byte, error) {
+	r.long = false
+	s, err := r.br.ReadSlice('\n')
+	if err == nil {
+		return trimEOL(s), nil
+	}
+	if !errors.Is(err, bufio.ErrBufferFull) {
+		if len(s) > 0 && s[0] != ':' && errors.Is(err, io.EOF) {
+			// Last line without a newline: the event cannot be complete.
+			return nil, errTruncatedEvent
+		}
+		return nil, err
+	}
+	r.line = append(r.line[:0], s...)
+	for {
+		s, err = r.br.ReadSlice('\n')
+		if int64(len(r.line)+len(s)) > r.max+16 {
+			return nil, fmt.Errorf("%w: over the %d-byte limit", ErrEventTooLarge, r.max)
+		}
+		r.line = append(r.line, s...)
+		switch {
+		case err == nil:
+			r.long = true
+			return trimEOL(r.line), nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF):
+			return nil, errTruncatedEvent
+		default:
+			return nil, err
+		}
+	}
+}
+
+func trimEOL(s []byte) []byte {
+	s = s[:len(s)-1]
+	if n := len(s); n > 0 && s[n-1] == '\r' {
+		s = s[:n-1]
+	}
+	return s
+}

@@ -1,0 +1,221 @@
+package mcp
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Protocol versions this client speaks, newest first. Tasks need 2025-11-25
+// or later; older versions still call plain tools.
+const (
+	Version20260728 = "2026-07-28"
+	Version20251125 = "2025-11-25"
+	Version20250618 = "2025-06-18"
+	Version20250326 = "2025-03-26"
+)
+
+// SupportedVersions lists the versions Initialize accepts, newest first.
+var SupportedVersions = []string{Version20260728, Version20251125, Version20250618, Version20250326}
+
+// TasksExtension is the 2026-07-28 Tasks extension's identifier.
+const TasksExtension = "io.modelcontextprotocol/tasks"
+
+// Meta keys this client writes.
+const (
+	// MetaClientCapabilities carries per-request client capabilities
+	// (2026-07-28), where the Tasks extension is declared.
+	MetaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
+	// MetaIdempotencyKey carries the call's idempotency key, like the
+	// Idempotency-Key header, for servers that read only the body.
+	MetaIdempotencyKey = "io.workrun/idempotencyKey"
+)
+
+// Task statuses.
+const (
+	StatusWorking       = "working"
+	StatusInputRequired = "input_required"
+	StatusCompleted     = "completed"
+	StatusFailed        = "failed"
+	StatusCancelled     = "cancelled"
+)
+
+// Terminal reports whether a task status can never change again.
+func Terminal(status string) bool {
+	return status == StatusCompleted || status == StatusFailed || status == StatusCancelled
+}
+
+// Tool task support (execution.taskSupport).
+const (
+	TaskForbidden = "forbidden"
+	TaskOptional  = "optional"
+	TaskRequired  = "required"
+)
+
+// Implementation names a client or server.
+type Implementation struct {
+	Name    string `json:"name"`
+	Title   string `json:"title,omitempty"`
+	Version string `json:"version"`
+}
+
+// InitializeResult is the server's answer to initialize.
+type InitializeResult struct {
+	ProtocolVersion string             `json:"protocolVersion"`
+	Capabilities    ServerCapabilities `json:"capabilities"`
+	ServerInfo      Implementation     `json:"serverInfo"`
+	Instructions    string             `json:"instructions,omitempty"`
+}
+
+// ServerCapabilities is what the client reads of the server's capabilities.
+type ServerCapabilities struct {
+	Tools      json.RawMessage            `json:"tools,omitempty"`
+	Tasks      *TasksCapability           `json:"tasks,omitempty"`
+	Extensions map[string]json.RawMessage `json:"extensions,omitempty"`
+}
+
+// TasksCapability is the 2025-11-25 tasks capability.
+type TasksCapability struct {
+	List     json.RawMessage `json:"list,omitempty"`
+	Cancel   json.RawMessage `json:"cancel,omitempty"`
+	Requests *struct {
+		Tools *struct {
+			Call json.RawMessage `json:"call,omitempty"`
+		} `json:"tools,omitempty"`
+	} `json:"requests,omitempty"`
+}
+
+// Task forms: how a server runs a tool call as a task.
+const (
+	FormNone      = ""           // no tasks
+	FormCore      = "2025-11-25" // task: {ttl}; tasks/get, tasks/result, tasks/cancel
+	FormExtension = "extension"  // io.modelcontextprotocol/tasks: resultType "task"; terminal tasks/get carries the result
+)
+
+// TaskForm reports the task form the server offers for tools/call, the
+// extension first.
+func (c ServerCapabilities) TaskForm() string {
+	if _, ok := c.Extensions[TasksExtension]; ok {
+		return FormExtension
+	}
+	if c.Tasks != nil && c.Tasks.Requests != nil && c.Tasks.Requests.Tools != nil && c.Tasks.Requests.Tools.Call != nil {
+		return FormCore
+	}
+	return FormNone
+}
+
+// Tool is one entry of tools/list.
+type Tool struct {
+	Name        string          `json:"name"`
+	Title       string          `json:"title,omitempty"`
+	Description string          `json:"description,omitempty"`
+	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
+	Execution   *struct {
+		TaskSupport string `json:"taskSupport,omitempty"`
+	} `json:"execution,omitempty"`
+}
+
+// TaskSupport returns execution.taskSupport, "forbidden" when absent.
+func (t Tool) TaskSupport() string {
+	if t.Execution == nil || t.Execution.TaskSupport == "" {
+		return TaskForbidden
+	}
+	return t.Execution.TaskSupport
+}
+
+// Content is one content block of a tool result (text, image, audio,
+// resource_link, resource).
+type Content struct {
+	Type     string `json:"type"`
+	Text     string `json:"text,omitempty"`
+	Data     string `json:"data,omitempty"` // base64 (image, audio)
+	MimeType string `json:"mimeType,omitempty"`
+	// resource_link
+	URI         string `json:"uri,omitempty"`
+	Name        string `json:"name,omitempty"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	// resource (embedded)
+	Resource *ResourceContents `json:"resource,omitempty"`
+}
+
+// ResourceContents is an embedded resource: text or a base64 blob.
+type ResourceContents struct {
+	URI      string `json:"uri"`
+	Name     string `json:"name,omitempty"`
+	MimeType string `json:"mimeType,omitempty"`
+	Text     string `json:"text,omitempty"`
+	Blob     string `json:"blob,omitempty"`
+}
+
+// ToolResult is a CallToolResult.
+type ToolResult struct {
+	Content           []Content       `json:"content"`
+	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
+	IsError           bool            `json:"isError,omitempty"`
+}
+
+// Text joins the result's text blocks with newlines.
+func (r *ToolResult) Text() string {
+	var parts []string
+	for _, c := range r.Content {
+		if c.Type == "text" {
+			parts = append(parts, c.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// Task is a task as tools/call, tasks/get and tasks/cancel report it, in
+// either form. In the extension form a terminal task carries Result or Error.
+type Task struct {
+	TaskID        string `json:"taskId"`
+	Status        string `json:"status"`
+	StatusMessage string `json:"statusMessage,omitempty"`
+	CreatedAt     string `json:"createdAt,omitempty"`
+	LastUpdatedAt string `json:"lastUpdatedAt,omitempty"`
+	TTL           *int64 `json:"ttl,omitempty"`
+	// PollInterval (core) and PollIntervalMs (extension), in milliseconds.
+	PollInterval   *int64      `json:"pollInterval,omitempty"`
+	PollIntervalMs *int64      `json:"pollIntervalMs,omitempty"`
+	Result         *ToolResult `json:"result,omitempty"`
+	Error          *RPCError   `json:"error,omitempty"`
+}
+
+// PollMillis returns the server's poll interval in milliseconds (0 if none).
+func (t *Task) PollMillis() int64 {
+	switch {
+	case t.PollIntervalMs != nil:
+		return *t.PollIntervalMs
+	case t.PollInterval != nil:
+		return *t.PollInterval
+	}
+	return 0
+}
+
+// CallResult is tools/call's answer: a final result or a task.
+type CallResult struct {
+	Result *ToolResult
+	Task   *Task
+	// Form is the task form the answer used (FormCore, FormExtension).
+	Form string
+}
+
+// CallParams is one tools/call.
+type CallParams struct {
+	Name      string
+	Arguments json.RawMessage // a JSON object; nil sends {}
+	// Task asks for a task in the given form (FormCore or FormExtension);
+	// FormNone makes a plain call.
+	Task string
+	// TTLMillis is the task's requested time to live (core form); 0 omits it.
+	TTLMillis int64
+	// IdempotencyKey, when set, goes out as the Idempotency-Key header and
+	// in _meta, so a server that honours it starts one task for repeats.
+	IdempotencyKey string
+}
+
+// Notification is a server notification seen on a reply stream.
+type Notification struct {
+	Method string
+	Params json.RawMessage
+}

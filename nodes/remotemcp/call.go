@@ -1,0 +1,540 @@
+package remotemcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"workrun/mcp"
+	"workrun/workrun"
+)
+
+// maxReadFailures bounds how often in a row reading a task may fail (a
+// broken connection, a server error) before the node fails; the abort then
+// cancels the task.
+const maxReadFailures = 5
+
+// Poll interval bounds: the server's interval, at least 1 s, at most 60 s.
+const (
+	minPoll = time.Second
+	maxPoll = time.Minute
+)
+
+// taskTTL is how long a task's result is asked to be kept (core form).
+const taskTTL = 24 * time.Hour
+
+// Errors a caller (or a test) can branch on.
+var (
+	// ErrSubmissionUnknown: the call may have reached the server but no
+	// answer came back; it is not sent again.
+	ErrSubmissionUnknown = errors.New("submission result unknown")
+	// ErrStatusUnknown: the server no longer knows the session or the task.
+	ErrStatusUnknown = errors.New("remote task status unknown")
+	// ErrToolError: the tool answered isError.
+	ErrToolError = errors.New("tool error")
+	// ErrRemoteFailed: the remote task ended failed or cancelled.
+	ErrRemoteFailed = errors.New("remote task did not complete")
+	// ErrFiles: the file arguments exceed the per-call limits.
+	ErrFiles = errors.New("files over the limit")
+	// ErrNoTool: the server does not list the configured tool.
+	ErrNoTool = errors.New("no such tool")
+	// ErrTaskMode: the task setting and the tool's task support disagree.
+	ErrTaskMode = errors.New("task mode not possible")
+	// ErrAlreadyCanceled: the call was already sent its one cancel.
+	ErrAlreadyCanceled = errors.New("remote task was already sent a cancel")
+	// errAborted: the abort hook took its snapshot; nothing more is handled.
+	errAborted = errors.New("remote call: the run is failing or stopping")
+)
+
+// call is one logical remote call of a node execution and the in-memory
+// mirror of its saved record. The mutex orders record saves against the
+// abort hook's snapshot: what the hook sees is exactly what was committed.
+type call struct {
+	s  *step
+	nc workrun.NodeContext
+
+	mu      sync.Mutex
+	rec     workrun.RemoteCall
+	saved   bool
+	aborted bool
+	srv     Server
+
+	shown string // last status line shown (key + suffix)
+}
+
+func (c *call) log(id msgID, args ...any) { c.nc.Log(texts.Msg(id, args...)) }
+
+func (c *call) update(ctx context.Context, f func(*workrun.RemoteCall)) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.aborted {
+		return errAborted
+	}
+	return c.commitLocked(ctx, f)
+}
+
+func (c *call) commitLocked(ctx context.Context, f func(*workrun.RemoteCall)) error {
+	r := c.rec
+	f(&r)
+	if err := c.s.kind.deps.Calls.SaveRemoteCall(ctx, r); err != nil {
+		return fmt.Errorf("save remote call: %w", err)
+	}
+	c.rec, c.saved = r, true
+	return nil
+}
+
+func (c *call) record() workrun.RemoteCall {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.rec
+}
+
+func (c *call) setServer(s Server) {
+	c.mu.Lock()
+	c.srv = s
+	c.mu.Unlock()
+}
+
+func (c *call) isAborted() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.aborted
+}
+
+// Run implements workrun.Step.
+func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
+	c := &call{s: s, nc: nc}
+	rec, err := s.kind.deps.Calls.GetRemoteCall(ctx, nc.RunID(), nc.NodeID(), callKey)
+	switch {
+	case err == nil:
+		c.rec, c.saved = rec, true
+	case errors.Is(err, workrun.ErrNotFound):
+		u, perr := parseOrigin(s.cfg.URL)
+		if perr != nil {
+			return nil, perr
+		}
+		c.rec = workrun.RemoteCall{RunID: nc.RunID(), NodeID: nc.NodeID(), CallKey: callKey,
+			AgentURL: s.cfg.URL, Origin: u, MessageID: IdempotencyKey(nc.RunID(), nc.NodeID())}
+	default:
+		return nil, fmt.Errorf("read remote call record: %w", err)
+	}
+	nc.OnAbort(c.abort)
+	if c.saved {
+		return c.resume(ctx)
+	}
+	return c.submit(ctx)
+}
+
+// dial makes a client for the node's URL with its credential; progress and
+// task status notifications become node messages.
+func (c *call) dial(ctx context.Context) (Server, error) {
+	cred, err := c.s.credential(ctx)
+	if err != nil {
+		return nil, err
+	}
+	srv, err := c.s.kind.deps.Dial(c.s.cfg.URL, cred, c.notification)
+	if err != nil {
+		return nil, fmt.Errorf("connect to MCP server %s: %w", c.s.cfg.URL, err)
+	}
+	return srv, nil
+}
+
+// submit calls the tool once: arguments and file limits are checked first,
+// then the session is opened and the idempotency key and session committed,
+// then the call goes out; a task or job id is committed before anything else
+// is handled.
+func (c *call) submit(ctx context.Context) (workrun.Values, error) {
+	args, summary, err := c.s.buildArguments(ctx, c.nc)
+	if err != nil {
+		return nil, err
+	}
+	srv, err := c.dial(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c.setServer(srv)
+	ictx, cancel := context.WithTimeout(ctx, c.s.timeout)
+	init, err := srv.Initialize(ictx)
+	if err == nil {
+		var tools []mcp.Tool
+		tools, err = srv.ListTools(ictx)
+		if err == nil {
+			cancel()
+			return c.callTool(ctx, srv, init, tools, args, summary)
+		}
+	}
+	cancel()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return nil, fmt.Errorf("connect to MCP server %s: %w", c.s.cfg.URL, err)
+}
+
+// taskForm decides how the tool is called (task setting, server capability,
+// tool's execution.taskSupport); an impossible combination fails before
+// anything is called.
+func (c *call) taskForm(init *mcp.InitializeResult, tool mcp.Tool) (string, error) {
+	form := init.Capabilities.TaskForm()
+	support := tool.TaskSupport()
+	switch c.s.cfg.Task {
+	case TaskNever:
+		if support == mcp.TaskRequired {
+			return "", fmt.Errorf("%w: tool %s runs only as a task (execution.taskSupport required); set task to auto or always", ErrTaskMode, tool.Name)
+		}
+		return mcp.FormNone, nil
+	case TaskAlways:
+		if support == mcp.TaskForbidden {
+			return "", fmt.Errorf("%w: tool %s does not run as a task (execution.taskSupport %s); set task to auto or never", ErrTaskMode, tool.Name, support)
+		}
+		if form == mcp.FormNone {
+			return "", fmt.Errorf("%w: the server offers no tasks; set task to auto or never", ErrTaskMode)
+		}
+		return form, nil
+	}
+	if support == mcp.TaskForbidden || form == mcp.FormNone {
+		if support == mcp.TaskRequired {
+			return mcp.FormCore, nil
+		}
+		return mcp.FormNone, nil
+	}
+	return form, nil
+}
+
+func (c *call) callTool(ctx context.Context, srv Server, init *mcp.InitializeResult, tools []mcp.Tool, args json.RawMessage, summary string) (workrun.Values, error) {
+	var tool *mcp.Tool
+	var names []string
+	for i := range tools {
+		names = append(names, tools[i].Name)
+		if tools[i].Name == c.s.cfg.Tool {
+			tool = &tools[i]
+		}
+	}
+	if tool == nil {
+		c.closeSession(ctx, srv)
+		return nil, texts.Error(ErrNoTool, msgNoTool, c.s.cfg.Tool, clip(strings.Join(names, ", "), 300))
+	}
+	form, err := c.taskForm(init, *tool)
+	if err != nil {
+		c.closeSession(ctx, srv)
+		return nil, err
+	}
+	hasJobs := false
+	for _, n := range names {
+		hasJobs = hasJobs || n == "get_job_result"
+	}
+	// The idempotency key and the session are committed before the call.
+	l := link{Protocol: srv.Version(), Form: form, Session: srv.Session()}
+	if err := c.update(ctx, func(r *workrun.RemoteCall) { r.ContextID = l.String() }); err != nil {
+		return nil, err
+	}
+	c.log(msgConnected, c.s.cfg.URL, srv.Version(), display(srv.Session()))
+	mode := "plain call"
+	if form != mcp.FormNone {
+		mode = "task"
+	}
+	c.log(msgCalling, c.s.cfg.Tool, mode, summary)
+	cctx, cancel := context.WithTimeout(ctx, c.s.timeout)
+	res, err := srv.CallTool(cctx, mcp.CallParams{Name: c.s.cfg.Tool, Arguments: args, Task: form,
+		TTLMillis: taskTTL.Milliseconds(), IdempotencyKey: c.rec.MessageID})
+	timedOut := cctx.Err() != nil
+	cancel()
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if notSubmitted(err) && !timedOut {
+			if uerr := c.update(ctx, func(r *workrun.RemoteCall) { r.Ended, r.StatusText = true, clip(err.Error(), 500) }); uerr != nil {
+				return nil, uerr
+			}
+			return nil, fmt.Errorf("call tool %s: %w", c.s.cfg.Tool, err)
+		}
+		if timedOut {
+			err = fmt.Errorf("no answer within %v", c.s.timeout)
+		}
+		return nil, texts.Error(ErrSubmissionUnknown, msgSubmissionUnknownErr, clip(err.Error(), 500))
+	}
+	switch {
+	case res.Task != nil:
+		l.Handle, l.Form = handleTask, res.Form
+		t := res.Task
+		if err := c.update(ctx, func(r *workrun.RemoteCall) {
+			r.TaskID, r.ContextID, r.RemoteState, r.StatusText = t.TaskID, l.String(), t.Status, clip(t.StatusMessage, 2000)
+		}); err != nil {
+			return nil, err
+		}
+		c.log(msgTaskAccepted, t.TaskID, display(l.Session))
+		c.status(t.Status, t.StatusMessage)
+		return c.followTask(ctx, srv, t, false)
+	case hasJobs && jobOf(res.Result) != "":
+		id := jobOf(res.Result)
+		l.Handle = handleJob
+		if err := c.update(ctx, func(r *workrun.RemoteCall) {
+			r.TaskID, r.ContextID, r.RemoteState = id, l.String(), mcp.StatusWorking
+		}); err != nil {
+			return nil, err
+		}
+		c.log(msgJobAccepted, id)
+		return c.followJob(ctx, srv)
+	}
+	return c.finish(ctx, srv, res.Result)
+}
+
+// notSubmitted reports errors that prove the tool did not run: an error
+// answer instead of a result, or a refusal of the request.
+func notSubmitted(err error) bool {
+	var rpc *mcp.RPCError
+	var h *mcp.HTTPError
+	return errors.As(err, &rpc) || (errors.As(err, &h) && h.StatusCode >= 400 && h.StatusCode < 500 && h.StatusCode != 408)
+}
+
+// resume re-enters a call saved by an earlier execution of this node (the
+// application exited): reuse a saved result, or follow the saved handle in
+// the saved session; never call the tool again.
+func (c *call) resume(ctx context.Context) (workrun.Values, error) {
+	r := c.rec
+	l := parseLink(r.ContextID)
+	switch {
+	case r.CancelOutcome != "":
+		return nil, fmt.Errorf("%w (%s); run the workflow again to start a new execution", ErrAlreadyCanceled, r.CancelOutcome)
+	case r.Ended && len(r.Result) > 0:
+		c.log(msgReused, display(r.TaskID))
+		return c.s.valuesFromResult(r.Result)
+	case r.Ended:
+		return nil, c.remoteFailed(r)
+	case r.TaskID == "":
+		return nil, texts.Error(ErrSubmissionUnknown, msgSubmissionUnknownErr,
+			fmt.Sprintf("the call with idempotency key %s may have reached the server before the application exited, but no task or job id was saved", r.MessageID))
+	}
+	srv, err := c.dial(ctx)
+	if err != nil {
+		return nil, err
+	}
+	srv.Attach(l.Session, l.Protocol)
+	c.setServer(srv)
+	c.log(msgResuming, r.TaskID, display(l.Session))
+	if l.Handle == handleJob {
+		return c.followJob(ctx, srv)
+	}
+	return c.followTask(ctx, srv, &mcp.Task{TaskID: r.TaskID, Status: r.RemoteState}, true)
+}
+
+// followTask follows a task until it ends. In the core form it waits with
+// tasks/result; whenever that wait breaks or times out it reads the task
+// with tasks/get instead. In the extension form it reads the task with
+// tasks/get at the server's poll interval. The tool is never called again.
+func (c *call) followTask(ctx context.Context, srv Server, t *mcp.Task, readFirst bool) (workrun.Values, error) {
+	l := parseLink(c.record().ContextID)
+	id := t.TaskID
+	poll := pollOf(t)
+	failures := 0
+	for {
+		if c.isAborted() {
+			return nil, errAborted
+		}
+		if l.Form != mcp.FormExtension && !readFirst {
+			rctx, cancel := context.WithTimeout(ctx, c.s.timeout)
+			res, err := srv.TaskResult(rctx, id)
+			timedOut := rctx.Err() != nil
+			cancel()
+			if err == nil {
+				if err := c.update(ctx, func(r *workrun.RemoteCall) { r.RemoteState = mcp.StatusCompleted }); err != nil {
+					return nil, err
+				}
+				return c.finish(ctx, srv, res)
+			}
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			if gone(err) {
+				return nil, c.statusUnknown(ctx, l.Session)
+			}
+			why := clip(err.Error(), 300)
+			if timedOut {
+				why = fmt.Sprintf("no result within %v", c.s.timeout)
+			}
+			if !errors.Is(err, mcp.ErrInputRequired) {
+				c.log(msgReadAgain, id, why)
+			}
+		} else if readFirst {
+			readFirst = false
+		} else if err := sleep(ctx, poll); err != nil {
+			return nil, err
+		}
+		gctx, cancel := context.WithTimeout(ctx, c.s.timeout)
+		got, err := srv.GetTask(gctx, id)
+		cancel()
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			if gone(err) {
+				return nil, c.statusUnknown(ctx, l.Session)
+			}
+			failures++
+			if failures >= maxReadFailures {
+				return nil, fmt.Errorf("follow remote task %s: reading it failed %d times in a row (%v); giving up, the task may still be running", id, failures, err)
+			}
+			c.log(msgReadAgain, id, clip(err.Error(), 300))
+			if err := sleep(ctx, poll); err != nil {
+				return nil, err
+			}
+			readFirst = true
+			continue
+		}
+		failures = 0
+		poll = pollOf(got)
+		if err := c.applyTask(ctx, got); err != nil {
+			return nil, err
+		}
+		switch got.Status {
+		case mcp.StatusCompleted:
+			if got.Result != nil {
+				return c.finish(ctx, srv, got.Result)
+			}
+			if l.Form == mcp.FormExtension {
+				// A terminal extension task should carry its result; ask
+				// tasks/result once for servers that keep it there.
+				rctx, cancel := context.WithTimeout(ctx, c.s.timeout)
+				res, err := srv.TaskResult(rctx, id)
+				cancel()
+				if err != nil {
+					return nil, fmt.Errorf("read result of remote task %s: %w", id, err)
+				}
+				return c.finish(ctx, srv, res)
+			}
+		case mcp.StatusFailed, mcp.StatusCancelled:
+			if got.Error != nil && got.StatusMessage == "" {
+				if err := c.update(ctx, func(r *workrun.RemoteCall) { r.StatusText = clip(got.Error.Message, 2000) }); err != nil {
+					return nil, err
+				}
+			}
+			return nil, c.remoteFailed(c.record())
+		case mcp.StatusInputRequired:
+			return nil, &workrun.InterruptError{Cause: workrun.InterruptedByRemote, Reason: texts.Text(msgInterrupted, display(got.StatusMessage))}
+		}
+	}
+}
+
+// applyTask commits a task's status and shows it when it changed.
+func (c *call) applyTask(ctx context.Context, t *mcp.Task) error {
+	if t.Status == "" {
+		return nil
+	}
+	ended := mcp.Terminal(t.Status) && t.Status != mcp.StatusCompleted
+	r := c.record()
+	if t.Status != r.RemoteState || clip(t.StatusMessage, 2000) != r.StatusText || ended != r.Ended {
+		if err := c.update(ctx, func(r *workrun.RemoteCall) {
+			r.RemoteState, r.StatusText = t.Status, clip(t.StatusMessage, 2000)
+			if ended {
+				r.Ended = true
+			}
+		}); err != nil {
+			return err
+		}
+	}
+	c.status(t.Status, t.StatusMessage)
+	return nil
+}
+
+// status shows a status line when it differs from the last one.
+func (c *call) status(status, message string) {
+	id, ok := statusMsg(status)
+	if !ok {
+		return
+	}
+	suffix := ""
+	if m := clip(strings.TrimSpace(message), 300); m != "" {
+		suffix = " — " + m
+	}
+	if line := string(id) + suffix; line != c.shown {
+		c.shown = line
+		c.log(id, suffix)
+	}
+}
+
+// notification shows the server's progress and task status notifications.
+func (c *call) notification(n mcp.Notification) {
+	switch n.Method {
+	case "notifications/progress":
+		var p struct {
+			Progress float64  `json:"progress"`
+			Total    *float64 `json:"total"`
+			Message  string   `json:"message"`
+		}
+		if json.Unmarshal(n.Params, &p) != nil {
+			return
+		}
+		line := clip(p.Message, 300)
+		if p.Total != nil && *p.Total > 0 {
+			line = strings.TrimSpace(fmt.Sprintf("%s (%g/%g)", line, p.Progress, *p.Total))
+		}
+		if line != "" {
+			c.nc.Progress(texts.Msg(msgProgress, line))
+		}
+	case "notifications/tasks/status":
+		var t mcp.Task
+		if json.Unmarshal(n.Params, &t) != nil || t.TaskID == "" || t.TaskID != c.record().TaskID {
+			return
+		}
+		if mcp.Terminal(t.Status) {
+			return // the answer that follows settles it
+		}
+		c.applyTask(context.Background(), &t) //nolint:errcheck // a failed save shows at the next read
+	}
+}
+
+func (c *call) statusUnknown(ctx context.Context, session string) error {
+	err := texts.Error(ErrStatusUnknown, msgStatusUnknown, display(session))
+	if uerr := c.update(ctx, func(r *workrun.RemoteCall) { r.StatusText = err.Error() }); uerr != nil {
+		return uerr
+	}
+	return err
+}
+
+// gone reports that the server no longer knows the session or the task.
+func gone(err error) bool {
+	return errors.Is(err, mcp.ErrSessionNotFound) || errors.Is(err, mcp.ErrTaskNotFound)
+}
+
+func (c *call) remoteFailed(r workrun.RemoteCall) error {
+	text := r.StatusText
+	if text == "" {
+		text = "-"
+	}
+	return texts.Error(ErrRemoteFailed, msgRemoteFailed, display(r.TaskID), display(r.RemoteState), text)
+}
+
+func pollOf(t *mcp.Task) time.Duration {
+	d := time.Duration(t.PollMillis()) * time.Millisecond
+	return min(max(d, minPoll), maxPoll)
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+func display(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// clip shortens server text before it is shown or saved.
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,100 @@
+package remotemcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"workrun/mcp"
+)
+
+// ToolInfo describes one tool for the connection test.
+type ToolInfo struct {
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	TaskSupport string `json:"task_support"`
+	InputSchema any    `json:"input_schema,omitempty"`
+}
+
+// Report is the outcome of a connection test.
+type Report struct {
+	Endpoint       string     `json:"endpoint"`
+	Server         string     `json:"server"`
+	Version        string     `json:"protocol_version"`
+	Session        bool       `json:"session"`
+	TaskForm       string     `json:"task_form"` // "", "2025-11-25" or "extension"
+	CredentialUsed bool       `json:"credential_used"`
+	Tools          []ToolInfo `json:"tools"`
+}
+
+// ErrCredentialRefused: the server answered 401/403 with a credential.
+var ErrCredentialRefused = errors.New("the server refused the credential")
+
+// ErrCredentialRequired: the server answered 401/403 without one.
+var ErrCredentialRequired = errors.New("the server requires a credential")
+
+// Check is the connection test: initialize, tools/list, then DELETE of the
+// session. It calls no tool.
+func Check(ctx context.Context, rawURL string, cred *mcp.Credential) (Report, error) {
+	if err := checkURL(rawURL, cred != nil); err != nil {
+		return Report{}, err
+	}
+	c, err := mcp.New(rawURL, mcp.Options{Credential: cred})
+	if err != nil {
+		return Report{}, err
+	}
+	return check(ctx, c, cred != nil)
+}
+
+func check(ctx context.Context, c Server, withCred bool) (Report, error) {
+	rep := Report{Endpoint: c.Endpoint(), CredentialUsed: withCred}
+	init, err := c.Initialize(ctx)
+	if err != nil {
+		if errors.Is(err, mcp.ErrUnauthorized) {
+			if withCred {
+				return rep, fmt.Errorf("%w: %v", ErrCredentialRefused, err)
+			}
+			return rep, fmt.Errorf("%w: %v", ErrCredentialRequired, err)
+		}
+		return rep, fmt.Errorf("initialize %s: %w", rep.Endpoint, err)
+	}
+	defer func() {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5e9)
+		defer cancel()
+		c.Close(cctx) //nolint:errcheck // best effort: the test is over
+	}()
+	rep.Server = init.ServerInfo.Name
+	if init.ServerInfo.Version != "" {
+		rep.Server += " " + init.ServerInfo.Version
+	}
+	rep.Version, rep.Session, rep.TaskForm = c.Version(), c.Session() != "", init.Capabilities.TaskForm()
+	tools, err := c.ListTools(ctx)
+	if err != nil {
+		return rep, fmt.Errorf("list tools of %s: %w", rep.Endpoint, err)
+	}
+	for _, t := range tools {
+		ti := ToolInfo{Name: t.Name, Title: t.Title, Description: t.Description, TaskSupport: t.TaskSupport()}
+		if len(t.InputSchema) > 0 {
+			ti.InputSchema = t.InputSchema
+		}
+		rep.Tools = append(rep.Tools, ti)
+	}
+	return rep, nil
+}
+
+// CheckNamed is Check with a saved credential chosen by name ("" for none),
+// as the inspector's Test connection offers it.
+func CheckNamed(ctx context.Context, rawURL, credName string, creds CredentialSource) (Report, error) {
+	if credName == "" {
+		return Check(ctx, rawURL, nil)
+	}
+	if creds == nil {
+		return Report{}, fmt.Errorf("credential %q: no credential store is available", credName)
+	}
+	cred, err := creds.Credential(ctx, credName)
+	if err != nil {
+		return Report{}, fmt.Errorf("credential %q: %w", credName, err)
+	}
+	return Check(ctx, rawURL, &cred)
+}

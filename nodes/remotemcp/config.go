@@ -1,0 +1,199 @@
+package remotemcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net/url"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"workrun/mcp"
+	"workrun/workrun"
+)
+
+// Type is the node type name in workflow files.
+const Type = "remote_mcp"
+
+// Timeout bounds, in seconds.
+const (
+	DefaultTimeoutSeconds = workrun.RemoteTimeoutDefaultSeconds
+	MinTimeoutSeconds     = workrun.RemoteTimeoutMinSeconds
+	MaxTimeoutSeconds     = workrun.RemoteTimeoutMaxSeconds
+)
+
+// File limits per call, as for the Remote Agent.
+const (
+	MaxFiles     = 10
+	MaxFileBytes = 20 << 20
+)
+
+// Task modes.
+const (
+	TaskAuto   = "auto"   // a task when the server and the tool support one
+	TaskAlways = "always" // a task, or fail before calling
+	TaskNever  = "never"  // a plain call, or fail before calling
+)
+
+// ErrConfig is wrapped by every configuration error Compile returns.
+var ErrConfig = errors.New("remote MCP config")
+
+// Config is the node's configuration as saved in the workflow file.
+type Config struct {
+	URL  string `json:"url"`
+	Tool string `json:"tool"`
+	// Arguments are the tool's arguments; each top-level string value is a
+	// template over State fields ("{{q}}"); a value that is exactly one
+	// "{{field}}" sends the field's value with its type (a file field as
+	// an embedded resource).
+	Arguments      map[string]json.RawMessage `json:"arguments,omitempty"`
+	Output         string                     `json:"output,omitempty"`
+	OutputJSON     string                     `json:"output_json,omitempty"`
+	OutputFiles    string                     `json:"output_files,omitempty"`
+	Credential     string                     `json:"credential,omitempty"`
+	TimeoutSeconds *float64                   `json:"timeout_seconds,omitempty"`
+	Task           string                     `json:"task,omitempty"`
+}
+
+// argument is one compiled argument.
+type argument struct {
+	name    string
+	literal json.RawMessage // not a string: sent as is
+	tmpl    string          // a string template
+	field   string          // the whole value is this one field
+}
+
+// ParseConfig decodes and checks a node's config against the workflow's
+// State fields. Every error wraps ErrConfig and names the offending key.
+func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, []argument, time.Duration, error) {
+	var c Config
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return c, nil, 0, fmt.Errorf("%w: url is required", ErrConfig)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return c, nil, 0, fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	if err := checkURL(c.URL, c.Credential != ""); err != nil {
+		return c, nil, 0, err
+	}
+	if strings.TrimSpace(c.Tool) == "" {
+		return c, nil, 0, fmt.Errorf("%w: tool: name the tool to call", ErrConfig)
+	}
+	switch c.Task {
+	case "":
+		c.Task = TaskAuto
+	case TaskAuto, TaskAlways, TaskNever:
+	default:
+		return c, nil, 0, fmt.Errorf("%w: task: %q is not auto, always or never", ErrConfig, c.Task)
+	}
+	field := func(key, name string) (workrun.FieldType, error) {
+		t, ok := wf.State[name]
+		if !ok {
+			return "", fmt.Errorf("%w: %s: State has no field %q", ErrConfig, key, name)
+		}
+		return t, nil
+	}
+	names := make([]string, 0, len(c.Arguments))
+	for k := range c.Arguments {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var args []argument
+	for _, k := range names {
+		v := bytes.TrimSpace(c.Arguments[k])
+		key := "arguments." + k
+		var s string
+		if len(v) == 0 || v[0] != '"' || json.Unmarshal(v, &s) != nil {
+			args = append(args, argument{name: k, literal: json.RawMessage(v)})
+			continue
+		}
+		a := argument{name: k, tmpl: s}
+		if f, ok := workrun.TemplateSingleField(s); ok {
+			if _, err := field(key, f); err != nil {
+				return c, nil, 0, err
+			}
+			a.field = f
+		} else {
+			for _, f := range workrun.TemplateFields(s) {
+				t, err := field(key, f)
+				if err != nil {
+					return c, nil, 0, err
+				}
+				if t == workrun.FieldFile || t == workrun.FieldFiles {
+					return c, nil, 0, fmt.Errorf("%w: %s: file field %q can only be sent alone, as \"{{%s}}\"", ErrConfig, key, f, f)
+				}
+			}
+		}
+		args = append(args, a)
+	}
+	outs := map[string]string{}
+	out := func(key, name string, want workrun.FieldType) error {
+		if name == "" {
+			return nil
+		}
+		t, err := field(key, name)
+		if err != nil {
+			return err
+		}
+		if t != want {
+			return fmt.Errorf("%w: %s: field %q is %s; expected %s", ErrConfig, key, name, t, want)
+		}
+		if prev, dup := outs[name]; dup {
+			return fmt.Errorf("%w: %s: field %q is already used in %s", ErrConfig, key, name, prev)
+		}
+		outs[name] = key
+		return nil
+	}
+	if err := errors.Join(out("output", c.Output, workrun.FieldText), out("output_json", c.OutputJSON, workrun.FieldJSON),
+		out("output_files", c.OutputFiles, workrun.FieldFiles)); err != nil {
+		return c, nil, 0, err
+	}
+	secs := float64(DefaultTimeoutSeconds)
+	if c.TimeoutSeconds != nil {
+		secs = *c.TimeoutSeconds
+		if secs != math.Trunc(secs) || secs < MinTimeoutSeconds || secs > MaxTimeoutSeconds {
+			return c, nil, 0, fmt.Errorf("%w: timeout_seconds: %v is out of range; use a whole number of seconds from %d to %d",
+				ErrConfig, secs, MinTimeoutSeconds, MaxTimeoutSeconds)
+		}
+	}
+	return c, args, time.Duration(secs) * time.Second, nil
+}
+
+// checkURL accepts an absolute http(s) URL; with a credential, plain http
+// only to a loopback host.
+func checkURL(raw string, withCredential bool) error {
+	if strings.TrimSpace(raw) == "" {
+		return fmt.Errorf("%w: url is required", ErrConfig)
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return fmt.Errorf("%w: url %q is not an absolute http(s) URL of an MCP endpoint", ErrConfig, raw)
+	}
+	if u.User != nil {
+		return fmt.Errorf("%w: url must not carry a user name or password; save a credential instead", ErrConfig)
+	}
+	if withCredential && u.Scheme == "http" && !mcp.IsLoopback(u.Hostname()) {
+		return fmt.Errorf("%w: a credential is sent over plain http only to a loopback address; use https for %s", ErrConfig, u.Host)
+	}
+	return nil
+}
+
+// reads lists the State fields the arguments name.
+func reads(args []argument) []string {
+	var out []string
+	for _, a := range args {
+		fs := workrun.TemplateFields(a.tmpl)
+		for _, f := range fs {
+			if !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,167 @@
+package remotemcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"workrun/artifacts"
+	"workrun/mcp/demoserver"
+	"workrun/nodes/output"
+	"workrun/nodes/process"
+	"workrun/nodes/remotemcp"
+	"workrun/nodes/start"
+	"workrun/store"
+	"workrun/workrun"
+)
+
+type env struct {
+	dir  string
+	st   *store.Store
+	arts *artifacts.Store
+	eng  *workrun.Engine
+}
+
+func newEnv(t *testing.T, dir string) *env {
+	t.Helper()
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	st, err := store.Open(t.Context(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	arts, err := artifacts.New(dir, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := workrun.NewEngine(st, arts, start.Kind{}, process.Kind{}, output.Kind{}, remotemcp.New(remotemcp.Deps{Calls: st}))
+	return &env{dir: dir, st: st, arts: arts, eng: eng}
+}
+
+func (e *env) start(t *testing.T, wf workrun.Workflow, in workrun.Values) string {
+	t.Helper()
+	id, err := e.eng.Start(t.Context(), "", wf, in)
+	if err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	return id
+}
+
+func (e *env) wait(t *testing.T, id string) workrun.Run {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	r, err := e.eng.Wait(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func (e *env) run(t *testing.T, wf workrun.Workflow, in workrun.Values) workrun.Run {
+	t.Helper()
+	return e.wait(t, e.start(t, wf, in))
+}
+
+// messages returns the node's messages rendered in English.
+func (e *env) messages(t *testing.T, runID, node string) []string {
+	t.Helper()
+	ms, err := e.st.Messages(t.Context(), runID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, m := range ms {
+		if m.NodeID == node {
+			out = append(out, m.In("en"))
+		}
+	}
+	return out
+}
+
+func (e *env) call(t *testing.T, runID, node string) workrun.RemoteCall {
+	t.Helper()
+	c, err := e.st.GetRemoteCall(t.Context(), runID, node, "call")
+	if err != nil {
+		t.Fatalf("remote call %s/%s: %v", runID, node, err)
+	}
+	return c
+}
+
+// demo starts a demo server with fast stages; its URL is the MCP endpoint.
+func demo(t *testing.T, opts demoserver.Options) (*demoserver.Server, string) {
+	t.Helper()
+	if opts.StageDuration == 0 {
+		opts.StageDuration = 100 * time.Millisecond
+	}
+	d := demoserver.New(opts)
+	srv := httptest.NewServer(d.Mux())
+	t.Cleanup(func() { d.Close(); srv.Close() })
+	return d, srv.URL + demoserver.Path
+}
+
+// mcpNode is a remote_mcp node; cfg holds the keys after url and tool.
+func mcpNode(id, url, tool, cfg string) workrun.NodeSpec {
+	if !strings.Contains(cfg, "timeout_seconds") {
+		cfg += `,"timeout_seconds":10`
+	}
+	c := fmt.Sprintf(`{"url":%q,"tool":%q%s}`, url, tool, cfg)
+	return workrun.NodeSpec{ID: id, Type: remotemcp.Type, Config: json.RawMessage(c)}
+}
+
+// flow builds start → each node in parallel, plus extra edges.
+func flow(state map[string]workrun.FieldType, nodes []workrun.NodeSpec, extra ...workrun.Edge) workrun.Workflow {
+	wf := workrun.Workflow{Name: "t", State: state, Nodes: []workrun.NodeSpec{{ID: "start", Type: "start"}}}
+	to := map[string]bool{}
+	for _, e := range extra {
+		to[e.To] = true
+	}
+	for _, n := range nodes {
+		wf.Nodes = append(wf.Nodes, n)
+		if !to[n.ID] {
+			wf.Edges = append(wf.Edges, workrun.Edge{From: "start", To: n.ID})
+		}
+	}
+	wf.Edges = append(wf.Edges, extra...)
+	return wf
+}
+
+var state = map[string]workrun.FieldType{
+	"q": workrun.FieldText, "n": workrun.FieldNumber, "answer": workrun.FieldText, "data": workrun.FieldJSON,
+	"files": workrun.FieldFiles, "doc": workrun.FieldFile, "docs": workrun.FieldFiles,
+}
+
+func contains(msgs []string, want string) bool {
+	for _, m := range msgs {
+		if strings.Contains(m, want) {
+			return true
+		}
+	}
+	return false
+}
+
+func count(d *demoserver.Server, method, tool string) int {
+	n := 0
+	for _, r := range d.Requests() {
+		if r.Method == method && (tool == "" || r.Tool == tool) {
+			n++
+		}
+	}
+	return n
+}
+
+func waitUntil(t *testing.T, d time.Duration, f func() bool) {
+	t.Helper()
+	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		if f() {
+			return
+		}
+	}
+	t.Fatalf("condition not met within %v", d)
+}

@@ -1,0 +1,218 @@
+package remotemcp_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"workrun/mcp"
+	"workrun/mcp/demoserver"
+	"workrun/nodes/remotemcp"
+	"workrun/workrun"
+)
+
+// everythingDir holds the reference server's npm project (package-lock.json
+// pins @modelcontextprotocol/server-everything 2026.8.31); scripts/test.sh
+// runs npm ci there.
+var everythingDir = filepath.Join("..", "..", "mcp", "testdata", "everything")
+
+// startEverything runs the official MCP reference server with its
+// streamableHttp transport on a free loopback port and returns its endpoint.
+// Without node or the npm install it skips, except under CI=true, where the
+// suite must run.
+func startEverything(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(everythingDir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
+	node, err := exec.LookPath("node")
+	if _, serr := os.Stat(bin); err != nil || serr != nil {
+		msg := fmt.Sprintf("the MCP reference server cannot run (node: %v; %s: %v); run `npm ci` in mcp/testdata/everything", err, bin, serr)
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	cmd := exec.Command(node, bin, "streamableHttp")
+	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = cmd.Stdout
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() }) //nolint:errcheck // stopping the server
+	ready := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), "listening on port") {
+				ready <- true
+			}
+		}
+		ready <- false
+	}()
+	select {
+	case ok := <-ready:
+		if !ok {
+			t.Fatal("server-everything exited before listening")
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("server-everything did not listen within 30 s")
+	}
+	return fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
+}
+
+// TestInteropMCP runs the Remote MCP Tool node and the mcp client against
+// the official reference server @modelcontextprotocol/server-everything
+// 2026.8.31 (Tasks 2025-11-25) and against the demo server built on the
+// official Go SDK (both task forms, legacy jobs).
+func TestInteropMCP(t *testing.T) {
+	url := startEverything(t)
+
+	t.Run("everything/client", func(t *testing.T) {
+		c, err := mcp.New(url, mcp.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		init, err := c.Initialize(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Session() == "" || c.Version() != mcp.Version20251125 || init.Capabilities.TaskForm() != mcp.FormCore {
+			t.Fatalf("session %q version %q form %q", c.Session(), c.Version(), init.Capabilities.TaskForm())
+		}
+		tools, err := c.ListTools(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		support := map[string]string{}
+		for _, tl := range tools {
+			support[tl.Name] = tl.TaskSupport()
+		}
+		if support["simulate-research-query"] != mcp.TaskRequired || support["echo"] != mcp.TaskForbidden {
+			t.Errorf("task support = %v", support)
+		}
+		res, err := c.CallTool(t.Context(), mcp.CallParams{Name: "simulate-research-query", Arguments: json.RawMessage(`{"topic":"tides"}`), Task: mcp.FormCore, TTLMillis: 60000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Task == nil || res.Task.Status != mcp.StatusWorking || res.Task.PollMillis() != 1000 {
+			t.Fatalf("call = %+v", res)
+		}
+		got, err := c.GetTask(t.Context(), res.Task.TaskID)
+		if err != nil || got.TaskID != res.Task.TaskID {
+			t.Fatalf("tasks/get = %+v, %v", got, err)
+		}
+		if _, err := c.GetTask(t.Context(), "no-such-task"); !errors.Is(err, mcp.ErrTaskNotFound) {
+			t.Errorf("unknown task: %v, want ErrTaskNotFound", err)
+		}
+		ct, err := c.CancelTask(t.Context(), res.Task.TaskID)
+		if err != nil || ct.Status != mcp.StatusCancelled {
+			t.Errorf("tasks/cancel = %+v, %v", ct, err)
+		}
+		if err := c.Close(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.ListTools(t.Context()); !errors.Is(err, mcp.ErrSessionNotFound) {
+			t.Errorf("after DELETE: %v, want ErrSessionNotFound", err)
+		}
+	})
+
+	t.Run("everything/research", func(t *testing.T) {
+		e := newEnv(t, "")
+		begin := time.Now()
+		r := e.run(t, flow(state, []workrun.NodeSpec{mcpNode("m", url, "simulate-research-query", `,"arguments":{"topic":"{{q}}"},"output":"answer","timeout_seconds":30`)}),
+			workrun.Values{"q": "tides"})
+		msgs := e.messages(t, r.ID, "m")
+		if r.Status != workrun.RunSucceeded {
+			t.Fatalf("run %s: %s %q", r.Status, r.Reason, msgs)
+		}
+		if got := fmt.Sprint(r.State["answer"]); !strings.Contains(got, "# Research Report: tides") {
+			t.Errorf("answer = %.200q", got)
+		}
+		if took := time.Since(begin); took < 3*time.Second {
+			t.Errorf("the four 1 s stages took %v", took)
+		}
+		c := e.call(t, r.ID, "m")
+		if c.TaskID == "" || !c.Ended || c.RemoteState != "completed" || !strings.Contains(c.ContextID, "form=2025-11-25") {
+			t.Errorf("record = %+v", c)
+		}
+		if !contains(msgs, "Remote task "+c.TaskID+" accepted") {
+			t.Errorf("messages = %q", msgs)
+		}
+	})
+
+	t.Run("everything/ambiguous", func(t *testing.T) {
+		// Workrun declares no elicitation, so the server does not ask.
+		e := newEnv(t, "")
+		r := e.run(t, flow(state, []workrun.NodeSpec{mcpNode("m", url, "simulate-research-query", `,"arguments":{"topic":"python","ambiguous":true},"output":"answer","timeout_seconds":30`)}), nil)
+		if r.Status != workrun.RunSucceeded || !strings.Contains(fmt.Sprint(r.State["answer"]), "Research Report: python") {
+			t.Fatalf("run %s: %s", r.Status, r.Reason)
+		}
+	})
+
+	t.Run("everything/cancel", func(t *testing.T) {
+		e := newEnv(t, "")
+		wf := flow(state, []workrun.NodeSpec{
+			mcpNode("m", url, "simulate-research-query", `,"arguments":{"topic":"tides"},"output":"answer","timeout_seconds":30`),
+			{ID: "fail", Type: "process", Config: json.RawMessage(`{"command":["sh","-c","sleep 1.5; exit 1"]}`)},
+		})
+		r := e.run(t, wf, nil)
+		if r.Status != workrun.RunFailed || r.FailedNode != "fail" {
+			t.Fatalf("run = %s at %q: %s", r.Status, r.FailedNode, r.Reason)
+		}
+		c := e.call(t, r.ID, "m")
+		if c.CancelOutcome != remotemcp.CancelCanceled || c.RemoteState != "cancelled" {
+			t.Errorf("record = %+v; messages %q", c, e.messages(t, r.ID, "m"))
+		}
+		if msgs := e.messages(t, r.ID, "m"); !contains(msgs, enRequesting) || !contains(msgs, enCanceled) {
+			t.Errorf("messages = %q", msgs)
+		}
+	})
+
+	t.Run("everything/sync", func(t *testing.T) {
+		e := newEnv(t, "")
+		r := e.run(t, flow(state, []workrun.NodeSpec{mcpNode("m", url, "echo", `,"arguments":{"message":"{{q}}"},"output":"answer"`)}), workrun.Values{"q": "hello"})
+		if r.Status != workrun.RunSucceeded || !strings.Contains(fmt.Sprint(r.State["answer"]), "hello") {
+			t.Fatalf("run %s: %s %v", r.Status, r.Reason, r.State)
+		}
+	})
+
+	for _, coreOnly := range []bool{false, true} {
+		t.Run(fmt.Sprintf("demo/research/coreOnly=%v", coreOnly), func(t *testing.T) {
+			d, durl := demo(t, demoserver.Options{CoreOnly: coreOnly})
+			e := newEnv(t, "")
+			r := e.run(t, flow(state, []workrun.NodeSpec{mcpNode("m", durl, "research", `,"arguments":{"topic":"{{q}}","stages":3},"output":"answer","output_files":"files"`)}),
+				workrun.Values{"q": "tides"})
+			if r.Status != workrun.RunSucceeded || r.State["answer"] != "Research on tides: 3 stages done." {
+				t.Fatalf("run %s: %s %v", r.Status, r.Reason, r.State)
+			}
+			if n := count(d, "tools/call", "research"); n != 1 {
+				t.Errorf("research called %d times", n)
+			}
+		})
+	}
+	t.Run("demo/job", func(t *testing.T) {
+		_, durl := demo(t, demoserver.Options{})
+		e := newEnv(t, "")
+		r := e.run(t, flow(state, []workrun.NodeSpec{mcpNode("m", durl, "start_job", `,"arguments":{"seconds":0.5,"label":"x"},"output":"answer"`)}), nil)
+		if r.Status != workrun.RunSucceeded || !strings.Contains(fmt.Sprint(r.State["answer"]), "finished") {
+			t.Fatalf("run %s: %s %v", r.Status, r.Reason, r.State)
+		}
+	})
+}

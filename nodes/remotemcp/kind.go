@@ -1,0 +1,166 @@
+package remotemcp
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"workrun/mcp"
+	"workrun/workrun"
+)
+
+// Server is what a call needs from an MCP client; *mcp.Client implements it.
+type Server interface {
+	Endpoint() string
+	Initialize(ctx context.Context) (*mcp.InitializeResult, error)
+	Attach(session, version string)
+	Session() string
+	Version() string
+	ListTools(ctx context.Context) ([]mcp.Tool, error)
+	CallTool(ctx context.Context, p mcp.CallParams) (*mcp.CallResult, error)
+	GetTask(ctx context.Context, taskID string) (*mcp.Task, error)
+	TaskResult(ctx context.Context, taskID string) (*mcp.ToolResult, error)
+	CancelTask(ctx context.Context, taskID string) (*mcp.Task, error)
+	Close(ctx context.Context) error
+}
+
+var _ Server = (*mcp.Client)(nil)
+
+// CallStore keeps the call records; *store.Store implements it. Both methods
+// return only after the write is committed / reflect every committed write.
+type CallStore interface {
+	SaveRemoteCall(ctx context.Context, c workrun.RemoteCall) error
+	// GetRemoteCall returns workrun.ErrNotFound when the call was never saved.
+	GetRemoteCall(ctx context.Context, runID, nodeID, callKey string) (workrun.RemoteCall, error)
+}
+
+// CredentialSource resolves a saved credential by name, secret included.
+type CredentialSource interface {
+	Credential(ctx context.Context, name string) (mcp.Credential, error)
+}
+
+// Deps are what the node kind works with.
+type Deps struct {
+	Calls CallStore
+	// Credentials may be nil; a node naming a credential then fails clearly.
+	Credentials CredentialSource
+	// Dial returns a client for url; nil means mcp.New on a transport shared
+	// by every call of this kind. onNote sees the server's notifications.
+	Dial func(url string, cred *mcp.Credential, onNote func(mcp.Notification)) (Server, error)
+}
+
+// Kind is the Remote MCP Tool node kind.
+type Kind struct{ deps Deps }
+
+// New returns the Remote MCP Tool node kind.
+func New(d Deps) *Kind {
+	if d.Dial == nil {
+		hc := &http.Client{Transport: fanOutTransport()}
+		d.Dial = func(url string, cred *mcp.Credential, onNote func(mcp.Notification)) (Server, error) {
+			return mcp.New(url, mcp.Options{HTTPClient: hc, Credential: cred, OnNotification: onNote,
+				ClientInfo: mcp.Implementation{Name: "workrun", Version: "1"}})
+		}
+	}
+	return &Kind{deps: d}
+}
+
+var _ workrun.Kind = (*Kind)(nil)
+
+// fanOutTransport is the transport the calls of one Kind share: the idle
+// pool holds a whole fan-out and connections per host are not capped, so
+// the cancels of a failed run never queue behind other calls' waits.
+func fanOutTransport() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxConnsPerHost = 0
+	t.MaxIdleConns = 512
+	t.MaxIdleConnsPerHost = 256
+	return t
+}
+
+// Type implements workrun.Kind.
+func (k *Kind) Type() string { return Type }
+
+// Compile implements workrun.Kind.
+func (k *Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, error) {
+	cfg, args, timeout, err := ParseConfig(spec.Config, wf)
+	if err != nil {
+		return nil, err
+	}
+	return &step{kind: k, cfg: cfg, args: args, timeout: timeout, types: wf.State}, nil
+}
+
+// callKey names the one logical call a node execution makes.
+const callKey = "call"
+
+var keyNamespace = uuid.NewSHA1(uuid.NameSpaceURL, []byte("https://workrun.invalid/remote-mcp/idempotency-key"))
+
+// IdempotencyKey is the deterministic key of one node execution's call: the
+// same run and node always give the same key, so a resumed call re-uses it
+// and a server that honours Idempotency-Key starts one task for repeats.
+func IdempotencyKey(runID, nodeID string) string {
+	return uuid.NewSHA1(keyNamespace, []byte(fmt.Sprintf("%d:%s|%d:%s|%d:%s", len(runID), runID, len(nodeID), nodeID, len(callKey), callKey))).String()
+}
+
+type step struct {
+	kind    *Kind
+	cfg     Config
+	args    []argument
+	timeout time.Duration
+	types   map[string]workrun.FieldType
+}
+
+func (s *step) Reads() []string { return reads(s.args) }
+
+func (s *step) Writes() []string {
+	var w []string
+	for _, f := range []string{s.cfg.Output, s.cfg.OutputJSON, s.cfg.OutputFiles} {
+		if f != "" {
+			w = append(w, f)
+		}
+	}
+	return w
+}
+
+// Handle kinds saved in the call record.
+const (
+	handleNone = ""     // no handle yet (or a plain call)
+	handleTask = "task" // an MCP task
+	handleJob  = "job"  // a legacy job id, followed with get_job_result
+)
+
+// link is what a call keeps in the record's ContextID besides the handle id
+// (TaskID): the protocol version, the handle kind, the task form and the
+// session, in a form a person can read ("protocol=2025-11-25; handle=task;
+// form=2025-11-25; session=…"). The session comes last and runs to the end,
+// so any session id round-trips.
+type link struct {
+	Protocol, Handle, Form, Session string
+}
+
+func (l link) String() string {
+	return fmt.Sprintf("protocol=%s; handle=%s; form=%s; session=%s", l.Protocol, l.Handle, l.Form, l.Session)
+}
+
+func parseLink(s string) link {
+	var l link
+	head, sess, ok := strings.Cut(s, "session=")
+	if ok {
+		l.Session = sess
+	}
+	for _, kv := range strings.Split(head, ";") {
+		k, v, _ := strings.Cut(strings.TrimSpace(kv), "=")
+		switch k {
+		case "protocol":
+			l.Protocol = v
+		case "handle":
+			l.Handle = v
+		case "form":
+			l.Form = v
+		}
+	}
+	return l
+}

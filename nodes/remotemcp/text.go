@@ -1,0 +1,105 @@
+package remotemcp
+
+import "workrun/workrun"
+
+// msgID names one node message; texts holds its English and Simplified
+// Chinese wording. The cancel lines use the Remote Agent's words (docs/
+// remote-agent.md R11), with "server" where that text says "agent".
+type msgID string
+
+const (
+	msgCancelRequesting       msgID = "remotemcp.cancel_requesting"
+	msgCanceled               msgID = "remotemcp.canceled"
+	msgCancelUnconfirmed      msgID = "remotemcp.cancel_unconfirmed"
+	msgCancelError            msgID = "remotemcp.cancel_error"
+	msgCancelStillWorking     msgID = "remotemcp.cancel_still_working"
+	msgCancelAlreadyCompleted msgID = "remotemcp.cancel_already_completed"
+	msgCancelAlreadyEnded     msgID = "remotemcp.cancel_already_ended"
+	msgCancelNotCancelable    msgID = "remotemcp.cancel_not_cancelable"
+	msgCancelNotFound         msgID = "remotemcp.cancel_not_found"
+	msgSubmissionUnknown      msgID = "remotemcp.submission_unknown"
+	msgConnected              msgID = "remotemcp.connected"
+	msgCalling                msgID = "remotemcp.calling"
+	msgTaskAccepted           msgID = "remotemcp.task_accepted"
+	msgJobAccepted            msgID = "remotemcp.job_accepted"
+	msgStatusWorking          msgID = "remotemcp.status_working"
+	msgStatusInput            msgID = "remotemcp.status_input_required"
+	msgStatusCompleted        msgID = "remotemcp.status_completed"
+	msgStatusFailed           msgID = "remotemcp.status_failed"
+	msgStatusCancelled        msgID = "remotemcp.status_cancelled"
+	msgProgress               msgID = "remotemcp.progress"
+	msgReadAgain              msgID = "remotemcp.read_again"
+	msgResuming               msgID = "remotemcp.resuming"
+	msgReused                 msgID = "remotemcp.reused"
+	msgFileSaved              msgID = "remotemcp.file_saved"
+	msgFileNotKept            msgID = "remotemcp.file_not_kept"
+	msgFileInvalid            msgID = "remotemcp.file_invalid"
+	msgLinkNotDownloaded      msgID = "remotemcp.link_not_downloaded"
+	msgCompleted              msgID = "remotemcp.completed"
+	msgInterrupted            msgID = "remotemcp.interrupted"
+	msgStatusUnknown          msgID = "remotemcp.status_unknown"
+	msgSubmissionUnknownErr   msgID = "remotemcp.submission_unknown_error"
+	msgToolError              msgID = "remotemcp.tool_error"
+	msgTooManyFiles           msgID = "remotemcp.too_many_files"
+	msgFilesTooLarge          msgID = "remotemcp.files_too_large"
+	msgRemoteFailed           msgID = "remotemcp.remote_failed"
+	msgNoTool                 msgID = "remotemcp.no_tool"
+	msgSessionEndError        msgID = "remotemcp.session_end_error"
+)
+
+var texts = workrun.NewCatalog(map[msgID][2]string{
+	msgCancelRequesting:       {"Remote task: requesting cancellation…", "远程任务：正在请求取消…"},
+	msgCanceled:               {"Remote task: canceled", "远程任务：已取消"},
+	msgCancelUnconfirmed:      {"Cancel result unconfirmed: the request failed or timed out; it will not be retried automatically.", "取消结果未确认：请求失败或超时，不会自动重试"},
+	msgCancelError:            {"Cancel request error: %s", "取消请求错误：%s"},
+	msgCancelStillWorking:     {"Remote task: cancel requested; the server reports it is still working (%s)", "远程任务：已请求取消，远端仍在执行（%s）"},
+	msgCancelAlreadyCompleted: {"Remote task: already completed before the cancel arrived", "远程任务：取消到达前已完成"},
+	msgCancelAlreadyEnded:     {"Remote task: already ended (%s)", "远程任务：已结束（%s）"},
+	msgCancelNotCancelable:    {"Remote task: not cancelable (%s)", "远程任务：不可取消（%s）"},
+	msgCancelNotFound:         {"Remote task: not found by the server", "远程任务：远端未找到该任务"},
+	msgSubmissionUnknown:      {"Remote task: submission result unknown (no task or job id was received); no cancel sent, nothing resubmitted", "远程任务：提交结果未知（未收到任务或作业 ID），不取消、不重新提交"},
+	msgConnected:              {"Connected to %s (MCP %s, session %s)", "已连接 %s（MCP %s，会话 %s）"},
+	msgCalling:                {"Calling tool %s (%s): %s", "正在调用工具 %s（%s）：%s"},
+	msgTaskAccepted:           {"Remote task %s accepted (session %s)", "远程任务 %s 已接收（会话 %s）"},
+	msgJobAccepted:            {"Remote job %s accepted; following it with get_job_result", "远程作业 %s 已接收，通过 get_job_result 跟踪"},
+	msgStatusWorking:          {"Remote task: working%s", "远程任务：执行中%s"},
+	msgStatusInput:            {"Remote task: input required%s", "远程任务：等待输入%s"},
+	msgStatusCompleted:        {"Remote task: completed%s", "远程任务：已完成%s"},
+	msgStatusFailed:           {"Remote task: failed%s", "远程任务：已失败%s"},
+	msgStatusCancelled:        {"Remote task: cancelled%s", "远程任务：已取消%s"},
+	msgProgress:               {"Progress: %s", "进度：%s"},
+	msgReadAgain:              {"Remote task %s: %s; reading the task again instead of calling the tool again", "远程任务 %s：%s，改为再次读取任务，不重新调用工具"},
+	msgResuming:               {"Resuming remote task %s (session %s)", "恢复远程任务 %s（会话 %s）"},
+	msgReused:                 {"Remote task %s: reusing the saved result", "远程任务 %s：复用已保存的结果"},
+	msgFileSaved:              {"Saved file %s (%s, %d bytes)", "已保存文件 %s（%s，%d 字节）"},
+	msgFileNotKept:            {"File %s not kept: no output_files field is configured", "文件 %s 未保存：未配置 output_files 字段"},
+	msgFileInvalid:            {"File %s not kept: %s", "文件 %s 未保存：%s"},
+	msgLinkNotDownloaded:      {"Resource link not downloaded: %s", "资源链接未下载：%s"},
+	msgCompleted:              {"Remote tool %s: completed", "远程工具 %s：已完成"},
+	msgInterrupted:            {"Remote task needs input: %s", "远程任务需要输入：%s"},
+	msgStatusUnknown:          {"remote task status unknown: the server no longer has session %s; nothing was resubmitted", "远程任务状态未知：服务器已不再保留会话 %s；未重新提交"},
+	msgSubmissionUnknownErr:   {"submission result unknown: %s; the call is not sent again", "提交结果未知：%s；不会再次调用"},
+	msgToolError:              {"tool %s reported an error: %s", "工具 %s 报告错误：%s"},
+	msgTooManyFiles:           {"files over the limit: %d files; at most %d files may be sent per call. Nothing was sent", "文件超出限制：%d 个文件；每次调用最多发送 %d 个文件。未发送任何内容"},
+	msgFilesTooLarge:          {"files over the limit: %d bytes of files; at most %d bytes (20 MiB) may be sent per call. Nothing was sent", "文件超出限制：文件共 %d 字节；每次调用最多发送 %d 字节（20 MiB）。未发送任何内容"},
+	msgRemoteFailed:           {"remote task %s %s: %s", "远程任务 %s %s：%s"},
+	msgNoTool:                 {"the server has no tool %q (it offers: %s); nothing was called", "服务器没有工具 %q（可用：%s）；未调用任何工具"},
+	msgSessionEndError:        {"Ending the MCP session failed: %s", "结束 MCP 会话失败：%s"},
+})
+
+// statusMsg is the status line's message for a task status.
+func statusMsg(status string) (msgID, bool) {
+	switch status {
+	case "working":
+		return msgStatusWorking, true
+	case "input_required":
+		return msgStatusInput, true
+	case "completed":
+		return msgStatusCompleted, true
+	case "failed":
+		return msgStatusFailed, true
+	case "cancelled":
+		return msgStatusCancelled, true
+	}
+	return "", false
+}

@@ -1,0 +1,280 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// Default pane sizes in pixels; the user's own sizes are kept in the app's
+// preferences under the pref* keys.
+const (
+	DefaultListWidth      = 190
+	DefaultInspectorWidth = 330
+	DefaultBottomHeight   = 200
+	PaletteWidth          = 150
+
+	minPane     = 120 // a pane is never narrower than this while shown
+	minCanvas   = 260 // the canvas keeps at least this much width
+	dividerSize = 6
+
+	prefListW   = "layout.list_width"
+	prefInspW   = "layout.inspector_width"
+	prefBottomH = "layout.bottom_height"
+	prefListOn  = "layout.list_shown"
+	prefInspOn  = "layout.inspector_shown"
+)
+
+// PanesMinSize is the smallest body the panes ask for. It is a constant,
+// not a sum of what the panes hold: the window's minimum size must never
+// come from content (a long error line once widened the window past the
+// screen), so panes clip or wrap instead.
+var PanesMinSize = fyne.NewSize(560, 360)
+
+// Panes lays out the window body: the workflow list, the canvas column and
+// the inspector side by side over the run tabs across the whole width. Each
+// side pane has a width of its own that the user drags (and the app
+// remembers); the canvas gets whatever is left.
+type Panes struct {
+	widget.BaseWidget
+	prefs fyne.Preferences
+
+	list, centre, insp, bottom  fyne.CanvasObject
+	divList, divInsp, divBottom *divider
+
+	listW, inspW, bottomH float32
+	listOn, inspOn        bool
+}
+
+// NewPanes lays out the four panes; prefs (may be nil) keeps the sizes.
+func NewPanes(prefs fyne.Preferences, list, centre, insp, bottom fyne.CanvasObject) *Panes {
+	p := &Panes{prefs: prefs, list: list, centre: centre, insp: insp, bottom: bottom,
+		listW: DefaultListWidth, inspW: DefaultInspectorWidth, bottomH: DefaultBottomHeight, listOn: true, inspOn: true}
+	if prefs != nil {
+		p.listW = float32(prefs.FloatWithFallback(prefListW, DefaultListWidth))
+		p.inspW = float32(prefs.FloatWithFallback(prefInspW, DefaultInspectorWidth))
+		p.bottomH = float32(prefs.FloatWithFallback(prefBottomH, DefaultBottomHeight))
+		p.listOn = prefs.BoolWithFallback(prefListOn, true)
+		p.inspOn = prefs.BoolWithFallback(prefInspOn, true)
+	}
+	p.divList = newDivider(true, func(d float32) { p.listW += d })
+	p.divInsp = newDivider(true, func(d float32) { p.inspW -= d })
+	p.divBottom = newDivider(false, func(d float32) { p.bottomH -= d })
+	for _, dv := range []*divider{p.divList, p.divInsp, p.divBottom} {
+		dv.done, dv.owner = p.remember, p
+	}
+	p.ExtendBaseWidget(p)
+	return p
+}
+
+// ListShown and InspectorShown report whether the side panes are open.
+func (p *Panes) ListShown() bool      { return p.listOn }
+func (p *Panes) InspectorShown() bool { return p.inspOn }
+
+// ToggleList and ToggleInspector collapse or reopen a side pane.
+func (p *Panes) ToggleList()      { p.listOn = !p.listOn; p.remember(); p.Refresh() }
+func (p *Panes) ToggleInspector() { p.inspOn = !p.inspOn; p.remember(); p.Refresh() }
+
+// ShowInspector opens the inspector if it was collapsed.
+func (p *Panes) ShowInspector() {
+	if !p.inspOn {
+		p.ToggleInspector()
+	}
+}
+
+// Widths returns the laid-out widths of list, canvas column and inspector
+// (0 for a collapsed pane) and the height of the bottom pane.
+func (p *Panes) Widths() (list, centre, insp, bottom float32) {
+	return p.list.Size().Width * vis(p.list), p.centre.Size().Width, p.insp.Size().Width * vis(p.insp), p.bottom.Size().Height
+}
+
+func vis(o fyne.CanvasObject) float32 {
+	if o.Visible() {
+		return 1
+	}
+	return 0
+}
+
+func (p *Panes) remember() {
+	if p.prefs == nil {
+		return
+	}
+	p.prefs.SetFloat(prefListW, float64(p.listW))
+	p.prefs.SetFloat(prefInspW, float64(p.inspW))
+	p.prefs.SetFloat(prefBottomH, float64(p.bottomH))
+	p.prefs.SetBool(prefListOn, p.listOn)
+	p.prefs.SetBool(prefInspOn, p.inspOn)
+}
+
+func (p *Panes) CreateRenderer() fyne.WidgetRenderer { return &panesRenderer{p: p} }
+
+type panesRenderer struct{ p *Panes }
+
+func (r *panesRenderer) Destroy()           {}
+func (r *panesRenderer) MinSize() fyne.Size { return PanesMinSize }
+func (r *panesRenderer) Refresh()           { r.Layout(r.p.Size()) }
+func (r *panesRenderer) Objects() []fyne.CanvasObject {
+	p := r.p
+	return []fyne.CanvasObject{p.list, p.centre, p.insp, p.bottom, p.divList, p.divInsp, p.divBottom}
+}
+
+// Layout clamps the remembered sizes to the space there is, the canvas
+// first: side panes shrink before the canvas drops under minCanvas.
+func (r *panesRenderer) Layout(s fyne.Size) {
+	p := r.p
+	if s.Width <= 0 || s.Height <= 0 {
+		return
+	}
+	p.bottomH = clamp(p.bottomH, 60, s.Height*0.7)
+	topH := s.Height - p.bottomH - dividerSize
+	listW, inspW := float32(0), float32(0)
+	if p.listOn {
+		p.listW = clamp(p.listW, minPane, s.Width*0.35)
+		listW = p.listW
+	}
+	if p.inspOn {
+		p.inspW = clamp(p.inspW, 200, s.Width*0.5)
+		inspW = p.inspW
+	}
+	// Room for the canvas: take it from the inspector, then from the list.
+	side := func() float32 { return s.Width - listW - inspW - 2*dividerSize }
+	if short := minCanvas - side(); short > 0 && inspW > 0 {
+		inspW = max(200, inspW-short)
+	}
+	if short := minCanvas - side(); short > 0 && listW > 0 {
+		listW = max(minPane, listW-short)
+	}
+	x := float32(0)
+	place := func(o fyne.CanvasObject, on bool, w float32) {
+		if !on {
+			o.Hide()
+			return
+		}
+		o.Show()
+		o.Move(fyne.NewPos(x, 0))
+		o.Resize(fyne.NewSize(w, topH))
+		x += w
+	}
+	divider := func(d *divider, on bool) {
+		if !on {
+			d.Hide()
+			return
+		}
+		d.Show()
+		d.Move(fyne.NewPos(x, 0))
+		d.Resize(fyne.NewSize(dividerSize, topH))
+		x += dividerSize
+	}
+	place(p.list, p.listOn, listW)
+	divider(p.divList, p.listOn)
+	place(p.centre, true, max(0, s.Width-listW-inspW-dividerSize*(b2f(p.listOn)+b2f(p.inspOn))))
+	divider(p.divInsp, p.inspOn)
+	place(p.insp, p.inspOn, inspW)
+	p.divBottom.Move(fyne.NewPos(0, topH))
+	p.divBottom.Resize(fyne.NewSize(s.Width, dividerSize))
+	p.bottom.Move(fyne.NewPos(0, topH+dividerSize))
+	p.bottom.Resize(fyne.NewSize(s.Width, p.bottomH))
+}
+
+func b2f(b bool) float32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func clamp(v, lo, hi float32) float32 {
+	if hi < lo {
+		hi = lo
+	}
+	return max(lo, min(hi, v))
+}
+
+// divider is the handle between two panes; dragging it resizes them.
+type divider struct {
+	widget.BaseWidget
+	vertical bool // a vertical bar between side-by-side panes
+	moved    func(delta float32)
+	done     func()
+	owner    *Panes
+	bar      *canvas.Rectangle
+}
+
+func newDivider(vertical bool, moved func(float32)) *divider {
+	d := &divider{vertical: vertical, moved: moved, bar: canvas.NewRectangle(theme.Color(theme.ColorNameSeparator))}
+	d.ExtendBaseWidget(d)
+	return d
+}
+
+func (d *divider) Cursor() desktop.Cursor {
+	if d.vertical {
+		return desktop.HResizeCursor
+	}
+	return desktop.VResizeCursor
+}
+
+func (d *divider) Dragged(ev *fyne.DragEvent) {
+	if d.vertical {
+		d.moved(ev.Dragged.DX)
+	} else {
+		d.moved(ev.Dragged.DY)
+	}
+	if p, ok := d.parent(); ok {
+		p.Refresh()
+	}
+}
+
+func (d *divider) DragEnd() {
+	if d.done != nil {
+		d.done()
+	}
+}
+
+// parent is the Panes the divider belongs to (NewPanes sets it).
+func (d *divider) parent() (*Panes, bool) { return d.owner, d.owner != nil }
+
+func (d *divider) CreateRenderer() fyne.WidgetRenderer {
+	return &dividerRenderer{d: d}
+}
+
+type dividerRenderer struct{ d *divider }
+
+func (r *dividerRenderer) Destroy()                     {}
+func (r *dividerRenderer) MinSize() fyne.Size           { return fyne.NewSize(dividerSize, dividerSize) }
+func (r *dividerRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.d.bar} }
+func (r *dividerRenderer) Refresh() {
+	r.d.bar.FillColor = theme.Color(theme.ColorNameSeparator)
+	r.d.bar.Refresh()
+}
+
+// Layout draws a 2-px line in the middle of the handle.
+func (r *dividerRenderer) Layout(s fyne.Size) {
+	if r.d.vertical {
+		r.d.bar.Move(fyne.NewPos(s.Width/2-1, 0))
+		r.d.bar.Resize(fyne.NewSize(2, s.Height))
+	} else {
+		r.d.bar.Move(fyne.NewPos(0, s.Height/2-1))
+		r.d.bar.Resize(fyne.NewSize(s.Width, 2))
+	}
+}
+
+// widthFree lays its objects out over its whole size but asks only for
+// their height: the pane decides the width.
+type widthFree struct{}
+
+func (widthFree) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	h := float32(0)
+	for _, o := range objs {
+		h = max(h, o.MinSize().Height)
+	}
+	return fyne.NewSize(1, h)
+}
+
+func (widthFree) Layout(objs []fyne.CanvasObject, s fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.Position{})
+		o.Resize(s)
+	}
+}

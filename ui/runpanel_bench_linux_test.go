@@ -1,0 +1,103 @@
+package ui
+
+import (
+	"fmt"
+	"runtime"
+	"syscall"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"workrun/workrun"
+)
+
+// BenchmarkRunPanelStream streams n node messages of one Remote Agent node
+// into the run panel as the window receives them from a fast agent: 50,000
+// events a second, 800 per 60 Hz frame. Each frame is the UI thread's work —
+// apply the frame's events, redraw, paint the window (software painter of
+// the test driver, 1024×700) — and max-frame-ms is the longest. per-frame is
+// what the window does (one redraw per batch); per-event redraws after
+// every event, the baseline without coalescing. max-update-ms is the
+// longest apply-and-redraw alone, max-paint-ms the longest paint; the first
+// frame, which loads the fonts, is left out. The -cpu-ms figures are the
+// same frames in CPU time of the UI thread (getrusage RUSAGE_THREAD), which
+// a machine shared with other work does not inflate. After the stream the list
+// is scrolled to the top and back to the bottom, each with a paint
+// (scroll-ms: the slower of the two).
+func BenchmarkRunPanelStream(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		for _, mode := range []string{"per-frame", "per-event"} {
+			if mode == "per-event" && n > 10_000 {
+				continue // minutes per run; 10,000 shows the difference
+			}
+			b.Run(fmt.Sprintf("msgs=%d/%s", n, mode), func(b *testing.B) {
+				test.NewTempApp(b)
+				SetupLanguage("en")
+				const perFrame = 800
+				wf := workrun.Workflow{Name: "stream", Nodes: []workrun.NodeSpec{{ID: "start", Type: "start"}, {ID: "ask", Type: "remote_agent"}}}
+				runtime.LockOSThread() // threadCPU measures this goroutine's thread
+				defer runtime.UnlockOSThread()
+				var maxFrame, maxUpdate, maxPaint, scroll, cpuUpdate, cpuPaint time.Duration
+				for b.Loop() {
+					p := NewRunPanel(nil, false)
+					win := test.NewWindow(p.Object())
+					win.Resize(fyne.NewSize(1024, 700))
+					p.Start("r", wf)
+					p.Apply(Event{Type: "node", RunID: "r", NodeID: "ask", Node: &workrun.NodeRun{RunID: "r", NodeID: "ask", Type: "remote_agent", Status: workrun.NodeRunning, StartedAt: time.Now()}})
+					base := time.Now()
+					for i := 0; i < n; i += perFrame {
+						t0, c0 := time.Now(), threadCPU()
+						for j := i; j < min(i+perFrame, n); j++ {
+							ev := Event{Type: "message", RunID: "r", NodeID: "ask", Message: &workrun.Message{
+								RunID: "r", NodeID: "ask", Seq: int64(j + 1), Time: base,
+								Key: "", Args: []string{fmt.Sprintf("chunk %d of the agent's answer", j)}}}
+							if mode == "per-event" {
+								p.Apply(ev)
+							} else {
+								p.ApplyQuiet(ev)
+							}
+						}
+						p.Flush()
+						t1, c1 := time.Now(), threadCPU()
+						win.Canvas().Capture()
+						c2 := threadCPU()
+						if i > 0 { // the first frame loads the fonts
+							cpuUpdate = max(cpuUpdate, c1-c0)
+							cpuPaint = max(cpuPaint, c2-c1)
+							maxUpdate = max(maxUpdate, t1.Sub(t0))
+							maxPaint = max(maxPaint, time.Since(t1))
+							maxFrame = max(maxFrame, time.Since(t0))
+						}
+					}
+					if got := p.MessageCount("ask"); got != n {
+						b.Fatalf("panel holds %d messages, want %d", got, n)
+					}
+					for _, to := range []func(){p.msgList.ScrollToTop, p.msgList.ScrollToBottom} {
+						t0 := time.Now()
+						to()
+						win.Canvas().Capture()
+						scroll = max(scroll, time.Since(t0))
+					}
+					win.Close()
+				}
+				b.ReportMetric(float64(maxFrame.Microseconds())/1000, "max-frame-ms")
+				b.ReportMetric(float64(maxUpdate.Microseconds())/1000, "max-update-ms")
+				b.ReportMetric(float64(maxPaint.Microseconds())/1000, "max-paint-ms")
+				b.ReportMetric(float64(scroll.Microseconds())/1000, "scroll-ms")
+				b.ReportMetric(float64(cpuUpdate.Microseconds())/1000, "max-update-cpu-ms")
+				b.ReportMetric(float64(cpuPaint.Microseconds())/1000, "max-paint-cpu-ms")
+			})
+		}
+	}
+}
+
+// threadCPU is the CPU time the calling OS thread has used.
+func threadCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(1 /* RUSAGE_THREAD */, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
