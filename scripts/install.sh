@@ -132,15 +132,18 @@ do_uninstall() {
 		echo "uninstall: nothing to do: no $manifest (Workrun was not installed into $prefix by make install)" >&2
 		return 1
 	fi
-	local kind path n=0
-	while read -r kind path; do
-		[ "$kind" = f ] || continue
-		rm -f -- "$path"
+	# Read it whole first: the manifest lists itself.
+	local lines line n=0 i
+	mapfile -t lines <"$manifest"
+	for line in "${lines[@]}"; do
+		[[ $line == "f "* ]] || continue
+		rm -f -- "${line#f }"
 		n=$((n + 1))
-	done <"$manifest"
+	done
 	# Directories innermost first; one that holds something else stays.
-	tac "$manifest" | while read -r kind path; do
-		[ "$kind" = d ] && rmdir -- "$path" 2>/dev/null || true
+	for ((i = ${#lines[@]} - 1; i >= 0; i--)); do
+		line=${lines[i]}
+		[[ $line == "d "* ]] && { rmdir -- "${line#d }" 2>/dev/null || true; }
 	done
 	echo "uninstall: removed $n files from $prefix"
 }
@@ -214,11 +217,14 @@ first_start() {
 	if [ -z "${DISPLAY:-}" ]; then
 		fail "first start needs an X display (make test provides Xvfb)"
 	fi
-	local exec_line home=$work/home
+	local exec_line home=$work/home session_env
 	exec_line=$(sed -n 's/^Exec=//p' "$desktop")
 	mkdir -p "$home"
-	env -i DISPLAY="$DISPLAY" HOME="$home" PATH=/usr/bin:/bin LANG=C.UTF-8 \
-		$exec_line </dev/null >"$work/start.log" 2>&1 &
+	# What a desktop session gives every program it starts: the display and
+	# its X authority, a home, a PATH, a locale. Nothing of Workrun's own.
+	session_env=(DISPLAY="$DISPLAY" HOME="$home" PATH=/usr/bin:/bin LANG=C.UTF-8)
+	[ -n "${XAUTHORITY:-}" ] && session_env+=(XAUTHORITY="$XAUTHORITY")
+	env -i "${session_env[@]}" $exec_line </dev/null >"$work/start.log" 2>&1 &
 	local pid=$! win=
 	for _ in $(seq 1 450); do
 		win=$(xdotool search --onlyvisible --name '^Workrun( |$)' 2>/dev/null | head -n1 || true)
@@ -242,8 +248,7 @@ first_start() {
 	# home and still without a keyring, as a person starts it: Help → Sample
 	# (the menu bar at the window's top left), then Ctrl+R and Enter to run
 	# it with the sample's question.
-	env -i DISPLAY="$DISPLAY" HOME="$home" PATH=/usr/bin:/bin LANG=C.UTF-8 \
-		$exec_line </dev/null >"$work/sample.log" 2>&1 &
+	env -i "${session_env[@]}" $exec_line </dev/null >"$work/sample.log" 2>&1 &
 	pid=$!
 	for _ in $(seq 1 450); do
 		win=$(xdotool search --onlyvisible --name '^Workrun( |$)' 2>/dev/null | head -n1 || true)
