@@ -528,7 +528,7 @@ func TestArtifactAndCredentialMeta(t *testing.T) {
 		t.Errorf("after delete: %v", err)
 	}
 
-	c := CredentialMeta{Name: "agent", Kind: "bearer", Origin: "https://a.example:443"}
+	c := workrun.CredentialMeta{Name: "agent", Kind: "bearer", Origin: "https://a.example:443"}
 	if err := s.SaveCredentialMeta(ctx, c); err != nil {
 		t.Fatal(err)
 	}
