@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"workrun/store"
 	"workrun/workrun"
 )
 
@@ -26,7 +25,7 @@ func init() {
 // remoteCallLister is the store's view of Remote Agent call records (R8):
 // shown when the run store keeps them.
 type remoteCallLister interface {
-	RemoteCallsForRun(ctx context.Context, runID string) ([]store.RemoteCall, error)
+	RemoteCallsForRun(ctx context.Context, runID string) ([]workrun.RemoteCall, error)
 }
 
 // runArtifactLister is the store's view of the artifacts a run's nodes made
