@@ -85,7 +85,11 @@ func openServices(ctx context.Context, dataDir string) (*cli.Services, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &cli.Services{DataDir: dataDir, Runs: p.store, Workflows: p.store, Artifacts: p.artifacts, Engine: p.engine, Close: p.store.Close}, nil
+	return &cli.Services{
+		DataDir: dataDir, Runs: p.store, Workflows: p.store, Artifacts: p.artifacts, Engine: p.engine,
+		RemoteCalls: p.store, RunArtifacts: p.store, ArtifactGC: p.artifacts, Credentials: p.creds,
+		Close: p.store.Close,
+	}, nil
 }
 
 // runGUI opens the window on the data directory and blocks until it closes.

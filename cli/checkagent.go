@@ -37,9 +37,8 @@ func runCheckAgent(ctx context.Context, env *Env, args []string) int {
 	url := pos[0]
 	var cred *a2a.Credential
 	if *credName != "" {
-		mgr, closeFn, err := openCredentials(ctx, env)
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "workrun: %v\n", err)
+		mgr, closeFn, ok := openCredentials(ctx, env)
+		if !ok {
 			return ExitFailed
 		}
 		c, secret, err := mgr.Resolve(ctx, *credName, url)
