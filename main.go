@@ -117,16 +117,7 @@ func guiDeps(p *parts) ui.Deps {
 	return ui.Deps{
 		Engine: p.engine, Runs: st, Workflows: st, Artifacts: p.artifacts,
 		Credentials: credAdapter{creds},
-		RemoteCalls: func(ctx context.Context, runID string) ([]ui.RemoteTask, error) {
-			cs, err := st.RemoteCallsForRun(ctx, runID)
-			out := make([]ui.RemoteTask, 0, len(cs))
-			for _, c := range cs {
-				out = append(out, ui.RemoteTask{NodeID: c.NodeID, AgentURL: c.AgentURL, TaskID: c.TaskID, ContextID: c.ContextID,
-					RemoteState: c.RemoteState, StatusText: c.StatusText, CancelOutcome: c.CancelOutcome,
-					CancelText: c.CancelText, Ended: c.Ended, UpdatedAt: c.UpdatedAt})
-			}
-			return out, err
-		},
+		RemoteCalls: st.RemoteCallsForRun,
 		CheckAgent: func(ctx context.Context, url, name string) (ui.AgentReport, error) {
 			var cred *a2a.Credential
 			if name != "" {
