@@ -65,12 +65,12 @@ func openParts(ctx context.Context, dataDir string) (*parts, error) {
 	creds := credentials.NewManager(st, nil)
 	remote := remoteagent.New(remoteagent.Deps{
 		Calls:       st,
-		Credentials: remoteagent.FromManager(creds),
+		Credentials: credentials.A2ASource{Manager: creds},
 		// Large results wait beside the artifacts, on the data directory's
 		// disk rather than a RAM-backed /tmp.
 		SpoolDir: filepath.Join(dataDir, "artifacts", "tmp"),
 	})
-	remoteMCP := remotemcp.New(remotemcp.Deps{Calls: st, Credentials: remotemcp.FromManager(creds)})
+	remoteMCP := remotemcp.New(remotemcp.Deps{Calls: st, Credentials: credentials.MCPSource{Manager: creds}})
 	// The local node kinds (SPEC W7), the Remote Agent (R1–R17) and the
 	// Remote MCP Tool (docs/remote-mcp.md).
 	engine := workrun.NewEngine(st, arts,
@@ -125,7 +125,7 @@ func guiDeps(p *parts) ui.Deps {
 				if err != nil {
 					return ui.AgentReport{}, uiErr(err)
 				}
-				cred = new(remoteagent.ToA2A(c, secret))
+				cred = new(credentials.ForA2A(c, secret))
 			}
 			r, err := remoteagent.CheckAgent(ctx, url, cred)
 			if err != nil {
@@ -146,6 +146,13 @@ func guiDeps(p *parts) ui.Deps {
 		},
 	}
 }
+
+// The node kinds see credentials only through their own interfaces.
+var (
+	_ remoteagent.CredentialSource = credentials.A2ASource{}
+	_ remotemcp.CredentialSource   = credentials.MCPSource{}
+	_ cli.CredentialManager        = (*credentials.Manager)(nil)
+)
 
 // credAdapter shows the credentials manager to the window.
 type credAdapter struct{ m *credentials.Manager }

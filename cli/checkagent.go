@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"workrun/a2a"
+	"workrun/credentials"
 	"workrun/nodes/remoteagent"
 )
 
@@ -47,7 +48,7 @@ func runCheckAgent(ctx context.Context, env *Env, args []string) int {
 			fmt.Fprintf(env.Stderr, "workrun: check-agent: %v\n", err)
 			return ExitFailed
 		}
-		ac := remoteagent.ToA2A(c, secret)
+		ac := credentials.ForA2A(c, secret)
 		cred = &ac
 	}
 	rep, err := remoteagent.CheckAgent(ctx, url, cred)

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"workrun/credentials"
 	"workrun/mcp"
 	"workrun/nodes/remotemcp"
 )
@@ -47,7 +48,7 @@ func runCheckMCP(ctx context.Context, env *Env, args []string) int {
 			fmt.Fprintf(env.Stderr, "workrun: check-mcp: %v\n", err)
 			return ExitFailed
 		}
-		mc := remotemcp.ToMCP(c, secret)
+		mc := credentials.ForMCP(c, secret)
 		cred = &mc
 	}
 	rep, err := remotemcp.Check(ctx, url, cred)
