@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"workrun/a2a"
 	"workrun/a2a/demoagent"
@@ -65,6 +66,9 @@ func openParts(ctx context.Context, dataDir string) (*parts, error) {
 	remote := remoteagent.New(remoteagent.Deps{
 		Calls:       st,
 		Credentials: remoteagent.FromManager(creds),
+		// Large results wait beside the artifacts, on the data directory's
+		// disk rather than a RAM-backed /tmp.
+		SpoolDir: filepath.Join(dataDir, "artifacts", "tmp"),
 	})
 	remoteMCP := remotemcp.New(remotemcp.Deps{Calls: st, Credentials: remotemcp.FromManager(creds)})
 	// The local node kinds (SPEC W7), the Remote Agent (R1–R17) and the

@@ -157,16 +157,23 @@ func (m Message) In(lang string) string {
 	default:
 		s = m.Text
 	}
-	if m.Repeat > 0 {
+	switch {
+	case m.Repeat == 1:
+		s += " " + messageTexts.In(lang, msgRepeatedOne)
+	case m.Repeat > 1:
 		s += " " + messageTexts.In(lang, msgRepeated, groupDigits(m.Repeat))
 	}
 	return s
 }
 
-const msgRepeated msgID = "workrun.progress_repeated"
+const (
+	msgRepeated    msgID = "workrun.progress_repeated"
+	msgRepeatedOne msgID = "workrun.progress_repeated_one"
+)
 
 var messageTexts = NewCatalog(map[msgID][2]string{
-	msgRepeated: {"(+%s updates)", "（另有 %s 条更新）"},
+	msgRepeated:    {"(+%s updates)", "（另有 %s 条更新）"},
+	msgRepeatedOne: {"(+1 update)", "（另有 1 条更新）"},
 })
 
 // groupDigits writes n with thousands separators: 1234567 → "1,234,567".

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"workrun/a2a"
 	"workrun/workrun"
@@ -180,7 +181,7 @@ func (c *call) run(ctx context.Context) (workrun.Values, error) {
 	// From here on the abort hook may write c.rec: read it only through
 	// c.record() (under c.mu).
 	saved := c.saved
-	nc.OnAbort(c.abort)
+	workrun.OnAbortWithin(nc, s.abortBound(), c.abort)
 	if saved {
 		return c.resume(ctx)
 	}
@@ -512,7 +513,7 @@ func (c *call) handle(ctx context.Context, ev a2a.StreamEvent) (done bool, err e
 			return true, nil
 		}
 		if t := messageText(ev.Message); t != "" {
-			c.addProgress(progressLine{kind: progressMessage, text: c.redactor().string(t)})
+			c.addProgress(progressLine{kind: progressMessage, text: cutText(c.redactor().string(t))})
 		}
 		return false, nil
 	}
@@ -531,7 +532,7 @@ func (c *call) isAborted() bool {
 // every status text — and the first line of each state is a committed
 // message; the other status lines are progress, throttled (progressEvery).
 func (c *call) status(ctx context.Context, st a2a.TaskStatus) (bool, error) {
-	text := c.redactor().string(messageText(st.Message))
+	text := cutText(c.redactor().string(messageText(st.Message)))
 	final := st.State.Terminal() || st.State.Interrupted()
 	if c.feed.repeat(st.State, text) && !final {
 		return false, nil
@@ -755,4 +756,19 @@ func redactURL(raw string) string {
 // textKey identifies a message by key and arguments, to compare two lines.
 func textKey(t workrun.Text) string {
 	return t.Key + "\x00" + strings.Join(t.Args, "\x00")
+}
+
+// maxStatusText bounds an agent's status text as the call keeps, saves and
+// shows it; a longer one is cut with a marker saying how much.
+const maxStatusText = 16 << 10
+
+func cutText(s string) string {
+	if len(s) <= maxStatusText {
+		return s
+	}
+	n := maxStatusText
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return fmt.Sprintf("%s …[%d more bytes cut]", s[:n], len(s)-n)
 }

@@ -68,9 +68,11 @@
 // bounded context; this node's hook applies the R9 table to its call, reading
 // only what was saved: a call with a taskId that has not ended gets exactly one
 // CancelTask, with no status query first and no retry, bounded by
-// timeout_seconds — the node's own bound, not the engine's: the cancel and
-// the save of its outcome run on a context detached from the hook's, so the
-// outcome ("unconfirmed" included) is always saved; a call without a taskId shows "submission result unknown";
+// timeout_seconds — the node's own bound, not the engine's: the hook is
+// registered with workrun.OnAbortWithin (discovery and cancel, each bounded
+// by timeout_seconds, then the save), so the run's end waits for it, and
+// the cancel and the save of its outcome run on a context detached from the
+// hook's, so the outcome ("unconfirmed" included) is always saved; a call without a taskId shows "submission result unknown";
 // an ended call gets nothing. Once the hook has taken its snapshot the call
 // handles no further events, so what was saved is what decides. The cancel
 // goes out at once; the "requesting cancellation…" line is committed while it

@@ -679,3 +679,27 @@ func TestServers_QuietTaskSucceeds(t *testing.T) {
 		})
 	}
 }
+
+// TestServers_CancelOutlivesEngineBound: the engine's own abort bound (here
+// 300 ms, plus its 1 s grace) is shorter than the cancel's answer (2.5 s) and the node's timeout
+// (10 s). The hook keeps the node's bound, so the run ends only after the
+// answer, with the outcome saved.
+func TestServers_CancelOutlivesEngineBound(t *testing.T) {
+	srv := goServer(t, demoagent.Options{CancelDelay: 2500 * time.Millisecond})
+	e := newEnv(t, "", "en")
+	e.eng.AbortTimeout = 300 * time.Millisecond
+	wf := flow([]workrun.NodeSpec{
+		raNode("hang", srv.base, ""),
+		{ID: "fail", Type: "process", Config: json.RawMessage(`{"command":["sh","-c","sleep 1; exit 3"]}`)},
+	})
+	r := e.run(t, wf, workrun.Values{"prompt_hang": "hang"})
+	if r.Status != workrun.RunFailed || r.FailedNode != "fail" {
+		t.Fatalf("run = %s at %q: %s", r.Status, r.FailedNode, r.Reason)
+	}
+	if c := e.call(t, r.ID, "hang"); c.CancelOutcome != remoteagent.CancelCanceled {
+		t.Errorf("outcome when the run ended = %q, want %q (messages %q)", c.CancelOutcome, remoteagent.CancelCanceled, e.messages(t, r.ID, "hang"))
+	}
+	if got := e.messages(t, r.ID, "hang"); !contains(got, enCanceled) || contains(got, "save remote call") {
+		t.Errorf("messages = %q", got)
+	}
+}

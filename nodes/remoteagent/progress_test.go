@@ -84,3 +84,28 @@ func TestGroupDigits(t *testing.T) {
 		}
 	}
 }
+
+// TestRun_HugeStatusText: a 60 MB status text is cut to maxStatusText with
+// a marker in the record and in every line.
+func TestRun_HugeStatusText(t *testing.T) {
+	huge := strings.Repeat("界", 20<<20) // 60 MiB
+	calls := newMemCalls()
+	agent := &fakeAgent{streaming: true}
+	agent.SendStreamingMessageFunc = func(context.Context, a2a.SendMessageRequest) iter.Seq2[a2a.StreamEvent, error] {
+		return events(nil, taskEv("t1", a2a.TaskStateWorking, ""), statusEv("t1", a2a.TaskStateWorking, huge), statusEv("t1", a2a.TaskStateFailed, huge))
+	}
+	nc := newNC("r", "ra", workrun.Values{"prompt": "x"})
+	_, err := compile(t, Deps{Calls: calls, Connect: connectTo(agent)}, baseCfg).Run(t.Context(), nc)
+	if err == nil || len(err.Error()) > maxStatusText+200 {
+		t.Errorf("error of %d bytes", len(err.Error()))
+	}
+	rec, _ := calls.get("r", "ra")
+	if len(rec.StatusText) > maxStatusText+40 || !strings.HasSuffix(rec.StatusText, "more bytes cut]") {
+		t.Errorf("record status text: %d bytes, ends %q", len(rec.StatusText), rec.StatusText[max(0, len(rec.StatusText)-30):])
+	}
+	for _, m := range append(nc.messages(), nc.progressIn("en")...) {
+		if len(m) > maxStatusText+200 {
+			t.Errorf("a line of %d bytes", len(m))
+		}
+	}
+}
