@@ -369,8 +369,8 @@ func (w *Window) menu() *fyne.MainMenu {
 	)
 	settings := fyne.NewMenu(lang.X("menu.settings", "Settings"),
 		item(lang.X("cred.title", "Credentials…"), nil, w.showCredentials),
-		item("English", nil, func() { w.SetLanguage("en") }),
-		item("简体中文", nil, func() { w.SetLanguage("zh-Hans") }),
+		w.langItem("English", "en"),
+		w.langItem("简体中文", "zh-Hans"),
 	)
 	help := fyne.NewMenu(lang.X("menu.help", "Help"),
 		item(lang.X("help.demo", "Start demo agent"), nil, w.startDemo),
@@ -747,11 +747,7 @@ func (w *Window) SetLanguage(code string) {
 	SetupLanguage(code)
 	loadEditorTranslations()
 	w.app.Preferences().SetString("lang", code)
-	run := w.panel.runID
-	w.build()
-	if run != "" {
-		w.panel.Show(w.ctx, run)
-	}
+	w.rebuildKeeping(w.build)
 }
 
 // --- demo agent and samples ---

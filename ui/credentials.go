@@ -51,27 +51,27 @@ func NewCredentialsView(mgr CredentialManager, win fyne.Window) *CredentialsView
 		func() fyne.CanvasObject { return widget.NewLabel("credential") },
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			c := v.creds[i]
-			kind := "Bearer"
+			kind := schemeLabel(schemeBearer)
 			if c.Kind == schemeAPIKey {
-				kind = "API key (" + c.Header + ")"
+				kind = schemeLabel(schemeAPIKey) + " (" + c.Header + ")"
 			}
 			o.(*widget.Label).SetText(fmt.Sprintf("%s — %s — %s", c.Name, c.Origin, kind))
 		})
 	v.list.OnSelected = v.pick
 	v.name = widget.NewEntry()
-	v.name.SetPlaceHolder("my-agent")
+	v.name.SetPlaceHolder(lang.X("cred.name_example", "for example: my-agent"))
 	v.origin = widget.NewEntry()
-	v.origin.SetPlaceHolder("https://agent.example.com:443")
+	v.origin.SetPlaceHolder(lang.X("cred.origin_example", "for example: https://agent.example.com"))
 	v.header = widget.NewEntry()
-	v.header.SetPlaceHolder("X-API-Key")
-	v.scheme = widget.NewSelect([]string{schemeBearer, schemeAPIKey}, func(s string) {
-		if s == schemeAPIKey {
+	v.header.SetPlaceHolder(lang.X("cred.header_example", "for example: X-API-Key"))
+	v.scheme = newSelect([]string{schemeLabel(schemeBearer), schemeLabel(schemeAPIKey)}, func(string) {
+		if v.kind() == schemeAPIKey {
 			v.header.Enable()
 		} else {
 			v.header.Disable()
 		}
 	})
-	v.scheme.SetSelected(schemeBearer)
+	v.scheme.SetSelectedIndex(0)
 	v.secret = widget.NewPasswordEntry()
 	v.secret.SetPlaceHolder(lang.X("cred.secret_hint", "secret (kept only in the OS keyring)"))
 	v.saveB = widget.NewButton(lang.X("cred.save", "Save"), v.Save)
@@ -91,6 +91,22 @@ func NewCredentialsView(mgr CredentialManager, win fyne.Window) *CredentialsView
 	return v
 }
 
+// kind is the scheme chosen: schemeBearer or schemeAPIKey.
+func (v *CredentialsView) kind() string {
+	if v.scheme.SelectedIndex() == 1 {
+		return schemeAPIKey
+	}
+	return schemeBearer
+}
+
+// schemeLabel names a credential scheme for people.
+func schemeLabel(kind string) string {
+	if kind == schemeAPIKey {
+		return lang.X("cred.kind_apikey", "API key")
+	}
+	return lang.X("cred.kind_bearer", "Bearer token")
+}
+
 // Object is the view's widget tree.
 func (v *CredentialsView) Object() fyne.CanvasObject { return v.root }
 
@@ -104,7 +120,11 @@ func (v *CredentialsView) Message() string { return v.msg.Text }
 func (v *CredentialsView) Fill(c Credential, secret string) {
 	v.name.SetText(c.Name)
 	v.origin.SetText(c.Origin)
-	v.scheme.SetSelected(c.Kind)
+	if c.Kind == schemeAPIKey {
+		v.scheme.SetSelectedIndex(1)
+	} else {
+		v.scheme.SetSelectedIndex(0)
+	}
 	v.header.SetText(c.Header)
 	v.secret.SetText(secret)
 }
@@ -158,7 +178,7 @@ func CheckOrigin(s string) (string, error) {
 
 // Save adds a credential or replaces a secret.
 func (v *CredentialsView) Save() {
-	c := Credential{Name: strings.TrimSpace(v.name.Text), Kind: v.scheme.Selected, Header: strings.TrimSpace(v.header.Text)}
+	c := Credential{Name: strings.TrimSpace(v.name.Text), Kind: v.kind(), Header: strings.TrimSpace(v.header.Text)}
 	origin, err := CheckOrigin(v.origin.Text)
 	switch {
 	case c.Name == "":

@@ -163,18 +163,17 @@ func (in *Inspector) showWorkflow() {
 		if slices.Contains(ins, n) {
 			role = lang.X("insp.role_input", "run input")
 		}
-		l := widget.NewLabel(n + " : " + string(d.wf.State[n]) + "  · " + role)
+		l := widget.NewLabel(n + " : " + FieldTypeLabel(d.wf.State[n]) + "  (" + role + ")")
 		l.Truncation = fyne.TextTruncateEllipsis
 		in.box.Add(container.NewBorder(nil, nil, nil, rm, l))
 	}
 	fname := widget.NewEntry()
 	fname.SetPlaceHolder(lang.X("insp.field_name", "field name"))
-	ftype := widget.NewSelect([]string{"text", "number", "boolean", "json", "file", "files"}, nil)
-	ftype.SetSelected("text")
+	ftype := fieldTypeSelect()
 	in.widgets["field_name"], in.widgets["field_type"] = fname, ftype
 	addField := func() {
 		if n := strings.TrimSpace(fname.Text); n != "" {
-			d.SetField(n, workrun.FieldType(ftype.Selected))
+			d.SetField(n, SelectedFieldType(ftype))
 			in.w.win.Canvas().Focus(in.widgets["field_name"].(*widget.Entry))
 		}
 	}
@@ -196,7 +195,7 @@ func (in *Inspector) showEdge(k EdgeKey) {
 	in.box.Add(widget.NewLabel(k.From + " → " + k.To))
 	from, _ := d.Node(k.From)
 	if from.Type == "condition" {
-		sel := widget.NewSelect([]string{"true", "false"}, func(s string) { d.SetEdgeWhen(k, s) })
+		sel := newSelect([]string{"true", "false"}, func(s string) { d.SetEdgeWhen(k, s) })
 		sel.Selected = d.wf.Edges[d.edgeIndex(k)].When
 		in.widgets["when"] = sel
 		in.box.Add(widget.NewForm(widget.NewFormItem(lang.X("insp.when", "Branch"), sel)))
@@ -244,7 +243,7 @@ func (in *Inspector) showNode(n workrun.NodeSpec) {
 		if allowNone {
 			opts = append([]string{""}, opts...)
 		}
-		s := widget.NewSelect(opts, func(string) { changed(key)() })
+		s := newSelect(opts, func(string) { changed(key)() })
 		s.Selected = val
 		in.widgets[key] = s
 		return s

@@ -49,7 +49,7 @@ func NewRecordsView(w *Window) *RecordsView {
 			r := v.runs[i]
 			text := fmt.Sprintf("%s  %s  %s  %s", r.CreatedAt.Local().Format("2006-01-02 15:04:05"), shortID(r.ID), r.WorkflowName, StatusLabel(string(r.Status)))
 			if r.Reason != "" {
-				text += " — " + r.Reason
+				text += " — " + HumanError(r.Reason)
 			}
 			o.(*widget.Label).SetText(text)
 		})

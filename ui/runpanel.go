@@ -235,6 +235,20 @@ func (p *RunPanel) Load(r workrun.Run, nrs []workrun.NodeRun, ms []workrun.Messa
 	p.Flush()
 }
 
+// Adopt shows what old shows (after the window was rebuilt, say for a new
+// language): the same records, rendered again.
+func (p *RunPanel) Adopt(old *RunPanel) {
+	p.runID, p.run, p.nodes, p.kinds, p.msgs, p.seen = old.runID, old.run, old.nodes, old.kinds, old.msgs, old.seen
+	p.order, p.touched, p.sel, p.picked = old.order, old.touched, old.sel, old.picked
+	for id, n := range p.nodes {
+		if p.OnStatus != nil {
+			p.OnStatus(id, n.Status)
+		}
+	}
+	p.dirtyHeader, p.dirtyNodes, p.dirtyDetail = true, true, true
+	p.Flush()
+}
+
 // Start shows a run that has just been created from wf.
 func (p *RunPanel) Start(runID string, wf workrun.Workflow) {
 	p.reset(runID)
@@ -520,6 +534,9 @@ func (p *RunPanel) refreshDetail() {
 	}
 	p.io.SetText(p.ioText(id))
 	p.refreshMessages()
+	if len(p.shown) > 0 {
+		p.msgList.ScrollToBottom() // the newest lines say how the node ended
+	}
 	p.refreshDecision(id)
 }
 

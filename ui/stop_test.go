@@ -1,0 +1,106 @@
+package ui
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"workrun/a2a/demoagent"
+	"workrun/artifacts"
+	"workrun/nodes/output"
+	"workrun/nodes/remoteagent"
+	"workrun/nodes/start"
+	"workrun/store"
+	"workrun/workrun"
+)
+
+// TestStopRunInterruptedByAgent runs the Remote Agent sample against the demo
+// agent, which answers "input required". The run panel says what the agent
+// asked and offers Stop and Run again (nothing that would answer the agent);
+// Stop, pressed in the panel, ends the run "stopped" and the agent's task
+// gets exactly one cancel.
+func TestStopRunInterruptedByAgent(t *testing.T) {
+	ctx := t.Context()
+	dir := t.TempDir()
+	st, err := store.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	arts, err := artifacts.New(dir, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	agent := demoagent.New(demoagent.Options{})
+	url, stop, err := agent.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop)
+	eng := workrun.NewEngine(st, arts, start.Kind{}, output.Kind{}, remoteagent.New(remoteagent.Deps{Calls: st}))
+	eng.AbortTimeout = 10 * time.Second
+	g := &gatedEngine{Engine: eng, open: make(chan struct{})}
+	w := newTestWindow(t, Deps{Engine: g, Runs: st, Workflows: st, Artifacts: arts})
+	w.OpenWorkflow("", SampleRemote(url))
+
+	var reason string
+	var actions []string
+	var stopEnabled bool
+	ended := make(chan workrun.Run, 1)
+	// The test driver runs fyne.Do on the event goroutine: look at the panel
+	// and press Stop from inside it, never alongside it.
+	w.applied = func(ev Event) {
+		if ev.Run == nil {
+			return
+		}
+		switch {
+		case ev.Run.Status == workrun.RunInterrupted && actions == nil:
+			_, reason = w.panel.Header()
+			actions = w.panel.Actions()
+			stopEnabled = !w.stopBtn.Disabled()
+			if !w.panel.TapAction("Stop") {
+				t.Error("no Stop in the run panel of a run interrupted by the agent")
+			}
+		case ev.Run.Status.Terminal():
+			select {
+			case ended <- *ev.Run:
+			default:
+			}
+		}
+	}
+	w.launch(w.doc.Workflow(), workrun.Values{"question": "input"})
+	close(g.open)
+	var r workrun.Run
+	select {
+	case r = <-ended:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the interrupted run did not end after Stop")
+	}
+	w.unsub()
+	<-w.pumpDone
+
+	if !strings.Contains(reason, demoagent.InputText) {
+		t.Errorf("reason %q does not say what the agent asked (%q)", reason, demoagent.InputText)
+	}
+	if !slices.Equal(actions, []string{"Stop", "Run again"}) {
+		t.Errorf("actions of a run interrupted by the agent %q, want [Stop Run again]", actions)
+	}
+	if !stopEnabled {
+		t.Error("the toolbar's Stop was disabled for the interrupted run")
+	}
+	if r.Status != workrun.RunStopped {
+		t.Fatalf("run ended %s, want stopped", r.Status)
+	}
+	if status, _ := w.panel.Header(); !strings.Contains(status, "stopped") {
+		t.Errorf("header %q after Stop", status)
+	}
+	cs, err := st.RemoteCallsForRun(context.WithoutCancel(ctx), r.ID)
+	if err != nil || len(cs) != 1 || cs[0].TaskID == "" {
+		t.Fatalf("remote calls %+v, %v", cs, err)
+	}
+	if n := agent.Cancels(cs[0].TaskID); n != 1 {
+		t.Errorf("agent received %d cancels for %s, want exactly 1", n, cs[0].TaskID)
+	}
+}
