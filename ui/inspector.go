@@ -74,6 +74,8 @@ func (in *Inspector) Show() {
 	default:
 		sig = "w:" + d.wf.Name + stateSig(d.wf.State)
 	}
+	// The form's closures hold the document: another document is another form.
+	sig = fmt.Sprintf("%p|", d) + sig
 	if in.applying {
 		in.sig = sig // the form already shows this
 		return
