@@ -536,7 +536,7 @@ func (in *Inspector) loadCredentials(s *widget.Select, current string) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		cs, err := mgr.List(ctx)
-		fyne.Do(func() {
+		in.w.do(func() {
 			opts := []string{""}
 			for _, c := range cs {
 				opts = append(opts, c.Name)
