@@ -12,7 +12,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"workrun/a2a"
-	"workrun/store"
 	"workrun/workrun"
 )
 
@@ -361,15 +360,15 @@ func TestRun_Blocking(t *testing.T) {
 }
 
 func TestRun_Resume(t *testing.T) {
-	saved := func(mut func(*store.RemoteCall)) *memCalls {
+	saved := func(mut func(*workrun.RemoteCall)) *memCalls {
 		m := newMemCalls()
-		r := store.RemoteCall{RunID: "r", NodeID: "ra", CallKey: callKey, AgentURL: "http://127.0.0.1:1/", MessageID: MessageID("r", "ra", callKey)}
+		r := workrun.RemoteCall{RunID: "r", NodeID: "ra", CallKey: callKey, AgentURL: "http://127.0.0.1:1/", MessageID: MessageID("r", "ra", callKey)}
 		mut(&r)
 		m.recs["r/ra/"+callKey] = r
 		return m
 	}
 	t.Run("saved result is reused without the network", func(t *testing.T) {
-		calls := saved(func(r *store.RemoteCall) {
+		calls := saved(func(r *workrun.RemoteCall) {
 			r.TaskID, r.RemoteState, r.Ended, r.Result = "t1", string(a2a.TaskStateCompleted), true, []byte(`{"text":"kept","files":["f1"]}`)
 		})
 		connect := func(context.Context, string, *a2a.Credential) (Agent, error) {
@@ -385,7 +384,7 @@ func TestRun_Resume(t *testing.T) {
 		}
 	})
 	t.Run("known task is read and followed, never resubmitted", func(t *testing.T) {
-		calls := saved(func(r *store.RemoteCall) { r.TaskID, r.RemoteState = "t1", string(a2a.TaskStateWorking) })
+		calls := saved(func(r *workrun.RemoteCall) { r.TaskID, r.RemoteState = "t1", string(a2a.TaskStateWorking) })
 		agent := &fakeAgent{streaming: true}
 		agent.GetTaskFunc = func(context.Context, string) (*a2a.Task, error) { return task("t1", a2a.TaskStateWorking, ""), nil }
 		agent.SubscribeToTaskFunc = func(context.Context, string) iter.Seq2[a2a.StreamEvent, error] {
@@ -401,14 +400,14 @@ func TestRun_Resume(t *testing.T) {
 	})
 	t.Run("messageId without taskId is not resubmitted", func(t *testing.T) {
 		agent := &fakeAgent{streaming: true}
-		_, err := compile(t, Deps{Calls: saved(func(*store.RemoteCall) {}), Connect: connectTo(agent)}, baseCfg).Run(t.Context(), newNC("r", "ra", workrun.Values{"prompt": "x"}))
+		_, err := compile(t, Deps{Calls: saved(func(*workrun.RemoteCall) {}), Connect: connectTo(agent)}, baseCfg).Run(t.Context(), newNC("r", "ra", workrun.Values{"prompt": "x"}))
 		if !errors.Is(err, ErrSubmissionUnknown) || agent.Calls("SendStreamingMessage") != 0 {
 			t.Fatalf("err = %v, calls %v", err, agent.calls)
 		}
 	})
 	t.Run("a canceled call is not continued", func(t *testing.T) {
 		agent := &fakeAgent{streaming: true}
-		calls := saved(func(r *store.RemoteCall) { r.TaskID, r.CancelOutcome = "t1", CancelUnconfirmed })
+		calls := saved(func(r *workrun.RemoteCall) { r.TaskID, r.CancelOutcome = "t1", CancelUnconfirmed })
 		_, err := compile(t, Deps{Calls: calls, Connect: connectTo(agent)}, baseCfg).Run(t.Context(), newNC("r", "ra", nil))
 		if !errors.Is(err, ErrAlreadyCanceled) || len(agent.calls) != 0 {
 			t.Fatalf("err = %v calls %v", err, agent.calls)
