@@ -215,7 +215,7 @@ func TestManager_SecretMissingFromKeyring(t *testing.T) {
 }
 
 // TestSecretNeverInSQLite greps every file of the database (main file, WAL,
-// shared memory) for the secret (SPEC W8).
+// shared memory) for the secret (docs/product.md W8).
 func TestSecretNeverInSQLite(t *testing.T) {
 	ctx := t.Context()
 	m, db, dir := newManager(t)

@@ -70,7 +70,7 @@ func TestEndToEnd_ParallelSampleCancels(t *testing.T) {
 			}
 		}
 	}
-	w.launch(w.doc.Workflow(), workrun.Values{"question": "hang"})
+	onUI(w, func() { w.launch(w.doc.Workflow(), workrun.Values{"question": "hang"}) })
 	close(g.open)
 	select {
 	case <-ended:
@@ -79,6 +79,7 @@ func TestEndToEnd_ParallelSampleCancels(t *testing.T) {
 	}
 	w.unsub()
 	<-w.pumpDone
+	w.Close() // no app goroutine touches the widgets from here on
 
 	if last.Status != workrun.RunFailed || last.FailedNode != "check" {
 		t.Errorf("run %s failed at %q, want failed at check", last.Status, last.FailedNode)

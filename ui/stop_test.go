@@ -70,7 +70,7 @@ func TestStopRunInterruptedByAgent(t *testing.T) {
 			}
 		}
 	}
-	w.launch(w.doc.Workflow(), workrun.Values{"question": "input"})
+	onUI(w, func() { w.launch(w.doc.Workflow(), workrun.Values{"question": "input"}) })
 	close(g.open)
 	var r workrun.Run
 	select {
@@ -80,6 +80,7 @@ func TestStopRunInterruptedByAgent(t *testing.T) {
 	}
 	w.unsub()
 	<-w.pumpDone
+	w.Close() // no app goroutine touches the widgets from here on
 
 	if !strings.Contains(reason, demoagent.InputText) {
 		t.Errorf("reason %q does not say what the agent asked (%q)", reason, demoagent.InputText)
@@ -103,4 +104,13 @@ func TestStopRunInterruptedByAgent(t *testing.T) {
 	if n := agent.Cancels(cs[0].TaskID); n != 1 {
 		t.Errorf("agent received %d cancels for %s, want exactly 1", n, cs[0].TaskID)
 	}
+}
+
+// onUI runs f as the window's UI thread would: the test driver runs the
+// app layer's fyne.Do calls on their own goroutines, and a test that calls
+// into the window while they may run must not overlap them.
+func onUI(w *Window, f func()) {
+	w.rs.mu.Lock()
+	defer w.rs.mu.Unlock()
+	f()
 }

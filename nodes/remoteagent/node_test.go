@@ -446,7 +446,8 @@ func TestRun_QuietTaskIsNotFailed(t *testing.T) {
 	}
 	agent.SubscribeToTaskFunc = silentStream(taskEv("t1", a2a.TaskStateWorking, ""))
 	cfg := strings.Replace(baseCfg, `"timeout_seconds":5`, `"timeout_seconds":1`, 1)
-	out, err := compile(t, Deps{Calls: newMemCalls(), Connect: connectTo(agent)}, cfg).Run(t.Context(), newNC("r", "ra", workrun.Values{"prompt": "hang"}))
+	nc := newNC("r", "ra", workrun.Values{"prompt": "hang"})
+	out, err := compile(t, Deps{Calls: newMemCalls(), Connect: connectTo(agent)}, cfg).Run(t.Context(), nc)
 	if err != nil {
 		t.Fatalf("a quiet task failed the node: %v", err)
 	}
@@ -455,6 +456,16 @@ func TestRun_QuietTaskIsNotFailed(t *testing.T) {
 	}
 	if agent.Calls("SendStreamingMessage") != 1 || agent.Calls("GetTask") != 4 || agent.Calls("SubscribeToTask") != 3 {
 		t.Errorf("calls = %v, want 1 submission, 4 GetTask, 3 SubscribeToTask", agent.calls)
+	}
+	// Four quiet periods, one "no update" line: it is shown once a minute.
+	n := 0
+	for _, p := range nc.progressIn("en") {
+		if strings.Contains(p, "no update for 1s; the agent still answers") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d quiet lines in %q, want 1", n, nc.progressIn("en"))
 	}
 }
 

@@ -166,6 +166,9 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 			cancel()
 			return c.callTool(ctx, srv, init, tools, args, summary)
 		}
+		if ctx.Err() == nil {
+			c.closeSession(ctx, srv) // nothing was called in it
+		}
 	}
 	cancel()
 	if ctx.Err() != nil {
@@ -250,6 +253,7 @@ func (c *call) callTool(ctx context.Context, srv Server, init *mcp.InitializeRes
 			if uerr := c.update(ctx, func(r *workrun.RemoteCall) { r.Ended, r.StatusText = true, clip(err.Error(), 500) }); uerr != nil {
 				return nil, uerr
 			}
+			c.closeSession(ctx, srv)
 			return nil, fmt.Errorf("call tool %s: %w", c.s.cfg.Tool, err)
 		}
 		if timedOut {
@@ -512,7 +516,12 @@ func (c *call) notification(n mcp.Notification) {
 		if mcp.Terminal(t.Status) {
 			return // the answer that follows settles it
 		}
-		c.applyTask(context.Background(), &t) //nolint:errcheck // a failed save shows at the next read
+		// The notification arrives on the goroutine waiting for the answer,
+		// so the node's own context is not at hand; the save is still
+		// ordered against the abort snapshot by update.
+		if err := c.applyTask(context.Background(), &t); err != nil && !errors.Is(err, errAborted) {
+			c.nc.Log(workrun.Plain(err.Error()))
+		}
 	}
 }
 
