@@ -172,7 +172,7 @@ func messageFiles(parts []a2a.Part) []resultFile {
 }
 
 // dial discovers the agent with the credential (docs/remote-agent.md R3).
-func (s *step) dial(ctx context.Context, cred *a2a.Credential) (Agent, error) {
+func (s *step) dial(ctx context.Context, cred *a2a.Credential) (AgentClient, error) {
 	dctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	agent, err := s.kind.deps.Connect(dctx, s.cfg.URL, cred)
