@@ -98,20 +98,6 @@ func (c *call) redactor() redactor {
 	return redactor{}
 }
 
-// connect resolves the credential (remembering its secret for redaction)
-// and discovers the agent.
-func (c *call) connect(ctx context.Context) (AgentClient, error) {
-	cred, err := c.s.credential(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if cred != nil {
-		c.secret.Store(&cred.Secret)
-	}
-	agent, err := c.s.dial(ctx, cred)
-	return agent, c.redactor().err(err)
-}
-
 // update commits a change to the record, unless the abort hook already took
 // its snapshot: from then on the saved record must not move.
 func (c *call) update(ctx context.Context, f func(*workrun.RemoteCall)) error {
