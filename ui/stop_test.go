@@ -114,3 +114,62 @@ func onUI(w *Window, f func()) {
 	defer w.rs.mu.Unlock()
 	f()
 }
+
+// TestRunNamesMissingCredentialsFirst: a Remote Agent node naming a
+// credential the keyring lacks is found when Run is pressed, before
+// anything starts (no inputs dialog, no run); a credential saved in the
+// dialog counts at once.
+func TestRunNamesMissingCredentialsFirst(t *testing.T) {
+	started := 0
+	eng := &fakeEngine{StartFunc: func(context.Context, string, workrun.Workflow, workrun.Values) (string, error) {
+		started++
+		return "r1", nil
+	}}
+	_, creds := newMemKeyring()
+	w := newTestWindow(t, Deps{Engine: eng, Credentials: creds})
+	wf := SampleRemote("https://agent.example.com")
+	for i, n := range wf.Nodes {
+		if n.Type == "remote_agent" {
+			c, _ := DecodeConfig(n.Config)
+			c.Credential = "prod"
+			wf.Nodes[i].Config = EncodeConfig(c)
+		}
+	}
+	waitFor := func(what string, cond func() bool) {
+		t.Helper()
+		for range 100 {
+			var ok bool
+			onUI(w, func() { ok = cond() })
+			if ok {
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		t.Fatalf("timed out waiting for %s", what)
+	}
+	waitFor("the credential list", func() bool { return w.rs.creds != nil })
+	var status string
+	onUI(w, func() {
+		w.OpenWorkflow("", wf)
+		w.startRun()
+		status = w.status.Text
+	})
+	if started != 0 {
+		t.Fatalf("the run started without its credential")
+	}
+	if !strings.Contains(status, "prod") {
+		t.Errorf("status %q does not name the missing credential", status)
+	}
+	v := NewCredentialsView(creds, w.win)
+	onUI(w, func() {
+		w.wireCredentials(v)
+		v.Fill(Credential{Name: "prod", Origin: "https://agent.example.com", Kind: schemeBearer}, "tok")
+		v.Save()
+	})
+	waitFor("the saved credential", func() bool { return len(w.rs.creds) == 1 })
+	var missing []string
+	onUI(w, func() { missing = w.missingCredentials(wf) })
+	if len(missing) != 0 {
+		t.Errorf("still missing %q after the credential was saved in the dialog", missing)
+	}
+}
