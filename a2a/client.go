@@ -108,7 +108,7 @@ func (c *Client) SendMessage(ctx context.Context, req SendMessageRequest) (*Send
 	}
 	res, err := roundTrip[SendResult](ctx, c, body, id)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", method, err)
+		return nil, c.redact(fmt.Errorf("%s: %w", method, err))
 	}
 	switch {
 	case (res.Task == nil) == (res.Message == nil):
@@ -163,7 +163,7 @@ func (c *Client) CancelTask(ctx context.Context, taskID string) (*Task, error) {
 func (c *Client) taskCall(ctx context.Context, method, taskID string) (*Task, error) {
 	t, err := call[Task](ctx, c, method, rpcParams{taskID, c.tenant})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", method, err)
+		return nil, c.redact(fmt.Errorf("%s: %w", method, err))
 	}
 	if t.ID != taskID {
 		return nil, fmt.Errorf("%s: %w: reply names task %q, asked for %q", method, ErrProtocol, clip([]byte(t.ID)), taskID)

@@ -179,3 +179,37 @@ func (e *HTTPError) Unwrap() error {
 	}
 	return e.RPC
 }
+
+// Redacted replaces a credential's secret that an agent echoed back.
+const Redacted = "[redacted]"
+
+// RedactSecret returns err with every occurrence of secret in its text
+// replaced by Redacted; errors.Is and errors.As still see what it wraps. An
+// agent may echo the secret (in WWW-Authenticate, an error body or a JSON-RPC
+// error message), so the client passes every error it returns through this,
+// and so do callers that format an agent's words themselves.
+func RedactSecret(err error, secret string) error {
+	if err == nil || secret == "" || !strings.Contains(err.Error(), secret) {
+		return err
+	}
+	return &redactedError{err: err, secret: secret}
+}
+
+type redactedError struct {
+	err    error
+	secret string
+}
+
+func (e *redactedError) Error() string {
+	return strings.ReplaceAll(e.err.Error(), e.secret, Redacted)
+}
+
+func (e *redactedError) Unwrap() error { return e.err }
+
+// redact is RedactSecret with the client's credential.
+func (c *Client) redact(err error) error {
+	if c.opts.Credential == nil {
+		return err
+	}
+	return RedactSecret(err, c.opts.Credential.Secret)
+}

@@ -73,7 +73,7 @@ func runCommand(ctx context.Context, env *Env, args []string) int {
 	}
 	wf, err := readWorkflow(pos[0])
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "workrun: %v\n", err)
+		fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(err.Error(), "  "))
 		return ExitUsage
 	}
 
@@ -95,7 +95,7 @@ func runCommand(ctx context.Context, env *Env, args []string) int {
 	}
 	in, err := parseInputs(ctx, wf, inputs, files, svc.Artifacts)
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "workrun: %v\n", err)
+		fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(err.Error(), "  "))
 		return ExitUsage
 	}
 
@@ -105,7 +105,7 @@ func runCommand(ctx context.Context, env *Env, args []string) int {
 	defer cancel()
 	id, err := svc.Engine.Start(ctx, "", wf, in)
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "workrun: %v\n", err)
+		fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(err.Error(), "  "))
 		if errors.Is(err, workrun.ErrInvalidWorkflow) || errors.Is(err, workrun.ErrBadInput) {
 			return ExitUsage
 		}
@@ -159,12 +159,12 @@ func followRun(ctx context.Context, env *Env, e *workrun.Engine, runID string, e
 			fmt.Fprintln(env.Stderr, "workrun: stopping… (abort hooks are running)")
 		}
 		if err := e.Stop(context.WithoutCancel(ctx), runID); err != nil {
-			fmt.Fprintf(env.Stderr, "workrun: %v\n", err)
+			fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(err.Error(), "  "))
 		}
 		<-waited
 	}
 	if waitErr != nil {
-		fmt.Fprintf(env.Stderr, "workrun: %v\n", waitErr)
+		fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(waitErr.Error(), "  "))
 		return ExitFailed
 	}
 	select {
@@ -195,7 +195,7 @@ func closeServices(env *Env, svc *Services) {
 		return
 	}
 	if err := svc.Close(); err != nil {
-		fmt.Fprintf(env.Stderr, "workrun: close: %v\n", err)
+		fmt.Fprintf(env.Stderr, "workrun: close: %s\n", termText(err.Error(), "  "))
 	}
 }
 
@@ -477,6 +477,8 @@ func (p *eventPrinter) final(r workrun.Run) {
 			}
 		} else if r.Interruption == workrun.InterruptedByExit {
 			fmt.Fprintf(p.w, "  continue with: workrun resume %s\n", id)
+		} else if r.Interruption == workrun.InterruptedByRemote {
+			fmt.Fprintf(p.w, "  the agent's request cannot be answered here: workrun stop %s (or run it again)\n", id)
 		}
 	default:
 		fmt.Fprintf(p.w, "run %s %s\n", id, termLine(string(r.Status)))

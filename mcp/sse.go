@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 )
 
 // sseEvent is one dispatched Server-Sent Event. Data is only valid until the
@@ -29,7 +30,26 @@ type sseReader struct {
 }
 
 func newSSEReader(r io.Reader, maxEvent int64) *sseReader {
-	return &sseReader{br: bufio.NewReaderSize(r, 32<<10), max: maxEvent}
+	br, _ := readerPool.Get().(*bufio.Reader)
+	if br == nil {
+		br = bufio.NewReaderSize(r, 32<<10)
+	} else {
+		br.Reset(r)
+	}
+	return &sseReader{br: br, max: maxEvent}
+}
+
+// readerPool keeps the 32 KiB line buffers: most replies are one small
+// event, and a fresh buffer per request would cost more than the reply.
+var readerPool sync.Pool
+
+// release returns the buffer to the pool; the reader is unusable after.
+func (r *sseReader) release() {
+	if r.br != nil {
+		r.br.Reset(nil)
+		readerPool.Put(r.br)
+		r.br = nil
+	}
 }
 
 // errTruncatedEvent: the body ended inside an event (no blank line after it).

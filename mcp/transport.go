@@ -207,6 +207,7 @@ func idMatches(got json.RawMessage, want []byte, isError bool) bool {
 // to Options.OnNotification.
 func (c *Client) readStream(body io.Reader, wantID []byte, watchTask string) (json.RawMessage, error) {
 	r := newSSEReader(body, c.opts.MaxEventBytes)
+	defer r.release()
 	for {
 		ev, err := r.next()
 		if err != nil {

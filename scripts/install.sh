@@ -132,15 +132,18 @@ do_uninstall() {
 		echo "uninstall: nothing to do: no $manifest (Workrun was not installed into $prefix by make install)" >&2
 		return 1
 	fi
-	local kind path n=0
-	while read -r kind path; do
-		[ "$kind" = f ] || continue
-		rm -f -- "$path"
+	# Read it whole first: the manifest lists itself.
+	local lines line n=0 i
+	mapfile -t lines <"$manifest"
+	for line in "${lines[@]}"; do
+		[[ $line == "f "* ]] || continue
+		rm -f -- "${line#f }"
 		n=$((n + 1))
-	done <"$manifest"
+	done
 	# Directories innermost first; one that holds something else stays.
-	tac "$manifest" | while read -r kind path; do
-		[ "$kind" = d ] && rmdir -- "$path" 2>/dev/null || true
+	for ((i = ${#lines[@]} - 1; i >= 0; i--)); do
+		line=${lines[i]}
+		[[ $line == "d "* ]] && { rmdir -- "${line#d }" 2>/dev/null || true; }
 	done
 	echo "uninstall: removed $n files from $prefix"
 }
@@ -214,11 +217,14 @@ first_start() {
 	if [ -z "${DISPLAY:-}" ]; then
 		fail "first start needs an X display (make test provides Xvfb)"
 	fi
-	local exec_line home=$work/home
+	local exec_line home=$work/home session_env
 	exec_line=$(sed -n 's/^Exec=//p' "$desktop")
 	mkdir -p "$home"
-	env -i DISPLAY="$DISPLAY" HOME="$home" PATH=/usr/bin:/bin LANG=C.UTF-8 \
-		$exec_line </dev/null >"$work/start.log" 2>&1 &
+	# What a desktop session gives every program it starts: the display and
+	# its X authority, a home, a PATH, a locale. Nothing of Workrun's own.
+	session_env=(DISPLAY="$DISPLAY" HOME="$home" PATH=/usr/bin:/bin LANG=C.UTF-8)
+	[ -n "${XAUTHORITY:-}" ] && session_env+=(XAUTHORITY="$XAUTHORITY")
+	env -i "${session_env[@]}" $exec_line </dev/null >"$work/start.log" 2>&1 &
 	local pid=$! win=
 	for _ in $(seq 1 450); do
 		win=$(xdotool search --onlyvisible --name '^Workrun( |$)' 2>/dev/null | head -n1 || true)
@@ -239,11 +245,26 @@ first_start() {
 	echo "install check: first start from the menu entry (no terminal, no environment, no keyring): window shown, $db created, clean exit"
 
 	# The Remote Agent sample against the built-in demo agent, in the same
-	# home and still without a keyring: WORKRUN_AUTORUN=remote opens the
-	# sample, starts the demo agent and runs it, as Help → Sample does.
-	env -i DISPLAY="$DISPLAY" HOME="$home" PATH=/usr/bin:/bin LANG=C.UTF-8 WORKRUN_AUTORUN=remote \
-		$exec_line </dev/null >"$work/sample.log" 2>&1 &
+	# home and still without a keyring, as a person starts it: Help → Sample
+	# (the menu bar at the window's top left), then Ctrl+R and Enter to run
+	# it with the sample's question.
+	env -i "${session_env[@]}" $exec_line </dev/null >"$work/sample.log" 2>&1 &
 	pid=$!
+	for _ in $(seq 1 450); do
+		win=$(xdotool search --onlyvisible --name '^Workrun( |$)' 2>/dev/null | head -n1 || true)
+		[ -n "$win" ] && break
+		sleep 0.2
+	done
+	[ -n "$win" ] || fail "no Workrun window for the sample run: $(tail -5 "$work/sample.log")"
+	# Without a keyring the window opens with its "No OS keyring" dialog
+	# (centred, Close at the bottom): close it as a person would.
+	sleep 3
+	xdotool mousemove --window "$win" 639 474 click 1 && sleep 0.7 &&
+		xdotool mousemove --window "$win" 287 14 click 1 && sleep 0.7 &&
+		xdotool mousemove --window "$win" 368 83 click 1 && sleep 2 &&
+		xdotool key ctrl+r && sleep 1.5 &&
+		xdotool key Return ||
+		fail "xdotool could not drive the sample run"
 	local title=
 	for _ in $(seq 1 600); do
 		win=$(xdotool search --onlyvisible --name '^Workrun .* — (succeeded|failed|stopped|interrupted)$' 2>/dev/null | head -n1 || true)

@@ -692,15 +692,21 @@ func (w *Window) chooseImport() {
 			w.showError(err)
 			return
 		}
-		wf.Name = fmt.Sprintf(lang.X("wf.imported_name", "%s (imported)"), wf.Name)
-		w.OpenWorkflow("", wf)
-		if w.saveNow() {
-			w.setStatus(fmt.Sprintf(lang.X("wf.imported", "Imported %s as %q"), uriPath(rc.URI()), wf.Name))
-		}
+		w.importData(wf, uriPath(rc.URI()))
 	}, w.win)
 	d.SetFilter(storage.NewExtensionFileFilter([]string{".json"}))
 	d.Resize(dialogSize(w.win))
 	d.Show()
+}
+
+// importData opens an imported workflow under a name that tells it from
+// the original and saves it.
+func (w *Window) importData(wf workrun.Workflow, from string) {
+	wf.Name = fmt.Sprintf(lang.X("wf.imported_name", "%s (imported)"), wf.Name)
+	w.OpenWorkflow("", wf)
+	if w.saveNow() {
+		w.setStatus(fmt.Sprintf(lang.X("wf.imported", "Imported %s as %q"), from, wf.Name))
+	}
 }
 
 // uriPath is the path of a file URI, or the URI itself.

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -46,17 +45,7 @@ func TestEndToEnd_ParallelSampleCancels(t *testing.T) {
 		remoteagent.New(remoteagent.Deps{Calls: st}))
 	eng.AbortTimeout = 10 * time.Second
 	g := &gatedEngine{Engine: eng, open: make(chan struct{})}
-	remoteCalls := func(ctx context.Context, runID string) ([]RemoteTask, error) {
-		cs, err := st.RemoteCallsForRun(ctx, runID)
-		var out []RemoteTask
-		for _, c := range cs {
-			out = append(out, RemoteTask{NodeID: c.NodeID, AgentURL: c.AgentURL, TaskID: c.TaskID, ContextID: c.ContextID,
-				RemoteState: c.RemoteState, StatusText: c.StatusText, CancelOutcome: c.CancelOutcome, CancelText: c.CancelText,
-				Ended: c.Ended, UpdatedAt: c.UpdatedAt})
-		}
-		return out, err
-	}
-	w := newTestWindow(t, Deps{Engine: g, Runs: st, Workflows: st, Artifacts: arts, RemoteCalls: remoteCalls})
+	w := newTestWindow(t, Deps{Engine: g, Runs: st, Workflows: st, Artifacts: arts, RemoteCalls: st.RemoteCallsForRun})
 	w.OpenWorkflow("", SampleParallel(url))
 	if !w.RunEnabled() {
 		t.Fatalf("Run disabled: %v", w.Problems())

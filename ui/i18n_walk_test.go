@@ -126,8 +126,8 @@ func TestChineseEverywhere(t *testing.T) {
 		MessagesFunc: func(context.Context, string) ([]workrun.Message, error) { return msgs, nil },
 		ListRunsFunc: func(context.Context, workrun.RunFilter) ([]workrun.Run, error) { return []workrun.Run{run}, nil },
 	}
-	calls := func(context.Context, string) ([]RemoteTask, error) {
-		return []RemoteTask{{NodeID: "n8", AgentURL: "http://127.0.0.1:1", TaskID: "t-1", RemoteState: "TASK_STATE_CANCELED",
+	calls := func(context.Context, string) ([]workrun.RemoteCall, error) {
+		return []workrun.RemoteCall{{NodeID: "n8", AgentURL: "http://127.0.0.1:1", TaskID: "t-1", RemoteState: "TASK_STATE_CANCELED",
 			StatusText: "正在处理", CancelOutcome: "canceled", CancelText: "Remote task: canceled", Ended: true, UpdatedAt: start}}, nil
 	}
 	_, creds := newMemKeyring()

@@ -74,6 +74,8 @@ func (in *Inspector) Show() {
 	default:
 		sig = "w:" + d.wf.Name + stateSig(d.wf.State)
 	}
+	// The form's closures hold the document: another document is another form.
+	sig = fmt.Sprintf("%p|", d) + sig
 	if in.applying {
 		in.sig = sig // the form already shows this
 		return
@@ -163,7 +165,7 @@ func (in *Inspector) showWorkflow() {
 		if slices.Contains(ins, n) {
 			role = lang.X("insp.role_input", "run input")
 		}
-		l := widget.NewLabel(n + " : " + FieldTypeLabel(d.wf.State[n]) + "  · " + role)
+		l := widget.NewLabel(n + " : " + FieldTypeLabel(d.wf.State[n]) + "  (" + role + ")")
 		l.Truncation = fyne.TextTruncateEllipsis
 		in.box.Add(container.NewBorder(nil, nil, nil, rm, l))
 	}

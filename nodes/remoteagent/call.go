@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"workrun/a2a"
 	"workrun/workrun"
@@ -68,6 +69,8 @@ type call struct {
 	res   *results
 	reply *a2a.Message // a message answer instead of a task
 	feed  progressFeed
+	// lastQuiet is when the last "no update" line was shown.
+	lastQuiet time.Time
 	// shownDurable is textKey of the last committed status line.
 	shownDurable string
 }
@@ -180,7 +183,7 @@ func (c *call) run(ctx context.Context) (workrun.Values, error) {
 	// From here on the abort hook may write c.rec: read it only through
 	// c.record() (under c.mu).
 	saved := c.saved
-	nc.OnAbort(c.abort)
+	workrun.OnAbortWithin(nc, s.abortBound(), c.abort)
 	if saved {
 		return c.resume(ctx)
 	}
@@ -237,8 +240,7 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 		return nil, fmt.Errorf("%w: %v; the request is not sent again", ErrSubmissionUnknown, res.err)
 	}
 	if res.quiet {
-		c.flushProgress()
-		c.progress(texts.Msg(msgQuiet, c.record().TaskID, c.s.timeout))
+		c.showQuiet(c.record().TaskID)
 	} else {
 		c.log(msgStreamLost, res.err)
 	}
@@ -394,8 +396,7 @@ func (c *call) recoverTask(ctx context.Context, agent Agent, quiet bool) (workru
 			// The agent is asked again below; if it answers, the task is
 			// alive and the call keeps following it.
 			empty = 0
-			c.flushProgress()
-			c.progress(texts.Msg(msgQuiet, taskID, c.s.timeout))
+			c.showQuiet(taskID)
 			continue
 		case res.events > 0:
 			empty = 0
@@ -410,6 +411,20 @@ func (c *call) recoverTask(ctx context.Context, agent Agent, quiet bool) (workru
 		// (TaskNotFound / UnsupportedOperation, or an empty stream): the next
 		// GetTask reads the final snapshot.
 		c.log(msgStreamLost, res.err)
+	}
+}
+
+// quietLineEvery is the shortest time between two "no update" lines of one
+// call: a task quiet for hours with a 1 s timeout is asked about every
+// second, but says so once a minute.
+const quietLineEvery = time.Minute
+
+// showQuiet says the task was quiet for the timeout and is followed again.
+func (c *call) showQuiet(taskID string) {
+	if now := time.Now(); c.lastQuiet.IsZero() || now.Sub(c.lastQuiet) >= quietLineEvery {
+		c.lastQuiet = now
+		c.flushProgress()
+		c.progress(texts.Msg(msgQuiet, taskID, c.s.timeout))
 	}
 }
 
@@ -512,7 +527,7 @@ func (c *call) handle(ctx context.Context, ev a2a.StreamEvent) (done bool, err e
 			return true, nil
 		}
 		if t := messageText(ev.Message); t != "" {
-			c.addProgress(progressLine{kind: progressMessage, text: c.redactor().string(t)})
+			c.addProgress(progressLine{kind: progressMessage, text: cutText(c.redactor().string(t))})
 		}
 		return false, nil
 	}
@@ -531,7 +546,7 @@ func (c *call) isAborted() bool {
 // every status text — and the first line of each state is a committed
 // message; the other status lines are progress, throttled (progressEvery).
 func (c *call) status(ctx context.Context, st a2a.TaskStatus) (bool, error) {
-	text := c.redactor().string(messageText(st.Message))
+	text := cutText(c.redactor().string(messageText(st.Message)))
 	final := st.State.Terminal() || st.State.Interrupted()
 	if c.feed.repeat(st.State, text) && !final {
 		return false, nil
@@ -755,4 +770,19 @@ func redactURL(raw string) string {
 // textKey identifies a message by key and arguments, to compare two lines.
 func textKey(t workrun.Text) string {
 	return t.Key + "\x00" + strings.Join(t.Args, "\x00")
+}
+
+// maxStatusText bounds an agent's status text as the call keeps, saves and
+// shows it; a longer one is cut with a marker saying how much.
+const maxStatusText = 16 << 10
+
+func cutText(s string) string {
+	if len(s) <= maxStatusText {
+		return s
+	}
+	n := maxStatusText
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return fmt.Sprintf("%s …[%d more bytes cut]", s[:n], len(s)-n)
 }

@@ -145,7 +145,7 @@ func (c *call) saveFiles(ctx context.Context, parts []resultFile) ([]string, err
 		if arts == nil {
 			return nil, fmt.Errorf("save remote file %s: no artifact store available", name)
 		}
-		info, err := arts.Put(ctx, name, p.mediaType, p.open(), c.nc.RunID(), c.nc.NodeID())
+		info, err := arts.Put(ctx, name, c.redactor().string(p.mediaType), p.open(), c.nc.RunID(), c.nc.NodeID())
 		if err != nil {
 			return nil, fmt.Errorf("save remote file %s: %w", name, err)
 		}
@@ -171,7 +171,7 @@ func messageFiles(parts []a2a.Part) []resultFile {
 	return out
 }
 
-// dial discovers the agent with the credential (SPEC R3).
+// dial discovers the agent with the credential (docs/remote-agent.md R3).
 func (s *step) dial(ctx context.Context, cred *a2a.Credential) (Agent, error) {
 	dctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
