@@ -173,3 +173,38 @@ func TestRunNamesMissingCredentialsFirst(t *testing.T) {
 		t.Errorf("still missing %q after the credential was saved in the dialog", missing)
 	}
 }
+
+// TestRemoteTasksFollowTheRunShown: the remote task panel shows the tasks of
+// the run in the run panel, read off the UI thread, and empties when
+// another workflow is opened (it never keeps the previous workflow's task).
+func TestRemoteTasksFollowTheRunShown(t *testing.T) {
+	calls := func(_ context.Context, runID string) ([]workrun.RemoteCall, error) {
+		return []workrun.RemoteCall{{NodeID: "ask", AgentURL: "http://127.0.0.1:1", TaskID: "task-of-" + runID, RemoteState: "TASK_STATE_WORKING"}}, nil
+	}
+	eng := &fakeEngine{StartFunc: func(context.Context, string, workrun.Workflow, workrun.Values) (string, error) { return "r1", nil }}
+	w := newTestWindow(t, Deps{Engine: eng, RemoteCalls: calls})
+	shown := make(chan string, 10)
+	onUI(w, func() { w.rs.tasksShown = func(id string) { shown <- id } })
+	wf := SampleRemote("http://127.0.0.1:1")
+	onUI(w, func() {
+		w.OpenWorkflow("", wf)
+		w.launch(wf, workrun.Values{"question": "q"})
+	})
+	select {
+	case <-shown:
+	case <-time.After(5 * time.Second):
+		t.Fatal("remote tasks never read")
+	}
+	var ts []workrun.RemoteCall
+	onUI(w, func() { ts = w.tasks.Tasks() })
+	if len(ts) != 1 || ts[0].TaskID != "task-of-r1" {
+		t.Fatalf("remote tasks %+v, want run r1's", ts)
+	}
+	onUI(w, func() {
+		w.OpenWorkflow("", SampleParallel("http://127.0.0.1:1"))
+		ts = w.tasks.Tasks()
+	})
+	if len(ts) != 0 {
+		t.Errorf("after opening another workflow the panel still shows %+v", ts)
+	}
+}
