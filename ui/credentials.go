@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"strings"
 	"time"
@@ -181,7 +182,21 @@ func CheckOrigin(s string) (string, error) {
 	if port == "" {
 		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
 	}
+	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
+		// A secret sent over plain http to another machine can be read on
+		// the way; Workrun sends none there, so it keeps none for it.
+		return "", errors.New(lang.X("cred.plain_http", "a secret is sent only over https, or over plain http to this machine (127.0.0.1, ::1, localhost)"))
+	}
 	return u.Scheme + "://" + u.Hostname() + ":" + port, nil
+}
+
+// isLoopback reports whether host names this machine.
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // Save adds a credential or replaces a secret.
