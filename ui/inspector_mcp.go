@@ -37,6 +37,9 @@ type MCPTool struct {
 // another node and coming back (or an undo) keeps the argument form.
 type mcpState struct {
 	tools map[string][]MCPTool // by URL as tested
+	// credsShown, when set, is called after the credential picker was
+	// filled (tests wait on it).
+	credsShown func()
 }
 
 // mcpTaskModes are the task config values, in the picker's order.
@@ -57,6 +60,23 @@ func (w *Window) checkMCP(url, credential string, show func([]MCPTool, error)) {
 		defer cancel()
 		tools, err := check(ctx, url, credential)
 		fyne.Do(func() { show(tools, err) })
+	}()
+}
+
+// listCredentials reads the saved credentials' names off the Fyne thread
+// and hands them to show on it; without a credential manager show is not
+// called.
+func (w *Window) listCredentials(show func([]Credential, error)) {
+	mgr := w.deps.Credentials
+	if mgr == nil {
+		return
+	}
+	parent := w.ctx
+	go func() {
+		ctx, cancel := context.WithTimeout(parent, 10*time.Second)
+		defer cancel()
+		cs, err := mgr.List(ctx)
+		fyne.Do(func() { show(cs, err) })
 	}()
 }
 
@@ -103,6 +123,7 @@ func (in *Inspector) showRemoteMCP(n workrun.NodeSpec, c Config, item func(strin
 
 	f.status = widget.NewLabel("")
 	f.status.Wrapping = fyne.TextWrapWord
+	f.status.Hide()
 	in.testOut = f.status
 	f.list = container.NewVBox()
 	testB := widget.NewButtonWithIcon(lang.X("insp.test", "Test connection"), theme.SearchIcon(), f.test)
@@ -129,7 +150,27 @@ func (in *Inspector) showRemoteMCP(n workrun.NodeSpec, c Config, item func(strin
 	item(lang.X("insp.mcp_output_json", "Structured result into field"), f.pick("output_json", c.OutputJSON, fieldNames(state, workrun.FieldJSON)))
 	item(lang.X("insp.output_files", "Result files into field"), f.pick("output_files", c.OutputFiles, fieldNames(state, workrun.FieldFiles)))
 	f.cred = f.pick("credential", c.Credential, nil)
-	in.loadCredentials(f.cred, c.Credential)
+	if c.Credential != "" {
+		f.cred.Options = append(f.cred.Options, c.Credential)
+	}
+	in.w.listCredentials(func(cs []Credential, err error) {
+		opts := []string{""}
+		for _, cr := range cs {
+			opts = append(opts, cr.Name)
+		}
+		if c.Credential != "" && !slices.Contains(opts, c.Credential) {
+			opts = append(opts, c.Credential)
+		}
+		f.cred.Options = opts
+		f.cred.Refresh()
+		if err != nil && f.current() {
+			f.status.SetText(KeyringErrorText(err))
+			f.status.Show()
+		}
+		if in.mcp.credsShown != nil {
+			in.mcp.credsShown()
+		}
+	})
 	item(lang.X("insp.credential", "Credential"), f.cred)
 
 	if c.TimeoutSeconds == 0 {
@@ -160,6 +201,7 @@ func (in *Inspector) showRemoteMCP(n workrun.NodeSpec, c Config, item func(strin
 		if f.schemaTool(strings.TrimSpace(s)) != f.shown {
 			f.setRows(strings.TrimSpace(s), f.values())
 		}
+		f.markChosen()
 		in.edit(n, "tool")
 	}
 
@@ -261,6 +303,7 @@ func (f *mcpForm) current() bool {
 func (f *mcpForm) test() {
 	u := strings.TrimSpace(f.url.Text)
 	f.status.SetText(lang.X("insp.testing", "Testing…"))
+	f.status.Show()
 	f.list.RemoveAll()
 	in := f.in
 	done := in.testDone
@@ -284,6 +327,7 @@ func (f *mcpForm) test() {
 // and description, and a button that chooses it.
 func (f *mcpForm) showTools(tools []MCPTool, err error) {
 	f.list.RemoveAll()
+	f.status.Show()
 	if err != nil {
 		f.status.SetText("✗ " + err.Error())
 		return
@@ -298,17 +342,31 @@ func (f *mcpForm) showTools(tools []MCPTool, err error) {
 		}
 		name := widget.NewLabelWithStyle(head, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 		name.Wrapping = fyne.TextWrapWord
-		lines := container.NewVBox(name, caption(mcpSupportLabel(t.TaskSupport)))
+		about := mcpSupportLabel(t.TaskSupport)
 		if t.Description != "" {
-			lines.Add(caption(t.Description))
+			about += " · " + t.Description
 		}
-		use := newTipButton(f.in.w.tips, "", theme.ConfirmIcon(), fmt.Sprintf(lang.X("insp.mcp_use", "Use the tool %s"), t.Name), func() {
+		use := newTipButton(f.in.w.tips, lang.X("insp.mcp_use_short", "Use"), nil, fmt.Sprintf(lang.X("insp.mcp_use", "Use the tool %s"), t.Name), func() {
 			f.tool.SetText(t.Name)
 		})
 		f.in.widgets["use:"+t.Name] = use
-		f.list.Add(container.NewBorder(nil, nil, nil, container.NewCenter(use), lines))
+		f.list.Add(container.NewBorder(nil, nil, nil, container.NewCenter(use), container.NewVBox(name, caption(about))))
 	}
 	f.tool.SetOptions(names)
+	f.markChosen()
+}
+
+// markChosen disables the Use button of the tool already chosen.
+func (f *mcpForm) markChosen() {
+	for k, o := range f.in.widgets {
+		if name, ok := strings.CutPrefix(k, "use:"); ok {
+			if name == strings.TrimSpace(f.tool.Text) {
+				o.(*tipButton).Disable()
+			} else {
+				o.(*tipButton).Enable()
+			}
+		}
+	}
 }
 
 // schemaTool is name when the last test of the typed URL listed a tool of

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -82,10 +83,23 @@ func TestInspectorMCP_TestConnectionListsTools(t *testing.T) {
 		}
 		return fakeTools, nil
 	}
-	w := newTestWindow(t, Deps{CheckMCP: check})
+	_, creds := newMemKeyring()
+	if err := creds.Set(t.Context(), Credential{Name: "mcp-token", Origin: "http://127.0.0.1:41251", Kind: "bearer"}, "s3cret"); err != nil {
+		t.Fatal(err)
+	}
+	// The list is read off the Fyne thread, and the test driver runs
+	// fyne.Do on the calling goroutine: hold the read until the form is
+	// built, then wait for the picker to be filled.
+	release, credsDone := make(chan struct{}), make(chan struct{}, 1)
+	list := creds.ListFunc
+	creds.ListFunc = func(ctx context.Context) ([]Credential, error) { <-release; return list(ctx) }
+	w := newTestWindow(t, Deps{CheckMCP: check, Credentials: creds})
 	w.OpenWorkflow("", mcpWorkflow(Config{URL: "http://127.0.0.1:41251/mcp", TimeoutSeconds: 120, Task: "auto"}))
-	w.doc.Select("m", false)
 	in := w.insp
+	in.mcp.credsShown = func() { credsDone <- struct{}{} }
+	w.doc.Select("m", false)
+	close(release)
+	<-credsDone
 	if got := texts(in.Object()); !strings.Contains(strings.Join(got, "\n"), "Test the connection and choose a tool") {
 		t.Errorf("before a test the arguments do not say what to do: %q", got)
 	}
@@ -93,16 +107,31 @@ func TestInspectorMCP_TestConnectionListsTools(t *testing.T) {
 	if gotURL != "http://127.0.0.1:41251/mcp" || gotCred != "" {
 		t.Errorf("checked %q with credential %q", gotURL, gotCred)
 	}
-	shown := strings.Join(texts(in.Object()), "\n")
-	for _, want := range []string{"✓ 3 tools", "search — Web search", "Searches the web and returns the best pages.", "task optional",
-		"ping", "Answers pong.", "no tasks (plain call)", "solve — Solver", "task required"} {
-		if !strings.Contains(shown, want) {
+	// Compared without spaces: a wrapped label is drawn a line at a time.
+	flat := func(s string) string { return strings.Join(strings.Fields(s), "") }
+	shown := flat(strings.Join(texts(in.Object()), ""))
+	for _, want := range []string{"✓ 3 tools", "search — Web search", "task optional · Searches the web and returns the best pages.",
+		"ping", "no tasks (plain call) · Answers pong.", "solve — Solver", "task required · Runs a long solver."} {
+		if !strings.Contains(shown, flat(want)) {
 			t.Errorf("tool list lacks %q:\n%s", want, shown)
 		}
 	}
 	// The test calls no tool and changes nothing in the workflow.
 	if _, c := mcpNodeConfig(t, w); c.Tool != "" || c.Arguments != nil {
 		t.Errorf("a test changed the config: %+v", c)
+	}
+	// The chosen credential is tested by name; its secret never reaches the window.
+	cred := in.widgets["credential"].(*widget.Select)
+	if !slices.Contains(cred.Options, "mcp-token") {
+		t.Fatalf("credential choices %q", cred.Options)
+	}
+	cred.SetSelected("mcp-token")
+	testMCP(t, in)
+	if gotCred != "mcp-token" {
+		t.Errorf("tested with credential %q", gotCred)
+	}
+	if _, c := mcpNodeConfig(t, w); c.Credential != "mcp-token" {
+		t.Errorf("credential %q not applied", c.Credential)
 	}
 	in.widgets["url"].(*widget.Entry).SetText("http://127.0.0.1:9/down")
 	testMCP(t, in)
@@ -157,6 +186,9 @@ func TestInspectorMCP_ChoosingToolBuildsArgumentForm(t *testing.T) {
 	}
 	if _, c := mcpNodeConfig(t, w); c.Tool != "search" {
 		t.Errorf("tool %q after choosing search", c.Tool)
+	}
+	if !in.widgets["use:search"].(*tipButton).Disabled() || in.widgets["use:solve"].(*tipButton).Disabled() {
+		t.Error("the chosen tool's Use button is not the one disabled")
 	}
 	// Another tool: its own form; a tool without properties says so.
 	fyne.DoAndWait(func() { test.Tap(in.widgets["use:solve"].(*tipButton)) })
