@@ -88,11 +88,12 @@ type mcpForm struct {
 	tool    *widget.SelectEntry
 	cred    *widget.Select
 	status  *widget.Label
-	list    *fyne.Container // the tools of the last test
-	args    *fyne.Container // one row per argument
-	missing *widget.Label   // required arguments left empty
-	params  []*mcpParam     // the rows of args, in order
-	shown   string          // the tool whose schema the rows follow ("": none known)
+	list    *fyne.Container   // the tools of the last test
+	tools   *widget.Accordion // the list, folded once a tool is chosen
+	args    *fyne.Container   // one row per argument
+	missing *widget.Label     // required arguments left empty
+	params  []*mcpParam       // the rows of args, in order
+	shown   string            // the tool whose schema the rows follow ("": none known)
 }
 
 // mcpParam is one argument row.
@@ -126,12 +127,15 @@ func (in *Inspector) showRemoteMCP(n workrun.NodeSpec, c Config, item func(strin
 	f.status.Hide()
 	in.testOut = f.status
 	f.list = container.NewVBox()
+	f.tools = widget.NewAccordion(widget.NewAccordionItem("", f.list))
+	f.tools.Hide()
+	in.widgets["tools"] = f.tools
 	testB := widget.NewButtonWithIcon(lang.X("insp.test", "Test connection"), theme.SearchIcon(), f.test)
 	if in.w.deps.CheckMCP == nil {
 		testB.Disable()
 	}
 	in.widgets["test"] = testB
-	item("", container.NewVBox(testB, f.status, f.list))
+	item("", container.NewVBox(testB, f.status, f.tools))
 
 	f.tool = widget.NewSelectEntry(nil)
 	f.tool.SetText(c.Tool)
@@ -304,7 +308,7 @@ func (f *mcpForm) test() {
 	u := strings.TrimSpace(f.url.Text)
 	f.status.SetText(lang.X("insp.testing", "Testing…"))
 	f.status.Show()
-	f.list.RemoveAll()
+	f.tools.Hide()
 	in := f.in
 	done := in.testDone
 	in.w.checkMCP(u, f.cred.Selected, func(tools []MCPTool, err error) {
@@ -327,12 +331,20 @@ func (f *mcpForm) test() {
 // and description, and a button that chooses it.
 func (f *mcpForm) showTools(tools []MCPTool, err error) {
 	f.list.RemoveAll()
-	f.status.Show()
+	for k := range f.in.widgets {
+		if strings.HasPrefix(k, "use:") {
+			delete(f.in.widgets, k)
+		}
+	}
 	if err != nil {
 		f.status.SetText("✗ " + err.Error())
+		f.status.Show()
+		f.tools.Hide()
 		return
 	}
-	f.status.SetText("✓ " + fmt.Sprintf(lang.X("insp.mcp_tools_found", "%d tools"), len(tools)))
+	f.status.SetText("")
+	f.status.Hide()
+	f.tools.Items[0].Title = "✓ " + fmt.Sprintf(lang.X("insp.mcp_tools_found", "%d tools"), len(tools))
 	names := make([]string, 0, len(tools))
 	for _, t := range tools {
 		names = append(names, t.Name)
@@ -348,12 +360,22 @@ func (f *mcpForm) showTools(tools []MCPTool, err error) {
 		}
 		use := newTipButton(f.in.w.tips, lang.X("insp.mcp_use_short", "Use"), nil, fmt.Sprintf(lang.X("insp.mcp_use", "Use the tool %s"), t.Name), func() {
 			f.tool.SetText(t.Name)
+			f.tools.Close(0)
 		})
 		f.in.widgets["use:"+t.Name] = use
 		f.list.Add(container.NewBorder(nil, nil, nil, container.NewCenter(use), container.NewVBox(name, caption(about))))
 	}
 	f.tool.SetOptions(names)
 	f.markChosen()
+	// Open while no listed tool is chosen; folded, it keeps the chosen
+	// tool's arguments in view.
+	if slices.Contains(names, strings.TrimSpace(f.tool.Text)) {
+		f.tools.Close(0)
+	} else {
+		f.tools.Open(0)
+	}
+	f.tools.Show()
+	f.tools.Refresh()
 }
 
 // markChosen disables the Use button of the tool already chosen.
