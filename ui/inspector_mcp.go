@@ -425,7 +425,7 @@ func (f *mcpForm) values() map[string]any {
 }
 
 // setRows rebuilds the argument rows for tool: one per property of its
-// input schema (in the schema's order, required ones marked), then one per
+// input schema (required ones first and marked), then one per
 // value in vals the schema does not name, so nothing typed is hidden. A
 // tool whose schema is not known (no test yet) shows the values alone.
 func (f *mcpForm) setRows(tool string, vals map[string]any) {
@@ -610,8 +610,9 @@ type mcpProperty struct {
 	required          bool
 }
 
-// schemaProperties reads the top-level properties of an input schema in
-// the order the server wrote them. A schema that cannot be read has none.
+// schemaProperties reads the top-level properties of an input schema, the
+// required ones first, each group in the order the server wrote them. A
+// schema that cannot be read has none.
 func schemaProperties(raw json.RawMessage) []mcpProperty {
 	var s struct {
 		Properties json.RawMessage `json:"properties"`
@@ -644,6 +645,16 @@ func schemaProperties(raw json.RawMessage) []mcpProperty {
 		}
 		out = append(out, mcpProperty{name: name, description: desc, types: types, required: slices.Contains(s.Required, name)})
 	}
+	// The required ones first: a form is filled from the top.
+	slices.SortStableFunc(out, func(a, b mcpProperty) int {
+		switch {
+		case a.required == b.required:
+			return 0
+		case a.required:
+			return -1
+		}
+		return 1
+	})
 	return out
 }
 

@@ -31,8 +31,8 @@ func mcpWorkflow(c Config) workrun.Workflow {
 // an order that is not alphabetical.
 const searchSchema = `{"type":"object","properties":{
 	"query":{"type":"string","description":"What to look for"},
-	"limit":{"type":"integer","description":"How many results"},
 	"ratio":{"type":"number"},
+	"limit":{"type":"integer","description":"How many results"},
 	"exact":{"type":"boolean","description":"Match the words exactly"},
 	"tags":{"type":"array","items":{"type":"string"}},
 	"filter":{"type":"object"},
@@ -144,7 +144,8 @@ func TestInspectorMCP_TestConnectionListsTools(t *testing.T) {
 }
 
 // TestInspectorMCP_ChoosingToolBuildsArgumentForm: choosing a tool builds one
-// entry per property of its input schema, in the schema's order, with type,
+// entry per property of its input schema, required ones first, else in the
+// schema's order, with type,
 // description and required mark; the required ones left empty are named.
 func TestInspectorMCP_ChoosingToolBuildsArgumentForm(t *testing.T) {
 	w := newTestWindow(t, Deps{CheckMCP: func(context.Context, string, string) ([]MCPTool, error) { return fakeTools, nil }})
@@ -177,7 +178,7 @@ func TestInspectorMCP_ChoosingToolBuildsArgumentForm(t *testing.T) {
 			continue
 		}
 		if i < last {
-			t.Errorf("%q is out of the schema's order", want)
+			t.Errorf("%q is out of order", want)
 		}
 		last = i
 	}
