@@ -202,8 +202,10 @@ func (in *Inspector) showRemoteMCP(n workrun.NodeSpec, c Config, item func(strin
 	}
 	f.setRows(c.Tool, c.Arguments)
 	f.tool.OnChanged = func(s string) {
-		if f.schemaTool(strings.TrimSpace(s)) != f.shown {
-			f.setRows(strings.TrimSpace(s), f.values())
+		if name := f.schemaTool(strings.TrimSpace(s)); name != f.shown {
+			// Another listed tool: its own arguments only (the other
+			// tool's values would be refused by it; undo brings them back).
+			f.setRows(strings.TrimSpace(s), f.valuesFor(name))
 		}
 		f.markChosen()
 		in.edit(n, "tool")
@@ -276,7 +278,7 @@ func mcpTimeout(s string) (int, error) {
 func mcpTaskLabel(mode string) string {
 	switch mode {
 	case "auto":
-		return lang.X("insp.mcp_task_auto", "auto: when the server and tool support it")
+		return lang.X("insp.mcp_task_auto", "auto (a task where supported)")
 	case "always":
 		return lang.X("insp.mcp_task_always", "always")
 	case "never":
@@ -407,6 +409,23 @@ func (f *mcpForm) lookup(name string) (MCPTool, bool) {
 		}
 	}
 	return MCPTool{}, false
+}
+
+// valuesFor are the values of the rows that tool's schema names too; every
+// value while no listed tool is named (a name being typed).
+func (f *mcpForm) valuesFor(tool string) map[string]any {
+	vals := f.values()
+	t, ok := f.lookup(tool)
+	if !ok {
+		return vals
+	}
+	props := schemaProperties(t.InputSchema)
+	for k := range vals {
+		if !slices.ContainsFunc(props, func(p mcpProperty) bool { return p.name == k }) {
+			delete(vals, k)
+		}
+	}
+	return vals
 }
 
 // values are the arguments as the rows hold them now (as typed, when a

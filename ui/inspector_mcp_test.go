@@ -194,13 +194,25 @@ func TestInspectorMCP_ChoosingToolBuildsArgumentForm(t *testing.T) {
 	if !in.widgets["use:search"].(*tipButton).Disabled() || in.widgets["use:solve"].(*tipButton).Disabled() {
 		t.Error("the chosen tool's Use button is not the one disabled")
 	}
-	// Another tool: its own form; a tool without properties says so.
+	// Another tool: its own form, without the first tool's values; a
+	// tool without properties says so. Undo brings the values back.
+	in.widgets["arguments.query"].(*widget.Entry).SetText("{{q}}")
 	fyne.DoAndWait(func() { test.Tap(in.widgets["use:solve"].(*tipButton)) })
 	if in.widgets["arguments.query"] != nil {
 		t.Error("the search form stayed after choosing solve")
 	}
 	if shown := strings.Join(texts(in.Object()), "\n"); !strings.Contains(shown, "The tool takes no arguments.") {
 		t.Errorf("solve's form:\n%s", shown)
+	}
+	if _, c := mcpNodeConfig(t, w); c.Tool != "solve" || c.Arguments != nil {
+		t.Errorf("after choosing solve: tool %q arguments %v", c.Tool, c.Arguments)
+	}
+	w.doc.Undo()
+	if _, c := mcpNodeConfig(t, w); c.Tool != "search" || c.Arguments["query"] != "{{q}}" {
+		t.Errorf("after undo: tool %q arguments %v", c.Tool, c.Arguments)
+	}
+	if e, ok := in.widgets["arguments.query"].(*widget.Entry); !ok || e.Text != "{{q}}" {
+		t.Error("undo did not bring the search form back")
 	}
 }
 
