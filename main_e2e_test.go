@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"syscall"
@@ -209,8 +210,27 @@ func (s *screen) run(t *testing.T, args ...string) string {
 	return string(out)
 }
 
-// settle gives the app a moment to handle what was just sent.
-func settle() { time.Sleep(600 * time.Millisecond) }
+// settle gives the app a moment to handle what was just sent; a -race
+// build of the app is several times slower.
+func settle() {
+	if raceBuild() {
+		time.Sleep(1500 * time.Millisecond)
+		return
+	}
+	time.Sleep(600 * time.Millisecond)
+}
+
+// raceBuild reports whether this test (and so the app it builds) has -race.
+func raceBuild() bool {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "-race" && s.Value == "true" {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 func (s *screen) click(t *testing.T, x, y int) {
 	t.Helper()

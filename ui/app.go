@@ -162,6 +162,7 @@ func (w *Window) Close() {
 		w.demoStop()
 	}
 	w.stop()
+	w.quiesce()
 }
 
 // build makes every widget and the menus; it is called again when the
@@ -691,15 +692,21 @@ func (w *Window) chooseImport() {
 			w.showError(err)
 			return
 		}
-		wf.Name = fmt.Sprintf(lang.X("wf.imported_name", "%s (imported)"), wf.Name)
-		w.OpenWorkflow("", wf)
-		if w.saveNow() {
-			w.setStatus(fmt.Sprintf(lang.X("wf.imported", "Imported %s as %q"), uriPath(rc.URI()), wf.Name))
-		}
+		w.importData(wf, uriPath(rc.URI()))
 	}, w.win)
 	d.SetFilter(storage.NewExtensionFileFilter([]string{".json"}))
 	d.Resize(dialogSize(w.win))
 	d.Show()
+}
+
+// importData opens an imported workflow under a name that tells it from
+// the original and saves it.
+func (w *Window) importData(wf workrun.Workflow, from string) {
+	wf.Name = fmt.Sprintf(lang.X("wf.imported_name", "%s (imported)"), wf.Name)
+	w.OpenWorkflow("", wf)
+	if w.saveNow() {
+		w.setStatus(fmt.Sprintf(lang.X("wf.imported", "Imported %s as %q"), from, wf.Name))
+	}
 }
 
 // uriPath is the path of a file URI, or the URI itself.
@@ -903,8 +910,9 @@ func (w *Window) showCredentials() {
 		return
 	}
 	v := NewCredentialsView(w.deps.Credentials, w.win)
+	w.wireCredentials(v)
 	d := dialog.NewCustom(lang.X("cred.title", "Credentials…"), lang.X("close", "Close"), v.Object(), w.win)
-	d.Resize(fyne.NewSize(640, 480))
+	d.Resize(fyne.NewSize(680, 620))
 	d.Show()
 	v.Reload()
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -332,5 +333,118 @@ func TestFitKeepsTextReadable(t *testing.T) {
 	}
 	if got := w.zoomLbl.Text; got != fmt.Sprintf("%d %%", int(w.cv.Zoom()*100+0.5)) {
 		t.Errorf("zoom label %q for zoom %v", got, w.cv.Zoom())
+	}
+}
+
+// TestMinimap_LargeWorkflows: a large workflow gets a minimap; tapping it
+// centres the view there. A small one has none.
+func TestMinimap_LargeWorkflows(t *testing.T) {
+	w := newTestWindow(t, Deps{})
+	w.OpenWorkflow("", SampleRemote("http://x"))
+	if w.cv.MinimapShown() {
+		t.Error("a 3-node workflow shows a minimap")
+	}
+	w.OpenWorkflow("", BigWorkflow(60, 80))
+	if !w.cv.MinimapShown() {
+		t.Fatal("a 60-node workflow shows no minimap")
+	}
+	w.cv.SetZoom(1)
+	before := w.cv.Offset()
+	test.TapCanvas(w.win.Canvas(), fyne.CurrentApp().Driver().AbsolutePositionForObject(w.cv.mini).AddXY(170, 12))
+	if after := w.cv.Offset(); after == before {
+		t.Error("tapping the minimap did not move the view")
+	}
+	// The last node (right end of the bottom row, drawn near the picture's
+	// top right: the workflow is 20 times wider than high) is now near the
+	// middle of the view.
+	last := w.doc.Position("n59")
+	centre := w.cv.ToWorkflow(fyne.NewPos(w.cv.Size().Width/2, w.cv.Size().Height/2))
+	if abs32(centre.X-last.X) > 400 || abs32(centre.Y-last.Y) > 200 {
+		t.Errorf("view centred on %v after tapping the minimap's corner, want near %v", centre, last)
+	}
+}
+
+// TestPaletteDrag_ShowsGhostAndDrops: dragging a kind from the palette
+// shows a ghost node over the canvas and drops the node where it is let go.
+func TestPaletteDrag_ShowsGhostAndDrops(t *testing.T) {
+	w := newTestWindow(t, Deps{})
+	w.newWorkflow()
+	var set *paletteItem
+	for _, it := range w.palette.items {
+		if it.kind == "set" {
+			set = it
+		}
+	}
+	d := fyne.CurrentApp().Driver()
+	from := d.AbsolutePositionForObject(set).AddXY(20, 10)
+	to := d.AbsolutePositionForObject(w.cv).AddXY(300, 250)
+	step := fyne.Delta{DX: (to.X - from.X) / 4, DY: (to.Y - from.Y) / 4}
+	for i := 1; i <= 4; i++ {
+		set.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(20+step.DX*float32(i), 10+step.DY*float32(i))}, Dragged: step})
+	}
+	if !w.cv.GhostShown() {
+		t.Error("no ghost node while dragging over the canvas")
+	}
+	set.DragEnd()
+	if w.cv.GhostShown() {
+		t.Error("the ghost stays after the drop")
+	}
+	p := w.doc.Position("set")
+	want := w.cv.ToWorkflow(fyne.NewPos(300-nodeW*w.cv.Zoom()/2, 250-nodeH*w.cv.Zoom()/2))
+	if abs32(p.X-want.X) > 1 || abs32(p.Y-want.Y) > 1 {
+		t.Errorf("dropped at %v, want %v (centred where it was let go)", p, want)
+	}
+}
+
+// TestStateField_EnterAdds: Enter in the field name adds the field and
+// leaves the focus there for the next one.
+func TestStateField_EnterAdds(t *testing.T) {
+	w := newTestWindow(t, Deps{})
+	w.newWorkflow()
+	e := w.insp.widgets["field_name"].(*widget.Entry)
+	e.SetText("topic")
+	e.OnSubmitted(e.Text)
+	if _, ok := w.doc.wf.State["topic"]; !ok {
+		t.Fatal("Enter did not add the field")
+	}
+	if f := w.win.Canvas().Focused(); f == nil || f != w.insp.widgets["field_name"].(*widget.Entry) {
+		t.Errorf("focus on %T after Enter, want the new field-name entry", f)
+	}
+}
+
+// TestRunInputs_RememberedAndOnlyInputs: the dialog asks for the inputs
+// only, filled with the last run's values.
+func TestRunInputs_RememberedAndOnlyInputs(t *testing.T) {
+	test.NewTempApp(t)
+	wf := SampleRemote("http://x")
+	wf.Name = "mine"
+	ri := NewRunInputs(wf, workrun.Values{"question": "echo again", "answer": "old"}, nil, nil)
+	if diff := cmp.Diff([]string{"question"}, ri.Names); diff != "" {
+		t.Errorf("asked for (-want +got):\n%s", diff)
+	}
+	if got := ri.Text("question"); got != "echo again" {
+		t.Errorf("question prefilled with %q, want the last run's", got)
+	}
+	v, err := ri.Values()
+	if err != nil || !cmp.Equal(workrun.Values{"question": "echo again"}, v) {
+		t.Errorf("values %v, %v", v, err)
+	}
+}
+
+// TestImport_NamedImported: an imported workflow is saved under
+// "… (imported)" and the status says where it came from.
+func TestImport_NamedImported(t *testing.T) {
+	w := newTestWindow(t, Deps{})
+	b, _ := ExportWorkflow(SampleRemote("http://x"))
+	wf, err := ImportWorkflow(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.importData(wf, "/tmp/flow.json")
+	if w.doc.wf.Name != "Remote Agent demo (imported)" || w.wfID == "" {
+		t.Errorf("imported as %q (id %q)", w.doc.wf.Name, w.wfID)
+	}
+	if got := w.status.Text; !strings.Contains(got, "Imported /tmp/flow.json") {
+		t.Errorf("status %q", got)
 	}
 }

@@ -75,6 +75,8 @@ func (in *Inspector) Show() {
 	default:
 		sig = "w:" + d.wf.Name + stateSig(d.wf.State)
 	}
+	// The form's closures hold the document: another document is another form.
+	sig = fmt.Sprintf("%p|", d) + sig
 	if in.applying {
 		in.sig = sig // the form already shows this
 		return
@@ -537,7 +539,7 @@ func (in *Inspector) loadCredentials(s *widget.Select, current string) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		cs, err := mgr.List(ctx)
-		fyne.Do(func() {
+		in.w.do(func() {
 			opts := []string{""}
 			for _, c := range cs {
 				opts = append(opts, c.Name)

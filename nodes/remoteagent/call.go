@@ -69,6 +69,8 @@ type call struct {
 	res   *results
 	reply *a2a.Message // a message answer instead of a task
 	feed  progressFeed
+	// lastQuiet is when the last "no update" line was shown.
+	lastQuiet time.Time
 	// shownDurable is textKey of the last committed status line.
 	shownDurable string
 }
@@ -238,8 +240,7 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 		return nil, fmt.Errorf("%w: %v; the request is not sent again", ErrSubmissionUnknown, res.err)
 	}
 	if res.quiet {
-		c.flushProgress()
-		c.progress(texts.Msg(msgQuiet, c.record().TaskID, c.s.timeout))
+		c.showQuiet(c.record().TaskID)
 	} else {
 		c.log(msgStreamLost, res.err)
 	}
@@ -395,8 +396,7 @@ func (c *call) recoverTask(ctx context.Context, agent Agent, quiet bool) (workru
 			// The agent is asked again below; if it answers, the task is
 			// alive and the call keeps following it.
 			empty = 0
-			c.flushProgress()
-			c.progress(texts.Msg(msgQuiet, taskID, c.s.timeout))
+			c.showQuiet(taskID)
 			continue
 		case res.events > 0:
 			empty = 0
@@ -411,6 +411,20 @@ func (c *call) recoverTask(ctx context.Context, agent Agent, quiet bool) (workru
 		// (TaskNotFound / UnsupportedOperation, or an empty stream): the next
 		// GetTask reads the final snapshot.
 		c.log(msgStreamLost, res.err)
+	}
+}
+
+// quietLineEvery is the shortest time between two "no update" lines of one
+// call: a task quiet for hours with a 1 s timeout is asked about every
+// second, but says so once a minute.
+const quietLineEvery = time.Minute
+
+// showQuiet says the task was quiet for the timeout and is followed again.
+func (c *call) showQuiet(taskID string) {
+	if now := time.Now(); c.lastQuiet.IsZero() || now.Sub(c.lastQuiet) >= quietLineEvery {
+		c.lastQuiet = now
+		c.flushProgress()
+		c.progress(texts.Msg(msgQuiet, taskID, c.s.timeout))
 	}
 }
 

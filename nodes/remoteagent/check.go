@@ -34,7 +34,7 @@ var ErrCredentialRequired = errors.New("the agent requires a credential")
 // CheckAgent is the connection test: it discovers the Agent Card at rawURL
 // and makes one call that submits no task — GetTask of a random id, where
 // TaskNotFound proves the request (and its credential) was accepted. It
-// never sends a message (SPEC R3.4). The report and the error are redacted:
+// never sends a message (docs/remote-agent.md R3.4). The report and the error are redacted:
 // an agent may echo the credential's secret back.
 func CheckAgent(ctx context.Context, rawURL string, cred *a2a.Credential) (Report, error) {
 	var rd redactor

@@ -171,7 +171,7 @@ func messageFiles(parts []a2a.Part) []resultFile {
 	return out
 }
 
-// dial discovers the agent with the credential (SPEC R3).
+// dial discovers the agent with the credential (docs/remote-agent.md R3).
 func (s *step) dial(ctx context.Context, cred *a2a.Credential) (Agent, error) {
 	dctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -67,22 +68,54 @@ func TestServers_EchoStreamingAndBlocking(t *testing.T) {
 	}
 }
 
-// TestServers_R9ParallelFailure: a process branch fails after one second
-// while one Remote Agent hangs, one has completed, one got no taskId yet and
-// one was never started. Exactly one CancelTask goes out, for the hanging
-// task; the run keeps the process node's failure (SPEC R2, R9–R11).
+// TestServers_R9ParallelFailure: a process branch fails while one Remote
+// Agent hangs, one has completed, one got no taskId yet and one was never
+// started. Exactly one CancelTask goes out, for the hanging task; the run
+// keeps the process node's failure (SPEC R2, R9–R11).
 func TestServers_R9ParallelFailure(t *testing.T) {
 	for _, srv := range bothServers(t, true) {
 		t.Run(srv.name, func(t *testing.T) {
 			e := newEnv(t, "", "en")
+			// The process fails once the test opens the gate: when hang has
+			// its taskId, done has completed and pending's request is held.
+			gate := filepath.Join(t.TempDir(), "gate")
+			held := make(chan struct{})
+			var heldOnce sync.Once
+			pendingURL := startProxy(t, &proxy{target: blackhole(t, srv.base), fault: func(http.ResponseWriter, *http.Request, string, []byte, func() (*http.Response, error)) bool {
+				heldOnce.Do(func() { close(held) })
+				return false // on to the blackhole
+			}})
+			ctx, stop := context.WithCancel(t.Context())
+			gateDone := make(chan struct{})
+			go openGateWhen(ctx, t, e, gate, gateDone, func(runID string) bool {
+				hang, err := e.st.GetRemoteCall(ctx, runID, "hang", "send")
+				if err != nil || hang.TaskID == "" {
+					return false
+				}
+				select {
+				case <-held:
+				default:
+					return false
+				}
+				nodes, _ := e.st.NodeRuns(ctx, runID)
+				for _, n := range nodes {
+					if n.NodeID == "done" {
+						return n.Status == workrun.NodeSucceeded
+					}
+				}
+				return false
+			})
+			fail := fmt.Sprintf(`{"command":["sh","-c","while [ ! -e %s ]; do sleep 0.01; done; echo disk full >&2; exit 3"]}`, gate)
 			wf := flow([]workrun.NodeSpec{
 				raNode("hang", srv.base, ""),
 				raNode("done", srv.base, ""),
-				raNode("pending", blackhole(t, srv.base), ""),
-				{ID: "fail", Type: "process", Config: json.RawMessage(`{"command":["sh","-c","sleep 1; echo disk full >&2; exit 3"]}`)},
+				raNode("pending", pendingURL, ""),
+				{ID: "fail", Type: "process", Config: json.RawMessage(fail)},
 				raNode("later", srv.base, ""),
 			}, workrun.Edge{From: "fail", To: "later"})
 			r := e.run(t, wf, workrun.Values{"prompt_hang": "hang", "prompt_done": "echo ok", "prompt_pending": "echo never", "prompt_later": "echo later"})
+			stop()
+			<-gateDone
 			if r.Status != workrun.RunFailed || r.FailedNode != "fail" {
 				t.Fatalf("run = %s failed at %q: %s", r.Status, r.FailedNode, r.Reason)
 			}
@@ -116,6 +149,28 @@ func TestServers_R9ParallelFailure(t *testing.T) {
 				t.Errorf("later node made a call: %v", err)
 			}
 		})
+	}
+}
+
+// openGateWhen creates the file gate once ready(runID) holds for the one run
+// in e, polling the store, and then closes done. After 30 s it reports the
+// wait and opens the gate anyway so the run can end; once ctx ends (the run
+// is over) it stops quietly.
+func openGateWhen(ctx context.Context, t *testing.T, e *env, gate string, done chan<- struct{}, ready func(runID string) bool) {
+	defer close(done)
+	for deadline := time.Now().Add(30 * time.Second); ctx.Err() == nil; time.Sleep(5 * time.Millisecond) {
+		runs, err := e.st.ListRuns(ctx, workrun.RunFilter{})
+		ok := err == nil && len(runs) == 1 && ready(runs[0].ID)
+		if !ok && time.Now().Before(deadline) {
+			continue
+		}
+		if !ok {
+			t.Errorf("the run never reached the state the gate waits for")
+		}
+		if err := os.WriteFile(gate, nil, 0o600); err != nil {
+			t.Errorf("open gate: %v", err)
+		}
+		return
 	}
 }
 

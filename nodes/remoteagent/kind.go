@@ -37,7 +37,7 @@ type CallStore interface {
 }
 
 // CredentialSource resolves a saved credential by name, secret included
-// (main.go adapts the keyring-backed credentials manager).
+// (main.go passes credentials.A2ASource).
 type CredentialSource interface {
 	Credential(ctx context.Context, name string) (a2a.Credential, error)
 }
