@@ -11,7 +11,6 @@ import (
 	"text/tabwriter"
 
 	"workrun/credentials"
-	"workrun/store"
 	"workrun/workrun"
 )
 
@@ -40,16 +39,19 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// openCredentials opens the data directory's credential manager: metadata in
-// SQLite, secrets in the OS keyring (tests swap in go-keyring's mock). It
-// opens the store itself: these commands need neither the engine nor the
-// artifact store.
-func openCredentials(ctx context.Context, env *Env) (*credentials.Manager, func() error, error) {
-	st, err := store.Open(ctx, env.DataDir)
-	if err != nil {
-		return nil, nil, fmt.Errorf("open data directory %s: %w", env.DataDir, err)
+// openCredentials opens the data directory's credential manager (metadata in
+// SQLite, secrets in the OS keyring); the caller runs the returned close.
+func openCredentials(ctx context.Context, env *Env) (CredentialManager, func(), bool) {
+	svc, _ := env.open(ctx)
+	if svc == nil {
+		return nil, nil, false
 	}
-	return credentials.NewManager(st, nil), st.Close, nil
+	if svc.Credentials == nil {
+		fmt.Fprintln(env.Stderr, "workrun: this build has no credential store")
+		closeServices(env, svc)
+		return nil, nil, false
+	}
+	return svc.Credentials, func() { closeServices(env, svc) }, true
 }
 
 func runCredential(ctx context.Context, env *Env, args []string) int {
@@ -112,9 +114,8 @@ func credentialSet(ctx context.Context, env *Env, args []string) int {
 	if secret == "" {
 		return usageError(env, "credential set: give the secret on stdin, e.g. `printenv TOKEN | workrun credential set NAME …`")
 	}
-	mgr, closeFn, err := openCredentials(ctx, env)
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "workrun: %v\n", err)
+	mgr, closeFn, ok := openCredentials(ctx, env)
+	if !ok {
 		return ExitFailed
 	}
 	defer closeFn()
@@ -136,9 +137,8 @@ func credentialSet(ctx context.Context, env *Env, args []string) int {
 }
 
 func credentialList(ctx context.Context, env *Env) int {
-	mgr, closeFn, err := openCredentials(ctx, env)
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "workrun: %v\n", err)
+	mgr, closeFn, ok := openCredentials(ctx, env)
+	if !ok {
 		return ExitFailed
 	}
 	defer closeFn()
@@ -161,9 +161,8 @@ func credentialList(ctx context.Context, env *Env) int {
 }
 
 func credentialDelete(ctx context.Context, env *Env, name string) int {
-	mgr, closeFn, err := openCredentials(ctx, env)
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "workrun: %v\n", err)
+	mgr, closeFn, ok := openCredentials(ctx, env)
+	if !ok {
 		return ExitFailed
 	}
 	defer closeFn()

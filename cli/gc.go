@@ -6,8 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-
-	"workrun/artifacts"
 )
 
 func init() {
@@ -17,12 +15,6 @@ func init() {
 		Summary: "remove artifact files no record refers to (never done automatically)",
 		Run:     gcCommand,
 	})
-}
-
-// garbageCollector is the artifact store's explicit clean-up (issue 4:
-// removing unreferenced blobs is a command, never automatic).
-type garbageCollector interface {
-	GC(ctx context.Context) (artifacts.GCResult, error)
 }
 
 func gcCommand(ctx context.Context, env *Env, args []string) int {
@@ -41,12 +33,11 @@ func gcCommand(ctx context.Context, env *Env, args []string) int {
 		return code
 	}
 	defer closeServices(env, svc)
-	gc, ok := svc.Artifacts.(garbageCollector)
-	if !ok {
+	if svc.ArtifactGC == nil {
 		fmt.Fprintln(env.Stderr, "workrun: this build has no artifact store to clean")
 		return ExitFailed
 	}
-	res, err := gc.GC(ctx)
+	res, err := svc.ArtifactGC.GC(ctx)
 	if err != nil {
 		// What was removed before the error is still reported.
 		fmt.Fprintf(env.Stderr, "workrun: %v\n", err)

@@ -373,7 +373,7 @@ func realDeps() Deps {
 			return nil, err
 		}
 		e := workrun.NewEngine(st, nil, append(localKinds(), remoteagent.New(remoteagent.Deps{Calls: st}))...)
-		return &Services{DataDir: dataDir, Runs: st, Workflows: st, Engine: e, Close: st.Close}, nil
+		return &Services{DataDir: dataDir, Runs: st, Workflows: st, Engine: e, RemoteCalls: st, RunArtifacts: st, Close: st.Close}, nil
 	}}
 }
 

@@ -81,7 +81,7 @@ func crashWriter(ctx context.Context, s *Store, prefix string, report func(kind,
 			os.Exit(5)
 		}
 		report("msg", fmt.Sprintf("%s/%d/line %d", runID, m.Seq, i))
-		c := RemoteCall{RunID: runID, NodeID: "ra", CallKey: fmt.Sprint(i), MessageID: fmt.Sprint("m", i), TaskID: fmt.Sprint("t", i)}
+		c := workrun.RemoteCall{RunID: runID, NodeID: "ra", CallKey: fmt.Sprint(i), MessageID: fmt.Sprint("m", i), TaskID: fmt.Sprint("t", i)}
 		if err := s.SaveRemoteCall(ctx, c); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(6)

@@ -162,6 +162,7 @@ func (w *Window) Close() {
 		w.demoStop()
 	}
 	w.stop()
+	w.quiesce()
 }
 
 // build makes every widget and the menus; it is called again when the
@@ -945,8 +946,9 @@ func (w *Window) showCredentials() {
 		return
 	}
 	v := NewCredentialsView(w.deps.Credentials, w.win)
+	w.wireCredentials(v)
 	d := dialog.NewCustom(lang.X("cred.title", "Credentials…"), lang.X("close", "Close"), v.Object(), w.win)
-	d.Resize(fyne.NewSize(640, 480))
+	d.Resize(fyne.NewSize(680, 620))
 	d.Show()
 	v.Reload()
 }

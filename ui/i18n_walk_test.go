@@ -126,15 +126,15 @@ func TestChineseEverywhere(t *testing.T) {
 		MessagesFunc: func(context.Context, string) ([]workrun.Message, error) { return msgs, nil },
 		ListRunsFunc: func(context.Context, workrun.RunFilter) ([]workrun.Run, error) { return []workrun.Run{run}, nil },
 	}
-	calls := func(context.Context, string) ([]RemoteTask, error) {
-		return []RemoteTask{{NodeID: "n8", AgentURL: "http://127.0.0.1:1", TaskID: "t-1", RemoteState: "TASK_STATE_CANCELED",
+	calls := func(context.Context, string) ([]workrun.RemoteCall, error) {
+		return []workrun.RemoteCall{{NodeID: "n8", AgentURL: "http://127.0.0.1:1", TaskID: "t-1", RemoteState: "TASK_STATE_CANCELED",
 			StatusText: "正在处理", CancelOutcome: "canceled", CancelText: "Remote task: canceled", Ended: true, UpdatedAt: start}}, nil
 	}
 	_, creds := newMemKeyring()
 	eng := &fakeEngine{StartFunc: func(context.Context, string, workrun.Workflow, workrun.Values) (string, error) { return "run-zh", nil }}
 	w := newTestWindow(t, Deps{Engine: eng, Runs: runs, RemoteCalls: calls, Credentials: creds,
 		CheckAgent: func(context.Context, string, string) (AgentReport, error) { return AgentReport{}, nil }})
-	w.SetLanguage("zh-Hans")
+	onUI(w, func() { w.SetLanguage("zh-Hans") })
 	t.Cleanup(func() { SetupLanguage("en") })
 
 	allowed := []string{wf.Name, "Workrun", "A2A", "JSON", "http://127.0.0.1:1", "t-1", "run-zh", "你好", "正在处理", "HTTP", "URL", "ID", "API Key", "Bearer"}
@@ -149,30 +149,46 @@ func TestChineseEverywhere(t *testing.T) {
 	allowed = append(allowed, "sh\n-c\necho hi", "sh", "-c", "echo hi")
 	check := func(where string, ss []string) {
 		t.Helper()
+		time.Sleep(20 * time.Millisecond) // let the credential list arrive; onUI orders the rest
 		if bad := untranslated(ss, allowed); len(bad) > 0 {
 			t.Errorf("%s: untranslated in zh-Hans:\n  %s", where, strings.Join(bad, "\n  "))
 		}
 	}
 
 	// Editor: the workflow, then each node kind in the inspector.
-	w.OpenWorkflow("", wf)
-	check("editor", texts(w.win.Content()))
+	var ss []string
+	onUI(w, func() { w.OpenWorkflow("", wf) })
+	onUI(w, func() { ss = texts(w.win.Content()) })
+	check("editor", ss)
 	for _, n := range wf.Nodes {
-		w.doc.Select(n.ID, false)
-		w.insp.Show()
-		check("inspector of "+n.Type, texts(w.win.Content()))
+		onUI(w, func() {
+			w.doc.Select(n.ID, false)
+			w.insp.Show()
+		})
+		time.Sleep(20 * time.Millisecond) // the credential picker is filled off the UI thread
+		onUI(w, func() { ss = texts(w.win.Content()) })
+		check("inspector of "+n.Type, ss)
 	}
 
 	// Run panel, every node selected; remote tasks; run records.
-	w.panel.Load(run, nrs, msgs)
-	w.tasks.Show(context.Background(), run.ID)
+	onUI(w, func() {
+		w.panel.Load(run, nrs, msgs)
+		w.tasks.Show(context.Background(), run.ID)
+	})
 	for _, n := range wf.Nodes {
-		w.panel.Select(n.ID)
-		check("run panel, node "+n.Type, texts(w.panel.Object()))
+		onUI(w, func() {
+			w.panel.Select(n.ID)
+			ss = texts(w.panel.Object())
+		})
+		check("run panel, node "+n.Type, ss)
 	}
-	check("remote tasks", texts(w.tasks.Object()))
-	w.records.Reload()
-	check("run records", texts(w.records.Object()))
+	onUI(w, func() { ss = texts(w.tasks.Object()) })
+	check("remote tasks", ss)
+	onUI(w, func() {
+		w.records.Reload()
+		ss = texts(w.records.Object())
+	})
+	check("run records", ss)
 
 	// Dialogs.
 	dialogs := []struct {
@@ -187,19 +203,23 @@ func TestChineseEverywhere(t *testing.T) {
 		{"rename", w.renameWorkflow},
 	}
 	for _, d := range dialogs {
-		d.open()
+		onUI(w, d.open)
 		time.Sleep(100 * time.Millisecond) // the credentials list is read off the Fyne thread
 		var ss []string
-		for _, o := range w.win.Canvas().Overlays().List() {
-			ss = append(ss, texts(o)...)
-		}
+		onUI(w, func() {
+			for _, o := range w.win.Canvas().Overlays().List() {
+				ss = append(ss, texts(o)...)
+			}
+		})
 		if len(ss) == 0 {
 			t.Errorf("%s: no dialog shown", d.name)
 		}
 		check("dialog "+d.name, ss)
-		for w.win.Canvas().Overlays().Top() != nil {
-			w.win.Canvas().Overlays().Remove(w.win.Canvas().Overlays().Top())
-		}
+		onUI(w, func() {
+			for w.win.Canvas().Overlays().Top() != nil {
+				w.win.Canvas().Overlays().Remove(w.win.Canvas().Overlays().Top())
+			}
+		})
 	}
 
 	// Menus.

@@ -124,11 +124,12 @@ func NewRunPanel(runs workrun.RunStore, readOnly bool) *RunPanel {
 			p.nodeErr.Show()
 		}
 	}
-	ioBox := container.NewVScroll(p.io)
-	ioBox.SetMinSize(fyne.NewSize(100, 70))
-	detailTop := container.NewVBox(container.NewBorder(nil, nil, nil, p.decision, p.title), p.nodeErr, ioBox,
-		widget.NewLabelWithStyle(lang.X("run.messages", "Messages"), fyne.TextAlignLeading, fyne.TextStyle{Italic: true}))
-	detail := container.NewBorder(detailTop, nil, nil, nil, p.msgList)
+	// The node's title, error, inputs and outputs above its messages; both
+	// halves scroll on their own, so the panel stays usable when the window
+	// gives it only a few lines.
+	detailTop := container.NewVScroll(container.NewVBox(container.NewBorder(nil, nil, nil, p.decision, p.title), p.nodeErr, p.io))
+	detail := container.NewVSplit(detailTop, p.msgList)
+	detail.Offset = 0.45
 	split := container.NewHSplit(p.nodeList, detail)
 	split.Offset = 0.34
 	p.root = container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, p.actions, p.header), p.reason), nil, nil, nil, split)

@@ -264,3 +264,15 @@ type RemoteCall struct {
 	// (or the call is otherwise finished); R9 sends no cancel for ended calls.
 	Ended bool
 }
+
+// CredentialMeta is what is kept about a credential outside the OS keyring
+// (docs/product.md W8): never the secret. Package credentials reads and
+// writes it through its Metadata interface; package store keeps it.
+type CredentialMeta struct {
+	Name      string
+	Kind      string // "bearer" or "apikey"
+	Origin    string // normalized scheme://host:port the credential is bound to
+	Header    string // header name for an API key; empty for bearer
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}

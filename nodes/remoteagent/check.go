@@ -34,7 +34,7 @@ var ErrCredentialRequired = errors.New("the agent requires a credential")
 // CheckAgent is the connection test: it discovers the Agent Card at rawURL
 // and makes one call that submits no task — GetTask of a random id, where
 // TaskNotFound proves the request (and its credential) was accepted. It
-// never sends a message (SPEC R3.4). The report and the error are redacted:
+// never sends a message (docs/remote-agent.md R3.4). The report and the error are redacted:
 // an agent may echo the credential's secret back.
 func CheckAgent(ctx context.Context, rawURL string, cred *a2a.Credential) (Report, error) {
 	var rd redactor
@@ -82,7 +82,7 @@ func CheckAgentNamed(ctx context.Context, rawURL, credName string, creds Credent
 	return CheckAgent(ctx, rawURL, &cred)
 }
 
-func checkAgent(ctx context.Context, c Agent, withCred bool) (Report, error) {
+func checkAgent(ctx context.Context, c AgentClient, withCred bool) (Report, error) {
 	rep := Report{Endpoint: c.Endpoint(), Streaming: c.Streaming(), CredentialUsed: withCred}
 	if card := c.Card(); card != nil {
 		rep.Name = card.Name

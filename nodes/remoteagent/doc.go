@@ -30,7 +30,8 @@
 // bound on the remote task itself. When a stream with a known taskId stays
 // silent that long, the call reads the task (GetTask) and, while the agent
 // answers and the task has not ended, subscribes again and keeps waiting,
-// however long the task takes; each quiet period shows one progress line.
+// however long the task takes; a "no update" progress line says so, at
+// most once a minute.
 // The node fails only when the agent itself stops answering — a request
 // that times out or is refused, or maxReconnects update streams in a row
 // that end without a single event — with ErrAgentNotAnswering, whose message

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"workrun/a2a"
-	"workrun/store"
 	"workrun/workrun"
 )
 
@@ -22,7 +21,7 @@ func TestRun_MillionStatusUpdates(t *testing.T) {
 	const n = 1_000_000
 	calls := newMemCalls()
 	var saves atomic.Int32
-	calls.SaveFunc = func(store.RemoteCall) error { saves.Add(1); return nil }
+	calls.SaveFunc = func(workrun.RemoteCall) error { saves.Add(1); return nil }
 	agent := &fakeAgent{streaming: true}
 	agent.SendStreamingMessageFunc = func(context.Context, a2a.SendMessageRequest) iter.Seq2[a2a.StreamEvent, error] {
 		return func(yield func(a2a.StreamEvent, error) bool) {

@@ -9,7 +9,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"workrun/a2a"
-	"workrun/store"
 	"workrun/workrun"
 )
 
@@ -109,7 +108,7 @@ func TestAbort_CancelAnswerStateLocalized(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.tag+"/"+string(tt.answer), func(t *testing.T) {
 			agent := &fakeAgent{CancelTaskFunc: func(_ context.Context, id string) (*a2a.Task, error) { return task(id, tt.answer, ""), nil }}
-			rec := store.RemoteCall{RunID: "r", NodeID: "ra", CallKey: callKey, MessageID: "m", TaskID: "t1", RemoteState: string(a2a.TaskStateWorking)}
+			rec := workrun.RemoteCall{RunID: "r", NodeID: "ra", CallKey: callKey, MessageID: "m", TaskID: "t1", RemoteState: string(a2a.TaskStateWorking)}
 			_, nc := savedCall(t, Deps{Calls: newMemCalls()}, rec, agent)
 			nc.abort(t.Context())
 			msgs := nc.messagesIn(tt.tag)
