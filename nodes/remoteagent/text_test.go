@@ -138,3 +138,31 @@ func TestCatalogue(t *testing.T) {
 		t.Errorf("unknown state: %q", got)
 	}
 }
+
+// TestRun_SendingLineLocalized: the line that says what a message carries
+// (texts, data, files, bytes) renders in the reader's language.
+func TestRun_SendingLineLocalized(t *testing.T) {
+	agent := &fakeAgent{streaming: true}
+	agent.SendStreamingMessageFunc = func(context.Context, a2a.SendMessageRequest) iter.Seq2[a2a.StreamEvent, error] {
+		return events(nil, taskEv("t1", a2a.TaskStateCompleted, ""))
+	}
+	nc := newNC("run1", "ra", workrun.Values{"prompt": "hi"})
+	d := Deps{Calls: newMemCalls(), Connect: connectTo(agent)}
+	if _, err := compile(t, d, baseCfg).Run(t.Context(), nc); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ tag, prefix, want string }{
+		{"en_US.UTF-8", "Sending to ", "): 1 text, 0 data, 0 files (0 bytes)"},
+		{"zh_CN.UTF-8", "正在发送到 ", "）：1 段文本、0 段数据、0 个文件（0 字节）"},
+	} {
+		var got []string
+		for _, m := range nc.messagesIn(tt.tag) {
+			if strings.HasPrefix(m, tt.prefix) {
+				got = append(got, m)
+			}
+		}
+		if len(got) != 1 || !strings.HasSuffix(got[0], tt.want) {
+			t.Errorf("%s: sending lines %q, want one ending in %q", tt.tag, got, tt.want)
+		}
+	}
+}
