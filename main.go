@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -134,6 +135,13 @@ func guiDeps(p *parts) ui.Deps {
 			return ui.AgentReport{CardName: r.Name, InterfaceURL: r.Endpoint, Streaming: r.Streaming,
 				SecuritySchemes: r.SecuritySchemes, CredentialAccepted: r.CredentialUsed && r.Accepted}, nil
 		},
+		CheckMCP: func(ctx context.Context, url, name string) ([]ui.MCPTool, error) {
+			rep, err := remotemcp.CheckNamed(ctx, url, name, credentials.MCPSource{Manager: creds})
+			if err != nil {
+				return nil, uiErr(err)
+			}
+			return mcpTools(rep)
+		},
 		StartDemoAgent: func() (string, func(), error) {
 			// The demo agent's own address first, so a saved sample keeps
 			// working after a restart; any free port when another program
@@ -145,6 +153,23 @@ func guiDeps(p *parts) ui.Deps {
 			return demoagent.New(demoagent.Options{}).Start("127.0.0.1:0")
 		},
 	}
+}
+
+// mcpTools is the tool list of a connection test as the inspector shows it.
+func mcpTools(rep remotemcp.Report) ([]ui.MCPTool, error) {
+	out := make([]ui.MCPTool, 0, len(rep.Tools))
+	for _, t := range rep.Tools {
+		var schema json.RawMessage
+		if t.InputSchema != nil {
+			b, err := json.Marshal(t.InputSchema)
+			if err != nil {
+				return nil, fmt.Errorf("input schema of tool %s: %w", t.Name, err)
+			}
+			schema = b
+		}
+		out = append(out, ui.MCPTool{Name: t.Name, Title: t.Title, Description: t.Description, TaskSupport: t.TaskSupport, InputSchema: schema})
+	}
+	return out, nil
 }
 
 // The node kinds see credentials only through their own interfaces.

@@ -126,6 +126,8 @@ func (c *Client) SendMessage(ctx context.Context, req SendMessageRequest) (*Send
 // same one. The sequence ends after a message, a terminal or an interrupted
 // state; a body that ends earlier yields ErrStreamBroken (the task may still
 // run: GetTask, then SubscribeToTask). Breaking the loop closes the body.
+// The sequence is one-shot: ranging it again yields only ErrStreamReused
+// rather than submitting the message a second time.
 func (c *Client) SendStreamingMessage(ctx context.Context, req SendMessageRequest) iter.Seq2[StreamEvent, error] {
 	const method = "SendStreamingMessage"
 	id := c.nextID.Add(1)
@@ -138,7 +140,8 @@ func (c *Client) SendStreamingMessage(ctx context.Context, req SendMessageReques
 
 // SubscribeToTask follows an existing task; the first event is its current
 // snapshot. It ends like SendStreamingMessage. On an ended task agents answer
-// ErrUnsupportedOperation (or ErrTaskNotFound).
+// ErrUnsupportedOperation (or ErrTaskNotFound). One-shot like
+// SendStreamingMessage.
 func (c *Client) SubscribeToTask(ctx context.Context, taskID string) iter.Seq2[StreamEvent, error] {
 	const method = "SubscribeToTask"
 	id := c.nextID.Add(1)

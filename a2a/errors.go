@@ -42,6 +42,9 @@ var (
 	// terminal or interrupted state. The remote work may still be running:
 	// read it with GetTask (SPEC R6, R7).
 	ErrStreamBroken = errors.New("a2a: stream ended before the task finished")
+	// ErrStreamReused: a stream sequence was ranged a second time. Each
+	// sequence posts its request once; ask the client for a new one.
+	ErrStreamReused = errors.New("a2a: stream already read; a second read would send the request again")
 	// ErrReplyTooLarge: a reply body over Options.MaxReplyBytes.
 	ErrReplyTooLarge = errors.New("a2a: reply too large")
 	// ErrEventTooLarge: one SSE event over Options.MaxEventBytes.

@@ -9,6 +9,7 @@ import (
 	"iter"
 	"net/http"
 	"strconv"
+	"sync/atomic"
 
 	"workrun/sse"
 )
@@ -43,8 +44,16 @@ func (f *taskFollower) check(ev *StreamEvent) error {
 }
 
 // openStream posts a streaming request and yields its events (SPEC R7).
+// The sequence is one-shot: ranging it again would post the request again
+// (for SendStreamingMessage, submit the work twice), so a second range
+// yields only ErrStreamReused.
 func (c *Client) openStream(ctx context.Context, method string, body requestBody, id int64, follow string) iter.Seq2[StreamEvent, error] {
+	var ranged atomic.Bool
 	return func(yield func(StreamEvent, error) bool) {
+		if ranged.Swap(true) {
+			yield(StreamEvent{}, fmt.Errorf("%s: %w", method, ErrStreamReused))
+			return
+		}
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		fail := func(err error) { yield(StreamEvent{}, c.redact(fmt.Errorf("%s: %w", method, err))) }

@@ -340,6 +340,7 @@ func (w *Window) menu() *fyne.MainMenu {
 		item(lang.X("wf.save", "Save"), key(fyne.KeyS, ctrl), w.save),
 		fyne.NewMenuItemSeparator(),
 		item(lang.X("wf.import_menu", "Import workflow file (.json)…"), key(fyne.KeyO, ctrl), w.importWorkflow),
+		item(lang.X("wf.import_path_menu", "Import from a typed path…"), nil, w.importFromPath),
 		item(lang.X("wf.export_menu", "Export workflow file (.json)…"), key(fyne.KeyE, ctrl), w.exportWorkflow),
 	)
 	// The text-editing keys are only named in the label: a menu shortcut
@@ -697,6 +698,41 @@ func (w *Window) chooseImport() {
 	d.SetFilter(storage.NewExtensionFileFilter([]string{".json"}))
 	d.Resize(dialogSize(w.win))
 	d.Show()
+}
+
+// importFromPath imports the workflow file at a path typed or pasted in.
+func (w *Window) importFromPath() {
+	w.leave(func() {
+		e := widget.NewEntry()
+		e.SetPlaceHolder("/home/me/flows/report.json")
+		dialog.ShowForm(lang.X("wf.import_path_menu", "Import from a typed path…"), lang.X("wf.import", "Import"), lang.X("cancel", "Cancel"),
+			[]*widget.FormItem{widget.NewFormItem(lang.X("wf.path", "File"), e)}, func(ok bool) {
+				if ok {
+					w.importPath(strings.TrimSpace(e.Text))
+				}
+			}, w.win)
+	})
+}
+
+// importPath reads and imports the workflow file at path.
+func (w *Window) importPath(path string) {
+	f, err := os.Open(path)
+	if err != nil {
+		w.showError(fmt.Errorf("import workflow: %w", err))
+		return
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, 16<<20))
+	if err != nil {
+		w.showError(fmt.Errorf("import workflow: %w", err))
+		return
+	}
+	wf, err := ImportWorkflow(b)
+	if err != nil {
+		w.showError(err)
+		return
+	}
+	w.importData(wf, path)
 }
 
 // importData opens an imported workflow under a name that tells it from

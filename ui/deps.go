@@ -25,6 +25,9 @@ type Deps struct {
 	// CheckAgent is the connection test (R3.4): discovery and authentication,
 	// never a business task.
 	CheckAgent func(ctx context.Context, url, credential string) (AgentReport, error)
+	// CheckMCP is the Remote MCP Tool's connection test: initialize and
+	// tools/list with the chosen credential ("" for none), never a tool call.
+	CheckMCP func(ctx context.Context, url, credential string) ([]MCPTool, error)
 	// StartDemoAgent starts the built-in demo agent on loopback.
 	StartDemoAgent func() (url string, stop func(), err error)
 	// Lang is "en", "zh-Hans" or "" for the system language.

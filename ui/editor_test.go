@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -446,5 +447,25 @@ func TestImport_NamedImported(t *testing.T) {
 	}
 	if got := w.status.Text; !strings.Contains(got, "Imported /tmp/flow.json") {
 		t.Errorf("status %q", got)
+	}
+}
+
+// TestImportPath: a typed path is read and imported; a bad one is an error
+// that leaves the open workflow alone.
+func TestImportPath(t *testing.T) {
+	w := newTestWindow(t, Deps{})
+	dir := t.TempDir()
+	b, _ := ExportWorkflow(SampleParallel("http://x"))
+	path := dir + "/flow.json"
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w.importPath(path)
+	if w.doc.wf.Name != "Parallel branches, one fails (imported)" {
+		t.Errorf("imported as %q", w.doc.wf.Name)
+	}
+	w.importPath(dir + "/missing.json")
+	if w.doc.wf.Name != "Parallel branches, one fails (imported)" || !strings.Contains(w.status.Text, "missing.json") {
+		t.Errorf("after a missing file: open %q, status %q", w.doc.wf.Name, w.status.Text)
 	}
 }

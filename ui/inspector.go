@@ -42,6 +42,7 @@ type Inspector struct {
 
 	// testDone is called when a connection test finished (tests wait on it).
 	testDone func()
+	mcp      mcpState // the Remote MCP Tool form's tool lists (inspector_mcp.go)
 }
 
 // NewInspector makes the inspector of w.
@@ -395,6 +396,8 @@ func (in *Inspector) showNode(n workrun.NodeSpec) {
 			return Config{URL: strings.TrimSpace(text("url")), Inputs: many("inputs"), Attachments: many("attachments"),
 				Output: sel("output"), OutputFiles: sel("output_files"), Credential: sel("credential"), TimeoutSeconds: t}, err
 		}
+	case "remote_mcp":
+		in.collect = in.showRemoteMCP(n, c, item)
 	default:
 		in.collect = func() (Config, error) { return c, nil }
 	}

@@ -24,7 +24,7 @@ const (
 
 // savedCall builds the in-memory call of a node execution as it stands after
 // the given record was committed.
-func savedCall(t *testing.T, d Deps, rec workrun.RemoteCall, agent Agent) (*call, *fakeNC) {
+func savedCall(t *testing.T, d Deps, rec workrun.RemoteCall, agent AgentClient) (*call, *fakeNC) {
 	t.Helper()
 	st := compile(t, d, strings.Replace(baseCfg, `"timeout_seconds":5`, `"timeout_seconds":1`, 1)).(*step)
 	nc := newNC("r", "ra", nil)

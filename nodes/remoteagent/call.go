@@ -60,7 +60,7 @@ type call struct {
 	rec     workrun.RemoteCall
 	saved   bool // rec was committed at least once (the messageId is durable)
 	aborted bool
-	agent   Agent
+	agent   AgentClient
 	// secret is the credential's secret once resolved, for redaction; the
 	// abort hook may resolve it concurrently with the node.
 	secret atomic.Pointer[string]
@@ -98,20 +98,6 @@ func (c *call) redactor() redactor {
 	return redactor{}
 }
 
-// connect resolves the credential (remembering its secret for redaction)
-// and discovers the agent.
-func (c *call) connect(ctx context.Context) (Agent, error) {
-	cred, err := c.s.credential(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if cred != nil {
-		c.secret.Store(&cred.Secret)
-	}
-	agent, err := c.s.dial(ctx, cred)
-	return agent, c.redactor().err(err)
-}
-
 // update commits a change to the record, unless the abort hook already took
 // its snapshot: from then on the saved record must not move.
 func (c *call) update(ctx context.Context, f func(*workrun.RemoteCall)) error {
@@ -140,7 +126,7 @@ func (c *call) record() workrun.RemoteCall {
 	return c.rec
 }
 
-func (c *call) setAgent(a Agent) {
+func (c *call) setAgent(a AgentClient) {
 	c.mu.Lock()
 	c.agent = a
 	c.mu.Unlock()
@@ -249,7 +235,7 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 
 // sendBlocking is the non-streaming path: SendMessage waits for the final
 // answer; an unfinished task in it fails the node (SPEC R7).
-func (c *call) sendBlocking(ctx context.Context, agent Agent, req a2a.SendMessageRequest) (workrun.Values, error) {
+func (c *call) sendBlocking(ctx context.Context, agent AgentClient, req a2a.SendMessageRequest) (workrun.Values, error) {
 	rctx, cancel := context.WithTimeout(ctx, c.s.timeout)
 	defer cancel()
 	res, err := agent.SendMessage(rctx, req)
@@ -342,7 +328,7 @@ func (c *call) resume(ctx context.Context) (workrun.Values, error) {
 // keeps waiting, however long the task takes. The node fails only when the
 // agent itself stops answering: a GetTask that times out or is refused, or
 // a stream that ends maxReconnects times in a row without a single event.
-func (c *call) recoverTask(ctx context.Context, agent Agent, quiet bool) (workrun.Values, error) {
+func (c *call) recoverTask(ctx context.Context, agent AgentClient, quiet bool) (workrun.Values, error) {
 	taskID := c.record().TaskID
 	empty := 0 // streams in a row that ended without an event
 	for {

@@ -82,7 +82,7 @@ func CheckAgentNamed(ctx context.Context, rawURL, credName string, creds Credent
 	return CheckAgent(ctx, rawURL, &cred)
 }
 
-func checkAgent(ctx context.Context, c Agent, withCred bool) (Report, error) {
+func checkAgent(ctx context.Context, c AgentClient, withCred bool) (Report, error) {
 	rep := Report{Endpoint: c.Endpoint(), Streaming: c.Streaming(), CredentialUsed: withCred}
 	if card := c.Card(); card != nil {
 		rep.Name = card.Name

@@ -371,7 +371,7 @@ func TestRun_Resume(t *testing.T) {
 		calls := saved(func(r *workrun.RemoteCall) {
 			r.TaskID, r.RemoteState, r.Ended, r.Result = "t1", string(a2a.TaskStateCompleted), true, []byte(`{"text":"kept","files":["f1"]}`)
 		})
-		connect := func(context.Context, string, *a2a.Credential) (Agent, error) {
+		connect := func(context.Context, string, *a2a.Credential) (AgentClient, error) {
 			t.Error("connected although a result was saved")
 			return nil, errors.New("no")
 		}
@@ -553,7 +553,10 @@ func TestRun_Attachments(t *testing.T) {
 			return &a2a.SendResult{Message: &a2a.Message{MessageID: "m", Parts: []a2a.Part{{Text: "ok"}}}}, nil
 		}
 		connected := false
-		connect := func(context.Context, string, *a2a.Credential) (Agent, error) { connected = true; return agent, nil }
+		connect := func(context.Context, string, *a2a.Credential) (AgentClient, error) {
+			connected = true
+			return agent, nil
+		}
 		_, err := compile(t, Deps{Calls: newMemCalls(), Connect: connect}, cfg).Run(t.Context(), nc)
 		if err != nil && connected {
 			t.Errorf("connected to the agent although the attachments were refused")
@@ -644,7 +647,7 @@ func TestRun_CredentialOrigin(t *testing.T) {
 		return a2a.Credential{Kind: a2a.CredentialBearer, Secret: "s3cret", Origin: "http://127.0.0.1:2"}, nil
 	})
 	agent := &fakeAgent{}
-	connect := func(context.Context, string, *a2a.Credential) (Agent, error) { return agent, nil }
+	connect := func(context.Context, string, *a2a.Credential) (AgentClient, error) { return agent, nil }
 	cfg := `{"url":"http://127.0.0.1:1/","inputs":["prompt"],"credential":"k"}`
 	_, err := compile(t, Deps{Calls: newMemCalls(), Connect: connect, Credentials: creds}, cfg).Run(t.Context(), newNC("r", "ra", workrun.Values{"prompt": "x"}))
 	if !errors.Is(err, a2a.ErrCrossOriginCredential) || strings.Contains(err.Error(), "s3cret") {

@@ -47,7 +47,7 @@ func TestRearm_AppliesR9FromTheSavedRecord(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			d := Deps{Calls: calls, Connect: func(context.Context, string, *a2a.Credential) (Agent, error) {
+			d := Deps{Calls: calls, Connect: func(context.Context, string, *a2a.Credential) (AgentClient, error) {
 				connects++
 				return agent, nil
 			}}

@@ -61,7 +61,7 @@ type call struct {
 	rec     workrun.RemoteCall
 	saved   bool
 	aborted bool
-	srv     Server
+	srv     MCPClient
 
 	shown string // last status line shown (key + suffix)
 }
@@ -93,7 +93,7 @@ func (c *call) record() workrun.RemoteCall {
 	return c.rec
 }
 
-func (c *call) setServer(s Server) {
+func (c *call) setServer(s MCPClient) {
 	c.mu.Lock()
 	c.srv = s
 	c.mu.Unlock()
@@ -131,7 +131,7 @@ func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values,
 
 // dial makes a client for the node's URL with its credential; progress and
 // task status notifications become node messages.
-func (c *call) dial(ctx context.Context) (Server, error) {
+func (c *call) dial(ctx context.Context) (MCPClient, error) {
 	cred, err := c.s.credential(ctx)
 	if err != nil {
 		return nil, err
@@ -207,7 +207,7 @@ func (c *call) taskForm(init *mcp.InitializeResult, tool mcp.Tool) (string, erro
 	return form, nil
 }
 
-func (c *call) callTool(ctx context.Context, srv Server, init *mcp.InitializeResult, tools []mcp.Tool, args json.RawMessage, summary string) (workrun.Values, error) {
+func (c *call) callTool(ctx context.Context, srv MCPClient, init *mcp.InitializeResult, tools []mcp.Tool, args json.RawMessage, summary string) (workrun.Values, error) {
 	var tool *mcp.Tool
 	var names []string
 	for i := range tools {
@@ -330,7 +330,7 @@ func (c *call) resume(ctx context.Context) (workrun.Values, error) {
 // tasks/result; whenever that wait breaks or times out it reads the task
 // with tasks/get instead. In the extension form it reads the task with
 // tasks/get at the server's poll interval. The tool is never called again.
-func (c *call) followTask(ctx context.Context, srv Server, t *mcp.Task, readFirst bool) (workrun.Values, error) {
+func (c *call) followTask(ctx context.Context, srv MCPClient, t *mcp.Task, readFirst bool) (workrun.Values, error) {
 	l := parseLink(c.record().ContextID)
 	id := t.TaskID
 	poll := pollOf(t)

@@ -48,7 +48,7 @@ func Check(ctx context.Context, rawURL string, cred *mcp.Credential) (Report, er
 	return check(ctx, c, cred != nil)
 }
 
-func check(ctx context.Context, c Server, withCred bool) (Report, error) {
+func check(ctx context.Context, c MCPClient, withCred bool) (Report, error) {
 	rep := Report{Endpoint: c.Endpoint(), CredentialUsed: withCred}
 	init, err := c.Initialize(ctx)
 	if err != nil {
