@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/go-text/typesetting/font"
 
@@ -149,4 +150,27 @@ func TestCJKSubsetCoversTheCatalogue(t *testing.T) {
 func isCJK(r rune) bool {
 	return r >= 0x2E80 && r <= 0x9FFF || r >= 0xF900 && r <= 0xFAFF || r >= 0xFF00 && r <= 0xFFEF ||
 		r >= 0x3000 && r <= 0x303F
+}
+
+// TestThemeDrawsEnglishPunctuationLikeFyne: the English window draws Latin text,
+// the middle dot and the em dash that the run panel and the status bar put
+// between words exactly as Fyne's own theme does. The CJK subset comes first
+// in the theme; had it a glyph for "·" or "—" but none for the space after
+// it, the painter would keep that space in the subset's run and draw "�".
+func TestThemeDrawsEnglishPunctuationLikeFyne(t *testing.T) {
+	test.NewTempApp(t)
+	const text = "Start · start — succeeded … (2s)"
+	for _, style := range []fyne.TextStyle{{}, {Bold: true}} {
+		render := func(th fyne.Theme) image.Image {
+			fyne.CurrentApp().Settings().SetTheme(th)
+			w := test.NewWindow(widget.NewLabelWithStyle(text, fyne.TextAlignLeading, style))
+			defer w.Close()
+			w.Resize(fyne.NewSize(360, 60))
+			return w.Canvas().Capture()
+		}
+		want := render(theme.DefaultTheme())
+		if got := render(newAppTheme("en")); !sameImage(got, want) {
+			t.Errorf("bold=%v: %q renders differently with the app's English theme than with Fyne's", style.Bold, text)
+		}
+	}
 }
