@@ -62,10 +62,15 @@ dist-deps:
 test-deps:
 	scripts/deps.sh test
 
-## screenshot: refresh docs/screenshot*.png from the real-window tests
+## screenshot: refresh the README's pictures: docs/screenshot.png and
+##             docs/screenshot-{1024x700,1440x900}.png from the real-window
+##             tests, then the sample runs (docs/screenshot-run.png and
+##             assets/screenshots/parallel-*.png, English and Chinese, at
+##             1440x900 and 1024x700) with scripts/screenshots.sh
 screenshot: test-deps
 	WORKRUN_SAVE_SCREENSHOT=1 xvfb-run -a -s '-screen 0 1280x800x24' \
-		$(GO) test -count=1 -v -run '^(TestGUISmoke|TestGUIRunsSampleAgainstDemoAgent|TestGUIWindowFitsScreen)$$' .
+		$(GO) test -count=1 -v -run '^(TestGUISmoke|TestGUIWindowFitsScreen)$$' .
+	scripts/screenshots.sh
 
 clean:
 	rm -rf bin dist $(LICENSES)

@@ -30,7 +30,8 @@ import (
 // ends with "succeeded"; the run record read back through the CLI shows
 // every edit and the typed question coming back as the answer.
 //
-// WORKRUN_SAVE_SCREENSHOT=1 writes the picture to docs/screenshot-run.png.
+// The README's picture of this sample's run (docs/screenshot-run.png) comes
+// from scripts/screenshots.sh, which runs the sample unedited.
 func TestGUIRunsSampleAgainstDemoAgent(t *testing.T) {
 	g := newGUITest(t)
 	scr := startXvfb(t, 1440, 900)
@@ -89,9 +90,6 @@ func TestGUIRunsSampleAgainstDemoAgent(t *testing.T) {
 	shot := filepath.Join(g.tmp, "run.png")
 	stats := waitForPicture(t, app, g.importTool, win, shot, "DISPLAY="+scr.display)
 	t.Logf("window %q; screenshot %dx%d: %d distinct colours", title, stats.w, stats.h, stats.colours)
-	if os.Getenv("WORKRUN_SAVE_SCREENSHOT") != "" {
-		saveScreenshot(t, shot, filepath.Join("docs", "screenshot-run.png"))
-	}
 	quitApp(t, app) // the demo agent must stop with the app
 
 	// The run record, read back through the CLI from the same data directory.
