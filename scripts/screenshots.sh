@@ -1,20 +1,24 @@
 #!/usr/bin/env bash
-# make screenshot: the README's run screenshots, taken from the real binary
-# as a person would take them. For each picture it starts bin/workrun on a
-# private X server (Xvfb) of the picture's size, with a fresh HOME and data
-# directory and a private D-Bus session holding an unlocked Secret Service
-# (gnome-keyring, so no "No OS keyring" dialog), in English or in Chinese
-# (the system locale, as a Chinese desktop sets it), and drives the window
-# with xdotool only: Help → the sample, Ctrl+R, Enter in the inputs dialog;
-# it waits for the window title to end in "— failed" or "— succeeded" and
-# captures the screen with ImageMagick's import.
+# make screenshot: the README's pictures of sample runs, taken from the real
+# binary as a person would take them. For each picture it starts bin/workrun
+# on a private X server (Xvfb) of the picture's size, with a fresh HOME and
+# data directory and a private D-Bus session holding an unlocked Secret
+# Service (gnome-keyring, so no "No OS keyring" dialog), in English or in
+# Chinese (the system locale, as a Chinese desktop sets it), and drives the
+# window with xdotool only: maximise it, Help → the sample, Ctrl+R, Enter in
+# the inputs dialog; once the window title ends in "— failed" (or
+# "— succeeded") it drags the run panel taller, selects the Remote Agent in
+# the run panel and captures the screen with ImageMagick's import.
 #
 #   assets/screenshots/parallel-{en,zh}.png            1440×900
 #   assets/screenshots/parallel-{en,zh}-1024x700.png   1024×700
 #   docs/screenshot-run.png                            1440×900, Remote Agent sample
 #
-# Only the packages scripts/deps.sh installs are used. SCREENSHOT_STEPS=DIR
+# Only the packages scripts/deps.sh installs are used. SCREENSHOT_ONLY=TEXT
+# takes only the pictures whose file name contains TEXT; SCREENSHOT_STEPS=DIR
 # keeps a picture of every step in DIR (for finding where a click went).
+# The clicks are at fixed places of the layout (menu bar, node list rows);
+# when the layout changes, look at the step pictures and move them.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -95,6 +99,8 @@ shoot() {
 
 	env "${locale_env[@]}" bin/workrun --data-dir "$work/data" </dev/null >"$work/app.log" 2>&1 &
 	app=$!
+	# shellcheck disable=SC2064 # the pid is known now
+	trap "kill $app 2>/dev/null || true" EXIT
 	win=
 	for _ in $(seq 1 450); do
 		win=$(xdotool search --onlyvisible --name '^Workrun( |$)' 2>/dev/null | head -n1 || true)
@@ -121,15 +127,16 @@ shoot() {
 	en) help_x=287 ;;
 	zh) help_x=260 ;;
 	esac
+	local name
 	case $sample in
-	remote) item_y=83 ;;
-	parallel) item_y=118 ;;
+	remote) item_y=83 name='Remote Agent demo' ;;
+	parallel) item_y=118 name='Parallel branches, one fails' ;;
 	esac
 	click "$help_x" 14
 	step 1-help
 	click "$((help_x + 80))" "$item_y" 2
 	step 2-sample
-	wait_title '^Workrun — .+$' >/dev/null
+	wait_title "^Workrun — $name\$" >/dev/null
 
 	# Run: Ctrl+R opens the inputs dialog; Enter runs with the sample's values.
 	xdotool key --window "$win" ctrl+r
@@ -161,10 +168,13 @@ shoot() {
 	done
 	xdotool sleep 0.2 mouseup 1
 	sleep 1
+
 	# On a screen narrower than 1280 the canvas is too narrow for the
-	# workflow's labels: hide the inspector (View → Show or hide the
-	# inspector, Ctrl+I), as the README suggests for small screens.
+	# workflow's labels: hide the workflow list and the inspector (View →
+	# Ctrl+L, Ctrl+I), as the README says the editor allows.
 	if [ "$sw" -lt 1280 ]; then
+		xdotool key --window "$win" ctrl+l
+		sleep 0.5
 		xdotool key --window "$win" ctrl+i
 		sleep 1
 	fi
@@ -172,13 +182,30 @@ shoot() {
 	sleep 1
 	step 5-panel
 
+	# The detail's split (a light bar in the middle of the detail, found
+	# below the selected node's heading) gives the node's inputs and outputs
+	# 45%: on the small screen they need 30 pixels more, on the large one
+	# the messages can have 40 pixels of what is left empty above them.
+	local hx=$((sw * 67 / 100)) hy dy=-8
+	[ "$sw" -lt 1280 ] && dy=5
+	hy=$(import -window root -crop "1x$((sh - 60 - top - 170))+$hx+$((top + 170))" txt:- |
+		awk -F'[,: ]+' -v y0=$((top + 170)) '/#F3F3F3/ && !h { h = y0 + $2 } END { if (h) print h }')
+	[ -n "$hy" ] || fail "no split handle in the run's detail in the column x=$hx"
+	xdotool mousemove --window "$win" "$hx" "$hy" sleep 0.2 mousedown 1
+	for i in 1 2 3 4 5 6; do
+		xdotool mousemove --window "$win" "$hx" $((hy + dy * i)) sleep 0.05
+	done
+	xdotool sleep 0.2 mouseup 1
+	sleep 1
+	step 6-detail
+
 	# Select the Remote Agent in the run panel's node list (its second row,
 	# under the run's failure line when it failed): the detail shows its
 	# answer and, in the parallel sample, the lines of its cancel.
 	local row=140
 	[ "$sample" = parallel ] && row=180
 	click 200 $((top + row)) 2
-	step 6-agent
+	step 7-agent
 
 	import -window root "png:$work/shot.png" || fail "import -window root"
 	cp "$work/shot.png" "$out"
