@@ -89,7 +89,7 @@ func TestAbort_R9Table(t *testing.T) {
 			calls := newMemCalls()
 			rec := workrun.RemoteCall{RunID: "r", NodeID: "ra", CallKey: callKey, MessageID: "m", TaskID: tt.taskID, RemoteState: string(tt.state), Ended: tt.ended}
 			_, nc := savedCall(t, Deps{Calls: calls}, rec, agent)
-			abortNC(nc, t.Context())
+			abortNC(t.Context(), nc)
 			if got := agent.Calls("CancelTask"); got != tt.wantCancels {
 				t.Errorf("CancelTask sent %d times, want %d", got, tt.wantCancels)
 			}
@@ -104,7 +104,7 @@ func TestAbort_R9Table(t *testing.T) {
 				t.Errorf("saved outcome %q, want %q", got.CancelOutcome, tt.wantOutcome)
 			}
 			// The hook runs once; a second call changes nothing (no retry).
-			abortNC(nc, t.Context())
+			abortNC(t.Context(), nc)
 			if got := agent.Calls("CancelTask"); got != tt.wantCancels {
 				t.Errorf("after a second abort: %d cancels", got)
 			}
@@ -116,14 +116,14 @@ func TestAbort_Chinese(t *testing.T) {
 	agent := &fakeAgent{CancelTaskFunc: func(_ context.Context, id string) (*a2a.Task, error) { return task(id, a2a.TaskStateCanceled, ""), nil }}
 	rec := workrun.RemoteCall{RunID: "r", NodeID: "ra", CallKey: callKey, MessageID: "m", TaskID: "t1", RemoteState: string(a2a.TaskStateWorking)}
 	_, nc := savedCall(t, Deps{Calls: newMemCalls()}, rec, agent)
-	abortNC(nc, t.Context())
+	abortNC(t.Context(), nc)
 	if diff := cmp.Diff([]string{"远程任务：正在请求取消…", "远程任务：已取消"}, msgsIn(nc, "zh")); diff != "" {
 		t.Error(diff)
 	}
 
 	agent.CancelTaskFunc = func(context.Context, string) (*a2a.Task, error) { return nil, errors.New("connection refused") }
 	_, nc = savedCall(t, Deps{Calls: newMemCalls()}, rec, agent)
-	abortNC(nc, t.Context())
+	abortNC(t.Context(), nc)
 	if !hasMsg(msgsIn(nc, "zh_CN.UTF-8"), "取消结果未确认：请求失败或超时，不会自动重试") {
 		t.Errorf("messages = %q", msgsOf(nc))
 	}
@@ -194,7 +194,7 @@ func TestAbort_ParallelBranches(t *testing.T) {
 	fail()
 	var wg sync.WaitGroup
 	for _, nc := range ncs {
-		wg.Go(func() { abortNC(nc, context.Background()) })
+		wg.Go(func() { abortNC(context.Background(), nc) })
 	}
 	wg.Wait()
 	for range 2 {
@@ -247,7 +247,7 @@ func TestAbort_SnapshotFreezesRecord(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	abortNC(nc, t.Context())
+	abortNC(t.Context(), nc)
 	close(release)
 	if err := <-done; err == nil {
 		t.Fatal("the node succeeded after its abort")
@@ -271,7 +271,7 @@ func TestAbort_DuringSubmit(t *testing.T) {
 		aborted := make(chan struct{})
 		calls.SaveFunc = func(workrun.RemoteCall) error {
 			once.Do(func() {
-				go func() { defer close(aborted); abortNC(nc, context.Background()) }()
+				go func() { defer close(aborted); abortNC(context.Background(), nc) }()
 			})
 			return nil
 		}

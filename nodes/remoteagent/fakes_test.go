@@ -263,7 +263,7 @@ func render(ts []workrun.Text, lang string) []string {
 
 // abortNC runs nc's abort hooks like the engine does: once, concurrently,
 // on a detached bounded context.
-func abortNC(nc *workruntest.NodeContext, ctx context.Context) {
+func abortNC(ctx context.Context, nc *workruntest.NodeContext) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	var wg sync.WaitGroup

@@ -256,7 +256,7 @@ func TestRun_BreakBeforeTaskIDIsNotResubmitted(t *testing.T) {
 		t.Errorf("calls = %v", agent.calls)
 	}
 	// R9 row "no taskId received": the abort shows it and sends nothing.
-	abortNC(nc, t.Context())
+	abortNC(t.Context(), nc)
 	if !hasMsg(msgsOf(nc), "Remote task: submission result unknown (no taskId was received); no cancel sent, nothing resubmitted") {
 		t.Errorf("messages = %q", msgsOf(nc))
 	}
@@ -685,7 +685,7 @@ func TestRun_RefusedRequestEndsTheCall(t *testing.T) {
 				if rec, _ := calls.get("r", "ra"); !rec.Ended {
 					t.Errorf("record = %+v", rec)
 				}
-				abortNC(nc, t.Context())
+				abortNC(t.Context(), nc)
 				if len(msgsOf(nc)) != 1 || agent.Calls("CancelTask") != 0 {
 					t.Errorf("streaming=%v: messages after abort = %q", streaming, msgsOf(nc))
 				}

@@ -64,7 +64,7 @@ func TestRearm_AppliesR9FromTheSavedRecord(t *testing.T) {
 			if agent.Calls("CancelTask")+connects != 0 {
 				t.Fatal("Rearm itself must send nothing")
 			}
-			abortNC(nc, t.Context())
+			abortNC(t.Context(), nc)
 			if got := agent.Calls("CancelTask"); got != tt.wantCancels {
 				t.Errorf("CancelTask sent %d times, want %d", got, tt.wantCancels)
 			}
@@ -82,7 +82,7 @@ func TestRearm_AppliesR9FromTheSavedRecord(t *testing.T) {
 			// further cancel for any row (R13).
 			nc2 := newNC("r", "ra", nil)
 			rs.Rearm(nc2, workrun.NodeRun{RunID: "r", NodeID: "ra", Status: workrun.NodeInterrupted})
-			abortNC(nc2, t.Context())
+			abortNC(t.Context(), nc2)
 			if got := agent.Calls("CancelTask"); got != tt.wantCancels {
 				t.Errorf("after a second restart and Stop: %d cancels, want %d", got, tt.wantCancels)
 			}

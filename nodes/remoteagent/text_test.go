@@ -110,7 +110,7 @@ func TestAbort_CancelAnswerStateLocalized(t *testing.T) {
 			agent := &fakeAgent{CancelTaskFunc: func(_ context.Context, id string) (*a2a.Task, error) { return task(id, tt.answer, ""), nil }}
 			rec := workrun.RemoteCall{RunID: "r", NodeID: "ra", CallKey: callKey, MessageID: "m", TaskID: "t1", RemoteState: string(a2a.TaskStateWorking)}
 			_, nc := savedCall(t, Deps{Calls: newMemCalls()}, rec, agent)
-			abortNC(nc, t.Context())
+			abortNC(t.Context(), nc)
 			msgs := msgsIn(nc, tt.tag)
 			if len(msgs) != 2 || msgs[1] != tt.want {
 				t.Errorf("messages = %q, want the request line then %q", msgs, tt.want)
