@@ -12,8 +12,8 @@ import (
 // engine imports no other package of the project; the window sees only the
 // engine and its assets; node kinds reach persistence and secrets only
 // through the interfaces in their Deps; the protocol clients import nothing
-// of the project; the CLI reaches the data directory only through
-// cli.Services. It asks `go list -deps`, so indirect imports count too.
+// of the project but the SSE reader they share; the CLI reaches the data
+// directory only through cli.Services. It asks `go list -deps`, so indirect imports count too.
 func TestImportArrows(t *testing.T) {
 	rules := []struct {
 		pkgs    string
@@ -23,11 +23,12 @@ func TestImportArrows(t *testing.T) {
 		{pkgs: "./workrun", allowed: []string{"workrun/workrun"}},
 		{pkgs: "./ui", allowed: []string{"workrun/ui", "workrun/workrun", "workrun/assets"}},
 		{pkgs: "./nodes/...", forbid: []string{"workrun/store", "workrun/credentials", "workrun/artifacts", "workrun/ui", "workrun/cli"}},
-		{pkgs: "./a2a", allowed: []string{"workrun/a2a"}},
-		{pkgs: "./mcp", allowed: []string{"workrun/mcp"}},
+		{pkgs: "./sse", allowed: []string{"workrun/sse"}},
+		{pkgs: "./a2a", allowed: []string{"workrun/a2a", "workrun/sse"}},
+		{pkgs: "./mcp", allowed: []string{"workrun/mcp", "workrun/sse"}},
 		{pkgs: "./store", allowed: []string{"workrun/store", "workrun/workrun"}},
 		{pkgs: "./artifacts", allowed: []string{"workrun/artifacts", "workrun/workrun"}},
-		{pkgs: "./credentials", allowed: []string{"workrun/credentials", "workrun/workrun", "workrun/a2a", "workrun/mcp"}},
+		{pkgs: "./credentials", allowed: []string{"workrun/credentials", "workrun/workrun", "workrun/a2a", "workrun/mcp", "workrun/sse"}},
 		{pkgs: "./cli", forbid: []string{"workrun/store", "workrun/ui"}},
 	}
 	for _, r := range rules {

@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"strconv"
 	"sync/atomic"
+
+	"workrun/sse"
 )
 
 // taskFollower enforces that every event names the task being followed.
@@ -72,12 +74,14 @@ func (c *Client) openStream(ctx context.Context, method string, body requestBody
 			c.plainReply(resp, wantID, f, method, yield)
 			return
 		}
-		r := newSSEReader(resp.Body, c.opts.MaxEventBytes)
+		r := sse.NewReader(resp.Body, c.opts.MaxEventBytes)
+		defer r.Release()
 		for {
-			sse, err := r.next()
+			event, err := r.Next()
 			if err != nil {
 				switch {
-				case errors.Is(err, ErrEventTooLarge):
+				case errors.Is(err, sse.ErrEventTooLarge):
+					err = fmt.Errorf("%w: over the %d-byte limit", ErrEventTooLarge, c.opts.MaxEventBytes)
 				case errors.Is(err, io.EOF):
 					err = fmt.Errorf("%w: the body ended without a final state", ErrStreamBroken)
 				case ctx.Err() != nil:
@@ -88,8 +92,8 @@ func (c *Client) openStream(ctx context.Context, method string, body requestBody
 				fail(err)
 				return
 			}
-			ev, err := decodeEvent(sse.Data, wantID, f)
-			if err == nil && sse.Event == "error" {
+			ev, err := decodeEvent(event.Data, wantID, f)
+			if err == nil && event.Event == "error" {
 				err = fmt.Errorf("%w: an error event carries no JSON-RPC error", ErrProtocol)
 			}
 			if err != nil {
