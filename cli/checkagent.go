@@ -22,7 +22,8 @@ func init() {
 	})
 }
 
-// runCheckAgent is the connection test of SPEC R3.4 from the command line.
+// runCheckAgent is the connection test (docs/remote-agent.md R3.4) from the
+// command line.
 func runCheckAgent(ctx context.Context, env *Env, args []string) int {
 	fs := flag.NewFlagSet("check-agent", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
