@@ -129,7 +129,12 @@ func guiDeps(p *parts) ui.Deps {
 				cred = new(credentials.ForA2A(c, secret))
 			}
 			r, err := remoteagent.CheckAgent(ctx, url, cred)
-			if err != nil {
+			switch {
+			case errors.Is(err, remoteagent.ErrCredentialRequired):
+				return ui.AgentReport{}, fmt.Errorf("%w: %w", ui.ErrNeedsCredential, err)
+			case errors.Is(err, remoteagent.ErrCredentialRefused):
+				return ui.AgentReport{}, fmt.Errorf("%w: %w", ui.ErrCredentialRefused, err)
+			case err != nil:
 				return ui.AgentReport{}, err
 			}
 			return ui.AgentReport{CardName: r.Name, InterfaceURL: r.Endpoint, Streaming: r.Streaming,

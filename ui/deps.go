@@ -11,6 +11,15 @@ import (
 // no keyring to keep secrets in (SPEC W8). The dialog says so plainly.
 var ErrNoKeyring = errors.New("no OS keyring available")
 
+// ErrNeedsCredential is what CheckAgent returns (wrapped) when the agent
+// answered that it wants a credential and none was sent; ErrCredentialRefused
+// when it refused the one that was. The inspector then says so in words and
+// offers to add a credential.
+var (
+	ErrNeedsCredential   = errors.New("the agent wants a credential")
+	ErrCredentialRefused = errors.New("the agent refused the credential")
+)
+
 // Deps is everything the window needs from the rest of the program. Only
 // Engine-free browsing needs nothing: every field may be nil, and the window
 // then disables what depends on it (the smoke test opens it that way).
