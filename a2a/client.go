@@ -175,9 +175,11 @@ func (c *Client) taskCall(ctx context.Context, method, taskID string) (*Task, er
 }
 
 // CheckAccess verifies that the agent accepts the client's credential without
-// submitting any work (SPEC R3.4): it reads a task id that cannot exist. An
-// A2A answer (normally ErrTaskNotFound) means access is granted; HTTP 401/403
-// gives ErrUnauthorized.
+// submitting any work: it reads a task id that cannot exist. A JSON-RPC
+// answer over HTTP 2xx (normally ErrTaskNotFound) means access is granted;
+// HTTP 401/403 or a JSON-RPC unauthenticated code gives ErrUnauthorized, any
+// other HTTP error is returned. It is the product's connection test
+// (remoteagent.CheckAgent), so the interop suite runs it against other SDKs.
 func (c *Client) CheckAccess(ctx context.Context) error {
 	_, err := c.GetTask(ctx, "workrun-access-check-"+strconv.FormatInt(time.Now().UnixNano(), 36))
 	var h *HTTPError

@@ -54,8 +54,10 @@
 // (RedactSecret).
 //
 // Connection test. CheckAccess reads a task id that cannot exist: an A2A
-// answer proves discovery and authentication without submitting work (SPEC
-// R3.4). Callers should check Streaming() before using the streaming methods.
+// answer proves discovery and authentication without submitting work
+// (docs/remote-agent.md R3.4); it is the one connection test the product
+// runs (remoteagent.CheckAgent). Callers should check Streaming() before
+// using the streaming methods.
 //
 // Idempotency. POST requests are never retried by the transport (Go replays
 // only idempotent requests), so one SendMessage call submits at most once.

@@ -23,22 +23,6 @@ func init() {
 	})
 }
 
-// parseInterleaved parses flags that may come before, between or after the
-// positional arguments, and returns the positionals.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-}
-
 // openCredentials opens the data directory's credential manager (metadata in
 // SQLite, secrets in the OS keyring); the caller runs the returned close.
 func openCredentials(ctx context.Context, env *Env) (CredentialManager, func(), bool) {

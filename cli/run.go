@@ -30,28 +30,6 @@ func init() {
 	})
 }
 
-// repeated collects a flag given several times.
-type repeated []string
-
-func (r *repeated) String() string     { return strings.Join(*r, ",") }
-func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
-
-// parseInterspersed parses flags that may come before or after the
-// positional arguments, which it returns.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-}
-
 func runCommand(ctx context.Context, env *Env, args []string) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -60,7 +38,7 @@ func runCommand(ctx context.Context, env *Env, args []string) int {
 	fs.Var(&files, "file", "")
 	asJSON := fs.Bool("json", false, "")
 	langFlag := fs.String("lang", "", "")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageError(env, "run: "+err.Error())
 	}

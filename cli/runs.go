@@ -27,7 +27,7 @@ func runsCommand(ctx context.Context, env *Env, args []string) int {
 	asJSON := fs.Bool("json", false, "")
 	status := fs.String("status", "", "")
 	limit := fs.Int("limit", 50, "")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageError(env, "runs: "+err.Error())
 	}

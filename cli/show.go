@@ -59,7 +59,7 @@ func showCommand(ctx context.Context, env *Env, args []string) int {
 	fs.SetOutput(io.Discard)
 	asJSON := fs.Bool("json", false, "")
 	langFlag := fs.String("lang", "", "")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageError(env, "show: "+err.Error())
 	}

@@ -178,7 +178,7 @@ func (c *call) run(ctx context.Context) (workrun.Values, error) {
 
 // submit sends the business message once (SPEC R5).
 func (c *call) submit(ctx context.Context) (workrun.Values, error) {
-	parts, summary, err := c.s.buildParts(ctx, c.nc) // limits are checked before anything is sent
+	parts, n, err := c.s.buildParts(ctx, c.nc) // limits are checked before anything is sent
 	if err != nil {
 		return nil, err
 	}
@@ -200,7 +200,7 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 	if c.isAborted() {
 		return nil, errAborted
 	}
-	c.log(msgSending, name, agent.Endpoint(), summary)
+	c.log(msgSendingParts, name, agent.Endpoint(), n.texts, n.data, n.files, n.bytes)
 	req := a2a.SendMessageRequest{Message: a2a.Message{
 		MessageID: c.record().MessageID, Role: a2a.RoleUser, Parts: parts,
 	}}

@@ -124,6 +124,6 @@
 // replaced by "[redacted]" before they are saved or shown (redact.go). A
 // task or context id carrying it is refused as a protocol error, since an id
 // must be kept as is. CheckAgent is the connection test: card
-// discovery plus one authenticated GetTask of a random id, which submits no
-// task (R3.4).
+// discovery plus a2a.Client.CheckAccess (one authenticated GetTask of a
+// random id), which submits no task (R3.4).
 package remoteagent
