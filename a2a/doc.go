@@ -32,7 +32,7 @@
 //
 // Time and size. The client never uses http.Client.Timeout, which would cut
 // streams; deadlines come from the caller's context. Replies, single SSE
-// events and the card are capped (Options). The encoded request is measured
+// events (read by package sse) and the card are capped (Options). The encoded request is measured
 // before anything is sent and refused with ErrRequestTooLarge, naming both
 // sizes, when it exceeds Options.MaxRequestBytes; RequestSize gives the same
 // figure ahead of time without reading any file.
