@@ -1,4 +1,4 @@
-// Package a2a is Workrun's own A2A 1.0 JSON-RPC client (SPEC R3, R4, R7,
+// Package a2a is Workrun's own A2A 1.0 JSON-RPC client (docs/remote-agent.md R3, R4, R7,
 // R14–R16). It imports nothing else of the project.
 //
 // Discovery. Discover reads the Agent Card (a base URL goes through
@@ -23,7 +23,7 @@
 // follow a task past INPUT_REQUIRED/AUTH_REQUIRED, subscribe again. A body
 // that ends (or breaks) before that yields ErrStreamBroken: the remote task
 // may still be running, so read it with GetTask instead of resubmitting
-// (SPEC R6). A plain JSON body where a stream was expected (a2a-js early
+// (docs/remote-agent.md R6). A plain JSON body where a stream was expected (a2a-js early
 // errors) is read as a JSON-RPC reply. The common event, a statusUpdate with
 // text parts, is decoded in one pass without reflection; every other event,
 // and any input that pass is not sure to read exactly as encoding/json does,

@@ -476,7 +476,7 @@ func enable(b *widget.Button, on bool) {
 }
 
 // validate collects the editor's and the engine's problems; Run stays
-// disabled while any remain (SPEC W1).
+// disabled while any remain (docs/product.md W1).
 func (w *Window) validate() {
 	wf := w.doc.wf
 	ps := CheckWorkflow(wf)
@@ -518,7 +518,7 @@ func (w *Window) showError(err error) {
 }
 
 // noteInterrupted says when runs interrupted by an exit wait to be resumed
-// (R12, R13); it reads one index, never the history.
+// (docs/remote-agent.md R12, R13); it reads one index, never the history.
 func (w *Window) noteInterrupted() {
 	if w.deps.Runs == nil {
 		return
@@ -560,7 +560,7 @@ func (w *Window) ShowRun(runID string) {
 	w.updateRunButtons()
 }
 
-// --- workflows (SPEC W1) ---
+// --- workflows (docs/product.md W1) ---
 
 func (w *Window) reloadList(selectID string) {
 	recs, err := w.wfs.ListWorkflows(w.ctx)

@@ -15,7 +15,7 @@ import (
 )
 
 // TestInspector_RemoteAgentForm types into the Remote Agent form and checks
-// what it reports before and after Apply (R3).
+// what it reports before and after Apply (docs/remote-agent.md R3).
 func TestInspector_RemoteAgentForm(t *testing.T) {
 	w := newTestWindow(t, Deps{})
 	wf := SampleRemote("http://127.0.0.1:41241")
@@ -91,7 +91,7 @@ func TestInspector_RemoteAgentForm(t *testing.T) {
 }
 
 // TestInspector_RunDisabledWhileProblems: a problem typed and applied
-// disables Run and shows on the node and in the problem list (W1).
+// disables Run and shows on the node and in the problem list (docs/product.md W1).
 func TestInspector_RunDisabledWhileProblems(t *testing.T) {
 	eng := &fakeEngine{}
 	w := newTestWindow(t, Deps{Engine: eng})

@@ -34,7 +34,7 @@ func savedCall(t *testing.T, d Deps, rec workrun.RemoteCall, agent AgentClient) 
 	return c, nc
 }
 
-// TestAbort_R9Table applies the R9 table row by row (SPEC R9–R11).
+// TestAbort_R9Table applies the R9 table row by row (docs/remote-agent.md R9–R11).
 func TestAbort_R9Table(t *testing.T) {
 	canceledTask := func(_ context.Context, id string) (*a2a.Task, error) { return task(id, a2a.TaskStateCanceled, ""), nil }
 	tests := []struct {

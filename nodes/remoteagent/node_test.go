@@ -293,7 +293,7 @@ func TestRun_EndStates(t *testing.T) {
 			var ie *workrun.InterruptError
 			if tt.interrupt {
 				if !errors.As(err, &ie) || ie.Cause != workrun.InterruptedByRemote {
-					t.Fatalf("err = %#v, want InterruptError by remote (R8)", err)
+					t.Fatalf("err = %#v, want InterruptError by remote (docs/remote-agent.md R8)", err)
 				}
 			} else if !errors.Is(err, tt.wantErr) || errors.As(err, &ie) {
 				t.Fatalf("err = %v, want %v", err, tt.wantErr)

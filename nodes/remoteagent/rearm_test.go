@@ -15,7 +15,7 @@ import (
 // node to register its abort hook again (workrun.RearmableStep). The hook
 // reads the saved call when the abort begins and applies the R9 table to it;
 // a call that already holds a cancel outcome from before the restart gets
-// nothing, neither continued nor retried (SPEC R2, R9, R13).
+// nothing, neither continued nor retried (docs/remote-agent.md R2, R9, R13).
 func TestRearm_AppliesR9FromTheSavedRecord(t *testing.T) {
 	tests := []struct {
 		name        string
@@ -79,7 +79,7 @@ func TestRearm_AppliesR9FromTheSavedRecord(t *testing.T) {
 				t.Errorf("saved outcome %q, want %q", got.CancelOutcome, tt.wantOutcome)
 			}
 			// A second Stop after another restart: the saved outcome means no
-			// further cancel for any row (R13).
+			// further cancel for any row (docs/remote-agent.md R13).
 			nc2 := newNC("r", "ra", nil)
 			rs.Rearm(nc2, workrun.NodeRun{RunID: "r", NodeID: "ra", Status: workrun.NodeInterrupted})
 			abortNC(t.Context(), nc2)

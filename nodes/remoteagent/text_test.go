@@ -91,7 +91,7 @@ func TestRun_StatusLinesLocalized(t *testing.T) {
 }
 
 // TestAbort_CancelAnswerStateLocalized: the cancel answers that name the
-// state the agent reports show it in the run's language (R10).
+// state the agent reports show it in the run's language (docs/remote-agent.md R10).
 func TestAbort_CancelAnswerStateLocalized(t *testing.T) {
 	tests := []struct {
 		tag    string
