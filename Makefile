@@ -62,10 +62,10 @@ dist-deps:
 test-deps:
 	scripts/deps.sh test
 
-## screenshot: refresh docs/screenshot.png and docs/screenshot-run.png from the real-window tests
+## screenshot: refresh docs/screenshot*.png from the real-window tests
 screenshot: test-deps
 	WORKRUN_SAVE_SCREENSHOT=1 xvfb-run -a -s '-screen 0 1280x800x24' \
-		$(GO) test -count=1 -v -run '^(TestGUISmoke|TestGUIRunsSampleAgainstDemoAgent)$$' .
+		$(GO) test -count=1 -v -run '^(TestGUISmoke|TestGUIRunsSampleAgainstDemoAgent|TestGUIWindowFitsScreen)$$' .
 
 clean:
 	rm -rf bin dist $(LICENSES)

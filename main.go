@@ -5,9 +5,11 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"workrun/a2a"
 	"workrun/a2a/demoagent"
@@ -64,9 +66,12 @@ func openParts(ctx context.Context, dataDir string) (*parts, error) {
 	creds := credentials.NewManager(st, nil)
 	remote := remoteagent.New(remoteagent.Deps{
 		Calls:       st,
-		Credentials: remoteagent.FromManager(creds),
+		Credentials: credentials.A2ASource{Manager: creds},
+		// Large results wait beside the artifacts, on the data directory's
+		// disk rather than a RAM-backed /tmp.
+		SpoolDir: filepath.Join(dataDir, "artifacts", "tmp"),
 	})
-	remoteMCP := remotemcp.New(remotemcp.Deps{Calls: st, Credentials: remotemcp.FromManager(creds)})
+	remoteMCP := remotemcp.New(remotemcp.Deps{Calls: st, Credentials: credentials.MCPSource{Manager: creds}})
 	// The local node kinds (SPEC W7), the Remote Agent (R1–R17) and the
 	// Remote MCP Tool (docs/remote-mcp.md).
 	engine := workrun.NewEngine(st, arts,
@@ -81,7 +86,11 @@ func openServices(ctx context.Context, dataDir string) (*cli.Services, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &cli.Services{DataDir: dataDir, Runs: p.store, Workflows: p.store, Artifacts: p.artifacts, Engine: p.engine, Close: p.store.Close}, nil
+	return &cli.Services{
+		DataDir: dataDir, Runs: p.store, Workflows: p.store, Artifacts: p.artifacts, Engine: p.engine,
+		RemoteCalls: p.store, RunArtifacts: p.store, ArtifactGC: p.artifacts, Credentials: p.creds,
+		Close: p.store.Close,
+	}, nil
 }
 
 // runGUI opens the window on the data directory and blocks until it closes.
@@ -109,16 +118,7 @@ func guiDeps(p *parts) ui.Deps {
 	return ui.Deps{
 		Engine: p.engine, Runs: st, Workflows: st, Artifacts: p.artifacts,
 		Credentials: credAdapter{creds},
-		RemoteCalls: func(ctx context.Context, runID string) ([]ui.RemoteTask, error) {
-			cs, err := st.RemoteCallsForRun(ctx, runID)
-			out := make([]ui.RemoteTask, 0, len(cs))
-			for _, c := range cs {
-				out = append(out, ui.RemoteTask{NodeID: c.NodeID, AgentURL: c.AgentURL, TaskID: c.TaskID, ContextID: c.ContextID,
-					RemoteState: c.RemoteState, StatusText: c.StatusText, CancelOutcome: c.CancelOutcome,
-					CancelText: c.CancelText, Ended: c.Ended, UpdatedAt: c.UpdatedAt})
-			}
-			return out, err
-		},
+		RemoteCalls: st.RemoteCallsForRun,
 		CheckAgent: func(ctx context.Context, url, name string) (ui.AgentReport, error) {
 			var cred *a2a.Credential
 			if name != "" {
@@ -126,7 +126,7 @@ func guiDeps(p *parts) ui.Deps {
 				if err != nil {
 					return ui.AgentReport{}, uiErr(err)
 				}
-				cred = new(remoteagent.ToA2A(c, secret))
+				cred = new(credentials.ForA2A(c, secret))
 			}
 			r, err := remoteagent.CheckAgent(ctx, url, cred)
 			if err != nil {
@@ -134,6 +134,13 @@ func guiDeps(p *parts) ui.Deps {
 			}
 			return ui.AgentReport{CardName: r.Name, InterfaceURL: r.Endpoint, Streaming: r.Streaming,
 				SecuritySchemes: r.SecuritySchemes, CredentialAccepted: r.CredentialUsed && r.Accepted}, nil
+		},
+		CheckMCP: func(ctx context.Context, url, name string) ([]ui.MCPTool, error) {
+			rep, err := remotemcp.CheckNamed(ctx, url, name, credentials.MCPSource{Manager: creds})
+			if err != nil {
+				return nil, uiErr(err)
+			}
+			return mcpTools(rep)
 		},
 		StartDemoAgent: func() (string, func(), error) {
 			// The demo agent's own address first, so a saved sample keeps
@@ -147,6 +154,30 @@ func guiDeps(p *parts) ui.Deps {
 		},
 	}
 }
+
+// mcpTools is the tool list of a connection test as the inspector shows it.
+func mcpTools(rep remotemcp.Report) ([]ui.MCPTool, error) {
+	out := make([]ui.MCPTool, 0, len(rep.Tools))
+	for _, t := range rep.Tools {
+		var schema json.RawMessage
+		if t.InputSchema != nil {
+			b, err := json.Marshal(t.InputSchema)
+			if err != nil {
+				return nil, fmt.Errorf("input schema of tool %s: %w", t.Name, err)
+			}
+			schema = b
+		}
+		out = append(out, ui.MCPTool{Name: t.Name, Title: t.Title, Description: t.Description, TaskSupport: t.TaskSupport, InputSchema: schema})
+	}
+	return out, nil
+}
+
+// The node kinds see credentials only through their own interfaces.
+var (
+	_ remoteagent.CredentialSource = credentials.A2ASource{}
+	_ remotemcp.CredentialSource   = credentials.MCPSource{}
+	_ cli.CredentialManager        = (*credentials.Manager)(nil)
+)
 
 // credAdapter shows the credentials manager to the window.
 type credAdapter struct{ m *credentials.Manager }

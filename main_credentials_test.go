@@ -8,6 +8,7 @@ import (
 	"workrun/credentials"
 	"workrun/store"
 	"workrun/ui"
+	"workrun/workrun"
 )
 
 // noKeyring is a keyring that is not there, as OSKeyring reports it.
@@ -41,7 +42,7 @@ func TestCredAdapterMarksMissingKeyring(t *testing.T) {
 		t.Errorf("Set of a bad kind = %v, want ErrInvalid only", err)
 	}
 	// A credential whose secret the keyring cannot reach: deleting it too.
-	if err := st.SaveCredentialMeta(t.Context(), store.CredentialMeta{Name: "k", Kind: credentials.KindBearer, Origin: "https://agent.example:443", Header: "Authorization"}); err != nil {
+	if err := st.SaveCredentialMeta(t.Context(), workrun.CredentialMeta{Name: "k", Kind: credentials.KindBearer, Origin: "https://agent.example:443", Header: "Authorization"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := a.Delete(t.Context(), "k"); !errors.Is(err, ui.ErrNoKeyring) {

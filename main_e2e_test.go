@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"syscall"
@@ -33,7 +34,8 @@ import (
 func TestGUIRunsSampleAgainstDemoAgent(t *testing.T) {
 	g := newGUITest(t)
 	scr := startXvfb(t, 1440, 900)
-	app := startApp(t, g.bin, []string{"--data-dir", g.dataDir}, withDisplay(appEnv(g.home), scr.display))
+	env := append(withDisplay(appEnv(g.home), scr.display), sessionKeyring(t, g.home)...)
+	app := startApp(t, g.bin, []string{"--data-dir", g.dataDir}, env)
 	win := scr.waitWindow(t, app, "^Workrun( |$)")
 	if w, h := scr.windowSize(t, win); w != 1280 || h != 800 {
 		t.Fatalf("window %dx%d on a 1440x900 screen, want 1280x800", w, h)
@@ -51,8 +53,10 @@ func TestGUIRunsSampleAgainstDemoAgent(t *testing.T) {
 	scr.key(t, "Delete")
 	scr.waitTitle(t, app, win, "^Workrun — Remote Agent demo •$")
 
-	// Drag Output from the palette to where Answer was: it lands there.
-	scr.drag(t, 275, 339, 885, 300)
+	// Find Output with the palette's filter and drag it to where Answer was.
+	scr.click(t, 275, 88)
+	scr.typeText(t, "Output")
+	scr.drag(t, 275, 152, 885, 300)
 	scr.shot(t, "2-dropped")
 	// Connect: drag from the agent's output handle onto the new node.
 	scr.drag(t, 740, 125, 885, 300)
@@ -206,8 +210,27 @@ func (s *screen) run(t *testing.T, args ...string) string {
 	return string(out)
 }
 
-// settle gives the app a moment to handle what was just sent.
-func settle() { time.Sleep(600 * time.Millisecond) }
+// settle gives the app a moment to handle what was just sent; a -race
+// build of the app is several times slower.
+func settle() {
+	if raceBuild() {
+		time.Sleep(1500 * time.Millisecond)
+		return
+	}
+	time.Sleep(600 * time.Millisecond)
+}
+
+// raceBuild reports whether this test (and so the app it builds) has -race.
+func raceBuild() bool {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "-race" && s.Value == "true" {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 func (s *screen) click(t *testing.T, x, y int) {
 	t.Helper()
@@ -351,7 +374,8 @@ func TestGUIWindowFitsScreen(t *testing.T) {
 			}
 			scr := startXvfb(t, size[0], size[1])
 			scr.shots = filepath.Join(g.tmp, fmt.Sprintf("steps-%d", size[0]))
-			app := startApp(t, g.bin, []string{"--data-dir", data}, withDisplay(appEnv(home), scr.display))
+			env := append(withDisplay(appEnv(home), scr.display), sessionKeyring(t, home)...)
+			app := startApp(t, g.bin, []string{"--data-dir", data}, env)
 			win := scr.waitWindow(t, app, "^Workrun( |$)")
 			time.Sleep(time.Second) // the window takes the screen's size once shown
 			w0, h0 := scr.windowSize(t, win)
@@ -411,4 +435,49 @@ func sampleNodeCentre(w, h, x, y int) (int, int) {
 	cw, ch := float64(w-353-292), float64(h-76-250)
 	z := min(1, (cw-60)/690, (ch-60)/58)
 	return 353 + int(30+float64(x-40)*z+85*z), 76 + int(30+float64(y-120)*z+29*z)
+}
+
+// sessionKeyring gives the app a D-Bus session with an unlocked Secret
+// Service (gnome-keyring) when the test has none (make test runs inside
+// one): without it the app opens with its "No OS keyring" dialog over the
+// window, which a person would close first. It returns the environment to
+// add; the daemons end with the test.
+func sessionKeyring(t *testing.T, home string) []string {
+	t.Helper()
+	if os.Getenv("DBUS_SESSION_BUS_ADDRESS") != "" {
+		return nil
+	}
+	bus := exec.Command(lookTool(t, "dbus-daemon"), "--session", "--nofork", "--print-address=1")
+	out, err := bus.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bus.Start(); err != nil {
+		t.Fatalf("start dbus-daemon: %v", err)
+	}
+	t.Cleanup(func() { _ = bus.Process.Kill(); _ = bus.Wait() })
+	addr, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("dbus-daemon address: %v", err)
+	}
+	env := []string{"DBUS_SESSION_BUS_ADDRESS=" + strings.TrimSpace(addr)}
+	kr := exec.Command(lookTool(t, "gnome-keyring-daemon"), "--foreground", "--unlock", "--components=secrets")
+	kr.Env = append(withDisplay(os.Environ(), ""), append(env, "HOME="+home)...)
+	kr.Stdin = strings.NewReader("workrun-test")
+	if err := kr.Start(); err != nil {
+		t.Fatalf("start gnome-keyring-daemon: %v", err)
+	}
+	t.Cleanup(func() { _ = kr.Process.Kill(); _ = kr.Wait() })
+	// Wait until it owns the Secret Service name.
+	for range 100 {
+		q := exec.Command("dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+			"org.freedesktop.DBus.NameHasOwner", "string:org.freedesktop.secrets")
+		q.Env = append(os.Environ(), env...)
+		if b, _ := q.Output(); strings.Contains(string(b), "boolean true") {
+			return env
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatal("gnome-keyring-daemon did not take org.freedesktop.secrets within 10 s")
+	return nil
 }

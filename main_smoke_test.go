@@ -38,7 +38,7 @@ import (
 func TestGUISmoke(t *testing.T) {
 	g := newGUITest(t)
 	xdotool, importTool, tmp, bin, dataDir := g.xdotool, g.importTool, g.tmp, g.bin, g.dataDir
-	app := startApp(t, bin, []string{"--data-dir", dataDir}, appEnv(g.home))
+	app := startApp(t, bin, []string{"--data-dir", dataDir}, append(appEnv(g.home), sessionKeyring(t, g.home)...))
 
 	win := waitForWindow(t, app, xdotool)
 	if pid := strings.TrimSpace(xdo(t, xdotool, "getwindowpid", win)); pid != strconv.Itoa(app.cmd.Process.Pid) {

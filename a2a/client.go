@@ -108,7 +108,7 @@ func (c *Client) SendMessage(ctx context.Context, req SendMessageRequest) (*Send
 	}
 	res, err := roundTrip[SendResult](ctx, c, body, id)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", method, err)
+		return nil, c.redact(fmt.Errorf("%s: %w", method, err))
 	}
 	switch {
 	case (res.Task == nil) == (res.Message == nil):
@@ -126,6 +126,8 @@ func (c *Client) SendMessage(ctx context.Context, req SendMessageRequest) (*Send
 // same one. The sequence ends after a message, a terminal or an interrupted
 // state; a body that ends earlier yields ErrStreamBroken (the task may still
 // run: GetTask, then SubscribeToTask). Breaking the loop closes the body.
+// The sequence is one-shot: ranging it again yields only ErrStreamReused
+// rather than submitting the message a second time.
 func (c *Client) SendStreamingMessage(ctx context.Context, req SendMessageRequest) iter.Seq2[StreamEvent, error] {
 	const method = "SendStreamingMessage"
 	id := c.nextID.Add(1)
@@ -138,7 +140,8 @@ func (c *Client) SendStreamingMessage(ctx context.Context, req SendMessageReques
 
 // SubscribeToTask follows an existing task; the first event is its current
 // snapshot. It ends like SendStreamingMessage. On an ended task agents answer
-// ErrUnsupportedOperation (or ErrTaskNotFound).
+// ErrUnsupportedOperation (or ErrTaskNotFound). One-shot like
+// SendStreamingMessage.
 func (c *Client) SubscribeToTask(ctx context.Context, taskID string) iter.Seq2[StreamEvent, error] {
 	const method = "SubscribeToTask"
 	id := c.nextID.Add(1)
@@ -163,7 +166,7 @@ func (c *Client) CancelTask(ctx context.Context, taskID string) (*Task, error) {
 func (c *Client) taskCall(ctx context.Context, method, taskID string) (*Task, error) {
 	t, err := call[Task](ctx, c, method, rpcParams{taskID, c.tenant})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", method, err)
+		return nil, c.redact(fmt.Errorf("%s: %w", method, err))
 	}
 	if t.ID != taskID {
 		return nil, fmt.Errorf("%s: %w: reply names task %q, asked for %q", method, ErrProtocol, clip([]byte(t.ID)), taskID)
@@ -172,9 +175,11 @@ func (c *Client) taskCall(ctx context.Context, method, taskID string) (*Task, er
 }
 
 // CheckAccess verifies that the agent accepts the client's credential without
-// submitting any work (SPEC R3.4): it reads a task id that cannot exist. An
-// A2A answer (normally ErrTaskNotFound) means access is granted; HTTP 401/403
-// gives ErrUnauthorized.
+// submitting any work: it reads a task id that cannot exist. A JSON-RPC
+// answer over HTTP 2xx (normally ErrTaskNotFound) means access is granted;
+// HTTP 401/403 or a JSON-RPC unauthenticated code gives ErrUnauthorized, any
+// other HTTP error is returned. It is the product's connection test
+// (remoteagent.CheckAgent), so the interop suite runs it against other SDKs.
 func (c *Client) CheckAccess(ctx context.Context) error {
 	_, err := c.GetTask(ctx, "workrun-access-check-"+strconv.FormatInt(time.Now().UnixNano(), 36))
 	var h *HTTPError

@@ -634,3 +634,58 @@ func TestSendMessage_LargeFileOutput(t *testing.T) {
 		t.Errorf("file part: %d bytes, %q, %q", len(p.Raw), p.Filename, p.MediaType)
 	}
 }
+
+// TestErrors_SecretEchoedIsRedacted: an agent that echoes the credential's
+// secret in WWW-Authenticate, an error body or a JSON-RPC error message gets
+// it replaced in every error the client returns; the sentinels still match.
+func TestErrors_SecretEchoedIsRedacted(t *testing.T) {
+	const secret = "tok-echo-55"
+	for _, tt := range []struct {
+		name  string
+		reply func(w http.ResponseWriter, in rpcIn)
+		want  error
+	}{
+		{"401 challenge and body", func(w http.ResponseWriter, _ rpcIn) {
+			w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token", error_description="`+secret+`"`)
+			w.WriteHeader(401)
+			io.WriteString(w, "bad token "+secret)
+		}, ErrUnauthorized},
+		{"JSON-RPC error message", func(w http.ResponseWriter, in rpcIn) {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, errorJSON(in.ID, -32001, "no task for "+secret))
+		}, ErrTaskNotFound},
+		{"JSON-RPC error over HTTP 500", func(w http.ResponseWriter, in rpcIn) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(500)
+			io.WriteString(w, errorJSON(in.ID, -32603, "internal: "+secret))
+		}, ErrInternal},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			a := newFakeAgent(t)
+			a.RPCFunc = func(w http.ResponseWriter, _ *http.Request, in rpcIn) { tt.reply(w, in) }
+			c := a.client(t, Options{Credential: &Credential{Kind: CredentialBearer, Secret: secret}})
+			errs := map[string]error{}
+			_, errs["SendMessage"] = c.SendMessage(t.Context(), textMessage("hi"))
+			for _, err := range c.SendStreamingMessage(t.Context(), textMessage("hi")) {
+				errs["SendStreamingMessage"] = err
+			}
+			for _, err := range c.SubscribeToTask(t.Context(), "t1") {
+				errs["SubscribeToTask"] = err
+			}
+			_, errs["GetTask"] = c.GetTask(t.Context(), "t1")
+			_, errs["CancelTask"] = c.CancelTask(t.Context(), "t1")
+			errs["CheckAccess"] = c.CheckAccess(t.Context())
+			for method, err := range errs {
+				if method == "CheckAccess" && errors.Is(tt.want, ErrTaskNotFound) {
+					continue // TaskNotFound is the expected answer there
+				}
+				if err == nil || strings.Contains(err.Error(), secret) || !strings.Contains(err.Error(), Redacted) {
+					t.Errorf("%s: err = %v, want the echo redacted", method, err)
+				}
+				if !errors.Is(err, tt.want) {
+					t.Errorf("%s: err = %v, want %v", method, err, tt.want)
+				}
+			}
+		})
+	}
+}

@@ -48,7 +48,10 @@
 // card whose interface lives on another origin is refused with
 // ErrCrossOriginCredential. Over plain http a credential is refused unless the
 // host is loopback (ErrInsecureCredential). The card fetch carries no
-// credential. Secrets never appear in error messages.
+// credential. Secrets never appear in error messages: the client puts none
+// there, and one an agent echoes back (WWW-Authenticate, an error body, a
+// JSON-RPC error message) is replaced by Redacted in every error it returns
+// (RedactSecret).
 //
 // Connection test. CheckAccess reads a task id that cannot exist: an A2A
 // answer proves discovery and authentication without submitting work (SPEC

@@ -42,6 +42,9 @@ var (
 	// terminal or interrupted state. The remote work may still be running:
 	// read it with GetTask (SPEC R6, R7).
 	ErrStreamBroken = errors.New("a2a: stream ended before the task finished")
+	// ErrStreamReused: a stream sequence was ranged a second time. Each
+	// sequence posts its request once; ask the client for a new one.
+	ErrStreamReused = errors.New("a2a: stream already read; a second read would send the request again")
 	// ErrReplyTooLarge: a reply body over Options.MaxReplyBytes.
 	ErrReplyTooLarge = errors.New("a2a: reply too large")
 	// ErrEventTooLarge: one SSE event over Options.MaxEventBytes.
@@ -178,4 +181,38 @@ func (e *HTTPError) Unwrap() error {
 		return nil
 	}
 	return e.RPC
+}
+
+// Redacted replaces a credential's secret that an agent echoed back.
+const Redacted = "[redacted]"
+
+// RedactSecret returns err with every occurrence of secret in its text
+// replaced by Redacted; errors.Is and errors.As still see what it wraps. An
+// agent may echo the secret (in WWW-Authenticate, an error body or a JSON-RPC
+// error message), so the client passes every error it returns through this,
+// and so do callers that format an agent's words themselves.
+func RedactSecret(err error, secret string) error {
+	if err == nil || secret == "" || !strings.Contains(err.Error(), secret) {
+		return err
+	}
+	return &redactedError{err: err, secret: secret}
+}
+
+type redactedError struct {
+	err    error
+	secret string
+}
+
+func (e *redactedError) Error() string {
+	return strings.ReplaceAll(e.err.Error(), e.secret, Redacted)
+}
+
+func (e *redactedError) Unwrap() error { return e.err }
+
+// redact is RedactSecret with the client's credential.
+func (c *Client) redact(err error) error {
+	if c.opts.Credential == nil {
+		return err
+	}
+	return RedactSecret(err, c.opts.Credential.Secret)
 }

@@ -4,90 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/url"
 	"strings"
 	"testing"
 )
-
-// refEvent is what both SSE parsers report for one event.
-type refEvent struct {
-	Event, ID, Data string
-}
-
-// referenceSSE is a deliberately naive SSE parser (split into lines, then the
-// WHATWG rules) used to cross-check sseReader.
-func referenceSSE(in []byte) ([]refEvent, bool) {
-	var out []refEvent
-	text := string(in)
-	lines := strings.Split(text, "\n")
-	last := lines[len(lines)-1]
-	lines = lines[:len(lines)-1]
-	var data []string
-	var ev refEvent
-	pending := false
-	for _, l := range lines {
-		l = strings.TrimSuffix(l, "\r")
-		if l == "" {
-			if len(data) > 0 {
-				ev.Data = strings.Join(data, "\n")
-				out = append(out, ev)
-			}
-			data, ev, pending = nil, refEvent{}, false
-			continue
-		}
-		if l[0] == ':' {
-			continue
-		}
-		pending = true
-		field, value, found := strings.Cut(l, ":")
-		if found {
-			value = strings.TrimPrefix(value, " ")
-		}
-		switch field {
-		case "data":
-			data = append(data, value)
-		case "event":
-			ev.Event = value
-		case "id":
-			if !strings.Contains(value, "\x00") {
-				ev.ID = value
-			}
-		}
-	}
-	truncated := pending || (last != "" && last[0] != ':')
-	return out, truncated
-}
-
-func FuzzSSEReader(f *testing.F) {
-	f.Add([]byte("data: {\"a\":1}\n\n"))
-	f.Add([]byte("id: 1\r\nevent: error\r\ndata:x\r\ndata: y\r\n\r\n: keep-alive\n\n"))
-	f.Fuzz(func(t *testing.T, in []byte) {
-		r := newSSEReader(bytes.NewReader(in), 1<<20)
-		var got []refEvent
-		var err error
-		for {
-			var ev sseEvent
-			ev, err = r.next()
-			if err != nil {
-				break
-			}
-			got = append(got, refEvent{ev.Event, ev.ID, string(ev.Data)})
-		}
-		want, truncated := referenceSSE(in)
-		if truncated != errors.Is(err, errTruncatedEvent) || (!truncated && err != io.EOF) {
-			t.Fatalf("end: err %v, reference truncated=%v", err, truncated)
-		}
-		if len(got) != len(want) {
-			t.Fatalf("got %d events %q, reference %d %q", len(got), got, len(want), want)
-		}
-		for i := range got {
-			if got[i] != want[i] {
-				t.Fatalf("event %d: got %+v, reference %+v", i, got[i], want[i])
-			}
-		}
-	})
-}
 
 func FuzzEnvelope(f *testing.F) {
 	f.Add([]byte(`{"jsonrpc":"2.0","id":7,"result":{"task":{"id":"t1","status":{"state":"TASK_STATE_WORKING"}}}}`))

@@ -51,7 +51,7 @@ type interopStats = a2atest.Stats
 
 func goTarget(t *testing.T) *interopTarget {
 	t.Helper()
-	start := func(opts demoagent.Options) (*demoagent.Agent, string) {
+	start := func(opts demoagent.Options) (*demoagent.Server, string) {
 		a := demoagent.New(opts)
 		srv := httptest.NewServer(a.Handler())
 		t.Cleanup(func() { a.Close(); srv.Close() })
@@ -60,7 +60,7 @@ func goTarget(t *testing.T) *interopTarget {
 	open, openURL := start(demoagent.Options{SlowInterval: 20 * time.Millisecond, UncancelableFor: 5 * time.Second})
 	auth, authURL := start(demoagent.Options{BearerToken: interopToken, APIKey: interopAPIKey, APIKeyHeader: interopKeyHeader})
 	_, noStreamURL := start(demoagent.Options{DisableStreaming: true})
-	fromAgent := func(a *demoagent.Agent) func(*testing.T) interopStats {
+	fromAgent := func(a *demoagent.Server) func(*testing.T) interopStats {
 		return func(*testing.T) interopStats {
 			s := a.Stats()
 			return interopStats{Methods: s.Methods, Submissions: s.Submissions, Cancels: s.Cancels, Unauthorized: s.Unauthorized}

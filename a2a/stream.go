@@ -9,6 +9,9 @@ import (
 	"iter"
 	"net/http"
 	"strconv"
+	"sync/atomic"
+
+	"workrun/sse"
 )
 
 // taskFollower enforces that every event names the task being followed.
@@ -41,11 +44,19 @@ func (f *taskFollower) check(ev *StreamEvent) error {
 }
 
 // openStream posts a streaming request and yields its events (SPEC R7).
+// The sequence is one-shot: ranging it again would post the request again
+// (for SendStreamingMessage, submit the work twice), so a second range
+// yields only ErrStreamReused.
 func (c *Client) openStream(ctx context.Context, method string, body requestBody, id int64, follow string) iter.Seq2[StreamEvent, error] {
+	var ranged atomic.Bool
 	return func(yield func(StreamEvent, error) bool) {
+		if ranged.Swap(true) {
+			yield(StreamEvent{}, fmt.Errorf("%s: %w", method, ErrStreamReused))
+			return
+		}
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		fail := func(err error) { yield(StreamEvent{}, fmt.Errorf("%s: %w", method, err)) }
+		fail := func(err error) { yield(StreamEvent{}, c.redact(fmt.Errorf("%s: %w", method, err))) }
 		resp, err := c.post(ctx, body, true)
 		if err != nil {
 			fail(err)
@@ -63,12 +74,14 @@ func (c *Client) openStream(ctx context.Context, method string, body requestBody
 			c.plainReply(resp, wantID, f, method, yield)
 			return
 		}
-		r := newSSEReader(resp.Body, c.opts.MaxEventBytes)
+		r := sse.NewReader(resp.Body, c.opts.MaxEventBytes)
+		defer r.Release()
 		for {
-			sse, err := r.next()
+			event, err := r.Next()
 			if err != nil {
 				switch {
-				case errors.Is(err, ErrEventTooLarge):
+				case errors.Is(err, sse.ErrEventTooLarge):
+					err = fmt.Errorf("%w: over the %d-byte limit", ErrEventTooLarge, c.opts.MaxEventBytes)
 				case errors.Is(err, io.EOF):
 					err = fmt.Errorf("%w: the body ended without a final state", ErrStreamBroken)
 				case ctx.Err() != nil:
@@ -79,8 +92,8 @@ func (c *Client) openStream(ctx context.Context, method string, body requestBody
 				fail(err)
 				return
 			}
-			ev, err := decodeEvent(sse.Data, wantID, f)
-			if err == nil && sse.Event == "error" {
+			ev, err := decodeEvent(event.Data, wantID, f)
+			if err == nil && event.Event == "error" {
 				err = fmt.Errorf("%w: an error event carries no JSON-RPC error", ErrProtocol)
 			}
 			if err != nil {
@@ -129,5 +142,5 @@ func (c *Client) plainReply(resp *http.Response, wantID []byte, f *taskFollower,
 			err = fmt.Errorf("%w: the reply was not a stream and held no final state", ErrStreamBroken)
 		}
 	}
-	yield(StreamEvent{}, fmt.Errorf("%s: %w", method, err))
+	yield(StreamEvent{}, c.redact(fmt.Errorf("%s: %w", method, err)))
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -248,5 +249,34 @@ func TestStream_ContextCancelIsReported(t *testing.T) {
 	got, err := collect(c.SubscribeToTask(ctx, "t1"))
 	if len(got) != 1 || !errors.Is(err, ErrStreamBroken) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("events %v, err %v; want 1 event then ErrStreamBroken and DeadlineExceeded", got, err)
+	}
+}
+
+// TestStream_OneShot: ranging a stream sequence a second time sends nothing
+// and yields ErrStreamReused, so a message is never submitted twice by
+// accident.
+func TestStream_OneShot(t *testing.T) {
+	var posts atomic.Int32
+	a := newFakeAgent(t)
+	a.RPCFunc = func(w http.ResponseWriter, r *http.Request, in rpcIn) {
+		posts.Add(1)
+		sseFrames(w, in.ID, `{"task":`+taskJSON("t1", "TASK_STATE_WORKING")+`}`, statusJSON("t1", "TASK_STATE_COMPLETED"))
+	}
+	c := a.client(t, Options{})
+	for name, seq := range map[string]func(func(StreamEvent, error) bool){
+		"SendStreamingMessage": c.SendStreamingMessage(t.Context(), SendMessageRequest{Message: Message{MessageID: "m1", Role: RoleUser, Parts: []Part{{Text: "hi"}}}}),
+		"SubscribeToTask":      c.SubscribeToTask(t.Context(), "t1"),
+	} {
+		posts.Store(0)
+		if got, err := collect(seq); err != nil || len(got) != 2 {
+			t.Fatalf("%s first range: %v, %v", name, got, err)
+		}
+		got, err := collect(seq)
+		if !errors.Is(err, ErrStreamReused) || len(got) != 0 {
+			t.Errorf("%s second range: %v, %v; want no event and ErrStreamReused", name, got, err)
+		}
+		if n := posts.Load(); n != 1 {
+			t.Errorf("%s: %d requests reached the agent, want 1", name, n)
+		}
 	}
 }

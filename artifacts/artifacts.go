@@ -19,8 +19,7 @@ import (
 	"workrun/workrun"
 )
 
-// DefaultMaxSize is the size limit of one artifact unless WithMaxSize says
-// otherwise.
+// DefaultMaxSize is the size limit of one artifact.
 const DefaultMaxSize int64 = 1 << 30
 
 // DefaultGCGrace is how old an unreferenced blob must be before GC removes it.
@@ -57,17 +56,8 @@ type Store struct {
 
 var _ workrun.ArtifactStore = (*Store)(nil)
 
-// Option configures a Store.
-type Option func(*Store)
-
-// WithMaxSize sets the largest artifact Put accepts, in bytes.
-func WithMaxSize(n int64) Option { return func(s *Store) { s.maxSize = n } }
-
-// WithGCGrace sets how old an unreferenced blob must be before GC removes it.
-func WithGCGrace(d time.Duration) Option { return func(s *Store) { s.grace = d } }
-
 // New opens the artifact store under dataDir/artifacts, creating it.
-func New(dataDir string, meta Metadata, opts ...Option) (*Store, error) {
+func New(dataDir string, meta Metadata) (*Store, error) {
 	s := &Store{
 		dir:     filepath.Join(dataDir, "artifacts"),
 		meta:    meta,
@@ -75,17 +65,11 @@ func New(dataDir string, meta Metadata, opts ...Option) (*Store, error) {
 		grace:   DefaultGCGrace,
 		now:     func() time.Time { return time.Now().UTC() },
 	}
-	for _, o := range opts {
-		o(s)
-	}
 	if err := os.MkdirAll(filepath.Join(s.dir, "tmp"), 0o700); err != nil {
 		return nil, fmt.Errorf("open artifact store: cannot create %s: %w", s.dir, err)
 	}
 	return s, nil
 }
-
-// MaxSize returns the size limit in bytes.
-func (s *Store) MaxSize() int64 { return s.maxSize }
 
 // blobPath returns the blob's path and its name relative to the store.
 func (s *Store) blobPath(digest string) (string, string) {

@@ -20,7 +20,7 @@ import (
 	"workrun/workrun"
 )
 
-func newTest(t *testing.T, opts ...Option) (*Store, *store.Store, string) {
+func newTest(t *testing.T) (*Store, *store.Store, string) {
 	t.Helper()
 	dir := t.TempDir()
 	db, err := store.Open(t.Context(), dir)
@@ -28,7 +28,7 @@ func newTest(t *testing.T, opts ...Option) (*Store, *store.Store, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	s, err := New(dir, db, opts...)
+	s, err := New(dir, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,8 @@ func TestPut_LyingMediaTypes(t *testing.T) {
 
 func TestPut_SizeLimit(t *testing.T) {
 	ctx := t.Context()
-	s, db, dir := newTest(t, WithMaxSize(10))
+	s, db, dir := newTest(t)
+	s.maxSize = 10
 	if _, err := s.Put(ctx, "ok", "", strings.NewReader("0123456789"), "", ""); err != nil {
 		t.Errorf("exactly the limit: %v", err)
 	}
@@ -251,7 +252,8 @@ func TestImport_GuessesTypeFromExtensionThenChecks(t *testing.T) {
 
 func TestGC_KeepsReferencedBlobs(t *testing.T) {
 	ctx := t.Context()
-	s, db, dir := newTest(t, WithGCGrace(time.Hour))
+	s, db, dir := newTest(t)
+	s.grace = time.Hour
 	kept, err := s.Put(ctx, "kept.txt", "", strings.NewReader("kept"), "", "")
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-// Package artifacts is Workrun's local file store (SPEC W3). A file field
+// Package artifacts is Workrun's local file store (docs/product.md W3). A file field
 // holds an artifact id; the bytes live under <data dir>/artifacts/<first two
 // hex digits of the SHA-256>/<SHA-256> and the metadata (id, cleaned name,
 // original name, media type, size, digest, who made it) in SQLite through

@@ -22,7 +22,7 @@ func answerCommand(ctx context.Context, env *Env, args []string) int {
 	fs := flag.NewFlagSet("answer", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	asJSON := fs.Bool("json", false, "")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageError(env, "answer: "+err.Error())
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"workrun/a2a"
+	"workrun/credentials"
 	"workrun/nodes/remoteagent"
 )
 
@@ -37,9 +38,8 @@ func runCheckAgent(ctx context.Context, env *Env, args []string) int {
 	url := pos[0]
 	var cred *a2a.Credential
 	if *credName != "" {
-		mgr, closeFn, err := openCredentials(ctx, env)
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "workrun: %v\n", err)
+		mgr, closeFn, ok := openCredentials(ctx, env)
+		if !ok {
 			return ExitFailed
 		}
 		c, secret, err := mgr.Resolve(ctx, *credName, url)
@@ -48,7 +48,7 @@ func runCheckAgent(ctx context.Context, env *Env, args []string) int {
 			fmt.Fprintf(env.Stderr, "workrun: check-agent: %v\n", err)
 			return ExitFailed
 		}
-		ac := remoteagent.ToA2A(c, secret)
+		ac := credentials.ForA2A(c, secret)
 		cred = &ac
 	}
 	rep, err := remoteagent.CheckAgent(ctx, url, cred)

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"workrun/credentials"
 	"workrun/mcp"
 	"workrun/nodes/remotemcp"
 )
@@ -37,9 +38,8 @@ func runCheckMCP(ctx context.Context, env *Env, args []string) int {
 	url := pos[0]
 	var cred *mcp.Credential
 	if *credName != "" {
-		mgr, closeFn, err := openCredentials(ctx, env)
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "workrun: %v\n", err)
+		mgr, closeFn, ok := openCredentials(ctx, env)
+		if !ok {
 			return ExitFailed
 		}
 		c, secret, err := mgr.Resolve(ctx, *credName, url)
@@ -48,7 +48,7 @@ func runCheckMCP(ctx context.Context, env *Env, args []string) int {
 			fmt.Fprintf(env.Stderr, "workrun: check-mcp: %v\n", err)
 			return ExitFailed
 		}
-		mc := remotemcp.ToMCP(c, secret)
+		mc := credentials.ForMCP(c, secret)
 		cred = &mc
 	}
 	rep, err := remotemcp.Check(ctx, url, cred)

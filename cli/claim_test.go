@@ -207,6 +207,10 @@ func TestRunInterruptedByAgentIsStoppedNotAnswered(t *testing.T) {
 		t.Fatalf("run: exit %d, want %d\n%s\n%s", res.Code, ExitInterrupted, res.Stdout, res.Stderr)
 	}
 	runID := jsonRunID(t, res.Stdout)
+	text := runMain(t, []string{"--data-dir", t.TempDir(), "run", "--input", "prompt=input", remoteFlow(t, url)}, nil, realDeps())
+	if !strings.Contains(text.Stdout, "the agent's request cannot be answered here: workrun stop ") {
+		t.Errorf("run's outcome does not say how to go on:\n%s", text.Stdout)
+	}
 	if st, intr := listedStatus(t, dir, runID); st != workrun.RunInterrupted || intr != workrun.InterruptedByRemote {
 		t.Fatalf("run is %s (%s), want interrupted (remote)", st, intr)
 	}

@@ -101,7 +101,7 @@ func TestHelpListsCommandsOnStdout(t *testing.T) {
 		if got.Code != ExitOK || got.Stderr != "" {
 			t.Errorf("workrun %v: code %d, stderr %q; want 0 and nothing on stderr", args, got.Code, got.Stderr)
 		}
-		for _, want := range []string{"Usage: workrun [--data-dir DIR] [COMMAND [ARGS]]", "\n  help ", "\n  version ", "WORKRUN_DATA_DIR"} {
+		for _, want := range []string{"Usage: workrun [--data-dir DIR] [COMMAND [ARGS]]", "\n  help ", "\n  version ", "\n  stop ", "workrun stop RUN_ID [--json]", "WORKRUN_DATA_DIR"} {
 			if !strings.Contains(got.Stdout, want) {
 				t.Errorf("workrun %v: stdout lacks %q:\n%s", args, want, got.Stdout)
 			}

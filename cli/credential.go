@@ -11,7 +11,6 @@ import (
 	"text/tabwriter"
 
 	"workrun/credentials"
-	"workrun/store"
 	"workrun/workrun"
 )
 
@@ -24,32 +23,19 @@ func init() {
 	})
 }
 
-// parseInterleaved parses flags that may come before, between or after the
-// positional arguments, and returns the positionals.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
+// openCredentials opens the data directory's credential manager (metadata in
+// SQLite, secrets in the OS keyring); the caller runs the returned close.
+func openCredentials(ctx context.Context, env *Env) (CredentialManager, func(), bool) {
+	svc, _ := env.open(ctx)
+	if svc == nil {
+		return nil, nil, false
 	}
-}
-
-// openCredentials opens the data directory's credential manager: metadata in
-// SQLite, secrets in the OS keyring (tests swap in go-keyring's mock). It
-// opens the store itself: these commands need neither the engine nor the
-// artifact store.
-func openCredentials(ctx context.Context, env *Env) (*credentials.Manager, func() error, error) {
-	st, err := store.Open(ctx, env.DataDir)
-	if err != nil {
-		return nil, nil, fmt.Errorf("open data directory %s: %w", env.DataDir, err)
+	if svc.Credentials == nil {
+		fmt.Fprintln(env.Stderr, "workrun: this build has no credential store")
+		closeServices(env, svc)
+		return nil, nil, false
 	}
-	return credentials.NewManager(st, nil), st.Close, nil
+	return svc.Credentials, func() { closeServices(env, svc) }, true
 }
 
 func runCredential(ctx context.Context, env *Env, args []string) int {
@@ -112,9 +98,8 @@ func credentialSet(ctx context.Context, env *Env, args []string) int {
 	if secret == "" {
 		return usageError(env, "credential set: give the secret on stdin, e.g. `printenv TOKEN | workrun credential set NAME …`")
 	}
-	mgr, closeFn, err := openCredentials(ctx, env)
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "workrun: %v\n", err)
+	mgr, closeFn, ok := openCredentials(ctx, env)
+	if !ok {
 		return ExitFailed
 	}
 	defer closeFn()
@@ -136,9 +121,8 @@ func credentialSet(ctx context.Context, env *Env, args []string) int {
 }
 
 func credentialList(ctx context.Context, env *Env) int {
-	mgr, closeFn, err := openCredentials(ctx, env)
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "workrun: %v\n", err)
+	mgr, closeFn, ok := openCredentials(ctx, env)
+	if !ok {
 		return ExitFailed
 	}
 	defer closeFn()
@@ -161,9 +145,8 @@ func credentialList(ctx context.Context, env *Env) int {
 }
 
 func credentialDelete(ctx context.Context, env *Env, name string) int {
-	mgr, closeFn, err := openCredentials(ctx, env)
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "workrun: %v\n", err)
+	mgr, closeFn, ok := openCredentials(ctx, env)
+	if !ok {
 		return ExitFailed
 	}
 	defer closeFn()

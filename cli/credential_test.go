@@ -18,7 +18,7 @@ func runWithStdin(t *testing.T, stdin string, args ...string) result {
 	code := Main(context.Background(), args, Stdio{
 		Stdin: strings.NewReader(stdin), Stdout: &stdout, Stderr: &stderr,
 		Getenv: func(string) string { return "" },
-	}, Deps{})
+	}, artifactDeps())
 	return result{Code: code, Stdout: stdout.String(), Stderr: stderr.String()}
 }
 

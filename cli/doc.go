@@ -16,4 +16,16 @@
 // 2 invalid workflow or usage (unknown command or flag: the usage goes to
 // stderr), 3 interrupted, 4 stopped. --help, -h and help print the usage to
 // stdout and exit 0.
+//
+// Output. Node messages are stored as a catalogue key and arguments and
+// rendered when printed, in the reader's language: --lang en|zh on run and
+// show, else the locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG); lines saved
+// before keys existed print as saved. --json keeps each message's key and
+// arguments beside its rendered text. Everything printed that an agent, a
+// process or a workflow file supplied is escaped: control characters
+// (ESC, CR, backspace, C1, bidirectional overrides, invalid UTF-8) show as
+// \xNN or \uNNNN and a newline continues on an indented "| " line, so no
+// agent can retitle the terminal or forge a status line. `run` prints one
+// progress stream (a node's lines of one key) at most every 200 ms, the
+// newest line counting those it replaced; JSON output keeps every event.
 package cli

@@ -6,8 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-
-	"workrun/artifacts"
 )
 
 func init() {
@@ -19,17 +17,11 @@ func init() {
 	})
 }
 
-// garbageCollector is the artifact store's explicit clean-up (issue 4:
-// removing unreferenced blobs is a command, never automatic).
-type garbageCollector interface {
-	GC(ctx context.Context) (artifacts.GCResult, error)
-}
-
 func gcCommand(ctx context.Context, env *Env, args []string) int {
 	fs := flag.NewFlagSet("gc", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	asJSON := fs.Bool("json", false, "")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageError(env, "gc: "+err.Error())
 	}
@@ -41,12 +33,11 @@ func gcCommand(ctx context.Context, env *Env, args []string) int {
 		return code
 	}
 	defer closeServices(env, svc)
-	gc, ok := svc.Artifacts.(garbageCollector)
-	if !ok {
+	if svc.ArtifactGC == nil {
 		fmt.Fprintln(env.Stderr, "workrun: this build has no artifact store to clean")
 		return ExitFailed
 	}
-	res, err := gc.GC(ctx)
+	res, err := svc.ArtifactGC.GC(ctx)
 	if err != nil {
 		// What was removed before the error is still reported.
 		fmt.Fprintf(env.Stderr, "workrun: %v\n", err)

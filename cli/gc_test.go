@@ -12,14 +12,16 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"workrun/artifacts"
+	"workrun/credentials"
 	"workrun/nodes/remoteagent"
 	"workrun/nodes/remotemcp"
 	"workrun/store"
 	"workrun/workrun"
 )
 
-// artifactDeps opens the real store and artifact store and registers the
-// local kinds and the Remote Agent, like main.go (without the OS keyring).
+// artifactDeps opens the real store, artifact store and credentials and
+// registers the local kinds and the remote kinds, like main.go (the keyring
+// is whatever go-keyring is given: tests of credentials call MockInit).
 func artifactDeps() Deps {
 	return Deps{Version: "test", Open: func(ctx context.Context, dataDir string) (*Services, error) {
 		st, err := store.Open(ctx, dataDir)
@@ -34,7 +36,8 @@ func artifactDeps() Deps {
 		ra := remoteagent.New(remoteagent.Deps{Calls: st})
 		rm := remotemcp.New(remotemcp.Deps{Calls: st})
 		e := workrun.NewEngine(st, arts, append(localKinds(), ra, rm)...)
-		return &Services{DataDir: dataDir, Runs: st, Workflows: st, Artifacts: arts, Engine: e, Close: st.Close}, nil
+		return &Services{DataDir: dataDir, Runs: st, Workflows: st, Artifacts: arts, Engine: e,
+			RemoteCalls: st, RunArtifacts: st, ArtifactGC: arts, Credentials: credentials.NewManager(st, nil), Close: st.Close}, nil
 	}}
 }
 

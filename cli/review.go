@@ -23,7 +23,7 @@ func reviewCommand(ctx context.Context, env *Env, args []string) int {
 	fs.SetOutput(io.Discard)
 	asJSON := fs.Bool("json", false, "")
 	comment := fs.String("comment", "", "")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageError(env, "review: "+err.Error())
 	}

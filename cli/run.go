@@ -30,28 +30,6 @@ func init() {
 	})
 }
 
-// repeated collects a flag given several times.
-type repeated []string
-
-func (r *repeated) String() string     { return strings.Join(*r, ",") }
-func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
-
-// parseInterspersed parses flags that may come before or after the
-// positional arguments, which it returns.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-}
-
 func runCommand(ctx context.Context, env *Env, args []string) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -60,7 +38,7 @@ func runCommand(ctx context.Context, env *Env, args []string) int {
 	fs.Var(&files, "file", "")
 	asJSON := fs.Bool("json", false, "")
 	langFlag := fs.String("lang", "", "")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageError(env, "run: "+err.Error())
 	}
@@ -73,7 +51,7 @@ func runCommand(ctx context.Context, env *Env, args []string) int {
 	}
 	wf, err := readWorkflow(pos[0])
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "workrun: %v\n", err)
+		fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(err.Error(), "  "))
 		return ExitUsage
 	}
 
@@ -95,7 +73,7 @@ func runCommand(ctx context.Context, env *Env, args []string) int {
 	}
 	in, err := parseInputs(ctx, wf, inputs, files, svc.Artifacts)
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "workrun: %v\n", err)
+		fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(err.Error(), "  "))
 		return ExitUsage
 	}
 
@@ -105,7 +83,7 @@ func runCommand(ctx context.Context, env *Env, args []string) int {
 	defer cancel()
 	id, err := svc.Engine.Start(ctx, "", wf, in)
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "workrun: %v\n", err)
+		fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(err.Error(), "  "))
 		if errors.Is(err, workrun.ErrInvalidWorkflow) || errors.Is(err, workrun.ErrBadInput) {
 			return ExitUsage
 		}
@@ -159,12 +137,12 @@ func followRun(ctx context.Context, env *Env, e *workrun.Engine, runID string, e
 			fmt.Fprintln(env.Stderr, "workrun: stopping… (abort hooks are running)")
 		}
 		if err := e.Stop(context.WithoutCancel(ctx), runID); err != nil {
-			fmt.Fprintf(env.Stderr, "workrun: %v\n", err)
+			fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(err.Error(), "  "))
 		}
 		<-waited
 	}
 	if waitErr != nil {
-		fmt.Fprintf(env.Stderr, "workrun: %v\n", waitErr)
+		fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(waitErr.Error(), "  "))
 		return ExitFailed
 	}
 	select {
@@ -195,7 +173,7 @@ func closeServices(env *Env, svc *Services) {
 		return
 	}
 	if err := svc.Close(); err != nil {
-		fmt.Fprintf(env.Stderr, "workrun: close: %v\n", err)
+		fmt.Fprintf(env.Stderr, "workrun: close: %s\n", termText(err.Error(), "  "))
 	}
 }
 
@@ -477,6 +455,8 @@ func (p *eventPrinter) final(r workrun.Run) {
 			}
 		} else if r.Interruption == workrun.InterruptedByExit {
 			fmt.Fprintf(p.w, "  continue with: workrun resume %s\n", id)
+		} else if r.Interruption == workrun.InterruptedByRemote {
+			fmt.Fprintf(p.w, "  the agent's request cannot be answered here: workrun stop %s (or run it again)\n", id)
 		}
 	default:
 		fmt.Fprintf(p.w, "run %s %s\n", id, termLine(string(r.Status)))

@@ -317,27 +317,32 @@ func TestSIGINTStopsTheRun(t *testing.T) {
 		  {"id":"make","type":"process","config":{"command":["true"],"cleanup":["sh","-c","echo x >> %s"]}},
 		  {"id":"wait","type":"process","config":{"command":["sleep","30"]}}],
 		"edges":[{"from":"start","to":"make"},{"from":"make","to":"wait"}]}`, marker))
-	done := make(chan result)
-	go func() { done <- runMain(t, []string{"--data-dir", dir, "run", flow}, nil, ms.deps()) }()
+	var stdout, stderr syncBuffer
+	done := make(chan int)
+	go func() {
+		stdio := Stdio{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }}
+		done <- Main(context.Background(), []string{"--data-dir", dir, "run", flow}, stdio, ms.deps())
+	}()
+	// followRun installs its SIGINT handler before it prints the run's first
+	// line, so a line on stdout means a SIGINT now stops the run.
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		runs, _ := ms.runs.ListRuns(context.Background(), workrun.RunFilter{})
-		if len(runs) == 1 {
+		if len(runs) == 1 && stdout.String() != "" {
 			recs, _ := ms.runs.NodeRuns(context.Background(), runs[0].ID)
 			if len(recs) == 3 && recs[2].Status == workrun.NodeRunning {
 				break
 			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("the sleep node never started")
+			t.Fatalf("the sleep node never started or nothing was printed; stdout %q", stdout.String())
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	time.Sleep(50 * time.Millisecond) // followRun has installed its handler
 	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	res := <-done
+	res := result{Code: <-done, Stdout: stdout.String(), Stderr: stderr.String()}
 	if res.Code != ExitStopped {
 		t.Fatalf("exit %d, want %d\n%s\n%s", res.Code, ExitStopped, res.Stdout, res.Stderr)
 	}
@@ -368,7 +373,7 @@ func realDeps() Deps {
 			return nil, err
 		}
 		e := workrun.NewEngine(st, nil, append(localKinds(), remoteagent.New(remoteagent.Deps{Calls: st}))...)
-		return &Services{DataDir: dataDir, Runs: st, Workflows: st, Engine: e, Close: st.Close}, nil
+		return &Services{DataDir: dataDir, Runs: st, Workflows: st, Engine: e, RemoteCalls: st, RunArtifacts: st, Close: st.Close}, nil
 	}}
 }
 

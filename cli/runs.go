@@ -27,7 +27,7 @@ func runsCommand(ctx context.Context, env *Env, args []string) int {
 	asJSON := fs.Bool("json", false, "")
 	status := fs.String("status", "", "")
 	limit := fs.Int("limit", 50, "")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageError(env, "runs: "+err.Error())
 	}
@@ -41,7 +41,7 @@ func runsCommand(ctx context.Context, env *Env, args []string) int {
 	defer closeServices(env, svc)
 	runs, err := svc.Runs.ListRuns(ctx, workrun.RunFilter{Status: workrun.RunStatus(*status), Limit: *limit})
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "workrun: %v\n", err)
+		fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(err.Error(), "  "))
 		return ExitFailed
 	}
 	if *asJSON {

@@ -1,9 +1,18 @@
 package cli
 
-import "workrun/workrun"
+import (
+	"context"
 
-// Services are the opened parts of one data directory, built by main.go.
-// Fields are filled as the packages behind them land; commands check for nil.
+	"workrun/artifacts"
+	"workrun/credentials"
+	"workrun/workrun"
+)
+
+// Services are the opened parts of one data directory. main.go builds them
+// (the one place that knows the concrete store, artifact store and keyring);
+// a command reaches the data directory only through these fields. A nil
+// field is a part this build or test does not have: the command that needs
+// it says so, the others do without.
 type Services struct {
 	DataDir   string
 	Runs      workrun.RunStore
@@ -11,6 +20,47 @@ type Services struct {
 	Artifacts workrun.ArtifactStore
 	// Engine runs workflows; built with every registered node kind.
 	Engine *workrun.Engine
+	// RemoteCalls lists a run's saved remote call records (`show`).
+	RemoteCalls RemoteCallLister
+	// RunArtifacts lists the artifacts a run's nodes made (`show`), also
+	// those no State field refers to any more.
+	RunArtifacts RunArtifactLister
+	// ArtifactGC removes artifact files no record refers to (`gc`).
+	ArtifactGC ArtifactCollector
+	// Credentials manages saved credentials (`credential`, and the
+	// --credential option of the check commands).
+	Credentials CredentialManager
 	// Close releases everything (flushes batched progress lines, closes SQLite).
 	Close func() error
+}
+
+// RemoteCallLister reads the saved Remote Agent and Remote MCP Tool call
+// records of a run (docs/remote-agent.md R8); *store.Store implements it.
+type RemoteCallLister interface {
+	RemoteCallsForRun(ctx context.Context, runID string) ([]workrun.RemoteCall, error)
+}
+
+// RunArtifactLister reads the artifacts a run's nodes made; *store.Store
+// implements it.
+type RunArtifactLister interface {
+	ArtifactsForRun(ctx context.Context, runID string) ([]workrun.ArtifactInfo, error)
+}
+
+// ArtifactCollector is the artifact store's explicit clean-up: removing
+// unreferenced files is a command, never automatic. *artifacts.Store
+// implements it.
+type ArtifactCollector interface {
+	GC(ctx context.Context) (artifacts.GCResult, error)
+}
+
+// CredentialManager keeps credentials: metadata in the store, secrets in the
+// OS keyring. *credentials.Manager implements it.
+type CredentialManager interface {
+	Set(ctx context.Context, c credentials.Credential, secret string) error
+	Get(ctx context.Context, name string) (credentials.Credential, string, error)
+	// Resolve is Get for a request to targetURL; it refuses a credential
+	// bound to another origin.
+	Resolve(ctx context.Context, name, targetURL string) (credentials.Credential, string, error)
+	List(ctx context.Context) ([]credentials.Credential, error)
+	Delete(ctx context.Context, name string) error
 }

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"workrun/store"
 	"workrun/workrun"
 )
 
@@ -21,18 +20,6 @@ func init() {
 		Summary: "show a run: status, failure reason and node, each node's status and messages, remote tasks, artifacts",
 		Run:     showCommand,
 	})
-}
-
-// remoteCallLister is the store's view of Remote Agent call records (R8):
-// shown when the run store keeps them.
-type remoteCallLister interface {
-	RemoteCallsForRun(ctx context.Context, runID string) ([]store.RemoteCall, error)
-}
-
-// runArtifactLister is the store's view of the artifacts a run's nodes made
-// (also those no State field refers to any more).
-type runArtifactLister interface {
-	ArtifactsForRun(ctx context.Context, runID string) ([]workrun.ArtifactInfo, error)
 }
 
 // shownNode is one node of `workrun show`.
@@ -72,7 +59,7 @@ func showCommand(ctx context.Context, env *Env, args []string) int {
 	fs.SetOutput(io.Discard)
 	asJSON := fs.Bool("json", false, "")
 	langFlag := fs.String("lang", "", "")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageError(env, "show: "+err.Error())
 	}
@@ -141,8 +128,8 @@ func loadRun(ctx context.Context, svc *Services, id string) (shownRun, error) {
 		}
 		sr.Nodes = append(sr.Nodes, sn)
 	}
-	if rc, ok := svc.Runs.(remoteCallLister); ok {
-		calls, err := rc.RemoteCallsForRun(ctx, id)
+	if svc.RemoteCalls != nil {
+		calls, err := svc.RemoteCalls.RemoteCallsForRun(ctx, id)
 		if err != nil {
 			return shownRun{}, err
 		}
@@ -157,8 +144,8 @@ func loadRun(ctx context.Context, svc *Services, id string) (shownRun, error) {
 	// Artifacts the run's nodes made, then the files its inputs and State
 	// refer to (an imported input was made by no node).
 	seen := map[string]bool{}
-	if al, ok := svc.Runs.(runArtifactLister); ok {
-		made, err := al.ArtifactsForRun(ctx, id)
+	if svc.RunArtifacts != nil {
+		made, err := svc.RunArtifacts.ArtifactsForRun(ctx, id)
 		if err != nil {
 			return shownRun{}, err
 		}

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"workrun/store"
 	"workrun/workrun"
 )
 
@@ -33,7 +32,7 @@ func TestShowIncludesRemoteTasksAndArtifacts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	call := store.RemoteCall{RunID: "run-1", NodeID: "ra", CallKey: "0", AgentURL: "http://127.0.0.1:41241/",
+	call := workrun.RemoteCall{RunID: "run-1", NodeID: "ra", CallKey: "0", AgentURL: "http://127.0.0.1:41241/",
 		Origin: "http://127.0.0.1:41241", MessageID: "m-1", TaskID: "t-1", ContextID: "c-1",
 		RemoteState: "TASK_STATE_FAILED", StatusText: "the agent gave up", CancelOutcome: "not_needed", Ended: true}
 	if err := st.SaveRemoteCall(ctx, call); err != nil {

@@ -27,7 +27,7 @@ func stopCommand(ctx context.Context, env *Env, args []string) int {
 	fs := flag.NewFlagSet("stop", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	asJSON := fs.Bool("json", false, "")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageError(env, "stop: "+err.Error())
 	}

@@ -75,6 +75,19 @@ func TestRunEscapesHostileText(t *testing.T) {
 	if !strings.Contains(res.Stdout, `\x1b]0;pwned`) {
 		t.Errorf("the escaped error is not shown:\n%s", res.Stdout)
 	}
+
+	// A workflow file's node id reaches stderr through validation.
+	flow = writeFlow(t, `{"name":"x","state":{},
+		"nodes":[{"id":"s","type":"start"},{"id":"x\u001b]0;pwned\u0007\r\n[other] succeeded","type":"nope"}],
+		"edges":[{"from":"s","to":"x\u001b]0;pwned\u0007\r\n[other] succeeded"}]}`)
+	res = runMain(t, []string{"--data-dir", t.TempDir(), "run", flow}, nil, ms.deps())
+	if res.Code != ExitUsage {
+		t.Fatalf("exit %d\n%s\n%s", res.Code, res.Stdout, res.Stderr)
+	}
+	assertInert(t, res.Stderr)
+	if !strings.Contains(res.Stderr, `x\x1b]0;pwned`) {
+		t.Errorf("the escaped node id is not shown:\n%s", res.Stderr)
+	}
 }
 
 // TestShowAndRunsEscapeHostileRecords: a run saved with hostile node id,

@@ -8,7 +8,6 @@ import (
 
 	"github.com/zalando/go-keyring"
 
-	"workrun/store"
 	"workrun/workrun"
 )
 
@@ -43,11 +42,12 @@ type Credential struct {
 	Header string `json:"header"` // "Authorization" for bearer; the API key header otherwise
 }
 
-// Metadata is what the manager needs from SQLite; *store.Store implements it.
+// Metadata keeps what is known about a credential besides its secret;
+// *store.Store implements it (main.go wires it).
 type Metadata interface {
-	SaveCredentialMeta(ctx context.Context, c store.CredentialMeta) error
-	GetCredentialMeta(ctx context.Context, name string) (store.CredentialMeta, error)
-	ListCredentialMeta(ctx context.Context) ([]store.CredentialMeta, error)
+	SaveCredentialMeta(ctx context.Context, c workrun.CredentialMeta) error
+	GetCredentialMeta(ctx context.Context, name string) (workrun.CredentialMeta, error)
+	ListCredentialMeta(ctx context.Context) ([]workrun.CredentialMeta, error)
 	DeleteCredentialMeta(ctx context.Context, name string) error
 }
 
@@ -116,7 +116,7 @@ func (m *Manager) Set(ctx context.Context, c Credential, secret string) error {
 		}
 		return fmt.Errorf("set credential %s: %w", c.Name, err)
 	}
-	err = m.meta.SaveCredentialMeta(ctx, store.CredentialMeta{Name: c.Name, Kind: c.Kind, Origin: c.Origin, Header: c.Header})
+	err = m.meta.SaveCredentialMeta(ctx, workrun.CredentialMeta{Name: c.Name, Kind: c.Kind, Origin: c.Origin, Header: c.Header})
 	if err != nil {
 		if !existed {
 			// Leave no secret behind that no listed credential owns.
@@ -193,7 +193,7 @@ func (m *Manager) Delete(ctx context.Context, name string) error {
 	return nil
 }
 
-func fromMeta(m store.CredentialMeta) Credential {
+func fromMeta(m workrun.CredentialMeta) Credential {
 	return Credential{Name: m.Name, Kind: m.Kind, Origin: m.Origin, Header: m.Header}
 }
 

@@ -215,7 +215,7 @@ func TestManager_SecretMissingFromKeyring(t *testing.T) {
 }
 
 // TestSecretNeverInSQLite greps every file of the database (main file, WAL,
-// shared memory) for the secret (SPEC W8).
+// shared memory) for the secret (docs/product.md W8).
 func TestSecretNeverInSQLite(t *testing.T) {
 	ctx := t.Context()
 	m, db, dir := newManager(t)
@@ -320,19 +320,19 @@ func realRoundTrip(t *testing.T) {
 
 // fakeMeta is a function-field fake of Metadata.
 type fakeMeta struct {
-	SaveFunc   func(context.Context, store.CredentialMeta) error
-	GetFunc    func(context.Context, string) (store.CredentialMeta, error)
-	ListFunc   func(context.Context) ([]store.CredentialMeta, error)
+	SaveFunc   func(context.Context, workrun.CredentialMeta) error
+	GetFunc    func(context.Context, string) (workrun.CredentialMeta, error)
+	ListFunc   func(context.Context) ([]workrun.CredentialMeta, error)
 	DeleteFunc func(context.Context, string) error
 }
 
-func (f fakeMeta) SaveCredentialMeta(ctx context.Context, c store.CredentialMeta) error {
+func (f fakeMeta) SaveCredentialMeta(ctx context.Context, c workrun.CredentialMeta) error {
 	return f.SaveFunc(ctx, c)
 }
-func (f fakeMeta) GetCredentialMeta(ctx context.Context, n string) (store.CredentialMeta, error) {
+func (f fakeMeta) GetCredentialMeta(ctx context.Context, n string) (workrun.CredentialMeta, error) {
 	return f.GetFunc(ctx, n)
 }
-func (f fakeMeta) ListCredentialMeta(ctx context.Context) ([]store.CredentialMeta, error) {
+func (f fakeMeta) ListCredentialMeta(ctx context.Context) ([]workrun.CredentialMeta, error) {
 	return f.ListFunc(ctx)
 }
 func (f fakeMeta) DeleteCredentialMeta(ctx context.Context, n string) error {
@@ -343,10 +343,10 @@ func TestManager_SetMetadataFailureRemovesNewSecret(t *testing.T) {
 	keyring.MockInit()
 	boom := errors.New("disk I/O error")
 	m := NewManager(fakeMeta{
-		GetFunc: func(context.Context, string) (store.CredentialMeta, error) {
-			return store.CredentialMeta{}, workrun.ErrNotFound
+		GetFunc: func(context.Context, string) (workrun.CredentialMeta, error) {
+			return workrun.CredentialMeta{}, workrun.ErrNotFound
 		},
-		SaveFunc: func(context.Context, store.CredentialMeta) error { return boom },
+		SaveFunc: func(context.Context, workrun.CredentialMeta) error { return boom },
 	}, nil)
 	err := m.Set(t.Context(), Credential{Name: "new", Kind: KindBearer, Origin: "https://a.example"}, "tok")
 	if !errors.Is(err, boom) {

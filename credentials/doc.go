@@ -1,5 +1,5 @@
 // Package credentials manages the secrets Workrun sends to remote agents
-// (SPEC W8). A credential has a name, a kind ("bearer" or "apikey"), the
+// (docs/product.md W8). A credential has a name, a kind ("bearer" or "apikey"), the
 // service origin it is bound to (scheme://host:port) and, for an API key,
 // the header that carries it. That metadata lives in SQLite (package store);
 // the secret lives only in the OS keyring (go-keyring, service "workrun",

@@ -294,23 +294,22 @@ func (c *Client) CallTool(ctx context.Context, p CallParams) (*CallResult, error
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}
-	params := map[string]any{"name": p.Name, "arguments": args}
+	params := callToolParams{Name: p.Name, Arguments: args}
 	meta := map[string]any{}
 	if p.IdempotencyKey != "" {
 		meta[MetaIdempotencyKey] = p.IdempotencyKey
 	}
 	switch p.Task {
 	case FormCore:
-		task := map[string]any{}
+		params.Task = &taskParams{}
 		if p.TTLMillis > 0 {
-			task["ttl"] = p.TTLMillis
+			params.Task.TTL = p.TTLMillis
 		}
-		params["task"] = task
 	case FormExtension:
 		meta[MetaClientCapabilities] = map[string]any{"extensions": map[string]any{TasksExtension: map[string]any{}}}
 	}
 	if len(meta) > 0 {
-		params["_meta"] = meta
+		params.Meta = meta
 	}
 	var extra http.Header
 	if p.IdempotencyKey != "" {
@@ -327,40 +326,52 @@ func (c *Client) CallTool(ctx context.Context, p CallParams) (*CallResult, error
 	return res, nil
 }
 
+// callResultWire is every shape of a tools/call result at once, so one
+// decode tells a task (either form) from a final result.
+type callResultWire struct {
+	ResultType string `json:"resultType"`
+	TaskObj    *Task  `json:"task"`
+	Task
+	ToolResult
+}
+
 // decodeCallResult tells a task answer (either form) from a final result.
 func decodeCallResult(raw json.RawMessage) (*CallResult, error) {
-	var probe struct {
-		ResultType string          `json:"resultType"`
-		Task       json.RawMessage `json:"task"`
-		TaskID     *string         `json:"taskId"`
-	}
-	if err := json.Unmarshal(raw, &probe); err != nil {
-		return nil, fmt.Errorf("%w: result is not an object: %v", ErrProtocol, err)
+	var w callResultWire
+	if err := json.Unmarshal(raw, &w); err != nil {
+		return nil, fmt.Errorf("%w: tools/call result: %v", ErrProtocol, err)
 	}
 	switch {
-	case probe.ResultType == "task":
-		t, err := decodeTask(raw, "")
-		if err != nil {
-			return nil, err
-		}
-		return &CallResult{Task: t, Form: FormExtension}, nil
-	case len(probe.Task) > 0 && string(probe.Task) != "null":
-		var t Task
-		if err := json.Unmarshal(probe.Task, &t); err != nil {
-			return nil, fmt.Errorf("%w: task: %v", ErrProtocol, err)
+	case w.ResultType == "task":
+		t := w.Task
+		if t.TaskID == "" && w.TaskObj != nil {
+			t = *w.TaskObj
 		}
 		if t.TaskID == "" {
 			return nil, fmt.Errorf("%w: the task has no taskId", ErrProtocol)
 		}
-		return &CallResult{Task: &t, Form: FormCore}, nil
-	case probe.ResultType != "" && probe.ResultType != "complete":
-		return nil, fmt.Errorf("%w: unknown resultType %q", ErrProtocol, clipString(probe.ResultType, 40))
+		return &CallResult{Task: &t, Form: FormExtension}, nil
+	case w.TaskObj != nil:
+		if w.TaskObj.TaskID == "" {
+			return nil, fmt.Errorf("%w: the task has no taskId", ErrProtocol)
+		}
+		return &CallResult{Task: w.TaskObj, Form: FormCore}, nil
+	case w.ResultType != "" && w.ResultType != "complete":
+		return nil, fmt.Errorf("%w: unknown resultType %q", ErrProtocol, clipString(w.ResultType, 40))
 	}
-	var r ToolResult
-	if err := json.Unmarshal(raw, &r); err != nil {
-		return nil, fmt.Errorf("%w: tool result: %v", ErrProtocol, err)
-	}
+	r := w.ToolResult
 	return &CallResult{Result: &r}, nil
+}
+
+type callToolParams struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	Task      *taskParams     `json:"task,omitempty"`
+	Meta      map[string]any  `json:"_meta,omitempty"`
+}
+
+type taskParams struct {
+	TTL int64 `json:"ttl,omitempty"`
 }
 
 // decodeTask reads a task at the top level or under "task"; want, if set,

@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"workrun/sse"
 )
 
 // request is a JSON-RPC request or notification (ID nil).
@@ -206,12 +208,13 @@ func idMatches(got json.RawMessage, want []byte, isError bool) bool {
 // (the priming event some servers send first) are skipped; notifications go
 // to Options.OnNotification.
 func (c *Client) readStream(body io.Reader, wantID []byte, watchTask string) (json.RawMessage, error) {
-	r := newSSEReader(body, c.opts.MaxEventBytes)
+	r := sse.NewReader(body, c.opts.MaxEventBytes)
+	defer r.Release()
 	for {
-		ev, err := r.next()
+		ev, err := r.Next()
 		if err != nil {
-			if errors.Is(err, ErrEventTooLarge) {
-				return nil, err
+			if errors.Is(err, sse.ErrEventTooLarge) {
+				return nil, fmt.Errorf("%w: over the %d-byte limit", ErrEventTooLarge, c.opts.MaxEventBytes)
 			}
 			return nil, fmt.Errorf("%w: %v", ErrStreamBroken, err)
 		}

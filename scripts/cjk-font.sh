@@ -21,8 +21,10 @@ import os, sys
 out = sys.argv[1]
 keep = set()
 def cjk(o):
+    # Only CJK: Latin punctuation (·, —, …, quotes) stays with Fyne's own
+    # font, which the subset falls through to.
     return (0x2E80 <= o <= 0x9FFF or 0xF900 <= o <= 0xFAFF or 0xFF00 <= o <= 0xFFEF
-            or 0x3000 <= o <= 0x303F or o in (0x2026, 0x2014, 0x201C, 0x201D, 0x2018, 0x2019, 0xB7))
+            or 0x3000 <= o <= 0x303F)
 for d, dirs, files in os.walk('.'):
     dirs[:] = [x for x in dirs if x not in ('.git', 'node_modules')]
     for f in files:

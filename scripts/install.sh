@@ -243,6 +243,45 @@ first_start() {
 	wait "$pid" || status=$?
 	[ "$status" -eq 0 ] || fail "Workrun exited with status $status after SIGTERM: $(tail -5 "$work/start.log")"
 	echo "install check: first start from the menu entry (no terminal, no environment, no keyring): window shown, $db created, clean exit"
+
+	# The Remote Agent sample against the built-in demo agent, in the same
+	# home and still without a keyring, as a person starts it: Help → Sample
+	# (the menu bar at the window's top left), then Ctrl+R and Enter to run
+	# it with the sample's question.
+	env -i "${session_env[@]}" $exec_line </dev/null >"$work/sample.log" 2>&1 &
+	pid=$!
+	for _ in $(seq 1 450); do
+		win=$(xdotool search --onlyvisible --name '^Workrun( |$)' 2>/dev/null | head -n1 || true)
+		[ -n "$win" ] && break
+		sleep 0.2
+	done
+	[ -n "$win" ] || fail "no Workrun window for the sample run: $(tail -5 "$work/sample.log")"
+	# Without a keyring the window opens with its "No OS keyring" dialog
+	# (centred, Close at the bottom): close it as a person would.
+	sleep 3
+	xdotool mousemove --window "$win" 639 474 click 1 && sleep 0.7 &&
+		xdotool mousemove --window "$win" 287 14 click 1 && sleep 0.7 &&
+		xdotool mousemove --window "$win" 368 83 click 1 && sleep 2 &&
+		xdotool key ctrl+r && sleep 1.5 &&
+		xdotool key Return ||
+		fail "xdotool could not drive the sample run"
+	local title=
+	for _ in $(seq 1 600); do
+		win=$(xdotool search --onlyvisible --name '^Workrun .* — (succeeded|failed|stopped|interrupted)$' 2>/dev/null | head -n1 || true)
+		if [ -n "$win" ]; then
+			title=$(xdotool getwindowname "$win")
+			break
+		fi
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.2
+	done
+	kill -TERM "$pid" 2>/dev/null || true
+	status=0
+	wait "$pid" || status=$?
+	[[ $title == *"— succeeded" ]] ||
+		fail "the Remote Agent sample did not succeed against the demo agent (window title '$title'): $(tail -5 "$work/sample.log")"
+	[ "$status" -eq 0 ] || fail "Workrun exited with status $status after the sample run"
+	echo "install check: the Remote Agent sample ran against the built-in demo agent without a keyring: '$title'"
 }
 
 case "${1:-}" in

@@ -79,7 +79,7 @@ func BenchmarkSaveRemoteCall(b *testing.B) {
 					n++
 				}
 				wg.Go(func() {
-					c := RemoteCall{RunID: "r", NodeID: fmt.Sprint("ra", w), CallKey: "0", MessageID: "m", TaskID: "t"}
+					c := workrun.RemoteCall{RunID: "r", NodeID: fmt.Sprint("ra", w), CallKey: "0", MessageID: "m", TaskID: "t"}
 					for i := range n {
 						c.StatusText = fmt.Sprint("working ", i)
 						if err := s.SaveRemoteCall(ctx, c); err != nil {

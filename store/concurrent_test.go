@@ -38,7 +38,7 @@ func TestConcurrentWriters_NoLockErrors(t *testing.T) {
 				if err := s.AppendProgress(ctx, workrun.Message{RunID: "shared", NodeID: runID, Text: fmt.Sprint("p", i)}); err != nil {
 					errs <- err
 				}
-				c := RemoteCall{RunID: "shared", NodeID: runID, CallKey: fmt.Sprint(i), TaskID: "t"}
+				c := workrun.RemoteCall{RunID: "shared", NodeID: runID, CallKey: fmt.Sprint(i), TaskID: "t"}
 				if err := s.SaveRemoteCall(ctx, c); err != nil {
 					errs <- err
 				}
@@ -128,7 +128,7 @@ func TestTwoStoresOneFile_NoLockErrors(t *testing.T) {
 		for g := range 4 {
 			wg.Go(func() {
 				for j := range 25 {
-					c := RemoteCall{RunID: "r", NodeID: fmt.Sprintf("s%d-g%d", i, g), CallKey: fmt.Sprint(j)}
+					c := workrun.RemoteCall{RunID: "r", NodeID: fmt.Sprintf("s%d-g%d", i, g), CallKey: fmt.Sprint(j)}
 					if err := s.SaveRemoteCall(ctx, c); err != nil {
 						errs <- err
 					}

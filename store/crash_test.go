@@ -36,7 +36,33 @@ func crashChild(dir string) {
 	for g := range 4 {
 		go crashWriter(ctx, s, fmt.Sprintf("p%d-g%d", pid, g), report)
 	}
+	// And a node streaming progress lines, so kills also land in batched,
+	// coalesced and bound-forced progress commits.
+	go crashProgress(ctx, s, fmt.Sprintf("p%d-progress", pid), report)
 	select {}
+}
+
+func crashProgress(ctx context.Context, s *Store, runID string, report func(kind, key string)) {
+	if err := s.CreateRun(ctx, sampleRun(runID, time.Now())); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(4)
+	}
+	report("run", runID)
+	// Paced (a fast agent, not a busy loop), so the four writers keep
+	// their pace and kills land while it streams.
+	for i := 0; ; i++ {
+		key := "remoteagent.status"
+		if i%200 >= 195 {
+			key = fmt.Sprint("k", i%3) // lines that cannot be coalesced
+		}
+		if err := s.AppendProgress(ctx, workrun.Message{RunID: runID, NodeID: "ra", Key: key, Args: []string{fmt.Sprint(i)}}); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(8)
+		}
+		if i%200 == 199 {
+			time.Sleep(2 * time.Millisecond)
+		}
+	}
 }
 
 func crashWriter(ctx context.Context, s *Store, prefix string, report func(kind, key string)) {
@@ -55,7 +81,7 @@ func crashWriter(ctx context.Context, s *Store, prefix string, report func(kind,
 			os.Exit(5)
 		}
 		report("msg", fmt.Sprintf("%s/%d/line %d", runID, m.Seq, i))
-		c := RemoteCall{RunID: runID, NodeID: "ra", CallKey: fmt.Sprint(i), MessageID: fmt.Sprint("m", i), TaskID: fmt.Sprint("t", i)}
+		c := workrun.RemoteCall{RunID: runID, NodeID: "ra", CallKey: fmt.Sprint(i), MessageID: fmt.Sprint("m", i), TaskID: fmt.Sprint("t", i)}
 		if err := s.SaveRemoteCall(ctx, c); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(6)
@@ -114,6 +140,9 @@ func TestCrashSafety_SIGKILL(t *testing.T) {
 	t.Logf("20 kills, %d committed writes verified", total)
 }
 
+// checkedStreams holds the progress runs verifyCommitted has checked.
+var checkedStreams = map[string]bool{}
+
 func verifyCommitted(t *testing.T, dir string, committed map[string]bool, round int) {
 	t.Helper()
 	ctx := t.Context()
@@ -165,6 +194,32 @@ func verifyCommitted(t *testing.T, dir string, committed map[string]bool, round 
 		default:
 			t.Fatalf("round %d: child printed %q", round, key)
 		}
+	}
+	// Progress lines may be lost with the last batch, but what was
+	// committed is whole: seqs dense, updates counted in order. Each
+	// child's stream is checked after its own kill.
+	for key := range committed {
+		runID, ok := strings.CutPrefix(key, "run ")
+		if !ok || !strings.HasSuffix(runID, "-progress") || checkedStreams[runID] {
+			continue
+		}
+		checkedStreams[runID] = true
+		ms, err := s.Messages(ctx, runID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		next := int64(0) // the update number the next row's first update must have
+		for i, m := range ms {
+			var last int64
+			fmt.Sscan(m.Args[0], &last)
+			if m.Seq != int64(i+1) || last-m.Repeat != next {
+				t.Errorf("round %d: progress row %d of %s: seq %d, update %s counting %d earlier; want seq %d starting at update %d",
+					round, i, runID, m.Seq, m.Args[0], m.Repeat, i+1, next)
+				break
+			}
+			next = last + 1
+		}
+		t.Logf("round %d: %s kept %d rows, updates 0–%d", round, runID, len(ms), next-1)
 	}
 	var check string
 	if err := s.r.QueryRow(`PRAGMA integrity_check`).Scan(&check); err != nil || check != "ok" {

@@ -5,24 +5,12 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"time"
 
 	"workrun/workrun"
 )
 
-// CredentialMeta is what the store keeps about a credential (SPEC W8): never
-// the secret, which lives in the OS keyring (package credentials).
-type CredentialMeta struct {
-	Name      string
-	Kind      string // "bearer" or "apikey"
-	Origin    string // normalized scheme://host:port the credential is bound to
-	Header    string // header name for an API key; empty for bearer
-	CreatedAt time.Time
-	UpdatedAt time.Time
-}
-
 // SaveCredentialMeta inserts or replaces a credential's metadata by name.
-func (s *Store) SaveCredentialMeta(ctx context.Context, c CredentialMeta) error {
+func (s *Store) SaveCredentialMeta(ctx context.Context, c workrun.CredentialMeta) error {
 	now := s.now()
 	_, err := s.exec(ctx, `INSERT INTO credentials (name, kind, origin, header,
 		created_at, updated_at) VALUES (?,?,?,?,?,?) ON CONFLICT (name) DO UPDATE SET
@@ -36,25 +24,25 @@ func (s *Store) SaveCredentialMeta(ctx context.Context, c CredentialMeta) error 
 }
 
 // GetCredentialMeta returns one credential's metadata or workrun.ErrNotFound.
-func (s *Store) GetCredentialMeta(ctx context.Context, name string) (CredentialMeta, error) {
+func (s *Store) GetCredentialMeta(ctx context.Context, name string) (workrun.CredentialMeta, error) {
 	c, err := scanCredential(s.r.QueryRowContext(ctx, `SELECT `+credentialCols+` FROM credentials WHERE name=?`, name))
 	if errors.Is(err, sql.ErrNoRows) {
-		return CredentialMeta{}, fmt.Errorf("get credential %s: %w", name, workrun.ErrNotFound)
+		return workrun.CredentialMeta{}, fmt.Errorf("get credential %s: %w", name, workrun.ErrNotFound)
 	}
 	if err != nil {
-		return CredentialMeta{}, fmt.Errorf("get credential %s: %w", name, err)
+		return workrun.CredentialMeta{}, fmt.Errorf("get credential %s: %w", name, err)
 	}
 	return c, nil
 }
 
 // ListCredentialMeta returns every credential's metadata by name.
-func (s *Store) ListCredentialMeta(ctx context.Context) ([]CredentialMeta, error) {
+func (s *Store) ListCredentialMeta(ctx context.Context) ([]workrun.CredentialMeta, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT `+credentialCols+` FROM credentials ORDER BY name`)
 	if err != nil {
 		return nil, fmt.Errorf("list credentials: %w", err)
 	}
 	defer rows.Close()
-	var out []CredentialMeta
+	var out []workrun.CredentialMeta
 	for rows.Next() {
 		c, err := scanCredential(rows)
 		if err != nil {
@@ -83,11 +71,11 @@ func (s *Store) DeleteCredentialMeta(ctx context.Context, name string) error {
 
 const credentialCols = `name, kind, origin, header, created_at, updated_at`
 
-func scanCredential(sc scanner) (CredentialMeta, error) {
-	var c CredentialMeta
+func scanCredential(sc scanner) (workrun.CredentialMeta, error) {
+	var c workrun.CredentialMeta
 	var ct, ut int64
 	if err := sc.Scan(&c.Name, &c.Kind, &c.Origin, &c.Header, &ct, &ut); err != nil {
-		return CredentialMeta{}, err
+		return workrun.CredentialMeta{}, err
 	}
 	c.CreatedAt, c.UpdatedAt = fromNano(ct), fromNano(ut)
 	return c, nil

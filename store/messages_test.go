@@ -236,7 +236,7 @@ func TestAppendProgress_CoalescesPerNodeAndKey(t *testing.T) {
 		"3 a verbatim",
 		"4 a remote task: working (50%)",
 		"5 a done",
-		"6 a remote task: working (61%) (+1 updates)",
+		"6 a remote task: working (61%) (+1 update)",
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("lines (-want +got):\n%s", d)

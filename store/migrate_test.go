@@ -162,7 +162,7 @@ func TestMigrate_FromV1Fixture(t *testing.T) {
 		t.Errorf("artifact after upgrade = %+v, %v", a, err)
 	}
 	// Version 2 additions work.
-	if err := s.SaveCredentialMeta(ctx, CredentialMeta{Name: "c", Kind: "bearer", Origin: "https://x:443"}); err != nil {
+	if err := s.SaveCredentialMeta(ctx, workrun.CredentialMeta{Name: "c", Kind: "bearer", Origin: "https://x:443"}); err != nil {
 		t.Errorf("credentials table after upgrade: %v", err)
 	}
 	var versions []int

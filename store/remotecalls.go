@@ -10,13 +10,9 @@ import (
 	"workrun/workrun"
 )
 
-// RemoteCall is the durable record of one Remote Agent call; the type lives in
-// package workrun so that node packages need not import the store.
-type RemoteCall = workrun.RemoteCall
-
 // SaveRemoteCall inserts or replaces the record of (RunID, NodeID, CallKey).
 // It is committed before it returns. CreatedAt of an existing record is kept.
-func (s *Store) SaveRemoteCall(ctx context.Context, c RemoteCall) error {
+func (s *Store) SaveRemoteCall(ctx context.Context, c workrun.RemoteCall) error {
 	if c.RunID == "" || c.NodeID == "" {
 		return fmt.Errorf("save remote call: run id and node id are required")
 	}
@@ -51,15 +47,15 @@ func (s *Store) SaveRemoteCall(ctx context.Context, c RemoteCall) error {
 }
 
 // GetRemoteCall returns the record of one call, or workrun.ErrNotFound.
-func (s *Store) GetRemoteCall(ctx context.Context, runID, nodeID, callKey string) (RemoteCall, error) {
+func (s *Store) GetRemoteCall(ctx context.Context, runID, nodeID, callKey string) (workrun.RemoteCall, error) {
 	row := s.r.QueryRowContext(ctx, `SELECT `+remoteCallCols+` FROM remote_calls
 		WHERE run_id=? AND node_id=? AND call_key=?`, runID, nodeID, callKey)
 	c, err := scanRemoteCall(row)
 	if errors.Is(err, sql.ErrNoRows) {
-		return RemoteCall{}, fmt.Errorf("get remote call %s/%s/%s: %w", runID, nodeID, callKey, workrun.ErrNotFound)
+		return workrun.RemoteCall{}, fmt.Errorf("get remote call %s/%s/%s: %w", runID, nodeID, callKey, workrun.ErrNotFound)
 	}
 	if err != nil {
-		return RemoteCall{}, fmt.Errorf("get remote call %s/%s/%s: %w", runID, nodeID, callKey, err)
+		return workrun.RemoteCall{}, fmt.Errorf("get remote call %s/%s/%s: %w", runID, nodeID, callKey, err)
 	}
 	return c, nil
 }
@@ -67,14 +63,14 @@ func (s *Store) GetRemoteCall(ctx context.Context, runID, nodeID, callKey string
 // RemoteCallsForRun returns every call of a run (all nodes, parallel branches
 // included) in creation order; the R9 cancel pass reads them from here. An
 // unknown run gives an empty list, not an error.
-func (s *Store) RemoteCallsForRun(ctx context.Context, runID string) ([]RemoteCall, error) {
+func (s *Store) RemoteCallsForRun(ctx context.Context, runID string) ([]workrun.RemoteCall, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT `+remoteCallCols+` FROM remote_calls
 		WHERE run_id=? ORDER BY created_at, node_id, call_key`, runID)
 	if err != nil {
 		return nil, fmt.Errorf("remote calls for run %s: %w", runID, err)
 	}
 	defer rows.Close()
-	var out []RemoteCall
+	var out []workrun.RemoteCall
 	for rows.Next() {
 		c, err := scanRemoteCall(rows)
 		if err != nil {
@@ -92,15 +88,15 @@ const remoteCallCols = `run_id, node_id, call_key, agent_url, origin, message_id
 	task_id, context_id, remote_state, status_text, result, cancel_outcome,
 	cancel_text, created_at, updated_at, ended`
 
-func scanRemoteCall(sc scanner) (RemoteCall, error) {
-	var c RemoteCall
+func scanRemoteCall(sc scanner) (workrun.RemoteCall, error) {
+	var c workrun.RemoteCall
 	var result sql.NullString
 	var created, updated int64
 	err := sc.Scan(&c.RunID, &c.NodeID, &c.CallKey, &c.AgentURL, &c.Origin, &c.MessageID,
 		&c.TaskID, &c.ContextID, &c.RemoteState, &c.StatusText, &result, &c.CancelOutcome,
 		&c.CancelText, &created, &updated, &c.Ended)
 	if err != nil {
-		return RemoteCall{}, err
+		return workrun.RemoteCall{}, err
 	}
 	if result.Valid {
 		c.Result = json.RawMessage(result.String)

@@ -403,7 +403,7 @@ func TestRemoteCalls_UpsertKeepsCreatedAt(t *testing.T) {
 	}
 	now := t0
 	s.now = func() time.Time { return now }
-	c := RemoteCall{RunID: "r1", NodeID: "ra", CallKey: "0", AgentURL: "http://127.0.0.1:9/a2a",
+	c := workrun.RemoteCall{RunID: "r1", NodeID: "ra", CallKey: "0", AgentURL: "http://127.0.0.1:9/a2a",
 		Origin: "http://127.0.0.1:9", MessageID: "m-1"}
 	if err := s.SaveRemoteCall(ctx, c); err != nil {
 		t.Fatal(err)
@@ -415,7 +415,7 @@ func TestRemoteCalls_UpsertKeepsCreatedAt(t *testing.T) {
 	if err := s.SaveRemoteCall(ctx, c); err != nil {
 		t.Fatal(err)
 	}
-	other := RemoteCall{RunID: "r1", NodeID: "rb", CallKey: "0", MessageID: "m-2"}
+	other := workrun.RemoteCall{RunID: "r1", NodeID: "rb", CallKey: "0", MessageID: "m-2"}
 	if err := s.SaveRemoteCall(ctx, other); err != nil {
 		t.Fatal(err)
 	}
@@ -528,7 +528,7 @@ func TestArtifactAndCredentialMeta(t *testing.T) {
 		t.Errorf("after delete: %v", err)
 	}
 
-	c := CredentialMeta{Name: "agent", Kind: "bearer", Origin: "https://a.example:443"}
+	c := workrun.CredentialMeta{Name: "agent", Kind: "bearer", Origin: "https://a.example:443"}
 	if err := s.SaveCredentialMeta(ctx, c); err != nil {
 		t.Fatal(err)
 	}

@@ -162,6 +162,7 @@ func (w *Window) Close() {
 		w.demoStop()
 	}
 	w.stop()
+	w.quiesce()
 }
 
 // build makes every widget and the menus; it is called again when the
@@ -339,6 +340,7 @@ func (w *Window) menu() *fyne.MainMenu {
 		item(lang.X("wf.save", "Save"), key(fyne.KeyS, ctrl), w.save),
 		fyne.NewMenuItemSeparator(),
 		item(lang.X("wf.import_menu", "Import workflow file (.json)…"), key(fyne.KeyO, ctrl), w.importWorkflow),
+		item(lang.X("wf.import_path_menu", "Import from a typed path…"), nil, w.importFromPath),
 		item(lang.X("wf.export_menu", "Export workflow file (.json)…"), key(fyne.KeyE, ctrl), w.exportWorkflow),
 	)
 	// The text-editing keys are only named in the label: a menu shortcut
@@ -369,8 +371,8 @@ func (w *Window) menu() *fyne.MainMenu {
 	)
 	settings := fyne.NewMenu(lang.X("menu.settings", "Settings"),
 		item(lang.X("cred.title", "Credentials…"), nil, w.showCredentials),
-		item("English", nil, func() { w.SetLanguage("en") }),
-		item("简体中文", nil, func() { w.SetLanguage("zh-Hans") }),
+		w.langItem("English", "en"),
+		w.langItem("简体中文", "zh-Hans"),
 	)
 	help := fyne.NewMenu(lang.X("menu.help", "Help"),
 		item(lang.X("help.demo", "Start demo agent"), nil, w.startDemo),
@@ -691,15 +693,56 @@ func (w *Window) chooseImport() {
 			w.showError(err)
 			return
 		}
-		wf.Name = fmt.Sprintf(lang.X("wf.imported_name", "%s (imported)"), wf.Name)
-		w.OpenWorkflow("", wf)
-		if w.saveNow() {
-			w.setStatus(fmt.Sprintf(lang.X("wf.imported", "Imported %s as %q"), uriPath(rc.URI()), wf.Name))
-		}
+		w.importData(wf, uriPath(rc.URI()))
 	}, w.win)
 	d.SetFilter(storage.NewExtensionFileFilter([]string{".json"}))
 	d.Resize(dialogSize(w.win))
 	d.Show()
+}
+
+// importFromPath imports the workflow file at a path typed or pasted in.
+func (w *Window) importFromPath() {
+	w.leave(func() {
+		e := widget.NewEntry()
+		e.SetPlaceHolder("/home/me/flows/report.json")
+		dialog.ShowForm(lang.X("wf.import_path_menu", "Import from a typed path…"), lang.X("wf.import", "Import"), lang.X("cancel", "Cancel"),
+			[]*widget.FormItem{widget.NewFormItem(lang.X("wf.path", "File"), e)}, func(ok bool) {
+				if ok {
+					w.importPath(strings.TrimSpace(e.Text))
+				}
+			}, w.win)
+	})
+}
+
+// importPath reads and imports the workflow file at path.
+func (w *Window) importPath(path string) {
+	f, err := os.Open(path)
+	if err != nil {
+		w.showError(fmt.Errorf("import workflow: %w", err))
+		return
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, 16<<20))
+	if err != nil {
+		w.showError(fmt.Errorf("import workflow: %w", err))
+		return
+	}
+	wf, err := ImportWorkflow(b)
+	if err != nil {
+		w.showError(err)
+		return
+	}
+	w.importData(wf, path)
+}
+
+// importData opens an imported workflow under a name that tells it from
+// the original and saves it.
+func (w *Window) importData(wf workrun.Workflow, from string) {
+	wf.Name = fmt.Sprintf(lang.X("wf.imported_name", "%s (imported)"), wf.Name)
+	w.OpenWorkflow("", wf)
+	if w.saveNow() {
+		w.setStatus(fmt.Sprintf(lang.X("wf.imported", "Imported %s as %q"), from, wf.Name))
+	}
 }
 
 // uriPath is the path of a file URI, or the URI itself.
@@ -747,11 +790,7 @@ func (w *Window) SetLanguage(code string) {
 	SetupLanguage(code)
 	loadEditorTranslations()
 	w.app.Preferences().SetString("lang", code)
-	run := w.panel.runID
-	w.build()
-	if run != "" {
-		w.panel.Show(w.ctx, run)
-	}
+	w.rebuildKeeping(w.build)
 }
 
 // --- demo agent and samples ---
@@ -907,8 +946,9 @@ func (w *Window) showCredentials() {
 		return
 	}
 	v := NewCredentialsView(w.deps.Credentials, w.win)
+	w.wireCredentials(v)
 	d := dialog.NewCustom(lang.X("cred.title", "Credentials…"), lang.X("close", "Close"), v.Object(), w.win)
-	d.Resize(fyne.NewSize(640, 480))
+	d.Resize(fyne.NewSize(680, 620))
 	d.Show()
 	v.Reload()
 }

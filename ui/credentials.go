@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"strings"
 	"time"
@@ -37,6 +38,13 @@ type CredentialsView struct {
 
 	// done is called after every finished operation (tests wait on it).
 	done func()
+	// Background runs work off the Fyne thread and then on it; the app
+	// layer sets it (the view runs no goroutine of its own). Nil: a plain
+	// goroutine and fyne.Do.
+	Background func(work, then func())
+	// OnChanged is called after a credential was saved or deleted, with
+	// the new list (the window refreshes every Remote Agent's picker).
+	OnChanged func([]Credential)
 }
 
 const (
@@ -51,27 +59,27 @@ func NewCredentialsView(mgr CredentialManager, win fyne.Window) *CredentialsView
 		func() fyne.CanvasObject { return widget.NewLabel("credential") },
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			c := v.creds[i]
-			kind := "Bearer"
+			kind := schemeLabel(schemeBearer)
 			if c.Kind == schemeAPIKey {
-				kind = "API key (" + c.Header + ")"
+				kind = schemeLabel(schemeAPIKey) + " (" + c.Header + ")"
 			}
 			o.(*widget.Label).SetText(fmt.Sprintf("%s — %s — %s", c.Name, c.Origin, kind))
 		})
 	v.list.OnSelected = v.pick
 	v.name = widget.NewEntry()
-	v.name.SetPlaceHolder("my-agent")
+	v.name.SetPlaceHolder(lang.X("cred.name_example", "for example: my-agent"))
 	v.origin = widget.NewEntry()
-	v.origin.SetPlaceHolder("https://agent.example.com:443")
+	v.origin.SetPlaceHolder(lang.X("cred.origin_example", "for example: https://agent.example.com"))
 	v.header = widget.NewEntry()
-	v.header.SetPlaceHolder("X-API-Key")
-	v.scheme = widget.NewSelect([]string{schemeBearer, schemeAPIKey}, func(s string) {
-		if s == schemeAPIKey {
+	v.header.SetPlaceHolder(lang.X("cred.header_example", "for example: X-API-Key"))
+	v.scheme = newSelect([]string{schemeLabel(schemeBearer), schemeLabel(schemeAPIKey)}, func(string) {
+		if v.kind() == schemeAPIKey {
 			v.header.Enable()
 		} else {
 			v.header.Disable()
 		}
 	})
-	v.scheme.SetSelected(schemeBearer)
+	v.scheme.SetSelectedIndex(0)
 	v.secret = widget.NewPasswordEntry()
 	v.secret.SetPlaceHolder(lang.X("cred.secret_hint", "secret (kept only in the OS keyring)"))
 	v.saveB = widget.NewButton(lang.X("cred.save", "Save"), v.Save)
@@ -87,8 +95,25 @@ func NewCredentialsView(mgr CredentialManager, win fyne.Window) *CredentialsView
 		widget.NewFormItem(lang.X("cred.secret", "Secret"), v.secret),
 	)
 	buttons := container.NewHBox(widget.NewButton(lang.X("cred.new", "New"), v.clearForm), v.saveB, v.delB)
-	v.root = container.NewVSplit(v.list, container.NewVBox(form, buttons, v.msg))
+	// The list takes what the form leaves: several rows in the dialog.
+	v.root = container.NewBorder(nil, container.NewVBox(widget.NewSeparator(), form, buttons, v.msg), nil, nil, v.list)
 	return v
+}
+
+// kind is the scheme chosen: schemeBearer or schemeAPIKey.
+func (v *CredentialsView) kind() string {
+	if v.scheme.SelectedIndex() == 1 {
+		return schemeAPIKey
+	}
+	return schemeBearer
+}
+
+// schemeLabel names a credential scheme for people.
+func schemeLabel(kind string) string {
+	if kind == schemeAPIKey {
+		return lang.X("cred.kind_apikey", "API key")
+	}
+	return lang.X("cred.kind_bearer", "Bearer token")
 }
 
 // Object is the view's widget tree.
@@ -104,7 +129,11 @@ func (v *CredentialsView) Message() string { return v.msg.Text }
 func (v *CredentialsView) Fill(c Credential, secret string) {
 	v.name.SetText(c.Name)
 	v.origin.SetText(c.Origin)
-	v.scheme.SetSelected(c.Kind)
+	if c.Kind == schemeAPIKey {
+		v.scheme.SetSelectedIndex(1)
+	} else {
+		v.scheme.SetSelectedIndex(0)
+	}
 	v.header.SetText(c.Header)
 	v.secret.SetText(secret)
 }
@@ -153,12 +182,26 @@ func CheckOrigin(s string) (string, error) {
 	if port == "" {
 		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
 	}
+	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
+		// A secret sent over plain http to another machine can be read on
+		// the way; Workrun sends none there, so it keeps none for it.
+		return "", errors.New(lang.X("cred.plain_http", "a secret is sent only over https, or over plain http to this machine (127.0.0.1, ::1, localhost)"))
+	}
 	return u.Scheme + "://" + u.Hostname() + ":" + port, nil
+}
+
+// isLoopback reports whether host names this machine.
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // Save adds a credential or replaces a secret.
 func (v *CredentialsView) Save() {
-	c := Credential{Name: strings.TrimSpace(v.name.Text), Kind: v.scheme.Selected, Header: strings.TrimSpace(v.header.Text)}
+	c := Credential{Name: strings.TrimSpace(v.name.Text), Kind: v.kind(), Header: strings.TrimSpace(v.header.Text)}
 	origin, err := CheckOrigin(v.origin.Text)
 	switch {
 	case c.Name == "":
@@ -190,6 +233,9 @@ func (v *CredentialsView) Save() {
 			v.secret.SetText("")
 			v.creds = cs
 			v.list.Refresh()
+			if v.OnChanged != nil {
+				v.OnChanged(cs)
+			}
 			v.show(fmt.Sprintf(lang.X("cred.saved", "Saved %q in the OS keyring."), c.Name))
 		}, err
 	})
@@ -218,6 +264,9 @@ func (v *CredentialsView) DeleteNow(name string) {
 		return func() {
 			v.creds = cs
 			v.list.Refresh()
+			if v.OnChanged != nil {
+				v.OnChanged(cs)
+			}
 			v.clearForm()
 			v.show(fmt.Sprintf(lang.X("cred.deleted", "Deleted %q."), name))
 		}, err
@@ -227,23 +276,33 @@ func (v *CredentialsView) DeleteNow(name string) {
 func (v *CredentialsView) show(text string) { v.msg.SetText(text) }
 
 // async runs a keyring call off the Fyne thread (a keyring may block on
-// D-Bus) and shows its result through fyne.Do.
+// D-Bus) and shows its result on it.
 func (v *CredentialsView) async(call func(ctx context.Context) (func(), error)) {
-	go func() {
+	var apply func()
+	var err error
+	work := func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		apply, err := call(ctx)
-		fyne.Do(func() {
-			if apply != nil {
-				apply()
-			}
-			if err != nil {
-				v.show(KeyringErrorText(err))
-			}
-			if v.done != nil {
-				v.done()
-			}
-		})
+		apply, err = call(ctx)
+	}
+	then := func() {
+		if apply != nil {
+			apply()
+		}
+		if err != nil {
+			v.show(KeyringErrorText(err))
+		}
+		if v.done != nil {
+			v.done()
+		}
+	}
+	if v.Background != nil {
+		v.Background(work, then)
+		return
+	}
+	go func() {
+		work()
+		fyne.Do(then)
 	}()
 }
 

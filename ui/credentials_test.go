@@ -108,6 +108,17 @@ func TestCredentialsView_W8(t *testing.T) {
 			v.Fill(Credential{Name: "x", Origin: "https://a.example", Kind: "apikey"}, "s")
 			v.Save()
 		}, []Credential{{Name: "demo", Origin: "http://127.0.0.1:41241", Kind: "bearer"}}, map[string]string{"demo": "tok-3"}, "header name"},
+		{"plain http to another machine is refused when saved", func() {
+			v.clearForm()
+			v.Fill(Credential{Name: "lan", Origin: "http://192.168.1.20:8080", Kind: "bearer"}, "s")
+			v.Save()
+		}, []Credential{{Name: "demo", Origin: "http://127.0.0.1:41241", Kind: "bearer"}}, map[string]string{"demo": "tok-3"}, "only over https"},
+		{"plain http to localhost is kept", func() {
+			v.clearForm()
+			v.Fill(Credential{Name: "local", Origin: "http://localhost:9000", Kind: "bearer"}, "s2")
+			v.Save()
+		}, []Credential{{Name: "demo", Origin: "http://127.0.0.1:41241", Kind: "bearer"}, {Name: "local", Origin: "http://localhost:9000", Kind: "bearer"}},
+			map[string]string{"demo": "tok-3", "local": "s2"}, `Saved "local"`},
 	}
 	for _, s := range steps {
 		runView(t, v, s.do)

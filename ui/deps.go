@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"time"
 
 	"workrun/workrun"
 )
@@ -22,10 +21,13 @@ type Deps struct {
 	Artifacts   workrun.ArtifactStore
 	Credentials CredentialManager
 	// RemoteCalls reads the saved remote task records of a run (SPEC R8).
-	RemoteCalls func(ctx context.Context, runID string) ([]RemoteTask, error)
+	RemoteCalls func(ctx context.Context, runID string) ([]workrun.RemoteCall, error)
 	// CheckAgent is the connection test (R3.4): discovery and authentication,
 	// never a business task.
 	CheckAgent func(ctx context.Context, url, credential string) (AgentReport, error)
+	// CheckMCP is the Remote MCP Tool's connection test: initialize and
+	// tools/list with the chosen credential ("" for none), never a tool call.
+	CheckMCP func(ctx context.Context, url, credential string) ([]MCPTool, error)
 	// StartDemoAgent starts the built-in demo agent on loopback.
 	StartDemoAgent func() (url string, stop func(), err error)
 	// Lang is "en", "zh-Hans" or "" for the system language.
@@ -84,21 +86,6 @@ type AgentReport struct {
 	Streaming          bool
 	SecuritySchemes    []string
 	CredentialAccepted bool // false when no credential was sent or it was refused
-}
-
-// RemoteTask is the saved record of one Remote Agent call, as the remote task
-// panel shows it (R8). main.go converts store records into it.
-type RemoteTask struct {
-	NodeID        string
-	AgentURL      string
-	TaskID        string
-	ContextID     string
-	RemoteState   string
-	StatusText    string
-	CancelOutcome string
-	CancelText    string
-	Ended         bool
-	UpdatedAt     time.Time
 }
 
 var _ Engine = (*workrun.Engine)(nil)

@@ -4,10 +4,17 @@
 // Run opens the window; every Deps field may be nil (the window then
 // disables what needs it and keeps workflows in memory).
 //
-// Threading. Engine events arrive on one subscription channel; one goroutine
-// receives them and changes widgets only inside fyne.Do (STYLE §6). Keyring
-// calls and connection tests also run off the Fyne thread and report back
-// through fyne.Do, so a slow D-Bus never freezes the window.
+// Threading. Widgets emit events and take data; they run no goroutines.
+// The app layer (the Window, mostly run.go) owns every goroutine and hands
+// results to the UI thread through one helper, Window.do, which wraps
+// fyne.Do, serialises those functions (the test driver runs fyne.Do on the
+// calling goroutine) and drops them once the window is closed. Engine
+// events arrive on one subscription channel; the pump goroutine collects a
+// frame's worth (16 ms) and applies them in one batch with one redraw, and
+// waits for it before taking the next batch, so a stream of thousands of
+// events a second costs one redraw per frame. Remote task records, a run's
+// stored history, credential lists and keyring calls are read off the UI
+// thread; nothing reads the store per event on it.
 //
 // Editing. The canvas edits a Document: a pure Go value holding a
 // workrun.Workflow, with commands (add, move, connect, delete, copy/paste,
@@ -20,16 +27,29 @@
 // its model in its widgets; a small hand-written canvas over the Document
 // keeps every edit a testable command and draws 200 nodes in one frame.
 //
-// Runs. The run panel shows a run's status, failure reason, every node's
-// status and time-stamped messages (W5, W6). It offers Stop while running
-// ("stopping…" until the engine reports the abort hooks done), Resume only
-// for a run interrupted by exit, Approve/Reject and an answer box for runs
-// waiting for a person, and Run again (a new run) for failed or stopped
-// runs — never Continue (R12). The remote task panel shows the saved remote
-// task records and file results with no query, fetch or cancel buttons (R8).
+// Runs. The run panel shows a run's status, duration and failure reason on
+// top; every node with its status and duration (ticking while it runs; a
+// sibling stopped by a failure says which node failed); and the selected
+// node's inputs and outputs above its messages, in a virtualised list that
+// scrolls 100,000 lines smoothly (W5, W6). It offers Stop while running
+// ("stopping…" until the engine reports the abort hooks done) and for every
+// interrupted run (its unfinished remote tasks then get their cancel),
+// Resume only for a run interrupted by exit, Approve/Reject and an answer
+// box for runs waiting for a person, and Run again (a new run) for ended
+// runs and for a run a remote agent interrupted asking for input — never
+// Continue (R12). The remote task panel follows the run shown and lists the
+// saved remote task records and file results with no query, fetch or cancel
+// buttons (R8). Run records list runs in sortable columns (workflow, status,
+// started, duration, reason), filtered by workflow and status.
 //
 // Languages. English and Simplified Chinese through fyne.io/fyne/v2/lang
 // with the translations embedded in package assets; a C locale means
-// English, quietly. The fixed R11 node messages are shown in the chosen
-// language (LocalizeMessage).
+// English, quietly. Node messages are catalogue keys with arguments,
+// rendered when shown (MessageText), so switching language re-renders old
+// runs; saved reasons and errors that carry internal words ("context
+// canceled", an exit status, TASK_STATE_…) read as sentences (HumanError).
+// The theme (theme.go) draws Chinese with the system's CJK font found
+// through fontconfig, or with the WenQuanYi Micro Hei subset embedded in
+// package assets where the system has none, so Chinese never renders as
+// boxes.
 package ui

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -46,17 +45,7 @@ func TestEndToEnd_ParallelSampleCancels(t *testing.T) {
 		remoteagent.New(remoteagent.Deps{Calls: st}))
 	eng.AbortTimeout = 10 * time.Second
 	g := &gatedEngine{Engine: eng, open: make(chan struct{})}
-	remoteCalls := func(ctx context.Context, runID string) ([]RemoteTask, error) {
-		cs, err := st.RemoteCallsForRun(ctx, runID)
-		var out []RemoteTask
-		for _, c := range cs {
-			out = append(out, RemoteTask{NodeID: c.NodeID, AgentURL: c.AgentURL, TaskID: c.TaskID, ContextID: c.ContextID,
-				RemoteState: c.RemoteState, StatusText: c.StatusText, CancelOutcome: c.CancelOutcome, CancelText: c.CancelText,
-				Ended: c.Ended, UpdatedAt: c.UpdatedAt})
-		}
-		return out, err
-	}
-	w := newTestWindow(t, Deps{Engine: g, Runs: st, Workflows: st, Artifacts: arts, RemoteCalls: remoteCalls})
+	w := newTestWindow(t, Deps{Engine: g, Runs: st, Workflows: st, Artifacts: arts, RemoteCalls: st.RemoteCallsForRun})
 	w.OpenWorkflow("", SampleParallel(url))
 	if !w.RunEnabled() {
 		t.Fatalf("Run disabled: %v", w.Problems())
@@ -81,7 +70,7 @@ func TestEndToEnd_ParallelSampleCancels(t *testing.T) {
 			}
 		}
 	}
-	w.launch(w.doc.Workflow(), workrun.Values{"question": "hang"})
+	onUI(w, func() { w.launch(w.doc.Workflow(), workrun.Values{"question": "hang"}) })
 	close(g.open)
 	select {
 	case <-ended:
@@ -90,6 +79,7 @@ func TestEndToEnd_ParallelSampleCancels(t *testing.T) {
 	}
 	w.unsub()
 	<-w.pumpDone
+	w.Close() // no app goroutine touches the widgets from here on
 
 	if last.Status != workrun.RunFailed || last.FailedNode != "check" {
 		t.Errorf("run %s failed at %q, want failed at check", last.Status, last.FailedNode)

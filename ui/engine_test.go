@@ -80,8 +80,11 @@ func TestRealEngine_ParallelFailure(t *testing.T) {
 			}
 		}
 	}
-	w.launch(w.doc.Workflow(), workrun.Values{})
-	runID := w.panel.RunID()
+	var runID string
+	onUI(w, func() {
+		w.launch(w.doc.Workflow(), workrun.Values{})
+		runID = w.panel.RunID()
+	})
 	close(g.open)
 	var r workrun.Run
 	select {
@@ -94,6 +97,7 @@ func TestRealEngine_ParallelFailure(t *testing.T) {
 	}
 	w.unsub()
 	<-w.pumpDone
+	w.Close() // no app goroutine touches the widgets from here on
 	status, reason := w.panel.Header()
 	if !strings.Contains(status, "failed") || !strings.Contains(reason, "(bad)") {
 		t.Errorf("header %q / reason %q", status, reason)

@@ -155,3 +155,50 @@ func newSelect(options []string, changed func(string)) *widget.Select {
 	s.PlaceHolder = lang.X("select.one", "(Select one)")
 	return s
 }
+
+var fieldTypes = []workrun.FieldType{workrun.FieldText, workrun.FieldNumber, workrun.FieldBoolean, workrun.FieldJSON, workrun.FieldFile, workrun.FieldFiles}
+
+// fieldTypeSelect picks a State field type by its translated name; text
+// is selected. SelectedFieldType reads the choice.
+func fieldTypeSelect() *widget.Select {
+	opts := make([]string, len(fieldTypes))
+	for i, t := range fieldTypes {
+		opts[i] = FieldTypeLabel(t)
+	}
+	s := newSelect(opts, nil)
+	s.SetSelectedIndex(0)
+	return s
+}
+
+// SelectedFieldType is the field type chosen in a fieldTypeSelect.
+func SelectedFieldType(s *widget.Select) workrun.FieldType {
+	if i := s.SelectedIndex(); i >= 0 && i < len(fieldTypes) {
+		return fieldTypes[i]
+	}
+	return workrun.FieldText
+}
+
+// langItem is a Settings menu item that switches to language code; the
+// current language is checked.
+func (w *Window) langItem(label, code string) *fyne.MenuItem {
+	it := fyne.NewMenuItem(label, func() { w.SetLanguage(code) })
+	it.Checked = CurrentLanguage() == code
+	return it
+}
+
+// rebuildKeeping rebuilds the window's widgets in the language just set,
+// keeping the run shown (its messages re-rendered in the new language from
+// their catalogue keys, with no store read), the canvas zoom and the
+// selection, and says in the status bar which language is on.
+func (w *Window) rebuildKeeping(build func()) {
+	old, zoom := w.panel, w.cv.Zoom()
+	build()
+	w.cv.SetZoom(zoom)
+	if old.RunID() != "" {
+		w.panel.Adopt(old)
+		w.refreshTasks(old.RunID())
+		w.updateRunButtons()
+		w.updateTitle()
+	}
+	w.setStatus(lang.X("lang.now", "Language: English"))
+}

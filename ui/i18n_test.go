@@ -1,10 +1,13 @@
 package ui
 
 import (
+	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"workrun/assets"
+	"workrun/workrun"
 )
 
 // TestLanguageSwitch switches the window to Chinese and back; the R11 cancel
@@ -65,6 +68,55 @@ func TestIsCLocale(t *testing.T) {
 	for v, want := range map[string]bool{"C": true, "C.UTF-8": true, "POSIX": true, "en_US.UTF-8": false, "zh_CN.UTF-8": false} {
 		if got := isCLocale(v); got != want {
 			t.Errorf("isCLocale(%q) = %v", v, got)
+		}
+	}
+}
+
+// TestLanguageSwitchKeepsTheView: switching language re-renders the run
+// shown from its catalogue keys (no store read), keeps the zoom and the
+// selection, checks the current language in the Settings menu and leaves
+// the status bar saying so.
+func TestLanguageSwitchKeepsTheView(t *testing.T) {
+	eng := &fakeEngine{StartFunc: func(context.Context, string, workrun.Workflow, workrun.Values) (string, error) { return "r1", nil }}
+	w := newTestWindow(t, Deps{Engine: eng})
+	t.Cleanup(func() { SetupLanguage("en") })
+	wf := SampleRemote("http://127.0.0.1:1")
+	w.OpenWorkflow("", wf)
+	w.cv.SetZoom(1.5)
+	w.doc.Select("ask", false)
+	w.panel.Start("r1", wf)
+	w.panel.Apply(Event{Type: "message", RunID: "r1", NodeID: "ask", Message: &workrun.Message{RunID: "r1", NodeID: "ask", Seq: 1, Key: "workrun.stopped_by_user"}})
+	w.panel.Select("ask")
+	for _, tt := range []struct{ code, line, status, checked string }{
+		{"zh-Hans", "已被用户停止", "语言：简体中文", "简体中文"},
+		{"en", "stopped by the user", "Language: English", "English"},
+	} {
+		w.SetLanguage(tt.code)
+		if got := w.panel.MessageLines("ask"); len(got) != 1 || !strings.HasSuffix(got[0], tt.line) {
+			t.Errorf("%s: message lines %q, want one ending %q", tt.code, got, tt.line)
+		}
+		if z := w.cv.Zoom(); z != 1.5 {
+			t.Errorf("%s: zoom %v after the switch, want 1.5", tt.code, z)
+		}
+		if sel := w.doc.Selected(); len(sel) != 1 || sel[0] != "ask" {
+			t.Errorf("%s: selection %v after the switch, want [ask]", tt.code, sel)
+		}
+		if w.panel.RunID() != "r1" {
+			t.Errorf("%s: run panel shows %q after the switch", tt.code, w.panel.RunID())
+		}
+		if !strings.HasSuffix(w.status.Text, tt.status) {
+			t.Errorf("%s: status bar %q, want %q", tt.code, w.status.Text, tt.status)
+		}
+		var checked []string
+		for _, m := range w.win.MainMenu().Items {
+			for _, it := range m.Items {
+				if it.Checked {
+					checked = append(checked, it.Label)
+				}
+			}
+		}
+		if len(checked) != 1 || checked[0] != tt.checked {
+			t.Errorf("%s: checked menu items %q, want [%s]", tt.code, checked, tt.checked)
 		}
 	}
 }

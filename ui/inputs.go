@@ -149,4 +149,18 @@ func (w *Window) askInputs() {
 	s := w.win.Canvas().Size()
 	d.Resize(fyne.NewSize(min(560, s.Width-40), min(460, s.Height-40)))
 	d.Show()
+	// Enter in a one-line field runs, as the Run button does; the first
+	// field has the focus, so Ctrl+R then Enter runs with the inputs shown.
+	var first *widget.Entry
+	for i, f := range ri.forms {
+		if e := f.text[ri.Names[i]]; e != nil && !e.MultiLine {
+			e.OnSubmitted = func(string) { d.Confirm() }
+			if first == nil {
+				first = e
+			}
+		}
+	}
+	if first != nil {
+		w.win.Canvas().Focus(first)
+	}
 }

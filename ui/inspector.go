@@ -42,6 +42,7 @@ type Inspector struct {
 
 	// testDone is called when a connection test finished (tests wait on it).
 	testDone func()
+	mcp      mcpState // the Remote MCP Tool form's tool lists (inspector_mcp.go)
 }
 
 // NewInspector makes the inspector of w.
@@ -74,6 +75,8 @@ func (in *Inspector) Show() {
 	default:
 		sig = "w:" + d.wf.Name + stateSig(d.wf.State)
 	}
+	// The form's closures hold the document: another document is another form.
+	sig = fmt.Sprintf("%p|", d) + sig
 	if in.applying {
 		in.sig = sig // the form already shows this
 		return
@@ -163,18 +166,17 @@ func (in *Inspector) showWorkflow() {
 		if slices.Contains(ins, n) {
 			role = lang.X("insp.role_input", "run input")
 		}
-		l := widget.NewLabel(n + " : " + string(d.wf.State[n]) + "  · " + role)
+		l := widget.NewLabel(n + " : " + FieldTypeLabel(d.wf.State[n]) + "  (" + role + ")")
 		l.Truncation = fyne.TextTruncateEllipsis
 		in.box.Add(container.NewBorder(nil, nil, nil, rm, l))
 	}
 	fname := widget.NewEntry()
 	fname.SetPlaceHolder(lang.X("insp.field_name", "field name"))
-	ftype := widget.NewSelect([]string{"text", "number", "boolean", "json", "file", "files"}, nil)
-	ftype.SetSelected("text")
+	ftype := fieldTypeSelect()
 	in.widgets["field_name"], in.widgets["field_type"] = fname, ftype
 	addField := func() {
 		if n := strings.TrimSpace(fname.Text); n != "" {
-			d.SetField(n, workrun.FieldType(ftype.Selected))
+			d.SetField(n, SelectedFieldType(ftype))
 			in.w.win.Canvas().Focus(in.widgets["field_name"].(*widget.Entry))
 		}
 	}
@@ -196,7 +198,7 @@ func (in *Inspector) showEdge(k EdgeKey) {
 	in.box.Add(widget.NewLabel(k.From + " → " + k.To))
 	from, _ := d.Node(k.From)
 	if from.Type == "condition" {
-		sel := widget.NewSelect([]string{"true", "false"}, func(s string) { d.SetEdgeWhen(k, s) })
+		sel := newSelect([]string{"true", "false"}, func(s string) { d.SetEdgeWhen(k, s) })
 		sel.Selected = d.wf.Edges[d.edgeIndex(k)].When
 		in.widgets["when"] = sel
 		in.box.Add(widget.NewForm(widget.NewFormItem(lang.X("insp.when", "Branch"), sel)))
@@ -244,7 +246,7 @@ func (in *Inspector) showNode(n workrun.NodeSpec) {
 		if allowNone {
 			opts = append([]string{""}, opts...)
 		}
-		s := widget.NewSelect(opts, func(string) { changed(key)() })
+		s := newSelect(opts, func(string) { changed(key)() })
 		s.Selected = val
 		in.widgets[key] = s
 		return s
@@ -394,6 +396,8 @@ func (in *Inspector) showNode(n workrun.NodeSpec) {
 			return Config{URL: strings.TrimSpace(text("url")), Inputs: many("inputs"), Attachments: many("attachments"),
 				Output: sel("output"), OutputFiles: sel("output_files"), Credential: sel("credential"), TimeoutSeconds: t}, err
 		}
+	case "remote_mcp":
+		in.collect = in.showRemoteMCP(n, c, item)
 	default:
 		in.collect = func() (Config, error) { return c, nil }
 	}
@@ -535,7 +539,7 @@ func (in *Inspector) loadCredentials(s *widget.Select, current string) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		cs, err := mgr.List(ctx)
-		fyne.Do(func() {
+		in.w.do(func() {
 			opts := []string{""}
 			for _, c := range cs {
 				opts = append(opts, c.Name)

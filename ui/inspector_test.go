@@ -104,7 +104,7 @@ func TestInspector_RunDisabledWhileProblems(t *testing.T) {
 	if w.RunEnabled() {
 		t.Error("Run enabled with a timeout of 0")
 	}
-	if got := w.cv.nodes["ask"].warn.Text; !strings.Contains(got, "1–600") {
+	if got := w.cv.nodes["ask"].fullWarn; !strings.Contains(got, "1–600") {
 		t.Errorf("node warning %q", got)
 	}
 	if len(w.Problems()) != 1 || w.Problems()[0].NodeID != "ask" {

@@ -44,7 +44,7 @@ func NewPalette(cv *CanvasView) *Palette {
 		h := canvas.NewText(g.Label, theme.Color(theme.ColorNamePlaceHolder))
 		h.TextSize = theme.CaptionTextSize()
 		h.TextStyle.Bold = true
-		head := container.NewPadded(h)
+		head := container.New(headingLayout{}, h)
 		p.heads[g.Name] = head
 		p.box.Add(head)
 		for _, k := range g.Kinds {
@@ -201,4 +201,16 @@ func (r *paletteItemRenderer) Refresh() {
 	p.bg.Refresh()
 	p.label.Refresh()
 	r.Layout(p.Size())
+}
+
+// headingLayout gives a palette heading a short row of its own.
+type headingLayout struct{}
+
+func (headingLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	return fyne.NewSize(objs[0].MinSize().Width+8, objs[0].MinSize().Height+6)
+}
+
+func (headingLayout) Layout(objs []fyne.CanvasObject, s fyne.Size) {
+	objs[0].Move(fyne.NewPos(4, s.Height-objs[0].MinSize().Height-1))
+	objs[0].Resize(objs[0].MinSize())
 }

@@ -19,18 +19,18 @@ import (
 // its status and cancel messages, and its file results (SPEC R8). It offers
 // no manual query, fetch or cancel: those belong to the engine's policy.
 type RemotePanel struct {
-	calls func(ctx context.Context, runID string) ([]RemoteTask, error)
+	calls func(ctx context.Context, runID string) ([]workrun.RemoteCall, error)
 	arts  workrun.ArtifactStore
 	runs  workrun.RunStore
 	win   fyne.Window
 	box   *fyne.Container
 	root  fyne.CanvasObject
-	shown []RemoteTask
+	shown []workrun.RemoteCall
 	runID string
 }
 
 // NewRemotePanel makes the panel; calls and arts may be nil.
-func NewRemotePanel(calls func(ctx context.Context, runID string) ([]RemoteTask, error), runs workrun.RunStore, arts workrun.ArtifactStore, win fyne.Window) *RemotePanel {
+func NewRemotePanel(calls func(ctx context.Context, runID string) ([]workrun.RemoteCall, error), runs workrun.RunStore, arts workrun.ArtifactStore, win fyne.Window) *RemotePanel {
 	p := &RemotePanel{calls: calls, runs: runs, arts: arts, win: win, box: container.NewVBox()}
 	p.root = container.NewVScroll(p.box)
 	p.box.Add(widget.NewLabel(lang.X("remote.none", "No remote tasks in this run.")))
@@ -41,7 +41,7 @@ func NewRemotePanel(calls func(ctx context.Context, runID string) ([]RemoteTask,
 func (p *RemotePanel) Object() fyne.CanvasObject { return p.root }
 
 // Tasks returns what is shown.
-func (p *RemotePanel) Tasks() []RemoteTask { return p.shown }
+func (p *RemotePanel) Tasks() []workrun.RemoteCall { return p.shown }
 
 // Show reads the run's remote task records and shows them with the file
 // results found in outputs (artifact ids of the node's file fields). It
@@ -53,7 +53,7 @@ func (p *RemotePanel) Show(ctx context.Context, runID string) {
 }
 
 // Read reads what Show shows; it touches no widget.
-func (p *RemotePanel) Read(ctx context.Context, runID string) ([]RemoteTask, map[string][]workrun.ArtifactInfo, error) {
+func (p *RemotePanel) Read(ctx context.Context, runID string) ([]workrun.RemoteCall, map[string][]workrun.ArtifactInfo, error) {
 	if p.calls == nil || runID == "" {
 		return nil, nil, nil
 	}
@@ -65,7 +65,7 @@ func (p *RemotePanel) Read(ctx context.Context, runID string) ([]RemoteTask, map
 }
 
 // ShowResult shows what Read returned for runID.
-func (p *RemotePanel) ShowResult(runID string, ts []RemoteTask, files map[string][]workrun.ArtifactInfo, err error) {
+func (p *RemotePanel) ShowResult(runID string, ts []workrun.RemoteCall, files map[string][]workrun.ArtifactInfo, err error) {
 	p.runID = runID
 	if err != nil {
 		p.box.RemoveAll()
@@ -80,7 +80,7 @@ func (p *RemotePanel) ShowResult(runID string, ts []RemoteTask, files map[string
 func (p *RemotePanel) RunID() string { return p.runID }
 
 // fileResults finds the artifacts each Remote Agent node wrote into file fields.
-func (p *RemotePanel) fileResults(ctx context.Context, runID string, ts []RemoteTask) map[string][]workrun.ArtifactInfo {
+func (p *RemotePanel) fileResults(ctx context.Context, runID string, ts []workrun.RemoteCall) map[string][]workrun.ArtifactInfo {
 	if p.runs == nil || p.arts == nil || len(ts) == 0 {
 		return nil
 	}
@@ -124,7 +124,7 @@ func (p *RemotePanel) fileResults(ctx context.Context, runID string, ts []Remote
 }
 
 // ShowTasks shows tasks; files maps a node id to its result artifacts.
-func (p *RemotePanel) ShowTasks(ts []RemoteTask, files map[string][]workrun.ArtifactInfo) {
+func (p *RemotePanel) ShowTasks(ts []workrun.RemoteCall, files map[string][]workrun.ArtifactInfo) {
 	p.box.RemoveAll()
 	p.shown = ts
 	if len(ts) == 0 {

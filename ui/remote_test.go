@@ -45,8 +45,8 @@ func TestRemotePanel_R8(t *testing.T) {
 	arts := &fakeArtifacts{StatFunc: func(_ context.Context, id string) (workrun.ArtifactInfo, error) {
 		return workrun.ArtifactInfo{ID: id, Name: "demo.txt", MediaType: "text/plain", Size: 12}, nil
 	}}
-	calls := func(context.Context, string) ([]RemoteTask, error) {
-		return []RemoteTask{
+	calls := func(context.Context, string) ([]workrun.RemoteCall, error) {
+		return []workrun.RemoteCall{
 			{NodeID: "ask", AgentURL: "http://127.0.0.1:1", TaskID: "t-1", RemoteState: "TASK_STATE_INPUT_REQUIRED", StatusText: "Need the invoice number", UpdatedAt: time.Now()},
 			{NodeID: "ask2", AgentURL: "http://127.0.0.1:1", RemoteState: "", CancelText: "Remote task: submission result unknown"},
 			{NodeID: "ask3", AgentURL: "http://127.0.0.1:1", TaskID: "t-3", RemoteState: "TASK_STATE_WORKING", CancelOutcome: "canceled", CancelText: "Remote task: canceled"},

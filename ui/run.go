@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -29,6 +30,30 @@ type runState struct {
 	tasksShown func(runID string)
 	// creds is the credential list as last read (nil: not read yet).
 	creds []Credential
+	// mu is held by every function the app layer's goroutines hand to
+	// fyne.Do. In a window those all run on the one UI thread anyway; the
+	// test driver runs them on the calling goroutine, and this keeps two of
+	// them from overlapping there.
+	mu sync.Mutex
+}
+
+// do runs f on the Fyne thread (see runState.mu), unless the window was
+// closed meanwhile.
+func (w *Window) do(f func()) {
+	fyne.Do(func() {
+		w.rs.mu.Lock()
+		defer w.rs.mu.Unlock()
+		if w.ctx.Err() == nil {
+			f()
+		}
+	})
+}
+
+// quiesce returns once no function handed to do is running; after the
+// window's context is canceled none starts again.
+func (w *Window) quiesce() {
+	w.rs.mu.Lock()
+	w.rs.mu.Unlock() //nolint:staticcheck // an empty critical section is the point: wait for the holder
 }
 
 // loadCredentials reads the credential list off the Fyne thread, so Run can
@@ -40,7 +65,7 @@ func (w *Window) loadCredentials() {
 	ctx := w.ctx
 	go func() {
 		cs, err := w.deps.Credentials.List(ctx)
-		fyne.Do(func() {
+		w.do(func() {
 			if err != nil {
 				w.setStatus(KeyringErrorText(err))
 				return
@@ -51,6 +76,25 @@ func (w *Window) loadCredentials() {
 			w.rs.creds = cs
 		})
 	}()
+}
+
+// background runs work off the Fyne thread, then then on it.
+func (w *Window) background(work, then func()) {
+	go func() {
+		work()
+		w.do(then)
+	}()
+}
+
+// wireCredentials lets the credentials dialog run its keyring calls through
+// the app layer, and shows a saved or deleted credential at once: the list
+// Run checks, and the Remote Agent picker of the node shown.
+func (w *Window) wireCredentials(v *CredentialsView) {
+	v.Background = w.background
+	v.OnChanged = func(cs []Credential) {
+		w.rs.creds = cs
+		w.insp.Show()
+	}
 }
 
 // frame is the shortest time between two redraws caused by engine events:
@@ -115,7 +159,7 @@ func (w *Window) pump(events <-chan Event) {
 			}
 		}
 		done := make(chan struct{})
-		fyne.Do(func() {
+		w.do(func() {
 			defer close(done)
 			w.applyBatch(batch)
 		})
@@ -195,7 +239,7 @@ func (w *Window) startTicker() {
 			case <-t.C:
 			}
 			still := make(chan bool, 1)
-			fyne.Do(func() {
+			w.do(func() {
 				w.panel.Tick()
 				if !w.panel.Active() {
 					w.rs.ticking = false
@@ -218,7 +262,7 @@ func (w *Window) startTicker() {
 // shows them; while a read is under way, further requests make one more read
 // after it, at most four a second.
 func (w *Window) refreshTasks(runID string) {
-	if runID == "" {
+	if runID == "" || w.deps.RemoteCalls == nil {
 		w.tasks.ShowTasks(nil, nil)
 		return
 	}
@@ -237,7 +281,7 @@ func (w *Window) refreshTasks(runID string) {
 			case <-ctx.Done():
 			}
 		}
-		fyne.Do(func() {
+		w.do(func() {
 			w.rs.tasksBusy = false
 			if runID == w.panel.RunID() {
 				w.tasks.ShowResult(runID, ts, files, err)
@@ -266,7 +310,7 @@ func (w *Window) loadRun(runID string, then func(error)) {
 	ctx := w.ctx
 	go func() {
 		r, nrs, ms, err := ReadRun(ctx, w.deps.Runs, runID)
-		fyne.Do(func() {
+		w.do(func() {
 			if err == nil && w.panel.RunID() == runID {
 				w.panel.Load(r, nrs, ms)
 				w.updateRunButtons()
@@ -377,7 +421,7 @@ func (w *Window) stopRun() {
 	go func() {
 		err := w.deps.Engine.Stop(context.WithoutCancel(w.ctx), id)
 		if err != nil {
-			fyne.Do(func() {
+			w.do(func() {
 				if w.panel.RunID() == id && w.panel.Run().Status == workrun.RunStopping {
 					// The engine refused: show the run as it was.
 					w.panel.Apply(Event{Type: "run", RunID: id, Run: &prev})

@@ -124,11 +124,12 @@ func NewRunPanel(runs workrun.RunStore, readOnly bool) *RunPanel {
 			p.nodeErr.Show()
 		}
 	}
-	ioBox := container.NewVScroll(p.io)
-	ioBox.SetMinSize(fyne.NewSize(100, 70))
-	detailTop := container.NewVBox(container.NewBorder(nil, nil, nil, p.decision, p.title), p.nodeErr, ioBox,
-		widget.NewLabelWithStyle(lang.X("run.messages", "Messages"), fyne.TextAlignLeading, fyne.TextStyle{Italic: true}))
-	detail := container.NewBorder(detailTop, nil, nil, nil, p.msgList)
+	// The node's title, error, inputs and outputs above its messages; both
+	// halves scroll on their own, so the panel stays usable when the window
+	// gives it only a few lines.
+	detailTop := container.NewVScroll(container.NewVBox(container.NewBorder(nil, nil, nil, p.decision, p.title), p.nodeErr, p.io))
+	detail := container.NewVSplit(detailTop, p.msgList)
+	detail.Offset = 0.45
 	split := container.NewHSplit(p.nodeList, detail)
 	split.Offset = 0.34
 	p.root = container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, p.actions, p.header), p.reason), nil, nil, nil, split)
@@ -231,6 +232,20 @@ func (p *RunPanel) Load(r workrun.Run, nrs []workrun.NodeRun, ms []workrun.Messa
 		p.sortMessages(id)
 	}
 	p.autoSelect()
+	p.dirtyHeader, p.dirtyNodes, p.dirtyDetail = true, true, true
+	p.Flush()
+}
+
+// Adopt shows what old shows (after the window was rebuilt, say for a new
+// language): the same records, rendered again.
+func (p *RunPanel) Adopt(old *RunPanel) {
+	p.runID, p.run, p.nodes, p.kinds, p.msgs, p.seen = old.runID, old.run, old.nodes, old.kinds, old.msgs, old.seen
+	p.order, p.touched, p.sel, p.picked = old.order, old.touched, old.sel, old.picked
+	for id, n := range p.nodes {
+		if p.OnStatus != nil {
+			p.OnStatus(id, n.Status)
+		}
+	}
 	p.dirtyHeader, p.dirtyNodes, p.dirtyDetail = true, true, true
 	p.Flush()
 }
@@ -520,6 +535,9 @@ func (p *RunPanel) refreshDetail() {
 	}
 	p.io.SetText(p.ioText(id))
 	p.refreshMessages()
+	if len(p.shown) > 0 {
+		p.msgList.ScrollToBottom() // the newest lines say how the node ended
+	}
 	p.refreshDecision(id)
 }
 

@@ -20,7 +20,7 @@ import (
 // widget changes (the test driver runs fyne.Do on the caller's goroutine).
 func countApplied(w *Window) <-chan Event {
 	ch := make(chan Event, 100)
-	w.applied = func(ev Event) { ch <- ev }
+	onUI(w, func() { w.applied = func(ev Event) { ch <- ev } })
 	return ch
 }
 
@@ -64,7 +64,7 @@ func TestRunPanel_R11CancelMessages(t *testing.T) {
 	if !w.RunEnabled() {
 		t.Fatalf("Run disabled on a valid sample; problems: %v", w.Problems())
 	}
-	w.launch(w.doc.Workflow(), workrun.Values{"question": "work slowly"})
+	onUI(w, func() { w.launch(w.doc.Workflow(), workrun.Values{"question": "work slowly"}) })
 
 	wf := w.doc.Workflow()
 	applied := countApplied(w)
@@ -88,10 +88,12 @@ func TestRunPanel_R11CancelMessages(t *testing.T) {
 	var status, reason string
 	var actions []string
 	var badge string
-	lines = w.panel.MessageLines("ask")
-	status, reason = w.panel.Header()
-	actions = w.panel.Actions()
-	badge = w.cv.nodes["check"].badge.Text
+	onUI(w, func() {
+		lines = w.panel.MessageLines("ask")
+		status, reason = w.panel.Header()
+		actions = w.panel.Actions()
+		badge = w.cv.nodes["check"].badge.Text
+	})
 	want := []string{
 		"03:04:05  Remote task: submitted; task t-1 working",
 		"03:04:05  Remote task: requesting cancellation…",
@@ -114,7 +116,7 @@ func TestRunPanel_R11CancelMessages(t *testing.T) {
 	}
 
 	// Run again starts a new execution with the same inputs (R12).
-	w.panel.TapAction("Run again")
+	onUI(w, func() { w.panel.TapAction("Run again") })
 	mu.Lock()
 	defer mu.Unlock()
 	if diff := cmp.Diff([]workrun.Values{{"question": "work slowly"}, {"question": "work slowly"}}, started); diff != "" {
@@ -166,19 +168,20 @@ func TestRunPanel_StopIsHonest(t *testing.T) {
 	}
 	w := newTestWindow(t, Deps{Engine: eng})
 	w.OpenWorkflow("", SampleRemote("http://127.0.0.1:1"))
-	w.launch(w.doc.Workflow(), workrun.Values{"question": "q"})
+	onUI(w, func() { w.launch(w.doc.Workflow(), workrun.Values{"question": "q"}) })
 	if w.stopBtn.Disabled() {
 		t.Fatal("Stop disabled while the run goes on")
 	}
 	header := func(want string) {
 		t.Helper()
-		s, _ := w.panel.Header()
+		var s string
+		onUI(w, func() { s, _ = w.panel.Header() })
 		if !strings.Contains(s, want) {
 			t.Fatalf("header %q, want %q", s, want)
 		}
 	}
 	applied := countApplied(w)
-	w.stopRun()
+	onUI(w, w.stopRun)
 	if id := <-stopped; id != "run-2" {
 		t.Fatalf("stopped %q", id)
 	}

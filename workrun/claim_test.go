@@ -3,6 +3,7 @@ package workrun_test
 import (
 	"context"
 	"errors"
+	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -243,5 +244,52 @@ func TestRunInterruptedByAgentCannotBeAnsweredOrResumed(t *testing.T) {
 	}
 	if hooks.Load() != 1 {
 		t.Errorf("hook called %d times, want 1", hooks.Load())
+	}
+}
+
+// otherOwnerStore reports, once told, that another process saved the run
+// last (as a store shared by several processes would).
+type otherOwnerStore struct {
+	*workruntest.MemStore
+	other atomic.Bool
+}
+
+func (s *otherOwnerStore) ClaimRun(ctx context.Context, r workrun.Run, from ...workrun.RunStatus) (workrun.RunClaim, error) {
+	c, err := s.MemStore.ClaimRun(ctx, r, from...)
+	if s.other.Load() {
+		c.OwnerPID = os.Getpid() + 1
+	}
+	return c, err
+}
+
+// TestStaleParkedHooksAreNotUsed: an engine keeps the hooks of a run it
+// interrupted; once another process has taken the run over (it may have
+// run more nodes), Stop here asks the saved nodes for their hooks again
+// instead of calling the kept ones.
+func TestStaleParkedHooksAreNotUsed(t *testing.T) {
+	var calls atomic.Int32
+	rs := &rearmStep{hook: func(context.Context) { calls.Add(1) }}
+	rs.run = func(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
+		nc.OnAbort(rs.hook)
+		return nil, nil
+	}
+	st := &otherOwnerStore{MemStore: workruntest.NewMemStore()}
+	e := workrun.NewEngine(st, nil, append(allKinds(fakeKind{}), rearmKind{rs})...)
+	wf := reviewFlow()
+	wf.Nodes = append(wf.Nodes[:1], append([]workrun.NodeSpec{node("made", "rearm", "")}, wf.Nodes[1:]...)...)
+	wf.Edges = edges("start>made", "made>review", "review>ask", "ask>out")
+	r := run(t, e, wf, nil)
+	if r.Status != workrun.RunInterrupted {
+		t.Fatalf("status %s", r.Status)
+	}
+	st.other.Store(true)
+	if err := e.Stop(t.Context(), r.ID); err != nil {
+		t.Fatal(err)
+	}
+	if n := rs.rearmed.Load(); n != 1 {
+		t.Errorf("rearmed %d times, want 1 (the kept hooks are stale)", n)
+	}
+	if n := calls.Load(); n != 1 {
+		t.Errorf("hook called %d times, want 1", n)
 	}
 }

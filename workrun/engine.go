@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"slices"
 	"sync"
 	"time"
@@ -235,21 +236,19 @@ func (e *Engine) stop(ctx context.Context, runID string, strict bool) error {
 		if r.FailedNode != "" {
 			r.Status = RunFailed
 		}
-		if err := e.claim(ctx, r, from...); err != nil {
+		if _, err := e.claim(ctx, r, RunStopping); err != nil {
 			return fmt.Errorf("stop run %s: %w", runID, stopping(err))
 		}
 		e.publishRun(r)
 		return nil
 	}
 	r.Status, r.Interruption, r.Reason = RunStopping, "", texts.Text(msgStoppedByUser)
-	if err := e.claim(ctx, r, from...); err != nil {
+	found, err := e.claim(ctx, r, slices.DeleteFunc(from, func(s RunStatus) bool { return s == RunStopping })...)
+	if err != nil {
 		return fmt.Errorf("stop run %s: %w", runID, stopping(err))
 	}
 	e.publishRun(r)
-	e.mu.Lock()
-	hooks, held := e.parked[runID]
-	delete(e.parked, runID)
-	e.mu.Unlock()
+	hooks, held := e.takeParked(runID, found)
 	if !held {
 		if rx := e.rearmForStop(ctx, r); rx != nil {
 			hooks = rx.takeHooks()
@@ -277,16 +276,17 @@ func stopping(err error) error {
 // claim saves r, the run taken over, if it is still in one of the statuses
 // from (and, with a RunClaimer, nobody alive executes it): one atomic step,
 // so of concurrent callers exactly one wins. The others get a *ClaimError.
-func (e *Engine) claim(ctx context.Context, r Run, from ...RunStatus) error {
+// It returns what the claim found before its write.
+func (e *Engine) claim(ctx context.Context, r Run, from ...RunStatus) (RunClaim, error) {
 	if c, ok := e.runs.(RunClaimer); ok {
 		res, err := c.ClaimRun(ctx, r, from...)
 		if err != nil {
-			return err
+			return res, err
 		}
 		if !res.OK {
-			return &ClaimError{RunID: r.ID, Status: res.Status, PID: res.OwnerPID}
+			return res, &ClaimError{RunID: r.ID, Status: res.Status, PID: res.OwnerPID}
 		}
-		return nil
+		return res, nil
 	}
 	// A store without claims serves one process: the engine's lock makes
 	// the read and the write one step.
@@ -294,12 +294,30 @@ func (e *Engine) claim(ctx context.Context, r Run, from ...RunStatus) error {
 	defer e.claimMu.Unlock()
 	cur, err := e.runs.GetRun(ctx, r.ID)
 	if err != nil {
-		return err
+		return RunClaim{}, err
 	}
+	found := RunClaim{Status: cur.Status}
 	if !slices.Contains(from, cur.Status) || (cur.Status == RunRunning || cur.Status == RunStopping) && e.Active(r.ID) {
-		return &ClaimError{RunID: r.ID, Status: cur.Status}
+		return found, &ClaimError{RunID: r.ID, Status: cur.Status}
 	}
-	return e.runs.UpdateRun(ctx, r)
+	found.OK = true
+	return found, e.runs.UpdateRun(ctx, r)
+}
+
+// takeParked removes and returns the hooks this engine keeps for an
+// interrupted run it just claimed; held says whether it keeps them. Hooks
+// kept from before another process took the run over (it was last saved by
+// a process other than this one) are stale — that process may have run more
+// nodes — so they are dropped and the saved nodes register theirs again.
+func (e *Engine) takeParked(runID string, found RunClaim) ([]abortHook, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	hooks, held := e.parked[runID]
+	delete(e.parked, runID)
+	if found.OwnerPID != 0 && found.OwnerPID != os.Getpid() {
+		return nil, false
+	}
+	return hooks, held
 }
 
 // holderError explains why a run in status st, not going on here, cannot be
@@ -361,41 +379,45 @@ func (e *Engine) resume(ctx context.Context, runID string, d *Decision) error {
 	if len(probs) > 0 {
 		return &ValidationError{Problems: probs}
 	}
-	recs, err := e.runs.NodeRuns(ctx, runID)
+	prev := r
+	r.Status, r.Interruption, r.Reason, r.EndedAt = RunRunning, "", "", time.Time{}
+	found, err := e.claim(ctx, r, from...)
 	if err != nil {
 		return err
 	}
-	prev := r
-	r.Status, r.Interruption, r.Reason, r.EndedAt = RunRunning, "", "", time.Time{}
-	if err := e.claim(ctx, r, from...); err != nil {
+	// The run is ours now: its node records are read after the claim, so
+	// nodes another process finished before it are never run again.
+	giveBack := func(err error) error {
+		prev.Status = RunInterrupted
+		if prev.Interruption == "" {
+			prev.Interruption, prev.Reason = InterruptedByExit, texts.Text(msgAppExited)
+		}
+		if uerr := e.saveRun(context.WithoutCancel(ctx), prev); uerr != nil {
+			err = errors.Join(err, uerr)
+		}
 		return err
+	}
+	recs, err := e.runs.NodeRuns(ctx, runID)
+	if err != nil {
+		return giveBack(err)
 	}
 	if d != nil {
 		if err := e.runs.SaveDecision(ctx, *d); err != nil {
-			// Give the run back as it was: nothing ran.
-			prev.Status = RunInterrupted
-			if prev.Interruption == "" {
-				prev.Interruption, prev.Reason = InterruptedByExit, texts.Text(msgAppExited)
-			}
-			if uerr := e.saveRun(ctx, prev); uerr != nil {
-				err = errors.Join(err, uerr)
-			}
-			return err
+			return giveBack(err)
 		}
 	}
 	x := newExecution(e, r, steps, recs)
 
-	e.mu.Lock()
 	// Hooks of nodes that finished stay registered; re-entered nodes
 	// register theirs again. A process that does not hold the run's hooks
 	// asks the finished nodes to register theirs again (RearmableStep).
-	parked, held := e.parked[runID]
+	parked, held := e.takeParked(runID, found)
 	for _, h := range parked {
 		if x.status[h.node] == NodeSucceeded {
 			x.hooks = append(x.hooks, h)
 		}
 	}
-	delete(e.parked, runID)
+	e.mu.Lock()
 	e.active[runID] = x
 	e.mu.Unlock()
 	if !held {

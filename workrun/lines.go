@@ -192,7 +192,8 @@ func (e *Engine) unsaved(m Message, err error) {
 	if node == "" {
 		node = "-"
 	}
-	fmt.Fprintf(w, "workrun: run %s node %s: %s (not saved: %v)\n", m.RunID, node, m.Text, err)
+	// Quoted: the text may hold an agent's words, control characters included.
+	fmt.Fprintf(w, "workrun: run %s node %q: %q (not saved: %q)\n", m.RunID, node, m.Text, err.Error())
 	m.Seq = 0
 	e.publish(Event{Type: EventMessage, RunID: m.RunID, NodeID: m.NodeID, Message: &m})
 }

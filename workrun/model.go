@@ -157,16 +157,23 @@ func (m Message) In(lang string) string {
 	default:
 		s = m.Text
 	}
-	if m.Repeat > 0 {
+	switch {
+	case m.Repeat == 1:
+		s += " " + messageTexts.In(lang, msgRepeatedOne)
+	case m.Repeat > 1:
 		s += " " + messageTexts.In(lang, msgRepeated, groupDigits(m.Repeat))
 	}
 	return s
 }
 
-const msgRepeated msgID = "workrun.progress_repeated"
+const (
+	msgRepeated    msgID = "workrun.progress_repeated"
+	msgRepeatedOne msgID = "workrun.progress_repeated_one"
+)
 
 var messageTexts = NewCatalog(map[msgID][2]string{
-	msgRepeated: {"(+%s updates)", "（另有 %s 条更新）"},
+	msgRepeated:    {"(+%s updates)", "（另有 %s 条更新）"},
+	msgRepeatedOne: {"(+1 update)", "（另有 1 条更新）"},
 })
 
 // groupDigits writes n with thousands separators: 1234567 → "1,234,567".
@@ -256,4 +263,16 @@ type RemoteCall struct {
 	// Ended is true once the remote task reached a terminal state locally known
 	// (or the call is otherwise finished); R9 sends no cancel for ended calls.
 	Ended bool
+}
+
+// CredentialMeta is what is kept about a credential outside the OS keyring
+// (docs/product.md W8): never the secret. Package credentials reads and
+// writes it through its Metadata interface; package store keeps it.
+type CredentialMeta struct {
+	Name      string
+	Kind      string // "bearer" or "apikey"
+	Origin    string // normalized scheme://host:port the credential is bound to
+	Header    string // header name for an API key; empty for bearer
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }

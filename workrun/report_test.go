@@ -196,7 +196,7 @@ func TestFailedSavesAreReported(t *testing.T) {
 	})
 	t.Run("store takes nothing", func(t *testing.T) {
 		fk := fakeKind{"a": {run: func(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
-			nc.Log(workrun.Plain("lost line"))
+			nc.Log(workrun.Plain("lost line\x1b]0;retitled\x07"))
 			return nil, nil
 		}}}
 		e, st := newEngine(t, fk)
@@ -211,6 +211,9 @@ func TestFailedSavesAreReported(t *testing.T) {
 			if !strings.Contains(errs.String(), want) {
 				t.Errorf("Errors %q lacks %q", errs.String(), want)
 			}
+		}
+		if strings.ContainsAny(errs.String(), "\x1b\x07") {
+			t.Errorf("Errors got the line's control characters raw: %q", errs.String())
 		}
 	})
 }

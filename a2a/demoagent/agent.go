@@ -68,8 +68,9 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Agent is the demo agent. Its methods are safe for concurrent use.
-type Agent struct {
+// Server is the demo agent: an A2A server on HTTP. Its methods are safe
+// for concurrent use.
+type Server struct {
 	opts    Options
 	rpc     http.Handler
 	exec    *executor
@@ -94,7 +95,7 @@ type Stats struct {
 }
 
 // New builds an agent.
-func New(opts Options) *Agent {
+func New(opts Options) *Server {
 	if opts.Name == "" {
 		opts.Name = "Workrun demo agent"
 	}
@@ -113,7 +114,7 @@ func New(opts Options) *Agent {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	a := &Agent{
+	a := &Server{
 		opts:   opts,
 		closed: make(chan struct{}),
 		stats: Stats{
@@ -132,14 +133,14 @@ func New(opts Options) *Agent {
 	return a
 }
 
-func (a *Agent) capabilities() a2a.AgentCapabilities {
+func (a *Server) capabilities() a2a.AgentCapabilities {
 	return a2a.AgentCapabilities{Streaming: !a.opts.DisableStreaming}
 }
 
 // Handler serves the card at /.well-known/agent-card.json and JSON-RPC at
 // JSONRPCPath. The card's interface URL is built from the request's Host, so
 // the handler works behind httptest as well as on a fixed address.
-func (a *Agent) Handler() http.Handler {
+func (a *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET "+a2asrv.WellKnownAgentCardPath, a.serveCard)
 	mux.HandleFunc("POST "+JSONRPCPath, a.serveRPC)
@@ -149,7 +150,7 @@ func (a *Agent) Handler() http.Handler {
 // Start listens on addr (e.g. "127.0.0.1:0") and serves the agent. It returns
 // the base URL to give a client and a stop function that shuts the server
 // down and ends any work still running.
-func (a *Agent) Start(addr string) (url string, stop func(), err error) {
+func (a *Server) Start(addr string) (url string, stop func(), err error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return "", nil, fmt.Errorf("demo agent listen %s: %w", addr, err)
@@ -169,12 +170,12 @@ func (a *Agent) Start(addr string) (url string, stop func(), err error) {
 
 // Close ends work that is still running (hang, uncancelable); the tasks stay
 // in their last state. It does not stop an http.Server.
-func (a *Agent) Close() {
+func (a *Server) Close() {
 	a.closing.Do(func() { close(a.closed) })
 }
 
 // Stats returns a copy of the counters.
-func (a *Agent) Stats() Stats {
+func (a *Server) Stats() Stats {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return Stats{
@@ -186,28 +187,28 @@ func (a *Agent) Stats() Stats {
 }
 
 // SubmissionsFor is how many SendMessage/SendStreamingMessage requests carried messageID.
-func (a *Agent) SubmissionsFor(messageID string) int {
+func (a *Server) SubmissionsFor(messageID string) int {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.stats.Submissions[messageID]
 }
 
 // Cancels is how many CancelTask requests named taskID.
-func (a *Agent) Cancels(taskID string) int {
+func (a *Server) Cancels(taskID string) int {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.stats.Cancels[taskID]
 }
 
 // Calls is how many requests used the JSON-RPC method.
-func (a *Agent) Calls(method string) int {
+func (a *Server) Calls(method string) int {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.stats.Methods[method]
 }
 
 // Card is the agent card for a server reachable at baseURL (no trailing slash).
-func (a *Agent) Card(baseURL string) *a2a.AgentCard {
+func (a *Server) Card(baseURL string) *a2a.AgentCard {
 	card := &a2a.AgentCard{
 		Name:        a.opts.Name,
 		Description: "Workrun's built-in A2A demo agent. The first word of your message picks the behaviour: echo, slow N, file, hang, uncancelable, unfinished, fail, input, auth, reject, message.",
@@ -244,7 +245,7 @@ func (a *Agent) Card(baseURL string) *a2a.AgentCard {
 	return card
 }
 
-func (a *Agent) serveCard(w http.ResponseWriter, r *http.Request) {
+func (a *Server) serveCard(w http.ResponseWriter, r *http.Request) {
 	scheme := "http"
 	if r.TLS != nil {
 		scheme = "https"
@@ -261,7 +262,7 @@ func (a *Agent) serveCard(w http.ResponseWriter, r *http.Request) {
 
 // serveRPC checks the credential, reads and counts the request, then hands it
 // to the SDK's JSON-RPC handler.
-func (a *Agent) serveRPC(w http.ResponseWriter, r *http.Request) {
+func (a *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
 	if !a.authorized(r) {
 		a.mu.Lock()
 		a.stats.Unauthorized++
@@ -291,7 +292,7 @@ func (a *Agent) serveRPC(w http.ResponseWriter, r *http.Request) {
 	a.rpc.ServeHTTP(w, r)
 }
 
-func (a *Agent) authorized(r *http.Request) bool {
+func (a *Server) authorized(r *http.Request) bool {
 	if a.opts.BearerToken == "" && a.opts.APIKey == "" {
 		return true
 	}
@@ -327,7 +328,7 @@ type rpcPeek struct {
 
 // count updates the counters and reports whether the request is a blocking
 // SendMessage of `unfinished`.
-func (a *Agent) count(body []byte) (unfinished bool) {
+func (a *Server) count(body []byte) (unfinished bool) {
 	var p rpcPeek
 	if json.Unmarshal(body, &p) != nil || p.Method == "" {
 		return false // the SDK answers the malformed request

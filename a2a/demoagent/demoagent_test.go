@@ -57,7 +57,7 @@ var rpcID atomic.Int64
 
 type server struct {
 	t     *testing.T
-	agent *demoagent.Agent
+	agent *demoagent.Server
 	url   string
 }
 

@@ -135,7 +135,7 @@ func (e *executor) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter
 					yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateCompleted, nil), nil)
 			}
 		case "unfinished":
-			// Agent.serveRPC made the request returnImmediately, so a blocking
+			// Server.serveRPC made the request returnImmediately, so a blocking
 			// SendMessage has already been answered with the unfinished task;
 			// the work then goes on like hang.
 			if !yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateWorking, statusText(ec, UnfinishedText)), nil) {

@@ -30,6 +30,7 @@
 //     tasks/cancel and tasks/list, for the session that created the task
 //     only (a session the SDK issued, seen in its initialize answer; an
 //     unknown session gets HTTP 404).
+//
 // A repeated tools/call with the same Idempotency-Key in a session returns
 // the task already started instead of a new one. The SDK answers in JSON
 // (StreamableHTTPOptions.JSONResponse) so the wrapper can edit its answers.

@@ -13,6 +13,11 @@ import (
 // independent of how long the engine waits for the hooks.
 const saveBound = 30 * time.Second
 
+// abortBound is this node's bound on its abort hook, given to the engine in
+// place of its own: discovery (after a restart) and the CancelTask, each
+// bounded by timeout_seconds, then the save of the outcome.
+func (s *step) abortBound() time.Duration { return 2*s.timeout + saveBound }
+
 // Cancel outcomes saved in the call record (SPEC R9–R11, R13).
 const (
 	CancelRequested         = "requested" // sent; no answer recorded (yet)
@@ -108,7 +113,7 @@ var _ workrun.RearmableStep = (*step)(nil)
 // before the restart — gets nothing: it is neither continued nor retried
 // (R13). A node that never saved a call has nothing to cancel.
 func (s *step) Rearm(nc workrun.NodeContext, _ workrun.NodeRun) {
-	nc.OnAbort(func(ctx context.Context) {
+	workrun.OnAbortWithin(nc, s.abortBound(), func(ctx context.Context) {
 		rec, err := s.kind.deps.Calls.GetRemoteCall(ctx, nc.RunID(), nc.NodeID(), callKey)
 		if errors.Is(err, workrun.ErrNotFound) {
 			return

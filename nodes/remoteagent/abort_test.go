@@ -12,7 +12,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"workrun/a2a"
-	"workrun/store"
 	"workrun/workrun"
 )
 
@@ -25,7 +24,7 @@ const (
 
 // savedCall builds the in-memory call of a node execution as it stands after
 // the given record was committed.
-func savedCall(t *testing.T, d Deps, rec store.RemoteCall, agent Agent) (*call, *fakeNC) {
+func savedCall(t *testing.T, d Deps, rec workrun.RemoteCall, agent AgentClient) (*call, *fakeNC) {
 	t.Helper()
 	st := compile(t, d, strings.Replace(baseCfg, `"timeout_seconds":5`, `"timeout_seconds":1`, 1)).(*step)
 	nc := newNC("r", "ra", nil)
@@ -87,7 +86,7 @@ func TestAbort_R9Table(t *testing.T) {
 			agent := &fakeAgent{streaming: true, CancelTaskFunc: tt.cancel}
 			agent.GetTaskFunc = func(context.Context, string) (*a2a.Task, error) { gets++; return nil, errors.New("no") }
 			calls := newMemCalls()
-			rec := store.RemoteCall{RunID: "r", NodeID: "ra", CallKey: callKey, MessageID: "m", TaskID: tt.taskID, RemoteState: string(tt.state), Ended: tt.ended}
+			rec := workrun.RemoteCall{RunID: "r", NodeID: "ra", CallKey: callKey, MessageID: "m", TaskID: tt.taskID, RemoteState: string(tt.state), Ended: tt.ended}
 			_, nc := savedCall(t, Deps{Calls: calls}, rec, agent)
 			nc.abort(t.Context())
 			if got := agent.Calls("CancelTask"); got != tt.wantCancels {
@@ -114,7 +113,7 @@ func TestAbort_R9Table(t *testing.T) {
 
 func TestAbort_Chinese(t *testing.T) {
 	agent := &fakeAgent{CancelTaskFunc: func(_ context.Context, id string) (*a2a.Task, error) { return task(id, a2a.TaskStateCanceled, ""), nil }}
-	rec := store.RemoteCall{RunID: "r", NodeID: "ra", CallKey: callKey, MessageID: "m", TaskID: "t1", RemoteState: string(a2a.TaskStateWorking)}
+	rec := workrun.RemoteCall{RunID: "r", NodeID: "ra", CallKey: callKey, MessageID: "m", TaskID: "t1", RemoteState: string(a2a.TaskStateWorking)}
 	_, nc := savedCall(t, Deps{Calls: newMemCalls()}, rec, agent)
 	nc.abort(t.Context())
 	if diff := cmp.Diff([]string{"远程任务：正在请求取消…", "远程任务：已取消"}, nc.messagesIn("zh")); diff != "" {
@@ -269,7 +268,7 @@ func TestAbort_DuringSubmit(t *testing.T) {
 		nc := newNC("r", "ra", workrun.Values{"prompt": "x"})
 		var once sync.Once
 		aborted := make(chan struct{})
-		calls.SaveFunc = func(store.RemoteCall) error {
+		calls.SaveFunc = func(workrun.RemoteCall) error {
 			once.Do(func() {
 				go func() { defer close(aborted); nc.abort(context.Background()) }()
 			})
@@ -320,7 +319,7 @@ func TestAbort_OutcomeOutlivesEngineBound(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			calls := newMemCalls()
 			agent := &fakeAgent{CancelTaskFunc: tt.cancel}
-			rec := store.RemoteCall{RunID: "r", NodeID: "ra", CallKey: callKey, MessageID: "m", TaskID: "t1", RemoteState: string(a2a.TaskStateWorking)}
+			rec := workrun.RemoteCall{RunID: "r", NodeID: "ra", CallKey: callKey, MessageID: "m", TaskID: "t1", RemoteState: string(a2a.TaskStateWorking)}
 			c, nc := savedCall(t, Deps{Calls: calls}, rec, agent) // node timeout 1 s
 			hookCtx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 			defer cancel()

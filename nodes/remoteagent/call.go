@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"workrun/a2a"
 	"workrun/workrun"
@@ -59,7 +60,7 @@ type call struct {
 	rec     workrun.RemoteCall
 	saved   bool // rec was committed at least once (the messageId is durable)
 	aborted bool
-	agent   Agent
+	agent   AgentClient
 	// secret is the credential's secret once resolved, for redaction; the
 	// abort hook may resolve it concurrently with the node.
 	secret atomic.Pointer[string]
@@ -68,6 +69,8 @@ type call struct {
 	res   *results
 	reply *a2a.Message // a message answer instead of a task
 	feed  progressFeed
+	// lastQuiet is when the last "no update" line was shown.
+	lastQuiet time.Time
 	// shownDurable is textKey of the last committed status line.
 	shownDurable string
 }
@@ -93,20 +96,6 @@ func (c *call) redactor() redactor {
 		return redactor{secret: *p}
 	}
 	return redactor{}
-}
-
-// connect resolves the credential (remembering its secret for redaction)
-// and discovers the agent.
-func (c *call) connect(ctx context.Context) (Agent, error) {
-	cred, err := c.s.credential(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if cred != nil {
-		c.secret.Store(&cred.Secret)
-	}
-	agent, err := c.s.dial(ctx, cred)
-	return agent, c.redactor().err(err)
 }
 
 // update commits a change to the record, unless the abort hook already took
@@ -137,7 +126,7 @@ func (c *call) record() workrun.RemoteCall {
 	return c.rec
 }
 
-func (c *call) setAgent(a Agent) {
+func (c *call) setAgent(a AgentClient) {
 	c.mu.Lock()
 	c.agent = a
 	c.mu.Unlock()
@@ -180,7 +169,7 @@ func (c *call) run(ctx context.Context) (workrun.Values, error) {
 	// From here on the abort hook may write c.rec: read it only through
 	// c.record() (under c.mu).
 	saved := c.saved
-	nc.OnAbort(c.abort)
+	workrun.OnAbortWithin(nc, s.abortBound(), c.abort)
 	if saved {
 		return c.resume(ctx)
 	}
@@ -189,7 +178,7 @@ func (c *call) run(ctx context.Context) (workrun.Values, error) {
 
 // submit sends the business message once (SPEC R5).
 func (c *call) submit(ctx context.Context) (workrun.Values, error) {
-	parts, summary, err := c.s.buildParts(ctx, c.nc) // limits are checked before anything is sent
+	parts, n, err := c.s.buildParts(ctx, c.nc) // limits are checked before anything is sent
 	if err != nil {
 		return nil, err
 	}
@@ -211,7 +200,7 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 	if c.isAborted() {
 		return nil, errAborted
 	}
-	c.log(msgSending, name, agent.Endpoint(), summary)
+	c.log(msgSendingParts, name, agent.Endpoint(), n.texts, n.data, n.files, n.bytes)
 	req := a2a.SendMessageRequest{Message: a2a.Message{
 		MessageID: c.record().MessageID, Role: a2a.RoleUser, Parts: parts,
 	}}
@@ -237,8 +226,7 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 		return nil, fmt.Errorf("%w: %v; the request is not sent again", ErrSubmissionUnknown, res.err)
 	}
 	if res.quiet {
-		c.flushProgress()
-		c.progress(texts.Msg(msgQuiet, c.record().TaskID, c.s.timeout))
+		c.showQuiet(c.record().TaskID)
 	} else {
 		c.log(msgStreamLost, res.err)
 	}
@@ -247,7 +235,7 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 
 // sendBlocking is the non-streaming path: SendMessage waits for the final
 // answer; an unfinished task in it fails the node (SPEC R7).
-func (c *call) sendBlocking(ctx context.Context, agent Agent, req a2a.SendMessageRequest) (workrun.Values, error) {
+func (c *call) sendBlocking(ctx context.Context, agent AgentClient, req a2a.SendMessageRequest) (workrun.Values, error) {
 	rctx, cancel := context.WithTimeout(ctx, c.s.timeout)
 	defer cancel()
 	res, err := agent.SendMessage(rctx, req)
@@ -340,7 +328,7 @@ func (c *call) resume(ctx context.Context) (workrun.Values, error) {
 // keeps waiting, however long the task takes. The node fails only when the
 // agent itself stops answering: a GetTask that times out or is refused, or
 // a stream that ends maxReconnects times in a row without a single event.
-func (c *call) recoverTask(ctx context.Context, agent Agent, quiet bool) (workrun.Values, error) {
+func (c *call) recoverTask(ctx context.Context, agent AgentClient, quiet bool) (workrun.Values, error) {
 	taskID := c.record().TaskID
 	empty := 0 // streams in a row that ended without an event
 	for {
@@ -394,8 +382,7 @@ func (c *call) recoverTask(ctx context.Context, agent Agent, quiet bool) (workru
 			// The agent is asked again below; if it answers, the task is
 			// alive and the call keeps following it.
 			empty = 0
-			c.flushProgress()
-			c.progress(texts.Msg(msgQuiet, taskID, c.s.timeout))
+			c.showQuiet(taskID)
 			continue
 		case res.events > 0:
 			empty = 0
@@ -410,6 +397,20 @@ func (c *call) recoverTask(ctx context.Context, agent Agent, quiet bool) (workru
 		// (TaskNotFound / UnsupportedOperation, or an empty stream): the next
 		// GetTask reads the final snapshot.
 		c.log(msgStreamLost, res.err)
+	}
+}
+
+// quietLineEvery is the shortest time between two "no update" lines of one
+// call: a task quiet for hours with a 1 s timeout is asked about every
+// second, but says so once a minute.
+const quietLineEvery = time.Minute
+
+// showQuiet says the task was quiet for the timeout and is followed again.
+func (c *call) showQuiet(taskID string) {
+	if now := time.Now(); c.lastQuiet.IsZero() || now.Sub(c.lastQuiet) >= quietLineEvery {
+		c.lastQuiet = now
+		c.flushProgress()
+		c.progress(texts.Msg(msgQuiet, taskID, c.s.timeout))
 	}
 }
 
@@ -512,7 +513,7 @@ func (c *call) handle(ctx context.Context, ev a2a.StreamEvent) (done bool, err e
 			return true, nil
 		}
 		if t := messageText(ev.Message); t != "" {
-			c.addProgress(progressLine{kind: progressMessage, text: c.redactor().string(t)})
+			c.addProgress(progressLine{kind: progressMessage, text: cutText(c.redactor().string(t))})
 		}
 		return false, nil
 	}
@@ -531,7 +532,7 @@ func (c *call) isAborted() bool {
 // every status text — and the first line of each state is a committed
 // message; the other status lines are progress, throttled (progressEvery).
 func (c *call) status(ctx context.Context, st a2a.TaskStatus) (bool, error) {
-	text := c.redactor().string(messageText(st.Message))
+	text := cutText(c.redactor().string(messageText(st.Message)))
 	final := st.State.Terminal() || st.State.Interrupted()
 	if c.feed.repeat(st.State, text) && !final {
 		return false, nil
@@ -755,4 +756,19 @@ func redactURL(raw string) string {
 // textKey identifies a message by key and arguments, to compare two lines.
 func textKey(t workrun.Text) string {
 	return t.Key + "\x00" + strings.Join(t.Args, "\x00")
+}
+
+// maxStatusText bounds an agent's status text as the call keeps, saves and
+// shows it; a longer one is cut with a marker saying how much.
+const maxStatusText = 16 << 10
+
+func cutText(s string) string {
+	if len(s) <= maxStatusText {
+		return s
+	}
+	n := maxStatusText
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return fmt.Sprintf("%s …[%d more bytes cut]", s[:n], len(s)-n)
 }

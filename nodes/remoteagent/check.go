@@ -7,8 +7,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/google/uuid"
-
 	"workrun/a2a"
 )
 
@@ -31,11 +29,11 @@ var ErrCredentialRefused = errors.New("the agent refused the credential")
 // ErrCredentialRequired: no credential was given and the agent requires one.
 var ErrCredentialRequired = errors.New("the agent requires a credential")
 
-// CheckAgent is the connection test: it discovers the Agent Card at rawURL
-// and makes one call that submits no task — GetTask of a random id, where
-// TaskNotFound proves the request (and its credential) was accepted. It
-// never sends a message (SPEC R3.4). The report and the error are redacted:
-// an agent may echo the credential's secret back.
+// CheckAgent is the connection test of the window's Test connection and
+// `workrun check-agent`: it discovers the Agent Card at rawURL and makes the
+// one call a2a.Client.CheckAccess makes, which submits no task and never
+// sends a message (docs/remote-agent.md R3.4). The report and the error are
+// redacted: an agent may echo the credential's secret back.
 func CheckAgent(ctx context.Context, rawURL string, cred *a2a.Credential) (Report, error) {
 	var rd redactor
 	if cred != nil {
@@ -63,7 +61,23 @@ func checkAgentAt(ctx context.Context, rawURL string, cred *a2a.Credential) (Rep
 	if err != nil {
 		return Report{}, fmt.Errorf("discover %s: %w", rawURL, err)
 	}
-	return checkAgent(ctx, c, cred != nil)
+	rep := Report{Endpoint: c.Endpoint(), Streaming: c.Streaming(), CredentialUsed: cred != nil}
+	if card := c.Card(); card != nil {
+		rep.Name = card.Name
+		rep.SecuritySchemes = describeSchemes(card.SecuritySchemes)
+	}
+	switch err := c.CheckAccess(ctx); {
+	case err == nil:
+		rep.Accepted = true
+		return rep, nil
+	case errors.Is(err, a2a.ErrUnauthorized):
+		if cred != nil {
+			return rep, fmt.Errorf("%w: %v", ErrCredentialRefused, err)
+		}
+		return rep, fmt.Errorf("%w (declared: %s): %v", ErrCredentialRequired, strings.Join(rep.SecuritySchemes, "; "), err)
+	default:
+		return rep, fmt.Errorf("test call to %s: %w", rep.Endpoint, err)
+	}
 }
 
 // CheckAgentNamed is CheckAgent with a saved credential chosen by name (""
@@ -80,32 +94,6 @@ func CheckAgentNamed(ctx context.Context, rawURL, credName string, creds Credent
 		return Report{}, fmt.Errorf("credential %q: %w", credName, err)
 	}
 	return CheckAgent(ctx, rawURL, &cred)
-}
-
-func checkAgent(ctx context.Context, c Agent, withCred bool) (Report, error) {
-	rep := Report{Endpoint: c.Endpoint(), Streaming: c.Streaming(), CredentialUsed: withCred}
-	if card := c.Card(); card != nil {
-		rep.Name = card.Name
-		rep.SecuritySchemes = describeSchemes(card.SecuritySchemes)
-	}
-	_, err := c.GetTask(ctx, "workrun-connection-test-"+uuid.NewString())
-	var rpc *a2a.RPCError
-	switch {
-	case err == nil, errors.Is(err, a2a.ErrTaskNotFound):
-		rep.Accepted = true
-		return rep, nil
-	case errors.Is(err, a2a.ErrUnauthorized):
-		if withCred {
-			return rep, fmt.Errorf("%w: %v", ErrCredentialRefused, err)
-		}
-		return rep, fmt.Errorf("%w (declared: %s): %v", ErrCredentialRequired, strings.Join(rep.SecuritySchemes, "; "), err)
-	case errors.As(err, &rpc):
-		// Another JSON-RPC answer still means the request passed
-		// authentication (the codes that refuse it match ErrUnauthorized).
-		rep.Accepted = true
-		return rep, nil
-	}
-	return rep, fmt.Errorf("test call to %s: %w", rep.Endpoint, err)
 }
 
 func describeSchemes(m map[string]a2a.SecurityScheme) []string {

@@ -3,9 +3,13 @@ package remoteagent_test
 import (
 	"bufio"
 	"context"
+	"database/sql"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -47,7 +51,11 @@ func crashChild(dir, url string) int {
 		return 1
 	}
 	eng := workrun.NewEngine(st, arts, start.Kind{}, process.Kind{}, output.Kind{}, remoteagent.New(remoteagent.Deps{Calls: st}))
-	id, err := eng.Start(ctx, "", crashWorkflow(url), workrun.Values{"prompt_ra": "slow 15 100"})
+	prompt := os.Getenv("WORKRUN_RA_CHILD_PROMPT")
+	if prompt == "" {
+		prompt = "slow 15 100"
+	}
+	id, err := eng.Start(ctx, "", crashWorkflow(url), workrun.Values{"prompt_ra": prompt})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -128,5 +136,100 @@ func TestServers_CrashAfterTaskIDThenResume(t *testing.T) {
 				t.Errorf("messages = %q", got)
 			}
 		})
+	}
+}
+
+// TestServers_CrashDuringStatusStream: the runner is SIGKILLed at a random
+// point of a 100,000-update status stream, while progress lines are being
+// batched. Every round: the database passes its integrity check, the taskId
+// is saved, and the resumed run finishes the original task with no second
+// submission. WORKRUN_CRASH_REPEATS sets the number of rounds (default 5).
+func TestServers_CrashDuringStatusStream(t *testing.T) {
+	rounds := 5
+	if v, err := strconv.Atoi(os.Getenv("WORKRUN_CRASH_REPEATS")); err == nil && v > 0 {
+		rounds = v
+	}
+	midStream := 0
+	for round := range rounds {
+		srv, url := startStatusStream(t, 100_000, time.Millisecond)
+		dir := t.TempDir()
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "WORKRUN_RA_CHILD_DIR="+dir, "WORKRUN_RA_CHILD_URL="+url, "WORKRUN_RA_CHILD_PROMPT=go")
+		cmd.Stderr = os.Stderr
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(out)
+		if !sc.Scan() || !strings.HasPrefix(sc.Text(), "run ") {
+			cmd.Process.Kill() //nolint:errcheck
+			cmd.Wait()         //nolint:errcheck
+			t.Fatalf("round %d: child said %q", round, sc.Text())
+		}
+		runID := strings.TrimPrefix(sc.Text(), "run ")
+		e := newEnv(t, dir, "en")
+		var taskID string
+		waitUntil(t, 30*time.Second, func() bool {
+			c, err := e.st.GetRemoteCall(t.Context(), runID, "ra", "send")
+			taskID = c.TaskID
+			return err == nil && c.TaskID != ""
+		})
+		time.Sleep(time.Duration(rand.Int64N(int64(700 * time.Millisecond))))
+		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		cmd.Wait() //nolint:errcheck
+		if c := e.call(t, runID, "ra"); !c.Ended {
+			midStream++
+		}
+
+		db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, store.FileName)+"?mode=ro")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var check string
+		if err := db.QueryRow(`PRAGMA integrity_check`).Scan(&check); err != nil || check != "ok" {
+			t.Errorf("round %d: integrity check %q %v", round, check, err)
+		}
+		db.Close()
+		if c := e.call(t, runID, "ra"); c.TaskID != taskID || c.MessageID != remoteagent.MessageID(runID, "ra", "send") {
+			t.Fatalf("round %d: record after the kill = %+v, want task %s", round, c, taskID)
+		}
+
+		if _, err := e.eng.RecoverInterrupted(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		r, err := e.st.GetRun(t.Context(), runID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Status == workrun.RunInterrupted {
+			if err := e.eng.Resume(t.Context(), runID); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+			r, err = e.eng.Wait(ctx, runID)
+			cancel()
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if r.Status != workrun.RunSucceeded || fmt.Sprint(r.State["answer_ra"]) != streamResult {
+			t.Errorf("round %d: run %s %q: %s", round, r.Status, r.State["answer_ra"], r.Reason)
+		}
+		methods, subs := srv.stats()
+		if n := subs[remoteagent.MessageID(runID, "ra", "send")]; n != 1 || methods["SendStreamingMessage"] != 1 {
+			t.Errorf("round %d: submissions %v (methods %v), want exactly one", round, subs, methods)
+		}
+		if c := e.call(t, runID, "ra"); c.TaskID != taskID || !c.Ended {
+			t.Errorf("round %d: record after resume = %+v", round, c)
+		}
+	}
+	t.Logf("%d rounds, %d killed mid-stream", rounds, midStream)
+	if midStream < rounds/2+1 {
+		t.Errorf("only %d of %d kills landed mid-stream; the test proves little", midStream, rounds)
 	}
 }

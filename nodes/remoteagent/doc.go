@@ -30,7 +30,8 @@
 // bound on the remote task itself. When a stream with a known taskId stays
 // silent that long, the call reads the task (GetTask) and, while the agent
 // answers and the task has not ended, subscribes again and keeps waiting,
-// however long the task takes; each quiet period shows one progress line.
+// however long the task takes; a "no update" progress line says so, at
+// most once a minute.
 // The node fails only when the agent itself stops answering — a request
 // that times out or is refused, or maxReconnects update streams in a row
 // that end without a single event — with ErrAgentNotAnswering, whose message
@@ -68,9 +69,11 @@
 // bounded context; this node's hook applies the R9 table to its call, reading
 // only what was saved: a call with a taskId that has not ended gets exactly one
 // CancelTask, with no status query first and no retry, bounded by
-// timeout_seconds — the node's own bound, not the engine's: the cancel and
-// the save of its outcome run on a context detached from the hook's, so the
-// outcome ("unconfirmed" included) is always saved; a call without a taskId shows "submission result unknown";
+// timeout_seconds — the node's own bound, not the engine's: the hook is
+// registered with workrun.OnAbortWithin (discovery and cancel, each bounded
+// by timeout_seconds, then the save), so the run's end waits for it, and
+// the cancel and the save of its outcome run on a context detached from the
+// hook's, so the outcome ("unconfirmed" included) is always saved; a call without a taskId shows "submission result unknown";
 // an ended call gets nothing. Once the hook has taken its snapshot the call
 // handles no further events, so what was saved is what decides. The cancel
 // goes out at once; the "requesting cancellation…" line is committed while it
@@ -121,6 +124,6 @@
 // replaced by "[redacted]" before they are saved or shown (redact.go). A
 // task or context id carrying it is refused as a protocol error, since an id
 // must be kept as is. CheckAgent is the connection test: card
-// discovery plus one authenticated GetTask of a random id, which submits no
-// task (R3.4).
+// discovery plus a2a.Client.CheckAccess (one authenticated GetTask of a
+// random id), which submits no task (R3.4).
 package remoteagent

@@ -136,15 +136,15 @@ func artifactEv(id, artID, text string, appendChunk bool) a2a.StreamEvent {
 // memCalls is an in-memory CallStore that keeps every committed version.
 type memCalls struct {
 	mu      sync.Mutex
-	recs    map[string]store.RemoteCall
-	history []store.RemoteCall
+	recs    map[string]workrun.RemoteCall
+	history []workrun.RemoteCall
 	// SaveFunc, if set, runs before a save is accepted; an error refuses it.
-	SaveFunc func(store.RemoteCall) error
+	SaveFunc func(workrun.RemoteCall) error
 }
 
-func newMemCalls() *memCalls { return &memCalls{recs: map[string]store.RemoteCall{}} }
+func newMemCalls() *memCalls { return &memCalls{recs: map[string]workrun.RemoteCall{}} }
 
-func (m *memCalls) SaveRemoteCall(ctx context.Context, c store.RemoteCall) error {
+func (m *memCalls) SaveRemoteCall(ctx context.Context, c workrun.RemoteCall) error {
 	if err := ctx.Err(); err != nil { // as the real store: a done context saves nothing
 		return fmt.Errorf("save remote call: %w", err)
 	}
@@ -160,17 +160,17 @@ func (m *memCalls) SaveRemoteCall(ctx context.Context, c store.RemoteCall) error
 	return nil
 }
 
-func (m *memCalls) GetRemoteCall(ctx context.Context, run, node, key string) (store.RemoteCall, error) {
+func (m *memCalls) GetRemoteCall(ctx context.Context, run, node, key string) (workrun.RemoteCall, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	c, ok := m.recs[run+"/"+node+"/"+key]
 	if !ok {
-		return store.RemoteCall{}, workrun.ErrNotFound
+		return workrun.RemoteCall{}, workrun.ErrNotFound
 	}
 	return c, nil
 }
 
-func (m *memCalls) get(run, node string) (store.RemoteCall, bool) {
+func (m *memCalls) get(run, node string) (workrun.RemoteCall, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	c, ok := m.recs[run+"/"+node+"/"+callKey]
@@ -342,8 +342,8 @@ func compile(t *testing.T, d Deps, cfg string) workrun.Step {
 	return st
 }
 
-func connectTo(a Agent) func(context.Context, string, *a2a.Credential) (Agent, error) {
-	return func(context.Context, string, *a2a.Credential) (Agent, error) { return a, nil }
+func connectTo(a AgentClient) func(context.Context, string, *a2a.Credential) (AgentClient, error) {
+	return func(context.Context, string, *a2a.Credential) (AgentClient, error) { return a, nil }
 }
 
 // The real store keeps the Remote Agent's call records.

@@ -18,10 +18,10 @@ import (
 // parts, then the attachments as inline file parts. The attachment limits are
 // checked here, before anything is sent (SPEC R14). Artifact ids stay local:
 // a file part carries only its name, media type and bytes.
-func (s *step) buildParts(ctx context.Context, nc workrun.NodeContext) ([]a2a.Part, string, error) {
+func (s *step) buildParts(ctx context.Context, nc workrun.NodeContext) ([]a2a.Part, partCounts, error) {
 	in := nc.Inputs()
 	var parts []a2a.Part
-	texts := 0
+	var n partCounts
 	for _, f := range s.cfg.Inputs {
 		v, ok := in[f]
 		if !ok || v == nil {
@@ -30,37 +30,37 @@ func (s *step) buildParts(ctx context.Context, nc workrun.NodeContext) ([]a2a.Pa
 		if s.types[f] == workrun.FieldJSON {
 			b, err := json.Marshal(v)
 			if err != nil {
-				return nil, "", fmt.Errorf("input %s: %w", f, err)
+				return nil, partCounts{}, fmt.Errorf("input %s: %w", f, err)
 			}
 			parts = append(parts, a2a.Part{Data: b})
 			continue
 		}
 		parts = append(parts, a2a.Part{Text: textOf(v)})
-		texts++
+		n.texts++
 	}
 	ids, err := attachmentIDs(in, s.cfg.Attachments)
 	if err != nil {
-		return nil, "", err
+		return nil, partCounts{}, err
 	}
 	if len(ids) > MaxFiles {
-		return nil, "", fmt.Errorf("%w: %d files; at most %d files may be sent per request. Nothing was sent", ErrAttachments, len(ids), MaxFiles)
+		return nil, partCounts{}, fmt.Errorf("%w: %d files; at most %d files may be sent per request. Nothing was sent", ErrAttachments, len(ids), MaxFiles)
 	}
 	arts := nc.Artifacts()
 	if len(ids) > 0 && arts == nil {
-		return nil, "", fmt.Errorf("attachments: no artifact store available")
+		return nil, partCounts{}, fmt.Errorf("attachments: no artifact store available")
 	}
 	var total int64
 	infos := make([]workrun.ArtifactInfo, len(ids))
 	for i, id := range ids {
 		info, err := arts.Stat(ctx, id)
 		if err != nil {
-			return nil, "", fmt.Errorf("attachment %d: %w", i+1, err)
+			return nil, partCounts{}, fmt.Errorf("attachment %d: %w", i+1, err)
 		}
 		infos[i] = info
 		total += info.Size
 	}
 	if total > MaxFileBytes {
-		return nil, "", fmt.Errorf("%w: %d bytes (%s) of files; at most %d bytes (20 MiB) may be sent per request. Nothing was sent",
+		return nil, partCounts{}, fmt.Errorf("%w: %d bytes (%s) of files; at most %d bytes (20 MiB) may be sent per request. Nothing was sent",
 			ErrAttachments, total, mib(total), int64(MaxFileBytes))
 	}
 	for _, info := range infos {
@@ -75,10 +75,17 @@ func (s *step) buildParts(ctx context.Context, nc workrun.NodeContext) ([]a2a.Pa
 		})
 	}
 	if len(parts) == 0 {
-		return nil, "", fmt.Errorf("nothing to send: the input fields %s are empty", strings.Join(s.Reads(), ", "))
+		return nil, partCounts{}, fmt.Errorf("nothing to send: the input fields %s are empty", strings.Join(s.Reads(), ", "))
 	}
-	summary := fmt.Sprintf("%d text, %d data, %d files (%d bytes)", texts, len(parts)-texts-len(infos), len(infos), total)
-	return parts, summary, nil
+	n.files, n.bytes = len(infos), total
+	n.data = len(parts) - n.texts - n.files
+	return parts, n, nil
+}
+
+// partCounts says what a message carries, for the "Sending to" line.
+type partCounts struct {
+	texts, data, files int
+	bytes              int64
 }
 
 func mib(n int64) string { return strconv.FormatFloat(float64(n)/(1<<20), 'f', 2, 64) + " MiB" }
@@ -145,7 +152,7 @@ func (c *call) saveFiles(ctx context.Context, parts []resultFile) ([]string, err
 		if arts == nil {
 			return nil, fmt.Errorf("save remote file %s: no artifact store available", name)
 		}
-		info, err := arts.Put(ctx, name, p.mediaType, p.open(), c.nc.RunID(), c.nc.NodeID())
+		info, err := arts.Put(ctx, name, c.redactor().string(p.mediaType), p.open(), c.nc.RunID(), c.nc.NodeID())
 		if err != nil {
 			return nil, fmt.Errorf("save remote file %s: %w", name, err)
 		}
@@ -169,60 +176,4 @@ func messageFiles(parts []a2a.Part) []resultFile {
 		}
 	}
 	return out
-}
-
-// dial discovers the agent with the credential (SPEC R3).
-func (s *step) dial(ctx context.Context, cred *a2a.Credential) (Agent, error) {
-	dctx, cancel := context.WithTimeout(ctx, s.timeout)
-	defer cancel()
-	agent, err := s.kind.deps.Connect(dctx, s.cfg.URL, cred)
-	if err != nil {
-		return nil, fmt.Errorf("connect to remote agent %s: %w", s.cfg.URL, err)
-	}
-	return agent, nil
-}
-
-func (s *step) credential(ctx context.Context) (*a2a.Credential, error) {
-	if s.cfg.Credential == "" {
-		return nil, nil
-	}
-	if s.kind.deps.Credentials == nil {
-		return nil, fmt.Errorf("credential %q: no credential store is available", s.cfg.Credential)
-	}
-	cred, err := s.kind.deps.Credentials.Credential(ctx, s.cfg.Credential)
-	if err != nil {
-		return nil, fmt.Errorf("credential %q: %w", s.cfg.Credential, err)
-	}
-	if err := CheckCredentialFor(cred, s.cfg.URL); err != nil {
-		return nil, fmt.Errorf("credential %q: %w", s.cfg.Credential, err)
-	}
-	return &cred, nil
-}
-
-// CheckCredentialFor refuses a credential for a URL outside its origin, or
-// over plain http to anything but a loopback address (SPEC R3.3, W8).
-func CheckCredentialFor(cred a2a.Credential, rawURL string) error {
-	want, err := Origin(rawURL)
-	if err != nil {
-		return err
-	}
-	if cred.Origin != "" {
-		have, err := Origin(cred.Origin)
-		if err != nil {
-			return fmt.Errorf("%w: %v", a2a.ErrCrossOriginCredential, err)
-		}
-		if have != want {
-			return fmt.Errorf("%w: it belongs to %s, not %s", a2a.ErrCrossOriginCredential, have, want)
-		}
-	}
-	if strings.HasPrefix(want, "http://") {
-		host := strings.TrimPrefix(want, "http://")
-		if i := strings.LastIndex(host, ":"); i >= 0 {
-			host = host[:i]
-		}
-		if !IsLoopback(host) {
-			return fmt.Errorf("%w (%s)", a2a.ErrInsecureCredential, want)
-		}
-	}
-	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -67,22 +68,48 @@ func TestServers_EchoStreamingAndBlocking(t *testing.T) {
 	}
 }
 
-// TestServers_R9ParallelFailure: a process branch fails after one second
-// while one Remote Agent hangs, one has completed, one got no taskId yet and
-// one was never started. Exactly one CancelTask goes out, for the hanging
-// task; the run keeps the process node's failure (SPEC R2, R9–R11).
+// TestServers_R9ParallelFailure: a process branch fails while one Remote
+// Agent hangs, one has completed, one got no taskId yet and one was never
+// started. Exactly one CancelTask goes out, for the hanging task; the run
+// keeps the process node's failure (SPEC R2, R9–R11).
 func TestServers_R9ParallelFailure(t *testing.T) {
 	for _, srv := range bothServers(t, true) {
 		t.Run(srv.name, func(t *testing.T) {
 			e := newEnv(t, "", "en")
+			// The process fails once hang has its taskId, done has completed
+			// and pending's request is held.
+			held := make(chan struct{})
+			var heldOnce sync.Once
+			pendingURL := startProxy(t, &proxy{target: blackhole(t, srv.base), fault: func(http.ResponseWriter, *http.Request, string, []byte, func() (*http.Response, error)) bool {
+				heldOnce.Do(func() { close(held) })
+				return false // on to the blackhole
+			}})
+			fail, stopGate := gatedFailure(t, e, func(ctx context.Context, runID string) bool {
+				if !taskIDSaved(ctx, e, runID, "hang") {
+					return false
+				}
+				select {
+				case <-held:
+				default:
+					return false
+				}
+				nodes, _ := e.st.NodeRuns(ctx, runID)
+				for _, n := range nodes {
+					if n.NodeID == "done" {
+						return n.Status == workrun.NodeSucceeded
+					}
+				}
+				return false
+			})
 			wf := flow([]workrun.NodeSpec{
 				raNode("hang", srv.base, ""),
 				raNode("done", srv.base, ""),
-				raNode("pending", blackhole(t, srv.base), ""),
-				{ID: "fail", Type: "process", Config: json.RawMessage(`{"command":["sh","-c","sleep 1; echo disk full >&2; exit 3"]}`)},
+				raNode("pending", pendingURL, ""),
+				{ID: "fail", Type: "process", Config: fail},
 				raNode("later", srv.base, ""),
 			}, workrun.Edge{From: "fail", To: "later"})
 			r := e.run(t, wf, workrun.Values{"prompt_hang": "hang", "prompt_done": "echo ok", "prompt_pending": "echo never", "prompt_later": "echo later"})
+			stopGate()
 			if r.Status != workrun.RunFailed || r.FailedNode != "fail" {
 				t.Fatalf("run = %s failed at %q: %s", r.Status, r.FailedNode, r.Reason)
 			}
@@ -119,6 +146,46 @@ func TestServers_R9ParallelFailure(t *testing.T) {
 	}
 }
 
+// gatedFailure returns the config of a process node that fails (exit 3,
+// "disk full" on stderr) once ready holds for the one run in e, instead of
+// after a guessed sleep; call stop after the run.
+func gatedFailure(t *testing.T, e *env, ready func(ctx context.Context, runID string) bool) (cfg json.RawMessage, stop func()) {
+	gate := filepath.Join(t.TempDir(), "gate")
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go openGateWhen(ctx, t, e, gate, done, ready)
+	cfg = json.RawMessage(fmt.Sprintf(`{"command":["sh","-c","while [ ! -e %s ]; do sleep 0.01; done; echo disk full >&2; exit 3"]}`, gate))
+	return cfg, func() { cancel(); <-done }
+}
+
+// taskIDSaved: node's call in runID has its taskId committed.
+func taskIDSaved(ctx context.Context, e *env, runID, node string) bool {
+	c, err := e.st.GetRemoteCall(ctx, runID, node, "send")
+	return err == nil && c.TaskID != ""
+}
+
+// openGateWhen creates the file gate once ready holds for the one run in e,
+// polling the store, and then closes done. After 30 s it reports the wait
+// and opens the gate anyway so the run can end; once ctx ends (the run is
+// over) it stops quietly.
+func openGateWhen(ctx context.Context, t *testing.T, e *env, gate string, done chan<- struct{}, ready func(ctx context.Context, runID string) bool) {
+	defer close(done)
+	for deadline := time.Now().Add(30 * time.Second); ctx.Err() == nil; time.Sleep(5 * time.Millisecond) {
+		runs, err := e.st.ListRuns(ctx, workrun.RunFilter{})
+		ok := err == nil && len(runs) == 1 && ready(ctx, runs[0].ID)
+		if !ok && time.Now().Before(deadline) {
+			continue
+		}
+		if !ok {
+			t.Errorf("the run never reached the state the gate waits for")
+		}
+		if err := os.WriteFile(gate, nil, 0o600); err != nil {
+			t.Errorf("open gate: %v", err)
+		}
+		return
+	}
+}
+
 // TestServers_CancelUnconfirmed: the cancel reaches the agent but its answer
 // is lost (HTTP 502) or late (past timeout_seconds): "cancel result
 // unconfirmed", and the agent saw exactly one cancel (no retry).
@@ -142,11 +209,13 @@ func TestServers_CancelUnconfirmed(t *testing.T) {
 					return true
 				}})
 				e := newEnv(t, "", "en")
+				fail, stopGate := gatedFailure(t, e, func(ctx context.Context, runID string) bool { return taskIDSaved(ctx, e, runID, "hang") })
 				wf := flow([]workrun.NodeSpec{
 					raNode("hang", url, `,"timeout_seconds":2`),
-					{ID: "fail", Type: "process", Config: json.RawMessage(`{"command":["sh","-c","sleep 0.5; exit 1"]}`)},
+					{ID: "fail", Type: "process", Config: fail},
 				})
 				r := e.run(t, wf, workrun.Values{"prompt_hang": "hang"})
+				stopGate()
 				if r.Status != workrun.RunFailed || r.FailedNode != "fail" {
 					t.Fatalf("run = %s at %q: %s", r.Status, r.FailedNode, r.Reason)
 				}
@@ -622,5 +691,31 @@ func TestServers_QuietTaskSucceeds(t *testing.T) {
 				t.Errorf("methods = %v cancels = %v", stats.Methods, stats.Cancels)
 			}
 		})
+	}
+}
+
+// TestServers_CancelOutlivesEngineBound: the engine's own abort bound (here
+// 300 ms, plus its 1 s grace) is shorter than the cancel's answer (2.5 s) and the node's timeout
+// (10 s). The hook keeps the node's bound, so the run ends only after the
+// answer, with the outcome saved.
+func TestServers_CancelOutlivesEngineBound(t *testing.T) {
+	srv := goServer(t, demoagent.Options{CancelDelay: 2500 * time.Millisecond})
+	e := newEnv(t, "", "en")
+	e.eng.AbortTimeout = 300 * time.Millisecond
+	fail, stopGate := gatedFailure(t, e, func(ctx context.Context, runID string) bool { return taskIDSaved(ctx, e, runID, "hang") })
+	wf := flow([]workrun.NodeSpec{
+		raNode("hang", srv.base, ""),
+		{ID: "fail", Type: "process", Config: fail},
+	})
+	r := e.run(t, wf, workrun.Values{"prompt_hang": "hang"})
+	stopGate()
+	if r.Status != workrun.RunFailed || r.FailedNode != "fail" {
+		t.Fatalf("run = %s at %q: %s", r.Status, r.FailedNode, r.Reason)
+	}
+	if c := e.call(t, r.ID, "hang"); c.CancelOutcome != remoteagent.CancelCanceled {
+		t.Errorf("outcome when the run ended = %q, want %q (messages %q)", c.CancelOutcome, remoteagent.CancelCanceled, e.messages(t, r.ID, "hang"))
+	}
+	if got := e.messages(t, r.ID, "hang"); !contains(got, enCanceled) || contains(got, "save remote call") {
+		t.Errorf("messages = %q", got)
 	}
 }

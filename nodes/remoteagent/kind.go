@@ -13,8 +13,9 @@ import (
 	"workrun/workrun"
 )
 
-// Agent is what a call needs from an A2A client; *a2a.Client implements it.
-type Agent interface {
+// AgentClient is what a call needs from an A2A client; *a2a.Client
+// implements it.
+type AgentClient interface {
 	Card() *a2a.AgentCard
 	Endpoint() string
 	Streaming() bool
@@ -25,7 +26,7 @@ type Agent interface {
 	CancelTask(ctx context.Context, taskID string) (*a2a.Task, error)
 }
 
-var _ Agent = (*a2a.Client)(nil)
+var _ AgentClient = (*a2a.Client)(nil)
 
 // CallStore keeps the call records; *store.Store implements it (checked in
 // the tests). Both methods
@@ -37,7 +38,7 @@ type CallStore interface {
 }
 
 // CredentialSource resolves a saved credential by name, secret included
-// (main.go adapts the keyring-backed credentials manager).
+// (main.go passes credentials.A2ASource).
 type CredentialSource interface {
 	Credential(ctx context.Context, name string) (a2a.Credential, error)
 }
@@ -48,7 +49,7 @@ type Deps struct {
 	// Credentials may be nil; a node naming a credential then fails clearly.
 	Credentials CredentialSource
 	// Connect discovers the agent at url; nil means a2a.Discover with HTTPClient.
-	Connect func(ctx context.Context, url string, cred *a2a.Credential) (Agent, error)
+	Connect func(ctx context.Context, url string, cred *a2a.Credential) (AgentClient, error)
 	// HTTPClient is used by the default Connect; nil means a client on a
 	// transport shared by every call of this kind (fanOutTransport).
 	HTTPClient *http.Client
@@ -70,7 +71,7 @@ func New(d Deps) *Kind {
 		if hc == nil {
 			hc = &http.Client{Transport: fanOutTransport()}
 		}
-		d.Connect = func(ctx context.Context, url string, cred *a2a.Credential) (Agent, error) {
+		d.Connect = func(ctx context.Context, url string, cred *a2a.Credential) (AgentClient, error) {
 			c, err := a2a.Discover(ctx, url, a2a.Options{HTTPClient: hc, Credential: cred})
 			if err != nil {
 				return nil, err

@@ -12,7 +12,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"workrun/a2a"
-	"workrun/store"
 	"workrun/workrun"
 )
 
@@ -361,18 +360,18 @@ func TestRun_Blocking(t *testing.T) {
 }
 
 func TestRun_Resume(t *testing.T) {
-	saved := func(mut func(*store.RemoteCall)) *memCalls {
+	saved := func(mut func(*workrun.RemoteCall)) *memCalls {
 		m := newMemCalls()
-		r := store.RemoteCall{RunID: "r", NodeID: "ra", CallKey: callKey, AgentURL: "http://127.0.0.1:1/", MessageID: MessageID("r", "ra", callKey)}
+		r := workrun.RemoteCall{RunID: "r", NodeID: "ra", CallKey: callKey, AgentURL: "http://127.0.0.1:1/", MessageID: MessageID("r", "ra", callKey)}
 		mut(&r)
 		m.recs["r/ra/"+callKey] = r
 		return m
 	}
 	t.Run("saved result is reused without the network", func(t *testing.T) {
-		calls := saved(func(r *store.RemoteCall) {
+		calls := saved(func(r *workrun.RemoteCall) {
 			r.TaskID, r.RemoteState, r.Ended, r.Result = "t1", string(a2a.TaskStateCompleted), true, []byte(`{"text":"kept","files":["f1"]}`)
 		})
-		connect := func(context.Context, string, *a2a.Credential) (Agent, error) {
+		connect := func(context.Context, string, *a2a.Credential) (AgentClient, error) {
 			t.Error("connected although a result was saved")
 			return nil, errors.New("no")
 		}
@@ -385,7 +384,7 @@ func TestRun_Resume(t *testing.T) {
 		}
 	})
 	t.Run("known task is read and followed, never resubmitted", func(t *testing.T) {
-		calls := saved(func(r *store.RemoteCall) { r.TaskID, r.RemoteState = "t1", string(a2a.TaskStateWorking) })
+		calls := saved(func(r *workrun.RemoteCall) { r.TaskID, r.RemoteState = "t1", string(a2a.TaskStateWorking) })
 		agent := &fakeAgent{streaming: true}
 		agent.GetTaskFunc = func(context.Context, string) (*a2a.Task, error) { return task("t1", a2a.TaskStateWorking, ""), nil }
 		agent.SubscribeToTaskFunc = func(context.Context, string) iter.Seq2[a2a.StreamEvent, error] {
@@ -401,14 +400,14 @@ func TestRun_Resume(t *testing.T) {
 	})
 	t.Run("messageId without taskId is not resubmitted", func(t *testing.T) {
 		agent := &fakeAgent{streaming: true}
-		_, err := compile(t, Deps{Calls: saved(func(*store.RemoteCall) {}), Connect: connectTo(agent)}, baseCfg).Run(t.Context(), newNC("r", "ra", workrun.Values{"prompt": "x"}))
+		_, err := compile(t, Deps{Calls: saved(func(*workrun.RemoteCall) {}), Connect: connectTo(agent)}, baseCfg).Run(t.Context(), newNC("r", "ra", workrun.Values{"prompt": "x"}))
 		if !errors.Is(err, ErrSubmissionUnknown) || agent.Calls("SendStreamingMessage") != 0 {
 			t.Fatalf("err = %v, calls %v", err, agent.calls)
 		}
 	})
 	t.Run("a canceled call is not continued", func(t *testing.T) {
 		agent := &fakeAgent{streaming: true}
-		calls := saved(func(r *store.RemoteCall) { r.TaskID, r.CancelOutcome = "t1", CancelUnconfirmed })
+		calls := saved(func(r *workrun.RemoteCall) { r.TaskID, r.CancelOutcome = "t1", CancelUnconfirmed })
 		_, err := compile(t, Deps{Calls: calls, Connect: connectTo(agent)}, baseCfg).Run(t.Context(), newNC("r", "ra", nil))
 		if !errors.Is(err, ErrAlreadyCanceled) || len(agent.calls) != 0 {
 			t.Fatalf("err = %v calls %v", err, agent.calls)
@@ -447,7 +446,8 @@ func TestRun_QuietTaskIsNotFailed(t *testing.T) {
 	}
 	agent.SubscribeToTaskFunc = silentStream(taskEv("t1", a2a.TaskStateWorking, ""))
 	cfg := strings.Replace(baseCfg, `"timeout_seconds":5`, `"timeout_seconds":1`, 1)
-	out, err := compile(t, Deps{Calls: newMemCalls(), Connect: connectTo(agent)}, cfg).Run(t.Context(), newNC("r", "ra", workrun.Values{"prompt": "hang"}))
+	nc := newNC("r", "ra", workrun.Values{"prompt": "hang"})
+	out, err := compile(t, Deps{Calls: newMemCalls(), Connect: connectTo(agent)}, cfg).Run(t.Context(), nc)
 	if err != nil {
 		t.Fatalf("a quiet task failed the node: %v", err)
 	}
@@ -456,6 +456,16 @@ func TestRun_QuietTaskIsNotFailed(t *testing.T) {
 	}
 	if agent.Calls("SendStreamingMessage") != 1 || agent.Calls("GetTask") != 4 || agent.Calls("SubscribeToTask") != 3 {
 		t.Errorf("calls = %v, want 1 submission, 4 GetTask, 3 SubscribeToTask", agent.calls)
+	}
+	// Four quiet periods, one "no update" line: it is shown once a minute.
+	n := 0
+	for _, p := range nc.progressIn("en") {
+		if strings.Contains(p, "no update for 1s; the agent still answers") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d quiet lines in %q, want 1", n, nc.progressIn("en"))
 	}
 }
 
@@ -543,7 +553,10 @@ func TestRun_Attachments(t *testing.T) {
 			return &a2a.SendResult{Message: &a2a.Message{MessageID: "m", Parts: []a2a.Part{{Text: "ok"}}}}, nil
 		}
 		connected := false
-		connect := func(context.Context, string, *a2a.Credential) (Agent, error) { connected = true; return agent, nil }
+		connect := func(context.Context, string, *a2a.Credential) (AgentClient, error) {
+			connected = true
+			return agent, nil
+		}
 		_, err := compile(t, Deps{Calls: newMemCalls(), Connect: connect}, cfg).Run(t.Context(), nc)
 		if err != nil && connected {
 			t.Errorf("connected to the agent although the attachments were refused")
@@ -634,7 +647,7 @@ func TestRun_CredentialOrigin(t *testing.T) {
 		return a2a.Credential{Kind: a2a.CredentialBearer, Secret: "s3cret", Origin: "http://127.0.0.1:2"}, nil
 	})
 	agent := &fakeAgent{}
-	connect := func(context.Context, string, *a2a.Credential) (Agent, error) { return agent, nil }
+	connect := func(context.Context, string, *a2a.Credential) (AgentClient, error) { return agent, nil }
 	cfg := `{"url":"http://127.0.0.1:1/","inputs":["prompt"],"credential":"k"}`
 	_, err := compile(t, Deps{Calls: newMemCalls(), Connect: connect, Credentials: creds}, cfg).Run(t.Context(), newNC("r", "ra", workrun.Values{"prompt": "x"}))
 	if !errors.Is(err, a2a.ErrCrossOriginCredential) || strings.Contains(err.Error(), "s3cret") {

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"workrun/a2a"
-	"workrun/store"
 	"workrun/workrun"
 )
 
@@ -22,7 +21,7 @@ func TestRun_MillionStatusUpdates(t *testing.T) {
 	const n = 1_000_000
 	calls := newMemCalls()
 	var saves atomic.Int32
-	calls.SaveFunc = func(store.RemoteCall) error { saves.Add(1); return nil }
+	calls.SaveFunc = func(workrun.RemoteCall) error { saves.Add(1); return nil }
 	agent := &fakeAgent{streaming: true}
 	agent.SendStreamingMessageFunc = func(context.Context, a2a.SendMessageRequest) iter.Seq2[a2a.StreamEvent, error] {
 		return func(yield func(a2a.StreamEvent, error) bool) {
@@ -81,6 +80,31 @@ func TestGroupDigits(t *testing.T) {
 	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", 100000: "100,000"} {
 		if got := groupDigits(n); got != want {
 			t.Errorf("groupDigits(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// TestRun_HugeStatusText: a 60 MB status text is cut to maxStatusText with
+// a marker in the record and in every line.
+func TestRun_HugeStatusText(t *testing.T) {
+	huge := strings.Repeat("界", 20<<20) // 60 MiB
+	calls := newMemCalls()
+	agent := &fakeAgent{streaming: true}
+	agent.SendStreamingMessageFunc = func(context.Context, a2a.SendMessageRequest) iter.Seq2[a2a.StreamEvent, error] {
+		return events(nil, taskEv("t1", a2a.TaskStateWorking, ""), statusEv("t1", a2a.TaskStateWorking, huge), statusEv("t1", a2a.TaskStateFailed, huge))
+	}
+	nc := newNC("r", "ra", workrun.Values{"prompt": "x"})
+	_, err := compile(t, Deps{Calls: calls, Connect: connectTo(agent)}, baseCfg).Run(t.Context(), nc)
+	if err == nil || len(err.Error()) > maxStatusText+200 {
+		t.Errorf("error of %d bytes", len(err.Error()))
+	}
+	rec, _ := calls.get("r", "ra")
+	if len(rec.StatusText) > maxStatusText+40 || !strings.HasSuffix(rec.StatusText, "more bytes cut]") {
+		t.Errorf("record status text: %d bytes, ends %q", len(rec.StatusText), rec.StatusText[max(0, len(rec.StatusText)-30):])
+	}
+	for _, m := range append(nc.messages(), nc.progressIn("en")...) {
+		if len(m) > maxStatusText+200 {
+			t.Errorf("a line of %d bytes", len(m))
 		}
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"workrun/a2a"
-	"workrun/store"
 	"workrun/workrun"
 )
 
@@ -20,18 +19,18 @@ import (
 func TestRearm_AppliesR9FromTheSavedRecord(t *testing.T) {
 	tests := []struct {
 		name        string
-		rec         *store.RemoteCall // nil: the node never saved a call
+		rec         *workrun.RemoteCall // nil: the node never saved a call
 		wantCancels int
 		wantMsgs    []string
 		wantOutcome string
 	}{
-		{"input-required", &store.RemoteCall{TaskID: "t1", RemoteState: string(a2a.TaskStateInputRequired)}, 1, []string{enRequesting, enCanceled}, CancelCanceled},
-		{"auth-required", &store.RemoteCall{TaskID: "t1", RemoteState: string(a2a.TaskStateAuthRequired)}, 1, []string{enRequesting, enCanceled}, CancelCanceled},
-		{"working when the application exited", &store.RemoteCall{TaskID: "t1", RemoteState: string(a2a.TaskStateWorking)}, 1, []string{enRequesting, enCanceled}, CancelCanceled},
-		{"cancel requested before the restart, never answered", &store.RemoteCall{TaskID: "t1", RemoteState: string(a2a.TaskStateWorking), CancelOutcome: CancelRequested, CancelText: enRequesting}, 0, nil, CancelRequested},
-		{"cancel answered before the restart", &store.RemoteCall{TaskID: "t1", RemoteState: string(a2a.TaskStateWorking), CancelOutcome: CancelUnconfirmed}, 0, nil, CancelUnconfirmed},
-		{"completed", &store.RemoteCall{TaskID: "t1", RemoteState: string(a2a.TaskStateCompleted), Ended: true}, 0, nil, ""},
-		{"no taskId saved", &store.RemoteCall{}, 0, []string{enUnknown}, CancelSubmissionUnknown},
+		{"input-required", &workrun.RemoteCall{TaskID: "t1", RemoteState: string(a2a.TaskStateInputRequired)}, 1, []string{enRequesting, enCanceled}, CancelCanceled},
+		{"auth-required", &workrun.RemoteCall{TaskID: "t1", RemoteState: string(a2a.TaskStateAuthRequired)}, 1, []string{enRequesting, enCanceled}, CancelCanceled},
+		{"working when the application exited", &workrun.RemoteCall{TaskID: "t1", RemoteState: string(a2a.TaskStateWorking)}, 1, []string{enRequesting, enCanceled}, CancelCanceled},
+		{"cancel requested before the restart, never answered", &workrun.RemoteCall{TaskID: "t1", RemoteState: string(a2a.TaskStateWorking), CancelOutcome: CancelRequested, CancelText: enRequesting}, 0, nil, CancelRequested},
+		{"cancel answered before the restart", &workrun.RemoteCall{TaskID: "t1", RemoteState: string(a2a.TaskStateWorking), CancelOutcome: CancelUnconfirmed}, 0, nil, CancelUnconfirmed},
+		{"completed", &workrun.RemoteCall{TaskID: "t1", RemoteState: string(a2a.TaskStateCompleted), Ended: true}, 0, nil, ""},
+		{"no taskId saved", &workrun.RemoteCall{}, 0, []string{enUnknown}, CancelSubmissionUnknown},
 		{"no call saved", nil, 0, nil, ""},
 	}
 	for _, tt := range tests {
@@ -48,7 +47,7 @@ func TestRearm_AppliesR9FromTheSavedRecord(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			d := Deps{Calls: calls, Connect: func(context.Context, string, *a2a.Credential) (Agent, error) {
+			d := Deps{Calls: calls, Connect: func(context.Context, string, *a2a.Credential) (AgentClient, error) {
 				connects++
 				return agent, nil
 			}}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 
+	"workrun/a2a"
 	"workrun/workrun"
 )
 
@@ -13,7 +14,7 @@ import (
 // (a WWW-Authenticate header, a JSON-RPC error message, a status text, an
 // artifact name, the answer itself): every error, message, record and output
 // of a call passes through it before it is saved or shown.
-const redacted = "[redacted]"
+const redacted = a2a.Redacted
 
 // redactor knows the secret of the credential a call uses ("" for none).
 type redactor struct{ secret string }
@@ -90,16 +91,5 @@ func (r redactor) err(err error) error {
 	if errors.As(err, &ie) {
 		ie.Reason = r.string(ie.Reason)
 	}
-	if !strings.Contains(err.Error(), r.secret) {
-		return err
-	}
-	return &redactedError{err: err, r: r}
+	return a2a.RedactSecret(err, r.secret)
 }
-
-type redactedError struct {
-	err error
-	r   redactor
-}
-
-func (e *redactedError) Error() string { return e.r.string(e.err.Error()) }
-func (e *redactedError) Unwrap() error { return e.err }

@@ -143,7 +143,7 @@ func TestServers_StopAfterRestart(t *testing.T) {
 
 // markRequested saves the call as a previous process would have just before
 // it exited with its one cancel in flight.
-func markRequested(t *testing.T, st *store.Store, c store.RemoteCall) {
+func markRequested(t *testing.T, st *store.Store, c workrun.RemoteCall) {
 	t.Helper()
 	c.CancelOutcome, c.CancelText = remoteagent.CancelRequested, enRequesting
 	if err := st.SaveRemoteCall(t.Context(), c); err != nil {

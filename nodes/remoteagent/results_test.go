@@ -129,7 +129,7 @@ func TestRun_ManyArtifactsFast(t *testing.T) {
 		t.Errorf("answer starts %q with %d lines", text[:10], strings.Count(text, "\n")+1)
 	}
 	t.Logf("%d artifacts in %v", n, d)
-	if d > 10*time.Second {
+	if d > 25*time.Second { // a linear search per event took 53 s
 		t.Errorf("%d artifacts took %v", n, d)
 	}
 }

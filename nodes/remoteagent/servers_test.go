@@ -153,7 +153,7 @@ func (e *env) messages(t *testing.T, runID, node string) []string {
 	return out
 }
 
-func (e *env) call(t *testing.T, runID, node string) store.RemoteCall {
+func (e *env) call(t *testing.T, runID, node string) workrun.RemoteCall {
 	t.Helper()
 	c, err := e.st.GetRemoteCall(t.Context(), runID, node, "send")
 	if err != nil {

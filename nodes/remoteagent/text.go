@@ -23,7 +23,8 @@ const (
 	msgCancelNotCancelable    msgID = "remoteagent.cancel_not_cancelable"
 	msgCancelNotFound         msgID = "remoteagent.cancel_not_found"
 	msgSubmissionUnknown      msgID = "remoteagent.submission_unknown"
-	msgSending                msgID = "remoteagent.sending"
+	msgSending                msgID = "remoteagent.sending" // rows of earlier versions: the summary is one English argument
+	msgSendingParts           msgID = "remoteagent.sending_parts"
 	msgTaskAccepted           msgID = "remoteagent.task_accepted"
 	msgStatusLine             msgID = "remoteagent.status_line" // the agent's words with no state
 	msgArtifact               msgID = "remoteagent.artifact"
@@ -90,6 +91,7 @@ func catalogue() map[msgID][2]string {
 		msgCancelNotFound:         {"Remote task: not found by the agent", "远程任务：远端未找到该任务"},
 		msgSubmissionUnknown:      {"Remote task: submission result unknown (no taskId was received); no cancel sent, nothing resubmitted", "远程任务：提交结果未知（未收到 taskId），不取消、不重新提交"},
 		msgSending:                {"Sending to %s (%s): %s", "正在发送到 %s（%s）：%s"},
+		msgSendingParts:           {"Sending to %s (%s): %s text, %s data, %s files (%s bytes)", "正在发送到 %s（%s）：%s 段文本、%s 段数据、%s 个文件（%s 字节）"},
 		msgTaskAccepted:           {"Remote task %s accepted (context %s)", "远程任务 %s 已接收（上下文 %s）"},
 		msgStatusLine:             {"Remote task: %s", "远程任务：%s"},
 		msgArtifact:               {"Result %s: %s", "结果 %s：%s"},

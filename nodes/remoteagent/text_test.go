@@ -9,7 +9,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"workrun/a2a"
-	"workrun/store"
 	"workrun/workrun"
 )
 
@@ -109,7 +108,7 @@ func TestAbort_CancelAnswerStateLocalized(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.tag+"/"+string(tt.answer), func(t *testing.T) {
 			agent := &fakeAgent{CancelTaskFunc: func(_ context.Context, id string) (*a2a.Task, error) { return task(id, tt.answer, ""), nil }}
-			rec := store.RemoteCall{RunID: "r", NodeID: "ra", CallKey: callKey, MessageID: "m", TaskID: "t1", RemoteState: string(a2a.TaskStateWorking)}
+			rec := workrun.RemoteCall{RunID: "r", NodeID: "ra", CallKey: callKey, MessageID: "m", TaskID: "t1", RemoteState: string(a2a.TaskStateWorking)}
 			_, nc := savedCall(t, Deps{Calls: newMemCalls()}, rec, agent)
 			nc.abort(t.Context())
 			msgs := nc.messagesIn(tt.tag)
@@ -137,5 +136,33 @@ func TestCatalogue(t *testing.T) {
 	// A state this version does not know keeps its wire word in both.
 	if got := stateMsg("status_text", "TASK_STATE_PAUSED", "x").In("zh"); got != "远程任务：paused — x" {
 		t.Errorf("unknown state: %q", got)
+	}
+}
+
+// TestRun_SendingLineLocalized: the line that says what a message carries
+// (texts, data, files, bytes) renders in the reader's language.
+func TestRun_SendingLineLocalized(t *testing.T) {
+	agent := &fakeAgent{streaming: true}
+	agent.SendStreamingMessageFunc = func(context.Context, a2a.SendMessageRequest) iter.Seq2[a2a.StreamEvent, error] {
+		return events(nil, taskEv("t1", a2a.TaskStateCompleted, ""))
+	}
+	nc := newNC("run1", "ra", workrun.Values{"prompt": "hi"})
+	d := Deps{Calls: newMemCalls(), Connect: connectTo(agent)}
+	if _, err := compile(t, d, baseCfg).Run(t.Context(), nc); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ tag, prefix, want string }{
+		{"en_US.UTF-8", "Sending to ", "): 1 text, 0 data, 0 files (0 bytes)"},
+		{"zh_CN.UTF-8", "正在发送到 ", "）：1 段文本、0 段数据、0 个文件（0 字节）"},
+	} {
+		var got []string
+		for _, m := range nc.messagesIn(tt.tag) {
+			if strings.HasPrefix(m, tt.prefix) {
+				got = append(got, m)
+			}
+		}
+		if len(got) != 1 || !strings.HasSuffix(got[0], tt.want) {
+			t.Errorf("%s: sending lines %q, want one ending in %q", tt.tag, got, tt.want)
+		}
 	}
 }

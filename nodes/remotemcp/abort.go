@@ -100,7 +100,7 @@ var errNoJobCancel = errors.New("the server offers no cancel_job tool")
 
 // cancelJob cancels a legacy job with the server's cancel_job tool, if the
 // session lists one.
-func cancelJob(ctx context.Context, srv Server, id string) (*mcp.Task, error) {
+func cancelJob(ctx context.Context, srv MCPClient, id string) (*mcp.Task, error) {
 	tools, err := srv.ListTools(ctx)
 	if err != nil {
 		return nil, err

@@ -61,7 +61,7 @@ type call struct {
 	rec     workrun.RemoteCall
 	saved   bool
 	aborted bool
-	srv     Server
+	srv     MCPClient
 
 	shown string // last status line shown (key + suffix)
 }
@@ -93,7 +93,7 @@ func (c *call) record() workrun.RemoteCall {
 	return c.rec
 }
 
-func (c *call) setServer(s Server) {
+func (c *call) setServer(s MCPClient) {
 	c.mu.Lock()
 	c.srv = s
 	c.mu.Unlock()
@@ -131,7 +131,7 @@ func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values,
 
 // dial makes a client for the node's URL with its credential; progress and
 // task status notifications become node messages.
-func (c *call) dial(ctx context.Context) (Server, error) {
+func (c *call) dial(ctx context.Context) (MCPClient, error) {
 	cred, err := c.s.credential(ctx)
 	if err != nil {
 		return nil, err
@@ -165,6 +165,9 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 		if err == nil {
 			cancel()
 			return c.callTool(ctx, srv, init, tools, args, summary)
+		}
+		if ctx.Err() == nil {
+			c.closeSession(ctx, srv) // nothing was called in it
 		}
 	}
 	cancel()
@@ -204,7 +207,7 @@ func (c *call) taskForm(init *mcp.InitializeResult, tool mcp.Tool) (string, erro
 	return form, nil
 }
 
-func (c *call) callTool(ctx context.Context, srv Server, init *mcp.InitializeResult, tools []mcp.Tool, args json.RawMessage, summary string) (workrun.Values, error) {
+func (c *call) callTool(ctx context.Context, srv MCPClient, init *mcp.InitializeResult, tools []mcp.Tool, args json.RawMessage, summary string) (workrun.Values, error) {
 	var tool *mcp.Tool
 	var names []string
 	for i := range tools {
@@ -250,6 +253,7 @@ func (c *call) callTool(ctx context.Context, srv Server, init *mcp.InitializeRes
 			if uerr := c.update(ctx, func(r *workrun.RemoteCall) { r.Ended, r.StatusText = true, clip(err.Error(), 500) }); uerr != nil {
 				return nil, uerr
 			}
+			c.closeSession(ctx, srv)
 			return nil, fmt.Errorf("call tool %s: %w", c.s.cfg.Tool, err)
 		}
 		if timedOut {
@@ -326,16 +330,29 @@ func (c *call) resume(ctx context.Context) (workrun.Values, error) {
 // tasks/result; whenever that wait breaks or times out it reads the task
 // with tasks/get instead. In the extension form it reads the task with
 // tasks/get at the server's poll interval. The tool is never called again.
-func (c *call) followTask(ctx context.Context, srv Server, t *mcp.Task, readFirst bool) (workrun.Values, error) {
+func (c *call) followTask(ctx context.Context, srv MCPClient, t *mcp.Task, readFirst bool) (workrun.Values, error) {
 	l := parseLink(c.record().ContextID)
 	id := t.TaskID
 	poll := pollOf(t)
 	failures := 0
+	// pollOnly: tasks/result is not offered (method not found), so the
+	// task is read at the poll interval instead. pause: the last wait ended
+	// early without a result, so the next one starts a poll interval later.
+	// inputErr: the server asked for input while tasks/result waited.
+	pollOnly, pause := l.Form == mcp.FormExtension, false
+	var inputErr error
+	completedReads := 0 // reads that found the task completed without its result
 	for {
 		if c.isAborted() {
 			return nil, errAborted
 		}
-		if l.Form != mcp.FormExtension && !readFirst {
+		if !pollOnly && !readFirst {
+			if pause {
+				if err := sleep(ctx, poll); err != nil {
+					return nil, err
+				}
+				pause = false
+			}
 			rctx, cancel := context.WithTimeout(ctx, c.s.timeout)
 			res, err := srv.TaskResult(rctx, id)
 			timedOut := rctx.Err() != nil
@@ -353,10 +370,17 @@ func (c *call) followTask(ctx context.Context, srv Server, t *mcp.Task, readFirs
 				return nil, c.statusUnknown(ctx, l.Session)
 			}
 			why := clip(err.Error(), 300)
-			if timedOut {
+			switch {
+			case timedOut:
 				why = fmt.Sprintf("no result within %v", c.s.timeout)
+			case errors.Is(err, mcp.ErrMethodNotFound):
+				pollOnly = true
+			default:
+				pause = true
 			}
-			if !errors.Is(err, mcp.ErrInputRequired) {
+			if errors.Is(err, mcp.ErrInputRequired) {
+				inputErr = err
+			} else {
 				c.log(msgReadAgain, id, why)
 			}
 		} else if readFirst {
@@ -395,9 +419,11 @@ func (c *call) followTask(ctx context.Context, srv Server, t *mcp.Task, readFirs
 			if got.Result != nil {
 				return c.finish(ctx, srv, got.Result)
 			}
-			if l.Form == mcp.FormExtension {
-				// A terminal extension task should carry its result; ask
-				// tasks/result once for servers that keep it there.
+			completedReads++
+			if pollOnly || completedReads >= maxReadFailures {
+				// The completed task did not carry its result (an extension
+				// task should; a core task's is read with tasks/result):
+				// ask tasks/result once more, then give up rather than loop.
 				rctx, cancel := context.WithTimeout(ctx, c.s.timeout)
 				res, err := srv.TaskResult(rctx, id)
 				cancel()
@@ -415,6 +441,13 @@ func (c *call) followTask(ctx context.Context, srv Server, t *mcp.Task, readFirs
 			return nil, c.remoteFailed(c.record())
 		case mcp.StatusInputRequired:
 			return nil, &workrun.InterruptError{Cause: workrun.InterruptedByRemote, Reason: texts.Text(msgInterrupted, display(got.StatusMessage))}
+		case mcp.StatusWorking:
+			if inputErr != nil {
+				// The server asked this client something while the task
+				// still reads as working: it waits for an answer Workrun
+				// does not give.
+				return nil, &workrun.InterruptError{Cause: workrun.InterruptedByRemote, Reason: texts.Text(msgInterrupted, clip(inputErr.Error(), 500))}
+			}
 		}
 	}
 }
@@ -483,7 +516,12 @@ func (c *call) notification(n mcp.Notification) {
 		if mcp.Terminal(t.Status) {
 			return // the answer that follows settles it
 		}
-		c.applyTask(context.Background(), &t) //nolint:errcheck // a failed save shows at the next read
+		// The notification arrives on the goroutine waiting for the answer,
+		// so the node's own context is not at hand; the save is still
+		// ordered against the abort snapshot by update.
+		if err := c.applyTask(context.Background(), &t); err != nil && !errors.Is(err, errAborted) {
+			c.nc.Log(workrun.Plain(err.Error()))
+		}
 	}
 }
 

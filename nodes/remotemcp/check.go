@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"workrun/mcp"
 )
@@ -47,7 +48,7 @@ func Check(ctx context.Context, rawURL string, cred *mcp.Credential) (Report, er
 	return check(ctx, c, cred != nil)
 }
 
-func check(ctx context.Context, c Server, withCred bool) (Report, error) {
+func check(ctx context.Context, c MCPClient, withCred bool) (Report, error) {
 	rep := Report{Endpoint: c.Endpoint(), CredentialUsed: withCred}
 	init, err := c.Initialize(ctx)
 	if err != nil {
@@ -60,7 +61,7 @@ func check(ctx context.Context, c Server, withCred bool) (Report, error) {
 		return rep, fmt.Errorf("initialize %s: %w", rep.Endpoint, err)
 	}
 	defer func() {
-		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5e9)
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
 		c.Close(cctx) //nolint:errcheck // best effort: the test is over
 	}()

@@ -175,7 +175,7 @@ type savedResult struct {
 // structuredContent to output_json, images, audio and embedded resources to
 // artifacts; resource links are listed, never downloaded. isError fails the
 // node with the tool's own text. The result is committed before returning.
-func (c *call) finish(ctx context.Context, srv Server, r *mcp.ToolResult) (workrun.Values, error) {
+func (c *call) finish(ctx context.Context, srv MCPClient, r *mcp.ToolResult) (workrun.Values, error) {
 	if r == nil {
 		return nil, fmt.Errorf("call tool %s: %w: no result", c.s.cfg.Tool, mcp.ErrProtocol)
 	}
@@ -219,7 +219,7 @@ func (c *call) finish(ctx context.Context, srv Server, r *mcp.ToolResult) (workr
 
 // closeSession ends the MCP session after the call is settled (never on an
 // exit or failure: a resume or the abort's cancel still needs it).
-func (c *call) closeSession(ctx context.Context, srv Server) {
+func (c *call) closeSession(ctx context.Context, srv MCPClient) {
 	if srv == nil || srv.Session() == "" {
 		return
 	}

@@ -1,6 +1,7 @@
 package remotemcp_test
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"io"
@@ -10,6 +11,9 @@ import (
 	"sync"
 	"testing"
 
+	"workrun/mcp"
+	"workrun/nodes/remotemcp"
+	"workrun/nodes/start"
 	"workrun/workrun"
 )
 
@@ -20,6 +24,7 @@ type fakeServer struct {
 
 	mu    sync.Mutex
 	calls []json.RawMessage // arguments of each tools/call
+	auth  []string          // Authorization header of each request
 }
 
 func (f *fakeServer) start(t *testing.T) string {
@@ -28,6 +33,9 @@ func (f *fakeServer) start(t *testing.T) string {
 		if r.Method == http.MethodDelete {
 			return
 		}
+		f.mu.Lock()
+		f.auth = append(f.auth, r.Header.Get("Authorization"))
+		f.mu.Unlock()
 		b, _ := io.ReadAll(r.Body)
 		var m struct {
 			ID     json.RawMessage `json:"id"`
@@ -162,5 +170,65 @@ func TestFileArgumentsAreEmbeddedResources(t *testing.T) {
 	}
 	if strings.Contains(string(f.calls[0]), info.ID) {
 		t.Error("the artifact id left the machine")
+	}
+}
+
+// credSource is a function-field CredentialSource.
+type credSource struct {
+	CredentialFunc func(name string) (mcp.Credential, error)
+}
+
+func (c credSource) Credential(_ context.Context, name string) (mcp.Credential, error) {
+	return c.CredentialFunc(name)
+}
+
+// TestCredentialBoundToOrigin: a saved bearer token goes with every request
+// to its origin; a credential saved for another origin is refused before
+// any request.
+func TestCredentialBoundToOrigin(t *testing.T) {
+	f := &fakeServer{CallFunc: func(json.RawMessage) any {
+		return map[string]any{"content": []any{map[string]any{"type": "text", "text": "ok"}}}
+	}}
+	url := f.start(t)
+	origin := strings.TrimSuffix(url, "/mcp")
+	for _, tc := range []struct {
+		name, credOrigin string
+		wantOK           bool
+	}{{"own origin", origin, true}, {"another origin", "https://elsewhere.example", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			f.mu.Lock()
+			f.auth = nil
+			f.mu.Unlock()
+			e := newEnv(t, "")
+			e.eng = workrun.NewEngine(e.st, e.arts, start.Kind{}, remotemcp.New(remotemcp.Deps{Calls: e.st, Credentials: credSource{func(name string) (mcp.Credential, error) {
+				return mcp.Credential{Kind: mcp.CredentialBearer, Secret: "tok-" + name, Origin: tc.credOrigin}, nil
+			}}}))
+			r := e.run(t, flow(state, []workrun.NodeSpec{mcpNode("m", url, "t", `,"credential":"c1","output":"answer"`)}), nil)
+			f.mu.Lock()
+			auth := append([]string(nil), f.auth...)
+			f.mu.Unlock()
+			if !tc.wantOK {
+				if r.Status != workrun.RunFailed || !strings.Contains(r.Reason, "another origin") || len(auth) != 0 {
+					t.Fatalf("run %s: %q; the server saw %d requests", r.Status, r.Reason, len(auth))
+				}
+				if strings.Contains(r.Reason, "tok-c1") {
+					t.Error("the secret is in the failure reason")
+				}
+				return
+			}
+			if r.Status != workrun.RunSucceeded || len(auth) < 4 {
+				t.Fatalf("run %s: %s; %d requests", r.Status, r.Reason, len(auth))
+			}
+			for i, a := range auth {
+				if a != "Bearer tok-c1" {
+					t.Errorf("request %d: Authorization %q", i, a)
+				}
+			}
+			for _, m := range e.messages(t, r.ID, "m") {
+				if strings.Contains(m, "tok-c1") {
+					t.Errorf("the secret is in a message: %q", m)
+				}
+			}
+		})
 	}
 }

@@ -59,7 +59,7 @@ func jobOf(r *mcp.ToolResult) string {
 
 // followJob polls get_job_result until the job ends. Only the job is read;
 // the tool that started it is never called again.
-func (c *call) followJob(ctx context.Context, srv Server) (workrun.Values, error) {
+func (c *call) followJob(ctx context.Context, srv MCPClient) (workrun.Values, error) {
 	id := c.record().TaskID
 	args, _ := json.Marshal(map[string]string{"job_id": id})
 	failures := 0

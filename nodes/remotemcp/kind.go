@@ -13,8 +13,9 @@ import (
 	"workrun/workrun"
 )
 
-// Server is what a call needs from an MCP client; *mcp.Client implements it.
-type Server interface {
+// MCPClient is what a call needs from an MCP client; *mcp.Client
+// implements it.
+type MCPClient interface {
 	Endpoint() string
 	Initialize(ctx context.Context) (*mcp.InitializeResult, error)
 	Attach(session, version string)
@@ -28,7 +29,7 @@ type Server interface {
 	Close(ctx context.Context) error
 }
 
-var _ Server = (*mcp.Client)(nil)
+var _ MCPClient = (*mcp.Client)(nil)
 
 // CallStore keeps the call records; *store.Store implements it. Both methods
 // return only after the write is committed / reflect every committed write.
@@ -50,7 +51,7 @@ type Deps struct {
 	Credentials CredentialSource
 	// Dial returns a client for url; nil means mcp.New on a transport shared
 	// by every call of this kind. onNote sees the server's notifications.
-	Dial func(url string, cred *mcp.Credential, onNote func(mcp.Notification)) (Server, error)
+	Dial func(url string, cred *mcp.Credential, onNote func(mcp.Notification)) (MCPClient, error)
 }
 
 // Kind is the Remote MCP Tool node kind.
@@ -60,7 +61,7 @@ type Kind struct{ deps Deps }
 func New(d Deps) *Kind {
 	if d.Dial == nil {
 		hc := &http.Client{Transport: fanOutTransport()}
-		d.Dial = func(url string, cred *mcp.Credential, onNote func(mcp.Notification)) (Server, error) {
+		d.Dial = func(url string, cred *mcp.Credential, onNote func(mcp.Notification)) (MCPClient, error) {
 			return mcp.New(url, mcp.Options{HTTPClient: hc, Credential: cred, OnNotification: onNote,
 				ClientInfo: mcp.Implementation{Name: "workrun", Version: "1"}})
 		}

@@ -1,4 +1,4 @@
-package mcp
+package sse
 
 import (
 	"bufio"
@@ -6,52 +6,80 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 )
 
-// sseEvent is one dispatched Server-Sent Event. Data is only valid until the
-// next call to next.
-type sseEvent struct {
+var (
+	// ErrEventTooLarge: one event's data, or one line, is over the cap.
+	ErrEventTooLarge = errors.New("sse: event too large")
+	// ErrTruncated: the body ended inside an event (no blank line after it).
+	ErrTruncated = errors.New("sse: stream ended inside an event")
+)
+
+// Event is one dispatched event. Data is only valid until the next call to
+// Next (or Release).
+type Event struct {
 	Event string
 	ID    string
 	Data  []byte
 }
 
-// sseReader parses text/event-stream as MCP servers write it: "data:"
-// with or without a space, several data lines joined with "\n", id: and
-// event: lines, comments (": keep-alive"), LF or CRLF line ends.
-type sseReader struct {
+// Reader reads events from one body. It is not safe for concurrent use.
+type Reader struct {
 	br   *bufio.Reader
 	max  int64 // cap on one event's data
 	line []byte
 	long bool // the last line is in line (it did not fit the bufio buffer)
 	data []byte
-	ev   sseEvent
+	ev   Event
 }
 
-func newSSEReader(r io.Reader, maxEvent int64) *sseReader {
-	return &sseReader{br: bufio.NewReaderSize(r, 32<<10), max: maxEvent}
+// bufSize is the pooled line buffer; lines up to this size are not copied.
+const bufSize = 32 << 10
+
+// readerPool keeps the line buffers between bodies.
+var readerPool sync.Pool
+
+// NewReader reads events from r, refusing any event whose data is over
+// maxEvent bytes. Call Release when done.
+func NewReader(r io.Reader, maxEvent int64) *Reader {
+	br, _ := readerPool.Get().(*bufio.Reader)
+	if br == nil {
+		br = bufio.NewReaderSize(r, bufSize)
+	} else {
+		br.Reset(r)
+	}
+	return &Reader{br: br, max: maxEvent}
 }
 
-// errTruncatedEvent: the body ended inside an event (no blank line after it).
-var errTruncatedEvent = errors.New("stream ended inside an event")
+// Release returns the line buffer to the pool; the Reader is unusable after.
+// Event data already returned stays valid (it never points into the pooled
+// buffer).
+func (r *Reader) Release() {
+	if r.br != nil {
+		r.br.Reset(nil)
+		readerPool.Put(r.br)
+		r.br = nil
+	}
+}
 
-// next returns the next event that has data; io.EOF at a clean end.
-func (r *sseReader) next() (sseEvent, error) {
+// Next returns the next event that has data; io.EOF at a clean end.
+func (r *Reader) Next() (Event, error) {
 	r.data = r.data[:0]
-	r.ev = sseEvent{}
+	r.ev = Event{}
 	pending := false // saw a field of the current event
 	for {
 		line, err := r.readLine()
 		if err != nil {
 			if errors.Is(err, io.EOF) && pending {
-				return sseEvent{}, errTruncatedEvent
+				return Event{}, ErrTruncated
 			}
-			return sseEvent{}, err
+			return Event{}, err
 		}
 		if len(line) == 0 {
 			if len(r.data) == 0 {
 				pending = false
-				r.ev = sseEvent{}
+				r.ev = Event{}
 				continue // an event without data is not dispatched
 			}
 			r.ev.Data = r.data[:len(r.data)-1] // drop the last "\n"
@@ -71,7 +99,7 @@ func (r *sseReader) next() (sseEvent, error) {
 		switch string(field) {
 		case "data":
 			if int64(len(r.data)+len(value)) > r.max {
-				return sseEvent{}, fmt.Errorf("%w: over the %d-byte limit", ErrEventTooLarge, r.max)
+				return Event{}, fmt.Errorf("%w: over the %d-byte limit", ErrEventTooLarge, r.max)
 			}
 			if r.long && len(r.data) == 0 {
 				// A big single-line event (an inline file): reuse the line
@@ -94,7 +122,7 @@ func (r *sseReader) next() (sseEvent, error) {
 
 // readLine returns one line without its LF or CRLF. Lines longer than the
 // event cap are refused before they are buffered whole.
-func (r *sseReader) readLine() ([]byte, error) {
+func (r *Reader) readLine() ([]byte, error) {
 	r.long = false
 	s, err := r.br.ReadSlice('\n')
 	if err == nil {
@@ -103,13 +131,14 @@ func (r *sseReader) readLine() ([]byte, error) {
 	if !errors.Is(err, bufio.ErrBufferFull) {
 		if len(s) > 0 && s[0] != ':' && errors.Is(err, io.EOF) {
 			// Last line without a newline: the event cannot be complete.
-			return nil, errTruncatedEvent
+			return nil, ErrTruncated
 		}
 		return nil, err
 	}
 	r.line = append(r.line[:0], s...)
 	for {
 		s, err = r.br.ReadSlice('\n')
+		// 16: room for the field name and the line end around the data.
 		if int64(len(r.line)+len(s)) > r.max+16 {
 			return nil, fmt.Errorf("%w: over the %d-byte limit", ErrEventTooLarge, r.max)
 		}
@@ -121,7 +150,7 @@ func (r *sseReader) readLine() ([]byte, error) {
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
 		case errors.Is(err, io.EOF):
-			return nil, errTruncatedEvent
+			return nil, ErrTruncated
 		default:
 			return nil, err
 		}

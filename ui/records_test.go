@@ -1,0 +1,74 @@
+package ui
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"workrun/workrun"
+)
+
+// TestRecords_ColumnsSortFilter: run records list workflow, status, start,
+// duration and reason in columns, sort by a column (again to reverse), and
+// filter by status through the store.
+func TestRecords_ColumnsSortFilter(t *testing.T) {
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.Local)
+	all := []workrun.Run{
+		{ID: "a", WorkflowName: "beta", Status: workrun.RunSucceeded, CreatedAt: t0, EndedAt: t0.Add(5 * time.Second)},
+		{ID: "b", WorkflowName: "alpha", Status: workrun.RunFailed, Reason: "x: context canceled", CreatedAt: t0.Add(time.Minute), EndedAt: t0.Add(time.Minute + 2*time.Second)},
+		{ID: "c", WorkflowName: "gamma", Status: workrun.RunStopped, CreatedAt: t0.Add(2 * time.Minute), EndedAt: t0.Add(2*time.Minute + 9*time.Second)},
+	}
+	var filters []workrun.RunFilter
+	runs := &fakeRuns{ListRunsFunc: func(_ context.Context, f workrun.RunFilter) ([]workrun.Run, error) {
+		filters = append(filters, f)
+		var out []workrun.Run
+		for _, r := range all {
+			if f.Status == "" || r.Status == f.Status {
+				out = append(out, r)
+			}
+		}
+		return out, nil
+	}}
+	w := newTestWindow(t, Deps{Runs: runs})
+	v := w.records
+	v.Reload()
+	ids := func() []string {
+		var out []string
+		for _, r := range v.Runs() {
+			out = append(out, r.ID)
+		}
+		return out
+	}
+	if diff := cmp.Diff([]string{"c", "b", "a"}, ids()); diff != "" {
+		t.Errorf("default order, newest first (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([numCols]string{"alpha", "failed", t0.Add(time.Minute).Format("2006-01-02 15:04:05"), "2s", "x: stopped before it finished"}, v.Row(1)); diff != "" {
+		t.Errorf("row cells (-want +got):\n%s", diff)
+	}
+	v.SortBy(colDuration)
+	if diff := cmp.Diff([]string{"c", "a", "b"}, ids()); diff != "" {
+		t.Errorf("by duration, longest first (-want +got):\n%s", diff)
+	}
+	v.SortBy(colDuration)
+	if diff := cmp.Diff([]string{"b", "a", "c"}, ids()); diff != "" {
+		t.Errorf("by duration reversed (-want +got):\n%s", diff)
+	}
+	v.SortBy(colWorkflow)
+	if diff := cmp.Diff([]string{"b", "a", "c"}, ids()); diff != "" {
+		t.Errorf("by workflow (-want +got):\n%s", diff)
+	}
+	v.FilterStatus(workrun.RunFailed)
+	if got := filters[len(filters)-1].Status; got != workrun.RunFailed {
+		t.Errorf("status filter sent %q", got)
+	}
+	if diff := cmp.Diff([]string{"b"}, ids()); diff != "" {
+		t.Errorf("failed runs (-want +got):\n%s", diff)
+	}
+	v.FilterStatus("")
+	if !slices.Equal(ids(), []string{"b", "a", "c"}) {
+		t.Errorf("any status: %v", ids())
+	}
+}

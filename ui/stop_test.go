@@ -1,0 +1,210 @@
+package ui
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"workrun/a2a/demoagent"
+	"workrun/artifacts"
+	"workrun/nodes/output"
+	"workrun/nodes/remoteagent"
+	"workrun/nodes/start"
+	"workrun/store"
+	"workrun/workrun"
+)
+
+// TestStopRunInterruptedByAgent runs the Remote Agent sample against the demo
+// agent, which answers "input required". The run panel says what the agent
+// asked and offers Stop and Run again (nothing that would answer the agent);
+// Stop, pressed in the panel, ends the run "stopped" and the agent's task
+// gets exactly one cancel.
+func TestStopRunInterruptedByAgent(t *testing.T) {
+	ctx := t.Context()
+	dir := t.TempDir()
+	st, err := store.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	arts, err := artifacts.New(dir, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	agent := demoagent.New(demoagent.Options{})
+	url, stop, err := agent.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop)
+	eng := workrun.NewEngine(st, arts, start.Kind{}, output.Kind{}, remoteagent.New(remoteagent.Deps{Calls: st}))
+	eng.AbortTimeout = 10 * time.Second
+	g := &gatedEngine{Engine: eng, open: make(chan struct{})}
+	w := newTestWindow(t, Deps{Engine: g, Runs: st, Workflows: st, Artifacts: arts})
+	w.OpenWorkflow("", SampleRemote(url))
+
+	var reason string
+	var actions []string
+	var stopEnabled bool
+	ended := make(chan workrun.Run, 1)
+	// The test driver runs fyne.Do on the event goroutine: look at the panel
+	// and press Stop from inside it, never alongside it.
+	w.applied = func(ev Event) {
+		if ev.Run == nil {
+			return
+		}
+		switch {
+		case ev.Run.Status == workrun.RunInterrupted && actions == nil:
+			_, reason = w.panel.Header()
+			actions = w.panel.Actions()
+			stopEnabled = !w.stopBtn.Disabled()
+			if !w.panel.TapAction("Stop") {
+				t.Error("no Stop in the run panel of a run interrupted by the agent")
+			}
+		case ev.Run.Status.Terminal():
+			select {
+			case ended <- *ev.Run:
+			default:
+			}
+		}
+	}
+	onUI(w, func() { w.launch(w.doc.Workflow(), workrun.Values{"question": "input"}) })
+	close(g.open)
+	var r workrun.Run
+	select {
+	case r = <-ended:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the interrupted run did not end after Stop")
+	}
+	w.unsub()
+	<-w.pumpDone
+	w.Close() // no app goroutine touches the widgets from here on
+
+	if !strings.Contains(reason, demoagent.InputText) {
+		t.Errorf("reason %q does not say what the agent asked (%q)", reason, demoagent.InputText)
+	}
+	if !slices.Equal(actions, []string{"Stop", "Run again"}) {
+		t.Errorf("actions of a run interrupted by the agent %q, want [Stop Run again]", actions)
+	}
+	if !stopEnabled {
+		t.Error("the toolbar's Stop was disabled for the interrupted run")
+	}
+	if r.Status != workrun.RunStopped {
+		t.Fatalf("run ended %s, want stopped", r.Status)
+	}
+	if status, _ := w.panel.Header(); !strings.Contains(status, "stopped") {
+		t.Errorf("header %q after Stop", status)
+	}
+	cs, err := st.RemoteCallsForRun(context.WithoutCancel(ctx), r.ID)
+	if err != nil || len(cs) != 1 || cs[0].TaskID == "" {
+		t.Fatalf("remote calls %+v, %v", cs, err)
+	}
+	if n := agent.Cancels(cs[0].TaskID); n != 1 {
+		t.Errorf("agent received %d cancels for %s, want exactly 1", n, cs[0].TaskID)
+	}
+}
+
+// onUI runs f as the window's UI thread would: the test driver runs the
+// app layer's fyne.Do calls on their own goroutines, and a test that calls
+// into the window while they may run must not overlap them.
+func onUI(w *Window, f func()) {
+	w.rs.mu.Lock()
+	defer w.rs.mu.Unlock()
+	f()
+}
+
+// TestRunNamesMissingCredentialsFirst: a Remote Agent node naming a
+// credential the keyring lacks is found when Run is pressed, before
+// anything starts (no inputs dialog, no run); a credential saved in the
+// dialog counts at once.
+func TestRunNamesMissingCredentialsFirst(t *testing.T) {
+	started := 0
+	eng := &fakeEngine{StartFunc: func(context.Context, string, workrun.Workflow, workrun.Values) (string, error) {
+		started++
+		return "r1", nil
+	}}
+	_, creds := newMemKeyring()
+	w := newTestWindow(t, Deps{Engine: eng, Credentials: creds})
+	wf := SampleRemote("https://agent.example.com")
+	for i, n := range wf.Nodes {
+		if n.Type == "remote_agent" {
+			c, _ := DecodeConfig(n.Config)
+			c.Credential = "prod"
+			wf.Nodes[i].Config = EncodeConfig(c)
+		}
+	}
+	waitFor := func(what string, cond func() bool) {
+		t.Helper()
+		for range 100 {
+			var ok bool
+			onUI(w, func() { ok = cond() })
+			if ok {
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		t.Fatalf("timed out waiting for %s", what)
+	}
+	waitFor("the credential list", func() bool { return w.rs.creds != nil })
+	var status string
+	onUI(w, func() {
+		w.OpenWorkflow("", wf)
+		w.startRun()
+		status = w.status.Text
+	})
+	if started != 0 {
+		t.Fatalf("the run started without its credential")
+	}
+	if !strings.Contains(status, "prod") {
+		t.Errorf("status %q does not name the missing credential", status)
+	}
+	v := NewCredentialsView(creds, w.win)
+	onUI(w, func() {
+		w.wireCredentials(v)
+		v.Fill(Credential{Name: "prod", Origin: "https://agent.example.com", Kind: schemeBearer}, "tok")
+		v.Save()
+	})
+	waitFor("the saved credential", func() bool { return len(w.rs.creds) == 1 })
+	var missing []string
+	onUI(w, func() { missing = w.missingCredentials(wf) })
+	if len(missing) != 0 {
+		t.Errorf("still missing %q after the credential was saved in the dialog", missing)
+	}
+}
+
+// TestRemoteTasksFollowTheRunShown: the remote task panel shows the tasks of
+// the run in the run panel, read off the UI thread, and empties when
+// another workflow is opened (it never keeps the previous workflow's task).
+func TestRemoteTasksFollowTheRunShown(t *testing.T) {
+	calls := func(_ context.Context, runID string) ([]workrun.RemoteCall, error) {
+		return []workrun.RemoteCall{{NodeID: "ask", AgentURL: "http://127.0.0.1:1", TaskID: "task-of-" + runID, RemoteState: "TASK_STATE_WORKING"}}, nil
+	}
+	eng := &fakeEngine{StartFunc: func(context.Context, string, workrun.Workflow, workrun.Values) (string, error) { return "r1", nil }}
+	w := newTestWindow(t, Deps{Engine: eng, RemoteCalls: calls})
+	shown := make(chan string, 10)
+	onUI(w, func() { w.rs.tasksShown = func(id string) { shown <- id } })
+	wf := SampleRemote("http://127.0.0.1:1")
+	onUI(w, func() {
+		w.OpenWorkflow("", wf)
+		w.launch(wf, workrun.Values{"question": "q"})
+	})
+	select {
+	case <-shown:
+	case <-time.After(5 * time.Second):
+		t.Fatal("remote tasks never read")
+	}
+	var ts []workrun.RemoteCall
+	onUI(w, func() { ts = w.tasks.Tasks() })
+	if len(ts) != 1 || ts[0].TaskID != "task-of-r1" {
+		t.Fatalf("remote tasks %+v, want run r1's", ts)
+	}
+	onUI(w, func() {
+		w.OpenWorkflow("", SampleParallel("http://127.0.0.1:1"))
+		ts = w.tasks.Tasks()
+	})
+	if len(ts) != 0 {
+		t.Errorf("after opening another workflow the panel still shows %+v", ts)
+	}
+}
