@@ -40,11 +40,6 @@ func Run(d Deps) error {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer func() { signal.Stop(sigs); close(sigs) }() // ends the goroutine below
-	go func() {
-		if _, ok := <-sigs; ok {
-			fyne.Do(a.Quit)
-		}
-	}()
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	if d.Lang == "" {
 		if p := a.Preferences().String("lang"); p != "" {
@@ -52,6 +47,15 @@ func Run(d Deps) error {
 		}
 	}
 	w := NewWindow(a, d)
+	// A signal that came while the window was being built waits in sigs.
+	// The window's context ends first, so no app goroutine hands the
+	// driver work while it shuts down.
+	go func() {
+		if _, ok := <-sigs; ok {
+			w.stop()
+			fyne.Do(a.Quit)
+		}
+	}()
 	a.Lifecycle().SetOnStarted(func() {
 		// Never larger than the screen: 1280×800 where it fits, else the
 		// screen's size (the layout works from 1024×640 up).

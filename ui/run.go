@@ -40,6 +40,9 @@ type runState struct {
 // do runs f on the Fyne thread (see runState.mu), unless the window was
 // closed meanwhile.
 func (w *Window) do(f func()) {
+	if w.ctx.Err() != nil {
+		return // the window is closing: the driver may be shutting down
+	}
 	fyne.Do(func() {
 		w.rs.mu.Lock()
 		defer w.rs.mu.Unlock()
