@@ -62,7 +62,7 @@ func openParts(ctx context.Context, dataDir string) (*parts, error) {
 		st.Close()
 		return nil, err
 	}
-	// Secrets live in the OS keyring; SQLite holds only their names (SPEC W8).
+	// Secrets live in the OS keyring; SQLite holds only their names (docs/product.md W8).
 	creds := credentials.NewManager(st, nil)
 	remote := remoteagent.New(remoteagent.Deps{
 		Calls:       st,
@@ -72,7 +72,7 @@ func openParts(ctx context.Context, dataDir string) (*parts, error) {
 		SpoolDir: filepath.Join(dataDir, "artifacts", "tmp"),
 	})
 	remoteMCP := remotemcp.New(remotemcp.Deps{Calls: st, Credentials: credentials.MCPSource{Manager: creds}})
-	// The local node kinds (SPEC W7), the Remote Agent (R1–R17) and the
+	// The local node kinds (docs/product.md W7), the Remote Agent (docs/remote-agent.md R1–R17) and the
 	// Remote MCP Tool (docs/remote-mcp.md).
 	engine := workrun.NewEngine(st, arts,
 		start.Kind{}, set.Kind{}, condition.Kind{}, join.Kind{}, output.Kind{},
@@ -95,7 +95,7 @@ func openServices(ctx context.Context, dataDir string) (*cli.Services, error) {
 
 // runGUI opens the window on the data directory and blocks until it closes.
 // Runs that were going on when Workrun last exited become "interrupted by
-// exit" first (R12, R13); closing the window interrupts live runs the same
+// exit" first (docs/remote-agent.md R12, R13); closing the window interrupts live runs the same
 // way and sends nothing to remote agents.
 func runGUI(ctx context.Context, env *cli.Env) error {
 	p, err := openParts(ctx, env.DataDir)
@@ -129,7 +129,12 @@ func guiDeps(p *parts) ui.Deps {
 				cred = new(credentials.ForA2A(c, secret))
 			}
 			r, err := remoteagent.CheckAgent(ctx, url, cred)
-			if err != nil {
+			switch {
+			case errors.Is(err, remoteagent.ErrCredentialRequired):
+				return ui.AgentReport{}, fmt.Errorf("%w: %w", ui.ErrNeedsCredential, err)
+			case errors.Is(err, remoteagent.ErrCredentialRefused):
+				return ui.AgentReport{}, fmt.Errorf("%w: %w", ui.ErrCredentialRefused, err)
+			case err != nil:
 				return ui.AgentReport{}, err
 			}
 			return ui.AgentReport{CardName: r.Name, InterfaceURL: r.Endpoint, Streaming: r.Streaming,

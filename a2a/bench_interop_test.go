@@ -29,7 +29,7 @@ import (
 )
 
 // Side-by-side benchmarks of our client and the @a2a-js/sdk 1.3.0 client
-// against the same server in one run (issue 3, Benchmarks; figures in
+// against the same server in one run (figures in
 // docs/BENCHMARKS.md, "a2a interop comparison"):
 //
 //	go test ./a2a -run '^$' -bench 'Interop' -benchtime 5x -benchmem

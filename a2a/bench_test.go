@@ -129,7 +129,7 @@ func (h *heapSampler) Stop() uint64 {
 
 // BenchmarkSend20MiB sends 10 files totalling 20 MiB in one SendMessage and
 // reports the heap peak above idle against the encoded request size (target
-// ≤ 2×, SPEC R14). "raw" holds the files in Part.Raw (idle includes them);
+// ≤ 2×, docs/remote-agent.md R14). "raw" holds the files in Part.Raw (idle includes them);
 // "source" streams them from disk through Part.Source (idle excludes them).
 func BenchmarkSend20MiB(b *testing.B) {
 	const files, total = 10, 20 << 20

@@ -21,7 +21,7 @@ const (
 )
 
 // Credential authenticates requests to one origin. It is sent only to that
-// origin, never on a redirect elsewhere (SPEC R3.3).
+// origin, never on a redirect elsewhere (docs/remote-agent.md R3.3).
 type Credential struct {
 	// Kind is CredentialNone, CredentialBearer or CredentialAPIKey.
 	Kind string
@@ -55,7 +55,7 @@ type Options struct {
 	// MaxEventBytes caps one SSE event's data.
 	MaxEventBytes int64
 	// MaxRequestBytes is the transport's request size limit; a larger
-	// encoded request is refused before anything is sent (SPEC R14).
+	// encoded request is refused before anything is sent (docs/remote-agent.md R14).
 	MaxRequestBytes int64
 	// CardMaxBytes caps the Agent Card.
 	CardMaxBytes int64
@@ -89,7 +89,7 @@ func (c *Client) Streaming() bool { return c.card != nil && c.card.Capabilities.
 
 // RequestSize returns the exact encoded size in bytes of the SendMessage or
 // SendStreamingMessage request for req, without reading file sources or
-// building the body (SPEC R14 pre-check). The JSON-RPC id and method name are
+// building the body (docs/remote-agent.md R14 pre-check). The JSON-RPC id and method name are
 // counted at their largest, so the real request is at most 27 bytes smaller
 // and never bigger; the check inside the send methods uses the exact size.
 func (c *Client) RequestSize(req SendMessageRequest) (int64, error) {
@@ -158,7 +158,7 @@ func (c *Client) GetTask(ctx context.Context, taskID string) (*Task, error) {
 }
 
 // CancelTask asks the agent to cancel a task and returns the task as the
-// agent reports it; that state may still be WORKING (SPEC R10, R16).
+// agent reports it; that state may still be WORKING (docs/remote-agent.md R10, R16).
 func (c *Client) CancelTask(ctx context.Context, taskID string) (*Task, error) {
 	return c.taskCall(ctx, "CancelTask", taskID)
 }

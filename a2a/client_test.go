@@ -166,7 +166,7 @@ func TestCancelTask_ReturnsReportedState(t *testing.T) {
 	}
 	task, err := a.client(t, Options{}).CancelTask(t.Context(), "t1")
 	if err != nil || task.Status.State != TaskStateWorking {
-		t.Fatalf("CancelTask = %+v, %v; want the WORKING state the agent reported (R10)", task, err)
+		t.Fatalf("CancelTask = %+v, %v; want the WORKING state the agent reported (docs/remote-agent.md R10)", task, err)
 	}
 }
 

@@ -16,7 +16,7 @@ const WellKnownCardPath = "/.well-known/agent-card.json"
 
 // Discover fetches the Agent Card at baseOrCardURL (a base URL, resolved
 // through /.well-known/agent-card.json, or the card's own URL) and returns a
-// client for the card's first JSONRPC 1.0 interface (SPEC R3.1, R4).
+// client for the card's first JSONRPC 1.0 interface (docs/remote-agent.md R3.1, R4).
 // The card fetch never carries the credential.
 func Discover(ctx context.Context, baseOrCardURL string, opts Options) (*Client, error) {
 	u, err := url.Parse(strings.TrimSpace(baseOrCardURL))
@@ -190,7 +190,7 @@ func newClient(card *AgentCard, cardURL *url.URL, defaultOrigin string, opts Opt
 	return c, nil
 }
 
-// bindCredential checks the credential may go to the endpoint (SPEC R3.3).
+// bindCredential checks the credential may go to the endpoint (docs/remote-agent.md R3.3).
 func (c *Client) bindCredential(cr *Credential, defaultOrigin string, ep *url.URL) error {
 	switch cr.Kind {
 	case CredentialBearer:

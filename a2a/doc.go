@@ -1,4 +1,4 @@
-// Package a2a is Workrun's own A2A 1.0 JSON-RPC client (SPEC R3, R4, R7,
+// Package a2a is Workrun's own A2A 1.0 JSON-RPC client (docs/remote-agent.md R3, R4, R7,
 // R14–R16). It imports nothing else of the project.
 //
 // Discovery. Discover reads the Agent Card (a base URL goes through
@@ -23,7 +23,7 @@
 // follow a task past INPUT_REQUIRED/AUTH_REQUIRED, subscribe again. A body
 // that ends (or breaks) before that yields ErrStreamBroken: the remote task
 // may still be running, so read it with GetTask instead of resubmitting
-// (SPEC R6). A plain JSON body where a stream was expected (a2a-js early
+// (docs/remote-agent.md R6). A plain JSON body where a stream was expected (a2a-js early
 // errors) is read as a JSON-RPC reply. The common event, a statusUpdate with
 // text parts, is decoded in one pass without reflection; every other event,
 // and any input that pass is not sure to read exactly as encoding/json does,
@@ -32,7 +32,7 @@
 //
 // Time and size. The client never uses http.Client.Timeout, which would cut
 // streams; deadlines come from the caller's context. Replies, single SSE
-// events and the card are capped (Options). The encoded request is measured
+// events (read by package sse) and the card are capped (Options). The encoded request is measured
 // before anything is sent and refused with ErrRequestTooLarge, naming both
 // sizes, when it exceeds Options.MaxRequestBytes; RequestSize gives the same
 // figure ahead of time without reading any file.
@@ -54,8 +54,10 @@
 // (RedactSecret).
 //
 // Connection test. CheckAccess reads a task id that cannot exist: an A2A
-// answer proves discovery and authentication without submitting work (SPEC
-// R3.4). Callers should check Streaming() before using the streaming methods.
+// answer proves discovery and authentication without submitting work
+// (docs/remote-agent.md R3.4); it is the one connection test the product
+// runs (remoteagent.CheckAgent). Callers should check Streaming() before
+// using the streaming methods.
 //
 // Idempotency. POST requests are never retried by the transport (Go replays
 // only idempotent requests), so one SendMessage call submits at most once.

@@ -34,7 +34,7 @@ type messageHead struct {
 
 // requestWriter writes a SendMessage request. With sizing set it only counts:
 // raw parts add their base64 length without being read, so the size of a
-// 20 MiB request is known before any of it exists (SPEC R14).
+// 20 MiB request is known before any of it exists (docs/remote-agent.md R14).
 type requestWriter struct {
 	w      io.Writer // nil when sizing
 	sizing bool

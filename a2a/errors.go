@@ -40,7 +40,7 @@ var (
 	ErrProtocol = errors.New("a2a: protocol error")
 	// ErrStreamBroken: the stream ended (or was cut) before a message or a
 	// terminal or interrupted state. The remote work may still be running:
-	// read it with GetTask (SPEC R6, R7).
+	// read it with GetTask (docs/remote-agent.md R6, R7).
 	ErrStreamBroken = errors.New("a2a: stream ended before the task finished")
 	// ErrStreamReused: a stream sequence was ranged a second time. Each
 	// sequence posts its request once; ask the client for a new one.
@@ -50,7 +50,7 @@ var (
 	// ErrEventTooLarge: one SSE event over Options.MaxEventBytes.
 	ErrEventTooLarge = errors.New("a2a: stream event too large")
 	// ErrRequestTooLarge: the encoded request exceeds Options.MaxRequestBytes;
-	// nothing was sent (SPEC R14).
+	// nothing was sent (docs/remote-agent.md R14).
 	ErrRequestTooLarge = errors.New("a2a: request too large")
 )
 

@@ -8,7 +8,7 @@ import (
 
 // Fast path for the event a long stream is made of: a JSON-RPC 2.0 result
 // whose StreamResponse is a statusUpdate with an optional text-only status
-// message (SPEC R7; issue 3 benchmark). It decodes the envelope straight into
+// message (docs/remote-agent.md R7; docs/BENCHMARKS.md, "a2a client"). It decodes the envelope straight into
 // the typed event in one pass, without reflection and without re-parsing
 // nested values.
 //

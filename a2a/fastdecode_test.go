@@ -8,11 +8,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// statusEvent is the stream event of the issue 3 benchmark.
+// statusEvent is the stream event of the stream-decoding benchmark.
 const statusEvent = `{"jsonrpc":"2.0","id":7,"result":{"statusUpdate":{"taskId":"task-0001","contextId":"ctx-0001","status":{"state":"TASK_STATE_WORKING","timestamp":"2026-11-29T10:30:00.000Z","message":{"messageId":"m-00001","role":"ROLE_AGENT","parts":[{"text":"progress 00001 of 10000: still working on it"}]}}}}}`
 
 // checkFastPath decodes in with the fast path and, when it accepts, demands
-// exactly what encoding/json produces (SPEC R7: the fast path may only
+// exactly what encoding/json produces (docs/remote-agent.md R7: the fast path may only
 // decline, never decode differently).
 func checkFastPath(t *testing.T, d *fastDecoder, in []byte) bool {
 	t.Helper()

@@ -327,7 +327,7 @@ var interopCases = []interopCase{
 		got, err := collect(t, c.SubscribeToTask(ictx(t), task.ID))
 		// The spec says -32004; a2asrv v2.3.1 answers -32001 (demoagent/doc.go),
 		// or, in the moment before it forgets the finished execution, the final
-		// snapshot alone. All three mean "already ended" (SPEC R7).
+		// snapshot alone. All three mean "already ended" (docs/remote-agent.md R7).
 		switch {
 		case errors.Is(err, a2a.ErrUnsupportedOperation), errors.Is(err, a2a.ErrTaskNotFound):
 			t.Logf("%s answers %v", tg.name, err)
@@ -500,7 +500,7 @@ var interopCases = []interopCase{
 		}
 		// An agent may answer a blocking send with an unfinished task
 		// (a2asrv: SUBMITTED, a2a-js: WORKING); the client hands it over as
-		// it is: SPEC R7 makes that an error for the node, not the client.
+		// it is: docs/remote-agent.md R7 makes that an error for the node, not the client.
 		task = sendTask(t, c, a2a.SendMessageRequest{Message: userMessage("unfinished")})
 		if st := task.Status.State; st != a2a.TaskStateSubmitted && st != a2a.TaskStateWorking {
 			t.Fatalf("unfinished: state %s, want SUBMITTED or WORKING", st)
@@ -513,7 +513,7 @@ var interopCases = []interopCase{
 	}},
 }
 
-// TestInterop runs every case against both servers (issue 3, Tests).
+// TestInterop runs every case against both servers.
 func TestInterop(t *testing.T) {
 	targets := []*interopTarget{goTarget(t)}
 	if js := jsTarget(t); js != nil {

@@ -43,7 +43,7 @@ func (f *taskFollower) check(ev *StreamEvent) error {
 	return nil
 }
 
-// openStream posts a streaming request and yields its events (SPEC R7).
+// openStream posts a streaming request and yields its events (docs/remote-agent.md R7).
 // The sequence is one-shot: ranging it again would post the request again
 // (for SendStreamingMessage, submit the work twice), so a second range
 // yields only ErrStreamReused.

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -18,66 +16,31 @@ func init() {
 		Name:    "check-mcp",
 		Args:    "URL [--credential NAME] [--json]",
 		Summary: "connect to an MCP server and list its tools (calls no tool)",
-		Run:     runCheckMCP,
+		Run:     checkMCPCommand.run,
 	})
 }
 
-// runCheckMCP is the Remote MCP Tool's connection test from the command line.
-func runCheckMCP(ctx context.Context, env *Env, args []string) int {
-	fs := flag.NewFlagSet("check-mcp", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	credName := fs.String("credential", "", "")
-	asJSON := fs.Bool("json", false, "")
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
-		return usageError(env, "check-mcp: "+err.Error())
-	}
-	if len(pos) != 1 {
-		return usageError(env, "check-mcp needs exactly one URL")
-	}
-	url := pos[0]
-	var cred *mcp.Credential
-	if *credName != "" {
-		mgr, closeFn, ok := openCredentials(ctx, env)
-		if !ok {
-			return ExitFailed
+// checkMCPCommand is the Remote MCP Tool's connection test from the command
+// line.
+var checkMCPCommand = checkCommand[remotemcp.Report]{
+	name: "check-mcp",
+	check: func(ctx context.Context, url string, saved *savedCredential) (remotemcp.Report, error) {
+		var cred *mcp.Credential
+		if saved != nil {
+			mc := credentials.ForMCP(saved.meta, saved.secret)
+			cred = &mc
 		}
-		c, secret, err := mgr.Resolve(ctx, *credName, url)
-		closeFn()
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "workrun: check-mcp: %v\n", err)
-			return ExitFailed
+		return remotemcp.Check(ctx, url, cred)
+	},
+	printText: func(w io.Writer, rep remotemcp.Report, credName string, err error) {
+		if err == nil {
+			printMCPReport(w, rep, credName)
 		}
-		mc := credentials.ForMCP(c, secret)
-		cred = &mc
-	}
-	rep, err := remotemcp.Check(ctx, url, cred)
-	if *asJSON {
-		out := struct {
-			remotemcp.Report
-			OK    bool   `json:"ok"`
-			Error string `json:"error,omitempty"`
-		}{Report: rep, OK: err == nil}
-		if err != nil {
-			out.Error = err.Error()
-		}
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		if eerr := enc.Encode(out); eerr != nil {
-			fmt.Fprintf(env.Stderr, "workrun: check-mcp: %v\n", eerr)
-			return ExitFailed
-		}
-	}
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "workrun: check-mcp: %v\n", err)
-		return ExitFailed
-	}
-	if !*asJSON {
-		printMCPReport(env.Stdout, rep, *credName)
-	}
-	return ExitOK
+	},
 }
 
+// printMCPReport writes the report; what the server supplied goes through
+// termLine so that it cannot drive the terminal.
 func printMCPReport(w io.Writer, r remotemcp.Report, credName string) {
 	tasks := "none"
 	switch r.TaskForm {
@@ -86,9 +49,9 @@ func printMCPReport(w io.Writer, r remotemcp.Report, credName string) {
 	case mcp.FormExtension:
 		tasks = "io.modelcontextprotocol/tasks extension"
 	}
-	fmt.Fprintf(w, "Server:   %s\nEndpoint: %s\nProtocol: %s (session: %v)\nTasks:    %s\n", r.Server, r.Endpoint, r.Version, r.Session, tasks)
+	fmt.Fprintf(w, "Server:   %s\nEndpoint: %s\nProtocol: %s (session: %v)\nTasks:    %s\n", termLine(r.Server), termLine(r.Endpoint), termLine(r.Version), r.Session, tasks)
 	if credName != "" {
-		fmt.Fprintf(w, "Credential: %s (sent)\n", credName)
+		fmt.Fprintf(w, "Credential: %s (sent)\n", termLine(credName))
 	}
 	fmt.Fprintf(w, "Tools (%d):\n", len(r.Tools))
 	for _, t := range r.Tools {
@@ -96,7 +59,7 @@ func printMCPReport(w io.Writer, r remotemcp.Report, credName string) {
 		if rs := []rune(desc); len(rs) > 100 {
 			desc = string(rs[:100]) + "…"
 		}
-		fmt.Fprintf(w, "  %-24s task %-9s %s\n", t.Name, t.TaskSupport, desc)
+		fmt.Fprintf(w, "  %-24s task %-9s %s\n", termLine(t.Name), termLine(t.TaskSupport), termLine(desc))
 	}
 	fmt.Fprintln(w, "OK: initialized and listed the tools; no tool was called")
 }

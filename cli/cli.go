@@ -12,7 +12,7 @@ import (
 	"strings"
 )
 
-// Exit codes shared by every command (issue 5 §5).
+// Exit codes shared by every command (docs/product.md W6).
 const (
 	ExitOK          = 0
 	ExitFailed      = 1 // the run failed, or the command could not do its work
@@ -137,7 +137,7 @@ func Main(ctx context.Context, args []string, stdio Stdio, deps Deps) int {
 
 // recoverOnOpen makes every start — each command that opens the data
 // directory, and the GUI — find the runs whose process died while they were
-// going on and mark them interrupted by exit (issue 5 "Exit", R13), so that
+// going on and mark them interrupted by exit (docs/remote-agent.md R13; docs/engine.md, "Exit, restart and resume"), so that
 // `workrun runs` never shows a dead run as running. Runs another live
 // process is executing are left alone (workrun.OwnedRunStore). A failure
 // here is reported but does not stop the command.

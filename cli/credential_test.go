@@ -46,7 +46,7 @@ func TestCredentialCommands(t *testing.T) {
 	if strings.Contains(r.Stdout, "s3cret") || strings.Contains(r.Stdout, "key-1") {
 		t.Errorf("list shows a secret: %q", r.Stdout)
 	}
-	// The secret never reaches the SQLite file (W8).
+	// The secret never reaches the SQLite file (docs/product.md W8).
 	db, err := os.ReadFile(filepath.Join(dir, "workrun.db"))
 	if err != nil {
 		t.Fatal(err)

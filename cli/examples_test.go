@@ -11,7 +11,7 @@ import (
 )
 
 // exampleRun is how one examples/*.json is run and how it must end, as
-// docs/workflow-format.md ("Examples") documents it (issue 5, issue 6).
+// docs/workflow-format.md ("Examples") documents it.
 type exampleRun struct {
 	inputs []string // after `run FILE`
 	want   int      // exit status of `workrun run`

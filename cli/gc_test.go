@@ -57,7 +57,7 @@ func openDataDir(t *testing.T, dir string) (*store.Store, *artifacts.Store) {
 	return st, arts
 }
 
-// TestGCRemovesOnlyUnreferencedBlobs (issue 4): `workrun gc` deletes the
+// TestGCRemovesOnlyUnreferencedBlobs: `workrun gc` deletes the
 // blob no artifact record refers to, keeps the referenced one, and says so.
 func TestGCRemovesOnlyUnreferencedBlobs(t *testing.T) {
 	ctx := t.Context()

@@ -87,7 +87,7 @@ func listedStatus(t *testing.T, dir, runID string) (workrun.RunStatus, workrun.I
 	return "", ""
 }
 
-// TestStartMarksRunsOfDeadProcessesInterrupted (issue 5 "Exit", R13): while
+// TestStartMarksRunsOfDeadProcessesInterrupted (docs/remote-agent.md R13; docs/engine.md, "Exit, restart and resume"): while
 // a `workrun run` process executes a run, other starts on the data
 // directory (`workrun runs`, `workrun resume`) leave it running; once that
 // process is SIGKILLed, the next start shows it interrupted by exit.

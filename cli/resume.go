@@ -33,7 +33,7 @@ func resumeCommand(ctx context.Context, env *Env, args []string) int {
 	return withEngine(ctx, env, func(svc *Services) int {
 		runID := pos[0]
 		// Resume claims the run in one atomic step, also a run still saved
-		// "running" by a process that died (R13): of several concurrent
+		// "running" by a process that died (docs/remote-agent.md R13): of several concurrent
 		// resumes exactly one goes on, the others exit 2.
 		out := newEventPrinter(env.Stdout, *asJSON)
 		events, cancel := svc.Engine.Subscribe()

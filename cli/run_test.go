@@ -431,7 +431,7 @@ func TestResumeAfterRealExitDoesNotRerunFinishedNodes(t *testing.T) {
 	}
 }
 
-// TestCleanupSurvivesTheRunnerProcess (R17): a process node succeeded, the
+// TestCleanupSurvivesTheRunnerProcess (docs/remote-agent.md R17): a process node succeeded, the
 // run then waited for a review and `workrun run` exited; a reject given by
 // another invocation fails the run and the cleanup runs exactly once; an
 // approve never runs it.

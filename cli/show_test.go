@@ -9,7 +9,7 @@ import (
 	"workrun/workrun"
 )
 
-// TestShowIncludesRemoteTasksAndArtifacts (issue 5 §5): `workrun show`
+// TestShowIncludesRemoteTasksAndArtifacts: `workrun show`
 // lists the run's Remote Agent call records and its artifacts — those its
 // nodes made (even when no State field refers to them) and its input files.
 func TestShowIncludesRemoteTasksAndArtifacts(t *testing.T) {

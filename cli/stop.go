@@ -21,7 +21,7 @@ func init() {
 // person, by a remote agent) or left running by a process that died. The
 // run's abort hooks run here, each within its node's bound, so every
 // unfinished remote task with a task id gets its one best-effort cancel
-// (R9), shown as messages of its node. A run going on in another live
+// (docs/remote-agent.md R9), shown as messages of its node. A run going on in another live
 // process is refused (stop it there), as is one that already ended.
 func stopCommand(ctx context.Context, env *Env, args []string) int {
 	fs := flag.NewFlagSet("stop", flag.ContinueOnError)

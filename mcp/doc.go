@@ -13,7 +13,7 @@
 //
 // Transport. One endpoint. Each request is one POST of a JSON-RPC message
 // with Accept: application/json, text/event-stream; the answer is a JSON
-// body or an SSE stream. On a stream, empty events (the priming event some
+// body or an SSE stream (read by package sse). On a stream, empty events (the priming event some
 // servers send first) are skipped, notifications go to
 // Options.OnNotification, and the first response is the answer; a stream
 // that ends before it gives ErrStreamBroken (the request may have been

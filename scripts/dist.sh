@@ -31,7 +31,7 @@ tools=$root/bin/tools
 fyne=$tools/fyne
 VERSION=${VERSION:-$(scripts/version.sh)}
 numeric=$(scripts/version.sh numeric)
-build_no=$(scripts/version.sh build)
+build_no=${BUILD_NO:-$(scripts/version.sh build)}
 linux_tar=workrun-${VERSION}-linux-amd64.tar.xz
 windows_exe=workrun-${VERSION}-windows-amd64.exe
 mingw_cc=x86_64-w64-mingw32-gcc
@@ -81,8 +81,13 @@ build() {
 
 	echo "dist: fyne package --target windows with $mingw_cc"
 	t0=$SECONDS
+	# Given no executable, fyne package builds the .exe twice (before and
+	# after adding the icon and version resource) and the second build loses
+	# the -ldflags taken from GOFLAGS, hence the version. An existing file
+	# named as the executable skips the first build.
+	: >"$stage/src/workrun.exe"
 	(cd "$stage/src" && GOFLAGS=$goflags CGO_ENABLED=1 GOOS=windows GOARCH=amd64 CC=$mingw_cc \
-		"$fyne" "${pkg[@]}" --target windows)
+		"$fyne" "${pkg[@]}" --target windows --executable workrun.exe)
 	echo "dist: windows executable built in $((SECONDS - t0)) s"
 
 	rm -rf dist

@@ -164,8 +164,41 @@ export GOPATH="$(go env GOPATH)" GOCACHE="$(go env GOCACHE)" GOMODCACHE="$(go en
 # make test provides every component, so tests must not skip for lack of one.
 export CI="${CI:-true}"
 
-if dbus-run-session -- "$0" __session "$work"; then
-	echo "make test: PASS (gofmt, go vet, go test -race with Xvfb and a real Secret Service)"
+# release_checks builds make dist's files and checks them (Linux tarball,
+# Windows .exe run under Wine, SHA256SUMS), then installs the tarball's
+# binary into a temporary prefix, starts it from its menu entry and
+# uninstalls it (scripts/dist.sh, scripts/install.sh). Outside the D-Bus
+# session on purpose: a menu start may find no keyring.
+release_checks() {
+	local status=0
+	echo "== make dist: scripts/dist.sh (build and check)"
+	if VERSION=$(scripts/version.sh) scripts/dist.sh; then
+		echo "dist (Linux tarball, Windows .exe under Wine, SHA256SUMS): PASS"
+	else
+		echo "dist (Linux tarball, Windows .exe under Wine, SHA256SUMS): FAIL" >&2
+		return 1
+	fi
+	echo "== make install / uninstall: scripts/install.sh selftest"
+	mkdir -p "$work/release"
+	tar -xJf dist/workrun-*-linux-amd64.tar.xz -C "$work/release"
+	if BIN=$work/release/workrun/usr/local/bin/workrun scripts/install.sh selftest; then
+		echo "install, first start from the menu entry, uninstall (temporary prefix): PASS"
+	else
+		echo "install, first start from the menu entry, uninstall (temporary prefix): FAIL" >&2
+		status=1
+	fi
+	return $status
+}
+
+status=0
+dbus-run-session -- "$0" __session "$work" || status=1
+if [ -n "${TEST_PKGS:-}" ]; then
+	echo "dist and install checks: not run (TEST_PKGS narrows the run; make test runs them)"
+else
+	release_checks || status=1
+fi
+if [ "$status" -eq 0 ]; then
+	echo "make test: PASS (gofmt, go vet, go test -race with Xvfb and a real Secret Service, make dist and make install checks)"
 else
 	echo "make test: FAIL (see the output above)" >&2
 	exit 1

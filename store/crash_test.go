@@ -97,7 +97,7 @@ func crashWriter(ctx context.Context, s *Store, prefix string, report func(kind,
 
 // TestCrashSafety_SIGKILL kills a writing child process mid-burst 20 times
 // over; after each kill the database opens and holds every record whose
-// commit returned (SPEC R5, R13).
+// commit returned (docs/remote-agent.md R5, R13).
 func TestCrashSafety_SIGKILL(t *testing.T) {
 	if dir := os.Getenv(crashEnv); dir != "" {
 		crashChild(dir)

@@ -3,7 +3,7 @@
 // revisions, runs, node runs, node messages, human decisions, Remote Agent
 // call records, artifact metadata and credential metadata. It implements
 // workrun.RunStore and workrun.WorkflowStore; everything the engine and the
-// Remote Agent node promise after a crash or restart (SPEC R5, R6, R9, R13)
+// Remote Agent node promise after a crash or restart (docs/remote-agent.md R5, R6, R9, R13)
 // rests on the guarantees below.
 //
 // Durability. Every write method returns only after its transaction is
@@ -55,7 +55,7 @@
 // user_version and the schema_migrations table. Open upgrades an older
 // database in place, one transaction per step, and refuses a newer one with
 // ErrNewerSchema. Open reads only the schema version: it does not walk run
-// history, so opening 10,000 runs costs what opening 10 does (R13); the
+// history, so opening 10,000 runs costs what opening 10 does (docs/remote-agent.md R13); the
 // start-up query RunsWithStatus uses the runs_status index.
 //
 // Node records are saved one at a time (SaveNodeRun) or several in one
@@ -78,6 +78,6 @@
 // Foreign keys are on: node runs, messages, decisions and remote calls must
 // belong to an existing run (create the run first).
 //
-// Secrets never reach this file (SPEC W8): the credentials table holds only
+// Secrets never reach this file (docs/product.md W8): the credentials table holds only
 // name, kind, origin and header name.
 package store

@@ -109,7 +109,7 @@ func waitForNode(t *testing.T, s *Store, runID, node string, st workrun.NodeStat
 
 // TestEngineResume_DoesNotRerunFinishedCondition: the store keeps the
 // branch a condition picked, so resume after an exit follows it without
-// running the condition again (issue 5: resume re-enters only the nodes
+// running the condition again (docs/engine.md: resume re-enters only the nodes
 // that had not finished).
 func TestEngineResume_DoesNotRerunFinishedCondition(t *testing.T) {
 	ctx := t.Context()

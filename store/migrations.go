@@ -106,9 +106,9 @@ var migrations = []string{
 		created_at  INTEGER NOT NULL
 	);`,
 
-	// 2: indexes for the start-up and list queries (R13: start-up finds
+	// 2: indexes for the start-up and list queries (docs/remote-agent.md R13: start-up finds
 	// running runs through runs_status, never by walking history) and the
-	// credential metadata table (W8: the secret itself is never stored here).
+	// credential metadata table (docs/product.md W8: the secret itself is never stored here).
 	`CREATE INDEX runs_status ON runs(status, created_at, id);
 	CREATE INDEX runs_created ON runs(created_at, id);
 	CREATE INDEX runs_workflow_created ON runs(workflow_id, created_at, id);
@@ -126,7 +126,7 @@ var migrations = []string{
 	// 3: the branch a condition node picked, so that resume does not run a
 	// finished condition again; and the owner of each run (the lock id of the
 	// store that saved it last), so that start-up marks interrupted only runs
-	// whose process has ended (R13; see owner.go). Rows from before keep ''.
+	// whose process has ended (docs/remote-agent.md R13; see owner.go). Rows from before keep ''.
 	`ALTER TABLE node_runs ADD COLUMN branch TEXT NOT NULL DEFAULT '';
 	ALTER TABLE runs ADD COLUMN owner TEXT NOT NULL DEFAULT '';`,
 

@@ -16,7 +16,7 @@ import (
 	"workrun/workrun"
 )
 
-// Run ownership (SPEC R13, issue 5 "Exit"). Several processes may share one
+// Run ownership (docs/remote-agent.md R13; docs/engine.md, "The owner lock"). Several processes may share one
 // data directory: the GUI next to `workrun run`, or two runners. Each open
 // Store holds an exclusive lock on its own file <data dir>/locks/<owner>.lock
 // for as long as it is open; the operating system drops the lock when the
@@ -171,7 +171,7 @@ func validOwner(s string) bool {
 }
 
 // OrphanedRuns returns the runs in status st whose owning process has ended,
-// oldest first, through the runs_status index (R13: never walks history).
+// oldest first, through the runs_status index (docs/remote-agent.md R13: never walks history).
 func (s *Store) OrphanedRuns(ctx context.Context, st workrun.RunStatus) ([]workrun.Run, error) {
 	op := "orphaned runs " + string(st)
 	rows, err := s.r.QueryContext(ctx, `SELECT owner, `+runCols+` FROM runs INDEXED BY runs_status

@@ -22,7 +22,7 @@ func runIDs(rs []workrun.Run) []string {
 	return ids
 }
 
-// TestOrphanedRuns_OnlyRunsOfEndedOwners (R13): two stores on one data
+// TestOrphanedRuns_OnlyRunsOfEndedOwners (docs/remote-agent.md R13): two stores on one data
 // directory stand for two processes. A run saved by a store that is still
 // open is not orphaned; once that store is gone it is, and exactly one
 // recovery can claim it.

@@ -105,7 +105,7 @@ func (s *Store) ListRuns(ctx context.Context, f workrun.RunFilter) ([]workrun.Ru
 }
 
 // RunsWithStatus returns the runs in one status through the runs_status
-// index, oldest first; it never walks history (R13).
+// index, oldest first; it never walks history (docs/remote-agent.md R13).
 func (s *Store) RunsWithStatus(ctx context.Context, st workrun.RunStatus) ([]workrun.Run, error) {
 	return s.queryRuns(ctx, "runs with status "+string(st),
 		`SELECT `+runCols+` FROM runs INDEXED BY runs_status WHERE status=? ORDER BY created_at, id`, string(st))

@@ -58,7 +58,7 @@ type scanner interface{ Scan(dest ...any) error }
 // Open opens (creating if needed) the database in dataDir and brings its
 // schema up to date. A database from a newer Workrun is refused with
 // ErrNewerSchema. Open never reads run history, so its cost does not grow
-// with the number of runs (R13).
+// with the number of runs (docs/remote-agent.md R13).
 func Open(ctx context.Context, dataDir string) (*Store, error) {
 	if dataDir == "" {
 		return nil, errors.New("open store: empty data directory")

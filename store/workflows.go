@@ -14,7 +14,7 @@ import (
 
 var _ workrun.WorkflowStore = (*Store)(nil)
 
-// SaveWorkflow saves wf as a new revision of workflow id (SPEC W1). An empty
+// SaveWorkflow saves wf as a new revision of workflow id (docs/product.md W1). An empty
 // id creates a workflow with a new UUID; an id not yet saved is created with
 // revision 1 (used when importing a workflow file that carries its id).
 // Earlier revisions are kept; runs hold their own snapshot anyway.

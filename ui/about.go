@@ -125,7 +125,7 @@ func (w *Window) checkKeyring() {
 	done := keyringCheckDone
 	go func() {
 		if err := check(); err != nil {
-			fyne.Do(func() { w.showNoKeyring(err) })
+			w.do(func() { w.showNoKeyring(err) })
 		}
 		if done != nil {
 			done()

@@ -40,11 +40,6 @@ func Run(d Deps) error {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer func() { signal.Stop(sigs); close(sigs) }() // ends the goroutine below
-	go func() {
-		if _, ok := <-sigs; ok {
-			fyne.Do(a.Quit)
-		}
-	}()
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	if d.Lang == "" {
 		if p := a.Preferences().String("lang"); p != "" {
@@ -52,6 +47,15 @@ func Run(d Deps) error {
 		}
 	}
 	w := NewWindow(a, d)
+	// A signal that came while the window was being built waits in sigs.
+	// The window's context ends first, so no app goroutine hands the
+	// driver work while it shuts down.
+	go func() {
+		if _, ok := <-sigs; ok {
+			w.stop()
+			fyne.Do(a.Quit)
+		}
+	}()
 	a.Lifecycle().SetOnStarted(func() {
 		// Never larger than the screen: 1280×800 where it fits, else the
 		// screen's size (the layout works from 1024×640 up).
@@ -476,7 +480,7 @@ func enable(b *widget.Button, on bool) {
 }
 
 // validate collects the editor's and the engine's problems; Run stays
-// disabled while any remain (SPEC W1).
+// disabled while any remain (docs/product.md W1).
 func (w *Window) validate() {
 	wf := w.doc.wf
 	ps := CheckWorkflow(wf)
@@ -518,7 +522,7 @@ func (w *Window) showError(err error) {
 }
 
 // noteInterrupted says when runs interrupted by an exit wait to be resumed
-// (R12, R13); it reads one index, never the history.
+// (docs/remote-agent.md R12, R13); it reads one index, never the history.
 func (w *Window) noteInterrupted() {
 	if w.deps.Runs == nil {
 		return
@@ -560,7 +564,7 @@ func (w *Window) ShowRun(runID string) {
 	w.updateRunButtons()
 }
 
-// --- workflows (SPEC W1) ---
+// --- workflows (docs/product.md W1) ---
 
 func (w *Window) reloadList(selectID string) {
 	recs, err := w.wfs.ListWorkflows(w.ctx)

@@ -13,7 +13,7 @@ import (
 
 // BenchmarkCanvas_FirstFrame200x300 builds the canvas of a 200-node,
 // 300-edge workflow and renders its first frame with the test driver
-// (issue 7: under 1 s).
+// (docs/product.md W1: under 1 s).
 func BenchmarkCanvas_FirstFrame200x300(b *testing.B) {
 	test.NewTempApp(b)
 	wf := BigWorkflow(200, 300)
@@ -52,7 +52,7 @@ func BenchmarkCanvas_DragStep(b *testing.B) {
 
 // BenchmarkWindow_StartWith10kRuns opens the whole window over a run store
 // holding 10,000 runs (a few of them interrupted) and renders its first
-// frame: start-up reads one status index, never the history (issue 7).
+// frame: start-up reads one status index, never the history (docs/product.md W5).
 func BenchmarkWindow_StartWith10kRuns(b *testing.B) {
 	a := test.NewTempApp(b)
 	SetupLanguage("en")

@@ -28,7 +28,7 @@ const (
 )
 
 // CanvasView draws a Document: nodes as boxes with icon, title and status
-// badge, edges as lines with arrowheads (SPEC W1). It edits only through the
+// badge, edges as lines with arrowheads (docs/product.md W1). It edits only through the
 // Document's commands, so everything it does can be undone.
 type CanvasView struct {
 	widget.BaseWidget

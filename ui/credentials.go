@@ -17,7 +17,7 @@ import (
 )
 
 // CredentialsView lists credentials and adds, replaces and deletes them
-// (SPEC W8). Secrets are typed into password fields and handed straight to
+// (docs/product.md W8). Secrets are typed into password fields and handed straight to
 // the manager; the view never shows or keeps them after saving.
 type CredentialsView struct {
 	mgr   CredentialManager
@@ -172,7 +172,7 @@ func (v *CredentialsView) Reload() {
 	})
 }
 
-// CheckOrigin normalizes an origin to scheme://host:port (SPEC W8).
+// CheckOrigin normalizes an origin to scheme://host:port (docs/product.md W8).
 func CheckOrigin(s string) (string, error) {
 	u, err := url.Parse(strings.TrimSpace(s))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {

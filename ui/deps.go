@@ -8,8 +8,17 @@ import (
 )
 
 // ErrNoKeyring is what a CredentialManager returns (wrapped) when the OS has
-// no keyring to keep secrets in (SPEC W8). The dialog says so plainly.
+// no keyring to keep secrets in (docs/product.md W8). The dialog says so plainly.
 var ErrNoKeyring = errors.New("no OS keyring available")
+
+// ErrNeedsCredential is what CheckAgent returns (wrapped) when the agent
+// answered that it wants a credential and none was sent; ErrCredentialRefused
+// when it refused the one that was. The inspector then says so in words and
+// offers to add a credential.
+var (
+	ErrNeedsCredential   = errors.New("the agent wants a credential")
+	ErrCredentialRefused = errors.New("the agent refused the credential")
+)
 
 // Deps is everything the window needs from the rest of the program. Only
 // Engine-free browsing needs nothing: every field may be nil, and the window
@@ -20,9 +29,9 @@ type Deps struct {
 	Workflows   workrun.WorkflowStore
 	Artifacts   workrun.ArtifactStore
 	Credentials CredentialManager
-	// RemoteCalls reads the saved remote task records of a run (SPEC R8).
+	// RemoteCalls reads the saved remote task records of a run (docs/remote-agent.md R8).
 	RemoteCalls func(ctx context.Context, runID string) ([]workrun.RemoteCall, error)
-	// CheckAgent is the connection test (R3.4): discovery and authentication,
+	// CheckAgent is the connection test (docs/remote-agent.md R3.4): discovery and authentication,
 	// never a business task.
 	CheckAgent func(ctx context.Context, url, credential string) (AgentReport, error)
 	// CheckMCP is the Remote MCP Tool's connection test: initialize and

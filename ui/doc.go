@@ -21,7 +21,7 @@
 // duplicate, config changes) and an undo stack of snapshots. The CanvasView
 // renders it (nodes with icon, title and status badge; edges with
 // arrowheads) and sends it commands; dragging a node moves only that node
-// and its edges until the drop, which is one undoable command (SPEC W1).
+// and its edges until the drop, which is one undoable command (docs/product.md W1).
 // fyne.io/x/fyne's diagramwidget was evaluated first: it has draggable
 // nodes and links with arrowheads, but no zoom or fit, no undo, and keeps
 // its model in its widgets; a small hand-written canvas over the Document
@@ -31,15 +31,15 @@
 // top; every node with its status and duration (ticking while it runs; a
 // sibling stopped by a failure says which node failed); and the selected
 // node's inputs and outputs above its messages, in a virtualised list that
-// scrolls 100,000 lines smoothly (W5, W6). It offers Stop while running
+// scrolls 100,000 lines smoothly (docs/product.md W5, W6). It offers Stop while running
 // ("stopping…" until the engine reports the abort hooks done) and for every
 // interrupted run (its unfinished remote tasks then get their cancel),
 // Resume only for a run interrupted by exit, Approve/Reject and an answer
 // box for runs waiting for a person, and Run again (a new run) for ended
 // runs and for a run a remote agent interrupted asking for input — never
-// Continue (R12). The remote task panel follows the run shown and lists the
+// Continue (docs/remote-agent.md R12). The remote task panel follows the run shown and lists the
 // saved remote task records and file results with no query, fetch or cancel
-// buttons (R8). Run records list runs in sortable columns (workflow, status,
+// buttons (docs/remote-agent.md R8). Run records list runs in sortable columns (workflow, status,
 // started, duration, reason), filtered by workflow and status.
 //
 // Languages. English and Simplified Chinese through fyne.io/fyne/v2/lang

@@ -22,7 +22,7 @@ var (
 // undoLimit bounds the undo stack; snapshots of 200-node workflows are small.
 const undoLimit = 200
 
-// Document is the editing model behind the canvas (SPEC W1): a workflow,
+// Document is the editing model behind the canvas (docs/product.md W1): a workflow,
 // the selection, a clipboard and an undo stack of snapshots. It is plain Go
 // and safe to use only from the goroutine that owns it (the Fyne thread).
 type Document struct {

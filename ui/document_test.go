@@ -21,7 +21,7 @@ func nodeIDs(d *Document) []string {
 }
 
 // TestDocument_W1Editing drives the editing model through the commands the
-// canvas uses (SPEC W1) and checks the workflow after each step.
+// canvas uses (docs/product.md W1) and checks the workflow after each step.
 func TestDocument_W1Editing(t *testing.T) {
 	tests := []struct {
 		name      string

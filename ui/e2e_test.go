@@ -22,7 +22,7 @@ import (
 // against the built-in demo agent on loopback: the local branch fails while
 // the remote task works, and the Remote Agent node's messages in the run
 // panel read "Remote task: requesting cancellation…" then "Remote task:
-// canceled"; the run stays failed (R2, R9–R11).
+// canceled"; the run stays failed (docs/remote-agent.md R2, R9–R11).
 func TestEndToEnd_ParallelSampleCancels(t *testing.T) {
 	ctx := t.Context()
 	dir := t.TempDir()

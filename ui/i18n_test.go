@@ -11,7 +11,7 @@ import (
 )
 
 // TestLanguageSwitch switches the window to Chinese and back; the R11 cancel
-// messages read as in the seed (SPEC R11).
+// messages read as in docs/remote-agent.md R11.
 func TestLanguageSwitch(t *testing.T) {
 	w := newTestWindow(t, Deps{})
 	tests := []struct {

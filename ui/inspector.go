@@ -37,8 +37,9 @@ type Inspector struct {
 	collect  func() (Config, error)
 	problems *widget.Label
 	testOut  *widget.Label
-	pending  string // the value the form holds but could not apply, with why
-	applying bool   // the form is writing to the document: do not rebuild it
+	addCred  *widget.Button // offered when the agent wants a credential
+	pending  string         // the value the form holds but could not apply, with why
+	applying bool           // the form is writing to the document: do not rebuild it
 
 	// testDone is called when a connection test finished (tests wait on it).
 	testDone func()
@@ -378,7 +379,9 @@ func (in *Inspector) showNode(n workrun.NodeSpec) {
 		if in.w.deps.CheckAgent == nil {
 			testB.Disable()
 		}
-		item("", container.NewVBox(testB, in.testOut))
+		in.addCred = widget.NewButtonWithIcon(lang.X("insp.add_credential", "Add a credential…"), theme.ContentAddIcon(), in.w.showCredentials)
+		in.addCred.Hide()
+		item("", container.NewVBox(testB, in.testOut, in.addCred))
 		item(lang.X("insp.inputs", "Input fields (the instructions travel here)"), pickMany("inputs", c.Inputs, fieldNames(state)))
 		item(lang.X("insp.attachments", "Attachments (file fields)"), pickMany("attachments", c.Attachments, fieldNames(state, workrun.FieldFile, workrun.FieldFiles)))
 		item(lang.X("insp.output", "Answer into field"), pickOne("output", c.Output, fieldNames(state, workrun.FieldText, workrun.FieldJSON), true))
@@ -557,27 +560,42 @@ func (in *Inspector) loadCredentials(s *widget.Select, current string) {
 }
 
 // TestConnection checks discovery and authentication of the typed URL with
-// the chosen credential (R3.4); it never submits a business task.
+// the chosen credential (docs/remote-agent.md R3.4); it never submits a
+// business task. The window runs the check; the inspector only shows it.
 func (in *Inspector) TestConnection() {
-	check := in.w.deps.CheckAgent
-	if check == nil || in.testOut == nil {
+	if in.w.deps.CheckAgent == nil || in.testOut == nil {
 		return
 	}
 	u := strings.TrimSpace(in.widgets["url"].(*widget.Entry).Text)
 	cred := in.widgets["credential"].(*widget.Select).Selected
-	out := in.testOut
+	out, add := in.testOut, in.addCred
 	out.SetText(lang.X("insp.testing", "Testing…"))
+	if add != nil {
+		add.Hide()
+	}
 	done := in.testDone
+	in.w.checkAgent(u, cred, func(rep AgentReport, err error) {
+		out.SetText(ReportText(rep, err, cred != ""))
+		if add != nil && (errors.Is(err, ErrNeedsCredential) || errors.Is(err, ErrCredentialRefused)) {
+			add.Show()
+		}
+		if done != nil {
+			done()
+		}
+	})
+}
+
+// checkAgent runs the Remote Agent connection test off the Fyne thread (the
+// window owns the goroutine and its context) and hands the result to show
+// on the Fyne thread.
+func (w *Window) checkAgent(url, credential string, show func(AgentReport, error)) {
+	check := w.deps.CheckAgent
+	parent := w.ctx
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		ctx, cancel := context.WithTimeout(parent, 30*time.Second)
 		defer cancel()
-		rep, err := check(ctx, u, cred)
-		fyne.Do(func() {
-			out.SetText(ReportText(rep, err, cred != ""))
-			if done != nil {
-				done()
-			}
-		})
+		rep, err := check(ctx, url, credential)
+		w.do(func() { show(rep, err) })
 	}()
 }
 
@@ -591,7 +609,12 @@ func (in *Inspector) TestResult() string {
 
 // ReportText renders a connection test result.
 func ReportText(r AgentReport, err error, withCred bool) string {
-	if err != nil {
+	switch {
+	case errors.Is(err, ErrNeedsCredential):
+		return "✗ " + lang.X("insp.needs_credential", "The agent wants a credential: add one for this agent's address, choose it under Credential and test again.")
+	case errors.Is(err, ErrCredentialRefused):
+		return "✗ " + lang.X("insp.credential_refused", "The agent refused this credential: check its secret, or add another one for this agent's address.")
+	case err != nil:
 		return "✗ " + err.Error()
 	}
 	yes, no := lang.X("yes", "yes"), lang.X("no", "no")

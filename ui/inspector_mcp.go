@@ -59,7 +59,7 @@ func (w *Window) checkMCP(url, credential string, show func([]MCPTool, error)) {
 		ctx, cancel := context.WithTimeout(parent, 30*time.Second)
 		defer cancel()
 		tools, err := check(ctx, url, credential)
-		fyne.Do(func() { show(tools, err) })
+		w.do(func() { show(tools, err) })
 	}()
 }
 
@@ -76,7 +76,7 @@ func (w *Window) listCredentials(show func([]Credential, error)) {
 		ctx, cancel := context.WithTimeout(parent, 10*time.Second)
 		defer cancel()
 		cs, err := mgr.List(ctx)
-		fyne.Do(func() { show(cs, err) })
+		w.do(func() { show(cs, err) })
 	}()
 }
 

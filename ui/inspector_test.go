@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -14,7 +15,7 @@ import (
 )
 
 // TestInspector_RemoteAgentForm types into the Remote Agent form and checks
-// what it reports before and after Apply (R3).
+// what it reports before and after Apply (docs/remote-agent.md R3).
 func TestInspector_RemoteAgentForm(t *testing.T) {
 	w := newTestWindow(t, Deps{})
 	wf := SampleRemote("http://127.0.0.1:41241")
@@ -90,7 +91,7 @@ func TestInspector_RemoteAgentForm(t *testing.T) {
 }
 
 // TestInspector_RunDisabledWhileProblems: a problem typed and applied
-// disables Run and shows on the node and in the problem list (W1).
+// disables Run and shows on the node and in the problem list (docs/product.md W1).
 func TestInspector_RunDisabledWhileProblems(t *testing.T) {
 	eng := &fakeEngine{}
 	w := newTestWindow(t, Deps{Engine: eng})
@@ -157,5 +158,48 @@ func TestInspector_TestConnection(t *testing.T) {
 	in.widgets["url"].(*widget.Entry).SetText("https://api.example.com/v1/chat")
 	if got := run(); !strings.Contains(got, "chat API") {
 		t.Errorf("error result %q", got)
+	}
+}
+
+// TestInspector_TestConnectionWantsCredential: an agent that answers 401 is
+// reported in words ("wants a credential"), with a button that opens the
+// credentials dialog; a refused credential likewise; a healthy answer hides
+// the button again.
+func TestInspector_TestConnectionWantsCredential(t *testing.T) {
+	var answer error
+	check := func(context.Context, string, string) (AgentReport, error) {
+		return AgentReport{CardName: "Demo Agent"}, answer
+	}
+	w := newTestWindow(t, Deps{CheckAgent: check})
+	w.OpenWorkflow("", SampleRemote("http://127.0.0.1:41241"))
+	w.doc.Select("ask", false)
+	in := w.insp
+	run := func() (string, bool) {
+		done := make(chan struct{})
+		in.testDone = func() { close(done) }
+		fyne.DoAndWait(in.TestConnection)
+		<-done
+		var s string
+		var offered bool
+		fyne.DoAndWait(func() { s, offered = in.TestResult(), in.addCred.Visible() })
+		return s, offered
+	}
+	for _, c := range []struct {
+		err   error
+		want  string
+		offer bool
+	}{
+		{fmt.Errorf("%w: 401 Unauthorized", ErrNeedsCredential), "wants a credential", true},
+		{fmt.Errorf("%w: 401 Unauthorized", ErrCredentialRefused), "refused this credential", true},
+		{nil, "Demo Agent", false},
+	} {
+		answer = c.err
+		got, offered := run()
+		if !strings.Contains(got, c.want) || strings.Contains(got, "401") {
+			t.Errorf("%v: result %q, want it to say %q in words", c.err, got, c.want)
+		}
+		if offered != c.offer {
+			t.Errorf("%v: add-credential button shown %v, want %v", c.err, offered, c.offer)
+		}
 	}
 }

@@ -125,7 +125,7 @@ func KindIcon(kind string) fyne.Resource {
 	return theme.ErrorIcon()
 }
 
-// Config is the union of the config keys of every kind (issue 5 §1). Each
+// Config is the union of the config keys of every kind (docs/workflow-format.md). Each
 // kind uses its own subset; encoding omits the rest.
 type Config struct {
 	// set
@@ -143,7 +143,7 @@ type Config struct {
 	Env     map[string]string `json:"env,omitempty"`
 	Stdout  string            `json:"stdout,omitempty"`
 	Cleanup []string          `json:"cleanup,omitempty"`
-	// remote_agent (R3)
+	// remote_agent (docs/remote-agent.md R3)
 	URL         string   `json:"url,omitempty"`
 	Inputs      []string `json:"inputs,omitempty"`
 	Attachments []string `json:"attachments,omitempty"`
@@ -163,7 +163,7 @@ type Config struct {
 // Condition operators.
 var Ops = []string{"eq", "ne", "gt", "lt", "contains"}
 
-// Remote Agent timeout bounds in seconds (R3.5).
+// Remote Agent timeout bounds in seconds (docs/remote-agent.md R3.5).
 const (
 	MinTimeout     = workrun.RemoteTimeoutMinSeconds
 	MaxTimeout     = workrun.RemoteTimeoutMaxSeconds

@@ -8,7 +8,7 @@ import (
 )
 
 // TestCheckWorkflow_R3 checks the problems the inspector and canvas show
-// before a run is allowed (SPEC W1, R3).
+// before a run is allowed (docs/product.md W1, docs/remote-agent.md R3).
 func TestCheckWorkflow_R3(t *testing.T) {
 	state := map[string]workrun.FieldType{"question": workrun.FieldText, "document": workrun.FieldFile, "answer": workrun.FieldText}
 	ra := func(c Config) workrun.Workflow {

@@ -21,7 +21,7 @@ import (
 // duration, reason — filterable by workflow and status and sorted by any
 // column (click its heading; again to reverse). A finished run opens
 // read-only with its timeline; one that can still change opens in the main
-// run panel (SPEC W5).
+// run panel (docs/product.md W5).
 type RecordsView struct {
 	w      *Window
 	runs   []workrun.Run

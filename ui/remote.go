@@ -16,7 +16,7 @@ import (
 )
 
 // RemotePanel shows each Remote Agent call of a run: the saved remote state,
-// its status and cancel messages, and its file results (SPEC R8). It offers
+// its status and cancel messages, and its file results (docs/remote-agent.md R8). It offers
 // no manual query, fetch or cancel: those belong to the engine's policy.
 type RemotePanel struct {
 	calls func(ctx context.Context, runID string) ([]workrun.RemoteCall, error)

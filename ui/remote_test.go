@@ -30,7 +30,7 @@ func (f *fakeArtifacts) Open(context.Context, string) (io.ReadCloser, workrun.Ar
 
 // TestRemotePanel_R8 shows the saved remote state, status and cancel lines
 // and the file results, and offers nothing but saving a file: no query,
-// fetch or cancel (R8).
+// fetch or cancel (docs/remote-agent.md R8).
 func TestRemotePanel_R8(t *testing.T) {
 	test.NewTempApp(t)
 	SetupLanguage("en")
@@ -76,7 +76,7 @@ func TestRemotePanel_R8(t *testing.T) {
 	}
 	for _, b := range buttons {
 		if b != "Save…" {
-			t.Errorf("panel offers %q; only saving a file result is allowed (R8)", b)
+			t.Errorf("panel offers %q; only saving a file result is allowed (docs/remote-agent.md R8)", b)
 		}
 	}
 	if len(buttons) != 1 {

@@ -40,6 +40,9 @@ type runState struct {
 // do runs f on the Fyne thread (see runState.mu), unless the window was
 // closed meanwhile.
 func (w *Window) do(f func()) {
+	if w.ctx.Err() != nil {
+		return // the window is closing: the driver may be shutting down
+	}
 	fyne.Do(func() {
 		w.rs.mu.Lock()
 		defer w.rs.mu.Unlock()
@@ -324,7 +327,7 @@ func (w *Window) loadRun(runID string, then func(error)) {
 	}()
 }
 
-// startRun asks for the run's inputs and starts it (SPEC W2, W3).
+// startRun asks for the run's inputs and starts it (docs/product.md W2, W3).
 func (w *Window) startRun() {
 	if w.deps.Engine == nil || len(w.probs) > 0 {
 		return
@@ -450,7 +453,7 @@ func (w *Window) resumeRun() {
 }
 
 // runAgain starts a new run of the same workflow revision with the same
-// inputs: a new business execution, never a continuation (R12).
+// inputs: a new business execution, never a continuation (docs/remote-agent.md R12).
 func (w *Window) runAgain() {
 	r := w.panel.Run()
 	if w.deps.Engine == nil || r.ID == "" {
@@ -494,7 +497,7 @@ type InputsForm struct {
 }
 
 // NewInputsForm builds the form; file fields get a file picker that
-// imports through the artifact store (SPEC W3).
+// imports through the artifact store (docs/product.md W3).
 func NewInputsForm(state map[string]workrun.FieldType, arts workrun.ArtifactStore, win fyne.Window) *InputsForm {
 	f := &InputsForm{state: state, arts: arts, win: win, text: map[string]*widget.Entry{},
 		checks: map[string]*widget.Check{}, files: map[string][]workrun.ArtifactInfo{}, flabel: map[string]*widget.Label{}}

@@ -18,7 +18,7 @@ import (
 // RunPanel shows one run: its status and failure reason at the top; on the
 // left every node with its status and (ticking) duration; on the right the
 // selected node's inputs and outputs first, then its time-stamped messages
-// (SPEC W5, W6). The message list is virtualised (widget.List), so a node
+// (docs/product.md W5, W6). The message list is virtualised (widget.List), so a node
 // with 100,000 lines scrolls as smoothly as one with ten.
 //
 // Apply only changes the panel's model and marks it dirty; Flush redraws
@@ -551,7 +551,7 @@ func (p *RunPanel) refreshMessages() {
 	}
 }
 
-// ioText lists a node's inputs and outputs (SPEC W5).
+// ioText lists a node's inputs and outputs (docs/product.md W5).
 func (p *RunPanel) ioText(id string) string {
 	if id == "" {
 		return ""
@@ -577,7 +577,7 @@ func (p *RunPanel) ioText(id string) string {
 }
 
 // refreshDecision shows Approve/Reject or an answer box on a node waiting
-// for a person (SPEC W7).
+// for a person (docs/product.md W7).
 func (p *RunPanel) refreshDecision(id string) {
 	p.decision.RemoveAll()
 	n := p.nodes[id]
@@ -793,7 +793,7 @@ func (p *RunPanel) refreshHeader() {
 		p.actions.Add(b)
 	case workrun.RunInterrupted:
 		// R12, R13: an exit keeps the original resume path; a remote agent
-		// asking for input or authentication cannot be answered here (R8):
+		// asking for input or authentication cannot be answered here (docs/remote-agent.md R8):
 		// Stop sends its task the cancel, Run again starts a new run. Every
 		// interrupted run can be stopped.
 		if r.Interruption == workrun.InterruptedByExit {

@@ -49,7 +49,7 @@ func runEv(r workrun.Run) Event { return Event{Type: "run", RunID: r.ID, Run: &r
 // one branch fails while the Remote Agent works; the engine's events reach
 // the panel through the subscription goroutine and fyne.Do, and the panel
 // shows the cancel lines in order, the failure reason on top, and Run again
-// (never Continue, R12).
+// (never Continue, docs/remote-agent.md R12).
 func TestRunPanel_R11CancelMessages(t *testing.T) {
 	var mu sync.Mutex
 	var started []workrun.Values
@@ -115,7 +115,7 @@ func TestRunPanel_R11CancelMessages(t *testing.T) {
 		t.Errorf("canvas badge of check = %q, want failed", badge)
 	}
 
-	// Run again starts a new execution with the same inputs (R12).
+	// Run again starts a new execution with the same inputs (docs/remote-agent.md R12).
 	onUI(w, func() { w.panel.TapAction("Run again") })
 	mu.Lock()
 	defer mu.Unlock()
@@ -124,7 +124,7 @@ func TestRunPanel_R11CancelMessages(t *testing.T) {
 	}
 }
 
-// TestRunPanel_Actions checks the run-level buttons per status (R12, R13, R8).
+// TestRunPanel_Actions checks the run-level buttons per status (docs/remote-agent.md R12, R13, R8).
 func TestRunPanel_Actions(t *testing.T) {
 	tests := []struct {
 		name string
@@ -151,7 +151,7 @@ func TestRunPanel_Actions(t *testing.T) {
 			}
 			for _, a := range p.Actions() {
 				if strings.Contains(strings.ToLower(a), "continue") {
-					t.Errorf("offers %q (R12)", a)
+					t.Errorf("offers %q (docs/remote-agent.md R12)", a)
 				}
 			}
 		})
@@ -260,7 +260,7 @@ func findEntry(c *fyne.Container) *widget.Entry {
 	return nil
 }
 
-// TestInputsForm_Types reads typed run inputs per State field type (W2, W3).
+// TestInputsForm_Types reads typed run inputs per State field type (docs/product.md W2, W3).
 func TestInputsForm_Types(t *testing.T) {
 	test.NewTempApp(t)
 	SetupLanguage("en")

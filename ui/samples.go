@@ -34,7 +34,7 @@ func SampleRemote(agentURL string) workrun.Workflow {
 
 // SampleParallel runs a Remote Agent next to a local branch that fails after
 // a moment, so the best-effort cancel of the remote task can be watched
-// (R2, R9–R11): "Remote task: requesting cancellation…" then its outcome.
+// (docs/remote-agent.md R2, R9–R11): "Remote task: requesting cancellation…" then its outcome.
 // With the question "hang" the demo agent works until it is canceled.
 func SampleParallel(agentURL string) workrun.Workflow {
 	return workrun.Workflow{

@@ -70,7 +70,7 @@ func (m *memWorkflows) DeleteWorkflow(_ context.Context, id string) error {
 }
 
 // ExportWorkflow encodes a workflow as its JSON file. A workflow holds only
-// credential names, never secrets (SPEC W8), so the export holds none either.
+// credential names, never secrets (docs/product.md W8), so the export holds none either.
 func ExportWorkflow(wf workrun.Workflow) ([]byte, error) {
 	b, err := json.MarshalIndent(wf, "", "  ")
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 	"workrun/workrun"
 )
 
-// TestExport_NoSecrets: an export holds the credential's name only (W8) and
+// TestExport_NoSecrets: an export holds the credential's name only (docs/product.md W8) and
 // imports back to the same workflow.
 func TestExport_NoSecrets(t *testing.T) {
 	wf := SampleRemote("https://agent.example.com")
@@ -134,7 +134,7 @@ func TestRecords_FilterAndOpen(t *testing.T) {
 }
 
 // TestResumeInterruptedByExit: a run interrupted by an exit opens live from
-// the run records and offers Resume, which goes to the engine (R12, R13).
+// the run records and offers Resume, which goes to the engine (docs/remote-agent.md R12, R13).
 func TestResumeInterruptedByExit(t *testing.T) {
 	wf := SampleRemote("http://127.0.0.1:1")
 	run := workrun.Run{ID: "r9", WorkflowName: wf.Name, Workflow: wf, Status: workrun.RunInterrupted, Interruption: workrun.InterruptedByExit}

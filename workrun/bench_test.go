@@ -54,7 +54,7 @@ func (c *commitCounter) SaveNodeRuns(ctx context.Context, ns []workrun.NodeRun) 
 }
 
 // BenchmarkFanIn runs n parallel trivial nodes into one join with every
-// state change durably saved in the real SQLite store (SPEC W4). The cost
+// state change durably saved in the real SQLite store (docs/product.md W4). The cost
 // must grow linearly: 10× the nodes ≤ 12× the time (docs/BENCHMARKS.md).
 //
 // Every iteration gets a fresh data directory, opened before the timer

@@ -12,7 +12,7 @@
 // the one start node, fields read that no node before the reader provides
 // (start provides every State field; other nodes provide their Writes).
 //
-// # Scheduling and permissions (SPEC W2, W4)
+// # Scheduling and permissions (docs/product.md W2, W4)
 //
 // A node runs when every node with an edge into it has finished. It runs if
 // at least one of those edges was followed (its source succeeded, and for a
@@ -47,7 +47,7 @@
 // subscribers unsaved (Seq 0). A panicking abort hook is reported as a
 // message on its node with the panic value.
 //
-// # Run states (SPEC W6)
+// # Run states (docs/product.md W6)
 //
 //	running ──► succeeded
 //	   │ ├────► interrupted ──(Resume / Decide)──► running
@@ -59,9 +59,9 @@
 // person, a remote agent asking for input) once nothing else can run, or when
 // the application exits (Engine.Close, or found at start-up by
 // RecoverInterrupted). failed, stopped and succeeded are final: a failed or
-// stopped run cannot be continued; "run again" is a new run (R12).
+// stopped run cannot be continued; "run again" is a new run (docs/remote-agent.md R12).
 //
-// # Cancellation and abort hooks (SPEC R2, R9, R17)
+// # Cancellation and abort hooks (docs/remote-agent.md R2, R9, R17)
 //
 // When a node fails or Stop is called, no further node starts, the run is
 // saved "stopping" with its reason, the context of every running node is
@@ -73,7 +73,7 @@
 // the abort began is called at once. The final status (failed or stopped) is
 // saved after the hooks return or the longest bound (+1 s) passes; nothing a
 // hook does changes the status or the reason. Exiting the application calls
-// no hook (R13).
+// no hook (docs/remote-agent.md R13).
 //
 // # Claims: resume, stop, decide
 //
@@ -101,7 +101,7 @@
 // (Human Review, Ask Human) do — and a run so interrupted is not resumed:
 // both give ErrRemoteInput ("stop the run or run it again").
 //
-// # Exit and resume (SPEC R12, R13)
+// # Exit and resume (docs/remote-agent.md R12, R13)
 //
 // At every start-up (the GUI and each CLI command that opens the data
 // directory) RecoverInterrupted finds, through the store's status index, runs
@@ -131,7 +131,7 @@
 // # Language
 //
 // Node messages and run and node failure reasons are written in English or
-// Simplified Chinese (issue 7), whichever Language says when they are written:
+// Simplified Chinese (docs/conventions.md §9), whichever Language says when they are written:
 // LanguageTag reads LANGUAGE (which the GUI's language switch sets), then
 // LC_ALL, LC_MESSAGES, LANG. They are stored as text, so a message keeps the
 // language it was written in. Each package keeps its wording in a Catalog

@@ -32,7 +32,7 @@ var (
 	// *ClaimError naming the process.
 	ErrRunClaimed = errors.New("run was taken over by another caller")
 	// ErrRemoteInput: the run or node waits for a remote agent's requested
-	// input or authentication, which Workrun cannot give (R8): neither a
+	// input or authentication, which Workrun cannot give (docs/remote-agent.md R8): neither a
 	// decision nor Resume continues it; stop it or run it again.
 	ErrRemoteInput = errors.New("a remote agent's request for input cannot be answered here; stop the run or run it again")
 )
@@ -79,7 +79,7 @@ const (
 	EventMessage EventType = "message" // Message is set: a node message was added
 )
 
-// Event is one change, published after the store committed it (SPEC W4).
+// Event is one change, published after the store committed it (docs/product.md W4).
 // Exactly one of Run, Node and Message is set, matching Type. Events of one
 // run are delivered in the order they were committed.
 type Event struct {
@@ -231,7 +231,7 @@ func (e *Engine) stop(ctx context.Context, runID string, strict bool) error {
 		return fmt.Errorf("stop run %s: %w", runID, stopping(e.holderError(ctx, runID, r.Status)))
 	}
 	if r.Status == RunStopping {
-		// Its abort work is not continued (R13): only the final status.
+		// Its abort work is not continued (docs/remote-agent.md R13): only the final status.
 		r.Status, r.EndedAt = RunStopped, e.now().UTC()
 		if r.FailedNode != "" {
 			r.Status = RunFailed
@@ -342,7 +342,7 @@ func (e *Engine) holderError(ctx context.Context, runID string, st RunStatus) er
 // callers, here or in other processes, exactly one resumes it and the others
 // get a *ClaimError (ErrRunClaimed) naming the process that has it. A run
 // interrupted by its remote agent gives ErrRemoteInput: what the agent asked
-// for cannot be given here (R8). Resume returns once the run is going on
+// for cannot be given here (docs/remote-agent.md R8). Resume returns once the run is going on
 // again.
 func (e *Engine) Resume(ctx context.Context, runID string) error {
 	if err := e.resume(ctx, runID, nil); err != nil {
@@ -434,7 +434,7 @@ func (e *Engine) resume(ctx context.Context, runID string, d *Decision) error {
 // run — the decision is saved only once the claim is won, so of concurrent
 // answers exactly one is taken and the others get a *ClaimError. A node
 // interrupted by a remote agent (its step is not a DecidingStep) gives
-// ErrRemoteInput: its request cannot be answered here (R8).
+// ErrRemoteInput: its request cannot be answered here (docs/remote-agent.md R8).
 func (e *Engine) Decide(ctx context.Context, d Decision) error {
 	if d.Time.IsZero() {
 		d.Time = e.now().UTC()
@@ -536,9 +536,9 @@ func (e *Engine) Active(runID string) bool {
 
 // RecoverInterrupted is called at every start-up (the GUI and each CLI
 // command that opens the data directory). Runs saved "running" by a process
-// that died are marked interrupted by exit (resumable, R12); runs saved
+// that died are marked interrupted by exit (resumable, docs/remote-agent.md R12); runs saved
 // "stopping" get their final status (failed when a node failed, else
-// stopped) and their unfinished abort work is not continued (R13). Both are
+// stopped) and their unfinished abort work is not continued (docs/remote-agent.md R13). Both are
 // indexed queries by status: start-up never walks the run history. When
 // the store is an OwnedRunStore, only runs whose owning process has ended
 // are touched, so a run the GUI or another `workrun run` is executing right
@@ -612,7 +612,7 @@ func (e *Engine) saveOrphan(ctx context.Context, r Run, from RunStatus) (bool, e
 
 // Close is the application exiting: every run going on is interrupted by exit
 // (resumable later). Running nodes' contexts are canceled; abort hooks are NOT
-// called — exiting alone never cancels remote work (R13). Close waits for the
+// called — exiting alone never cancels remote work (docs/remote-agent.md R13). Close waits for the
 // runs to be saved, or until ctx ends.
 func (e *Engine) Close(ctx context.Context) error {
 	e.mu.Lock()
@@ -661,7 +661,7 @@ func (e *Engine) rearmForStop(ctx context.Context, r Run) *execution {
 	}
 	x := newExecution(e, r, steps, recs)
 	// A node left "running" was cut off by a crash (RecoverInterrupted keeps
-	// its record as it was): its remote work may still be going on (R9).
+	// its record as it was): its remote work may still be going on (docs/remote-agent.md R9).
 	x.rearm(NodeSucceeded, NodeInterrupted, NodeRunning)
 	return x
 }

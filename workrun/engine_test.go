@@ -269,7 +269,7 @@ func TestNodeSeesOnlyDeclaredReadsAndMayWriteOnlyDeclaredWrites(t *testing.T) {
 func errorsIsText(reason string, err error) bool { return strings.Contains(reason, err.Error()) }
 
 // TestFailureWhileBranchesRun: one branch fails while two others are running
-// and one already finished (SPEC R2, R9): every abort hook is called exactly
+// and one already finished (docs/remote-agent.md R2, R9): every abort hook is called exactly
 // once and all concurrently; no node starts after the failure; the failure
 // reason and node are kept whatever the hooks do.
 func TestFailureWhileBranchesRun(t *testing.T) {
@@ -442,7 +442,7 @@ func TestStop(t *testing.T) {
 	if got := nodeStatuses(t, st, id)["work"]; got != workrun.NodeStopped {
 		t.Errorf("work is %s, want stopped", got)
 	}
-	// A stopped run cannot be continued (R12).
+	// A stopped run cannot be continued (docs/remote-agent.md R12).
 	if err := e.Resume(t.Context(), id); !errors.Is(err, workrun.ErrNotResumable) {
 		t.Errorf("Resume of a stopped run: %v, want ErrNotResumable", err)
 	}
@@ -641,7 +641,7 @@ func TestCloseInterruptsAndResumeReentersOnlyUnfinished(t *testing.T) {
 		t.Fatalf("after Close: %s/%s", r.Status, r.Interruption)
 	}
 	if hookCalls.Load() != 0 {
-		t.Error("exiting called an abort hook (R13)")
+		t.Error("exiting called an abort hook (docs/remote-agent.md R13)")
 	}
 
 	e2 := workrun.NewEngine(st, nil, allKinds(fk)...) // "the next start"

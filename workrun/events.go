@@ -3,7 +3,7 @@ package workrun
 import "sync"
 
 // subscriber has its own unbounded queue, so a slow listener (a busy GUI, a
-// blocked stdout) never holds back the engine (SPEC W4).
+// blocked stdout) never holds back the engine (docs/product.md W4).
 type subscriber struct {
 	mu     sync.Mutex
 	queue  []Event

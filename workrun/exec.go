@@ -11,7 +11,7 @@ import (
 )
 
 // ErrUndeclaredWrite fails a node that returned a field it does not declare
-// in its Writes, or a value of the wrong type (SPEC W2).
+// in its Writes, or a value of the wrong type (docs/product.md W2).
 var ErrUndeclaredWrite = errors.New("write not permitted")
 
 // hookGrace is how long past AbortTimeout the engine waits for hooks that
@@ -432,7 +432,7 @@ func (x *execution) checkOutputs(id string, out Values) (Values, error) {
 	return clean, nil
 }
 
-// saveNodes commits node records, then publishes them (SPEC W4).
+// saveNodes commits node records, then publishes them (docs/product.md W4).
 func (x *execution) saveNodes(batch []NodeRun) error {
 	if len(batch) == 0 {
 		return nil
@@ -648,7 +648,7 @@ func (c *nodeContext) Progress(msg Text) {
 		return
 	}
 	// Progress lines are batched by the store (Seq unknown yet); they are the
-	// one kind of line shown before its commit (SPEC W4 allows batching them).
+	// one kind of line shown before its commit (docs/product.md W4 allows batching them).
 	c.x.e.publish(Event{Type: EventMessage, RunID: m.RunID, NodeID: m.NodeID, Message: &m})
 }
 
@@ -717,7 +717,7 @@ func (e *Engine) hookBound(h abortHook) time.Duration {
 }
 
 // callHook runs one hook within bound. A hook's panic changes nothing about
-// the run (R2), but it is reported on the hook's node.
+// the run (docs/remote-agent.md R2), but it is reported on the hook's node.
 func (e *Engine) callHook(base context.Context, runID string, h abortHook, bound time.Duration) {
 	ctx, cancel := context.WithTimeout(base, bound)
 	defer cancel()

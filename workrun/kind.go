@@ -21,7 +21,7 @@ type Kind interface {
 
 // Step is one compiled node.
 type Step interface {
-	// Reads and Writes are the State fields the node declares (SPEC W2). The
+	// Reads and Writes are the State fields the node declares (docs/product.md W2). The
 	// engine hands the node only Reads and accepts only Writes from it.
 	Reads() []string
 	Writes() []string
@@ -44,7 +44,7 @@ type NodeContext interface {
 	Progress(msg Text)
 	// OnAbort registers a hook the engine calls exactly once if the run fails or
 	// is stopped, concurrently with the other hooks, on a detached bounded
-	// context. What a hook does never changes the run's status or reason (R2, R9).
+	// context. What a hook does never changes the run's status or reason (docs/remote-agent.md R2, R9).
 	OnAbort(hook func(ctx context.Context))
 	// SetBranch is called by condition nodes: only edges whose When equals
 	// branch are followed; the others' targets are skipped.
@@ -127,7 +127,7 @@ func jsonKind(goKind string) string {
 }
 
 // RearmableStep is implemented by steps whose abort hook must outlive the
-// process that registered it (the process node's cleanup, SPEC R17). When a
+// process that registered it (the process node's cleanup, docs/remote-agent.md R17). When a
 // run is continued (Resume, Decide) or stopped by a process that does not
 // hold the run's hooks — the CLI after `workrun run` exited, the app after a
 // restart — the engine calls Rearm instead of Run for each node saved

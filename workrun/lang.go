@@ -11,7 +11,7 @@ import (
 // (LANGUAGE, then LC_ALL, LC_MESSAGES, LANG) and returns the first one set,
 // as is ("zh_CN.UTF-8", "zh_CN:en", "en"); "en" when none is. The GUI's
 // language switch sets LANGUAGE, so node messages follow it, and the headless
-// runner follows the user's locale (issue 7: messages in English and Chinese).
+// runner follows the user's locale (docs/conventions.md §9).
 func LanguageTag() string {
 	for _, k := range []string{"LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"} {
 		if v := os.Getenv(k); v != "" {

@@ -69,7 +69,7 @@ func TestCatalogPicksTheLanguageAndKeepsTheCause(t *testing.T) {
 	}
 }
 
-// TestEngineFailureReasonInBothLanguages (issue 7, W6): the reason a run
+// TestEngineFailureReasonInBothLanguages (docs/product.md W6): the reason a run
 // failed, written by the engine, reads in the app's language.
 func TestEngineFailureReasonInBothLanguages(t *testing.T) {
 	for _, c := range []struct{ lang, want string }{

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// FieldType is the declared type of a State field (SPEC W2).
+// FieldType is the declared type of a State field (docs/product.md W2).
 type FieldType string
 
 const (
@@ -54,7 +54,7 @@ type Edge struct {
 // files []any of string (artifact ids).
 type Values map[string]any
 
-// RunStatus is the status of a whole run (SPEC W6).
+// RunStatus is the status of a whole run (docs/product.md W6).
 type RunStatus string
 
 const (
@@ -66,7 +66,7 @@ const (
 	RunInterrupted RunStatus = "interrupted"
 )
 
-// Terminal reports whether a run in this status can never change again (R12).
+// Terminal reports whether a run in this status can never change again (docs/remote-agent.md R12).
 func (s RunStatus) Terminal() bool {
 	return s == RunSucceeded || s == RunFailed || s == RunStopped
 }
@@ -75,8 +75,8 @@ func (s RunStatus) Terminal() bool {
 type Interruption string
 
 const (
-	InterruptedByExit   Interruption = "exit"   // the application exited mid-run; resumable (R12, R13)
-	InterruptedByRemote Interruption = "remote" // a remote agent asked for input or authentication (R8)
+	InterruptedByExit   Interruption = "exit"   // the application exited mid-run; resumable (docs/remote-agent.md R12, R13)
+	InterruptedByRemote Interruption = "remote" // a remote agent asked for input or authentication (docs/remote-agent.md R8)
 	InterruptedByHuman  Interruption = "human"  // waiting for Human Review or Ask Human
 )
 
@@ -127,7 +127,7 @@ type NodeRun struct {
 	EndedAt   time.Time `json:"ended_at,omitzero"`
 }
 
-// Message is one time-stamped line in a node's messages (SPEC W5).
+// Message is one time-stamped line in a node's messages (docs/product.md W5).
 type Message struct {
 	RunID  string    `json:"run_id"`
 	NodeID string    `json:"node_id"`
@@ -217,7 +217,7 @@ type WorkflowRecord struct {
 	UpdatedAt time.Time `json:"updated_at"`
 }
 
-// ArtifactInfo describes a file in the artifact store (SPEC W3).
+// ArtifactInfo describes a file in the artifact store (docs/product.md W3).
 type ArtifactInfo struct {
 	ID        string    `json:"id"`         // UUID: the local reference held in file fields
 	Name      string    `json:"name"`       // cleaned display/file name
@@ -231,7 +231,7 @@ type ArtifactInfo struct {
 }
 
 // RemoteCall is the durable record of one call made by a Remote Agent node
-// (SPEC R5, R6, R9, R13). A node may make several calls; CallKey tells them
+// (docs/remote-agent.md R5, R6, R9, R13). A node may make several calls; CallKey tells them
 // apart within (RunID, NodeID). Every field is saved as given: the store does
 // not interpret RemoteState or CancelOutcome, it only keeps them.
 //
@@ -253,8 +253,8 @@ type RemoteCall struct {
 	// RemoteState is the last known A2A task state (e.g. "TASK_STATE_WORKING").
 	RemoteState string
 	StatusText  string          // last status message text shown to the person
-	Result      json.RawMessage // saved successful result (R6); nil if none
-	// CancelOutcome and CancelText record the best-effort cancel (R9–R11):
+	Result      json.RawMessage // saved successful result (docs/remote-agent.md R6); nil if none
+	// CancelOutcome and CancelText record the best-effort cancel (docs/remote-agent.md R9–R11):
 	// what was sent and what the agent answered. Shown, never acted on.
 	CancelOutcome string
 	CancelText    string

@@ -27,7 +27,7 @@ func (s *ownedStore) UpdateOrphanedRun(ctx context.Context, r workrun.Run, from 
 	return s.UpdateOrphanedRunFunc(ctx, r, from)
 }
 
-// TestRecoverInterruptedWithOwnersTouchesOnlyOrphans (R13): with an
+// TestRecoverInterruptedWithOwnersTouchesOnlyOrphans (docs/remote-agent.md R13): with an
 // OwnedRunStore the engine recovers only the runs the store reports
 // orphaned, saves them by check-and-write, and reports (and publishes) only
 // those actually saved; a run of a live process is never rewritten.

@@ -10,7 +10,7 @@ import (
 var ErrNotFound = errors.New("not found")
 
 // RunStore is what the engine needs from durable storage. Every method returns only
-// after its write is committed: the engine relies on that ordering (SPEC W4, R5).
+// after its write is committed: the engine relies on that ordering (docs/product.md W4, docs/remote-agent.md R5).
 // Implemented by package store; tests use function-field fakes.
 type RunStore interface {
 	CreateRun(ctx context.Context, r Run) error
@@ -19,7 +19,7 @@ type RunStore interface {
 	GetRun(ctx context.Context, id string) (Run, error)
 	ListRuns(ctx context.Context, f RunFilter) ([]Run, error)
 	// RunsWithStatus returns runs in one status through an index; start-up uses it to
-	// find runs that were "running" when the process died. It never walks history (R13).
+	// find runs that were "running" when the process died. It never walks history (docs/remote-agent.md R13).
 	RunsWithStatus(ctx context.Context, s RunStatus) ([]Run, error)
 
 	// SaveNodeRun inserts or replaces the record of (RunID, NodeID).
@@ -38,7 +38,7 @@ type RunStore interface {
 	GetDecision(ctx context.Context, runID, nodeID string) (Decision, error)
 }
 
-// WorkflowStore keeps saved workflows with revisions (SPEC W1).
+// WorkflowStore keeps saved workflows with revisions (docs/product.md W1).
 type WorkflowStore interface {
 	SaveWorkflow(ctx context.Context, id string, wf Workflow) (WorkflowRecord, error) // new revision; empty id creates
 	GetWorkflow(ctx context.Context, id string) (WorkflowRecord, error)
@@ -46,7 +46,7 @@ type WorkflowStore interface {
 	DeleteWorkflow(ctx context.Context, id string) error
 }
 
-// ArtifactStore is the local file store (SPEC W3). Implemented by package artifacts.
+// ArtifactStore is the local file store (docs/product.md W3). Implemented by package artifacts.
 type ArtifactStore interface {
 	// Put stores the bytes from r; name is cleaned, the media type is checked
 	// against the bytes. runID/nodeID say who made it (empty for an import).
@@ -68,7 +68,7 @@ type NodeRunBatchSaver interface {
 // process saved each run last and can tell whether that process still runs.
 // RecoverInterrupted and MarkExited then recover only runs whose process
 // has ended, so a run another live process is executing is never marked
-// interrupted by exit (R13). Stores without it are treated as used by one
+// interrupted by exit (docs/remote-agent.md R13). Stores without it are treated as used by one
 // process at a time.
 type OwnedRunStore interface {
 	// OrphanedRuns returns the runs in status s whose owning process has

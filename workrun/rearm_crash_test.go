@@ -12,7 +12,7 @@ import (
 
 // A process killed mid-node leaves the node's record "running"; after the
 // restart the run is interrupted by exit. Stop must still give that node's
-// abort hook its one call (R9: a remote task may still be working), without a
+// abort hook its one call (docs/remote-agent.md R9: a remote task may still be working), without a
 // Resume first.
 func TestStopAfterCrashRearmsNodesLeftRunning(t *testing.T) {
 	var calls atomic.Int32

@@ -1,7 +1,7 @@
 package workrun
 
 // msgID names one engine-written failure reason or node message; texts holds
-// its English and Simplified Chinese wording (issue 7). The English texts are
+// its English and Simplified Chinese wording (docs/conventions.md §9). The English texts are
 // the ones tests and the CLI assert; keep them byte-identical.
 type msgID string
 

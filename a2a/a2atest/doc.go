@@ -9,7 +9,7 @@
 //
 // Node is optional locally and required in CI: NodeAvailable reports a
 // missing node as a test failure when CI=true and as a logged skip otherwise,
-// so a missing component never hides behind a skip in CI (W8).
+// so a missing component never hides behind a skip in CI (docs/product.md W8).
 //
 // EnsureNodeModules runs `npm ci` at most once at a time across concurrently
 // running test binaries (a lock directory next to package.json), so

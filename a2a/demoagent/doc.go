@@ -13,7 +13,7 @@
 //	file …        COMPLETED with an artifact "report" (a text listing the files
 //	              received: count, names, sizes, media types) and an artifact
 //	              "demo.txt" holding an inline raw file part with filename and
-//	              media type (SPEC R14, R15)
+//	              media type (docs/remote-agent.md R14, R15)
 //	hang          WORKING until canceled (or the agent is closed)
 //	uncancelable  WORKING; CancelTask answers TaskNotCancelableError (-32002);
 //	              completes after Options.UncancelableFor (or never if negative)
@@ -40,7 +40,7 @@
 // Counting. A thin net/http layer in front of the SDK handler peeks at each
 // JSON-RPC body and counts authorised requests per method, per messageId
 // (SendMessage and SendStreamingMessage) and CancelTask per task id, so tests
-// can assert that work was submitted exactly once (SPEC R6, R9, R16).
+// can assert that work was submitted exactly once (docs/remote-agent.md R6, R9, R16).
 //
 // Differences between a2asrv v2.3.1 and the A2A 1.0 text, kept as they are
 // because this agent is meant to show what the real SDK does:

@@ -13,7 +13,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
 )
 
-// DemoFile is the file every `file` task returns (SPEC R15: inline raw with
+// DemoFile is the file every `file` task returns (docs/remote-agent.md R15: inline raw with
 // filename and media type).
 var DemoFile = struct {
 	Name, MediaType string

@@ -4,7 +4,7 @@ import "workrun/workrun"
 
 // msgID names one node message or failure reason; texts holds its English
 // and Simplified Chinese wording, chosen by workrun.Language when written
-// (issue 7). Keep the English byte-identical: tests and the CLI assert it.
+// (docs/conventions.md §9). Keep the English byte-identical: tests and the CLI assert it.
 type msgID string
 
 const (

@@ -14,7 +14,7 @@ import (
 
 func TestMain(m *testing.M) { workruntest.MainInEnglish(m) }
 
-// TestAskHumanTextsInBothLanguages (issue 7).
+// TestAskHumanTextsInBothLanguages.
 func TestAskHumanTextsInBothLanguages(t *testing.T) {
 	for _, c := range []struct{ lang, waiting, reason, answered string }{
 		{"en", "Waiting for an answer: Name?", "waiting for an answer: Name?", "Answered"},

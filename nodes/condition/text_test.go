@@ -11,7 +11,7 @@ import (
 
 func TestMain(m *testing.M) { workruntest.MainInEnglish(m) }
 
-// TestConditionMessageInBothLanguages (issue 7): the operator and "not set"
+// TestConditionMessageInBothLanguages: the operator and "not set"
 // read in the app's language; the branch keeps its name.
 func TestConditionMessageInBothLanguages(t *testing.T) {
 	for _, c := range []struct {

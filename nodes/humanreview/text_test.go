@@ -12,7 +12,7 @@ import (
 
 func TestMain(m *testing.M) { workruntest.MainInEnglish(m) }
 
-// TestHumanReviewTextsInBothLanguages (issue 7): the prompt message, the
+// TestHumanReviewTextsInBothLanguages: the prompt message, the
 // interruption reason and the rejection (a run failure reason) follow the
 // app's language; the rejection still is ErrRejected.
 func TestHumanReviewTextsInBothLanguages(t *testing.T) {

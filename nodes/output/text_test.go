@@ -12,7 +12,7 @@ import (
 
 func TestMain(m *testing.M) { workruntest.MainInEnglish(m) }
 
-// TestOutputMessagesInBothLanguages (issue 7).
+// TestOutputMessagesInBothLanguages.
 func TestOutputMessagesInBothLanguages(t *testing.T) {
 	wf := workrun.Workflow{State: map[string]workrun.FieldType{"a": "text", "b": "text"}}
 	for _, c := range []struct {

@@ -3,7 +3,7 @@
 // State field. A non-zero exit fails the node, with the tail of its standard
 // error in the reason.
 //
-// Cleanup (SPEC R17, App failure compensation). A node may declare a cleanup
+// Cleanup (docs/remote-agent.md R17; docs/product.md W7, App failure compensation). A node may declare a cleanup
 // command. It is registered as an abort hook only after the command
 // succeeded, so it runs exactly once if the run later fails or is stopped,
 // and never when the run succeeds or when the command itself failed. It runs

@@ -168,7 +168,7 @@ func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values,
 
 // Rearm registers the cleanup of a command that succeeded in an earlier
 // process, with the inputs it ran with, so that it still runs once if the
-// run fails or is stopped later (R17). The command is not run again.
+// run fails or is stopped later (docs/remote-agent.md R17). The command is not run again.
 func (s *step) Rearm(nc workrun.NodeContext, saved workrun.NodeRun) {
 	if saved.Status != workrun.NodeSucceeded || len(s.cleanup) == 0 {
 		return

@@ -71,7 +71,7 @@ func TestProcessTimeout(t *testing.T) {
 	}
 }
 
-// TestCleanupRegisteredOnlyAfterSuccess (R17): a failed command registers no
+// TestCleanupRegisteredOnlyAfterSuccess (docs/remote-agent.md R17): a failed command registers no
 // cleanup; a succeeded one registers exactly one, which runs the cleanup
 // command when called.
 func TestCleanupRegisteredOnlyAfterSuccess(t *testing.T) {

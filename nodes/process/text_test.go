@@ -11,7 +11,7 @@ import (
 
 func TestMain(m *testing.M) { workruntest.MainInEnglish(m) }
 
-// TestProcessTextsInBothLanguages (issue 7): the node's messages and its exit
+// TestProcessTextsInBothLanguages: the node's messages and its exit
 // failure reason follow the app's language; the failure still is ErrExit.
 func TestProcessTextsInBothLanguages(t *testing.T) {
 	for _, c := range []struct {

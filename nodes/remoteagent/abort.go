@@ -18,7 +18,7 @@ const saveBound = 30 * time.Second
 // bounded by timeout_seconds, then the save of the outcome.
 func (s *step) abortBound() time.Duration { return 2*s.timeout + saveBound }
 
-// Cancel outcomes saved in the call record (SPEC R9–R11, R13).
+// Cancel outcomes saved in the call record (docs/remote-agent.md R9–R11, R13).
 const (
 	CancelRequested         = "requested" // sent; no answer recorded (yet)
 	CancelCanceled          = "canceled"
@@ -35,7 +35,7 @@ const (
 // what was saved. It sends at most one CancelTask, without a status query
 // first, and never retries; what the agent answers is shown and saved, never
 // acted on. The engine runs the hooks of all nodes concurrently, so one slow
-// or failing cancel never holds back another (R10).
+// or failing cancel never holds back another (docs/remote-agent.md R10).
 func (c *call) abort(hookCtx context.Context) {
 	// The engine's bound on the hook may be shorter than this node's own
 	// timeout; the cancel has the node's bound and its outcome is always
@@ -58,7 +58,7 @@ func (c *call) abort(hookCtx context.Context) {
 	case rec.Ended || state.Terminal():
 		return // completed, failed, canceled or rejected: no cancel
 	case rec.CancelOutcome != "":
-		return // an earlier process already sent (or tried) its one cancel (R13)
+		return // an earlier process already sent (or tried) its one cancel (docs/remote-agent.md R13)
 	case rec.TaskID == "":
 		msg := texts.Msg(msgSubmissionUnknown)
 		c.hookLog(msg)
@@ -70,7 +70,7 @@ func (c *call) abort(hookCtx context.Context) {
 	// outcome are committed while it travels, and the answer is shown only
 	// after that line (R11 order). Nothing waits for a commit before sending:
 	// one slow disk must not hold back a cancel. A resumed call that finds
-	// "requested" saved is never continued, and nothing sends it again (R13).
+	// "requested" saved is never continued, and nothing sends it again (docs/remote-agent.md R13).
 	logged := make(chan struct{})
 	go func() {
 		defer close(logged)
@@ -106,12 +106,12 @@ var _ workrun.RearmableStep = (*step)(nil)
 // run's hooks — the app after a restart, the CLI after `workrun run` exited —
 // calls it on Resume or Stop for the nodes saved succeeded or interrupted (by
 // the agent's INPUT_REQUIRED / AUTH_REQUIRED, or by the application's exit),
-// so that Stop still applies the R9 table to their unfinished calls (R2, R9).
+// so that Stop still applies the R9 table to their unfinished calls (docs/remote-agent.md R2, R9).
 // Nothing is sent here: the hook reads the saved call record when the abort
 // begins and applies the same table as a live call's hook, so a call whose
 // record already holds a cancel outcome — a cancel sent, or only requested,
 // before the restart — gets nothing: it is neither continued nor retried
-// (R13). A node that never saved a call has nothing to cancel.
+// (docs/remote-agent.md R13). A node that never saved a call has nothing to cancel.
 func (s *step) Rearm(nc workrun.NodeContext, _ workrun.NodeRun) {
 	workrun.OnAbortWithin(nc, s.abortBound(), func(ctx context.Context) {
 		rec, err := s.kind.deps.Calls.GetRemoteCall(ctx, nc.RunID(), nc.NodeID(), callKey)
@@ -128,7 +128,7 @@ func (s *step) Rearm(nc workrun.NodeContext, _ workrun.NodeRun) {
 }
 
 // cancelAnswer maps what CancelTask returned to the outcome and the line shown
-// (SPEC R10: sending a cancel is not the same as being canceled).
+// (docs/remote-agent.md R10: sending a cancel is not the same as being canceled).
 func cancelAnswer(t *a2a.Task, err error) (outcome string, msg workrun.Text, state a2a.TaskState) {
 	switch {
 	case errors.Is(err, a2a.ErrTaskNotCancelable):

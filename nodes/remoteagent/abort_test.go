@@ -13,6 +13,7 @@ import (
 
 	"workrun/a2a"
 	"workrun/workrun"
+	"workrun/workrun/workruntest"
 )
 
 const (
@@ -24,7 +25,7 @@ const (
 
 // savedCall builds the in-memory call of a node execution as it stands after
 // the given record was committed.
-func savedCall(t *testing.T, d Deps, rec workrun.RemoteCall, agent AgentClient) (*call, *fakeNC) {
+func savedCall(t *testing.T, d Deps, rec workrun.RemoteCall, agent AgentClient) (*call, *workruntest.NodeContext) {
 	t.Helper()
 	st := compile(t, d, strings.Replace(baseCfg, `"timeout_seconds":5`, `"timeout_seconds":1`, 1)).(*step)
 	nc := newNC("r", "ra", nil)
@@ -33,7 +34,7 @@ func savedCall(t *testing.T, d Deps, rec workrun.RemoteCall, agent AgentClient) 
 	return c, nc
 }
 
-// TestAbort_R9Table applies the R9 table row by row (SPEC R9–R11).
+// TestAbort_R9Table applies the R9 table row by row (docs/remote-agent.md R9–R11).
 func TestAbort_R9Table(t *testing.T) {
 	canceledTask := func(_ context.Context, id string) (*a2a.Task, error) { return task(id, a2a.TaskStateCanceled, ""), nil }
 	tests := []struct {
@@ -88,14 +89,14 @@ func TestAbort_R9Table(t *testing.T) {
 			calls := newMemCalls()
 			rec := workrun.RemoteCall{RunID: "r", NodeID: "ra", CallKey: callKey, MessageID: "m", TaskID: tt.taskID, RemoteState: string(tt.state), Ended: tt.ended}
 			_, nc := savedCall(t, Deps{Calls: calls}, rec, agent)
-			nc.abort(t.Context())
+			abortNC(t.Context(), nc)
 			if got := agent.Calls("CancelTask"); got != tt.wantCancels {
 				t.Errorf("CancelTask sent %d times, want %d", got, tt.wantCancels)
 			}
 			if agent.Calls("GetTask")+agent.Calls("SubscribeToTask") != 0 {
 				t.Error("queried the task before or after the cancel")
 			}
-			if diff := cmp.Diff(tt.wantMsgs, nc.messages()); diff != "" {
+			if diff := cmp.Diff(tt.wantMsgs, msgsOf(nc)); diff != "" {
 				t.Errorf("messages (-want +got):\n%s", diff)
 			}
 			got, _ := calls.get("r", "ra")
@@ -103,7 +104,7 @@ func TestAbort_R9Table(t *testing.T) {
 				t.Errorf("saved outcome %q, want %q", got.CancelOutcome, tt.wantOutcome)
 			}
 			// The hook runs once; a second call changes nothing (no retry).
-			nc.abort(t.Context())
+			abortNC(t.Context(), nc)
 			if got := agent.Calls("CancelTask"); got != tt.wantCancels {
 				t.Errorf("after a second abort: %d cancels", got)
 			}
@@ -115,16 +116,16 @@ func TestAbort_Chinese(t *testing.T) {
 	agent := &fakeAgent{CancelTaskFunc: func(_ context.Context, id string) (*a2a.Task, error) { return task(id, a2a.TaskStateCanceled, ""), nil }}
 	rec := workrun.RemoteCall{RunID: "r", NodeID: "ra", CallKey: callKey, MessageID: "m", TaskID: "t1", RemoteState: string(a2a.TaskStateWorking)}
 	_, nc := savedCall(t, Deps{Calls: newMemCalls()}, rec, agent)
-	nc.abort(t.Context())
-	if diff := cmp.Diff([]string{"远程任务：正在请求取消…", "远程任务：已取消"}, nc.messagesIn("zh")); diff != "" {
+	abortNC(t.Context(), nc)
+	if diff := cmp.Diff([]string{"远程任务：正在请求取消…", "远程任务：已取消"}, msgsIn(nc, "zh")); diff != "" {
 		t.Error(diff)
 	}
 
 	agent.CancelTaskFunc = func(context.Context, string) (*a2a.Task, error) { return nil, errors.New("connection refused") }
 	_, nc = savedCall(t, Deps{Calls: newMemCalls()}, rec, agent)
-	nc.abort(t.Context())
-	if !hasMsg(nc.messagesIn("zh_CN.UTF-8"), "取消结果未确认：请求失败或超时，不会自动重试") {
-		t.Errorf("messages = %q", nc.messages())
+	abortNC(t.Context(), nc)
+	if !hasMsg(msgsIn(nc, "zh_CN.UTF-8"), "取消结果未确认：请求失败或超时，不会自动重试") {
+		t.Errorf("messages = %q", msgsOf(nc))
 	}
 }
 
@@ -169,7 +170,7 @@ func TestAbort_ParallelBranches(t *testing.T) {
 		err  error
 	}
 	results := make(chan result, 3)
-	ncs := map[string]*fakeNC{}
+	ncs := map[string]*workruntest.NodeContext{}
 	for _, node := range []string{"hang", "echo", "slow"} {
 		st, err := kind.Compile(workrun.NodeSpec{ID: node, Config: []byte(baseCfg)}, testWorkflow)
 		if err != nil {
@@ -193,7 +194,7 @@ func TestAbort_ParallelBranches(t *testing.T) {
 	fail()
 	var wg sync.WaitGroup
 	for _, nc := range ncs {
-		wg.Go(func() { nc.abort(context.Background()) })
+		wg.Go(func() { abortNC(context.Background(), nc) })
 	}
 	wg.Wait()
 	for range 2 {
@@ -204,13 +205,13 @@ func TestAbort_ParallelBranches(t *testing.T) {
 	if diff := cmp.Diff(map[string]int{"t-hang": 1}, canceled); diff != "" {
 		t.Errorf("cancels (-want +got):\n%s", diff)
 	}
-	if got := ncs["hang"].messages(); !hasMsg(got, enRequesting) || !hasMsg(got, enCanceled) {
+	if got := msgsOf(ncs["hang"]); !hasMsg(got, enRequesting) || !hasMsg(got, enCanceled) {
 		t.Errorf("hang messages = %q", got)
 	}
-	if got := ncs["slow"].messages(); !hasMsg(got, enUnknown) || hasMsg(got, enRequesting) {
+	if got := msgsOf(ncs["slow"]); !hasMsg(got, enUnknown) || hasMsg(got, enRequesting) {
 		t.Errorf("slow messages = %q", got)
 	}
-	if got := ncs["echo"].messages(); hasMsg(got, enRequesting) || hasMsg(got, enUnknown) {
+	if got := msgsOf(ncs["echo"]); hasMsg(got, enRequesting) || hasMsg(got, enUnknown) {
 		t.Errorf("echo messages = %q", got)
 	}
 	if rec, _ := calls.get("run", "hang"); rec.CancelOutcome != CancelCanceled || rec.RemoteState != string(a2a.TaskStateCanceled) {
@@ -246,7 +247,7 @@ func TestAbort_SnapshotFreezesRecord(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	nc.abort(t.Context())
+	abortNC(t.Context(), nc)
 	close(release)
 	if err := <-done; err == nil {
 		t.Fatal("the node succeeded after its abort")
@@ -270,7 +271,7 @@ func TestAbort_DuringSubmit(t *testing.T) {
 		aborted := make(chan struct{})
 		calls.SaveFunc = func(workrun.RemoteCall) error {
 			once.Do(func() {
-				go func() { defer close(aborted); nc.abort(context.Background()) }()
+				go func() { defer close(aborted); abortNC(context.Background(), nc) }()
 			})
 			return nil
 		}
@@ -328,7 +329,7 @@ func TestAbort_OutcomeOutlivesEngineBound(t *testing.T) {
 			if got.CancelOutcome != tt.outcome {
 				t.Errorf("saved outcome = %q, want %q", got.CancelOutcome, tt.outcome)
 			}
-			for _, m := range nc.messages() {
+			for _, m := range msgsOf(nc) {
 				if strings.Contains(m, "save remote call") {
 					t.Errorf("message %q: the outcome was not saved", m)
 				}

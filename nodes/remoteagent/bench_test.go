@@ -100,10 +100,10 @@ func (c *cancelClock) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // BenchmarkCancelFanOut: 100 parallel Remote Agent calls in `hang` and one
 // failing branch. fanout-ms is the time from the failure to the last cancel
 // answer; single-cancel-ms is one CancelTask round trip to the same server;
-// ratio is their quotient (target ≤ 2, issue 6).
+// ratio is their quotient (target ≤ 2; docs/BENCHMARKS.md, "remote agent").
 //
 // The target is about concurrency: one call's cancel never waits for
-// another's (SPEC R10), so the fan-out should cost about one round trip. With
+// another's (docs/remote-agent.md R10), so the fan-out should cost about one round trip. With
 // an agent that answers a cancel in ~0.3 ms on loopback, the ratio measures
 // only the CPU cost of 100 HTTP exchanges (client and server in this
 // process) against one, which no amount of concurrency can bring near 2 on

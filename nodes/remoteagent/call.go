@@ -26,19 +26,19 @@ const maxReconnects = 5
 // Errors a caller (or a test) can branch on.
 var (
 	// ErrSubmissionUnknown: the request may have reached the agent but no
-	// taskId came back; the call is not resubmitted (SPEC R6, R9).
+	// taskId came back; the call is not resubmitted (docs/remote-agent.md R6, R9).
 	ErrSubmissionUnknown = errors.New("submission result unknown")
 	// ErrUnfinished: a blocking SendMessage answered with a task that has not
-	// ended (SPEC R7).
+	// ended (docs/remote-agent.md R7).
 	ErrUnfinished = errors.New("agent returned an unfinished task")
 	// ErrRemoteFailed: the remote task ended failed, rejected or canceled.
 	ErrRemoteFailed = errors.New("remote task did not complete")
-	// ErrAttachments: the attachments exceed the per-request limits (SPEC R14).
+	// ErrAttachments: the attachments exceed the per-request limits (docs/remote-agent.md R14).
 	ErrAttachments = errors.New("attachments over the limit")
 	// ErrAgentNotAnswering: a request to the agent about a task it accepted
 	// timed out or was refused; the task itself may still be running.
 	ErrAgentNotAnswering = errors.New("the remote agent stopped answering")
-	// ErrAlreadyCanceled: the call was already sent its one cancel (R12, R13).
+	// ErrAlreadyCanceled: the call was already sent its one cancel (docs/remote-agent.md R12, R13).
 	ErrAlreadyCanceled = errors.New("remote task was already sent a cancel")
 	// errAborted: the abort hook took its snapshot; no further event is handled.
 	errAborted = errors.New("remote call: the run is failing or stopping")
@@ -176,7 +176,7 @@ func (c *call) run(ctx context.Context) (workrun.Values, error) {
 	return c.submit(ctx)
 }
 
-// submit sends the business message once (SPEC R5).
+// submit sends the business message once (docs/remote-agent.md R5).
 func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 	parts, n, err := c.s.buildParts(ctx, c.nc) // limits are checked before anything is sent
 	if err != nil {
@@ -187,7 +187,7 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 		return nil, err
 	}
 	c.setAgent(agent)
-	// The messageId is committed before the request goes out (R5).
+	// The messageId is committed before the request goes out (docs/remote-agent.md R5).
 	if err := c.update(ctx, func(*workrun.RemoteCall) {}); err != nil {
 		return nil, err
 	}
@@ -234,7 +234,7 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 }
 
 // sendBlocking is the non-streaming path: SendMessage waits for the final
-// answer; an unfinished task in it fails the node (SPEC R7).
+// answer; an unfinished task in it fails the node (docs/remote-agent.md R7).
 func (c *call) sendBlocking(ctx context.Context, agent AgentClient, req a2a.SendMessageRequest) (workrun.Values, error) {
 	rctx, cancel := context.WithTimeout(ctx, c.s.timeout)
 	defer cancel()
@@ -291,7 +291,7 @@ func (c *call) refused(ctx context.Context, err error) error {
 
 // resume re-enters a call whose record was saved by an earlier execution of
 // this node (the application exited): reuse a saved result, or follow the
-// original task; never resubmit (SPEC R6, R7, R12, R13).
+// original task; never resubmit (docs/remote-agent.md R6, R7, R12, R13).
 func (c *call) resume(ctx context.Context) (workrun.Values, error) {
 	r := c.record()
 	state := a2a.TaskState(r.RemoteState)
@@ -320,7 +320,7 @@ func (c *call) resume(ctx context.Context) (workrun.Values, error) {
 
 // recoverTask follows a task whose id is known: GetTask, then SubscribeToTask
 // while it has not ended; a subscription that finds the task already ended
-// leads to one more GetTask for the final result (SPEC R6, R7).
+// leads to one more GetTask for the final result (docs/remote-agent.md R6, R7).
 //
 // A quiet task is not a failed task: timeout_seconds bounds each request, so
 // a stream that stays silent that long leads to a GetTask, and while the
@@ -458,7 +458,7 @@ func (c *call) follow(ctx context.Context, open func(context.Context) iter.Seq2[
 }
 
 // handle applies one event. The taskId and contextId are committed before it
-// returns, so before the next event is read (SPEC R5).
+// returns, so before the next event is read (docs/remote-agent.md R5).
 func (c *call) handle(ctx context.Context, ev a2a.StreamEvent) (done bool, err error) {
 	r := c.record()
 	tid := ev.TaskID()
@@ -582,7 +582,7 @@ func (c *call) applyArtifact(u *a2a.TaskArtifactUpdateEvent) error {
 
 // finish turns the final state into the node's result: outputs for a
 // completed task or a message answer, an error for a failed one, an
-// interruption for INPUT_REQUIRED / AUTH_REQUIRED (SPEC R5, R8, R15).
+// interruption for INPUT_REQUIRED / AUTH_REQUIRED (docs/remote-agent.md R5, R8, R15).
 func (c *call) finish(ctx context.Context) (workrun.Values, error) {
 	r := c.record()
 	state := a2a.TaskState(r.RemoteState)
@@ -643,7 +643,7 @@ func (c *call) remoteFailed(r workrun.RemoteCall) error {
 	return fmt.Errorf("%w: task %s %s", ErrRemoteFailed, r.TaskID, stateName(a2a.TaskState(r.RemoteState)))
 }
 
-// savedResult is what a call commits on success, reused on resume (R6).
+// savedResult is what a call commits on success, reused on resume (docs/remote-agent.md R6).
 type savedResult struct {
 	Text  string   `json:"text"`
 	Files []string `json:"files,omitempty"` // local artifact ids

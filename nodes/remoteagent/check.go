@@ -10,7 +10,7 @@ import (
 	"workrun/a2a"
 )
 
-// Report is the outcome of a connection test (SPEC R3.4).
+// Report is the outcome of a connection test (docs/remote-agent.md R3.4).
 type Report struct {
 	Name            string   `json:"name"`
 	Endpoint        string   `json:"endpoint"` // the JSON-RPC interface URL used

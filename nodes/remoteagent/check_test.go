@@ -16,7 +16,7 @@ import (
 	"workrun/workrun"
 )
 
-// TestCheckAgent is the connection test (SPEC R3.4): discovery plus one
+// TestCheckAgent is the connection test (docs/remote-agent.md R3.4): discovery plus one
 // authenticated call that submits no task.
 func TestCheckAgent(t *testing.T) {
 	a := demoagent.New(demoagent.Options{BearerToken: "tok-1", APIKey: "key-1"})

@@ -17,14 +17,14 @@ import (
 // Type is the node type name in workflow files.
 const Type = "remote_agent"
 
-// Timeout bounds (SPEC R3.5).
+// Timeout bounds (docs/remote-agent.md R3.5).
 const (
 	DefaultTimeoutSeconds = workrun.RemoteTimeoutDefaultSeconds
 	MinTimeoutSeconds     = workrun.RemoteTimeoutMinSeconds
 	MaxTimeoutSeconds     = workrun.RemoteTimeoutMaxSeconds
 )
 
-// Attachment limits per request (SPEC R14).
+// Attachment limits per request (docs/remote-agent.md R14).
 const (
 	MaxFiles     = 10
 	MaxFileBytes = 20 << 20
@@ -118,7 +118,7 @@ func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, time.Duratio
 }
 
 // checkURL accepts an absolute http(s) URL; with a credential, plain http is
-// accepted only for a loopback host (SPEC R3.3, W8).
+// accepted only for a loopback host (docs/remote-agent.md R3.3, docs/product.md W8).
 func checkURL(raw string, withCredential bool) error {
 	if strings.TrimSpace(raw) == "" {
 		return fmt.Errorf("%w: url is required", ErrConfig)

@@ -55,7 +55,7 @@ func (s *step) credential(ctx context.Context) (*a2a.Credential, error) {
 }
 
 // CheckCredentialFor refuses a credential for a URL outside its origin, or
-// over plain http to anything but a loopback address (SPEC R3.3, W8).
+// over plain http to anything but a loopback address (docs/remote-agent.md R3.3, docs/product.md W8).
 func CheckCredentialFor(cred a2a.Credential, rawURL string) error {
 	want, err := Origin(rawURL)
 	if err != nil {

@@ -66,7 +66,7 @@ func crashChild(dir, url string) int {
 
 // TestServers_CrashAfterTaskIDThenResume: the runner is SIGKILLed right after
 // the taskId is committed; after a restart the run resumes, follows the
-// original task and finishes it with no second submission (SPEC R5, R6, R13).
+// original task and finishes it with no second submission (docs/remote-agent.md R5, R6, R13).
 func TestServers_CrashAfterTaskIDThenResume(t *testing.T) {
 	for _, srv := range bothServers(t, true) {
 		t.Run(srv.name, func(t *testing.T) {

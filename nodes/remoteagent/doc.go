@@ -1,13 +1,13 @@
 // Package remoteagent implements the Remote Agent node ("remote_agent"): it
 // hands part of a workflow to an agent on another server over A2A 1.0
 // JSON-RPC and keeps that remote work safe across timeouts, dropped streams,
-// failures, Stop and application restarts (SPEC R1–R17).
+// failures, Stop and application restarts (docs/remote-agent.md R1–R17).
 //
 // Durability. Each node execution makes one logical call, recorded in the
 // store under (run id, node id, call key). Its messageId is a UUIDv5 of those
 // three values and is committed before the request is sent; the taskId and
 // contextId are committed as soon as an event carries them, before the next
-// event is handled (R5). The record is committed again only when it matters:
+// event is handled (docs/remote-agent.md R5). The record is committed again only when it matters:
 // a state seen for the first time, a terminal or interrupted state with its
 // status text, the result, the cancel outcome — never for each status
 // update, so a stream runs at wire speed. A crash may lose the latest
@@ -22,7 +22,7 @@
 // and when the node ends. A million updates make a few dozen lines and flat
 // memory. A successful result (output text and the ids of
 // the artifacts made from remote files) is committed before the node returns,
-// and a resumed node that finds it returns it without any network call (R6).
+// and a resumed node that finds it returns it without any network call (docs/remote-agent.md R6).
 //
 // Time. A quiet task is not a failed task. timeout_seconds bounds each
 // request until its answer (discovery, a blocking SendMessage, GetTask,
@@ -51,7 +51,7 @@
 // the stream breaks, or stays silent for timeout_seconds, and a taskId
 // is known, the call reads the task (GetTask); if it has not ended it
 // subscribes (SubscribeToTask); if the subscription finds the task already
-// ended it reads the task once more for the final result (R7). The business
+// ended it reads the task once more for the final result (docs/remote-agent.md R7). The business
 // message is never sent again once a taskId is known, and nothing polls on a
 // timer beyond the quiet-stream rule above. A non-streaming
 // agent gets one blocking SendMessage; an unfinished task in its answer fails
@@ -62,7 +62,7 @@
 //
 // Interruption. INPUT_REQUIRED and AUTH_REQUIRED return a
 // *workrun.InterruptError (cause "remote") carrying the agent's status message
-// (R8). Nothing answers or resumes those states automatically.
+// (docs/remote-agent.md R8). Nothing answers or resumes those states automatically.
 //
 // Cancellation. At node start the call registers an abort hook. When the run
 // fails or is stopped the engine runs every hook concurrently on a detached,
@@ -83,7 +83,7 @@
 // language (English or Simplified Chinese), the status the agent returned is shown
 // (canceled, still working, already completed, not cancelable, not found) and
 // the outcome is saved in the call record. Nothing the hook does changes the
-// run's status or failure reason (R2, R10, R11).
+// run's status or failure reason (docs/remote-agent.md R2, R10, R11).
 //
 // Exit and restart. Exiting sends nothing. A process that does not hold a
 // run's hooks (the app after a restart, the CLI after `workrun run` exited)
@@ -94,19 +94,19 @@
 // client survived the restart. A call whose record already holds a cancel
 // outcome gets nothing, so a cancel that was requested but not answered
 // before an exit is neither continued nor retried after a restart, and
-// nothing here scans old runs at start-up (R12, R13).
+// nothing here scans old runs at start-up (docs/remote-agent.md R12, R13).
 //
 // No compensation. A2A has no "parent workflow failed" notice; a cancel does
 // not undo work a task already did, and a completed call is never undone or
-// followed by generated undo instructions (R16, R17). "One cancel attempt" is
+// followed by generated undo instructions (docs/remote-agent.md R16, R17). "One cancel attempt" is
 // Workrun's policy, not a protocol rule.
 //
 // Files. Attachments are read from the artifact store and sent inline (file
 // name, media type, raw bytes streamed into the request); at most 10 files and
 // 20 MiB of raw bytes, checked before anything is sent. Artifact ids never
-// leave the machine (R14). Inline file outputs become local artifacts (the
+// leave the machine (docs/remote-agent.md R14). Inline file outputs become local artifacts (the
 // artifact store cleans the name and checks the MIME type); url parts are
-// listed as not downloaded (R15). Artifact parts received while the task runs
+// listed as not downloaded (docs/remote-agent.md R15). Artifact parts received while the task runs
 // go to a spool as they arrive (memory up to 1 MiB, then a temporary file in
 // Deps.SpoolDir, removed when the node ends), so append chunks never pile up
 // in memory; an artifact is found by id in constant time. One call keeps at
@@ -117,7 +117,7 @@
 // the task completes, from the spool.
 //
 // Credentials. A credential is used only for its origin, and over plain http
-// only to a loopback address (R3.3). An agent may echo the secret back (in
+// only to a loopback address (docs/remote-agent.md R3.3). An agent may echo the secret back (in
 // WWW-Authenticate, a JSON-RPC error message, a status text, an artifact or
 // file name, its answer): every message, record field, output, file name and
 // error of the call, and CheckAgent's report and error, have the secret
@@ -125,5 +125,5 @@
 // task or context id carrying it is refused as a protocol error, since an id
 // must be kept as is. CheckAgent is the connection test: card
 // discovery plus a2a.Client.CheckAccess (one authenticated GetTask of a
-// random id), which submits no task (R3.4).
+// random id), which submits no task (docs/remote-agent.md R3.4).
 package remoteagent

@@ -15,6 +15,7 @@ import (
 	"workrun/a2a"
 	"workrun/store"
 	"workrun/workrun"
+	"workrun/workrun/workruntest"
 )
 
 // fakeAgent is a function-field fake of Agent; each test sets what it needs.
@@ -235,82 +236,38 @@ func (m *memArtifacts) Open(ctx context.Context, id string) (io.ReadCloser, work
 	return io.NopCloser(bytes.NewReader(b)), info, nil
 }
 
-// fakeNC is a NodeContext for one node of one run.
-type fakeNC struct {
-	run, node string
-	inputs    workrun.Values
-	arts      workrun.ArtifactStore
-
-	mu       sync.Mutex
-	msgs     []workrun.Text
-	progress []workrun.Text
-	hooks    []func(context.Context)
+// newNC is the NodeContext of one node of one run, with artifacts in memory;
+// its progress lines are kept apart from the committed messages.
+func newNC(run, node string, in workrun.Values) *workruntest.NodeContext {
+	return &workruntest.NodeContext{Run: run, Node: node, In: in, Arts: newMemArtifacts(), KeepProgressApart: true}
 }
 
-func newNC(run, node string, in workrun.Values) *fakeNC {
-	return &fakeNC{run: run, node: node, inputs: in, arts: newMemArtifacts()}
+// msgsOf renders nc's committed messages in the current language.
+func msgsOf(nc *workruntest.NodeContext) []string { return msgsIn(nc, workrun.Language()) }
+
+// msgsIn renders nc's committed messages in lang, as a reader would.
+func msgsIn(nc *workruntest.NodeContext, lang string) []string { return render(nc.Texts(), lang) }
+
+// progressIn renders nc's progress lines in lang.
+func progressIn(nc *workruntest.NodeContext, lang string) []string {
+	return render(nc.ProgressTexts(), lang)
 }
 
-func (n *fakeNC) RunID() string          { return n.run }
-func (n *fakeNC) NodeID() string         { return n.node }
-func (n *fakeNC) Inputs() workrun.Values { return n.inputs }
-func (n *fakeNC) Log(t workrun.Text) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	n.msgs = append(n.msgs, t)
-}
-func (n *fakeNC) Progress(t workrun.Text) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	n.progress = append(n.progress, t)
-}
-func (n *fakeNC) OnAbort(h func(context.Context)) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	n.hooks = append(n.hooks, h)
-}
-func (n *fakeNC) SetBranch(string) {}
-func (n *fakeNC) Decision(context.Context) (workrun.Decision, bool, error) {
-	return workrun.Decision{}, false, nil
-}
-func (n *fakeNC) Resumed() bool                    { return false }
-func (n *fakeNC) Artifacts() workrun.ArtifactStore { return n.arts }
-
-// messages renders the committed messages in the current language.
-func (n *fakeNC) messages() []string { return n.messagesIn(workrun.Language()) }
-
-// messagesIn renders the committed messages in lang, as a reader would.
-func (n *fakeNC) messagesIn(lang string) []string {
-	n.mu.Lock()
-	defer n.mu.Unlock()
+func render(ts []workrun.Text, lang string) []string {
 	var out []string
-	for _, t := range n.msgs {
+	for _, t := range ts {
 		out = append(out, t.In(lang))
 	}
 	return out
 }
 
-// progressIn renders the progress lines in lang.
-func (n *fakeNC) progressIn(lang string) []string {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	var out []string
-	for _, t := range n.progress {
-		out = append(out, t.In(lang))
-	}
-	return out
-}
-
-// abort runs the registered hooks like the engine does: once, concurrently,
+// abortNC runs nc's abort hooks like the engine does: once, concurrently,
 // on a detached bounded context.
-func (n *fakeNC) abort(ctx context.Context) {
-	n.mu.Lock()
-	hooks := n.hooks
-	n.mu.Unlock()
+func abortNC(ctx context.Context, nc *workruntest.NodeContext) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	var wg sync.WaitGroup
-	for _, h := range hooks {
+	for _, h := range nc.Hooks() {
 		wg.Go(func() { h(ctx) })
 	}
 	wg.Wait()

@@ -16,7 +16,7 @@ import (
 // buildParts turns the node's inputs into message parts: text, number and
 // boolean fields become text parts in the order listed, json fields data
 // parts, then the attachments as inline file parts. The attachment limits are
-// checked here, before anything is sent (SPEC R14). Artifact ids stay local:
+// checked here, before anything is sent (docs/remote-agent.md R14). Artifact ids stay local:
 // a file part carries only its name, media type and bytes.
 func (s *step) buildParts(ctx context.Context, nc workrun.NodeContext) ([]a2a.Part, partCounts, error) {
 	in := nc.Inputs()
@@ -132,7 +132,7 @@ func attachmentIDs(in workrun.Values, fields []string) ([]string, error) {
 
 // saveFiles keeps the inline file outputs as local artifacts; the artifact
 // store cleans the name and checks the MIME type against the bytes. Links are
-// listed, never downloaded (SPEC R15).
+// listed, never downloaded (docs/remote-agent.md R15).
 func (c *call) saveFiles(ctx context.Context, parts []resultFile) ([]string, error) {
 	var ids []string
 	for _, p := range parts {

@@ -71,7 +71,7 @@ func TestServers_EchoStreamingAndBlocking(t *testing.T) {
 // TestServers_R9ParallelFailure: a process branch fails while one Remote
 // Agent hangs, one has completed, one got no taskId yet and one was never
 // started. Exactly one CancelTask goes out, for the hanging task; the run
-// keeps the process node's failure (SPEC R2, R9–R11).
+// keeps the process node's failure (docs/remote-agent.md R2, R9–R11).
 func TestServers_R9ParallelFailure(t *testing.T) {
 	for _, srv := range bothServers(t, true) {
 		t.Run(srv.name, func(t *testing.T) {
@@ -235,7 +235,7 @@ func TestServers_CancelUnconfirmed(t *testing.T) {
 
 // TestServers_StreamFaults breaks the submit stream through a proxy; the node
 // recovers with GetTask / SubscribeToTask and the agent saw the business
-// message exactly once (SPEC R6, R7).
+// message exactly once (docs/remote-agent.md R6, R7).
 func TestServers_StreamFaults(t *testing.T) {
 	faults := []struct {
 		name   string
@@ -316,7 +316,7 @@ func TestServers_InterruptedByRemote(t *testing.T) {
 }
 
 // TestServers_Files sends attachments inline and keeps the returned file
-// (SPEC R14, R15): 10 files of 20 MiB in total go through; 11 files, or
+// (docs/remote-agent.md R14, R15): 10 files of 20 MiB in total go through; 11 files, or
 // 20 MiB + 1 byte, are refused before any request.
 func TestServers_Files(t *testing.T) {
 	cfg := `,"attachments":["docs"],"output_files":"outfiles","timeout_seconds":600`
@@ -621,7 +621,7 @@ func (f credSource) Credential(ctx context.Context, n string) (a2a.Credential, e
 
 // TestServers_ExitSendsNothing: the application exiting interrupts the run
 // and sends no CancelTask; after a restart the run resumes the original task
-// (no second submission), and a later Stop sends its one cancel (R12, R13).
+// (no second submission), and a later Stop sends its one cancel (docs/remote-agent.md R12, R13).
 func TestServers_ExitSendsNothing(t *testing.T) {
 	for _, srv := range bothServers(t, true) {
 		t.Run(srv.name, func(t *testing.T) {

@@ -91,7 +91,7 @@ var _ workrun.Kind = (*Kind)(nil)
 // idle pool holds a whole fan-out, and the number of connections per host
 // stays unbounded: every running call holds one for its stream, and a cap
 // would queue the cancels of a failed run behind those streams, serializing
-// the fan-out (SPEC R10: one call never holds back another's cancel). Over
+// the fan-out (docs/remote-agent.md R10: one call never holds back another's cancel). Over
 // https, HTTP/2 is still negotiated and multiplexes the requests instead.
 func fanOutTransport() *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
@@ -121,7 +121,7 @@ var messageNamespace = uuid.NewSHA1(uuid.NameSpaceURL, []byte("https://workrun.i
 
 // MessageID is the deterministic messageId of one logical call: the same run,
 // node and call key always give the same id, so a resumed call re-uses it and
-// an agent that deduplicates by messageId can recognise a repeat (SPEC R5, R16).
+// an agent that deduplicates by messageId can recognise a repeat (docs/remote-agent.md R5, R16).
 func MessageID(runID, nodeID, key string) string {
 	return uuid.NewSHA1(messageNamespace, []byte(fmt.Sprintf("%d:%s|%d:%s|%d:%s", len(runID), runID, len(nodeID), nodeID, len(key), key))).String()
 }

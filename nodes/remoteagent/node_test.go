@@ -143,7 +143,7 @@ func TestRun_StreamingDurableOrder(t *testing.T) {
 	if !rec.Ended || rec.RemoteState != string(a2a.TaskStateCompleted) || len(rec.Result) == 0 {
 		t.Errorf("final record = %+v", rec)
 	}
-	msgs := nc.messages()
+	msgs := msgsOf(nc)
 	for _, want := range []string{"Remote task t1 accepted (context ctx-t1)", "Remote task: working — thinking", "Remote task: completed"} {
 		if !hasMsg(msgs, want) {
 			t.Errorf("missing message %q in %q", want, msgs)
@@ -151,7 +151,7 @@ func TestRun_StreamingDurableOrder(t *testing.T) {
 	}
 	// Chunks that follow within progressEvery are shown as the newest with
 	// a count, before the closing line.
-	if diff := cmp.Diff([]string{"Result a1: Hello, ", "Result a2: second (+1 updates)"}, nc.progressIn("en")); diff != "" {
+	if diff := cmp.Diff([]string{"Result a1: Hello, ", "Result a2: second (+1 updates)"}, progressIn(nc, "en")); diff != "" {
 		t.Errorf("progress lines (-want +got):\n%s", diff)
 	}
 	if agent.Calls("GetTask")+agent.Calls("SubscribeToTask") != 0 {
@@ -256,9 +256,9 @@ func TestRun_BreakBeforeTaskIDIsNotResubmitted(t *testing.T) {
 		t.Errorf("calls = %v", agent.calls)
 	}
 	// R9 row "no taskId received": the abort shows it and sends nothing.
-	nc.abort(t.Context())
-	if !hasMsg(nc.messages(), "Remote task: submission result unknown (no taskId was received); no cancel sent, nothing resubmitted") {
-		t.Errorf("messages = %q", nc.messages())
+	abortNC(t.Context(), nc)
+	if !hasMsg(msgsOf(nc), "Remote task: submission result unknown (no taskId was received); no cancel sent, nothing resubmitted") {
+		t.Errorf("messages = %q", msgsOf(nc))
 	}
 	if agent.Calls("CancelTask") != 0 {
 		t.Error("cancel sent without a taskId")
@@ -293,7 +293,7 @@ func TestRun_EndStates(t *testing.T) {
 			var ie *workrun.InterruptError
 			if tt.interrupt {
 				if !errors.As(err, &ie) || ie.Cause != workrun.InterruptedByRemote {
-					t.Fatalf("err = %#v, want InterruptError by remote (R8)", err)
+					t.Fatalf("err = %#v, want InterruptError by remote (docs/remote-agent.md R8)", err)
 				}
 			} else if !errors.Is(err, tt.wantErr) || errors.As(err, &ie) {
 				t.Fatalf("err = %v, want %v", err, tt.wantErr)
@@ -459,13 +459,13 @@ func TestRun_QuietTaskIsNotFailed(t *testing.T) {
 	}
 	// Four quiet periods, one "no update" line: it is shown once a minute.
 	n := 0
-	for _, p := range nc.progressIn("en") {
+	for _, p := range progressIn(nc, "en") {
 		if strings.Contains(p, "no update for 1s; the agent still answers") {
 			n++
 		}
 	}
 	if n != 1 {
-		t.Errorf("%d quiet lines in %q, want 1", n, nc.progressIn("en"))
+		t.Errorf("%d quiet lines in %q, want 1", n, progressIn(nc, "en"))
 	}
 }
 
@@ -545,7 +545,7 @@ func TestRun_Attachments(t *testing.T) {
 		}
 		in["docs"] = many
 		nc := newNC("r", "ra", in)
-		nc.arts = arts
+		nc.Arts = arts
 		var sent a2a.SendMessageRequest
 		agent := &fakeAgent{}
 		agent.SendMessageFunc = func(_ context.Context, req a2a.SendMessageRequest) (*a2a.SendResult, error) {
@@ -627,11 +627,11 @@ func TestRun_FileOutputs(t *testing.T) {
 	if len(ids) != 1 {
 		t.Fatalf("outfiles = %v", out["outfiles"])
 	}
-	arts := nc.arts.(*memArtifacts)
+	arts := nc.Arts.(*memArtifacts)
 	if got := string(arts.files[ids[0].(string)]); got != "hello" {
 		t.Errorf("saved bytes = %q", got)
 	}
-	msgs := nc.messages()
+	msgs := msgsOf(nc)
 	if !hasMsg(msgs, "File link not downloaded: https://files.example/x.pdf") {
 		t.Errorf("messages = %q", msgs)
 	}
@@ -685,9 +685,9 @@ func TestRun_RefusedRequestEndsTheCall(t *testing.T) {
 				if rec, _ := calls.get("r", "ra"); !rec.Ended {
 					t.Errorf("record = %+v", rec)
 				}
-				nc.abort(t.Context())
-				if len(nc.messages()) != 1 || agent.Calls("CancelTask") != 0 {
-					t.Errorf("streaming=%v: messages after abort = %q", streaming, nc.messages())
+				abortNC(t.Context(), nc)
+				if len(msgsOf(nc)) != 1 || agent.Calls("CancelTask") != 0 {
+					t.Errorf("streaming=%v: messages after abort = %q", streaming, msgsOf(nc))
 				}
 			}
 		})
@@ -718,8 +718,8 @@ func TestRun_StrayMessageInTaskStream(t *testing.T) {
 	if rec, _ := calls.get("r", "ra"); rec.RemoteState != string(a2a.TaskStateCompleted) || !rec.Ended {
 		t.Errorf("record = %+v", rec)
 	}
-	if !contains(nc.messages(), "protocol") {
-		t.Errorf("messages = %q, want the protocol error shown", nc.messages())
+	if !contains(msgsOf(nc), "protocol") {
+		t.Errorf("messages = %q, want the protocol error shown", msgsOf(nc))
 	}
 }
 

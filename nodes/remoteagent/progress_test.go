@@ -49,10 +49,10 @@ func TestRun_MillionStatusUpdates(t *testing.T) {
 	if s := saves.Load(); s > 6 {
 		t.Errorf("%d record saves for one task; want identity and outcome only", s)
 	}
-	if m := nc.messages(); len(m) > 6 {
+	if m := msgsOf(nc); len(m) > 6 {
 		t.Errorf("%d committed lines: %q", len(m), m)
 	}
-	prog := nc.progressIn("en")
+	prog := progressIn(nc, "en")
 	count := regexp.MustCompile(`\(\+([0-9,]+) updates\)$`)
 	total := 0
 	for _, p := range prog {
@@ -102,7 +102,7 @@ func TestRun_HugeStatusText(t *testing.T) {
 	if len(rec.StatusText) > maxStatusText+40 || !strings.HasSuffix(rec.StatusText, "more bytes cut]") {
 		t.Errorf("record status text: %d bytes, ends %q", len(rec.StatusText), rec.StatusText[max(0, len(rec.StatusText)-30):])
 	}
-	for _, m := range append(nc.messages(), nc.progressIn("en")...) {
+	for _, m := range append(msgsOf(nc), progressIn(nc, "en")...) {
 		if len(m) > maxStatusText+200 {
 			t.Errorf("a line of %d bytes", len(m))
 		}

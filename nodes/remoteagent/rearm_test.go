@@ -15,7 +15,7 @@ import (
 // node to register its abort hook again (workrun.RearmableStep). The hook
 // reads the saved call when the abort begins and applies the R9 table to it;
 // a call that already holds a cancel outcome from before the restart gets
-// nothing, neither continued nor retried (SPEC R2, R9, R13).
+// nothing, neither continued nor retried (docs/remote-agent.md R2, R9, R13).
 func TestRearm_AppliesR9FromTheSavedRecord(t *testing.T) {
 	tests := []struct {
 		name        string
@@ -58,20 +58,20 @@ func TestRearm_AppliesR9FromTheSavedRecord(t *testing.T) {
 			}
 			nc := newNC("r", "ra", nil)
 			rs.Rearm(nc, workrun.NodeRun{RunID: "r", NodeID: "ra", Status: workrun.NodeInterrupted})
-			if got := len(nc.hooks); got != 1 {
+			if got := len(nc.Hooks()); got != 1 {
 				t.Fatalf("Rearm registered %d hooks, want 1", got)
 			}
 			if agent.Calls("CancelTask")+connects != 0 {
 				t.Fatal("Rearm itself must send nothing")
 			}
-			nc.abort(t.Context())
+			abortNC(t.Context(), nc)
 			if got := agent.Calls("CancelTask"); got != tt.wantCancels {
 				t.Errorf("CancelTask sent %d times, want %d", got, tt.wantCancels)
 			}
 			if agent.Calls("GetTask")+agent.Calls("SubscribeToTask") != 0 {
 				t.Error("queried the task: the cancel needs no status query")
 			}
-			if diff := cmp.Diff(tt.wantMsgs, nc.messages()); diff != "" {
+			if diff := cmp.Diff(tt.wantMsgs, msgsOf(nc)); diff != "" {
 				t.Errorf("messages (-want +got):\n%s", diff)
 			}
 			got, _ := calls.get("r", "ra")
@@ -79,14 +79,14 @@ func TestRearm_AppliesR9FromTheSavedRecord(t *testing.T) {
 				t.Errorf("saved outcome %q, want %q", got.CancelOutcome, tt.wantOutcome)
 			}
 			// A second Stop after another restart: the saved outcome means no
-			// further cancel for any row (R13).
+			// further cancel for any row (docs/remote-agent.md R13).
 			nc2 := newNC("r", "ra", nil)
 			rs.Rearm(nc2, workrun.NodeRun{RunID: "r", NodeID: "ra", Status: workrun.NodeInterrupted})
-			nc2.abort(t.Context())
+			abortNC(t.Context(), nc2)
 			if got := agent.Calls("CancelTask"); got != tt.wantCancels {
 				t.Errorf("after a second restart and Stop: %d cancels, want %d", got, tt.wantCancels)
 			}
-			if msgs := nc2.messages(); len(msgs) != 0 {
+			if msgs := msgsOf(nc2); len(msgs) != 0 {
 				t.Errorf("second restart showed %q", msgs)
 			}
 		})

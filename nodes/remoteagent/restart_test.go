@@ -25,9 +25,9 @@ func restart(t *testing.T, e *env) *env {
 // TestServers_StopAfterRestart: a run interrupted by the agent
 // (INPUT_REQUIRED) or by the application's exit, then stopped after a
 // restart without being resumed, still gets exactly one CancelTask for its
-// unfinished call, with no status query first (SPEC R2, R9). A second restart
+// unfinished call, with no status query first (docs/remote-agent.md R2, R9). A second restart
 // and Stop sends nothing more, and a cancel requested before a restart is
-// neither continued nor retried (R13).
+// neither continued nor retried (docs/remote-agent.md R13).
 func TestServers_StopAfterRestart(t *testing.T) {
 	for _, srv := range bothServers(t, true) {
 		// interrupt leaves a run interrupted and returns its id.

@@ -161,7 +161,7 @@ func TestRun_LargeResultFromSpoolFile(t *testing.T) {
 		t.Errorf("answer: %d bytes, want %d", len(out["answer"].(string)), len(text1)+5)
 	}
 	ids := out["outfiles"].([]any)
-	arts := nc.arts.(*memArtifacts)
+	arts := nc.Arts.(*memArtifacts)
 	if len(ids) != 1 || string(arts.files[ids[0].(string)]) != string(raw) {
 		t.Errorf("saved files %v differ from what was sent", ids)
 	}

@@ -78,7 +78,7 @@ func TestRun_StatusLinesLocalized(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.tag, func(t *testing.T) {
 			var got []string
-			for _, m := range nc.messagesIn(tt.tag) {
+			for _, m := range msgsIn(nc, tt.tag) {
 				if strings.HasPrefix(m, "Remote task") || strings.HasPrefix(m, "远程任务") {
 					got = append(got, m)
 				}
@@ -91,7 +91,7 @@ func TestRun_StatusLinesLocalized(t *testing.T) {
 }
 
 // TestAbort_CancelAnswerStateLocalized: the cancel answers that name the
-// state the agent reports show it in the run's language (R10).
+// state the agent reports show it in the run's language (docs/remote-agent.md R10).
 func TestAbort_CancelAnswerStateLocalized(t *testing.T) {
 	tests := []struct {
 		tag    string
@@ -110,8 +110,8 @@ func TestAbort_CancelAnswerStateLocalized(t *testing.T) {
 			agent := &fakeAgent{CancelTaskFunc: func(_ context.Context, id string) (*a2a.Task, error) { return task(id, tt.answer, ""), nil }}
 			rec := workrun.RemoteCall{RunID: "r", NodeID: "ra", CallKey: callKey, MessageID: "m", TaskID: "t1", RemoteState: string(a2a.TaskStateWorking)}
 			_, nc := savedCall(t, Deps{Calls: newMemCalls()}, rec, agent)
-			nc.abort(t.Context())
-			msgs := nc.messagesIn(tt.tag)
+			abortNC(t.Context(), nc)
+			msgs := msgsIn(nc, tt.tag)
 			if len(msgs) != 2 || msgs[1] != tt.want {
 				t.Errorf("messages = %q, want the request line then %q", msgs, tt.want)
 			}
@@ -156,7 +156,7 @@ func TestRun_SendingLineLocalized(t *testing.T) {
 		{"zh_CN.UTF-8", "正在发送到 ", "）：1 段文本、0 段数据、0 个文件（0 字节）"},
 	} {
 		var got []string
-		for _, m := range nc.messagesIn(tt.tag) {
+		for _, m := range msgsIn(nc, tt.tag) {
 			if strings.HasPrefix(m, tt.prefix) {
 				got = append(got, m)
 			}

@@ -11,7 +11,7 @@ import (
 
 func TestMain(m *testing.M) { workruntest.MainInEnglish(m) }
 
-// TestSetMessageInBothLanguages (issue 7).
+// TestSetMessageInBothLanguages.
 func TestSetMessageInBothLanguages(t *testing.T) {
 	for _, c := range []struct{ lang, want string }{
 		{"en", "Set m, msg"},

@@ -3,7 +3,7 @@ package start
 import "workrun/workrun"
 
 // msgID names one node message; texts holds its English and Simplified
-// Chinese wording, chosen by workrun.Language when written (issue 7).
+// Chinese wording, chosen by workrun.Language when written (docs/conventions.md §9).
 type msgID string
 
 const (

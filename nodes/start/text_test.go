@@ -11,7 +11,7 @@ import (
 
 func TestMain(m *testing.M) { workruntest.MainInEnglish(m) }
 
-// TestStartMessageInBothLanguages (issue 7): the node message is written in
+// TestStartMessageInBothLanguages: the node message is written in
 // the app's language, which the GUI's switch puts in LANGUAGE.
 func TestStartMessageInBothLanguages(t *testing.T) {
 	for _, c := range []struct{ lang, want string }{

@@ -17,12 +17,16 @@ type NodeContext struct {
 	Arts      workrun.ArtifactStore
 	// DecisionFunc answers Decision; nil means "no decision yet".
 	DecisionFunc func(ctx context.Context) (workrun.Decision, bool, error)
+	// KeepProgressApart: Progress lines go to ProgressTexts instead of Logs
+	// and Texts, as the engine keeps them apart from the committed messages.
+	KeepProgressApart bool
 
-	mu     sync.Mutex
-	logs   []workrun.Text
-	hooks  []func(ctx context.Context)
-	bounds []time.Duration
-	branch string
+	mu       sync.Mutex
+	logs     []workrun.Text
+	progress []workrun.Text
+	hooks    []func(ctx context.Context)
+	bounds   []time.Duration
+	branch   string
 }
 
 var _ workrun.NodeContext = (*NodeContext)(nil)
@@ -46,7 +50,15 @@ func (c *NodeContext) Log(msg workrun.Text) {
 	c.logs = append(c.logs, msg)
 }
 
-func (c *NodeContext) Progress(msg workrun.Text) { c.Log(msg) }
+func (c *NodeContext) Progress(msg workrun.Text) {
+	if !c.KeepProgressApart {
+		c.Log(msg)
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.progress = append(c.progress, msg)
+}
 
 func (c *NodeContext) OnAbort(hook func(ctx context.Context)) { c.OnAbortWithin(0, hook) }
 
@@ -97,6 +109,13 @@ func (c *NodeContext) Texts() []workrun.Text {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return append([]workrun.Text(nil), c.logs...)
+}
+
+// ProgressTexts returns the progress lines kept apart (KeepProgressApart).
+func (c *NodeContext) ProgressTexts() []workrun.Text {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]workrun.Text(nil), c.progress...)
 }
 
 // Hooks returns the abort hooks registered so far.

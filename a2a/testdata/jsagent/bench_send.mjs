@@ -1,5 +1,5 @@
-// File-sending memory benchmark for the @a2a-js/sdk 1.3.0 client (issue 3,
-// Benchmarks): sends FILES raw parts totalling MIB MiB in one SendMessage and
+// File-sending memory benchmark for the @a2a-js/sdk 1.3.0 client (docs/BENCHMARKS.md,
+// "a2a interop comparison"): sends FILES raw parts totalling MIB MiB in one SendMessage and
 // reports the peak memory above idle. Run with --expose-gc so idle is
 // measured after a collection:
 //

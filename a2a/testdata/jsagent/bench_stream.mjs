@@ -1,5 +1,5 @@
-// Stream-decoding benchmark for the @a2a-js/sdk 1.3.0 client (issue 3,
-// Benchmarks). Run by a2a/bench_interop_test.go against the same server the Go
+// Stream-decoding benchmark for the @a2a-js/sdk 1.3.0 client (docs/BENCHMARKS.md,
+// "a2a interop comparison"). Run by a2a/bench_interop_test.go against the same server the Go
 // client reads, so the two figures are side by side in one run:
 //
 //   node bench_stream.mjs BASE_URL [RUNS] [TEXT]
