@@ -409,7 +409,9 @@ func (p *eventPrinter) event(ev workrun.Event) {
 			fmt.Fprintf(p.w, "[%s] %s\n", termLine(n.NodeID), termLine(string(n.Status)))
 		}
 	case workrun.EventRun:
-		if ev.Run.Status == workrun.RunStopping {
+		// A failure passes through "stopping" too (its abort hooks run);
+		// only a person's Stop, which names no failed node, says so.
+		if ev.Run.Status == workrun.RunStopping && ev.Run.FailedNode == "" {
 			fmt.Fprintln(p.w, "stopping…")
 		}
 	}

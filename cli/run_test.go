@@ -192,6 +192,10 @@ func TestRunExitCodes(t *testing.T) {
 			if !strings.Contains(res.Stdout+res.Stderr, tc.text) {
 				t.Errorf("output lacks %q:\nstdout:\n%s\nstderr:\n%s", tc.text, res.Stdout, res.Stderr)
 			}
+			// "stopping…" is for a person's Stop, never a failure's hooks.
+			if strings.Contains(res.Stdout+res.Stderr, "stopping") {
+				t.Errorf("output says stopping without a Stop:\n%s\n%s", res.Stdout, res.Stderr)
+			}
 		})
 	}
 }
@@ -345,6 +349,9 @@ func TestSIGINTStopsTheRun(t *testing.T) {
 	res := result{Code: <-done, Stdout: stdout.String(), Stderr: stderr.String()}
 	if res.Code != ExitStopped {
 		t.Fatalf("exit %d, want %d\n%s\n%s", res.Code, ExitStopped, res.Stdout, res.Stderr)
+	}
+	if !strings.Contains(res.Stdout+res.Stderr, "stopping…") {
+		t.Errorf("a stop by the user does not say stopping…:\n%s\n%s", res.Stdout, res.Stderr)
 	}
 	b, _ := os.ReadFile(marker)
 	if got := strings.Count(string(b), "\n"); got != 1 {
