@@ -323,6 +323,9 @@ func (p *RunPanel) addMessage(m workrun.Message) {
 			return // already loaded from the store
 		}
 		p.seen[m.Seq] = true
+		if p.replaceLive(m) {
+			return
+		}
 	}
 	ms := p.msgs[m.NodeID]
 	if n := len(ms); n > 0 && m.Seq != 0 && ms[n-1].Seq > m.Seq {
@@ -338,6 +341,24 @@ func (p *RunPanel) addMessage(m workrun.Message) {
 	if m.NodeID == p.sel {
 		p.dirtyMsgs = true
 	}
+}
+
+// replaceLive puts the stored line m in the place of the same progress line
+// shown live before its commit (published with Seq 0), so a run loaded from
+// the store while its events arrived shows each line once.
+func (p *RunPanel) replaceLive(m workrun.Message) bool {
+	ms := p.msgs[m.NodeID]
+	for i := len(ms) - 1; i >= 0; i-- {
+		l := ms[i]
+		if l.Seq == 0 && l.Key == m.Key && l.Text == m.Text && slices.Equal(l.Args, m.Args) {
+			ms[i] = m
+			if m.NodeID == p.sel {
+				p.dirtyMsgs = true
+			}
+			return true
+		}
+	}
+	return false
 }
 
 func cmpSeq(a, b int64) int {

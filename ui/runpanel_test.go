@@ -288,3 +288,33 @@ func TestInputsForm_Types(t *testing.T) {
 		t.Errorf("bad number accepted: %v", err)
 	}
 }
+
+// TestRunPanel_LiveProgressThenStoredLineShowsOnce: a progress line is shown
+// live before its commit (Seq 0); when the run is then loaded from the store
+// (as at its end) the stored copy takes its place instead of a second line.
+func TestRunPanel_LiveProgressThenStoredLineShowsOnce(t *testing.T) {
+	w := newTestWindow(t, Deps{})
+	wf := SampleRemote("http://127.0.0.1:1")
+	p := w.panel
+	onUI(w, func() {
+		p.Start("r1", wf)
+		p.Select("ask")
+		p.Apply(Event{Type: "message", RunID: "r1", NodeID: "ask", Message: &workrun.Message{RunID: "r1", NodeID: "ask", Key: "remoteagent.artifact", Args: []string{"echo", "echo hi"}, Text: "Result echo: echo hi"}})
+		p.Apply(Event{Type: "message", RunID: "r1", NodeID: "ask", Message: &workrun.Message{RunID: "r1", NodeID: "ask", Seq: 7, Text: "Remote task: completed"}})
+		p.Load(workrun.Run{ID: "r1", Workflow: wf, Status: workrun.RunSucceeded}, nil, []workrun.Message{
+			{RunID: "r1", NodeID: "ask", Seq: 6, Key: "remoteagent.artifact", Args: []string{"echo", "echo hi"}, Text: "Result echo: echo hi"},
+			{RunID: "r1", NodeID: "ask", Seq: 7, Text: "Remote task: completed"},
+		})
+	})
+	var lines []string
+	onUI(w, func() { lines = p.MessageLines("ask") })
+	n := 0
+	for _, l := range lines {
+		if strings.Contains(l, "echo hi") {
+			n++
+		}
+	}
+	if n != 1 || len(lines) != 2 {
+		t.Errorf("lines %q: want the result line once and two lines in all", lines)
+	}
+}
