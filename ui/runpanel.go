@@ -326,6 +326,8 @@ func (p *RunPanel) addMessage(m workrun.Message) {
 		if p.replaceLive(m) {
 			return
 		}
+	} else if p.storedAlready(m) {
+		return // its stored copy came first (a store read overtook the event)
 	}
 	ms := p.msgs[m.NodeID]
 	if n := len(ms); n > 0 && m.Seq != 0 && ms[n-1].Seq > m.Seq {
@@ -355,6 +357,19 @@ func (p *RunPanel) replaceLive(m workrun.Message) bool {
 			if m.NodeID == p.sel {
 				p.dirtyMsgs = true
 			}
+			return true
+		}
+	}
+	return false
+}
+
+// storedAlready reports whether the live line m (Seq 0) is already shown as
+// its stored copy: same node, key, arguments, text and time.
+func (p *RunPanel) storedAlready(m workrun.Message) bool {
+	ms := p.msgs[m.NodeID]
+	for i := len(ms) - 1; i >= 0 && i >= len(ms)-256; i-- {
+		l := ms[i]
+		if l.Seq != 0 && l.Time.Equal(m.Time) && l.Key == m.Key && l.Text == m.Text && slices.Equal(l.Args, m.Args) {
 			return true
 		}
 	}

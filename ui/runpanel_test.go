@@ -317,4 +317,20 @@ func TestRunPanel_LiveProgressThenStoredLineShowsOnce(t *testing.T) {
 	if n != 1 || len(lines) != 2 {
 		t.Errorf("lines %q: want the result line once and two lines in all", lines)
 	}
+
+	// The other order: the store read lands before the live event.
+	at := time.Date(2026, 12, 1, 14, 0, 0, 0, time.UTC)
+	onUI(w, func() {
+		p.Start("r2", wf)
+		p.Select("ask")
+		p.Load(workrun.Run{ID: "r2", Workflow: wf, Status: workrun.RunSucceeded}, nil, []workrun.Message{
+			{RunID: "r2", NodeID: "ask", Seq: 6, Time: at, Key: "remoteagent.artifact", Args: []string{"echo", "echo hi"}, Text: "Result echo: echo hi"},
+			{RunID: "r2", NodeID: "ask", Seq: 7, Time: at, Text: "Remote task: completed"},
+		})
+		p.Apply(Event{Type: "message", RunID: "r2", NodeID: "ask", Message: &workrun.Message{RunID: "r2", NodeID: "ask", Time: at.Local(), Key: "remoteagent.artifact", Args: []string{"echo", "echo hi"}, Text: "Result echo: echo hi"}})
+	})
+	onUI(w, func() { lines = p.MessageLines("ask") })
+	if len(lines) != 2 {
+		t.Errorf("store read first: lines %q, want two", lines)
+	}
 }
