@@ -129,13 +129,8 @@ func guiDeps(p *parts) ui.Deps {
 				cred = new(credentials.ForA2A(c, secret))
 			}
 			r, err := remoteagent.CheckAgent(ctx, url, cred)
-			switch {
-			case errors.Is(err, remoteagent.ErrCredentialRequired):
-				return ui.AgentReport{}, fmt.Errorf("%w: %w", ui.ErrNeedsCredential, err)
-			case errors.Is(err, remoteagent.ErrCredentialRefused):
-				return ui.AgentReport{}, fmt.Errorf("%w: %w", ui.ErrCredentialRefused, err)
-			case err != nil:
-				return ui.AgentReport{}, err
+			if err != nil {
+				return ui.AgentReport{}, uiErr(err)
 			}
 			return ui.AgentReport{CardName: r.Name, InterfaceURL: r.Endpoint, Streaming: r.Streaming,
 				SecuritySchemes: r.SecuritySchemes, CredentialAccepted: r.CredentialUsed && r.Accepted}, nil
@@ -204,11 +199,17 @@ func (a credAdapter) Delete(ctx context.Context, name string) error {
 	return uiErr(a.m.Delete(ctx, name))
 }
 
-// uiErr marks a missing keyring with ui.ErrNoKeyring, the sentinel the window
-// knows (it does not import credentials).
+// uiErr marks errors with the sentinels the window knows (it imports neither
+// credentials nor the node kinds): a missing keyring, an agent that wants a
+// credential or refused one.
 func uiErr(err error) error {
-	if errors.Is(err, credentials.ErrNoKeyring) {
+	switch {
+	case errors.Is(err, credentials.ErrNoKeyring):
 		return fmt.Errorf("%w: %w", ui.ErrNoKeyring, err)
+	case errors.Is(err, remoteagent.ErrCredentialRequired):
+		return fmt.Errorf("%w: %w", ui.ErrNeedsCredential, err)
+	case errors.Is(err, remoteagent.ErrCredentialRefused):
+		return fmt.Errorf("%w: %w", ui.ErrCredentialRefused, err)
 	}
 	return err
 }

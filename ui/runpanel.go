@@ -352,7 +352,7 @@ func (p *RunPanel) replaceLive(m workrun.Message) bool {
 	ms := p.msgs[m.NodeID]
 	for i := len(ms) - 1; i >= 0; i-- {
 		l := ms[i]
-		if l.Seq == 0 && l.Key == m.Key && l.Text == m.Text && slices.Equal(l.Args, m.Args) {
+		if l.Seq == 0 && sameWords(l, m) {
 			ms[i] = m
 			if m.NodeID == p.sel {
 				p.dirtyMsgs = true
@@ -369,11 +369,16 @@ func (p *RunPanel) storedAlready(m workrun.Message) bool {
 	ms := p.msgs[m.NodeID]
 	for i := len(ms) - 1; i >= 0 && i >= len(ms)-256; i-- {
 		l := ms[i]
-		if l.Seq != 0 && l.Time.Equal(m.Time) && l.Key == m.Key && l.Text == m.Text && slices.Equal(l.Args, m.Args) {
+		if l.Seq != 0 && l.Time.Equal(m.Time) && sameWords(l, m) {
 			return true
 		}
 	}
 	return false
+}
+
+// sameWords reports whether two lines say the same thing.
+func sameWords(a, b workrun.Message) bool {
+	return a.Key == b.Key && a.Text == b.Text && slices.Equal(a.Args, b.Args)
 }
 
 func cmpSeq(a, b int64) int {
