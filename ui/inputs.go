@@ -25,8 +25,9 @@ type RunInputs struct {
 }
 
 // NewRunInputs builds the form for wf; last holds the previous run's inputs.
-func NewRunInputs(wf workrun.Workflow, last workrun.Values, arts workrun.ArtifactStore, win fyne.Window) *RunInputs {
-	ri := &RunInputs{Names: workflowInputs(wf), box: container.NewVBox()}
+// names are the inputs in order (Window.runInputNames).
+func NewRunInputs(wf workrun.Workflow, names []string, last workrun.Values, arts workrun.ArtifactStore, win fyne.Window) *RunInputs {
+	ri := &RunInputs{Names: names, box: container.NewVBox()}
 	if usesDemo(wf) || SampleInputs[wf.Name] != nil {
 		hint := widget.NewLabel(DemoWords())
 		hint.Wrapping = fyne.TextWrapWord
@@ -128,7 +129,7 @@ func (w *Window) askInputs() {
 		return
 	}
 	wf := w.doc.Workflow()
-	ri := NewRunInputs(wf, w.lastInputs(), w.deps.Artifacts, w.win)
+	ri := NewRunInputs(wf, w.runInputNames(wf), w.lastInputs(), w.deps.Artifacts, w.win)
 	w.runInputs = ri
 	if len(ri.Names) == 0 {
 		w.launch(wf, workrun.Values{})

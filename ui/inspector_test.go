@@ -17,7 +17,7 @@ import (
 // TestInspector_RemoteAgentForm types into the Remote Agent form and checks
 // what it reports before and after Apply (docs/remote-agent.md R3).
 func TestInspector_RemoteAgentForm(t *testing.T) {
-	w := newTestWindow(t, Deps{})
+	w := newTestWindow(t, Deps{Engine: checkingEngine()})
 	wf := SampleRemote("http://127.0.0.1:41241")
 	wf.State["document"] = workrun.FieldFile
 	w.OpenWorkflow("", wf)
@@ -31,14 +31,14 @@ func TestInspector_RemoteAgentForm(t *testing.T) {
 		want []string // substrings of the problems shown, in order
 	}{
 		{"sample is valid", func() {}, nil},
-		{"timeout above 600", func() { entry("timeout_seconds").SetText("601") }, []string{"1–600"}},
+		{"timeout above 600", func() { entry("timeout_seconds").SetText("601") }, []string{"from 1 to 600"}},
 		{"timeout not a number", func() { entry("timeout_seconds").SetText("soon") }, []string{"whole number"}},
 		{"timeout back in range", func() { entry("timeout_seconds").SetText("600") }, nil},
-		{"chat API url without scheme", func() { entry("url").SetText("api.openai.com/v1/chat") }, []string{"http://"}},
+		{"chat API url without scheme", func() { entry("url").SetText("api.openai.com/v1/chat") }, []string{"not an absolute http(s) URL"}},
 		{"no inputs", func() {
 			entry("url").SetText("http://127.0.0.1:41241")
 			in.widgets["inputs"].(*widget.CheckGroup).SetSelected(nil)
-		}, []string{"at least one input"}},
+		}, []string{"at least one State field"}},
 		{"inputs and an attachment", func() {
 			in.widgets["inputs"].(*widget.CheckGroup).SetSelected([]string{"question"})
 			in.widgets["attachments"].(*widget.CheckGroup).SetSelected([]string{"document"})
@@ -46,7 +46,7 @@ func TestInspector_RemoteAgentForm(t *testing.T) {
 	}
 	for _, tt := range tests {
 		tt.edit()
-		got := in.Problems()
+		got := in.shownProblems()
 		if len(got) != len(tt.want) {
 			t.Fatalf("%s: problems %q, want %d", tt.name, got, len(tt.want))
 		}
@@ -93,7 +93,7 @@ func TestInspector_RemoteAgentForm(t *testing.T) {
 // TestInspector_RunDisabledWhileProblems: a problem typed and applied
 // disables Run and shows on the node and in the problem list (docs/product.md W1).
 func TestInspector_RunDisabledWhileProblems(t *testing.T) {
-	eng := &fakeEngine{}
+	eng := checkingEngine()
 	w := newTestWindow(t, Deps{Engine: eng})
 	w.OpenWorkflow("", SampleRemote("http://127.0.0.1:41241"))
 	if !w.RunEnabled() {
@@ -101,11 +101,11 @@ func TestInspector_RunDisabledWhileProblems(t *testing.T) {
 	}
 	w.doc.Select("ask", false)
 	w.insp.widgets["timeout_seconds"].(*widget.Entry).SetText("0")
-	w.insp.Apply()
+	w.insp.applyForm()
 	if w.RunEnabled() {
 		t.Error("Run enabled with a timeout of 0")
 	}
-	if got := w.cv.nodes["ask"].fullWarn; !strings.Contains(got, "1–600") {
+	if got := w.cv.nodes["ask"].fullWarn; !strings.Contains(got, "from 1 to 600") {
 		t.Errorf("node warning %q", got)
 	}
 	if len(w.Problems()) != 1 || w.Problems()[0].NodeID != "ask" {
@@ -140,10 +140,10 @@ func TestInspector_TestConnection(t *testing.T) {
 	run := func() string {
 		done := make(chan struct{})
 		in.testDone = func() { close(done) }
-		fyne.DoAndWait(in.TestConnection)
+		fyne.DoAndWait(in.testConnection)
 		<-done
 		var s string
-		fyne.DoAndWait(func() { s = in.TestResult() })
+		fyne.DoAndWait(func() { s = in.testResult() })
 		return s
 	}
 	got := run()
@@ -177,11 +177,11 @@ func TestInspector_TestConnectionWantsCredential(t *testing.T) {
 	run := func() (string, bool) {
 		done := make(chan struct{})
 		in.testDone = func() { close(done) }
-		fyne.DoAndWait(in.TestConnection)
+		fyne.DoAndWait(in.testConnection)
 		<-done
 		var s string
 		var offered bool
-		fyne.DoAndWait(func() { s, offered = in.TestResult(), in.addCred.Visible() })
+		fyne.DoAndWait(func() { s, offered = in.testResult(), in.addCred.Visible() })
 		return s, offered
 	}
 	for _, c := range []struct {
