@@ -72,10 +72,12 @@ type Inspector struct {
 	addCred  *widget.Button // offered when the agent wants a credential
 	pending  string         // the value the form holds but could not apply, with why
 	applying bool           // the form is writing to the document: do not rebuild it
+	building bool           // the form is being filled: its widgets' changes are no edits
 
 	// testDone is called when a connection test finished (tests wait on it).
 	testDone func()
 	mcp      mcpState // the tool lists of MCP connection tests (inspector_mcp.go)
+	mcpShown *mcpForm // the MCP tool picker of the form shown, if any
 }
 
 // fieldReader reads one config key from the form: its value, whether the
@@ -141,7 +143,7 @@ func (in *Inspector) Show() {
 	in.nodeID = ""
 	in.widgets = map[string]fyne.CanvasObject{}
 	in.readers = nil
-	in.testOut, in.addCred = nil, nil
+	in.testOut, in.addCred, in.mcpShown = nil, nil, nil
 	switch {
 	case len(sel) == 1:
 		n, _ := d.Node(sel[0])
@@ -296,12 +298,14 @@ func (in *Inspector) showNode(d *Document, n workrun.NodeSpec) {
 		}
 		return mf
 	}
+	in.building = true
 	for _, f := range info.Fields {
 		in.addField(n, f, cfg[f.Key], state, item, mcpFor)
 	}
 	if mf != nil {
 		mf.finish(cfg)
 	}
+	in.building = false
 	in.title.OnChanged = func(string) { in.edit(n, "title") }
 	in.box.Add(in.problems)
 	in.box.Add(form)
@@ -355,6 +359,9 @@ func (in *Inspector) addField(n workrun.NodeSpec, f workrun.ConfigField, raw jso
 		if f.Protocol == workrun.ProtocolMCP {
 			mf := mcpFor()
 			mf.url.SetText(str)
+			mf.url.SetPlaceHolder(hint)
+			mf.url.OnChanged = func(string) { changed() }
+			in.widgets[f.Key] = mf.url
 			item(label, mf.url)
 			item("", mf.testRow())
 			reader(trimmed(mf.url))
@@ -496,12 +503,15 @@ func (in *Inspector) addField(n workrun.NodeSpec, f workrun.ConfigField, raw jso
 		reader(func() (any, bool, error) { ls := lines(e.Text); return ls, len(ls) > 0, nil })
 	case workrun.ValueTool:
 		mf := mcpFor()
+		mf.toolKey = f.Key
 		mf.tool.SetText(str)
 		mf.tool.SetPlaceHolder(hint)
+		in.widgets[f.Key] = mf.tool
 		item(label, mf.tool)
 		reader(trimmed(&mf.tool.Entry))
 	case workrun.ValueToolArguments:
 		mf := mcpFor()
+		mf.argsKey = f.Key
 		item(label, mf.argsBox())
 		reader(func() (any, bool, error) {
 			args, err := mf.arguments()
@@ -557,8 +567,8 @@ func caption(text string) *widget.Label {
 // and the config each join the undo step of the same field typed before.
 // A value that cannot be read stays in the form, marked, and is pending.
 func (in *Inspector) edit(n workrun.NodeSpec, key string) {
-	if in.nodeID != n.ID {
-		return // a widget of a form no longer shown (it may keep the focus)
+	if in.nodeID != n.ID || in.building {
+		return // a widget of a form no longer shown (it may keep the focus), or one being filled
 	}
 	in.recheck(n)
 	vals, err := in.collect()

@@ -53,6 +53,8 @@ type mcpForm struct {
 	missing *widget.Label     // required arguments left empty
 	params  []*mcpParam       // the rows of args, in order
 	shown   string            // the tool whose schema the rows follow ("": none known)
+
+	toolKey, argsKey string // the config keys of the tool and its arguments
 }
 
 // mcpParam is one argument row.
@@ -73,10 +75,8 @@ func (in *Inspector) newMCPForm(n workrun.NodeSpec, state map[string]workrun.Fie
 		in.mcp.tools = map[string][]MCPTool{}
 	}
 	f := &mcpForm{in: in, n: n, state: state}
+	in.mcpShown = f
 	f.url = widget.NewEntry()
-	f.url.SetPlaceHolder("http://127.0.0.1:41251/mcp")
-	f.url.OnChanged = func(string) { in.edit(n, "url") }
-	in.widgets["url"] = f.url
 
 	f.status = widget.NewLabel("")
 	f.status.Wrapping = fyne.TextWrapWord
@@ -88,7 +88,6 @@ func (in *Inspector) newMCPForm(n workrun.NodeSpec, state map[string]workrun.Fie
 	in.widgets["tools"] = f.tools
 
 	f.tool = widget.NewSelectEntry(nil)
-	in.widgets["tool"] = f.tool
 
 	f.args = container.NewVBox()
 	f.missing = widget.NewLabel("")
@@ -122,7 +121,7 @@ func (f *mcpForm) finish(cfg map[string]json.RawMessage) {
 		f.showTools(tools, nil)
 	}
 	args := map[string]any{}
-	for k, raw := range configMap(cfg["arguments"]) {
+	for k, raw := range configMap(cfg[f.argsKey]) {
 		var v any
 		if json.Unmarshal(raw, &v) == nil {
 			args[k] = v
@@ -136,7 +135,7 @@ func (f *mcpForm) finish(cfg map[string]json.RawMessage) {
 			f.setRows(strings.TrimSpace(s), f.valuesFor(name))
 		}
 		f.markChosen()
-		f.in.edit(f.n, "tool")
+		f.in.edit(f.n, f.toolKey)
 	}
 }
 
@@ -167,7 +166,7 @@ func mcpSupportLabel(s string) string {
 
 // current reports whether this form is still the one shown.
 func (f *mcpForm) current() bool {
-	return f.in.nodeID == f.n.ID && f.in.widgets["url"] == f.url
+	return f.in.nodeID == f.n.ID && f.in.mcpShown == f
 }
 
 // test runs the connection test with the typed URL and chosen credential;
@@ -318,7 +317,7 @@ func (f *mcpForm) values() map[string]any {
 // tool whose schema is not known (no test yet) shows the values alone.
 func (f *mcpForm) setRows(tool string, vals map[string]any) {
 	for k := range f.in.widgets {
-		if strings.HasPrefix(k, "arguments.") {
+		if strings.HasPrefix(k, f.argsKey+".") {
 			delete(f.in.widgets, k)
 		}
 	}
@@ -370,7 +369,7 @@ func (f *mcpForm) addRow(p *mcpParam, description string, val any) {
 	p.entry = widget.NewEntry()
 	p.entry.SetText(argText(val))
 	p.entry.SetPlaceHolder("{{…}}")
-	key := "arguments." + p.name
+	key := f.argsKey + "." + p.name
 	p.entry.OnChanged = func(string) {
 		f.checkRequired()
 		f.in.edit(f.n, key)
