@@ -255,8 +255,8 @@ func (in *Inspector) showEdge(d *Document, k EdgeKey) {
 	in.box.Add(heading(lang.X("insp.edge", "Edge")))
 	in.box.Add(widget.NewLabel(k.From + " → " + k.To))
 	from, _ := d.Node(k.From)
-	if from.Type == "condition" {
-		sel := newSelect([]string{"true", "false"}, func(s string) { d.SetEdgeWhen(k, s) })
+	if info, _ := kindInfo(from.Type); len(info.Branches) > 0 {
+		sel := newSelect(info.Branches, func(s string) { d.SetEdgeWhen(k, s) })
 		sel.Selected = d.wf.Edges[d.edgeIndex(k)].When
 		in.widgets["when"] = sel
 		in.box.Add(widget.NewForm(widget.NewFormItem(lang.X("insp.when", "Branch"), sel)))

@@ -148,8 +148,17 @@ func TestDescriptions_MatchCompile(t *testing.T) {
 			}
 			cfg[f.Key] = v
 		}
-		if _, err := k.Compile(workrun.NodeSpec{ID: "n", Type: info.Type, Config: encodeConfig(cfg)}, wf); err != nil {
+		st, err := k.Compile(workrun.NodeSpec{ID: "n", Type: info.Type, Config: encodeConfig(cfg)}, wf)
+		if err != nil {
 			t.Errorf("%s: every described key set: %v\n%s", info.Type, err, encodeConfig(cfg))
+			continue
+		}
+		var branches []string
+		if b, ok := st.(workrun.BranchingStep); ok {
+			branches = b.Branches()
+		}
+		if !cmp.Equal(branches, info.Branches) {
+			t.Errorf("%s: describes branches %q, its step takes %q", info.Type, info.Branches, branches)
 		}
 		if _, err := k.Compile(workrun.NodeSpec{ID: "n", Type: info.Type, Config: info.DefaultConfig()}, wf); err != nil && strings.Contains(err.Error(), "unknown field") {
 			t.Errorf("%s: a new node's config %s: %v", info.Type, info.DefaultConfig(), err)

@@ -25,6 +25,10 @@ type KindInfo struct {
 	// Fields are the config keys the kind reads, in the order a form shows
 	// them. A key not listed here is kept as it is by an editor.
 	Fields []ConfigField
+	// Branches are the values the When of an edge leaving a node of this
+	// kind may take (its BranchingStep's Branches); none: every edge is
+	// followed.
+	Branches []string
 }
 
 // KindGroup is a palette heading.

@@ -20,5 +20,5 @@ func (Kind) Describe() workrun.KindInfo {
 		{Key: "field", Value: workrun.ValueField, Label: texts.Msg(msgLabelField), Required: true},
 		{Key: "op", Value: workrun.ValueChoice, Label: texts.Msg(msgLabelOp), Required: true, Options: ops, Default: "eq"},
 		{Key: "value", Value: workrun.ValueJSON, Label: texts.Msg(msgLabelValue), Hint: workrun.Plain(`3, "text", true`)},
-	}}
+	}, Branches: (&step{}).Branches()}
 }
