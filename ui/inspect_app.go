@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"workrun/workrun"
@@ -13,6 +14,16 @@ import (
 // results back on the Fyne thread (docs/conventions.md §6).
 func (w *Window) newInspector() *Inspector {
 	in := NewInspector(func() *Document { return w.doc }, w.win.Canvas(), w.tips)
+	// The edits go to the open document (w.doc changes when another
+	// workflow is opened).
+	in.Edits = InspectorEdits{
+		Name:            func(name, as string) { w.doc.EditName(name, as) },
+		Field:           func(name string, t workrun.FieldType) { w.doc.SetField(name, t) },
+		EdgeWhen:        func(k EdgeKey, when string) { w.doc.SetEdgeWhen(k, when) },
+		DeleteSelection: func() { w.doc.DeleteSelection() },
+		Title:           func(id, title, as string) { w.doc.EditTitle(id, title, as) },
+		Config:          func(id string, cfg json.RawMessage, as string) { w.doc.EditConfig(id, cfg, as) },
+	}
 	in.OnStatus = w.setStatus
 	in.OnAddCredential = w.showCredentials
 	if e := w.deps.Engine; e != nil {

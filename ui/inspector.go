@@ -33,9 +33,12 @@ import (
 // and answers through the reply functions the callbacks carry, on the Fyne
 // thread.
 type Inspector struct {
-	doc    func() *Document // the document shown
+	doc    func() *Document // the document shown (read only: edits are Edits)
 	canvas fyne.Canvas      // the window's, for the keyboard focus
 	tips   *tipLayer
+
+	// Edits receive what the person changed.
+	Edits InspectorEdits
 
 	// Check returns the engine's problems of a workflow; the form shows
 	// those of its node as they are typed. Nil: no checks.
@@ -78,6 +81,54 @@ type Inspector struct {
 	testDone func()
 	mcp      mcpState // the tool lists of MCP connection tests (inspector_mcp.go)
 	mcpShown *mcpForm // the MCP tool picker of the form shown, if any
+}
+
+// InspectorEdits are the changes the inspector reports. as names the undo
+// step an edit joins (the keystrokes of one field make one step); "" is a
+// step of its own.
+type InspectorEdits struct {
+	Name            func(name, as string)
+	Field           func(name string, t workrun.FieldType) // t "": remove the field
+	EdgeWhen        func(k EdgeKey, when string)
+	DeleteSelection func()
+	Title           func(nodeID, title, as string)
+	Config          func(nodeID string, config json.RawMessage, as string)
+}
+
+func (e InspectorEdits) name(s, as string) {
+	if e.Name != nil {
+		e.Name(s, as)
+	}
+}
+
+func (e InspectorEdits) field(n string, t workrun.FieldType) {
+	if e.Field != nil {
+		e.Field(n, t)
+	}
+}
+
+func (e InspectorEdits) edgeWhen(k EdgeKey, when string) {
+	if e.EdgeWhen != nil {
+		e.EdgeWhen(k, when)
+	}
+}
+
+func (e InspectorEdits) deleteSelection() {
+	if e.DeleteSelection != nil {
+		e.DeleteSelection()
+	}
+}
+
+func (e InspectorEdits) title(id, title, as string) {
+	if e.Title != nil {
+		e.Title(id, title, as)
+	}
+}
+
+func (e InspectorEdits) config(id string, cfg json.RawMessage, as string) {
+	if e.Config != nil {
+		e.Config(id, cfg, as)
+	}
 }
 
 // fieldReader reads one config key from the form: its value, whether the
@@ -201,7 +252,7 @@ func (in *Inspector) showWorkflow(d *Document) {
 			return
 		}
 		in.pending = ""
-		in.apply(func() { d.EditName(s, "name") })
+		in.apply(func() { in.Edits.name(s, "name") })
 	}
 	in.widgets["name"] = name
 	in.box.Add(caption(lang.X("wf.name", "Name")))
@@ -210,7 +261,7 @@ func (in *Inspector) showWorkflow(d *Document) {
 	in.box.Add(heading(lang.X("insp.state", "State fields")))
 	ins := workflowInputs(d.wf, in.fields(d.wf))
 	for _, n := range fieldNames(d.wf.State) {
-		rm := newTipButton(in.tips, "", theme.DeleteIcon(), fmt.Sprintf(lang.X("insp.remove_field", "Remove the field %s"), n), func() { d.SetField(n, "") })
+		rm := newTipButton(in.tips, "", theme.DeleteIcon(), fmt.Sprintf(lang.X("insp.remove_field", "Remove the field %s"), n), func() { in.Edits.field(n, "") })
 		role := lang.X("insp.role_inner", "set by a node")
 		if slices.Contains(ins, n) {
 			role = lang.X("insp.role_input", "run input")
@@ -225,7 +276,7 @@ func (in *Inspector) showWorkflow(d *Document) {
 	in.widgets["field_name"], in.widgets["field_type"] = fname, ftype
 	addField := func() {
 		if n := strings.TrimSpace(fname.Text); n != "" {
-			d.SetField(n, SelectedFieldType(ftype))
+			in.Edits.field(n, SelectedFieldType(ftype))
 			if in.canvas != nil {
 				in.canvas.Focus(in.widgets["field_name"].(*widget.Entry))
 			}
@@ -256,12 +307,12 @@ func (in *Inspector) showEdge(d *Document, k EdgeKey) {
 	in.box.Add(widget.NewLabel(k.From + " → " + k.To))
 	from, _ := d.Node(k.From)
 	if info, _ := kindInfo(from.Type); len(info.Branches) > 0 {
-		sel := newSelect(info.Branches, func(s string) { d.SetEdgeWhen(k, s) })
+		sel := newSelect(info.Branches, func(s string) { in.Edits.edgeWhen(k, s) })
 		sel.Selected = d.wf.Edges[d.edgeIndex(k)].When
 		in.widgets["when"] = sel
 		in.box.Add(widget.NewForm(widget.NewFormItem(lang.X("insp.when", "Branch"), sel)))
 	}
-	in.box.Add(widget.NewButtonWithIcon(lang.X("edit.delete", "Delete"), theme.DeleteIcon(), func() { d.DeleteSelection() }))
+	in.box.Add(widget.NewButtonWithIcon(lang.X("edit.delete", "Delete"), theme.DeleteIcon(), in.Edits.deleteSelection))
 }
 
 // --- node ---
@@ -584,10 +635,10 @@ func (in *Inspector) edit(n workrun.NodeSpec, key string) {
 	}
 	in.apply(func() {
 		if key == "title" {
-			d.EditTitle(n.ID, strings.TrimSpace(in.title.Text), "title:"+n.ID)
+			in.Edits.title(n.ID, strings.TrimSpace(in.title.Text), "title:"+n.ID)
 			return
 		}
-		d.EditConfig(n.ID, mergeConfig(cur.Config, in.info, vals), "cfg:"+n.ID+":"+key)
+		in.Edits.config(n.ID, mergeConfig(cur.Config, in.info, vals), "cfg:"+n.ID+":"+key)
 	})
 }
 
