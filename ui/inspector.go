@@ -182,6 +182,13 @@ func (in *Inspector) Show() {
 		return
 	}
 	if sig == in.sig {
+		if in.nodeID != "" {
+			// Another part of the workflow changed (an edge, another
+			// node): what the engine says of this node may have too.
+			if n, ok := d.Node(in.nodeID); ok {
+				in.recheck(n)
+			}
+		}
 		return
 	}
 	if in.pending != "" {
@@ -358,8 +365,10 @@ func (in *Inspector) showNode(d *Document, n workrun.NodeSpec) {
 	}
 	in.building = false
 	in.title.OnChanged = func(string) { in.edit(n, "title") }
-	in.box.Add(in.problems)
+	// The problems go under the form: appearing and going as a value is
+	// typed, they never move the field being typed in.
 	in.box.Add(form)
+	in.box.Add(in.problems)
 	in.recheck(n)
 }
 
