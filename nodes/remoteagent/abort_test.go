@@ -241,11 +241,13 @@ func TestAbort_SnapshotFreezesRecord(t *testing.T) {
 		_, err := compile(t, Deps{Calls: calls, Connect: connectTo(agent)}, baseCfg).Run(t.Context(), nc)
 		done <- err
 	}()
-	for {
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
 		if rec, _ := calls.get("r", "ra"); rec.TaskID != "" {
 			break
 		}
-		time.Sleep(time.Millisecond)
+		if time.Now().After(deadline) {
+			t.Fatal("the task id was never saved")
+		}
 	}
 	abortNC(t.Context(), nc)
 	close(release)

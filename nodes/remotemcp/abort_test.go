@@ -2,8 +2,8 @@ package remotemcp_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -33,10 +33,15 @@ func TestParallelFailureCancelsOnce(t *testing.T) {
 			// falls inside the test, so any tasks/get would be the abort's.
 			d, url := demo(t, demoserver.Options{CoreOnly: coreOnly, PollInterval: 20 * time.Second})
 			e := newEnv(t, "")
+			// Fail once the hanging task's id is saved and the echo call
+			// has ended.
+			fail := workruntest.FailWhenRun(t, e.st, func(ctx context.Context, runID string) bool {
+				return taskSaved(ctx, e.st, runID, "hang") && callEnded(ctx, e.st, runID, "done")
+			})
 			wf := flow(state, []workrun.NodeSpec{
 				mcpNode("hang", url, "hang", ""),
 				mcpNode("done", url, "echo", `,"arguments":{"text":"ok"}`),
-				{ID: "fail", Type: "process", Config: json.RawMessage(`{"command":["sh","-c","sleep 1.5; echo disk full >&2; exit 3"]}`)},
+				{ID: "fail", Type: "process", Config: fail},
 				mcpNode("later", url, "echo", `,"arguments":{"text":"never"}`),
 			}, workrun.Edge{From: "fail", To: "later"})
 			r := e.run(t, wf, nil)
@@ -78,9 +83,10 @@ func TestParallelFailureCancelsOnce(t *testing.T) {
 func TestHangingCancelIsUnconfirmed(t *testing.T) {
 	d, url := demo(t, demoserver.Options{CoreOnly: true, CancelDelay: time.Minute})
 	e := newEnv(t, "")
+	fail := workruntest.FailWhenRun(t, e.st, func(ctx context.Context, runID string) bool { return taskSaved(ctx, e.st, runID, "hang") })
 	wf := flow(state, []workrun.NodeSpec{
 		mcpNode("hang", url, "hang", `,"timeout_seconds":2`),
-		{ID: "fail", Type: "process", Config: json.RawMessage(`{"command":["sh","-c","sleep 0.5; exit 1"]}`)},
+		{ID: "fail", Type: "process", Config: fail},
 	})
 	begin := time.Now()
 	r := e.run(t, wf, nil)
@@ -152,9 +158,12 @@ func TestCutResultStreamReadsTheTaskAgain(t *testing.T) {
 func TestAbortWithoutHandleSaysSubmissionUnknown(t *testing.T) {
 	d, url := demo(t, demoserver.Options{CoreOnly: true, StageDuration: 3 * time.Second})
 	e := newEnv(t, "")
+	// Fail once the plain call has reached the server (it answers after
+	// its 3 s stage).
+	fail := workruntest.FailWhen(t, func(context.Context) bool { return count(d, "tools/call", "research") == 1 })
 	wf := flow(state, []workrun.NodeSpec{
 		mcpNode("slow", url, "research", `,"task":"never","arguments":{"topic":"x","stages":1}`),
-		{ID: "fail", Type: "process", Config: json.RawMessage(`{"command":["sh","-c","sleep 1; exit 1"]}`)},
+		{ID: "fail", Type: "process", Config: fail},
 	})
 	r := e.run(t, wf, nil)
 	if r.Status != workrun.RunFailed || r.FailedNode != "fail" {
@@ -176,11 +185,16 @@ func TestCancelLinesInChinese(t *testing.T) {
 	_, url := demo(t, demoserver.Options{CoreOnly: true})
 	e := newEnv(t, "")
 	// In memory: messages keep their keys and arguments as given.
-	runs := workruntest.NewMemStore()
-	e.eng = workrun.NewEngine(runs, e.arts, start.Kind{}, process.Kind{}, remotemcp.New(remotemcp.Deps{Calls: newMemCalls()}))
+	runs, calls := workruntest.NewMemStore(), newMemCalls()
+	e.eng = workrun.NewEngine(runs, e.arts, start.Kind{}, process.Kind{}, remotemcp.New(remotemcp.Deps{Calls: calls}))
+	// Fail once the task's "working" line is stored.
+	fail := workruntest.FailWhenRun(t, runs, func(ctx context.Context, runID string) bool {
+		ms, err := runs.Messages(ctx, runID)
+		return err == nil && slices.ContainsFunc(ms, func(m workrun.Message) bool { return m.Key == "remotemcp.status_working" })
+	})
 	wf := flow(state, []workrun.NodeSpec{
 		mcpNode("hang", url, "hang", ""),
-		{ID: "fail", Type: "process", Config: json.RawMessage(`{"command":["sh","-c","sleep 0.5; exit 1"]}`)},
+		{ID: "fail", Type: "process", Config: fail},
 	})
 	r := e.run(t, wf, nil)
 	if r.Status != workrun.RunFailed || r.FailedNode != "fail" {

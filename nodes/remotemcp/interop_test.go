@@ -2,6 +2,7 @@ package remotemcp_test
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,6 +18,7 @@ import (
 	"workrun/mcp/demoserver"
 	"workrun/nodes/remotemcp"
 	"workrun/workrun"
+	"workrun/workrun/workruntest"
 )
 
 // everythingDir holds the reference server's npm project (package-lock.json
@@ -168,9 +170,10 @@ func TestInteropMCP(t *testing.T) {
 
 	t.Run("everything/cancel", func(t *testing.T) {
 		e := newEnv(t, "")
+		fail := workruntest.FailWhenRun(t, e.st, func(ctx context.Context, runID string) bool { return taskSaved(ctx, e.st, runID, "m") })
 		wf := flow(state, []workrun.NodeSpec{
 			mcpNode("m", url, "simulate-research-query", `,"arguments":{"topic":"tides"},"output":"answer","timeout_seconds":30`),
-			{ID: "fail", Type: "process", Config: json.RawMessage(`{"command":["sh","-c","sleep 1.5; exit 1"]}`)},
+			{ID: "fail", Type: "process", Config: fail},
 		})
 		r := e.run(t, wf, nil)
 		if r.Status != workrun.RunFailed || r.FailedNode != "fail" {
