@@ -19,6 +19,7 @@ import (
 	"workrun/a2a/demoagent"
 	"workrun/nodes/remoteagent"
 	"workrun/nodes/start"
+	"workrun/remotecall"
 	"workrun/workrun"
 	"workrun/workrun/workruntest"
 )
@@ -130,7 +131,7 @@ func TestServers_R9ParallelFailure(t *testing.T) {
 			if got := e.messages(t, r.ID, "hang"); !contains(got, enRequesting) || !contains(got, enCanceled) {
 				t.Errorf("hang messages = %q", got)
 			}
-			if hang.CancelOutcome != remoteagent.CancelCanceled {
+			if hang.CancelOutcome != remotecall.CancelCanceled {
 				t.Errorf("hang outcome = %q", hang.CancelOutcome)
 			}
 			if got := e.messages(t, r.ID, "pending"); !contains(got, enUnknown) || contains(got, enRequesting) {
@@ -190,7 +191,7 @@ func TestServers_CancelUnconfirmed(t *testing.T) {
 				if got := srv.stats(t).totalCancels(); got != 1 {
 					t.Errorf("agent saw %d cancels, want exactly 1", got)
 				}
-				if c := e.call(t, r.ID, "hang"); c.CancelOutcome != remoteagent.CancelUnconfirmed {
+				if c := e.call(t, r.ID, "hang"); c.CancelOutcome != remotecall.CancelUnconfirmed {
 					t.Errorf("outcome = %q", c.CancelOutcome)
 				}
 			})
@@ -676,8 +677,8 @@ func TestServers_CancelOutlivesEngineBound(t *testing.T) {
 	if r.Status != workrun.RunFailed || r.FailedNode != "fail" {
 		t.Fatalf("run = %s at %q: %s", r.Status, r.FailedNode, r.Reason)
 	}
-	if c := e.call(t, r.ID, "hang"); c.CancelOutcome != remoteagent.CancelCanceled {
-		t.Errorf("outcome when the run ended = %q, want %q (messages %q)", c.CancelOutcome, remoteagent.CancelCanceled, e.messages(t, r.ID, "hang"))
+	if c := e.call(t, r.ID, "hang"); c.CancelOutcome != remotecall.CancelCanceled {
+		t.Errorf("outcome when the run ended = %q, want %q (messages %q)", c.CancelOutcome, remotecall.CancelCanceled, e.messages(t, r.ID, "hang"))
 	}
 	if got := e.messages(t, r.ID, "hang"); !contains(got, enCanceled) || contains(got, "save remote call") {
 		t.Errorf("messages = %q", got)

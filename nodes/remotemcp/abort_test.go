@@ -12,6 +12,7 @@ import (
 	"workrun/nodes/process"
 	"workrun/nodes/remotemcp"
 	"workrun/nodes/start"
+	"workrun/remotecall"
 	"workrun/workrun"
 	"workrun/workrun/workruntest"
 )
@@ -65,7 +66,7 @@ func TestParallelFailureCancelsOnce(t *testing.T) {
 			if !contains(msgs, enRequesting) || !contains(msgs, enCanceled) {
 				t.Errorf("hang messages = %q", msgs)
 			}
-			if hang.CancelOutcome != remotemcp.CancelCanceled || hang.RemoteState != "cancelled" {
+			if hang.CancelOutcome != remotecall.CancelCanceled || hang.RemoteState != "cancelled" {
 				t.Errorf("hang record = %+v", hang)
 			}
 			if got := e.messages(t, r.ID, "done"); contains(got, enRequesting) || contains(got, enUnknown) {
@@ -102,7 +103,7 @@ func TestHangingCancelIsUnconfirmed(t *testing.T) {
 	if n := count(d, "tasks/cancel", ""); n != 1 {
 		t.Errorf("server saw %d cancels, want exactly 1", n)
 	}
-	if c := e.call(t, r.ID, "hang"); c.CancelOutcome != remotemcp.CancelUnconfirmed {
+	if c := e.call(t, r.ID, "hang"); c.CancelOutcome != remotecall.CancelUnconfirmed {
 		t.Errorf("outcome = %q", c.CancelOutcome)
 	}
 }
@@ -126,7 +127,7 @@ func TestStopCancelsOnce(t *testing.T) {
 	if n := count(d, "tasks/cancel", ""); n != 1 {
 		t.Errorf("cancels = %d", n)
 	}
-	if c := e.call(t, r.ID, "hang"); c.CancelOutcome != remotemcp.CancelCanceled {
+	if c := e.call(t, r.ID, "hang"); c.CancelOutcome != remotecall.CancelCanceled {
 		t.Errorf("record = %+v", c)
 	}
 }
@@ -175,7 +176,7 @@ func TestAbortWithoutHandleSaysSubmissionUnknown(t *testing.T) {
 	if count(d, "tasks/cancel", "") != 0 {
 		t.Error("a cancel was sent without a handle")
 	}
-	if c := e.call(t, r.ID, "slow"); c.CancelOutcome != remotemcp.CancelSubmissionUnknown {
+	if c := e.call(t, r.ID, "slow"); c.CancelOutcome != remotecall.CancelSubmissionUnknown {
 		t.Errorf("record = %+v", c)
 	}
 }

@@ -16,7 +16,7 @@ import (
 
 	"workrun/mcp"
 	"workrun/mcp/demoserver"
-	"workrun/nodes/remotemcp"
+	"workrun/remotecall"
 	"workrun/workrun"
 	"workrun/workrun/workruntest"
 )
@@ -180,7 +180,7 @@ func TestInteropMCP(t *testing.T) {
 			t.Fatalf("run = %s at %q: %s", r.Status, r.FailedNode, r.Reason)
 		}
 		c := e.call(t, r.ID, "m")
-		if c.CancelOutcome != remotemcp.CancelCanceled || c.RemoteState != "cancelled" {
+		if c.CancelOutcome != remotecall.CancelCanceled || c.RemoteState != "cancelled" {
 			t.Errorf("record = %+v; messages %q", c, e.messages(t, r.ID, "m"))
 		}
 		if msgs := e.messages(t, r.ID, "m"); !contains(msgs, enRequesting) || !contains(msgs, enCanceled) {
