@@ -34,7 +34,7 @@ type RunPanel struct {
 	run     workrun.Run
 	nodes   map[string]workrun.NodeRun
 	kinds   map[string]string
-	msgs    map[string][]workrun.Message
+	msgs    map[string]*msgLog
 	seen    map[int64]bool
 	order   []string // node ids in workflow order, then first sight
 	touched map[string]bool
@@ -52,7 +52,7 @@ type RunPanel struct {
 	decision *fyne.Container
 	io       *widget.Label
 	msgList  *widget.List
-	shown    []workrun.Message // messages of sel, as the list shows them
+	shown    *msgLog // messages of sel, as the list shows them
 	root     fyne.CanvasObject
 
 	// Callbacks the window sets; nil in read-only views.
@@ -105,21 +105,21 @@ func NewRunPanel(runs workrun.RunStore, readOnly bool) *RunPanel {
 	p.decision = container.NewHBox()
 	p.io = widget.NewLabel("")
 	p.io.Wrapping = fyne.TextWrapWord
-	p.msgList = widget.NewList(func() int { return len(p.shown) },
+	p.msgList = widget.NewList(func() int { return p.shown.len() },
 		func() fyne.CanvasObject {
 			l := widget.NewLabel("15:04:05  message")
 			l.Truncation = fyne.TextTruncateClip
 			return l
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
-			if i < len(p.shown) {
-				o.(*widget.Label).SetText(rowLine(p.shown[i]))
+			if i < p.shown.len() {
+				o.(*widget.Label).SetText(rowLine(*p.shown.at(i)))
 			}
 		})
 	p.msgList.OnSelected = func(i widget.ListItemID) {
 		// A long line is cut to one row; selecting it shows it whole.
-		if i < len(p.shown) {
-			p.nodeErr.SetText(messageLine(p.shown[i]))
+		if i < p.shown.len() {
+			p.nodeErr.SetText(messageLine(*p.shown.at(i)))
 			p.nodeErr.Importance = widget.MediumImportance
 			p.nodeErr.Show()
 		}
@@ -153,7 +153,7 @@ func (p *RunPanel) reset(runID string) {
 	p.run = workrun.Run{ID: runID}
 	p.nodes = map[string]workrun.NodeRun{}
 	p.kinds = map[string]string{}
-	p.msgs = map[string][]workrun.Message{}
+	p.msgs = map[string]*msgLog{}
 	p.seen = map[int64]bool{}
 	p.touched = map[string]bool{}
 	p.order = nil
@@ -225,11 +225,28 @@ func (p *RunPanel) Load(r workrun.Run, nrs []workrun.NodeRun, ms []workrun.Messa
 			p.setNode(n)
 		}
 	}
+	// Stored lines that neither were shown already nor replace a live line
+	// are merged in once per node, not inserted one by one.
+	extra := map[string][]workrun.Message{}
 	for _, m := range ms {
-		p.addMessage(m)
+		if m.Seq == 0 {
+			p.addMessage(m)
+			continue
+		}
+		if p.seen[m.Seq] {
+			continue
+		}
+		p.seen[m.Seq] = true
+		if !p.log(m.NodeID).replaceLive(m) {
+			extra[m.NodeID] = append(extra[m.NodeID], m)
+		}
 	}
-	for id := range p.msgs {
-		p.sortMessages(id)
+	for id, l := range p.msgs {
+		if len(extra[id]) > 0 {
+			l.add(extra[id])
+		} else {
+			l.sortSeq()
+		}
 	}
 	p.autoSelect()
 	p.dirtyHeader, p.dirtyNodes, p.dirtyDetail = true, true, true
@@ -318,62 +335,41 @@ func (p *RunPanel) setNode(n workrun.NodeRun) {
 }
 
 func (p *RunPanel) addMessage(m workrun.Message) {
-	if m.Seq != 0 {
-		if p.seen[m.Seq] {
-			return // already loaded from the store
+	l := p.log(m.NodeID)
+	switch {
+	case m.Seq == 0:
+		if l.storedAlready(m) {
+			return // its stored copy came first (a store read overtook the event)
 		}
+		l.push(m)
+	case p.seen[m.Seq]:
+		return // already loaded from the store
+	default:
 		p.seen[m.Seq] = true
-		if p.replaceLive(m) {
-			return
+		switch {
+		case l.replaceLive(m):
+			// The stored copy of a line shown live before its commit
+			// (a store read merged with live events) takes its place.
+		case m.Seq > l.lastSeq:
+			l.push(m)
+		default:
+			l.add([]workrun.Message{m}) // out of order: keep sequence order
 		}
-	} else if p.storedAlready(m) {
-		return // its stored copy came first (a store read overtook the event)
 	}
-	ms := p.msgs[m.NodeID]
-	if n := len(ms); n > 0 && m.Seq != 0 && ms[n-1].Seq > m.Seq {
-		// Out of order (a store read merged with live events): keep the
-		// list sorted by sequence.
-		i, _ := slices.BinarySearchFunc(ms, m.Seq, func(a workrun.Message, s int64) int { return cmpSeq(a.Seq, s) })
-		ms = slices.Insert(ms, i, m)
-	} else {
-		ms = append(ms, m)
-	}
-	p.msgs[m.NodeID] = ms
-	p.know(m.NodeID, "")
 	if m.NodeID == p.sel {
 		p.dirtyMsgs = true
 	}
 }
 
-// replaceLive puts the stored line m in the place of the same progress line
-// shown live before its commit (published with Seq 0), so a run loaded from
-// the store while its events arrived shows each line once.
-func (p *RunPanel) replaceLive(m workrun.Message) bool {
-	ms := p.msgs[m.NodeID]
-	for i := len(ms) - 1; i >= 0; i-- {
-		l := ms[i]
-		if l.Seq == 0 && sameWords(l, m) {
-			ms[i] = m
-			if m.NodeID == p.sel {
-				p.dirtyMsgs = true
-			}
-			return true
-		}
+// log is a node's message log, made on first use.
+func (p *RunPanel) log(nodeID string) *msgLog {
+	l := p.msgs[nodeID]
+	if l == nil {
+		l = newMsgLog()
+		p.msgs[nodeID] = l
+		p.know(nodeID, "")
 	}
-	return false
-}
-
-// storedAlready reports whether the live line m (Seq 0) is already shown as
-// its stored copy: same node, key, arguments, text and time.
-func (p *RunPanel) storedAlready(m workrun.Message) bool {
-	ms := p.msgs[m.NodeID]
-	for i := len(ms) - 1; i >= 0 && i >= len(ms)-256; i-- {
-		l := ms[i]
-		if l.Seq != 0 && l.Time.Equal(m.Time) && sameWords(l, m) {
-			return true
-		}
-	}
-	return false
+	return l
 }
 
 // sameWords reports whether two lines say the same thing.
@@ -389,15 +385,6 @@ func cmpSeq(a, b int64) int {
 		return 1
 	}
 	return 0
-}
-
-func (p *RunPanel) sortMessages(id string) {
-	slices.SortStableFunc(p.msgs[id], func(a, b workrun.Message) int {
-		if a.Seq != 0 && b.Seq != 0 {
-			return cmpSeq(a.Seq, b.Seq)
-		}
-		return 0
-	})
 }
 
 // know records a node id (and its kind, once known).
@@ -576,7 +563,7 @@ func (p *RunPanel) refreshDetail() {
 	}
 	p.io.SetText(p.ioText(id))
 	p.refreshMessages()
-	if len(p.shown) > 0 {
+	if p.shown.len() > 0 {
 		p.msgList.ScrollToBottom() // the newest lines say how the node ended
 	}
 	p.refreshDecision(id)
@@ -587,7 +574,7 @@ func (p *RunPanel) refreshDetail() {
 func (p *RunPanel) refreshMessages() {
 	p.shown = p.msgs[p.sel]
 	p.msgList.Refresh()
-	if len(p.shown) > 0 && p.Active() {
+	if p.shown.len() > 0 && p.Active() {
 		p.msgList.ScrollToBottom()
 	}
 }
@@ -686,16 +673,16 @@ func MessageText(m workrun.Message) string {
 
 // MessageLines returns a node's messages as shown: "15:04:05  text".
 func (p *RunPanel) MessageLines(nodeID string) []string {
-	ms := p.msgs[nodeID]
-	out := make([]string, len(ms))
-	for i, m := range ms {
-		out[i] = messageLine(m)
+	l := p.msgs[nodeID]
+	out := make([]string, l.len())
+	for i := range out {
+		out[i] = messageLine(*l.at(i))
 	}
 	return out
 }
 
 // MessageCount is how many messages the panel holds for a node.
-func (p *RunPanel) MessageCount(nodeID string) int { return len(p.msgs[nodeID]) }
+func (p *RunPanel) MessageCount(nodeID string) int { return p.msgs[nodeID].len() }
 
 // NodeKind returns a node's type as known to the panel ("" if unknown).
 func (p *RunPanel) NodeKind(id string) string { return p.kinds[id] }
