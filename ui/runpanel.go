@@ -42,6 +42,7 @@ type RunPanel struct {
 	picked  bool   // the person chose sel; automatic selection stops
 
 	dirtyHeader, dirtyNodes, dirtyDetail, dirtyMsgs bool
+	listShown                                       time.Time // last redraw of the message list
 
 	header   *widget.Label
 	reason   *widget.Label
@@ -106,14 +107,10 @@ func NewRunPanel(runs workrun.RunStore, readOnly bool) *RunPanel {
 	p.io = widget.NewLabel("")
 	p.io.Wrapping = fyne.TextWrapWord
 	p.msgList = widget.NewList(func() int { return p.shown.len() },
-		func() fyne.CanvasObject {
-			l := widget.NewLabel("15:04:05  message")
-			l.Truncation = fyne.TextTruncateClip
-			return l
-		},
+		func() fyne.CanvasObject { return newMsgRow() },
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			if i < p.shown.len() {
-				o.(*widget.Label).SetText(rowLine(*p.shown.at(i)))
+				o.(*msgRow).SetText(rowLine(*p.shown.at(i)))
 			}
 		})
 	p.msgList.OnSelected = func(i widget.ListItemID) {
@@ -275,10 +272,11 @@ func (p *RunPanel) Start(runID string, wf workrun.Workflow) {
 	p.Flush()
 }
 
-// Apply shows one engine event if it belongs to the run shown, and redraws.
+// Apply shows one engine event if it belongs to the run shown, and redraws
+// at once.
 func (p *RunPanel) Apply(ev Event) {
 	if p.ApplyQuiet(ev) {
-		p.Flush()
+		p.flush(true)
 	}
 }
 
@@ -445,8 +443,18 @@ func (p *RunPanel) selectNode(id string) {
 // Selected is the node whose details are shown.
 func (p *RunPanel) Selected() string { return p.sel }
 
-// Flush redraws what changed since the last Flush.
-func (p *RunPanel) Flush() {
+// listEvery is the shortest time between two redraws of the message list
+// while a run only adds lines to it. A stream changes every visible row of
+// the list at each redraw, and the window repaints whole; ten redraws a
+// second show a stream moving as well as sixty, at a sixth of the cost.
+const listEvery = 100 * time.Millisecond
+
+// Flush redraws what changed since the last Flush. New lines of a running
+// node are drawn at most every listEvery; those held back are drawn by the
+// next Flush or Tick (or any other change of the node shown).
+func (p *RunPanel) Flush() { p.flush(false) }
+
+func (p *RunPanel) flush(now bool) {
 	if p.dirtyHeader {
 		p.dirtyHeader = false
 		p.refreshHeader()
@@ -463,7 +471,7 @@ func (p *RunPanel) Flush() {
 	if p.dirtyDetail {
 		p.dirtyDetail, p.dirtyMsgs = false, false
 		p.refreshDetail()
-	} else if p.dirtyMsgs {
+	} else if p.dirtyMsgs && (now || !p.Active() || time.Since(p.listShown) >= listEvery) {
 		p.dirtyMsgs = false
 		p.refreshMessages()
 	}
@@ -480,6 +488,7 @@ func (p *RunPanel) Tick() {
 	if n, ok := p.nodes[p.sel]; ok && n.Status == workrun.NodeRunning {
 		p.title.SetText(p.nodeTitle(p.sel))
 	}
+	p.flush(true) // lines held back by Flush
 }
 
 // nodeName is "Kind · Title (id)" or "Kind · id".
@@ -572,6 +581,7 @@ func (p *RunPanel) refreshDetail() {
 // refreshMessages shows the selected node's messages, following the newest
 // while the run goes on.
 func (p *RunPanel) refreshMessages() {
+	p.listShown = time.Now()
 	p.shown = p.msgs[p.sel]
 	p.msgList.Refresh()
 	if p.shown.len() > 0 && p.Active() {
@@ -644,15 +654,19 @@ func messageLine(m workrun.Message) string {
 	return m.Time.Local().Format("15:04:05") + "  " + MessageText(m)
 }
 
+// rowRunes is the most characters a row of the message list shows: more
+// than the widest list shows (the list clips the rest), few enough that a
+// long agent message is not shaped in full on every redraw.
+const rowRunes = 200
+
 // rowLine is a message cut to what one row of the list can show (the whole
-// line is shown when the row is selected): a long agent message would
-// otherwise be shaped in full on every redraw.
+// line is shown when the row is selected).
 func rowLine(m workrun.Message) string {
 	s := messageLine(m)
-	if len(s) > 400 {
+	if len(s) > 2*rowRunes {
 		r := []rune(s)
-		if len(r) > 200 {
-			s = string(r[:200]) + "…"
+		if len(r) > rowRunes {
+			s = string(r[:rowRunes]) + "…"
 		}
 	}
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
