@@ -165,6 +165,8 @@ func TestGLFrames(t *testing.T) {
 	go func() { d, c := probeDelays(5*time.Millisecond, stop); busy <- [2][]time.Duration{d, c} }()
 	var ms0, ms1 runtime.MemStats
 	runtime.ReadMemStats(&ms0)
+	var cpu0, cpu1 time.Duration
+	fyne.DoAndWait(func() { cpu0 = threadCPU() })
 	start := time.Now()
 	eng.Publish(Event{Type: "node", RunID: "r", NodeID: "ask", Node: &workrun.NodeRun{RunID: "r", NodeID: "ask", Type: "remote_agent", Status: workrun.NodeRunning, StartedAt: start}})
 	for i := 0; i < n; {
@@ -180,6 +182,7 @@ func TestGLFrames(t *testing.T) {
 	sent := time.Since(start)
 	shown.Wait()
 	took := time.Since(start)
+	fyne.DoAndWait(func() { cpu1 = threadCPU() })
 	close(stop)
 	busyRes := <-busy
 	runtime.ReadMemStats(&ms1)
@@ -189,7 +192,8 @@ func TestGLFrames(t *testing.T) {
 	if held != n || seen != n {
 		t.Fatalf("the panel holds %d lines and the window applied %d, want %d", held, seen, n)
 	}
-	t.Logf("%d lines sent in %v, all shown after %v (%.0f lines/s); %d GCs", n, sent.Round(time.Millisecond), took.Round(time.Millisecond), n/took.Seconds(), ms1.NumGC-ms0.NumGC)
+	t.Logf("%d lines sent in %v, all shown after %v (%.0f lines/s); %d GCs; UI thread CPU %v (%.0f%% busy)", n, sent.Round(time.Millisecond), took.Round(time.Millisecond), n/took.Seconds(), ms1.NumGC-ms0.NumGC,
+		(cpu1 - cpu0).Round(time.Millisecond), 100*(cpu1-cpu0).Seconds()/took.Seconds())
 	t.Logf("idle window:     delay %v; CPU between probes %v", statsOf(idleRes[0]), statsOf(idleRes[1]))
 	t.Logf("while streaming: delay %v; CPU between probes %v", statsOf(busyRes[0]), statsOf(busyRes[1]))
 }
