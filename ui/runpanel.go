@@ -428,8 +428,8 @@ func (p *RunPanel) autoSelect() {
 	}
 }
 
-// Select shows a node's inputs, outputs and messages, as a click would.
-func (p *RunPanel) Select(nodeID string) {
+// pick shows a node's inputs, outputs and messages, as a click would.
+func (p *RunPanel) pick(nodeID string) {
 	p.picked = true
 	p.selectNode(nodeID)
 	p.Flush()
@@ -440,8 +440,8 @@ func (p *RunPanel) selectNode(id string) {
 	p.dirtyDetail, p.dirtyNodes = true, true
 }
 
-// Selected is the node whose details are shown.
-func (p *RunPanel) Selected() string { return p.sel }
+// selected is the node whose details are shown.
+func (p *RunPanel) selected() string { return p.sel }
 
 // listEvery is the shortest time between two redraws of the message list
 // while a run only adds lines to it. A stream changes every visible row of
@@ -645,9 +645,6 @@ func (p *RunPanel) refreshDecision(id string) {
 	}
 }
 
-// DecisionObjects returns the decision widgets of the selected node.
-func (p *RunPanel) DecisionObjects() *fyne.Container { return p.decision }
-
 // messageLine is a message as shown: "15:04:05  text", in the window's
 // language.
 func messageLine(m workrun.Message) string {
@@ -685,8 +682,8 @@ func MessageText(m workrun.Message) string {
 	return s
 }
 
-// MessageLines returns a node's messages as shown: "15:04:05  text".
-func (p *RunPanel) MessageLines(nodeID string) []string {
+// messageLines returns a node's messages as shown: "15:04:05  text".
+func (p *RunPanel) messageLines(nodeID string) []string {
 	l := p.msgs[nodeID]
 	out := make([]string, l.len())
 	for i := range out {
@@ -695,20 +692,18 @@ func (p *RunPanel) MessageLines(nodeID string) []string {
 	return out
 }
 
-// MessageCount is how many messages the panel holds for a node.
-func (p *RunPanel) MessageCount(nodeID string) int { return p.msgs[nodeID].len() }
+// messageCount is how many messages the panel holds for a node.
+func (p *RunPanel) messageCount(nodeID string) int { return p.msgs[nodeID].len() }
 
 // NodeKind returns a node's type as known to the panel ("" if unknown).
 func (p *RunPanel) NodeKind(id string) string { return p.kinds[id] }
 
-// NodeStatus returns a node's status as shown.
-func (p *RunPanel) NodeStatus(id string) workrun.NodeStatus { return p.nodes[id].Status }
+// statusOf returns a node's status as shown.
+func (p *RunPanel) statusOf(id string) workrun.NodeStatus { return p.nodes[id].Status }
 
-// NodeLine returns a node's row in the node list as shown.
-func (p *RunPanel) NodeLine(id string) string { return p.nodeLine(id) }
-
-// NodeDetail returns the selected node's title, error and inputs/outputs text.
-func (p *RunPanel) NodeDetail() (title, errText, io string) {
+// detailTexts returns the selected node's title, error and inputs/outputs
+// text as shown.
+func (p *RunPanel) detailTexts() (title, errText, io string) {
 	e := ""
 	if p.nodeErr.Visible() {
 		e = p.nodeErr.Text
@@ -716,17 +711,8 @@ func (p *RunPanel) NodeDetail() (title, errText, io string) {
 	return p.title.Text, e, p.io.Text
 }
 
-// NodeStatuses returns the node statuses the panel knows.
-func (p *RunPanel) NodeStatuses() map[string]workrun.NodeStatus {
-	out := map[string]workrun.NodeStatus{}
-	for id, n := range p.nodes {
-		out[id] = n.Status
-	}
-	return out
-}
-
-// Header returns the status line and the failure reason as shown.
-func (p *RunPanel) Header() (status, reason string) {
+// headerTexts returns the status line and the failure reason as shown.
+func (p *RunPanel) headerTexts() (status, reason string) {
 	r := ""
 	if p.reason.Visible() {
 		r = p.reason.Text
@@ -746,8 +732,8 @@ func (p *RunPanel) Stoppable() bool {
 	return p.runID != "" && (p.run.Status == workrun.RunRunning || p.run.Status == workrun.RunInterrupted)
 }
 
-// Actions returns the labels of the run-level buttons shown (tests check R12).
-func (p *RunPanel) Actions() []string {
+// actionLabels returns the labels of the run-level buttons shown.
+func (p *RunPanel) actionLabels() []string {
 	var out []string
 	for _, o := range p.actions.Objects {
 		if b, ok := o.(*widget.Button); ok {
@@ -757,8 +743,8 @@ func (p *RunPanel) Actions() []string {
 	return out
 }
 
-// TapAction presses the run-level button with this label.
-func (p *RunPanel) TapAction(label string) bool {
+// tapAction presses the run-level button with this label.
+func (p *RunPanel) tapAction(label string) bool {
 	for _, o := range p.actions.Objects {
 		if b, ok := o.(*widget.Button); ok && b.Text == label && !b.Disabled() {
 			b.OnTapped()

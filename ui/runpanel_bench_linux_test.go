@@ -89,7 +89,7 @@ func BenchmarkRunPanelStream(b *testing.B) {
 							maxFrame = max(maxFrame, time.Since(t0))
 						}
 					}
-					if got := p.MessageCount("ask"); got != n {
+					if got := p.messageCount("ask"); got != n {
 						b.Fatalf("panel holds %d messages, want %d", got, n)
 					}
 					for _, to := range []func(){p.msgList.ScrollToTop, p.msgList.ScrollToBottom} {

@@ -121,7 +121,7 @@ func TestRunPanel_ManyLinesLoadedAndStreamed(t *testing.T) {
 		p.ApplyQuiet(Event{Type: "message", RunID: "r", NodeID: "n", Message: &m})
 	}
 	p.Load(workrun.Run{ID: "r", Workflow: wf, Status: workrun.RunRunning}, nil, stored)
-	if got := p.MessageCount("n"); got != n {
+	if got := p.messageCount("n"); got != n {
 		t.Fatalf("panel holds %d lines, want %d", got, n)
 	}
 	l := p.msgs["n"]
