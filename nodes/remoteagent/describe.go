@@ -25,7 +25,7 @@ func (k *Kind) Describe() workrun.KindInfo {
 		{Key: "output", Value: workrun.ValueField, Label: texts.Msg(msgLabelOutput), FieldTypes: []workrun.FieldType{workrun.FieldText}},
 		{Key: "output_files", Value: workrun.ValueField, Label: texts.Msg(msgLabelOutputFiles), FieldTypes: []workrun.FieldType{workrun.FieldFiles}},
 		{Key: "credential", Value: workrun.ValueCredential, Label: texts.Msg(msgLabelCredential)},
-		{Key: "timeout_seconds", Value: workrun.ValueInt, Label: texts.Msg(msgLabelTimeout, MinTimeoutSeconds, MaxTimeoutSeconds),
-			Default: DefaultTimeoutSeconds, Min: MinTimeoutSeconds, Max: MaxTimeoutSeconds},
+		{Key: "timeout_seconds", Value: workrun.ValueInt, Label: texts.Msg(msgLabelTimeout, workrun.RemoteTimeoutMinSeconds, workrun.RemoteTimeoutMaxSeconds),
+			Default: workrun.RemoteTimeoutDefaultSeconds, Min: workrun.RemoteTimeoutMinSeconds, Max: workrun.RemoteTimeoutMaxSeconds},
 	}}
 }

@@ -31,8 +31,8 @@ func (k *Kind) Describe() workrun.KindInfo {
 		{Key: "output_json", Value: workrun.ValueField, Label: texts.Msg(msgLabelOutputJSON), FieldTypes: []workrun.FieldType{workrun.FieldJSON}},
 		{Key: "output_files", Value: workrun.ValueField, Label: texts.Msg(msgLabelOutputFiles), FieldTypes: []workrun.FieldType{workrun.FieldFiles}},
 		{Key: "credential", Value: workrun.ValueCredential, Label: texts.Msg(msgLabelCredential)},
-		{Key: "timeout_seconds", Value: workrun.ValueInt, Label: texts.Msg(msgLabelTimeout, MinTimeoutSeconds, MaxTimeoutSeconds),
-			Default: DefaultTimeoutSeconds, Min: MinTimeoutSeconds, Max: MaxTimeoutSeconds},
+		{Key: "timeout_seconds", Value: workrun.ValueInt, Label: texts.Msg(msgLabelTimeout, workrun.RemoteTimeoutMinSeconds, workrun.RemoteTimeoutMaxSeconds),
+			Default: workrun.RemoteTimeoutDefaultSeconds, Min: workrun.RemoteTimeoutMinSeconds, Max: workrun.RemoteTimeoutMaxSeconds},
 		{Key: "task", Value: workrun.ValueChoice, Label: texts.Msg(msgLabelTask), Default: TaskAuto, Options: []workrun.Choice{
 			{Value: TaskAuto, Label: texts.Msg(msgTaskAuto)},
 			{Value: TaskAlways, Label: texts.Msg(msgTaskAlways)},
