@@ -244,3 +244,62 @@ func TestInspector_FormOfEveryKind(t *testing.T) {
 		t.Errorf("ask_human problems %q", ps)
 	}
 }
+
+// TestInspector_EditorsByValueKind: each value kind's editor writes the
+// config as the workflow file holds it (docs/workflow-format.md), and a
+// line it cannot read is pending, never applied.
+func TestInspector_EditorsByValueKind(t *testing.T) {
+	w := newTestWindow(t, Deps{Engine: checkingEngine()})
+	wf := workrun.Workflow{Name: "edit", State: map[string]workrun.FieldType{"name": workrun.FieldText, "msg": workrun.FieldText,
+		"n": workrun.FieldNumber, "out": workrun.FieldJSON}}
+	for _, k := range []string{"set", "condition", "process", "ask_human", "human_review"} {
+		wf.Nodes = append(wf.Nodes, workrun.NodeSpec{ID: k, Type: k, Config: DefaultConfig(k)})
+	}
+	w.OpenWorkflow("", wf)
+	entry := func(k string) *widget.Entry { return w.insp.widgets[k].(*widget.Entry) }
+	sel := func(k string) *widget.Select { return w.insp.widgets[k].(*widget.Select) }
+	config := func(id string) string { n, _ := w.doc.Node(id); return string(n.Config) }
+	tests := []struct {
+		node string
+		edit func()
+		want string
+	}{
+		{"set", func() { entry("values").SetText("msg = hello {{name}}\n\n n = 3 ") }, `{"values":{"msg":"hello {{name}}","n":"3"}}`},
+		{"condition", func() { sel("field").SetSelected("n"); sel("op").SetSelected("gt"); entry("value").SetText("3") }, `{"field":"n","op":"gt","value":3}`},
+		{"condition", func() { entry("value").SetText("plain words") }, `{"field":"n","op":"gt","value":"plain words"}`},
+		{"process", func() {
+			entry("command").SetText("sh\n-c\necho {{name}}")
+			entry("env").SetText("GREETING={{msg}}")
+			sel("stdout").SetSelected("out")
+			entry("cleanup").SetText("rm\n-f\nx")
+		}, `{"cleanup":["rm","-f","x"],"command":["sh","-c","echo {{name}}"],"env":{"GREETING":"{{msg}}"},"stdout":"out","timeout_seconds":60}`},
+		{"process", func() { entry("timeout_seconds").SetText("") }, `{"cleanup":["rm","-f","x"],"command":["sh","-c","echo {{name}}"],"env":{"GREETING":"{{msg}}"},"stdout":"out"}`},
+		{"ask_human", func() { entry("prompt").SetText("Your name?"); sel("field").SetSelected("name") }, `{"field":"name","prompt":"Your name?"}`},
+		{"human_review", func() { w.insp.widgets["fields"].(*widget.CheckGroup).SetSelected([]string{"msg"}) }, `{"fields":["msg"],"prompt":"Approve?"}`},
+	}
+	for _, tt := range tests {
+		w.doc.Select(tt.node, false)
+		tt.edit()
+		if got := config(tt.node); got != tt.want {
+			t.Errorf("%s: config %s, want %s", tt.node, got, tt.want)
+		}
+		if p := w.insp.Pending(); p != "" {
+			t.Errorf("%s: pending %q", tt.node, p)
+		}
+	}
+	// Only text fields are offered for the answer of Ask Human.
+	w.doc.Select("ask_human", false)
+	if diff := cmp.Diff([]string{"msg", "name"}, sel("field").Options); diff != "" {
+		t.Errorf("answer field choices (-want +got):\n%s", diff)
+	}
+	// A values line without "=" is marked and not applied.
+	w.doc.Select("set", false)
+	before := config("set")
+	entry("values").SetText("msg hello")
+	if w.insp.Pending() == "" || config("set") != before {
+		t.Errorf("unreadable line: pending %q, config %s", w.insp.Pending(), config("set"))
+	}
+	if ps := w.insp.shownProblems(); len(ps) == 0 || !strings.Contains(ps[0], "field = template") {
+		t.Errorf("problems %q", ps)
+	}
+}
