@@ -723,28 +723,6 @@ func (in *Inspector) recheck(n workrun.NodeSpec) {
 	in.problems.Show()
 }
 
-// shownProblems returns the problems the form shows for the typed config.
-func (in *Inspector) shownProblems() []string {
-	if in.problems == nil || !in.problems.Visible() {
-		return nil
-	}
-	return strings.Split(strings.TrimPrefix(in.problems.Text, "⚠ "), "\n⚠ ")
-}
-
-// applyForm writes the whole form into the document. Edits already apply
-// as they are typed; this is for a caller that changed widgets directly.
-func (in *Inspector) applyForm() {
-	if in.nodeID == "" {
-		return
-	}
-	n, ok := in.doc().Node(in.nodeID)
-	if !ok {
-		return
-	}
-	in.edit(n, "title")
-	in.edit(n, "config")
-}
-
 // loadCredentials fills a credential picker with the saved credentials'
 // names (names only), keeping the node's own.
 func (in *Inspector) loadCredentials(s *widget.Select, current string) {
@@ -835,14 +813,6 @@ func (in *Inspector) testConnection() {
 			done()
 		}
 	})
-}
-
-// testResult returns the text the connection test shows.
-func (in *Inspector) testResult() string {
-	if in.testOut == nil {
-		return ""
-	}
-	return in.testOut.Text
 }
 
 // reportText renders a connection test result.

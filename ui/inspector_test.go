@@ -303,3 +303,35 @@ func TestInspector_EditorsByValueKind(t *testing.T) {
 		t.Errorf("problems %q", ps)
 	}
 }
+
+// Test helpers: what the form shows, read as a person would.
+
+// shownProblems returns the problems the form shows for the typed config.
+func (in *Inspector) shownProblems() []string {
+	if in.problems == nil || !in.problems.Visible() {
+		return nil
+	}
+	return strings.Split(strings.TrimPrefix(in.problems.Text, "⚠ "), "\n⚠ ")
+}
+
+// applyForm writes the whole form into the document. Edits already apply
+// as they are typed; this is for a caller that changed widgets directly.
+func (in *Inspector) applyForm() {
+	if in.nodeID == "" {
+		return
+	}
+	n, ok := in.doc().Node(in.nodeID)
+	if !ok {
+		return
+	}
+	in.edit(n, "title")
+	in.edit(n, "config")
+}
+
+// testResult returns the text the connection test shows.
+func (in *Inspector) testResult() string {
+	if in.testOut == nil {
+		return ""
+	}
+	return in.testOut.Text
+}
