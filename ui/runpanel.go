@@ -446,8 +446,8 @@ func (p *RunPanel) selected() string { return p.sel }
 
 // listEvery is the shortest time between two redraws of the message list
 // while a run only adds lines to it. A stream changes every visible row of
-// the list at each redraw, and the window repaints whole; ten redraws a
-// second show a stream moving as well as sixty, at a sixth of the cost.
+// the list at each redraw, and the window then repaints whole: ten redraws
+// a second keep a stream visibly moving for a sixth of the repaints.
 const listEvery = 100 * time.Millisecond
 
 // Flush redraws what changed since the last Flush. New lines of a running
