@@ -35,6 +35,25 @@ func newCLIProcess(args ...string) *cliProcess {
 	return p
 }
 
+// runTogether runs n processes of `workrun args…` at once, racing for real,
+// and returns them with their exit codes once all have ended.
+func runTogether(n int, args ...string) []*cliProcess {
+	procs := make([]*cliProcess, n)
+	for i := range procs {
+		procs[i] = newCLIProcess(args...)
+	}
+	var wg sync.WaitGroup
+	for _, p := range procs {
+		wg.Go(func() {
+			if err := p.cmd.Run(); err != nil {
+				p.code = p.cmd.ProcessState.ExitCode()
+			}
+		})
+	}
+	wg.Wait()
+	return procs
+}
+
 // killedRun starts `workrun run --json [RUN_ARGS…] flow` in a child
 // process, waits until the file "started" appears in marks, SIGKILLs the
 // runner and returns the run id: a run left "running" by a process that died.
@@ -91,19 +110,7 @@ func TestConcurrentResumesRunTheRunOnce(t *testing.T) {
 	runID := killedRun(t, dir, marks, flow, "--input", "prompt=echo raced")
 
 	const n = 8
-	procs := make([]*cliProcess, n)
-	for i := range procs {
-		procs[i] = newCLIProcess("--data-dir", dir, "resume", runID)
-	}
-	var wg sync.WaitGroup
-	for _, p := range procs {
-		wg.Go(func() {
-			if err := p.cmd.Run(); err != nil {
-				p.code = p.cmd.ProcessState.ExitCode()
-			}
-		})
-	}
-	wg.Wait()
+	procs := runTogether(n, "--data-dir", dir, "resume", runID)
 
 	var winners []*cliProcess
 	for _, p := range procs {
@@ -282,19 +289,7 @@ func TestConcurrentStopsOfAKilledRunCancelOnce(t *testing.T) {
 	}
 	_ = cmd.Wait()
 
-	procs := make([]*cliProcess, 4)
-	for i := range procs {
-		procs[i] = newCLIProcess("--data-dir", dir, "stop", runID)
-	}
-	var wg sync.WaitGroup
-	for _, p := range procs {
-		wg.Go(func() {
-			if err := p.cmd.Run(); err != nil {
-				p.code = p.cmd.ProcessState.ExitCode()
-			}
-		})
-	}
-	wg.Wait()
+	procs := runTogether(4, "--data-dir", dir, "stop", runID)
 	won := 0
 	for _, p := range procs {
 		switch {
