@@ -92,12 +92,7 @@ func lineCount(t *testing.T, path string) int {
 // resumes it; the 7 others exit 2 saying which process has it. The remote
 // agent sees the node's messageId once and each process node runs once.
 func TestConcurrentResumesRunTheRunOnce(t *testing.T) {
-	agent := demoagent.New(demoagent.Options{})
-	url, stopAgent, err := agent.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stopAgent()
+	agent, url := startDemoAgent(t)
 	dir, marks := t.TempDir(), t.TempDir()
 	// slow sleeps only the first time (so the runner is killed inside it);
 	// after keeps the winner busy while the losers try.
@@ -202,12 +197,7 @@ func jsonRunID(t *testing.T, stdout string) string {
 // through Workrun (exit 2, nothing sent to the agent); `workrun stop` stops
 // it, and its task gets exactly one cancel.
 func TestRunInterruptedByAgentIsStoppedNotAnswered(t *testing.T) {
-	agent := demoagent.New(demoagent.Options{})
-	url, stopAgent, err := agent.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stopAgent()
+	agent, url := startDemoAgent(t)
 	dir := t.TempDir()
 	res := runMain(t, []string{"--data-dir", dir, "run", "--json", "--input", "prompt=input", remoteFlow(t, url)}, nil, realDeps())
 	if res.Code != ExitInterrupted {
@@ -267,12 +257,7 @@ func TestRunInterruptedByAgentIsStoppedNotAnswered(t *testing.T) {
 // remote task is working is killed; 4 `workrun stop RUN` processes race:
 // one stops it (exit 0), the others exit 2, and the task gets one cancel.
 func TestConcurrentStopsOfAKilledRunCancelOnce(t *testing.T) {
-	agent := demoagent.New(demoagent.Options{})
-	url, stopAgent, err := agent.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stopAgent()
+	agent, url := startDemoAgent(t)
 	dir := t.TempDir()
 	cmd, runID := startRunnerArgs(t, "--data-dir", dir, "run", "--json", "--input", "prompt=hang", remoteFlow(t, url))
 	var taskID string
@@ -310,4 +295,17 @@ func TestConcurrentStopsOfAKilledRunCancelOnce(t *testing.T) {
 	if got := agent.Cancels(taskID); got != 1 {
 		t.Errorf("task got %d cancels, want 1", got)
 	}
+}
+
+// startDemoAgent serves the built-in demo agent on a free loopback port
+// until the test ends.
+func startDemoAgent(t *testing.T) (*demoagent.Server, string) {
+	t.Helper()
+	agent := demoagent.New(demoagent.Options{})
+	url, stop, err := agent.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop)
+	return agent, url
 }
