@@ -143,10 +143,10 @@ func TestResumeInterruptedByExit(t *testing.T) {
 	eng := &fakeEngine{ResumeFunc: func(_ context.Context, id string) error { resumed = id; return nil }}
 	w := newTestWindow(t, Deps{Runs: runs, Engine: eng})
 	w.ShowRun("r9")
-	if diff := cmp.Diff([]string{"Resume", "Stop"}, w.panel.Actions()); diff != "" {
+	if diff := cmp.Diff([]string{"Resume", "Stop"}, w.panel.actionLabels()); diff != "" {
 		t.Fatalf("actions (-want +got):\n%s", diff)
 	}
-	w.panel.TapAction("Resume")
+	w.panel.tapAction("Resume")
 	if resumed != "r9" {
 		t.Fatalf("resumed %q", resumed)
 	}
