@@ -103,8 +103,8 @@ func TestMigrate_FromV3Fixture(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if got := userVersion(t, path); got != SchemaVersion {
-		t.Errorf("user_version after upgrade = %d, want %d", got, SchemaVersion)
+	if got := userVersion(t, path); got != schemaVersion {
+		t.Errorf("user_version after upgrade = %d, want %d", got, schemaVersion)
 	}
 	ms, err := s.Messages(ctx, "run-v3")
 	if err != nil {

@@ -50,8 +50,8 @@ func TestMigrate_FromEmpty(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	if got := userVersion(t, filepath.Join(dir, FileName)); got != SchemaVersion {
-		t.Errorf("user_version = %d, want %d", got, SchemaVersion)
+	if got := userVersion(t, filepath.Join(dir, FileName)); got != schemaVersion {
+		t.Errorf("user_version = %d, want %d", got, schemaVersion)
 	}
 	// Opening again is a no-op.
 	s, err = Open(t.Context(), dir)
@@ -63,15 +63,15 @@ func TestMigrate_FromEmpty(t *testing.T) {
 	if err := s.r.QueryRow(`SELECT COUNT(*) FROM schema_migrations`).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
-	if n != SchemaVersion {
-		t.Errorf("schema_migrations has %d rows, want %d", n, SchemaVersion)
+	if n != schemaVersion {
+		t.Errorf("schema_migrations has %d rows, want %d", n, schemaVersion)
 	}
 }
 
 // TestMigrate_FromEveryEarlierVersion builds a database at each earlier
 // schema version with the migrations of that time, then opens it.
 func TestMigrate_FromEveryEarlierVersion(t *testing.T) {
-	for v := 1; v < SchemaVersion; v++ {
+	for v := 1; v < schemaVersion; v++ {
 		t.Run(fmt.Sprintf("from_v%d", v), func(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, FileName)
@@ -97,8 +97,8 @@ func TestMigrate_FromEveryEarlierVersion(t *testing.T) {
 			if err != nil || len(rs) != 1 {
 				t.Fatalf("RunsWithStatus after upgrade from %d = %v, %v", v, rs, err)
 			}
-			if got := userVersion(t, path); got != SchemaVersion {
-				t.Errorf("user_version = %d, want %d", got, SchemaVersion)
+			if got := userVersion(t, path); got != schemaVersion {
+				t.Errorf("user_version = %d, want %d", got, schemaVersion)
 			}
 		})
 	}
@@ -123,8 +123,8 @@ func TestMigrate_FromV1Fixture(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if got := userVersion(t, path); got != SchemaVersion {
-		t.Errorf("user_version after upgrade = %d, want %d", got, SchemaVersion)
+	if got := userVersion(t, path); got != schemaVersion {
+		t.Errorf("user_version after upgrade = %d, want %d", got, schemaVersion)
 	}
 	running, err := s.RunsWithStatus(ctx, workrun.RunRunning)
 	if err != nil {
@@ -177,7 +177,7 @@ func TestMigrate_FromV1Fixture(t *testing.T) {
 	}
 	rows.Close()
 	want := []int{}
-	for v := 1; v <= SchemaVersion; v++ {
+	for v := 1; v <= schemaVersion; v++ {
 		want = append(want, v)
 	}
 	if d := cmp.Diff(want, versions); d != "" {
@@ -282,8 +282,8 @@ func TestMigrate_FromV2(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if got := userVersion(t, path); got != SchemaVersion {
-		t.Errorf("user_version after upgrade = %d, want %d", got, SchemaVersion)
+	if got := userVersion(t, path); got != schemaVersion {
+		t.Errorf("user_version after upgrade = %d, want %d", got, schemaVersion)
 	}
 	ns, err := s.NodeRuns(ctx, "r")
 	if err != nil {
