@@ -107,25 +107,8 @@ func TestMigrate_FromEveryEarlierVersion(t *testing.T) {
 // TestMigrate_FromV1Fixture upgrades the frozen version-1 schema with data.
 func TestMigrate_FromV1Fixture(t *testing.T) {
 	ctx := t.Context()
-	fixture, err := os.ReadFile("testdata/schema_v1.sql")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	path := filepath.Join(dir, FileName)
-	rawExec(t, path, string(fixture))
-	if got := userVersion(t, path); got != 1 {
-		t.Fatalf("fixture user_version = %d", got)
-	}
-
-	s, err := Open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if got := userVersion(t, path); got != schemaVersion {
-		t.Errorf("user_version after upgrade = %d, want %d", got, schemaVersion)
-	}
+	dir, path := fixtureDB(t, "schema_v1.sql")
+	s := upgradeFrom(t, dir, path, 1)
 	running, err := s.RunsWithStatus(ctx, workrun.RunRunning)
 	if err != nil {
 		t.Fatal(err)
@@ -273,18 +256,7 @@ func TestMigrate_FromV2(t *testing.T) {
 		}
 	}
 	db.Close()
-	if got := userVersion(t, path); got != 2 {
-		t.Fatalf("fixture user_version = %d", got)
-	}
-
-	s, err := Open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if got := userVersion(t, path); got != schemaVersion {
-		t.Errorf("user_version after upgrade = %d, want %d", got, schemaVersion)
-	}
+	s := upgradeFrom(t, dir, path, 2)
 	ns, err := s.NodeRuns(ctx, "r")
 	if err != nil {
 		t.Fatal(err)
@@ -305,4 +277,37 @@ func TestMigrate_FromV2(t *testing.T) {
 	if got, _ := s.NodeRuns(ctx, "r"); len(got) != 1 || got[0].Branch != "false" {
 		t.Errorf("branch after save = %+v", got)
 	}
+}
+
+// fixtureDB writes the frozen schema testdata/name into a new data
+// directory's database file.
+func fixtureDB(t *testing.T, name string) (dir, path string) {
+	t.Helper()
+	fixture, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir = t.TempDir()
+	path = filepath.Join(dir, FileName)
+	rawExec(t, path, string(fixture))
+	return dir, path
+}
+
+// upgradeFrom opens the store in dir, whose database at path is at version
+// from, and checks it was brought to schemaVersion; the store is closed
+// when t ends.
+func upgradeFrom(t *testing.T, dir, path string, from int) *Store {
+	t.Helper()
+	if got := userVersion(t, path); got != from {
+		t.Fatalf("fixture user_version = %d, want %d", got, from)
+	}
+	s, err := Open(t.Context(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if got := userVersion(t, path); got != schemaVersion {
+		t.Errorf("user_version after upgrade = %d, want %d", got, schemaVersion)
+	}
+	return s
 }
