@@ -24,6 +24,7 @@ import (
 	"workrun/store"
 	"workrun/store/storetest"
 	"workrun/workrun"
+	"workrun/workrun/workruntest"
 )
 
 // server is an A2A agent under test with its request counters: the Go demo
@@ -119,7 +120,7 @@ func (e *env) run(t *testing.T, wf workrun.Workflow, in workrun.Values) workrun.
 // messages returns the node's message texts in order.
 func (e *env) messages(t *testing.T, runID, node string) []string {
 	t.Helper()
-	return storetest.Messages(t, e.st, runID, node, e.lang)
+	return workruntest.NodeMessages(t, e.st, runID, node, e.lang)
 }
 
 func (e *env) call(t *testing.T, runID, node string) workrun.RemoteCall {

@@ -201,16 +201,7 @@ func TestCancelLinesInChinese(t *testing.T) {
 	if r.Status != workrun.RunFailed || r.FailedNode != "fail" {
 		t.Fatalf("run = %s at %q: %s", r.Status, r.FailedNode, r.Reason)
 	}
-	ms, err := runs.Messages(t.Context(), r.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var zh []string
-	for _, m := range ms {
-		if m.NodeID == "hang" {
-			zh = append(zh, m.In("zh"))
-		}
-	}
+	zh := workruntest.NodeMessages(t, runs, r.ID, "hang", "zh")
 	if !contains(zh, "远程任务：正在请求取消…") || !contains(zh, "远程任务：已取消") || !contains(zh, "远程任务：执行中") {
 		t.Errorf("zh = %q", zh)
 	}

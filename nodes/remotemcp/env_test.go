@@ -18,6 +18,7 @@ import (
 	"workrun/store"
 	"workrun/store/storetest"
 	"workrun/workrun"
+	"workrun/workrun/workruntest"
 )
 
 type env struct {
@@ -56,7 +57,7 @@ func (e *env) run(t *testing.T, wf workrun.Workflow, in workrun.Values) workrun.
 // messages returns the node's messages rendered in English.
 func (e *env) messages(t *testing.T, runID, node string) []string {
 	t.Helper()
-	return storetest.Messages(t, e.st, runID, node, "en")
+	return workruntest.NodeMessages(t, e.st, runID, node, "en")
 }
 
 func (e *env) call(t *testing.T, runID, node string) workrun.RemoteCall {

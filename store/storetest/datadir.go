@@ -51,23 +51,6 @@ func Wait(t testing.TB, eng *workrun.Engine, id string, bound time.Duration) wor
 	return r
 }
 
-// Messages returns node's messages in run runID, in order, rendered in
-// lang.
-func Messages(t testing.TB, st *store.Store, runID, node, lang string) []string {
-	t.Helper()
-	ms, err := st.Messages(t.Context(), runID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, m := range ms {
-		if m.NodeID == node {
-			out = append(out, m.In(lang))
-		}
-	}
-	return out
-}
-
 // Call returns node's saved remote call record key in run runID.
 func Call(t testing.TB, st *store.Store, runID, node, key string) workrun.RemoteCall {
 	t.Helper()
