@@ -162,3 +162,18 @@ func TestAbortTable(t *testing.T) {
 		})
 	}
 }
+
+func TestOrigin(t *testing.T) {
+	for in, want := range map[string]string{
+		"HTTPS://Agent.Example/a2a": "https://agent.example:443",
+		"http://127.0.0.1/":         "http://127.0.0.1:80",
+		"http://[::1]:8080/x":       "http://[::1]:8080",
+	} {
+		if got, err := Origin(in); got != want || err != nil {
+			t.Errorf("Origin(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	if _, err := Origin("/relative"); err == nil {
+		t.Error("a relative URL has an origin")
+	}
+}

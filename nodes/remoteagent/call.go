@@ -112,7 +112,7 @@ func (c *call) run(ctx context.Context) (workrun.Values, error) {
 	}()
 	var err error
 	c.Call, err = remotecall.Load[AgentClient](ctx, s.kind.deps.Calls, nc, callKey, c.redactRecord, func() (workrun.RemoteCall, error) {
-		origin, err := Origin(s.cfg.URL)
+		origin, err := remotecall.Origin(s.cfg.URL)
 		return workrun.RemoteCall{
 			RunID: nc.RunID(), NodeID: nc.NodeID(), CallKey: callKey,
 			AgentURL: s.cfg.URL, Origin: origin,

@@ -52,12 +52,12 @@ func (s *step) credential(ctx context.Context) (*a2a.Credential, error) {
 // CheckCredentialFor refuses a credential for a URL outside its origin, or
 // over plain http to anything but a loopback address (docs/remote-agent.md R3.3, docs/product.md W8).
 func CheckCredentialFor(cred a2a.Credential, rawURL string) error {
-	want, err := Origin(rawURL)
+	want, err := remotecall.Origin(rawURL)
 	if err != nil {
 		return err
 	}
 	if cred.Origin != "" {
-		have, err := Origin(cred.Origin)
+		have, err := remotecall.Origin(cred.Origin)
 		if err != nil {
 			return fmt.Errorf("%w: %v", a2a.ErrCrossOriginCredential, err)
 		}
