@@ -365,7 +365,7 @@ func TestRun_Resume(t *testing.T) {
 		m := newMemCalls()
 		r := workrun.RemoteCall{RunID: "r", NodeID: "ra", CallKey: callKey, AgentURL: "http://127.0.0.1:1/", MessageID: MessageID("r", "ra", callKey)}
 		mut(&r)
-		m.recs["r/ra/"+callKey] = r
+		m.Put(r)
 		return m
 	}
 	t.Run("saved result is reused without the network", func(t *testing.T) {

@@ -6,5 +6,6 @@
 // NodeContext runs one node kind's Step outside the engine;
 // MainInEnglish is the TestMain of a package whose tests assert English
 // wording; FailWhen is a "process" node that fails once a run reached the
-// state under test, so a test waits on that state instead of sleeping.
+// state under test, so a test waits on that state instead of sleeping;
+// MemCalls is the remote node kinds' call store in memory.
 package workruntest
