@@ -188,8 +188,8 @@ func (w *Window) build() {
 	w.panel.OnRunAgain = w.runAgain
 	w.panel.OnDecide = w.decide
 	w.panel.OnRunChanged = w.refreshTasks
-	w.tasks = NewRemotePanel(w.deps.RemoteCalls, w.deps.Runs, w.deps.Artifacts, w.win)
-	w.records = NewRecordsView(w)
+	w.tasks = w.newRemotePanel()
+	w.records = w.newRecordsView()
 
 	w.list = widget.NewList(func() int { return len(w.recs) },
 		func() fyne.CanvasObject {
@@ -559,7 +559,7 @@ func (w *Window) ShowRun(runID string) {
 			w.cv.SetStatus(id, n.Status)
 		}
 	}
-	w.tasks.Show(w.ctx, runID)
+	w.refreshTasks(runID)
 	w.tabs.SelectIndex(0)
 	w.updateRunButtons()
 }
@@ -942,17 +942,4 @@ func (w *Window) selectListed(id string) {
 		w.list.UnselectAll()
 	}
 	w.list.OnSelected = on
-}
-
-func (w *Window) showCredentials() {
-	if w.deps.Credentials == nil {
-		w.showError(errors.New(lang.X("cred.missing", "credentials are not available in this build")))
-		return
-	}
-	v := NewCredentialsView(w.deps.Credentials, w.win)
-	w.wireCredentials(v)
-	d := dialog.NewCustom(lang.X("cred.title", "Credentials…"), lang.X("close", "Close"), v.Object(), w.win)
-	d.Resize(fyne.NewSize(680, 620))
-	d.Show()
-	v.Reload()
 }

@@ -96,8 +96,10 @@ func TestEndToEnd_ParallelSampleCancels(t *testing.T) {
 	if got := w.panel.Actions(); !slices.Equal(got, []string{"Run again"}) {
 		t.Errorf("actions %q", got)
 	}
-	w.tasks.Show(ctx, last.ID)
-	ts := w.tasks.Tasks()
+	ts, _, err := w.readTasks(ctx, last.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(ts) != 1 || ts[0].TaskID == "" || ts[0].NodeID != "ask" {
 		t.Fatalf("remote tasks %+v", ts)
 	}

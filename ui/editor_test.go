@@ -419,7 +419,7 @@ func TestRunInputs_RememberedAndOnlyInputs(t *testing.T) {
 	test.NewTempApp(t)
 	wf := SampleRemote("http://x")
 	wf.Name = "mine"
-	ri := NewRunInputs(wf, workrun.Values{"question": "echo again", "answer": "old"}, nil, nil)
+	ri := newRunInputs(wf, workrun.Values{"question": "echo again", "answer": "old"}, nil)
 	if diff := cmp.Diff([]string{"question"}, ri.Names); diff != "" {
 		t.Errorf("asked for (-want +got):\n%s", diff)
 	}

@@ -1,9 +1,12 @@
 package ui
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -24,8 +27,9 @@ type RunInputs struct {
 	box   *fyne.Container
 }
 
-// NewRunInputs builds the form for wf; last holds the previous run's inputs.
-func NewRunInputs(wf workrun.Workflow, last workrun.Values, arts workrun.ArtifactStore, win fyne.Window) *RunInputs {
+// newRunInputs builds the form for wf; last holds the previous run's
+// inputs; chooseFile is each file field's picker (see NewInputsForm).
+func newRunInputs(wf workrun.Workflow, last workrun.Values, chooseFile func(f *InputsForm, field string)) *RunInputs {
 	ri := &RunInputs{Names: workflowInputs(wf), box: container.NewVBox()}
 	if usesDemo(wf) || SampleInputs[wf.Name] != nil {
 		hint := widget.NewLabel(DemoWords())
@@ -37,7 +41,7 @@ func NewRunInputs(wf workrun.Workflow, last workrun.Values, arts workrun.Artifac
 		t := wf.State[n]
 		// One single-field form per input keeps the order and reuses the
 		// widgets (and file picking) of InputsForm.
-		f := NewInputsForm(map[string]workrun.FieldType{n: t}, arts, win)
+		f := NewInputsForm(map[string]workrun.FieldType{n: t}, chooseFile)
 		v, ok := last[n]
 		if !ok {
 			if s, ok2 := SampleInputs[wf.Name][n]; ok2 {
@@ -128,7 +132,11 @@ func (w *Window) askInputs() {
 		return
 	}
 	wf := w.doc.Workflow()
-	ri := NewRunInputs(wf, w.lastInputs(), w.deps.Artifacts, w.win)
+	if missing := w.missingCredentials(wf); len(missing) > 0 {
+		w.showError(fmt.Errorf(lang.X("run.missing_credentials", "Cannot run: these credentials are not in the keyring: %s. Add them under Settings → Credentials…"), strings.Join(missing, ", ")))
+		return
+	}
+	ri := newRunInputs(wf, w.lastInputs(), w.fileChooser())
 	w.runInputs = ri
 	if len(ri.Names) == 0 {
 		w.launch(wf, workrun.Values{})
@@ -162,5 +170,38 @@ func (w *Window) askInputs() {
 	}
 	if first != nil {
 		w.win.Canvas().Focus(first)
+	}
+}
+
+// fileChooser is the run inputs' file picker: it imports the chosen file
+// into the artifact store off the UI thread (nil without an artifact
+// store).
+func (w *Window) fileChooser() func(f *InputsForm, field string) {
+	if w.deps.Artifacts == nil {
+		return nil
+	}
+	return func(f *InputsForm, field string) {
+		dialog.ShowFileOpen(func(rc fyne.URIReadCloser, err error) {
+			if err != nil {
+				w.showError(err)
+				return
+			}
+			if rc == nil {
+				return // the person cancelled
+			}
+			var info workrun.ArtifactInfo
+			w.background(func() {
+				defer rc.Close() // a read-only file: closing loses nothing
+				ctx, cancel := context.WithTimeout(w.ctx, time.Minute)
+				defer cancel()
+				info, err = w.deps.Artifacts.Put(ctx, rc.URI().Name(), rc.URI().MimeType(), rc, "", "")
+			}, func() {
+				if err != nil {
+					w.showError(fmt.Errorf("import %s: %w", rc.URI().Name(), err))
+					return
+				}
+				f.addFile(field, info)
+			})
+		}, w.win)
 	}
 }

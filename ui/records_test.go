@@ -34,10 +34,10 @@ func TestRecords_ColumnsSortFilter(t *testing.T) {
 	}}
 	w := newTestWindow(t, Deps{Runs: runs})
 	v := w.records
-	v.Reload()
+	waitRecords(t, w, v.Reload)
 	ids := func() []string {
 		var out []string
-		for _, r := range v.Runs() {
+		for _, r := range v.runs {
 			out = append(out, r.ID)
 		}
 		return out
@@ -45,30 +45,51 @@ func TestRecords_ColumnsSortFilter(t *testing.T) {
 	if diff := cmp.Diff([]string{"c", "b", "a"}, ids()); diff != "" {
 		t.Errorf("default order, newest first (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([numCols]string{"alpha", "failed", t0.Add(time.Minute).Format("2006-01-02 15:04:05"), "2s", "x: stopped before it finished"}, v.Row(1)); diff != "" {
+	if diff := cmp.Diff([numCols]string{"alpha", "failed", t0.Add(time.Minute).Format("2006-01-02 15:04:05"), "2s", "x: stopped before it finished"}, v.row(1)); diff != "" {
 		t.Errorf("row cells (-want +got):\n%s", diff)
 	}
-	v.SortBy(colDuration)
+	v.sortBy(colDuration)
 	if diff := cmp.Diff([]string{"c", "a", "b"}, ids()); diff != "" {
 		t.Errorf("by duration, longest first (-want +got):\n%s", diff)
 	}
-	v.SortBy(colDuration)
+	v.sortBy(colDuration)
 	if diff := cmp.Diff([]string{"b", "a", "c"}, ids()); diff != "" {
 		t.Errorf("by duration reversed (-want +got):\n%s", diff)
 	}
-	v.SortBy(colWorkflow)
+	v.sortBy(colWorkflow)
 	if diff := cmp.Diff([]string{"b", "a", "c"}, ids()); diff != "" {
 		t.Errorf("by workflow (-want +got):\n%s", diff)
 	}
-	v.FilterStatus(workrun.RunFailed)
+	waitRecords(t, w, func() { v.filterStatus(workrun.RunFailed) })
 	if got := filters[len(filters)-1].Status; got != workrun.RunFailed {
 		t.Errorf("status filter sent %q", got)
 	}
 	if diff := cmp.Diff([]string{"b"}, ids()); diff != "" {
 		t.Errorf("failed runs (-want +got):\n%s", diff)
 	}
-	v.FilterStatus("")
+	waitRecords(t, w, func() { v.filterStatus("") })
 	if !slices.Equal(ids(), []string{"b", "a", "c"}) {
 		t.Errorf("any status: %v", ids())
+	}
+}
+
+// waitRecords runs op on the UI thread and waits until the run records it
+// asked for are listed (they are read off the UI thread).
+func waitRecords(t *testing.T, w *Window, op func()) {
+	t.Helper()
+	done := make(chan struct{}, 1)
+	onUI(w, func() {
+		w.records.loaded = func() {
+			select {
+			case done <- struct{}{}:
+			default:
+			}
+		}
+		op()
+	})
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the run records were not listed")
 	}
 }

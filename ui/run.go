@@ -13,7 +13,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/widget"
 
@@ -25,6 +24,7 @@ type runState struct {
 	ticking    bool // a ticker goroutine redraws durations
 	tasksBusy  bool // a remote task read is under way
 	tasksAgain bool // read the remote tasks again when it ends
+	recordsSeq int  // the newest run records read asked for
 	// tasksShown, when set, is called after remote tasks were read and
 	// shown (tests wait on it).
 	tasksShown func(runID string)
@@ -59,45 +59,13 @@ func (w *Window) quiesce() {
 	w.rs.mu.Unlock() //nolint:staticcheck // an empty critical section is the point: wait for the holder
 }
 
-// loadCredentials reads the credential list off the Fyne thread, so Run can
-// name missing credentials before anything starts.
-func (w *Window) loadCredentials() {
-	if w.deps.Credentials == nil {
-		return
-	}
-	ctx := w.ctx
-	go func() {
-		cs, err := w.deps.Credentials.List(ctx)
-		w.do(func() {
-			if err != nil {
-				w.setStatus(KeyringErrorText(err))
-				return
-			}
-			if cs == nil {
-				cs = []Credential{}
-			}
-			w.rs.creds = cs
-		})
-	}()
-}
-
-// background runs work off the Fyne thread, then then on it.
+// background runs work off the UI thread, then then on it (unless the
+// window closed meanwhile). work derives its contexts from w.ctx.
 func (w *Window) background(work, then func()) {
 	go func() {
 		work()
 		w.do(then)
 	}()
-}
-
-// wireCredentials lets the credentials dialog run its keyring calls through
-// the app layer, and shows a saved or deleted credential at once: the list
-// Run checks, and the Remote Agent picker of the node shown.
-func (w *Window) wireCredentials(v *CredentialsView) {
-	v.Background = w.background
-	v.OnChanged = func(cs []Credential) {
-		w.rs.creds = cs
-		w.insp.Show()
-	}
 }
 
 // frame is the shortest time between two redraws caused by engine events:
@@ -177,9 +145,6 @@ func (w *Window) pump(events <-chan Event) {
 		}
 	}
 }
-
-// apply shows one event; it runs on the Fyne thread.
-func (w *Window) apply(ev Event) { w.applyBatch([]Event{ev}) }
 
 // applyBatch shows a batch of events with one redraw; it runs on the Fyne
 // thread and reads no store: the remote task records are read off it.
@@ -277,7 +242,7 @@ func (w *Window) refreshTasks(runID string) {
 	ctx := w.ctx
 	go func() {
 		start := time.Now()
-		ts, files, err := w.tasks.Read(ctx, runID)
+		ts, files, err := w.readTasks(ctx, runID)
 		if d := 250*time.Millisecond - time.Since(start); d > 0 {
 			select {
 			case <-time.After(d):
@@ -287,7 +252,7 @@ func (w *Window) refreshTasks(runID string) {
 		w.do(func() {
 			w.rs.tasksBusy = false
 			if runID == w.panel.RunID() {
-				w.tasks.ShowResult(runID, ts, files, err)
+				w.tasks.ShowResult(ts, files, err)
 			}
 			if w.rs.tasksAgain {
 				w.rs.tasksAgain = false
@@ -325,62 +290,6 @@ func (w *Window) loadRun(runID string, then func(error)) {
 			}
 		})
 	}()
-}
-
-// startRun asks for the run's inputs and starts it (docs/product.md W2, W3).
-func (w *Window) startRun() {
-	if w.deps.Engine == nil || len(w.probs) > 0 {
-		return
-	}
-	wf := w.doc.Workflow()
-	if missing := w.missingCredentials(wf); len(missing) > 0 {
-		w.showError(errors.New(fmt.Sprintf(lang.X("run.missing_credentials", "Cannot run: these credentials are not in the keyring: %s. Add them under Settings → Credentials…"), strings.Join(missing, ", "))))
-		return
-	}
-	form := NewInputsForm(wf.State, w.deps.Artifacts, w.win)
-	for k, v := range SampleInputs[wf.Name] {
-		form.SetText(k, v)
-	}
-	if len(wf.State) == 0 {
-		w.launch(wf, workrun.Values{})
-		return
-	}
-	d := dialog.NewCustomConfirm(lang.X("run.inputs", "Run inputs"), lang.X("run.run", "Run"), lang.X("cancel", "Cancel"),
-		container.NewVScroll(form.Object()), func(ok bool) {
-			if !ok {
-				return
-			}
-			vals, err := form.Values()
-			if err != nil {
-				w.showError(err)
-				return
-			}
-			w.launch(wf, vals)
-		}, w.win)
-	d.Resize(fyne.NewSize(520, 420))
-	d.Show()
-}
-
-// missingCredentials names the credentials the workflow's Remote Agent
-// nodes use that the credential list (as last read) lacks.
-func (w *Window) missingCredentials(wf workrun.Workflow) []string {
-	if w.deps.Credentials == nil || w.rs.creds == nil {
-		return nil
-	}
-	var out []string
-	for _, n := range wf.Nodes {
-		if n.Type != "remote_agent" {
-			continue
-		}
-		c, err := DecodeConfig(n.Config)
-		if err != nil || c.Credential == "" {
-			continue
-		}
-		if !slices.ContainsFunc(w.rs.creds, func(x Credential) bool { return x.Name == c.Credential }) && !slices.Contains(out, c.Credential) {
-			out = append(out, c.Credential)
-		}
-	}
-	return out
 }
 
 func (w *Window) launch(wf workrun.Workflow, vals workrun.Values) {
@@ -483,12 +392,13 @@ func (w *Window) decide(d workrun.Decision) {
 	}
 }
 
-// InputsForm asks for a run's inputs, one row per State field.
+// InputsForm asks for a run's inputs, one row per State field. A file
+// field's "Choose file…" is reported to chooseFile; the app layer imports
+// the file and hands it back with addFile.
 type InputsForm struct {
-	state  map[string]workrun.FieldType
-	arts   workrun.ArtifactStore
-	win    fyne.Window
-	names  []string
+	state      map[string]workrun.FieldType
+	chooseFile func(f *InputsForm, field string)
+	names      []string
 	text   map[string]*widget.Entry
 	checks map[string]*widget.Check
 	files  map[string][]workrun.ArtifactInfo
@@ -496,10 +406,10 @@ type InputsForm struct {
 	form   *widget.Form
 }
 
-// NewInputsForm builds the form; file fields get a file picker that
-// imports through the artifact store (docs/product.md W3).
-func NewInputsForm(state map[string]workrun.FieldType, arts workrun.ArtifactStore, win fyne.Window) *InputsForm {
-	f := &InputsForm{state: state, arts: arts, win: win, text: map[string]*widget.Entry{},
+// NewInputsForm builds the form; a file field's button calls chooseFile
+// (docs/product.md W3), and is disabled when chooseFile is nil.
+func NewInputsForm(state map[string]workrun.FieldType, chooseFile func(f *InputsForm, field string)) *InputsForm {
+	f := &InputsForm{state: state, chooseFile: chooseFile, text: map[string]*widget.Entry{},
 		checks: map[string]*widget.Check{}, files: map[string][]workrun.ArtifactInfo{}, flabel: map[string]*widget.Label{}}
 	for n := range state {
 		f.names = append(f.names, n)
@@ -517,8 +427,8 @@ func NewInputsForm(state map[string]workrun.FieldType, arts workrun.ArtifactStor
 		case workrun.FieldFile, workrun.FieldFiles:
 			l := widget.NewLabel(lang.X("run.no_file", "no file"))
 			f.flabel[n] = l
-			b := widget.NewButton(lang.X("run.choose_file", "Choose file…"), func() { f.pick(n) })
-			if arts == nil {
+			b := widget.NewButton(lang.X("run.choose_file", "Choose file…"), func() { f.chooseFile(f, n) })
+			if chooseFile == nil {
 				b.Disable()
 			}
 			o = container.NewBorder(nil, nil, nil, b, l)
@@ -547,28 +457,8 @@ func (f *InputsForm) SetText(name, v string) {
 	}
 }
 
-func (f *InputsForm) pick(name string) {
-	dialog.ShowFileOpen(func(rc fyne.URIReadCloser, err error) {
-		if err != nil || rc == nil {
-			if err != nil {
-				dialog.ShowError(err, f.win)
-			}
-			return
-		}
-		defer rc.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		info, err := f.arts.Put(ctx, rc.URI().Name(), rc.URI().MimeType(), rc, "", "")
-		if err != nil {
-			dialog.ShowError(fmt.Errorf("import %s: %w", rc.URI().Name(), err), f.win)
-			return
-		}
-		f.AddFile(name, info)
-	}, f.win)
-}
-
-// AddFile sets (file) or appends to (files) a file field.
-func (f *InputsForm) AddFile(name string, info workrun.ArtifactInfo) {
+// addFile sets (file) or appends to (files) a file field.
+func (f *InputsForm) addFile(name string, info workrun.ArtifactInfo) {
 	if f.state[name] == workrun.FieldFile {
 		f.files[name] = []workrun.ArtifactInfo{info}
 	} else {

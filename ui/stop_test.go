@@ -151,7 +151,7 @@ func TestRunNamesMissingCredentialsFirst(t *testing.T) {
 	var status string
 	onUI(w, func() {
 		w.OpenWorkflow("", wf)
-		w.startRun()
+		w.runClicked()
 		status = w.status.Text
 	})
 	if started != 0 {
@@ -160,11 +160,10 @@ func TestRunNamesMissingCredentialsFirst(t *testing.T) {
 	if !strings.Contains(status, "prod") {
 		t.Errorf("status %q does not name the missing credential", status)
 	}
-	v := NewCredentialsView(creds, w.win)
 	onUI(w, func() {
-		w.wireCredentials(v)
-		v.Fill(Credential{Name: "prod", Origin: "https://agent.example.com", Kind: schemeBearer}, "tok")
-		v.Save()
+		v := w.newCredentialsView()
+		v.fill(Credential{Name: "prod", Origin: "https://agent.example.com", Kind: schemeBearer}, "tok")
+		v.save()
 	})
 	waitFor("the saved credential", func() bool { return len(w.rs.creds) == 1 })
 	var missing []string
@@ -196,13 +195,13 @@ func TestRemoteTasksFollowTheRunShown(t *testing.T) {
 		t.Fatal("remote tasks never read")
 	}
 	var ts []workrun.RemoteCall
-	onUI(w, func() { ts = w.tasks.Tasks() })
+	onUI(w, func() { ts = w.tasks.shownTasks() })
 	if len(ts) != 1 || ts[0].TaskID != "task-of-r1" {
 		t.Fatalf("remote tasks %+v, want run r1's", ts)
 	}
 	onUI(w, func() {
 		w.OpenWorkflow("", SampleParallel("http://127.0.0.1:1"))
-		ts = w.tasks.Tasks()
+		ts = w.tasks.shownTasks()
 	})
 	if len(ts) != 0 {
 		t.Errorf("after opening another workflow the panel still shows %+v", ts)
