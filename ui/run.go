@@ -399,11 +399,11 @@ type InputsForm struct {
 	state      map[string]workrun.FieldType
 	chooseFile func(f *InputsForm, field string)
 	names      []string
-	text   map[string]*widget.Entry
-	checks map[string]*widget.Check
-	files  map[string][]workrun.ArtifactInfo
-	flabel map[string]*widget.Label
-	form   *widget.Form
+	text       map[string]*widget.Entry
+	checks     map[string]*widget.Check
+	files      map[string][]workrun.ArtifactInfo
+	flabel     map[string]*widget.Label
+	form       *widget.Form
 }
 
 // NewInputsForm builds the form; a file field's button calls chooseFile
