@@ -86,7 +86,9 @@ func Run(d Deps) error {
 	return nil
 }
 
-// Window is the main window and everything in it.
+// Window is the app layer: it owns the window's context (canceled in
+// Close), every goroutine and store call, and hands data to the widgets it
+// composes. Its state is grouped by concern.
 type Window struct {
 	deps Deps
 	app  fyne.App
@@ -95,13 +97,28 @@ type Window struct {
 	ctx  context.Context
 	stop context.CancelFunc
 
-	wfID    string
-	doc     *Document
-	recs    []workrun.WorkflowRecord
+	editorState // the open workflow and the workflow list
+	views       // the widgets
+	eventPump   // the engine subscription
+	demoAgent   // the built-in demo agent this window started
+
+	rs runState // run-related app state (run.go)
+}
+
+// editorState is the workflow being edited and what is known about it.
+type editorState struct {
+	wfID  string // "" while the workflow was never saved
+	doc   *Document
+	recs  []workrun.WorkflowRecord // the workflow list, as last read
+	probs []Problem                // the open workflow's validation problems
+}
+
+// views are the window's widgets; build makes them again when the
+// language changes.
+type views struct {
 	list    *widget.List
 	cv      *CanvasView
 	insp    *Inspector
-	probs   []Problem
 	probBox *widget.List
 	panel   *RunPanel
 	tasks   *RemotePanel
@@ -109,6 +126,8 @@ type Window struct {
 	tabs    *container.AppTabs
 	runBtn  *widget.Button
 	stopBtn *widget.Button
+	undoBtn *widget.Button
+	redoBtn *widget.Button
 	status  *tipLabel
 	tips    *tipLayer
 	panes   *Panes
@@ -116,19 +135,21 @@ type Window struct {
 	zoomLbl *widget.Label
 	// runInputs is the form of the last Run dialog (tests type into it).
 	runInputs *RunInputs
-	undoBtn   *widget.Button
-	redoBtn   *widget.Button
+}
 
+// eventPump is the engine event subscription (run.go).
+type eventPump struct {
+	unsub    func()
+	pumpDone chan struct{} // closed when the event goroutine has ended
 	// applied, when set before the first event, is called after each event
 	// was shown (tests wait on it; the test driver runs fyne.Do inline).
-	applied  func(Event)
-	pumpDone chan struct{} // closed when the event goroutine has ended
+	applied func(Event)
+}
 
-	rs runState // run-related app state (run.go)
-
+// demoAgent is the demo agent started from Help (empty when none).
+type demoAgent struct {
 	demoURL  string
 	demoStop func()
-	unsub    func()
 }
 
 // NewWindow builds the window without showing it (tests use the test app).
@@ -172,7 +193,7 @@ func (w *Window) Close() {
 // build makes every widget and the menus; it is called again when the
 // language changes.
 func (w *Window) build() {
-	applyTheme(w.app)
+	applyTheme(w.ctx, w.app)
 	w.tips = newTipLayer(w.win)
 	w.cv = NewCanvasView(w.doc, false)
 	w.cv.OnSelect = func() { w.insp.Show() }
@@ -322,12 +343,6 @@ func (w *Window) showZoom() {
 
 func (w *Window) toggleList()      { w.panes.ToggleList() }
 func (w *Window) toggleInspector() { w.panes.ToggleInspector() }
-
-// Panes returns the window's pane layout (tests read its sizes).
-func (w *Window) Panes() *Panes { return w.panes }
-
-// Palette returns the node palette.
-func (w *Window) Palette() *Palette { return w.palette }
 
 func (w *Window) menu() *fyne.MainMenu {
 	item := func(label string, sc fyne.Shortcut, f func()) *fyne.MenuItem {

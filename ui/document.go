@@ -104,9 +104,9 @@ func (d *Document) checkpointAs(as string) {
 	}
 }
 
-// EndTyping ends the current named edit: the next change starts a new undo
+// endTyping ends the current named edit: the next change starts a new undo
 // step even when it has the same name.
-func (d *Document) EndTyping() { d.typing = "" }
+func (d *Document) endTyping() { d.typing = "" }
 
 func (d *Document) changed() {
 	// Drop selected things that no longer exist.
@@ -279,8 +279,8 @@ func (d *Document) edgeIndex(k EdgeKey) int {
 	return slices.IndexFunc(d.wf.Edges, func(e workrun.Edge) bool { return e.From == k.From && e.To == k.To })
 }
 
-// Disconnect removes the edge from → to.
-func (d *Document) Disconnect(from, to string) bool {
+// disconnect removes the edge from → to.
+func (d *Document) disconnect(from, to string) bool {
 	i := d.edgeIndex(EdgeKey{from, to})
 	if i < 0 {
 		return false

@@ -81,15 +81,8 @@ func newRunInputs(wf workrun.Workflow, last workrun.Values, chooseFile func(f *I
 // Object is the form's widget tree.
 func (ri *RunInputs) Object() fyne.CanvasObject { return ri.box }
 
-// SetText types into the text entry of field name.
-func (ri *RunInputs) SetText(name, v string) {
-	for _, f := range ri.forms {
-		f.SetText(name, v)
-	}
-}
-
-// Text returns what the entry of field name holds.
-func (ri *RunInputs) Text(name string) string {
+// text returns what the entry of field name holds.
+func (ri *RunInputs) text(name string) string {
 	for _, f := range ri.forms {
 		if e := f.text[name]; e != nil {
 			return e.Text

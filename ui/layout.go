@@ -69,9 +69,9 @@ func NewPanes(prefs fyne.Preferences, list, centre, insp, bottom fyne.CanvasObje
 	return p
 }
 
-// ListShown and InspectorShown report whether the side panes are open.
-func (p *Panes) ListShown() bool      { return p.listOn }
-func (p *Panes) InspectorShown() bool { return p.inspOn }
+// listShown and inspectorShown report whether the side panes are open.
+func (p *Panes) listShown() bool      { return p.listOn }
+func (p *Panes) inspectorShown() bool { return p.inspOn }
 
 // ToggleList and ToggleInspector collapse or reopen a side pane.
 func (p *Panes) ToggleList()      { p.listOn = !p.listOn; p.remember(); p.Refresh() }
@@ -84,9 +84,9 @@ func (p *Panes) ShowInspector() {
 	}
 }
 
-// Widths returns the laid-out widths of list, canvas column and inspector
+// widths returns the laid-out widths of list, canvas column and inspector
 // (0 for a collapsed pane) and the height of the bottom pane.
-func (p *Panes) Widths() (list, centre, insp, bottom float32) {
+func (p *Panes) widths() (list, centre, insp, bottom float32) {
 	return p.list.Size().Width * vis(p.list), p.centre.Size().Width, p.insp.Size().Width * vis(p.insp), p.bottom.Size().Height
 }
 

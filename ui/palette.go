@@ -60,11 +60,11 @@ func NewPalette(cv *CanvasView) *Palette {
 // Object is the palette's widget tree.
 func (p *Palette) Object() fyne.CanvasObject { return p.root }
 
-// SetFilter types into the filter box.
-func (p *Palette) SetFilter(s string) { p.filter.SetText(s) }
+// setFilter types into the filter box.
+func (p *Palette) setFilter(s string) { p.filter.SetText(s) }
 
-// Shown returns the kinds the palette shows, in order.
-func (p *Palette) Shown() []string {
+// shownKinds returns the kinds the palette shows, in order.
+func (p *Palette) shownKinds() []string {
 	var out []string
 	for _, it := range p.items {
 		if it.Visible() {

@@ -58,9 +58,9 @@ func SampleParallel(agentURL string) workrun.Workflow {
 	}
 }
 
-// BigWorkflow is a chain-and-fan workflow of n nodes and about 1.5·n edges
+// bigWorkflow is a chain-and-fan workflow of n nodes and about 1.5·n edges
 // (the canvas benchmark uses 200/300).
-func BigWorkflow(n, edges int) workrun.Workflow {
+func bigWorkflow(n, edges int) workrun.Workflow {
 	wf := workrun.Workflow{Name: "big", State: map[string]workrun.FieldType{"x": workrun.FieldText}}
 	for i := 0; i < n; i++ {
 		kind := "join"
