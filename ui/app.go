@@ -542,22 +542,48 @@ func (w *Window) noteInterrupted() {
 	if w.deps.Runs == nil {
 		return
 	}
-	rs, err := w.deps.Runs.RunsWithStatus(w.ctx, workrun.RunInterrupted)
-	if err != nil || len(rs) == 0 {
-		return
-	}
-	w.setStatus(fmt.Sprintf(lang.X("run.interrupted_note", "%d interrupted runs can be resumed: see Run records."), len(rs)))
-	w.records.SetFilter("", workrun.RunInterrupted)
+	var rs []workrun.Run
+	var err error
+	w.background(func() {
+		rs, err = w.deps.Runs.RunsWithStatus(w.ctx, workrun.RunInterrupted)
+	}, func() {
+		switch {
+		case err != nil:
+			w.setStatus(fmt.Sprintf("%s: %s", lang.X("run.interrupted_read_failed", "Could not look for interrupted runs"), HumanError(err.Error())))
+		case len(rs) > 0:
+			w.setStatus(fmt.Sprintf(lang.X("run.interrupted_note", "%d interrupted runs can be resumed: see Run records."), len(rs)))
+			w.records.SetFilter("", workrun.RunInterrupted)
+		}
+	})
 }
 
-// ShowRun shows a run in the main run panel, live: Resume, Stop and the
-// decisions apply to it.
-func (w *Window) ShowRun(runID string) {
-	if err := w.panel.Show(w.ctx, runID); err != nil {
-		w.showError(err)
+// showRun reads a run off the UI thread and shows it in the main run
+// panel, live: Resume, Stop and the decisions apply to it.
+func (w *Window) showRun(runID string) {
+	if w.deps.Runs == nil {
 		return
 	}
-	r := w.panel.Run()
+	var r workrun.Run
+	var nrs []workrun.NodeRun
+	var ms []workrun.Message
+	var err error
+	w.background(func() {
+		r, nrs, ms, err = ReadRun(w.ctx, w.deps.Runs, runID)
+	}, func() {
+		if err != nil {
+			w.showError(err)
+			return
+		}
+		w.showLoadedRun(r, nrs, ms)
+	})
+}
+
+// showLoadedRun shows a run read from the store in the main run panel; the
+// run's workflow replaces the open one.
+func (w *Window) showLoadedRun(r workrun.Run, nrs []workrun.NodeRun, ms []workrun.Message) {
+	runID := r.ID
+	w.panel.Load(r, nrs, ms)
+	r = w.panel.Run()
 	w.cv.ClearStatus()
 	if len(r.Workflow.Nodes) > 0 {
 		// The run's workflow replaces the open one: save that first.

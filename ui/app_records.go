@@ -46,7 +46,7 @@ func (w *Window) reloadRecords(v *RecordsView, f workrun.RunFilter) {
 // Resume, Stop, a decision) opens in the main run panel, live.
 func (w *Window) openRecord(r workrun.Run) {
 	if !r.Status.Terminal() {
-		w.ShowRun(r.ID)
+		w.showRun(r.ID)
 		return
 	}
 	var rec runRecord

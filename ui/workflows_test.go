@@ -143,7 +143,11 @@ func TestResumeInterruptedByExit(t *testing.T) {
 	resumed := ""
 	eng := &fakeEngine{ResumeFunc: func(_ context.Context, id string) error { resumed = id; return nil }}
 	w := newTestWindow(t, Deps{Runs: runs, Engine: eng})
-	w.ShowRun("r9")
+	r, nrs, ms, err := ReadRun(t.Context(), runs, "r9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.showLoadedRun(r, nrs, ms)
 	if diff := cmp.Diff([]string{"Resume", "Stop"}, w.panel.Actions()); diff != "" {
 		t.Fatalf("actions (-want +got):\n%s", diff)
 	}
