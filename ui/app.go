@@ -828,6 +828,43 @@ func (w *Window) exportWorkflow() {
 	d.Show()
 }
 
+// saveArtifact asks where to save a file result and copies it there off
+// the UI thread.
+func (w *Window) saveArtifact(a workrun.ArtifactInfo) {
+	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
+		if err != nil {
+			w.showError(err)
+			return
+		}
+		if wc == nil {
+			return // the person cancelled
+		}
+		var copyErr error
+		w.background(func() {
+			copyErr = w.copyArtifact(wc, a.ID)
+			if err := wc.Close(); err != nil && copyErr == nil {
+				copyErr = fmt.Errorf("save file result: %w", err)
+			}
+		}, func() { w.showError(copyErr) })
+	}, w.win)
+	d.SetFileName(a.Name)
+	d.Resize(dialogSize(w.win))
+	d.Show()
+}
+
+// copyArtifact writes the artifact id to dst.
+func (w *Window) copyArtifact(dst io.Writer, id string) error {
+	rc, _, err := w.deps.Artifacts.Open(w.ctx, id)
+	if err != nil {
+		return fmt.Errorf("open file result: %w", err)
+	}
+	defer rc.Close()
+	if _, err := io.Copy(dst, rc); err != nil {
+		return fmt.Errorf("save file result: %w", err)
+	}
+	return nil
+}
+
 // --- language (Fyne lang, assets/translations) ---
 
 // SetLanguage switches the window's language and remembers the choice.

@@ -324,6 +324,45 @@ func (v *RecordsView) SetRuns(rs []workrun.Run, err error) {
 	}
 }
 
+// runRecord is everything the read-only window of a past run shows.
+type runRecord struct {
+	run   workrun.Run
+	nodes []workrun.NodeRun
+	msgs  []workrun.Message
+	tasks []workrun.RemoteCall
+	files map[string][]workrun.ArtifactInfo
+	// tasksErr is why the remote tasks could not be read (the rest shows).
+	tasksErr error
+}
+
+// recordWindow shows a past run read-only in its own window of a: its
+// canvas with node statuses, its run panel, its timeline and tasks (a
+// remote task panel already filled).
+func recordWindow(a fyne.App, rec runRecord, tasks *RemotePanel) fyne.Window {
+	r := rec.run
+	panel := NewRunPanel(nil, true)
+	cv := NewCanvasView(NewDocument(r.Workflow), true)
+	panel.OnStatus = cv.SetStatus
+	panel.Load(r, rec.nodes, rec.msgs)
+	for _, n := range rec.nodes {
+		cv.SetStatus(n.NodeID, n.Status)
+	}
+	tl := widget.NewLabel(timeline(r, rec.nodes))
+	tl.Wrapping = fyne.TextWrapWord
+	tabs := container.NewAppTabs(
+		container.NewTabItem(lang.X("tab.run", "Run"), panel.Object()),
+		container.NewTabItem(lang.X("rec.timeline", "Timeline"), container.NewVScroll(tl)),
+		container.NewTabItem(lang.X("tab.remote", "Remote tasks"), tasks.Object()),
+	)
+	win := a.NewWindow(fmt.Sprintf("%s — %s (%s)", r.WorkflowName, shortID(r.ID), lang.X("rec.readonly", "read-only")))
+	split := container.NewVSplit(cv, tabs)
+	win.SetContent(split)
+	win.Resize(fyne.NewSize(1000, 720))
+	win.Show()
+	cv.Fit()
+	return win
+}
+
 // timeline lists a run's nodes in the order they started, with durations,
 // inputs and outputs.
 func timeline(r workrun.Run, nrs []workrun.NodeRun) string {
