@@ -212,16 +212,7 @@ func (w *Window) build() {
 	w.tasks = w.newRemotePanel()
 	w.records = w.newRecordsView()
 
-	w.list = widget.NewList(func() int { return len(w.recs) },
-		func() fyne.CanvasObject {
-			l := widget.NewLabel("workflow name")
-			l.Truncation = fyne.TextTruncateEllipsis
-			return l
-		},
-		func(i widget.ListItemID, o fyne.CanvasObject) {
-			r := w.recs[i]
-			o.(*widget.Label).SetText(r.Workflow.Name)
-		})
+	w.list = labelList(func() int { return len(w.recs) }, func(i int) string { return w.recs[i].Workflow.Name })
 	w.list.OnSelected = func(i widget.ListItemID) {
 		if i < len(w.recs) && w.recs[i].ID != w.wfID {
 			r := w.recs[i]
@@ -269,20 +260,13 @@ func (w *Window) build() {
 	w.status = newTipLabel(w.tips)
 	centre := container.NewBorder(nil, nil, container.New(fixedWidth(PaletteWidth), w.palette.Object()), nil, w.cv)
 
-	w.probBox = widget.NewList(func() int { return len(w.probs) },
-		func() fyne.CanvasObject {
-			l := widget.NewLabel("problem")
-			l.Truncation = fyne.TextTruncateEllipsis
-			return l
-		},
-		func(i widget.ListItemID, o fyne.CanvasObject) {
-			p := w.probs[i]
-			text := p.Message
-			if p.NodeID != "" {
-				text = p.NodeID + ": " + text
-			}
-			o.(*widget.Label).SetText("⚠ " + text)
-		})
+	w.probBox = labelList(func() int { return len(w.probs) }, func(i int) string {
+		p := w.probs[i]
+		if p.NodeID != "" {
+			return "⚠ " + p.NodeID + ": " + p.Message
+		}
+		return "⚠ " + p.Message
+	})
 	w.probBox.OnSelected = func(i widget.ListItemID) {
 		if i < len(w.probs) && w.probs[i].NodeID != "" {
 			w.doc.Select(w.probs[i].NodeID, false)
@@ -311,6 +295,18 @@ func (w *Window) build() {
 	w.win.SetMainMenu(w.menu())
 	w.shortcuts()
 	w.docChanged()
+}
+
+// labelList is a list of n() one-line labels, cut with an ellipsis where
+// the pane is narrow; text(i) is row i.
+func labelList(n func() int, text func(i int) string) *widget.List {
+	return widget.NewList(n,
+		func() fyne.CanvasObject {
+			l := widget.NewLabel("")
+			l.Truncation = fyne.TextTruncateEllipsis
+			return l
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(text(i)) })
 }
 
 // fixedWidth lays out its objects at one width, whatever they ask for.

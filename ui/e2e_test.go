@@ -26,16 +26,9 @@ func TestEndToEnd_ParallelSampleCancels(t *testing.T) {
 	}
 
 	ended := make(chan struct{}, 1)
-	var last workrun.Run
-	done := map[string]bool{}
+	var seen runWatch
 	w.applied = func(ev Event) {
-		if ev.Run != nil && ev.Run.Status.Terminal() {
-			last = *ev.Run
-		}
-		if ev.Node != nil && ev.Node.Status != workrun.NodeRunning && ev.Node.Status != workrun.NodePending {
-			done[ev.NodeID] = true
-		}
-		if last.ID != "" && done["ask"] && done["check"] && slices.ContainsFunc(w.panel.MessageLines("ask"), func(l string) bool {
+		if seen.see(ev); seen.ended("ask", "check") && slices.ContainsFunc(w.panel.MessageLines("ask"), func(l string) bool {
 			return strings.HasSuffix(l, "Remote task: canceled") || strings.Contains(l, "unconfirmed")
 		}) {
 			select {
@@ -46,6 +39,7 @@ func TestEndToEnd_ParallelSampleCancels(t *testing.T) {
 	}
 	launchGated(w, rig.gate, workrun.Values{"question": "hang"})
 	waitEnded(t, w, ended, 30*time.Second, "the run did not end with the remote task's cancel shown")
+	last := seen.last
 
 	if last.Status != workrun.RunFailed || last.FailedNode != "check" {
 		t.Errorf("run %s failed at %q, want failed at check", last.Status, last.FailedNode)

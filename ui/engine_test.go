@@ -109,6 +109,30 @@ func waitEnded[T any](t *testing.T, w *Window, ended <-chan T, limit time.Durati
 	return v
 }
 
+// runWatch follows the events a window applied: the run's last terminal
+// state and the nodes that finished.
+type runWatch struct {
+	last workrun.Run
+	done map[string]bool
+}
+
+func (rw *runWatch) see(ev Event) {
+	if ev.Run != nil && ev.Run.Status.Terminal() {
+		rw.last = *ev.Run
+	}
+	if ev.Node != nil && ev.Node.Status != workrun.NodeRunning && ev.Node.Status != workrun.NodePending {
+		if rw.done == nil {
+			rw.done = map[string]bool{}
+		}
+		rw.done[ev.NodeID] = true
+	}
+}
+
+// ended reports whether the run ended and every node of ids finished.
+func (rw *runWatch) ended(ids ...string) bool {
+	return rw.last.ID != "" && !slices.ContainsFunc(ids, func(id string) bool { return !rw.done[id] })
+}
+
 // TestRealEngine_ParallelFailure runs a workflow on the real engine: one
 // branch fails while the other still works; the window shows the failure
 // reason on top, the failed node, the other branch stopped, and Run again.
@@ -137,18 +161,11 @@ func TestRealEngine_ParallelFailure(t *testing.T) {
 	// Wait until the run ended and both branches did; then end the event
 	// goroutine so that reading the widgets races with nothing.
 	ended := make(chan workrun.Run, 1)
-	var last workrun.Run
-	done := map[string]bool{}
+	var seen runWatch
 	w.applied = func(ev Event) {
-		if ev.Run != nil && ev.Run.Status.Terminal() {
-			last = *ev.Run
-		}
-		if ev.Node != nil && ev.Node.Status != workrun.NodeRunning && ev.Node.Status != workrun.NodePending {
-			done[ev.NodeID] = true
-		}
-		if last.ID != "" && done["slow"] && done["bad"] {
+		if seen.see(ev); seen.ended("slow", "bad") {
 			select {
-			case ended <- last:
+			case ended <- seen.last:
 			default:
 			}
 		}
