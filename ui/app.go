@@ -508,12 +508,6 @@ func (w *Window) validate() {
 	w.updateRunButtons()
 }
 
-// Problems returns the current validation problems.
-func (w *Window) Problems() []Problem { return slices.Clone(w.probs) }
-
-// RunEnabled reports whether the Run button is enabled.
-func (w *Window) RunEnabled() bool { return !w.runBtn.Disabled() }
-
 func (w *Window) updateRunButtons() {
 	active := w.panel.Active()
 	enable(w.runBtn, len(w.probs) == 0 && w.deps.Engine != nil && !active)

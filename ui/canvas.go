@@ -271,9 +271,6 @@ func (cv *CanvasView) hideGhost() {
 	canvas.Refresh(cv.ghostT)
 }
 
-// ghostShown reports whether a palette drag shows its ghost node.
-func (cv *CanvasView) ghostShown() bool { return cv.ghost.Visible() }
-
 // Refresh redraws after the document changed.
 func (cv *CanvasView) Refresh() {
 	cv.sync()
@@ -872,9 +869,6 @@ func showIf(o fyne.CanvasObject, on bool) {
 		o.Hide()
 	}
 }
-
-// minimapShown reports whether the canvas shows its minimap.
-func (cv *CanvasView) minimapShown() bool { return cv.mini.Visible() }
 
 // fitText shortens text with "…" until it is at most width wide.
 func fitText(text string, size float32, style fyne.TextStyle, width float32) string {

@@ -79,16 +79,6 @@ func newRunInputs(wf workrun.Workflow, last workrun.Values, chooseFile func(f *I
 // Object is the form's widget tree.
 func (ri *RunInputs) Object() fyne.CanvasObject { return ri.box }
 
-// text returns what the entry of field name holds.
-func (ri *RunInputs) text(name string) string {
-	for _, f := range ri.forms {
-		if e := f.text[name]; e != nil {
-			return e.Text
-		}
-	}
-	return ""
-}
-
 // Values returns every input typed.
 func (ri *RunInputs) Values() (workrun.Values, error) {
 	out := workrun.Values{}

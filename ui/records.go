@@ -271,16 +271,6 @@ func (v *RecordsView) SetFilter(workflowID string, s workrun.RunStatus) {
 	v.Reload()
 }
 
-// filterStatus lists only runs in status s ("" for any), as the status
-// picker does.
-func (v *RecordsView) filterStatus(s workrun.RunStatus) {
-	if i := slices.Index(runStatuses, s); i >= 0 {
-		v.stSel.SetSelectedIndex(i + 1)
-	} else {
-		v.stSel.SetSelectedIndex(0)
-	}
-}
-
 func (v *RecordsView) applyFilter() {
 	f := workrun.RunFilter{Limit: 200, WorkflowID: v.filter.WorkflowID}
 	if i := v.wfSel.SelectedIndex(); i > 0 && i < len(v.wfIDs) {

@@ -37,9 +37,6 @@ func NewRemotePanel(saveFile func(workrun.ArtifactInfo)) *RemotePanel {
 // Object is the panel's widget tree.
 func (p *RemotePanel) Object() fyne.CanvasObject { return p.root }
 
-// shownTasks returns what is shown.
-func (p *RemotePanel) shownTasks() []workrun.RemoteCall { return p.shown }
-
 // ShowResult shows the remote task records read for a run, with the file
 // results of each node (by node id), or why they could not be read.
 func (p *RemotePanel) ShowResult(ts []workrun.RemoteCall, files map[string][]workrun.ArtifactInfo, err error) {
