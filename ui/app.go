@@ -202,7 +202,7 @@ func (w *Window) build() {
 	w.doc.OnChange = w.docChanged
 
 	w.insp = NewInspector(w)
-	w.panel = NewRunPanel(w.deps.Runs, false)
+	w.panel = NewRunPanel(nil, false) // the app layer reads the runs (loadRun, showRun)
 	w.panel.OnStatus = w.cv.SetStatus
 	w.panel.OnStop = w.stopRun
 	w.panel.OnResume = w.resumeRun

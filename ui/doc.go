@@ -7,10 +7,11 @@
 // App layer and widgets. Window is the app layer: the methods on *Window
 // (app.go, run.go, app_history.go, app_credentials.go, about.go and the
 // inspector's app code) own the window's context, w.ctx, canceled in
-// Close; every goroutine, started only through Window.background (work
-// off the UI thread, then a function on it) or the event pump; every call
-// to Deps (engine, stores, keyring, network), with contexts derived from
-// w.ctx; and every fyne.Do, made only by Window.do, which serialises
+// Close; every goroutine: a piece of work goes through Window.background
+// (work off the UI thread, then a function on it), besides which there are
+// only the event pump, the duration ticker and Run's signal watcher; every
+// call to Deps (engine, stores, keyring, network), with contexts derived
+// from w.ctx; and every fyne.Do, made only by Window.do, which serialises
 // those functions (the test driver runs fyne.Do on the calling goroutine)
 // and drops them once the window is closed. Window itself only composes
 // state grouped by concern: editorState (the open workflow), views (the
@@ -31,9 +32,10 @@
 // thousands of events a second costs one redraw per frame. Remote task
 // records, a run's stored history, the run records list, artifacts,
 // credential lists and keyring calls are read off the UI thread; nothing
-// reads the store per event on it. Workflow saves and engine commands
-// (start, resume, decide) are still made on the UI thread: they are short
-// writes whose result the next step needs at once.
+// reads the store per event on it. The workflow list and saves, and the
+// engine commands (start, resume, decide) are still made on the UI thread:
+// they are short, and the next step (autosave before switching, Run after
+// saving) needs their result at once.
 //
 // Editing. The canvas edits a Document: a pure Go value holding a
 // workrun.Workflow, with commands (add, move, connect, delete, copy/paste,

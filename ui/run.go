@@ -237,30 +237,31 @@ func (w *Window) refreshTasks(runID string) {
 		return
 	}
 	w.rs.tasksBusy = true
-	ctx := w.ctx
-	go func() {
+	var ts []workrun.RemoteCall
+	var files map[string][]workrun.ArtifactInfo
+	var err error
+	w.background(func() {
 		start := time.Now()
-		ts, files, err := w.readTasks(ctx, runID)
+		ts, files, err = w.readTasks(w.ctx, runID)
 		if d := 250*time.Millisecond - time.Since(start); d > 0 {
 			select {
 			case <-time.After(d):
-			case <-ctx.Done():
+			case <-w.ctx.Done():
 			}
 		}
-		w.do(func() {
-			w.rs.tasksBusy = false
-			if runID == w.panel.RunID() {
-				w.tasks.ShowResult(ts, files, err)
-			}
-			if w.rs.tasksAgain {
-				w.rs.tasksAgain = false
-				w.refreshTasks(w.panel.RunID())
-			}
-			if w.rs.tasksShown != nil {
-				w.rs.tasksShown(runID)
-			}
-		})
-	}()
+	}, func() {
+		w.rs.tasksBusy = false
+		if runID == w.panel.RunID() {
+			w.tasks.ShowResult(ts, files, err)
+		}
+		if w.rs.tasksAgain {
+			w.rs.tasksAgain = false
+			w.refreshTasks(w.panel.RunID())
+		}
+		if w.rs.tasksShown != nil {
+			w.rs.tasksShown(runID)
+		}
+	})
 }
 
 // loadRun reads a run's records off the Fyne thread and merges them into
@@ -273,21 +274,23 @@ func (w *Window) loadRun(runID string, then func(error)) {
 		}
 		return
 	}
-	ctx := w.ctx
-	go func() {
-		r, nrs, ms, err := ReadRun(ctx, w.deps.Runs, runID)
-		w.do(func() {
-			if err == nil && w.panel.RunID() == runID {
-				w.panel.Load(r, nrs, ms)
-				w.updateRunButtons()
-				w.updateTitle()
-				w.startTicker()
-			}
-			if then != nil {
-				then(err)
-			}
-		})
-	}()
+	var r workrun.Run
+	var nrs []workrun.NodeRun
+	var ms []workrun.Message
+	var err error
+	w.background(func() {
+		r, nrs, ms, err = ReadRun(w.ctx, w.deps.Runs, runID)
+	}, func() {
+		if err == nil && w.panel.RunID() == runID {
+			w.panel.Load(r, nrs, ms)
+			w.updateRunButtons()
+			w.updateTitle()
+			w.startTicker()
+		}
+		if then != nil {
+			then(err)
+		}
+	})
 }
 
 func (w *Window) launch(wf workrun.Workflow, vals workrun.Values) {
@@ -328,19 +331,22 @@ func (w *Window) stopRun() {
 	w.panel.Apply(Event{Type: "run", RunID: id, Run: &r})
 	w.updateRunButtons()
 	w.setStatus(lang.X("run.stopping", "stopping…"))
-	go func() {
-		err := w.deps.Engine.Stop(context.WithoutCancel(w.ctx), id)
-		if err != nil {
-			w.do(func() {
-				if w.panel.RunID() == id && w.panel.Run().Status == workrun.RunStopping {
-					// The engine refused: show the run as it was.
-					w.panel.Apply(Event{Type: "run", RunID: id, Run: &prev})
-					w.updateRunButtons()
-				}
-				w.showError(fmt.Errorf("%s: %w", lang.X("run.stop_failed", "stop run"), err))
-			})
+	// Stop goes on when the window closes meanwhile: the engine bounds
+	// the abort hooks it waits for.
+	var err error
+	w.background(func() {
+		err = w.deps.Engine.Stop(context.WithoutCancel(w.ctx), id)
+	}, func() {
+		if err == nil {
+			return
 		}
-	}()
+		if w.panel.RunID() == id && w.panel.Run().Status == workrun.RunStopping {
+			// The engine refused: show the run as it was.
+			w.panel.Apply(Event{Type: "run", RunID: id, Run: &prev})
+			w.updateRunButtons()
+		}
+		w.showError(fmt.Errorf("%s: %w", lang.X("run.stop_failed", "stop run"), err))
+	})
 }
 
 func (w *Window) resumeRun() {
