@@ -38,6 +38,9 @@ func (w *Window) reloadRecords(v *RecordsView, f workrun.RunFilter) {
 		if seq == w.rs.recordsSeq {
 			v.SetRuns(rs, err)
 		}
+		if w.rs.recordsRead != nil {
+			w.rs.recordsRead()
+		}
 	})
 }
 

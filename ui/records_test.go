@@ -93,3 +93,33 @@ func waitRecords(t *testing.T, w *Window, op func()) {
 		t.Fatal("the run records were not listed")
 	}
 }
+
+// TestRecords_SlowReadNeverOverwritesANewerOne: the run records are read off
+// the UI thread; when the person changes the filter while an older read is
+// still under way, the older answer (arriving last) is not shown.
+func TestRecords_SlowReadNeverOverwritesANewerOne(t *testing.T) {
+	release := make(chan struct{})
+	runs := &fakeRuns{ListRunsFunc: func(_ context.Context, f workrun.RunFilter) ([]workrun.Run, error) {
+		if f.Status == "" {
+			<-release // the first, unfiltered read is slow
+			return []workrun.Run{{ID: "old", Status: workrun.RunSucceeded}, {ID: "old2", Status: workrun.RunFailed}}, nil
+		}
+		return []workrun.Run{{ID: "new", Status: f.Status}}, nil
+	}}
+	w := newTestWindow(t, Deps{Runs: runs})
+	onUI(w, w.records.Reload)
+	waitRecords(t, w, func() { w.records.filterStatus(workrun.RunFailed) })
+	shown := make(chan struct{})
+	onUI(w, func() { w.rs.recordsRead = func() { close(shown) } })
+	close(release)
+	<-shown // the slow read's answer reached the UI thread
+	var ids []string
+	onUI(w, func() {
+		for _, r := range w.records.runs {
+			ids = append(ids, r.ID)
+		}
+	})
+	if !slices.Equal(ids, []string{"new"}) {
+		t.Errorf("records show %v after the slow read ended, want the newer filter's [new]", ids)
+	}
+}

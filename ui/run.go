@@ -23,6 +23,9 @@ type runState struct {
 	tasksBusy  bool // a remote task read is under way
 	tasksAgain bool // read the remote tasks again when it ends
 	recordsSeq int  // the newest run records read asked for
+	// recordsRead, when set, is called on the UI thread after each run
+	// records read ended, shown or not (tests wait on it).
+	recordsRead func()
 	// tasksShown, when set, is called after remote tasks were read and
 	// shown (tests wait on it).
 	tasksShown func(runID string)
