@@ -11,7 +11,8 @@ import (
 // TestImportArrows keeps the one-way imports of docs/ARCHITECTURE.md: the
 // engine imports no other package of the project; the window sees only the
 // engine and its assets; node kinds reach persistence and secrets only
-// through the interfaces in their Deps; the protocol clients import nothing
+// through the interfaces in their Deps, and share code only through
+// remotecall, which sees only the engine; the protocol clients import nothing
 // of the project but the SSE reader they share; the CLI reaches the data
 // directory only through cli.Services. It asks `go list -deps`, so indirect imports count too.
 func TestImportArrows(t *testing.T) {
@@ -23,6 +24,7 @@ func TestImportArrows(t *testing.T) {
 		{pkgs: "./workrun", allowed: []string{"workrun/workrun"}},
 		{pkgs: "./ui", allowed: []string{"workrun/ui", "workrun/workrun", "workrun/assets"}},
 		{pkgs: "./nodes/...", forbid: []string{"workrun/store", "workrun/credentials", "workrun/artifacts", "workrun/ui", "workrun/cli"}},
+		{pkgs: "./remotecall", allowed: []string{"workrun/remotecall", "workrun/workrun"}},
 		{pkgs: "./sse", allowed: []string{"workrun/sse"}},
 		{pkgs: "./a2a", allowed: []string{"workrun/a2a", "workrun/sse"}},
 		{pkgs: "./mcp", allowed: []string{"workrun/mcp", "workrun/sse"}},
@@ -35,6 +37,17 @@ func TestImportArrows(t *testing.T) {
 		for _, dep := range projectDeps(t, r.pkgs) {
 			if slices.Contains(r.forbid, dep) || (r.allowed != nil && !slices.Contains(r.allowed, dep)) {
 				t.Errorf("%s depends on %s", r.pkgs, dep)
+			}
+		}
+	}
+	// A node kind imports no other node kind.
+	for _, kind := range projectDeps(t, "./nodes/...") {
+		if !strings.HasPrefix(kind, "workrun/nodes/") {
+			continue
+		}
+		for _, dep := range projectDeps(t, "./"+strings.TrimPrefix(kind, "workrun/")) {
+			if dep != kind && strings.HasPrefix(dep, "workrun/nodes/") {
+				t.Errorf("%s depends on %s", kind, dep)
 			}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -51,7 +52,7 @@ func BenchmarkStreamDecode10k(b *testing.B) {
 		w.Write(bytes.ReplaceAll(tmpl, []byte("@ID@"), in.ID))
 	}))
 	defer srv.Close()
-	c, err := NewFromCard(&AgentCard{Name: "bench", SupportedInterfaces: []AgentInterface{{URL: srv.URL, ProtocolBinding: "JSONRPC", ProtocolVersion: "1.0"}}}, srv.URL, Options{})
+	c, err := newFromCard(&AgentCard{Name: "bench", SupportedInterfaces: []AgentInterface{{URL: srv.URL, ProtocolBinding: "JSONRPC", ProtocolVersion: "1.0"}}}, srv.URL, Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -160,7 +161,7 @@ func BenchmarkSend20MiB(b *testing.B) {
 	}
 	for _, mode := range []string{"raw", "source"} {
 		b.Run(mode, func(b *testing.B) {
-			c, err := NewFromCard(&AgentCard{Name: "bench", SupportedInterfaces: []AgentInterface{{URL: srv.URL, ProtocolBinding: "JSONRPC", ProtocolVersion: "1.0"}}}, srv.URL, Options{})
+			c, err := newFromCard(&AgentCard{Name: "bench", SupportedInterfaces: []AgentInterface{{URL: srv.URL, ProtocolBinding: "JSONRPC", ProtocolVersion: "1.0"}}}, srv.URL, Options{})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -221,7 +222,7 @@ func BenchmarkEchoLatency(b *testing.B) {
 		io.WriteString(w, resultJSON(in.ID, `{"message":{"messageId":"r1","contextId":"c1","role":"ROLE_AGENT","parts":[{"text":"echo: hello"}]}}`))
 	}))
 	defer srv.Close()
-	c, err := NewFromCard(&AgentCard{Name: "bench", SupportedInterfaces: []AgentInterface{{URL: srv.URL, ProtocolBinding: "JSONRPC", ProtocolVersion: "1.0"}}}, srv.URL, Options{})
+	c, err := newFromCard(&AgentCard{Name: "bench", SupportedInterfaces: []AgentInterface{{URL: srv.URL, ProtocolBinding: "JSONRPC", ProtocolVersion: "1.0"}}}, srv.URL, Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -268,4 +269,15 @@ func BenchmarkEchoLatency(b *testing.B) {
 	b.ReportMetric(pct(lat[1], 0.99), "a2a-p99-µs")
 	b.ReportMetric(pct(lat[1], 0.50)/pct(lat[0], 0.50), "p50-ratio")
 	b.ReportMetric(pct(lat[1], 0.99)/pct(lat[0], 0.99), "p99-ratio")
+}
+
+// newFromCard returns a client for an already fetched card, so no
+// discovery request is measured; cardURL resolves relative interface URLs
+// and is the credential's default origin.
+func newFromCard(card *AgentCard, cardURL string, opts Options) (*Client, error) {
+	u, err := url.Parse(cardURL)
+	if err != nil || u.Host == "" {
+		return nil, fmt.Errorf("card URL %q is not an absolute URL", cardURL)
+	}
+	return newClient(card, u, originOf(u), opts.withDefaults())
 }

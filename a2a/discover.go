@@ -38,16 +38,6 @@ func Discover(ctx context.Context, baseOrCardURL string, opts Options) (*Client,
 	return nil, fmt.Errorf("%w: no Agent Card at %s", ErrNotA2A, u.Redacted())
 }
 
-// NewFromCard returns a client for an already fetched card; cardURL resolves
-// relative interface URLs and is the credential's default origin.
-func NewFromCard(card *AgentCard, cardURL string, opts Options) (*Client, error) {
-	u, err := url.Parse(cardURL)
-	if err != nil || u.Host == "" {
-		return nil, fmt.Errorf("card URL %q is not an absolute URL", cardURL)
-	}
-	return newClient(card, u, originOf(u), opts.withDefaults())
-}
-
 // cardURLs lists where to look: the URL itself if it names a .json file,
 // else the well-known path under the given path, then under the origin root.
 func cardURLs(u *url.URL) []*url.URL {

@@ -178,7 +178,7 @@ func TestChineseEverywhere(t *testing.T) {
 	})
 	for _, n := range wf.Nodes {
 		onUI(w, func() {
-			w.panel.Select(n.ID)
+			w.panel.pick(n.ID)
 			ss = texts(w.panel.Object())
 		})
 		check("run panel, node "+n.Type, ss)

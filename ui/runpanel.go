@@ -34,7 +34,7 @@ type RunPanel struct {
 	run     workrun.Run
 	nodes   map[string]workrun.NodeRun
 	kinds   map[string]string
-	msgs    map[string][]workrun.Message
+	msgs    map[string]*msgLog
 	seen    map[int64]bool
 	order   []string // node ids in workflow order, then first sight
 	touched map[string]bool
@@ -42,6 +42,7 @@ type RunPanel struct {
 	picked  bool   // the person chose sel; automatic selection stops
 
 	dirtyHeader, dirtyNodes, dirtyDetail, dirtyMsgs bool
+	listShown                                       time.Time // last redraw of the message list
 
 	header   *widget.Label
 	reason   *widget.Label
@@ -52,7 +53,7 @@ type RunPanel struct {
 	decision *fyne.Container
 	io       *widget.Label
 	msgList  *widget.List
-	shown    []workrun.Message // messages of sel, as the list shows them
+	shown    *msgLog // messages of sel, as the list shows them
 	root     fyne.CanvasObject
 
 	// Callbacks the window sets; nil in read-only views.
@@ -105,21 +106,17 @@ func NewRunPanel(runs workrun.RunStore, readOnly bool) *RunPanel {
 	p.decision = container.NewHBox()
 	p.io = widget.NewLabel("")
 	p.io.Wrapping = fyne.TextWrapWord
-	p.msgList = widget.NewList(func() int { return len(p.shown) },
-		func() fyne.CanvasObject {
-			l := widget.NewLabel("15:04:05  message")
-			l.Truncation = fyne.TextTruncateClip
-			return l
-		},
+	p.msgList = widget.NewList(func() int { return p.shown.len() },
+		func() fyne.CanvasObject { return newMsgRow() },
 		func(i widget.ListItemID, o fyne.CanvasObject) {
-			if i < len(p.shown) {
-				o.(*widget.Label).SetText(rowLine(p.shown[i]))
+			if i < p.shown.len() {
+				o.(*msgRow).SetText(rowLine(*p.shown.at(i)))
 			}
 		})
 	p.msgList.OnSelected = func(i widget.ListItemID) {
 		// A long line is cut to one row; selecting it shows it whole.
-		if i < len(p.shown) {
-			p.nodeErr.SetText(messageLine(p.shown[i]))
+		if i < p.shown.len() {
+			p.nodeErr.SetText(messageLine(*p.shown.at(i)))
 			p.nodeErr.Importance = widget.MediumImportance
 			p.nodeErr.Show()
 		}
@@ -153,7 +150,7 @@ func (p *RunPanel) reset(runID string) {
 	p.run = workrun.Run{ID: runID}
 	p.nodes = map[string]workrun.NodeRun{}
 	p.kinds = map[string]string{}
-	p.msgs = map[string][]workrun.Message{}
+	p.msgs = map[string]*msgLog{}
 	p.seen = map[int64]bool{}
 	p.touched = map[string]bool{}
 	p.order = nil
@@ -225,11 +222,28 @@ func (p *RunPanel) Load(r workrun.Run, nrs []workrun.NodeRun, ms []workrun.Messa
 			p.setNode(n)
 		}
 	}
+	// Stored lines that neither were shown already nor replace a live line
+	// are merged in once per node, not inserted one by one.
+	extra := map[string][]workrun.Message{}
 	for _, m := range ms {
-		p.addMessage(m)
+		if m.Seq == 0 {
+			p.addMessage(m)
+			continue
+		}
+		if p.seen[m.Seq] {
+			continue
+		}
+		p.seen[m.Seq] = true
+		if !p.log(m.NodeID).replaceLive(m) {
+			extra[m.NodeID] = append(extra[m.NodeID], m)
+		}
 	}
-	for id := range p.msgs {
-		p.sortMessages(id)
+	for id, l := range p.msgs {
+		if len(extra[id]) > 0 {
+			l.add(extra[id])
+		} else {
+			l.sortSeq()
+		}
 	}
 	p.autoSelect()
 	p.dirtyHeader, p.dirtyNodes, p.dirtyDetail = true, true, true
@@ -258,10 +272,11 @@ func (p *RunPanel) Start(runID string, wf workrun.Workflow) {
 	p.Flush()
 }
 
-// Apply shows one engine event if it belongs to the run shown, and redraws.
+// Apply shows one engine event if it belongs to the run shown, and redraws
+// at once.
 func (p *RunPanel) Apply(ev Event) {
 	if p.ApplyQuiet(ev) {
-		p.Flush()
+		p.flush(true)
 	}
 }
 
@@ -318,62 +333,41 @@ func (p *RunPanel) setNode(n workrun.NodeRun) {
 }
 
 func (p *RunPanel) addMessage(m workrun.Message) {
-	if m.Seq != 0 {
-		if p.seen[m.Seq] {
-			return // already loaded from the store
+	l := p.log(m.NodeID)
+	switch {
+	case m.Seq == 0:
+		if l.storedAlready(m) {
+			return // its stored copy came first (a store read overtook the event)
 		}
+		l.push(m)
+	case p.seen[m.Seq]:
+		return // already loaded from the store
+	default:
 		p.seen[m.Seq] = true
-		if p.replaceLive(m) {
-			return
+		switch {
+		case l.replaceLive(m):
+			// The stored copy of a line shown live before its commit
+			// (a store read merged with live events) takes its place.
+		case m.Seq > l.lastSeq:
+			l.push(m)
+		default:
+			l.add([]workrun.Message{m}) // out of order: keep sequence order
 		}
-	} else if p.storedAlready(m) {
-		return // its stored copy came first (a store read overtook the event)
 	}
-	ms := p.msgs[m.NodeID]
-	if n := len(ms); n > 0 && m.Seq != 0 && ms[n-1].Seq > m.Seq {
-		// Out of order (a store read merged with live events): keep the
-		// list sorted by sequence.
-		i, _ := slices.BinarySearchFunc(ms, m.Seq, func(a workrun.Message, s int64) int { return cmpSeq(a.Seq, s) })
-		ms = slices.Insert(ms, i, m)
-	} else {
-		ms = append(ms, m)
-	}
-	p.msgs[m.NodeID] = ms
-	p.know(m.NodeID, "")
 	if m.NodeID == p.sel {
 		p.dirtyMsgs = true
 	}
 }
 
-// replaceLive puts the stored line m in the place of the same progress line
-// shown live before its commit (published with Seq 0), so a run loaded from
-// the store while its events arrived shows each line once.
-func (p *RunPanel) replaceLive(m workrun.Message) bool {
-	ms := p.msgs[m.NodeID]
-	for i := len(ms) - 1; i >= 0; i-- {
-		l := ms[i]
-		if l.Seq == 0 && sameWords(l, m) {
-			ms[i] = m
-			if m.NodeID == p.sel {
-				p.dirtyMsgs = true
-			}
-			return true
-		}
+// log is a node's message log, made on first use.
+func (p *RunPanel) log(nodeID string) *msgLog {
+	l := p.msgs[nodeID]
+	if l == nil {
+		l = newMsgLog()
+		p.msgs[nodeID] = l
+		p.know(nodeID, "")
 	}
-	return false
-}
-
-// storedAlready reports whether the live line m (Seq 0) is already shown as
-// its stored copy: same node, key, arguments, text and time.
-func (p *RunPanel) storedAlready(m workrun.Message) bool {
-	ms := p.msgs[m.NodeID]
-	for i := len(ms) - 1; i >= 0 && i >= len(ms)-256; i-- {
-		l := ms[i]
-		if l.Seq != 0 && l.Time.Equal(m.Time) && sameWords(l, m) {
-			return true
-		}
-	}
-	return false
+	return l
 }
 
 // sameWords reports whether two lines say the same thing.
@@ -389,15 +383,6 @@ func cmpSeq(a, b int64) int {
 		return 1
 	}
 	return 0
-}
-
-func (p *RunPanel) sortMessages(id string) {
-	slices.SortStableFunc(p.msgs[id], func(a, b workrun.Message) int {
-		if a.Seq != 0 && b.Seq != 0 {
-			return cmpSeq(a.Seq, b.Seq)
-		}
-		return 0
-	})
 }
 
 // know records a node id (and its kind, once known).
@@ -443,8 +428,8 @@ func (p *RunPanel) autoSelect() {
 	}
 }
 
-// Select shows a node's inputs, outputs and messages, as a click would.
-func (p *RunPanel) Select(nodeID string) {
+// pick shows a node's inputs, outputs and messages, as a click would.
+func (p *RunPanel) pick(nodeID string) {
 	p.picked = true
 	p.selectNode(nodeID)
 	p.Flush()
@@ -455,11 +440,21 @@ func (p *RunPanel) selectNode(id string) {
 	p.dirtyDetail, p.dirtyNodes = true, true
 }
 
-// Selected is the node whose details are shown.
-func (p *RunPanel) Selected() string { return p.sel }
+// selected is the node whose details are shown.
+func (p *RunPanel) selected() string { return p.sel }
 
-// Flush redraws what changed since the last Flush.
-func (p *RunPanel) Flush() {
+// listEvery is the shortest time between two redraws of the message list
+// while a run only adds lines to it. A stream changes every visible row of
+// the list at each redraw, and the window repaints whole; ten redraws a
+// second show a stream moving as well as sixty, at a sixth of the cost.
+const listEvery = 100 * time.Millisecond
+
+// Flush redraws what changed since the last Flush. New lines of a running
+// node are drawn at most every listEvery; those held back are drawn by the
+// next Flush or Tick (or any other change of the node shown).
+func (p *RunPanel) Flush() { p.flush(false) }
+
+func (p *RunPanel) flush(now bool) {
 	if p.dirtyHeader {
 		p.dirtyHeader = false
 		p.refreshHeader()
@@ -476,7 +471,7 @@ func (p *RunPanel) Flush() {
 	if p.dirtyDetail {
 		p.dirtyDetail, p.dirtyMsgs = false, false
 		p.refreshDetail()
-	} else if p.dirtyMsgs {
+	} else if p.dirtyMsgs && (now || !p.Active() || time.Since(p.listShown) >= listEvery) {
 		p.dirtyMsgs = false
 		p.refreshMessages()
 	}
@@ -493,6 +488,7 @@ func (p *RunPanel) Tick() {
 	if n, ok := p.nodes[p.sel]; ok && n.Status == workrun.NodeRunning {
 		p.title.SetText(p.nodeTitle(p.sel))
 	}
+	p.flush(true) // lines held back by Flush
 }
 
 // nodeName is "Kind · Title (id)" or "Kind · id".
@@ -576,7 +572,7 @@ func (p *RunPanel) refreshDetail() {
 	}
 	p.io.SetText(p.ioText(id))
 	p.refreshMessages()
-	if len(p.shown) > 0 {
+	if p.shown.len() > 0 {
 		p.msgList.ScrollToBottom() // the newest lines say how the node ended
 	}
 	p.refreshDecision(id)
@@ -585,9 +581,10 @@ func (p *RunPanel) refreshDetail() {
 // refreshMessages shows the selected node's messages, following the newest
 // while the run goes on.
 func (p *RunPanel) refreshMessages() {
+	p.listShown = time.Now()
 	p.shown = p.msgs[p.sel]
 	p.msgList.Refresh()
-	if len(p.shown) > 0 && p.Active() {
+	if p.shown.len() > 0 && p.Active() {
 		p.msgList.ScrollToBottom()
 	}
 }
@@ -648,24 +645,25 @@ func (p *RunPanel) refreshDecision(id string) {
 	}
 }
 
-// DecisionObjects returns the decision widgets of the selected node.
-func (p *RunPanel) DecisionObjects() *fyne.Container { return p.decision }
-
 // messageLine is a message as shown: "15:04:05  text", in the window's
 // language.
 func messageLine(m workrun.Message) string {
 	return m.Time.Local().Format("15:04:05") + "  " + MessageText(m)
 }
 
+// rowRunes is the most characters a row of the message list shows: more
+// than the widest list shows (the list clips the rest), few enough that a
+// long agent message is not shaped in full on every redraw.
+const rowRunes = 200
+
 // rowLine is a message cut to what one row of the list can show (the whole
-// line is shown when the row is selected): a long agent message would
-// otherwise be shaped in full on every redraw.
+// line is shown when the row is selected).
 func rowLine(m workrun.Message) string {
 	s := messageLine(m)
-	if len(s) > 400 {
+	if len(s) > 2*rowRunes {
 		r := []rune(s)
-		if len(r) > 200 {
-			s = string(r[:200]) + "…"
+		if len(r) > rowRunes {
+			s = string(r[:rowRunes]) + "…"
 		}
 	}
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -684,30 +682,28 @@ func MessageText(m workrun.Message) string {
 	return s
 }
 
-// MessageLines returns a node's messages as shown: "15:04:05  text".
-func (p *RunPanel) MessageLines(nodeID string) []string {
-	ms := p.msgs[nodeID]
-	out := make([]string, len(ms))
-	for i, m := range ms {
-		out[i] = messageLine(m)
+// messageLines returns a node's messages as shown: "15:04:05  text".
+func (p *RunPanel) messageLines(nodeID string) []string {
+	l := p.msgs[nodeID]
+	out := make([]string, l.len())
+	for i := range out {
+		out[i] = messageLine(*l.at(i))
 	}
 	return out
 }
 
-// MessageCount is how many messages the panel holds for a node.
-func (p *RunPanel) MessageCount(nodeID string) int { return len(p.msgs[nodeID]) }
+// messageCount is how many messages the panel holds for a node.
+func (p *RunPanel) messageCount(nodeID string) int { return p.msgs[nodeID].len() }
 
 // NodeKind returns a node's type as known to the panel ("" if unknown).
 func (p *RunPanel) NodeKind(id string) string { return p.kinds[id] }
 
-// NodeStatus returns a node's status as shown.
-func (p *RunPanel) NodeStatus(id string) workrun.NodeStatus { return p.nodes[id].Status }
+// statusOf returns a node's status as shown.
+func (p *RunPanel) statusOf(id string) workrun.NodeStatus { return p.nodes[id].Status }
 
-// NodeLine returns a node's row in the node list as shown.
-func (p *RunPanel) NodeLine(id string) string { return p.nodeLine(id) }
-
-// NodeDetail returns the selected node's title, error and inputs/outputs text.
-func (p *RunPanel) NodeDetail() (title, errText, io string) {
+// detailTexts returns the selected node's title, error and inputs/outputs
+// text as shown.
+func (p *RunPanel) detailTexts() (title, errText, io string) {
 	e := ""
 	if p.nodeErr.Visible() {
 		e = p.nodeErr.Text
@@ -715,17 +711,8 @@ func (p *RunPanel) NodeDetail() (title, errText, io string) {
 	return p.title.Text, e, p.io.Text
 }
 
-// NodeStatuses returns the node statuses the panel knows.
-func (p *RunPanel) NodeStatuses() map[string]workrun.NodeStatus {
-	out := map[string]workrun.NodeStatus{}
-	for id, n := range p.nodes {
-		out[id] = n.Status
-	}
-	return out
-}
-
-// Header returns the status line and the failure reason as shown.
-func (p *RunPanel) Header() (status, reason string) {
+// headerTexts returns the status line and the failure reason as shown.
+func (p *RunPanel) headerTexts() (status, reason string) {
 	r := ""
 	if p.reason.Visible() {
 		r = p.reason.Text
@@ -745,8 +732,8 @@ func (p *RunPanel) Stoppable() bool {
 	return p.runID != "" && (p.run.Status == workrun.RunRunning || p.run.Status == workrun.RunInterrupted)
 }
 
-// Actions returns the labels of the run-level buttons shown (tests check R12).
-func (p *RunPanel) Actions() []string {
+// actionLabels returns the labels of the run-level buttons shown.
+func (p *RunPanel) actionLabels() []string {
 	var out []string
 	for _, o := range p.actions.Objects {
 		if b, ok := o.(*widget.Button); ok {
@@ -756,8 +743,8 @@ func (p *RunPanel) Actions() []string {
 	return out
 }
 
-// TapAction presses the run-level button with this label.
-func (p *RunPanel) TapAction(label string) bool {
+// tapAction presses the run-level button with this label.
+func (p *RunPanel) tapAction(label string) bool {
 	for _, o := range p.actions.Objects {
 		if b, ok := o.(*widget.Button); ok && b.Text == label && !b.Disabled() {
 			b.OnTapped()

@@ -27,10 +27,10 @@ func TestRunPanel_NodeDetails(t *testing.T) {
 	for i := range 50 {
 		p.Apply(Event{Type: "message", RunID: "r", NodeID: "ask", Message: &workrun.Message{RunID: "r", NodeID: "ask", Seq: int64(i + 1), Key: "workrun.stopped_by_user"}})
 	}
-	if p.Selected() != "ask" {
-		t.Fatalf("selected %q, want the running node", p.Selected())
+	if p.selected() != "ask" {
+		t.Fatalf("selected %q, want the running node", p.selected())
 	}
-	title, _, io := p.NodeDetail()
+	title, _, io := p.detailTexts()
 	if !strings.Contains(io, `inputs: {"question":"why?"}`) || !strings.Contains(io, "outputs: not yet") {
 		t.Errorf("inputs/outputs of the running node:\n%s", io)
 	}
@@ -41,7 +41,7 @@ func TestRunPanel_NodeDetails(t *testing.T) {
 	}
 	time.Sleep(1100 * time.Millisecond)
 	p.Tick()
-	if after := secs(p.NodeLine("ask")); after == before || after == "" {
+	if after := secs(p.nodeLine("ask")); after == before || after == "" {
 		t.Errorf("duration did not tick: %s then %s", before, after)
 	}
 
@@ -52,31 +52,31 @@ func TestRunPanel_NodeDetails(t *testing.T) {
 	p.Apply(Event{Type: "node", RunID: "r", NodeID: "ask", Node: &workrun.NodeRun{RunID: "r", NodeID: "ask", Type: "remote_agent",
 		Status: workrun.NodeStopped, StartedAt: started, EndedAt: time.Now(), Error: "context canceled"}})
 	p.Apply(runEv(workrun.Run{ID: "r", Status: workrun.RunFailed, FailedNode: "check", Reason: "check: command failed: exit status 3"}))
-	if got := p.NodeLine("ask"); !strings.Contains(got, "stopped because check failed") {
+	if got := p.nodeLine("ask"); !strings.Contains(got, "stopped because check failed") {
 		t.Errorf("sibling line %q does not say why it stopped", got)
 	}
-	p.Select("ask")
-	if _, errText, _ := p.NodeDetail(); errText != "stopped before it finished" {
+	p.pick("ask")
+	if _, errText, _ := p.detailTexts(); errText != "stopped before it finished" {
 		t.Errorf("stopped node's error %q, want words for people", errText)
 	}
-	p.Select("check")
-	_, errText, io := p.NodeDetail()
+	p.pick("check")
+	_, errText, io := p.detailTexts()
 	if !strings.Contains(io, `outputs: {"check":"partial"}`) {
 		t.Errorf("outputs of check:\n%s", io)
 	}
 	if !strings.Contains(errText, "command failed: exit status 3") {
 		t.Errorf("check's error %q", errText)
 	}
-	if _, reason := p.Header(); !strings.Contains(reason, "(check)") {
+	if _, reason := p.headerTexts(); !strings.Contains(reason, "(check)") {
 		t.Errorf("reason %q", reason)
 	}
 	SetupLanguage("zh-Hans")
 	defer SetupLanguage("en")
-	p.Select("ask")
-	if _, errText, _ := p.NodeDetail(); errText != "未完成即被停止" {
+	p.pick("ask")
+	if _, errText, _ := p.detailTexts(); errText != "未完成即被停止" {
 		t.Errorf("zh: stopped node's error %q", errText)
 	}
-	if got := p.MessageLines("ask"); !strings.HasSuffix(got[0], "已被用户停止") {
+	if got := p.messageLines("ask"); !strings.HasSuffix(got[0], "已被用户停止") {
 		t.Errorf("zh: messages not rendered in Chinese: %q", got[0])
 	}
 	if got := HumanError("check: command failed: exit status 3"); got != "check: 命令失败：退出状态 3" {

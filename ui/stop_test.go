@@ -33,10 +33,10 @@ func TestStopRunInterruptedByAgent(t *testing.T) {
 		}
 		switch {
 		case ev.Run.Status == workrun.RunInterrupted && actions == nil:
-			_, reason = w.panel.Header()
-			actions = w.panel.Actions()
+			_, reason = w.panel.headerTexts()
+			actions = w.panel.actionLabels()
 			stopEnabled = !w.stopBtn.Disabled()
-			if !w.panel.TapAction("Stop") {
+			if !w.panel.tapAction("Stop") {
 				t.Error("no Stop in the run panel of a run interrupted by the agent")
 			}
 		case ev.Run.Status.Terminal():
@@ -61,7 +61,7 @@ func TestStopRunInterruptedByAgent(t *testing.T) {
 	if r.Status != workrun.RunStopped {
 		t.Fatalf("run ended %s, want stopped", r.Status)
 	}
-	if status, _ := w.panel.Header(); !strings.Contains(status, "stopped") {
+	if status, _ := w.panel.headerTexts(); !strings.Contains(status, "stopped") {
 		t.Errorf("header %q after Stop", status)
 	}
 	cs, err := rig.st.RemoteCallsForRun(t.Context(), r.ID)

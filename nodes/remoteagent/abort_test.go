@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"workrun/a2a"
+	"workrun/remotecall"
 	"workrun/workrun"
 	"workrun/workrun/workruntest"
 )
@@ -29,7 +30,8 @@ func savedCall(t *testing.T, d Deps, rec workrun.RemoteCall, agent AgentClient) 
 	t.Helper()
 	st := compile(t, d, strings.Replace(baseCfg, `"timeout_seconds":5`, `"timeout_seconds":1`, 1)).(*step)
 	nc := newNC("r", "ra", nil)
-	c := &call{s: st, nc: nc, rec: rec, saved: true, agent: agent}
+	c := &call{s: st, nc: nc}
+	c.Call = remotecall.NewSaved(d.Calls, rec, agent, c.redactRecord)
 	nc.OnAbort(c.abort)
 	return c, nc
 }
@@ -47,39 +49,39 @@ func TestAbort_R9Table(t *testing.T) {
 		wantMsgs    []string
 		wantOutcome string
 	}{
-		{"submitted", a2a.TaskStateSubmitted, "t1", false, canceledTask, 1, []string{enRequesting, enCanceled}, CancelCanceled},
-		{"working", a2a.TaskStateWorking, "t1", false, canceledTask, 1, []string{enRequesting, enCanceled}, CancelCanceled},
-		{"input-required", a2a.TaskStateInputRequired, "t1", false, canceledTask, 1, []string{enRequesting, enCanceled}, CancelCanceled},
-		{"auth-required", a2a.TaskStateAuthRequired, "t1", false, canceledTask, 1, []string{enRequesting, enCanceled}, CancelCanceled},
-		{"result unknown (no state saved)", "", "t1", false, canceledTask, 1, []string{enRequesting, enCanceled}, CancelCanceled},
+		{"submitted", a2a.TaskStateSubmitted, "t1", false, canceledTask, 1, []string{enRequesting, enCanceled}, remotecall.CancelCanceled},
+		{"working", a2a.TaskStateWorking, "t1", false, canceledTask, 1, []string{enRequesting, enCanceled}, remotecall.CancelCanceled},
+		{"input-required", a2a.TaskStateInputRequired, "t1", false, canceledTask, 1, []string{enRequesting, enCanceled}, remotecall.CancelCanceled},
+		{"auth-required", a2a.TaskStateAuthRequired, "t1", false, canceledTask, 1, []string{enRequesting, enCanceled}, remotecall.CancelCanceled},
+		{"result unknown (no state saved)", "", "t1", false, canceledTask, 1, []string{enRequesting, enCanceled}, remotecall.CancelCanceled},
 		{"completed", a2a.TaskStateCompleted, "t1", true, canceledTask, 0, nil, ""},
 		{"completed, result not yet saved", a2a.TaskStateCompleted, "t1", false, canceledTask, 0, nil, ""},
 		{"failed", a2a.TaskStateFailed, "t1", true, canceledTask, 0, nil, ""},
 		{"canceled", a2a.TaskStateCanceled, "t1", true, canceledTask, 0, nil, ""},
 		{"rejected", a2a.TaskStateRejected, "t1", true, canceledTask, 0, nil, ""},
-		{"no taskId received", "", "", false, canceledTask, 0, []string{enUnknown}, CancelSubmissionUnknown},
+		{"no taskId received", "", "", false, canceledTask, 0, []string{enUnknown}, remotecall.CancelSubmissionUnknown},
 		{"cancel request failed", a2a.TaskStateWorking, "t1", false,
 			func(context.Context, string) (*a2a.Task, error) { return nil, &a2a.HTTPError{StatusCode: 502} },
-			1, []string{enRequesting, enUnconfirmed, "Cancel request error: a2a: HTTP 502 (agent server error)"}, CancelUnconfirmed},
+			1, []string{enRequesting, enUnconfirmed, "Cancel request error: a2a: HTTP 502 (agent server error)"}, remotecall.CancelUnconfirmed},
 		{"cancel request timed out", a2a.TaskStateWorking, "t1", false,
 			func(ctx context.Context, _ string) (*a2a.Task, error) { <-ctx.Done(); return nil, ctx.Err() },
-			1, []string{enRequesting, enUnconfirmed, "Cancel request error: context deadline exceeded"}, CancelUnconfirmed},
+			1, []string{enRequesting, enUnconfirmed, "Cancel request error: context deadline exceeded"}, remotecall.CancelUnconfirmed},
 		{"answer: still working", a2a.TaskStateWorking, "t1", false,
 			func(_ context.Context, id string) (*a2a.Task, error) { return task(id, a2a.TaskStateWorking, ""), nil },
-			1, []string{enRequesting, "Remote task: cancel requested; the agent reports it is still working (working)"}, CancelStillWorking},
+			1, []string{enRequesting, "Remote task: cancel requested; the agent reports it is still working (working)"}, remotecall.CancelStillWorking},
 		{"answer: already completed", a2a.TaskStateWorking, "t1", false,
 			func(_ context.Context, id string) (*a2a.Task, error) {
 				return task(id, a2a.TaskStateCompleted, ""), nil
 			},
-			1, []string{enRequesting, "Remote task: already completed before the cancel arrived"}, CancelAlreadyCompleted},
+			1, []string{enRequesting, "Remote task: already completed before the cancel arrived"}, remotecall.CancelAlreadyCompleted},
 		{"answer: not cancelable", a2a.TaskStateWorking, "t1", false,
 			func(context.Context, string) (*a2a.Task, error) {
 				return nil, &a2a.RPCError{Code: -32002, Message: "done"}
 			},
-			1, []string{enRequesting, "Remote task: not cancelable (a2a: task not cancelable (-32002): done)"}, CancelNotCancelable},
+			1, []string{enRequesting, "Remote task: not cancelable (a2a: task not cancelable (-32002): done)"}, remotecall.CancelNotCancelable},
 		{"answer: not found", a2a.TaskStateWorking, "t1", false,
 			func(context.Context, string) (*a2a.Task, error) { return nil, &a2a.RPCError{Code: -32001} },
-			1, []string{enRequesting, "Remote task: not found by the agent"}, CancelNotFound},
+			1, []string{enRequesting, "Remote task: not found by the agent"}, remotecall.CancelNotFound},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -214,7 +216,7 @@ func TestAbort_ParallelBranches(t *testing.T) {
 	if got := msgsOf(ncs["echo"]); hasMsg(got, enRequesting) || hasMsg(got, enUnknown) {
 		t.Errorf("echo messages = %q", got)
 	}
-	if rec, _ := calls.get("run", "hang"); rec.CancelOutcome != CancelCanceled || rec.RemoteState != string(a2a.TaskStateCanceled) {
+	if rec, _ := calls.get("run", "hang"); rec.CancelOutcome != remotecall.CancelCanceled || rec.RemoteState != string(a2a.TaskStateCanceled) {
 		t.Errorf("hang record = %+v", rec)
 	}
 }
@@ -241,11 +243,13 @@ func TestAbort_SnapshotFreezesRecord(t *testing.T) {
 		_, err := compile(t, Deps{Calls: calls, Connect: connectTo(agent)}, baseCfg).Run(t.Context(), nc)
 		done <- err
 	}()
-	for {
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
 		if rec, _ := calls.get("r", "ra"); rec.TaskID != "" {
 			break
 		}
-		time.Sleep(time.Millisecond)
+		if time.Now().After(deadline) {
+			t.Fatal("the task id was never saved")
+		}
 	}
 	abortNC(t.Context(), nc)
 	close(release)
@@ -253,7 +257,7 @@ func TestAbort_SnapshotFreezesRecord(t *testing.T) {
 		t.Fatal("the node succeeded after its abort")
 	}
 	rec, _ := calls.get("r", "ra")
-	if rec.Ended || rec.CancelOutcome != CancelStillWorking {
+	if rec.Ended || rec.CancelOutcome != remotecall.CancelStillWorking {
 		t.Errorf("record = %+v", rec)
 	}
 }
@@ -284,7 +288,7 @@ func TestAbort_DuringSubmit(t *testing.T) {
 		_, err := st.Run(t.Context(), nc)
 		<-aborted
 		rec, _ := calls.get("r", "ra")
-		if rec.CancelOutcome != CancelSubmissionUnknown || rec.TaskID != "" {
+		if rec.CancelOutcome != remotecall.CancelSubmissionUnknown || rec.TaskID != "" {
 			t.Fatalf("record after the abort = %+v, want submission unknown, no taskId", rec)
 		}
 		if err == nil {
@@ -310,11 +314,11 @@ func TestAbort_OutcomeOutlivesEngineBound(t *testing.T) {
 			case <-ctx.Done():
 				return nil, ctx.Err()
 			}
-		}, CancelCanceled},
+		}, remotecall.CancelCanceled},
 		{"no answer", func(ctx context.Context, id string) (*a2a.Task, error) {
 			<-ctx.Done()
 			return nil, ctx.Err()
-		}, CancelUnconfirmed},
+		}, remotecall.CancelUnconfirmed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -8,12 +8,12 @@ import (
 	"iter"
 	"net/url"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
 	"workrun/a2a"
+	"workrun/remotecall"
 	"workrun/workrun"
 )
 
@@ -38,10 +38,6 @@ var (
 	// ErrAgentNotAnswering: a request to the agent about a task it accepted
 	// timed out or was refused; the task itself may still be running.
 	ErrAgentNotAnswering = errors.New("the remote agent stopped answering")
-	// ErrAlreadyCanceled: the call was already sent its one cancel (docs/remote-agent.md R12, R13).
-	ErrAlreadyCanceled = errors.New("remote task was already sent a cancel")
-	// errAborted: the abort hook took its snapshot; no further event is handled.
-	errAborted = errors.New("remote call: the run is failing or stopping")
 	// errStrayMessage: a message without a taskId arrived in the stream of a
 	// known task; the stream is left and the task read instead.
 	errStrayMessage = errors.New("a message without a taskId arrived in the stream of a known task")
@@ -49,18 +45,13 @@ var (
 	errIdle = errors.New("no event within the timeout")
 )
 
-// call is one logical remote call of a node execution and the in-memory
-// mirror of its saved record. The mutex orders record saves against the abort
-// hook's snapshot: what the hook sees is exactly what was committed.
+// call is one logical remote call of a node execution; the embedded
+// remotecall.Call mirrors its saved record and orders saves against the
+// abort hook's snapshot.
 type call struct {
 	s  *step
 	nc workrun.NodeContext
-
-	mu      sync.Mutex
-	rec     workrun.RemoteCall
-	saved   bool // rec was committed at least once (the messageId is durable)
-	aborted bool
-	agent   AgentClient
+	*remotecall.Call[AgentClient]
 	// secret is the credential's secret once resolved, for redaction; the
 	// abort hook may resolve it concurrently with the node.
 	secret atomic.Pointer[string]
@@ -98,39 +89,9 @@ func (c *call) redactor() redactor {
 	return redactor{}
 }
 
-// update commits a change to the record, unless the abort hook already took
-// its snapshot: from then on the saved record must not move.
-func (c *call) update(ctx context.Context, f func(*workrun.RemoteCall)) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.aborted {
-		return errAborted
-	}
-	return c.commitLocked(ctx, f)
-}
-
-func (c *call) commitLocked(ctx context.Context, f func(*workrun.RemoteCall)) error {
-	r := c.rec
-	f(&r)
-	r = c.redactor().record(r)
-	if err := c.s.kind.deps.Calls.SaveRemoteCall(ctx, r); err != nil {
-		return fmt.Errorf("save remote call: %w", err)
-	}
-	c.rec, c.saved = r, true
-	return nil
-}
-
-func (c *call) record() workrun.RemoteCall {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.rec
-}
-
-func (c *call) setAgent(a AgentClient) {
-	c.mu.Lock()
-	c.agent = a
-	c.mu.Unlock()
-}
+// redactRecord removes the credential's secret from a record before it is
+// saved.
+func (c *call) redactRecord(r workrun.RemoteCall) workrun.RemoteCall { return c.redactor().record(r) }
 
 // Run implements workrun.Step. What it returns is redacted: an agent may
 // echo the credential's secret into an answer or an error.
@@ -149,26 +110,21 @@ func (c *call) run(ctx context.Context) (workrun.Values, error) {
 			c.log(msgTempFileNotRemoved, err)
 		}
 	}()
-	rec, err := s.kind.deps.Calls.GetRemoteCall(ctx, nc.RunID(), nc.NodeID(), callKey)
-	switch {
-	case err == nil:
-		c.rec, c.saved = rec, true
-	case errors.Is(err, workrun.ErrNotFound):
+	var err error
+	c.Call, err = remotecall.Load[AgentClient](ctx, s.kind.deps.Calls, nc, callKey, c.redactRecord, func() (workrun.RemoteCall, error) {
 		origin, err := Origin(s.cfg.URL)
-		if err != nil {
-			return nil, err
-		}
-		c.rec = workrun.RemoteCall{
+		return workrun.RemoteCall{
 			RunID: nc.RunID(), NodeID: nc.NodeID(), CallKey: callKey,
 			AgentURL: s.cfg.URL, Origin: origin,
 			MessageID: MessageID(nc.RunID(), nc.NodeID(), callKey),
-		}
-	default:
-		return nil, fmt.Errorf("read remote call record: %w", err)
+		}, err
+	})
+	if err != nil {
+		return nil, err
 	}
-	// From here on the abort hook may write c.rec: read it only through
-	// c.record() (under c.mu).
-	saved := c.saved
+	// From here on the abort hook may write the record: read it only
+	// through c.Record().
+	saved := c.Saved()
 	workrun.OnAbortWithin(nc, s.abortBound(), c.abort)
 	if saved {
 		return c.resume(ctx)
@@ -186,9 +142,9 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.setAgent(agent)
+	c.SetClient(agent)
 	// The messageId is committed before the request goes out (docs/remote-agent.md R5).
-	if err := c.update(ctx, func(*workrun.RemoteCall) {}); err != nil {
+	if err := c.Update(ctx, func(*workrun.RemoteCall) {}); err != nil {
 		return nil, err
 	}
 	name := agent.Endpoint()
@@ -197,12 +153,12 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 	}
 	// A run that began failing or stopping while the messageId was being
 	// committed sends nothing: its abort already reported the call.
-	if c.isAborted() {
-		return nil, errAborted
+	if c.Aborted() {
+		return nil, remotecall.ErrAborted
 	}
 	c.log(msgSendingParts, name, agent.Endpoint(), n.texts, n.data, n.files, n.bytes)
 	req := a2a.SendMessageRequest{Message: a2a.Message{
-		MessageID: c.record().MessageID, Role: a2a.RoleUser, Parts: parts,
+		MessageID: c.Record().MessageID, Role: a2a.RoleUser, Parts: parts,
 	}}
 	if !agent.Streaming() {
 		return c.sendBlocking(ctx, agent, req)
@@ -219,14 +175,14 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	if c.record().TaskID == "" {
+	if c.Record().TaskID == "" {
 		if notSubmitted(res.err) {
 			return nil, c.refused(ctx, res.err)
 		}
 		return nil, fmt.Errorf("%w: %v; the request is not sent again", ErrSubmissionUnknown, res.err)
 	}
 	if res.quiet {
-		c.showQuiet(c.record().TaskID)
+		c.showQuiet(c.Record().TaskID)
 	} else {
 		c.log(msgStreamLost, res.err)
 	}
@@ -265,7 +221,7 @@ func (c *call) sendBlocking(ctx context.Context, agent AgentClient, req a2a.Send
 		return nil, err
 	}
 	if !done {
-		r := c.record()
+		r := c.Record()
 		return nil, fmt.Errorf("%w: task %s is %s although SendMessage should wait for the final result; the agent may still be running it",
 			ErrUnfinished, r.TaskID, stateName(a2a.TaskState(r.RemoteState)))
 	}
@@ -283,7 +239,7 @@ func notSubmitted(err error) bool {
 // refused ends a call the agent refused, so the abort pass does not report a
 // submission whose result is in fact known.
 func (c *call) refused(ctx context.Context, err error) error {
-	if uerr := c.update(ctx, func(r *workrun.RemoteCall) { r.Ended, r.StatusText = true, err.Error() }); uerr != nil {
+	if uerr := c.Update(ctx, func(r *workrun.RemoteCall) { r.Ended, r.StatusText = true, err.Error() }); uerr != nil {
 		return uerr
 	}
 	return fmt.Errorf("send to remote agent: %w", err)
@@ -293,10 +249,10 @@ func (c *call) refused(ctx context.Context, err error) error {
 // this node (the application exited): reuse a saved result, or follow the
 // original task; never resubmit (docs/remote-agent.md R6, R7, R12, R13).
 func (c *call) resume(ctx context.Context) (workrun.Values, error) {
-	r := c.record()
+	r := c.Record()
 	state := a2a.TaskState(r.RemoteState)
 	if r.CancelOutcome != "" {
-		return nil, fmt.Errorf("%w (%s); run the workflow again to start a new execution", ErrAlreadyCanceled, r.CancelOutcome)
+		return nil, remotecall.AlreadyCanceled(r)
 	}
 	if r.Ended && len(r.Result) > 0 {
 		c.log(msgReused, displayID(r.TaskID))
@@ -313,7 +269,7 @@ func (c *call) resume(ctx context.Context) (workrun.Values, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.setAgent(agent)
+	c.SetClient(agent)
 	c.log(msgResuming, r.TaskID)
 	return c.recoverTask(ctx, agent, false)
 }
@@ -329,7 +285,7 @@ func (c *call) resume(ctx context.Context) (workrun.Values, error) {
 // agent itself stops answering: a GetTask that times out or is refused, or
 // a stream that ends maxReconnects times in a row without a single event.
 func (c *call) recoverTask(ctx context.Context, agent AgentClient, quiet bool) (workrun.Values, error) {
-	taskID := c.record().TaskID
+	taskID := c.Record().TaskID
 	empty := 0 // streams in a row that ended without an event
 	for {
 		if !quiet {
@@ -460,7 +416,7 @@ func (c *call) follow(ctx context.Context, open func(context.Context) iter.Seq2[
 // handle applies one event. The taskId and contextId are committed before it
 // returns, so before the next event is read (docs/remote-agent.md R5).
 func (c *call) handle(ctx context.Context, ev a2a.StreamEvent) (done bool, err error) {
-	r := c.record()
+	r := c.Record()
 	tid := ev.TaskID()
 	if tid != "" && r.TaskID != "" && tid != r.TaskID {
 		return false, fmt.Errorf("remote agent: %w: event for task %s while following %s", a2a.ErrProtocol, tid, r.TaskID)
@@ -473,7 +429,7 @@ func (c *call) handle(ctx context.Context, ev a2a.StreamEvent) (done bool, err e
 			return false, fmt.Errorf("remote agent: %w: the task or context id carries the credential's secret", a2a.ErrProtocol)
 		}
 		state := ev.State()
-		if err := c.update(ctx, func(r *workrun.RemoteCall) {
+		if err := c.Update(ctx, func(r *workrun.RemoteCall) {
 			r.TaskID, r.ContextID = tid, ctxID
 			if state != "" {
 				r.RemoteState = string(state)
@@ -482,8 +438,8 @@ func (c *call) handle(ctx context.Context, ev a2a.StreamEvent) (done bool, err e
 			return false, err
 		}
 		c.log(msgTaskAccepted, tid, displayID(ctxID))
-	} else if c.isAborted() {
-		return false, errAborted
+	} else if c.Aborted() {
+		return false, remotecall.ErrAborted
 	}
 	switch {
 	case ev.Task != nil:
@@ -520,12 +476,6 @@ func (c *call) handle(ctx context.Context, ev a2a.StreamEvent) (done bool, err e
 	return false, nil
 }
 
-func (c *call) isAborted() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.aborted
-}
-
 // status records and shows a task status; terminal and interrupted states end
 // the stream. The record is committed only when the state is final
 // (terminal or interrupted) or new to this call — identity and outcome, not
@@ -542,8 +492,8 @@ func (c *call) status(ctx context.Context, st a2a.TaskStatus) (bool, error) {
 		c.addProgress(progressLine{kind: progressStatus, state: st.State, text: text})
 		return false, nil
 	}
-	if r := c.record(); string(st.State) != r.RemoteState || text != r.StatusText {
-		if err := c.update(ctx, func(r *workrun.RemoteCall) {
+	if r := c.Record(); string(st.State) != r.RemoteState || text != r.StatusText {
+		if err := c.Update(ctx, func(r *workrun.RemoteCall) {
 			if st.State != "" {
 				r.RemoteState = string(st.State)
 			}
@@ -584,7 +534,7 @@ func (c *call) applyArtifact(u *a2a.TaskArtifactUpdateEvent) error {
 // completed task or a message answer, an error for a failed one, an
 // interruption for INPUT_REQUIRED / AUTH_REQUIRED (docs/remote-agent.md R5, R8, R15).
 func (c *call) finish(ctx context.Context) (workrun.Values, error) {
-	r := c.record()
+	r := c.Record()
 	state := a2a.TaskState(r.RemoteState)
 	switch {
 	case c.reply != nil || state == a2a.TaskStateCompleted:
@@ -609,7 +559,7 @@ func (c *call) finish(ctx context.Context) (workrun.Values, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := c.update(ctx, func(r *workrun.RemoteCall) { r.Result, r.Ended = res, true }); err != nil {
+		if err := c.Update(ctx, func(r *workrun.RemoteCall) { r.Result, r.Ended = res, true }); err != nil {
 			return nil, err
 		}
 		// The agent's COMPLETED status without a message was already shown
@@ -621,10 +571,10 @@ func (c *call) finish(ctx context.Context) (workrun.Values, error) {
 		}
 		return c.s.values(text, files), nil
 	case state.Terminal():
-		if err := c.update(ctx, func(r *workrun.RemoteCall) { r.Ended = true }); err != nil {
+		if err := c.Update(ctx, func(r *workrun.RemoteCall) { r.Ended = true }); err != nil {
 			return nil, err
 		}
-		return nil, c.remoteFailed(c.record())
+		return nil, c.remoteFailed(c.Record())
 	case state.Interrupted():
 		id := msgNeedsInput
 		if state == a2a.TaskStateAuthRequired {

@@ -80,22 +80,6 @@ func checkAgentAt(ctx context.Context, rawURL string, cred *a2a.Credential) (Rep
 	}
 }
 
-// CheckAgentNamed is CheckAgent with a saved credential chosen by name (""
-// for none), as the GUI's Test connection button offers it.
-func CheckAgentNamed(ctx context.Context, rawURL, credName string, creds CredentialSource) (Report, error) {
-	if credName == "" {
-		return CheckAgent(ctx, rawURL, nil)
-	}
-	if creds == nil {
-		return Report{}, fmt.Errorf("credential %q: no credential store is available", credName)
-	}
-	cred, err := creds.Credential(ctx, credName)
-	if err != nil {
-		return Report{}, fmt.Errorf("credential %q: %w", credName, err)
-	}
-	return CheckAgent(ctx, rawURL, &cred)
-}
-
 func describeSchemes(m map[string]a2a.SecurityScheme) []string {
 	var out []string
 	for name, s := range m {

@@ -1,7 +1,6 @@
 package remoteagent_test
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -96,26 +95,6 @@ func TestCheckAgent(t *testing.T) {
 	}
 	if s := open.stats(t); len(s.Submissions) != 0 {
 		t.Errorf("the connection test submitted work: %+v", s)
-	}
-}
-
-func TestCheckAgentNamed(t *testing.T) {
-	srv := goServer(t, demoagent.Options{BearerToken: "tok-2"})
-	creds := credSource(func(_ context.Context, name string) (a2a.Credential, error) {
-		if name != "demo" {
-			return a2a.Credential{}, errors.New("no such credential")
-		}
-		return a2a.Credential{Kind: a2a.CredentialBearer, Secret: "tok-2", Origin: srv.base}, nil
-	})
-	rep, err := remoteagent.CheckAgentNamed(t.Context(), srv.base, "demo", creds)
-	if err != nil || !rep.Accepted || !rep.CredentialUsed {
-		t.Fatalf("rep %+v err %v", rep, err)
-	}
-	if _, err := remoteagent.CheckAgentNamed(t.Context(), srv.base, "nope", creds); err == nil || !strings.Contains(err.Error(), `credential "nope"`) {
-		t.Errorf("unknown credential: %v", err)
-	}
-	if _, err := remoteagent.CheckAgentNamed(t.Context(), srv.base, "", creds); !errors.Is(err, remoteagent.ErrCredentialRequired) {
-		t.Errorf("no credential: %v", err)
 	}
 }
 

@@ -5,24 +5,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"net"
 	"net/url"
 	"strings"
 	"time"
 
+	"workrun/remotecall"
 	"workrun/workrun"
 )
 
 // Type is the node type name in workflow files.
 const Type = "remote_agent"
-
-// Timeout bounds (docs/remote-agent.md R3.5).
-const (
-	DefaultTimeoutSeconds = workrun.RemoteTimeoutDefaultSeconds
-	MinTimeoutSeconds     = workrun.RemoteTimeoutMinSeconds
-	MaxTimeoutSeconds     = workrun.RemoteTimeoutMaxSeconds
-)
 
 // Attachment limits per request (docs/remote-agent.md R14).
 const (
@@ -106,32 +99,18 @@ func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, time.Duratio
 			return c, 0, err
 		}
 	}
-	secs := float64(DefaultTimeoutSeconds)
-	if c.TimeoutSeconds != nil {
-		secs = *c.TimeoutSeconds
-		if secs != math.Trunc(secs) || secs < MinTimeoutSeconds || secs > MaxTimeoutSeconds {
-			return c, 0, fmt.Errorf("%w: timeout_seconds: %v is out of range; use a whole number of seconds from %d to %d",
-				ErrConfig, secs, MinTimeoutSeconds, MaxTimeoutSeconds)
-		}
+	timeout, err := remotecall.Timeout(c.TimeoutSeconds)
+	if err != nil {
+		return c, 0, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
-	return c, time.Duration(secs) * time.Second, nil
+	return c, timeout, nil
 }
 
 // checkURL accepts an absolute http(s) URL; with a credential, plain http is
 // accepted only for a loopback host (docs/remote-agent.md R3.3, docs/product.md W8).
 func checkURL(raw string, withCredential bool) error {
-	if strings.TrimSpace(raw) == "" {
-		return fmt.Errorf("%w: url is required", ErrConfig)
-	}
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return fmt.Errorf("%w: url %q is not an absolute http(s) URL of an A2A service", ErrConfig, raw)
-	}
-	if u.User != nil {
-		return fmt.Errorf("%w: url must not carry a user name or password; save a credential instead", ErrConfig)
-	}
-	if withCredential && u.Scheme == "http" && !IsLoopback(u.Hostname()) {
-		return fmt.Errorf("%w: a credential is sent over plain http only to a loopback address; use https for %s", ErrConfig, u.Host)
+	if err := remotecall.CheckURL(raw, "an A2A service", withCredential, IsLoopback); err != nil {
+		return fmt.Errorf("%w: %v", ErrConfig, err)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"workrun/a2a"
+	"workrun/remotecall"
 )
 
 // Connecting to the agent: the credential is resolved and checked against
@@ -38,20 +39,14 @@ func (s *step) dial(ctx context.Context, cred *a2a.Credential) (AgentClient, err
 }
 
 func (s *step) credential(ctx context.Context) (*a2a.Credential, error) {
-	if s.cfg.Credential == "" {
-		return nil, nil
+	cred, err := remotecall.NamedCredential(ctx, s.kind.deps.Credentials, s.cfg.Credential)
+	if cred == nil || err != nil {
+		return nil, err
 	}
-	if s.kind.deps.Credentials == nil {
-		return nil, fmt.Errorf("credential %q: no credential store is available", s.cfg.Credential)
-	}
-	cred, err := s.kind.deps.Credentials.Credential(ctx, s.cfg.Credential)
-	if err != nil {
+	if err := CheckCredentialFor(*cred, s.cfg.URL); err != nil {
 		return nil, fmt.Errorf("credential %q: %w", s.cfg.Credential, err)
 	}
-	if err := CheckCredentialFor(cred, s.cfg.URL); err != nil {
-		return nil, fmt.Errorf("credential %q: %w", s.cfg.Credential, err)
-	}
-	return &cred, nil
+	return cred, nil
 }
 
 // CheckCredentialFor refuses a credential for a URL outside its origin, or

@@ -24,7 +24,7 @@ func FuzzParseConfig(f *testing.F) {
 			}
 			return
 		}
-		if timeout < MinTimeoutSeconds*1e9 || timeout > MaxTimeoutSeconds*1e9 {
+		if timeout < workrun.RemoteTimeoutMinSeconds*1e9 || timeout > workrun.RemoteTimeoutMaxSeconds*1e9 {
 			t.Fatalf("timeout %v out of range", timeout)
 		}
 	})

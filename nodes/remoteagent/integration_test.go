@@ -19,7 +19,9 @@ import (
 	"workrun/a2a/demoagent"
 	"workrun/nodes/remoteagent"
 	"workrun/nodes/start"
+	"workrun/remotecall"
 	"workrun/workrun"
+	"workrun/workrun/workruntest"
 )
 
 const (
@@ -84,7 +86,7 @@ func TestServers_R9ParallelFailure(t *testing.T) {
 				heldOnce.Do(func() { close(held) })
 				return false // on to the blackhole
 			}})
-			fail, stopGate := gatedFailure(t, e, func(ctx context.Context, runID string) bool {
+			fail := workruntest.FailWhenRun(t, e.st, func(ctx context.Context, runID string) bool {
 				if !taskIDSaved(ctx, e, runID, "hang") {
 					return false
 				}
@@ -109,7 +111,6 @@ func TestServers_R9ParallelFailure(t *testing.T) {
 				raNode("later", srv.base, ""),
 			}, workrun.Edge{From: "fail", To: "later"})
 			r := e.run(t, wf, workrun.Values{"prompt_hang": "hang", "prompt_done": "echo ok", "prompt_pending": "echo never", "prompt_later": "echo later"})
-			stopGate()
 			if r.Status != workrun.RunFailed || r.FailedNode != "fail" {
 				t.Fatalf("run = %s failed at %q: %s", r.Status, r.FailedNode, r.Reason)
 			}
@@ -130,7 +131,7 @@ func TestServers_R9ParallelFailure(t *testing.T) {
 			if got := e.messages(t, r.ID, "hang"); !contains(got, enRequesting) || !contains(got, enCanceled) {
 				t.Errorf("hang messages = %q", got)
 			}
-			if hang.CancelOutcome != remoteagent.CancelCanceled {
+			if hang.CancelOutcome != remotecall.CancelCanceled {
 				t.Errorf("hang outcome = %q", hang.CancelOutcome)
 			}
 			if got := e.messages(t, r.ID, "pending"); !contains(got, enUnknown) || contains(got, enRequesting) {
@@ -146,44 +147,10 @@ func TestServers_R9ParallelFailure(t *testing.T) {
 	}
 }
 
-// gatedFailure returns the config of a process node that fails (exit 3,
-// "disk full" on stderr) once ready holds for the one run in e, instead of
-// after a guessed sleep; call stop after the run.
-func gatedFailure(t *testing.T, e *env, ready func(ctx context.Context, runID string) bool) (cfg json.RawMessage, stop func()) {
-	gate := filepath.Join(t.TempDir(), "gate")
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan struct{})
-	go openGateWhen(ctx, t, e, gate, done, ready)
-	cfg = json.RawMessage(fmt.Sprintf(`{"command":["sh","-c","while [ ! -e %s ]; do sleep 0.01; done; echo disk full >&2; exit 3"]}`, gate))
-	return cfg, func() { cancel(); <-done }
-}
-
 // taskIDSaved: node's call in runID has its taskId committed.
 func taskIDSaved(ctx context.Context, e *env, runID, node string) bool {
 	c, err := e.st.GetRemoteCall(ctx, runID, node, "send")
 	return err == nil && c.TaskID != ""
-}
-
-// openGateWhen creates the file gate once ready holds for the one run in e,
-// polling the store, and then closes done. After 30 s it reports the wait
-// and opens the gate anyway so the run can end; once ctx ends (the run is
-// over) it stops quietly.
-func openGateWhen(ctx context.Context, t *testing.T, e *env, gate string, done chan<- struct{}, ready func(ctx context.Context, runID string) bool) {
-	defer close(done)
-	for deadline := time.Now().Add(30 * time.Second); ctx.Err() == nil; time.Sleep(5 * time.Millisecond) {
-		runs, err := e.st.ListRuns(ctx, workrun.RunFilter{})
-		ok := err == nil && len(runs) == 1 && ready(ctx, runs[0].ID)
-		if !ok && time.Now().Before(deadline) {
-			continue
-		}
-		if !ok {
-			t.Errorf("the run never reached the state the gate waits for")
-		}
-		if err := os.WriteFile(gate, nil, 0o600); err != nil {
-			t.Errorf("open gate: %v", err)
-		}
-		return
-	}
 }
 
 // TestServers_CancelUnconfirmed: the cancel reaches the agent but its answer
@@ -209,13 +176,12 @@ func TestServers_CancelUnconfirmed(t *testing.T) {
 					return true
 				}})
 				e := newEnv(t, "", "en")
-				fail, stopGate := gatedFailure(t, e, func(ctx context.Context, runID string) bool { return taskIDSaved(ctx, e, runID, "hang") })
+				fail := workruntest.FailWhenRun(t, e.st, func(ctx context.Context, runID string) bool { return taskIDSaved(ctx, e, runID, "hang") })
 				wf := flow([]workrun.NodeSpec{
 					raNode("hang", url, `,"timeout_seconds":2`),
 					{ID: "fail", Type: "process", Config: fail},
 				})
 				r := e.run(t, wf, workrun.Values{"prompt_hang": "hang"})
-				stopGate()
 				if r.Status != workrun.RunFailed || r.FailedNode != "fail" {
 					t.Fatalf("run = %s at %q: %s", r.Status, r.FailedNode, r.Reason)
 				}
@@ -225,7 +191,7 @@ func TestServers_CancelUnconfirmed(t *testing.T) {
 				if got := srv.stats(t).totalCancels(); got != 1 {
 					t.Errorf("agent saw %d cancels, want exactly 1", got)
 				}
-				if c := e.call(t, r.ID, "hang"); c.CancelOutcome != remoteagent.CancelUnconfirmed {
+				if c := e.call(t, r.ID, "hang"); c.CancelOutcome != remotecall.CancelUnconfirmed {
 					t.Errorf("outcome = %q", c.CancelOutcome)
 				}
 			})
@@ -702,18 +668,17 @@ func TestServers_CancelOutlivesEngineBound(t *testing.T) {
 	srv := goServer(t, demoagent.Options{CancelDelay: 2500 * time.Millisecond})
 	e := newEnv(t, "", "en")
 	e.eng.AbortTimeout = 300 * time.Millisecond
-	fail, stopGate := gatedFailure(t, e, func(ctx context.Context, runID string) bool { return taskIDSaved(ctx, e, runID, "hang") })
+	fail := workruntest.FailWhenRun(t, e.st, func(ctx context.Context, runID string) bool { return taskIDSaved(ctx, e, runID, "hang") })
 	wf := flow([]workrun.NodeSpec{
 		raNode("hang", srv.base, ""),
 		{ID: "fail", Type: "process", Config: fail},
 	})
 	r := e.run(t, wf, workrun.Values{"prompt_hang": "hang"})
-	stopGate()
 	if r.Status != workrun.RunFailed || r.FailedNode != "fail" {
 		t.Fatalf("run = %s at %q: %s", r.Status, r.FailedNode, r.Reason)
 	}
-	if c := e.call(t, r.ID, "hang"); c.CancelOutcome != remoteagent.CancelCanceled {
-		t.Errorf("outcome when the run ended = %q, want %q (messages %q)", c.CancelOutcome, remoteagent.CancelCanceled, e.messages(t, r.ID, "hang"))
+	if c := e.call(t, r.ID, "hang"); c.CancelOutcome != remotecall.CancelCanceled {
+		t.Errorf("outcome when the run ended = %q, want %q (messages %q)", c.CancelOutcome, remotecall.CancelCanceled, e.messages(t, r.ID, "hang"))
 	}
 	if got := e.messages(t, r.ID, "hang"); !contains(got, enCanceled) || contains(got, "save remote call") {
 		t.Errorf("messages = %q", got)

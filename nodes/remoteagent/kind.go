@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"workrun/a2a"
+	"workrun/remotecall"
 	"workrun/workrun"
 )
 
@@ -29,19 +30,12 @@ type AgentClient interface {
 var _ AgentClient = (*a2a.Client)(nil)
 
 // CallStore keeps the call records; *store.Store implements it (checked in
-// the tests). Both methods
-// return only after the write is committed / reflect every committed write.
-type CallStore interface {
-	SaveRemoteCall(ctx context.Context, c workrun.RemoteCall) error
-	// GetRemoteCall returns workrun.ErrNotFound when the call was never saved.
-	GetRemoteCall(ctx context.Context, runID, nodeID, callKey string) (workrun.RemoteCall, error)
-}
+// the tests).
+type CallStore = remotecall.Store
 
 // CredentialSource resolves a saved credential by name, secret included
 // (main.go passes credentials.A2ASource).
-type CredentialSource interface {
-	Credential(ctx context.Context, name string) (a2a.Credential, error)
-}
+type CredentialSource = remotecall.CredentialSource[a2a.Credential]
 
 // Deps are what the node kind works with.
 type Deps struct {
@@ -51,7 +45,7 @@ type Deps struct {
 	// Connect discovers the agent at url; nil means a2a.Discover with HTTPClient.
 	Connect func(ctx context.Context, url string, cred *a2a.Credential) (AgentClient, error)
 	// HTTPClient is used by the default Connect; nil means a client on a
-	// transport shared by every call of this kind (fanOutTransport).
+	// transport shared by every call of this kind (remotecall.FanOutTransport).
 	HTTPClient *http.Client
 	// MaxResultBytes caps the artifact bytes one call keeps; 0 means
 	// DefaultMaxResultBytes.
@@ -69,7 +63,7 @@ func New(d Deps) *Kind {
 	if d.Connect == nil {
 		hc := d.HTTPClient
 		if hc == nil {
-			hc = &http.Client{Transport: fanOutTransport()}
+			hc = &http.Client{Transport: remotecall.FanOutTransport()}
 		}
 		d.Connect = func(ctx context.Context, url string, cred *a2a.Credential) (AgentClient, error) {
 			c, err := a2a.Discover(ctx, url, a2a.Options{HTTPClient: hc, Credential: cred})
@@ -83,23 +77,6 @@ func New(d Deps) *Kind {
 }
 
 var _ workrun.Kind = (*Kind)(nil)
-
-// fanOutTransport is the HTTP transport the calls of one Kind share. The
-// default transport keeps only 2 idle connections per host, so 100 parallel
-// calls to one agent would close and re-dial almost every connection between
-// discovery and the stream and between one request and the next. Here the
-// idle pool holds a whole fan-out, and the number of connections per host
-// stays unbounded: every running call holds one for its stream, and a cap
-// would queue the cancels of a failed run behind those streams, serializing
-// the fan-out (docs/remote-agent.md R10: one call never holds back another's cancel). Over
-// https, HTTP/2 is still negotiated and multiplexes the requests instead.
-func fanOutTransport() *http.Transport {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.MaxConnsPerHost = 0
-	t.MaxIdleConns = 512
-	t.MaxIdleConnsPerHost = 256
-	return t
-}
 
 // Type implements workrun.Kind.
 func (k *Kind) Type() string { return Type }

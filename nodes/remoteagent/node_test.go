@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"workrun/a2a"
+	"workrun/remotecall"
 	"workrun/workrun"
 )
 
@@ -407,9 +408,9 @@ func TestRun_Resume(t *testing.T) {
 	})
 	t.Run("a canceled call is not continued", func(t *testing.T) {
 		agent := &fakeAgent{streaming: true}
-		calls := saved(func(r *workrun.RemoteCall) { r.TaskID, r.CancelOutcome = "t1", CancelUnconfirmed })
+		calls := saved(func(r *workrun.RemoteCall) { r.TaskID, r.CancelOutcome = "t1", remotecall.CancelUnconfirmed })
 		_, err := compile(t, Deps{Calls: calls, Connect: connectTo(agent)}, baseCfg).Run(t.Context(), newNC("r", "ra", nil))
-		if !errors.Is(err, ErrAlreadyCanceled) || len(agent.calls) != 0 {
+		if !errors.Is(err, remotecall.ErrAlreadyCanceled) || len(agent.calls) != 0 {
 			t.Fatalf("err = %v calls %v", err, agent.calls)
 		}
 	})

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"workrun/a2a"
+	"workrun/remotecall"
 	"workrun/workrun"
 )
 
@@ -24,13 +25,13 @@ func TestRearm_AppliesR9FromTheSavedRecord(t *testing.T) {
 		wantMsgs    []string
 		wantOutcome string
 	}{
-		{"input-required", &workrun.RemoteCall{TaskID: "t1", RemoteState: string(a2a.TaskStateInputRequired)}, 1, []string{enRequesting, enCanceled}, CancelCanceled},
-		{"auth-required", &workrun.RemoteCall{TaskID: "t1", RemoteState: string(a2a.TaskStateAuthRequired)}, 1, []string{enRequesting, enCanceled}, CancelCanceled},
-		{"working when the application exited", &workrun.RemoteCall{TaskID: "t1", RemoteState: string(a2a.TaskStateWorking)}, 1, []string{enRequesting, enCanceled}, CancelCanceled},
-		{"cancel requested before the restart, never answered", &workrun.RemoteCall{TaskID: "t1", RemoteState: string(a2a.TaskStateWorking), CancelOutcome: CancelRequested, CancelText: enRequesting}, 0, nil, CancelRequested},
-		{"cancel answered before the restart", &workrun.RemoteCall{TaskID: "t1", RemoteState: string(a2a.TaskStateWorking), CancelOutcome: CancelUnconfirmed}, 0, nil, CancelUnconfirmed},
+		{"input-required", &workrun.RemoteCall{TaskID: "t1", RemoteState: string(a2a.TaskStateInputRequired)}, 1, []string{enRequesting, enCanceled}, remotecall.CancelCanceled},
+		{"auth-required", &workrun.RemoteCall{TaskID: "t1", RemoteState: string(a2a.TaskStateAuthRequired)}, 1, []string{enRequesting, enCanceled}, remotecall.CancelCanceled},
+		{"working when the application exited", &workrun.RemoteCall{TaskID: "t1", RemoteState: string(a2a.TaskStateWorking)}, 1, []string{enRequesting, enCanceled}, remotecall.CancelCanceled},
+		{"cancel requested before the restart, never answered", &workrun.RemoteCall{TaskID: "t1", RemoteState: string(a2a.TaskStateWorking), CancelOutcome: remotecall.CancelRequested, CancelText: enRequesting}, 0, nil, remotecall.CancelRequested},
+		{"cancel answered before the restart", &workrun.RemoteCall{TaskID: "t1", RemoteState: string(a2a.TaskStateWorking), CancelOutcome: remotecall.CancelUnconfirmed}, 0, nil, remotecall.CancelUnconfirmed},
 		{"completed", &workrun.RemoteCall{TaskID: "t1", RemoteState: string(a2a.TaskStateCompleted), Ended: true}, 0, nil, ""},
-		{"no taskId saved", &workrun.RemoteCall{}, 0, []string{enUnknown}, CancelSubmissionUnknown},
+		{"no taskId saved", &workrun.RemoteCall{}, 0, []string{enUnknown}, remotecall.CancelSubmissionUnknown},
 		{"no call saved", nil, 0, nil, ""},
 	}
 	for _, tt := range tests {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"workrun/nodes/remoteagent"
+	"workrun/remotecall"
 	"workrun/store"
 	"workrun/workrun"
 )
@@ -92,7 +93,7 @@ func TestServers_StopAfterRestart(t *testing.T) {
 					t.Errorf("messages = %q", msgs)
 				}
 				c := e2.call(t, id, "ra")
-				if c.CancelOutcome == "" || c.CancelOutcome == remoteagent.CancelRequested {
+				if c.CancelOutcome == "" || c.CancelOutcome == remotecall.CancelRequested {
 					t.Errorf("cancel outcome %q: the answer was not saved", c.CancelOutcome)
 				}
 
@@ -134,8 +135,8 @@ func TestServers_StopAfterRestart(t *testing.T) {
 			if got := e2.messages(t, r.ID, "ra"); contains(got, enRequesting) {
 				t.Errorf("messages = %q", got)
 			}
-			if got := e2.call(t, r.ID, "ra").CancelOutcome; got != remoteagent.CancelRequested {
-				t.Errorf("outcome = %q, want it left as %q", got, remoteagent.CancelRequested)
+			if got := e2.call(t, r.ID, "ra").CancelOutcome; got != remotecall.CancelRequested {
+				t.Errorf("outcome = %q, want it left as %q", got, remotecall.CancelRequested)
 			}
 		})
 	}
@@ -145,7 +146,7 @@ func TestServers_StopAfterRestart(t *testing.T) {
 // it exited with its one cancel in flight.
 func markRequested(t *testing.T, st *store.Store, c workrun.RemoteCall) {
 	t.Helper()
-	c.CancelOutcome, c.CancelText = remoteagent.CancelRequested, enRequesting
+	c.CancelOutcome, c.CancelText = remotecall.CancelRequested, enRequesting
 	if err := st.SaveRemoteCall(t.Context(), c); err != nil {
 		t.Fatal(err)
 	}

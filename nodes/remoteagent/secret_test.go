@@ -16,6 +16,7 @@ import (
 	"workrun/nodes/remoteagent"
 	"workrun/nodes/start"
 	"workrun/workrun"
+	"workrun/workrun/workruntest"
 )
 
 const echoedSecret = "sekrit-Zq7-token"
@@ -106,7 +107,18 @@ func TestSecretEchoedByAgentIsRedacted(t *testing.T) {
 		t.Run(prompt, func(t *testing.T) {
 			nodes := []workrun.NodeSpec{raNode("ra", url, `,"credential":"k","output_files":"files"`)}
 			if prompt == "hang" {
-				nodes = append(nodes, workrun.NodeSpec{ID: "fail", Type: "process", Config: json.RawMessage(`{"command":["sh","-c","sleep 1; exit 3"]}`)})
+				// Fail once the hanging task's id is saved (task t-3 is this
+				// subtest's own: the other prompts' runs never get it).
+				fail := workruntest.FailWhen(t, func(ctx context.Context) bool {
+					runs, err := e.st.ListRuns(ctx, workrun.RunFilter{})
+					for _, r := range runs {
+						if c, cerr := e.st.GetRemoteCall(ctx, r.ID, "ra", "send"); err == nil && cerr == nil && c.TaskID == "t-3" {
+							return true
+						}
+					}
+					return false
+				})
+				nodes = append(nodes, workrun.NodeSpec{ID: "fail", Type: "process", Config: fail})
 			}
 			wf := flow(nodes)
 			wf.State["files"] = workrun.FieldFiles

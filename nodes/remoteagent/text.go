@@ -147,9 +147,3 @@ func stateMsg(kind string, s a2a.TaskState, args ...any) workrun.Text {
 	}
 	return texts.Msg(stateKey(kind, "other"), append([]any{word}, args...)...)
 }
-
-// stateText names state s in lang: "completed" in English, "已完成" in
-// Chinese; a state this version does not know keeps its wire word.
-func stateText(lang string, s a2a.TaskState) string {
-	return stateMsg("state", s).In(lang)
-}

@@ -166,3 +166,9 @@ func TestRun_SendingLineLocalized(t *testing.T) {
 		}
 	}
 }
+
+// stateText names state s in lang (the "state" messages exist for this
+// check of the names the status lines use).
+func stateText(lang string, s a2a.TaskState) string {
+	return stateMsg("state", s).In(lang)
+}

@@ -8,91 +8,50 @@ import (
 	"strings"
 
 	"workrun/mcp"
+	"workrun/remotecall"
 	"workrun/workrun"
 )
 
-// Cancel outcomes saved in the call record (the same words as the Remote
-// Agent's).
-const (
-	CancelRequested         = "requested"
-	CancelCanceled          = "canceled"
-	CancelStillWorking      = "still_working"
-	CancelAlreadyCompleted  = "completed"
-	CancelAlreadyEnded      = "ended"
-	CancelNotCancelable     = "not_cancelable"
-	CancelNotFound          = "not_found"
-	CancelUnconfirmed       = "unconfirmed"
-	CancelSubmissionUnknown = "submission_unknown"
-)
-
 // abort is the node's OnAbort hook: the Remote Agent's cancel table applied
-// to this call, from what was saved. A task gets exactly one tasks/cancel
-// (a legacy job one cancel_job, when the server offers it), with no status
-// read first and no retry, bounded by timeout_seconds; a call without a
-// handle shows "submission result unknown"; an ended call gets nothing. The
-// engine runs all hooks concurrently, so one slow cancel never holds back
-// another.
+// to this call by remotecall. A task gets exactly one tasks/cancel (a legacy
+// job one cancel_job, when the server offers it), bounded by
+// timeout_seconds.
 func (c *call) abort(ctx context.Context) {
-	c.mu.Lock()
-	if c.aborted {
-		c.mu.Unlock()
-		return
-	}
-	c.aborted = true
-	rec, saved, srv := c.rec, c.saved, c.srv
-	c.mu.Unlock()
+	c.Abort(ctx, remotecall.Canceler[MCPClient]{
+		Ended:             mcp.Terminal,
+		Cancel:            c.cancel,
+		Timeout:           c.s.timeout,
+		Log:               c.nc.Log,
+		SubmissionUnknown: texts.Msg(msgSubmissionUnknown),
+		Requesting:        texts.Msg(msgCancelRequesting),
+		CancelError:       func(err error) workrun.Text { return texts.Msg(msgCancelError, clip(err.Error(), 300)) },
+		SaveFailed:        func(err error) workrun.Text { return workrun.Plain(err.Error()) },
+	})
+}
 
-	switch {
-	case !saved:
-		return // the key was never committed, so nothing was sent
-	case rec.Ended || mcp.Terminal(rec.RemoteState):
-		return
-	case rec.CancelOutcome != "":
-		return // an earlier process already sent (or tried) its one cancel
-	case rec.TaskID == "":
-		msg := texts.Msg(msgSubmissionUnknown)
-		c.nc.Log(msg)
-		c.saveCancel(ctx, CancelSubmissionUnknown, msg.String(), "")
-		return
-	}
+// cancel sends the one cancel of rec's task or job. A call resumed or
+// rearmed attaches to the saved session first (a new session could not see
+// the task).
+func (c *call) cancel(ctx context.Context, srv MCPClient, rec workrun.RemoteCall) remotecall.Answer {
 	l := parseLink(rec.ContextID)
-	// The cancel goes out at once; the "requesting" line and outcome are
-	// committed while it travels, and the answer is shown after that line.
-	logged := make(chan struct{})
-	go func() {
-		defer close(logged)
-		msg := texts.Msg(msgCancelRequesting)
-		c.nc.Log(msg)
-		c.saveCancel(ctx, CancelRequested, msg.String(), "")
-	}()
-	cctx, cancel := context.WithTimeout(ctx, c.s.timeout)
-	defer cancel()
 	var (
 		t   *mcp.Task
 		err error
 	)
 	if srv == nil {
-		// Resumed or rearmed: attach to the saved session (a new session
-		// could not see the task).
-		srv, err = c.dial(cctx)
+		srv, err = c.dial(ctx)
 		if err == nil {
 			srv.Attach(l.Session, l.Protocol)
 		}
 	}
 	if err == nil {
 		if l.Handle == handleJob {
-			t, err = cancelJob(cctx, srv, rec.TaskID)
+			t, err = cancelJob(ctx, srv, rec.TaskID)
 		} else {
-			t, err = srv.CancelTask(cctx, rec.TaskID)
+			t, err = srv.CancelTask(ctx, rec.TaskID)
 		}
 	}
-	<-logged
-	outcome, msg, state := cancelAnswer(t, err)
-	c.nc.Log(msg)
-	if outcome == CancelUnconfirmed && err != nil {
-		c.nc.Log(texts.Msg(msgCancelError, clip(err.Error(), 300)))
-	}
-	c.saveCancel(ctx, outcome, msg.String(), state)
+	return cancelAnswer(t, err)
 }
 
 // errNoJobCancel: the server offers no way to cancel a legacy job.
@@ -140,46 +99,32 @@ func cancelJob(ctx context.Context, srv MCPClient, id string) (*mcp.Task, error)
 
 // cancelAnswer maps what the cancel returned to the outcome and the line
 // shown: sending a cancel is not the same as being cancelled.
-func cancelAnswer(t *mcp.Task, err error) (string, workrun.Text, string) {
+func cancelAnswer(t *mcp.Task, err error) remotecall.Answer {
 	var rpc *mcp.RPCError
 	switch {
 	case errors.Is(err, mcp.ErrTaskNotFound), errors.Is(err, mcp.ErrSessionNotFound):
-		return CancelNotFound, texts.Msg(msgCancelNotFound), ""
+		return remotecall.Answer{Outcome: remotecall.CancelNotFound, Msg: texts.Msg(msgCancelNotFound)}
 	case errors.Is(err, errNoJobCancel):
-		return CancelNotCancelable, texts.Msg(msgCancelNotCancelable, err.Error()), ""
+		return remotecall.Answer{Outcome: remotecall.CancelNotCancelable, Msg: texts.Msg(msgCancelNotCancelable, err.Error())}
 	case errors.As(err, &rpc) && strings.Contains(strings.ToLower(rpc.Message), "terminal"):
-		return CancelAlreadyEnded, texts.Msg(msgCancelAlreadyEnded, clip(rpc.Message, 200)), ""
+		return remotecall.Answer{Outcome: remotecall.CancelAlreadyEnded, Msg: texts.Msg(msgCancelAlreadyEnded, clip(rpc.Message, 200))}
 	case errors.As(err, &rpc):
-		return CancelNotCancelable, texts.Msg(msgCancelNotCancelable, clip(rpc.Message, 200)), ""
+		return remotecall.Answer{Outcome: remotecall.CancelNotCancelable, Msg: texts.Msg(msgCancelNotCancelable, clip(rpc.Message, 200))}
 	case err != nil || t == nil:
-		return CancelUnconfirmed, texts.Msg(msgCancelUnconfirmed), ""
+		return remotecall.Answer{Outcome: remotecall.CancelUnconfirmed, Msg: texts.Msg(msgCancelUnconfirmed), Err: err}
 	}
+	a := remotecall.Answer{State: t.Status, Ended: mcp.Terminal(t.Status)}
 	switch t.Status {
 	case mcp.StatusCancelled:
-		return CancelCanceled, texts.Msg(msgCanceled), t.Status
+		a.Outcome, a.Msg = remotecall.CancelCanceled, texts.Msg(msgCanceled)
 	case mcp.StatusCompleted:
-		return CancelAlreadyCompleted, texts.Msg(msgCancelAlreadyCompleted), t.Status
+		a.Outcome, a.Msg = remotecall.CancelAlreadyCompleted, texts.Msg(msgCancelAlreadyCompleted)
 	case mcp.StatusFailed:
-		return CancelAlreadyEnded, texts.Msg(msgCancelAlreadyEnded, t.Status), t.Status
+		a.Outcome, a.Msg = remotecall.CancelAlreadyEnded, texts.Msg(msgCancelAlreadyEnded, t.Status)
+	default:
+		a.Outcome, a.Msg = remotecall.CancelStillWorking, texts.Msg(msgCancelStillWorking, display(t.Status))
 	}
-	return CancelStillWorking, texts.Msg(msgCancelStillWorking, display(t.Status)), t.Status
-}
-
-// saveCancel commits the cancel outcome; the snapshot is frozen, so this is
-// the only write after the hook started. A failed save is shown.
-func (c *call) saveCancel(ctx context.Context, outcome, text, state string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	err := c.commitLocked(ctx, func(r *workrun.RemoteCall) {
-		r.CancelOutcome, r.CancelText = outcome, text
-		if state != "" {
-			r.RemoteState = state
-			r.Ended = mcp.Terminal(state)
-		}
-	})
-	if err != nil {
-		c.nc.Log(workrun.Plain(err.Error()))
-	}
+	return a
 }
 
 var _ workrun.RearmableStep = (*step)(nil)
@@ -190,16 +135,13 @@ var _ workrun.RearmableStep = (*step)(nil)
 // and applies the same table, so a call that already holds a cancel outcome
 // gets nothing. Nothing is sent here.
 func (s *step) Rearm(nc workrun.NodeContext, _ workrun.NodeRun) {
-	nc.OnAbort(func(ctx context.Context) {
-		rec, err := s.kind.deps.Calls.GetRemoteCall(ctx, nc.RunID(), nc.NodeID(), callKey)
-		if errors.Is(err, workrun.ErrNotFound) {
-			return
-		}
-		if err != nil {
-			nc.Log(workrun.Plain(fmt.Sprintf("read remote call record: %v; no cancel sent", err)))
-			return
-		}
-		c := &call{s: s, nc: nc, rec: rec, saved: true}
-		c.abort(ctx)
-	})
+	remotecall.Rearm(nc, s.kind.deps.Calls, callKey, 0,
+		func(err error) workrun.Text {
+			return workrun.Plain(fmt.Sprintf("read remote call record: %v; no cancel sent", err))
+		},
+		func(ctx context.Context, rec workrun.RemoteCall) {
+			c := &call{s: s, nc: nc}
+			c.Call = remotecall.NewSaved[MCPClient](s.kind.deps.Calls, rec, nil, nil)
+			c.abort(ctx)
+		})
 }

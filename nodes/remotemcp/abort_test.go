@@ -2,8 +2,8 @@ package remotemcp_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -12,6 +12,7 @@ import (
 	"workrun/nodes/process"
 	"workrun/nodes/remotemcp"
 	"workrun/nodes/start"
+	"workrun/remotecall"
 	"workrun/workrun"
 	"workrun/workrun/workruntest"
 )
@@ -33,10 +34,15 @@ func TestParallelFailureCancelsOnce(t *testing.T) {
 			// falls inside the test, so any tasks/get would be the abort's.
 			d, url := demo(t, demoserver.Options{CoreOnly: coreOnly, PollInterval: 20 * time.Second})
 			e := newEnv(t, "")
+			// Fail once the hanging task's id is saved and the echo call
+			// has ended.
+			fail := workruntest.FailWhenRun(t, e.st, func(ctx context.Context, runID string) bool {
+				return taskSaved(ctx, e.st, runID, "hang") && callEnded(ctx, e.st, runID, "done")
+			})
 			wf := flow(state, []workrun.NodeSpec{
 				mcpNode("hang", url, "hang", ""),
 				mcpNode("done", url, "echo", `,"arguments":{"text":"ok"}`),
-				{ID: "fail", Type: "process", Config: json.RawMessage(`{"command":["sh","-c","sleep 1.5; echo disk full >&2; exit 3"]}`)},
+				{ID: "fail", Type: "process", Config: fail},
 				mcpNode("later", url, "echo", `,"arguments":{"text":"never"}`),
 			}, workrun.Edge{From: "fail", To: "later"})
 			r := e.run(t, wf, nil)
@@ -60,7 +66,7 @@ func TestParallelFailureCancelsOnce(t *testing.T) {
 			if !contains(msgs, enRequesting) || !contains(msgs, enCanceled) {
 				t.Errorf("hang messages = %q", msgs)
 			}
-			if hang.CancelOutcome != remotemcp.CancelCanceled || hang.RemoteState != "cancelled" {
+			if hang.CancelOutcome != remotecall.CancelCanceled || hang.RemoteState != "cancelled" {
 				t.Errorf("hang record = %+v", hang)
 			}
 			if got := e.messages(t, r.ID, "done"); contains(got, enRequesting) || contains(got, enUnknown) {
@@ -78,9 +84,10 @@ func TestParallelFailureCancelsOnce(t *testing.T) {
 func TestHangingCancelIsUnconfirmed(t *testing.T) {
 	d, url := demo(t, demoserver.Options{CoreOnly: true, CancelDelay: time.Minute})
 	e := newEnv(t, "")
+	fail := workruntest.FailWhenRun(t, e.st, func(ctx context.Context, runID string) bool { return taskSaved(ctx, e.st, runID, "hang") })
 	wf := flow(state, []workrun.NodeSpec{
 		mcpNode("hang", url, "hang", `,"timeout_seconds":2`),
-		{ID: "fail", Type: "process", Config: json.RawMessage(`{"command":["sh","-c","sleep 0.5; exit 1"]}`)},
+		{ID: "fail", Type: "process", Config: fail},
 	})
 	begin := time.Now()
 	r := e.run(t, wf, nil)
@@ -96,7 +103,7 @@ func TestHangingCancelIsUnconfirmed(t *testing.T) {
 	if n := count(d, "tasks/cancel", ""); n != 1 {
 		t.Errorf("server saw %d cancels, want exactly 1", n)
 	}
-	if c := e.call(t, r.ID, "hang"); c.CancelOutcome != remotemcp.CancelUnconfirmed {
+	if c := e.call(t, r.ID, "hang"); c.CancelOutcome != remotecall.CancelUnconfirmed {
 		t.Errorf("outcome = %q", c.CancelOutcome)
 	}
 }
@@ -120,7 +127,7 @@ func TestStopCancelsOnce(t *testing.T) {
 	if n := count(d, "tasks/cancel", ""); n != 1 {
 		t.Errorf("cancels = %d", n)
 	}
-	if c := e.call(t, r.ID, "hang"); c.CancelOutcome != remotemcp.CancelCanceled {
+	if c := e.call(t, r.ID, "hang"); c.CancelOutcome != remotecall.CancelCanceled {
 		t.Errorf("record = %+v", c)
 	}
 }
@@ -152,9 +159,12 @@ func TestCutResultStreamReadsTheTaskAgain(t *testing.T) {
 func TestAbortWithoutHandleSaysSubmissionUnknown(t *testing.T) {
 	d, url := demo(t, demoserver.Options{CoreOnly: true, StageDuration: 3 * time.Second})
 	e := newEnv(t, "")
+	// Fail once the plain call has reached the server (it answers after
+	// its 3 s stage).
+	fail := workruntest.FailWhen(t, func(context.Context) bool { return count(d, "tools/call", "research") == 1 })
 	wf := flow(state, []workrun.NodeSpec{
 		mcpNode("slow", url, "research", `,"task":"never","arguments":{"topic":"x","stages":1}`),
-		{ID: "fail", Type: "process", Config: json.RawMessage(`{"command":["sh","-c","sleep 1; exit 1"]}`)},
+		{ID: "fail", Type: "process", Config: fail},
 	})
 	r := e.run(t, wf, nil)
 	if r.Status != workrun.RunFailed || r.FailedNode != "fail" {
@@ -166,7 +176,7 @@ func TestAbortWithoutHandleSaysSubmissionUnknown(t *testing.T) {
 	if count(d, "tasks/cancel", "") != 0 {
 		t.Error("a cancel was sent without a handle")
 	}
-	if c := e.call(t, r.ID, "slow"); c.CancelOutcome != remotemcp.CancelSubmissionUnknown {
+	if c := e.call(t, r.ID, "slow"); c.CancelOutcome != remotecall.CancelSubmissionUnknown {
 		t.Errorf("record = %+v", c)
 	}
 }
@@ -176,11 +186,16 @@ func TestCancelLinesInChinese(t *testing.T) {
 	_, url := demo(t, demoserver.Options{CoreOnly: true})
 	e := newEnv(t, "")
 	// In memory: messages keep their keys and arguments as given.
-	runs := workruntest.NewMemStore()
-	e.eng = workrun.NewEngine(runs, e.arts, start.Kind{}, process.Kind{}, remotemcp.New(remotemcp.Deps{Calls: newMemCalls()}))
+	runs, calls := workruntest.NewMemStore(), newMemCalls()
+	e.eng = workrun.NewEngine(runs, e.arts, start.Kind{}, process.Kind{}, remotemcp.New(remotemcp.Deps{Calls: calls}))
+	// Fail once the task's "working" line is stored.
+	fail := workruntest.FailWhenRun(t, runs, func(ctx context.Context, runID string) bool {
+		ms, err := runs.Messages(ctx, runID)
+		return err == nil && slices.ContainsFunc(ms, func(m workrun.Message) bool { return m.Key == "remotemcp.status_working" })
+	})
 	wf := flow(state, []workrun.NodeSpec{
 		mcpNode("hang", url, "hang", ""),
-		{ID: "fail", Type: "process", Config: json.RawMessage(`{"command":["sh","-c","sleep 0.5; exit 1"]}`)},
+		{ID: "fail", Type: "process", Config: fail},
 	})
 	r := e.run(t, wf, nil)
 	if r.Status != workrun.RunFailed || r.FailedNode != "fail" {

@@ -6,10 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"workrun/mcp"
+	"workrun/remotecall"
 	"workrun/workrun"
 )
 
@@ -44,86 +44,36 @@ var (
 	ErrNoTool = errors.New("no such tool")
 	// ErrTaskMode: the task setting and the tool's task support disagree.
 	ErrTaskMode = errors.New("task mode not possible")
-	// ErrAlreadyCanceled: the call was already sent its one cancel.
-	ErrAlreadyCanceled = errors.New("remote task was already sent a cancel")
-	// errAborted: the abort hook took its snapshot; nothing more is handled.
-	errAborted = errors.New("remote call: the run is failing or stopping")
 )
 
-// call is one logical remote call of a node execution and the in-memory
-// mirror of its saved record. The mutex orders record saves against the
-// abort hook's snapshot: what the hook sees is exactly what was committed.
+// call is one logical remote call of a node execution; the embedded
+// remotecall.Call mirrors its saved record and orders saves against the
+// abort hook's snapshot.
 type call struct {
 	s  *step
 	nc workrun.NodeContext
-
-	mu      sync.Mutex
-	rec     workrun.RemoteCall
-	saved   bool
-	aborted bool
-	srv     MCPClient
+	*remotecall.Call[MCPClient]
 
 	shown string // last status line shown (key + suffix)
 }
 
 func (c *call) log(id msgID, args ...any) { c.nc.Log(texts.Msg(id, args...)) }
 
-func (c *call) update(ctx context.Context, f func(*workrun.RemoteCall)) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.aborted {
-		return errAborted
-	}
-	return c.commitLocked(ctx, f)
-}
-
-func (c *call) commitLocked(ctx context.Context, f func(*workrun.RemoteCall)) error {
-	r := c.rec
-	f(&r)
-	if err := c.s.kind.deps.Calls.SaveRemoteCall(ctx, r); err != nil {
-		return fmt.Errorf("save remote call: %w", err)
-	}
-	c.rec, c.saved = r, true
-	return nil
-}
-
-func (c *call) record() workrun.RemoteCall {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.rec
-}
-
-func (c *call) setServer(s MCPClient) {
-	c.mu.Lock()
-	c.srv = s
-	c.mu.Unlock()
-}
-
-func (c *call) isAborted() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.aborted
-}
-
 // Run implements workrun.Step.
 func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
 	c := &call{s: s, nc: nc}
-	rec, err := s.kind.deps.Calls.GetRemoteCall(ctx, nc.RunID(), nc.NodeID(), callKey)
-	switch {
-	case err == nil:
-		c.rec, c.saved = rec, true
-	case errors.Is(err, workrun.ErrNotFound):
-		u, perr := parseOrigin(s.cfg.URL)
-		if perr != nil {
-			return nil, perr
-		}
-		c.rec = workrun.RemoteCall{RunID: nc.RunID(), NodeID: nc.NodeID(), CallKey: callKey,
-			AgentURL: s.cfg.URL, Origin: u, MessageID: IdempotencyKey(nc.RunID(), nc.NodeID())}
-	default:
-		return nil, fmt.Errorf("read remote call record: %w", err)
+	var err error
+	c.Call, err = remotecall.Load[MCPClient](ctx, s.kind.deps.Calls, nc, callKey, nil, func() (workrun.RemoteCall, error) {
+		u, err := parseOrigin(s.cfg.URL)
+		return workrun.RemoteCall{RunID: nc.RunID(), NodeID: nc.NodeID(), CallKey: callKey,
+			AgentURL: s.cfg.URL, Origin: u, MessageID: IdempotencyKey(nc.RunID(), nc.NodeID())}, err
+	})
+	if err != nil {
+		return nil, err
 	}
+	saved := c.Saved()
 	nc.OnAbort(c.abort)
-	if c.saved {
+	if saved {
 		return c.resume(ctx)
 	}
 	return c.submit(ctx)
@@ -156,7 +106,7 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.setServer(srv)
+	c.SetClient(srv)
 	ictx, cancel := context.WithTimeout(ctx, c.s.timeout)
 	init, err := srv.Initialize(ictx)
 	if err == nil {
@@ -231,7 +181,7 @@ func (c *call) callTool(ctx context.Context, srv MCPClient, init *mcp.Initialize
 	}
 	// The idempotency key and the session are committed before the call.
 	l := link{Protocol: srv.Version(), Form: form, Session: srv.Session()}
-	if err := c.update(ctx, func(r *workrun.RemoteCall) { r.ContextID = l.String() }); err != nil {
+	if err := c.Update(ctx, func(r *workrun.RemoteCall) { r.ContextID = l.String() }); err != nil {
 		return nil, err
 	}
 	c.log(msgConnected, c.s.cfg.URL, srv.Version(), display(srv.Session()))
@@ -242,7 +192,7 @@ func (c *call) callTool(ctx context.Context, srv MCPClient, init *mcp.Initialize
 	c.log(msgCalling, c.s.cfg.Tool, mode, summary)
 	cctx, cancel := context.WithTimeout(ctx, c.s.timeout)
 	res, err := srv.CallTool(cctx, mcp.CallParams{Name: c.s.cfg.Tool, Arguments: args, Task: form,
-		TTLMillis: taskTTL.Milliseconds(), IdempotencyKey: c.rec.MessageID})
+		TTLMillis: taskTTL.Milliseconds(), IdempotencyKey: c.Record().MessageID})
 	timedOut := cctx.Err() != nil
 	cancel()
 	if err != nil {
@@ -250,7 +200,7 @@ func (c *call) callTool(ctx context.Context, srv MCPClient, init *mcp.Initialize
 			return nil, ctx.Err()
 		}
 		if notSubmitted(err) && !timedOut {
-			if uerr := c.update(ctx, func(r *workrun.RemoteCall) { r.Ended, r.StatusText = true, clip(err.Error(), 500) }); uerr != nil {
+			if uerr := c.Update(ctx, func(r *workrun.RemoteCall) { r.Ended, r.StatusText = true, clip(err.Error(), 500) }); uerr != nil {
 				return nil, uerr
 			}
 			c.closeSession(ctx, srv)
@@ -265,7 +215,7 @@ func (c *call) callTool(ctx context.Context, srv MCPClient, init *mcp.Initialize
 	case res.Task != nil:
 		l.Handle, l.Form = handleTask, res.Form
 		t := res.Task
-		if err := c.update(ctx, func(r *workrun.RemoteCall) {
+		if err := c.Update(ctx, func(r *workrun.RemoteCall) {
 			r.TaskID, r.ContextID, r.RemoteState, r.StatusText = t.TaskID, l.String(), t.Status, clip(t.StatusMessage, 2000)
 		}); err != nil {
 			return nil, err
@@ -276,7 +226,7 @@ func (c *call) callTool(ctx context.Context, srv MCPClient, init *mcp.Initialize
 	case hasJobs && jobOf(res.Result) != "":
 		id := jobOf(res.Result)
 		l.Handle = handleJob
-		if err := c.update(ctx, func(r *workrun.RemoteCall) {
+		if err := c.Update(ctx, func(r *workrun.RemoteCall) {
 			r.TaskID, r.ContextID, r.RemoteState = id, l.String(), mcp.StatusWorking
 		}); err != nil {
 			return nil, err
@@ -299,11 +249,11 @@ func notSubmitted(err error) bool {
 // application exited): reuse a saved result, or follow the saved handle in
 // the saved session; never call the tool again.
 func (c *call) resume(ctx context.Context) (workrun.Values, error) {
-	r := c.rec
+	r := c.Record()
 	l := parseLink(r.ContextID)
 	switch {
 	case r.CancelOutcome != "":
-		return nil, fmt.Errorf("%w (%s); run the workflow again to start a new execution", ErrAlreadyCanceled, r.CancelOutcome)
+		return nil, remotecall.AlreadyCanceled(r)
 	case r.Ended && len(r.Result) > 0:
 		c.log(msgReused, display(r.TaskID))
 		return c.s.valuesFromResult(r.Result)
@@ -318,7 +268,7 @@ func (c *call) resume(ctx context.Context) (workrun.Values, error) {
 		return nil, err
 	}
 	srv.Attach(l.Session, l.Protocol)
-	c.setServer(srv)
+	c.SetClient(srv)
 	c.log(msgResuming, r.TaskID, display(l.Session))
 	if l.Handle == handleJob {
 		return c.followJob(ctx, srv)
@@ -331,7 +281,7 @@ func (c *call) resume(ctx context.Context) (workrun.Values, error) {
 // with tasks/get instead. In the extension form it reads the task with
 // tasks/get at the server's poll interval. The tool is never called again.
 func (c *call) followTask(ctx context.Context, srv MCPClient, t *mcp.Task, readFirst bool) (workrun.Values, error) {
-	l := parseLink(c.record().ContextID)
+	l := parseLink(c.Record().ContextID)
 	id := t.TaskID
 	poll := pollOf(t)
 	failures := 0
@@ -343,8 +293,8 @@ func (c *call) followTask(ctx context.Context, srv MCPClient, t *mcp.Task, readF
 	var inputErr error
 	completedReads := 0 // reads that found the task completed without its result
 	for {
-		if c.isAborted() {
-			return nil, errAborted
+		if c.Aborted() {
+			return nil, remotecall.ErrAborted
 		}
 		if !pollOnly && !readFirst {
 			if pause {
@@ -358,7 +308,7 @@ func (c *call) followTask(ctx context.Context, srv MCPClient, t *mcp.Task, readF
 			timedOut := rctx.Err() != nil
 			cancel()
 			if err == nil {
-				if err := c.update(ctx, func(r *workrun.RemoteCall) { r.RemoteState = mcp.StatusCompleted }); err != nil {
+				if err := c.Update(ctx, func(r *workrun.RemoteCall) { r.RemoteState = mcp.StatusCompleted }); err != nil {
 					return nil, err
 				}
 				return c.finish(ctx, srv, res)
@@ -434,11 +384,11 @@ func (c *call) followTask(ctx context.Context, srv MCPClient, t *mcp.Task, readF
 			}
 		case mcp.StatusFailed, mcp.StatusCancelled:
 			if got.Error != nil && got.StatusMessage == "" {
-				if err := c.update(ctx, func(r *workrun.RemoteCall) { r.StatusText = clip(got.Error.Message, 2000) }); err != nil {
+				if err := c.Update(ctx, func(r *workrun.RemoteCall) { r.StatusText = clip(got.Error.Message, 2000) }); err != nil {
 					return nil, err
 				}
 			}
-			return nil, c.remoteFailed(c.record())
+			return nil, c.remoteFailed(c.Record())
 		case mcp.StatusInputRequired:
 			return nil, &workrun.InterruptError{Cause: workrun.InterruptedByRemote, Reason: texts.Text(msgInterrupted, display(got.StatusMessage))}
 		case mcp.StatusWorking:
@@ -458,9 +408,9 @@ func (c *call) applyTask(ctx context.Context, t *mcp.Task) error {
 		return nil
 	}
 	ended := mcp.Terminal(t.Status) && t.Status != mcp.StatusCompleted
-	r := c.record()
+	r := c.Record()
 	if t.Status != r.RemoteState || clip(t.StatusMessage, 2000) != r.StatusText || ended != r.Ended {
-		if err := c.update(ctx, func(r *workrun.RemoteCall) {
+		if err := c.Update(ctx, func(r *workrun.RemoteCall) {
 			r.RemoteState, r.StatusText = t.Status, clip(t.StatusMessage, 2000)
 			if ended {
 				r.Ended = true
@@ -510,7 +460,7 @@ func (c *call) notification(n mcp.Notification) {
 		}
 	case "notifications/tasks/status":
 		var t mcp.Task
-		if json.Unmarshal(n.Params, &t) != nil || t.TaskID == "" || t.TaskID != c.record().TaskID {
+		if json.Unmarshal(n.Params, &t) != nil || t.TaskID == "" || t.TaskID != c.Record().TaskID {
 			return
 		}
 		if mcp.Terminal(t.Status) {
@@ -519,7 +469,7 @@ func (c *call) notification(n mcp.Notification) {
 		// The notification arrives on the goroutine waiting for the answer,
 		// so the node's own context is not at hand; the save is still
 		// ordered against the abort snapshot by update.
-		if err := c.applyTask(context.Background(), &t); err != nil && !errors.Is(err, errAborted) {
+		if err := c.applyTask(context.Background(), &t); err != nil && !errors.Is(err, remotecall.ErrAborted) {
 			c.nc.Log(workrun.Plain(err.Error()))
 		}
 	}
@@ -527,7 +477,7 @@ func (c *call) notification(n mcp.Notification) {
 
 func (c *call) statusUnknown(ctx context.Context, session string) error {
 	err := texts.Error(ErrStatusUnknown, msgStatusUnknown, display(session))
-	if uerr := c.update(ctx, func(r *workrun.RemoteCall) { r.StatusText = err.Error() }); uerr != nil {
+	if uerr := c.Update(ctx, func(r *workrun.RemoteCall) { r.StatusText = err.Error() }); uerr != nil {
 		return uerr
 	}
 	return err

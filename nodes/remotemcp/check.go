@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"workrun/mcp"
+	"workrun/remotecall"
 )
 
 // ToolInfo describes one tool for the connection test.
@@ -87,15 +88,9 @@ func check(ctx context.Context, c MCPClient, withCred bool) (Report, error) {
 // CheckNamed is Check with a saved credential chosen by name ("" for none),
 // as the inspector's Test connection offers it.
 func CheckNamed(ctx context.Context, rawURL, credName string, creds CredentialSource) (Report, error) {
-	if credName == "" {
-		return Check(ctx, rawURL, nil)
-	}
-	if creds == nil {
-		return Report{}, fmt.Errorf("credential %q: no credential store is available", credName)
-	}
-	cred, err := creds.Credential(ctx, credName)
+	cred, err := remotecall.NamedCredential(ctx, creds, credName)
 	if err != nil {
-		return Report{}, fmt.Errorf("credential %q: %w", credName, err)
+		return Report{}, err
 	}
-	return Check(ctx, rawURL, &cred)
+	return Check(ctx, rawURL, cred)
 }

@@ -5,26 +5,18 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
-	"net/url"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"workrun/mcp"
+	"workrun/remotecall"
 	"workrun/workrun"
 )
 
 // Type is the node type name in workflow files.
 const Type = "remote_mcp"
-
-// Timeout bounds, in seconds.
-const (
-	DefaultTimeoutSeconds = workrun.RemoteTimeoutDefaultSeconds
-	MinTimeoutSeconds     = workrun.RemoteTimeoutMinSeconds
-	MaxTimeoutSeconds     = workrun.RemoteTimeoutMaxSeconds
-)
 
 // File limits per call, as for the Remote Agent.
 const (
@@ -154,32 +146,18 @@ func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, []argument, 
 		out("output_files", c.OutputFiles, workrun.FieldFiles)); err != nil {
 		return c, nil, 0, err
 	}
-	secs := float64(DefaultTimeoutSeconds)
-	if c.TimeoutSeconds != nil {
-		secs = *c.TimeoutSeconds
-		if secs != math.Trunc(secs) || secs < MinTimeoutSeconds || secs > MaxTimeoutSeconds {
-			return c, nil, 0, fmt.Errorf("%w: timeout_seconds: %v is out of range; use a whole number of seconds from %d to %d",
-				ErrConfig, secs, MinTimeoutSeconds, MaxTimeoutSeconds)
-		}
+	timeout, err := remotecall.Timeout(c.TimeoutSeconds)
+	if err != nil {
+		return c, nil, 0, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
-	return c, args, time.Duration(secs) * time.Second, nil
+	return c, args, timeout, nil
 }
 
 // checkURL accepts an absolute http(s) URL; with a credential, plain http
 // only to a loopback host.
 func checkURL(raw string, withCredential bool) error {
-	if strings.TrimSpace(raw) == "" {
-		return fmt.Errorf("%w: url is required", ErrConfig)
-	}
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return fmt.Errorf("%w: url %q is not an absolute http(s) URL of an MCP endpoint", ErrConfig, raw)
-	}
-	if u.User != nil {
-		return fmt.Errorf("%w: url must not carry a user name or password; save a credential instead", ErrConfig)
-	}
-	if withCredential && u.Scheme == "http" && !mcp.IsLoopback(u.Hostname()) {
-		return fmt.Errorf("%w: a credential is sent over plain http only to a loopback address; use https for %s", ErrConfig, u.Host)
+	if err := remotecall.CheckURL(raw, "an MCP endpoint", withCredential, mcp.IsLoopback); err != nil {
+		return fmt.Errorf("%w: %v", ErrConfig, err)
 	}
 	return nil
 }

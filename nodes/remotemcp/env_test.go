@@ -165,3 +165,15 @@ func waitUntil(t *testing.T, d time.Duration, f func() bool) {
 	}
 	t.Fatalf("condition not met within %v", d)
 }
+
+// taskSaved: node's call in runID has its task or job id committed.
+func taskSaved(ctx context.Context, calls remotemcp.CallStore, runID, node string) bool {
+	c, err := calls.GetRemoteCall(ctx, runID, node, "call")
+	return err == nil && c.TaskID != ""
+}
+
+// callEnded: node's call in runID is saved as ended.
+func callEnded(ctx context.Context, calls remotemcp.CallStore, runID, node string) bool {
+	c, err := calls.GetRemoteCall(ctx, runID, node, "call")
+	return err == nil && c.Ended
+}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"workrun/mcp"
+	"workrun/remotecall"
 	"workrun/workrun"
 )
 
@@ -181,7 +182,7 @@ func (c *call) finish(ctx context.Context, srv MCPClient, r *mcp.ToolResult) (wo
 	}
 	if r.IsError {
 		text := clip(r.Text(), 2000)
-		if err := c.update(ctx, func(rec *workrun.RemoteCall) {
+		if err := c.Update(ctx, func(rec *workrun.RemoteCall) {
 			rec.Ended, rec.StatusText = true, text
 			if rec.RemoteState == "" {
 				rec.RemoteState = mcp.StatusCompleted
@@ -204,7 +205,7 @@ func (c *call) finish(ctx context.Context, srv MCPClient, r *mcp.ToolResult) (wo
 	if err != nil {
 		return nil, err
 	}
-	if err := c.update(ctx, func(rec *workrun.RemoteCall) {
+	if err := c.Update(ctx, func(rec *workrun.RemoteCall) {
 		rec.Result, rec.Ended = res, true
 		if rec.TaskID != "" {
 			rec.RemoteState = mcp.StatusCompleted
@@ -369,20 +370,14 @@ func parseOrigin(raw string) (string, error) {
 
 // credential resolves the node's credential and checks it may go to the URL.
 func (s *step) credential(ctx context.Context) (*mcp.Credential, error) {
-	if s.cfg.Credential == "" {
-		return nil, nil
-	}
-	if s.kind.deps.Credentials == nil {
-		return nil, fmt.Errorf("credential %q: no credential store is available", s.cfg.Credential)
-	}
-	cred, err := s.kind.deps.Credentials.Credential(ctx, s.cfg.Credential)
-	if err != nil {
-		return nil, fmt.Errorf("credential %q: %w", s.cfg.Credential, err)
+	cred, err := remotecall.NamedCredential(ctx, s.kind.deps.Credentials, s.cfg.Credential)
+	if cred == nil || err != nil {
+		return nil, err
 	}
 	// mcp.New checks the origin binding and plain http again; checking here
 	// gives the error before anything else happens.
-	if _, err := mcp.New(s.cfg.URL, mcp.Options{Credential: &cred}); err != nil {
+	if _, err := mcp.New(s.cfg.URL, mcp.Options{Credential: cred}); err != nil {
 		return nil, fmt.Errorf("credential %q: %w", s.cfg.Credential, err)
 	}
-	return &cred, nil
+	return cred, nil
 }

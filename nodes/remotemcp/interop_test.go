@@ -2,6 +2,7 @@ package remotemcp_test
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,8 +16,9 @@ import (
 
 	"workrun/mcp"
 	"workrun/mcp/demoserver"
-	"workrun/nodes/remotemcp"
+	"workrun/remotecall"
 	"workrun/workrun"
+	"workrun/workrun/workruntest"
 )
 
 // everythingDir holds the reference server's npm project (package-lock.json
@@ -168,16 +170,17 @@ func TestInteropMCP(t *testing.T) {
 
 	t.Run("everything/cancel", func(t *testing.T) {
 		e := newEnv(t, "")
+		fail := workruntest.FailWhenRun(t, e.st, func(ctx context.Context, runID string) bool { return taskSaved(ctx, e.st, runID, "m") })
 		wf := flow(state, []workrun.NodeSpec{
 			mcpNode("m", url, "simulate-research-query", `,"arguments":{"topic":"tides"},"output":"answer","timeout_seconds":30`),
-			{ID: "fail", Type: "process", Config: json.RawMessage(`{"command":["sh","-c","sleep 1.5; exit 1"]}`)},
+			{ID: "fail", Type: "process", Config: fail},
 		})
 		r := e.run(t, wf, nil)
 		if r.Status != workrun.RunFailed || r.FailedNode != "fail" {
 			t.Fatalf("run = %s at %q: %s", r.Status, r.FailedNode, r.Reason)
 		}
 		c := e.call(t, r.ID, "m")
-		if c.CancelOutcome != remotemcp.CancelCanceled || c.RemoteState != "cancelled" {
+		if c.CancelOutcome != remotecall.CancelCanceled || c.RemoteState != "cancelled" {
 			t.Errorf("record = %+v; messages %q", c, e.messages(t, r.ID, "m"))
 		}
 		if msgs := e.messages(t, r.ID, "m"); !contains(msgs, enRequesting) || !contains(msgs, enCanceled) {

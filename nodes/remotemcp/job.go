@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"workrun/mcp"
+	"workrun/remotecall"
 	"workrun/workrun"
 )
 
@@ -60,15 +61,15 @@ func jobOf(r *mcp.ToolResult) string {
 // followJob polls get_job_result until the job ends. Only the job is read;
 // the tool that started it is never called again.
 func (c *call) followJob(ctx context.Context, srv MCPClient) (workrun.Values, error) {
-	id := c.record().TaskID
+	id := c.Record().TaskID
 	args, _ := json.Marshal(map[string]string{"job_id": id})
 	failures := 0
 	for {
 		if err := sleep(ctx, jobPoll); err != nil {
 			return nil, err
 		}
-		if c.isAborted() {
-			return nil, errAborted
+		if c.Aborted() {
+			return nil, remotecall.ErrAborted
 		}
 		gctx, cancel := context.WithTimeout(ctx, c.s.timeout)
 		res, err := srv.CallTool(gctx, mcp.CallParams{Name: "get_job_result", Arguments: args})
@@ -81,7 +82,7 @@ func (c *call) followJob(ctx context.Context, srv MCPClient) (workrun.Values, er
 				return nil, ctx.Err()
 			}
 			if gone(err) {
-				return nil, c.statusUnknown(ctx, parseLink(c.record().ContextID).Session)
+				return nil, c.statusUnknown(ctx, parseLink(c.Record().ContextID).Session)
 			}
 			failures++
 			if failures >= maxReadFailures {
@@ -93,7 +94,7 @@ func (c *call) followJob(ctx context.Context, srv MCPClient) (workrun.Values, er
 		failures = 0
 		r := res.Result
 		if r.IsError {
-			if err := c.update(ctx, func(rec *workrun.RemoteCall) {
+			if err := c.Update(ctx, func(rec *workrun.RemoteCall) {
 				rec.Ended, rec.RemoteState, rec.StatusText = true, mcp.StatusFailed, clip(r.Text(), 2000)
 			}); err != nil {
 				return nil, err
@@ -111,7 +112,7 @@ func (c *call) followJob(ctx context.Context, srv MCPClient) (workrun.Values, er
 				return nil, err
 			}
 		case "completed", "complete", "done", "succeeded", "success", "finished":
-			if err := c.update(ctx, func(rec *workrun.RemoteCall) { rec.RemoteState = mcp.StatusCompleted }); err != nil {
+			if err := c.Update(ctx, func(rec *workrun.RemoteCall) { rec.RemoteState = mcp.StatusCompleted }); err != nil {
 				return nil, err
 			}
 			return c.finish(ctx, srv, r)
@@ -123,7 +124,7 @@ func (c *call) followJob(ctx context.Context, srv MCPClient) (workrun.Values, er
 			if err := c.applyTask(ctx, &mcp.Task{TaskID: id, Status: status, StatusMessage: j.Message}); err != nil {
 				return nil, err
 			}
-			return nil, c.remoteFailed(c.record())
+			return nil, c.remoteFailed(c.Record())
 		}
 	}
 }

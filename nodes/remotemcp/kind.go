@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"workrun/mcp"
+	"workrun/remotecall"
 	"workrun/workrun"
 )
 
@@ -31,18 +32,11 @@ type MCPClient interface {
 
 var _ MCPClient = (*mcp.Client)(nil)
 
-// CallStore keeps the call records; *store.Store implements it. Both methods
-// return only after the write is committed / reflect every committed write.
-type CallStore interface {
-	SaveRemoteCall(ctx context.Context, c workrun.RemoteCall) error
-	// GetRemoteCall returns workrun.ErrNotFound when the call was never saved.
-	GetRemoteCall(ctx context.Context, runID, nodeID, callKey string) (workrun.RemoteCall, error)
-}
+// CallStore keeps the call records; *store.Store implements it.
+type CallStore = remotecall.Store
 
 // CredentialSource resolves a saved credential by name, secret included.
-type CredentialSource interface {
-	Credential(ctx context.Context, name string) (mcp.Credential, error)
-}
+type CredentialSource = remotecall.CredentialSource[mcp.Credential]
 
 // Deps are what the node kind works with.
 type Deps struct {
@@ -60,7 +54,7 @@ type Kind struct{ deps Deps }
 // New returns the Remote MCP Tool node kind.
 func New(d Deps) *Kind {
 	if d.Dial == nil {
-		hc := &http.Client{Transport: fanOutTransport()}
+		hc := &http.Client{Transport: remotecall.FanOutTransport()}
 		d.Dial = func(url string, cred *mcp.Credential, onNote func(mcp.Notification)) (MCPClient, error) {
 			return mcp.New(url, mcp.Options{HTTPClient: hc, Credential: cred, OnNotification: onNote,
 				ClientInfo: mcp.Implementation{Name: "workrun", Version: "1"}})
@@ -70,17 +64,6 @@ func New(d Deps) *Kind {
 }
 
 var _ workrun.Kind = (*Kind)(nil)
-
-// fanOutTransport is the transport the calls of one Kind share: the idle
-// pool holds a whole fan-out and connections per host are not capped, so
-// the cancels of a failed run never queue behind other calls' waits.
-func fanOutTransport() *http.Transport {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.MaxConnsPerHost = 0
-	t.MaxIdleConns = 512
-	t.MaxIdleConnsPerHost = 256
-	return t
-}
 
 // Type implements workrun.Kind.
 func (k *Kind) Type() string { return Type }

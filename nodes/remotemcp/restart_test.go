@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"workrun/mcp/demoserver"
-	"workrun/nodes/remotemcp"
+	"workrun/remotecall"
 	"workrun/workrun"
 )
 
@@ -83,7 +83,7 @@ func TestStopAfterRestart(t *testing.T) {
 			if count(d, "tasks/get", "") != gets || count(d, "initialize", "") != 1 {
 				t.Errorf("Stop read the task or opened a new session (tasks/get %d→%d, initialize %d)", gets, count(d, "tasks/get", ""), count(d, "initialize", ""))
 			}
-			if c.CancelOutcome != remotemcp.CancelCanceled {
+			if c.CancelOutcome != remotecall.CancelCanceled {
 				t.Errorf("record = %+v; messages %q", c, e2.messages(t, id, "m"))
 			}
 

@@ -9,6 +9,7 @@ import (
 
 	"workrun/mcp"
 	"workrun/nodes/remotemcp"
+	"workrun/remotecall"
 	"workrun/workrun"
 	"workrun/workrun/workruntest"
 )
@@ -27,7 +28,7 @@ func TestResumeFromSavedRecord(t *testing.T) {
 	}{
 		{"saved result", workrun.RemoteCall{TaskID: "t1", RemoteState: "completed", Ended: true, Result: result},
 			workrun.Values{"answer": "saved answer", "data": map[string]any{"k": 1.0}}, nil},
-		{"cancel already sent", workrun.RemoteCall{TaskID: "t1", RemoteState: "working", CancelOutcome: remotemcp.CancelUnconfirmed}, nil, remotemcp.ErrAlreadyCanceled},
+		{"cancel already sent", workrun.RemoteCall{TaskID: "t1", RemoteState: "working", CancelOutcome: remotecall.CancelUnconfirmed}, nil, remotecall.ErrAlreadyCanceled},
 		{"key without a handle", workrun.RemoteCall{ContextID: "protocol=2025-11-25; handle=; form=2025-11-25; session=s1"}, nil, remotemcp.ErrSubmissionUnknown},
 		{"ended without a result", workrun.RemoteCall{TaskID: "t1", RemoteState: "failed", StatusText: "disk full", Ended: true}, nil, remotemcp.ErrRemoteFailed},
 	}
