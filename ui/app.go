@@ -553,13 +553,7 @@ func (w *Window) showRun(runID string) {
 	if w.deps.Runs == nil {
 		return
 	}
-	var r workrun.Run
-	var nrs []workrun.NodeRun
-	var ms []workrun.Message
-	var err error
-	w.background(func() {
-		r, nrs, ms, err = ReadRun(w.ctx, w.deps.Runs, runID)
-	}, func() {
+	w.readRun(runID, func(r workrun.Run, nrs []workrun.NodeRun, ms []workrun.Message, err error) {
 		if err != nil {
 			w.showError(err)
 			return

@@ -277,13 +277,7 @@ func (w *Window) loadRun(runID string, then func(error)) {
 		}
 		return
 	}
-	var r workrun.Run
-	var nrs []workrun.NodeRun
-	var ms []workrun.Message
-	var err error
-	w.background(func() {
-		r, nrs, ms, err = ReadRun(w.ctx, w.deps.Runs, runID)
-	}, func() {
+	w.readRun(runID, func(r workrun.Run, nrs []workrun.NodeRun, ms []workrun.Message, err error) {
 		if err == nil && w.panel.RunID() == runID {
 			w.panel.Load(r, nrs, ms)
 			w.updateRunButtons()
@@ -294,6 +288,18 @@ func (w *Window) loadRun(runID string, then func(error)) {
 			then(err)
 		}
 	})
+}
+
+// readRun reads a run's records off the UI thread and hands them to then
+// on it.
+func (w *Window) readRun(runID string, then func(workrun.Run, []workrun.NodeRun, []workrun.Message, error)) {
+	var r workrun.Run
+	var nrs []workrun.NodeRun
+	var ms []workrun.Message
+	var err error
+	w.background(func() {
+		r, nrs, ms, err = ReadRun(w.ctx, w.deps.Runs, runID)
+	}, func() { then(r, nrs, ms, err) })
 }
 
 func (w *Window) launch(wf workrun.Workflow, vals workrun.Values) {
