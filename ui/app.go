@@ -133,8 +133,6 @@ type views struct {
 	panes   *Panes
 	palette *Palette
 	zoomLbl *widget.Label
-	// runInputs is the form of the last Run dialog (tests type into it).
-	runInputs *RunInputs
 }
 
 // eventPump is the engine event subscription (run.go).

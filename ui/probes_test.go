@@ -17,9 +17,8 @@ func (cv *CanvasView) ghostShown() bool { return cv.ghost.Visible() }
 // minimapShown reports whether the canvas shows its minimap.
 func (cv *CanvasView) minimapShown() bool { return cv.mini.Visible() }
 
-// listShown and inspectorShown report whether the side panes are open.
-func (p *Panes) listShown() bool      { return p.listOn }
-func (p *Panes) inspectorShown() bool { return p.inspOn }
+// listShown reports whether the workflow list pane is open.
+func (p *Panes) listShown() bool { return p.listOn }
 
 // widths returns the laid-out widths of list, canvas column and inspector
 // (0 for a collapsed pane) and the height of the bottom pane.

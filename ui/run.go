@@ -57,7 +57,8 @@ func (w *Window) do(f func()) {
 // window's context is canceled none starts again.
 func (w *Window) quiesce() {
 	w.rs.mu.Lock()
-	w.rs.mu.Unlock() //nolint:staticcheck // an empty critical section is the point: wait for the holder
+	//lint:ignore SA2001 an empty critical section is the point: wait for the holder
+	w.rs.mu.Unlock()
 }
 
 // background runs work off the UI thread, then then on it (unless the
@@ -444,7 +445,6 @@ func (w *Window) askInputs() {
 // showInputs shows the Run dialog for wf, prefilled with last.
 func (w *Window) showInputs(wf workrun.Workflow, last workrun.Values) {
 	ri := newRunInputs(wf, last, w.fileChooser())
-	w.runInputs = ri
 	if len(ri.Names) == 0 {
 		w.launch(wf, workrun.Values{})
 		return
