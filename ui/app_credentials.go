@@ -85,6 +85,7 @@ func (w *Window) keyring(call func(ctx context.Context) (func(), error), v *Cred
 		if err != nil {
 			v.failed(err)
 		}
+		v.finished()
 	})
 }
 

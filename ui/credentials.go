@@ -159,7 +159,6 @@ func (v *CredentialsView) clearForm() {
 func (v *CredentialsView) setList(cs []Credential) {
 	v.creds = cs
 	v.list.Refresh()
-	v.finished()
 }
 
 // checkOrigin normalizes an origin to scheme://host:port (docs/product.md W8).
@@ -223,7 +222,6 @@ func (v *CredentialsView) saved(name string, cs []Credential) {
 	v.creds = cs
 	v.list.Refresh()
 	v.show(fmt.Sprintf(lang.X("cred.saved", "Saved %q in the OS keyring."), name))
-	v.finished()
 }
 
 // confirmDelete asks before deleting the selected credential.
@@ -245,17 +243,14 @@ func (v *CredentialsView) deleted(name string, cs []Credential) {
 	v.list.Refresh()
 	v.clearForm()
 	v.show(fmt.Sprintf(lang.X("cred.deleted", "Deleted %q."), name))
-	v.finished()
 }
 
 // failed shows why a keyring call failed.
-func (v *CredentialsView) failed(err error) {
-	v.show(KeyringErrorText(err))
-	v.finished()
-}
+func (v *CredentialsView) failed(err error) { v.show(KeyringErrorText(err)) }
 
 func (v *CredentialsView) show(text string) { v.msg.SetText(text) }
 
+// finished ends an operation the person started (tests wait on done).
 func (v *CredentialsView) finished() {
 	if v.done != nil {
 		v.done()
