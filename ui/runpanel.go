@@ -53,7 +53,8 @@ type RunPanel struct {
 	decision *fyne.Container
 	io       *widget.Label
 	msgList  *widget.List
-	shown    *msgLog // messages of sel, as the list shows them
+	shown    *msgLog // messages of sel
+	shownN   int     // how many of them the list shows (as of its last redraw)
 	root     fyne.CanvasObject
 
 	// Callbacks the window sets; nil in read-only views.
@@ -106,16 +107,16 @@ func NewRunPanel(runs workrun.RunStore, readOnly bool) *RunPanel {
 	p.decision = container.NewHBox()
 	p.io = widget.NewLabel("")
 	p.io.Wrapping = fyne.TextWrapWord
-	p.msgList = widget.NewList(func() int { return p.shown.len() },
+	p.msgList = widget.NewList(func() int { return p.shownN },
 		func() fyne.CanvasObject { return newMsgRow() },
 		func(i widget.ListItemID, o fyne.CanvasObject) {
-			if i < p.shown.len() {
+			if i < p.shownN {
 				o.(*msgRow).SetText(rowLine(*p.shown.at(i)))
 			}
 		})
 	p.msgList.OnSelected = func(i widget.ListItemID) {
 		// A long line is cut to one row; selecting it shows it whole.
-		if i < p.shown.len() {
+		if i < p.shownN {
 			p.nodeErr.SetText(messageLine(*p.shown.at(i)))
 			p.nodeErr.Importance = widget.MediumImportance
 			p.nodeErr.Show()
@@ -155,7 +156,7 @@ func (p *RunPanel) reset(runID string) {
 	p.touched = map[string]bool{}
 	p.order = nil
 	p.sel, p.picked = "", false
-	p.shown = nil
+	p.shown, p.shownN = nil, 0
 	p.dirtyHeader, p.dirtyNodes, p.dirtyDetail = true, true, true
 	if changed && p.OnRunChanged != nil {
 		p.OnRunChanged(runID)
@@ -445,8 +446,8 @@ func (p *RunPanel) selected() string { return p.sel }
 
 // listEvery is the shortest time between two redraws of the message list
 // while a run only adds lines to it. A stream changes every visible row of
-// the list at each redraw, and the window repaints whole; ten redraws a
-// second show a stream moving as well as sixty, at a sixth of the cost.
+// the list at each redraw, and the window then repaints whole: ten redraws
+// a second keep a stream visibly moving for a sixth of the repaints.
 const listEvery = 100 * time.Millisecond
 
 // Flush redraws what changed since the last Flush. New lines of a running
@@ -572,7 +573,7 @@ func (p *RunPanel) refreshDetail() {
 	}
 	p.io.SetText(p.ioText(id))
 	p.refreshMessages()
-	if p.shown.len() > 0 {
+	if p.shownN > 0 {
 		p.msgList.ScrollToBottom() // the newest lines say how the node ended
 	}
 	p.refreshDecision(id)
@@ -583,8 +584,9 @@ func (p *RunPanel) refreshDetail() {
 func (p *RunPanel) refreshMessages() {
 	p.listShown = time.Now()
 	p.shown = p.msgs[p.sel]
+	p.shownN = p.shown.len()
 	p.msgList.Refresh()
-	if p.shown.len() > 0 && p.Active() {
+	if p.shownN > 0 && p.Active() {
 		p.msgList.ScrollToBottom()
 	}
 }

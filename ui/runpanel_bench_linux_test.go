@@ -21,8 +21,9 @@ import (
 // events a second, 800 per 60 Hz frame. Each frame is the UI thread's work —
 // apply the frame's events, redraw, paint the window (software painter of
 // the test driver, 1024×700) — and max-frame-ms is the longest. per-frame is
-// what the window does (one redraw per batch); per-event redraws after
-// every event, the baseline without coalescing. max-update-ms is the
+// what the window does (one Flush per batch, which redraws the message list
+// at most every listEvery); per-event redraws after every event, the
+// baseline without coalescing. max-update-ms is the
 // longest apply-and-redraw alone, max-paint-ms the longest paint; the first
 // frame, which loads the fonts, is left out. The -cpu-ms figures are the
 // same frames in CPU time of the UI thread (getrusage RUSAGE_THREAD), which

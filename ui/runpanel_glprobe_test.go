@@ -42,7 +42,10 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	os.Setenv("XDG_CONFIG_HOME", dir)
+	if err := os.Setenv("XDG_CONFIG_HOME", dir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
 	glApp = app.NewWithID(AppID + ".glprobe")
 	done := make(chan int, 1)
 	glApp.Lifecycle().SetOnStarted(func() {
@@ -62,13 +65,15 @@ func TestMain(m *testing.M) {
 }
 
 // probeDelays posts a fyne.Do every period until stop is closed and
-// returns how late each ran (scheduled → executed), and the UI thread's CPU
-// time between one probe and the next that ran (the work it did in
-// between, which other work on the machine does not inflate).
+// returns how late each ran (scheduled → executed), and for each probe that
+// was already waiting when the one before it ran, the UI thread's CPU time
+// between the two: the work that kept it waiting, which other work on the
+// machine does not inflate.
 func probeDelays(period time.Duration, stop <-chan struct{}) (delays, cpuGaps []time.Duration) {
 	var mu sync.Mutex
 	var out, gaps []time.Duration
 	var lastCPU time.Duration
+	var lastRan time.Time
 	var pending sync.WaitGroup
 	tick := time.NewTicker(period)
 	defer tick.Stop()
@@ -83,13 +88,13 @@ func probeDelays(period time.Duration, stop <-chan struct{}) (delays, cpuGaps []
 			at := time.Now()
 			pending.Add(1)
 			fyne.Do(func() {
-				d, c := time.Since(at), threadCPU() // on the UI thread
+				now, c := time.Now(), threadCPU() // on the UI thread
 				mu.Lock()
-				out = append(out, d)
-				if lastCPU > 0 {
+				out = append(out, now.Sub(at))
+				if lastCPU > 0 && at.Before(lastRan) {
 					gaps = append(gaps, c-lastCPU)
 				}
-				lastCPU = c
+				lastCPU, lastRan = c, now
 				mu.Unlock()
 				pending.Done()
 			})
@@ -194,6 +199,6 @@ func TestGLFrames(t *testing.T) {
 	}
 	t.Logf("%d lines sent in %v, all shown after %v (%.0f lines/s); %d GCs; UI thread CPU %v (%.0f%% busy)", n, sent.Round(time.Millisecond), took.Round(time.Millisecond), n/took.Seconds(), ms1.NumGC-ms0.NumGC,
 		(cpu1 - cpu0).Round(time.Millisecond), 100*(cpu1-cpu0).Seconds()/took.Seconds())
-	t.Logf("idle window:     delay %v; CPU between probes %v", statsOf(idleRes[0]), statsOf(idleRes[1]))
-	t.Logf("while streaming: delay %v; CPU between probes %v", statsOf(busyRes[0]), statsOf(busyRes[1]))
+	t.Logf("idle window:     delay %v; UI-thread CPU while a probe waited: %v", statsOf(idleRes[0]), statsOf(idleRes[1]))
+	t.Logf("while streaming: delay %v; UI-thread CPU while a probe waited: %v", statsOf(busyRes[0]), statsOf(busyRes[1]))
 }

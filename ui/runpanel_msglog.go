@@ -20,11 +20,12 @@ const msgChunk = 1024
 // copy takes its place; an index from a line's words to the live lines that
 // say them finds that place without a scan.
 type msgLog struct {
-	chunks  [][]msgEntry
-	n       int
-	lastSeq int64            // highest Seq held
-	live    map[uint64]chain // words hash → live lines not yet replaced
-	seed    maphash.Seed
+	chunks     [][]msgEntry
+	n          int
+	lastSeq    int64            // highest Seq held
+	lastStored int              // position of the newest stored line (-1: none)
+	live       map[uint64]chain // words hash → live lines not yet replaced
+	seed       maphash.Seed
 }
 
 // msgEntry is one line with its place in the live index: h is the hash of
@@ -41,7 +42,7 @@ type msgEntry struct {
 type chain struct{ head, tail int32 }
 
 func newMsgLog() *msgLog {
-	return &msgLog{live: map[uint64]chain{}, seed: maphash.MakeSeed()}
+	return &msgLog{live: map[uint64]chain{}, seed: maphash.MakeSeed(), lastStored: -1}
 }
 
 // len is how many lines the log holds; a nil log holds none.
@@ -91,6 +92,7 @@ func (l *msgLog) pushEntry(e msgEntry) {
 	l.n++
 	if e.m.Seq != 0 {
 		l.lastSeq = max(l.lastSeq, e.m.Seq)
+		l.lastStored = int(pos)
 		return
 	}
 	if ch, ok := l.live[e.h]; ok {
@@ -122,6 +124,7 @@ func (l *msgLog) replaceLive(m workrun.Message) bool {
 		next := e.next
 		*e = msgEntry{m: m, next: -1}
 		l.lastSeq = max(l.lastSeq, m.Seq)
+		l.lastStored = max(l.lastStored, int(pos))
 		switch {
 		case prev < 0 && next < 0:
 			delete(l.live, h)
@@ -140,9 +143,10 @@ func (l *msgLog) replaceLive(m workrun.Message) bool {
 }
 
 // storedAlready reports whether the live line m is one of the last lines
-// already as its stored copy: same words and time.
+// already as its stored copy: same words and time. A stream of live lines
+// alone costs no scan.
 func (l *msgLog) storedAlready(m workrun.Message) bool {
-	for i := l.n - 1; i >= 0 && i >= l.n-256; i-- {
+	for i := l.lastStored; i >= 0 && i >= l.n-256; i-- {
 		s := l.at(i)
 		if s.Seq != 0 && s.Time.Equal(m.Time) && sameWords(*s, m) {
 			return true
@@ -189,7 +193,7 @@ func (l *msgLog) drain() []msgEntry {
 	for _, c := range l.chunks {
 		out = append(out, c...)
 	}
-	l.chunks, l.n, l.lastSeq = nil, 0, 0
+	l.chunks, l.n, l.lastSeq, l.lastStored = nil, 0, 0, -1
 	clear(l.live)
 	return out
 }

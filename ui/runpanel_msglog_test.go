@@ -2,8 +2,13 @@ package ui
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
+	"time"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
 	"github.com/google/go-cmp/cmp"
 
 	"workrun/workrun"
@@ -129,5 +134,79 @@ func TestRunPanel_ManyLinesLoadedAndStreamed(t *testing.T) {
 		if s := l.at(i).Seq; s != int64(i+1) {
 			t.Fatalf("line %d has seq %d", i, s)
 		}
+	}
+}
+
+// TestRunPanel_StreamRedrawsListAtMostEvery: while a run only adds lines,
+// a Flush within listEvery of the last list redraw holds the new lines
+// back; Tick, a later Flush, or Apply draws them.
+func TestRunPanel_StreamRedrawsListAtMostEvery(t *testing.T) {
+	test.NewTempApp(t)
+	SetupLanguage("en")
+	p := NewRunPanel(nil, true)
+	win := test.NewWindow(p.Object())
+	defer win.Close()
+	win.Resize(fyne.NewSize(1024, 700))
+	wf := workrun.Workflow{Nodes: []workrun.NodeSpec{{ID: "n", Type: "remote_agent"}}}
+	p.Start("r", wf)
+	p.pick("n")
+	shows := func(s string) bool {
+		return slices.ContainsFunc(texts(p.Object()), func(x string) bool { return strings.HasSuffix(x, s) })
+	}
+	add := func(s string) {
+		p.ApplyQuiet(Event{Type: "message", RunID: "r", NodeID: "n", Message: &workrun.Message{RunID: "r", NodeID: "n", Args: []string{s}}})
+	}
+	p.Apply(Event{Type: "message", RunID: "r", NodeID: "n", Message: &workrun.Message{RunID: "r", NodeID: "n", Args: []string{"first"}}})
+	if !shows("first") {
+		t.Fatal("Apply did not draw its line at once")
+	}
+	// The list was just redrawn, however slow this machine is.
+	justDrawn := func() { p.listShown = time.Now().Add(time.Hour) }
+	justDrawn()
+	add("second")
+	p.Flush()
+	if shows("second") {
+		t.Error("a line was drawn within listEvery of the last redraw")
+	}
+	p.Tick()
+	if !shows("second") {
+		t.Error("Tick did not draw the line held back")
+	}
+	justDrawn()
+	add("third")
+	p.Flush()
+	if shows("third") {
+		t.Error("a line was drawn within listEvery of the last redraw")
+	}
+	p.listShown = time.Now().Add(-listEvery)
+	add("fourth")
+	p.Flush()
+	if !shows("third") || !shows("fourth") {
+		t.Error("a Flush listEvery after the last redraw did not draw the lines held back")
+	}
+}
+
+// TestMsgLog_StoredAlreadyAfterLiveLines: the live copy of a stored line
+// arriving after it is recognised across the live lines in between, and
+// not once 256 lines have followed it.
+func TestMsgLog_StoredAlreadyAfterLiveLines(t *testing.T) {
+	l := newMsgLog()
+	at := time.Date(2026, 12, 1, 14, 0, 0, 0, time.UTC)
+	stored := workrun.Message{Seq: 3, Time: at, Text: "done"}
+	l.push(stored)
+	live := stored
+	live.Seq = 0
+	for i := range 255 {
+		l.push(line(0, fmt.Sprint(i)))
+	}
+	if !l.storedAlready(live) {
+		t.Error("the stored copy 255 lines back was not found")
+	}
+	l.push(line(0, "one more"))
+	if l.storedAlready(live) {
+		t.Error("a stored copy 256 lines back was found; the scan is bounded")
+	}
+	if l.storedAlready(workrun.Message{Time: at, Text: "other"}) {
+		t.Error("a line with other words counted as stored")
 	}
 }
