@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"math"
 	"net/http"
 	"strconv"
 	"sync/atomic"
@@ -81,20 +80,8 @@ func (c *Client) Card() *AgentCard { return c.card }
 // Endpoint returns the JSON-RPC interface URL requests are posted to.
 func (c *Client) Endpoint() string { return c.endpoint }
 
-// Tenant returns the interface's tenant, sent in every request's params.
-func (c *Client) Tenant() string { return c.tenant }
-
 // Streaming reports whether the card declares capabilities.streaming.
 func (c *Client) Streaming() bool { return c.card != nil && c.card.Capabilities.Streaming }
-
-// RequestSize returns the exact encoded size in bytes of the SendMessage or
-// SendStreamingMessage request for req, without reading file sources or
-// building the body (docs/remote-agent.md R14 pre-check). The JSON-RPC id and method name are
-// counted at their largest, so the real request is at most 27 bytes smaller
-// and never bigger; the check inside the send methods uses the exact size.
-func (c *Client) RequestSize(req SendMessageRequest) (int64, error) {
-	return encodedSize(math.MaxInt64, "SendStreamingMessage", sendParams{c.tenant, &req})
-}
 
 // SendMessage sends a message and waits for the answer (blocking unless
 // req.Configuration.ReturnImmediately): a task or a message. A task in the

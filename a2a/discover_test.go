@@ -32,8 +32,8 @@ func TestDiscover_PicksFirstJSONRPC10InterfaceAndTenant(t *testing.T) {
 	if got, want := c.Endpoint(), a.srv.URL+"/rpc"; got != want {
 		t.Errorf("Endpoint = %q, want %q", got, want)
 	}
-	if !c.Streaming() || c.Tenant() != "acme" || c.Card().Name != "Multi" {
-		t.Errorf("Streaming=%v Tenant=%q Card=%q", c.Streaming(), c.Tenant(), c.Card().Name)
+	if !c.Streaming() || c.tenant != "acme" || c.Card().Name != "Multi" {
+		t.Errorf("Streaming=%v Tenant=%q Card=%q", c.Streaming(), c.tenant, c.Card().Name)
 	}
 	if _, err := c.GetTask(t.Context(), "t1"); err != nil {
 		t.Fatal(err)

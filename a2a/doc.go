@@ -34,8 +34,7 @@
 // streams; deadlines come from the caller's context. Replies, single SSE
 // events (read by package sse) and the card are capped (Options). The encoded request is measured
 // before anything is sent and refused with ErrRequestTooLarge, naming both
-// sizes, when it exceeds Options.MaxRequestBytes; RequestSize gives the same
-// figure ahead of time without reading any file.
+// sizes, when it exceeds Options.MaxRequestBytes.
 //
 // Memory. Raw file parts (Part.Raw or a streaming Part.Source) are
 // base64-encoded straight into the request body as it is written, through a

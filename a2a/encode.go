@@ -63,32 +63,27 @@ func (rw *requestWriter) str(s string) {
 }
 
 func (rw *requestWriter) json(v any) {
-	if rw.err != nil {
-		return
+	if b, ok := rw.marshal(v); ok {
+		rw.raw(b)
 	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		rw.err = err
-		return
-	}
-	rw.raw(b)
 }
 
-// object writes a marshalled object's members (without braces), preceded by
-// a comma if it has any; it reports whether it wrote something.
+// members writes a marshalled object's members (without braces), preceded
+// by a comma if it has any.
 func (rw *requestWriter) members(v any) {
-	if rw.err != nil {
-		return
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		rw.err = err
-		return
-	}
-	if len(b) > 2 {
+	if b, ok := rw.marshal(v); ok && len(b) > 2 {
 		rw.str(",")
 		rw.raw(b[1 : len(b)-1])
 	}
+}
+
+// marshal encodes v, or keeps the error; ok says whether to write on.
+func (rw *requestWriter) marshal(v any) (b []byte, ok bool) {
+	if rw.err != nil {
+		return nil, false
+	}
+	b, rw.err = json.Marshal(v)
+	return b, rw.err == nil
 }
 
 func (rw *requestWriter) write(id int64, method string, p sendParams) {

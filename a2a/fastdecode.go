@@ -2,6 +2,7 @@ package a2a
 
 import (
 	"bytes"
+	"encoding/json"
 	"time"
 	"unicode/utf8"
 )
@@ -112,31 +113,13 @@ func (d *fastDecoder) statusUpdate(l *fastLexer, blk *statusBlock) bool {
 	return l.object(func(key []byte) bool {
 		switch string(key) {
 		case "taskId":
-			if !mark(&seen, 1) {
-				return false
-			}
-			s, ok := l.str()
-			su.TaskID = intern(&d.taskID, s)
-			return ok
+			return mark(&seen, 1) && l.internTo(&d.taskID, &su.TaskID)
 		case "contextId":
-			if !mark(&seen, 2) {
-				return false
-			}
-			s, ok := l.str()
-			su.ContextID = intern(&d.contextID, s)
-			return ok
+			return mark(&seen, 2) && l.internTo(&d.contextID, &su.ContextID)
 		case "status":
-			if !mark(&seen, 4) {
-				return false
-			}
-			return d.status(l, blk)
+			return mark(&seen, 4) && d.status(l, blk)
 		case "metadata":
-			if !mark(&seen, 8) {
-				return false
-			}
-			raw, ok := l.raw()
-			su.Metadata = raw
-			return ok
+			return mark(&seen, 8) && l.rawTo(&su.Metadata)
 		}
 		return l.unknown(key, "taskId", "contextId", "status", "metadata")
 	})
@@ -186,26 +169,11 @@ func (d *fastDecoder) message(l *fastLexer, blk *statusBlock) bool {
 	return l.object(func(key []byte) bool {
 		switch string(key) {
 		case "messageId":
-			if !mark(&seen, 1) {
-				return false
-			}
-			s, ok := l.str()
-			m.MessageID = string(s)
-			return ok
+			return mark(&seen, 1) && l.strTo(&m.MessageID)
 		case "contextId":
-			if !mark(&seen, 2) {
-				return false
-			}
-			s, ok := l.str()
-			m.ContextID = intern(&d.contextID, s)
-			return ok
+			return mark(&seen, 2) && l.internTo(&d.contextID, &m.ContextID)
 		case "taskId":
-			if !mark(&seen, 4) {
-				return false
-			}
-			s, ok := l.str()
-			m.TaskID = intern(&d.taskID, s)
-			return ok
+			return mark(&seen, 4) && l.internTo(&d.taskID, &m.TaskID)
 		case "role":
 			if !mark(&seen, 8) {
 				return false
@@ -214,17 +182,9 @@ func (d *fastDecoder) message(l *fastLexer, blk *statusBlock) bool {
 			m.Role = role(s)
 			return ok
 		case "parts":
-			if !mark(&seen, 16) {
-				return false
-			}
-			return d.parts(l, blk)
+			return mark(&seen, 16) && d.parts(l, blk)
 		case "metadata":
-			if !mark(&seen, 32) {
-				return false
-			}
-			raw, ok := l.raw()
-			m.Metadata = raw
-			return ok
+			return mark(&seen, 32) && l.rawTo(&m.Metadata)
 		}
 		return l.unknown(key, "messageId", "contextId", "taskId", "role", "parts", "metadata", "extensions", "referenceTaskIds")
 	})
@@ -268,33 +228,13 @@ func textPart(l *fastLexer, p *Part) bool {
 	ok := l.object(func(key []byte) bool {
 		switch string(key) {
 		case "text":
-			if !mark(&seen, 1) {
-				return false
-			}
-			s, ok := l.str()
-			p.Text = string(s)
-			return ok
+			return mark(&seen, 1) && l.strTo(&p.Text)
 		case "filename":
-			if !mark(&seen, 2) {
-				return false
-			}
-			s, ok := l.str()
-			p.Filename = string(s)
-			return ok
+			return mark(&seen, 2) && l.strTo(&p.Filename)
 		case "mediaType":
-			if !mark(&seen, 4) {
-				return false
-			}
-			s, ok := l.str()
-			p.MediaType = string(s)
-			return ok
+			return mark(&seen, 4) && l.strTo(&p.MediaType)
 		case "metadata":
-			if !mark(&seen, 8) {
-				return false
-			}
-			raw, ok := l.raw()
-			p.Metadata = raw
-			return ok
+			return mark(&seen, 8) && l.rawTo(&p.Metadata)
 		}
 		return l.unknown(key, "text", "raw", "url", "data", "filename", "mediaType", "metadata")
 	})
@@ -310,6 +250,27 @@ func mark(seen *uint8, bit uint8) bool {
 	}
 	*seen |= bit
 	return true
+}
+
+// strTo reads a string into *dst.
+func (l *fastLexer) strTo(dst *string) bool {
+	s, ok := l.str()
+	*dst = string(s)
+	return ok
+}
+
+// internTo reads a string into *dst, reusing *last when equal (intern).
+func (l *fastLexer) internTo(last, dst *string) bool {
+	s, ok := l.str()
+	*dst = intern(last, s)
+	return ok
+}
+
+// rawTo reads a raw JSON value into *dst.
+func (l *fastLexer) rawTo(dst *json.RawMessage) bool {
+	raw, ok := l.raw()
+	*dst = raw
+	return ok
 }
 
 // intern returns s as a string, reusing *last when equal.

@@ -35,6 +35,25 @@ func newCLIProcess(args ...string) *cliProcess {
 	return p
 }
 
+// runTogether runs n processes of `workrun args…` at once, racing for real,
+// and returns them with their exit codes once all have ended.
+func runTogether(n int, args ...string) []*cliProcess {
+	procs := make([]*cliProcess, n)
+	for i := range procs {
+		procs[i] = newCLIProcess(args...)
+	}
+	var wg sync.WaitGroup
+	for _, p := range procs {
+		wg.Go(func() {
+			if err := p.cmd.Run(); err != nil {
+				p.code = p.cmd.ProcessState.ExitCode()
+			}
+		})
+	}
+	wg.Wait()
+	return procs
+}
+
 // killedRun starts `workrun run --json [RUN_ARGS…] flow` in a child
 // process, waits until the file "started" appears in marks, SIGKILLs the
 // runner and returns the run id: a run left "running" by a process that died.
@@ -73,12 +92,7 @@ func lineCount(t *testing.T, path string) int {
 // resumes it; the 7 others exit 2 saying which process has it. The remote
 // agent sees the node's messageId once and each process node runs once.
 func TestConcurrentResumesRunTheRunOnce(t *testing.T) {
-	agent := demoagent.New(demoagent.Options{})
-	url, stopAgent, err := agent.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stopAgent()
+	agent, url := startDemoAgent(t)
 	dir, marks := t.TempDir(), t.TempDir()
 	// slow sleeps only the first time (so the runner is killed inside it);
 	// after keeps the winner busy while the losers try.
@@ -91,19 +105,7 @@ func TestConcurrentResumesRunTheRunOnce(t *testing.T) {
 	runID := killedRun(t, dir, marks, flow, "--input", "prompt=echo raced")
 
 	const n = 8
-	procs := make([]*cliProcess, n)
-	for i := range procs {
-		procs[i] = newCLIProcess("--data-dir", dir, "resume", runID)
-	}
-	var wg sync.WaitGroup
-	for _, p := range procs {
-		wg.Go(func() {
-			if err := p.cmd.Run(); err != nil {
-				p.code = p.cmd.ProcessState.ExitCode()
-			}
-		})
-	}
-	wg.Wait()
+	procs := runTogether(n, "--data-dir", dir, "resume", runID)
 
 	var winners []*cliProcess
 	for _, p := range procs {
@@ -195,12 +197,7 @@ func jsonRunID(t *testing.T, stdout string) string {
 // through Workrun (exit 2, nothing sent to the agent); `workrun stop` stops
 // it, and its task gets exactly one cancel.
 func TestRunInterruptedByAgentIsStoppedNotAnswered(t *testing.T) {
-	agent := demoagent.New(demoagent.Options{})
-	url, stopAgent, err := agent.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stopAgent()
+	agent, url := startDemoAgent(t)
 	dir := t.TempDir()
 	res := runMain(t, []string{"--data-dir", dir, "run", "--json", "--input", "prompt=input", remoteFlow(t, url)}, nil, realDeps())
 	if res.Code != ExitInterrupted {
@@ -260,12 +257,7 @@ func TestRunInterruptedByAgentIsStoppedNotAnswered(t *testing.T) {
 // remote task is working is killed; 4 `workrun stop RUN` processes race:
 // one stops it (exit 0), the others exit 2, and the task gets one cancel.
 func TestConcurrentStopsOfAKilledRunCancelOnce(t *testing.T) {
-	agent := demoagent.New(demoagent.Options{})
-	url, stopAgent, err := agent.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stopAgent()
+	agent, url := startDemoAgent(t)
 	dir := t.TempDir()
 	cmd, runID := startRunnerArgs(t, "--data-dir", dir, "run", "--json", "--input", "prompt=hang", remoteFlow(t, url))
 	var taskID string
@@ -282,19 +274,7 @@ func TestConcurrentStopsOfAKilledRunCancelOnce(t *testing.T) {
 	}
 	_ = cmd.Wait()
 
-	procs := make([]*cliProcess, 4)
-	for i := range procs {
-		procs[i] = newCLIProcess("--data-dir", dir, "stop", runID)
-	}
-	var wg sync.WaitGroup
-	for _, p := range procs {
-		wg.Go(func() {
-			if err := p.cmd.Run(); err != nil {
-				p.code = p.cmd.ProcessState.ExitCode()
-			}
-		})
-	}
-	wg.Wait()
+	procs := runTogether(4, "--data-dir", dir, "stop", runID)
 	won := 0
 	for _, p := range procs {
 		switch {
@@ -315,4 +295,17 @@ func TestConcurrentStopsOfAKilledRunCancelOnce(t *testing.T) {
 	if got := agent.Cancels(taskID); got != 1 {
 		t.Errorf("task got %d cancels, want 1", got)
 	}
+}
+
+// startDemoAgent serves the built-in demo agent on a free loopback port
+// until the test ends.
+func startDemoAgent(t *testing.T) (*demoagent.Server, string) {
+	t.Helper()
+	agent := demoagent.New(demoagent.Options{})
+	url, stop, err := agent.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop)
+	return agent, url
 }

@@ -1,13 +1,9 @@
 package cli
 
 import (
-	"context"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // exampleRun is how one examples/*.json is run and how it must end, as
@@ -61,10 +57,10 @@ func TestExamplesRunWithDocumentedExitCodes(t *testing.T) {
 				t.Fatalf("examples/%s has no row in exampleRuns (cli/examples_test.go) nor in docs/workflow-format.md: say how it is run and how it ends", name)
 			}
 			if ex.demoAgent {
-				f = startDemoAgentCommand(t, f)
+				f = startDemoCommand(t, f, demoAgentCommand)
 			}
 			if ex.demoMCP {
-				f = startDemoMCPCommand(t, f)
+				f = startDemoCommand(t, f, demoMCPCommand)
 			}
 			dir := t.TempDir()
 			res := runMain(t, append([]string{"--data-dir", dir, "run", f}, ex.inputs...), nil, artifactDeps())
@@ -90,91 +86,6 @@ func TestExamplesRunWithDocumentedExitCodes(t *testing.T) {
 	for name := range exampleRuns {
 		if !seen[name] {
 			t.Errorf("exampleRuns has a row for examples/%s, which does not exist", name)
-		}
-	}
-}
-
-// startDemoAgentCommand runs `workrun demo-agent` until the test ends and
-// returns the workflow file to run against it. Out of the box means: the
-// example's Remote Agent nodes name the command's default address
-// (DemoAgentAddr), checked always, and the command started with no options
-// serves the unchanged example. When another process already holds that
-// address (a demo agent a developer left running, say) the test says so in
-// its log and runs a temporary copy of the example pointed at a demo-agent
-// command on a free port instead; it never edits examples/.
-func startDemoAgentCommand(t *testing.T, example string) string {
-	t.Helper()
-	raw, err := os.ReadFile(example)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wf struct {
-		Nodes []struct {
-			Type   string `json:"type"`
-			Config struct {
-				URL string `json:"url"`
-			} `json:"config"`
-		} `json:"nodes"`
-	}
-	if err := json.Unmarshal(raw, &wf); err != nil {
-		t.Fatal(err)
-	}
-	defaultURL := "http://" + DemoAgentAddr
-	for _, n := range wf.Nodes {
-		if n.Type == "remote_agent" && strings.TrimSuffix(n.Config.URL, "/") != defaultURL {
-			t.Fatalf("%s points a Remote Agent node at %s, but `workrun demo-agent` serves at %s by default", filepath.Base(example), n.Config.URL, defaultURL)
-		}
-	}
-	url, stderr := runDemoAgentCommand(t)
-	wantURL := defaultURL
-	if url == "" && strings.Contains(stderr, "address already in use") {
-		t.Logf("%s is held by another process (%s); running a copy of %s against `workrun demo-agent --addr 127.0.0.1:0`",
-			DemoAgentAddr, strings.TrimSpace(stderr), filepath.Base(example))
-		url, stderr = runDemoAgentCommand(t, "--addr", "127.0.0.1:0")
-		if wantURL = url; url != "" {
-			example = filepath.Join(t.TempDir(), filepath.Base(example))
-			if err := os.WriteFile(example, []byte(strings.ReplaceAll(string(raw), defaultURL, url)), 0o600); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	if url == "" {
-		t.Fatalf("workrun demo-agent did not serve: %s", stderr)
-	}
-	if url != wantURL {
-		t.Fatalf("workrun demo-agent serves at %s, want its default %s", url, defaultURL)
-	}
-	return example
-}
-
-// runDemoAgentCommand starts `workrun demo-agent args…` in this process until
-// the test ends and returns the URL it printed, or "" and its stderr when it
-// exited first.
-func runDemoAgentCommand(t *testing.T, args ...string) (url, stderrText string) {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	var stdout, stderr syncBuffer
-	stdio := Stdio{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		Main(ctx, append([]string{"--data-dir", t.TempDir(), "demo-agent"}, args...), stdio, Deps{Version: "test"})
-	}()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-	})
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if url, _, _ = strings.Cut(stdout.String(), "\n"); url != "" {
-			return url, ""
-		}
-		select {
-		case <-done:
-			return "", stderr.String()
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("workrun demo-agent %v printed no URL in 10s: %s", args, stderr.String())
 		}
 	}
 }

@@ -35,13 +35,7 @@ func resumeCommand(ctx context.Context, env *Env, args []string) int {
 		// Resume claims the run in one atomic step, also a run still saved
 		// "running" by a process that died (docs/remote-agent.md R13): of several concurrent
 		// resumes exactly one goes on, the others exit 2.
-		out := newEventPrinter(env.Stdout, *asJSON)
-		events, cancel := svc.Engine.Subscribe()
-		defer cancel()
-		if err := svc.Engine.Resume(ctx, runID); err != nil {
-			return reportRunError(env, err)
-		}
-		return followRun(ctx, env, svc.Engine, runID, events, out)
+		return continueRun(ctx, env, svc.Engine, runID, *asJSON, func() error { return svc.Engine.Resume(ctx, runID) })
 	})
 }
 

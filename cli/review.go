@@ -37,12 +37,6 @@ func reviewCommand(ctx context.Context, env *Env, args []string) int {
 // decide saves the decision, resumes the run and follows it.
 func decide(ctx context.Context, env *Env, d workrun.Decision, asJSON bool) int {
 	return withEngine(ctx, env, func(svc *Services) int {
-		out := newEventPrinter(env.Stdout, asJSON)
-		events, cancel := svc.Engine.Subscribe()
-		defer cancel()
-		if err := svc.Engine.Decide(ctx, d); err != nil {
-			return reportRunError(env, err)
-		}
-		return followRun(ctx, env, svc.Engine, d.RunID, events, out)
+		return continueRun(ctx, env, svc.Engine, d.RunID, asJSON, func() error { return svc.Engine.Decide(ctx, d) })
 	})
 }

@@ -92,6 +92,19 @@ func runCommand(ctx context.Context, env *Env, args []string) int {
 	return followRun(ctx, env, svc.Engine, id, events, out)
 }
 
+// continueRun lets act continue run runID (resume it, decide a waiting
+// node) and follows the run; the events are subscribed to before act, so
+// none is missed. An error of act is reported as a run error.
+func continueRun(ctx context.Context, env *Env, e *workrun.Engine, runID string, asJSON bool, act func() error) int {
+	out := newEventPrinter(env.Stdout, asJSON)
+	events, cancel := e.Subscribe()
+	defer cancel()
+	if err := act(); err != nil {
+		return reportRunError(env, err)
+	}
+	return followRun(ctx, env, e, runID, events, out)
+}
+
 // followRun prints the run's events until it ends or is interrupted, turns
 // SIGINT/SIGTERM into Stop (abort hooks run, bounded), then prints the
 // outcome and returns the exit status for it.

@@ -109,14 +109,14 @@ func New(endpoint string, opts Options) (*Client, error) {
 		*hc = *opts.HTTPClient
 	}
 	hc.Timeout = 0
-	origin := OriginOf(u)
+	origin := originOf(u)
 	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if len(via) >= 10 {
 			return errors.New("stopped after 10 redirects")
 		}
 		// Session ids and credentials stay on the endpoint's origin.
-		if OriginOf(req.URL) != origin {
-			return fmt.Errorf("mcp: redirect to another origin (%s) refused", OriginOf(req.URL))
+		if originOf(req.URL) != origin {
+			return fmt.Errorf("mcp: redirect to another origin (%s) refused", originOf(req.URL))
 		}
 		return nil
 	}
@@ -134,13 +134,13 @@ func (c *Client) bindCredential(cr *Credential, ep *url.URL) error {
 	default:
 		return fmt.Errorf("mcp: unknown credential kind %q", cr.Kind)
 	}
-	want := OriginOf(ep)
+	want := originOf(ep)
 	if cr.Origin != "" {
 		u, err := url.Parse(cr.Origin)
 		if err != nil || u.Host == "" {
 			return fmt.Errorf("%w: origin %q is not an http(s) origin", ErrCrossOriginCredential, cr.Origin)
 		}
-		if have := OriginOf(u); have != want {
+		if have := originOf(u); have != want {
 			return fmt.Errorf("%w: it belongs to %s, not %s", ErrCrossOriginCredential, have, want)
 		}
 	}
@@ -151,8 +151,8 @@ func (c *Client) bindCredential(cr *Credential, ep *url.URL) error {
 	return nil
 }
 
-// OriginOf returns scheme://host:port with the default port made explicit.
-func OriginOf(u *url.URL) string {
+// originOf returns scheme://host:port with the default port made explicit.
+func originOf(u *url.URL) string {
 	scheme := strings.ToLower(u.Scheme)
 	port := u.Port()
 	if port == "" {

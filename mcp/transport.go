@@ -57,7 +57,7 @@ func (c *Client) headers(req *http.Request, session string) {
 // authorize adds the credential, only for its own origin.
 func (c *Client) authorize(req *http.Request) {
 	cr := c.opts.Credential
-	if cr == nil || cr.Kind == CredentialNone || c.credOrigin == "" || OriginOf(req.URL) != c.credOrigin {
+	if cr == nil || cr.Kind == CredentialNone || c.credOrigin == "" || originOf(req.URL) != c.credOrigin {
 		return
 	}
 	switch cr.Kind {

@@ -44,10 +44,10 @@ func Terminal(status string) bool {
 	return status == StatusCompleted || status == StatusFailed || status == StatusCancelled
 }
 
-// Tool task support (execution.taskSupport).
+// Tool task support (execution.taskSupport); the third value, "optional",
+// needs no name: only these two change how a tool is called.
 const (
 	TaskForbidden = "forbidden"
-	TaskOptional  = "optional"
 	TaskRequired  = "required"
 )
 

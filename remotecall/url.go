@@ -3,6 +3,7 @@ package remotecall
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"strings"
 )
@@ -26,4 +27,24 @@ func CheckURL(raw, service string, withCredential bool, isLoopback func(host str
 		return fmt.Errorf("a credential is sent over plain http only to a loopback address; use https for %s", u.Host)
 	}
 	return nil
+}
+
+// Origin returns scheme://host:port of an absolute URL, with the default port
+// made explicit, so two spellings of one origin compare equal.
+func Origin(raw string) (string, error) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return "", fmt.Errorf("origin of %q: not an absolute URL", raw)
+	}
+	scheme := strings.ToLower(u.Scheme)
+	port := u.Port()
+	if port == "" {
+		switch scheme {
+		case "https":
+			port = "443"
+		case "http":
+			port = "80"
+		}
+	}
+	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port), nil
 }

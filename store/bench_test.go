@@ -23,6 +23,27 @@ func benchStore(b *testing.B) *Store {
 	return s
 }
 
+// concurrentWriters splits b.N writes among writers goroutines, writer w
+// making n of them with write, and reports the writes per second as unit.
+func concurrentWriters(b *testing.B, writers int, unit string, write func(w, n int) error) {
+	b.ResetTimer()
+	start := time.Now()
+	var wg sync.WaitGroup
+	for w := range writers {
+		n := b.N / writers
+		if w < b.N%writers {
+			n++
+		}
+		wg.Go(func() {
+			if err := write(w, n); err != nil {
+				b.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), unit)
+}
+
 // BenchmarkAppendMessage measures node messages with durable commits
 // (one fsync'd transaction each) from 1 and 8 concurrent writers.
 func BenchmarkAppendMessage(b *testing.B) {
@@ -35,26 +56,15 @@ func BenchmarkAppendMessage(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			b.ResetTimer()
-			start := time.Now()
-			var wg sync.WaitGroup
-			for w := range writers {
-				n := b.N / writers
-				if w < b.N%writers {
-					n++
-				}
-				wg.Go(func() {
-					m := workrun.Message{RunID: fmt.Sprint("r", w), NodeID: "n", Text: "remote task: working (42%)"}
-					for range n {
-						if _, err := s.AppendMessage(ctx, m); err != nil {
-							b.Error(err)
-							return
-						}
+			concurrentWriters(b, writers, "msgs/s", func(w, n int) error {
+				m := workrun.Message{RunID: fmt.Sprint("r", w), NodeID: "n", Text: "remote task: working (42%)"}
+				for range n {
+					if _, err := s.AppendMessage(ctx, m); err != nil {
+						return err
 					}
-				})
-			}
-			wg.Wait()
-			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "msgs/s")
+				}
+				return nil
+			})
 		})
 	}
 }
@@ -70,27 +80,16 @@ func BenchmarkSaveRemoteCall(b *testing.B) {
 			if err := s.CreateRun(ctx, sampleRun("r", t0)); err != nil {
 				b.Fatal(err)
 			}
-			b.ResetTimer()
-			start := time.Now()
-			var wg sync.WaitGroup
-			for w := range writers {
-				n := b.N / writers
-				if w < b.N%writers {
-					n++
-				}
-				wg.Go(func() {
-					c := workrun.RemoteCall{RunID: "r", NodeID: fmt.Sprint("ra", w), CallKey: "0", MessageID: "m", TaskID: "t"}
-					for i := range n {
-						c.StatusText = fmt.Sprint("working ", i)
-						if err := s.SaveRemoteCall(ctx, c); err != nil {
-							b.Error(err)
-							return
-						}
+			concurrentWriters(b, writers, "saves/s", func(w, n int) error {
+				c := workrun.RemoteCall{RunID: "r", NodeID: fmt.Sprint("ra", w), CallKey: "0", MessageID: "m", TaskID: "t"}
+				for i := range n {
+					c.StatusText = fmt.Sprint("working ", i)
+					if err := s.SaveRemoteCall(ctx, c); err != nil {
+						return err
 					}
-				})
-			}
-			wg.Wait()
-			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "saves/s")
+				}
+				return nil
+			})
 		})
 	}
 }

@@ -88,24 +88,8 @@ func TestMessages_KeyAndArgsRenderInReadersLanguage(t *testing.T) {
 // and new lines continue the sequence with a key.
 func TestMigrate_FromV3Fixture(t *testing.T) {
 	ctx := t.Context()
-	fixture, err := os.ReadFile("testdata/schema_v3.sql")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	path := filepath.Join(dir, FileName)
-	rawExec(t, path, string(fixture))
-	if got := userVersion(t, path); got != 3 {
-		t.Fatalf("fixture user_version = %d", got)
-	}
-	s, err := Open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if got := userVersion(t, path); got != SchemaVersion {
-		t.Errorf("user_version after upgrade = %d, want %d", got, SchemaVersion)
-	}
+	dir, path := fixtureDB(t, "schema_v3.sql")
+	s := upgradeFrom(t, dir, path, 3)
 	ms, err := s.Messages(ctx, "run-v3")
 	if err != nil {
 		t.Fatal(err)

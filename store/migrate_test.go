@@ -50,8 +50,8 @@ func TestMigrate_FromEmpty(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	if got := userVersion(t, filepath.Join(dir, FileName)); got != SchemaVersion {
-		t.Errorf("user_version = %d, want %d", got, SchemaVersion)
+	if got := userVersion(t, filepath.Join(dir, FileName)); got != schemaVersion {
+		t.Errorf("user_version = %d, want %d", got, schemaVersion)
 	}
 	// Opening again is a no-op.
 	s, err = Open(t.Context(), dir)
@@ -63,15 +63,15 @@ func TestMigrate_FromEmpty(t *testing.T) {
 	if err := s.r.QueryRow(`SELECT COUNT(*) FROM schema_migrations`).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
-	if n != SchemaVersion {
-		t.Errorf("schema_migrations has %d rows, want %d", n, SchemaVersion)
+	if n != schemaVersion {
+		t.Errorf("schema_migrations has %d rows, want %d", n, schemaVersion)
 	}
 }
 
 // TestMigrate_FromEveryEarlierVersion builds a database at each earlier
 // schema version with the migrations of that time, then opens it.
 func TestMigrate_FromEveryEarlierVersion(t *testing.T) {
-	for v := 1; v < SchemaVersion; v++ {
+	for v := 1; v < schemaVersion; v++ {
 		t.Run(fmt.Sprintf("from_v%d", v), func(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, FileName)
@@ -97,8 +97,8 @@ func TestMigrate_FromEveryEarlierVersion(t *testing.T) {
 			if err != nil || len(rs) != 1 {
 				t.Fatalf("RunsWithStatus after upgrade from %d = %v, %v", v, rs, err)
 			}
-			if got := userVersion(t, path); got != SchemaVersion {
-				t.Errorf("user_version = %d, want %d", got, SchemaVersion)
+			if got := userVersion(t, path); got != schemaVersion {
+				t.Errorf("user_version = %d, want %d", got, schemaVersion)
 			}
 		})
 	}
@@ -107,25 +107,8 @@ func TestMigrate_FromEveryEarlierVersion(t *testing.T) {
 // TestMigrate_FromV1Fixture upgrades the frozen version-1 schema with data.
 func TestMigrate_FromV1Fixture(t *testing.T) {
 	ctx := t.Context()
-	fixture, err := os.ReadFile("testdata/schema_v1.sql")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	path := filepath.Join(dir, FileName)
-	rawExec(t, path, string(fixture))
-	if got := userVersion(t, path); got != 1 {
-		t.Fatalf("fixture user_version = %d", got)
-	}
-
-	s, err := Open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if got := userVersion(t, path); got != SchemaVersion {
-		t.Errorf("user_version after upgrade = %d, want %d", got, SchemaVersion)
-	}
+	dir, path := fixtureDB(t, "schema_v1.sql")
+	s := upgradeFrom(t, dir, path, 1)
 	running, err := s.RunsWithStatus(ctx, workrun.RunRunning)
 	if err != nil {
 		t.Fatal(err)
@@ -177,7 +160,7 @@ func TestMigrate_FromV1Fixture(t *testing.T) {
 	}
 	rows.Close()
 	want := []int{}
-	for v := 1; v <= SchemaVersion; v++ {
+	for v := 1; v <= schemaVersion; v++ {
 		want = append(want, v)
 	}
 	if d := cmp.Diff(want, versions); d != "" {
@@ -273,18 +256,7 @@ func TestMigrate_FromV2(t *testing.T) {
 		}
 	}
 	db.Close()
-	if got := userVersion(t, path); got != 2 {
-		t.Fatalf("fixture user_version = %d", got)
-	}
-
-	s, err := Open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if got := userVersion(t, path); got != SchemaVersion {
-		t.Errorf("user_version after upgrade = %d, want %d", got, SchemaVersion)
-	}
+	s := upgradeFrom(t, dir, path, 2)
 	ns, err := s.NodeRuns(ctx, "r")
 	if err != nil {
 		t.Fatal(err)
@@ -305,4 +277,37 @@ func TestMigrate_FromV2(t *testing.T) {
 	if got, _ := s.NodeRuns(ctx, "r"); len(got) != 1 || got[0].Branch != "false" {
 		t.Errorf("branch after save = %+v", got)
 	}
+}
+
+// fixtureDB writes the frozen schema testdata/name into a new data
+// directory's database file.
+func fixtureDB(t *testing.T, name string) (dir, path string) {
+	t.Helper()
+	fixture, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir = t.TempDir()
+	path = filepath.Join(dir, FileName)
+	rawExec(t, path, string(fixture))
+	return dir, path
+}
+
+// upgradeFrom opens the store in dir, whose database at path is at version
+// from, and checks it was brought to schemaVersion; the store is closed
+// when t ends.
+func upgradeFrom(t *testing.T, dir, path string, from int) *Store {
+	t.Helper()
+	if got := userVersion(t, path); got != from {
+		t.Fatalf("fixture user_version = %d, want %d", got, from)
+	}
+	s, err := Open(t.Context(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if got := userVersion(t, path); got != schemaVersion {
+		t.Errorf("user_version after upgrade = %d, want %d", got, schemaVersion)
+	}
+	return s
 }

@@ -139,10 +139,10 @@ var migrations = []string{
 	ALTER TABLE messages ADD COLUMN repeat INTEGER NOT NULL DEFAULT 0;`,
 }
 
-// SchemaVersion is the schema version this build writes.
-var SchemaVersion = len(migrations)
+// schemaVersion is the schema version this build writes.
+var schemaVersion = len(migrations)
 
-// migrate brings the database to SchemaVersion, one transaction per
+// migrate brings the database to schemaVersion, one transaction per
 // migration, or refuses a newer one. The version lives in PRAGMA user_version
 // (one header read, so Open costs the same for any history size) and each
 // applied step is also recorded in schema_migrations.

@@ -123,14 +123,15 @@ func (w *Window) checkKeyring() {
 		return
 	}
 	done := keyringCheckDone
-	go func() {
-		if err := check(); err != nil {
-			w.do(func() { w.showNoKeyring(err) })
+	var err error
+	w.background(func() { err = check() }, func() {
+		if err != nil {
+			w.showNoKeyring(err)
 		}
 		if done != nil {
 			done()
 		}
-	}()
+	})
 }
 
 // keyringCheckDone, when set (tests), is called once the keyring check's

@@ -86,7 +86,9 @@ func Run(d Deps) error {
 	return nil
 }
 
-// Window is the main window and everything in it.
+// Window is the app layer: it owns the window's context (canceled in
+// Close), every goroutine and store call, and hands data to the widgets it
+// composes. Its state is grouped by concern.
 type Window struct {
 	deps Deps
 	app  fyne.App
@@ -95,13 +97,28 @@ type Window struct {
 	ctx  context.Context
 	stop context.CancelFunc
 
-	wfID    string
-	doc     *Document
-	recs    []workrun.WorkflowRecord
+	editorState // the open workflow and the workflow list
+	views       // the widgets
+	eventPump   // the engine subscription
+	demoAgent   // the built-in demo agent this window started
+
+	rs runState // run-related app state (run.go)
+}
+
+// editorState is the workflow being edited and what is known about it.
+type editorState struct {
+	wfID  string // "" while the workflow was never saved
+	doc   *Document
+	recs  []workrun.WorkflowRecord // the workflow list, as last read
+	probs []Problem                // the open workflow's validation problems
+}
+
+// views are the window's widgets; build makes them again when the
+// language changes.
+type views struct {
 	list    *widget.List
 	cv      *CanvasView
 	insp    *Inspector
-	probs   []Problem
 	probBox *widget.List
 	panel   *RunPanel
 	tasks   *RemotePanel
@@ -109,26 +126,28 @@ type Window struct {
 	tabs    *container.AppTabs
 	runBtn  *widget.Button
 	stopBtn *widget.Button
+	undoBtn *widget.Button
+	redoBtn *widget.Button
 	status  *tipLabel
 	tips    *tipLayer
 	panes   *Panes
 	palette *Palette
 	zoomLbl *widget.Label
-	// runInputs is the form of the last Run dialog (tests type into it).
-	runInputs *RunInputs
-	undoBtn   *widget.Button
-	redoBtn   *widget.Button
+}
 
+// eventPump is the engine event subscription (run.go).
+type eventPump struct {
+	unsub    func()
+	pumpDone chan struct{} // closed when the event goroutine has ended
 	// applied, when set before the first event, is called after each event
 	// was shown (tests wait on it; the test driver runs fyne.Do inline).
-	applied  func(Event)
-	pumpDone chan struct{} // closed when the event goroutine has ended
+	applied func(Event)
+}
 
-	rs runState // run-related app state (run.go)
-
+// demoAgent is the demo agent started from Help (empty when none).
+type demoAgent struct {
 	demoURL  string
 	demoStop func()
-	unsub    func()
 }
 
 // NewWindow builds the window without showing it (tests use the test app).
@@ -173,7 +192,7 @@ func (w *Window) Close() {
 // build makes every widget and the menus; it is called again when the
 // language changes.
 func (w *Window) build() {
-	applyTheme(w.app)
+	applyTheme(w.ctx, w.app)
 	w.tips = newTipLayer(w.win)
 	w.cv = NewCanvasView(w.doc, false)
 	w.cv.OnSelect = func() { w.insp.Show() }
@@ -182,26 +201,17 @@ func (w *Window) build() {
 	w.doc.OnChange = w.docChanged
 
 	w.insp = w.newInspector()
-	w.panel = NewRunPanel(w.deps.Runs, false)
+	w.panel = NewRunPanel(nil, false) // the app layer reads the runs (loadRun, showRun)
 	w.panel.OnStatus = w.cv.SetStatus
 	w.panel.OnStop = w.stopRun
 	w.panel.OnResume = w.resumeRun
 	w.panel.OnRunAgain = w.runAgain
 	w.panel.OnDecide = w.decide
 	w.panel.OnRunChanged = w.refreshTasks
-	w.tasks = NewRemotePanel(w.deps.RemoteCalls, w.deps.Runs, w.deps.Artifacts, w.win)
-	w.records = NewRecordsView(w)
+	w.tasks = w.newRemotePanel()
+	w.records = w.newRecordsView()
 
-	w.list = widget.NewList(func() int { return len(w.recs) },
-		func() fyne.CanvasObject {
-			l := widget.NewLabel("workflow name")
-			l.Truncation = fyne.TextTruncateEllipsis
-			return l
-		},
-		func(i widget.ListItemID, o fyne.CanvasObject) {
-			r := w.recs[i]
-			o.(*widget.Label).SetText(r.Workflow.Name)
-		})
+	w.list = labelList(func() int { return len(w.recs) }, func(i int) string { return w.recs[i].Workflow.Name })
 	w.list.OnSelected = func(i widget.ListItemID) {
 		if i < len(w.recs) && w.recs[i].ID != w.wfID {
 			r := w.recs[i]
@@ -249,20 +259,13 @@ func (w *Window) build() {
 	w.status = newTipLabel(w.tips)
 	centre := container.NewBorder(nil, nil, container.New(fixedWidth(PaletteWidth), w.palette.Object()), nil, w.cv)
 
-	w.probBox = widget.NewList(func() int { return len(w.probs) },
-		func() fyne.CanvasObject {
-			l := widget.NewLabel("problem")
-			l.Truncation = fyne.TextTruncateEllipsis
-			return l
-		},
-		func(i widget.ListItemID, o fyne.CanvasObject) {
-			p := w.probs[i]
-			text := p.Message
-			if p.NodeID != "" {
-				text = p.NodeID + ": " + text
-			}
-			o.(*widget.Label).SetText("⚠ " + text)
-		})
+	w.probBox = labelList(func() int { return len(w.probs) }, func(i int) string {
+		p := w.probs[i]
+		if p.NodeID != "" {
+			return "⚠ " + p.NodeID + ": " + p.Message
+		}
+		return "⚠ " + p.Message
+	})
 	w.probBox.OnSelected = func(i widget.ListItemID) {
 		if i < len(w.probs) && w.probs[i].NodeID != "" {
 			w.doc.Select(w.probs[i].NodeID, false)
@@ -291,6 +294,18 @@ func (w *Window) build() {
 	w.win.SetMainMenu(w.menu())
 	w.shortcuts()
 	w.docChanged()
+}
+
+// labelList is a list of n() one-line labels, cut with an ellipsis where
+// the pane is narrow; text(i) is row i.
+func labelList(n func() int, text func(i int) string) *widget.List {
+	return widget.NewList(n,
+		func() fyne.CanvasObject {
+			l := widget.NewLabel("")
+			l.Truncation = fyne.TextTruncateEllipsis
+			return l
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(text(i)) })
 }
 
 // fixedWidth lays out its objects at one width, whatever they ask for.
@@ -323,12 +338,6 @@ func (w *Window) showZoom() {
 
 func (w *Window) toggleList()      { w.panes.ToggleList() }
 func (w *Window) toggleInspector() { w.panes.ToggleInspector() }
-
-// Panes returns the window's pane layout (tests read its sizes).
-func (w *Window) Panes() *Panes { return w.panes }
-
-// Palette returns the node palette.
-func (w *Window) Palette() *Palette { return w.palette }
 
 func (w *Window) menu() *fyne.MainMenu {
 	item := func(label string, sc fyne.Shortcut, f func()) *fyne.MenuItem {
@@ -494,12 +503,6 @@ func (w *Window) validate() {
 	w.updateRunButtons()
 }
 
-// Problems returns the current validation problems.
-func (w *Window) Problems() []Problem { return slices.Clone(w.probs) }
-
-// RunEnabled reports whether the Run button is enabled.
-func (w *Window) RunEnabled() bool { return !w.runBtn.Disabled() }
-
 func (w *Window) updateRunButtons() {
 	active := w.panel.Active()
 	enable(w.runBtn, len(w.probs) == 0 && w.deps.Engine != nil && !active)
@@ -524,22 +527,42 @@ func (w *Window) noteInterrupted() {
 	if w.deps.Runs == nil {
 		return
 	}
-	rs, err := w.deps.Runs.RunsWithStatus(w.ctx, workrun.RunInterrupted)
-	if err != nil || len(rs) == 0 {
-		return
-	}
-	w.setStatus(fmt.Sprintf(lang.X("run.interrupted_note", "%d interrupted runs can be resumed: see Run records."), len(rs)))
-	w.records.SetFilter("", workrun.RunInterrupted)
+	var rs []workrun.Run
+	var err error
+	w.background(func() {
+		rs, err = w.deps.Runs.RunsWithStatus(w.ctx, workrun.RunInterrupted)
+	}, func() {
+		switch {
+		case err != nil:
+			w.setStatus(fmt.Sprintf("%s: %s", lang.X("run.interrupted_read_failed", "Could not look for interrupted runs"), HumanError(err.Error())))
+		case len(rs) > 0:
+			w.setStatus(fmt.Sprintf(lang.X("run.interrupted_note", "%d interrupted runs can be resumed: see Run records."), len(rs)))
+			w.records.SetFilter("", workrun.RunInterrupted)
+		}
+	})
 }
 
-// ShowRun shows a run in the main run panel, live: Resume, Stop and the
-// decisions apply to it.
-func (w *Window) ShowRun(runID string) {
-	if err := w.panel.Show(w.ctx, runID); err != nil {
-		w.showError(err)
+// showRun reads a run off the UI thread and shows it in the main run
+// panel, live: Resume, Stop and the decisions apply to it.
+func (w *Window) showRun(runID string) {
+	if w.deps.Runs == nil {
 		return
 	}
-	r := w.panel.Run()
+	w.readRun(runID, func(r workrun.Run, nrs []workrun.NodeRun, ms []workrun.Message, err error) {
+		if err != nil {
+			w.showError(err)
+			return
+		}
+		w.showLoadedRun(r, nrs, ms)
+	})
+}
+
+// showLoadedRun shows a run read from the store in the main run panel; the
+// run's workflow replaces the open one.
+func (w *Window) showLoadedRun(r workrun.Run, nrs []workrun.NodeRun, ms []workrun.Message) {
+	runID := r.ID
+	w.panel.Load(r, nrs, ms)
+	r = w.panel.Run()
 	w.cv.ClearStatus()
 	if len(r.Workflow.Nodes) > 0 {
 		// The run's workflow replaces the open one: save that first.
@@ -556,7 +579,7 @@ func (w *Window) ShowRun(runID string) {
 			w.cv.SetStatus(id, n.Status)
 		}
 	}
-	w.tasks.Show(w.ctx, runID)
+	w.refreshTasks(runID)
 	w.tabs.SelectIndex(0)
 	w.updateRunButtons()
 }
@@ -784,6 +807,43 @@ func (w *Window) exportWorkflow() {
 	d.Show()
 }
 
+// saveArtifact asks where to save a file result and copies it there off
+// the UI thread.
+func (w *Window) saveArtifact(a workrun.ArtifactInfo) {
+	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
+		if err != nil {
+			w.showError(err)
+			return
+		}
+		if wc == nil {
+			return // the person cancelled
+		}
+		var copyErr error
+		w.background(func() {
+			copyErr = w.copyArtifact(wc, a.ID)
+			if err := wc.Close(); err != nil && copyErr == nil {
+				copyErr = fmt.Errorf("save file result: %w", err)
+			}
+		}, func() { w.showError(copyErr) })
+	}, w.win)
+	d.SetFileName(a.Name)
+	d.Resize(dialogSize(w.win))
+	d.Show()
+}
+
+// copyArtifact writes the artifact id to dst.
+func (w *Window) copyArtifact(dst io.Writer, id string) error {
+	rc, _, err := w.deps.Artifacts.Open(w.ctx, id)
+	if err != nil {
+		return fmt.Errorf("open file result: %w", err)
+	}
+	defer rc.Close()
+	if _, err := io.Copy(dst, rc); err != nil {
+		return fmt.Errorf("save file result: %w", err)
+	}
+	return nil
+}
+
 // --- language (Fyne lang, assets/translations) ---
 
 // SetLanguage switches the window's language and remembers the choice.
@@ -937,17 +997,4 @@ func (w *Window) selectListed(id string) {
 		w.list.UnselectAll()
 	}
 	w.list.OnSelected = on
-}
-
-func (w *Window) showCredentials() {
-	if w.deps.Credentials == nil {
-		w.showError(errors.New(lang.X("cred.missing", "credentials are not available in this build")))
-		return
-	}
-	v := NewCredentialsView(w.deps.Credentials, w.win)
-	w.wireCredentials(v)
-	d := dialog.NewCustom(lang.X("cred.title", "Credentials…"), lang.X("close", "Close"), v.Object(), w.win)
-	d.Resize(fyne.NewSize(680, 620))
-	d.Show()
-	v.Reload()
 }

@@ -16,7 +16,7 @@ import (
 // (docs/product.md W1: under 1 s).
 func BenchmarkCanvas_FirstFrame200x300(b *testing.B) {
 	test.NewTempApp(b)
-	wf := BigWorkflow(200, 300)
+	wf := bigWorkflow(200, 300)
 	if len(wf.Edges) != 300 {
 		b.Fatalf("%d edges", len(wf.Edges))
 	}
@@ -37,7 +37,7 @@ func BenchmarkCanvas_FirstFrame200x300(b *testing.B) {
 // drag event: only that node and its edges are touched.
 func BenchmarkCanvas_DragStep(b *testing.B) {
 	test.NewTempApp(b)
-	cv := NewCanvasView(NewDocument(BigWorkflow(200, 300)), false)
+	cv := NewCanvasView(NewDocument(bigWorkflow(200, 300)), false)
 	win := test.NewWindow(cv)
 	defer win.Close()
 	win.Resize(fyne.NewSize(1280, 800))
@@ -100,7 +100,7 @@ func BenchmarkWindow_StartWith10kRuns(b *testing.B) {
 // 200/300 baseline above.
 func BenchmarkCanvas_FirstFrame500x800(b *testing.B) {
 	test.NewTempApp(b)
-	wf := BigWorkflow(500, 800)
+	wf := bigWorkflow(500, 800)
 	if len(wf.Edges) != 800 {
 		b.Fatalf("%d edges", len(wf.Edges))
 	}
@@ -119,7 +119,7 @@ func BenchmarkCanvas_FirstFrame500x800(b *testing.B) {
 
 func BenchmarkCanvas_DragStep500x800(b *testing.B) {
 	test.NewTempApp(b)
-	cv := NewCanvasView(NewDocument(BigWorkflow(500, 800)), false)
+	cv := NewCanvasView(NewDocument(bigWorkflow(500, 800)), false)
 	win := test.NewWindow(cv)
 	defer win.Close()
 	win.Resize(fyne.NewSize(1280, 800))
@@ -134,7 +134,7 @@ func BenchmarkCanvas_DragStep500x800(b *testing.B) {
 
 func BenchmarkCanvas_Fit500x800(b *testing.B) {
 	test.NewTempApp(b)
-	cv := NewCanvasView(NewDocument(BigWorkflow(500, 800)), false)
+	cv := NewCanvasView(NewDocument(bigWorkflow(500, 800)), false)
 	win := test.NewWindow(cv)
 	defer win.Close()
 	win.Resize(fyne.NewSize(1280, 800))
@@ -147,7 +147,7 @@ func BenchmarkCanvas_Fit500x800(b *testing.B) {
 
 func BenchmarkCanvas_Fit200x300(b *testing.B) {
 	test.NewTempApp(b)
-	cv := NewCanvasView(NewDocument(BigWorkflow(200, 300)), false)
+	cv := NewCanvasView(NewDocument(bigWorkflow(200, 300)), false)
 	win := test.NewWindow(cv)
 	defer win.Close()
 	win.Resize(fyne.NewSize(1280, 800))
@@ -156,4 +156,25 @@ func BenchmarkCanvas_Fit200x300(b *testing.B) {
 		cv.SetZoom(1)
 		cv.Fit()
 	}
+}
+
+// bigWorkflow is a chain-and-fan workflow of n nodes and about 1.5·n edges
+// (the canvas benchmark uses 200/300).
+func bigWorkflow(n, edges int) workrun.Workflow {
+	wf := workrun.Workflow{Name: "big", State: map[string]workrun.FieldType{"x": workrun.FieldText}}
+	for i := 0; i < n; i++ {
+		kind := "join"
+		if i == 0 {
+			kind = "start"
+		}
+		wf.Nodes = append(wf.Nodes, workrun.NodeSpec{ID: fmt.Sprintf("n%d", i), Type: kind,
+			Position: pos(float32(i%20)*200, float32(i/20)*100)})
+	}
+	for i := 1; i < n && len(wf.Edges) < edges; i++ {
+		wf.Edges = append(wf.Edges, workrun.Edge{From: fmt.Sprintf("n%d", i-1), To: fmt.Sprintf("n%d", i)})
+	}
+	for i := 2; i < n && len(wf.Edges) < edges; i++ {
+		wf.Edges = append(wf.Edges, workrun.Edge{From: fmt.Sprintf("n%d", i-2), To: fmt.Sprintf("n%d", i)})
+	}
+	return wf
 }

@@ -185,8 +185,8 @@ func (cv *CanvasView) Fit() {
 	cv.layoutAll()
 }
 
-// Pan moves the view by a screen delta.
-func (cv *CanvasView) Pan(dx, dy float32) {
+// pan moves the view by a screen delta.
+func (cv *CanvasView) pan(dx, dy float32) {
 	cv.offset = cv.offset.AddXY(dx, dy)
 	cv.layoutAll()
 }
@@ -208,13 +208,13 @@ func (cv *CanvasView) AddKind(kind string) string {
 	if cv.readOnly {
 		return ""
 	}
-	return cv.doc.AddNode(kind, cv.FreeSpot())
+	return cv.doc.AddNode(kind, cv.freeSpot())
 }
 
-// FreeSpot is where a new node goes: right of the selected node (or of the
+// freeSpot is where a new node goes: right of the selected node (or of the
 // last one added) when there is room in view, else the middle of the view;
 // from there it moves down until it covers no other node.
-func (cv *CanvasView) FreeSpot() workrun.Position {
+func (cv *CanvasView) freeSpot() workrun.Position {
 	wf := cv.doc.wf
 	var p workrun.Position
 	anchor := -1
@@ -270,9 +270,6 @@ func (cv *CanvasView) hideGhost() {
 	canvas.Refresh(cv.ghost)
 	canvas.Refresh(cv.ghostT)
 }
-
-// GhostShown reports whether a palette drag shows its ghost node.
-func (cv *CanvasView) GhostShown() bool { return cv.ghost.Visible() }
 
 // Refresh redraws after the document changed.
 func (cv *CanvasView) Refresh() {
@@ -419,7 +416,7 @@ func (cv *CanvasView) MouseUp(*desktop.MouseEvent) {}
 // rubber band.
 func (cv *CanvasView) Dragged(ev *fyne.DragEvent) {
 	if !cv.bandAdd {
-		cv.Pan(ev.Dragged.DX, ev.Dragged.DY)
+		cv.pan(ev.Dragged.DX, ev.Dragged.DY)
 		return
 	}
 	if !cv.bandOn {
@@ -872,9 +869,6 @@ func showIf(o fyne.CanvasObject, on bool) {
 		o.Hide()
 	}
 }
-
-// MinimapShown reports whether the canvas shows its minimap.
-func (cv *CanvasView) MinimapShown() bool { return cv.mini.Visible() }
 
 // fitText shortens text with "…" until it is at most width wide.
 func fitText(text string, size float32, style fyne.TextStyle, width float32) string {

@@ -151,7 +151,7 @@ func TestCanvasWidget_W1(t *testing.T) {
 
 func TestCanvasWidget_ZoomPanFit(t *testing.T) {
 	w := newTestWindow(t, Deps{})
-	w.OpenWorkflow("", BigWorkflow(40, 60))
+	w.OpenWorkflow("", bigWorkflow(40, 60))
 	w.cv.Fit()
 	for _, n := range w.doc.wf.Nodes {
 		nb := w.cv.nodes[n.ID]
@@ -169,7 +169,7 @@ func TestCanvasWidget_ZoomPanFit(t *testing.T) {
 		t.Errorf("node width %v at zoom %v", got, w.cv.Zoom())
 	}
 	before := w.cv.nodes["n0"].Position()
-	w.cv.Pan(10, -5)
+	w.cv.pan(10, -5)
 	if got := w.cv.nodes["n0"].Position(); got != before.AddXY(10, -5) {
 		t.Errorf("after pan node at %v, want %v", got, before.AddXY(10, -5))
 	}

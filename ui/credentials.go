@@ -1,13 +1,11 @@
 package ui
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net"
 	"net/url"
 	"strings"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -17,10 +15,12 @@ import (
 )
 
 // CredentialsView lists credentials and adds, replaces and deletes them
-// (docs/product.md W8). Secrets are typed into password fields and handed straight to
-// the manager; the view never shows or keeps them after saving.
+// (docs/product.md W8). Secrets are typed into password fields and handed
+// straight to OnSave; the view never shows or keeps them after saving. It
+// makes no keyring call itself: it reports what the person asked for
+// (OnSave, OnDelete) and the app layer hands back the outcome (setList,
+// saved, deleted, failed).
 type CredentialsView struct {
-	mgr   CredentialManager
 	win   fyne.Window
 	creds []Credential
 	sel   int
@@ -38,13 +38,12 @@ type CredentialsView struct {
 
 	// done is called after every finished operation (tests wait on it).
 	done func()
-	// Background runs work off the Fyne thread and then on it; the app
-	// layer sets it (the view runs no goroutine of its own). Nil: a plain
-	// goroutine and fyne.Do.
-	Background func(work, then func())
-	// OnChanged is called after a credential was saved or deleted, with
-	// the new list (the window refreshes every Remote Agent's picker).
-	OnChanged func([]Credential)
+	// OnSave asks to add c (or replace its secret); it is called only for
+	// a form that passed its checks.
+	OnSave func(c Credential, secret string)
+	// OnDelete asks to remove the credential named name (after the person
+	// confirmed it).
+	OnDelete func(name string)
 }
 
 const (
@@ -52,9 +51,10 @@ const (
 	schemeAPIKey = "apikey"
 )
 
-// NewCredentialsView builds the view; call Reload to fill it.
-func NewCredentialsView(mgr CredentialManager, win fyne.Window) *CredentialsView {
-	v := &CredentialsView{mgr: mgr, win: win, sel: -1}
+// NewCredentialsView builds the view; win is where it asks for
+// confirmation. The app layer fills it with setList.
+func NewCredentialsView(win fyne.Window) *CredentialsView {
+	v := &CredentialsView{win: win, sel: -1}
 	v.list = widget.NewList(func() int { return len(v.creds) },
 		func() fyne.CanvasObject { return widget.NewLabel("credential") },
 		func(i widget.ListItemID, o fyne.CanvasObject) {
@@ -82,8 +82,8 @@ func NewCredentialsView(mgr CredentialManager, win fyne.Window) *CredentialsView
 	v.scheme.SetSelectedIndex(0)
 	v.secret = widget.NewPasswordEntry()
 	v.secret.SetPlaceHolder(lang.X("cred.secret_hint", "secret (kept only in the OS keyring)"))
-	v.saveB = widget.NewButton(lang.X("cred.save", "Save"), v.Save)
-	v.delB = widget.NewButton(lang.X("cred.delete", "Delete"), v.Delete)
+	v.saveB = widget.NewButton(lang.X("cred.save", "Save"), v.save)
+	v.delB = widget.NewButton(lang.X("cred.delete", "Delete"), v.confirmDelete)
 	v.delB.Disable()
 	v.msg = widget.NewLabel("")
 	v.msg.Wrapping = fyne.TextWrapWord
@@ -119,14 +119,8 @@ func schemeLabel(kind string) string {
 // Object is the view's widget tree.
 func (v *CredentialsView) Object() fyne.CanvasObject { return v.root }
 
-// Credentials returns the credentials listed.
-func (v *CredentialsView) Credentials() []Credential { return v.creds }
-
-// Message returns the last message shown.
-func (v *CredentialsView) Message() string { return v.msg.Text }
-
-// Fill types into the form (tests use it like a person would).
-func (v *CredentialsView) Fill(c Credential, secret string) {
+// fill types into the form, as a person would.
+func (v *CredentialsView) fill(c Credential, secret string) {
 	v.name.SetText(c.Name)
 	v.origin.SetText(c.Origin)
 	if c.Kind == schemeAPIKey {
@@ -144,7 +138,7 @@ func (v *CredentialsView) pick(i widget.ListItemID) {
 	}
 	v.sel = i
 	c := v.creds[i]
-	v.Fill(c, "")
+	v.fill(c, "")
 	v.name.Disable()
 	v.secret.SetPlaceHolder(lang.X("cred.replace_hint", "type a new secret to replace it"))
 	v.saveB.SetText(lang.X("cred.replace", "Replace secret"))
@@ -154,26 +148,21 @@ func (v *CredentialsView) pick(i widget.ListItemID) {
 func (v *CredentialsView) clearForm() {
 	v.sel = -1
 	v.list.UnselectAll()
-	v.Fill(Credential{Kind: schemeBearer}, "")
+	v.fill(Credential{Kind: schemeBearer}, "")
 	v.name.Enable()
 	v.secret.SetPlaceHolder(lang.X("cred.secret_hint", "secret (kept only in the OS keyring)"))
 	v.saveB.SetText(lang.X("cred.save", "Save"))
 	v.delB.Disable()
 }
 
-// Reload lists the credentials again.
-func (v *CredentialsView) Reload() {
-	v.async(func(ctx context.Context) (func(), error) {
-		cs, err := v.mgr.List(ctx)
-		return func() {
-			v.creds = cs
-			v.list.Refresh()
-		}, err
-	})
+// setList shows the credentials as read from the keyring's index.
+func (v *CredentialsView) setList(cs []Credential) {
+	v.creds = cs
+	v.list.Refresh()
 }
 
-// CheckOrigin normalizes an origin to scheme://host:port (docs/product.md W8).
-func CheckOrigin(s string) (string, error) {
+// checkOrigin normalizes an origin to scheme://host:port (docs/product.md W8).
+func checkOrigin(s string) (string, error) {
 	u, err := url.Parse(strings.TrimSpace(s))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
 		return "", errors.New(lang.X("cred.bad_origin", "the origin must look like https://host or http://host:port"))
@@ -199,10 +188,11 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// Save adds a credential or replaces a secret.
-func (v *CredentialsView) Save() {
+// save checks the form and asks for a credential to be added or its secret
+// replaced.
+func (v *CredentialsView) save() {
 	c := Credential{Name: strings.TrimSpace(v.name.Text), Kind: v.kind(), Header: strings.TrimSpace(v.header.Text)}
-	origin, err := CheckOrigin(v.origin.Text)
+	origin, err := checkOrigin(v.origin.Text)
 	switch {
 	case c.Name == "":
 		err = errors.New(lang.X("cred.need_name", "enter a name"))
@@ -212,98 +202,59 @@ func (v *CredentialsView) Save() {
 	case v.secret.Text == "":
 		err = errors.New(lang.X("cred.need_secret", "enter the secret"))
 	}
-	if err != nil {
-		v.show(err.Error())
-		if v.done != nil {
-			v.done()
+	if err != nil || v.OnSave == nil {
+		if err != nil {
+			v.show(err.Error())
 		}
+		v.finished()
 		return
 	}
 	if c.Kind != schemeAPIKey {
 		c.Header = ""
 	}
 	c.Origin = origin
-	secret := v.secret.Text
-	v.async(func(ctx context.Context) (func(), error) {
-		if err := v.mgr.Set(ctx, c, secret); err != nil {
-			return nil, err
-		}
-		cs, err := v.mgr.List(ctx)
-		return func() {
-			v.secret.SetText("")
-			v.creds = cs
-			v.list.Refresh()
-			if v.OnChanged != nil {
-				v.OnChanged(cs)
-			}
-			v.show(fmt.Sprintf(lang.X("cred.saved", "Saved %q in the OS keyring."), c.Name))
-		}, err
-	})
+	v.OnSave(c, v.secret.Text)
 }
 
-// Delete removes the selected credential.
-func (v *CredentialsView) Delete() {
+// saved shows that c was saved; cs is the list read after it.
+func (v *CredentialsView) saved(name string, cs []Credential) {
+	v.secret.SetText("")
+	v.creds = cs
+	v.list.Refresh()
+	v.show(fmt.Sprintf(lang.X("cred.saved", "Saved %q in the OS keyring."), name))
+}
+
+// confirmDelete asks before deleting the selected credential.
+func (v *CredentialsView) confirmDelete() {
 	if v.sel < 0 || v.sel >= len(v.creds) {
 		return
 	}
 	name := v.creds[v.sel].Name
 	dialog.ShowConfirm(lang.X("cred.delete", "Delete"), fmt.Sprintf(lang.X("cred.delete_q", "Delete the credential %q?"), name), func(ok bool) {
-		if ok {
-			v.DeleteNow(name)
+		if ok && v.OnDelete != nil {
+			v.OnDelete(name)
 		}
 	}, v.win)
 }
 
-// DeleteNow removes a credential without asking.
-func (v *CredentialsView) DeleteNow(name string) {
-	v.async(func(ctx context.Context) (func(), error) {
-		if err := v.mgr.Delete(ctx, name); err != nil {
-			return nil, err
-		}
-		cs, err := v.mgr.List(ctx)
-		return func() {
-			v.creds = cs
-			v.list.Refresh()
-			if v.OnChanged != nil {
-				v.OnChanged(cs)
-			}
-			v.clearForm()
-			v.show(fmt.Sprintf(lang.X("cred.deleted", "Deleted %q."), name))
-		}, err
-	})
+// deleted shows that name was deleted; cs is the list read after it.
+func (v *CredentialsView) deleted(name string, cs []Credential) {
+	v.creds = cs
+	v.list.Refresh()
+	v.clearForm()
+	v.show(fmt.Sprintf(lang.X("cred.deleted", "Deleted %q."), name))
 }
+
+// failed shows why a keyring call failed.
+func (v *CredentialsView) failed(err error) { v.show(KeyringErrorText(err)) }
 
 func (v *CredentialsView) show(text string) { v.msg.SetText(text) }
 
-// async runs a keyring call off the Fyne thread (a keyring may block on
-// D-Bus) and shows its result on it.
-func (v *CredentialsView) async(call func(ctx context.Context) (func(), error)) {
-	var apply func()
-	var err error
-	work := func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		apply, err = call(ctx)
+// finished ends an operation the person started (tests wait on done).
+func (v *CredentialsView) finished() {
+	if v.done != nil {
+		v.done()
 	}
-	then := func() {
-		if apply != nil {
-			apply()
-		}
-		if err != nil {
-			v.show(KeyringErrorText(err))
-		}
-		if v.done != nil {
-			v.done()
-		}
-	}
-	if v.Background != nil {
-		v.Background(work, then)
-		return
-	}
-	go func() {
-		work()
-		fyne.Do(then)
-	}()
 }
 
 // KeyringErrorText says plainly what went wrong with the keyring.

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -69,11 +68,10 @@ func runView(t *testing.T, v *CredentialsView, op func()) {
 // TestCredentialsView_W8 adds a bearer and an API key credential, replaces a
 // secret and deletes, through the dialog's widgets on a fake keyring.
 func TestCredentialsView_W8(t *testing.T) {
-	test.NewTempApp(t)
-	SetupLanguage("en")
 	k, mgr := newMemKeyring()
-	v := NewCredentialsView(mgr, test.NewWindow(nil))
-	runView(t, v, v.Reload)
+	w := newTestWindow(t, Deps{Credentials: mgr})
+	v := w.newCredentialsView()
+	runView(t, v, func() { w.reloadCredentials(v) })
 
 	if !v.secret.Password {
 		t.Fatal("the secret field is not a password field")
@@ -86,37 +84,37 @@ func TestCredentialsView_W8(t *testing.T) {
 		msg     string
 	}{
 		{"add bearer, origin normalized", func() {
-			v.Fill(Credential{Name: "demo", Origin: "http://127.0.0.1:41241/path", Kind: "bearer"}, "tok-1")
-			v.Save()
+			v.fill(Credential{Name: "demo", Origin: "http://127.0.0.1:41241/path", Kind: "bearer"}, "tok-1")
+			v.save()
 		}, []Credential{{Name: "demo", Origin: "http://127.0.0.1:41241", Kind: "bearer"}}, map[string]string{"demo": "tok-1"}, `Saved "demo"`},
 		{"add api key with header", func() {
 			v.clearForm()
-			v.Fill(Credential{Name: "prod", Origin: "https://agent.example.com", Kind: "apikey", Header: "X-API-Key"}, "key-2")
-			v.Save()
+			v.fill(Credential{Name: "prod", Origin: "https://agent.example.com", Kind: "apikey", Header: "X-API-Key"}, "key-2")
+			v.save()
 		}, []Credential{{Name: "demo", Origin: "http://127.0.0.1:41241", Kind: "bearer"}, {Name: "prod", Origin: "https://agent.example.com:443", Kind: "apikey", Header: "X-API-Key"}},
 			map[string]string{"demo": "tok-1", "prod": "key-2"}, `Saved "prod"`},
 		{"replace a secret", func() {
 			v.list.Select(0)
 			v.secret.SetText("tok-3")
-			v.Save()
+			v.save()
 		}, []Credential{{Name: "demo", Origin: "http://127.0.0.1:41241", Kind: "bearer"}, {Name: "prod", Origin: "https://agent.example.com:443", Kind: "apikey", Header: "X-API-Key"}},
 			map[string]string{"demo": "tok-3", "prod": "key-2"}, `Saved "demo"`},
-		{"delete", func() { v.DeleteNow("prod") },
+		{"delete", func() { v.OnDelete("prod") },
 			[]Credential{{Name: "demo", Origin: "http://127.0.0.1:41241", Kind: "bearer"}}, map[string]string{"demo": "tok-3"}, `Deleted "prod"`},
 		{"api key without header is refused", func() {
 			v.clearForm()
-			v.Fill(Credential{Name: "x", Origin: "https://a.example", Kind: "apikey"}, "s")
-			v.Save()
+			v.fill(Credential{Name: "x", Origin: "https://a.example", Kind: "apikey"}, "s")
+			v.save()
 		}, []Credential{{Name: "demo", Origin: "http://127.0.0.1:41241", Kind: "bearer"}}, map[string]string{"demo": "tok-3"}, "header name"},
 		{"plain http to another machine is refused when saved", func() {
 			v.clearForm()
-			v.Fill(Credential{Name: "lan", Origin: "http://192.168.1.20:8080", Kind: "bearer"}, "s")
-			v.Save()
+			v.fill(Credential{Name: "lan", Origin: "http://192.168.1.20:8080", Kind: "bearer"}, "s")
+			v.save()
 		}, []Credential{{Name: "demo", Origin: "http://127.0.0.1:41241", Kind: "bearer"}}, map[string]string{"demo": "tok-3"}, "only over https"},
 		{"plain http to localhost is kept", func() {
 			v.clearForm()
-			v.Fill(Credential{Name: "local", Origin: "http://localhost:9000", Kind: "bearer"}, "s2")
-			v.Save()
+			v.fill(Credential{Name: "local", Origin: "http://localhost:9000", Kind: "bearer"}, "s2")
+			v.save()
 		}, []Credential{{Name: "demo", Origin: "http://127.0.0.1:41241", Kind: "bearer"}, {Name: "local", Origin: "http://localhost:9000", Kind: "bearer"}},
 			map[string]string{"demo": "tok-3", "local": "s2"}, `Saved "local"`},
 	}
@@ -124,7 +122,7 @@ func TestCredentialsView_W8(t *testing.T) {
 		runView(t, v, s.do)
 		var got []Credential
 		var m, secretField string
-		fyne.DoAndWait(func() { got, m, secretField = v.Credentials(), v.Message(), v.secret.Text })
+		fyne.DoAndWait(func() { got, m, secretField = v.creds, v.msg.Text, v.secret.Text })
 		if diff := cmp.Diff(s.want, got); diff != "" {
 			t.Errorf("%s: listed (-want +got):\n%s", s.name, diff)
 		}
@@ -144,21 +142,20 @@ func TestCredentialsView_W8(t *testing.T) {
 
 // TestCredentialsView_NoKeyring says plainly that there is no keyring.
 func TestCredentialsView_NoKeyring(t *testing.T) {
-	test.NewTempApp(t)
-	SetupLanguage("en")
 	mgr := &fakeCreds{
 		ListFunc: func(context.Context) ([]Credential, error) { return nil, nil },
 		SetFunc: func(context.Context, Credential, string) error {
 			return fmt.Errorf("keyring set: %w", errors.Join(ErrNoKeyring, errors.New("dbus: no session bus")))
 		},
 	}
-	v := NewCredentialsView(mgr, test.NewWindow(nil))
+	w := newTestWindow(t, Deps{Credentials: mgr})
+	v := w.newCredentialsView()
 	runView(t, v, func() {
-		v.Fill(Credential{Name: "demo", Origin: "http://127.0.0.1:1", Kind: "bearer"}, "tok")
-		v.Save()
+		v.fill(Credential{Name: "demo", Origin: "http://127.0.0.1:1", Kind: "bearer"}, "tok")
+		v.save()
 	})
 	var m string
-	fyne.DoAndWait(func() { m = v.Message() })
+	fyne.DoAndWait(func() { m = v.msg.Text })
 	if !strings.HasPrefix(m, "No OS keyring is available") {
 		t.Errorf("message %q does not say plainly that there is no keyring", m)
 	}

@@ -4,17 +4,38 @@
 // Run opens the window; every Deps field may be nil (the window then
 // disables what needs it and keeps workflows in memory).
 //
-// Threading. Widgets emit events and take data; they run no goroutines.
-// The app layer (the Window, mostly run.go) owns every goroutine and hands
-// results to the UI thread through one helper, Window.do, which wraps
-// fyne.Do, serialises those functions (the test driver runs fyne.Do on the
-// calling goroutine) and drops them once the window is closed. Engine
-// events arrive on one subscription channel; the pump goroutine collects a
-// frame's worth (16 ms) and applies them in one batch with one redraw, and
-// waits for it before taking the next batch, so a stream of thousands of
-// events a second costs one redraw per frame. Remote task records, a run's
-// stored history, credential lists and keyring calls are read off the UI
-// thread; nothing reads the store per event on it.
+// App layer and widgets. Window is the app layer: the methods on *Window
+// (app.go, run.go, app_history.go, app_credentials.go, about.go and the
+// inspector's app code) own the window's context, w.ctx, canceled in
+// Close; every goroutine: a piece of work goes through Window.background
+// (work off the UI thread, then a function on it), besides which there are
+// only the event pump, the duration ticker and Run's signal watcher; every
+// call to Deps (engine, stores, keyring, network), with contexts derived
+// from w.ctx; and every fyne.Do, made only by Window.do, which serialises
+// those functions (the test driver runs fyne.Do on the calling goroutine)
+// and drops them once the window is closed. Window itself only composes
+// state grouped by concern: editorState (the open workflow), views (the
+// widgets), eventPump, demoAgent and runState.
+//
+// A widget (CanvasView, Palette, Panes, Inspector, RunPanel, RecordsView,
+// RemotePanel, CredentialsView, RunInputs/InputsForm) holds no *Window and
+// no Deps: it takes data through its constructor and setters (SetRuns,
+// ShowResult, setList…), reports what the person did through callback
+// fields (OnReload, OnOpen, OnSave, OnDelete, a file chooser…), and
+// changes only its own widgets, on the UI thread. It starts no goroutine,
+// makes no fyne.Do and reads no store; dialogs it opens (a confirmation)
+// are UI, not work.
+//
+// Engine events arrive on one subscription channel; the pump goroutine
+// collects a frame's worth (16 ms) and applies them in one batch with one
+// redraw, and waits for it before taking the next batch, so a stream of
+// thousands of events a second costs one redraw per frame. Remote task
+// records, a run's stored history, the run records list, artifacts,
+// credential lists and keyring calls are read off the UI thread; nothing
+// reads the store per event on it. The workflow list and saves, and the
+// engine commands (start, resume, decide) are still made on the UI thread:
+// they are short, and the next step (autosave before switching, Run after
+// saving) needs their result at once.
 //
 // Editing. The canvas edits a Document: a pure Go value holding a
 // workrun.Workflow, with commands (add, move, connect, delete, copy/paste,

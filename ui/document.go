@@ -104,10 +104,6 @@ func (d *Document) checkpointAs(as string) {
 	}
 }
 
-// EndTyping ends the current named edit: the next change starts a new undo
-// step even when it has the same name.
-func (d *Document) EndTyping() { d.typing = "" }
-
 func (d *Document) changed() {
 	// Drop selected things that no longer exist.
 	for id := range d.selNodes {
@@ -277,18 +273,6 @@ func (d *Document) reaches(a, b string) bool {
 
 func (d *Document) edgeIndex(k EdgeKey) int {
 	return slices.IndexFunc(d.wf.Edges, func(e workrun.Edge) bool { return e.From == k.From && e.To == k.To })
-}
-
-// Disconnect removes the edge from → to.
-func (d *Document) Disconnect(from, to string) bool {
-	i := d.edgeIndex(EdgeKey{from, to})
-	if i < 0 {
-		return false
-	}
-	d.checkpoint()
-	d.wf.Edges = slices.Delete(d.wf.Edges, i, i+1)
-	d.changed()
-	return true
 }
 
 // Select changes the selection: alone replaces it, otherwise id toggles.

@@ -6,14 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"workrun/a2a/demoagent"
-	"workrun/artifacts"
 	"workrun/nodes/join"
-	"workrun/nodes/output"
 	"workrun/nodes/process"
-	"workrun/nodes/remoteagent"
-	"workrun/nodes/start"
-	"workrun/store"
 	"workrun/workrun"
 )
 
@@ -24,44 +18,17 @@ import (
 // panel read "Remote task: requesting cancellation…" then "Remote task:
 // canceled"; the run stays failed (docs/remote-agent.md R2, R9–R11).
 func TestEndToEnd_ParallelSampleCancels(t *testing.T) {
-	ctx := t.Context()
-	dir := t.TempDir()
-	st, err := store.Open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	arts, err := artifacts.New(dir, st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	agent := demoagent.New(demoagent.Options{})
-	url, stop, err := agent.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
-	eng := workrun.NewEngine(st, arts, start.Kind{}, join.Kind{}, output.Kind{}, process.Kind{},
-		remoteagent.New(remoteagent.Deps{Calls: st}))
-	eng.AbortTimeout = 10 * time.Second
-	g := &gatedEngine{Engine: eng, open: make(chan struct{})}
-	w := newTestWindow(t, Deps{Engine: g, Runs: st, Workflows: st, Artifacts: arts, RemoteCalls: st.RemoteCallsForRun})
-	w.OpenWorkflow("", SampleParallel(url))
+	rig := newDemoRig(t, join.Kind{}, process.Kind{})
+	w, agent := rig.w, rig.agent
+	w.OpenWorkflow("", SampleParallel(rig.url))
 	if !w.RunEnabled() {
 		t.Fatalf("Run disabled: %v", w.Problems())
 	}
 
 	ended := make(chan struct{}, 1)
-	var last workrun.Run
-	done := map[string]bool{}
+	var seen runWatch
 	w.applied = func(ev Event) {
-		if ev.Run != nil && ev.Run.Status.Terminal() {
-			last = *ev.Run
-		}
-		if ev.Node != nil && ev.Node.Status != workrun.NodeRunning && ev.Node.Status != workrun.NodePending {
-			done[ev.NodeID] = true
-		}
-		if last.ID != "" && done["ask"] && done["check"] && slices.ContainsFunc(w.panel.messageLines("ask"), func(l string) bool {
+		if seen.see(ev); seen.ended("ask", "check") && slices.ContainsFunc(w.panel.messageLines("ask"), func(l string) bool {
 			return strings.HasSuffix(l, "Remote task: canceled") || strings.Contains(l, "unconfirmed")
 		}) {
 			select {
@@ -70,16 +37,9 @@ func TestEndToEnd_ParallelSampleCancels(t *testing.T) {
 			}
 		}
 	}
-	onUI(w, func() { w.launch(w.doc.Workflow(), workrun.Values{"question": "hang"}) })
-	close(g.open)
-	select {
-	case <-ended:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the run did not end with the remote task's cancel shown")
-	}
-	w.unsub()
-	<-w.pumpDone
-	w.Close() // no app goroutine touches the widgets from here on
+	launchGated(w, rig.gate, workrun.Values{"question": "hang"})
+	waitEnded(t, w, ended, 30*time.Second, "the run did not end with the remote task's cancel shown")
+	last := seen.last
 
 	if last.Status != workrun.RunFailed || last.FailedNode != "check" {
 		t.Errorf("run %s failed at %q, want failed at check", last.Status, last.FailedNode)
@@ -96,8 +56,10 @@ func TestEndToEnd_ParallelSampleCancels(t *testing.T) {
 	if got := w.panel.actionLabels(); !slices.Equal(got, []string{"Run again"}) {
 		t.Errorf("actions %q", got)
 	}
-	w.tasks.Show(ctx, last.ID)
-	ts := w.tasks.Tasks()
+	ts, _, err := w.readTasks(t.Context(), last.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(ts) != 1 || ts[0].TaskID == "" || ts[0].NodeID != "ask" {
 		t.Fatalf("remote tasks %+v", ts)
 	}

@@ -205,21 +205,21 @@ func TestPanes_RememberedAndCollapsible(t *testing.T) {
 	w := NewWindow(a, Deps{})
 	w.win.Resize(fyne.NewSize(1280, 800))
 	w.win.Show()
-	list, centre, insp, _ := w.panes.Widths()
+	list, centre, insp, _ := w.panes.widths()
 	if list != DefaultListWidth || insp != DefaultInspectorWidth || centre < insp*2 {
 		t.Errorf("default widths list %v canvas column %v inspector %v: the canvas should get the most", list, centre, insp)
 	}
 	w.win.Resize(fyne.NewSize(1600, 900))
-	if _, c2, i2, _ := w.panes.Widths(); i2 != insp || c2 != centre+320 {
+	if _, c2, i2, _ := w.panes.widths(); i2 != insp || c2 != centre+320 {
 		t.Errorf("at 1600 wide: inspector %v (was %v), canvas column %v (was %v): the canvas takes the new room", i2, insp, c2, centre)
 	}
 	// Drag the inspector's divider 100 px left: it is 100 px wider.
 	test.Drag(w.win.Canvas(), fyne.CurrentApp().Driver().AbsolutePositionForObject(w.panes.divInsp).AddXY(3, 50), -100, 0)
-	if _, _, i3, _ := w.panes.Widths(); i3 != insp+100 {
+	if _, _, i3, _ := w.panes.widths(); i3 != insp+100 {
 		t.Errorf("after dragging the divider the inspector is %v, want %v", i3, insp+100)
 	}
 	w.toggleList()
-	if l, _, _, _ := w.panes.Widths(); l != 0 || w.panes.ListShown() {
+	if l, _, _, _ := w.panes.widths(); l != 0 || w.panes.listShown() {
 		t.Errorf("the collapsed list still takes %v", l)
 	}
 	w.Close()
@@ -229,7 +229,7 @@ func TestPanes_RememberedAndCollapsible(t *testing.T) {
 	w2.win.Resize(fyne.NewSize(1600, 900))
 	w2.win.Show()
 	defer func() { w2.Close(); w2.win.Close() }()
-	if l, _, i, _ := w2.panes.Widths(); l != 0 || i != insp+100 {
+	if l, _, i, _ := w2.panes.widths(); l != 0 || i != insp+100 {
 		t.Errorf("a new window: list %v inspector %v, want the remembered 0 and %v", l, i, insp+100)
 	}
 }
@@ -239,8 +239,8 @@ func TestPanes_RememberedAndCollapsible(t *testing.T) {
 func TestPalette_GroupedAndFiltered(t *testing.T) {
 	w := newTestWindow(t, Deps{})
 	w.newWorkflow()
-	p := w.Palette()
-	if got := p.Shown(); got[0] != "remote_agent" || len(got) != len(kindTypes()) {
+	p := w.palette
+	if got := p.shownKinds(); got[0] != "remote_agent" || len(got) != len(kindTypes()) {
 		t.Errorf("palette order %v, want Remote Agent first and every kind", got)
 	}
 	var groups []string
@@ -250,8 +250,8 @@ func TestPalette_GroupedAndFiltered(t *testing.T) {
 	if diff := cmp.Diff([]string{"agents", "logic", "people", "local"}, groups); diff != "" {
 		t.Errorf("groups (-want +got):\n%s", diff)
 	}
-	p.SetFilter("hum")
-	if diff := cmp.Diff([]string{"human_review", "ask_human"}, p.Shown()); diff != "" {
+	p.setFilter("hum")
+	if diff := cmp.Diff([]string{"human_review", "ask_human"}, p.shownKinds()); diff != "" {
 		t.Errorf("filter \"hum\" (-want +got):\n%s", diff)
 	}
 	p.filter.OnSubmitted(p.filter.Text)
@@ -259,7 +259,7 @@ func TestPalette_GroupedAndFiltered(t *testing.T) {
 		t.Errorf("Enter in the filter (-want +got):\n%s", diff)
 	}
 	// Every kind is visible without scrolling at 1280×800.
-	p.SetFilter("")
+	p.setFilter("")
 	for _, it := range p.items {
 		pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(it)
 		if bottom := pos.Y + it.Size().Height; bottom > fyne.CurrentApp().Driver().AbsolutePositionForObject(w.panes.bottom).Y {
@@ -342,11 +342,11 @@ func TestFitKeepsTextReadable(t *testing.T) {
 func TestMinimap_LargeWorkflows(t *testing.T) {
 	w := newTestWindow(t, Deps{})
 	w.OpenWorkflow("", SampleRemote("http://x"))
-	if w.cv.MinimapShown() {
+	if w.cv.minimapShown() {
 		t.Error("a 3-node workflow shows a minimap")
 	}
-	w.OpenWorkflow("", BigWorkflow(60, 80))
-	if !w.cv.MinimapShown() {
+	w.OpenWorkflow("", bigWorkflow(60, 80))
+	if !w.cv.minimapShown() {
 		t.Fatal("a 60-node workflow shows no minimap")
 	}
 	w.cv.SetZoom(1)
@@ -383,11 +383,11 @@ func TestPaletteDrag_ShowsGhostAndDrops(t *testing.T) {
 	for i := 1; i <= 4; i++ {
 		set.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(20+step.DX*float32(i), 10+step.DY*float32(i))}, Dragged: step})
 	}
-	if !w.cv.GhostShown() {
+	if !w.cv.ghostShown() {
 		t.Error("no ghost node while dragging over the canvas")
 	}
 	set.DragEnd()
-	if w.cv.GhostShown() {
+	if w.cv.ghostShown() {
 		t.Error("the ghost stays after the drop")
 	}
 	p := w.doc.Position("set")
@@ -419,11 +419,11 @@ func TestRunInputs_RememberedAndOnlyInputs(t *testing.T) {
 	test.NewTempApp(t)
 	wf := SampleRemote("http://x")
 	wf.Name = "mine"
-	ri := NewRunInputs(wf, workflowInputs(wf, kindsEngine().Fields(wf)), workrun.Values{"question": "echo again", "answer": "old"}, nil, nil)
+	ri := newRunInputs(wf, workflowInputs(wf, kindsEngine().Fields(wf)), workrun.Values{"question": "echo again", "answer": "old"}, nil)
 	if diff := cmp.Diff([]string{"question"}, ri.Names); diff != "" {
 		t.Errorf("asked for (-want +got):\n%s", diff)
 	}
-	if got := ri.Text("question"); got != "echo again" {
+	if got := ri.text("question"); got != "echo again" {
 		t.Errorf("question prefilled with %q, want the last run's", got)
 	}
 	v, err := ri.Values()

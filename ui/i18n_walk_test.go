@@ -173,7 +173,8 @@ func TestChineseEverywhere(t *testing.T) {
 	// Run panel, every node selected; remote tasks; run records.
 	onUI(w, func() {
 		w.panel.Load(run, nrs, msgs)
-		w.tasks.Show(context.Background(), run.ID)
+		ts, files, err := w.readTasks(context.Background(), run.ID)
+		w.tasks.ShowResult(ts, files, err)
 	})
 	for _, n := range wf.Nodes {
 		onUI(w, func() {
@@ -184,10 +185,8 @@ func TestChineseEverywhere(t *testing.T) {
 	}
 	onUI(w, func() { ss = texts(w.tasks.Object()) })
 	check("remote tasks", ss)
-	onUI(w, func() {
-		w.records.Reload()
-		ss = texts(w.records.Object())
-	})
+	waitRecords(t, w, w.records.Reload)
+	onUI(w, func() { ss = texts(w.records.Object()) })
 	check("run records", ss)
 
 	// Dialogs.
@@ -197,7 +196,7 @@ func TestChineseEverywhere(t *testing.T) {
 	}{
 		{"credentials", w.showCredentials},
 		{"run inputs", func() {
-			form := NewInputsForm(wf.State, nil, w.win)
+			form := NewInputsForm(wf.State, nil)
 			dialog.ShowCustom(lang.X("run.inputs", "Run inputs"), lang.X("cancel", "Cancel"), form.Object(), w.win)
 		}},
 		{"rename", w.renameWorkflow},

@@ -3,11 +3,12 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/widget"
 
@@ -24,9 +25,10 @@ type RunInputs struct {
 	box   *fyne.Container
 }
 
-// NewRunInputs builds the form for wf; last holds the previous run's inputs.
-// names are the inputs in order (Window.runInputNames).
-func NewRunInputs(wf workrun.Workflow, names []string, last workrun.Values, arts workrun.ArtifactStore, win fyne.Window) *RunInputs {
+// newRunInputs builds the form for wf; names are the inputs in order
+// (Window.runInputNames); last holds the previous run's inputs; chooseFile
+// is each file field's picker (see NewInputsForm).
+func newRunInputs(wf workrun.Workflow, names []string, last workrun.Values, chooseFile func(f *InputsForm, field string)) *RunInputs {
 	ri := &RunInputs{Names: names, box: container.NewVBox()}
 	if usesDemo(wf) || SampleInputs[wf.Name] != nil {
 		hint := widget.NewLabel(DemoWords())
@@ -38,7 +40,7 @@ func NewRunInputs(wf workrun.Workflow, names []string, last workrun.Values, arts
 		t := wf.State[n]
 		// One single-field form per input keeps the order and reuses the
 		// widgets (and file picking) of InputsForm.
-		f := NewInputsForm(map[string]workrun.FieldType{n: t}, arts, win)
+		f := NewInputsForm(map[string]workrun.FieldType{n: t}, chooseFile)
 		v, ok := last[n]
 		if !ok {
 			if s, ok2 := SampleInputs[wf.Name][n]; ok2 {
@@ -78,23 +80,6 @@ func NewRunInputs(wf workrun.Workflow, names []string, last workrun.Values, arts
 // Object is the form's widget tree.
 func (ri *RunInputs) Object() fyne.CanvasObject { return ri.box }
 
-// SetText types into the text entry of field name.
-func (ri *RunInputs) SetText(name, v string) {
-	for _, f := range ri.forms {
-		f.SetText(name, v)
-	}
-}
-
-// Text returns what the entry of field name holds.
-func (ri *RunInputs) Text(name string) string {
-	for _, f := range ri.forms {
-		if e := f.text[name]; e != nil {
-			return e.Text
-		}
-	}
-	return ""
-}
-
 // Values returns every input typed.
 func (ri *RunInputs) Values() (workrun.Values, error) {
 	out := workrun.Values{}
@@ -110,58 +95,129 @@ func (ri *RunInputs) Values() (workrun.Values, error) {
 	return out, nil
 }
 
-// lastInputs returns the inputs of the newest run of the open workflow.
-func (w *Window) lastInputs() workrun.Values {
-	if w.deps.Runs == nil || w.wfID == "" {
-		return nil
-	}
-	rs, err := w.deps.Runs.ListRuns(w.ctx, workrun.RunFilter{WorkflowID: w.wfID, Limit: 1})
-	if err != nil || len(rs) == 0 {
-		return nil
-	}
-	return rs[0].Inputs
+// InputsForm asks for a run's inputs, one row per State field. A file
+// field's "Choose file…" is reported to chooseFile; the app layer imports
+// the file and hands it back with addFile.
+type InputsForm struct {
+	state      map[string]workrun.FieldType
+	chooseFile func(f *InputsForm, field string)
+	names      []string
+	text       map[string]*widget.Entry
+	checks     map[string]*widget.Check
+	files      map[string][]workrun.ArtifactInfo
+	flabel     map[string]*widget.Label
+	form       *widget.Form
 }
 
-// askInputs shows the Run dialog for the open workflow and starts the run
-// when confirmed; a workflow without inputs starts at once.
-func (w *Window) askInputs() {
-	if w.deps.Engine == nil || len(w.probs) > 0 {
-		return
+// NewInputsForm builds the form; a file field's button calls chooseFile
+// (docs/product.md W3), and is disabled when chooseFile is nil.
+func NewInputsForm(state map[string]workrun.FieldType, chooseFile func(f *InputsForm, field string)) *InputsForm {
+	f := &InputsForm{state: state, chooseFile: chooseFile, text: map[string]*widget.Entry{},
+		checks: map[string]*widget.Check{}, files: map[string][]workrun.ArtifactInfo{}, flabel: map[string]*widget.Label{}}
+	for n := range state {
+		f.names = append(f.names, n)
 	}
-	wf := w.doc.Workflow()
-	ri := NewRunInputs(wf, w.runInputNames(wf), w.lastInputs(), w.deps.Artifacts, w.win)
-	w.runInputs = ri
-	if len(ri.Names) == 0 {
-		w.launch(wf, workrun.Values{})
-		return
-	}
-	d := dialog.NewCustomConfirm(lang.X("run.inputs", "Run inputs"), lang.X("run.run", "Run"), lang.X("cancel", "Cancel"),
-		container.NewVScroll(ri.Object()), func(ok bool) {
-			if !ok {
-				return
+	slices.Sort(f.names)
+	f.form = widget.NewForm()
+	for _, n := range f.names {
+		t := state[n]
+		var o fyne.CanvasObject
+		switch t {
+		case workrun.FieldBoolean:
+			c := widget.NewCheck("", nil)
+			f.checks[n] = c
+			o = c
+		case workrun.FieldFile, workrun.FieldFiles:
+			l := widget.NewLabel(lang.X("run.no_file", "no file"))
+			f.flabel[n] = l
+			b := widget.NewButton(lang.X("run.choose_file", "Choose file…"), func() { f.chooseFile(f, n) })
+			if chooseFile == nil {
+				b.Disable()
 			}
-			vals, err := ri.Values()
+			o = container.NewBorder(nil, nil, nil, b, l)
+		case workrun.FieldJSON:
+			e := widget.NewMultiLineEntry()
+			e.SetPlaceHolder(`{"key": "value"}`)
+			f.text[n] = e
+			o = e
+		default:
+			e := widget.NewEntry()
+			f.text[n] = e
+			o = e
+		}
+		f.form.Append(fmt.Sprintf("%s (%s)", n, FieldTypeLabel(t)), o)
+	}
+	return f
+}
+
+// Object is the form's widget.
+func (f *InputsForm) Object() fyne.CanvasObject { return f.form }
+
+// SetText fills a text, number or JSON field (tests and defaults).
+func (f *InputsForm) SetText(name, v string) {
+	if e := f.text[name]; e != nil {
+		e.SetText(v)
+	}
+}
+
+// addFile sets (file) or appends to (files) a file field.
+func (f *InputsForm) addFile(name string, info workrun.ArtifactInfo) {
+	if f.state[name] == workrun.FieldFile {
+		f.files[name] = []workrun.ArtifactInfo{info}
+	} else {
+		f.files[name] = append(f.files[name], info)
+	}
+	var names []string
+	for _, a := range f.files[name] {
+		names = append(names, fmt.Sprintf("%s (%s, %d B)", a.Name, a.MediaType, a.Size))
+	}
+	f.flabel[name].SetText(strings.Join(names, ", "))
+}
+
+// Values returns the inputs typed for each field; empty fields are left out.
+func (f *InputsForm) Values() (workrun.Values, error) {
+	v := workrun.Values{}
+	for _, n := range f.names {
+		switch t := f.state[n]; t {
+		case workrun.FieldBoolean:
+			v[n] = f.checks[n].Checked
+		case workrun.FieldFile:
+			if fs := f.files[n]; len(fs) > 0 {
+				v[n] = fs[0].ID
+			}
+		case workrun.FieldFiles:
+			if fs := f.files[n]; len(fs) > 0 {
+				ids := make([]any, len(fs))
+				for i, a := range fs {
+					ids[i] = a.ID
+				}
+				v[n] = ids
+			}
+		case workrun.FieldNumber:
+			s := strings.TrimSpace(f.text[n].Text)
+			if s == "" {
+				continue
+			}
+			x, err := strconv.ParseFloat(s, 64)
 			if err != nil {
-				w.showError(err)
-				return
+				return nil, fmt.Errorf(lang.X("run.bad_number", "%s: not a number"), n)
 			}
-			w.launch(wf, vals)
-		}, w.win)
-	s := w.win.Canvas().Size()
-	d.Resize(fyne.NewSize(min(560, s.Width-40), min(460, s.Height-40)))
-	d.Show()
-	// Enter in a one-line field runs, as the Run button does; the first
-	// field has the focus, so Ctrl+R then Enter runs with the inputs shown.
-	var first *widget.Entry
-	for i, f := range ri.forms {
-		if e := f.text[ri.Names[i]]; e != nil && !e.MultiLine {
-			e.OnSubmitted = func(string) { d.Confirm() }
-			if first == nil {
-				first = e
+			v[n] = x
+		case workrun.FieldJSON:
+			s := strings.TrimSpace(f.text[n].Text)
+			if s == "" {
+				continue
+			}
+			var x any
+			if err := json.Unmarshal([]byte(s), &x); err != nil {
+				return nil, fmt.Errorf(lang.X("run.bad_json", "%s: not valid JSON"), n)
+			}
+			v[n] = x
+		default:
+			if s := f.text[n].Text; s != "" {
+				v[n] = s
 			}
 		}
 	}
-	if first != nil {
-		w.win.Canvas().Focus(first)
-	}
+	return v, nil
 }

@@ -10,8 +10,9 @@ import (
 
 // newInspector makes the window's inspector and answers its requests: the
 // app layer runs the connection tests and reads the credentials off the
-// Fyne thread, on contexts that end when the window closes, and hands the
-// results back on the Fyne thread (docs/conventions.md §6).
+// Fyne thread (Window.background), on contexts that end when the window
+// closes, and hands the results back on the Fyne thread
+// (docs/conventions.md §6).
 func (w *Window) newInspector() *Inspector {
 	in := NewInspector(func() *Document { return w.doc }, w.win.Canvas(), w.tips)
 	// The edits go to the open document (w.doc changes when another
@@ -32,42 +33,38 @@ func (w *Window) newInspector() *Inspector {
 	}
 	if check := w.deps.CheckAgent; check != nil {
 		in.OnTestAgent = func(url, credential string, show func(AgentReport, error)) {
-			w.goThen(30*time.Second, func(ctx context.Context) func() {
-				rep, err := check(ctx, url, credential)
-				return func() { show(rep, err) }
-			})
+			var rep AgentReport
+			var err error
+			w.background(func() {
+				ctx, cancel := context.WithTimeout(w.ctx, 30*time.Second)
+				defer cancel()
+				rep, err = check(ctx, url, credential)
+			}, func() { show(rep, err) })
 		}
 	}
 	if check := w.deps.CheckMCP; check != nil {
 		in.OnTestMCP = func(url, credential string, show func([]MCPTool, error)) {
-			w.goThen(30*time.Second, func(ctx context.Context) func() {
-				tools, err := check(ctx, url, credential)
-				return func() { show(tools, err) }
-			})
+			var tools []MCPTool
+			var err error
+			w.background(func() {
+				ctx, cancel := context.WithTimeout(w.ctx, 30*time.Second)
+				defer cancel()
+				tools, err = check(ctx, url, credential)
+			}, func() { show(tools, err) })
 		}
 	}
 	if mgr := w.deps.Credentials; mgr != nil {
 		in.OnCredentials = func(show func([]Credential, error)) {
-			w.goThen(10*time.Second, func(ctx context.Context) func() {
-				cs, err := mgr.List(ctx)
-				return func() { show(cs, err) }
-			})
+			var cs []Credential
+			var err error
+			w.background(func() {
+				ctx, cancel := context.WithTimeout(w.ctx, 10*time.Second)
+				defer cancel()
+				cs, err = mgr.List(ctx)
+			}, func() { show(cs, err) })
 		}
 	}
 	return in
-}
-
-// goThen runs work off the Fyne thread on a context bounded by d and
-// canceled when the window closes, then runs what work returns on the
-// Fyne thread.
-func (w *Window) goThen(d time.Duration, work func(ctx context.Context) func()) {
-	parent := w.ctx
-	go func() {
-		ctx, cancel := context.WithTimeout(parent, d)
-		defer cancel()
-		show := work(ctx)
-		w.do(show)
-	}()
 }
 
 // runInputNames are the fields the Run dialog asks for: those no node

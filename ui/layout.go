@@ -69,10 +69,6 @@ func NewPanes(prefs fyne.Preferences, list, centre, insp, bottom fyne.CanvasObje
 	return p
 }
 
-// ListShown and InspectorShown report whether the side panes are open.
-func (p *Panes) ListShown() bool      { return p.listOn }
-func (p *Panes) InspectorShown() bool { return p.inspOn }
-
 // ToggleList and ToggleInspector collapse or reopen a side pane.
 func (p *Panes) ToggleList()      { p.listOn = !p.listOn; p.remember(); p.Refresh() }
 func (p *Panes) ToggleInspector() { p.inspOn = !p.inspOn; p.remember(); p.Refresh() }
@@ -82,19 +78,6 @@ func (p *Panes) ShowInspector() {
 	if !p.inspOn {
 		p.ToggleInspector()
 	}
-}
-
-// Widths returns the laid-out widths of list, canvas column and inspector
-// (0 for a collapsed pane) and the height of the bottom pane.
-func (p *Panes) Widths() (list, centre, insp, bottom float32) {
-	return p.list.Size().Width * vis(p.list), p.centre.Size().Width, p.insp.Size().Width * vis(p.insp), p.bottom.Size().Height
-}
-
-func vis(o fyne.CanvasObject) float32 {
-	if o.Visible() {
-		return 1
-	}
-	return 0
 }
 
 func (p *Panes) remember() {

@@ -60,20 +60,6 @@ func NewPalette(cv *CanvasView) *Palette {
 // Object is the palette's widget tree.
 func (p *Palette) Object() fyne.CanvasObject { return p.root }
 
-// SetFilter types into the filter box.
-func (p *Palette) SetFilter(s string) { p.filter.SetText(s) }
-
-// Shown returns the kinds the palette shows, in order.
-func (p *Palette) Shown() []string {
-	var out []string
-	for _, it := range p.items {
-		if it.Visible() {
-			out = append(out, it.kind)
-		}
-	}
-	return out
-}
-
 func (p *Palette) apply() {
 	q := strings.ToLower(strings.TrimSpace(p.filter.Text))
 	shown := map[string]bool{}

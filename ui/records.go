@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -21,9 +20,18 @@ import (
 // duration, reason — filterable by workflow and status and sorted by any
 // column (click its heading; again to reverse). A finished run opens
 // read-only with its timeline; one that can still change opens in the main
-// run panel (docs/product.md W5).
+// run panel (docs/product.md W5). The view reads nothing itself: it asks
+// for a list (OnReload) and for a run to be opened (OnOpen), and the app
+// layer hands it the runs (SetRuns).
 type RecordsView struct {
-	w      *Window
+	// OnReload asks for the runs that match f; the answer comes to SetRuns.
+	OnReload func(f workrun.RunFilter)
+	// OnOpen reports that the person picked run r.
+	OnOpen func(r workrun.Run)
+	// loaded, when set, is called after SetRuns showed a list (tests wait
+	// on it).
+	loaded func()
+
 	runs   []workrun.Run
 	wfIDs  []string
 	wfSel  *widget.Select
@@ -33,7 +41,7 @@ type RecordsView struct {
 	heads  []*widget.Button
 	root   fyne.CanvasObject
 	filter workrun.RunFilter
-	sortBy int  // column index
+	col    int  // the column sorted by
 	desc   bool // newest / largest first
 }
 
@@ -82,9 +90,9 @@ func (columns) Layout(objs []fyne.CanvasObject, s fyne.Size) {
 	}
 }
 
-// NewRecordsView makes the run records view of w.
-func NewRecordsView(w *Window) *RecordsView {
-	v := &RecordsView{w: w, msg: widget.NewLabel(""), sortBy: colStarted, desc: true}
+// NewRecordsView makes the run records view; it lists nothing until SetRuns.
+func NewRecordsView() *RecordsView {
+	v := &RecordsView{msg: widget.NewLabel(""), col: colStarted, desc: true}
 	v.wfSel = newSelect(nil, func(string) { v.applyFilter() })
 	v.wfSel.PlaceHolder = lang.X("rec.any_workflow", "any workflow")
 	opts := []string{lang.X("rec.any_status", "any status")}
@@ -107,7 +115,7 @@ func NewRecordsView(w *Window) *RecordsView {
 			if i >= len(v.runs) {
 				return
 			}
-			cells := v.Row(i)
+			cells := v.row(i)
 			for c, obj := range o.(*fyne.Container).Objects {
 				l := obj.(*widget.Label)
 				l.SetText(cells[c])
@@ -119,14 +127,8 @@ func NewRecordsView(w *Window) *RecordsView {
 			}
 		})
 	v.list.OnSelected = func(i widget.ListItemID) {
-		if i < len(v.runs) {
-			if r := v.runs[i]; r.Status.Terminal() {
-				v.Open(r.ID)
-			} else {
-				// A run that can still change (interrupted: Resume, Stop,
-				// a decision) opens in the main run panel, live.
-				v.w.ShowRun(r.ID)
-			}
+		if i < len(v.runs) && v.OnOpen != nil {
+			v.OnOpen(v.runs[i])
 		}
 		v.list.UnselectAll()
 	}
@@ -134,7 +136,7 @@ func NewRecordsView(w *Window) *RecordsView {
 		lang.X("rec.col_started", "Started"), lang.X("rec.col_duration", "Duration"), lang.X("rec.col_reason", "Reason")}
 	var heads []fyne.CanvasObject
 	for c := range numCols {
-		b := widget.NewButton(names[c], func() { v.SortBy(c) })
+		b := widget.NewButton(names[c], func() { v.sortBy(c) })
 		b.Alignment = widget.ButtonAlignLeading
 		b.Importance = widget.LowImportance
 		v.heads = append(v.heads, b)
@@ -162,12 +164,9 @@ func statusImportance(s workrun.RunStatus) widget.Importance {
 // Object is the view's widget tree.
 func (v *RecordsView) Object() fyne.CanvasObject { return v.root }
 
-// Runs returns the runs listed, in the order shown.
-func (v *RecordsView) Runs() []workrun.Run { return v.runs }
-
-// Row returns the cells of row i as shown: workflow, status, started,
+// row returns the cells of row i as shown: workflow, status, started,
 // duration, reason.
-func (v *RecordsView) Row(i int) [numCols]string {
+func (v *RecordsView) row(i int) [numCols]string {
 	r := v.runs[i]
 	name := r.WorkflowName
 	if name == "" {
@@ -194,12 +193,12 @@ func runDuration(r workrun.Run) time.Duration {
 	return end.Sub(r.CreatedAt)
 }
 
-// SortBy sorts the list by column c; the same column again reverses it.
-func (v *RecordsView) SortBy(c int) {
-	if c == v.sortBy {
+// sortBy sorts the list by column c; the same column again reverses it.
+func (v *RecordsView) sortBy(c int) {
+	if c == v.col {
 		v.desc = !v.desc
 	} else {
-		v.sortBy, v.desc = c, c == colStarted || c == colDuration
+		v.col, v.desc = c, c == colStarted || c == colDuration
 	}
 	v.sort()
 	v.markSort()
@@ -209,7 +208,7 @@ func (v *RecordsView) SortBy(c int) {
 func (v *RecordsView) markSort() {
 	for c, b := range v.heads {
 		b.Icon = nil
-		if c == v.sortBy {
+		if c == v.col {
 			b.Icon = theme.MenuDropUpIcon()
 			if v.desc {
 				b.Icon = theme.MenuDropDownIcon()
@@ -221,7 +220,7 @@ func (v *RecordsView) markSort() {
 
 func (v *RecordsView) sort() {
 	key := func(r workrun.Run) string {
-		switch v.sortBy {
+		switch v.col {
 		case colWorkflow:
 			return strings.ToLower(r.WorkflowName)
 		case colStatus:
@@ -233,7 +232,7 @@ func (v *RecordsView) sort() {
 	}
 	slices.SortStableFunc(v.runs, func(a, b workrun.Run) int {
 		var c int
-		switch v.sortBy {
+		switch v.col {
 		case colStarted:
 			c = a.CreatedAt.Compare(b.CreatedAt)
 		case colDuration:
@@ -272,16 +271,6 @@ func (v *RecordsView) SetFilter(workflowID string, s workrun.RunStatus) {
 	v.Reload()
 }
 
-// FilterStatus lists only runs in status s ("" for any), as the status
-// picker does.
-func (v *RecordsView) FilterStatus(s workrun.RunStatus) {
-	if i := slices.Index(runStatuses, s); i >= 0 {
-		v.stSel.SetSelectedIndex(i + 1)
-	} else {
-		v.stSel.SetSelectedIndex(0)
-	}
-}
-
 func (v *RecordsView) applyFilter() {
 	f := workrun.RunFilter{Limit: 200, WorkflowID: v.filter.WorkflowID}
 	if i := v.wfSel.SelectedIndex(); i > 0 && i < len(v.wfIDs) {
@@ -296,9 +285,10 @@ func (v *RecordsView) applyFilter() {
 	v.Reload()
 }
 
-// Reload reads the run list again (one page of 200; the store pages by id).
+// Reload asks for the run list again (one page of 200; the store pages by
+// id).
 func (v *RecordsView) Reload() {
-	if v.w.deps.Runs == nil {
+	if v.OnReload == nil {
 		v.msg.SetText(lang.X("rec.none", "no run records in this window"))
 		return
 	}
@@ -306,48 +296,55 @@ func (v *RecordsView) Reload() {
 	if f.Limit == 0 {
 		f.Limit = 200
 	}
-	rs, err := v.w.deps.Runs.ListRuns(v.w.ctx, f)
-	if err != nil {
-		v.msg.SetText(err.Error())
-		return
-	}
-	v.runs = rs
-	v.sort()
-	v.msg.SetText(fmt.Sprintf(lang.X("rec.count", "%d runs"), len(rs)))
-	v.list.Refresh()
+	v.OnReload(f)
 }
 
-// Open shows a past run read-only in its own window: its canvas with node
-// statuses, its run panel and its timeline.
-func (v *RecordsView) Open(runID string) fyne.Window {
-	deps := v.w.deps
-	if deps.Runs == nil {
-		return nil
+// SetRuns lists runs, or says why they could not be read.
+func (v *RecordsView) SetRuns(rs []workrun.Run, err error) {
+	if err != nil {
+		v.msg.SetText(err.Error())
+	} else {
+		v.runs = rs
+		v.sort()
+		v.msg.SetText(fmt.Sprintf(lang.X("rec.count", "%d runs"), len(rs)))
+		v.list.Refresh()
 	}
-	ctx, cancel := context.WithTimeout(v.w.ctx, 10*time.Second)
-	defer cancel()
-	panel := NewRunPanel(deps.Runs, true)
-	if err := panel.Show(ctx, runID); err != nil {
-		v.w.showError(err)
-		return nil
+	if v.loaded != nil {
+		v.loaded()
 	}
-	r := panel.Run()
+}
+
+// runRecord is everything the read-only window of a past run shows.
+type runRecord struct {
+	run   workrun.Run
+	nodes []workrun.NodeRun
+	msgs  []workrun.Message
+	tasks []workrun.RemoteCall
+	files map[string][]workrun.ArtifactInfo
+	// tasksErr is why the remote tasks could not be read (the rest shows).
+	tasksErr error
+}
+
+// recordWindow shows a past run read-only in its own window of a: its
+// canvas with node statuses, its run panel, its timeline and tasks (a
+// remote task panel already filled).
+func recordWindow(a fyne.App, rec runRecord, tasks *RemotePanel) fyne.Window {
+	r := rec.run
+	panel := NewRunPanel(nil, true)
 	cv := NewCanvasView(NewDocument(r.Workflow), true)
 	panel.OnStatus = cv.SetStatus
-	nrs, _ := deps.Runs.NodeRuns(ctx, runID)
-	for _, n := range nrs {
+	panel.Load(r, rec.nodes, rec.msgs)
+	for _, n := range rec.nodes {
 		cv.SetStatus(n.NodeID, n.Status)
 	}
-	tl := widget.NewLabel(Timeline(r, nrs))
+	tl := widget.NewLabel(timeline(r, rec.nodes))
 	tl.Wrapping = fyne.TextWrapWord
-	tasks := NewRemotePanel(deps.RemoteCalls, deps.Runs, deps.Artifacts, v.w.win)
-	tasks.Show(ctx, runID)
 	tabs := container.NewAppTabs(
 		container.NewTabItem(lang.X("tab.run", "Run"), panel.Object()),
 		container.NewTabItem(lang.X("rec.timeline", "Timeline"), container.NewVScroll(tl)),
 		container.NewTabItem(lang.X("tab.remote", "Remote tasks"), tasks.Object()),
 	)
-	win := v.w.app.NewWindow(fmt.Sprintf("%s — %s (%s)", r.WorkflowName, shortID(r.ID), lang.X("rec.readonly", "read-only")))
+	win := a.NewWindow(fmt.Sprintf("%s — %s (%s)", r.WorkflowName, shortID(r.ID), lang.X("rec.readonly", "read-only")))
 	split := container.NewVSplit(cv, tabs)
 	win.SetContent(split)
 	win.Resize(fyne.NewSize(1000, 720))
@@ -356,9 +353,9 @@ func (v *RecordsView) Open(runID string) fyne.Window {
 	return win
 }
 
-// Timeline lists a run's nodes in the order they started, with durations,
+// timeline lists a run's nodes in the order they started, with durations,
 // inputs and outputs.
-func Timeline(r workrun.Run, nrs []workrun.NodeRun) string {
+func timeline(r workrun.Run, nrs []workrun.NodeRun) string {
 	ns := slices.Clone(nrs)
 	slices.SortStableFunc(ns, func(a, b workrun.NodeRun) int {
 		switch {

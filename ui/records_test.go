@@ -34,10 +34,10 @@ func TestRecords_ColumnsSortFilter(t *testing.T) {
 	}}
 	w := newTestWindow(t, Deps{Runs: runs})
 	v := w.records
-	v.Reload()
+	waitRecords(t, w, v.Reload)
 	ids := func() []string {
 		var out []string
-		for _, r := range v.Runs() {
+		for _, r := range v.runs {
 			out = append(out, r.ID)
 		}
 		return out
@@ -45,30 +45,81 @@ func TestRecords_ColumnsSortFilter(t *testing.T) {
 	if diff := cmp.Diff([]string{"c", "b", "a"}, ids()); diff != "" {
 		t.Errorf("default order, newest first (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([numCols]string{"alpha", "failed", t0.Add(time.Minute).Format("2006-01-02 15:04:05"), "2s", "x: stopped before it finished"}, v.Row(1)); diff != "" {
+	if diff := cmp.Diff([numCols]string{"alpha", "failed", t0.Add(time.Minute).Format("2006-01-02 15:04:05"), "2s", "x: stopped before it finished"}, v.row(1)); diff != "" {
 		t.Errorf("row cells (-want +got):\n%s", diff)
 	}
-	v.SortBy(colDuration)
+	v.sortBy(colDuration)
 	if diff := cmp.Diff([]string{"c", "a", "b"}, ids()); diff != "" {
 		t.Errorf("by duration, longest first (-want +got):\n%s", diff)
 	}
-	v.SortBy(colDuration)
+	v.sortBy(colDuration)
 	if diff := cmp.Diff([]string{"b", "a", "c"}, ids()); diff != "" {
 		t.Errorf("by duration reversed (-want +got):\n%s", diff)
 	}
-	v.SortBy(colWorkflow)
+	v.sortBy(colWorkflow)
 	if diff := cmp.Diff([]string{"b", "a", "c"}, ids()); diff != "" {
 		t.Errorf("by workflow (-want +got):\n%s", diff)
 	}
-	v.FilterStatus(workrun.RunFailed)
+	waitRecords(t, w, func() { v.filterStatus(workrun.RunFailed) })
 	if got := filters[len(filters)-1].Status; got != workrun.RunFailed {
 		t.Errorf("status filter sent %q", got)
 	}
 	if diff := cmp.Diff([]string{"b"}, ids()); diff != "" {
 		t.Errorf("failed runs (-want +got):\n%s", diff)
 	}
-	v.FilterStatus("")
+	waitRecords(t, w, func() { v.filterStatus("") })
 	if !slices.Equal(ids(), []string{"b", "a", "c"}) {
 		t.Errorf("any status: %v", ids())
+	}
+}
+
+// waitRecords runs op on the UI thread and waits until the run records it
+// asked for are listed (they are read off the UI thread).
+func waitRecords(t *testing.T, w *Window, op func()) {
+	t.Helper()
+	done := make(chan struct{}, 1)
+	onUI(w, func() {
+		w.records.loaded = func() {
+			select {
+			case done <- struct{}{}:
+			default:
+			}
+		}
+		op()
+	})
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the run records were not listed")
+	}
+}
+
+// TestRecords_SlowReadNeverOverwritesANewerOne: the run records are read off
+// the UI thread; when the person changes the filter while an older read is
+// still under way, the older answer (arriving last) is not shown.
+func TestRecords_SlowReadNeverOverwritesANewerOne(t *testing.T) {
+	release := make(chan struct{})
+	runs := &fakeRuns{ListRunsFunc: func(_ context.Context, f workrun.RunFilter) ([]workrun.Run, error) {
+		if f.Status == "" {
+			<-release // the first, unfiltered read is slow
+			return []workrun.Run{{ID: "old", Status: workrun.RunSucceeded}, {ID: "old2", Status: workrun.RunFailed}}, nil
+		}
+		return []workrun.Run{{ID: "new", Status: f.Status}}, nil
+	}}
+	w := newTestWindow(t, Deps{Runs: runs})
+	onUI(w, w.records.Reload)
+	waitRecords(t, w, func() { w.records.filterStatus(workrun.RunFailed) })
+	shown := make(chan struct{})
+	onUI(w, func() { w.rs.recordsRead = func() { close(shown) } })
+	close(release)
+	<-shown // the slow read's answer reached the UI thread
+	var ids []string
+	onUI(w, func() {
+		for _, r := range w.records.runs {
+			ids = append(ids, r.ID)
+		}
+	})
+	if !slices.Equal(ids, []string{"new"}) {
+		t.Errorf("records show %v after the slow read ended, want the newer filter's [new]", ids)
 	}
 }

@@ -1,14 +1,11 @@
 package ui
 
 import (
-	"context"
 	"fmt"
-	"io"
 	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/widget"
 
@@ -16,22 +13,22 @@ import (
 )
 
 // RemotePanel shows each Remote Agent call of a run: the saved remote state,
-// its status and cancel messages, and its file results (docs/remote-agent.md R8). It offers
-// no manual query, fetch or cancel: those belong to the engine's policy.
+// its status and cancel messages, and its file results (docs/remote-agent.md
+// R8). It offers no manual query, fetch or cancel: those belong to the
+// engine's policy. It reads nothing itself: the app layer reads the records
+// and hands them to ShowResult; a file result's Save… is reported to
+// saveFile.
 type RemotePanel struct {
-	calls func(ctx context.Context, runID string) ([]workrun.RemoteCall, error)
-	arts  workrun.ArtifactStore
-	runs  workrun.RunStore
-	win   fyne.Window
-	box   *fyne.Container
-	root  fyne.CanvasObject
-	shown []workrun.RemoteCall
-	runID string
+	saveFile func(workrun.ArtifactInfo)
+	box      *fyne.Container
+	root     fyne.CanvasObject
+	shown    []workrun.RemoteCall
 }
 
-// NewRemotePanel makes the panel; calls and arts may be nil.
-func NewRemotePanel(calls func(ctx context.Context, runID string) ([]workrun.RemoteCall, error), runs workrun.RunStore, arts workrun.ArtifactStore, win fyne.Window) *RemotePanel {
-	p := &RemotePanel{calls: calls, runs: runs, arts: arts, win: win, box: container.NewVBox()}
+// NewRemotePanel makes the panel; saveFile is called when the person asks
+// to save a file result (nil: files cannot be saved).
+func NewRemotePanel(saveFile func(workrun.ArtifactInfo)) *RemotePanel {
+	p := &RemotePanel{saveFile: saveFile, box: container.NewVBox()}
 	p.root = container.NewVScroll(p.box)
 	p.box.Add(widget.NewLabel(lang.X("remote.none", "No remote tasks in this run.")))
 	return p
@@ -40,33 +37,9 @@ func NewRemotePanel(calls func(ctx context.Context, runID string) ([]workrun.Rem
 // Object is the panel's widget tree.
 func (p *RemotePanel) Object() fyne.CanvasObject { return p.root }
 
-// Tasks returns what is shown.
-func (p *RemotePanel) Tasks() []workrun.RemoteCall { return p.shown }
-
-// Show reads the run's remote task records and shows them with the file
-// results found in outputs (artifact ids of the node's file fields). It
-// reads on the caller's goroutine; the window calls Read off the Fyne
-// thread and ShowResult on it.
-func (p *RemotePanel) Show(ctx context.Context, runID string) {
-	ts, files, err := p.Read(ctx, runID)
-	p.ShowResult(runID, ts, files, err)
-}
-
-// Read reads what Show shows; it touches no widget.
-func (p *RemotePanel) Read(ctx context.Context, runID string) ([]workrun.RemoteCall, map[string][]workrun.ArtifactInfo, error) {
-	if p.calls == nil || runID == "" {
-		return nil, nil, nil
-	}
-	ts, err := p.calls(ctx, runID)
-	if err != nil {
-		return nil, nil, err
-	}
-	return ts, p.fileResults(ctx, runID, ts), nil
-}
-
-// ShowResult shows what Read returned for runID.
-func (p *RemotePanel) ShowResult(runID string, ts []workrun.RemoteCall, files map[string][]workrun.ArtifactInfo, err error) {
-	p.runID = runID
+// ShowResult shows the remote task records read for a run, with the file
+// results of each node (by node id), or why they could not be read.
+func (p *RemotePanel) ShowResult(ts []workrun.RemoteCall, files map[string][]workrun.ArtifactInfo, err error) {
 	if err != nil {
 		p.box.RemoveAll()
 		p.shown = nil
@@ -74,53 +47,6 @@ func (p *RemotePanel) ShowResult(runID string, ts []workrun.RemoteCall, files ma
 		return
 	}
 	p.ShowTasks(ts, files)
-}
-
-// RunID is the run whose tasks are shown.
-func (p *RemotePanel) RunID() string { return p.runID }
-
-// fileResults finds the artifacts each Remote Agent node wrote into file fields.
-func (p *RemotePanel) fileResults(ctx context.Context, runID string, ts []workrun.RemoteCall) map[string][]workrun.ArtifactInfo {
-	if p.runs == nil || p.arts == nil || len(ts) == 0 {
-		return nil
-	}
-	r, err := p.runs.GetRun(ctx, runID)
-	if err != nil {
-		return nil
-	}
-	nrs, err := p.runs.NodeRuns(ctx, runID)
-	if err != nil {
-		return nil
-	}
-	out := map[string][]workrun.ArtifactInfo{}
-	for _, n := range nrs {
-		if n.Type != "remote_agent" {
-			continue
-		}
-		for field, v := range n.Outputs {
-			var ids []string
-			switch r.Workflow.State[field] {
-			case workrun.FieldFile:
-				if s, ok := v.(string); ok {
-					ids = append(ids, s)
-				}
-			case workrun.FieldFiles:
-				if xs, ok := v.([]any); ok {
-					for _, x := range xs {
-						if s, ok := x.(string); ok {
-							ids = append(ids, s)
-						}
-					}
-				}
-			}
-			for _, id := range ids {
-				if a, err := p.arts.Stat(ctx, id); err == nil {
-					out[n.NodeID] = append(out[n.NodeID], a)
-				}
-			}
-		}
-	}
-	return out
 }
 
 // ShowTasks shows tasks; files maps a node id to its result artifacts.
@@ -150,7 +76,7 @@ func (p *RemotePanel) ShowTasks(ts []workrun.RemoteCall, files map[string][]work
 			fmt.Fprintf(&b, "\n%s: %s", lang.X("remote.status", "Status message"), HumanError(LocalizeMessage(t.StatusText)))
 		}
 		if t.CancelOutcome != "" || t.CancelText != "" {
-			line := CancelOutcomeLabel(t.CancelOutcome)
+			line := cancelOutcomeLabel(t.CancelOutcome)
 			switch ct := HumanError(LocalizeMessage(t.CancelText)); {
 			case line == "":
 				line = ct
@@ -177,33 +103,15 @@ func (p *RemotePanel) ShowTasks(ts []workrun.RemoteCall, files map[string][]work
 
 // fileRow offers to save a file result to disk.
 func (p *RemotePanel) fileRow(a workrun.ArtifactInfo) fyne.CanvasObject {
-	save := widget.NewButton(lang.X("remote.save", "Save…"), func() {
-		d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
-			if err != nil || wc == nil {
-				return
-			}
-			defer wc.Close()
-			rc, _, err := p.arts.Open(context.Background(), a.ID)
-			if err != nil {
-				dialog.ShowError(err, p.win)
-				return
-			}
-			defer rc.Close()
-			if _, err := io.Copy(wc, rc); err != nil {
-				dialog.ShowError(err, p.win)
-			}
-		}, p.win)
-		d.SetFileName(a.Name)
-		d.Show()
-	})
-	if p.arts == nil {
+	save := widget.NewButton(lang.X("remote.save", "Save…"), func() { p.saveFile(a) })
+	if p.saveFile == nil {
 		save.Disable()
 	}
 	return container.NewBorder(nil, nil, nil, save, widget.NewLabel(fmt.Sprintf("📄 %s (%s, %d B)", a.Name, a.MediaType, a.Size)))
 }
 
-// CancelOutcomeLabel names a saved cancel outcome for people.
-func CancelOutcomeLabel(o string) string {
+// cancelOutcomeLabel names a saved cancel outcome for people.
+func cancelOutcomeLabel(o string) string {
 	switch o {
 	case "":
 		return ""

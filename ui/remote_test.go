@@ -32,8 +32,6 @@ func (f *fakeArtifacts) Open(context.Context, string) (io.ReadCloser, workrun.Ar
 // and the file results, and offers nothing but saving a file: no query,
 // fetch or cancel (docs/remote-agent.md R8).
 func TestRemotePanel_R8(t *testing.T) {
-	test.NewTempApp(t)
-	SetupLanguage("en")
 	wf := SampleRemote("http://127.0.0.1:1")
 	wf.State["reports"] = workrun.FieldFiles
 	runs := &fakeRuns{
@@ -52,8 +50,10 @@ func TestRemotePanel_R8(t *testing.T) {
 			{NodeID: "ask3", AgentURL: "http://127.0.0.1:1", TaskID: "t-3", RemoteState: "TASK_STATE_WORKING", CancelOutcome: "canceled", CancelText: "Remote task: canceled"},
 		}, nil
 	}
-	p := NewRemotePanel(calls, runs, arts, test.NewWindow(nil))
-	p.Show(context.Background(), "r")
+	w := newTestWindow(t, Deps{Runs: runs, Artifacts: arts, RemoteCalls: calls})
+	ts, files, err := w.readTasks(t.Context(), "r")
+	p := w.newRemotePanel()
+	p.ShowResult(ts, files, err)
 	var texts, buttons []string
 	for _, o := range test.LaidOutObjects(p.Object()) {
 		switch x := o.(type) {

@@ -2,11 +2,8 @@ package ui
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -25,6 +22,10 @@ type runState struct {
 	ticking    bool // a ticker goroutine redraws durations
 	tasksBusy  bool // a remote task read is under way
 	tasksAgain bool // read the remote tasks again when it ends
+	recordsSeq int  // the newest run records read asked for
+	// recordsRead, when set, is called on the UI thread after each run
+	// records read ended, shown or not (tests wait on it).
+	recordsRead func()
 	// tasksShown, when set, is called after remote tasks were read and
 	// shown (tests wait on it).
 	tasksShown func(runID string)
@@ -56,48 +57,17 @@ func (w *Window) do(f func()) {
 // window's context is canceled none starts again.
 func (w *Window) quiesce() {
 	w.rs.mu.Lock()
-	w.rs.mu.Unlock() //nolint:staticcheck // an empty critical section is the point: wait for the holder
+	//lint:ignore SA2001 an empty critical section is the point: wait for the holder
+	w.rs.mu.Unlock()
 }
 
-// loadCredentials reads the credential list off the Fyne thread, so Run can
-// name missing credentials before anything starts.
-func (w *Window) loadCredentials() {
-	if w.deps.Credentials == nil {
-		return
-	}
-	ctx := w.ctx
-	go func() {
-		cs, err := w.deps.Credentials.List(ctx)
-		w.do(func() {
-			if err != nil {
-				w.setStatus(KeyringErrorText(err))
-				return
-			}
-			if cs == nil {
-				cs = []Credential{}
-			}
-			w.rs.creds = cs
-		})
-	}()
-}
-
-// background runs work off the Fyne thread, then then on it.
+// background runs work off the UI thread, then then on it (unless the
+// window closed meanwhile). work derives its contexts from w.ctx.
 func (w *Window) background(work, then func()) {
 	go func() {
 		work()
 		w.do(then)
 	}()
-}
-
-// wireCredentials lets the credentials dialog run its keyring calls through
-// the app layer, and shows a saved or deleted credential at once: the list
-// Run checks, and the Remote Agent picker of the node shown.
-func (w *Window) wireCredentials(v *CredentialsView) {
-	v.Background = w.background
-	v.OnChanged = func(cs []Credential) {
-		w.rs.creds = cs
-		w.insp.Show()
-	}
 }
 
 // frame is the shortest time between two redraws caused by engine events:
@@ -177,9 +147,6 @@ func (w *Window) pump(events <-chan Event) {
 		}
 	}
 }
-
-// apply shows one event; it runs on the Fyne thread.
-func (w *Window) apply(ev Event) { w.applyBatch([]Event{ev}) }
 
 // applyBatch shows a batch of events with one redraw; it runs on the Fyne
 // thread and reads no store: the remote task records are read off it.
@@ -274,30 +241,31 @@ func (w *Window) refreshTasks(runID string) {
 		return
 	}
 	w.rs.tasksBusy = true
-	ctx := w.ctx
-	go func() {
+	var ts []workrun.RemoteCall
+	var files map[string][]workrun.ArtifactInfo
+	var err error
+	w.background(func() {
 		start := time.Now()
-		ts, files, err := w.tasks.Read(ctx, runID)
+		ts, files, err = w.readTasks(w.ctx, runID)
 		if d := 250*time.Millisecond - time.Since(start); d > 0 {
 			select {
 			case <-time.After(d):
-			case <-ctx.Done():
+			case <-w.ctx.Done():
 			}
 		}
-		w.do(func() {
-			w.rs.tasksBusy = false
-			if runID == w.panel.RunID() {
-				w.tasks.ShowResult(runID, ts, files, err)
-			}
-			if w.rs.tasksAgain {
-				w.rs.tasksAgain = false
-				w.refreshTasks(w.panel.RunID())
-			}
-			if w.rs.tasksShown != nil {
-				w.rs.tasksShown(runID)
-			}
-		})
-	}()
+	}, func() {
+		w.rs.tasksBusy = false
+		if runID == w.panel.RunID() {
+			w.tasks.ShowResult(ts, files, err)
+		}
+		if w.rs.tasksAgain {
+			w.rs.tasksAgain = false
+			w.refreshTasks(w.panel.RunID())
+		}
+		if w.rs.tasksShown != nil {
+			w.rs.tasksShown(runID)
+		}
+	})
 }
 
 // loadRun reads a run's records off the Fyne thread and merges them into
@@ -310,77 +278,29 @@ func (w *Window) loadRun(runID string, then func(error)) {
 		}
 		return
 	}
-	ctx := w.ctx
-	go func() {
-		r, nrs, ms, err := ReadRun(ctx, w.deps.Runs, runID)
-		w.do(func() {
-			if err == nil && w.panel.RunID() == runID {
-				w.panel.Load(r, nrs, ms)
-				w.updateRunButtons()
-				w.updateTitle()
-				w.startTicker()
-			}
-			if then != nil {
-				then(err)
-			}
-		})
-	}()
+	w.readRun(runID, func(r workrun.Run, nrs []workrun.NodeRun, ms []workrun.Message, err error) {
+		if err == nil && w.panel.RunID() == runID {
+			w.panel.Load(r, nrs, ms)
+			w.updateRunButtons()
+			w.updateTitle()
+			w.startTicker()
+		}
+		if then != nil {
+			then(err)
+		}
+	})
 }
 
-// startRun asks for the run's inputs and starts it (docs/product.md W2, W3).
-func (w *Window) startRun() {
-	if w.deps.Engine == nil || len(w.probs) > 0 {
-		return
-	}
-	wf := w.doc.Workflow()
-	if missing := w.missingCredentials(wf); len(missing) > 0 {
-		w.showError(errors.New(fmt.Sprintf(lang.X("run.missing_credentials", "Cannot run: these credentials are not in the keyring: %s. Add them under Settings → Credentials…"), strings.Join(missing, ", "))))
-		return
-	}
-	form := NewInputsForm(wf.State, w.deps.Artifacts, w.win)
-	for k, v := range SampleInputs[wf.Name] {
-		form.SetText(k, v)
-	}
-	if len(wf.State) == 0 {
-		w.launch(wf, workrun.Values{})
-		return
-	}
-	d := dialog.NewCustomConfirm(lang.X("run.inputs", "Run inputs"), lang.X("run.run", "Run"), lang.X("cancel", "Cancel"),
-		container.NewVScroll(form.Object()), func(ok bool) {
-			if !ok {
-				return
-			}
-			vals, err := form.Values()
-			if err != nil {
-				w.showError(err)
-				return
-			}
-			w.launch(wf, vals)
-		}, w.win)
-	d.Resize(fyne.NewSize(520, 420))
-	d.Show()
-}
-
-// missingCredentials names the credentials the workflow's Remote Agent
-// nodes use that the credential list (as last read) lacks.
-func (w *Window) missingCredentials(wf workrun.Workflow) []string {
-	if w.deps.Credentials == nil || w.rs.creds == nil {
-		return nil
-	}
-	var out []string
-	for _, n := range wf.Nodes {
-		if n.Type != "remote_agent" {
-			continue
-		}
-		cred := configString(n.Config, "credential")
-		if cred == "" {
-			continue
-		}
-		if !slices.ContainsFunc(w.rs.creds, func(x Credential) bool { return x.Name == cred }) && !slices.Contains(out, cred) {
-			out = append(out, cred)
-		}
-	}
-	return out
+// readRun reads a run's records off the UI thread and hands them to then
+// on it.
+func (w *Window) readRun(runID string, then func(workrun.Run, []workrun.NodeRun, []workrun.Message, error)) {
+	var r workrun.Run
+	var nrs []workrun.NodeRun
+	var ms []workrun.Message
+	var err error
+	w.background(func() {
+		r, nrs, ms, err = ReadRun(w.ctx, w.deps.Runs, runID)
+	}, func() { then(r, nrs, ms, err) })
 }
 
 func (w *Window) launch(wf workrun.Workflow, vals workrun.Values) {
@@ -421,19 +341,22 @@ func (w *Window) stopRun() {
 	w.panel.Apply(Event{Type: "run", RunID: id, Run: &r})
 	w.updateRunButtons()
 	w.setStatus(lang.X("run.stopping", "stopping…"))
-	go func() {
-		err := w.deps.Engine.Stop(context.WithoutCancel(w.ctx), id)
-		if err != nil {
-			w.do(func() {
-				if w.panel.RunID() == id && w.panel.Run().Status == workrun.RunStopping {
-					// The engine refused: show the run as it was.
-					w.panel.Apply(Event{Type: "run", RunID: id, Run: &prev})
-					w.updateRunButtons()
-				}
-				w.showError(fmt.Errorf("%s: %w", lang.X("run.stop_failed", "stop run"), err))
-			})
+	// Stop goes on when the window closes meanwhile: the engine bounds
+	// the abort hooks it waits for.
+	var err error
+	w.background(func() {
+		err = w.deps.Engine.Stop(context.WithoutCancel(w.ctx), id)
+	}, func() {
+		if err == nil {
+			return
 		}
-	}()
+		if w.panel.RunID() == id && w.panel.Run().Status == workrun.RunStopping {
+			// The engine refused: show the run as it was.
+			w.panel.Apply(Event{Type: "run", RunID: id, Run: &prev})
+			w.updateRunButtons()
+		}
+		w.showError(fmt.Errorf("%s: %w", lang.X("run.stop_failed", "stop run"), err))
+	})
 }
 
 func (w *Window) resumeRun() {
@@ -483,148 +406,109 @@ func (w *Window) decide(d workrun.Decision) {
 	}
 }
 
-// InputsForm asks for a run's inputs, one row per State field.
-type InputsForm struct {
-	state  map[string]workrun.FieldType
-	arts   workrun.ArtifactStore
-	win    fyne.Window
-	names  []string
-	text   map[string]*widget.Entry
-	checks map[string]*widget.Check
-	files  map[string][]workrun.ArtifactInfo
-	flabel map[string]*widget.Label
-	form   *widget.Form
-}
-
-// NewInputsForm builds the form; file fields get a file picker that
-// imports through the artifact store (docs/product.md W3).
-func NewInputsForm(state map[string]workrun.FieldType, arts workrun.ArtifactStore, win fyne.Window) *InputsForm {
-	f := &InputsForm{state: state, arts: arts, win: win, text: map[string]*widget.Entry{},
-		checks: map[string]*widget.Check{}, files: map[string][]workrun.ArtifactInfo{}, flabel: map[string]*widget.Label{}}
-	for n := range state {
-		f.names = append(f.names, n)
+// askInputs shows the Run dialog for the open workflow, filled with the
+// inputs of its newest run (read off the UI thread), and starts the run
+// when confirmed; a workflow without inputs starts at once.
+func (w *Window) askInputs() {
+	if w.deps.Engine == nil || len(w.probs) > 0 {
+		return
 	}
-	slices.Sort(f.names)
-	f.form = widget.NewForm()
-	for _, n := range f.names {
-		t := state[n]
-		var o fyne.CanvasObject
-		switch t {
-		case workrun.FieldBoolean:
-			c := widget.NewCheck("", nil)
-			f.checks[n] = c
-			o = c
-		case workrun.FieldFile, workrun.FieldFiles:
-			l := widget.NewLabel(lang.X("run.no_file", "no file"))
-			f.flabel[n] = l
-			b := widget.NewButton(lang.X("run.choose_file", "Choose file…"), func() { f.pick(n) })
-			if arts == nil {
-				b.Disable()
-			}
-			o = container.NewBorder(nil, nil, nil, b, l)
-		case workrun.FieldJSON:
-			e := widget.NewMultiLineEntry()
-			e.SetPlaceHolder(`{"key": "value"}`)
-			f.text[n] = e
-			o = e
-		default:
-			e := widget.NewEntry()
-			f.text[n] = e
-			o = e
+	wf := w.doc.Workflow()
+	if missing := w.missingCredentials(wf); len(missing) > 0 {
+		w.showError(fmt.Errorf(lang.X("run.missing_credentials", "Cannot run: these credentials are not in the keyring: %s. Add them under Settings → Credentials…"), strings.Join(missing, ", ")))
+		return
+	}
+	if w.deps.Runs == nil || w.wfID == "" {
+		w.showInputs(wf, nil)
+		return
+	}
+	doc, wfID := w.doc, w.wfID
+	var rs []workrun.Run
+	var err error
+	w.background(func() {
+		rs, err = w.deps.Runs.ListRuns(w.ctx, workrun.RunFilter{WorkflowID: wfID, Limit: 1})
+	}, func() {
+		if w.doc != doc {
+			return // another workflow was opened meanwhile
 		}
-		f.form.Append(fmt.Sprintf("%s (%s)", n, FieldTypeLabel(t)), o)
-	}
-	return f
-}
-
-// Object is the form's widget.
-func (f *InputsForm) Object() fyne.CanvasObject { return f.form }
-
-// SetText fills a text, number or JSON field (tests and defaults).
-func (f *InputsForm) SetText(name, v string) {
-	if e := f.text[name]; e != nil {
-		e.SetText(v)
-	}
-}
-
-func (f *InputsForm) pick(name string) {
-	dialog.ShowFileOpen(func(rc fyne.URIReadCloser, err error) {
-		if err != nil || rc == nil {
-			if err != nil {
-				dialog.ShowError(err, f.win)
-			}
-			return
-		}
-		defer rc.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		info, err := f.arts.Put(ctx, rc.URI().Name(), rc.URI().MimeType(), rc, "", "")
+		var last workrun.Values
 		if err != nil {
-			dialog.ShowError(fmt.Errorf("import %s: %w", rc.URI().Name(), err), f.win)
-			return
+			// The dialog still opens, only not prefilled.
+			w.setStatus(fmt.Sprintf("%s: %s", lang.X("run.last_inputs_failed", "Could not read the last run's inputs"), HumanError(err.Error())))
+		} else if len(rs) > 0 {
+			last = rs[0].Inputs
 		}
-		f.AddFile(name, info)
-	}, f.win)
+		w.showInputs(wf, last)
+	})
 }
 
-// AddFile sets (file) or appends to (files) a file field.
-func (f *InputsForm) AddFile(name string, info workrun.ArtifactInfo) {
-	if f.state[name] == workrun.FieldFile {
-		f.files[name] = []workrun.ArtifactInfo{info}
-	} else {
-		f.files[name] = append(f.files[name], info)
+// showInputs shows the Run dialog for wf, prefilled with last.
+func (w *Window) showInputs(wf workrun.Workflow, last workrun.Values) {
+	ri := newRunInputs(wf, w.runInputNames(wf), last, w.fileChooser())
+	if len(ri.Names) == 0 {
+		w.launch(wf, workrun.Values{})
+		return
 	}
-	var names []string
-	for _, a := range f.files[name] {
-		names = append(names, fmt.Sprintf("%s (%s, %d B)", a.Name, a.MediaType, a.Size))
-	}
-	f.flabel[name].SetText(strings.Join(names, ", "))
-}
-
-// Values returns the inputs typed for each field; empty fields are left out.
-func (f *InputsForm) Values() (workrun.Values, error) {
-	v := workrun.Values{}
-	for _, n := range f.names {
-		switch t := f.state[n]; t {
-		case workrun.FieldBoolean:
-			v[n] = f.checks[n].Checked
-		case workrun.FieldFile:
-			if fs := f.files[n]; len(fs) > 0 {
-				v[n] = fs[0].ID
+	d := dialog.NewCustomConfirm(lang.X("run.inputs", "Run inputs"), lang.X("run.run", "Run"), lang.X("cancel", "Cancel"),
+		container.NewVScroll(ri.Object()), func(ok bool) {
+			if !ok {
+				return
 			}
-		case workrun.FieldFiles:
-			if fs := f.files[n]; len(fs) > 0 {
-				ids := make([]any, len(fs))
-				for i, a := range fs {
-					ids[i] = a.ID
-				}
-				v[n] = ids
-			}
-		case workrun.FieldNumber:
-			s := strings.TrimSpace(f.text[n].Text)
-			if s == "" {
-				continue
-			}
-			x, err := strconv.ParseFloat(s, 64)
+			vals, err := ri.Values()
 			if err != nil {
-				return nil, fmt.Errorf(lang.X("run.bad_number", "%s: not a number"), n)
+				w.showError(err)
+				return
 			}
-			v[n] = x
-		case workrun.FieldJSON:
-			s := strings.TrimSpace(f.text[n].Text)
-			if s == "" {
-				continue
-			}
-			var x any
-			if err := json.Unmarshal([]byte(s), &x); err != nil {
-				return nil, fmt.Errorf(lang.X("run.bad_json", "%s: not valid JSON"), n)
-			}
-			v[n] = x
-		default:
-			if s := f.text[n].Text; s != "" {
-				v[n] = s
+			w.launch(wf, vals)
+		}, w.win)
+	s := w.win.Canvas().Size()
+	d.Resize(fyne.NewSize(min(560, s.Width-40), min(460, s.Height-40)))
+	d.Show()
+	// Enter in a one-line field runs, as the Run button does; the first
+	// field has the focus, so Ctrl+R then Enter runs with the inputs shown.
+	var first *widget.Entry
+	for i, f := range ri.forms {
+		if e := f.text[ri.Names[i]]; e != nil && !e.MultiLine {
+			e.OnSubmitted = func(string) { d.Confirm() }
+			if first == nil {
+				first = e
 			}
 		}
 	}
-	return v, nil
+	if first != nil {
+		w.win.Canvas().Focus(first)
+	}
+}
+
+// fileChooser is the run inputs' file picker: it imports the chosen file
+// into the artifact store off the UI thread (nil without an artifact
+// store).
+func (w *Window) fileChooser() func(f *InputsForm, field string) {
+	if w.deps.Artifacts == nil {
+		return nil
+	}
+	return func(f *InputsForm, field string) {
+		dialog.ShowFileOpen(func(rc fyne.URIReadCloser, err error) {
+			if err != nil {
+				w.showError(err)
+				return
+			}
+			if rc == nil {
+				return // the person cancelled
+			}
+			var info workrun.ArtifactInfo
+			w.background(func() {
+				defer rc.Close() // a read-only file: closing loses nothing
+				ctx, cancel := context.WithTimeout(w.ctx, time.Minute)
+				defer cancel()
+				info, err = w.deps.Artifacts.Put(ctx, rc.URI().Name(), rc.URI().MimeType(), rc, "", "")
+			}, func() {
+				if err != nil {
+					w.showError(fmt.Errorf("import %s: %w", rc.URI().Name(), err))
+					return
+				}
+				f.addFile(field, info)
+			})
+		}, w.win)
+	}
 }

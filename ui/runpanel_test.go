@@ -266,15 +266,15 @@ func TestInputsForm_Types(t *testing.T) {
 	SetupLanguage("en")
 	state := map[string]workrun.FieldType{"q": workrun.FieldText, "n": workrun.FieldNumber, "ok": workrun.FieldBoolean,
 		"j": workrun.FieldJSON, "doc": workrun.FieldFile, "docs": workrun.FieldFiles, "unset": workrun.FieldText}
-	f := NewInputsForm(state, &fakeArtifacts{}, test.NewWindow(nil))
+	f := NewInputsForm(state, func(*InputsForm, string) {})
 	f.SetText("q", "hello")
 	f.SetText("n", "2.5")
 	f.SetText("j", `{"a": [1, 2]}`)
 	f.checks["ok"].SetChecked(true)
-	f.AddFile("doc", workrun.ArtifactInfo{ID: "a1", Name: "x.pdf"})
-	f.AddFile("doc", workrun.ArtifactInfo{ID: "a2", Name: "y.pdf"}) // a file field holds one
-	f.AddFile("docs", workrun.ArtifactInfo{ID: "b1"})
-	f.AddFile("docs", workrun.ArtifactInfo{ID: "b2"})
+	f.addFile("doc", workrun.ArtifactInfo{ID: "a1", Name: "x.pdf"})
+	f.addFile("doc", workrun.ArtifactInfo{ID: "a2", Name: "y.pdf"}) // a file field holds one
+	f.addFile("docs", workrun.ArtifactInfo{ID: "b1"})
+	f.addFile("docs", workrun.ArtifactInfo{ID: "b2"})
 	got, err := f.Values()
 	if err != nil {
 		t.Fatal(err)

@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"fmt"
-
 	"workrun/workrun"
 )
 
@@ -56,25 +54,4 @@ func SampleParallel(agentURL string) workrun.Workflow {
 			{From: "ask", To: "join"}, {From: "check", To: "join"}, {From: "join", To: "end"},
 		},
 	}
-}
-
-// BigWorkflow is a chain-and-fan workflow of n nodes and about 1.5·n edges
-// (the canvas benchmark uses 200/300).
-func BigWorkflow(n, edges int) workrun.Workflow {
-	wf := workrun.Workflow{Name: "big", State: map[string]workrun.FieldType{"x": workrun.FieldText}}
-	for i := 0; i < n; i++ {
-		kind := "join"
-		if i == 0 {
-			kind = "start"
-		}
-		wf.Nodes = append(wf.Nodes, workrun.NodeSpec{ID: fmt.Sprintf("n%d", i), Type: kind,
-			Position: pos(float32(i%20)*200, float32(i/20)*100)})
-	}
-	for i := 1; i < n && len(wf.Edges) < edges; i++ {
-		wf.Edges = append(wf.Edges, workrun.Edge{From: fmt.Sprintf("n%d", i-1), To: fmt.Sprintf("n%d", i)})
-	}
-	for i := 2; i < n && len(wf.Edges) < edges; i++ {
-		wf.Edges = append(wf.Edges, workrun.Edge{From: fmt.Sprintf("n%d", i-2), To: fmt.Sprintf("n%d", i)})
-	}
-	return wf
 }

@@ -8,11 +8,6 @@ import (
 	"time"
 
 	"workrun/a2a/demoagent"
-	"workrun/artifacts"
-	"workrun/nodes/output"
-	"workrun/nodes/remoteagent"
-	"workrun/nodes/start"
-	"workrun/store"
 	"workrun/workrun"
 )
 
@@ -22,28 +17,9 @@ import (
 // Stop, pressed in the panel, ends the run "stopped" and the agent's task
 // gets exactly one cancel.
 func TestStopRunInterruptedByAgent(t *testing.T) {
-	ctx := t.Context()
-	dir := t.TempDir()
-	st, err := store.Open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	arts, err := artifacts.New(dir, st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	agent := demoagent.New(demoagent.Options{})
-	url, stop, err := agent.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
-	eng := workrun.NewEngine(st, arts, start.Kind{}, output.Kind{}, remoteagent.New(remoteagent.Deps{Calls: st}))
-	eng.AbortTimeout = 10 * time.Second
-	g := &gatedEngine{Engine: eng, open: make(chan struct{})}
-	w := newTestWindow(t, Deps{Engine: g, Runs: st, Workflows: st, Artifacts: arts})
-	w.OpenWorkflow("", SampleRemote(url))
+	rig := newDemoRig(t)
+	w := rig.w
+	w.OpenWorkflow("", SampleRemote(rig.url))
 
 	var reason string
 	var actions []string
@@ -70,17 +46,8 @@ func TestStopRunInterruptedByAgent(t *testing.T) {
 			}
 		}
 	}
-	onUI(w, func() { w.launch(w.doc.Workflow(), workrun.Values{"question": "input"}) })
-	close(g.open)
-	var r workrun.Run
-	select {
-	case r = <-ended:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the interrupted run did not end after Stop")
-	}
-	w.unsub()
-	<-w.pumpDone
-	w.Close() // no app goroutine touches the widgets from here on
+	launchGated(w, rig.gate, workrun.Values{"question": "input"})
+	r := waitEnded(t, w, ended, 30*time.Second, "the interrupted run did not end after Stop")
 
 	if !strings.Contains(reason, demoagent.InputText) {
 		t.Errorf("reason %q does not say what the agent asked (%q)", reason, demoagent.InputText)
@@ -97,11 +64,11 @@ func TestStopRunInterruptedByAgent(t *testing.T) {
 	if status, _ := w.panel.headerTexts(); !strings.Contains(status, "stopped") {
 		t.Errorf("header %q after Stop", status)
 	}
-	cs, err := st.RemoteCallsForRun(context.WithoutCancel(ctx), r.ID)
+	cs, err := rig.st.RemoteCallsForRun(t.Context(), r.ID)
 	if err != nil || len(cs) != 1 || cs[0].TaskID == "" {
 		t.Fatalf("remote calls %+v, %v", cs, err)
 	}
-	if n := agent.Cancels(cs[0].TaskID); n != 1 {
+	if n := rig.agent.Cancels(cs[0].TaskID); n != 1 {
 		t.Errorf("agent received %d cancels for %s, want exactly 1", n, cs[0].TaskID)
 	}
 }
@@ -151,7 +118,7 @@ func TestRunNamesMissingCredentialsFirst(t *testing.T) {
 	var status string
 	onUI(w, func() {
 		w.OpenWorkflow("", wf)
-		w.startRun()
+		w.runClicked()
 		status = w.status.Text
 	})
 	if started != 0 {
@@ -160,11 +127,10 @@ func TestRunNamesMissingCredentialsFirst(t *testing.T) {
 	if !strings.Contains(status, "prod") {
 		t.Errorf("status %q does not name the missing credential", status)
 	}
-	v := NewCredentialsView(creds, w.win)
 	onUI(w, func() {
-		w.wireCredentials(v)
-		v.Fill(Credential{Name: "prod", Origin: "https://agent.example.com", Kind: schemeBearer}, "tok")
-		v.Save()
+		v := w.newCredentialsView()
+		v.fill(Credential{Name: "prod", Origin: "https://agent.example.com", Kind: schemeBearer}, "tok")
+		v.save()
 	})
 	waitFor("the saved credential", func() bool { return len(w.rs.creds) == 1 })
 	var missing []string
@@ -196,13 +162,13 @@ func TestRemoteTasksFollowTheRunShown(t *testing.T) {
 		t.Fatal("remote tasks never read")
 	}
 	var ts []workrun.RemoteCall
-	onUI(w, func() { ts = w.tasks.Tasks() })
+	onUI(w, func() { ts = w.tasks.shownTasks() })
 	if len(ts) != 1 || ts[0].TaskID != "task-of-r1" {
 		t.Fatalf("remote tasks %+v, want run r1's", ts)
 	}
 	onUI(w, func() {
 		w.OpenWorkflow("", SampleParallel("http://127.0.0.1:1"))
-		ts = w.tasks.Tasks()
+		ts = w.tasks.shownTasks()
 	})
 	if len(ts) != 0 {
 		t.Errorf("after opening another workflow the panel still shows %+v", ts)

@@ -48,11 +48,12 @@ func (t *appTheme) Font(s fyne.TextStyle) fyne.Resource {
 
 var cjkSubset = fyne.NewStaticResource("cjk-subset.ttf", assets.CJKFont)
 
-// newAppTheme returns the theme for language code ("en", "zh-Hans").
-func newAppTheme(code string) fyne.Theme {
+// newAppTheme returns the theme for language code ("en", "zh-Hans"); ctx
+// bounds asking fontconfig.
+func newAppTheme(ctx context.Context, code string) fyne.Theme {
 	t := &appTheme{Theme: theme.DefaultTheme(), text: cjkSubset}
 	if strings.HasPrefix(code, "zh") {
-		if f := systemCJKFont(); f != nil {
+		if f := systemCJKFont(ctx); f != nil {
 			t.text = f
 		}
 	}
@@ -60,9 +61,13 @@ func newAppTheme(code string) fyne.Theme {
 }
 
 // applyTheme sets the theme for the current language on a.
-func applyTheme(a fyne.App) {
-	a.Settings().SetTheme(newAppTheme(CurrentLanguage()))
+func applyTheme(ctx context.Context, a fyne.App) {
+	a.Settings().SetTheme(newAppTheme(ctx, CurrentLanguage()))
 }
+
+// fontconfigTimeout bounds the fontconfig calls made when the window is
+// built in Chinese.
+const fontconfigTimeout = 3 * time.Second
 
 var (
 	sysCJKOnce sync.Once
@@ -71,10 +76,11 @@ var (
 
 // systemCJKFont returns the system's Chinese font as one TrueType/OpenType
 // face (the first of a collection), or nil when fontconfig names none that
-// really has Chinese glyphs. It asks once per process.
-func systemCJKFont() fyne.Resource {
+// really has Chinese glyphs. It asks once per process, within ctx and at
+// most fontconfigTimeout.
+func systemCJKFont(ctx context.Context) fyne.Resource {
 	sysCJKOnce.Do(func() {
-		for _, path := range fontconfigCJKFiles() {
+		for _, path := range fontconfigCJKFiles(ctx) {
 			b, err := loadFace(path)
 			if err != nil {
 				fyne.LogError("load CJK font "+path, err)
@@ -93,8 +99,8 @@ func systemCJKFont() fyne.Resource {
 // Simplified Chinese first, then every font it says covers Chinese.
 // fc-match answers with the nearest font even when none covers Chinese
 // (DejaVu, say); the caller checks the glyphs.
-func fontconfigCJKFiles() []string {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+func fontconfigCJKFiles(ctx context.Context) []string {
+	ctx, cancel := context.WithTimeout(ctx, fontconfigTimeout)
 	defer cancel()
 	var out []string
 	seen := map[string]bool{}

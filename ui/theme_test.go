@@ -51,7 +51,7 @@ func sameImage(a, b image.Image) bool {
 func TestChineseLabelsRenderGlyphs(t *testing.T) {
 	test.NewTempApp(t)
 	for _, code := range []string{"zh-Hans", "en"} {
-		fyne.CurrentApp().Settings().SetTheme(newAppTheme(code))
+		fyne.CurrentApp().Settings().SetTheme(newAppTheme(t.Context(), code))
 		a := renderLabel(t, "运行失败")
 		b := renderLabel(t, "远程任务")
 		tofu := renderLabel(t, "\U000F0001\U000F0002\U000F0003\U000F0004")
@@ -72,21 +72,21 @@ func TestChineseLabelsRenderGlyphs(t *testing.T) {
 // installs fonts-wqy-microhei), fontconfig finds it, the first face of its
 // collection is extracted, and the Chinese theme draws text with it.
 func TestChineseThemeUsesTheSystemCJKFont(t *testing.T) {
-	f := systemCJKFont()
+	f := systemCJKFont(t.Context())
 	if f == nil {
-		t.Fatalf("no system CJK font found through fontconfig (candidates %q); scripts/deps.sh test installs fonts-wqy-microhei", fontconfigCJKFiles())
+		t.Fatalf("no system CJK font found through fontconfig (candidates %q); scripts/deps.sh test installs fonts-wqy-microhei", fontconfigCJKFiles(t.Context()))
 	}
 	if !hasRunes(f.Content(), "请选择远程智能体") {
 		t.Error("the system CJK font lacks common Chinese characters")
 	}
-	th := newAppTheme("zh-Hans")
+	th := newAppTheme(t.Context(), "zh-Hans")
 	if got := th.Font(fyne.TextStyle{}); got != f {
 		t.Errorf("Chinese text font %s, want the system CJK font", got.Name())
 	}
 	if got := th.Font(fyne.TextStyle{Bold: true}); got != f {
 		t.Errorf("Chinese bold font %s, want the system CJK font", got.Name())
 	}
-	if got := newAppTheme("en").Font(fyne.TextStyle{}); got != cjkSubset {
+	if got := newAppTheme(t.Context(), "en").Font(fyne.TextStyle{}); got != cjkSubset {
 		t.Errorf("English text font %s, want the CJK subset (Latin falls through to Fyne's font)", got.Name())
 	}
 }
@@ -169,7 +169,7 @@ func TestThemeDrawsEnglishPunctuationLikeFyne(t *testing.T) {
 			return w.Canvas().Capture()
 		}
 		want := render(theme.DefaultTheme())
-		if got := render(newAppTheme("en")); !sameImage(got, want) {
+		if got := render(newAppTheme(t.Context(), "en")); !sameImage(got, want) {
 			t.Errorf("bold=%v: %q renders differently with the app's English theme than with Fyne's", style.Bold, text)
 		}
 	}

@@ -108,20 +108,21 @@ func TestRecords_FilterAndOpen(t *testing.T) {
 		},
 	}
 	w := newTestWindow(t, Deps{Runs: runs})
-	w.records.SetFilter("wf1", workrun.RunFailed)
+	waitRecords(t, w, func() { w.records.SetFilter("wf1", workrun.RunFailed) })
 	if gotFilter.WorkflowID != "wf1" || gotFilter.Status != workrun.RunFailed {
 		t.Errorf("filter sent %+v", gotFilter)
 	}
-	if len(w.records.Runs()) != 1 {
-		t.Fatalf("listed %d runs", len(w.records.Runs()))
+	if len(w.records.runs) != 1 {
+		t.Fatalf("listed %d runs", len(w.records.runs))
 	}
-	win := w.records.Open("r1")
-	if win == nil {
-		t.Fatal("run did not open")
+	rec, err := w.readRecord(t.Context(), "r1")
+	if err != nil {
+		t.Fatal(err)
 	}
+	win := w.showRecord(rec)
 	defer win.Close()
 	nrs, _ := runs.NodeRuns(context.Background(), "r1")
-	tl := Timeline(run, nrs)
+	tl := timeline(run, nrs)
 	iStart, iAsk, iEnd := strings.Index(tl, "1. start"), strings.Index(tl, "2. ask"), strings.Index(tl, "3. end")
 	if iStart < 0 || iAsk < iStart || iEnd < iAsk {
 		t.Errorf("timeline not in start order:\n%s", tl)
@@ -142,7 +143,11 @@ func TestResumeInterruptedByExit(t *testing.T) {
 	resumed := ""
 	eng := &fakeEngine{ResumeFunc: func(_ context.Context, id string) error { resumed = id; return nil }}
 	w := newTestWindow(t, Deps{Runs: runs, Engine: eng})
-	w.ShowRun("r9")
+	r, nrs, ms, err := ReadRun(t.Context(), runs, "r9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.showLoadedRun(r, nrs, ms)
 	if diff := cmp.Diff([]string{"Resume", "Stop"}, w.panel.actionLabels()); diff != "" {
 		t.Fatalf("actions (-want +got):\n%s", diff)
 	}

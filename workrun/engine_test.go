@@ -102,6 +102,14 @@ func run(t *testing.T, e *workrun.Engine, wf workrun.Workflow, in workrun.Values
 	return r
 }
 
+// recorded reports whether node is saved succeeded in run runID.
+func recorded(ctx context.Context, st *workruntest.MemStore, runID, node string) bool {
+	recs, err := st.NodeRuns(ctx, runID)
+	return err == nil && slices.ContainsFunc(recs, func(n workrun.NodeRun) bool {
+		return n.NodeID == node && n.Status == workrun.NodeSucceeded
+	})
+}
+
 func nodeStatuses(t *testing.T, st *workruntest.MemStore, runID string) map[string]workrun.NodeStatus {
 	t.Helper()
 	recs, err := st.NodeRuns(t.Context(), runID)
@@ -291,6 +299,7 @@ func TestFailureWhileBranchesRun(t *testing.T) {
 			}
 		}
 	}
+	var st *workruntest.MemStore // set before the run starts
 	slowStarted := make(chan struct{}, 2)
 	finishedDone := make(chan struct{})
 	slow := func(id string) *fakeStep {
@@ -313,13 +322,19 @@ func TestFailureWhileBranchesRun(t *testing.T) {
 			<-slowStarted
 			<-slowStarted
 			<-finishedDone
-			time.Sleep(20 * time.Millisecond) // let "finished" be recorded
+			// Fail once "finished" is recorded succeeded.
+			for deadline := time.Now().Add(5 * time.Second); !recorded(ctx, st, nc.RunID(), "finished"); time.Sleep(time.Millisecond) {
+				if time.Now().After(deadline) {
+					return nil, errors.New("finished was never recorded")
+				}
+			}
 			return nil, errors.New("disk full")
 		}},
 		"after-slow1": {},
 		"after-fail":  {},
 	}
-	e, st := newEngine(t, fk)
+	var e *workrun.Engine
+	e, st = newEngine(t, fk)
 	var statuses []workrun.RunStatus
 	events, cancel := e.Subscribe()
 	defer cancel()

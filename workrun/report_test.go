@@ -36,18 +36,7 @@ func (b *syncBuffer) String() string {
 }
 
 func messageTexts(t *testing.T, st *workruntest.MemStore, runID, nodeID string) []string {
-	t.Helper()
-	ms, err := st.Messages(t.Context(), runID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, m := range ms {
-		if m.NodeID == nodeID {
-			out = append(out, m.In("en"))
-		}
-	}
-	return out
+	return workruntest.NodeMessages(t, st, runID, nodeID, "en")
 }
 
 func containsLine(lines []string, part string) bool {

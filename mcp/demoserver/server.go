@@ -111,17 +111,6 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.log...)
 }
 
-// Count returns how many requests of method were received.
-func (s *Server) Count(method string) int {
-	n := 0
-	for _, r := range s.Requests() {
-		if r.Method == method {
-			n++
-		}
-	}
-	return n
-}
-
 // DropSessions forgets every session and its tasks, as a restarted server
 // would.
 func (s *Server) DropSessions() {

@@ -24,6 +24,25 @@ const (
 	enUnknown     = "Remote task: submission result unknown (no taskId was received); no cancel sent, nothing resubmitted"
 )
 
+// checkAborted: the abort sent wantCancels CancelTasks and no status query
+// before or after them, showed wantMsgs and saved wantOutcome.
+func checkAborted(t *testing.T, agent *fakeAgent, nc *workruntest.NodeContext, calls *memCalls, wantCancels int, wantMsgs []string, wantOutcome string) {
+	t.Helper()
+	if got := agent.Calls("CancelTask"); got != wantCancels {
+		t.Errorf("CancelTask sent %d times, want %d", got, wantCancels)
+	}
+	if agent.Calls("GetTask")+agent.Calls("SubscribeToTask") != 0 {
+		t.Error("queried the task: the cancel needs no status query")
+	}
+	if diff := cmp.Diff(wantMsgs, msgsOf(nc)); diff != "" {
+		t.Errorf("messages (-want +got):\n%s", diff)
+	}
+	got, _ := calls.get("r", "ra")
+	if got.CancelOutcome != wantOutcome {
+		t.Errorf("saved outcome %q, want %q", got.CancelOutcome, wantOutcome)
+	}
+}
+
 // savedCall builds the in-memory call of a node execution as it stands after
 // the given record was committed.
 func savedCall(t *testing.T, d Deps, rec workrun.RemoteCall, agent AgentClient) (*call, *workruntest.NodeContext) {
@@ -92,19 +111,7 @@ func TestAbort_R9Table(t *testing.T) {
 			rec := workrun.RemoteCall{RunID: "r", NodeID: "ra", CallKey: callKey, MessageID: "m", TaskID: tt.taskID, RemoteState: string(tt.state), Ended: tt.ended}
 			_, nc := savedCall(t, Deps{Calls: calls}, rec, agent)
 			abortNC(t.Context(), nc)
-			if got := agent.Calls("CancelTask"); got != tt.wantCancels {
-				t.Errorf("CancelTask sent %d times, want %d", got, tt.wantCancels)
-			}
-			if agent.Calls("GetTask")+agent.Calls("SubscribeToTask") != 0 {
-				t.Error("queried the task before or after the cancel")
-			}
-			if diff := cmp.Diff(tt.wantMsgs, msgsOf(nc)); diff != "" {
-				t.Errorf("messages (-want +got):\n%s", diff)
-			}
-			got, _ := calls.get("r", "ra")
-			if got.CancelOutcome != tt.wantOutcome {
-				t.Errorf("saved outcome %q, want %q", got.CancelOutcome, tt.wantOutcome)
-			}
+			checkAborted(t, agent, nc, calls, tt.wantCancels, tt.wantMsgs, tt.wantOutcome)
 			// The hook runs once; a second call changes nothing (no retry).
 			abortNC(t.Context(), nc)
 			if got := agent.Calls("CancelTask"); got != tt.wantCancels {

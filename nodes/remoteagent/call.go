@@ -112,7 +112,7 @@ func (c *call) run(ctx context.Context) (workrun.Values, error) {
 	}()
 	var err error
 	c.Call, err = remotecall.Load[AgentClient](ctx, s.kind.deps.Calls, nc, callKey, c.redactRecord, func() (workrun.RemoteCall, error) {
-		origin, err := Origin(s.cfg.URL)
+		origin, err := remotecall.Origin(s.cfg.URL)
 		return workrun.RemoteCall{
 			RunID: nc.RunID(), NodeID: nc.NodeID(), CallKey: callKey,
 			AgentURL: s.cfg.URL, Origin: origin,
@@ -163,17 +163,11 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 	if !agent.Streaming() {
 		return c.sendBlocking(ctx, agent, req)
 	}
-	res, err := c.follow(ctx, func(sctx context.Context) iter.Seq2[a2a.StreamEvent, error] {
+	res, ended, out, err := c.followToEnd(ctx, func(sctx context.Context) iter.Seq2[a2a.StreamEvent, error] {
 		return agent.SendStreamingMessage(sctx, req)
 	})
-	if err != nil {
-		return nil, err
-	}
-	if res.done {
-		return c.finish(ctx)
-	}
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
+	if ended {
+		return out, err
 	}
 	if c.Record().TaskID == "" {
 		if notSubmitted(res.err) {
@@ -320,17 +314,11 @@ func (c *call) recoverTask(ctx context.Context, agent AgentClient, quiet bool) (
 		if !quiet {
 			c.log(msgSubscribing, taskID)
 		}
-		res, err := c.follow(ctx, func(sctx context.Context) iter.Seq2[a2a.StreamEvent, error] {
+		res, ended, out, err := c.followToEnd(ctx, func(sctx context.Context) iter.Seq2[a2a.StreamEvent, error] {
 			return agent.SubscribeToTask(sctx, taskID)
 		})
-		if err != nil {
-			return nil, err
-		}
-		if res.done {
-			return c.finish(ctx)
-		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
+		if ended {
+			return out, err
 		}
 		quiet = res.quiet
 		switch {
@@ -376,6 +364,23 @@ type followed struct {
 	quiet  bool  // nothing arrived for timeout_seconds
 	events int   // events handled
 	err    error // why a stream that is not done ended
+}
+
+// followToEnd follows one stream (follow) and says whether that ended the
+// call — a failure, a final event (the result is finished), or ctx done —
+// and if so with what to return; otherwise res says how the stream ended.
+func (c *call) followToEnd(ctx context.Context, open func(context.Context) iter.Seq2[a2a.StreamEvent, error]) (res followed, ended bool, out workrun.Values, err error) {
+	res, err = c.follow(ctx, open)
+	switch {
+	case err != nil:
+		return res, true, nil, err
+	case res.done:
+		out, err = c.finish(ctx)
+		return res, true, out, err
+	case ctx.Err() != nil:
+		return res, true, nil, ctx.Err()
+	}
+	return res, false, nil, nil
 }
 
 // follow reads one stream until a final event, the stream's end, or silence

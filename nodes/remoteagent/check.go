@@ -53,7 +53,7 @@ func checkAgentAt(ctx context.Context, rawURL string, cred *a2a.Credential) (Rep
 		return Report{}, err
 	}
 	if cred != nil {
-		if err := CheckCredentialFor(*cred, rawURL); err != nil {
+		if err := checkCredentialFor(*cred, rawURL); err != nil {
 			return Report{}, err
 		}
 	}

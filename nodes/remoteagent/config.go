@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/url"
 	"strings"
 	"time"
 
@@ -109,37 +108,17 @@ func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, time.Duratio
 // checkURL accepts an absolute http(s) URL; with a credential, plain http is
 // accepted only for a loopback host (docs/remote-agent.md R3.3, docs/product.md W8).
 func checkURL(raw string, withCredential bool) error {
-	if err := remotecall.CheckURL(raw, "an A2A service", withCredential, IsLoopback); err != nil {
+	if err := remotecall.CheckURL(raw, "an A2A service", withCredential, isLoopback); err != nil {
 		return fmt.Errorf("%w: %v", ErrConfig, err)
 	}
 	return nil
 }
 
-// IsLoopback reports whether host (without port) names the local machine.
-func IsLoopback(host string) bool {
+// isLoopback reports whether host (without port) names the local machine.
+func isLoopback(host string) bool {
 	if strings.EqualFold(host, "localhost") {
 		return true
 	}
 	ip := net.ParseIP(strings.Trim(host, "[]"))
 	return ip != nil && ip.IsLoopback()
-}
-
-// Origin returns scheme://host:port of an absolute URL, with the default port
-// made explicit, so two spellings of one origin compare equal.
-func Origin(raw string) (string, error) {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return "", fmt.Errorf("origin of %q: not an absolute URL", raw)
-	}
-	scheme := strings.ToLower(u.Scheme)
-	port := u.Port()
-	if port == "" {
-		switch scheme {
-		case "https":
-			port = "443"
-		case "http":
-			port = "80"
-		}
-	}
-	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port), nil
 }

@@ -43,21 +43,21 @@ func (s *step) credential(ctx context.Context) (*a2a.Credential, error) {
 	if cred == nil || err != nil {
 		return nil, err
 	}
-	if err := CheckCredentialFor(*cred, s.cfg.URL); err != nil {
+	if err := checkCredentialFor(*cred, s.cfg.URL); err != nil {
 		return nil, fmt.Errorf("credential %q: %w", s.cfg.Credential, err)
 	}
 	return cred, nil
 }
 
-// CheckCredentialFor refuses a credential for a URL outside its origin, or
+// checkCredentialFor refuses a credential for a URL outside its origin, or
 // over plain http to anything but a loopback address (docs/remote-agent.md R3.3, docs/product.md W8).
-func CheckCredentialFor(cred a2a.Credential, rawURL string) error {
-	want, err := Origin(rawURL)
+func checkCredentialFor(cred a2a.Credential, rawURL string) error {
+	want, err := remotecall.Origin(rawURL)
 	if err != nil {
 		return err
 	}
 	if cred.Origin != "" {
-		have, err := Origin(cred.Origin)
+		have, err := remotecall.Origin(cred.Origin)
 		if err != nil {
 			return fmt.Errorf("%w: %v", a2a.ErrCrossOriginCredential, err)
 		}
@@ -70,7 +70,7 @@ func CheckCredentialFor(cred a2a.Credential, rawURL string) error {
 		if i := strings.LastIndex(host, ":"); i >= 0 {
 			host = host[:i]
 		}
-		if !IsLoopback(host) {
+		if !isLoopback(host) {
 			return fmt.Errorf("%w (%s)", a2a.ErrInsecureCredential, want)
 		}
 	}

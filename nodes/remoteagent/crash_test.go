@@ -1,26 +1,22 @@
 package remoteagent_test
 
 import (
-	"bufio"
 	"context"
 	"database/sql"
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
-	"syscall"
 	"testing"
 	"time"
 
-	"workrun/artifacts"
 	"workrun/nodes/output"
 	"workrun/nodes/process"
 	"workrun/nodes/remoteagent"
 	"workrun/nodes/start"
 	"workrun/store"
+	"workrun/store/storetest"
 	"workrun/workrun"
 )
 
@@ -28,40 +24,20 @@ import (
 // with WORKRUN_RA_CHILD_DIR set it starts a run in that data directory and
 // waits to be killed.
 func TestMain(m *testing.M) {
-	if dir := os.Getenv("WORKRUN_RA_CHILD_DIR"); dir != "" {
-		os.Exit(crashChild(dir, os.Getenv("WORKRUN_RA_CHILD_URL")))
-	}
-	os.Exit(m.Run())
+	storetest.ChildMain(m, "WORKRUN_RA_CHILD_DIR", func(dir string) int {
+		prompt := os.Getenv("WORKRUN_RA_CHILD_PROMPT")
+		if prompt == "" {
+			prompt = "slow 15 100"
+		}
+		return storetest.StartRun(dir, crashWorkflow(os.Getenv("WORKRUN_RA_CHILD_URL")), workrun.Values{"prompt_ra": prompt},
+			func(st *store.Store) []workrun.Kind {
+				return []workrun.Kind{start.Kind{}, process.Kind{}, output.Kind{}, remoteagent.New(remoteagent.Deps{Calls: st})}
+			})
+	})
 }
 
 func crashWorkflow(url string) workrun.Workflow {
 	return flow([]workrun.NodeSpec{raNode("ra", url, "")})
-}
-
-func crashChild(dir, url string) int {
-	ctx := context.Background()
-	st, err := store.Open(ctx, dir)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	arts, err := artifacts.New(dir, st)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	eng := workrun.NewEngine(st, arts, start.Kind{}, process.Kind{}, output.Kind{}, remoteagent.New(remoteagent.Deps{Calls: st}))
-	prompt := os.Getenv("WORKRUN_RA_CHILD_PROMPT")
-	if prompt == "" {
-		prompt = "slow 15 100"
-	}
-	id, err := eng.Start(ctx, "", crashWorkflow(url), workrun.Values{"prompt_ra": prompt})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	fmt.Println("run", id)
-	select {} // killed by the parent
 }
 
 // TestServers_CrashAfterTaskIDThenResume: the runner is SIGKILLed right after
@@ -71,22 +47,7 @@ func TestServers_CrashAfterTaskIDThenResume(t *testing.T) {
 	for _, srv := range bothServers(t, true) {
 		t.Run(srv.name, func(t *testing.T) {
 			dir := t.TempDir()
-			cmd := exec.Command(os.Args[0], "-test.run=^$")
-			cmd.Env = append(os.Environ(), "WORKRUN_RA_CHILD_DIR="+dir, "WORKRUN_RA_CHILD_URL="+srv.base)
-			cmd.Stderr = os.Stderr
-			out, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() }) //nolint:errcheck
-			sc := bufio.NewScanner(out)
-			if !sc.Scan() || !strings.HasPrefix(sc.Text(), "run ") {
-				t.Fatalf("child said %q", sc.Text())
-			}
-			runID := strings.TrimPrefix(sc.Text(), "run ")
+			cmd, runID := storetest.StartChild(t, "WORKRUN_RA_CHILD_DIR="+dir, "WORKRUN_RA_CHILD_URL="+srv.base)
 
 			e := newEnv(t, dir, "en")
 			var taskID string
@@ -95,10 +56,7 @@ func TestServers_CrashAfterTaskIDThenResume(t *testing.T) {
 				taskID = c.TaskID
 				return err == nil && c.TaskID != ""
 			})
-			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-				t.Fatal(err)
-			}
-			cmd.Wait() //nolint:errcheck
+			storetest.Kill(t, cmd)
 			if c := e.call(t, runID, "ra"); c.Ended {
 				t.Fatalf("the task ended before the kill; the test proves nothing: %+v", c)
 			}
@@ -153,23 +111,7 @@ func TestServers_CrashDuringStatusStream(t *testing.T) {
 	for round := range rounds {
 		srv, url := startStatusStream(t, 100_000, time.Millisecond)
 		dir := t.TempDir()
-		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), "WORKRUN_RA_CHILD_DIR="+dir, "WORKRUN_RA_CHILD_URL="+url, "WORKRUN_RA_CHILD_PROMPT=go")
-		cmd.Stderr = os.Stderr
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(out)
-		if !sc.Scan() || !strings.HasPrefix(sc.Text(), "run ") {
-			cmd.Process.Kill() //nolint:errcheck
-			cmd.Wait()         //nolint:errcheck
-			t.Fatalf("round %d: child said %q", round, sc.Text())
-		}
-		runID := strings.TrimPrefix(sc.Text(), "run ")
+		cmd, runID := storetest.StartChild(t, "WORKRUN_RA_CHILD_DIR="+dir, "WORKRUN_RA_CHILD_URL="+url, "WORKRUN_RA_CHILD_PROMPT=go")
 		e := newEnv(t, dir, "en")
 		var taskID string
 		waitUntil(t, 30*time.Second, func() bool {
@@ -178,10 +120,7 @@ func TestServers_CrashDuringStatusStream(t *testing.T) {
 			return err == nil && c.TaskID != ""
 		})
 		time.Sleep(time.Duration(rand.Int64N(int64(700 * time.Millisecond))))
-		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-			t.Fatal(err)
-		}
-		cmd.Wait() //nolint:errcheck
+		storetest.Kill(t, cmd)
 		if c := e.call(t, runID, "ra"); !c.Ended {
 			midStream++
 		}

@@ -77,7 +77,9 @@
 // an ended call gets nothing. Once the hook has taken its snapshot the call
 // handles no further events, so what was saved is what decides. The cancel
 // goes out at once; the "requesting cancellation…" line is committed while it
-// travels and the answer line after it. The calls of one Kind share an
+// travels and the answer line after it. The table itself, the call record
+// and its ordering against the snapshot are package remotecall's, shared
+// with the Remote MCP Tool node. The calls of one Kind share an
 // HTTP transport whose idle pool holds a whole fan-out and whose connections
 // per host are not capped, so no cancel queues behind another call's stream. The messages follow R11 in the reader's
 // language (English or Simplified Chinese), the status the agent returned is shown

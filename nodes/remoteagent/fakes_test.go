@@ -134,49 +134,12 @@ func artifactEv(id, artID, text string, appendChunk bool) a2a.StreamEvent {
 		Artifact: a2a.Artifact{ArtifactID: artID, Name: artID, Parts: []a2a.Part{{Text: text}}}, Append: appendChunk}}
 }
 
-// memCalls is an in-memory CallStore that keeps every committed version.
-type memCalls struct {
-	mu      sync.Mutex
-	recs    map[string]workrun.RemoteCall
-	history []workrun.RemoteCall
-	// SaveFunc, if set, runs before a save is accepted; an error refuses it.
-	SaveFunc func(workrun.RemoteCall) error
-}
+// memCalls is the shared in-memory call store, read by this node's call key.
+type memCalls struct{ *workruntest.MemCalls }
 
-func newMemCalls() *memCalls { return &memCalls{recs: map[string]workrun.RemoteCall{}} }
+func newMemCalls() *memCalls { return &memCalls{workruntest.NewMemCalls()} }
 
-func (m *memCalls) SaveRemoteCall(ctx context.Context, c workrun.RemoteCall) error {
-	if err := ctx.Err(); err != nil { // as the real store: a done context saves nothing
-		return fmt.Errorf("save remote call: %w", err)
-	}
-	if m.SaveFunc != nil {
-		if err := m.SaveFunc(c); err != nil {
-			return err
-		}
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.recs[c.RunID+"/"+c.NodeID+"/"+c.CallKey] = c
-	m.history = append(m.history, c)
-	return nil
-}
-
-func (m *memCalls) GetRemoteCall(ctx context.Context, run, node, key string) (workrun.RemoteCall, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	c, ok := m.recs[run+"/"+node+"/"+key]
-	if !ok {
-		return workrun.RemoteCall{}, workrun.ErrNotFound
-	}
-	return c, nil
-}
-
-func (m *memCalls) get(run, node string) (workrun.RemoteCall, bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	c, ok := m.recs[run+"/"+node+"/"+callKey]
-	return c, ok
-}
+func (m *memCalls) get(run, node string) (workrun.RemoteCall, bool) { return m.Get(run, node, callKey) }
 
 // memArtifacts is an in-memory ArtifactStore.
 type memArtifacts struct {

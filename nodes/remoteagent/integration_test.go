@@ -441,6 +441,25 @@ func TestFakeServer_HostileFileNameAndUnfinished(t *testing.T) {
 	})
 }
 
+// exitWhileWorking starts a hanging Remote Agent call on the agent at base
+// and closes the engine (the application exits) once the task is saved
+// working; it returns the run id.
+func exitWhileWorking(t *testing.T, e *env, base string) string {
+	t.Helper()
+	id, err := e.eng.Start(t.Context(), "", flow([]workrun.NodeSpec{raNode("ra", base, "")}), workrun.Values{"prompt_ra": "hang"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, 20*time.Second, func() bool {
+		c, err := e.st.GetRemoteCall(t.Context(), id, "ra", "send")
+		return err == nil && c.RemoteState == "TASK_STATE_WORKING"
+	})
+	if err := e.eng.Close(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
 func waitUntil(t *testing.T, d time.Duration, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(d)
@@ -593,17 +612,7 @@ func TestServers_ExitSendsNothing(t *testing.T) {
 		t.Run(srv.name, func(t *testing.T) {
 			dir := t.TempDir()
 			e := newEnv(t, dir, "en")
-			id, err := e.eng.Start(t.Context(), "", flow([]workrun.NodeSpec{raNode("ra", srv.base, "")}), workrun.Values{"prompt_ra": "hang"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			waitUntil(t, 20*time.Second, func() bool {
-				c, err := e.st.GetRemoteCall(t.Context(), id, "ra", "send")
-				return err == nil && c.RemoteState == "TASK_STATE_WORKING"
-			})
-			if err := e.eng.Close(t.Context()); err != nil {
-				t.Fatal(err)
-			}
+			id := exitWhileWorking(t, e, srv.base)
 			r, err := e.st.GetRun(t.Context(), id)
 			if err != nil || r.Status != workrun.RunInterrupted || r.Interruption != workrun.InterruptedByExit {
 				t.Fatalf("after exit: %s (%s) %v", r.Status, r.Interruption, err)

@@ -365,7 +365,7 @@ func TestRun_Resume(t *testing.T) {
 		m := newMemCalls()
 		r := workrun.RemoteCall{RunID: "r", NodeID: "ra", CallKey: callKey, AgentURL: "http://127.0.0.1:1/", MessageID: MessageID("r", "ra", callKey)}
 		mut(&r)
-		m.recs["r/ra/"+callKey] = r
+		m.Put(r)
 		return m
 	}
 	t.Run("saved result is reused without the network", func(t *testing.T) {
@@ -654,10 +654,10 @@ func TestRun_CredentialOrigin(t *testing.T) {
 	if !errors.Is(err, a2a.ErrCrossOriginCredential) || strings.Contains(err.Error(), "s3cret") {
 		t.Fatalf("err = %v", err)
 	}
-	if err := CheckCredentialFor(a2a.Credential{Origin: "http://agent.example"}, "http://agent.example/a2a"); !errors.Is(err, a2a.ErrInsecureCredential) || !strings.Contains(err.Error(), "use https") {
+	if err := checkCredentialFor(a2a.Credential{Origin: "http://agent.example"}, "http://agent.example/a2a"); !errors.Is(err, a2a.ErrInsecureCredential) || !strings.Contains(err.Error(), "use https") {
 		t.Errorf("plain http to a remote host: %v", err)
 	}
-	if err := CheckCredentialFor(a2a.Credential{Origin: "https://agent.example"}, "https://agent.example:443/a2a"); err != nil {
+	if err := checkCredentialFor(a2a.Credential{Origin: "https://agent.example"}, "https://agent.example:443/a2a"); err != nil {
 		t.Errorf("same origin refused: %v", err)
 	}
 }

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"workrun/a2a"
 	"workrun/remotecall"
 	"workrun/workrun"
@@ -66,19 +64,7 @@ func TestRearm_AppliesR9FromTheSavedRecord(t *testing.T) {
 				t.Fatal("Rearm itself must send nothing")
 			}
 			abortNC(t.Context(), nc)
-			if got := agent.Calls("CancelTask"); got != tt.wantCancels {
-				t.Errorf("CancelTask sent %d times, want %d", got, tt.wantCancels)
-			}
-			if agent.Calls("GetTask")+agent.Calls("SubscribeToTask") != 0 {
-				t.Error("queried the task: the cancel needs no status query")
-			}
-			if diff := cmp.Diff(tt.wantMsgs, msgsOf(nc)); diff != "" {
-				t.Errorf("messages (-want +got):\n%s", diff)
-			}
-			got, _ := calls.get("r", "ra")
-			if got.CancelOutcome != tt.wantOutcome {
-				t.Errorf("saved outcome %q, want %q", got.CancelOutcome, tt.wantOutcome)
-			}
+			checkAborted(t, agent, nc, calls, tt.wantCancels, tt.wantMsgs, tt.wantOutcome)
 			// A second Stop after another restart: the saved outcome means no
 			// further cancel for any row (docs/remote-agent.md R13).
 			nc2 := newNC("r", "ra", nil)

@@ -3,7 +3,6 @@ package remoteagent_test
 import (
 	"errors"
 	"testing"
-	"time"
 
 	"workrun/nodes/remoteagent"
 	"workrun/remotecall"
@@ -43,20 +42,7 @@ func TestServers_StopAfterRestart(t *testing.T) {
 				}
 				return r.ID
 			}},
-			{"interrupted by exit", func(t *testing.T, e *env) string {
-				id, err := e.eng.Start(t.Context(), "", flow([]workrun.NodeSpec{raNode("ra", srv.base, "")}), workrun.Values{"prompt_ra": "hang"})
-				if err != nil {
-					t.Fatal(err)
-				}
-				waitUntil(t, 20*time.Second, func() bool {
-					c, err := e.st.GetRemoteCall(t.Context(), id, "ra", "send")
-					return err == nil && c.RemoteState == "TASK_STATE_WORKING"
-				})
-				if err := e.eng.Close(t.Context()); err != nil {
-					t.Fatal(err)
-				}
-				return id
-			}},
+			{"interrupted by exit", func(t *testing.T, e *env) string { return exitWhileWorking(t, e, srv.base) }},
 		}
 		for _, tc := range cases {
 			t.Run(srv.name+"/"+tc.name, func(t *testing.T) {

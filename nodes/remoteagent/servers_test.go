@@ -3,7 +3,6 @@ package remoteagent_test
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -23,7 +22,9 @@ import (
 	"workrun/nodes/remoteagent"
 	"workrun/nodes/start"
 	"workrun/store"
+	"workrun/store/storetest"
 	"workrun/workrun"
+	"workrun/workrun/workruntest"
 )
 
 // server is an A2A agent under test with its request counters: the Go demo
@@ -102,64 +103,29 @@ type env struct {
 
 func newEnv(t *testing.T, dir string, lang string) *env {
 	t.Helper()
-	if dir == "" {
-		dir = t.TempDir()
-	}
-	st, err := store.Open(t.Context(), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	arts, err := artifacts.New(dir, st)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, st, arts := storetest.Open(t, dir)
 	t.Setenv("LANGUAGE", lang) // messages are rendered in the reader's language
 	ra := remoteagent.New(remoteagent.Deps{Calls: st})
 	eng := workrun.NewEngine(st, arts, start.Kind{}, process.Kind{}, join.Kind{}, output.Kind{}, ra)
 	return &env{lang: lang, dir: dir, st: st, arts: arts, eng: eng}
 }
 
-// run starts wf and waits for its end.
+// run starts wf and waits for its end; generously, for the 20 MiB file
+// test under -race on a loaded machine.
 func (e *env) run(t *testing.T, wf workrun.Workflow, in workrun.Values) workrun.Run {
 	t.Helper()
-	id, err := e.eng.Start(t.Context(), "", wf, in)
-	if err != nil {
-		t.Fatalf("start: %v", err)
-	}
-	// Generous: the 20 MiB file test under -race on a loaded machine.
-	ctx, cancel := context.WithTimeout(t.Context(), 8*time.Minute)
-	defer cancel()
-	r, err := e.eng.Wait(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return storetest.Run(t, e.eng, wf, in, 8*time.Minute)
 }
 
 // messages returns the node's message texts in order.
 func (e *env) messages(t *testing.T, runID, node string) []string {
 	t.Helper()
-	ms, err := e.st.Messages(t.Context(), runID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, m := range ms {
-		if m.NodeID == node {
-			out = append(out, m.In(e.lang))
-		}
-	}
-	return out
+	return workruntest.NodeMessages(t, e.st, runID, node, e.lang)
 }
 
 func (e *env) call(t *testing.T, runID, node string) workrun.RemoteCall {
 	t.Helper()
-	c, err := e.st.GetRemoteCall(t.Context(), runID, node, "send")
-	if err != nil {
-		t.Fatalf("remote call %s/%s: %v", runID, node, err)
-	}
-	return c
+	return storetest.Call(t, e.st, runID, node, "send")
 }
 
 // raNode is a Remote Agent node reading prompt and writing answer.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -186,7 +185,7 @@ func TestCancelLinesInChinese(t *testing.T) {
 	_, url := demo(t, demoserver.Options{CoreOnly: true})
 	e := newEnv(t, "")
 	// In memory: messages keep their keys and arguments as given.
-	runs, calls := workruntest.NewMemStore(), newMemCalls()
+	runs, calls := workruntest.NewMemStore(), workruntest.NewMemCalls()
 	e.eng = workrun.NewEngine(runs, e.arts, start.Kind{}, process.Kind{}, remotemcp.New(remotemcp.Deps{Calls: calls}))
 	// Fail once the task's "working" line is stored.
 	fail := workruntest.FailWhenRun(t, runs, func(ctx context.Context, runID string) bool {
@@ -201,42 +200,8 @@ func TestCancelLinesInChinese(t *testing.T) {
 	if r.Status != workrun.RunFailed || r.FailedNode != "fail" {
 		t.Fatalf("run = %s at %q: %s", r.Status, r.FailedNode, r.Reason)
 	}
-	ms, err := runs.Messages(t.Context(), r.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var zh []string
-	for _, m := range ms {
-		if m.NodeID == "hang" {
-			zh = append(zh, m.In("zh"))
-		}
-	}
+	zh := workruntest.NodeMessages(t, runs, r.ID, "hang", "zh")
 	if !contains(zh, "远程任务：正在请求取消…") || !contains(zh, "远程任务：已取消") || !contains(zh, "远程任务：执行中") {
 		t.Errorf("zh = %q", zh)
 	}
-}
-
-// memCalls is an in-memory CallStore.
-type memCalls struct {
-	mu   sync.Mutex
-	recs map[string]workrun.RemoteCall
-}
-
-func newMemCalls() *memCalls { return &memCalls{recs: map[string]workrun.RemoteCall{}} }
-
-func (m *memCalls) SaveRemoteCall(_ context.Context, c workrun.RemoteCall) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.recs[c.RunID+"/"+c.NodeID+"/"+c.CallKey] = c
-	return nil
-}
-
-func (m *memCalls) GetRemoteCall(_ context.Context, run, node, key string) (workrun.RemoteCall, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	c, ok := m.recs[run+"/"+node+"/"+key]
-	if !ok {
-		return c, workrun.ErrNotFound
-	}
-	return c, nil
 }

@@ -1,23 +1,19 @@
 package remotemcp_test
 
 import (
-	"bufio"
-	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
-	"workrun/artifacts"
 	"workrun/mcp/demoserver"
 	"workrun/nodes/output"
 	"workrun/nodes/process"
 	"workrun/nodes/remotemcp"
 	"workrun/nodes/start"
 	"workrun/store"
+	"workrun/store/storetest"
 	"workrun/workrun"
 )
 
@@ -25,36 +21,16 @@ import (
 // tests: with WORKRUN_MCP_CHILD_DIR set it starts a run in that data
 // directory and waits to be killed.
 func TestMain(m *testing.M) {
-	if dir := os.Getenv("WORKRUN_MCP_CHILD_DIR"); dir != "" {
-		os.Exit(crashChild(dir, os.Getenv("WORKRUN_MCP_CHILD_URL")))
-	}
-	os.Exit(m.Run())
+	storetest.ChildMain(m, "WORKRUN_MCP_CHILD_DIR", func(dir string) int {
+		return storetest.StartRun(dir, crashWorkflow(os.Getenv("WORKRUN_MCP_CHILD_URL")), workrun.Values{"q": "tides"},
+			func(st *store.Store) []workrun.Kind {
+				return []workrun.Kind{start.Kind{}, process.Kind{}, output.Kind{}, remotemcp.New(remotemcp.Deps{Calls: st})}
+			})
+	})
 }
 
 func crashWorkflow(url string) workrun.Workflow {
 	return flow(state, []workrun.NodeSpec{mcpNode("m", url, "research", `,"arguments":{"topic":"{{q}}","stages":12},"output":"answer"`)})
-}
-
-func crashChild(dir, url string) int {
-	ctx := context.Background()
-	st, err := store.Open(ctx, dir)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	arts, err := artifacts.New(dir, st)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	eng := workrun.NewEngine(st, arts, start.Kind{}, process.Kind{}, output.Kind{}, remotemcp.New(remotemcp.Deps{Calls: st}))
-	id, err := eng.Start(ctx, "", crashWorkflow(url), workrun.Values{"q": "tides"})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	fmt.Println("run", id)
-	select {} // killed by the parent
 }
 
 // startKilledRun runs the workflow in a child process and SIGKILLs it right
@@ -63,22 +39,7 @@ func crashChild(dir, url string) int {
 func startKilledRun(t *testing.T, url string) (string, string, string) {
 	t.Helper()
 	dir := t.TempDir()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "WORKRUN_MCP_CHILD_DIR="+dir, "WORKRUN_MCP_CHILD_URL="+url)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() }) //nolint:errcheck // already dead in the normal case
-	sc := bufio.NewScanner(out)
-	if !sc.Scan() || !strings.HasPrefix(sc.Text(), "run ") {
-		t.Fatalf("child said %q", sc.Text())
-	}
-	runID := strings.TrimPrefix(sc.Text(), "run ")
+	cmd, runID := storetest.StartChild(t, "WORKRUN_MCP_CHILD_DIR="+dir, "WORKRUN_MCP_CHILD_URL="+url)
 	st, err := store.Open(t.Context(), dir)
 	if err != nil {
 		t.Fatal(err)
@@ -90,10 +51,7 @@ func startKilledRun(t *testing.T, url string) (string, string, string) {
 		return err == nil && c.TaskID != ""
 	})
 	st.Close()
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	cmd.Wait() //nolint:errcheck // killed
+	storetest.Kill(t, cmd)
 	return dir, runID, taskID
 }
 

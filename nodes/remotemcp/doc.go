@@ -54,7 +54,9 @@
 // shows "submission result unknown"; an ended call gets nothing. The cancel
 // lines and outcomes are the Remote Agent's, in English and Chinese
 // (workrun.NewCatalog keys "remotemcp.*"). Exiting sends nothing. Rearm gives
-// a process that restarted the same hook from the saved record.
+// a process that restarted the same hook from the saved record. The table
+// and the call record are package remotecall's, shared with the Remote
+// Agent node.
 //
 // Results. Text blocks → output; structuredContent → output_json; image,
 // audio and embedded resources → artifacts (names cleaned and MIME types

@@ -16,7 +16,9 @@ import (
 	"workrun/nodes/remotemcp"
 	"workrun/nodes/start"
 	"workrun/store"
+	"workrun/store/storetest"
 	"workrun/workrun"
+	"workrun/workrun/workruntest"
 )
 
 type env struct {
@@ -28,18 +30,7 @@ type env struct {
 
 func newEnv(t *testing.T, dir string) *env {
 	t.Helper()
-	if dir == "" {
-		dir = t.TempDir()
-	}
-	st, err := store.Open(t.Context(), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	arts, err := artifacts.New(dir, st)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, st, arts := storetest.Open(t, dir)
 	eng := workrun.NewEngine(st, arts, start.Kind{}, process.Kind{}, output.Kind{}, remotemcp.New(remotemcp.Deps{Calls: st}))
 	return &env{dir: dir, st: st, arts: arts, eng: eng}
 }
@@ -55,13 +46,7 @@ func (e *env) start(t *testing.T, wf workrun.Workflow, in workrun.Values) string
 
 func (e *env) wait(t *testing.T, id string) workrun.Run {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
-	defer cancel()
-	r, err := e.eng.Wait(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return storetest.Wait(t, e.eng, id, 2*time.Minute)
 }
 
 func (e *env) run(t *testing.T, wf workrun.Workflow, in workrun.Values) workrun.Run {
@@ -72,26 +57,12 @@ func (e *env) run(t *testing.T, wf workrun.Workflow, in workrun.Values) workrun.
 // messages returns the node's messages rendered in English.
 func (e *env) messages(t *testing.T, runID, node string) []string {
 	t.Helper()
-	ms, err := e.st.Messages(t.Context(), runID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, m := range ms {
-		if m.NodeID == node {
-			out = append(out, m.In("en"))
-		}
-	}
-	return out
+	return workruntest.NodeMessages(t, e.st, runID, node, "en")
 }
 
 func (e *env) call(t *testing.T, runID, node string) workrun.RemoteCall {
 	t.Helper()
-	c, err := e.st.GetRemoteCall(t.Context(), runID, node, "call")
-	if err != nil {
-		t.Fatalf("remote call %s/%s: %v", runID, node, err)
-	}
-	return c
+	return storetest.Call(t, e.st, runID, node, "call")
 }
 
 // demo starts a demo server with fast stages; its URL is the MCP endpoint.

@@ -360,14 +360,6 @@ func (s *step) valuesFromResult(raw json.RawMessage) (workrun.Values, error) {
 	return v, nil
 }
 
-func parseOrigin(raw string) (string, error) {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return "", fmt.Errorf("origin of %q: not an absolute URL", raw)
-	}
-	return mcp.OriginOf(u), nil
-}
-
 // credential resolves the node's credential and checks it may go to the URL.
 func (s *step) credential(ctx context.Context) (*mcp.Credential, error) {
 	cred, err := remotecall.NamedCredential(ctx, s.kind.deps.Credentials, s.cfg.Credential)

@@ -34,7 +34,7 @@ func TestResumeFromSavedRecord(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			calls := newMemCalls()
+			calls := workruntest.NewMemCalls()
 			rec := tc.rec
 			rec.RunID, rec.NodeID, rec.CallKey, rec.MessageID = "r1", "m", "call", remotemcp.IdempotencyKey("r1", "m")
 			if err := calls.SaveRemoteCall(t.Context(), rec); err != nil {

@@ -1,0 +1,136 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
+
+	"workrun/workrun"
+)
+
+// keyringTimeout bounds one keyring call: a Secret Service may block on
+// D-Bus (an unlock prompt nobody answers).
+const keyringTimeout = 30 * time.Second
+
+// showCredentials opens Settings → Credentials.
+func (w *Window) showCredentials() {
+	if w.deps.Credentials == nil {
+		w.showError(errors.New(lang.X("cred.missing", "credentials are not available in this build")))
+		return
+	}
+	v := w.newCredentialsView()
+	d := dialog.NewCustom(lang.X("cred.title", "Credentials…"), lang.X("close", "Close"), v.Object(), w.win)
+	d.Resize(fyne.NewSize(680, 620))
+	d.Show()
+	w.reloadCredentials(v)
+}
+
+// newCredentialsView makes the credentials dialog's view with its events
+// wired to the keyring. A saved or deleted credential counts at once: in
+// the list Run checks, and in the Remote Agent picker of the node shown.
+func (w *Window) newCredentialsView() *CredentialsView {
+	v := NewCredentialsView(w.win)
+	changed := func(cs []Credential) {
+		w.rs.creds = cs
+		w.insp.Show()
+	}
+	v.OnSave = func(c Credential, secret string) {
+		w.keyring(func(ctx context.Context) (func(), error) {
+			if err := w.deps.Credentials.Set(ctx, c, secret); err != nil {
+				return nil, err
+			}
+			cs, err := w.deps.Credentials.List(ctx)
+			return func() { v.saved(c.Name, cs); changed(cs) }, err
+		}, v)
+	}
+	v.OnDelete = func(name string) {
+		w.keyring(func(ctx context.Context) (func(), error) {
+			if err := w.deps.Credentials.Delete(ctx, name); err != nil {
+				return nil, err
+			}
+			cs, err := w.deps.Credentials.List(ctx)
+			return func() { v.deleted(name, cs); changed(cs) }, err
+		}, v)
+	}
+	return v
+}
+
+// reloadCredentials lists the credentials in v again.
+func (w *Window) reloadCredentials(v *CredentialsView) {
+	w.keyring(func(ctx context.Context) (func(), error) {
+		cs, err := w.deps.Credentials.List(ctx)
+		return func() { v.setList(cs) }, err
+	}, v)
+}
+
+// keyring runs a keyring call off the UI thread, bounded and ended with
+// the window, then applies what it returned on the UI thread; a failure is
+// shown in v (after what the call managed to apply).
+func (w *Window) keyring(call func(ctx context.Context) (func(), error), v *CredentialsView) {
+	var apply func()
+	var err error
+	w.background(func() {
+		ctx, cancel := context.WithTimeout(w.ctx, keyringTimeout)
+		defer cancel()
+		apply, err = call(ctx)
+	}, func() {
+		if apply != nil {
+			apply()
+		}
+		if err != nil {
+			v.failed(err)
+		}
+		v.finished()
+	})
+}
+
+// loadCredentials reads the credential list off the UI thread, so Run can
+// name missing credentials before anything starts.
+func (w *Window) loadCredentials() {
+	if w.deps.Credentials == nil {
+		return
+	}
+	var cs []Credential
+	var err error
+	w.background(func() {
+		ctx, cancel := context.WithTimeout(w.ctx, keyringTimeout)
+		defer cancel()
+		cs, err = w.deps.Credentials.List(ctx)
+	}, func() {
+		if err != nil {
+			w.setStatus(KeyringErrorText(err))
+			return
+		}
+		if cs == nil {
+			cs = []Credential{}
+		}
+		w.rs.creds = cs
+	})
+}
+
+// missingCredentials names the credentials the workflow's Remote Agent
+// nodes use that the credential list (as last read) lacks.
+func (w *Window) missingCredentials(wf workrun.Workflow) []string {
+	if w.deps.Credentials == nil || w.rs.creds == nil {
+		return nil
+	}
+	var out []string
+	for _, n := range wf.Nodes {
+		if n.Type != "remote_agent" {
+			continue
+		}
+		cred := configString(n.Config, "credential")
+		if cred == "" {
+			continue
+		}
+		if !slices.ContainsFunc(w.rs.creds, func(x Credential) bool { return x.Name == cred }) && !slices.Contains(out, cred) {
+			out = append(out, cred)
+		}
+	}
+	return out
+}

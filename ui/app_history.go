@@ -1,0 +1,156 @@
+package ui
+
+import (
+	"context"
+	"time"
+
+	"fyne.io/fyne/v2"
+
+	"workrun/workrun"
+)
+
+// This file is the app layer's side of runs already made: the run records
+// list, a past run's read-only window, and a run's remote task records and
+// file results. Every read runs off the UI thread on the window's context.
+
+// newRecordsView makes the run records view, reading its lists off the UI
+// thread.
+func (w *Window) newRecordsView() *RecordsView {
+	v := NewRecordsView()
+	if w.deps.Runs != nil {
+		v.OnReload = func(f workrun.RunFilter) { w.reloadRecords(v, f) }
+	}
+	v.OnOpen = w.openRecord
+	return v
+}
+
+// reloadRecords reads the runs matching f off the UI thread and lists them
+// in v; only the newest request is shown, so a slow read never replaces
+// the answer to a later filter.
+func (w *Window) reloadRecords(v *RecordsView, f workrun.RunFilter) {
+	w.rs.recordsSeq++
+	seq := w.rs.recordsSeq
+	var rs []workrun.Run
+	var err error
+	w.background(func() {
+		rs, err = w.deps.Runs.ListRuns(w.ctx, f)
+	}, func() {
+		if seq == w.rs.recordsSeq {
+			v.SetRuns(rs, err)
+		}
+		if w.rs.recordsRead != nil {
+			w.rs.recordsRead()
+		}
+	})
+}
+
+// openRecord opens a run picked in the run records. A finished run opens
+// read-only in its own window; one that can still change (interrupted:
+// Resume, Stop, a decision) opens in the main run panel, live.
+func (w *Window) openRecord(r workrun.Run) {
+	if !r.Status.Terminal() {
+		w.showRun(r.ID)
+		return
+	}
+	var rec runRecord
+	var err error
+	w.background(func() {
+		ctx, cancel := context.WithTimeout(w.ctx, 10*time.Second)
+		defer cancel()
+		rec, err = w.readRecord(ctx, r.ID)
+	}, func() {
+		if err != nil {
+			w.showError(err)
+			return
+		}
+		w.showRecord(rec)
+	})
+}
+
+// readRecord reads a past run for showRecord; it runs off the UI thread.
+func (w *Window) readRecord(ctx context.Context, runID string) (runRecord, error) {
+	var rec runRecord
+	var err error
+	rec.run, rec.nodes, rec.msgs, err = ReadRun(ctx, w.deps.Runs, runID)
+	if err != nil {
+		return rec, err
+	}
+	rec.tasks, rec.files, rec.tasksErr = w.readTasks(ctx, runID)
+	return rec, nil
+}
+
+// showRecord shows a past run read-only in its own window.
+func (w *Window) showRecord(rec runRecord) fyne.Window {
+	tasks := w.newRemotePanel()
+	tasks.ShowResult(rec.tasks, rec.files, rec.tasksErr)
+	return recordWindow(w.app, rec, tasks)
+}
+
+// newRemotePanel makes a remote task panel whose file results save through
+// the artifact store (none when the window has no artifact store).
+func (w *Window) newRemotePanel() *RemotePanel {
+	if w.deps.Artifacts == nil {
+		return NewRemotePanel(nil)
+	}
+	return NewRemotePanel(w.saveArtifact)
+}
+
+// readTasks reads a run's remote task records and the file results found
+// in its Remote Agent nodes' outputs; it runs off the UI thread.
+func (w *Window) readTasks(ctx context.Context, runID string) ([]workrun.RemoteCall, map[string][]workrun.ArtifactInfo, error) {
+	if w.deps.RemoteCalls == nil || runID == "" {
+		return nil, nil, nil
+	}
+	ts, err := w.deps.RemoteCalls(ctx, runID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ts, w.fileResults(ctx, runID, ts), nil
+}
+
+// fileResults finds the artifacts each Remote Agent node wrote into file
+// fields. A result that cannot be read is left out: the task record above
+// it still shows.
+func (w *Window) fileResults(ctx context.Context, runID string, ts []workrun.RemoteCall) map[string][]workrun.ArtifactInfo {
+	runs, arts := w.deps.Runs, w.deps.Artifacts
+	if runs == nil || arts == nil || len(ts) == 0 {
+		return nil
+	}
+	r, err := runs.GetRun(ctx, runID)
+	if err != nil {
+		return nil
+	}
+	nrs, err := runs.NodeRuns(ctx, runID)
+	if err != nil {
+		return nil
+	}
+	out := map[string][]workrun.ArtifactInfo{}
+	for _, n := range nrs {
+		if n.Type != "remote_agent" {
+			continue
+		}
+		for field, v := range n.Outputs {
+			var ids []string
+			switch r.Workflow.State[field] {
+			case workrun.FieldFile:
+				if s, ok := v.(string); ok {
+					ids = append(ids, s)
+				}
+			case workrun.FieldFiles:
+				if xs, ok := v.([]any); ok {
+					for _, x := range xs {
+						if s, ok := x.(string); ok {
+							ids = append(ids, s)
+						}
+					}
+				}
+			}
+			for _, id := range ids {
+				if a, err := arts.Stat(ctx, id); err == nil {
+					out[n.NodeID] = append(out[n.NodeID], a)
+				}
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,77 @@
+package ui
+
+import (
+	"slices"
+
+	"fyne.io/fyne/v2"
+
+	"workrun/workrun"
+)
+
+// What the tests read of the window and its widgets: none of it is in the
+// shipped binary.
+
+// ghostShown reports whether a palette drag shows its ghost node.
+func (cv *CanvasView) ghostShown() bool { return cv.ghost.Visible() }
+
+// minimapShown reports whether the canvas shows its minimap.
+func (cv *CanvasView) minimapShown() bool { return cv.mini.Visible() }
+
+// listShown reports whether the workflow list pane is open.
+func (p *Panes) listShown() bool { return p.listOn }
+
+// widths returns the laid-out widths of list, canvas column and inspector
+// (0 for a collapsed pane) and the height of the bottom pane.
+func (p *Panes) widths() (list, centre, insp, bottom float32) {
+	return p.list.Size().Width * vis(p.list), p.centre.Size().Width, p.insp.Size().Width * vis(p.insp), p.bottom.Size().Height
+}
+
+func vis(o fyne.CanvasObject) float32 {
+	if o.Visible() {
+		return 1
+	}
+	return 0
+}
+
+// setFilter types into the filter box.
+func (p *Palette) setFilter(s string) { p.filter.SetText(s) }
+
+// shownKinds returns the kinds the palette shows, in order.
+func (p *Palette) shownKinds() []string {
+	var out []string
+	for _, it := range p.items {
+		if it.Visible() {
+			out = append(out, it.kind)
+		}
+	}
+	return out
+}
+
+// filterStatus lists only runs in status s ("" for any), as the status
+// picker does.
+func (v *RecordsView) filterStatus(s workrun.RunStatus) {
+	if i := slices.Index(runStatuses, s); i >= 0 {
+		v.stSel.SetSelectedIndex(i + 1)
+	} else {
+		v.stSel.SetSelectedIndex(0)
+	}
+}
+
+// shownTasks returns what is shown.
+func (p *RemotePanel) shownTasks() []workrun.RemoteCall { return p.shown }
+
+// text returns what the entry of field name holds.
+func (ri *RunInputs) text(name string) string {
+	for _, f := range ri.forms {
+		if e := f.text[name]; e != nil {
+			return e.Text
+		}
+	}
+	return ""
+}
+
+// Problems returns the current validation problems.
+func (w *Window) Problems() []Problem { return slices.Clone(w.probs) }
+
+// RunEnabled reports whether the Run button is enabled.
+func (w *Window) RunEnabled() bool { return !w.runBtn.Disabled() }

@@ -1,0 +1,31 @@
+package workruntest
+
+import (
+	"context"
+	"testing"
+
+	"workrun/workrun"
+)
+
+// MessageReader reads a run's messages; *MemStore and *store.Store are
+// ones.
+type MessageReader interface {
+	Messages(ctx context.Context, runID string) ([]workrun.Message, error)
+}
+
+// NodeMessages returns node's messages in run runID, in order, rendered in
+// lang.
+func NodeMessages(t testing.TB, src MessageReader, runID, node, lang string) []string {
+	t.Helper()
+	ms, err := src.Messages(t.Context(), runID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, m := range ms {
+		if m.NodeID == node {
+			out = append(out, m.In(lang))
+		}
+	}
+	return out
+}
