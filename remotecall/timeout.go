@@ -1,7 +1,6 @@
 package remotecall
 
 import (
-	"fmt"
 	"math"
 	"time"
 
@@ -18,7 +17,7 @@ func Timeout(secs *float64) (time.Duration, error) {
 	}
 	s := *secs
 	if s != math.Trunc(s) || s < workrun.RemoteTimeoutMinSeconds || s > workrun.RemoteTimeoutMaxSeconds {
-		return 0, fmt.Errorf("timeout_seconds: %v is out of range; use a whole number of seconds from %d to %d",
+		return 0, texts.Fail(nil, msgTimeoutRange,
 			s, workrun.RemoteTimeoutMinSeconds, workrun.RemoteTimeoutMaxSeconds)
 	}
 	return time.Duration(s) * time.Second, nil

@@ -1,7 +1,6 @@
 package remotecall
 
 import (
-	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -14,17 +13,17 @@ import (
 // The error names the url key.
 func CheckURL(raw, service string, withCredential bool, isLoopback func(host string) bool) error {
 	if strings.TrimSpace(raw) == "" {
-		return errors.New("url is required")
+		return texts.Fail(nil, msgURLRequired)
 	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return fmt.Errorf("url %q is not an absolute http(s) URL of %s", raw, service)
+		return texts.Fail(nil, msgURLNotAbsolute, raw, service)
 	}
 	if u.User != nil {
-		return errors.New("url must not carry a user name or password; save a credential instead")
+		return texts.Fail(nil, msgURLUserinfo)
 	}
 	if withCredential && u.Scheme == "http" && !isLoopback(u.Hostname()) {
-		return fmt.Errorf("a credential is sent over plain http only to a loopback address; use https for %s", u.Host)
+		return texts.Fail(nil, msgURLPlainHTTP, u.Host)
 	}
 	return nil
 }

@@ -93,19 +93,19 @@ func DecodeConfig(spec NodeSpec, v any) error {
 		raw = []byte("{}")
 	}
 	if err := checkDuplicateKeys(raw); err != nil {
-		return fmt.Errorf("config: %w", err)
+		return texts.Fail(err, msgConfigWrapped, err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
-			return fmt.Errorf("config: %q must be %s, not a JSON %s", te.Field, jsonKind(te.Type.Kind().String()), te.Value)
+			return texts.Fail(err, msgConfigType, te.Field, jsonKind(te.Type.Kind().String()), te.Value)
 		}
-		return fmt.Errorf("config: %w", err)
+		return texts.Fail(err, msgConfigWrapped, err)
 	}
 	if dec.More() {
-		return errors.New("config: trailing data after the object")
+		return texts.Fail(nil, msgConfigTrailing)
 	}
 	return nil
 }

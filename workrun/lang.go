@@ -180,3 +180,22 @@ func JoinList(names []string) string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// TextError is an error that also carries its catalogue Text, so whoever
+// shows it (the window's problem list) can render it in the reader's
+// language. Error is the English rendering: logs, the CLI and tests see the
+// same words as before; Unwrap gives Err (a sentinel such as a kind's
+// ErrConfig), so errors.Is keeps working.
+type TextError struct {
+	Text Text
+	Err  error
+}
+
+func (e *TextError) Error() string { return e.Text.In("en") }
+func (e *TextError) Unwrap() error { return e.Err }
+
+// Fail returns a *TextError for message id with args (rendered when shown),
+// wrapping cause (may be nil). Compile uses it for configuration errors.
+func (c Catalog[K]) Fail(cause error, id K, args ...any) error {
+	return &TextError{Text: c.Msg(id, args...), Err: cause}
+}

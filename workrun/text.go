@@ -30,6 +30,41 @@ const (
 	msgLineNotSaved    msgID = "workrun.line_not_saved"
 	msgNoRearm         msgID = "workrun.no_rearm"
 	msgStoppedNode     msgID = "workrun.stopped_node"
+
+	// Validate's problems.
+	msgAtNodeEdge       msgID = "workrun.at_node_edge"
+	msgAtNode           msgID = "workrun.at_node"
+	msgAtEdge           msgID = "workrun.at_edge"
+	msgNameRune         msgID = "workrun.name_rune"
+	msgNameBytes        msgID = "workrun.name_bytes"
+	msgFieldRune        msgID = "workrun.field_rune"
+	msgFieldBytes       msgID = "workrun.field_bytes"
+	msgFieldName        msgID = "workrun.field_name"
+	msgFieldType        msgID = "workrun.field_type"
+	msgNoID             msgID = "workrun.no_id"
+	msgDupID            msgID = "workrun.dup_id"
+	msgIDRune           msgID = "workrun.id_rune"
+	msgIDBytes          msgID = "workrun.id_bytes"
+	msgUnknownNodeType  msgID = "workrun.unknown_node_type"
+	msgReadsUndeclared  msgID = "workrun.reads_undeclared"
+	msgWritesUndeclared msgID = "workrun.writes_undeclared"
+	msgNoStart          msgID = "workrun.no_start"
+	msgNoNodes          msgID = "workrun.no_nodes"
+	msgTwoStarts        msgID = "workrun.two_starts"
+	msgEdgeRune         msgID = "workrun.edge_rune"
+	msgEdgeBytes        msgID = "workrun.edge_bytes"
+	msgEdgeFromMissing  msgID = "workrun.edge_from_missing"
+	msgEdgeToMissing    msgID = "workrun.edge_to_missing"
+	msgEdgeIntoStart    msgID = "workrun.edge_into_start"
+	msgEdgeCycle        msgID = "workrun.edge_cycle"
+	msgEdgeDup          msgID = "workrun.edge_dup"
+	msgEdgeNeedsWhen    msgID = "workrun.edge_needs_when"
+	msgEdgeStrayWhen    msgID = "workrun.edge_stray_when"
+	msgUnreachable      msgID = "workrun.unreachable"
+	msgReadsUnprovided  msgID = "workrun.reads_unprovided"
+	msgConfigWrapped    msgID = "workrun.config_wrapped"
+	msgConfigType       msgID = "workrun.config_type"
+	msgConfigTrailing   msgID = "workrun.config_trailing"
 )
 
 var texts = NewCatalog(map[msgID][2]string{
@@ -58,4 +93,39 @@ var texts = NewCatalog(map[msgID][2]string{
 	msgLineNotSaved:  {"saving a message of this node failed: %v", "保存该节点的一条消息失败：%v"},
 	msgNoRearm:       {"the abort work of the run's nodes could not be registered again: %v", "无法重新登记各节点的中止处理：%v"},
 	msgStoppedNode:   {"stopped while interrupted", "在中断期间被停止"},
+
+	msgAtNodeEdge:       {"node %q, edge %d: %s", "节点 %q，连线 %d：%s"},
+	msgAtNode:           {"node %q: %s", "节点 %q：%s"},
+	msgAtEdge:           {"edge %d: %s", "连线 %d：%s"},
+	msgNameRune:         {"the workflow name %q contains an invisible or control character (%s)", "工作流名称 %q 含有不可见字符或控制字符（%s）"},
+	msgNameBytes:        {"the workflow name %q contains bytes that are not UTF-8", "工作流名称 %q 含有非 UTF-8 字节"},
+	msgFieldRune:        {"state field %q: a name must not contain an invisible or control character (%s)", "状态字段 %q：名称不能含有不可见字符或控制字符（%s）"},
+	msgFieldBytes:       {"state field %q: a name must not contain bytes that are not UTF-8", "状态字段 %q：名称不能含有非 UTF-8 字节"},
+	msgFieldName:        {"state field %q: a name must not be empty or contain spaces or braces", "状态字段 %q：名称不能为空，也不能含有空格或花括号"},
+	msgFieldType:        {"state field %q: unknown type %q (use text, number, boolean, json, file or files)", "状态字段 %q：未知类型 %q（可用 text、number、boolean、json、file 或 files）"},
+	msgNoID:             {"a node of type %q has no id", "一个 %q 类型的节点没有 ID"},
+	msgDupID:            {"duplicate node id", "节点 ID 重复"},
+	msgIDRune:           {"a node id must not contain an invisible or control character (%s)", "节点 ID 不能含有不可见字符或控制字符（%s）"},
+	msgIDBytes:          {"a node id must not contain bytes that are not UTF-8", "节点 ID 不能含有非 UTF-8 字节"},
+	msgUnknownNodeType:  {"unknown node type %q", "未知的节点类型 %q"},
+	msgReadsUndeclared:  {"reads field %q, which is not declared in State", "读取字段 %q，但状态中未声明该字段"},
+	msgWritesUndeclared: {"writes field %q, which is not declared in State", "写入字段 %q，但状态中未声明该字段"},
+	msgNoStart:          {"the workflow has no start node", "工作流没有开始节点"},
+	msgNoNodes:          {"the workflow has no nodes", "工作流没有任何节点"},
+	msgTwoStarts:        {"a workflow has exactly one start node (%q is the first)", "工作流只能有一个开始节点（第一个是 %q）"},
+	msgEdgeRune:         {"edge %s %q contains an invisible or control character (%s)", "连线的 %s %q 含有不可见字符或控制字符（%s）"},
+	msgEdgeBytes:        {"edge %s %q contains bytes that are not UTF-8", "连线的 %s %q 含有非 UTF-8 字节"},
+	msgEdgeFromMissing:  {"edge from missing node %q", "连线的起点节点 %q 不存在"},
+	msgEdgeToMissing:    {"edge to missing node %q", "连线的终点节点 %q 不存在"},
+	msgEdgeIntoStart:    {"an edge leads into the start node", "有连线指向开始节点"},
+	msgEdgeCycle:        {"edge %s → %s makes a cycle", "连线 %s → %s 构成了环"},
+	msgEdgeDup:          {"duplicate edge %s → %s", "连线 %s → %s 重复"},
+	msgEdgeNeedsWhen:    {"edge %s → %s must say when it is followed (when: %s)", "连线 %s → %s 须注明何时走这条线（when：%s）"},
+	msgEdgeStrayWhen:    {"edge %s → %s has when %q, but only a condition node picks a branch", "连线 %s → %s 设了 when %q，但只有条件节点才选择分支"},
+	msgUnreachable:      {"not reachable from the start node %q", "从开始节点 %q 无法到达"},
+	msgReadsUnprovided:  {"reads field %q, but no node before it provides it", "读取字段 %q，但它之前没有节点提供该字段"},
+	// DecodeConfig.
+	msgConfigWrapped:  {"config: %v", "配置有误：%v"},
+	msgConfigType:     {"config: %q must be %s, not a JSON %s", "配置：%q 应为%s，而不是 JSON %s"},
+	msgConfigTrailing: {"config: trailing data after the object", "配置：对象之后还有多余的数据"},
 })

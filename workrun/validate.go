@@ -1,6 +1,7 @@
 package workrun
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -12,22 +13,48 @@ import (
 // Problem is one reason a workflow cannot run, located on a node (NodeID) or
 // an edge (EdgeIndex into Workflow.Edges; -1 when not on an edge). A problem
 // of the whole workflow (its State, its start node) has neither.
+//
+// Message is the English wording (the CLI's and JSON's); Key and Args are the
+// same message as a catalogue Text, rendered in the reader's language by In.
+// A Compile error that carries no Text (a kind written without a catalogue)
+// has no Key and shows its Message.
 type Problem struct {
-	NodeID    string `json:"node_id,omitempty"`
-	EdgeIndex int    `json:"edge_index"`
-	Message   string `json:"message"`
+	NodeID    string   `json:"node_id,omitempty"`
+	EdgeIndex int      `json:"edge_index"`
+	Message   string   `json:"message"`
+	Key       string   `json:"key,omitempty"`
+	Args      []string `json:"args,omitempty"`
 }
 
-func (p Problem) String() string {
+// In renders the problem's message in lang ("en" or "zh"); its Message when
+// it has no catalogue key.
+func (p Problem) In(lang string) string {
+	if p.Key == "" {
+		return p.Message
+	}
+	return Text{Key: p.Key, Args: p.Args}.In(lang)
+}
+
+// String is the problem in English with where it is: "node "x": …".
+func (p Problem) String() string { return p.StringIn("en") }
+
+// StringIn is the problem in lang with where it is.
+func (p Problem) StringIn(lang string) string {
+	m := p.Message
+	if !IsChinese(lang) {
+		lang = "en"
+	} else {
+		m = p.In(lang)
+	}
 	switch {
 	case p.NodeID != "" && p.EdgeIndex >= 0:
-		return fmt.Sprintf("node %q, edge %d: %s", p.NodeID, p.EdgeIndex, p.Message)
+		return texts.In(lang, msgAtNodeEdge, p.NodeID, p.EdgeIndex, m)
 	case p.NodeID != "":
-		return fmt.Sprintf("node %q: %s", p.NodeID, p.Message)
+		return texts.In(lang, msgAtNode, p.NodeID, m)
 	case p.EdgeIndex >= 0:
-		return fmt.Sprintf("edge %d: %s", p.EdgeIndex, p.Message)
+		return texts.In(lang, msgAtEdge, p.EdgeIndex, m)
 	}
-	return p.Message
+	return m
 }
 
 // ValidationError carries the problems that keep a workflow from running.
@@ -56,26 +83,26 @@ func (e *Engine) Validate(wf Workflow) []Problem {
 
 func (e *Engine) compile(wf Workflow) (map[string]Step, []Problem) {
 	var probs []Problem
-	nodeProblem := func(id, format string, args ...any) {
-		probs = append(probs, Problem{NodeID: id, EdgeIndex: -1, Message: fmt.Sprintf(format, args...)})
+	nodeProblem := func(id string, m msgID, args ...any) {
+		probs = append(probs, newProblem(id, -1, m, args...))
 	}
-	edgeProblem := func(i int, id, format string, args ...any) {
-		probs = append(probs, Problem{NodeID: id, EdgeIndex: i, Message: fmt.Sprintf(format, args...)})
+	edgeProblem := func(i int, id string, m msgID, args ...any) {
+		probs = append(probs, newProblem(id, i, m, args...))
 	}
 
 	if r, bad := invisibleRune(wf.Name); bad {
-		nodeProblem("", "the workflow name %q contains %s", wf.Name, describeRune(r))
+		runeProblem(&probs, "", -1, msgNameRune, msgNameBytes, r, wf.Name)
 	}
 	fields := slices.Sorted(maps.Keys(wf.State))
 	for _, f := range fields {
 		if r, bad := invisibleRune(f); bad {
-			nodeProblem("", "state field %q: a name must not contain %s", f, describeRune(r))
+			runeProblem(&probs, "", -1, msgFieldRune, msgFieldBytes, r, f)
 		}
 		if strings.TrimSpace(f) == "" || strings.ContainsAny(f, "{} \t\n") {
-			nodeProblem("", "state field %q: a name must not be empty or contain spaces or braces", f)
+			nodeProblem("", msgFieldName, f)
 		}
 		if !knownType(wf.State[f]) {
-			nodeProblem("", "state field %q: unknown type %q (use text, number, boolean, json, file or files)", f, wf.State[f])
+			nodeProblem("", msgFieldType, f, wf.State[f])
 		}
 	}
 
@@ -84,35 +111,39 @@ func (e *Engine) compile(wf Workflow) (map[string]Step, []Problem) {
 	var entries []string
 	for _, n := range wf.Nodes {
 		if n.ID == "" {
-			nodeProblem("", "a node of type %q has no id", n.Type)
+			nodeProblem("", msgNoID, n.Type)
 			continue
 		}
 		if seen[n.ID] {
-			nodeProblem(n.ID, "duplicate node id")
+			nodeProblem(n.ID, msgDupID)
 			continue
 		}
 		seen[n.ID] = true
 		if r, bad := invisibleRune(n.ID); bad {
-			nodeProblem(n.ID, "a node id must not contain %s", describeRune(r))
+			runeProblem(&probs, n.ID, -1, msgIDRune, msgIDBytes, r)
 		}
 		k, ok := e.kinds[n.Type]
 		if !ok {
-			nodeProblem(n.ID, "unknown node type %q", n.Type)
+			nodeProblem(n.ID, msgUnknownNodeType, n.Type)
 			continue
 		}
 		st, err := k.Compile(n, wf)
 		if err != nil {
-			nodeProblem(n.ID, "%v", err)
+			p := Problem{NodeID: n.ID, EdgeIndex: -1, Message: err.Error()}
+			if te := (*TextError)(nil); errors.As(err, &te) {
+				p.Key, p.Args = te.Text.Key, te.Text.Args
+			}
+			probs = append(probs, p)
 			continue
 		}
 		for _, f := range st.Reads() {
 			if _, ok := wf.State[f]; !ok {
-				nodeProblem(n.ID, "reads field %q, which is not declared in State", f)
+				nodeProblem(n.ID, msgReadsUndeclared, f)
 			}
 		}
 		for _, f := range st.Writes() {
 			if _, ok := wf.State[f]; !ok {
-				nodeProblem(n.ID, "writes field %q, which is not declared in State", f)
+				nodeProblem(n.ID, msgWritesUndeclared, f)
 			}
 		}
 		if _, ok := st.(EntryStep); ok {
@@ -122,12 +153,12 @@ func (e *Engine) compile(wf Workflow) (map[string]Step, []Problem) {
 	}
 	switch {
 	case len(entries) == 0 && len(wf.Nodes) > 0:
-		nodeProblem("", "the workflow has no start node")
+		nodeProblem("", msgNoStart)
 	case len(entries) == 0:
-		nodeProblem("", "the workflow has no nodes")
+		nodeProblem("", msgNoNodes)
 	case len(entries) > 1:
 		for _, id := range entries[1:] {
-			nodeProblem(id, "a workflow has exactly one start node (%q is the first)", entries[0])
+			nodeProblem(id, msgTwoStarts, entries[0])
 		}
 	}
 
@@ -138,12 +169,12 @@ func (e *Engine) compile(wf Workflow) (map[string]Step, []Problem) {
 	for i, ed := range wf.Edges {
 		for _, ref := range []struct{ what, v string }{{"from", ed.From}, {"to", ed.To}, {"when", ed.When}} {
 			if r, bad := invisibleRune(ref.v); bad {
-				edgeProblem(i, "", "edge %s %q contains %s", ref.what, ref.v, describeRune(r))
+				runeProblem(&probs, "", i, msgEdgeRune, msgEdgeBytes, r, ref.what, ref.v)
 			}
 		}
 		bad := false
 		if !seen[ed.From] {
-			edgeProblem(i, "", "edge from missing node %q", ed.From)
+			edgeProblem(i, "", msgEdgeFromMissing, ed.From)
 			bad = true
 		}
 		if !seen[ed.To] {
@@ -151,32 +182,32 @@ func (e *Engine) compile(wf Workflow) (map[string]Step, []Problem) {
 			if bad {
 				at = ""
 			}
-			edgeProblem(i, at, "edge to missing node %q", ed.To)
+			edgeProblem(i, at, msgEdgeToMissing, ed.To)
 			bad = true
 		}
 		if bad {
 			continue
 		}
 		if slices.Contains(entries, ed.To) {
-			edgeProblem(i, ed.To, "an edge leads into the start node")
+			edgeProblem(i, ed.To, msgEdgeIntoStart)
 		}
 		if ed.From == ed.To {
-			edgeProblem(i, ed.From, "edge %s → %s makes a cycle", ed.From, ed.To)
+			edgeProblem(i, ed.From, msgEdgeCycle, ed.From, ed.To)
 			continue
 		}
 		p := pair{ed.From, ed.To, ed.When}
 		if dup[p] {
-			edgeProblem(i, ed.From, "duplicate edge %s → %s", ed.From, ed.To)
+			edgeProblem(i, ed.From, msgEdgeDup, ed.From, ed.To)
 			continue
 		}
 		dup[p] = true
 		if st, ok := steps[ed.From]; ok {
 			if b, ok := st.(BranchingStep); ok {
 				if !slices.Contains(b.Branches(), ed.When) {
-					edgeProblem(i, ed.From, "edge %s → %s must say when it is followed (when: %s)", ed.From, ed.To, strings.Join(b.Branches(), " or "))
+					edgeProblem(i, ed.From, msgEdgeNeedsWhen, ed.From, ed.To, strings.Join(b.Branches(), " or "))
 				}
 			} else if ed.When != "" {
-				edgeProblem(i, ed.From, "edge %s → %s has when %q, but only a condition node picks a branch", ed.From, ed.To, ed.When)
+				edgeProblem(i, ed.From, msgEdgeStrayWhen, ed.From, ed.To, ed.When)
 			}
 		}
 		succ[ed.From] = append(succ[ed.From], i)
@@ -200,7 +231,7 @@ func (e *Engine) compile(wf Workflow) (map[string]Step, []Problem) {
 				visit(to)
 			case grey:
 				cyclic = true
-				edgeProblem(i, id, "edge %s → %s makes a cycle", id, to)
+				edgeProblem(i, id, msgEdgeCycle, id, to)
 			}
 		}
 		color[id] = black
@@ -227,7 +258,7 @@ func (e *Engine) compile(wf Workflow) (map[string]Step, []Problem) {
 		}
 		for _, n := range wf.Nodes {
 			if seen[n.ID] && !reached[n.ID] && !slices.Contains(entries[1:], n.ID) {
-				nodeProblem(n.ID, "not reachable from the start node %q", entries[0])
+				nodeProblem(n.ID, msgUnreachable, entries[0])
 			}
 		}
 	}
@@ -270,8 +301,7 @@ func unprovidedReads(wf Workflow, steps map[string]Step, succ map[string][]int) 
 		if st != nil {
 			for _, f := range st.Reads() {
 				if _, declared := wf.State[f]; declared && !have[f] {
-					probs = append(probs, Problem{NodeID: id, EdgeIndex: -1,
-						Message: fmt.Sprintf("reads field %q, but no node before it provides it", f)})
+					probs = append(probs, newProblem(id, -1, msgReadsUnprovided, f))
 				}
 			}
 		}
@@ -334,9 +364,20 @@ func invisibleRune(s string) (rune, bool) {
 	return 0, false
 }
 
-func describeRune(r rune) string {
+// newProblem is message m with args at node id (may be "") and edge i (-1:
+// none); Message is its English rendering.
+func newProblem(id string, i int, m msgID, args ...any) Problem {
+	t := texts.Msg(m, args...)
+	return Problem{NodeID: id, EdgeIndex: i, Message: texts.In("en", m, args...), Key: t.Key, Args: t.Args}
+}
+
+// runeProblem adds the problem of a name holding rune r: bytesMsg when r
+// stands for bytes that are not UTF-8, else runeMsg with the code point
+// ("U+200B") after args.
+func runeProblem(probs *[]Problem, id string, i int, runeMsg, bytesMsg msgID, r rune, args ...any) {
 	if r == utf8.RuneError {
-		return "bytes that are not UTF-8"
+		*probs = append(*probs, newProblem(id, i, bytesMsg, args...))
+		return
 	}
-	return fmt.Sprintf("an invisible or control character (U+%04X)", r)
+	*probs = append(*probs, newProblem(id, i, runeMsg, append(args, fmt.Sprintf("U+%04X", r))...))
 }

@@ -2,8 +2,6 @@ package askhuman
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"strings"
 
 	"workrun/workrun"
@@ -26,17 +24,17 @@ func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, e
 		return nil, err
 	}
 	if strings.TrimSpace(c.Prompt) == "" {
-		return nil, errors.New(`config: "prompt" is required: say what to answer`)
+		return nil, configTexts.Fail(nil, msgCfgPromptRequired)
 	}
 	if c.Field == "" {
-		return nil, errors.New(`config: "field" is required: the text field the answer goes into`)
+		return nil, configTexts.Fail(nil, msgCfgFieldRequired)
 	}
 	t, ok := wf.State[c.Field]
 	if !ok {
-		return nil, fmt.Errorf("config: field %q is not declared in State", c.Field)
+		return nil, configTexts.Fail(nil, msgCfgFieldUndeclared, c.Field)
 	}
 	if t != workrun.FieldText {
-		return nil, fmt.Errorf("config: type mismatch: the answer is text, but %q is %s", c.Field, t)
+		return nil, configTexts.Fail(nil, msgCfgFieldType, c.Field, t)
 	}
 	return &step{prompt: c.Prompt, field: c.Field}, nil
 }

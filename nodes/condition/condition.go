@@ -2,7 +2,6 @@ package condition
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -28,27 +27,27 @@ func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, e
 		return nil, err
 	}
 	if c.Field == "" {
-		return nil, errors.New(`config: "field" is required`)
+		return nil, configTexts.Fail(nil, msgCfgFieldRequired)
 	}
 	t, ok := wf.State[c.Field]
 	if !ok {
-		return nil, fmt.Errorf("config: field %q is not declared in State", c.Field)
+		return nil, configTexts.Fail(nil, msgCfgFieldUndeclared, c.Field)
 	}
 	s := &step{field: c.Field, op: c.Op, typ: t}
 	switch c.Op {
 	case "eq", "ne":
 		v, err := workrun.NormalizeValue(t, c.Value)
 		if err != nil || c.Value == nil {
-			return nil, fmt.Errorf("config: type mismatch: %q is %s, the value must be %s too", c.Field, t, t)
+			return nil, configTexts.Fail(nil, msgCfgValueType, c.Field, t, t)
 		}
 		s.value = v
 	case "gt", "lt":
 		if t != workrun.FieldNumber {
-			return nil, fmt.Errorf("config: type mismatch: %q compares numbers, but %q is %s", c.Op, c.Field, t)
+			return nil, configTexts.Fail(nil, msgCfgOpNumbers, c.Op, c.Field, t)
 		}
 		v, err := workrun.NormalizeValue(workrun.FieldNumber, c.Value)
 		if err != nil || c.Value == nil {
-			return nil, fmt.Errorf("config: type mismatch: %q needs a number value", c.Op)
+			return nil, configTexts.Fail(nil, msgCfgOpNumberValue, c.Op)
 		}
 		s.value = v
 	case "contains":
@@ -56,18 +55,18 @@ func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, e
 		case workrun.FieldText, workrun.FieldFiles:
 			str, ok := c.Value.(string)
 			if !ok {
-				return nil, fmt.Errorf("config: type mismatch: contains on %s needs a string value", t)
+				return nil, configTexts.Fail(nil, msgCfgContainsString, t)
 			}
 			s.value = str
 		case workrun.FieldJSON:
 			s.value = c.Value
 		default:
-			return nil, fmt.Errorf("config: type mismatch: contains does not apply to %s field %q", t, c.Field)
+			return nil, configTexts.Fail(nil, msgCfgContainsType, t, c.Field)
 		}
 	case "":
-		return nil, errors.New(`config: "op" is required (eq, ne, gt, lt or contains)`)
+		return nil, configTexts.Fail(nil, msgCfgOpRequired)
 	default:
-		return nil, fmt.Errorf("config: unknown op %q (use eq, ne, gt, lt or contains)", c.Op)
+		return nil, configTexts.Fail(nil, msgCfgOpUnknown, c.Op)
 	}
 	return s, nil
 }

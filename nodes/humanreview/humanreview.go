@@ -3,7 +3,6 @@ package humanreview
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 
 	"workrun/workrun"
@@ -30,11 +29,11 @@ func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, e
 		return nil, err
 	}
 	if strings.TrimSpace(c.Prompt) == "" {
-		return nil, errors.New(`config: "prompt" is required: say what the reviewer decides`)
+		return nil, configTexts.Fail(nil, msgCfgPromptRequired)
 	}
 	for _, f := range c.Fields {
 		if _, ok := wf.State[f]; !ok {
-			return nil, fmt.Errorf("config: field %q is not declared in State", f)
+			return nil, configTexts.Fail(nil, msgCfgFieldUndeclared, f)
 		}
 	}
 	return &step{prompt: c.Prompt, fields: c.Fields}, nil

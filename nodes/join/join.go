@@ -2,7 +2,6 @@ package join
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"workrun/workrun"
@@ -16,7 +15,7 @@ func (Kind) Type() string { return "join" }
 // Compile accepts an empty config.
 func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, error) {
 	if c := strings.TrimSpace(string(spec.Config)); c != "" && c != "{}" && c != "null" {
-		return nil, fmt.Errorf("join takes no config (got %s)", c)
+		return nil, configTexts.Fail(nil, msgCfgNone, c)
 	}
 	return step{}, nil
 }

@@ -2,9 +2,6 @@ package output
 
 import (
 	"context"
-	"errors"
-	"fmt"
-
 	"workrun/workrun"
 )
 
@@ -24,11 +21,11 @@ func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, e
 		return nil, err
 	}
 	if len(c.Fields) == 0 {
-		return nil, errors.New(`config: "fields" must list at least one State field`)
+		return nil, configTexts.Fail(nil, msgCfgFieldsEmpty)
 	}
 	for _, f := range c.Fields {
 		if _, ok := wf.State[f]; !ok {
-			return nil, fmt.Errorf("config: field %q is not declared in State", f)
+			return nil, configTexts.Fail(nil, msgCfgFieldUndeclared, f)
 		}
 	}
 	return step{fields: c.Fields}, nil

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"maps"
 	"os"
 	"os/exec"
@@ -48,31 +47,31 @@ func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, e
 		return nil, err
 	}
 	if len(c.Command) == 0 || c.Command[0] == "" {
-		return nil, errors.New(`config: "command" must name a program, e.g. ["sh", "-c", "echo hi"]`)
+		return nil, configTexts.Fail(nil, msgCfgCommand)
 	}
 	for _, name := range slices.Sorted(maps.Keys(c.Env)) {
 		if !envName(name) {
-			return nil, fmt.Errorf("config: env: %q is not a valid environment variable name (letters, digits and _, not starting with a digit)", name)
+			return nil, configTexts.Fail(nil, msgCfgEnvName, name)
 		}
 		if strings.ContainsRune(c.Env[name], 0) {
-			return nil, fmt.Errorf("config: env: the value of %s contains a NUL byte", name)
+			return nil, configTexts.Fail(nil, msgCfgEnvNUL, name)
 		}
 	}
 	s := &step{command: c.Command, env: c.Env, cleanup: c.Cleanup, timeout: DefaultTimeout * time.Second}
 	if c.TimeoutSeconds != nil {
 		t := *c.TimeoutSeconds
 		if t < 1 || t > MaxTimeout {
-			return nil, fmt.Errorf("config: timeout_seconds %v is out of range (1–%d)", t, MaxTimeout)
+			return nil, configTexts.Fail(nil, msgCfgTimeout, t, MaxTimeout)
 		}
 		s.timeout = time.Duration(t * float64(time.Second))
 	}
 	if c.Stdout != "" {
 		t, ok := wf.State[c.Stdout]
 		if !ok {
-			return nil, fmt.Errorf("config: stdout field %q is not declared in State", c.Stdout)
+			return nil, configTexts.Fail(nil, msgCfgStdoutUndeclared, c.Stdout)
 		}
 		if t != workrun.FieldText && t != workrun.FieldJSON && t != workrun.FieldNumber {
-			return nil, fmt.Errorf("config: type mismatch: stdout goes into text, number or json, but %q is %s", c.Stdout, t)
+			return nil, configTexts.Fail(nil, msgCfgStdoutType, c.Stdout, t)
 		}
 		s.stdout, s.stdoutType = c.Stdout, t
 	}
@@ -85,7 +84,7 @@ func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, e
 	for _, t := range templated {
 		for _, f := range workrun.TemplateFields(t) {
 			if _, ok := wf.State[f]; !ok {
-				return nil, fmt.Errorf("config: template reads field %q, which is not declared in State", f)
+				return nil, configTexts.Fail(nil, msgCfgTemplateUndeclared, f)
 			}
 			if !slices.Contains(s.reads, f) {
 				s.reads = append(s.reads, f)

@@ -41,32 +41,32 @@ type Config struct {
 func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, time.Duration, error) {
 	var c Config
 	if len(bytes.TrimSpace(raw)) == 0 {
-		return c, 0, fmt.Errorf("%w: url is required", ErrConfig)
+		return c, 0, configTexts.Fail(ErrConfig, msgCfgURLRequired)
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return c, 0, fmt.Errorf("%w: %v", ErrConfig, err)
+		return c, 0, configTexts.Fail(ErrConfig, msgCfgDecode, err)
 	}
 	if err := checkURL(c.URL, c.Credential != ""); err != nil {
 		return c, 0, err
 	}
 	if len(c.Inputs) == 0 && len(c.Attachments) == 0 {
-		return c, 0, fmt.Errorf("%w: inputs: list at least one State field to send", ErrConfig)
+		return c, 0, configTexts.Fail(ErrConfig, msgCfgNoInputs)
 	}
 	seen := map[string]string{}
 	use := func(key, field string, allowed ...workrun.FieldType) error {
 		if field == "" {
-			return fmt.Errorf("%w: %s: empty field name", ErrConfig, key)
+			return configTexts.Fail(ErrConfig, msgCfgEmptyField, key)
 		}
 		t, ok := wf.State[field]
 		if !ok {
-			return fmt.Errorf("%w: %s: State has no field %q", ErrConfig, key, field)
+			return configTexts.Fail(ErrConfig, msgCfgNoField, key, field)
 		}
 		for _, a := range allowed {
 			if t == a {
 				if prev, dup := seen[field]; dup {
-					return fmt.Errorf("%w: %s: field %q is already used in %s", ErrConfig, key, field, prev)
+					return configTexts.Fail(ErrConfig, msgCfgFieldUsed, key, field, prev)
 				}
 				seen[field] = key
 				return nil
@@ -76,7 +76,7 @@ func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, time.Duratio
 		for i, a := range allowed {
 			names[i] = string(a)
 		}
-		return fmt.Errorf("%w: %s: field %q is %s; expected %s", ErrConfig, key, field, t, strings.Join(names, " or "))
+		return configTexts.Fail(ErrConfig, msgCfgFieldType, key, field, t, strings.Join(names, " or "))
 	}
 	for _, f := range c.Inputs {
 		if err := use("inputs", f, workrun.FieldText, workrun.FieldNumber, workrun.FieldBoolean, workrun.FieldJSON); err != nil {
@@ -100,7 +100,7 @@ func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, time.Duratio
 	}
 	timeout, err := remotecall.Timeout(c.TimeoutSeconds)
 	if err != nil {
-		return c, 0, fmt.Errorf("%w: %v", ErrConfig, err)
+		return c, 0, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	return c, timeout, nil
 }
@@ -109,7 +109,7 @@ func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, time.Duratio
 // accepted only for a loopback host (docs/remote-agent.md R3.3, docs/product.md W8).
 func checkURL(raw string, withCredential bool) error {
 	if err := remotecall.CheckURL(raw, "an A2A service", withCredential, isLoopback); err != nil {
-		return fmt.Errorf("%w: %v", ErrConfig, err)
+		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	return nil
 }

@@ -64,30 +64,30 @@ type argument struct {
 func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, []argument, time.Duration, error) {
 	var c Config
 	if len(bytes.TrimSpace(raw)) == 0 {
-		return c, nil, 0, fmt.Errorf("%w: url is required", ErrConfig)
+		return c, nil, 0, configTexts.Fail(ErrConfig, msgCfgURLRequired)
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return c, nil, 0, fmt.Errorf("%w: %v", ErrConfig, err)
+		return c, nil, 0, configTexts.Fail(ErrConfig, msgCfgDecode, err)
 	}
 	if err := checkURL(c.URL, c.Credential != ""); err != nil {
 		return c, nil, 0, err
 	}
 	if strings.TrimSpace(c.Tool) == "" {
-		return c, nil, 0, fmt.Errorf("%w: tool: name the tool to call", ErrConfig)
+		return c, nil, 0, configTexts.Fail(ErrConfig, msgCfgTool)
 	}
 	switch c.Task {
 	case "":
 		c.Task = TaskAuto
 	case TaskAuto, TaskAlways, TaskNever:
 	default:
-		return c, nil, 0, fmt.Errorf("%w: task: %q is not auto, always or never", ErrConfig, c.Task)
+		return c, nil, 0, configTexts.Fail(ErrConfig, msgCfgTask, c.Task)
 	}
 	field := func(key, name string) (workrun.FieldType, error) {
 		t, ok := wf.State[name]
 		if !ok {
-			return "", fmt.Errorf("%w: %s: State has no field %q", ErrConfig, key, name)
+			return "", configTexts.Fail(ErrConfig, msgCfgNoField, key, name)
 		}
 		return t, nil
 	}
@@ -118,7 +118,7 @@ func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, []argument, 
 					return c, nil, 0, err
 				}
 				if t == workrun.FieldFile || t == workrun.FieldFiles {
-					return c, nil, 0, fmt.Errorf("%w: %s: file field %q can only be sent alone, as \"{{%s}}\"", ErrConfig, key, f, f)
+					return c, nil, 0, configTexts.Fail(ErrConfig, msgCfgFileAlone, key, f, f)
 				}
 			}
 		}
@@ -134,10 +134,10 @@ func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, []argument, 
 			return err
 		}
 		if t != want {
-			return fmt.Errorf("%w: %s: field %q is %s; expected %s", ErrConfig, key, name, t, want)
+			return configTexts.Fail(ErrConfig, msgCfgFieldType, key, name, t, want)
 		}
 		if prev, dup := outs[name]; dup {
-			return fmt.Errorf("%w: %s: field %q is already used in %s", ErrConfig, key, name, prev)
+			return configTexts.Fail(ErrConfig, msgCfgFieldUsed, key, name, prev)
 		}
 		outs[name] = key
 		return nil
@@ -148,7 +148,7 @@ func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, []argument, 
 	}
 	timeout, err := remotecall.Timeout(c.TimeoutSeconds)
 	if err != nil {
-		return c, nil, 0, fmt.Errorf("%w: %v", ErrConfig, err)
+		return c, nil, 0, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	return c, args, timeout, nil
 }
@@ -157,7 +157,7 @@ func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, []argument, 
 // only to a loopback host.
 func checkURL(raw string, withCredential bool) error {
 	if err := remotecall.CheckURL(raw, "an MCP endpoint", withCredential, mcp.IsLoopback); err != nil {
-		return fmt.Errorf("%w: %v", ErrConfig, err)
+		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	return nil
 }

@@ -2,8 +2,6 @@ package set
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"slices"
 
 	"workrun/workrun"
@@ -34,7 +32,7 @@ func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, e
 		return nil, err
 	}
 	if len(c.Values) == 0 {
-		return nil, errors.New(`config: "values" must assign at least one field`)
+		return nil, configTexts.Fail(nil, msgCfgValuesEmpty)
 	}
 	s := &step{}
 	names := make([]string, 0, len(c.Values))
@@ -45,7 +43,7 @@ func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, e
 	for _, f := range names {
 		t, ok := wf.State[f]
 		if !ok {
-			return nil, fmt.Errorf("config: assigns field %q, which is not declared in State", f)
+			return nil, configTexts.Fail(nil, msgCfgAssignsUndeclared, f)
 		}
 		a := assignment{field: f, typ: t}
 		v := c.Values[f]
@@ -54,14 +52,14 @@ func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, e
 			for _, r := range workrun.TemplateFields(str) {
 				rt, ok := wf.State[r]
 				if !ok {
-					return nil, fmt.Errorf("config: %q reads field %q, which is not declared in State", f, r)
+					return nil, configTexts.Fail(nil, msgCfgReadsUndeclared, f, r)
 				}
 				if !slices.Contains(s.reads, r) {
 					s.reads = append(s.reads, r)
 				}
 				if single, ok := workrun.TemplateSingleField(str); ok && single == r {
 					if rt != t && t != workrun.FieldText {
-						return nil, fmt.Errorf("config: type mismatch: %q is %s but {{%s}} is %s", f, t, r, rt)
+						return nil, configTexts.Fail(nil, msgCfgCopyType, f, t, r, rt)
 					}
 					if rt == t {
 						a.copy = r
@@ -69,12 +67,12 @@ func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, e
 				}
 			}
 			if a.copy == "" && t != workrun.FieldText {
-				return nil, fmt.Errorf("config: type mismatch: a template makes text, but %q is %s", f, t)
+				return nil, configTexts.Fail(nil, msgCfgTemplateType, f, t)
 			}
 		} else {
 			nv, err := workrun.NormalizeValue(t, v)
 			if err != nil {
-				return nil, fmt.Errorf("config: type mismatch for %q: %v", f, err)
+				return nil, configTexts.Fail(err, msgCfgValueType, f, err)
 			}
 			a.lit = nv
 		}
