@@ -262,9 +262,9 @@ func (w *Window) build() {
 	w.probBox = labelList(func() int { return len(w.probs) }, func(i int) string {
 		p := w.probs[i]
 		if p.NodeID != "" {
-			return "⚠ " + p.NodeID + ": " + p.Message
+			return "⚠ " + p.NodeID + ": " + p.In(msgLang())
 		}
-		return "⚠ " + p.Message
+		return "⚠ " + p.In(msgLang())
 	})
 	w.probBox.OnSelected = func(i widget.ListItemID) {
 		if i < len(w.probs) && w.probs[i].NodeID != "" {

@@ -129,7 +129,7 @@ func (cv *CanvasView) SetProblems(ps []Problem) {
 	clear(cv.problems)
 	for _, p := range ps {
 		if p.NodeID != "" {
-			cv.problems[p.NodeID] = append(cv.problems[p.NodeID], p.Message)
+			cv.problems[p.NodeID] = append(cv.problems[p.NodeID], p.In(msgLang()))
 		}
 	}
 	for _, n := range cv.nodes {

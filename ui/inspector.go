@@ -710,7 +710,7 @@ func (in *Inspector) recheck(n workrun.NodeSpec) {
 		}
 		for _, p := range in.Check(wf) {
 			if p.NodeID == n.ID && p.EdgeIndex < 0 {
-				ps = append(ps, p.Message)
+				ps = append(ps, p.In(msgLang()))
 			}
 		}
 	}

@@ -26,10 +26,11 @@ type Problem struct {
 	Args      []string `json:"args,omitempty"`
 }
 
-// In renders the problem's message in lang ("en" or "zh"); its Message when
-// it has no catalogue key.
+// In renders the problem's message in lang ("en" or "zh"). English is always
+// Message (a Compile error may add words around the Text it wraps); so is
+// any language when the problem has no catalogue key.
 func (p Problem) In(lang string) string {
-	if p.Key == "" {
+	if p.Key == "" || !IsChinese(lang) {
 		return p.Message
 	}
 	return Text{Key: p.Key, Args: p.Args}.In(lang)
@@ -40,11 +41,9 @@ func (p Problem) String() string { return p.StringIn("en") }
 
 // StringIn is the problem in lang with where it is.
 func (p Problem) StringIn(lang string) string {
-	m := p.Message
+	m := p.In(lang)
 	if !IsChinese(lang) {
 		lang = "en"
-	} else {
-		m = p.In(lang)
 	}
 	switch {
 	case p.NodeID != "" && p.EdgeIndex >= 0:
