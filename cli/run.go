@@ -67,7 +67,7 @@ func runCommand(ctx context.Context, env *Env, args []string) int {
 	if probs := svc.Engine.Validate(wf); len(probs) > 0 {
 		fmt.Fprintf(env.Stderr, "workrun: %s is not a valid workflow:\n", termLine(pos[0]))
 		for _, p := range probs {
-			fmt.Fprintf(env.Stderr, "  %s\n", termText(fmt.Sprint(p), "    "))
+			fmt.Fprintf(env.Stderr, "  %s\n", termText(p.StringIn(lang), "    "))
 		}
 		return ExitUsage
 	}

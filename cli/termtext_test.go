@@ -3,6 +3,8 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -256,4 +258,38 @@ func TestRunPrintsProgressAtReadingSpeed(t *testing.T) {
 		t.Errorf("last lines = %q, want ra's last update, then its message, other's first update, the outcome", tail)
 	}
 	t.Logf("%d updates printed as:\n%s", n, out.String())
+}
+
+// TestRunPrintsProblemsInReadersLanguage: the problems of an invalid
+// workflow are printed in --lang's language; in English each is
+// Problem.String, word for word as before.
+func TestRunPrintsProblemsInReadersLanguage(t *testing.T) {
+	ms := newMemServices()
+	dir := t.TempDir()
+	flow := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(flow, []byte(`{"name": "Bad", "state": {"t": "text"},
+  "nodes": [{"id": "start", "type": "start"}, {"id": "end", "type": "output", "config": {}}, {"id": "lost", "type": "join"}],
+  "edges": [{"from": "start", "to": "end"}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		lang string
+		want []string
+	}{
+		{"en", []string{"workrun: " + flow + " is not a valid workflow:\n",
+			"\n  node \"end\": config: \"fields\" must list at least one State field\n",
+			"\n  node \"lost\": not reachable from the start node \"start\"\n"}},
+		{"zh", []string{"\n  节点 \"end\"：配置：\"fields\" 至少要列出一个状态字段\n",
+			"\n  节点 \"lost\"：从开始节点 \"start\" 无法到达\n"}},
+	} {
+		res := runMain(t, []string{"--data-dir", dir, "run", flow, "--lang", tc.lang}, nil, ms.deps())
+		if res.Code != ExitUsage {
+			t.Errorf("%s: exit %d, want %d", tc.lang, res.Code, ExitUsage)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(res.Stderr, w) {
+				t.Errorf("%s: stderr lacks %q:\n%s", tc.lang, w, res.Stderr)
+			}
+		}
+	}
 }
