@@ -49,6 +49,7 @@ type parts struct {
 	artifacts *artifacts.Store
 	creds     *credentials.Manager
 	engine    *workrun.Engine
+	kinds     []workrun.Kind // what engine runs; the window describes them
 }
 
 // openParts opens the store, artifacts, credentials and engine for dataDir.
@@ -74,10 +75,11 @@ func openParts(ctx context.Context, dataDir string) (*parts, error) {
 	remoteMCP := remotemcp.New(remotemcp.Deps{Calls: st, Credentials: credentials.MCPSource{Manager: creds}})
 	// The local node kinds (docs/product.md W7), the Remote Agent (docs/remote-agent.md R1–R17) and the
 	// Remote MCP Tool (docs/remote-mcp.md).
-	engine := workrun.NewEngine(st, arts,
-		start.Kind{}, set.Kind{}, condition.Kind{}, join.Kind{}, output.Kind{},
-		humanreview.Kind{}, askhuman.Kind{}, process.Kind{}, remote, remoteMCP)
-	return &parts{store: st, artifacts: arts, creds: creds, engine: engine}, nil
+	// In palette order within each group.
+	kinds := []workrun.Kind{remote, remoteMCP, start.Kind{}, set.Kind{}, condition.Kind{}, join.Kind{}, output.Kind{},
+		humanreview.Kind{}, askhuman.Kind{}, process.Kind{}}
+	engine := workrun.NewEngine(st, arts, kinds...)
+	return &parts{store: st, artifacts: arts, creds: creds, engine: engine, kinds: kinds}, nil
 }
 
 // openServices is the CLI's view of openParts.
@@ -116,7 +118,7 @@ func runGUI(ctx context.Context, env *cli.Env) error {
 func guiDeps(p *parts) ui.Deps {
 	st, creds := p.store, p.creds
 	return ui.Deps{
-		Engine: p.engine, Runs: st, Workflows: st, Artifacts: p.artifacts,
+		Engine: p.engine, Kinds: workrun.Describe(p.kinds...), Runs: st, Workflows: st, Artifacts: p.artifacts,
 		Credentials: credAdapter{creds},
 		RemoteCalls: st.RemoteCallsForRun,
 		CheckAgent: func(ctx context.Context, url, name string) (ui.AgentReport, error) {

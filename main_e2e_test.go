@@ -61,9 +61,10 @@ func TestGUIRunsSampleAgainstDemoAgent(t *testing.T) {
 	scr.shot(t, "2-dropped")
 	// Connect: drag from the agent's output handle onto the new node.
 	scr.drag(t, 740, 125, 885, 300)
-	// Select the new node and tick "answer" among its fields.
+	// Select the new node and tick "answer" among its fields (the form's
+	// problems are under it, so they do not move the fields).
 	scr.click(t, 885, 300)
-	scr.click(t, 1011, 315)
+	scr.click(t, 1011, 276)
 	scr.shot(t, "3-output")
 
 	// Select the agent and retitle it by typing into the inspector.
@@ -121,6 +122,8 @@ func TestGUIRunsSampleAgainstDemoAgent(t *testing.T) {
 	}
 	if !slices.Equal(ids, []string{"start", "ask", "output"}) || titles["ask"] != "Ask the demo agent" {
 		t.Errorf("the run's workflow has nodes %v, titles %v: want the sample with end replaced by output and ask retitled", ids, titles)
+	} else if cfg := r.Workflow.Nodes[2].Config; !slices.Equal(configFields(cfg), []string{"answer"}) {
+		t.Errorf("the new output node's config %s, want the answer field ticked", cfg)
 	}
 	if !slices.Contains(r.Workflow.Edges, workrun.Edge{From: "ask", To: "output"}) {
 		t.Errorf("edges %v lack ask → output (the drag-connect)", r.Workflow.Edges)
@@ -136,6 +139,15 @@ func TestGUIRunsSampleAgainstDemoAgent(t *testing.T) {
 			t.Errorf("workrun printed %q", bad)
 		}
 	}
+}
+
+// configFields is an output node's "fields" (nil when the config has none).
+func configFields(raw json.RawMessage) []string {
+	var c struct{ Fields []string }
+	if json.Unmarshal(raw, &c) != nil {
+		return nil
+	}
+	return c.Fields
 }
 
 // Where the inputs dialog of the sample puts its question entry and its Run

@@ -156,6 +156,7 @@ func NewWindow(a fyne.App, d Deps) *Window {
 		d.Engine = nil // a nil *Engine in the interface is no engine
 	}
 	loadEditorTranslations()
+	setKinds(d.Kinds)
 	w := &Window{deps: d, app: a, wfs: d.Workflows}
 	if w.wfs == nil {
 		w.wfs = newMemWorkflows()
@@ -199,7 +200,7 @@ func (w *Window) build() {
 	w.cv.OnView = w.showZoom
 	w.doc.OnChange = w.docChanged
 
-	w.insp = NewInspector(w)
+	w.insp = w.newInspector()
 	w.panel = NewRunPanel(nil, false) // the app layer reads the runs (loadRun, showRun)
 	w.panel.OnStatus = w.cv.SetStatus
 	w.panel.OnStop = w.stopRun
@@ -492,13 +493,9 @@ func enable(b *widget.Button, on bool) {
 // disabled while any remain (docs/product.md W1).
 func (w *Window) validate() {
 	wf := w.doc.wf
-	ps := CheckWorkflow(wf)
+	var ps []Problem
 	if w.deps.Engine != nil {
-		for _, p := range w.deps.Engine.Validate(cloneWorkflow(wf)) {
-			if !slices.ContainsFunc(ps, func(q Problem) bool { return q.NodeID == p.NodeID && q.Message == p.Message }) {
-				ps = append(ps, p)
-			}
-		}
+		ps = w.deps.Engine.Validate(cloneWorkflow(wf))
 	}
 	w.probs = ps
 	w.cv.SetProblems(ps)
@@ -918,12 +915,10 @@ func (w *Window) pointAtDemo(url string) {
 		if n.Type != "remote_agent" {
 			continue
 		}
-		c, err := DecodeConfig(n.Config)
-		if err != nil || c.URL == url || !isLoopbackDemo(c.URL) {
+		if u := configString(n.Config, "url"); u == url || !isLoopbackDemo(u) {
 			continue
 		}
-		c.URL = url
-		w.doc.SetConfig(n.ID, MergeConfig(n.Config, c))
+		w.doc.SetConfig(n.ID, withConfigKey(n.Config, "url", url))
 	}
 }
 
@@ -936,7 +931,7 @@ func isLoopbackDemo(u string) bool {
 func usesDemo(wf workrun.Workflow) bool {
 	for _, n := range wf.Nodes {
 		if n.Type == "remote_agent" {
-			if c, err := DecodeConfig(n.Config); err == nil && strings.TrimSuffix(c.URL, "/") == DemoAgentURL {
+			if strings.TrimSuffix(configString(n.Config, "url"), "/") == DemoAgentURL {
 				return true
 			}
 		}

@@ -124,12 +124,12 @@ func (w *Window) missingCredentials(wf workrun.Workflow) []string {
 		if n.Type != "remote_agent" {
 			continue
 		}
-		c, err := DecodeConfig(n.Config)
-		if err != nil || c.Credential == "" {
+		cred := configString(n.Config, "credential")
+		if cred == "" {
 			continue
 		}
-		if !slices.ContainsFunc(w.rs.creds, func(x Credential) bool { return x.Name == c.Credential }) && !slices.Contains(out, c.Credential) {
-			out = append(out, c.Credential)
+		if !slices.ContainsFunc(w.rs.creds, func(x Credential) bool { return x.Name == cred }) && !slices.Contains(out, cred) {
+			out = append(out, cred)
 		}
 	}
 	return out

@@ -16,6 +16,9 @@ func newTestWindow(t *testing.T, d Deps) *Window {
 	t.Helper()
 	a := test.NewTempApp(t)
 	SetupLanguage("en")
+	if d.Kinds == nil {
+		d.Kinds = workrun.Describe(realKinds()...)
+	}
 	w := NewWindow(a, d)
 	w.win.Resize(fyne.NewSize(1280, 800))
 	w.win.Show()

@@ -43,6 +43,9 @@ type Deps struct {
 	Lang string
 	// About is what Help → About shows, and the keyring check at start.
 	About AboutInfo
+	// Kinds describe the node kinds Engine runs (workrun.Describe): the
+	// palette, new nodes and the inspector's forms are built from them.
+	Kinds []workrun.KindInfo
 }
 
 // Engine is what the window asks of the workflow engine; *workrun.Engine
@@ -50,6 +53,9 @@ type Deps struct {
 type Engine interface {
 	// Validate returns the problems that keep a workflow from running.
 	Validate(wf workrun.Workflow) []Problem
+	// Fields returns what each node of wf reads and writes, as its kind
+	// compiles it (the Run dialog asks for the fields no node provides).
+	Fields(wf workrun.Workflow) map[string]workrun.NodeFields
 	// Start creates a run and returns its id at once; the run goes on in the
 	// background and reports through Subscribe.
 	Start(ctx context.Context, workflowID string, wf workrun.Workflow, inputs workrun.Values) (string, error)

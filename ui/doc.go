@@ -47,6 +47,11 @@
 // nodes and links with arrowheads, but no zoom or fit, no undo, and keeps
 // its model in its widgets; a small hand-written canvas over the Document
 // keeps every edit a testable command and draws 200 nodes in one frame.
+// The palette, a new node's config and the inspector's form come from the
+// node kinds' own descriptions (Deps.Kinds, workrun.KindInfo): one editor
+// per config key by its value kind, keys not described kept as they are.
+// The window declares no kind's keys or checks; the problems it shows are
+// the engine's (each kind's Compile, through Engine.Validate).
 //
 // Runs. The run panel shows a run's status, duration and failure reason on
 // top; every node with its status and duration (ticking while it runs; a

@@ -181,7 +181,7 @@ func TestWindow_NeverWiderThanItIs(t *testing.T) {
 	wf := SampleRemote("http://127.0.0.1:41241/" + fmt.Sprintf("%0300d", 0))
 	wf.State["a_state_field_with_a_rather_long_name_indeed"] = workrun.FieldText
 	w.OpenWorkflow("", wf)
-	for _, k := range Kinds {
+	for _, k := range kindTypes() {
 		id := w.cv.AddKind(k)
 		w.doc.Select(id, false)
 		check("selecting a " + k + " node")
@@ -240,14 +240,14 @@ func TestPalette_GroupedAndFiltered(t *testing.T) {
 	w := newTestWindow(t, Deps{})
 	w.newWorkflow()
 	p := w.palette
-	if got := p.shownKinds(); got[0] != "remote_agent" || len(got) != len(Kinds) {
+	if got := p.shownKinds(); got[0] != "remote_agent" || len(got) != len(kindTypes()) {
 		t.Errorf("palette order %v, want Remote Agent first and every kind", got)
 	}
 	var groups []string
 	for _, g := range KindGroups() {
 		groups = append(groups, g.Name)
 	}
-	if diff := cmp.Diff([]string{GroupAgents, GroupLogic, GroupPeople, GroupLocal}, groups); diff != "" {
+	if diff := cmp.Diff([]string{"agents", "logic", "people", "local"}, groups); diff != "" {
 		t.Errorf("groups (-want +got):\n%s", diff)
 	}
 	p.setFilter("hum")
@@ -303,7 +303,7 @@ func TestWorkflowInputs(t *testing.T) {
 			Nodes: []workrun.NodeSpec{
 				{ID: "start", Type: "start"},
 				{ID: "set", Type: "set", Config: EncodeConfig(Config{Values: map[string]string{"greeting": "hello {{name}}"}})},
-				{ID: "ra", Type: "remote_agent", Config: EncodeConfig(Config{Inputs: []string{"topic", "greeting"}})},
+				{ID: "ra", Type: "remote_agent", Config: EncodeConfig(Config{URL: "http://x", Inputs: []string{"topic", "greeting"}})},
 			},
 			Edges: []workrun.Edge{{From: "start", To: "set"}, {From: "set", To: "ra"}},
 		}, []string{"name", "topic"}},
@@ -311,14 +311,14 @@ func TestWorkflowInputs(t *testing.T) {
 			State: map[string]workrun.FieldType{"x": workrun.FieldText},
 			Nodes: []workrun.NodeSpec{
 				{ID: "start", Type: "start"},
-				{ID: "ask", Type: "ask_human", Config: EncodeConfig(Config{Field: "x"})},
+				{ID: "ask", Type: "ask_human", Config: EncodeConfig(Config{Prompt: "x?", Field: "x"})},
 				{ID: "out", Type: "output", Config: EncodeConfig(Config{Fields: []string{"x"}})},
 			},
 			Edges: []workrun.Edge{{From: "start", To: "ask"}, {From: "start", To: "out"}},
 		}, []string{"x"}},
 	}
 	for _, tt := range tests {
-		if diff := cmp.Diff(tt.want, WorkflowInputs(tt.wf)); diff != "" {
+		if diff := cmp.Diff(tt.want, workflowInputs(tt.wf, kindsEngine().Fields(tt.wf))); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
 		}
 	}
@@ -419,7 +419,7 @@ func TestRunInputs_RememberedAndOnlyInputs(t *testing.T) {
 	test.NewTempApp(t)
 	wf := SampleRemote("http://x")
 	wf.Name = "mine"
-	ri := newRunInputs(wf, workrun.Values{"question": "echo again", "answer": "old"}, nil)
+	ri := newRunInputs(wf, workflowInputs(wf, kindsEngine().Fields(wf)), workrun.Values{"question": "echo again", "answer": "old"}, nil)
 	if diff := cmp.Diff([]string{"question"}, ri.Names); diff != "" {
 		t.Errorf("asked for (-want +got):\n%s", diff)
 	}

@@ -11,6 +11,7 @@ import (
 // subscriber through Publish.
 type fakeEngine struct {
 	ValidateFunc func(workrun.Workflow) []Problem
+	FieldsFunc   func(workrun.Workflow) map[string]workrun.NodeFields // nil: the real kinds compile
 	StartFunc    func(ctx context.Context, workflowID string, wf workrun.Workflow, in workrun.Values) (string, error)
 	StopFunc     func(ctx context.Context, runID string) error
 	ResumeFunc   func(ctx context.Context, runID string) error
@@ -25,6 +26,13 @@ func (f *fakeEngine) Validate(wf workrun.Workflow) []Problem {
 		return nil
 	}
 	return f.ValidateFunc(wf)
+}
+
+func (f *fakeEngine) Fields(wf workrun.Workflow) map[string]workrun.NodeFields {
+	if f.FieldsFunc == nil {
+		return kindsEngine().Fields(wf)
+	}
+	return f.FieldsFunc(wf)
 }
 
 func (f *fakeEngine) Start(ctx context.Context, id string, wf workrun.Workflow, in workrun.Values) (string, error) {

@@ -24,7 +24,9 @@ func FuzzImportWorkflow(f *testing.F) {
 		if err != nil {
 			return
 		}
-		_ = CheckWorkflow(wf)
+		eng := kindsEngine() // the checks the window shows
+		_ = eng.Validate(wf)
+		_ = workflowInputs(wf, eng.Fields(wf))
 		d := NewDocument(wf)
 		d.SelectAll()
 		d.Copy()
@@ -45,6 +47,7 @@ func FuzzImportWorkflow(f *testing.F) {
 		}
 		for d.Undo() {
 		}
-		_ = CheckWorkflow(d.Workflow())
+		_ = eng.Validate(d.Workflow())
+		_ = workflowInputs(d.Workflow(), eng.Fields(d.Workflow()))
 	})
 }

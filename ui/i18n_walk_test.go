@@ -92,9 +92,9 @@ func untranslated(ss []string, allowed []string) []string {
 func TestChineseEverywhere(t *testing.T) {
 	wf := workrun.Workflow{Name: "发票流程", State: map[string]workrun.FieldType{"问题": workrun.FieldText, "数": workrun.FieldNumber,
 		"是否": workrun.FieldBoolean, "附件": workrun.FieldFile, "数据": workrun.FieldJSON}}
-	for i, k := range Kinds {
-		wf.Nodes = append(wf.Nodes, workrun.NodeSpec{ID: fmt.Sprintf("n%d", i), Type: k, Title: "节点" + fmt.Sprint(i),
-			Config: DefaultConfig(k), Position: &workrun.Position{X: float32(40 + 220*(i%4)), Y: float32(60 + 140*(i/4))}})
+	for i, k := range workrun.Describe(realKinds()...) {
+		wf.Nodes = append(wf.Nodes, workrun.NodeSpec{ID: fmt.Sprintf("n%d", i), Type: k.Type, Title: "节点" + fmt.Sprint(i),
+			Config: k.DefaultConfig(), Position: &workrun.Position{X: float32(40 + 220*(i%4)), Y: float32(60 + 140*(i/4))}})
 	}
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.Local)
 	run := workrun.Run{ID: "run-zh", WorkflowName: wf.Name, Workflow: wf, Status: workrun.RunFailed, FailedNode: "n7",

@@ -25,10 +25,11 @@ type RunInputs struct {
 	box   *fyne.Container
 }
 
-// newRunInputs builds the form for wf; last holds the previous run's
-// inputs; chooseFile is each file field's picker (see NewInputsForm).
-func newRunInputs(wf workrun.Workflow, last workrun.Values, chooseFile func(f *InputsForm, field string)) *RunInputs {
-	ri := &RunInputs{Names: workflowInputs(wf), box: container.NewVBox()}
+// newRunInputs builds the form for wf; names are the inputs in order
+// (Window.runInputNames); last holds the previous run's inputs; chooseFile
+// is each file field's picker (see NewInputsForm).
+func newRunInputs(wf workrun.Workflow, names []string, last workrun.Values, chooseFile func(f *InputsForm, field string)) *RunInputs {
+	ri := &RunInputs{Names: names, box: container.NewVBox()}
 	if usesDemo(wf) || SampleInputs[wf.Name] != nil {
 		hint := widget.NewLabel(DemoWords())
 		hint.Wrapping = fyne.TextWrapWord

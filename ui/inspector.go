@@ -1,14 +1,13 @@
 package ui
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -21,34 +20,128 @@ import (
 
 // Inspector edits what is selected: a node's title and config keys, an
 // edge's branch, or (with nothing selected) the workflow's name and State.
-// Every edit applies as it is typed; the keystrokes of one field make one
-// undo step. A value that cannot be applied (a timeout that is no number) is
-// marked in place and kept as "pending" until it is fixed or discarded, so
-// it is never dropped without a word.
+// A node's form is built from its kind's description (workrun.KindInfo):
+// one editor per config key, chosen by the key's value kind. Every edit
+// applies as it is typed; the keystrokes of one field make one undo step. A
+// value that cannot be applied (a timeout that is no number) is marked in
+// place and kept as "pending" until it is fixed or discarded, so it is
+// never dropped without a word.
+//
+// The inspector is a widget: it edits the document it is given and reports
+// everything else through its On… callbacks; the app layer
+// (inspect_app.go) runs the connection tests and reads the credentials,
+// and answers through the reply functions the callbacks carry, on the Fyne
+// thread.
 type Inspector struct {
-	w    *Window
+	doc    func() *Document // the document shown (read only: edits are Edits)
+	canvas fyne.Canvas      // the window's, for the keyboard focus
+	tips   *tipLayer
+
+	// Edits receive what the person changed.
+	Edits InspectorEdits
+
+	// Check returns the engine's problems of a workflow; the form shows
+	// those of its node as they are typed. Nil: no checks.
+	Check func(workrun.Workflow) []Problem
+	// Fields returns what each node of a workflow reads and writes; the
+	// State list marks the run inputs with it. Nil: not known.
+	Fields func(workrun.Workflow) map[string]workrun.NodeFields
+	// OnStatus shows a line in the window's status bar.
+	OnStatus func(text string)
+	// OnTestAgent asks for the Remote Agent connection test of url with
+	// the named credential (docs/remote-agent.md R3.4); show gets the
+	// result. Nil: the test is not available.
+	OnTestAgent func(url, credential string, show func(AgentReport, error))
+	// OnTestMCP asks for the MCP connection test (tools/list); show gets
+	// the tools. Nil: the test is not available.
+	OnTestMCP func(url, credential string, show func([]MCPTool, error))
+	// OnCredentials asks for the saved credentials' names for a picker;
+	// show gets them. Nil: the picker offers only the node's own.
+	OnCredentials func(show func([]Credential, error))
+	// OnAddCredential asks to open the credentials dialog.
+	OnAddCredential func()
+
 	box  *fyne.Container
 	root fyne.CanvasObject
 	sig  string
 
 	nodeID   string
+	info     workrun.KindInfo
 	title    *widget.Entry
 	widgets  map[string]fyne.CanvasObject // by config key
-	collect  func() (Config, error)
+	readers  []fieldReader                // the form's config keys, in order
 	problems *widget.Label
 	testOut  *widget.Label
 	addCred  *widget.Button // offered when the agent wants a credential
 	pending  string         // the value the form holds but could not apply, with why
 	applying bool           // the form is writing to the document: do not rebuild it
+	building bool           // the form is being filled: its widgets' changes are no edits
 
 	// testDone is called when a connection test finished (tests wait on it).
 	testDone func()
-	mcp      mcpState // the Remote MCP Tool form's tool lists (inspector_mcp.go)
+	mcp      mcpState // the tool lists of MCP connection tests (inspector_mcp.go)
+	mcpShown *mcpForm // the MCP tool picker of the form shown, if any
 }
 
-// NewInspector makes the inspector of w.
-func NewInspector(w *Window) *Inspector {
-	in := &Inspector{w: w, box: container.NewVBox()}
+// InspectorEdits are the changes the inspector reports. as names the undo
+// step an edit joins (the keystrokes of one field make one step); "" is a
+// step of its own.
+type InspectorEdits struct {
+	Name            func(name, as string)
+	Field           func(name string, t workrun.FieldType) // t "": remove the field
+	EdgeWhen        func(k EdgeKey, when string)
+	DeleteSelection func()
+	Title           func(nodeID, title, as string)
+	Config          func(nodeID string, config json.RawMessage, as string)
+}
+
+func (e InspectorEdits) name(s, as string) {
+	if e.Name != nil {
+		e.Name(s, as)
+	}
+}
+
+func (e InspectorEdits) field(n string, t workrun.FieldType) {
+	if e.Field != nil {
+		e.Field(n, t)
+	}
+}
+
+func (e InspectorEdits) edgeWhen(k EdgeKey, when string) {
+	if e.EdgeWhen != nil {
+		e.EdgeWhen(k, when)
+	}
+}
+
+func (e InspectorEdits) deleteSelection() {
+	if e.DeleteSelection != nil {
+		e.DeleteSelection()
+	}
+}
+
+func (e InspectorEdits) title(id, title, as string) {
+	if e.Title != nil {
+		e.Title(id, title, as)
+	}
+}
+
+func (e InspectorEdits) config(id string, cfg json.RawMessage, as string) {
+	if e.Config != nil {
+		e.Config(id, cfg, as)
+	}
+}
+
+// fieldReader reads one config key from the form: its value, whether the
+// key is set at all, or why what is typed is no value.
+type fieldReader struct {
+	key  string
+	read func() (any, bool, error)
+}
+
+// NewInspector makes an inspector of the document doc returns; canvas is
+// the window's and tips its tooltip layer.
+func NewInspector(doc func() *Document, canvas fyne.Canvas, tips *tipLayer) *Inspector {
+	in := &Inspector{doc: doc, canvas: canvas, tips: tips, box: container.NewVBox()}
 	// widthFree: the form takes the pane's width instead of asking for its
 	// widest row, so a long option or text never widens the window.
 	in.root = container.New(widthFree{}, container.NewPadded(in.box))
@@ -58,9 +151,15 @@ func NewInspector(w *Window) *Inspector {
 // Object is the inspector's widget tree.
 func (in *Inspector) Object() fyne.CanvasObject { return in.root }
 
+func (in *Inspector) status(text string) {
+	if in.OnStatus != nil {
+		in.OnStatus(text)
+	}
+}
+
 // Show rebuilds the form for the current selection when it changed.
 func (in *Inspector) Show() {
-	d := in.w.doc
+	d := in.doc()
 	sel := d.Selected()
 	var sig string
 	switch {
@@ -83,10 +182,17 @@ func (in *Inspector) Show() {
 		return
 	}
 	if sig == in.sig {
+		if in.nodeID != "" {
+			// Another part of the workflow changed (an edge, another
+			// node): what the engine says of this node may have too.
+			if n, ok := d.Node(in.nodeID); ok {
+				in.recheck(n)
+			}
+		}
 		return
 	}
 	if in.pending != "" {
-		in.w.setStatus(fmt.Sprintf(lang.X("insp.dropped", "Not applied: %s"), in.pending))
+		in.status(fmt.Sprintf(lang.X("insp.dropped", "Not applied: %s"), in.pending))
 		in.pending = ""
 	}
 	in.sig = sig
@@ -94,19 +200,20 @@ func (in *Inspector) Show() {
 	in.box.RemoveAll()
 	in.nodeID = ""
 	in.widgets = map[string]fyne.CanvasObject{}
-	in.collect = nil
+	in.readers = nil
+	in.testOut, in.addCred, in.mcpShown = nil, nil, nil
 	switch {
 	case len(sel) == 1:
 		n, _ := d.Node(sel[0])
-		in.showNode(n)
+		in.showNode(d, n)
 	case len(sel) > 1:
 		in.box.Add(widget.NewLabel(fmt.Sprintf(lang.X("insp.multi", "%d nodes selected"), len(sel))))
 	case d.SelectedEdges() == 1:
 		for k := range d.selEdges {
-			in.showEdge(k)
+			in.showEdge(d, k)
 		}
 	default:
-		in.showWorkflow()
+		in.showWorkflow(d)
 	}
 }
 
@@ -136,8 +243,7 @@ func heading(text string) *widget.Label {
 
 // --- workflow ---
 
-func (in *Inspector) showWorkflow() {
-	d := in.w.doc
+func (in *Inspector) showWorkflow(d *Document) {
 	in.box.Add(heading(lang.X("insp.workflow", "Workflow")))
 	name := widget.NewEntry()
 	name.SetText(d.wf.Name)
@@ -153,16 +259,16 @@ func (in *Inspector) showWorkflow() {
 			return
 		}
 		in.pending = ""
-		in.apply(func() { d.EditName(s, "name") })
+		in.apply(func() { in.Edits.name(s, "name") })
 	}
 	in.widgets["name"] = name
 	in.box.Add(caption(lang.X("wf.name", "Name")))
 	in.box.Add(name)
 	in.box.Add(widget.NewSeparator())
 	in.box.Add(heading(lang.X("insp.state", "State fields")))
-	ins := workflowInputs(d.wf)
+	ins := workflowInputs(d.wf, in.fields(d.wf))
 	for _, n := range fieldNames(d.wf.State) {
-		rm := newTipButton(in.w.tips, "", theme.DeleteIcon(), fmt.Sprintf(lang.X("insp.remove_field", "Remove the field %s"), n), func() { d.SetField(n, "") })
+		rm := newTipButton(in.tips, "", theme.DeleteIcon(), fmt.Sprintf(lang.X("insp.remove_field", "Remove the field %s"), n), func() { in.Edits.field(n, "") })
 		role := lang.X("insp.role_inner", "set by a node")
 		if slices.Contains(ins, n) {
 			role = lang.X("insp.role_input", "run input")
@@ -177,8 +283,10 @@ func (in *Inspector) showWorkflow() {
 	in.widgets["field_name"], in.widgets["field_type"] = fname, ftype
 	addField := func() {
 		if n := strings.TrimSpace(fname.Text); n != "" {
-			d.SetField(n, SelectedFieldType(ftype))
-			in.w.win.Canvas().Focus(in.widgets["field_name"].(*widget.Entry))
+			in.Edits.field(n, SelectedFieldType(ftype))
+			if in.canvas != nil {
+				in.canvas.Focus(in.widgets["field_name"].(*widget.Entry))
+			}
 		}
 	}
 	fname.OnSubmitted = func(string) { addField() } // Enter adds the field
@@ -191,31 +299,36 @@ func (in *Inspector) showWorkflow() {
 	in.box.Add(hint)
 }
 
+// fields is what each node of wf reads and writes (nil when unknown).
+func (in *Inspector) fields(wf workrun.Workflow) map[string]workrun.NodeFields {
+	if in.Fields == nil {
+		return nil
+	}
+	return in.Fields(cloneWorkflow(wf))
+}
+
 // --- edge ---
 
-func (in *Inspector) showEdge(k EdgeKey) {
-	d := in.w.doc
+func (in *Inspector) showEdge(d *Document, k EdgeKey) {
 	in.box.Add(heading(lang.X("insp.edge", "Edge")))
 	in.box.Add(widget.NewLabel(k.From + " → " + k.To))
 	from, _ := d.Node(k.From)
-	if from.Type == "condition" {
-		sel := newSelect([]string{"true", "false"}, func(s string) { d.SetEdgeWhen(k, s) })
+	if info, _ := kindInfo(from.Type); len(info.Branches) > 0 {
+		sel := newSelect(info.Branches, func(s string) { in.Edits.edgeWhen(k, s) })
 		sel.Selected = d.wf.Edges[d.edgeIndex(k)].When
 		in.widgets["when"] = sel
 		in.box.Add(widget.NewForm(widget.NewFormItem(lang.X("insp.when", "Branch"), sel)))
 	}
-	in.box.Add(widget.NewButtonWithIcon(lang.X("edit.delete", "Delete"), theme.DeleteIcon(), func() { d.DeleteSelection() }))
+	in.box.Add(widget.NewButtonWithIcon(lang.X("edit.delete", "Delete"), theme.DeleteIcon(), in.Edits.deleteSelection))
 }
 
 // --- node ---
 
-func (in *Inspector) showNode(n workrun.NodeSpec) {
-	d := in.w.doc
+func (in *Inspector) showNode(d *Document, n workrun.NodeSpec) {
 	in.nodeID = n.ID
-	c, err := DecodeConfig(n.Config)
-	if err != nil {
-		c = Config{}
-	}
+	info, described := kindInfo(n.Type)
+	in.info = info
+	cfg := configMap(n.Config)
 	state := d.wf.State
 	in.box.Add(container.NewHBox(widget.NewIcon(KindIcon(n.Type)), heading(KindLabel(n.Type))))
 	in.title = widget.NewEntry()
@@ -227,9 +340,53 @@ func (in *Inspector) showNode(n workrun.NodeSpec) {
 	in.problems = widget.NewLabel("")
 	in.problems.Wrapping = fyne.TextWrapWord
 	in.problems.Importance = widget.DangerImportance
-	changed := func(key string) func() { return func() { in.edit(n, key) } }
+	item := func(label string, o fyne.CanvasObject) {
+		if label != "" {
+			form.Add(caption(label))
+		}
+		form.Add(o)
+	}
+	if !described {
+		item("", caption(fmt.Sprintf(lang.X("insp.kind_unknown", "This version of Workrun does not know nodes of type %q; their config is kept as it is."), n.Type)))
+	}
+	var mf *mcpForm // the MCP tool picker, when the kind has one
+	mcpFor := func() *mcpForm {
+		if mf == nil {
+			mf = in.newMCPForm(n, state)
+		}
+		return mf
+	}
+	in.building = true
+	for _, f := range info.Fields {
+		in.addField(n, f, cfg[f.Key], state, item, mcpFor)
+	}
+	if mf != nil {
+		mf.finish(cfg)
+	}
+	in.building = false
+	in.title.OnChanged = func(string) { in.edit(n, "title") }
+	// The problems go under the form: appearing and going as a value is
+	// typed, they never move the field being typed in.
+	in.box.Add(form)
+	in.box.Add(in.problems)
+	in.recheck(n)
+}
 
-	entry := func(key, val, hint string, multi bool) *widget.Entry {
+// addField adds the editor of one config key, chosen by its value kind,
+// and its reader.
+func (in *Inspector) addField(n workrun.NodeSpec, f workrun.ConfigField, raw json.RawMessage, state map[string]workrun.FieldType,
+	item func(string, fyne.CanvasObject), mcpFor func() *mcpForm) {
+	label := f.Label.In(msgLang())
+	hint := f.Hint.In(msgLang())
+	changed := func() { in.edit(n, f.Key) }
+	reader := func(read func() (any, bool, error)) {
+		in.readers = append(in.readers, fieldReader{key: f.Key, read: read})
+	}
+	var str string
+	if len(raw) > 0 && json.Unmarshal(raw, &str) != nil {
+		str = string(raw) // not a string: shown as the JSON it is
+	}
+	entry := func(text string, multi bool) *widget.Entry {
 		var e *widget.Entry
 		if multi {
 			e = widget.NewMultiLineEntry()
@@ -237,180 +394,225 @@ func (in *Inspector) showNode(n workrun.NodeSpec) {
 		} else {
 			e = widget.NewEntry()
 		}
-		e.SetText(val)
+		e.SetText(text)
 		e.SetPlaceHolder(hint)
-		e.OnChanged = func(string) { changed(key)() }
-		in.widgets[key] = e
+		e.OnChanged = func(string) { changed() }
+		in.widgets[f.Key] = e
 		return e
 	}
-	pickOne := func(key, val string, opts []string, allowNone bool) *widget.Select {
-		if allowNone {
+	trimmed := func(e *widget.Entry) func() (any, bool, error) {
+		return func() (any, bool, error) {
+			s := strings.TrimSpace(e.Text)
+			return s, s != "", nil
+		}
+	}
+	switch f.Value {
+	case workrun.ValueText:
+		e := entry(str, false)
+		item(label, e)
+		reader(trimmed(e))
+	case workrun.ValueLongText:
+		e := entry(str, true)
+		item(label, e)
+		reader(func() (any, bool, error) { return e.Text, e.Text != "", nil })
+	case workrun.ValueURL:
+		if f.Protocol == workrun.ProtocolMCP {
+			mf := mcpFor()
+			mf.url.SetText(str)
+			mf.url.SetPlaceHolder(hint)
+			mf.url.OnChanged = func(string) { changed() }
+			in.widgets[f.Key] = mf.url
+			item(label, mf.url)
+			item("", mf.testRow())
+			reader(trimmed(mf.url))
+			return
+		}
+		e := entry(str, false)
+		item(label, e)
+		reader(trimmed(e))
+		if f.Protocol == workrun.ProtocolA2A {
+			item("", in.agentTestRow())
+		}
+	case workrun.ValueInt:
+		if str == "" && f.Default != nil {
+			str = fmt.Sprint(f.Default)
+		}
+		e := entry(str, false)
+		if hint == "" && f.Default != nil {
+			e.SetPlaceHolder(fmt.Sprint(f.Default))
+		}
+		e.Validator = func(s string) error {
+			v, set, err := readInt(s, label)
+			if err == nil && set && (v < f.Min || v > f.Max) {
+				err = fmt.Errorf(lang.X("insp.int_range", "%s: %d is outside %d–%d"), label, v, f.Min, f.Max)
+			}
+			return err
+		}
+		item(label, e)
+		reader(func() (any, bool, error) {
+			v, set, err := readInt(e.Text, label)
+			return v, set, err
+		})
+	case workrun.ValueChoice:
+		labels := make([]string, len(f.Options))
+		for i, o := range f.Options {
+			labels[i] = o.Label.In(msgLang())
+		}
+		if !f.Required && f.Default == nil {
+			labels = append([]string{""}, labels...)
+		}
+		cur := str
+		if raw == nil && f.Default != nil {
+			cur = fmt.Sprint(f.Default)
+		}
+		s := newSelect(labels, func(string) { changed() })
+		s.Selected = cur
+		if i := slices.IndexFunc(f.Options, func(o workrun.Choice) bool { return o.Value == cur }); i >= 0 {
+			s.Selected = f.Options[i].Label.In(msgLang())
+		}
+		in.widgets[f.Key] = s
+		item(label, s)
+		reader(func() (any, bool, error) {
+			for _, o := range f.Options {
+				if o.Label.In(msgLang()) == s.Selected {
+					return o.Value, true, nil
+				}
+			}
+			return s.Selected, s.Selected != "", nil // a value this version has no option for
+		})
+	case workrun.ValueJSON:
+		text := ""
+		if len(raw) > 0 {
+			text = string(raw)
+		}
+		e := entry(text, false)
+		item(label, e)
+		reader(func() (any, bool, error) {
+			s := strings.TrimSpace(e.Text)
+			var v any
+			if err := json.Unmarshal([]byte(s), &v); err != nil {
+				v = s // plain text is a string
+			}
+			return v, s != "", nil
+		})
+	case workrun.ValueField, workrun.ValueCredential:
+		var opts []string
+		if f.Value == workrun.ValueField {
+			opts = fieldNames(state, f.FieldTypes...)
+		} else if str != "" {
+			opts = []string{str}
+		}
+		if !f.Required {
 			opts = append([]string{""}, opts...)
 		}
-		s := newSelect(opts, func(string) { changed(key)() })
-		s.Selected = val
-		in.widgets[key] = s
-		return s
-	}
-	pickMany := func(key string, vals, opts []string) fyne.CanvasObject {
-		g := widget.NewCheckGroup(opts, func([]string) { changed(key)() })
-		g.Selected = slices.Clone(vals)
-		in.widgets[key] = g
+		s := newSelect(opts, func(string) { changed() })
+		s.Selected = str
+		in.widgets[f.Key] = s
+		item(label, s)
+		reader(func() (any, bool, error) { return s.Selected, s.Selected != "", nil })
+		if f.Value == workrun.ValueCredential {
+			in.loadCredentials(s, str)
+		}
+	case workrun.ValueFields:
+		var vals []string
+		_ = json.Unmarshal(raw, &vals) // not a list: none ticked; the engine names the problem
+		opts := fieldNames(state, f.FieldTypes...)
+		g := widget.NewCheckGroup(opts, func([]string) { changed() })
+		g.Selected = vals
+		in.widgets[f.Key] = g
 		if len(opts) == 0 {
 			l := widget.NewLabel(lang.X("insp.no_fields", "(no suitable State fields; add them to the workflow)"))
 			l.Wrapping = fyne.TextWrapWord
-			return l
+			item(label, l)
+		} else {
+			item(label, g)
 		}
-		return g
-	}
-	text := func(key string) string { return in.widgets[key].(*widget.Entry).Text }
-	sel := func(key string) string { return in.widgets[key].(*widget.Select).Selected }
-	many := func(key string) []string { return slices.Clone(in.widgets[key].(*widget.CheckGroup).Selected) }
-	timeout := func() (int, error) {
-		s := strings.TrimSpace(text("timeout_seconds"))
-		if s == "" {
-			return 0, nil
+		reader(func() (any, bool, error) { return slices.Clone(g.Selected), len(g.Selected) > 0, nil })
+	case workrun.ValueAssignments, workrun.ValueEnv:
+		sep := " = "
+		if f.Value == workrun.ValueEnv {
+			sep = "="
 		}
-		t, err := strconv.Atoi(s)
-		if err != nil {
-			return 0, fmt.Errorf(lang.X("insp.bad_timeout", "timeout: %q is not a whole number of seconds"), s)
-		}
-		return t, nil
-	}
-	item := func(label string, o fyne.CanvasObject) {
-		if label != "" {
-			form.Add(caption(label))
-		}
-		form.Add(o)
-	}
-	validTimeout := func(lo, hi int) func(string) error {
-		return func(s string) error {
-			s = strings.TrimSpace(s)
-			if s == "" {
-				return nil
+		m := configMap(raw)
+		var ls []string
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			var s string
+			if json.Unmarshal(m[k], &s) != nil {
+				s = string(m[k])
 			}
-			t, err := strconv.Atoi(s)
-			if err != nil {
-				return fmt.Errorf(lang.X("insp.bad_timeout", "timeout: %q is not a whole number of seconds"), s)
-			}
-			if t < lo || t > hi {
-				return fmt.Errorf(lang.X("insp.timeout_range", "timeout: %d is outside %d–%d s"), t, lo, hi)
-			}
-			return nil
+			ls = append(ls, k+sep+s)
 		}
-	}
-
-	switch n.Type {
-	case "set":
-		var lines []string
-		for _, k := range sortedKeys(c.Values) {
-			lines = append(lines, k+" = "+c.Values[k])
-		}
-		item(lang.X("insp.values", "Values (one field = template a line)"), entry("values", strings.Join(lines, "\n"), "msg = hello {{name}}", true))
-		in.collect = func() (Config, error) {
-			vals := map[string]string{}
-			for _, l := range strings.Split(text("values"), "\n") {
-				if strings.TrimSpace(l) == "" {
-					continue
-				}
+		e := entry(strings.Join(ls, "\n"), true)
+		item(label, e)
+		reader(func() (any, bool, error) {
+			out := map[string]string{}
+			for _, l := range lines(e.Text) {
 				k, v, ok := strings.Cut(l, "=")
-				if !ok {
-					return Config{}, fmt.Errorf(lang.X("insp.bad_value", "write each value as field = template: %q"), l)
+				if !ok && f.Value == workrun.ValueAssignments {
+					return nil, false, fmt.Errorf(lang.X("insp.bad_value", "write each value as field = template: %q"), l)
 				}
-				vals[strings.TrimSpace(k)] = strings.TrimSpace(v)
+				out[strings.TrimSpace(k)] = strings.TrimSpace(v)
 			}
-			return Config{Values: vals}, nil
-		}
-	case "condition":
-		item(lang.X("insp.field", "Field"), pickOne("field", c.Field, fieldNames(state), false))
-		item(lang.X("insp.op", "Operator"), pickOne("op", c.Op, Ops, false))
-		v := ""
-		if c.Value != nil {
-			b, _ := json.Marshal(c.Value)
-			v = string(b)
-		}
-		item(lang.X("insp.value", "Value"), entry("value", v, `3, "text", true`, false))
-		in.collect = func() (Config, error) {
-			var val any
-			s := strings.TrimSpace(text("value"))
-			if err := json.Unmarshal([]byte(s), &val); err != nil {
-				val = s // plain text compares as a string
-			}
-			return Config{Field: sel("field"), Op: sel("op"), Value: val}, nil
-		}
-	case "output":
-		item(lang.X("insp.fields", "Fields"), pickMany("fields", c.Fields, fieldNames(state)))
-		in.collect = func() (Config, error) { return Config{Fields: many("fields")}, nil }
-	case "human_review":
-		item(lang.X("insp.prompt", "Prompt"), entry("prompt", c.Prompt, "", true))
-		in.collect = func() (Config, error) { return Config{Prompt: text("prompt")}, nil }
-	case "ask_human":
-		item(lang.X("insp.prompt", "Prompt"), entry("prompt", c.Prompt, "", true))
-		item(lang.X("insp.answer_field", "Answer field"), pickOne("field", c.Field, fieldNames(state, workrun.FieldText), false))
-		in.collect = func() (Config, error) { return Config{Prompt: text("prompt"), Field: sel("field")}, nil }
-	case "process":
-		item(lang.X("insp.command", "Command (one argument per line)"), entry("command", strings.Join(c.Command, "\n"), "sh\n-c\necho hi", true))
-		var env []string
-		for _, k := range sortedKeys(c.Env) {
-			env = append(env, k+"="+c.Env[k])
-		}
-		item(lang.X("insp.env", "Environment (NAME=value)"), entry("env", strings.Join(env, "\n"), "", true))
-		item(lang.X("insp.timeout", "Timeout (seconds)"), entry("timeout_seconds", itoa(c.TimeoutSeconds), "60", false))
-		in.widgets["timeout_seconds"].(*widget.Entry).Validator = validTimeout(1, 1<<31-1)
-		item(lang.X("insp.stdout", "Stdout into field"), pickOne("stdout", c.Stdout, fieldNames(state, workrun.FieldText, workrun.FieldJSON), true))
-		item(lang.X("insp.cleanup", "Cleanup on failure (one argument per line)"), entry("cleanup", strings.Join(c.Cleanup, "\n"), "", true))
-		in.collect = func() (Config, error) {
-			t, err := timeout()
-			env := map[string]string{}
-			for _, l := range lines(text("env")) {
-				k, v, _ := strings.Cut(l, "=")
-				env[k] = v
-			}
-			if len(env) == 0 {
-				env = nil
-			}
-			return Config{Command: lines(text("command")), Env: env, TimeoutSeconds: t, Stdout: sel("stdout"), Cleanup: lines(text("cleanup"))}, err
-		}
-	case "remote_agent":
-		item(lang.X("insp.url", "A2A service URL"), entry("url", c.URL, "https://agent.example.com", false))
-		in.testOut = widget.NewLabel("")
-		in.testOut.Wrapping = fyne.TextWrapWord
-		testB := widget.NewButtonWithIcon(lang.X("insp.test", "Test connection"), theme.SearchIcon(), in.TestConnection)
-		if in.w.deps.CheckAgent == nil {
-			testB.Disable()
-		}
-		in.addCred = widget.NewButtonWithIcon(lang.X("insp.add_credential", "Add a credential…"), theme.ContentAddIcon(), in.w.showCredentials)
-		in.addCred.Hide()
-		item("", container.NewVBox(testB, in.testOut, in.addCred))
-		item(lang.X("insp.inputs", "Input fields (the instructions travel here)"), pickMany("inputs", c.Inputs, fieldNames(state)))
-		item(lang.X("insp.attachments", "Attachments (file fields)"), pickMany("attachments", c.Attachments, fieldNames(state, workrun.FieldFile, workrun.FieldFiles)))
-		item(lang.X("insp.output", "Answer into field"), pickOne("output", c.Output, fieldNames(state, workrun.FieldText, workrun.FieldJSON), true))
-		item(lang.X("insp.output_files", "Result files into field"), pickOne("output_files", c.OutputFiles, fieldNames(state, workrun.FieldFile, workrun.FieldFiles), true))
-		cred := pickOne("credential", c.Credential, nil, true)
-		in.loadCredentials(cred, c.Credential)
-		item(lang.X("insp.credential", "Credential"), cred)
-		if c.TimeoutSeconds == 0 {
-			c.TimeoutSeconds = DefaultTimeout
-		}
-		item(lang.X("insp.timeout_ra", "Request timeout (1–600 s)"), entry("timeout_seconds", itoa(c.TimeoutSeconds), "120", false))
-		in.widgets["timeout_seconds"].(*widget.Entry).Validator = validTimeout(MinTimeout, MaxTimeout)
-		in.collect = func() (Config, error) {
-			t, err := timeout()
-			return Config{URL: strings.TrimSpace(text("url")), Inputs: many("inputs"), Attachments: many("attachments"),
-				Output: sel("output"), OutputFiles: sel("output_files"), Credential: sel("credential"), TimeoutSeconds: t}, err
-		}
-	case "remote_mcp":
-		in.collect = in.showRemoteMCP(n, c, item)
+			return out, len(out) > 0, nil
+		})
+	case workrun.ValueCommand:
+		var args []string
+		_ = json.Unmarshal(raw, &args) // not a list: empty; the engine names the problem
+		e := entry(strings.Join(args, "\n"), true)
+		item(label, e)
+		reader(func() (any, bool, error) { ls := lines(e.Text); return ls, len(ls) > 0, nil })
+	case workrun.ValueTool:
+		mf := mcpFor()
+		mf.toolKey = f.Key
+		mf.tool.SetText(str)
+		mf.tool.SetPlaceHolder(hint)
+		in.widgets[f.Key] = mf.tool
+		item(label, mf.tool)
+		reader(trimmed(&mf.tool.Entry))
+	case workrun.ValueToolArguments:
+		mf := mcpFor()
+		mf.argsKey = f.Key
+		item(label, mf.argsBox())
+		reader(func() (any, bool, error) {
+			args, err := mf.arguments()
+			return args, len(args) > 0, err
+		})
 	default:
-		in.collect = func() (Config, error) { return c, nil }
+		// A value kind this version cannot edit: shown, kept as it is.
+		if len(raw) > 0 {
+			item(label, caption(string(raw)))
+			keep := raw
+			reader(func() (any, bool, error) { return keep, true, nil })
+		}
 	}
-	if in.collect == nil {
-		in.collect = func() (Config, error) { return Config{}, nil }
+}
+
+// readInt reads a whole number typed into an entry; empty is no value.
+func readInt(s, label string) (int, bool, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, false, nil
 	}
-	in.title.OnChanged = func(string) { changed("title")() }
-	in.box.Add(in.problems)
-	in.box.Add(form)
-	in.recheck(n)
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		return 0, false, fmt.Errorf(lang.X("insp.bad_int", "%s: %q is not a whole number"), label, s)
+	}
+	return v, true, nil
+}
+
+// collect reads the form's config values.
+func (in *Inspector) collect() (map[string]any, error) {
+	vals := map[string]any{}
+	for _, r := range in.readers {
+		v, ok, err := r.read()
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			vals[r.key] = v
+		}
+	}
+	return vals, nil
 }
 
 // caption is a field's label above it; it wraps rather than widening the pane.
@@ -425,27 +627,27 @@ func caption(text string) *widget.Label {
 // and the config each join the undo step of the same field typed before.
 // A value that cannot be read stays in the form, marked, and is pending.
 func (in *Inspector) edit(n workrun.NodeSpec, key string) {
-	if in.collect == nil || in.nodeID != n.ID {
-		return // a widget of a form no longer shown (it may keep the focus)
+	if in.nodeID != n.ID || in.building {
+		return // a widget of a form no longer shown (it may keep the focus), or one being filled
 	}
 	in.recheck(n)
-	c, err := in.collect()
+	vals, err := in.collect()
 	if err != nil {
 		in.pending = err.Error()
 		return
 	}
 	in.pending = ""
-	d := in.w.doc
+	d := in.doc()
 	cur, ok := d.Node(n.ID)
 	if !ok {
 		return
 	}
 	in.apply(func() {
 		if key == "title" {
-			d.EditTitle(n.ID, strings.TrimSpace(in.title.Text), "title:"+n.ID)
+			in.Edits.title(n.ID, strings.TrimSpace(in.title.Text), "title:"+n.ID)
 			return
 		}
-		d.EditConfig(n.ID, MergeConfig(cur.Config, c), "cfg:"+n.ID+":"+key)
+		in.Edits.config(n.ID, mergeConfig(cur.Config, in.info, vals), "cfg:"+n.ID+":"+key)
 	})
 }
 
@@ -471,7 +673,10 @@ func (in *Inspector) Discard() {
 // unfocus takes the keyboard focus from a field of the form about to go,
 // so that keys typed next do not go to a widget no longer shown.
 func (in *Inspector) unfocus() {
-	c := in.w.win.Canvas()
+	if in.canvas == nil {
+		return
+	}
+	c := in.canvas
 	f := c.Focused()
 	if f == nil {
 		return
@@ -488,15 +693,26 @@ func (in *Inspector) unfocus() {
 	}
 }
 
-// recheck shows the problems of the config as typed, before it is applied.
+// recheck shows the problems of the config as typed, before it is
+// applied: what cannot be read, then what the node's kind says of it
+// (the engine's check of the workflow with this config).
 func (in *Inspector) recheck(n workrun.NodeSpec) {
-	c, err := in.collect()
+	vals, err := in.collect()
 	var ps []string
 	if err != nil {
 		ps = append(ps, err.Error())
-	} else {
-		n.Config = EncodeConfig(c)
-		ps = append(ps, checkNode(n, in.w.doc.wf.State)...)
+	} else if in.Check != nil {
+		wf := cloneWorkflow(in.doc().wf)
+		for i := range wf.Nodes {
+			if wf.Nodes[i].ID == n.ID {
+				wf.Nodes[i].Config = mergeConfig(wf.Nodes[i].Config, in.info, vals)
+			}
+		}
+		for _, p := range in.Check(wf) {
+			if p.NodeID == n.ID && p.EdgeIndex < 0 {
+				ps = append(ps, p.Message)
+			}
+		}
 	}
 	if len(ps) == 0 {
 		in.problems.SetText("")
@@ -507,76 +723,90 @@ func (in *Inspector) recheck(n workrun.NodeSpec) {
 	in.problems.Show()
 }
 
-// Problems returns the problems the form shows for the typed config.
-func (in *Inspector) Problems() []string {
-	if in.problems == nil || !in.problems.Visible() {
-		return nil
-	}
-	return strings.Split(strings.TrimPrefix(in.problems.Text, "⚠ "), "\n⚠ ")
-}
-
-// Apply writes the whole form into the document. Edits already apply as
-// they are typed; Apply is for a caller that changed widgets directly.
-func (in *Inspector) Apply() {
-	if in.nodeID == "" || in.collect == nil {
-		return
-	}
-	n, ok := in.w.doc.Node(in.nodeID)
-	if !ok {
-		return
-	}
-	in.edit(n, "title")
-	in.edit(n, "config")
-}
-
-// loadCredentials fills the credential picker from the manager (names only).
+// loadCredentials fills a credential picker with the saved credentials'
+// names (names only), keeping the node's own.
 func (in *Inspector) loadCredentials(s *widget.Select, current string) {
-	if in.w.deps.Credentials == nil {
-		if current != "" {
-			s.Options = append(s.Options, current)
-		}
+	if in.OnCredentials == nil {
 		return
 	}
-	mgr := in.w.deps.Credentials
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		cs, err := mgr.List(ctx)
-		in.w.do(func() {
-			opts := []string{""}
-			for _, c := range cs {
-				opts = append(opts, c.Name)
-			}
-			if current != "" && !slices.Contains(opts, current) {
-				opts = append(opts, current)
-			}
-			s.Options = opts
-			s.Refresh()
-			if err != nil {
-				in.testOut.SetText(KeyringErrorText(err))
-			}
-		})
-	}()
+	id := in.nodeID
+	in.OnCredentials(func(cs []Credential, err error) {
+		opts := []string{""}
+		for _, c := range cs {
+			opts = append(opts, c.Name)
+		}
+		if current != "" && !slices.Contains(opts, current) {
+			opts = append(opts, current)
+		}
+		s.Options = opts
+		s.Refresh()
+		if err != nil && in.nodeID == id && in.testOut != nil {
+			in.testOut.SetText(KeyringErrorText(err))
+			in.testOut.Show()
+		}
+		if in.mcp.credsShown != nil {
+			in.mcp.credsShown()
+		}
+	})
 }
 
-// TestConnection checks discovery and authentication of the typed URL with
+// credential is the credential chosen in the form ("" for none).
+func (in *Inspector) credential() string {
+	for _, f := range in.info.Fields {
+		if f.Value == workrun.ValueCredential {
+			if s, ok := in.widgets[f.Key].(*widget.Select); ok {
+				return s.Selected
+			}
+		}
+	}
+	return ""
+}
+
+// agentURL is the URL typed for an A2A agent.
+func (in *Inspector) agentURL() string {
+	for _, f := range in.info.Fields {
+		if f.Value == workrun.ValueURL && f.Protocol == workrun.ProtocolA2A {
+			if e, ok := in.widgets[f.Key].(*widget.Entry); ok {
+				return strings.TrimSpace(e.Text)
+			}
+		}
+	}
+	return ""
+}
+
+// agentTestRow is the Test connection button of an A2A URL, its result and
+// the Add a credential button it offers.
+func (in *Inspector) agentTestRow() fyne.CanvasObject {
+	in.testOut = widget.NewLabel("")
+	in.testOut.Wrapping = fyne.TextWrapWord
+	testB := widget.NewButtonWithIcon(lang.X("insp.test", "Test connection"), theme.SearchIcon(), in.testConnection)
+	if in.OnTestAgent == nil {
+		testB.Disable()
+	}
+	in.addCred = widget.NewButtonWithIcon(lang.X("insp.add_credential", "Add a credential…"), theme.ContentAddIcon(), func() {
+		if in.OnAddCredential != nil {
+			in.OnAddCredential()
+		}
+	})
+	in.addCred.Hide()
+	return container.NewVBox(testB, in.testOut, in.addCred)
+}
+
+// testConnection checks discovery and authentication of the typed URL with
 // the chosen credential (docs/remote-agent.md R3.4); it never submits a
-// business task. The window runs the check; the inspector only shows it.
-func (in *Inspector) TestConnection() {
-	if in.w.deps.CheckAgent == nil || in.testOut == nil {
+// business task. The app layer runs the check; the inspector only shows it.
+func (in *Inspector) testConnection() {
+	if in.OnTestAgent == nil || in.testOut == nil {
 		return
 	}
-	u := strings.TrimSpace(in.widgets["url"].(*widget.Entry).Text)
-	cred := in.widgets["credential"].(*widget.Select).Selected
+	cred := in.credential()
 	out, add := in.testOut, in.addCred
 	out.SetText(lang.X("insp.testing", "Testing…"))
-	if add != nil {
-		add.Hide()
-	}
+	add.Hide()
 	done := in.testDone
-	in.w.checkAgent(u, cred, func(rep AgentReport, err error) {
-		out.SetText(ReportText(rep, err, cred != ""))
-		if add != nil && (errors.Is(err, ErrNeedsCredential) || errors.Is(err, ErrCredentialRefused)) {
+	in.OnTestAgent(in.agentURL(), cred, func(rep AgentReport, err error) {
+		out.SetText(reportText(rep, err, cred != ""))
+		if errors.Is(err, ErrNeedsCredential) || errors.Is(err, ErrCredentialRefused) {
 			add.Show()
 		}
 		if done != nil {
@@ -585,30 +815,8 @@ func (in *Inspector) TestConnection() {
 	})
 }
 
-// checkAgent runs the Remote Agent connection test off the Fyne thread (the
-// window owns the goroutine and its context) and hands the result to show
-// on the Fyne thread.
-func (w *Window) checkAgent(url, credential string, show func(AgentReport, error)) {
-	check := w.deps.CheckAgent
-	parent := w.ctx
-	go func() {
-		ctx, cancel := context.WithTimeout(parent, 30*time.Second)
-		defer cancel()
-		rep, err := check(ctx, url, credential)
-		w.do(func() { show(rep, err) })
-	}()
-}
-
-// TestResult returns the text the connection test shows.
-func (in *Inspector) TestResult() string {
-	if in.testOut == nil {
-		return ""
-	}
-	return in.testOut.Text
-}
-
-// ReportText renders a connection test result.
-func ReportText(r AgentReport, err error, withCred bool) string {
+// reportText renders a connection test result.
+func reportText(r AgentReport, err error, withCred bool) string {
 	switch {
 	case errors.Is(err, ErrNeedsCredential):
 		return "✗ " + lang.X("insp.needs_credential", "The agent wants a credential: add one for this agent's address, choose it under Credential and test again.")
@@ -640,15 +848,6 @@ func ReportText(r AgentReport, err error, withCred bool) string {
 	return strings.Join(lines, "\n")
 }
 
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
-
 func lines(s string) []string {
 	var out []string
 	for _, l := range strings.Split(s, "\n") {
@@ -657,11 +856,4 @@ func lines(s string) []string {
 		}
 	}
 	return out
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return ""
-	}
-	return strconv.Itoa(n)
 }

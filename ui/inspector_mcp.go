@@ -2,14 +2,11 @@ package ui
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -42,51 +39,13 @@ type mcpState struct {
 	credsShown func()
 }
 
-// mcpTaskModes are the task config values, in the picker's order.
-var mcpTaskModes = []string{"auto", "always", "never"}
-
-// checkMCP runs the MCP connection test off the Fyne thread (the app layer
-// owns the goroutine and the context) and hands the result to show on the
-// Fyne thread.
-func (w *Window) checkMCP(url, credential string, show func([]MCPTool, error)) {
-	check := w.deps.CheckMCP
-	if check == nil {
-		show(nil, errors.New(lang.X("insp.mcp_no_check", "connection tests are not available here")))
-		return
-	}
-	parent := w.ctx
-	go func() {
-		ctx, cancel := context.WithTimeout(parent, 30*time.Second)
-		defer cancel()
-		tools, err := check(ctx, url, credential)
-		w.do(func() { show(tools, err) })
-	}()
-}
-
-// listCredentials reads the saved credentials' names off the Fyne thread
-// and hands them to show on it; without a credential manager show is not
-// called.
-func (w *Window) listCredentials(show func([]Credential, error)) {
-	mgr := w.deps.Credentials
-	if mgr == nil {
-		return
-	}
-	parent := w.ctx
-	go func() {
-		ctx, cancel := context.WithTimeout(parent, 10*time.Second)
-		defer cancel()
-		cs, err := mgr.List(ctx)
-		w.do(func() { show(cs, err) })
-	}()
-}
-
 // mcpForm is the Remote MCP Tool form being shown.
 type mcpForm struct {
 	in      *Inspector
 	n       workrun.NodeSpec
+	state   map[string]workrun.FieldType
 	url     *widget.Entry
 	tool    *widget.SelectEntry
-	cred    *widget.Select
 	status  *widget.Label
 	list    *fyne.Container   // the tools of the last test
 	tools   *widget.Accordion // the list, folded once a tool is chosen
@@ -94,6 +53,8 @@ type mcpForm struct {
 	missing *widget.Label     // required arguments left empty
 	params  []*mcpParam       // the rows of args, in order
 	shown   string            // the tool whose schema the rows follow ("": none known)
+
+	toolKey, argsKey string // the config keys of the tool and its arguments
 }
 
 // mcpParam is one argument row.
@@ -105,22 +66,17 @@ type mcpParam struct {
 	entry    *widget.Entry
 }
 
-// showRemoteMCP builds the Remote MCP Tool form (docs/remote-mcp.md M1) and
-// returns its collect function. item adds a captioned row to the form.
-func (in *Inspector) showRemoteMCP(n workrun.NodeSpec, c Config, item func(string, fyne.CanvasObject)) func() (Config, error) {
+// newMCPForm starts the MCP tool picker of node n (docs/remote-mcp.md M1):
+// the URL entry and its connection test, the tool entry and the argument
+// rows, which the inspector places where the kind's description puts the
+// URL, the ValueTool and the ValueToolArguments keys.
+func (in *Inspector) newMCPForm(n workrun.NodeSpec, state map[string]workrun.FieldType) *mcpForm {
 	if in.mcp.tools == nil {
 		in.mcp.tools = map[string][]MCPTool{}
 	}
-	state := in.w.doc.wf.State
-	f := &mcpForm{in: in, n: n}
-	changed := func(key string) func(string) { return func(string) { in.edit(n, key) } }
-
+	f := &mcpForm{in: in, n: n, state: state}
+	in.mcpShown = f
 	f.url = widget.NewEntry()
-	f.url.SetText(c.URL)
-	f.url.SetPlaceHolder("http://127.0.0.1:41251/mcp")
-	f.url.OnChanged = changed("url")
-	in.widgets["url"] = f.url
-	item(lang.X("insp.mcp_url", "MCP server URL"), f.url)
 
 	f.status = widget.NewLabel("")
 	f.status.Wrapping = fyne.TextWrapWord
@@ -130,77 +86,48 @@ func (in *Inspector) showRemoteMCP(n workrun.NodeSpec, c Config, item func(strin
 	f.tools = widget.NewAccordion(widget.NewAccordionItem("", f.list))
 	f.tools.Hide()
 	in.widgets["tools"] = f.tools
-	testB := widget.NewButtonWithIcon(lang.X("insp.test", "Test connection"), theme.SearchIcon(), f.test)
-	if in.w.deps.CheckMCP == nil {
-		testB.Disable()
-	}
-	in.widgets["test"] = testB
-	item("", container.NewVBox(testB, f.status, f.tools))
 
 	f.tool = widget.NewSelectEntry(nil)
-	f.tool.SetText(c.Tool)
-	f.tool.SetPlaceHolder(lang.X("insp.mcp_tool_hint", "test the connection, then choose"))
-	in.widgets["tool"] = f.tool
-	item(lang.X("insp.mcp_tool", "Tool"), f.tool)
 
 	f.args = container.NewVBox()
 	f.missing = widget.NewLabel("")
 	f.missing.Wrapping = fyne.TextWrapWord
 	f.missing.Importance = widget.WarningImportance
 	f.missing.Hide()
-	item(lang.X("insp.mcp_args", "Arguments"), container.NewVBox(f.readable(state), f.args, f.missing))
+	return f
+}
 
-	item(lang.X("insp.mcp_output", "Text result into field"), f.pick("output", c.Output, fieldNames(state, workrun.FieldText)))
-	item(lang.X("insp.mcp_output_json", "Structured result into field"), f.pick("output_json", c.OutputJSON, fieldNames(state, workrun.FieldJSON)))
-	item(lang.X("insp.output_files", "Result files into field"), f.pick("output_files", c.OutputFiles, fieldNames(state, workrun.FieldFiles)))
-	f.cred = f.pick("credential", c.Credential, nil)
-	if c.Credential != "" {
-		f.cred.Options = append(f.cred.Options, c.Credential)
+// testRow is the Test connection button, its status and the tools found.
+func (f *mcpForm) testRow() fyne.CanvasObject {
+	testB := widget.NewButtonWithIcon(lang.X("insp.test", "Test connection"), theme.SearchIcon(), f.test)
+	if f.in.OnTestMCP == nil {
+		testB.Disable()
 	}
-	in.w.listCredentials(func(cs []Credential, err error) {
-		opts := []string{""}
-		for _, cr := range cs {
-			opts = append(opts, cr.Name)
-		}
-		if c.Credential != "" && !slices.Contains(opts, c.Credential) {
-			opts = append(opts, c.Credential)
-		}
-		f.cred.Options = opts
-		f.cred.Refresh()
-		if err != nil && f.current() {
-			f.status.SetText(KeyringErrorText(err))
-			f.status.Show()
-		}
-		if in.mcp.credsShown != nil {
-			in.mcp.credsShown()
-		}
-	})
-	item(lang.X("insp.credential", "Credential"), f.cred)
+	f.in.widgets["test"] = testB
+	return container.NewVBox(testB, f.status, f.tools)
+}
 
-	if c.TimeoutSeconds == 0 {
-		c.TimeoutSeconds = DefaultTimeout
-	}
-	timeout := widget.NewEntry()
-	timeout.SetText(strconv.Itoa(c.TimeoutSeconds))
-	timeout.SetPlaceHolder(strconv.Itoa(DefaultTimeout))
-	timeout.Validator = func(s string) error { _, err := mcpTimeout(s); return err }
-	timeout.OnChanged = changed("timeout_seconds")
-	in.widgets["timeout_seconds"] = timeout
-	item(lang.X("insp.timeout_ra", "Request timeout (1–600 s)"), timeout)
+// argsBox is the argument rows under a line naming the fields a template
+// can read.
+func (f *mcpForm) argsBox() fyne.CanvasObject {
+	return container.NewVBox(f.readable(f.state), f.args, f.missing)
+}
 
-	labels := make([]string, len(mcpTaskModes))
-	for i, m := range mcpTaskModes {
-		labels[i] = mcpTaskLabel(m)
-	}
-	task := newSelect(labels, func(string) { in.edit(n, "task") })
-	task.Selected = mcpTaskLabel(cmpOr(c.Task, "auto"))
-	in.widgets["task"] = task
-	item(lang.X("insp.mcp_task", "Run as a task"), task)
-
-	if tools, ok := in.mcp.tools[c.URL]; ok {
+// finish fills the form from the saved config once every part is placed:
+// the tools the URL listed at its last test, and the argument rows.
+func (f *mcpForm) finish(cfg map[string]json.RawMessage) {
+	url := strings.TrimSpace(f.url.Text)
+	if tools, ok := f.in.mcp.tools[url]; ok {
 		f.showTools(tools, nil)
 	}
-	f.setRows(c.Tool, c.Arguments)
+	args := map[string]any{}
+	for k, raw := range configMap(cfg[f.argsKey]) {
+		var v any
+		if json.Unmarshal(raw, &v) == nil {
+			args[k] = v
+		}
+	}
+	f.setRows(strings.TrimSpace(f.tool.Text), args)
 	f.tool.OnChanged = func(s string) {
 		if name := f.schemaTool(strings.TrimSpace(s)); name != f.shown {
 			// Another listed tool: its own arguments only (the other
@@ -208,42 +135,8 @@ func (in *Inspector) showRemoteMCP(n workrun.NodeSpec, c Config, item func(strin
 			f.setRows(strings.TrimSpace(s), f.valuesFor(name))
 		}
 		f.markChosen()
-		in.edit(n, "tool")
+		f.in.edit(f.n, f.toolKey)
 	}
-
-	return func() (Config, error) {
-		secs, err := mcpTimeout(timeout.Text)
-		if err != nil {
-			return Config{}, err
-		}
-		args, err := f.arguments()
-		if err != nil {
-			return Config{}, err
-		}
-		mode := "auto"
-		if i := slices.Index(labels, task.Selected); i >= 0 {
-			mode = mcpTaskModes[i]
-		}
-		return Config{URL: strings.TrimSpace(f.url.Text), Tool: strings.TrimSpace(f.tool.Text), Arguments: args,
-			Output: in.widgets["output"].(*widget.Select).Selected, OutputJSON: in.widgets["output_json"].(*widget.Select).Selected,
-			OutputFiles: in.widgets["output_files"].(*widget.Select).Selected, Credential: f.cred.Selected,
-			TimeoutSeconds: secs, Task: mode}, nil
-	}
-}
-
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
-// pick is a field picker with a "none" choice that applies as it changes.
-func (f *mcpForm) pick(key, val string, opts []string) *widget.Select {
-	s := newSelect(append([]string{""}, opts...), func(string) { f.in.edit(f.n, key) })
-	s.Selected = val
-	f.in.widgets[key] = s
-	return s
 }
 
 // readable lists the State fields an argument template can name.
@@ -257,34 +150,6 @@ func (f *mcpForm) readable(state map[string]workrun.FieldType) fyne.CanvasObject
 		text = fmt.Sprintf(lang.X("insp.mcp_readable", "Each value is a template over State fields: %s"), strings.Join(refs, " "))
 	}
 	return caption(text)
-}
-
-// mcpTimeout reads the timeout entry: empty is the default.
-func mcpTimeout(s string) (int, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return 0, nil
-	}
-	t, err := strconv.Atoi(s)
-	if err != nil {
-		return 0, fmt.Errorf(lang.X("insp.bad_timeout", "timeout: %q is not a whole number of seconds"), s)
-	}
-	if t < MinTimeout || t > MaxTimeout {
-		return 0, fmt.Errorf(lang.X("insp.timeout_range", "timeout: %d is outside %d–%d s"), t, MinTimeout, MaxTimeout)
-	}
-	return t, nil
-}
-
-func mcpTaskLabel(mode string) string {
-	switch mode {
-	case "auto":
-		return lang.X("insp.mcp_task_auto", "auto (a task where supported)")
-	case "always":
-		return lang.X("insp.mcp_task_always", "always")
-	case "never":
-		return lang.X("insp.mcp_task_never", "never (a plain call)")
-	}
-	return mode
 }
 
 func mcpSupportLabel(s string) string {
@@ -301,19 +166,22 @@ func mcpSupportLabel(s string) string {
 
 // current reports whether this form is still the one shown.
 func (f *mcpForm) current() bool {
-	return f.in.nodeID == f.n.ID && f.in.widgets["url"] == f.url
+	return f.in.nodeID == f.n.ID && f.in.mcpShown == f
 }
 
 // test runs the connection test with the typed URL and chosen credential;
 // it lists the tools and never calls one.
 func (f *mcpForm) test() {
+	if f.in.OnTestMCP == nil {
+		return
+	}
 	u := strings.TrimSpace(f.url.Text)
 	f.status.SetText(lang.X("insp.testing", "Testing…"))
 	f.status.Show()
 	f.tools.Hide()
 	in := f.in
 	done := in.testDone
-	in.w.checkMCP(u, f.cred.Selected, func(tools []MCPTool, err error) {
+	in.OnTestMCP(u, in.credential(), func(tools []MCPTool, err error) {
 		if err == nil {
 			in.mcp.tools[u] = tools
 		}
@@ -360,7 +228,7 @@ func (f *mcpForm) showTools(tools []MCPTool, err error) {
 		if t.Description != "" {
 			about += " · " + t.Description
 		}
-		use := newTipButton(f.in.w.tips, lang.X("insp.mcp_use_short", "Use"), nil, fmt.Sprintf(lang.X("insp.mcp_use", "Use the tool %s"), t.Name), func() {
+		use := newTipButton(f.in.tips, lang.X("insp.mcp_use_short", "Use"), nil, fmt.Sprintf(lang.X("insp.mcp_use", "Use the tool %s"), t.Name), func() {
 			f.tool.SetText(t.Name)
 			f.tools.Close(0)
 		})
@@ -449,7 +317,7 @@ func (f *mcpForm) values() map[string]any {
 // tool whose schema is not known (no test yet) shows the values alone.
 func (f *mcpForm) setRows(tool string, vals map[string]any) {
 	for k := range f.in.widgets {
-		if strings.HasPrefix(k, "arguments.") {
+		if strings.HasPrefix(k, f.argsKey+".") {
 			delete(f.in.widgets, k)
 		}
 	}
@@ -501,7 +369,7 @@ func (f *mcpForm) addRow(p *mcpParam, description string, val any) {
 	p.entry = widget.NewEntry()
 	p.entry.SetText(argText(val))
 	p.entry.SetPlaceHolder("{{…}}")
-	key := "arguments." + p.name
+	key := f.argsKey + "." + p.name
 	p.entry.OnChanged = func(string) {
 		f.checkRequired()
 		f.in.edit(f.n, key)

@@ -135,7 +135,7 @@ func TestInspectorMCP_TestConnectionListsTools(t *testing.T) {
 	}
 	in.widgets["url"].(*widget.Entry).SetText("http://127.0.0.1:9/down")
 	testMCP(t, in)
-	if got := in.TestResult(); !strings.HasPrefix(got, "✗ ") || !strings.Contains(got, "connection refused") {
+	if got := in.testResult(); !strings.HasPrefix(got, "✗ ") || !strings.Contains(got, "connection refused") {
 		t.Errorf("error result %q", got)
 	}
 	if in.widgets["use:search"] != nil || in.widgets["tools"].Visible() {
@@ -221,7 +221,7 @@ func TestInspectorMCP_ChoosingToolBuildsArgumentForm(t *testing.T) {
 // values as JSON of their type, empty ones left out; a value that is not
 // of its type is marked and not applied. The result compiles in the node.
 func TestInspectorMCP_TypingSetsArguments(t *testing.T) {
-	w := newTestWindow(t, Deps{CheckMCP: func(context.Context, string, string) ([]MCPTool, error) { return fakeTools, nil }})
+	w := newTestWindow(t, Deps{Engine: checkingEngine(), CheckMCP: func(context.Context, string, string) ([]MCPTool, error) { return fakeTools, nil }})
 	wf := mcpWorkflow(Config{URL: "http://127.0.0.1:41251/mcp", TimeoutSeconds: 120, Task: "auto"})
 	w.OpenWorkflow("", wf)
 	w.doc.Select("m", false)
@@ -276,7 +276,7 @@ func TestInspectorMCP_TypingSetsArguments(t *testing.T) {
 	// A number argument that is neither a number nor a template is marked
 	// and kept pending; the document keeps the last good value.
 	arg("ratio").SetText("half")
-	if ps := in.Problems(); len(ps) == 0 || !strings.Contains(ps[0], `argument ratio: "half" is not number`) {
+	if ps := in.shownProblems(); len(ps) == 0 || !strings.Contains(ps[0], `argument ratio: "half" is not number`) {
 		t.Errorf("problems %q", ps)
 	}
 	if in.Pending() == "" {
@@ -293,9 +293,9 @@ func TestInspectorMCP_TypingSetsArguments(t *testing.T) {
 	in.widgets["output"].(*widget.Select).SetSelected("report")
 	in.widgets["output_json"].(*widget.Select).SetSelected("data")
 	in.widgets["output_files"].(*widget.Select).SetSelected("files")
-	in.widgets["task"].(*widget.Select).SetSelected(mcpTaskLabel("never"))
+	in.widgets["task"].(*widget.Select).SetSelected("never (a plain call)")
 	in.widgets["timeout_seconds"].(*widget.Entry).SetText("601")
-	if ps := in.Problems(); len(ps) == 0 || !strings.Contains(ps[0], "1–600") {
+	if ps := in.shownProblems(); len(ps) == 0 || !strings.Contains(ps[0], "from 1 to 600") {
 		t.Errorf("timeout 601: problems %q", ps)
 	}
 	in.widgets["timeout_seconds"].(*widget.Entry).SetText("600")

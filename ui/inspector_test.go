@@ -17,7 +17,7 @@ import (
 // TestInspector_RemoteAgentForm types into the Remote Agent form and checks
 // what it reports before and after Apply (docs/remote-agent.md R3).
 func TestInspector_RemoteAgentForm(t *testing.T) {
-	w := newTestWindow(t, Deps{})
+	w := newTestWindow(t, Deps{Engine: checkingEngine()})
 	wf := SampleRemote("http://127.0.0.1:41241")
 	wf.State["document"] = workrun.FieldFile
 	w.OpenWorkflow("", wf)
@@ -31,14 +31,14 @@ func TestInspector_RemoteAgentForm(t *testing.T) {
 		want []string // substrings of the problems shown, in order
 	}{
 		{"sample is valid", func() {}, nil},
-		{"timeout above 600", func() { entry("timeout_seconds").SetText("601") }, []string{"1–600"}},
+		{"timeout above 600", func() { entry("timeout_seconds").SetText("601") }, []string{"from 1 to 600"}},
 		{"timeout not a number", func() { entry("timeout_seconds").SetText("soon") }, []string{"whole number"}},
 		{"timeout back in range", func() { entry("timeout_seconds").SetText("600") }, nil},
-		{"chat API url without scheme", func() { entry("url").SetText("api.openai.com/v1/chat") }, []string{"http://"}},
+		{"chat API url without scheme", func() { entry("url").SetText("api.openai.com/v1/chat") }, []string{"not an absolute http(s) URL"}},
 		{"no inputs", func() {
 			entry("url").SetText("http://127.0.0.1:41241")
 			in.widgets["inputs"].(*widget.CheckGroup).SetSelected(nil)
-		}, []string{"at least one input"}},
+		}, []string{"at least one State field"}},
 		{"inputs and an attachment", func() {
 			in.widgets["inputs"].(*widget.CheckGroup).SetSelected([]string{"question"})
 			in.widgets["attachments"].(*widget.CheckGroup).SetSelected([]string{"document"})
@@ -46,7 +46,7 @@ func TestInspector_RemoteAgentForm(t *testing.T) {
 	}
 	for _, tt := range tests {
 		tt.edit()
-		got := in.Problems()
+		got := in.shownProblems()
 		if len(got) != len(tt.want) {
 			t.Fatalf("%s: problems %q, want %d", tt.name, got, len(tt.want))
 		}
@@ -93,7 +93,7 @@ func TestInspector_RemoteAgentForm(t *testing.T) {
 // TestInspector_RunDisabledWhileProblems: a problem typed and applied
 // disables Run and shows on the node and in the problem list (docs/product.md W1).
 func TestInspector_RunDisabledWhileProblems(t *testing.T) {
-	eng := &fakeEngine{}
+	eng := checkingEngine()
 	w := newTestWindow(t, Deps{Engine: eng})
 	w.OpenWorkflow("", SampleRemote("http://127.0.0.1:41241"))
 	if !w.RunEnabled() {
@@ -101,11 +101,11 @@ func TestInspector_RunDisabledWhileProblems(t *testing.T) {
 	}
 	w.doc.Select("ask", false)
 	w.insp.widgets["timeout_seconds"].(*widget.Entry).SetText("0")
-	w.insp.Apply()
+	w.insp.applyForm()
 	if w.RunEnabled() {
 		t.Error("Run enabled with a timeout of 0")
 	}
-	if got := w.cv.nodes["ask"].fullWarn; !strings.Contains(got, "1–600") {
+	if got := w.cv.nodes["ask"].fullWarn; !strings.Contains(got, "from 1 to 600") {
 		t.Errorf("node warning %q", got)
 	}
 	if len(w.Problems()) != 1 || w.Problems()[0].NodeID != "ask" {
@@ -140,10 +140,10 @@ func TestInspector_TestConnection(t *testing.T) {
 	run := func() string {
 		done := make(chan struct{})
 		in.testDone = func() { close(done) }
-		fyne.DoAndWait(in.TestConnection)
+		fyne.DoAndWait(in.testConnection)
 		<-done
 		var s string
-		fyne.DoAndWait(func() { s = in.TestResult() })
+		fyne.DoAndWait(func() { s = in.testResult() })
 		return s
 	}
 	got := run()
@@ -177,11 +177,11 @@ func TestInspector_TestConnectionWantsCredential(t *testing.T) {
 	run := func() (string, bool) {
 		done := make(chan struct{})
 		in.testDone = func() { close(done) }
-		fyne.DoAndWait(in.TestConnection)
+		fyne.DoAndWait(in.testConnection)
 		<-done
 		var s string
 		var offered bool
-		fyne.DoAndWait(func() { s, offered = in.TestResult(), in.addCred.Visible() })
+		fyne.DoAndWait(func() { s, offered = in.testResult(), in.addCred.Visible() })
 		return s, offered
 	}
 	for _, c := range []struct {
@@ -202,4 +202,136 @@ func TestInspector_TestConnectionWantsCredential(t *testing.T) {
 			t.Errorf("%v: add-credential button shown %v, want %v", c.err, offered, c.offer)
 		}
 	}
+}
+
+// TestInspector_FormOfEveryKind: each kind's form is built from its
+// description; opening it changes nothing (no edit, no undo step), and an
+// edit keeps the config keys the form does not show.
+func TestInspector_FormOfEveryKind(t *testing.T) {
+	w := newTestWindow(t, Deps{Engine: checkingEngine()})
+	wf := workrun.Workflow{Name: "all", State: map[string]workrun.FieldType{"t": workrun.FieldText, "n": workrun.FieldNumber}}
+	for _, k := range kindTypes() {
+		cfg := DefaultConfig(k)
+		if k == "process" {
+			cfg = withConfigKey(cfg, "command", []string{"sh", "-c", "echo {{t}}"})
+		}
+		wf.Nodes = append(wf.Nodes, workrun.NodeSpec{ID: k, Type: k, Config: withConfigKey(cfg, "future_key", map[string]int{"x": 1})})
+	}
+	w.OpenWorkflow("", wf)
+	for _, n := range wf.Nodes {
+		w.doc.Select(n.ID, false)
+		info, _ := kindInfo(n.Type)
+		for _, f := range info.Fields {
+			if w.insp.widgets[f.Key] == nil && f.Value != workrun.ValueToolArguments {
+				t.Errorf("%s: no editor for %s", n.Type, f.Key)
+			}
+		}
+		if got, _ := w.doc.Node(n.ID); string(got.Config) != string(n.Config) || w.doc.CanUndo() {
+			t.Errorf("%s: opening the form changed the config to %s (undo: %v)", n.Type, got.Config, w.doc.CanUndo())
+		}
+	}
+	w.doc.Select("process", false)
+	w.insp.widgets["timeout_seconds"].(*widget.Entry).SetText("30")
+	got, _ := w.doc.Node("process")
+	want := `{"command":["sh","-c","echo {{t}}"],"future_key":{"x":1},"timeout_seconds":30}`
+	if string(got.Config) != want {
+		t.Errorf("after an edit: %s, want %s", got.Config, want)
+	}
+	// The form's problems are the kind's own, for this node: this version's
+	// kinds refuse the key the form kept.
+	w.doc.Select("ask_human", false)
+	if ps := w.insp.shownProblems(); len(ps) != 1 || !strings.Contains(ps[0], `"future_key"`) {
+		t.Errorf("ask_human problems %q", ps)
+	}
+}
+
+// TestInspector_EditorsByValueKind: each value kind's editor writes the
+// config as the workflow file holds it (docs/workflow-format.md), and a
+// line it cannot read is pending, never applied.
+func TestInspector_EditorsByValueKind(t *testing.T) {
+	w := newTestWindow(t, Deps{Engine: checkingEngine()})
+	wf := workrun.Workflow{Name: "edit", State: map[string]workrun.FieldType{"name": workrun.FieldText, "msg": workrun.FieldText,
+		"n": workrun.FieldNumber, "out": workrun.FieldJSON}}
+	for _, k := range []string{"set", "condition", "process", "ask_human", "human_review"} {
+		wf.Nodes = append(wf.Nodes, workrun.NodeSpec{ID: k, Type: k, Config: DefaultConfig(k)})
+	}
+	w.OpenWorkflow("", wf)
+	entry := func(k string) *widget.Entry { return w.insp.widgets[k].(*widget.Entry) }
+	sel := func(k string) *widget.Select { return w.insp.widgets[k].(*widget.Select) }
+	config := func(id string) string { n, _ := w.doc.Node(id); return string(n.Config) }
+	tests := []struct {
+		node string
+		edit func()
+		want string
+	}{
+		{"set", func() { entry("values").SetText("msg = hello {{name}}\n\n n = 3 ") }, `{"values":{"msg":"hello {{name}}","n":"3"}}`},
+		{"condition", func() { sel("field").SetSelected("n"); sel("op").SetSelected("gt"); entry("value").SetText("3") }, `{"field":"n","op":"gt","value":3}`},
+		{"condition", func() { entry("value").SetText("plain words") }, `{"field":"n","op":"gt","value":"plain words"}`},
+		{"process", func() {
+			entry("command").SetText("sh\n-c\necho {{name}}")
+			entry("env").SetText("GREETING={{msg}}")
+			sel("stdout").SetSelected("out")
+			entry("cleanup").SetText("rm\n-f\nx")
+		}, `{"cleanup":["rm","-f","x"],"command":["sh","-c","echo {{name}}"],"env":{"GREETING":"{{msg}}"},"stdout":"out","timeout_seconds":60}`},
+		{"process", func() { entry("timeout_seconds").SetText("") }, `{"cleanup":["rm","-f","x"],"command":["sh","-c","echo {{name}}"],"env":{"GREETING":"{{msg}}"},"stdout":"out"}`},
+		{"ask_human", func() { entry("prompt").SetText("Your name?"); sel("field").SetSelected("name") }, `{"field":"name","prompt":"Your name?"}`},
+		{"human_review", func() { w.insp.widgets["fields"].(*widget.CheckGroup).SetSelected([]string{"msg"}) }, `{"fields":["msg"],"prompt":"Approve?"}`},
+	}
+	for _, tt := range tests {
+		w.doc.Select(tt.node, false)
+		tt.edit()
+		if got := config(tt.node); got != tt.want {
+			t.Errorf("%s: config %s, want %s", tt.node, got, tt.want)
+		}
+		if p := w.insp.Pending(); p != "" {
+			t.Errorf("%s: pending %q", tt.node, p)
+		}
+	}
+	// Only text fields are offered for the answer of Ask Human.
+	w.doc.Select("ask_human", false)
+	if diff := cmp.Diff([]string{"msg", "name"}, sel("field").Options); diff != "" {
+		t.Errorf("answer field choices (-want +got):\n%s", diff)
+	}
+	// A values line without "=" is marked and not applied.
+	w.doc.Select("set", false)
+	before := config("set")
+	entry("values").SetText("msg hello")
+	if w.insp.Pending() == "" || config("set") != before {
+		t.Errorf("unreadable line: pending %q, config %s", w.insp.Pending(), config("set"))
+	}
+	if ps := w.insp.shownProblems(); len(ps) == 0 || !strings.Contains(ps[0], "field = template") {
+		t.Errorf("problems %q", ps)
+	}
+}
+
+// Test helpers: what the form shows, read as a person would.
+
+// shownProblems returns the problems the form shows for the typed config.
+func (in *Inspector) shownProblems() []string {
+	if in.problems == nil || !in.problems.Visible() {
+		return nil
+	}
+	return strings.Split(strings.TrimPrefix(in.problems.Text, "⚠ "), "\n⚠ ")
+}
+
+// applyForm writes the whole form into the document. Edits already apply
+// as they are typed; this is for a caller that changed widgets directly.
+func (in *Inspector) applyForm() {
+	if in.nodeID == "" {
+		return
+	}
+	n, ok := in.doc().Node(in.nodeID)
+	if !ok {
+		return
+	}
+	in.edit(n, "title")
+	in.edit(n, "config")
+}
+
+// testResult returns the text the connection test shows.
+func (in *Inspector) testResult() string {
+	if in.testOut == nil {
+		return ""
+	}
+	return in.testOut.Text
 }

@@ -444,7 +444,7 @@ func (w *Window) askInputs() {
 
 // showInputs shows the Run dialog for wf, prefilled with last.
 func (w *Window) showInputs(wf workrun.Workflow, last workrun.Values) {
-	ri := newRunInputs(wf, last, w.fileChooser())
+	ri := newRunInputs(wf, w.runInputNames(wf), last, w.fileChooser())
 	if len(ri.Names) == 0 {
 		w.launch(wf, workrun.Values{})
 		return

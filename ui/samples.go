@@ -23,8 +23,8 @@ func SampleRemote(agentURL string) workrun.Workflow {
 		Nodes: []workrun.NodeSpec{
 			{ID: "start", Type: "start", Title: "Question", Position: pos(40, 120)},
 			{ID: "ask", Type: "remote_agent", Title: "Ask the agent", Position: pos(300, 120),
-				Config: EncodeConfig(Config{URL: agentURL, Inputs: []string{"question"}, Output: "answer", TimeoutSeconds: DefaultTimeout})},
-			{ID: "end", Type: "output", Title: "Answer", Position: pos(560, 120), Config: EncodeConfig(Config{Fields: []string{"answer"}})},
+				Config: encodeConfig(map[string]any{"url": agentURL, "inputs": []string{"question"}, "output": "answer", "timeout_seconds": workrun.RemoteTimeoutDefaultSeconds})},
+			{ID: "end", Type: "output", Title: "Answer", Position: pos(560, 120), Config: encodeConfig(map[string]any{"fields": []string{"answer"}})},
 		},
 		Edges: []workrun.Edge{{From: "start", To: "ask"}, {From: "ask", To: "end"}},
 	}
@@ -43,11 +43,11 @@ func SampleParallel(agentURL string) workrun.Workflow {
 		Nodes: []workrun.NodeSpec{
 			{ID: "start", Type: "start", Position: pos(40, 160)},
 			{ID: "ask", Type: "remote_agent", Title: "Slow remote work", Position: pos(300, 60),
-				Config: EncodeConfig(Config{URL: agentURL, Inputs: []string{"question"}, Output: "answer", TimeoutSeconds: DefaultTimeout})},
+				Config: encodeConfig(map[string]any{"url": agentURL, "inputs": []string{"question"}, "output": "answer", "timeout_seconds": workrun.RemoteTimeoutDefaultSeconds})},
 			{ID: "check", Type: "process", Title: "Local check (fails)", Position: pos(300, 260),
-				Config: EncodeConfig(Config{Command: []string{"sh", "-c", "sleep 2; echo 'check failed' >&2; exit 3"}, TimeoutSeconds: 30, Stdout: "check"})},
+				Config: encodeConfig(map[string]any{"command": []string{"sh", "-c", "sleep 2; echo 'check failed' >&2; exit 3"}, "timeout_seconds": 30, "stdout": "check"})},
 			{ID: "join", Type: "join", Position: pos(560, 160)},
-			{ID: "end", Type: "output", Position: pos(800, 160), Config: EncodeConfig(Config{Fields: []string{"answer", "check"}})},
+			{ID: "end", Type: "output", Position: pos(800, 160), Config: encodeConfig(map[string]any{"fields": []string{"answer", "check"}})},
 		},
 		Edges: []workrun.Edge{
 			{From: "start", To: "ask"}, {From: "start", To: "check"},

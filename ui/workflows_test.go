@@ -160,16 +160,6 @@ func TestResumeInterruptedByExit(t *testing.T) {
 	}
 }
 
-// TestMergeConfig_KeepsUnknownKeys: the inspector never drops config keys it
-// does not know.
-func TestMergeConfig_KeepsUnknownKeys(t *testing.T) {
-	got := MergeConfig([]byte(`{"url":"http://a","future_key":{"x":1},"timeout_seconds":5}`), Config{URL: "http://b", Inputs: []string{"q"}, TimeoutSeconds: 9})
-	want := `{"future_key":{"x":1},"inputs":["q"],"timeout_seconds":9,"url":"http://b"}`
-	if string(got) != want {
-		t.Errorf("got %s\nwant %s", got, want)
-	}
-}
-
 // TestSample_ReopensAndRunsAgainstDemo: Help → Sample twice opens one saved
 // workflow, not two; it points at the demo agent this window started; Run
 // saves, and confirming the inputs dialog runs it with the sample's question.

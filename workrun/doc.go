@@ -2,6 +2,12 @@
 // package (model.go), the ports to storage (ports.go), the node kind contract
 // (kind.go), workflow validation and the scheduler.
 //
+// A kind also describes its config to editors (kindinfo.go: Describer,
+// KindInfo): palette group, label and each key's value kind, default and
+// bounds. The description only says what to ask for; Compile stays the one
+// judge of a config, and Engine.Fields reports what each compiled node
+// reads and writes.
+//
 // # Validation
 //
 // Engine.Validate (and Start, which refuses an invalid workflow before saving

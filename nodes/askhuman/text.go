@@ -17,4 +17,9 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgWaiting:       {"Waiting for an answer: %s", "等待回答：%s"},
 	msgWaitingReason: {"waiting for an answer: %s", "等待回答：%s"},
 	msgAnswered:      {"Answered", "已回答"},
+
+	// Editor labels (describe.go).
+	msgKindLabel:   {"Ask Human", "询问人工"},
+	msgLabelPrompt: {"Prompt", "提示语"},
+	msgLabelField:  {"Answer field", "答案字段"},
 })

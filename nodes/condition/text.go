@@ -26,6 +26,12 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgGt:       {"gt", "大于"},
 	msgLt:       {"lt", "小于"},
 	msgContains: {"contains", "包含"},
+
+	// Editor labels (describe.go).
+	msgKindLabel:  {"Condition", "条件"},
+	msgLabelField: {"Field", "字段"},
+	msgLabelOp:    {"Operator", "运算符"},
+	msgLabelValue: {"Value", "值"},
 })
 
 var opText = map[string]msgID{"eq": msgEq, "ne": msgNe, "gt": msgGt, "lt": msgLt, "contains": msgContains}

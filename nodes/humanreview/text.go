@@ -29,4 +29,9 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgRejectedErrWhy: {"rejected by the reviewer: %s", "审核人已驳回：%s"},
 	msgApproved:       {"Approved", "已批准"},
 	msgApprovedWhy:    {"Approved: %s", "已批准：%s"},
+
+	// Editor labels (describe.go).
+	msgKindLabel:   {"Human Review", "人工审核"},
+	msgLabelPrompt: {"Prompt", "提示语"},
+	msgLabelFields: {"Fields shown to the reviewer", "展示给审核人的字段"},
 })

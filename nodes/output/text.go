@@ -15,4 +15,8 @@ const (
 var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgNotSet: {"%s: (not set)", "%s：（未设置）"},
 	msgValue:  {"%s: %s", "%s：%s"},
+
+	// Editor labels (describe.go).
+	msgKindLabel:   {"Output", "输出"},
+	msgLabelFields: {"Fields", "字段"},
 })

@@ -37,4 +37,12 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgExit:            {"command failed: exit status %d", "命令失败：退出状态 %d"},
 	msgExitStderr:      {"command failed: exit status %d: %s", "命令失败：退出状态 %d：%s"},
 	msgRunFailed:       {"run command: %v", "无法运行命令：%v"},
+
+	// Editor labels (describe.go).
+	msgKindLabel:    {"Process", "本地进程"},
+	msgLabelCommand: {"Command (one argument per line)", "命令（每行一个参数）"},
+	msgLabelEnv:     {"Environment (NAME=value)", "环境变量（名称=值）"},
+	msgLabelTimeout: {"Timeout (seconds)", "超时（秒）"},
+	msgLabelStdout:  {"Stdout into field", "标准输出写入字段"},
+	msgLabelCleanup: {"Cleanup on failure (one argument per line)", "失败时的清理命令（每行一个参数）"},
 })

@@ -112,6 +112,16 @@ func catalogue() map[msgID][2]string {
 		msgCallRecordUnreadable:   {"read remote call record: %s; no cancel sent", "读取远程调用记录失败：%s；未发送取消"},
 		msgTempFileNotRemoved:     {"temporary result file not removed: %s", "临时结果文件未删除：%s"},
 		msgSaveFailed:             {"saving the remote call record failed: %s", "保存远程调用记录失败：%s"},
+
+		// Editor labels (describe.go).
+		msgKindLabel:        {"Remote Agent", "远程智能体"},
+		msgLabelURL:         {"A2A service URL", "A2A 服务地址"},
+		msgLabelInputs:      {"Input fields (the instructions travel here)", "输入字段（业务指令在这里传递）"},
+		msgLabelAttachments: {"Attachments (file fields)", "附件（文件字段）"},
+		msgLabelOutput:      {"Answer into field", "答案写入字段"},
+		msgLabelOutputFiles: {"Result files into field", "结果文件写入字段"},
+		msgLabelCredential:  {"Credential", "凭据"},
+		msgLabelTimeout:     {"Request timeout (%d–%d s)", "请求超时（%d–%d 秒）"},
 	}
 	for word, names := range stateWords {
 		for kind, f := range stateMessages {

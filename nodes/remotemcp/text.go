@@ -85,6 +85,22 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgRemoteFailed:           {"remote task %s %s: %s", "远程任务 %s %s：%s"},
 	msgNoTool:                 {"the server has no tool %q (it offers: %s); nothing was called", "服务器没有工具 %q（可用：%s）；未调用任何工具"},
 	msgSessionEndError:        {"Ending the MCP session failed: %s", "结束 MCP 会话失败：%s"},
+
+	// Editor labels (describe.go).
+	msgKindLabel:        {"Remote MCP Tool", "远程 MCP 工具"},
+	msgLabelURL:         {"MCP server URL", "MCP 服务器 URL"},
+	msgLabelTool:        {"Tool", "工具"},
+	msgHintTool:         {"test the connection, then choose", "先测试连接，再选择"},
+	msgLabelArguments:   {"Arguments", "参数"},
+	msgLabelOutput:      {"Text result into field", "文本结果写入字段"},
+	msgLabelOutputJSON:  {"Structured result into field", "结构化结果写入字段"},
+	msgLabelOutputFiles: {"Result files into field", "结果文件写入字段"},
+	msgLabelCredential:  {"Credential", "凭据"},
+	msgLabelTimeout:     {"Request timeout (%d–%d s)", "请求超时（%d–%d 秒）"},
+	msgLabelTask:        {"Run as a task", "作为任务运行"},
+	msgTaskAuto:         {"auto (a task where supported)", "自动（支持时作为任务）"},
+	msgTaskAlways:       {"always", "总是"},
+	msgTaskNever:        {"never (a plain call)", "从不（普通调用）"},
 })
 
 // statusMsg is the status line's message for a task status.

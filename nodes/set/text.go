@@ -13,4 +13,8 @@ const (
 
 var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgSet: {"Set %s", "已设置：%s"},
+
+	// Editor labels (describe.go).
+	msgKindLabel:   {"Set", "赋值"},
+	msgLabelValues: {"Values (one field = template a line)", "值（每行一个：字段 = 模板）"},
 })

@@ -14,4 +14,7 @@ const (
 var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgNoInputs: {"Started with no inputs", "已启动，无输入"},
 	msgInputs:   {"Started with inputs: %s", "已启动，输入：%s"},
+
+	// Editor labels (describe.go).
+	msgKindLabel: {"Start", "开始"},
 })

@@ -1,0 +1,78 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"workrun/workrun"
+)
+
+// newInspector makes the window's inspector and answers its requests: the
+// app layer runs the connection tests and reads the credentials off the
+// Fyne thread (Window.background), on contexts that end when the window
+// closes, and hands the results back on the Fyne thread
+// (docs/conventions.md §6).
+func (w *Window) newInspector() *Inspector {
+	in := NewInspector(func() *Document { return w.doc }, w.win.Canvas(), w.tips)
+	// The edits go to the open document (w.doc changes when another
+	// workflow is opened).
+	in.Edits = InspectorEdits{
+		Name:            func(name, as string) { w.doc.EditName(name, as) },
+		Field:           func(name string, t workrun.FieldType) { w.doc.SetField(name, t) },
+		EdgeWhen:        func(k EdgeKey, when string) { w.doc.SetEdgeWhen(k, when) },
+		DeleteSelection: func() { w.doc.DeleteSelection() },
+		Title:           func(id, title, as string) { w.doc.EditTitle(id, title, as) },
+		Config:          func(id string, cfg json.RawMessage, as string) { w.doc.EditConfig(id, cfg, as) },
+	}
+	in.OnStatus = w.setStatus
+	in.OnAddCredential = w.showCredentials
+	if e := w.deps.Engine; e != nil {
+		in.Check = e.Validate
+		in.Fields = e.Fields
+	}
+	if check := w.deps.CheckAgent; check != nil {
+		in.OnTestAgent = func(url, credential string, show func(AgentReport, error)) {
+			var rep AgentReport
+			var err error
+			w.background(func() {
+				ctx, cancel := context.WithTimeout(w.ctx, 30*time.Second)
+				defer cancel()
+				rep, err = check(ctx, url, credential)
+			}, func() { show(rep, err) })
+		}
+	}
+	if check := w.deps.CheckMCP; check != nil {
+		in.OnTestMCP = func(url, credential string, show func([]MCPTool, error)) {
+			var tools []MCPTool
+			var err error
+			w.background(func() {
+				ctx, cancel := context.WithTimeout(w.ctx, 30*time.Second)
+				defer cancel()
+				tools, err = check(ctx, url, credential)
+			}, func() { show(tools, err) })
+		}
+	}
+	if mgr := w.deps.Credentials; mgr != nil {
+		in.OnCredentials = func(show func([]Credential, error)) {
+			var cs []Credential
+			var err error
+			w.background(func() {
+				ctx, cancel := context.WithTimeout(w.ctx, 10*time.Second)
+				defer cancel()
+				cs, err = mgr.List(ctx)
+			}, func() { show(cs, err) })
+		}
+	}
+	return in
+}
+
+// runInputNames are the fields the Run dialog asks for: those no node
+// provides before they are read, as the engine compiles the nodes.
+func (w *Window) runInputNames(wf workrun.Workflow) []string {
+	var fields map[string]workrun.NodeFields
+	if w.deps.Engine != nil {
+		fields = w.deps.Engine.Fields(cloneWorkflow(wf))
+	}
+	return workflowInputs(wf, fields)
+}
