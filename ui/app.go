@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -201,7 +202,7 @@ func (w *Window) build() {
 	w.doc.OnChange = w.docChanged
 
 	w.insp = w.newInspector()
-	w.panel = NewRunPanel(nil, false) // the app layer reads the runs (loadRun, showRun)
+	w.panel = NewRunPanel(false) // the app layer reads the runs (loadRun, showRun)
 	w.panel.OnStatus = w.cv.SetStatus
 	w.panel.OnStop = w.stopRun
 	w.panel.OnResume = w.resumeRun
@@ -908,17 +909,19 @@ func (w *Window) openSample(make func(agentURL string) workrun.Workflow) {
 	})
 }
 
-// pointAtDemo moves the open workflow's Remote Agent nodes that call a demo
-// agent on loopback to url (the demo agent had to take another port).
+// pointAtDemo moves the open workflow's nodes that call an A2A agent on
+// loopback (the demo agent's address) to url (the demo agent had to take another port).
 func (w *Window) pointAtDemo(url string) {
 	for _, n := range w.doc.wf.Nodes {
-		if n.Type != "remote_agent" {
-			continue
+		cfg := n.Config
+		for _, key := range keysOf(n.Type, workrun.ValueURL, workrun.ProtocolA2A) {
+			if u := configString(cfg, key); u != url && isLoopbackDemo(u) {
+				cfg = withConfigKey(cfg, key, url)
+			}
 		}
-		if u := configString(n.Config, "url"); u == url || !isLoopbackDemo(u) {
-			continue
+		if !bytes.Equal(cfg, n.Config) {
+			w.doc.SetConfig(n.ID, cfg)
 		}
-		w.doc.SetConfig(n.ID, withConfigKey(n.Config, "url", url))
 	}
 }
 
@@ -930,8 +933,8 @@ func isLoopbackDemo(u string) bool {
 // fixed address.
 func usesDemo(wf workrun.Workflow) bool {
 	for _, n := range wf.Nodes {
-		if n.Type == "remote_agent" {
-			if strings.TrimSuffix(configString(n.Config, "url"), "/") == DemoAgentURL {
+		for _, key := range keysOf(n.Type, workrun.ValueURL, workrun.ProtocolA2A) {
+			if strings.TrimSuffix(configString(n.Config, key), "/") == DemoAgentURL {
 				return true
 			}
 		}

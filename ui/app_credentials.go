@@ -113,23 +113,23 @@ func (w *Window) loadCredentials() {
 	})
 }
 
-// missingCredentials names the credentials the workflow's Remote Agent
-// nodes use that the credential list (as last read) lacks.
+// missingCredentials names the credentials the workflow's nodes use (the
+// config keys their kinds describe as credentials) that the credential list
+// (as last read) lacks.
 func (w *Window) missingCredentials(wf workrun.Workflow) []string {
 	if w.deps.Credentials == nil || w.rs.creds == nil {
 		return nil
 	}
 	var out []string
 	for _, n := range wf.Nodes {
-		if n.Type != "remote_agent" {
-			continue
-		}
-		cred := configString(n.Config, "credential")
-		if cred == "" {
-			continue
-		}
-		if !slices.ContainsFunc(w.rs.creds, func(x Credential) bool { return x.Name == cred }) && !slices.Contains(out, cred) {
-			out = append(out, cred)
+		for _, key := range keysOf(n.Type, workrun.ValueCredential, "") {
+			cred := configString(n.Config, key)
+			if cred == "" {
+				continue
+			}
+			if !slices.ContainsFunc(w.rs.creds, func(x Credential) bool { return x.Name == cred }) && !slices.Contains(out, cred) {
+				out = append(out, cred)
+			}
 		}
 	}
 	return out

@@ -71,7 +71,7 @@ func (w *Window) openRecord(r workrun.Run) {
 func (w *Window) readRecord(ctx context.Context, runID string) (runRecord, error) {
 	var rec runRecord
 	var err error
-	rec.run, rec.nodes, rec.msgs, err = ReadRun(ctx, w.deps.Runs, runID)
+	rec.run, rec.nodes, rec.msgs, err = readRunRecords(ctx, w.deps.Runs, runID)
 	if err != nil {
 		return rec, err
 	}
@@ -126,7 +126,7 @@ func (w *Window) fileResults(ctx context.Context, runID string, ts []workrun.Rem
 	}
 	out := map[string][]workrun.ArtifactInfo{}
 	for _, n := range nrs {
-		if n.Type != "remote_agent" {
+		if !callsRemote(n.Type) {
 			continue
 		}
 		for field, v := range n.Outputs {

@@ -56,6 +56,23 @@ func kindInfo(kind string) (workrun.KindInfo, bool) {
 	return k, ok
 }
 
+// keysOf lists the config keys of kind whose value is v (and, for a
+// ValueURL, whose Protocol is protocol; "" for any).
+func keysOf(kind string, v workrun.ValueKind, protocol string) []string {
+	k, _ := kindInfo(kind)
+	var out []string
+	for _, f := range k.Fields {
+		if f.Value == v && (protocol == "" || f.Protocol == protocol) {
+			out = append(out, f.Key)
+		}
+	}
+	return out
+}
+
+// callsRemote reports whether nodes of kind hand work to a remote server
+// (the kind describes a URL to call), and so keep remote task records.
+func callsRemote(kind string) bool { return len(keysOf(kind, workrun.ValueURL, "")) > 0 }
+
 // kindTypes lists the kinds in palette order.
 func kindTypes() []string { return slices.Clone(kinds().order) }
 

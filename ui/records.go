@@ -330,7 +330,7 @@ type runRecord struct {
 // remote task panel already filled).
 func recordWindow(a fyne.App, rec runRecord, tasks *RemotePanel) fyne.Window {
 	r := rec.run
-	panel := NewRunPanel(nil, true)
+	panel := NewRunPanel(true)
 	cv := NewCanvasView(NewDocument(r.Workflow), true)
 	panel.OnStatus = cv.SetStatus
 	panel.Load(r, rec.nodes, rec.msgs)

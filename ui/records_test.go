@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -77,19 +78,17 @@ func TestRecords_ColumnsSortFilter(t *testing.T) {
 // asked for are listed (they are read off the UI thread).
 func waitRecords(t *testing.T, w *Window, op func()) {
 	t.Helper()
-	done := make(chan struct{}, 1)
+	var once sync.Once
+	listed := make(chan struct{})
 	onUI(w, func() {
-		w.records.loaded = func() {
-			select {
-			case done <- struct{}{}:
-			default:
-			}
-		}
+		w.records.loaded = func() { once.Do(func() { close(listed) }) }
 		op()
 	})
+	deadline := time.NewTimer(5 * time.Second)
+	defer deadline.Stop()
 	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
+	case <-listed:
+	case <-deadline.C:
 		t.Fatal("the run records were not listed")
 	}
 }

@@ -156,7 +156,7 @@ func (w *Window) applyBatch(evs []Event) {
 	for _, ev := range evs {
 		w.panel.ApplyQuiet(ev)
 		if ev.RunID == runID && runID != "" {
-			if ev.Node != nil && ev.Node.Type == "remote_agent" || ev.Run != nil || ev.Message != nil && w.panel.NodeKind(ev.NodeID) == "remote_agent" {
+			if ev.Node != nil && callsRemote(ev.Node.Type) || ev.Run != nil || ev.Message != nil && callsRemote(w.panel.NodeKind(ev.NodeID)) {
 				tasks = true
 			}
 			run = run || ev.Run != nil
@@ -299,7 +299,7 @@ func (w *Window) readRun(runID string, then func(workrun.Run, []workrun.NodeRun,
 	var ms []workrun.Message
 	var err error
 	w.background(func() {
-		r, nrs, ms, err = ReadRun(w.ctx, w.deps.Runs, runID)
+		r, nrs, ms, err = readRunRecords(w.ctx, w.deps.Runs, runID)
 	}, func() { then(r, nrs, ms, err) })
 }
 

@@ -27,7 +27,6 @@ import (
 // event. The panel runs no goroutine of its own: the app layer calls Tick
 // while a node runs, so its duration counts up.
 type RunPanel struct {
-	runs     workrun.RunStore
 	readOnly bool
 
 	runID   string
@@ -68,9 +67,9 @@ type RunPanel struct {
 	OnRunChanged func(runID string)
 }
 
-// NewRunPanel makes an empty panel. runs may be nil (nothing to load).
-func NewRunPanel(runs workrun.RunStore, readOnly bool) *RunPanel {
-	p := &RunPanel{runs: runs, readOnly: readOnly}
+// NewRunPanel makes an empty panel; the app layer loads runs into it.
+func NewRunPanel(readOnly bool) *RunPanel {
+	p := &RunPanel{readOnly: readOnly}
 	p.header = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	p.header.Truncation = fyne.TextTruncateEllipsis
 	p.reason = widget.NewLabel("")
@@ -169,25 +168,9 @@ func (p *RunPanel) Clear() {
 	p.Flush()
 }
 
-// Show loads a run from the store and shows it; events applied later add to
-// it. It reads the store on the caller's goroutine: the window calls
-// ReadRun off the Fyne thread and Load on it instead.
-func (p *RunPanel) Show(ctx context.Context, runID string) error {
-	if p.runs == nil {
-		p.reset(runID)
-		p.Flush()
-		return nil
-	}
-	r, nrs, ms, err := ReadRun(ctx, p.runs, runID)
-	if err != nil {
-		return err
-	}
-	p.Load(r, nrs, ms)
-	return nil
-}
-
-// ReadRun reads everything the panel shows of a run.
-func ReadRun(ctx context.Context, runs workrun.RunStore, runID string) (workrun.Run, []workrun.NodeRun, []workrun.Message, error) {
+// readRunRecords reads everything the panel shows of a run (the app layer
+// calls it off the Fyne thread and hands the records to Load).
+func readRunRecords(ctx context.Context, runs workrun.RunStore, runID string) (workrun.Run, []workrun.NodeRun, []workrun.Message, error) {
 	r, err := runs.GetRun(ctx, runID)
 	if err != nil {
 		return r, nil, nil, fmt.Errorf("show run %s: %w", runID, err)

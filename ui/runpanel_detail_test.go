@@ -19,7 +19,7 @@ func TestRunPanel_NodeDetails(t *testing.T) {
 	test.NewTempApp(t)
 	SetupLanguage("en")
 	wf := workrun.Workflow{Name: "wf", Nodes: []workrun.NodeSpec{{ID: "ask", Type: "remote_agent"}, {ID: "check", Type: "process"}, {ID: "end", Type: "output"}}}
-	p := NewRunPanel(nil, false)
+	p := NewRunPanel(false)
 	p.Start("r", wf)
 	started := time.Now().Add(-2 * time.Second)
 	p.Apply(Event{Type: "node", RunID: "r", NodeID: "ask", Node: &workrun.NodeRun{RunID: "r", NodeID: "ask", Type: "remote_agent",

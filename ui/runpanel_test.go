@@ -141,7 +141,7 @@ func TestRunPanel_Actions(t *testing.T) {
 	SetupLanguage("en")
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := NewRunPanel(nil, false)
+			p := NewRunPanel(false)
 			p.OnStop, p.OnResume, p.OnRunAgain = func() {}, func() {}, func() {}
 			tt.run.ID = "r"
 			p.Start("r", workrun.Workflow{Name: "wf"})
@@ -199,7 +199,7 @@ func TestRunPanel_StopIsHonest(t *testing.T) {
 // nodes waiting for a person, and sends the decision to the engine.
 func TestRunPanel_HumanDecisions(t *testing.T) {
 	var got []workrun.Decision
-	p := NewRunPanel(nil, false)
+	p := NewRunPanel(false)
 	p.OnDecide = func(d workrun.Decision) { d.Time = time.Time{}; got = append(got, d) }
 	p.Start("r", workrun.Workflow{Nodes: []workrun.NodeSpec{{ID: "rev", Type: "human_review"}, {ID: "ask", Type: "ask_human"}}})
 	p.Apply(nodeEv("r", "rev", "human_review", workrun.NodeInterrupted, ""))

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -172,5 +173,31 @@ func TestRemoteTasksFollowTheRunShown(t *testing.T) {
 	})
 	if len(ts) != 0 {
 		t.Errorf("after opening another workflow the panel still shows %+v", ts)
+	}
+}
+
+// TestMissingCredentialsOfEveryKind: the credentials are found through the
+// kinds' descriptions, so a Remote MCP Tool node's credential counts as
+// much as a Remote Agent's.
+func TestMissingCredentialsOfEveryKind(t *testing.T) {
+	_, creds := newMemKeyring()
+	w := newTestWindow(t, Deps{Engine: &fakeEngine{}, Credentials: creds})
+	wf := workrun.Workflow{Name: "both", Nodes: []workrun.NodeSpec{
+		{ID: "start", Type: "start"},
+		{ID: "agent", Type: "remote_agent", Config: json.RawMessage(`{"url":"https://agent.example.com","credential":"agent-key"}`)},
+		{ID: "tool", Type: "remote_mcp", Config: json.RawMessage(`{"url":"https://mcp.example.com/mcp","tool":"t","credential":"mcp-key"}`)},
+	}}
+	for range 100 {
+		var ok bool
+		onUI(w, func() { ok = w.rs.creds != nil })
+		if ok {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	var missing []string
+	onUI(w, func() { missing = w.missingCredentials(wf) })
+	if !slices.Equal(missing, []string{"agent-key", "mcp-key"}) {
+		t.Errorf("missing credentials = %q, want both nodes' credentials", missing)
 	}
 }

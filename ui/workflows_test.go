@@ -143,7 +143,7 @@ func TestResumeInterruptedByExit(t *testing.T) {
 	resumed := ""
 	eng := &fakeEngine{ResumeFunc: func(_ context.Context, id string) error { resumed = id; return nil }}
 	w := newTestWindow(t, Deps{Runs: runs, Engine: eng})
-	r, nrs, ms, err := ReadRun(t.Context(), runs, "r9")
+	r, nrs, ms, err := readRunRecords(t.Context(), runs, "r9")
 	if err != nil {
 		t.Fatal(err)
 	}
