@@ -100,7 +100,8 @@ func DecodeConfig(spec NodeSpec, v any) error {
 	if err := dec.Decode(v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
-			return texts.Fail(err, msgConfigType, te.Field, jsonKind(te.Type.Kind().String()), te.Value)
+			k := te.Type.Kind().String()
+			return texts.Fail(err, msgConfigType, te.Field, jsonKind(k), te.Value, jsonKindZh[jsonKind(k)])
 		}
 		return texts.Fail(err, msgConfigWrapped, err)
 	}
@@ -109,6 +110,9 @@ func DecodeConfig(spec NodeSpec, v any) error {
 	}
 	return nil
 }
+
+// jsonKindZh is jsonKind's wording in Chinese.
+var jsonKindZh = map[string]string{"a list": "列表", "an object": "对象", "a string": "字符串", "true or false": " true 或 false", "a number": "数字"}
 
 func jsonKind(goKind string) string {
 	switch goKind {

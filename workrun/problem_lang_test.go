@@ -29,7 +29,7 @@ func TestProblemsHaveKeys(t *testing.T) {
 		start.Kind{}, set.Kind{}, condition.Kind{}, join.Kind{}, output.Kind{},
 		humanreview.Kind{}, askhuman.Kind{}, process.Kind{})
 	wf := workrun.Workflow{Name: "bad\u200bname", State: map[string]workrun.FieldType{
-		"n": workrun.FieldNumber, "t": workrun.FieldText, "a b": workrun.FieldText, "x": "bogus", "z\u200b": workrun.FieldText}}
+		"n": workrun.FieldNumber, "t": workrun.FieldText, "f": workrun.FieldFile, "a b": workrun.FieldText, "x": "bogus", "z\u200b": workrun.FieldText}}
 	add := func(id, typ, config string) {
 		wf.Nodes = append(wf.Nodes, workrun.NodeSpec{ID: id, Type: typ, Config: []byte(config)})
 	}
@@ -59,6 +59,8 @@ func TestProblemsHaveKeys(t *testing.T) {
 	add("ask", "ask_human", `{}`)
 	add("ask2", "ask_human", `{"prompt":"p","field":"n"}`)
 	add("ask3", "ask_human", `{"bogus":1}`)
+	add("ask4", "ask_human", `{"prompt":["p"]}`)
+	add("agent6", "remote_agent", `{"url":"http://127.0.0.1:1","inputs":["f"]}`)
 	add("proc", "process", `{}`)
 	add("proc2", "process", `{"command":["x"],"timeout_seconds":0}`)
 	add("odd", "no_such_kind", `{}`)
@@ -88,7 +90,7 @@ func TestProblemsHaveKeys(t *testing.T) {
 		if zh == p.Message || strings.IndexFunc(zh, func(r rune) bool { return unicode.Is(unicode.Han, r) }) < 0 {
 			t.Errorf("%s: Chinese %q is not Chinese (English %q)", p.Key, zh, p.Message)
 		}
-		if strings.Contains(zh, "%!") {
+		if strings.Contains(zh, "%!") || strings.Contains(zh, " or ") || strings.Contains(zh, " a ") {
 			t.Errorf("%s: bad format %q", p.Key, zh)
 		}
 	}

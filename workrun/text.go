@@ -31,7 +31,9 @@ const (
 	msgNoRearm         msgID = "workrun.no_rearm"
 	msgStoppedNode     msgID = "workrun.stopped_node"
 
-	// Validate's problems.
+	// Validate's problems. A list joined with " or " comes twice, the
+	// second time joined in Chinese ("或"); each language names the one it
+	// uses by index.
 	msgAtNodeEdge       msgID = "workrun.at_node_edge"
 	msgAtNode           msgID = "workrun.at_node"
 	msgAtEdge           msgID = "workrun.at_edge"
@@ -120,12 +122,12 @@ var texts = NewCatalog(map[msgID][2]string{
 	msgEdgeIntoStart:    {"an edge leads into the start node", "有连线指向开始节点"},
 	msgEdgeCycle:        {"edge %s → %s makes a cycle", "连线 %s → %s 构成了环"},
 	msgEdgeDup:          {"duplicate edge %s → %s", "连线 %s → %s 重复"},
-	msgEdgeNeedsWhen:    {"edge %s → %s must say when it is followed (when: %s)", "连线 %s → %s 须注明何时走这条线（when：%s）"},
+	msgEdgeNeedsWhen:    {"edge %[1]s → %[2]s must say when it is followed (when: %[3]s)", "连线 %[1]s → %[2]s 须注明何时走这条线（when：%[4]s）"},
 	msgEdgeStrayWhen:    {"edge %s → %s has when %q, but only a condition node picks a branch", "连线 %s → %s 设了 when %q，但只有条件节点才选择分支"},
 	msgUnreachable:      {"not reachable from the start node %q", "从开始节点 %q 无法到达"},
 	msgReadsUnprovided:  {"reads field %q, but no node before it provides it", "读取字段 %q，但它之前没有节点提供该字段"},
 	// DecodeConfig.
 	msgConfigWrapped:  {"config: %v", "配置有误：%v"},
-	msgConfigType:     {"config: %q must be %s, not a JSON %s", "配置：%q 应为%s，而不是 JSON %s"},
+	msgConfigType:     {"config: %[1]q must be %[2]s, not a JSON %[3]s", "配置：%[1]q 应为%[4]s，而不是 JSON %[3]s"},
 	msgConfigTrailing: {"config: trailing data after the object", "配置：对象之后还有多余的数据"},
 })

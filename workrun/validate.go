@@ -203,7 +203,7 @@ func (e *Engine) compile(wf Workflow) (map[string]Step, []Problem) {
 		if st, ok := steps[ed.From]; ok {
 			if b, ok := st.(BranchingStep); ok {
 				if !slices.Contains(b.Branches(), ed.When) {
-					edgeProblem(i, ed.From, msgEdgeNeedsWhen, ed.From, ed.To, strings.Join(b.Branches(), " or "))
+					edgeProblem(i, ed.From, msgEdgeNeedsWhen, ed.From, ed.To, strings.Join(b.Branches(), " or "), strings.Join(b.Branches(), " 或 "))
 				}
 			} else if ed.When != "" {
 				edgeProblem(i, ed.From, msgEdgeStrayWhen, ed.From, ed.To, ed.When)

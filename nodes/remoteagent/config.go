@@ -76,7 +76,7 @@ func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, time.Duratio
 		for i, a := range allowed {
 			names[i] = string(a)
 		}
-		return configTexts.Fail(ErrConfig, msgCfgFieldType, key, field, t, strings.Join(names, " or "))
+		return configTexts.Fail(ErrConfig, msgCfgFieldType, key, field, t, strings.Join(names, " or "), strings.Join(names, " 或 "))
 	}
 	for _, f := range c.Inputs {
 		if err := use("inputs", f, workrun.FieldText, workrun.FieldNumber, workrun.FieldBoolean, workrun.FieldJSON); err != nil {

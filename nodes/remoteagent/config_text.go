@@ -21,5 +21,5 @@ var configTexts = workrun.NewCatalog(map[msgID][2]string{
 	msgCfgEmptyField:  {"remote agent config: %s: empty field name", "远程智能体配置：%s：字段名为空"},
 	msgCfgNoField:     {"remote agent config: %s: State has no field %q", "远程智能体配置：%s：状态中没有字段 %q"},
 	msgCfgFieldUsed:   {"remote agent config: %s: field %q is already used in %s", "远程智能体配置：%s：字段 %q 已在 %s 中使用"},
-	msgCfgFieldType:   {"remote agent config: %s: field %q is %s; expected %s", "远程智能体配置：%s：字段 %q 是 %s；应为 %s"},
+	msgCfgFieldType:   {"remote agent config: %[1]s: field %[2]q is %[3]s; expected %[4]s", "远程智能体配置：%[1]s：字段 %[2]q 是 %[3]s；应为 %[5]s"},
 })
