@@ -2,6 +2,7 @@ package workrun_test
 
 import (
 	"errors"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode"
@@ -131,4 +132,35 @@ type plainKind struct{}
 func (plainKind) Type() string { return "plain" }
 func (plainKind) Compile(workrun.NodeSpec, workrun.Workflow) (workrun.Step, error) {
 	return nil, errors.New("plain: no good")
+}
+
+var verb = regexp.MustCompile(`%(\[\d+\])?[a-zA-Z]`)
+
+// TestEveryCatalogueEntryHasChinese: every key registered by the engine,
+// remotecall and the kinds (their configuration errors included) has English
+// and Chinese wording, the Chinese in Chinese, under "<package>.".
+func TestEveryCatalogueEntryHasChinese(t *testing.T) {
+	reg := workrun.RegisteredTexts()
+	cfg := 0
+	for k, w := range reg {
+		pkg, _, ok := strings.Cut(k, ".")
+		if !ok || pkg == "" {
+			t.Errorf("key %q has no package", k)
+		}
+		words := strings.IndexFunc(verb.ReplaceAllString(w[0], ""), unicode.IsLetter) >= 0 // not just "%s: %s"
+		if w[0] == "" || w[1] == "" || words && strings.IndexFunc(w[1], func(r rune) bool { return unicode.Is(unicode.Han, r) }) < 0 {
+			t.Errorf("%s: %q / %q", k, w[0], w[1])
+		}
+		if strings.Contains(k, ".cfg_") {
+			cfg++
+		}
+	}
+	// The kinds' configuration errors are registered (this test binary
+	// imports every kind).
+	if cfg < 40 {
+		t.Errorf("%d configuration errors registered, want every kind's", cfg)
+	}
+	if _, ok := reg["remotecall.url_required"]; !ok {
+		t.Error("remotecall's texts are not registered")
+	}
 }
