@@ -24,17 +24,17 @@ func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, e
 		return nil, err
 	}
 	if strings.TrimSpace(c.Prompt) == "" {
-		return nil, configTexts.Fail(nil, msgCfgPromptRequired)
+		return nil, texts.Fail(nil, msgCfgPromptRequired)
 	}
 	if c.Field == "" {
-		return nil, configTexts.Fail(nil, msgCfgFieldRequired)
+		return nil, texts.Fail(nil, msgCfgFieldRequired)
 	}
 	t, ok := wf.State[c.Field]
 	if !ok {
-		return nil, configTexts.Fail(nil, msgCfgFieldUndeclared, c.Field)
+		return nil, texts.Fail(nil, msgCfgFieldUndeclared, c.Field)
 	}
 	if t != workrun.FieldText {
-		return nil, configTexts.Fail(nil, msgCfgFieldType, c.Field, t)
+		return nil, texts.Fail(nil, msgCfgFieldType, c.Field, t)
 	}
 	return &step{prompt: c.Prompt, field: c.Field}, nil
 }

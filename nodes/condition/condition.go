@@ -27,27 +27,27 @@ func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, e
 		return nil, err
 	}
 	if c.Field == "" {
-		return nil, configTexts.Fail(nil, msgCfgFieldRequired)
+		return nil, texts.Fail(nil, msgCfgFieldRequired)
 	}
 	t, ok := wf.State[c.Field]
 	if !ok {
-		return nil, configTexts.Fail(nil, msgCfgFieldUndeclared, c.Field)
+		return nil, texts.Fail(nil, msgCfgFieldUndeclared, c.Field)
 	}
 	s := &step{field: c.Field, op: c.Op, typ: t}
 	switch c.Op {
 	case "eq", "ne":
 		v, err := workrun.NormalizeValue(t, c.Value)
 		if err != nil || c.Value == nil {
-			return nil, configTexts.Fail(nil, msgCfgValueType, c.Field, t, t)
+			return nil, texts.Fail(nil, msgCfgValueType, c.Field, t, t)
 		}
 		s.value = v
 	case "gt", "lt":
 		if t != workrun.FieldNumber {
-			return nil, configTexts.Fail(nil, msgCfgOpNumbers, c.Op, c.Field, t)
+			return nil, texts.Fail(nil, msgCfgOpNumbers, c.Op, c.Field, t)
 		}
 		v, err := workrun.NormalizeValue(workrun.FieldNumber, c.Value)
 		if err != nil || c.Value == nil {
-			return nil, configTexts.Fail(nil, msgCfgOpNumberValue, c.Op)
+			return nil, texts.Fail(nil, msgCfgOpNumberValue, c.Op)
 		}
 		s.value = v
 	case "contains":
@@ -55,18 +55,18 @@ func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, e
 		case workrun.FieldText, workrun.FieldFiles:
 			str, ok := c.Value.(string)
 			if !ok {
-				return nil, configTexts.Fail(nil, msgCfgContainsString, t)
+				return nil, texts.Fail(nil, msgCfgContainsString, t)
 			}
 			s.value = str
 		case workrun.FieldJSON:
 			s.value = c.Value
 		default:
-			return nil, configTexts.Fail(nil, msgCfgContainsType, t, c.Field)
+			return nil, texts.Fail(nil, msgCfgContainsType, t, c.Field)
 		}
 	case "":
-		return nil, configTexts.Fail(nil, msgCfgOpRequired)
+		return nil, texts.Fail(nil, msgCfgOpRequired)
 	default:
-		return nil, configTexts.Fail(nil, msgCfgOpUnknown, c.Op)
+		return nil, texts.Fail(nil, msgCfgOpUnknown, c.Op)
 	}
 	return s, nil
 }

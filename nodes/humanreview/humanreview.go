@@ -29,11 +29,11 @@ func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, e
 		return nil, err
 	}
 	if strings.TrimSpace(c.Prompt) == "" {
-		return nil, configTexts.Fail(nil, msgCfgPromptRequired)
+		return nil, texts.Fail(nil, msgCfgPromptRequired)
 	}
 	for _, f := range c.Fields {
 		if _, ok := wf.State[f]; !ok {
-			return nil, configTexts.Fail(nil, msgCfgFieldUndeclared, f)
+			return nil, texts.Fail(nil, msgCfgFieldUndeclared, f)
 		}
 	}
 	return &step{prompt: c.Prompt, fields: c.Fields}, nil

@@ -19,6 +19,13 @@ const (
 	msgApprovedWhy    msgID = "humanreview.approved_why"
 )
 
+// Configuration errors Compile returns: the window shows them in the
+// reader's language (workrun.Problem.In); the English is what the CLI prints.
+const (
+	msgCfgPromptRequired  msgID = "humanreview.cfg_prompt_required"
+	msgCfgFieldUndeclared msgID = "humanreview.cfg_field_undeclared"
+)
+
 var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgWaiting:        {"Waiting for review: %s", "等待审核：%s"},
 	msgValue:          {"%s: %s", "%s：%s"},
@@ -34,4 +41,7 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgKindLabel:   {"Human Review", "人工审核"},
 	msgLabelPrompt: {"Prompt", "提示语"},
 	msgLabelFields: {"Fields shown to the reviewer", "展示给审核人的字段"},
+	// Configuration errors Compile returns (workrun.Problem renders them).
+	msgCfgPromptRequired:  {"config: \"prompt\" is required: say what the reviewer decides", "配置：必须填写 \"prompt\"：说明审核人要决定什么"},
+	msgCfgFieldUndeclared: {"config: field %q is not declared in State", "配置：状态中未声明字段 %q"},
 })

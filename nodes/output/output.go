@@ -21,11 +21,11 @@ func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, e
 		return nil, err
 	}
 	if len(c.Fields) == 0 {
-		return nil, configTexts.Fail(nil, msgCfgFieldsEmpty)
+		return nil, texts.Fail(nil, msgCfgFieldsEmpty)
 	}
 	for _, f := range c.Fields {
 		if _, ok := wf.State[f]; !ok {
-			return nil, configTexts.Fail(nil, msgCfgFieldUndeclared, f)
+			return nil, texts.Fail(nil, msgCfgFieldUndeclared, f)
 		}
 	}
 	return step{fields: c.Fields}, nil

@@ -12,6 +12,13 @@ const (
 	msgValue  msgID = "output.value"
 )
 
+// Configuration errors Compile returns: the window shows them in the
+// reader's language (workrun.Problem.In); the English is what the CLI prints.
+const (
+	msgCfgFieldsEmpty     msgID = "output.cfg_fields_empty"
+	msgCfgFieldUndeclared msgID = "output.cfg_field_undeclared"
+)
+
 var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgNotSet: {"%s: (not set)", "%s：（未设置）"},
 	msgValue:  {"%s: %s", "%s：%s"},
@@ -19,4 +26,7 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	// Editor labels (describe.go).
 	msgKindLabel:   {"Output", "输出"},
 	msgLabelFields: {"Fields", "字段"},
+	// Configuration errors Compile returns (workrun.Problem renders them).
+	msgCfgFieldsEmpty:     {"config: \"fields\" must list at least one State field", "配置：\"fields\" 至少要列出一个状态字段"},
+	msgCfgFieldUndeclared: {"config: field %q is not declared in State", "配置：状态中未声明字段 %q"},
 })

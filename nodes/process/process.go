@@ -47,31 +47,31 @@ func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, e
 		return nil, err
 	}
 	if len(c.Command) == 0 || c.Command[0] == "" {
-		return nil, configTexts.Fail(nil, msgCfgCommand)
+		return nil, texts.Fail(nil, msgCfgCommand)
 	}
 	for _, name := range slices.Sorted(maps.Keys(c.Env)) {
 		if !envName(name) {
-			return nil, configTexts.Fail(nil, msgCfgEnvName, name)
+			return nil, texts.Fail(nil, msgCfgEnvName, name)
 		}
 		if strings.ContainsRune(c.Env[name], 0) {
-			return nil, configTexts.Fail(nil, msgCfgEnvNUL, name)
+			return nil, texts.Fail(nil, msgCfgEnvNUL, name)
 		}
 	}
 	s := &step{command: c.Command, env: c.Env, cleanup: c.Cleanup, timeout: DefaultTimeout * time.Second}
 	if c.TimeoutSeconds != nil {
 		t := *c.TimeoutSeconds
 		if t < 1 || t > MaxTimeout {
-			return nil, configTexts.Fail(nil, msgCfgTimeout, t, MaxTimeout)
+			return nil, texts.Fail(nil, msgCfgTimeout, t, MaxTimeout)
 		}
 		s.timeout = time.Duration(t * float64(time.Second))
 	}
 	if c.Stdout != "" {
 		t, ok := wf.State[c.Stdout]
 		if !ok {
-			return nil, configTexts.Fail(nil, msgCfgStdoutUndeclared, c.Stdout)
+			return nil, texts.Fail(nil, msgCfgStdoutUndeclared, c.Stdout)
 		}
 		if t != workrun.FieldText && t != workrun.FieldJSON && t != workrun.FieldNumber {
-			return nil, configTexts.Fail(nil, msgCfgStdoutType, c.Stdout, t)
+			return nil, texts.Fail(nil, msgCfgStdoutType, c.Stdout, t)
 		}
 		s.stdout, s.stdoutType = c.Stdout, t
 	}
@@ -84,7 +84,7 @@ func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, e
 	for _, t := range templated {
 		for _, f := range workrun.TemplateFields(t) {
 			if _, ok := wf.State[f]; !ok {
-				return nil, configTexts.Fail(nil, msgCfgTemplateUndeclared, f)
+				return nil, texts.Fail(nil, msgCfgTemplateUndeclared, f)
 			}
 			if !slices.Contains(s.reads, f) {
 				s.reads = append(s.reads, f)

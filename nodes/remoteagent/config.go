@@ -41,32 +41,32 @@ type Config struct {
 func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, time.Duration, error) {
 	var c Config
 	if len(bytes.TrimSpace(raw)) == 0 {
-		return c, 0, configTexts.Fail(ErrConfig, msgCfgURLRequired)
+		return c, 0, texts.Fail(ErrConfig, msgCfgURLRequired)
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return c, 0, configTexts.Fail(ErrConfig, msgCfgDecode, err)
+		return c, 0, texts.Fail(ErrConfig, msgCfgDecode, err)
 	}
 	if err := checkURL(c.URL, c.Credential != ""); err != nil {
 		return c, 0, err
 	}
 	if len(c.Inputs) == 0 && len(c.Attachments) == 0 {
-		return c, 0, configTexts.Fail(ErrConfig, msgCfgNoInputs)
+		return c, 0, texts.Fail(ErrConfig, msgCfgNoInputs)
 	}
 	seen := map[string]string{}
 	use := func(key, field string, allowed ...workrun.FieldType) error {
 		if field == "" {
-			return configTexts.Fail(ErrConfig, msgCfgEmptyField, key)
+			return texts.Fail(ErrConfig, msgCfgEmptyField, key)
 		}
 		t, ok := wf.State[field]
 		if !ok {
-			return configTexts.Fail(ErrConfig, msgCfgNoField, key, field)
+			return texts.Fail(ErrConfig, msgCfgNoField, key, field)
 		}
 		for _, a := range allowed {
 			if t == a {
 				if prev, dup := seen[field]; dup {
-					return configTexts.Fail(ErrConfig, msgCfgFieldUsed, key, field, prev)
+					return texts.Fail(ErrConfig, msgCfgFieldUsed, key, field, prev)
 				}
 				seen[field] = key
 				return nil
@@ -76,7 +76,7 @@ func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, time.Duratio
 		for i, a := range allowed {
 			names[i] = string(a)
 		}
-		return configTexts.Fail(ErrConfig, msgCfgFieldType, key, field, t, strings.Join(names, " or "), strings.Join(names, " 或 "))
+		return texts.Fail(ErrConfig, msgCfgFieldType, key, field, t, strings.Join(names, " or "), strings.Join(names, " 或 "))
 	}
 	for _, f := range c.Inputs {
 		if err := use("inputs", f, workrun.FieldText, workrun.FieldNumber, workrun.FieldBoolean, workrun.FieldJSON); err != nil {

@@ -80,6 +80,18 @@ var stateMessages = map[string][2]string{
 
 var texts = workrun.NewCatalog(catalogue())
 
+// Configuration errors Compile returns: the window shows them in the
+// reader's language (workrun.Problem.In); the English is what the CLI prints.
+const (
+	msgCfgURLRequired msgID = "remoteagent.cfg_url_required"
+	msgCfgDecode      msgID = "remoteagent.cfg_decode"
+	msgCfgNoInputs    msgID = "remoteagent.cfg_no_inputs"
+	msgCfgEmptyField  msgID = "remoteagent.cfg_empty_field"
+	msgCfgNoField     msgID = "remoteagent.cfg_no_field"
+	msgCfgFieldUsed   msgID = "remoteagent.cfg_field_used"
+	msgCfgFieldType   msgID = "remoteagent.cfg_field_type"
+)
+
 func catalogue() map[msgID][2]string {
 	m := map[msgID][2]string{
 		msgCancelRequesting:       {"Remote task: requesting cancellation…", "远程任务：正在请求取消…"},
@@ -122,6 +134,14 @@ func catalogue() map[msgID][2]string {
 		msgLabelOutputFiles: {"Result files into field", "结果文件写入字段"},
 		msgLabelCredential:  {"Credential", "凭据"},
 		msgLabelTimeout:     {"Request timeout (%d–%d s)", "请求超时（%d–%d 秒）"},
+		// Configuration errors Compile returns (workrun.Problem renders them).
+		msgCfgURLRequired: {"remote agent config: url is required", "远程智能体配置：必须填写 url"},
+		msgCfgDecode:      {"remote agent config: %v", "远程智能体配置有误：%v"},
+		msgCfgNoInputs:    {"remote agent config: inputs: list at least one State field to send", "远程智能体配置：inputs：至少列出一个要发送的状态字段"},
+		msgCfgEmptyField:  {"remote agent config: %s: empty field name", "远程智能体配置：%s：字段名为空"},
+		msgCfgNoField:     {"remote agent config: %s: State has no field %q", "远程智能体配置：%s：状态中没有字段 %q"},
+		msgCfgFieldUsed:   {"remote agent config: %s: field %q is already used in %s", "远程智能体配置：%s：字段 %q 已在 %s 中使用"},
+		msgCfgFieldType:   {"remote agent config: %[1]s: field %[2]q is %[3]s; expected %[4]s", "远程智能体配置：%[1]s：字段 %[2]q 是 %[3]s；应为 %[5]s"},
 	}
 	for word, names := range stateWords {
 		for kind, f := range stateMessages {

@@ -64,30 +64,30 @@ type argument struct {
 func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, []argument, time.Duration, error) {
 	var c Config
 	if len(bytes.TrimSpace(raw)) == 0 {
-		return c, nil, 0, configTexts.Fail(ErrConfig, msgCfgURLRequired)
+		return c, nil, 0, texts.Fail(ErrConfig, msgCfgURLRequired)
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return c, nil, 0, configTexts.Fail(ErrConfig, msgCfgDecode, err)
+		return c, nil, 0, texts.Fail(ErrConfig, msgCfgDecode, err)
 	}
 	if err := checkURL(c.URL, c.Credential != ""); err != nil {
 		return c, nil, 0, err
 	}
 	if strings.TrimSpace(c.Tool) == "" {
-		return c, nil, 0, configTexts.Fail(ErrConfig, msgCfgTool)
+		return c, nil, 0, texts.Fail(ErrConfig, msgCfgTool)
 	}
 	switch c.Task {
 	case "":
 		c.Task = TaskAuto
 	case TaskAuto, TaskAlways, TaskNever:
 	default:
-		return c, nil, 0, configTexts.Fail(ErrConfig, msgCfgTask, c.Task)
+		return c, nil, 0, texts.Fail(ErrConfig, msgCfgTask, c.Task)
 	}
 	field := func(key, name string) (workrun.FieldType, error) {
 		t, ok := wf.State[name]
 		if !ok {
-			return "", configTexts.Fail(ErrConfig, msgCfgNoField, key, name)
+			return "", texts.Fail(ErrConfig, msgCfgNoField, key, name)
 		}
 		return t, nil
 	}
@@ -118,7 +118,7 @@ func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, []argument, 
 					return c, nil, 0, err
 				}
 				if t == workrun.FieldFile || t == workrun.FieldFiles {
-					return c, nil, 0, configTexts.Fail(ErrConfig, msgCfgFileAlone, key, f, f)
+					return c, nil, 0, texts.Fail(ErrConfig, msgCfgFileAlone, key, f, f)
 				}
 			}
 		}
@@ -134,10 +134,10 @@ func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, []argument, 
 			return err
 		}
 		if t != want {
-			return configTexts.Fail(ErrConfig, msgCfgFieldType, key, name, t, want)
+			return texts.Fail(ErrConfig, msgCfgFieldType, key, name, t, want)
 		}
 		if prev, dup := outs[name]; dup {
-			return configTexts.Fail(ErrConfig, msgCfgFieldUsed, key, name, prev)
+			return texts.Fail(ErrConfig, msgCfgFieldUsed, key, name, prev)
 		}
 		outs[name] = key
 		return nil

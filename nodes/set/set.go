@@ -32,7 +32,7 @@ func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, e
 		return nil, err
 	}
 	if len(c.Values) == 0 {
-		return nil, configTexts.Fail(nil, msgCfgValuesEmpty)
+		return nil, texts.Fail(nil, msgCfgValuesEmpty)
 	}
 	s := &step{}
 	names := make([]string, 0, len(c.Values))
@@ -43,7 +43,7 @@ func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, e
 	for _, f := range names {
 		t, ok := wf.State[f]
 		if !ok {
-			return nil, configTexts.Fail(nil, msgCfgAssignsUndeclared, f)
+			return nil, texts.Fail(nil, msgCfgAssignsUndeclared, f)
 		}
 		a := assignment{field: f, typ: t}
 		v := c.Values[f]
@@ -52,14 +52,14 @@ func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, e
 			for _, r := range workrun.TemplateFields(str) {
 				rt, ok := wf.State[r]
 				if !ok {
-					return nil, configTexts.Fail(nil, msgCfgReadsUndeclared, f, r)
+					return nil, texts.Fail(nil, msgCfgReadsUndeclared, f, r)
 				}
 				if !slices.Contains(s.reads, r) {
 					s.reads = append(s.reads, r)
 				}
 				if single, ok := workrun.TemplateSingleField(str); ok && single == r {
 					if rt != t && t != workrun.FieldText {
-						return nil, configTexts.Fail(nil, msgCfgCopyType, f, t, r, rt)
+						return nil, texts.Fail(nil, msgCfgCopyType, f, t, r, rt)
 					}
 					if rt == t {
 						a.copy = r
@@ -67,12 +67,12 @@ func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, e
 				}
 			}
 			if a.copy == "" && t != workrun.FieldText {
-				return nil, configTexts.Fail(nil, msgCfgTemplateType, f, t)
+				return nil, texts.Fail(nil, msgCfgTemplateType, f, t)
 			}
 		} else {
 			nv, err := workrun.NormalizeValue(t, v)
 			if err != nil {
-				return nil, configTexts.Fail(err, msgCfgValueType, f, err)
+				return nil, texts.Fail(err, msgCfgValueType, f, err)
 			}
 			a.lit = nv
 		}

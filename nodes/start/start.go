@@ -16,7 +16,7 @@ func (Kind) Type() string { return "start" }
 // Compile accepts an empty config.
 func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, error) {
 	if c := strings.TrimSpace(string(spec.Config)); c != "" && c != "{}" && c != "null" {
-		return nil, configTexts.Fail(nil, msgCfgNone, c)
+		return nil, texts.Fail(nil, msgCfgNone, c)
 	}
 	return step{}, nil
 }
