@@ -100,8 +100,12 @@ func DecodeConfig(spec NodeSpec, v any) error {
 	if err := dec.Decode(v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
-			k := te.Type.Kind().String()
-			return texts.Fail(err, msgConfigType, te.Field, jsonKind(k), te.Value, jsonKindZh[jsonKind(k)])
+			en := jsonKind(te.Type.Kind().String())
+			zh, ok := jsonKindZh[en]
+			if !ok {
+				zh = " " + en
+			}
+			return texts.Fail(err, msgConfigType, te.Field, en, te.Value, zh)
 		}
 		return texts.Fail(err, msgConfigWrapped, err)
 	}
