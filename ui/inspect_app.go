@@ -32,26 +32,10 @@ func (w *Window) newInspector() *Inspector {
 		in.Fields = e.Fields
 	}
 	if check := w.deps.CheckAgent; check != nil {
-		in.OnTestAgent = func(url, credential string, show func(AgentReport, error)) {
-			var rep AgentReport
-			var err error
-			w.background(func() {
-				ctx, cancel := context.WithTimeout(w.ctx, 30*time.Second)
-				defer cancel()
-				rep, err = check(ctx, url, credential)
-			}, func() { show(rep, err) })
-		}
+		in.OnTestAgent = connectionTest(w, check)
 	}
 	if check := w.deps.CheckMCP; check != nil {
-		in.OnTestMCP = func(url, credential string, show func([]MCPTool, error)) {
-			var tools []MCPTool
-			var err error
-			w.background(func() {
-				ctx, cancel := context.WithTimeout(w.ctx, 30*time.Second)
-				defer cancel()
-				tools, err = check(ctx, url, credential)
-			}, func() { show(tools, err) })
-		}
+		in.OnTestMCP = connectionTest(w, check)
 	}
 	if mgr := w.deps.Credentials; mgr != nil {
 		in.OnCredentials = func(show func([]Credential, error)) {
@@ -75,4 +59,18 @@ func (w *Window) runInputNames(wf workrun.Workflow) []string {
 		fields = w.deps.Engine.Fields(cloneWorkflow(wf))
 	}
 	return workflowInputs(wf, fields)
+}
+
+// connectionTest runs a connection test off the UI thread, bounded and cut
+// when the window closes, and shows its answer on the UI thread.
+func connectionTest[T any](w *Window, check func(ctx context.Context, url, credential string) (T, error)) func(url, credential string, show func(T, error)) {
+	return func(url, credential string, show func(T, error)) {
+		var got T
+		var err error
+		w.background(func() {
+			ctx, cancel := context.WithTimeout(w.ctx, 30*time.Second)
+			defer cancel()
+			got, err = check(ctx, url, credential)
+		}, func() { show(got, err) })
+	}
 }
