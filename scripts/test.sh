@@ -130,8 +130,9 @@ if [ -n "$unformatted" ]; then
 	exit 1
 fi
 
-echo "== go vet ./..."
+echo "== go vet ./... (and the GL frame probe, built only with its tag)"
 go vet ./...
+go vet -tags glprobe ./ui
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/workrun-test.XXXXXX")
 xvfb_pid=
