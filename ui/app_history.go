@@ -2,6 +2,8 @@ package ui
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -105,25 +107,28 @@ func (w *Window) readTasks(ctx context.Context, runID string) ([]workrun.RemoteC
 	if err != nil {
 		return nil, nil, err
 	}
-	return ts, w.fileResults(ctx, runID, ts), nil
+	files, err := w.fileResults(ctx, runID, ts)
+	return ts, files, err
 }
 
-// fileResults finds the artifacts each Remote Agent node wrote into file
-// fields. A result that cannot be read is left out: the task record above
-// it still shows.
-func (w *Window) fileResults(ctx context.Context, runID string, ts []workrun.RemoteCall) map[string][]workrun.ArtifactInfo {
+// fileResults finds the artifacts each remote node wrote into file fields.
+// A result that cannot be read is left out and named in the error (wrapping
+// errFileResults), which the panel shows under the task records it still
+// shows.
+func (w *Window) fileResults(ctx context.Context, runID string, ts []workrun.RemoteCall) (map[string][]workrun.ArtifactInfo, error) {
 	runs, arts := w.deps.Runs, w.deps.Artifacts
 	if runs == nil || arts == nil || len(ts) == 0 {
-		return nil
+		return nil, nil
 	}
 	r, err := runs.GetRun(ctx, runID)
 	if err != nil {
-		return nil
+		return nil, fmt.Errorf("%w: %w", errFileResults, err)
 	}
 	nrs, err := runs.NodeRuns(ctx, runID)
 	if err != nil {
-		return nil
+		return nil, fmt.Errorf("%w: %w", errFileResults, err)
 	}
+	var errs []error
 	out := map[string][]workrun.ArtifactInfo{}
 	for _, n := range nrs {
 		if !callsRemote(n.Type) {
@@ -146,11 +151,21 @@ func (w *Window) fileResults(ctx context.Context, runID string, ts []workrun.Rem
 				}
 			}
 			for _, id := range ids {
-				if a, err := arts.Stat(ctx, id); err == nil {
-					out[n.NodeID] = append(out[n.NodeID], a)
+				a, err := arts.Stat(ctx, id)
+				if err != nil {
+					errs = append(errs, fmt.Errorf("%s: %w", n.NodeID, err))
+					continue
 				}
+				out[n.NodeID] = append(out[n.NodeID], a)
 			}
 		}
 	}
-	return out
+	if err := errors.Join(errs...); err != nil {
+		return out, fmt.Errorf("%w: %w", errFileResults, err)
+	}
+	return out, nil
 }
+
+// errFileResults marks a failure to read the file results of task records
+// that were read.
+var errFileResults = errors.New("file results")

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -40,13 +41,19 @@ func (p *RemotePanel) Object() fyne.CanvasObject { return p.root }
 // ShowResult shows the remote task records read for a run, with the file
 // results of each node (by node id), or why they could not be read.
 func (p *RemotePanel) ShowResult(ts []workrun.RemoteCall, files map[string][]workrun.ArtifactInfo, err error) {
-	if err != nil {
+	if err != nil && !errors.Is(err, errFileResults) {
 		p.box.RemoveAll()
 		p.shown = nil
 		p.box.Add(widget.NewLabel(fmt.Sprintf(lang.X("remote.read_failed", "Could not read the remote tasks: %s"), err)))
 		return
 	}
 	p.ShowTasks(ts, files)
+	if err != nil {
+		l := widget.NewLabel(fmt.Sprintf(lang.X("remote.files_failed", "Some file results could not be read: %s"), err))
+		l.Wrapping = fyne.TextWrapWord
+		l.Importance = widget.DangerImportance
+		p.box.Add(l)
+	}
 }
 
 // ShowTasks shows tasks; files maps a node id to its result artifacts.

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"io"
 	"strings"
 	"testing"
@@ -81,5 +82,44 @@ func TestRemotePanel_R8(t *testing.T) {
 	}
 	if len(buttons) != 1 {
 		t.Errorf("buttons %q, want one Save… for the one file", buttons)
+	}
+}
+
+// TestRemotePanel_FileResultUnreadable: a file result the artifact store
+// cannot read is named under the task records, which still show; it is not
+// left out silently.
+func TestRemotePanel_FileResultUnreadable(t *testing.T) {
+	wf := SampleRemote("http://127.0.0.1:1")
+	wf.State["reports"] = workrun.FieldFiles
+	runs := &fakeRuns{
+		GetRunFunc: func(context.Context, string) (workrun.Run, error) { return workrun.Run{ID: "r", Workflow: wf}, nil },
+		NodeRunsFunc: func(context.Context, string) ([]workrun.NodeRun, error) {
+			return []workrun.NodeRun{{RunID: "r", NodeID: "ask", Type: "remote_agent", Outputs: workrun.Values{"reports": []any{"gone-1"}}}}, nil
+		},
+	}
+	arts := &fakeArtifacts{StatFunc: func(_ context.Context, id string) (workrun.ArtifactInfo, error) {
+		return workrun.ArtifactInfo{}, errors.New("artifact " + id + " is missing")
+	}}
+	calls := func(context.Context, string) ([]workrun.RemoteCall, error) {
+		return []workrun.RemoteCall{{NodeID: "ask", AgentURL: "http://127.0.0.1:1", TaskID: "t-1", RemoteState: "TASK_STATE_COMPLETED"}}, nil
+	}
+	w := newTestWindow(t, Deps{Runs: runs, Artifacts: arts, RemoteCalls: calls})
+	ts, files, err := w.readTasks(t.Context(), "r")
+	if len(ts) != 1 || err == nil {
+		t.Fatalf("readTasks = %d tasks, err %v; want the task and an error naming the file", len(ts), err)
+	}
+	p := w.newRemotePanel()
+	p.ShowResult(ts, files, err)
+	var texts []string
+	for _, o := range test.LaidOutObjects(p.Object()) {
+		if l, ok := o.(*widget.Label); ok {
+			texts = append(texts, l.Text)
+		}
+	}
+	all := strings.Join(texts, "\n")
+	for _, want := range []string{"t-1", "Some file results could not be read", "ask: artifact gone-1 is missing"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("panel lacks %q:\n%s", want, all)
+		}
 	}
 }
