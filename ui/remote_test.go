@@ -33,14 +33,7 @@ func (f *fakeArtifacts) Open(context.Context, string) (io.ReadCloser, workrun.Ar
 // and the file results, and offers nothing but saving a file: no query,
 // fetch or cancel (docs/remote-agent.md R8).
 func TestRemotePanel_R8(t *testing.T) {
-	wf := SampleRemote("http://127.0.0.1:1")
-	wf.State["reports"] = workrun.FieldFiles
-	runs := &fakeRuns{
-		GetRunFunc: func(context.Context, string) (workrun.Run, error) { return workrun.Run{ID: "r", Workflow: wf}, nil },
-		NodeRunsFunc: func(context.Context, string) ([]workrun.NodeRun, error) {
-			return []workrun.NodeRun{{RunID: "r", NodeID: "ask", Type: "remote_agent", Outputs: workrun.Values{"answer": "hi", "reports": []any{"a1"}}}}, nil
-		},
-	}
+	runs := sampleRunWithOutputs(workrun.Values{"answer": "hi", "reports": []any{"a1"}})
 	arts := &fakeArtifacts{StatFunc: func(_ context.Context, id string) (workrun.ArtifactInfo, error) {
 		return workrun.ArtifactInfo{ID: id, Name: "demo.txt", MediaType: "text/plain", Size: 12}, nil
 	}}
@@ -89,14 +82,7 @@ func TestRemotePanel_R8(t *testing.T) {
 // cannot read is named under the task records, which still show; it is not
 // left out silently.
 func TestRemotePanel_FileResultUnreadable(t *testing.T) {
-	wf := SampleRemote("http://127.0.0.1:1")
-	wf.State["reports"] = workrun.FieldFiles
-	runs := &fakeRuns{
-		GetRunFunc: func(context.Context, string) (workrun.Run, error) { return workrun.Run{ID: "r", Workflow: wf}, nil },
-		NodeRunsFunc: func(context.Context, string) ([]workrun.NodeRun, error) {
-			return []workrun.NodeRun{{RunID: "r", NodeID: "ask", Type: "remote_agent", Outputs: workrun.Values{"reports": []any{"gone-1"}}}}, nil
-		},
-	}
+	runs := sampleRunWithOutputs(workrun.Values{"reports": []any{"gone-1"}})
 	arts := &fakeArtifacts{StatFunc: func(_ context.Context, id string) (workrun.ArtifactInfo, error) {
 		return workrun.ArtifactInfo{}, errors.New("artifact " + id + " is missing")
 	}}
@@ -121,5 +107,18 @@ func TestRemotePanel_FileResultUnreadable(t *testing.T) {
 		if !strings.Contains(all, want) {
 			t.Errorf("panel lacks %q:\n%s", want, all)
 		}
+	}
+}
+
+// sampleRunWithOutputs is run "r" of the Remote Agent sample (with a files
+// field "reports") whose node "ask" wrote outputs.
+func sampleRunWithOutputs(outputs workrun.Values) *fakeRuns {
+	wf := SampleRemote("http://127.0.0.1:1")
+	wf.State["reports"] = workrun.FieldFiles
+	return &fakeRuns{
+		GetRunFunc: func(context.Context, string) (workrun.Run, error) { return workrun.Run{ID: "r", Workflow: wf}, nil },
+		NodeRunsFunc: func(context.Context, string) ([]workrun.NodeRun, error) {
+			return []workrun.NodeRun{{RunID: "r", NodeID: "ask", Type: "remote_agent", Outputs: outputs}}, nil
+		},
 	}
 }
