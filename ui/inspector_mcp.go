@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -332,7 +333,7 @@ func (f *mcpForm) setRows(tool string, vals map[string]any) {
 	for _, p := range props {
 		f.addRow(&mcpParam{name: p.name, types: p.types, required: p.required, inSchema: true}, p.description, vals[p.name])
 	}
-	for _, k := range sortedAnyKeys(vals) {
+	for _, k := range slices.Sorted(maps.Keys(vals)) {
 		if !slices.ContainsFunc(props, func(p mcpProperty) bool { return p.name == k }) {
 			var types []string
 			if _, isText := vals[k].(string); !isText {
@@ -479,15 +480,6 @@ func argText(v any) string {
 		return fmt.Sprint(v)
 	}
 	return string(b)
-}
-
-func sortedAnyKeys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // mcpProperty is one property of a tool's input schema.

@@ -50,12 +50,7 @@ func TestServers_CrashAfterTaskIDThenResume(t *testing.T) {
 			cmd, runID := storetest.StartChild(t, "WORKRUN_RA_CHILD_DIR="+dir, "WORKRUN_RA_CHILD_URL="+srv.base)
 
 			e := newEnv(t, dir, "en")
-			var taskID string
-			waitUntil(t, 30*time.Second, func() bool {
-				c, err := e.st.GetRemoteCall(t.Context(), runID, "ra", "send")
-				taskID = c.TaskID
-				return err == nil && c.TaskID != ""
-			})
+			taskID := waitTaskID(t, e, runID)
 			storetest.Kill(t, cmd)
 			if c := e.call(t, runID, "ra"); c.Ended {
 				t.Fatalf("the task ended before the kill; the test proves nothing: %+v", c)
@@ -113,12 +108,7 @@ func TestServers_CrashDuringStatusStream(t *testing.T) {
 		dir := t.TempDir()
 		cmd, runID := storetest.StartChild(t, "WORKRUN_RA_CHILD_DIR="+dir, "WORKRUN_RA_CHILD_URL="+url, "WORKRUN_RA_CHILD_PROMPT=go")
 		e := newEnv(t, dir, "en")
-		var taskID string
-		waitUntil(t, 30*time.Second, func() bool {
-			c, err := e.st.GetRemoteCall(t.Context(), runID, "ra", "send")
-			taskID = c.TaskID
-			return err == nil && c.TaskID != ""
-		})
+		taskID := waitTaskID(t, e, runID)
 		time.Sleep(time.Duration(rand.Int64N(int64(700 * time.Millisecond))))
 		storetest.Kill(t, cmd)
 		if c := e.call(t, runID, "ra"); !c.Ended {
@@ -171,4 +161,17 @@ func TestServers_CrashDuringStatusStream(t *testing.T) {
 	if midStream < rounds/2+1 {
 		t.Errorf("only %d of %d kills landed mid-stream; the test proves little", midStream, rounds)
 	}
+}
+
+// waitTaskID waits until the child run's Remote Agent call has saved its
+// task id, and returns it.
+func waitTaskID(t *testing.T, e *env, runID string) string {
+	t.Helper()
+	var taskID string
+	waitUntil(t, 30*time.Second, func() bool {
+		c, err := e.st.GetRemoteCall(t.Context(), runID, "ra", "send")
+		taskID = c.TaskID
+		return err == nil && c.TaskID != ""
+	})
+	return taskID
 }
