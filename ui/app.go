@@ -48,13 +48,22 @@ func Run(d Deps) error {
 		}
 	}
 	w := NewWindow(a, d)
+	// Only this goroutine runs the driver's loop: Window.do drops what Fyne
+	// would run elsewhere once it shuts down (uithread.go).
+	uiGoroutine.Store(goroutineID())
+	defer uiGoroutine.Store(0)
 	// A signal that came while the window was being built waits in sigs.
 	// The window's context ends first, so no app goroutine hands the
-	// driver work while it shuts down.
+	// driver work while it shuts down; Fyne's own signal watcher may quit
+	// the loop first, and then the quit below is dropped.
 	go func() {
 		if _, ok := <-sigs; ok {
 			w.stop()
-			fyne.Do(a.Quit)
+			fyne.Do(func() {
+				if onUIGoroutine() {
+					a.Quit()
+				}
+			})
 		}
 	}()
 	a.Lifecycle().SetOnStarted(func() {
@@ -64,17 +73,7 @@ func Run(d Deps) error {
 			w.win.Resize(fitScreen(sw, sh, w.win.Canvas().Scale()))
 		}
 	})
-	tried := false
-	w.win.SetCloseIntercept(func() {
-		// Closing saves what was typed, as switching workflows does; when
-		// saving fails the window stays open once, with the error shown.
-		if tried {
-			w.win.Close()
-			return
-		}
-		tried = true
-		w.leave(w.win.Close)
-	})
+	w.win.SetCloseIntercept(w.requestQuit)
 	w.win.ShowAndRun()
 	// A quit from outside (SIGTERM, the menu) ends the loop without the
 	// close intercept: save what changed without touching the widgets.
@@ -357,6 +356,8 @@ func (w *Window) menu() *fyne.MainMenu {
 		item(lang.X("wf.import_menu", "Import workflow file (.json)…"), key(fyne.KeyO, ctrl), w.importWorkflow),
 		item(lang.X("wf.import_path_menu", "Import from a typed path…"), nil, w.importFromPath),
 		item(lang.X("wf.export_menu", "Export workflow file (.json)…"), key(fyne.KeyE, ctrl), w.exportWorkflow),
+		fyne.NewMenuItemSeparator(),
+		w.quitItem(key(fyne.KeyQ, ctrl)),
 	)
 	// The text-editing keys are only named in the label: a menu shortcut
 	// would take them from the entry being typed in.
@@ -446,6 +447,7 @@ func (w *Window) shortcuts() {
 	on(custom(fyne.KeyO, ctrl), w.importWorkflow)
 	on(custom(fyne.KeyE, ctrl), w.exportWorkflow)
 	on(custom(fyne.KeyR, ctrl), w.runClicked)
+	on(custom(fyne.KeyQ, ctrl), w.requestQuit)
 	on(custom(fyne.KeyEqual, ctrl), w.zoomIn)
 	on(custom(fyne.KeyMinus, ctrl), w.zoomOut)
 	on(custom(fyne.Key0, ctrl), func() { w.cv.Fit() })
