@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"slices"
+	"time"
+
 	"testing"
 
 	"fyne.io/fyne/v2/test"
@@ -25,5 +28,51 @@ func TestRunInputs_LastValueSelected(t *testing.T) {
 	test.Type(e, "new")
 	if e.Text != "new" {
 		t.Errorf("after typing the field holds %q, want %q", e.Text, "new")
+	}
+}
+
+// TestInspector_CredentialAddedInSettingsShowsAtOnce: a credential saved in
+// Settings → Credentials appears in the open node's picker without
+// selecting the node again, and the picker's first entry says "No
+// authentication" rather than being blank.
+func TestInspector_CredentialAddedInSettingsShowsAtOnce(t *testing.T) {
+	_, creds := newMemKeyring()
+	w := newTestWindow(t, Deps{Engine: &fakeEngine{}, Credentials: creds})
+	onUI(w, func() {
+		w.OpenWorkflow("", SampleRemote("https://agent.example.com"))
+		w.doc.Select("ask", false)
+		w.insp.Show()
+	})
+	picker := func() []string {
+		var opts []string
+		onUI(w, func() {
+			for k, o := range w.insp.widgets {
+				if s, ok := o.(*widget.Select); ok && k == "credential" {
+					opts = append([]string(nil), s.Options...)
+				}
+			}
+		})
+		return opts
+	}
+	waitFor(t, "the picker lists No authentication first", func() bool {
+		o := picker()
+		return len(o) > 0 && o[0] == "No authentication"
+	})
+	v := w.newCredentialsView()
+	v.OnSave(Credential{Name: "prod", Origin: "https://agent.example.com:443", Kind: "bearer"}, "s3cret")
+	waitFor(t, "the saved credential appears in the open node's picker", func() bool {
+		return slices.Contains(picker(), "prod")
+	})
+}
+
+// waitFor polls cond until it holds, failing after a generous deadline.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("never: %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

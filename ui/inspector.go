@@ -502,14 +502,26 @@ func (in *Inspector) addField(n workrun.NodeSpec, f workrun.ConfigField, raw jso
 		} else if str != "" {
 			opts = []string{str}
 		}
+		none := ""
+		if f.Value == workrun.ValueCredential {
+			none = noCredential()
+		}
 		if !f.Required {
-			opts = append([]string{""}, opts...)
+			opts = append([]string{none}, opts...)
 		}
 		s := newSelect(opts, func(string) { changed() })
 		s.Selected = str
+		if str == "" {
+			s.Selected = none
+		}
 		in.widgets[f.Key] = s
 		item(label, s)
-		reader(func() (any, bool, error) { return s.Selected, s.Selected != "", nil })
+		reader(func() (any, bool, error) {
+			if s.Selected == none {
+				return "", false, nil
+			}
+			return s.Selected, s.Selected != "", nil
+		})
 		if f.Value == workrun.ValueCredential {
 			in.loadCredentials(s, str)
 		}
@@ -731,7 +743,7 @@ func (in *Inspector) loadCredentials(s *widget.Select, current string) {
 	}
 	id := in.nodeID
 	in.OnCredentials(func(cs []Credential, err error) {
-		opts := []string{""}
+		opts := []string{noCredential()}
 		for _, c := range cs {
 			opts = append(opts, c.Name)
 		}
@@ -754,12 +766,34 @@ func (in *Inspector) loadCredentials(s *widget.Select, current string) {
 func (in *Inspector) credential() string {
 	for _, f := range in.info.Fields {
 		if f.Value == workrun.ValueCredential {
-			if s, ok := in.widgets[f.Key].(*widget.Select); ok {
+			if s, ok := in.widgets[f.Key].(*widget.Select); ok && s.Selected != noCredential() {
 				return s.Selected
 			}
 		}
 	}
 	return ""
+}
+
+// noCredential is the credential picker's first entry: the node sends no
+// credential.
+func noCredential() string { return lang.X("insp.no_credential", "No authentication") }
+
+// RefreshCredentials reads the credential list again into the pickers of
+// the form shown (a credential was added or deleted in Settings), keeping
+// what each has chosen.
+func (in *Inspector) RefreshCredentials() {
+	for _, f := range in.info.Fields {
+		if f.Value != workrun.ValueCredential {
+			continue
+		}
+		if s, ok := in.widgets[f.Key].(*widget.Select); ok {
+			cur := s.Selected
+			if cur == noCredential() {
+				cur = ""
+			}
+			in.loadCredentials(s, cur)
+		}
+	}
 }
 
 // agentURL is the URL typed for an A2A agent.
@@ -805,7 +839,7 @@ func (in *Inspector) testConnection() {
 	add.Hide()
 	done := in.testDone
 	in.OnTestAgent(in.agentURL(), cred, func(rep AgentReport, err error) {
-		out.SetText(reportText(rep, err, cred != ""))
+		out.SetText(reportText(rep, err, cred != "") + "\n" + testedWith(cred))
 		if errors.Is(err, ErrNeedsCredential) || errors.Is(err, ErrCredentialRefused) {
 			add.Show()
 		}
@@ -846,6 +880,15 @@ func reportText(r AgentReport, err error, withCred bool) string {
 		lines = append(lines, lang.X("insp.cred_ok", "Credential accepted")+": "+yn(r.CredentialAccepted))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// testedWith says which credential a connection test sent, so a result
+// is never read as that of another one.
+func testedWith(cred string) string {
+	if cred == "" {
+		return lang.X("insp.tested_without", "Tested without a credential.")
+	}
+	return fmt.Sprintf(lang.X("insp.tested_with", "Tested with the credential %s."), cred)
 }
 
 func lines(s string) []string {

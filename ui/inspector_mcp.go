@@ -182,12 +182,15 @@ func (f *mcpForm) test() {
 	f.tools.Hide()
 	in := f.in
 	done := in.testDone
-	in.OnTestMCP(u, in.credential(), func(tools []MCPTool, err error) {
+	cred := in.credential()
+	in.OnTestMCP(u, cred, func(tools []MCPTool, err error) {
 		if err == nil {
 			in.mcp.tools[u] = tools
 		}
 		if f.current() {
 			f.showTools(tools, err)
+			f.status.SetText(strings.TrimSpace(f.status.Text + "\n" + testedWith(cred)))
+			f.status.Show()
 			if f.schemaTool(strings.TrimSpace(f.tool.Text)) != f.shown {
 				f.setRows(strings.TrimSpace(f.tool.Text), f.values())
 			}
