@@ -31,6 +31,8 @@ const (
 	msgReadAgain              msgID = "remotemcp.read_again"
 	msgResuming               msgID = "remotemcp.resuming"
 	msgReused                 msgID = "remotemcp.reused"
+	// The file and link lines are now written by package mcptool (same
+	// English); these keys stay so that stored messages still render.
 	msgFileSaved              msgID = "remotemcp.file_saved"
 	msgFileNotKept            msgID = "remotemcp.file_not_kept"
 	msgFileInvalid            msgID = "remotemcp.file_invalid"
