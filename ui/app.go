@@ -482,6 +482,7 @@ func (w *Window) updateTitle() {
 		title += " — " + string(w.panel.Run().Status)
 	}
 	w.win.SetTitle(title)
+	w.noteVersion()
 }
 
 func enable(b *widget.Button, on bool) {
@@ -608,6 +609,7 @@ func (w *Window) reloadList(selectID string) {
 func (w *Window) open(r workrun.WorkflowRecord) {
 	w.wfID = r.ID
 	w.setDocument(NewDocument(r.Workflow))
+	w.showLatestRun()
 }
 
 // OpenWorkflow shows wf as an unsaved (id "") or saved workflow.

@@ -37,6 +37,9 @@ type runState struct {
 	// dialog said (tests).
 	quit      func()
 	quitAsked func(msg string)
+	// latestShown, when set, is called once a workflow's latest run was
+	// shown on opening it (tests).
+	latestShown func(runID string)
 	// creds is the credential list as last read (nil: not read yet).
 	creds []Credential
 	// mu is held by every function the app layer's goroutines hand to
@@ -396,9 +399,9 @@ func (w *Window) runAgain() {
 	if w.deps.Engine == nil || r.ID == "" {
 		return
 	}
-	wf := r.Workflow
-	if len(wf.Nodes) == 0 {
-		wf = w.doc.Workflow()
+	wf, ok := w.runAgainWorkflow(r)
+	if !ok {
+		return
 	}
 	id, err := w.deps.Engine.Start(w.ctx, r.WorkflowID, wf, r.Inputs)
 	if err != nil {

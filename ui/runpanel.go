@@ -44,6 +44,7 @@ type RunPanel struct {
 	listShown                                       time.Time // last redraw of the message list
 
 	header   *widget.Label
+	note     *widget.Label // what the app layer says of the run shown (an older version)
 	reason   *widget.Label
 	actions  *fyne.Container
 	nodeList *widget.List
@@ -76,6 +77,10 @@ func NewRunPanel(readOnly bool) *RunPanel {
 	p.reason.Importance = widget.DangerImportance
 	p.reason.Wrapping = fyne.TextWrapWord
 	p.reason.Hide()
+	p.note = widget.NewLabel("")
+	p.note.Importance = widget.WarningImportance
+	p.note.Wrapping = fyne.TextWrapWord
+	p.note.Hide()
 	p.actions = container.NewHBox()
 
 	p.nodeList = widget.NewList(func() int { return len(p.order) },
@@ -129,7 +134,7 @@ func NewRunPanel(readOnly bool) *RunPanel {
 	detail.Offset = 0.45
 	split := container.NewHSplit(p.nodeList, detail)
 	split.Offset = 0.34
-	p.root = container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, p.actions, p.header), p.reason), nil, nil, nil, split)
+	p.root = container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, p.actions, p.header), p.note, p.reason), nil, nil, nil, split)
 	p.reset("")
 	p.Flush()
 	return p
@@ -160,6 +165,13 @@ func (p *RunPanel) reset(runID string) {
 	if changed && p.OnRunChanged != nil {
 		p.OnRunChanged(runID)
 	}
+}
+
+// SetNote shows a line under the header ("" hides it).
+func (p *RunPanel) SetNote(text string) {
+	p.note.SetText(text)
+	p.note.Hidden = text == ""
+	p.note.Refresh()
 }
 
 // Clear shows no run.

@@ -1,0 +1,112 @@
+package ui
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"workrun/workrun"
+)
+
+func helloFlow(name string) workrun.Workflow {
+	return workrun.Workflow{Name: name, State: map[string]workrun.FieldType{"msg": workrun.FieldText},
+		Nodes: []workrun.NodeSpec{{ID: "start", Type: "start", Config: DefaultConfig("start"), Position: &workrun.Position{X: 40, Y: 120}}}}
+}
+
+
+// TestRunAgain_RunsTheWorkflowAsItIsNow: after a node was added (and not
+// yet saved), Run again on the run shown saves and runs the workflow with
+// that node; the panel said the run shown is of an older version.
+func TestRunAgain_RunsTheWorkflowAsItIsNow(t *testing.T) {
+	var ran workrun.Workflow
+	eng := &fakeEngine{StartFunc: func(_ context.Context, _ string, wf workrun.Workflow, _ workrun.Values) (string, error) {
+		ran = wf
+		return "r2", nil
+	}}
+	w := newTestWindow(t, Deps{Engine: eng})
+	onUI(w, func() {
+		w.OpenWorkflow("", helloFlow("Hello"))
+		if !w.saveNow() {
+			t.Fatal("save failed")
+		}
+		old := w.doc.Workflow()
+		w.panel.Load(workrun.Run{ID: "r1", WorkflowID: w.wfID, WorkflowName: "Hello", Workflow: old, Status: workrun.RunSucceeded,
+			CreatedAt: time.Now().Add(-time.Minute), EndedAt: time.Now()}, nil, nil)
+		w.updateTitle()
+		if w.panel.note.Visible() {
+			t.Errorf("the version note shows for a run of the version open: %q", w.panel.note.Text)
+		}
+		added := w.cv.AddKind("set")
+		if !w.panel.note.Visible() || !strings.Contains(w.panel.note.Text, "older version") {
+			t.Errorf("after an edit the note is %q (visible %v), want it to say the run is of an older version", w.panel.note.Text, w.panel.note.Visible())
+		}
+		w.runAgain()
+		if !slices.Contains(nodeIDs(NewDocument(ran)), added) {
+			t.Fatalf("Run again ran nodes %v, want the added node %q in them", nodeIDs(NewDocument(ran)), added)
+		}
+		if w.doc.Dirty() {
+			t.Error("Run again did not save the edit first")
+		}
+	})
+}
+
+// TestOpenWorkflow_ShowsItsLatestRun: switching to a workflow that has runs
+// shows its newest run in the run panel (not "No run yet"), with its node
+// statuses on the canvas; the document stays the workflow opened.
+func TestOpenWorkflow_ShowsItsLatestRun(t *testing.T) {
+	wfs := newMemWorkflows()
+	a, _ := wfs.SaveWorkflow(t.Context(), "", helloFlow("Alpha"))
+	b, _ := wfs.SaveWorkflow(t.Context(), "", helloFlow("Beta"))
+	run := workrun.Run{ID: "run-beta", WorkflowID: b.ID, WorkflowName: "Beta", Workflow: b.Workflow, Status: workrun.RunFailed,
+		Reason: "boom", FailedNode: "start", CreatedAt: time.Now().Add(-time.Minute), EndedAt: time.Now()}
+	runs := &fakeRuns{
+		ListRunsFunc: func(_ context.Context, f workrun.RunFilter) ([]workrun.Run, error) {
+			if f.WorkflowID == b.ID {
+				return []workrun.Run{run}, nil
+			}
+			return nil, nil
+		},
+		GetRunFunc: func(context.Context, string) (workrun.Run, error) { return run, nil },
+		NodeRunsFunc: func(context.Context, string) ([]workrun.NodeRun, error) {
+			return []workrun.NodeRun{{RunID: run.ID, NodeID: "start", Status: workrun.NodeFailed}}, nil
+		},
+	}
+	w := newTestWindow(t, Deps{Engine: &fakeEngine{}, Workflows: wfs, Runs: runs})
+	shown := make(chan string, 4)
+	onUI(w, func() {
+		w.rs.latestShown = func(id string) { shown <- id }
+		w.reloadList("")
+		i := slices.IndexFunc(w.recs, func(r workrun.WorkflowRecord) bool { return r.ID == b.ID })
+		w.list.Select(i)
+	})
+	select {
+	case id := <-shown:
+		if id != run.ID {
+			t.Fatalf("showed run %q, want %q", id, run.ID)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("opening Beta never showed its latest run")
+	}
+	onUI(w, func() {
+		if status, _ := w.panel.headerTexts(); !strings.Contains(status, "Beta") || !strings.Contains(status, "failed") {
+			t.Errorf("run panel header %q, want Beta's failed run", status)
+		}
+		if w.wfID != b.ID || w.doc.Workflow().Name != "Beta" {
+			t.Errorf("open workflow %q %q, want Beta", w.wfID, w.doc.Workflow().Name)
+		}
+		if got := w.cv.status["start"]; got != workrun.NodeFailed {
+			t.Errorf("canvas status of start %q, want failed", got)
+		}
+		// Alpha has no run: switching to it says so.
+		i := slices.IndexFunc(w.recs, func(r workrun.WorkflowRecord) bool { return r.ID == a.ID })
+		w.list.Select(i)
+	})
+	time.Sleep(100 * time.Millisecond)
+	onUI(w, func() {
+		if status, _ := w.panel.headerTexts(); !strings.Contains(status, "No run yet") {
+			t.Errorf("Alpha's run panel header %q, want No run yet", status)
+		}
+	})
+}
