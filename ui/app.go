@@ -479,7 +479,7 @@ func (w *Window) updateTitle() {
 		title += " •"
 	}
 	if w.panel.RunID() != "" && w.panel.Run().Status != "" {
-		title += " — " + string(w.panel.Run().Status)
+		title += " — " + StatusLabel(string(w.panel.Run().Status))
 	}
 	w.win.SetTitle(title)
 	w.noteVersion()

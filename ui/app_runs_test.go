@@ -15,7 +15,6 @@ func helloFlow(name string) workrun.Workflow {
 		Nodes: []workrun.NodeSpec{{ID: "start", Type: "start", Config: DefaultConfig("start"), Position: &workrun.Position{X: 40, Y: 120}}}}
 }
 
-
 // TestRunAgain_RunsTheWorkflowAsItIsNow: after a node was added (and not
 // yet saved), Run again on the run shown saves and runs the workflow with
 // that node; the panel said the run shown is of an older version.

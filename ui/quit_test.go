@@ -15,9 +15,9 @@ import (
 // with one going it says, in the window's language, that the remote tasks
 // keep running and the run can be resumed, and quits only on Quit.
 func TestQuit_AsksWhileRunsGoOn(t *testing.T) {
-	for _, tt := range []struct{ lang, keeps, resume, quit, keep string }{
-		{"en", "keep running on their servers", "resumed (Resume)", "Quit", "Keep working"},
-		{"zh-Hans", "继续运行", "“恢复”继续", "退出", "继续工作"},
+	for _, tt := range []struct{ lang, keeps, resume, quit, keep, running string }{
+		{"en", "keep running on their servers", "resumed (Resume)", "Quit", "Keep working", "running"},
+		{"zh-Hans", "继续运行", "“恢复”继续", "退出", "继续工作", "运行中"},
 	} {
 		t.Run(tt.lang, func(t *testing.T) {
 			eng := &fakeEngine{}
@@ -50,7 +50,12 @@ func TestQuit_AsksWhileRunsGoOn(t *testing.T) {
 					t.Fatal("the event was never shown")
 				}
 			}
+			onUI(w, func() { w.panel.Start("r1", workrun.Workflow{Name: "Report"}) })
 			publish(workrun.RunRunning)
+			// The window title names the run's status in the window's language.
+			if title := w.win.Title(); !strings.HasSuffix(title, " — "+tt.running) {
+				t.Errorf("window title %q, want it to end with %q", title, tt.running)
+			}
 			onUI(w, func() { shortcut(w, ctrlQ) })
 			if quits != 0 {
 				t.Fatal("Ctrl+Q during a run quit without asking")
