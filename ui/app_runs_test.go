@@ -7,6 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+
 	"workrun/workrun"
 )
 
@@ -108,4 +111,42 @@ func TestOpenWorkflow_ShowsItsLatestRun(t *testing.T) {
 			t.Errorf("Alpha's run panel header %q, want No run yet", status)
 		}
 	})
+}
+
+// TestRecordWindow_ClosesAndOpensInEditor: a run record's window closes
+// with Esc, with Ctrl+W and with its Close button (there may be no window
+// manager frame), and "Open in editor" opens the run's workflow as it is
+// now in the main window.
+func TestRecordWindow_ClosesAndOpensInEditor(t *testing.T) {
+	wfs := newMemWorkflows()
+	saved, _ := wfs.SaveWorkflow(t.Context(), "", helloFlow("Alpha"))
+	run := workrun.Run{ID: "r1", WorkflowID: saved.ID, WorkflowName: "Alpha", Workflow: helloFlow("Alpha (old)"), Status: workrun.RunSucceeded}
+	w := newTestWindow(t, Deps{Workflows: wfs})
+	onUI(w, func() { w.reloadList("") })
+	open := func() fyne.Window {
+		return w.showRecord(runRecord{run: run})
+	}
+	shown := func(win fyne.Window) bool {
+		return slices.Contains(fyne.CurrentApp().Driver().AllWindows(), win)
+	}
+	win := open()
+	win.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if shown(win) {
+		t.Error("Esc did not close the record window")
+	}
+	win = open()
+	win.Canvas().(fyne.Shortcutable).TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyW, Modifier: fyne.KeyModifierShortcutDefault})
+	if shown(win) {
+		t.Error("Ctrl+W did not close the record window")
+	}
+	win = open()
+	onUI(w, func() { tapButton(t, win.Content(), "Open in editor") })
+	if shown(win) || w.wfID != saved.ID || w.doc.Workflow().Name != "Alpha" {
+		t.Errorf("Open in editor: window shown %v, open %q %q; want Alpha as saved, the record closed", shown(win), w.wfID, w.doc.Workflow().Name)
+	}
+	win = open()
+	tapButton(t, win.Content(), "Close  (Esc)")
+	if shown(win) {
+		t.Error("Close did not close the record window")
+	}
 }
