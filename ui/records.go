@@ -359,12 +359,7 @@ func recordWindow(a fyne.App, rec runRecord, tasks *RemotePanel, openInEditor fu
 		})}, bar.Objects...)
 	}
 	win.SetContent(container.NewBorder(nil, bar, nil, nil, split))
-	win.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
-		if ev.Name == fyne.KeyEscape {
-			win.Close()
-		}
-	})
-	win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyW, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { win.Close() })
+	closeKeys(win)
 	win.Resize(fyne.NewSize(1000, 720))
 	win.Show()
 	cv.Fit()
@@ -421,4 +416,14 @@ func compactJSON(v any) string {
 		return string(b[:400]) + "…"
 	}
 	return string(b)
+}
+
+// closeKeys makes Esc and Ctrl+W close a secondary window.
+func closeKeys(win fyne.Window) {
+	win.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
+		if ev.Name == fyne.KeyEscape {
+			win.Close()
+		}
+	})
+	win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyW, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { win.Close() })
 }
