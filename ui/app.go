@@ -288,7 +288,9 @@ func (w *Window) build() {
 			w.records.Reload()
 		}
 	}
-	w.panes = NewPanes(w.app.Preferences(), left, centre, container.NewVScroll(w.insp.Object()), w.tabs)
+	inspScroll := container.NewVScroll(w.insp.Object())
+	w.insp.OnSubjectChanged = inspScroll.ScrollToTop
+	w.panes = NewPanes(w.app.Preferences(), left, centre, inspScroll, w.tabs)
 	body := container.NewBorder(toolbar, w.status, nil, nil, w.panes)
 	w.win.SetContent(container.NewStack(body, w.tips.root))
 	w.win.SetMainMenu(w.menu())

@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
 
 	"workrun/workrun"
 )
@@ -149,4 +151,34 @@ func TestRecordWindow_ClosesAndOpensInEditor(t *testing.T) {
 	if shown(win) {
 		t.Error("Close did not close the record window")
 	}
+}
+
+// TestInspector_StartsAtTopForAnotherNode: the inspector scrolled down on
+// one node shows the next node's form from its top.
+func TestInspector_StartsAtTopForAnotherNode(t *testing.T) {
+	w := newTestWindow(t, Deps{Engine: &fakeEngine{}})
+	w.win.Resize(fyne.NewSize(1024, 700))
+	var scroll *container.Scroll
+	for _, o := range test.LaidOutObjects(w.win.Content()) {
+		if s, ok := o.(*container.Scroll); ok && s.Content == w.insp.Object() {
+			scroll = s
+		}
+	}
+	if scroll == nil {
+		t.Fatal("no scroll around the inspector")
+	}
+	onUI(w, func() {
+		w.OpenWorkflow("", SampleRemote("http://127.0.0.1:41241"))
+		w.doc.Select("ask", false)
+		w.insp.Show()
+		scroll.ScrollToBottom()
+		if scroll.Offset.Y == 0 {
+			t.Fatal("the Remote Agent's form does not scroll at 1024×700; the test shows nothing")
+		}
+		w.doc.Select("end", false)
+		w.insp.Show()
+		if scroll.Offset.Y != 0 {
+			t.Errorf("another node's form starts scrolled to %v, want its top", scroll.Offset.Y)
+		}
+	})
 }

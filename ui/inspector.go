@@ -58,6 +58,10 @@ type Inspector struct {
 	// OnCredentials asks for the saved credentials' names for a picker;
 	// show gets them. Nil: the picker offers only the node's own.
 	OnCredentials func(show func([]Credential, error))
+	// OnSubjectChanged is called after the form was built for another
+	// node, edge, selection or workflow (the app scrolls it to the top).
+	OnSubjectChanged func()
+	subject          string
 	// OnAddCredential asks to open the credentials dialog.
 	OnAddCredential func()
 
@@ -161,20 +165,25 @@ func (in *Inspector) status(text string) {
 func (in *Inspector) Show() {
 	d := in.doc()
 	sel := d.Selected()
-	var sig string
+	var sig, subject string
 	switch {
 	case len(sel) == 1:
 		n, _ := d.Node(sel[0])
 		sig = "n:" + n.ID + n.Title + string(n.Config) + stateSig(d.wf.State)
+		subject = "n:" + n.ID
 	case len(sel) > 1:
 		sig = fmt.Sprintf("m:%d", len(sel))
+		subject = sig
 	case d.SelectedEdges() == 1:
 		for k := range d.selEdges {
 			sig = "e:" + k.From + ">" + k.To + d.wf.Edges[d.edgeIndex(k)].When
+			subject = "e:" + k.From + ">" + k.To
 		}
 	default:
 		sig = "w:" + d.wf.Name + stateSig(d.wf.State)
+		subject = "w"
 	}
+	subject = fmt.Sprintf("%p|", d) + subject
 	// The form's closures hold the document: another document is another form.
 	sig = fmt.Sprintf("%p|", d) + sig
 	if in.applying {
@@ -196,6 +205,14 @@ func (in *Inspector) Show() {
 		in.pending = ""
 	}
 	in.sig = sig
+	if subject != in.subject {
+		// Another thing is shown: its form starts at its top, not at the
+		// offset the last one was scrolled to (which may be past its end).
+		in.subject = subject
+		if in.OnSubjectChanged != nil {
+			defer in.OnSubjectChanged()
+		}
+	}
 	in.unfocus()
 	in.box.RemoveAll()
 	in.nodeID = ""
