@@ -141,13 +141,23 @@ func (c ServerCapabilities) TaskFormFor(version string) string {
 
 // Tool is one entry of tools/list.
 type Tool struct {
-	Name        string          `json:"name"`
-	Title       string          `json:"title,omitempty"`
-	Description string          `json:"description,omitempty"`
-	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
+	Name        string           `json:"name"`
+	Title       string           `json:"title,omitempty"`
+	Description string           `json:"description,omitempty"`
+	InputSchema json.RawMessage  `json:"inputSchema,omitempty"`
+	Annotations *ToolAnnotations `json:"annotations,omitempty"`
 	Execution   *struct {
 		TaskSupport string `json:"taskSupport,omitempty"`
 	} `json:"execution,omitempty"`
+}
+
+// ToolAnnotations are a tool's hints; nil means the server gave none.
+type ToolAnnotations struct {
+	Title           string `json:"title,omitempty"`
+	ReadOnlyHint    *bool  `json:"readOnlyHint,omitempty"`
+	DestructiveHint *bool  `json:"destructiveHint,omitempty"`
+	IdempotentHint  *bool  `json:"idempotentHint,omitempty"`
+	OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
 }
 
 // TaskSupport returns execution.taskSupport, "forbidden" when absent.
