@@ -332,6 +332,12 @@ func (s *Stdio) dispatch(line []byte) error {
 	if m.Method == "" {
 		return errors.New("neither a request, a notification nor a response")
 	}
+	if m.Method == "ping" && len(m.ID) > 0 {
+		// A legacy server checking that we are alive: answered here, as
+		// nothing else reads the shared channel's requests in time.
+		pong, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(bytes.TrimSpace(m.ID)), "result": map[string]any{}})
+		return s.write(pong)
+	}
 	s.mu.Lock()
 	w := s.oldest()
 	if w != nil {

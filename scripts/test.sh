@@ -121,6 +121,17 @@ if [ -f "$everything/package-lock.json" ]; then
 	fi
 fi
 
+# The MCP reference server the Tool App tests start over stdio.
+filesystem=mcp/testdata/filesystem
+if [ -f "$filesystem/package-lock.json" ]; then
+	if [ "$filesystem/node_modules/.package-lock.json" -nt "$filesystem/package-lock.json" ]; then
+		echo "npm: $filesystem/node_modules is up to date"
+	else
+		echo "npm: npm ci in $filesystem"
+		(cd "$filesystem" && npm ci --no-audit --no-fund --loglevel=error)
+	fi
+fi
+
 echo "== gofmt"
 mapfile -t gofiles < <(find . \( -name .git -o -name node_modules \) -prune -o -name '*.go' -type f -print)
 unformatted=$(gofmt -l "${gofiles[@]}")

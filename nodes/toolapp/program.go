@@ -89,3 +89,9 @@ func (p *program) stop(ctx context.Context) error {
 	defer cancel()
 	return p.stdio.Close(sctx)
 }
+
+// newClient is the MCP client over the program's standard streams.
+func newClient(st *mcp.Stdio, onNote func(mcp.Notification)) *mcp.Client {
+	return mcp.NewClient(mcp.NewStdioTransport(st), mcp.Options{OnNotification: onNote,
+		ClientInfo: mcp.Implementation{Name: "workrun", Version: "1"}})
+}
