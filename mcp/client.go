@@ -19,6 +19,9 @@ const (
 	CredentialNone   = ""
 	CredentialBearer = "bearer"
 	CredentialAPIKey = "apikey"
+	// CredentialOAuth: Wrap supplies the transport that adds the token
+	// (package oauth: refresh before expiry and after a 401).
+	CredentialOAuth = "oauth"
 )
 
 // Credential authenticates requests to one origin; it is sent only there.
@@ -32,6 +35,9 @@ type Credential struct {
 	// Origin is the scheme://host:port the credential belongs to; empty
 	// means the endpoint's origin.
 	Origin string
+	// Wrap, for CredentialOAuth, wraps the HTTP transport; the wrapper sets
+	// the Authorization header itself.
+	Wrap func(http.RoundTripper) http.RoundTripper
 }
 
 // Default limits.
@@ -109,6 +115,9 @@ func New(endpoint string, opts Options) (*Client, error) {
 		*hc = *opts.HTTPClient
 	}
 	hc.Timeout = 0
+	if cr := opts.Credential; cr != nil && cr.Kind == CredentialOAuth {
+		hc.Transport = cr.Wrap(hc.Transport)
+	}
 	origin := originOf(u)
 	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if len(via) >= 10 {
@@ -127,6 +136,10 @@ func New(endpoint string, opts Options) (*Client, error) {
 func (c *Client) bindCredential(cr *Credential, ep *url.URL) error {
 	switch cr.Kind {
 	case CredentialBearer:
+	case CredentialOAuth:
+		if cr.Wrap == nil {
+			return errors.New("mcp: OAuth credential without its transport")
+		}
 	case CredentialAPIKey:
 		if strings.TrimSpace(cr.Header) == "" {
 			return errors.New("mcp: API key credential has no header name")
