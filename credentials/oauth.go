@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-
 	"workrun/a2a"
 	"workrun/mcp"
 	"workrun/oauth"
@@ -206,4 +205,3 @@ func (m *Manager) oauthForA2A(ctx context.Context, name string) (a2a.Credential,
 	}
 	return a2a.Credential{Kind: a2a.CredentialOAuth, Origin: s.Origin(), Wrap: oauthWrap(s)}, nil
 }
-

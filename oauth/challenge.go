@@ -106,7 +106,7 @@ func (p *challengeParser) params() map[string]string {
 			}
 			return out
 		}
-		p.i++ // '='
+		p.i++                                   // '='
 		for p.i < len(p.s) && p.s[p.i] == '=' { // token68 padding
 			p.i++
 		}

@@ -331,4 +331,3 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
-

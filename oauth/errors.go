@@ -64,4 +64,4 @@ func (e *SignInError) Error() string {
 }
 
 func (e *SignInError) Is(target error) bool { return target == ErrSignInRequired }
-func (e *SignInError) Unwrap() error       { return e.Err }
+func (e *SignInError) Unwrap() error        { return e.Err }
