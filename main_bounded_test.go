@@ -140,7 +140,7 @@ func runMeasured(t *testing.T, bin string, args ...string) (int64, string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Env = append(os.Environ(), "LANG=C.UTF-8", "LANGUAGE=en", os.Getenv("XGOGC"))
+	cmd.Env = append(os.Environ(), "LANG=C.UTF-8", "LANGUAGE=en")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("workrun %s: %v\n%s", strings.Join(args, " "), err, tail(out))
