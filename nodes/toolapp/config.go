@@ -29,7 +29,8 @@ type Config struct {
 	Env map[string]string `json:"env,omitempty"`
 	// SecretEnv sets environment variables to the secret of a saved
 	// credential, by name: the secret is read when the program starts and
-	// is never written into the workflow, the database or a message.
+	// is never written into the workflow, the database or a message. A
+	// name in both env and secret_env gets the secret.
 	SecretEnv map[string]string `json:"secret_env,omitempty"`
 	// Cwd is the program's working directory ("" for Workrun's own).
 	Cwd              string                     `json:"cwd,omitempty"`
@@ -75,9 +76,6 @@ func parseConfig(spec workrun.NodeSpec, wf workrun.Workflow) (compiled, error) {
 		}
 	}
 	for name := range cfg.SecretEnv {
-		if _, dup := cfg.Env[name]; dup {
-			return c, texts.Fail(ErrConfig, msgCfgEnvTwice, name)
-		}
 		if strings.TrimSpace(cfg.SecretEnv[name]) == "" {
 			return c, texts.Fail(ErrConfig, msgCfgSecretName, name)
 		}

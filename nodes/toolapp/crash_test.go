@@ -105,4 +105,3 @@ func TestKilledWithWorkrun(t *testing.T) {
 		}
 	})
 }
-

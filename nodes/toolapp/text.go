@@ -35,7 +35,6 @@ const (
 	msgCfgTool        msgID = "toolapp.cfg_tool"
 	msgCfgEnvName     msgID = "toolapp.cfg_env_name"
 	msgCfgEnvNUL      msgID = "toolapp.cfg_env_nul"
-	msgCfgEnvTwice    msgID = "toolapp.cfg_env_twice"
 	msgCfgSecretName  msgID = "toolapp.cfg_secret_name"
 	msgCfgCleanupArgs msgID = "toolapp.cfg_cleanup_args"
 	msgCfgNoField     msgID = "toolapp.cfg_no_field"
@@ -79,14 +78,12 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgLabelOutputJSON:  {"Structured result into field", "结构化结果写入字段"},
 	msgLabelOutputFiles: {"Result files into field", "结果文件写入字段"},
 	msgLabelCleanupTool: {"Cleanup tool on failure", "失败时的清理工具"},
-	msgLabelCleanupArgs: {"Cleanup arguments (may name this node's outputs)", "清理参数（可引用本节点的输出）"},
 	msgLabelTimeout:     {"Request timeout (%d–%d s)", "请求超时（%d–%d 秒）"},
 
 	msgCfgCommand:     {"tool app config: command must name a program, e.g. [\"npx\", \"-y\", \"@modelcontextprotocol/server-filesystem\", \"/tmp\"]", "工具应用配置：command 必须指明一个程序，例如 [\"npx\", \"-y\", \"@modelcontextprotocol/server-filesystem\", \"/tmp\"]"},
 	msgCfgTool:        {"tool app config: tool: name the tool to call", "工具应用配置：tool：请指明要调用的工具"},
 	msgCfgEnvName:     {"tool app config: env: %q is not a valid environment variable name (letters, digits and _, not starting with a digit)", "工具应用配置：env：%q 不是有效的环境变量名（只能用字母、数字和 _，且不能以数字开头）"},
 	msgCfgEnvNUL:      {"tool app config: env: the value of %s contains a NUL byte", "工具应用配置：env：%s 的值含有 NUL 字节"},
-	msgCfgEnvTwice:    {"tool app config: %s is in both env and secret_env", "工具应用配置：%s 同时出现在 env 和 secret_env 中"},
 	msgCfgSecretName:  {"tool app config: secret_env: %s must name a saved credential", "工具应用配置：secret_env：%s 必须指明一个已保存的凭据"},
 	msgCfgCleanupArgs: {"tool app config: cleanup_arguments without cleanup_tool", "工具应用配置：有 cleanup_arguments 但没有 cleanup_tool"},
 	msgCfgNoField:     {"tool app config: %s: State has no field %q", "工具应用配置：%s：状态中没有字段 %q"},
