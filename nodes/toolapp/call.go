@@ -279,19 +279,7 @@ func (c *call) stderr(line string) { c.nc.Progress(texts.Msg(msgStderr, line)) }
 func (c *call) notification(n mcp.Notification) {
 	switch n.Method {
 	case "notifications/progress":
-		var p struct {
-			Progress float64  `json:"progress"`
-			Total    *float64 `json:"total"`
-			Message  string   `json:"message"`
-		}
-		if json.Unmarshal(n.Params, &p) != nil {
-			return
-		}
-		line := mcptool.Clip(c.red.string(p.Message), 300)
-		if p.Total != nil && *p.Total > 0 {
-			line = strings.TrimSpace(fmt.Sprintf("%s (%g/%g)", line, p.Progress, *p.Total))
-		}
-		if line != "" {
+		if line := c.red.string(mcptool.ProgressLine(n.Params)); line != "" {
 			c.nc.Progress(texts.Msg(msgProgress, line))
 		}
 	case "notifications/tasks/status":
@@ -319,15 +307,4 @@ func display(s string) string {
 		return "-"
 	}
 	return s
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }

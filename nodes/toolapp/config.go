@@ -90,27 +90,9 @@ func parseConfig(spec workrun.NodeSpec, wf workrun.Workflow) (compiled, error) {
 	if c.cleanupArgs, err = compileArgs("cleanup_arguments", cfg.CleanupArguments, wf); err != nil {
 		return c, err
 	}
-	outs := map[string]string{}
-	out := func(key, name string, want workrun.FieldType) error {
-		if name == "" {
-			return nil
-		}
-		t, ok := wf.State[name]
-		if !ok {
-			return texts.Fail(ErrConfig, msgCfgNoField, key, name)
-		}
-		if t != want {
-			return texts.Fail(ErrConfig, msgCfgFieldType, key, name, t, want)
-		}
-		if prev, dup := outs[name]; dup {
-			return texts.Fail(ErrConfig, msgCfgFieldUsed, key, name, prev)
-		}
-		outs[name] = key
-		return nil
-	}
-	if err := errors.Join(out("output", cfg.Output, workrun.FieldText), out("output_json", cfg.OutputJSON, workrun.FieldJSON),
-		out("output_files", cfg.OutputFiles, workrun.FieldFiles)); err != nil {
-		return c, err
+	outs, err := mcptool.Outputs{Output: cfg.Output, OutputJSON: cfg.OutputJSON, OutputFiles: cfg.OutputFiles}.Check(wf.State)
+	if err != nil {
+		return c, outputProblem(err)
 	}
 	if c.timeout, err = remotecall.Timeout(cfg.TimeoutSeconds); err != nil {
 		return c, fmt.Errorf("%w: %w", ErrConfig, err)
@@ -140,6 +122,20 @@ func parseConfig(spec workrun.NodeSpec, wf workrun.Workflow) (compiled, error) {
 	slices.Sort(c.reads)
 	c.reads = slices.Compact(c.reads)
 	return c, nil
+}
+
+// outputProblem is Outputs.Check's problem in this kind's words.
+func outputProblem(err error) error {
+	var op *mcptool.OutputProblem
+	switch {
+	case !errors.As(err, &op):
+		return err
+	case op.Prev != "":
+		return texts.Fail(ErrConfig, msgCfgFieldUsed, op.Key, op.Field, op.Prev)
+	case op.Got == "":
+		return texts.Fail(ErrConfig, msgCfgNoField, op.Key, op.Field)
+	}
+	return texts.Fail(ErrConfig, msgCfgFieldType, op.Key, op.Field, op.Got, op.Want)
 }
 
 func compileArgs(key string, raw map[string]json.RawMessage, wf workrun.Workflow) (mcptool.Arguments, error) {

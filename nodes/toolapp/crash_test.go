@@ -53,6 +53,22 @@ func killedDuringCall(t *testing.T, wf workrun.Workflow) (string, string, int) {
 	return dir, runID, pid
 }
 
+// killThenResume kills the runner during the call, checks that the tool
+// program went with it, and resumes the run in a new engine.
+func killThenResume(t *testing.T, wf workrun.Workflow) (workrun.Run, []string) {
+	t.Helper()
+	dir, runID, pid := killedDuringCall(t, wf)
+	waitGone(t, pid)
+	e := newEnv(t, dir)
+	if _, err := e.eng.RecoverInterrupted(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.eng.Resume(t.Context(), runID); err != nil {
+		t.Fatal(err)
+	}
+	return storetest.Wait(t, e.eng, runID, time.Minute), e.messages(t, runID, "app")
+}
+
 // TestKilledWithWorkrun (docs/tool-app.md T3, T5): SIGKILL of the runner
 // during the call leaves no tool program behind (checked by pid); resumed,
 // a tool that is not annotated idempotentHint is not called again and the
@@ -63,17 +79,7 @@ func TestKilledWithWorkrun(t *testing.T) {
 		// simulate-research-query: a task, idempotentHint false.
 		wf := line(state, appNode("app", map[string]any{"command": everything(t), "tool": "simulate-research-query",
 			"arguments": map[string]any{"topic": "{{q}}"}, "output": "answer"}), "answer")
-		dir, runID, pid := killedDuringCall(t, wf)
-		waitGone(t, pid)
-		e := newEnv(t, dir)
-		if _, err := e.eng.RecoverInterrupted(t.Context()); err != nil {
-			t.Fatal(err)
-		}
-		if err := e.eng.Resume(t.Context(), runID); err != nil {
-			t.Fatal(err)
-		}
-		r := storetest.Wait(t, e.eng, runID, time.Minute)
-		msgs := e.messages(t, runID, "app")
+		r, msgs := killThenResume(t, wf)
 		want := "the tool program was stopped with Workrun; result unknown"
 		if r.Status != workrun.RunFailed || !strings.Contains(r.Reason, want) {
 			t.Fatalf("resumed run = %s %q, want %q\n%q", r.Status, r.Reason, want, msgs)
@@ -86,17 +92,7 @@ func TestKilledWithWorkrun(t *testing.T) {
 		// trigger-long-running-operation: annotated idempotentHint true.
 		wf := line(state, appNode("app", map[string]any{"command": everything(t), "tool": "trigger-long-running-operation",
 			"arguments": map[string]any{"duration": 2, "steps": 4}, "output": "answer"}), "answer")
-		dir, runID, pid := killedDuringCall(t, wf)
-		waitGone(t, pid)
-		e := newEnv(t, dir)
-		if _, err := e.eng.RecoverInterrupted(t.Context()); err != nil {
-			t.Fatal(err)
-		}
-		if err := e.eng.Resume(t.Context(), runID); err != nil {
-			t.Fatal(err)
-		}
-		r := storetest.Wait(t, e.eng, runID, time.Minute)
-		msgs := e.messages(t, runID, "app")
+		r, msgs := killThenResume(t, wf)
 		if r.Status != workrun.RunSucceeded || !has(msgs, "is annotated idempotentHint: true, so it is called again") {
 			t.Fatalf("resumed run = %s %q\n%q", r.Status, r.Reason, msgs)
 		}

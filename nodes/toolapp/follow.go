@@ -39,7 +39,7 @@ func (c *call) follow(ctx context.Context, srv MCPClient, t *mcp.Task, form stri
 			case errors.Is(err, mcp.ErrMethodNotFound):
 				waitResult = false
 			}
-		} else if err := sleep(ctx, poll); err != nil {
+		} else if err := mcptool.Sleep(ctx, poll); err != nil {
 			return nil, err
 		}
 		gctx, cancel := context.WithTimeout(ctx, c.s.timeout)
@@ -53,7 +53,7 @@ func (c *call) follow(ctx context.Context, srv MCPClient, t *mcp.Task, form stri
 			if failures >= maxReadFailures || errors.Is(err, mcp.ErrProgramExited) {
 				return nil, c.failed(ctx, fmt.Errorf("follow task %s: %w", id, err), false)
 			}
-			if err := sleep(ctx, poll); err != nil {
+			if err := mcptool.Sleep(ctx, poll); err != nil {
 				return nil, err
 			}
 			continue
@@ -96,7 +96,7 @@ func (c *call) follow(ctx context.Context, srv MCPClient, t *mcp.Task, form stri
 		if !waitResult {
 			continue
 		}
-		if err := sleep(ctx, poll); err != nil {
+		if err := mcptool.Sleep(ctx, poll); err != nil {
 			return nil, err
 		}
 	}
