@@ -154,6 +154,12 @@ func pinnedRecords(r Run, steps map[string]Step, from RunFrom, prev map[string]N
 			out = append(out, rec)
 			continue
 		}
+		if _, entry := steps[id].(EntryStep); entry && before[id] {
+			// The start node's outputs are the run's inputs.
+			rec.Status, rec.Outputs, rec.PinnedFrom = NodeSucceeded, maps.Clone(r.Inputs), PinnedByHand
+			out = append(out, rec)
+			continue
+		}
 		switch {
 		case before[id]:
 			run := r.PinnedFrom
