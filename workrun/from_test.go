@@ -18,9 +18,9 @@ import (
 func chain() (fakeKind, workrun.Workflow) {
 	var seq atomic.Int32
 	fk := fakeKind{
-		"a": {writes: []string{"x"}},
-		"b": {reads: []string{"x"}, writes: []string{"y"}},
-		"c": {reads: []string{"y"}},
+		"a":     {writes: []string{"x"}},
+		"b":     {reads: []string{"x"}, writes: []string{"y"}},
+		"c":     {reads: []string{"y"}},
 		"other": {},
 	}
 	fk["a"].run = func(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
