@@ -437,7 +437,25 @@ func (x *execution) runNode(rec NodeRun, resumed bool, wait time.Duration) {
 				return nil, ctx.Err()
 			}
 		}
-		return x.steps[id].Run(ctx, nc)
+		// The record keeps the references; a step that cannot take them
+		// gets the values (docs/engine.md "Large values").
+		if rr, ok := x.steps[id].(RefReader); (!ok || !rr.ReadsRefs()) && HasRefs(nc.inputs) {
+			if nc.inputs, err = ResolveRefs(ctx, x.e.arts, nc.inputs); err != nil {
+				return nil, err
+			}
+		}
+		out, err = x.steps[id].Run(ctx, nc)
+		if len(out) > 0 {
+			// Outputs returned with an error are kept when on_error handles it.
+			kept, kerr := x.keepLarge(id, out)
+			switch {
+			case kerr == nil:
+				out = kept
+			case err == nil:
+				err = kerr
+			}
+		}
+		return out, err
 	}()
 	if err != nil && errors.Is(context.Cause(ctx), ErrDeadlinePassed) {
 		// Whatever the kind made of its canceled context, the reason is the deadline.
@@ -576,6 +594,29 @@ func (x *execution) handled(rec *NodeRun, r nodeResult) {
 	maps.Copy(x.run.State, out)
 	x.e.logLine(x.e.line(x.run.ID, r.id, texts.Msg(msgErrorHandled, spec.OnError, reason)))
 	x.release(r.id)
+}
+
+// keepLarge stores each large text or JSON output once, as an artifact,
+// and puts its reference in its place (KeepLarge); on the node's goroutine,
+// so the loop never waits for the copy.
+func (x *execution) keepLarge(id string, out Values) (Values, error) {
+	var kept Values
+	for k, v := range out {
+		nv, err := KeepLarge(x.ctx, x.e.arts, x.run.Workflow.State[k], v, x.run.ID, id)
+		if err != nil {
+			return nil, fmt.Errorf("output %s: %w", k, err)
+		}
+		if _, ok := nv.(ValueRef); ok {
+			if kept == nil {
+				kept = maps.Clone(out)
+			}
+			kept[k] = nv
+		}
+	}
+	if kept != nil {
+		return kept, nil
+	}
+	return out, nil
 }
 
 func (x *execution) checkOutputs(id string, out Values) (Values, error) {
