@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"workrun/mcp"
 	"workrun/remotecall"
 	"workrun/workrun"
 )
@@ -156,7 +155,7 @@ func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, []argument, 
 // checkURL accepts an absolute http(s) URL; with a credential, plain http
 // only to a loopback host.
 func checkURL(raw string, withCredential bool) error {
-	if err := remotecall.CheckURL(raw, "an MCP endpoint", withCredential, mcp.IsLoopback); err != nil {
+	if err := remotecall.CheckURL(raw, "an MCP endpoint", withCredential); err != nil {
 		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	return nil
