@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"workrun/mcp"
+	"workrun/mcptool"
 	"workrun/remotecall"
 	"workrun/workrun"
 )
@@ -39,7 +40,7 @@ var (
 	// ErrRemoteFailed: the remote task ended failed or cancelled.
 	ErrRemoteFailed = errors.New("remote task did not complete")
 	// ErrFiles: the file arguments exceed the per-call limits.
-	ErrFiles = errors.New("files over the limit")
+	ErrFiles = mcptool.ErrFiles
 	// ErrNoTool: the server does not list the configured tool.
 	ErrNoTool = errors.New("no such tool")
 	// ErrTaskMode: the task setting and the tool's task support disagree.

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"workrun/mcp"
+	"workrun/mcptool"
 	"workrun/remotecall"
 	"workrun/workrun"
 )
@@ -92,12 +93,12 @@ func IdempotencyKey(runID, nodeID string) string {
 type step struct {
 	kind    *Kind
 	cfg     Config
-	args    []argument
+	args    mcptool.Arguments
 	timeout time.Duration
 	types   map[string]workrun.FieldType
 }
 
-func (s *step) Reads() []string { return reads(s.args) }
+func (s *step) Reads() []string { return s.args.Reads() }
 
 func (s *step) Writes() []string {
 	var w []string
