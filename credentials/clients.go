@@ -41,6 +41,9 @@ func (s RemoteSource) Credential(ctx context.Context, name string) (remotecall.C
 	if err != nil {
 		return remotecall.Credential{}, err
 	}
+	if c.Kind == KindOAuth {
+		return s.Manager.oauthForRemote(ctx, name)
+	}
 	return ForRemote(c, secret), nil
 }
 
@@ -53,6 +56,9 @@ func (s MCPSource) Credential(ctx context.Context, name string) (mcp.Credential,
 	c, secret, err := s.Manager.Get(ctx, name)
 	if err != nil {
 		return mcp.Credential{}, err
+	}
+	if c.Kind == KindOAuth {
+		return s.Manager.oauthForMCP(ctx, name)
 	}
 	return ForMCP(c, secret), nil
 }

@@ -33,6 +33,9 @@ func NamedCredential[T any](ctx context.Context, src CredentialSource[T], name s
 const (
 	CredentialBearer = "bearer"
 	CredentialAPIKey = "apikey"
+	// CredentialOAuth: Wrap supplies the transport that puts the token on
+	// each request and renews it (package oauth).
+	CredentialOAuth = "oauth"
 )
 
 // Credential is a saved credential with its secret, as both remote node
@@ -49,6 +52,9 @@ type Credential struct {
 	Secret string
 	// Origin is scheme://host:port the credential belongs to.
 	Origin string
+	// Wrap, for CredentialOAuth, wraps the transport under the call's
+	// Transport (Binding.Wrap): the wrapper sets Authorization itself.
+	Wrap func(http.RoundTripper) http.RoundTripper
 }
 
 // Authorizer puts a credential on each request the transport sends to its
@@ -86,6 +92,8 @@ func NewStaticAuth(c Credential) (StaticAuth, error) {
 		if strings.EqualFold(c.Header, "Host") || strings.EqualFold(c.Header, "Content-Length") {
 			return StaticAuth{}, texts.Fail(ErrBadCredential, msgBadCredential, fmt.Sprintf("header name %q is reserved", c.Header))
 		}
+	case CredentialOAuth:
+		return StaticAuth{}, texts.Fail(ErrBadCredential, msgBadCredential, "an OAuth credential has no static secret; bind it with Binding.Wrap")
 	default:
 		return StaticAuth{}, texts.Fail(ErrBadCredential, msgBadCredential, fmt.Sprintf("unknown kind %q", clipText(c.Kind)))
 	}
@@ -131,4 +139,45 @@ func validHeaderName(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// BindCredential is the binding of a call to target that carries cred: its
+// origin checked against target (CredentialOrigin), the credential checked
+// and put behind its Authorizer (StaticAuth) or, for OAuth, its own
+// transport (Binding.Wrap). Both node kinds and the connection tests build
+// their Transport from it; nil cred gives an unbound binding.
+func BindCredential(cred *Credential, target string) (Binding, error) {
+	if cred == nil {
+		return Binding{}, nil
+	}
+	origin, err := CredentialOrigin(cred.Origin, target)
+	if err != nil {
+		return Binding{}, err
+	}
+	if cred.Kind == CredentialOAuth {
+		if cred.Wrap == nil {
+			return Binding{}, texts.Fail(ErrBadCredential, msgBadCredential, "an OAuth credential without its transport")
+		}
+		return Binding{Origin: origin, Wrap: cred.Wrap}, nil
+	}
+	auth, err := NewStaticAuth(*cred)
+	if err != nil {
+		return Binding{}, err
+	}
+	return Binding{Origin: origin, Auth: auth}, nil
+}
+
+// CredentialHeader is the header a binding's credential travels in ("" for
+// none).
+func (b Binding) CredentialHeader() string {
+	switch a := b.Auth.(type) {
+	case nil:
+		if b.Wrap != nil {
+			return "Authorization"
+		}
+		return ""
+	case StaticAuth:
+		return a.HeaderName()
+	}
+	return "Authorization"
 }

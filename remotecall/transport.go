@@ -85,6 +85,10 @@ type Binding struct {
 	Origin Origin
 	// Auth puts the credential on each request; nil sends none.
 	Auth Authorizer
+	// Wrap, when not nil, wraps Base with a credential's own transport
+	// (OAuth: it sets the token and renews it). Every credential header
+	// the wrapped transport sends is learnt by the Redactor on the way out.
+	Wrap func(http.RoundTripper) http.RoundTripper
 	// Redactor is told every secret the transport sends; nil makes one.
 	Redactor *Redactor
 	// MaxRequestBytes bounds a request body; 0 is DefaultMaxRequestBytes.
@@ -117,7 +121,7 @@ type Transport struct {
 // NewTransport checks the binding: a credential needs an origin, and over
 // plain http a loopback one.
 func NewTransport(b Binding) (*Transport, error) {
-	if b.Auth != nil {
+	if b.Auth != nil || b.Wrap != nil {
 		if b.Origin.IsZero() {
 			return nil, errors.New("remotecall: a credential needs the origin it is bound to")
 		}
@@ -137,6 +141,9 @@ func NewTransport(b Binding) (*Transport, error) {
 	red := b.Redactor
 	if red == nil {
 		red = NewRedactor()
+	}
+	if b.Wrap != nil {
+		b.Base = b.Wrap(learnSecrets{red: red, base: b.Base})
 	}
 	if s, ok := b.Auth.(StaticAuth); ok {
 		red.Add(s.Secret())
@@ -192,7 +199,7 @@ func (t *Transport) roundTrip(req *http.Request) (*http.Response, error) {
 	if n := t.read.Load(); n > t.b.MaxCallBytes {
 		return nil, texts.Fail(ErrCallBytes, msgCallBytes, t.b.MaxCallBytes)
 	}
-	if t.b.Auth != nil && t.b.Origin.Scheme() == "http" {
+	if (t.b.Auth != nil || t.b.Wrap != nil) && t.b.Origin.Scheme() == "http" {
 		if err := checkLoopbackPeer(req.Context(), t.b.Origin.Host()); err != nil {
 			return nil, err
 		}
@@ -263,6 +270,24 @@ func (t *Transport) send(req *http.Request) (*http.Response, error) {
 		out.Body = &cappedBody{ReadCloser: out.Body, left: t.b.MaxRequestBytes, max: t.b.MaxRequestBytes}
 	}
 	return t.b.Base.RoundTrip(out)
+}
+
+// learnSecrets sits under a credential's own transport (Binding.Wrap) and
+// tells the Redactor the credential it put on each request before the
+// request leaves.
+type learnSecrets struct {
+	red  *Redactor
+	base http.RoundTripper
+}
+
+func (l learnSecrets) RoundTrip(req *http.Request) (*http.Response, error) {
+	for _, v := range req.Header.Values("Authorization") {
+		l.red.Add(v)
+		if _, tok, ok := strings.Cut(v, " "); ok {
+			l.red.Add(strings.TrimSpace(tok))
+		}
+	}
+	return l.base.RoundTrip(req)
 }
 
 func (t *Transport) redactHeaders(h http.Header) {

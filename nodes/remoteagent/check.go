@@ -57,19 +57,12 @@ func checkAgentAt(ctx context.Context, rawURL string, cred *remotecall.Credentia
 	if err := checkURL(rawURL, cred != nil); err != nil {
 		return Report{}, err
 	}
-	b := remotecall.Binding{Redactor: red}
-	header := ""
-	if cred != nil {
-		origin, err := remotecall.CredentialOrigin(cred.Origin, rawURL)
-		if err != nil {
-			return Report{}, err
-		}
-		auth, err := remotecall.NewStaticAuth(*cred)
-		if err != nil {
-			return Report{}, err
-		}
-		b.Origin, b.Auth, header = origin, auth, auth.HeaderName()
+	b, err := remotecall.BindCredential(cred, rawURL)
+	if err != nil {
+		return Report{}, err
 	}
+	b.Redactor = red
+	header := b.CredentialHeader()
 	tr, err := remotecall.NewTransport(b)
 	if err != nil {
 		return Report{}, err

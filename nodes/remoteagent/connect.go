@@ -64,16 +64,9 @@ func Bind(ctx context.Context, src CredentialSource, name, url string) (remoteca
 	if err != nil {
 		return remotecall.Binding{}, err
 	}
-	if cred == nil {
-		return remotecall.Binding{}, nil
-	}
-	origin, err := remotecall.CredentialOrigin(cred.Origin, url)
+	b, err := remotecall.BindCredential(cred, url)
 	if err != nil {
 		return remotecall.Binding{}, fmt.Errorf("credential %q: %w", name, err)
 	}
-	auth, err := remotecall.NewStaticAuth(*cred)
-	if err != nil {
-		return remotecall.Binding{}, fmt.Errorf("credential %q: %w", name, err)
-	}
-	return remotecall.Binding{Origin: origin, Auth: auth}, nil
+	return b, nil
 }

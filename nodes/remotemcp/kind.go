@@ -3,6 +3,7 @@ package remotemcp
 import (
 	"context"
 	"fmt"
+	"iter"
 	"net/http"
 	"strings"
 	"time"
@@ -19,7 +20,7 @@ import (
 // implements it.
 type MCPClient interface {
 	Endpoint() string
-	Initialize(ctx context.Context) (*mcp.InitializeResult, error)
+	Connect(ctx context.Context) (*mcp.InitializeResult, error)
 	Attach(session, version string)
 	Session() string
 	Version() string
@@ -28,6 +29,7 @@ type MCPClient interface {
 	GetTask(ctx context.Context, taskID string) (*mcp.Task, error)
 	TaskResult(ctx context.Context, taskID string) (*mcp.ToolResult, error)
 	CancelTask(ctx context.Context, taskID string) (*mcp.Task, error)
+	WatchTask(ctx context.Context, taskID string) iter.Seq2[*mcp.Task, error]
 	Close(ctx context.Context) error
 }
 
