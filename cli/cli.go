@@ -35,6 +35,9 @@ type Command struct {
 	Args    string // usage of the arguments, e.g. "FLOW.json [--input NAME=VALUE]…"
 	Summary string
 	Run     func(ctx context.Context, env *Env, args []string) int
+	// Hidden keeps a command out of `workrun help` (a tool for test suites,
+	// documented in docs/).
+	Hidden bool
 }
 
 // Env is what a command works with.
@@ -204,8 +207,10 @@ func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "Usage: workrun [--data-dir DIR] [COMMAND [ARGS]]")
 	fmt.Fprintln(w, "\nWith no command, Workrun opens its window.\n\nCommands:")
 	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
+	for n, c := range commands {
+		if !c.Hidden {
+			names = append(names, n)
+		}
 	}
 	sort.Strings(names)
 	for _, n := range names {
