@@ -221,6 +221,9 @@ func printUsage(w io.Writer) {
 		}
 	}
 	fmt.Fprintln(w, "\nThe data directory defaults to the user config dir + /workrun; WORKRUN_DATA_DIR or --data-dir override it.")
+	fmt.Fprintln(w, "\nSignals to run and resume: Ctrl-C (SIGINT) is a person's Stop: the run stops and its remote tasks are")
+	fmt.Fprintln(w, "cancelled (exit 4). SIGTERM and SIGHUP (logout, shutdown, a supervisor) only exit: the run is interrupted,")
+	fmt.Fprintln(w, "nothing is cancelled, and `workrun resume RUN_ID` continues it (exit 3).")
 }
 
 // prepareDataDir creates the data directory if needed and checks that it can

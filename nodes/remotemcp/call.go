@@ -66,9 +66,9 @@ func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values,
 	c := &call{s: s, nc: nc}
 	var err error
 	c.Call, err = remotecall.Load[MCPClient](ctx, s.kind.deps.Calls, nc, callKey, nil, func() (workrun.RemoteCall, error) {
-		u, err := remotecall.Origin(s.cfg.URL)
+		u, err := remotecall.ParseOrigin(s.cfg.URL)
 		return workrun.RemoteCall{RunID: nc.RunID(), NodeID: nc.NodeID(), CallKey: callKey,
-			AgentURL: s.cfg.URL, Origin: u, MessageID: IdempotencyKey(nc.RunID(), nc.NodeID())}, err
+			AgentURL: s.cfg.URL, Origin: u.String(), MessageID: IdempotencyKey(nc.RunID(), nc.NodeID())}, err
 	})
 	if err != nil {
 		return nil, err
