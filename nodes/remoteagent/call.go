@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"iter"
 	"net/url"
 	"strings"
-	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -52,9 +52,9 @@ type call struct {
 	s  *step
 	nc workrun.NodeContext
 	*remotecall.Call[AgentClient]
-	// secret is the credential's secret once resolved, for redaction; the
-	// abort hook may resolve it concurrently with the node.
-	secret atomic.Pointer[string]
+	// red knows every secret the call's transport has sent; the abort hook
+	// may add one concurrently with the node.
+	red *remotecall.Redactor
 
 	// Owned by the goroutine running the node.
 	res   *results
@@ -73,34 +73,28 @@ func (c *call) log(id msgID, args ...any) { c.logText(texts.Msg(id, args...)) }
 
 func (c *call) logText(t workrun.Text) {
 	c.flushProgress()
-	c.nc.Log(c.redactor().text(t))
+	c.nc.Log(c.red.Text(t))
 }
 
-func (c *call) progress(t workrun.Text) { c.nc.Progress(c.redactor().text(t)) }
+func (c *call) progress(t workrun.Text) { c.nc.Progress(c.red.Text(t)) }
 
 // hookLog commits a node message from the abort hook.
-func (c *call) hookLog(t workrun.Text) { c.nc.Log(c.redactor().text(t)) }
+func (c *call) hookLog(t workrun.Text) { c.nc.Log(c.red.Text(t)) }
 
-// redactor removes the credential's secret from what the call saves or shows.
-func (c *call) redactor() redactor {
-	if p := c.secret.Load(); p != nil {
-		return redactor{secret: *p}
-	}
-	return redactor{}
-}
+// redactor removes every secret the call has sent from what it saves or
+// shows (docs/remote-agent.md R3.3).
+func (c *call) redactor() *remotecall.Redactor { return c.red }
 
-// redactRecord removes the credential's secret from a record before it is
-// saved.
-func (c *call) redactRecord(r workrun.RemoteCall) workrun.RemoteCall { return c.redactor().record(r) }
+// redactRecord removes the secrets from a record before it is saved.
+func (c *call) redactRecord(r workrun.RemoteCall) workrun.RemoteCall { return c.red.Record(r) }
 
 // Run implements workrun.Step. What it returns is redacted: an agent may
 // echo the credential's secret into an answer or an error.
 func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
-	c := &call{s: s, nc: nc, res: newResults(s.kind.deps.SpoolDir, s.kind.deps.MaxResultBytes)}
+	c := &call{s: s, nc: nc, red: remotecall.NewRedactor(), res: newResults(s.kind.deps.SpoolDir, s.kind.deps.MaxResultBytes)}
 	out, err := c.run(ctx)
 	c.flushProgress()
-	r := c.redactor()
-	return r.values(out), r.err(err)
+	return c.red.Values(out), c.red.Err(err)
 }
 
 func (c *call) run(ctx context.Context) (workrun.Values, error) {
@@ -112,10 +106,10 @@ func (c *call) run(ctx context.Context) (workrun.Values, error) {
 	}()
 	var err error
 	c.Call, err = remotecall.Load[AgentClient](ctx, s.kind.deps.Calls, nc, callKey, c.redactRecord, func() (workrun.RemoteCall, error) {
-		origin, err := remotecall.Origin(s.cfg.URL)
+		origin, err := remotecall.ParseOrigin(s.cfg.URL)
 		return workrun.RemoteCall{
 			RunID: nc.RunID(), NodeID: nc.NodeID(), CallKey: callKey,
-			AgentURL: s.cfg.URL, Origin: origin,
+			AgentURL: s.cfg.URL, Origin: origin.String(),
 			MessageID: MessageID(nc.RunID(), nc.NodeID(), callKey),
 		}, err
 	})
@@ -428,7 +422,7 @@ func (c *call) handle(ctx context.Context, ev a2a.StreamEvent) (done bool, err e
 	}
 	if tid != "" && r.TaskID == "" {
 		ctxID := eventContextID(ev)
-		if rd := c.redactor(); rd.string(tid) != tid || rd.string(ctxID) != ctxID {
+		if c.red.String(tid) != tid || c.red.String(ctxID) != ctxID {
 			// An id is kept as is to follow the task, so it cannot be
 			// redacted; refusing it keeps the secret out of the record.
 			return false, fmt.Errorf("remote agent: %w: the task or context id carries the credential's secret", a2a.ErrProtocol)
@@ -474,7 +468,7 @@ func (c *call) handle(ctx context.Context, ev a2a.StreamEvent) (done bool, err e
 			return true, nil
 		}
 		if t := messageText(ev.Message); t != "" {
-			c.addProgress(progressLine{kind: progressMessage, text: cutText(c.redactor().string(t))})
+			c.addProgress(progressLine{kind: progressMessage, text: cutText(c.red.String(t))})
 		}
 		return false, nil
 	}
@@ -487,7 +481,7 @@ func (c *call) handle(ctx context.Context, ev a2a.StreamEvent) (done bool, err e
 // every status text — and the first line of each state is a committed
 // message; the other status lines are progress, throttled (progressEvery).
 func (c *call) status(ctx context.Context, st a2a.TaskStatus) (bool, error) {
-	text := cutText(c.redactor().string(messageText(st.Message)))
+	text := cutText(c.red.String(messageText(st.Message)))
 	final := st.State.Terminal() || st.State.Interrupted()
 	if c.feed.repeat(st.State, text) && !final {
 		return false, nil
@@ -545,11 +539,25 @@ func (c *call) finish(ctx context.Context) (workrun.Values, error) {
 	case c.reply != nil || state == a2a.TaskStateCompleted:
 		var (
 			text  string
+			ref   *workrun.ValueRef
 			parts []resultFile
 		)
-		if c.reply != nil {
+		switch {
+		case c.reply != nil:
 			text, parts = partsText(c.reply.Parts), messageFiles(c.reply.Parts)
-		} else {
+		case c.res.textSize() > workrun.InlineValueLimit && c.s.cfg.Output == "":
+			parts = c.res.files() // nobody asked for the text: not kept
+		case c.res.textSize() > workrun.InlineValueLimit:
+			// Kept once, streamed from the spool and redacted on the way
+			// (a secret split across two appends included): the record,
+			// the output and State hold its reference (docs/engine.md
+			// "Large values").
+			v, err := workrun.PutValue(ctx, c.nc.Artifacts(), workrun.FieldText, c.red.Reader(io.NopCloser(c.res.textReader())), c.nc.RunID(), c.nc.NodeID())
+			if err != nil {
+				return nil, err
+			}
+			ref, parts = &v, c.res.files()
+		default:
 			var err error
 			if text, err = c.res.text(); err != nil {
 				return nil, err
@@ -560,7 +568,7 @@ func (c *call) finish(ctx context.Context) (workrun.Values, error) {
 		if err != nil {
 			return nil, err
 		}
-		res, err := json.Marshal(savedResult{Text: text, Files: files})
+		res, err := json.Marshal(savedResult{Text: text, TextRef: ref, Files: files})
 		if err != nil {
 			return nil, err
 		}
@@ -574,7 +582,7 @@ func (c *call) finish(ctx context.Context) (workrun.Values, error) {
 		if c.shownDurable != textKey(stateMsg("status", a2a.TaskStateCompleted)) {
 			c.log(msgCompleted)
 		}
-		return c.s.values(text, files), nil
+		return c.s.values(text, ref, files), nil
 	case state.Terminal():
 		if err := c.Update(ctx, func(r *workrun.RemoteCall) { r.Ended = true }); err != nil {
 			return nil, err
@@ -600,8 +608,28 @@ func (c *call) remoteFailed(r workrun.RemoteCall) error {
 
 // savedResult is what a call commits on success, reused on resume (docs/remote-agent.md R6).
 type savedResult struct {
-	Text  string   `json:"text"`
-	Files []string `json:"files,omitempty"` // local artifact ids
+	Text string `json:"text"`
+	// TextRef holds a text longer than workrun.InlineValueLimit, kept once
+	// as an artifact; Text is then empty.
+	TextRef *workrun.ValueRef `json:"text_ref,omitempty"`
+	Files   []string          `json:"files,omitempty"` // local artifact ids
+}
+
+// UnmarshalJSON reads TextRef in its {"$ref": …} form.
+func (r *savedResult) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		Text    string   `json:"text"`
+		TextRef any      `json:"text_ref"`
+		Files   []string `json:"files"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	*r = savedResult{Text: raw.Text, Files: raw.Files}
+	if ref, ok := workrun.RefOf(raw.TextRef); ok {
+		r.TextRef = &ref
+	}
+	return nil
 }
 
 func (s *step) valuesFromResult(raw json.RawMessage) (workrun.Values, error) {
@@ -609,13 +637,16 @@ func (s *step) valuesFromResult(raw json.RawMessage) (workrun.Values, error) {
 	if err := json.Unmarshal(raw, &r); err != nil {
 		return nil, fmt.Errorf("read saved result: %w", err)
 	}
-	return s.values(r.Text, r.Files), nil
+	return s.values(r.Text, r.TextRef, r.Files), nil
 }
 
-func (s *step) values(text string, files []string) workrun.Values {
+func (s *step) values(text string, ref *workrun.ValueRef, files []string) workrun.Values {
 	v := workrun.Values{}
 	if s.cfg.Output != "" {
 		v[s.cfg.Output] = text
+		if ref != nil {
+			v[s.cfg.Output] = *ref
+		}
 	}
 	if s.cfg.OutputFiles != "" {
 		ids := make([]any, len(files))
@@ -687,7 +718,9 @@ func describeParts(parts []a2a.Part) string {
 		case p.Data != nil:
 			out = append(out, "[data]")
 		case p.Text != "":
-			out = append(out, p.Text)
+			// Cut before joining: a chunk may be megabytes, and its runes
+			// four times that.
+			out = append(out, p.Text[:min(len(p.Text), 4*301)])
 		}
 	}
 	s := strings.Join(out, " ")

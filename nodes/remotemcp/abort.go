@@ -110,8 +110,12 @@ func cancelAnswer(t *mcp.Task, err error) remotecall.Answer {
 		return remotecall.Answer{Outcome: remotecall.CancelAlreadyEnded, Msg: texts.Msg(msgCancelAlreadyEnded, clip(rpc.Message, 200))}
 	case errors.As(err, &rpc):
 		return remotecall.Answer{Outcome: remotecall.CancelNotCancelable, Msg: texts.Msg(msgCancelNotCancelable, clip(rpc.Message, 200))}
-	case err != nil || t == nil:
+	case err != nil:
 		return remotecall.Answer{Outcome: remotecall.CancelUnconfirmed, Msg: texts.Msg(msgCancelUnconfirmed), Err: err}
+	case t == nil:
+		// An empty acknowledgement (the Tasks extension's answer): the
+		// server accepted the cancel (docs/remote-mcp.md M9).
+		return remotecall.Answer{Outcome: remotecall.CancelCanceled, State: mcp.StatusCancelled, Ended: true, Msg: texts.Msg(msgCanceled)}
 	}
 	a := remotecall.Answer{State: t.Status, Ended: mcp.Terminal(t.Status)}
 	switch t.Status {
@@ -134,7 +138,10 @@ var _ workrun.RearmableStep = (*step)(nil)
 // registers the hook again; it reads the saved record when the abort begins
 // and applies the same table, so a call that already holds a cancel outcome
 // gets nothing. Nothing is sent here.
-func (s *step) Rearm(nc workrun.NodeContext, _ workrun.NodeRun) {
+func (s *step) Rearm(nc workrun.NodeContext, saved workrun.NodeRun) {
+	if saved.Status == workrun.NodeSucceeded {
+		s.cleanup().Register(nc, saved.Inputs, saved.Outputs) // cleanup.go
+	}
 	remotecall.Rearm(nc, s.kind.deps.Calls, callKey, 0,
 		func(err error) workrun.Text {
 			return workrun.Plain(fmt.Sprintf("read remote call record: %v; no cancel sent", err))

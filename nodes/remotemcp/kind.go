@@ -3,7 +3,9 @@ package remotemcp
 import (
 	"context"
 	"fmt"
+	"iter"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,7 +21,7 @@ import (
 // implements it.
 type MCPClient interface {
 	Endpoint() string
-	Initialize(ctx context.Context) (*mcp.InitializeResult, error)
+	Connect(ctx context.Context) (*mcp.InitializeResult, error)
 	Attach(session, version string)
 	Session() string
 	Version() string
@@ -28,6 +30,7 @@ type MCPClient interface {
 	GetTask(ctx context.Context, taskID string) (*mcp.Task, error)
 	TaskResult(ctx context.Context, taskID string) (*mcp.ToolResult, error)
 	CancelTask(ctx context.Context, taskID string) (*mcp.Task, error)
+	WatchTask(ctx context.Context, taskID string) iter.Seq2[*mcp.Task, error]
 	Close(ctx context.Context) error
 }
 
@@ -75,7 +78,11 @@ func (k *Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step
 	if err != nil {
 		return nil, err
 	}
-	return &step{kind: k, cfg: cfg, args: args, timeout: timeout, types: wf.State}, nil
+	cleanupArgs, err := compileArguments("cleanup_arguments", cfg.CleanupArguments, wf)
+	if err != nil {
+		return nil, err
+	}
+	return &step{kind: k, cfg: cfg, args: args, cleanupArgs: cleanupArgs, timeout: timeout, types: wf.State}, nil
 }
 
 // callKey names the one logical call a node execution makes.
@@ -91,14 +98,24 @@ func IdempotencyKey(runID, nodeID string) string {
 }
 
 type step struct {
-	kind    *Kind
-	cfg     Config
-	args    mcptool.Arguments
-	timeout time.Duration
-	types   map[string]workrun.FieldType
+	kind *Kind
+	cfg  Config
+	args mcptool.Arguments
+	// cleanupArgs are cleanup_tool's arguments (cleanup.go).
+	cleanupArgs mcptool.Arguments
+	timeout     time.Duration
+	types       map[string]workrun.FieldType
 }
 
-func (s *step) Reads() []string { return s.args.Reads() }
+func (s *step) Reads() []string {
+	r := s.args.Reads()
+	for _, f := range mcptool.CleanupReads(s.cleanupArgs, s.outputs()) {
+		if !slices.Contains(r, f) {
+			r = append(r, f)
+		}
+	}
+	return r
+}
 
 func (s *step) Writes() []string {
 	var w []string

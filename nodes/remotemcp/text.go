@@ -19,6 +19,8 @@ const (
 	msgCancelNotFound         msgID = "remotemcp.cancel_not_found"
 	msgSubmissionUnknown      msgID = "remotemcp.submission_unknown"
 	msgConnected              msgID = "remotemcp.connected"
+	msgConnectedStateless     msgID = "remotemcp.connected_stateless"
+	msgReissue                msgID = "remotemcp.reissue"
 	msgCalling                msgID = "remotemcp.calling"
 	msgTaskAccepted           msgID = "remotemcp.task_accepted"
 	msgJobAccepted            msgID = "remotemcp.job_accepted"
@@ -60,6 +62,7 @@ const (
 	msgCfgFileAlone   msgID = "remotemcp.cfg_file_alone"
 	msgCfgFieldType   msgID = "remotemcp.cfg_field_type"
 	msgCfgFieldUsed   msgID = "remotemcp.cfg_field_used"
+	msgCfgCleanupArgs msgID = "remotemcp.cfg_cleanup_args"
 )
 
 var texts = workrun.NewCatalog(map[msgID][2]string{
@@ -74,6 +77,8 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgCancelNotFound:         {"Remote task: not found by the server", "远程任务：远端未找到该任务"},
 	msgSubmissionUnknown:      {"Remote task: submission result unknown (no task or job id was received); no cancel sent, nothing resubmitted", "远程任务：提交结果未知（未收到任务或作业 ID），不取消、不重新提交"},
 	msgConnected:              {"Connected to %s (MCP %s, session %s)", "已连接 %s（MCP %s，会话 %s）"},
+	msgConnectedStateless:     {"Connected to %s (MCP %s, stateless)", "已连接 %s（MCP %s，无会话）"},
+	msgReissue:                {"The reply stream broke before the answer (%s); on MCP 2026-07-28 the server treats that as a cancelled request, so the call is sent once more with the same idempotency key %s", "应答流在答复前中断（%s）；在 MCP 2026-07-28 中远端视其为已取消的请求，因此以相同的幂等键 %s 再发送一次调用"},
 	msgCalling:                {"Calling tool %s (%s): %s", "正在调用工具 %s（%s）：%s"},
 	msgTaskAccepted:           {"Remote task %s accepted (session %s)", "远程任务 %s 已接收（会话 %s）"},
 	msgJobAccepted:            {"Remote job %s accepted; following it with get_job_result", "远程作业 %s 已接收，通过 get_job_result 跟踪"},
@@ -116,6 +121,7 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgTaskAuto:         {"auto (a task where supported)", "自动（支持时作为任务）"},
 	msgTaskAlways:       {"always", "总是"},
 	msgTaskNever:        {"never (a plain call)", "从不（普通调用）"},
+	msgLabelCleanupTool: {"Cleanup tool on failure (same server)", "失败时的清理工具（同一服务器）"},
 	// Configuration errors Compile returns (workrun.Problem renders them).
 	msgCfgURLRequired: {"remote MCP config: url is required", "远程 MCP 配置：必须填写 url"},
 	msgCfgDecode:      {"remote MCP config: %v", "远程 MCP 配置有误：%v"},
@@ -124,6 +130,7 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgCfgNoField:     {"remote MCP config: %s: State has no field %q", "远程 MCP 配置：%s：状态中没有字段 %q"},
 	msgCfgFileAlone:   {"remote MCP config: %s: file field %q can only be sent alone, as \"{{%s}}\"", "远程 MCP 配置：%s：文件字段 %q 只能单独发送，写作 \"{{%s}}\""},
 	msgCfgFieldType:   {"remote MCP config: %s: field %q is %s; expected %s", "远程 MCP 配置：%s：字段 %q 是 %s；应为 %s"},
+	msgCfgCleanupArgs: {"remote MCP config: cleanup_arguments without cleanup_tool", "远程 MCP 配置：有 cleanup_arguments 但没有 cleanup_tool"},
 	msgCfgFieldUsed:   {"remote MCP config: %s: field %q is already used in %s", "远程 MCP 配置：%s：字段 %q 已在 %s 中使用"},
 })
 
