@@ -123,6 +123,8 @@ type views struct {
 	panel   *RunPanel
 	tasks   *RemotePanel
 	records *RecordsView
+	// openWork lists the open remote tasks of every run (openwork.go).
+	openWork *OpenWorkView
 	tabs    *container.AppTabs
 	runBtn  *widget.Button
 	stopBtn *widget.Button
@@ -210,6 +212,7 @@ func (w *Window) build() {
 	w.panel.OnRunChanged = w.refreshTasks
 	w.tasks = w.newRemotePanel()
 	w.records = w.newRecordsView()
+	w.openWork = w.newOpenWorkView()
 
 	w.list = labelList(func() int { return len(w.recs) }, func(i int) string { return w.recs[i].Workflow.Name })
 	w.list.OnSelected = func(i widget.ListItemID) {
@@ -281,11 +284,15 @@ func (w *Window) build() {
 		container.NewTabItem(lang.X("tab.problems", "Problems"), w.probBox),
 		container.NewTabItem(lang.X("tab.remote", "Remote tasks"), container.NewScroll(w.tasks.Object())),
 		container.NewTabItem(lang.X("tab.records", "Run records"), container.NewScroll(w.records.Object())),
+		container.NewTabItem(lang.X("tab.open_work", "Remote work"), container.NewVScroll(w.openWork.Object())),
 	)
-	records := w.tabs.Items[3]
+	records, openWork := w.tabs.Items[3], w.tabs.Items[4]
 	w.tabs.OnSelected = func(t *container.TabItem) {
-		if t == records {
+		switch t {
+		case records:
 			w.records.Reload()
+		case openWork:
+			w.openWork.Reload()
 		}
 	}
 	inspScroll := container.NewVScroll(w.insp.Object())

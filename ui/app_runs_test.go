@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"workrun/workrun"
 )
@@ -181,4 +182,57 @@ func TestInspector_StartsAtTopForAnotherNode(t *testing.T) {
 			t.Errorf("another node's form starts scrolled to %v, want its top", scroll.Offset.Y)
 		}
 	})
+}
+
+// TestOpenWork_ListsOpenTasksAcrossRuns: the Remote work tab lists the
+// remote tasks of every run that have not ended or have an open outcome,
+// each with its server, task id and a link to its run, and no query or
+// cancel button.
+func TestOpenWork_ListsOpenTasksAcrossRuns(t *testing.T) {
+	rs := []workrun.Run{
+		{ID: "run-int", WorkflowName: "Report", Status: workrun.RunInterrupted},
+		{ID: "run-failed", WorkflowName: "Tools", Status: workrun.RunFailed},
+		{ID: "run-ok", WorkflowName: "Fine", Status: workrun.RunSucceeded},
+	}
+	calls := map[string][]workrun.RemoteCall{
+		"run-int":    {{RunID: "run-int", NodeID: "ask", AgentURL: "https://agent.example.com/", TaskID: "task-int"}},
+		"run-failed": {{RunID: "run-failed", NodeID: "tool", AgentURL: "https://mcp.example.com/mcp", TaskID: "task-unc", CancelOutcome: "unconfirmed"}},
+		"run-ok":     {{RunID: "run-ok", NodeID: "ask", AgentURL: "https://agent.example.com/", TaskID: "task-ok", Ended: true}},
+	}
+	runs := &fakeRuns{ListRunsFunc: func(context.Context, workrun.RunFilter) ([]workrun.Run, error) { return rs, nil }}
+	w := newTestWindow(t, Deps{Runs: runs, RemoteCalls: func(_ context.Context, id string) ([]workrun.RemoteCall, error) { return calls[id], nil }})
+	shown := make(chan struct{}, 1)
+	onUI(w, func() {
+		w.rs.openShown = func() { shown <- struct{}{} }
+		w.tabs.SelectIndex(4)
+	})
+	select {
+	case <-shown:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the Remote work list was never shown")
+	}
+	var texts, buttons []string
+	onUI(w, func() {
+		for _, o := range test.LaidOutObjects(w.openWork.Object()) {
+			switch x := o.(type) {
+			case *widget.Label:
+				texts = append(texts, x.Text)
+			case *widget.Button:
+				buttons = append(buttons, x.Text)
+			}
+		}
+	})
+	all := strings.Join(texts, "\n")
+	for _, want := range []string{"Report · ask — interrupted; the run can be resumed", "task-int", "https://agent.example.com/",
+		"Tools · tool — cancel unconfirmed", "task-unc", "https://mcp.example.com/mcp", "2 remote tasks"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("the Remote work tab lacks %q:\n%s", want, all)
+		}
+	}
+	if strings.Contains(all, "task-ok") {
+		t.Errorf("an ended task is listed:\n%s", all)
+	}
+	if len(buttons) != 2 || buttons[0] != "Show run" || buttons[1] != "Show run" {
+		t.Errorf("buttons %q, want only a Show run per task", buttons)
+	}
 }

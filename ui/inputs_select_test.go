@@ -58,8 +58,10 @@ func TestInspector_CredentialAddedInSettingsShowsAtOnce(t *testing.T) {
 		o := picker()
 		return len(o) > 0 && o[0] == "No authentication"
 	})
-	v := w.newCredentialsView()
-	v.OnSave(Credential{Name: "prod", Origin: "https://agent.example.com:443", Kind: "bearer"}, "s3cret")
+	onUI(w, func() {
+		v := w.newCredentialsView()
+		v.OnSave(Credential{Name: "prod", Origin: "https://agent.example.com:443", Kind: "bearer"}, "s3cret")
+	})
 	waitFor(t, "the saved credential appears in the open node's picker", func() bool {
 		return slices.Contains(picker(), "prod")
 	})

@@ -40,6 +40,9 @@ type runState struct {
 	// latestShown, when set, is called once a workflow's latest run was
 	// shown on opening it (tests).
 	latestShown func(runID string)
+	// openShown, when set, is called after the Remote work list was read
+	// and shown (tests).
+	openShown func()
 	// creds is the credential list as last read (nil: not read yet).
 	creds []Credential
 	// mu is held by every function the app layer's goroutines hand to
@@ -191,6 +194,9 @@ func (w *Window) applyBatch(evs []Event) {
 	}
 	if records {
 		w.records.Reload()
+		if w.tabs.Selected() == w.tabs.Items[4] {
+			w.openWork.Reload()
+		}
 	}
 	if w.applied != nil {
 		for _, ev := range evs {
