@@ -139,7 +139,7 @@ var _ workrun.RearmableStep = (*step)(nil)
 // and applies the same table, so a call that already holds a cancel outcome
 // gets nothing. Nothing is sent here.
 func (s *step) Rearm(nc workrun.NodeContext, _ workrun.NodeRun) {
-	remotecall.Rearm(nc, s.kind.deps.Calls, callKey, 0,
+	remotecall.Rearm(nc, s.kind.deps.Calls, workrun.AttemptCallKey(callKey, nc), 0,
 		func(err error) workrun.Text {
 			return workrun.Plain(fmt.Sprintf("read remote call record: %v; no cancel sent", err))
 		},
