@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"workrun/a2a"
 	"workrun/a2a/demoagent"
 	"workrun/artifacts"
 	"workrun/cli"
@@ -26,6 +25,7 @@ import (
 	"workrun/nodes/remotemcp"
 	"workrun/nodes/set"
 	"workrun/nodes/start"
+	"workrun/remotecall"
 	"workrun/store"
 	"workrun/ui"
 	"workrun/workrun"
@@ -67,7 +67,7 @@ func openParts(ctx context.Context, dataDir string) (*parts, error) {
 	creds := credentials.NewManager(st, nil)
 	remote := remoteagent.New(remoteagent.Deps{
 		Calls:       st,
-		Credentials: credentials.A2ASource{Manager: creds},
+		Credentials: credentials.RemoteSource{Manager: creds},
 		// Large results wait beside the artifacts, on the data directory's
 		// disk rather than a RAM-backed /tmp.
 		SpoolDir: filepath.Join(dataDir, "artifacts", "tmp"),
@@ -120,15 +120,16 @@ func guiDeps(p *parts) ui.Deps {
 	return ui.Deps{
 		Engine: p.engine, Kinds: workrun.Describe(p.kinds...), Runs: st, Workflows: st, Artifacts: p.artifacts,
 		Credentials: credAdapter{creds},
+		CheckOrigin: remotecall.CheckCredentialOrigin,
 		RemoteCalls: st.RemoteCallsForRun,
 		CheckAgent: func(ctx context.Context, url, name string) (ui.AgentReport, error) {
-			var cred *a2a.Credential
+			var cred *remotecall.Credential
 			if name != "" {
 				c, secret, err := creds.Resolve(ctx, name, url)
 				if err != nil {
 					return ui.AgentReport{}, uiErr(err)
 				}
-				cred = new(credentials.ForA2A(c, secret))
+				cred = new(credentials.ForRemote(c, secret))
 			}
 			r, err := remoteagent.CheckAgent(ctx, url, cred)
 			if err != nil {
@@ -176,7 +177,7 @@ func mcpTools(rep remotemcp.Report) ([]ui.MCPTool, error) {
 
 // The node kinds see credentials only through their own interfaces.
 var (
-	_ remoteagent.CredentialSource = credentials.A2ASource{}
+	_ remoteagent.CredentialSource = credentials.RemoteSource{}
 	_ remotemcp.CredentialSource   = credentials.MCPSource{}
 	_ cli.CredentialManager        = (*credentials.Manager)(nil)
 )

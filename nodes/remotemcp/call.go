@@ -69,9 +69,9 @@ func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values,
 	// (docs/engine.md "Failure handling"); attempt 1 keeps the old key.
 	key := workrun.AttemptCallKey(callKey, nc)
 	c.Call, err = remotecall.Load[MCPClient](ctx, s.kind.deps.Calls, nc, key, nil, func() (workrun.RemoteCall, error) {
-		u, err := remotecall.Origin(s.cfg.URL)
+		u, err := remotecall.ParseOrigin(s.cfg.URL)
 		return workrun.RemoteCall{RunID: nc.RunID(), NodeID: nc.NodeID(), CallKey: key,
-			AgentURL: s.cfg.URL, Origin: u, MessageID: AttemptKey(nc.RunID(), nc.NodeID(), key)}, err
+			AgentURL: s.cfg.URL, Origin: u.String(), MessageID: AttemptKey(nc.RunID(), nc.NodeID(), key)}, err
 	})
 	if err != nil {
 		return nil, err

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"workrun/mcp"
 	"workrun/mcptool"
 	"workrun/remotecall"
 	"workrun/workrun"
@@ -124,7 +123,7 @@ func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, mcptool.Argu
 // checkURL accepts an absolute http(s) URL; with a credential, plain http
 // only to a loopback host.
 func checkURL(raw string, withCredential bool) error {
-	if err := remotecall.CheckURL(raw, "an MCP endpoint", withCredential, mcp.IsLoopback); err != nil {
+	if err := remotecall.CheckURL(raw, "an MCP endpoint", withCredential); err != nil {
 		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	return nil
