@@ -8,6 +8,7 @@ import (
 
 	"workrun/store/storetest"
 	"workrun/workrun"
+	"workrun/workrun/workruntest"
 )
 
 // Failure handling against the real A2A servers (the a2a-go demo agent and
@@ -46,7 +47,7 @@ func TestRetry_FailIsSubmittedTwiceWithNewMessageIDs(t *testing.T) {
 			if !contains(e.messages(t, r.ID, "f"), "Attempt 1 of 2 failed: remote task did not complete") {
 				t.Errorf("messages %q", e.messages(t, r.ID, "f"))
 			}
-			if rec := nodeRun(t, e, r.ID, "f"); rec.Attempt != 2 {
+			if rec := workruntest.NodeRecord(t, e.st, r.ID, "f"); rec.Attempt != 2 {
 				t.Errorf("node record attempt %d, want 2", rec.Attempt)
 			}
 		})
@@ -60,21 +61,6 @@ func storeCall(t *testing.T, e *env, runID, node, key string) workrun.RemoteCall
 		t.Fatalf("call %s/%s: %v", node, key, err)
 	}
 	return c
-}
-
-func nodeRun(t *testing.T, e *env, runID, node string) workrun.NodeRun {
-	t.Helper()
-	recs, err := e.st.NodeRuns(t.Context(), runID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, n := range recs {
-		if n.NodeID == node {
-			return n
-		}
-	}
-	t.Fatalf("no record of %s", node)
-	return workrun.NodeRun{}
 }
 
 // `hang` whose agent stops answering once the task was accepted (the
@@ -143,7 +129,7 @@ func TestOnError_BranchAfterFailCancelsNothing(t *testing.T) {
 			if msgs := e.messages(t, r.ID, "handler"); !contains(msgs, "why: remote task did not complete") {
 				t.Errorf("the handler read %q", msgs)
 			}
-			if rec := nodeRun(t, e, r.ID, "h"); rec.Status != workrun.NodeHandled || !strings.HasPrefix(rec.Error, "deadline passed") {
+			if rec := workruntest.NodeRecord(t, e.st, r.ID, "h"); rec.Status != workrun.NodeHandled || !strings.HasPrefix(rec.Error, "deadline passed") {
 				t.Errorf("hang node: %s %q", rec.Status, rec.Error)
 			}
 			if st := srv.stats(t); st.totalCancels() != 0 || submissions(st) != 2 {
@@ -178,7 +164,7 @@ func TestDeadline_HangGetsOneCancel(t *testing.T) {
 			if !contains(msgs, "Deadline: the remote task must end by") || !contains(msgs, "Remote task: requesting cancellation…") {
 				t.Errorf("messages %q", msgs)
 			}
-			if rec := nodeRun(t, e, r.ID, "h"); rec.DeadlineAt.IsZero() {
+			if rec := workruntest.NodeRecord(t, e.st, r.ID, "h"); rec.DeadlineAt.IsZero() {
 				t.Error("the deadline instant was not saved")
 			}
 		})
@@ -217,7 +203,7 @@ func TestRunFrom_PinnedRemoteNodeIsNotCalled(t *testing.T) {
 			if down2.MessageID == down1.MessageID || st.Submissions[down2.MessageID] != 1 {
 				t.Errorf("downstream identity %s (first run %s), agent saw %v", down2.MessageID, down1.MessageID, st.Submissions)
 			}
-			if rec := nodeRun(t, e, r.ID, "up"); rec.PinnedFrom != first.ID {
+			if rec := workruntest.NodeRecord(t, e.st, r.ID, "up"); rec.PinnedFrom != first.ID {
 				t.Errorf("up pinned from %q", rec.PinnedFrom)
 			}
 		})
