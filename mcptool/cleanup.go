@@ -42,8 +42,9 @@ type Cleanup struct {
 	Timeout time.Duration
 	Store   remotecall.Store
 	// Connect opens a client for the cleanup (dials the server, starts the
-	// program); close ends it. ctx carries Timeout.
-	Connect func(ctx context.Context, nc workrun.NodeContext) (c Caller, close func(context.Context), err error)
+	// program; values are what the node ran with); close ends it. ctx
+	// carries Timeout.
+	Connect func(ctx context.Context, nc workrun.NodeContext, values workrun.Values) (c Caller, close func(context.Context), err error)
 	// Redact, when set, is applied to what the tool answered before it is
 	// shown or saved.
 	Redact func(string) string
@@ -109,7 +110,7 @@ func (c *Cleanup) call(ctx context.Context, nc workrun.NodeContext, values workr
 	if err != nil {
 		return fail(err)
 	}
-	client, closeFn, err := c.Connect(ctx, nc)
+	client, closeFn, err := c.Connect(ctx, nc, values)
 	if err != nil {
 		return fail(err)
 	}

@@ -516,19 +516,7 @@ func (c *call) status(status, message string) {
 func (c *call) notification(n mcp.Notification) {
 	switch n.Method {
 	case "notifications/progress":
-		var p struct {
-			Progress float64  `json:"progress"`
-			Total    *float64 `json:"total"`
-			Message  string   `json:"message"`
-		}
-		if json.Unmarshal(n.Params, &p) != nil {
-			return
-		}
-		line := clip(p.Message, 300)
-		if p.Total != nil && *p.Total > 0 {
-			line = strings.TrimSpace(fmt.Sprintf("%s (%g/%g)", line, p.Progress, *p.Total))
-		}
-		if line != "" {
+		if line := mcptool.ProgressLine(n.Params); line != "" {
 			c.nc.Progress(texts.Msg(msgProgress, line))
 		}
 	case "notifications/tasks/status", "notifications/tasks":
@@ -617,16 +605,7 @@ func pollOf(t *mcp.Task) time.Duration {
 	return min(max(d, minPoll), maxPoll)
 }
 
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
+func sleep(ctx context.Context, d time.Duration) error { return mcptool.Sleep(ctx, d) }
 
 func display(s string) string {
 	if s == "" {

@@ -74,13 +74,6 @@ func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, mcptool.Argu
 	default:
 		return c, nil, 0, texts.Fail(ErrConfig, msgCfgTask, c.Task)
 	}
-	field := func(key, name string) (workrun.FieldType, error) {
-		t, ok := wf.State[name]
-		if !ok {
-			return "", texts.Fail(ErrConfig, msgCfgNoField, key, name)
-		}
-		return t, nil
-	}
 	args, err := mcptool.CompileArguments("arguments", c.Arguments, wf.State)
 	var ap *mcptool.ArgumentProblem
 	switch {
@@ -91,27 +84,17 @@ func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, mcptool.Argu
 	case err != nil:
 		return c, nil, 0, err
 	}
-	outs := map[string]string{}
-	out := func(key, name string, want workrun.FieldType) error {
-		if name == "" {
-			return nil
+	if _, err := (mcptool.Outputs{Output: c.Output, OutputJSON: c.OutputJSON, OutputFiles: c.OutputFiles}).Check(wf.State); err != nil {
+		var op *mcptool.OutputProblem
+		switch {
+		case !errors.As(err, &op):
+			return c, nil, 0, err
+		case op.Prev != "":
+			return c, nil, 0, texts.Fail(ErrConfig, msgCfgFieldUsed, op.Key, op.Field, op.Prev)
+		case op.Got == "":
+			return c, nil, 0, texts.Fail(ErrConfig, msgCfgNoField, op.Key, op.Field)
 		}
-		t, err := field(key, name)
-		if err != nil {
-			return err
-		}
-		if t != want {
-			return texts.Fail(ErrConfig, msgCfgFieldType, key, name, t, want)
-		}
-		if prev, dup := outs[name]; dup {
-			return texts.Fail(ErrConfig, msgCfgFieldUsed, key, name, prev)
-		}
-		outs[name] = key
-		return nil
-	}
-	if err := errors.Join(out("output", c.Output, workrun.FieldText), out("output_json", c.OutputJSON, workrun.FieldJSON),
-		out("output_files", c.OutputFiles, workrun.FieldFiles)); err != nil {
-		return c, nil, 0, err
+		return c, nil, 0, texts.Fail(ErrConfig, msgCfgFieldType, op.Key, op.Field, op.Got, op.Want)
 	}
 	timeout, err := remotecall.Timeout(c.TimeoutSeconds)
 	if err != nil {
