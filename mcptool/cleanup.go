@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"time"
 
 	"workrun/mcp"
@@ -50,13 +51,18 @@ type Cleanup struct {
 	Redact func(string) string
 }
 
-// Register makes the cleanup nc's abort hook for a node that finished;
-// values are what its arguments may name (the node's inputs and outputs).
-// Call it only once the node succeeded (and from Rearm after a restart).
-func (c *Cleanup) Register(nc workrun.NodeContext, values workrun.Values) {
+// Register makes the cleanup nc's abort hook for a node that finished
+// with inputs in and outputs out, which its arguments may name. Call it
+// only once the node succeeded (and from Rearm after a restart).
+func (c *Cleanup) Register(nc workrun.NodeContext, in, out workrun.Values) {
 	if c == nil || c.Tool == "" {
 		return
 	}
+	values := maps.Clone(in)
+	if values == nil {
+		values = workrun.Values{}
+	}
+	maps.Copy(values, out)
 	workrun.OnAbortWithin(nc, c.Timeout+stopBound+5*time.Second, func(ctx context.Context) { c.run(ctx, nc, values) })
 }
 
@@ -136,4 +142,16 @@ func display(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// CleanupReads are the State fields cleanup arguments read: those they name
+// that are not the node's own outputs.
+func CleanupReads(args Arguments, o Outputs) []string {
+	var r []string
+	for _, f := range args.Reads() {
+		if f != o.Output && f != o.OutputJSON && f != o.OutputFiles {
+			r = append(r, f)
+		}
+	}
+	return r
 }

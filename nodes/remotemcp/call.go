@@ -308,7 +308,7 @@ func (c *call) resume(ctx context.Context) (workrun.Values, error) {
 		return nil, remotecall.AlreadyCanceled(r)
 	case r.Ended && len(r.Result) > 0:
 		c.log(msgReused, display(r.TaskID))
-		return c.s.valuesFromResult(r.Result)
+		return c.s.finished(c.nc, r.Result)
 	case r.Ended && r.RemoteState == mcp.StatusInputRequired:
 		return nil, &workrun.InterruptError{Cause: workrun.InterruptedByRemote, Reason: texts.Text(msgInterrupted, display(r.StatusText))}
 	case r.Ended:

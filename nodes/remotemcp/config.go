@@ -47,6 +47,12 @@ type Config struct {
 	Credential     string                     `json:"credential,omitempty"`
 	TimeoutSeconds *float64                   `json:"timeout_seconds,omitempty"`
 	Task           string                     `json:"task,omitempty"`
+	// CleanupTool, with CleanupArguments (templates that may also name this
+	// node's outputs), is the compensating tool on the same server, called
+	// once if the run fails or is stopped after the node finished
+	// (docs/remote-mcp.md M13).
+	CleanupTool      string                     `json:"cleanup_tool,omitempty"`
+	CleanupArguments map[string]json.RawMessage `json:"cleanup_arguments,omitempty"`
 }
 
 // ParseConfig decodes and checks a node's config against the workflow's
@@ -74,14 +80,14 @@ func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, mcptool.Argu
 	default:
 		return c, nil, 0, texts.Fail(ErrConfig, msgCfgTask, c.Task)
 	}
-	args, err := mcptool.CompileArguments("arguments", c.Arguments, wf.State)
-	var ap *mcptool.ArgumentProblem
-	switch {
-	case errors.As(err, &ap) && ap.FileInTemplate:
-		return c, nil, 0, texts.Fail(ErrConfig, msgCfgFileAlone, ap.Key, ap.Field, ap.Field)
-	case errors.As(err, &ap):
-		return c, nil, 0, texts.Fail(ErrConfig, msgCfgNoField, ap.Key, ap.Field)
-	case err != nil:
+	args, err := compileArguments("arguments", c.Arguments, wf)
+	if err != nil {
+		return c, nil, 0, err
+	}
+	if len(c.CleanupArguments) > 0 && strings.TrimSpace(c.CleanupTool) == "" {
+		return c, nil, 0, texts.Fail(ErrConfig, msgCfgCleanupArgs)
+	}
+	if _, err := compileArguments("cleanup_arguments", c.CleanupArguments, wf); err != nil {
 		return c, nil, 0, err
 	}
 	if _, err := (mcptool.Outputs{Output: c.Output, OutputJSON: c.OutputJSON, OutputFiles: c.OutputFiles}).Check(wf.State); err != nil {
@@ -101,6 +107,20 @@ func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, mcptool.Argu
 		return c, nil, 0, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	return c, args, timeout, nil
+}
+
+// compileArguments is mcptool.CompileArguments with its problems in this
+// kind's words.
+func compileArguments(key string, raw map[string]json.RawMessage, wf workrun.Workflow) (mcptool.Arguments, error) {
+	args, err := mcptool.CompileArguments(key, raw, wf.State)
+	var ap *mcptool.ArgumentProblem
+	switch {
+	case errors.As(err, &ap) && ap.FileInTemplate:
+		return nil, texts.Fail(ErrConfig, msgCfgFileAlone, ap.Key, ap.Field, ap.Field)
+	case errors.As(err, &ap):
+		return nil, texts.Fail(ErrConfig, msgCfgNoField, ap.Key, ap.Field)
+	}
+	return args, err
 }
 
 // checkURL accepts an absolute http(s) URL; with a credential, plain http

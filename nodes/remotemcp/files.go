@@ -64,7 +64,7 @@ func (c *call) finish(ctx context.Context, srv MCPClient, r *mcp.ToolResult) (wo
 	}
 	c.log(msgCompleted, c.s.cfg.Tool)
 	c.closeSession(ctx, srv)
-	return c.s.valuesFromResult(res)
+	return c.s.finished(c.nc, res)
 }
 
 // closeSession ends the MCP session after the call is settled (never on an

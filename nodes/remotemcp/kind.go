@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"iter"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -77,7 +78,11 @@ func (k *Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step
 	if err != nil {
 		return nil, err
 	}
-	return &step{kind: k, cfg: cfg, args: args, timeout: timeout, types: wf.State}, nil
+	cleanupArgs, err := compileArguments("cleanup_arguments", cfg.CleanupArguments, wf)
+	if err != nil {
+		return nil, err
+	}
+	return &step{kind: k, cfg: cfg, args: args, cleanupArgs: cleanupArgs, timeout: timeout, types: wf.State}, nil
 }
 
 // callKey names the one logical call a node execution makes.
@@ -97,14 +102,24 @@ func AttemptKey(runID, nodeID, key string) string {
 }
 
 type step struct {
-	kind    *Kind
-	cfg     Config
-	args    mcptool.Arguments
-	timeout time.Duration
-	types   map[string]workrun.FieldType
+	kind *Kind
+	cfg  Config
+	args mcptool.Arguments
+	// cleanupArgs are cleanup_tool's arguments (cleanup.go).
+	cleanupArgs mcptool.Arguments
+	timeout     time.Duration
+	types       map[string]workrun.FieldType
 }
 
-func (s *step) Reads() []string { return s.args.Reads() }
+func (s *step) Reads() []string {
+	r := s.args.Reads()
+	for _, f := range mcptool.CleanupReads(s.cleanupArgs, s.outputs()) {
+		if !slices.Contains(r, f) {
+			r = append(r, f)
+		}
+	}
+	return r
+}
 
 // RemoteCalls implements workrun.RemoteStep: only a known failure is
 // retried, and deadline_seconds applies.

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"strings"
 	"time"
 
@@ -87,17 +86,8 @@ func (s *step) finished(nc workrun.NodeContext, result json.RawMessage) (workrun
 	if err != nil {
 		return nil, err
 	}
-	s.cleanup().Register(nc, merge(nc.Inputs(), v))
+	s.cleanup().Register(nc, nc.Inputs(), v)
 	return v, nil
-}
-
-func merge(in, out workrun.Values) workrun.Values {
-	m := maps.Clone(in)
-	if m == nil {
-		m = workrun.Values{}
-	}
-	maps.Copy(m, out)
-	return m
 }
 
 // submit starts the program, finds the tool, commits the call, calls the

@@ -49,5 +49,5 @@ func (s *step) Rearm(nc workrun.NodeContext, saved workrun.NodeRun) {
 	if saved.Status != workrun.NodeSucceeded {
 		return
 	}
-	s.cleanup().Register(nc, merge(saved.Inputs, saved.Outputs))
+	s.cleanup().Register(nc, saved.Inputs, saved.Outputs)
 }

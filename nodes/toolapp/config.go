@@ -90,7 +90,7 @@ func parseConfig(spec workrun.NodeSpec, wf workrun.Workflow) (compiled, error) {
 	if c.cleanupArgs, err = compileArgs("cleanup_arguments", cfg.CleanupArguments, wf); err != nil {
 		return c, err
 	}
-	outs, err := mcptool.Outputs{Output: cfg.Output, OutputJSON: cfg.OutputJSON, OutputFiles: cfg.OutputFiles}.Check(wf.State)
+	_, err = mcptool.Outputs{Output: cfg.Output, OutputJSON: cfg.OutputJSON, OutputFiles: cfg.OutputFiles}.Check(wf.State)
 	if err != nil {
 		return c, outputProblem(err)
 	}
@@ -114,11 +114,7 @@ func parseConfig(spec workrun.NodeSpec, wf workrun.Workflow) (compiled, error) {
 		}
 	}
 	c.reads = append(c.reads, c.args.Reads()...)
-	for _, f := range c.cleanupArgs.Reads() {
-		if _, own := outs[f]; !own {
-			c.reads = append(c.reads, f)
-		}
-	}
+	c.reads = append(c.reads, mcptool.CleanupReads(c.cleanupArgs, mcptool.Outputs{Output: cfg.Output, OutputJSON: cfg.OutputJSON, OutputFiles: cfg.OutputFiles})...)
 	slices.Sort(c.reads)
 	c.reads = slices.Compact(c.reads)
 	return c, nil
