@@ -142,7 +142,7 @@ func (s *step) Rearm(nc workrun.NodeContext, saved workrun.NodeRun) {
 	if saved.Status == workrun.NodeSucceeded {
 		s.cleanup().Register(nc, saved.Inputs, saved.Outputs) // cleanup.go
 	}
-	remotecall.Rearm(nc, s.kind.deps.Calls, callKey, 0,
+	remotecall.Rearm(nc, s.kind.deps.Calls, workrun.AttemptCallKey(callKey, nc), 0,
 		func(err error) workrun.Text {
 			return workrun.Plain(fmt.Sprintf("read remote call record: %v; no cancel sent", err))
 		},

@@ -65,10 +65,13 @@ func (c *call) log(id msgID, args ...any) { c.nc.Log(texts.Msg(id, args...)) }
 func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
 	c := &call{s: s, nc: nc}
 	var err error
-	c.Call, err = remotecall.Load[MCPClient](ctx, s.kind.deps.Calls, nc, callKey, nil, func() (workrun.RemoteCall, error) {
+	// Each attempt of the node is a new call with its own idempotency key
+	// (docs/engine.md "Failure handling"); attempt 1 keeps the old key.
+	key := workrun.AttemptCallKey(callKey, nc)
+	c.Call, err = remotecall.Load[MCPClient](ctx, s.kind.deps.Calls, nc, key, nil, func() (workrun.RemoteCall, error) {
 		u, err := remotecall.ParseOrigin(s.cfg.URL)
-		return workrun.RemoteCall{RunID: nc.RunID(), NodeID: nc.NodeID(), CallKey: callKey,
-			AgentURL: s.cfg.URL, Origin: u.String(), MessageID: IdempotencyKey(nc.RunID(), nc.NodeID())}, err
+		return workrun.RemoteCall{RunID: nc.RunID(), NodeID: nc.NodeID(), CallKey: key,
+			AgentURL: s.cfg.URL, Origin: u.String(), MessageID: AttemptKey(nc.RunID(), nc.NodeID(), key)}, err
 	})
 	if err != nil {
 		return nil, err
@@ -230,7 +233,8 @@ func (c *call) callTool(ctx context.Context, srv MCPClient, init *mcp.Initialize
 				return nil, uerr
 			}
 			c.closeSession(ctx, srv)
-			return nil, fmt.Errorf("call tool %s: %w", c.s.cfg.Tool, err)
+			// Refused before the tool ran: a known failure (docs/engine.md).
+			return nil, workrun.KnownFailure(fmt.Errorf("call tool %s: %w", c.s.cfg.Tool, err))
 		}
 		if timedOut {
 			err = fmt.Errorf("no answer within %v", c.s.timeout)
@@ -550,7 +554,11 @@ func (c *call) remoteFailed(r workrun.RemoteCall) error {
 	if text == "" {
 		text = "-"
 	}
-	return texts.Error(ErrRemoteFailed, msgRemoteFailed, display(r.TaskID), display(r.RemoteState), text)
+	err := texts.Error(ErrRemoteFailed, msgRemoteFailed, display(r.TaskID), display(r.RemoteState), text)
+	if r.RemoteState == mcp.StatusFailed {
+		return workrun.KnownFailure(err) // ended: a retry policy may try again
+	}
+	return err
 }
 
 // listen follows the task's status notifications in the background; the

@@ -93,8 +93,12 @@ var keyNamespace = uuid.NewSHA1(uuid.NameSpaceURL, []byte("https://workrun.inval
 // IdempotencyKey is the deterministic key of one node execution's call: the
 // same run and node always give the same key, so a resumed call re-uses it
 // and a server that honours Idempotency-Key starts one task for repeats.
-func IdempotencyKey(runID, nodeID string) string {
-	return uuid.NewSHA1(keyNamespace, []byte(fmt.Sprintf("%d:%s|%d:%s|%d:%s", len(runID), runID, len(nodeID), nodeID, len(callKey), callKey))).String()
+func IdempotencyKey(runID, nodeID string) string { return AttemptKey(runID, nodeID, callKey) }
+
+// AttemptKey is the idempotency key of the call with call key key
+// (workrun.AttemptCallKey: each attempt of a node is a new call).
+func AttemptKey(runID, nodeID, key string) string {
+	return uuid.NewSHA1(keyNamespace, []byte(fmt.Sprintf("%d:%s|%d:%s|%d:%s", len(runID), runID, len(nodeID), nodeID, len(key), key))).String()
 }
 
 type step struct {
@@ -116,6 +120,10 @@ func (s *step) Reads() []string {
 	}
 	return r
 }
+
+// RemoteCalls implements workrun.RemoteStep: only a known failure is
+// retried, and deadline_seconds applies.
+func (s *step) RemoteCalls() {}
 
 func (s *step) Writes() []string {
 	var w []string
