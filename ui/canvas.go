@@ -22,6 +22,9 @@ const (
 	portR = 6 // radius of the input port and output handle at zoom 1
 
 	minZoom = 0.05
+	// fitMinZoom is the smallest zoom Fit chooses: node titles stay
+	// readable (the 1024×700 window used to open a sample at 39 %).
+	fitMinZoom = 0.6
 	// textZoom is the zoom below which node texts are not drawn.
 	textZoom = 0.35
 	maxZoom  = 3
@@ -180,7 +183,9 @@ func (cv *CanvasView) Fit() {
 	const pad = 30
 	s := cv.Size()
 	z := min((s.Width-2*pad)/(maxX-minX), (s.Height-2*pad)/(maxY-minY))
-	cv.zoom = max(minZoom, min(1, z))
+	// Never below a zoom whose labels can be read: a workflow wider than
+	// that shows from its left end and is panned to (or zoomed out by hand).
+	cv.zoom = max(fitMinZoom, min(1, z))
 	cv.offset = fyne.NewPos(pad-minX*cv.zoom, pad-minY*cv.zoom)
 	cv.layoutAll()
 }
