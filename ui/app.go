@@ -125,16 +125,16 @@ type views struct {
 	records *RecordsView
 	// openWork lists the open remote tasks of every run (openwork.go).
 	openWork *OpenWorkView
-	tabs    *container.AppTabs
-	runBtn  *widget.Button
-	stopBtn *widget.Button
-	undoBtn *widget.Button
-	redoBtn *widget.Button
-	status  *tipLabel
-	tips    *tipLayer
-	panes   *Panes
-	palette *Palette
-	zoomLbl *widget.Label
+	tabs     *container.AppTabs
+	runBtn   *widget.Button
+	stopBtn  *widget.Button
+	undoBtn  *widget.Button
+	redoBtn  *widget.Button
+	status   *tipLabel
+	tips     *tipLayer
+	panes    *Panes
+	palette  *Palette
+	zoomLbl  *widget.Label
 }
 
 // eventPump is the engine event subscription (run.go).
