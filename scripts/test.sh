@@ -12,6 +12,7 @@ smoke_test=TestGUISmoke
 run_test=TestGUIRunsSampleAgainstDemoAgent
 interop_test=TestInterop
 mcp_interop_test=TestInteropMCP
+mcp_server_conformance_test=TestConformanceServer
 keyring_test=TestKeyringRoundTrip_RealSecretService
 gotest_flags=(-race -timeout 30m -p 2)
 # TEST_PKGS narrows the run while working on a few packages (default ./...).
@@ -57,13 +58,13 @@ session() {
 	# Everything else, quietly; then the two acceptance tests verbosely so the
 	# log shows that they ran.
 	echo "== go test ${gotest_flags[*]} ${test_pkgs[*]}"
-	go test "${gotest_flags[@]}" -skip "^(${smoke_test}|${run_test}|${keyring_test}|${interop_test}|${mcp_interop_test})\$" "${test_pkgs[@]}" || status=1
+	go test "${gotest_flags[@]}" -skip "^(${smoke_test}|${run_test}|${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_server_conformance_test})\$" "${test_pkgs[@]}" || status=1
 
 	local pkgs=(.)
 	[ -d credentials ] && pkgs+=(./credentials)
-	pkgs+=(./a2a ./nodes/remotemcp)
-	echo "== go test -v -run '^(${smoke_test}|${run_test}|${keyring_test}|${interop_test}|${mcp_interop_test})\$' ${pkgs[*]}"
-	go test "${gotest_flags[@]}" -count=1 -v -run "^(${smoke_test}|${run_test}|${keyring_test}|${interop_test}|${mcp_interop_test})\$" "${pkgs[@]}" 2>&1 |
+	pkgs+=(./a2a ./nodes/remotemcp ./mcp/demoserver)
+	echo "== go test -v -run '^(${smoke_test}|${run_test}|${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_server_conformance_test})\$' ${pkgs[*]}"
+	go test "${gotest_flags[@]}" -count=1 -v -run "^(${smoke_test}|${run_test}|${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_server_conformance_test})\$" "${pkgs[@]}" 2>&1 |
 		tee "$work/acceptance.log" || status=1
 
 	report "$work/acceptance.log" "$smoke_test" "GUI smoke test (real binary under Xvfb)" || status=1
@@ -71,6 +72,8 @@ session() {
 	report "$work/acceptance.log" "$interop_test" "interop suite (a2a-go demo agent and @a2a-js/sdk 1.3.0 server)" || status=1
 	report "$work/acceptance.log" "$mcp_interop_test" "MCP interop suite (@modelcontextprotocol/server-everything 2026.8.31 and the go-sdk demo server)" || status=1
 	report "$work/acceptance.log" "$keyring_test" "keyring round trip (real Secret Service)" || status=1
+	report "$work/acceptance.log" "$mcp_server_conformance_test" "MCP conformance suite, server scenarios, against the demo server (2026-07-28 with the Tasks extension, 2025-11-25)" || status=1
+	grep -o 'conformance server [0-9-]*: .* checks)' "$work/acceptance.log" || true
 	return $status
 }
 
@@ -118,6 +121,18 @@ if [ -f "$everything/package-lock.json" ]; then
 	else
 		echo "npm: npm ci in $everything"
 		(cd "$everything" && npm ci --no-audit --no-fund --loglevel=error)
+	fi
+fi
+
+# The official MCP conformance suite and its Node 22 (the demo server's
+# conformance test; the client harness).
+conformance=mcp/testdata/conformance
+if [ -f "$conformance/package-lock.json" ]; then
+	if [ "$conformance/node_modules/.package-lock.json" -nt "$conformance/package-lock.json" ]; then
+		echo "npm: $conformance/node_modules is up to date"
+	else
+		echo "npm: npm ci in $conformance"
+		(cd "$conformance" && npm ci --no-audit --no-fund --loglevel=error)
 	fi
 fi
 
