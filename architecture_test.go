@@ -25,6 +25,7 @@ func TestImportArrows(t *testing.T) {
 		{pkgs: "./ui", allowed: []string{"workrun/ui", "workrun/workrun", "workrun/assets"}},
 		{pkgs: "./nodes/...", forbid: []string{"workrun/store", "workrun/credentials", "workrun/artifacts", "workrun/ui", "workrun/cli"}},
 		{pkgs: "./remotecall", allowed: []string{"workrun/remotecall", "workrun/workrun"}},
+		{pkgs: "./mcptool", allowed: []string{"workrun/mcptool", "workrun/workrun", "workrun/remotecall", "workrun/mcp", "workrun/sse"}},
 		{pkgs: "./sse", allowed: []string{"workrun/sse"}},
 		{pkgs: "./a2a", allowed: []string{"workrun/a2a", "workrun/sse"}},
 		{pkgs: "./mcp", allowed: []string{"workrun/mcp", "workrun/sse"}},

@@ -49,7 +49,15 @@ func printMCPReport(w io.Writer, r remotemcp.Report, credName string) {
 	case mcp.FormExtension:
 		tasks = "io.modelcontextprotocol/tasks extension"
 	}
-	fmt.Fprintf(w, "Server:   %s\nEndpoint: %s\nProtocol: %s (session: %v)\nTasks:    %s\n", termLine(r.Server), termLine(r.Endpoint), termLine(r.Version), r.Session, tasks)
+	lifecycle := fmt.Sprintf("session: %v", r.Session)
+	if mcp.IsModern(r.Version) {
+		lifecycle = "stateless"
+	}
+	fmt.Fprintf(w, "Server:   %s\nEndpoint: %s\nProtocol: %s (%s)\n", termLine(r.Server), termLine(r.Endpoint), termLine(r.Version), lifecycle)
+	if len(r.SupportedVersions) > 0 {
+		fmt.Fprintf(w, "Supports: %s\n", termLine(strings.Join(r.SupportedVersions, ", ")))
+	}
+	fmt.Fprintf(w, "Tasks:    %s\n", tasks)
 	if credName != "" {
 		fmt.Fprintf(w, "Credential: %s (sent)\n", termLine(credName))
 	}
@@ -61,5 +69,5 @@ func printMCPReport(w io.Writer, r remotemcp.Report, credName string) {
 		}
 		fmt.Fprintf(w, "  %-24s task %-9s %s\n", termLine(t.Name), termLine(t.TaskSupport), termLine(desc))
 	}
-	fmt.Fprintln(w, "OK: initialized and listed the tools; no tool was called")
+	fmt.Fprintln(w, "OK: connected and listed the tools; no tool was called")
 }

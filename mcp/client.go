@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
+	"iter"
+	"maps"
 	"net/http"
-	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -44,241 +45,514 @@ const (
 type Options struct {
 	// HTTPClient is copied; its Timeout is ignored (a timeout cuts SSE
 	// replies; deadlines come from contexts) and redirects to another origin
-	// are refused. Nil means a fresh http.Client.
+	// are refused. Nil means a fresh http.Client. HTTP transport only.
 	HTTPClient *http.Client
 	Credential *Credential
 	// MaxReplyBytes caps a JSON reply body; MaxEventBytes one SSE event.
 	MaxReplyBytes int64
 	MaxEventBytes int64
-	// ClientInfo names this client in initialize.
+	// ClientInfo names this client (initialize, and _meta on 2026-07-28).
 	ClientInfo Implementation
-	// Version is the protocol version offered in initialize; default the
-	// newest in SupportedVersions.
+	// Version pins the protocol revision. "" (the default) tries 2026-07-28
+	// first and falls back to the initialize handshake when the server is
+	// legacy; 2026-07-28 never falls back; a legacy version goes straight to
+	// initialize offering it.
 	Version string
 	// OnNotification, if set, sees every server notification that arrives
 	// on a reply stream (progress, logging, task status). It runs on the
 	// calling goroutine and must not block.
 	OnNotification func(Notification)
+	// Warn, if set, hears what the client decided on its own, such as a
+	// tool left out of tools/list for an invalid x-mcp-header.
+	Warn func(string)
 }
 
-// Client speaks MCP Streamable HTTP to one endpoint. It is safe for
-// concurrent use once initialized (or attached).
+func (o Options) withDefaults() Options {
+	if o.MaxReplyBytes <= 0 {
+		o.MaxReplyBytes = DefaultMaxReplyBytes
+	}
+	if o.MaxEventBytes <= 0 {
+		o.MaxEventBytes = DefaultMaxEventBytes
+	}
+	if o.ClientInfo.Name == "" {
+		o.ClientInfo = Implementation{Name: "workrun", Version: "1"}
+	}
+	return o
+}
+
+// Client speaks MCP to one server over a Transport. It is safe for
+// concurrent use once connected (or attached).
 type Client struct {
-	endpoint   string
-	opts       Options
-	hc         *http.Client
-	credOrigin string
-	nextID     atomic.Int64
+	t        Transport
+	endpoint string
+	opts     Options
+	nextID   atomic.Int64
 
 	mu      sync.Mutex
 	session string
-	version string
-	init    *InitializeResult
+	version string // "" until Connect, Initialize or Attach
+	server  *InitializeResult
+	params  map[string][]headerParam // x-mcp-header annotations by tool, from tools/list
 }
 
-// New returns a client for endpoint (the server's MCP URL). It checks the
-// credential's origin and, over plain http, that the host is loopback.
+// New returns a client for endpoint (the server's MCP URL) over the
+// Streamable HTTP transport.
 func New(endpoint string, opts Options) (*Client, error) {
-	u, err := url.Parse(strings.TrimSpace(endpoint))
-	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return nil, fmt.Errorf("mcp: endpoint %q is not an http(s) URL", endpoint)
+	t, err := NewHTTPTransport(endpoint, opts)
+	if err != nil {
+		return nil, err
 	}
-	if u.User != nil {
-		return nil, fmt.Errorf("mcp: endpoint must not carry a user name or password")
-	}
-	if opts.MaxReplyBytes <= 0 {
-		opts.MaxReplyBytes = DefaultMaxReplyBytes
-	}
-	if opts.MaxEventBytes <= 0 {
-		opts.MaxEventBytes = DefaultMaxEventBytes
-	}
-	if opts.ClientInfo.Name == "" {
-		opts.ClientInfo = Implementation{Name: "workrun", Version: "1"}
-	}
-	if opts.Version == "" {
-		opts.Version = SupportedVersions[0]
-	}
-	c := &Client{endpoint: u.String(), opts: opts}
-	if cr := opts.Credential; cr != nil && cr.Kind != CredentialNone {
-		if err := c.bindCredential(cr, u); err != nil {
-			return nil, err
-		}
-	}
-	hc := &http.Client{}
-	if opts.HTTPClient != nil {
-		*hc = *opts.HTTPClient
-	}
-	hc.Timeout = 0
-	origin := originOf(u)
-	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if len(via) >= 10 {
-			return errors.New("stopped after 10 redirects")
-		}
-		// Session ids and credentials stay on the endpoint's origin.
-		if originOf(req.URL) != origin {
-			return fmt.Errorf("mcp: redirect to another origin (%s) refused", originOf(req.URL))
-		}
-		return nil
-	}
-	c.hc = hc
+	c := NewClient(t, opts)
+	c.endpoint = t.Endpoint()
 	return c, nil
 }
 
-func (c *Client) bindCredential(cr *Credential, ep *url.URL) error {
-	switch cr.Kind {
-	case CredentialBearer:
-	case CredentialAPIKey:
-		if strings.TrimSpace(cr.Header) == "" {
-			return errors.New("mcp: API key credential has no header name")
-		}
-	default:
-		return fmt.Errorf("mcp: unknown credential kind %q", cr.Kind)
-	}
-	want := originOf(ep)
-	if cr.Origin != "" {
-		u, err := url.Parse(cr.Origin)
-		if err != nil || u.Host == "" {
-			return fmt.Errorf("%w: origin %q is not an http(s) origin", ErrCrossOriginCredential, cr.Origin)
-		}
-		if have := originOf(u); have != want {
-			return fmt.Errorf("%w: it belongs to %s, not %s", ErrCrossOriginCredential, have, want)
-		}
-	}
-	if ep.Scheme == "http" && !IsLoopback(ep.Hostname()) {
-		return fmt.Errorf("%w (%s)", ErrInsecureCredential, want)
-	}
-	c.credOrigin = want
-	return nil
+// NewClient returns a client over any transport (HTTP, stdio).
+func NewClient(t Transport, opts Options) *Client {
+	return &Client{t: t, opts: opts.withDefaults()}
 }
 
-// originOf returns scheme://host:port with the default port made explicit.
-func originOf(u *url.URL) string {
-	scheme := strings.ToLower(u.Scheme)
-	port := u.Port()
-	if port == "" {
-		switch scheme {
-		case "http":
-			port = "80"
-		case "https":
-			port = "443"
-		}
-	}
-	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
-}
-
-// IsLoopback reports whether host (without port) names the local machine.
-func IsLoopback(host string) bool {
-	h := strings.ToLower(strings.Trim(host, "[]"))
-	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
-		return true
-	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
-}
-
-// Endpoint returns the URL requests go to.
+// Endpoint returns the URL requests go to ("" for a non-HTTP transport).
 func (c *Client) Endpoint() string { return c.endpoint }
 
-// Session returns the Mcp-Session-Id in use ("" when the server gave none).
+// Session returns the legacy Mcp-Session-Id in use ("" on 2026-07-28, or
+// when the server gave none).
 func (c *Client) Session() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.session
 }
 
-// Version returns the negotiated protocol version ("" before Initialize).
+// Version returns the protocol revision spoken ("" before Connect).
 func (c *Client) Version() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.version
 }
 
-// InitializeResult returns the server's initialize answer (nil when the
-// client was attached to a saved session instead).
+// InitializeResult returns what the server said of itself (nil when the
+// client was attached to a saved call instead).
 func (c *Client) InitializeResult() *InitializeResult {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.init
+	return c.server
 }
 
-// Initialize opens a session: initialize (offering Options.Version), then
-// notifications/initialized. The server's Mcp-Session-Id and the negotiated
-// version are sent with every later request.
+// Connect chooses the revision as docs/remote-mcp.md M2 says: unless
+// Options.Version pins a legacy one, it sends server/discover on 2026-07-28;
+// on -32022 it retries with a version from the error's supported list; when
+// the answer is not a recognised modern error (the server is legacy) it
+// falls back to Initialize. It never offers 2026-07-28 inside initialize.
+func (c *Client) Connect(ctx context.Context) (*InitializeResult, error) {
+	pinned := c.opts.Version
+	if pinned != "" && !IsModern(pinned) {
+		return c.Initialize(ctx)
+	}
+	v := pinned
+	if v == "" {
+		v = ModernVersions[0]
+	}
+	c.setState(v, "")
+	res, err := c.Discover(ctx)
+	if err == nil {
+		if len(res.SupportedVersions) == 0 || slices.Contains(res.SupportedVersions, v) {
+			return res, nil
+		}
+		// The server answered but lists other versions (a legacy SDK that
+		// knows server/discover): choose from its list.
+		if m := pickModern(res.SupportedVersions); m != "" && pinned == "" {
+			c.setState(m, "")
+			return c.Discover(ctx)
+		}
+		offer := ""
+		for _, l := range LegacyVersions {
+			if slices.Contains(res.SupportedVersions, l) {
+				offer = l
+				break
+			}
+		}
+		if pinned != "" || offer == "" {
+			return nil, fmt.Errorf("server/discover: %w: the server supports %s", ErrUnsupportedVersion, clipString(strings.Join(res.SupportedVersions, ", "), 200))
+		}
+		c.setState("", "")
+		return c.initialize(ctx, offer)
+	}
+	var rpc *RPCError
+	if errors.As(err, &rpc) && rpc.Code == -32601 && httpStatus(err) == http.StatusNotFound {
+		// A modern server without server/discover: it speaks 2026-07-28 and
+		// says nothing of itself.
+		res := &InitializeResult{ProtocolVersion: c.Version()}
+		c.mu.Lock()
+		c.server = res
+		c.mu.Unlock()
+		return res, nil
+	}
+	legacy, offer := legacyAnswer(err)
+	if pinned != "" || !legacy {
+		return nil, err
+	}
+	c.setState("", "")
+	res, ierr := c.initialize(ctx, offer)
+	if ierr != nil {
+		return nil, fmt.Errorf("%w (the server did not answer server/discover either: %v)", ierr, err)
+	}
+	return res, nil
+}
+
+// legacyAnswer reports whether a failed modern request says the server is
+// legacy (streamable-http "Backward Compatibility"): a 400, 404, 405 or 406
+// whose body is no recognised modern error, or a JSON-RPC error that is not
+// one, or -32022 listing only legacy versions; offer is the legacy version
+// to initialize with.
+func legacyAnswer(err error) (legacy bool, offer string) {
+	offer = LegacyVersions[0]
+	var rpc *RPCError
+	if errors.As(err, &rpc) {
+		switch rpc.Code {
+		case codeUnsupportedVersion:
+			sup, _ := rpc.versions()
+			for _, v := range LegacyVersions {
+				if slices.Contains(sup, v) {
+					return true, v
+				}
+			}
+			return false, ""
+		case codeHeaderMismatch, codeMissingCapability:
+			return false, ""
+		}
+	}
+	var h *HTTPError
+	if errors.As(err, &h) {
+		switch h.StatusCode {
+		case 400, 404, 405, 406:
+			return true, offer
+		}
+		return false, ""
+	}
+	return rpc != nil, offer
+}
+
+func httpStatus(err error) int {
+	var h *HTTPError
+	if errors.As(err, &h) {
+		return h.StatusCode
+	}
+	return 0
+}
+
+func (c *Client) setState(version, session string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.version, c.session = version, session
+}
+
+// Discover sends server/discover (2026-07-28) and keeps what it says.
+func (c *Client) Discover(ctx context.Context) (*InitializeResult, error) {
+	var res InitializeResult
+	if err := c.request(ctx, "server/discover", map[string]any{}, reqOpts{}, &res); err != nil {
+		return nil, fmt.Errorf("server/discover: %w", err)
+	}
+	res.ProtocolVersion = c.Version()
+	c.mu.Lock()
+	c.server = &res
+	c.mu.Unlock()
+	return &res, nil
+}
+
+// Initialize opens a legacy session: initialize (offering Options.Version
+// when it is legacy, else 2025-11-25), then notifications/initialized. The
+// server's Mcp-Session-Id and the negotiated version go with every later
+// request.
 func (c *Client) Initialize(ctx context.Context) (*InitializeResult, error) {
+	offer := c.opts.Version
+	if offer == "" || IsModern(offer) {
+		offer = LegacyVersions[0]
+	}
+	return c.initialize(ctx, offer)
+}
+
+func (c *Client) initialize(ctx context.Context, offer string) (*InitializeResult, error) {
 	params := map[string]any{
-		"protocolVersion": c.opts.Version,
+		"protocolVersion": offer,
 		"capabilities":    map[string]any{},
 		"clientInfo":      c.opts.ClientInfo,
 	}
 	var res InitializeResult
-	hdr, err := c.rpc(ctx, "initialize", params, nil, &res, false)
-	if err != nil {
+	var session string
+	if err := c.requestSession(ctx, "initialize", params, reqOpts{}, &res, &session); err != nil {
 		return nil, fmt.Errorf("initialize: %w", err)
 	}
-	if !slices.Contains(SupportedVersions, res.ProtocolVersion) {
+	if !slices.Contains(LegacyVersions, res.ProtocolVersion) {
 		return nil, fmt.Errorf("initialize: %w: the server answered %q", ErrUnsupportedVersion, clipString(res.ProtocolVersion, 40))
 	}
 	c.mu.Lock()
-	c.session = hdr.Get("Mcp-Session-Id")
-	c.version = res.ProtocolVersion
-	c.init = &res
+	c.session, c.version, c.server = session, res.ProtocolVersion, &res
 	c.mu.Unlock()
-	if err := c.notify(ctx, "notifications/initialized", map[string]any{}); err != nil {
+	if err := c.notify(ctx, "notifications/initialized"); err != nil {
 		return nil, fmt.Errorf("notifications/initialized: %w", err)
 	}
 	return &res, nil
 }
 
-// Attach continues a session opened earlier (by this or another process):
-// later requests carry session and version. Nothing is sent.
+// Attach continues a call begun earlier (by this or another process) on the
+// revision it used; a legacy call also continues its session. Nothing is
+// sent.
 func (c *Client) Attach(session, version string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.session, c.version = session, version
+	if IsModern(version) {
+		session = ""
+	}
+	c.setState(version, session)
 }
 
-// Close ends the session with DELETE. A server that does not allow it (405)
-// or no longer knows the session (404) counts as closed.
+// Close ends a legacy session with DELETE; a 2026-07-28 conversation has
+// none.
 func (c *Client) Close(ctx context.Context) error {
-	sess := c.Session()
-	if sess == "" {
+	v := c.Version()
+	if IsModern(v) || c.Session() == "" {
 		return nil
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodDelete, c.endpoint, nil)
+	return c.t.EndSession(ctx, &Message{Session: c.Session(), Header: http.Header{"MCP-Protocol-Version": {v}}})
+}
+
+// reqOpts are the per-request extras.
+type reqOpts struct {
+	name      string      // Mcp-Name (tool name or task id)
+	header    http.Header // Idempotency-Key, Mcp-Param-*
+	tasks     bool        // declare the Tasks extension (2026-07-28)
+	watchTask string      // end the wait when this task needs input
+}
+
+// clientCapabilities is what a 2026-07-28 request declares.
+func clientCapabilities(tasks bool) map[string]any {
+	if !tasks {
+		return map[string]any{}
+	}
+	return map[string]any{"extensions": map[string]any{TasksExtension: map[string]any{}}}
+}
+
+func (c *Client) request(ctx context.Context, method string, params map[string]any, o reqOpts, out any) error {
+	return c.requestSession(ctx, method, params, o, out, nil)
+}
+
+// requestSession sends one request and decodes its result into out. On
+// 2026-07-28 it adds the _meta and headers every request carries, and on
+// -32022 retries once with a version from the error's supported list.
+// session, if set, receives the reply's Mcp-Session-Id.
+func (c *Client) requestSession(ctx context.Context, method string, params map[string]any, o reqOpts, out any, session *string) error {
+	for attempt := 0; ; attempt++ {
+		version, sess := c.Version(), c.Session()
+		if version == "" && method != "initialize" {
+			return ErrNotInitialized
+		}
+		modern := IsModern(version)
+		p := maps.Clone(params)
+		if p == nil {
+			p = map[string]any{}
+		}
+		h := http.Header{"Mcp-Method": {method}}
+		if o.name != "" {
+			h["Mcp-Name"] = []string{headerValue(o.name)}
+		}
+		if version != "" {
+			h.Set("MCP-Protocol-Version", version)
+		}
+		for k, vs := range o.header {
+			h[k] = vs
+		}
+		if modern {
+			meta, _ := p["_meta"].(map[string]any)
+			meta = maps.Clone(meta)
+			if meta == nil {
+				meta = map[string]any{}
+			}
+			meta[MetaProtocolVersion] = version
+			meta[MetaClientCapabilities] = clientCapabilities(o.tasks)
+			meta[MetaClientInfo] = c.opts.ClientInfo
+			p["_meta"] = meta
+			sess = "" // a stray session id is neither kept nor sent
+		}
+		raw, rsess, err := c.roundTrip(ctx, method, p, h, sess, !modern && version != "", o.watchTask)
+		if err != nil {
+			var rpc *RPCError
+			if modern && attempt == 0 && errors.As(err, &rpc) && rpc.Code == codeUnsupportedVersion {
+				sup, _ := rpc.versions()
+				if v := pickModern(sup); v != "" {
+					c.setState(v, "")
+					continue
+				}
+			}
+			return err
+		}
+		if session != nil {
+			*session = rsess
+		}
+		if err := json.Unmarshal(raw, out); err != nil {
+			return fmt.Errorf("%w: result: %v", ErrProtocol, err)
+		}
+		return nil
+	}
+}
+
+// pickModern returns the newest modern version this client speaks that the
+// server lists.
+func pickModern(supported []string) string {
+	for _, v := range ModernVersions {
+		if slices.Contains(supported, v) {
+			return v
+		}
+	}
+	return ""
+}
+
+// notify sends a notification (legacy only: 2026-07-28 defines none over HTTP).
+func (c *Client) notify(ctx context.Context, method string) error {
+	b, err := json.Marshal(request{JSONRPC: "2.0", Method: method, Params: map[string]any{}})
 	if err != nil {
 		return err
 	}
-	c.headers(req, sess)
-	resp, err := c.hc.Do(req)
+	h := http.Header{"Mcp-Method": {method}}
+	if v := c.Version(); v != "" {
+		h.Set("MCP-Protocol-Version", v)
+	}
+	_, err = c.t.Send(ctx, &Message{Method: method, Body: b, Header: h, Session: c.Session()})
+	return err
+}
+
+// roundTrip sends one request and reads its reply until the response.
+// Notifications go to Options.OnNotification; with watchTask set, an
+// input_required status of that task, or a request from the server, ends
+// the wait with ErrInputRequired.
+func (c *Client) roundTrip(ctx context.Context, method string, params map[string]any, h http.Header, session string, resumable bool, watchTask string) (json.RawMessage, string, error) {
+	id := c.nextID.Add(1)
+	b, err := json.Marshal(request{JSONRPC: "2.0", ID: &id, Method: method, Params: params})
 	if err != nil {
-		return fmt.Errorf("end session: %w", err)
+		return nil, "", err
 	}
-	defer resp.Body.Close()
-	switch {
-	case resp.StatusCode >= 200 && resp.StatusCode <= 299, resp.StatusCode == 404, resp.StatusCode == 405:
-		return nil
+	rep, err := c.t.Send(ctx, &Message{ID: id, Method: method, Body: b, Header: h, Session: session, Resumable: resumable})
+	if err != nil {
+		return nil, "", err
 	}
-	return fmt.Errorf("end session: %w", httpErrorFrom(resp, nil, true))
+	if rep.Messages == nil {
+		return nil, rep.Session, fmt.Errorf("%w: no reply", ErrStreamBroken)
+	}
+	res, err := c.readReply(rep.Messages, strconv.AppendInt(nil, id, 10), watchTask)
+	return res, rep.Session, err
+}
+
+func (c *Client) readReply(msgs iter.Seq2[json.RawMessage, error], wantID []byte, watchTask string) (json.RawMessage, error) {
+	for data, err := range msgs {
+		if err != nil {
+			return nil, err
+		}
+		var env envelope
+		if err := json.Unmarshal(data, &env); err != nil {
+			return nil, fmt.Errorf("%w: reply is not JSON-RPC: %v", ErrProtocol, err)
+		}
+		switch {
+		case env.Method != "" && !present(env.ID):
+			if c.opts.OnNotification != nil {
+				c.opts.OnNotification(Notification{Method: env.Method, Params: env.Params})
+			}
+			if watchTask != "" && (env.Method == "notifications/tasks/status" || env.Method == "notifications/tasks") {
+				var t Task
+				if json.Unmarshal(env.Params, &t) == nil && t.TaskID == watchTask && t.Status == StatusInputRequired {
+					return nil, fmt.Errorf("%w: %s", ErrInputRequired, clipString(t.StatusMessage, 500))
+				}
+			}
+		case env.Method != "":
+			if env.Method == "ping" {
+				continue // answering needs a second request; a ping asks nothing
+			}
+			// The server asks the client something (legacy elicitation,
+			// sampling): this client declares no such capability.
+			return nil, fmt.Errorf("%w: the server sent a %q request", ErrInputRequired, clipString(env.Method, 60))
+		default:
+			return checkResponse(&env, wantID)
+		}
+	}
+	return nil, fmt.Errorf("%w: the reply ended without a response", ErrStreamBroken)
+}
+
+// checkResponse applies the envelope rules: JSON-RPC 2.0, our id, exactly
+// one of result and error.
+func checkResponse(env *envelope, wantID []byte) (json.RawMessage, error) {
+	if env.JSONRPC != "2.0" {
+		return nil, fmt.Errorf("%w: reply is not JSON-RPC 2.0", ErrProtocol)
+	}
+	hasResult := present(env.Result)
+	if env.Error != nil && hasResult {
+		return nil, fmt.Errorf("%w: reply has both result and error", ErrProtocol)
+	}
+	if !idMatches(env.ID, wantID, env.Error != nil) {
+		return nil, fmt.Errorf("%w: reply id %s does not match request id %s", ErrProtocol, clipString(string(env.ID), 64), wantID)
+	}
+	if env.Error != nil {
+		return nil, env.Error
+	}
+	if !hasResult {
+		return nil, fmt.Errorf("%w: reply has no result", ErrProtocol)
+	}
+	return env.Result, nil
+}
+
+// idMatches reports whether a reply id is the request's id; an error reply
+// may carry a null id (the server could not read ours).
+func idMatches(got json.RawMessage, want []byte, isError bool) bool {
+	g := trimSpace(got)
+	if isError && (len(g) == 0 || string(g) == "null") {
+		return true
+	}
+	return string(g) == string(want)
+}
+
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\n' || b[0] == '\r') {
+		b = b[1:]
+	}
+	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t' || b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
+	return b
 }
 
 // ListTools returns every tool, following nextCursor (at most 100 pages).
+// On 2026-07-28 a tool whose x-mcp-header annotations are invalid is left
+// out (Options.Warn hears why), and the others' annotations are kept for
+// CallTool's Mcp-Param-* headers.
 func (c *Client) ListTools(ctx context.Context) ([]Tool, error) {
 	var out []Tool
 	cursor := ""
+	params := map[string][]headerParam{}
+	modern := IsModern(c.Version())
 	for range 100 {
-		params := map[string]any{}
+		p := map[string]any{}
 		if cursor != "" {
-			params["cursor"] = cursor
+			p["cursor"] = cursor
 		}
 		var page struct {
 			Tools      []Tool `json:"tools"`
 			NextCursor string `json:"nextCursor,omitempty"`
 		}
-		if _, err := c.rpc(ctx, "tools/list", params, nil, &page, true); err != nil {
+		if err := c.request(ctx, "tools/list", p, reqOpts{}, &page); err != nil {
 			return nil, fmt.Errorf("tools/list: %w", err)
 		}
-		out = append(out, page.Tools...)
+		for _, t := range page.Tools {
+			if modern {
+				hp, err := headerParams(t.InputSchema)
+				if err != nil {
+					if c.opts.Warn != nil {
+						c.opts.Warn(fmt.Sprintf("tool %s left out: %v", clipString(t.Name, 100), err))
+					}
+					continue
+				}
+				params[t.Name] = hp
+			}
+			out = append(out, t)
+		}
 		if page.NextCursor == "" {
+			c.mu.Lock()
+			c.params = params
+			c.mu.Unlock()
 			return out, nil
 		}
 		cursor = page.NextCursor
@@ -288,35 +562,51 @@ func (c *Client) ListTools(ctx context.Context) ([]Tool, error) {
 
 // CallTool calls a tool. The answer is a final result, or a task when the
 // server ran the call as one (in either form). With an IdempotencyKey the
-// request carries it as a header and in _meta.
+// request carries it as a header and in _meta; on 2026-07-28 the tool's
+// x-mcp-header arguments (from the last ListTools) go out as Mcp-Param-*.
 func (c *Client) CallTool(ctx context.Context, p CallParams) (*CallResult, error) {
 	args := p.Arguments
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}
-	params := callToolParams{Name: p.Name, Arguments: args}
+	params := map[string]any{"name": p.Name, "arguments": args}
 	meta := map[string]any{}
 	if p.IdempotencyKey != "" {
 		meta[MetaIdempotencyKey] = p.IdempotencyKey
 	}
-	switch p.Task {
-	case FormCore:
-		params.Task = &taskParams{}
+	if p.ProgressToken != "" {
+		meta["progressToken"] = p.ProgressToken
+	}
+	o := reqOpts{name: p.Name, header: http.Header{}}
+	modern := IsModern(c.Version())
+	switch {
+	case p.Task == FormCore && !modern:
+		task := map[string]any{}
 		if p.TTLMillis > 0 {
-			params.Task.TTL = p.TTLMillis
+			task["ttl"] = p.TTLMillis
 		}
-	case FormExtension:
-		meta[MetaClientCapabilities] = map[string]any{"extensions": map[string]any{TasksExtension: map[string]any{}}}
+		params["task"] = task
+	case p.Task == FormExtension && modern:
+		o.tasks = true
 	}
 	if len(meta) > 0 {
-		params.Meta = meta
+		params["_meta"] = meta
 	}
-	var extra http.Header
 	if p.IdempotencyKey != "" {
-		extra = http.Header{"Idempotency-Key": {p.IdempotencyKey}}
+		o.header.Set("Idempotency-Key", p.IdempotencyKey)
+	}
+	if modern {
+		c.mu.Lock()
+		hp := c.params[p.Name]
+		c.mu.Unlock()
+		ph, err := paramHeaders(hp, args)
+		if err != nil {
+			return nil, fmt.Errorf("tools/call %s: %w", p.Name, err)
+		}
+		maps.Copy(o.header, ph)
 	}
 	var raw json.RawMessage
-	if _, err := c.rpc(ctx, "tools/call", params, extra, &raw, true); err != nil {
+	if err := c.request(ctx, "tools/call", params, o, &raw); err != nil {
 		return nil, fmt.Errorf("tools/call %s: %w", p.Name, err)
 	}
 	res, err := decodeCallResult(raw)
@@ -335,7 +625,9 @@ type callResultWire struct {
 	ToolResult
 }
 
-// decodeCallResult tells a task answer (either form) from a final result.
+// decodeCallResult tells a task answer (either form) from a final result;
+// an input_required result is ErrInputRequired (this client answers no
+// input requests yet).
 func decodeCallResult(raw json.RawMessage) (*CallResult, error) {
 	var w callResultWire
 	if err := json.Unmarshal(raw, &w); err != nil {
@@ -350,10 +642,18 @@ func decodeCallResult(raw json.RawMessage) (*CallResult, error) {
 		if t.TaskID == "" {
 			return nil, fmt.Errorf("%w: the task has no taskId", ErrProtocol)
 		}
+		if len(t.TaskID) > MaxTaskIDBytes {
+			return nil, fmt.Errorf("%w: %w (%d bytes)", ErrProtocol, ErrTaskIDTooLong, len(t.TaskID))
+		}
 		return &CallResult{Task: &t, Form: FormExtension}, nil
+	case w.ResultType == "input_required":
+		return nil, fmt.Errorf("%w: the server asks for input before it runs the tool (input_required)", ErrInputRequired)
 	case w.TaskObj != nil:
 		if w.TaskObj.TaskID == "" {
 			return nil, fmt.Errorf("%w: the task has no taskId", ErrProtocol)
+		}
+		if len(w.TaskObj.TaskID) > MaxTaskIDBytes {
+			return nil, fmt.Errorf("%w: %w (%d bytes)", ErrProtocol, ErrTaskIDTooLong, len(w.TaskObj.TaskID))
 		}
 		return &CallResult{Task: w.TaskObj, Form: FormCore}, nil
 	case w.ResultType != "" && w.ResultType != "complete":
@@ -361,17 +661,6 @@ func decodeCallResult(raw json.RawMessage) (*CallResult, error) {
 	}
 	r := w.ToolResult
 	return &CallResult{Result: &r}, nil
-}
-
-type callToolParams struct {
-	Name      string          `json:"name"`
-	Arguments json.RawMessage `json:"arguments"`
-	Task      *taskParams     `json:"task,omitempty"`
-	Meta      map[string]any  `json:"_meta,omitempty"`
-}
-
-type taskParams struct {
-	TTL int64 `json:"ttl,omitempty"`
 }
 
 // decodeTask reads a task at the top level or under "task"; want, if set,
@@ -398,37 +687,88 @@ func decodeTask(raw json.RawMessage, want string) (*Task, error) {
 	return &t, nil
 }
 
+// MaxTaskIDBytes bounds a task id this client sends or accepts; a longer
+// one is refused before any request (ErrTaskIDTooLong).
+const MaxTaskIDBytes = 4 << 10
+
+// ErrTaskIDTooLong: a task id over MaxTaskIDBytes.
+var ErrTaskIDTooLong = fmt.Errorf("mcp: task id longer than %d bytes", MaxTaskIDBytes)
+
 // GetTask reads a task; the reply must name it. In the extension form a
 // terminal task carries its result or error.
 func (c *Client) GetTask(ctx context.Context, taskID string) (*Task, error) {
-	return c.taskCall(ctx, "tasks/get", taskID)
-}
-
-// CancelTask asks the server to cancel a task and returns the task as the
-// server reports it (it may still be working).
-func (c *Client) CancelTask(ctx context.Context, taskID string) (*Task, error) {
-	return c.taskCall(ctx, "tasks/cancel", taskID)
-}
-
-func (c *Client) taskCall(ctx context.Context, method, taskID string) (*Task, error) {
-	var raw json.RawMessage
-	if _, err := c.rpc(ctx, method, map[string]any{"taskId": taskID}, nil, &raw, true); err != nil {
-		return nil, fmt.Errorf("%s %s: %w", method, taskID, err)
+	raw, err := c.taskRequest(ctx, "tasks/get", taskID)
+	if err != nil {
+		return nil, err
 	}
 	t, err := decodeTask(raw, taskID)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", method, taskID, err)
+		return nil, fmt.Errorf("tasks/get %s: %w", clipString(taskID, 64), err)
 	}
 	return t, nil
+}
+
+// CancelTask asks the server to cancel a task. It returns the task as the
+// server reports it (it may still be working), or nil when the server
+// acknowledged with an empty result — on 2026-07-28 that is the answer: the
+// server accepted the cancel.
+func (c *Client) CancelTask(ctx context.Context, taskID string) (*Task, error) {
+	raw, err := c.taskRequest(ctx, "tasks/cancel", taskID)
+	if err != nil {
+		return nil, err
+	}
+	var probe struct {
+		TaskID string          `json:"taskId"`
+		Task   json.RawMessage `json:"task"`
+	}
+	if err := json.Unmarshal(raw, &probe); err != nil {
+		return nil, fmt.Errorf("tasks/cancel %s: %w: %v", clipString(taskID, 64), ErrProtocol, err)
+	}
+	if probe.TaskID == "" && !present(probe.Task) {
+		return nil, nil
+	}
+	t, err := decodeTask(raw, taskID)
+	if err != nil {
+		return nil, fmt.Errorf("tasks/cancel %s: %w", clipString(taskID, 64), err)
+	}
+	return t, nil
+}
+
+// taskRequest sends tasks/get or tasks/cancel: Mcp-Name is the task id and,
+// on 2026-07-28, the Tasks extension is declared (the server must refuse
+// tasks/* otherwise). -32602 (the id is the only parameter) is
+// ErrTaskNotFound.
+func (c *Client) taskRequest(ctx context.Context, method, taskID string) (json.RawMessage, error) {
+	if len(taskID) > MaxTaskIDBytes {
+		return nil, fmt.Errorf("%s: %w (%d bytes)", method, ErrTaskIDTooLong, len(taskID))
+	}
+	var raw json.RawMessage
+	err := c.request(ctx, method, map[string]any{"taskId": taskID}, reqOpts{name: taskID, tasks: true}, &raw)
+	return raw, taskError(method, taskID, err)
+}
+
+func taskError(method, taskID string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var rpc *RPCError
+	if errors.As(err, &rpc) && rpc.Code == -32602 {
+		return fmt.Errorf("%s %s: %w: %w", method, clipString(taskID, 64), ErrTaskNotFound, err)
+	}
+	return fmt.Errorf("%s %s: %w", method, clipString(taskID, 64), err)
 }
 
 // TaskResult waits for a task's result (core form: tasks/result blocks until
 // the task ends). It returns ErrInputRequired when, meanwhile, the server
 // reports the task input_required or sends the client a request.
 func (c *Client) TaskResult(ctx context.Context, taskID string) (*ToolResult, error) {
+	if len(taskID) > MaxTaskIDBytes {
+		return nil, fmt.Errorf("tasks/result: %w (%d bytes)", ErrTaskIDTooLong, len(taskID))
+	}
 	var r ToolResult
-	if _, err := c.rpcWatch(ctx, "tasks/result", map[string]any{"taskId": taskID}, nil, &r, taskID); err != nil {
-		return nil, fmt.Errorf("tasks/result %s: %w", taskID, err)
+	err := c.request(ctx, "tasks/result", map[string]any{"taskId": taskID}, reqOpts{name: taskID, watchTask: taskID}, &r)
+	if err != nil {
+		return nil, taskError("tasks/result", taskID, err)
 	}
 	return &r, nil
 }

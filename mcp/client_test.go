@@ -22,6 +22,9 @@ type fakeServer struct {
 	Handle func(w http.ResponseWriter, r *http.Request, method string, id json.RawMessage, params json.RawMessage) bool
 	// Version is what initialize answers (default 2025-11-25).
 	Version string
+	// Modern: a 2026-07-28-only server: server/discover answers, initialize
+	// is refused with 400 and no body, a stray Mcp-Session-Id is minted.
+	Modern bool
 
 	mu   sync.Mutex
 	reqs []seen
@@ -66,6 +69,20 @@ func (f *fakeServer) start(t *testing.T) string {
 		if f.Handle != nil && f.Handle(w, r, m.Method, m.ID, m.Params) {
 			return
 		}
+		if f.Modern {
+			w.Header().Set("Mcp-Session-Id", "stray")
+			switch m.Method {
+			case "server/discover":
+				jsonAnswer(w, m.ID, map[string]any{"resultType": "complete", "supportedVersions": []string{mcp.Version20260728},
+					"capabilities": map[string]any{"tools": map[string]any{}, "extensions": map[string]any{mcp.TasksExtension: map[string]any{}}},
+					"serverInfo":   map[string]any{"name": "modern", "version": "2"}})
+			case "initialize", "notifications/initialized":
+				w.WriteHeader(http.StatusBadRequest)
+			default:
+				jsonAnswer(w, m.ID, map[string]any{"content": []any{map[string]any{"type": "text", "text": "ok"}}})
+			}
+			return
+		}
 		switch m.Method {
 		case "initialize":
 			v := f.Version
@@ -96,14 +113,14 @@ func newClient(t *testing.T, url string, opts mcp.Options) *mcp.Client {
 	return c
 }
 
-func TestHeadersAndNegotiation(t *testing.T) {
-	f := &fakeServer{Version: mcp.Version20260728}
+func TestLegacyHeadersAndNegotiation(t *testing.T) {
+	f := &fakeServer{Version: mcp.Version20251125}
 	url := f.start(t)
 	c := newClient(t, url, mcp.Options{})
-	if c.Version() != mcp.Version20260728 || c.Session() != "sess-1" {
+	if c.Version() != mcp.Version20251125 || c.Session() != "sess-1" {
 		t.Fatalf("version %q session %q", c.Version(), c.Session())
 	}
-	_, err := c.CallTool(t.Context(), mcp.CallParams{Name: "t", Arguments: json.RawMessage(`{"a":1}`), Task: mcp.FormExtension, IdempotencyKey: "key-7"})
+	_, err := c.CallTool(t.Context(), mcp.CallParams{Name: "t", Arguments: json.RawMessage(`{"a":1}`), IdempotencyKey: "key-7"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,11 +143,11 @@ func TestHeadersAndNegotiation(t *testing.T) {
 		ProtocolVersion string `json:"protocolVersion"`
 	}
 	json.Unmarshal(reqs[0].Params, &init) //nolint:errcheck // checked below
-	if init.ProtocolVersion != mcp.Version20260728 || reqs[0].Header.Get("Mcp-Session-Id") != "" || reqs[0].Header.Get("MCP-Protocol-Version") != "" {
+	if init.ProtocolVersion != mcp.Version20251125 || reqs[0].Header.Get("Mcp-Session-Id") != "" || reqs[0].Header.Get("MCP-Protocol-Version") != "" {
 		t.Errorf("initialize: %s %v", reqs[0].Params, reqs[0].Header)
 	}
 	for _, r := range reqs[1:] {
-		if r.Header.Get("Mcp-Session-Id") != "sess-1" || r.Header.Get("MCP-Protocol-Version") != mcp.Version20260728 {
+		if r.Header.Get("Mcp-Session-Id") != "sess-1" || r.Header.Get("MCP-Protocol-Version") != mcp.Version20251125 {
 			t.Errorf("%s headers: %v", r.Method, r.Header)
 		}
 		if r.Method != "DELETE" && r.Header.Get("Accept") != "application/json, text/event-stream" {
@@ -146,12 +163,8 @@ func TestHeadersAndNegotiation(t *testing.T) {
 		Meta      map[string]any  `json:"_meta"`
 	}
 	json.Unmarshal(reqs[2].Params, &call) //nolint:errcheck // checked below
-	if string(call.Arguments) != `{"a":1}` || call.Task != nil || call.Meta[mcp.MetaIdempotencyKey] != "key-7" {
+	if string(call.Arguments) != `{"a":1}` || call.Task != nil || call.Meta[mcp.MetaIdempotencyKey] != "key-7" || call.Meta[mcp.MetaProtocolVersion] != nil {
 		t.Errorf("call params = %s", reqs[2].Params)
-	}
-	caps, _ := call.Meta[mcp.MetaClientCapabilities].(map[string]any)
-	if ext, _ := caps["extensions"].(map[string]any); ext[mcp.TasksExtension] == nil {
-		t.Errorf("extension not declared: %s", reqs[2].Params)
 	}
 	call.Task, call.Meta = nil, nil
 	json.Unmarshal(reqs[3].Params, &call) //nolint:errcheck // checked below
@@ -200,7 +213,7 @@ func TestSSEReplies(t *testing.T) {
 		{"not JSON-RPC 2.0", "data: {\"jsonrpc\":\"1.0\",\"id\":ID,\"result\":{}}\n\n", mcp.ErrProtocol, ""},
 		{"both result and error", "data: {\"jsonrpc\":\"2.0\",\"id\":ID,\"result\":{},\"error\":{\"code\":1,\"message\":\"x\"}}\n\n", mcp.ErrProtocol, ""},
 		{"garbage", "data: <html>\n\n", mcp.ErrProtocol, ""},
-		{"error answer", "data: {\"jsonrpc\":\"2.0\",\"id\":ID,\"error\":{\"code\":-32602,\"message\":\"Failed to retrieve task: Task not found\"}}\n\n", mcp.ErrTaskNotFound, ""},
+		{"error answer", "data: {\"jsonrpc\":\"2.0\",\"id\":ID,\"error\":{\"code\":-32602,\"message\":\"Failed to retrieve task: Task not found\"}}\n\n", mcp.ErrInvalidParams, ""},
 		{"server request", "data: {\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"method\":\"elicitation/create\",\"params\":{}}\n\n", mcp.ErrInputRequired, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

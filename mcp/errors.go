@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -38,12 +39,20 @@ var (
 	// ErrSessionNotFound: the server no longer knows the session (HTTP 404
 	// for a request carrying a session id, or a "no valid session" 400).
 	ErrSessionNotFound = errors.New("mcp: the server no longer has this session")
-	// ErrTaskNotFound: the server does not know the task (its error names a
-	// task that is not found or not available in this session).
+	// ErrTaskNotFound: the server does not know the task: -32602 (invalid
+	// params) to tasks/get, tasks/result or tasks/cancel, whose only
+	// parameter is the task id.
 	ErrTaskNotFound = errors.New("mcp: task not found")
-	// ErrUnsupportedVersion: the server answered initialize with a protocol
-	// version this client does not speak.
+	// ErrUnsupportedVersion: the server speaks none of this client's
+	// protocol versions (-32022 without a common one, or an initialize
+	// answer naming another version).
 	ErrUnsupportedVersion = errors.New("mcp: unsupported protocol version")
+	// ErrHeaderMismatch: -32020, the server found a request header missing
+	// or not matching the body.
+	ErrHeaderMismatch = errors.New("mcp: the server refused a request header")
+	// ErrMissingCapability: -32021, the request needs a client capability
+	// this client did not declare.
+	ErrMissingCapability = errors.New("mcp: the server requires a client capability that was not declared")
 	// ErrInputRequired: while waiting for a task's result the server asked
 	// for input (an input_required status or a request to the client).
 	ErrInputRequired = errors.New("mcp: the task needs input")
@@ -67,20 +76,80 @@ type RPCError struct {
 }
 
 func (e *RPCError) Error() string {
+	switch e.Code {
+	case codeHeaderMismatch:
+		return fmt.Sprintf("%v (-32020: a header such as MCP-Protocol-Version, Mcp-Method, Mcp-Name or Mcp-Param-* is missing or differs from the body): %s", ErrHeaderMismatch, clipString(e.Message, 300))
+	case codeMissingCapability:
+		return fmt.Sprintf("%v (-32021): it requires %s: %s", ErrMissingCapability, e.requiredCapabilities(), clipString(e.Message, 300))
+	case codeUnsupportedVersion:
+		sup, req := e.versions()
+		return fmt.Sprintf("%v (-32022): the server does not support %s; it supports %s", ErrUnsupportedVersion, display(req), display(strings.Join(sup, ", ")))
+	}
 	if s := codeSentinel(e.Code); s != nil {
 		return fmt.Sprintf("%v (%d): %s", s, e.Code, clipString(e.Message, 300))
 	}
 	return fmt.Sprintf("mcp: JSON-RPC error %d: %s", e.Code, clipString(e.Message, 300))
 }
 
-// Is matches the sentinel of the code. A "not found" error about a task or a
-// session (servers use -32602 or -32000 for both) also matches
-// ErrTaskNotFound or ErrSessionNotFound.
+// Protocol error codes of 2026-07-28 (basic/index "Error Codes").
+const (
+	codeHeaderMismatch     = -32020
+	codeMissingCapability  = -32021
+	codeUnsupportedVersion = -32022
+)
+
+// versions reads a -32022 error's data: the versions the server supports
+// and the one that was requested.
+func (e *RPCError) versions() (supported []string, requested string) {
+	var d struct {
+		Supported []string `json:"supported"`
+		Requested string   `json:"requested"`
+	}
+	if json.Unmarshal(e.Data, &d) == nil {
+		for _, v := range d.Supported {
+			supported = append(supported, clipString(v, 40))
+		}
+		if len(supported) > 20 {
+			supported = supported[:20]
+		}
+	}
+	return supported, clipString(d.Requested, 40)
+}
+
+// requiredCapabilities names a -32021 error's data.requiredCapabilities.
+func (e *RPCError) requiredCapabilities() string {
+	var d struct {
+		Required struct {
+			Extensions map[string]json.RawMessage `json:"extensions"`
+		} `json:"requiredCapabilities"`
+	}
+	var raw struct {
+		Required map[string]json.RawMessage `json:"requiredCapabilities"`
+	}
+	var names []string
+	if json.Unmarshal(e.Data, &d) == nil {
+		for k := range d.Required.Extensions {
+			names = append(names, "the extension "+clipString(k, 80))
+		}
+	}
+	if json.Unmarshal(e.Data, &raw) == nil {
+		for k := range raw.Required {
+			if k != "extensions" {
+				names = append(names, "the capability "+clipString(k, 80))
+			}
+		}
+	}
+	if len(names) == 0 {
+		return "a capability it did not name"
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
+}
+
+// Is matches the sentinel of the code. A legacy server's "no valid session"
+// error (no code of its own) also matches ErrSessionNotFound.
 func (e *RPCError) Is(target error) bool {
 	switch target {
-	case ErrTaskNotFound:
-		m := strings.ToLower(e.Message)
-		return strings.Contains(m, "task") && (strings.Contains(m, "not found") || strings.Contains(m, "not available") || strings.Contains(m, "unknown"))
 	case ErrSessionNotFound:
 		m := strings.ToLower(e.Message)
 		return strings.Contains(m, "session") && (strings.Contains(m, "no valid") || strings.Contains(m, "not found") || strings.Contains(m, "unknown") || strings.Contains(m, "expired"))
@@ -101,14 +170,21 @@ func codeSentinel(code int) error {
 		return ErrInvalidParams
 	case -32603:
 		return ErrInternal
+	case codeHeaderMismatch:
+		return ErrHeaderMismatch
+	case codeMissingCapability:
+		return ErrMissingCapability
+	case codeUnsupportedVersion:
+		return ErrUnsupportedVersion
 	}
 	return nil
 }
 
 // HTTPError is a non-2xx HTTP answer. It matches ErrUnauthorized (401, 403),
 // ErrPayloadTooLarge (413), ErrServer (5xx) or ErrSessionNotFound (404 to a
-// request that carried a session id); a JSON-RPC error in the body is
-// unwrapped too.
+// request that carried a session id, unless the body says -32601: a modern
+// server's "method not found"); a JSON-RPC error in the body is unwrapped
+// too.
 type HTTPError struct {
 	StatusCode int
 	// WithSession: the request carried an Mcp-Session-Id.
@@ -130,7 +206,7 @@ func (e *HTTPError) Error() string {
 			fmt.Fprintf(&b, "; WWW-Authenticate: %s", clipString(e.WWWAuthenticate, 200))
 		}
 		b.WriteString(")")
-	case e.StatusCode == 404 && e.WithSession:
+	case e.sessionGone():
 		b.WriteString(" (session not found)")
 	case e.StatusCode == 413:
 		b.WriteString(" (request too large for the server or a proxy in front of it)")
@@ -153,9 +229,13 @@ func (e *HTTPError) Is(target error) bool {
 	case ErrServer:
 		return e.StatusCode >= 500 && e.StatusCode <= 599
 	case ErrSessionNotFound:
-		return e.StatusCode == 404 && e.WithSession
+		return e.sessionGone()
 	}
 	return false
+}
+
+func (e *HTTPError) sessionGone() bool {
+	return e.StatusCode == 404 && e.WithSession && (e.RPC == nil || e.RPC.Code != -32601)
 }
 
 // Unwrap exposes the JSON-RPC error carried in the body, if any.
@@ -170,6 +250,13 @@ func (e *HTTPError) Unwrap() error {
 func clipString(s string, n int) string {
 	if r := []rune(s); len(r) > n {
 		return string(r[:n]) + "…"
+	}
+	return s
+}
+
+func display(s string) string {
+	if s == "" {
+		return "-"
 	}
 	return s
 }

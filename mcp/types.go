@@ -5,8 +5,10 @@ import (
 	"strings"
 )
 
-// Protocol versions this client speaks, newest first. Tasks need 2025-11-25
-// or later; older versions still call plain tools.
+// Protocol versions this client speaks, newest first. 2026-07-28 is modern
+// (stateless: version, capabilities and client info on every request); the
+// others are legacy (an initialize handshake and a session). Tasks need
+// 2025-11-25 or later; older versions still call plain tools.
 const (
 	Version20260728 = "2026-07-28"
 	Version20251125 = "2025-11-25"
@@ -14,14 +16,28 @@ const (
 	Version20250326 = "2025-03-26"
 )
 
-// SupportedVersions lists the versions Initialize accepts, newest first.
+// SupportedVersions lists every version this client speaks, newest first.
 var SupportedVersions = []string{Version20260728, Version20251125, Version20250618, Version20250326}
+
+// ModernVersions are the stateless revisions, newest first; LegacyVersions
+// the initialize-based ones. Initialize never offers a modern version.
+var (
+	ModernVersions = []string{Version20260728}
+	LegacyVersions = []string{Version20251125, Version20250618, Version20250326}
+)
+
+// IsModern reports whether v is a stateless revision (2026-07-28 or later).
+func IsModern(v string) bool { return v >= Version20260728 }
 
 // TasksExtension is the 2026-07-28 Tasks extension's identifier.
 const TasksExtension = "io.modelcontextprotocol/tasks"
 
 // Meta keys this client writes.
 const (
+	// MetaProtocolVersion and MetaClientInfo go on every 2026-07-28
+	// request, with MetaClientCapabilities.
+	MetaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
+	MetaClientInfo      = "io.modelcontextprotocol/clientInfo"
 	// MetaClientCapabilities carries per-request client capabilities
 	// (2026-07-28), where the Tasks extension is declared.
 	MetaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
@@ -58,12 +74,16 @@ type Implementation struct {
 	Version string `json:"version"`
 }
 
-// InitializeResult is the server's answer to initialize.
+// InitializeResult is what the server says of itself: its answer to
+// initialize (legacy) or to server/discover (2026-07-28). ProtocolVersion is
+// the revision this client speaks with it.
 type InitializeResult struct {
-	ProtocolVersion string             `json:"protocolVersion"`
-	Capabilities    ServerCapabilities `json:"capabilities"`
-	ServerInfo      Implementation     `json:"serverInfo"`
-	Instructions    string             `json:"instructions,omitempty"`
+	ProtocolVersion string `json:"protocolVersion"`
+	// SupportedVersions is server/discover's list (empty after initialize).
+	SupportedVersions []string           `json:"supportedVersions,omitempty"`
+	Capabilities      ServerCapabilities `json:"capabilities"`
+	ServerInfo        Implementation     `json:"serverInfo"`
+	Instructions      string             `json:"instructions,omitempty"`
 }
 
 // ServerCapabilities is what the client reads of the server's capabilities.
@@ -103,15 +123,41 @@ func (c ServerCapabilities) TaskForm() string {
 	return FormNone
 }
 
+// TaskFormFor reports the task form usable on revision version: on
+// 2026-07-28 only the extension (declared per request), on a legacy
+// revision only the core form (a session's capability).
+func (c ServerCapabilities) TaskFormFor(version string) string {
+	if IsModern(version) {
+		if _, ok := c.Extensions[TasksExtension]; ok {
+			return FormExtension
+		}
+		return FormNone
+	}
+	if c.Tasks != nil && c.Tasks.Requests != nil && c.Tasks.Requests.Tools != nil && c.Tasks.Requests.Tools.Call != nil {
+		return FormCore
+	}
+	return FormNone
+}
+
 // Tool is one entry of tools/list.
 type Tool struct {
-	Name        string          `json:"name"`
-	Title       string          `json:"title,omitempty"`
-	Description string          `json:"description,omitempty"`
-	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
+	Name        string           `json:"name"`
+	Title       string           `json:"title,omitempty"`
+	Description string           `json:"description,omitempty"`
+	InputSchema json.RawMessage  `json:"inputSchema,omitempty"`
+	Annotations *ToolAnnotations `json:"annotations,omitempty"`
 	Execution   *struct {
 		TaskSupport string `json:"taskSupport,omitempty"`
 	} `json:"execution,omitempty"`
+}
+
+// ToolAnnotations are a tool's hints; nil means the server gave none.
+type ToolAnnotations struct {
+	Title           string `json:"title,omitempty"`
+	ReadOnlyHint    *bool  `json:"readOnlyHint,omitempty"`
+	DestructiveHint *bool  `json:"destructiveHint,omitempty"`
+	IdempotentHint  *bool  `json:"idempotentHint,omitempty"`
+	OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
 }
 
 // TaskSupport returns execution.taskSupport, "forbidden" when absent.
@@ -174,6 +220,7 @@ type Task struct {
 	CreatedAt     string `json:"createdAt,omitempty"`
 	LastUpdatedAt string `json:"lastUpdatedAt,omitempty"`
 	TTL           *int64 `json:"ttl,omitempty"`
+	TTLMs         *int64 `json:"ttlMs,omitempty"`
 	// PollInterval (core) and PollIntervalMs (extension), in milliseconds.
 	PollInterval   *int64      `json:"pollInterval,omitempty"`
 	PollIntervalMs *int64      `json:"pollIntervalMs,omitempty"`
@@ -212,6 +259,9 @@ type CallParams struct {
 	// IdempotencyKey, when set, goes out as the Idempotency-Key header and
 	// in _meta, so a server that honours it starts one task for repeats.
 	IdempotencyKey string
+	// ProgressToken, when set, asks the server for notifications/progress
+	// on the reply stream (_meta.progressToken).
+	ProgressToken string
 }
 
 // Notification is a server notification seen on a reply stream.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
 )
 
@@ -32,6 +33,10 @@ type Reader struct {
 	long bool // the last line is in line (it did not fit the bufio buffer)
 	data []byte
 	ev   Event
+	// lastID and retry outlive events: the SSE rules keep the last event id
+	// and the reconnection time even from events that carry no data.
+	lastID string
+	retry  int64 // milliseconds; -1 until a retry field arrives
 }
 
 // bufSize is the pooled line buffer; lines up to this size are not copied.
@@ -49,8 +54,16 @@ func NewReader(r io.Reader, maxEvent int64) *Reader {
 	} else {
 		br.Reset(r)
 	}
-	return &Reader{br: br, max: maxEvent}
+	return &Reader{br: br, max: maxEvent, retry: -1}
 }
+
+// LastEventID is the last id field read so far ("" if none); a client
+// resuming the stream sends it as Last-Event-ID.
+func (r *Reader) LastEventID() string { return r.lastID }
+
+// Retry is the last reconnection time the stream asked for (retry field),
+// in milliseconds; ok is false when it sent none.
+func (r *Reader) Retry() (millis int64, ok bool) { return r.retry, r.retry >= 0 }
 
 // Release returns the line buffer to the pool; the Reader is unusable after.
 // Event data already returned stays valid (it never points into the pooled
@@ -115,6 +128,11 @@ func (r *Reader) Next() (Event, error) {
 		case "id":
 			if bytes.IndexByte(value, 0) < 0 {
 				r.ev.ID = string(value)
+				r.lastID = r.ev.ID
+			}
+		case "retry":
+			if n, err := strconv.ParseInt(string(value), 10, 64); err == nil && n >= 0 && len(value) > 0 && value[0] != '+' {
+				r.retry = n
 			}
 		}
 	}

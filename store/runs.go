@@ -182,8 +182,12 @@ func unmarshalValues(s string) (workrun.Values, error) {
 	if s == "" {
 		return nil, nil
 	}
-	err := json.Unmarshal([]byte(s), &v)
-	return v, err
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		return nil, err
+	}
+	// A large value is stored once, as an artifact; records hold its
+	// reference (workrun.ValueRef).
+	return workrun.RestoreRefs(v), nil
 }
 
 // SaveNodeRun inserts or replaces the record of (RunID, NodeID); committed

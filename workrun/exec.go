@@ -355,7 +355,18 @@ func (x *execution) runNode(id string, inputs Values, resumed bool) {
 				err = texts.Error(nil, msgNodePanicked, p)
 			}
 		}()
-		return x.steps[id].Run(x.ctx, nc)
+		// The record keeps the references; a step that cannot take them
+		// gets the values (docs/engine.md "Large values").
+		if rr, ok := x.steps[id].(RefReader); (!ok || !rr.ReadsRefs()) && HasRefs(inputs) {
+			if nc.inputs, err = ResolveRefs(x.ctx, x.e.arts, inputs); err != nil {
+				return nil, err
+			}
+		}
+		out, err = x.steps[id].Run(x.ctx, nc)
+		if err == nil {
+			out, err = x.keepLarge(id, out)
+		}
+		return out, err
 	}()
 	nc.mu.Lock()
 	branch := nc.branch
@@ -406,6 +417,29 @@ func (x *execution) handle(r nodeResult) NodeRun {
 	}
 	x.status[r.id], x.recs[r.id] = rec.Status, rec
 	return rec
+}
+
+// keepLarge stores each large text or JSON output once, as an artifact,
+// and puts its reference in its place (KeepLarge); on the node's goroutine,
+// so the loop never waits for the copy.
+func (x *execution) keepLarge(id string, out Values) (Values, error) {
+	var kept Values
+	for k, v := range out {
+		nv, err := KeepLarge(x.ctx, x.e.arts, x.run.Workflow.State[k], v, x.run.ID, id)
+		if err != nil {
+			return nil, fmt.Errorf("output %s: %w", k, err)
+		}
+		if _, ok := nv.(ValueRef); ok {
+			if kept == nil {
+				kept = maps.Clone(out)
+			}
+			kept[k] = nv
+		}
+	}
+	if kept != nil {
+		return kept, nil
+	}
+	return out, nil
 }
 
 func (x *execution) checkOutputs(id string, out Values) (Values, error) {

@@ -48,6 +48,8 @@ func FormatValue(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return ""
+	case ValueRef:
+		return x.String()
 	case string:
 		return x
 	case float64:

@@ -13,6 +13,13 @@ func NormalizeValue(t FieldType, v any) (any, error) {
 	if v == nil {
 		return nil, nil
 	}
+	if r, ok := RefOf(v); ok {
+		// A large value kept once as an artifact (valueref.go).
+		if r.Type != t {
+			return nil, refTexts.Error(nil, msgWantRefType, t, r.Type)
+		}
+		return r, nil
+	}
 	switch t {
 	case FieldText, FieldFile:
 		s, ok := v.(string)

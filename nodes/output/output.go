@@ -2,6 +2,9 @@ package output
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"unicode/utf8"
 	"workrun/workrun"
 )
 
@@ -44,7 +47,43 @@ func (s step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, 
 			nc.Log(texts.Msg(msgNotSet, f))
 			continue
 		}
+		if r, ok := workrun.RefOf(v); ok {
+			head, err := refHead(ctx, nc.Artifacts(), r)
+			if err != nil {
+				return nil, err
+			}
+			nc.Log(texts.Msg(msgRef, f, head, r.Size-int64(len(head)), r.Artifact))
+			continue
+		}
 		nc.Log(texts.Msg(msgValue, f, workrun.FormatValue(v)))
 	}
 	return nil, nil
+}
+
+// ReadsRefs implements workrun.RefReader: a large value is shown by its
+// beginning, read from its artifact, not loaded whole.
+func (step) ReadsRefs() bool { return true }
+
+// refHeadBytes is how much of a large value the node shows (a message is cut
+// at 64 KiB anyway).
+const refHeadBytes = 4 << 10
+
+func refHead(ctx context.Context, arts workrun.ArtifactStore, r workrun.ValueRef) (string, error) {
+	rc, err := workrun.OpenValue(ctx, arts, r)
+	if err != nil {
+		return "", err
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(io.LimitReader(rc, refHeadBytes))
+	if err != nil {
+		return "", fmt.Errorf("read value %s: %w", r.Artifact, err)
+	}
+	// Cut at a character boundary: drop a last rune the limit split.
+	for i := 0; i < utf8.UTFMax && len(b) > 0; i++ {
+		if r, size := utf8.DecodeLastRune(b); r != utf8.RuneError || size != 1 {
+			break
+		}
+		b = b[:len(b)-1]
+	}
+	return string(b), nil
 }

@@ -545,11 +545,29 @@ func (c *call) finish(ctx context.Context) (workrun.Values, error) {
 	case c.reply != nil || state == a2a.TaskStateCompleted:
 		var (
 			text  string
+			ref   *workrun.ValueRef
 			parts []resultFile
 		)
-		if c.reply != nil {
+		switch {
+		case c.reply != nil:
 			text, parts = partsText(c.reply.Parts), messageFiles(c.reply.Parts)
-		} else {
+		case c.res.textSize() > workrun.InlineValueLimit && c.s.cfg.Output == "":
+			parts = c.res.files() // nobody asked for the text: not kept
+		case c.res.textSize() > workrun.InlineValueLimit:
+			// Kept once, streamed from the spool and redacted on the way
+			// (a secret split across two appends included): the record,
+			// the output and State hold its reference (docs/engine.md
+			// "Large values").
+			var secret string
+			if p := c.secret.Load(); p != nil {
+				secret = *p
+			}
+			v, err := workrun.PutValue(ctx, c.nc.Artifacts(), workrun.FieldText, remotecall.RedactReader(c.res.textReader(), secret), c.nc.RunID(), c.nc.NodeID())
+			if err != nil {
+				return nil, err
+			}
+			ref, parts = &v, c.res.files()
+		default:
 			var err error
 			if text, err = c.res.text(); err != nil {
 				return nil, err
@@ -560,7 +578,7 @@ func (c *call) finish(ctx context.Context) (workrun.Values, error) {
 		if err != nil {
 			return nil, err
 		}
-		res, err := json.Marshal(savedResult{Text: text, Files: files})
+		res, err := json.Marshal(savedResult{Text: text, TextRef: ref, Files: files})
 		if err != nil {
 			return nil, err
 		}
@@ -574,7 +592,7 @@ func (c *call) finish(ctx context.Context) (workrun.Values, error) {
 		if c.shownDurable != textKey(stateMsg("status", a2a.TaskStateCompleted)) {
 			c.log(msgCompleted)
 		}
-		return c.s.values(text, files), nil
+		return c.s.values(text, ref, files), nil
 	case state.Terminal():
 		if err := c.Update(ctx, func(r *workrun.RemoteCall) { r.Ended = true }); err != nil {
 			return nil, err
@@ -600,8 +618,28 @@ func (c *call) remoteFailed(r workrun.RemoteCall) error {
 
 // savedResult is what a call commits on success, reused on resume (docs/remote-agent.md R6).
 type savedResult struct {
-	Text  string   `json:"text"`
-	Files []string `json:"files,omitempty"` // local artifact ids
+	Text string `json:"text"`
+	// TextRef holds a text longer than workrun.InlineValueLimit, kept once
+	// as an artifact; Text is then empty.
+	TextRef *workrun.ValueRef `json:"text_ref,omitempty"`
+	Files   []string          `json:"files,omitempty"` // local artifact ids
+}
+
+// UnmarshalJSON reads TextRef in its {"$ref": …} form.
+func (r *savedResult) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		Text    string   `json:"text"`
+		TextRef any      `json:"text_ref"`
+		Files   []string `json:"files"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	*r = savedResult{Text: raw.Text, Files: raw.Files}
+	if ref, ok := workrun.RefOf(raw.TextRef); ok {
+		r.TextRef = &ref
+	}
+	return nil
 }
 
 func (s *step) valuesFromResult(raw json.RawMessage) (workrun.Values, error) {
@@ -609,13 +647,16 @@ func (s *step) valuesFromResult(raw json.RawMessage) (workrun.Values, error) {
 	if err := json.Unmarshal(raw, &r); err != nil {
 		return nil, fmt.Errorf("read saved result: %w", err)
 	}
-	return s.values(r.Text, r.Files), nil
+	return s.values(r.Text, r.TextRef, r.Files), nil
 }
 
-func (s *step) values(text string, files []string) workrun.Values {
+func (s *step) values(text string, ref *workrun.ValueRef, files []string) workrun.Values {
 	v := workrun.Values{}
 	if s.cfg.Output != "" {
 		v[s.cfg.Output] = text
+		if ref != nil {
+			v[s.cfg.Output] = *ref
+		}
 	}
 	if s.cfg.OutputFiles != "" {
 		ids := make([]any, len(files))
@@ -687,7 +728,9 @@ func describeParts(parts []a2a.Part) string {
 		case p.Data != nil:
 			out = append(out, "[data]")
 		case p.Text != "":
-			out = append(out, p.Text)
+			// Cut before joining: a chunk may be megabytes, and its runes
+			// four times that.
+			out = append(out, p.Text[:min(len(p.Text), 4*301)])
 		}
 	}
 	s := strings.Join(out, " ")

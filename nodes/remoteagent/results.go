@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 
 	"workrun/a2a"
@@ -23,6 +24,10 @@ const maxArtifacts = 200_000
 // spoolInMemory is how much the spool keeps in memory before it moves to a
 // temporary file; most results are far smaller.
 const spoolInMemory = 1 << 20
+
+// bigChunk is the size of a result chunk past which its carriers are
+// collected as soon as it is spooled (see add).
+const bigChunk = 4 << 20
 
 // ErrResultTooLarge: the agent sent more artifact bytes (or artifacts) than
 // one call keeps.
@@ -118,6 +123,13 @@ func (r *results) add(ra *remoteArtifact, p a2a.Part) error {
 	if err != nil {
 		return fmt.Errorf("keep remote result: %w", err)
 	}
+	if len(b) >= bigChunk {
+		// The chunk is on disk now; what carried it (the event's line
+		// buffer, its decoded text: a few times its size) is garbage.
+		// Collecting it at once keeps the peak at one chunk's worth
+		// instead of letting the heap double before the next cycle.
+		runtime.GC()
+	}
 	if !p.IsRaw() {
 		// Text chunks of one artifact that follow each other in the spool
 		// are one stretch: a million appends cost one entry.
@@ -159,6 +171,48 @@ func (r *results) text() (string, error) {
 		}
 	}
 	return strings.Join(texts, "\n"), nil
+}
+
+// textSize is the length of text() without building it.
+func (r *results) textSize() int64 {
+	var n, joined int64
+	for _, ra := range r.order {
+		var m int64
+		for _, p := range ra.parts {
+			if !p.raw && p.url == "" {
+				m += p.n
+			}
+		}
+		if m > 0 {
+			if joined > 0 {
+				n++ // the newline between artifacts
+			}
+			n += m
+			joined++
+		}
+	}
+	return n
+}
+
+// textReader streams what text() returns, from the spool.
+func (r *results) textReader() io.Reader {
+	var rs []io.Reader
+	for _, ra := range r.order {
+		var parts []io.Reader
+		for _, p := range ra.parts {
+			if !p.raw && p.url == "" && p.n > 0 {
+				parts = append(parts, r.spool.reader(p.off, p.n))
+			}
+		}
+		if len(parts) == 0 {
+			continue
+		}
+		if len(rs) > 0 {
+			rs = append(rs, strings.NewReader("\n"))
+		}
+		rs = append(rs, parts...)
+	}
+	return io.MultiReader(rs...)
 }
 
 // files lists the file and link parts in order.

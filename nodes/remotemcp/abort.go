@@ -110,8 +110,12 @@ func cancelAnswer(t *mcp.Task, err error) remotecall.Answer {
 		return remotecall.Answer{Outcome: remotecall.CancelAlreadyEnded, Msg: texts.Msg(msgCancelAlreadyEnded, clip(rpc.Message, 200))}
 	case errors.As(err, &rpc):
 		return remotecall.Answer{Outcome: remotecall.CancelNotCancelable, Msg: texts.Msg(msgCancelNotCancelable, clip(rpc.Message, 200))}
-	case err != nil || t == nil:
+	case err != nil:
 		return remotecall.Answer{Outcome: remotecall.CancelUnconfirmed, Msg: texts.Msg(msgCancelUnconfirmed), Err: err}
+	case t == nil:
+		// An empty acknowledgement (the Tasks extension's answer): the
+		// server accepted the cancel (docs/remote-mcp.md M9).
+		return remotecall.Answer{Outcome: remotecall.CancelCanceled, State: mcp.StatusCancelled, Ended: true, Msg: texts.Msg(msgCanceled)}
 	}
 	a := remotecall.Answer{State: t.Status, Ended: mcp.Terminal(t.Status)}
 	switch t.Status {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"workrun/mcp"
+	"workrun/mcptool"
 	"workrun/remotecall"
 	"workrun/workrun"
 )
@@ -18,10 +19,11 @@ import (
 // cancels the task.
 const maxReadFailures = 5
 
-// Poll interval bounds: the server's interval, at least 1 s, at most 60 s.
+// Poll interval bounds: the server's interval, at least 1 s; a longer one
+// is honoured (docs/remote-mcp.md M5), up to a day.
 const (
 	minPoll = time.Second
-	maxPoll = time.Minute
+	maxPoll = 24 * time.Hour
 )
 
 // taskTTL is how long a task's result is asked to be kept (core form).
@@ -39,7 +41,7 @@ var (
 	// ErrRemoteFailed: the remote task ended failed or cancelled.
 	ErrRemoteFailed = errors.New("remote task did not complete")
 	// ErrFiles: the file arguments exceed the per-call limits.
-	ErrFiles = errors.New("files over the limit")
+	ErrFiles = mcptool.ErrFiles
 	// ErrNoTool: the server does not list the configured tool.
 	ErrNoTool = errors.New("no such tool")
 	// ErrTaskMode: the task setting and the tool's task support disagree.
@@ -108,7 +110,7 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 	}
 	c.SetClient(srv)
 	ictx, cancel := context.WithTimeout(ctx, c.s.timeout)
-	init, err := srv.Initialize(ictx)
+	init, err := srv.Connect(ictx)
 	if err == nil {
 		var tools []mcp.Tool
 		tools, err = srv.ListTools(ictx)
@@ -129,9 +131,20 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 
 // taskForm decides how the tool is called (task setting, server capability,
 // tool's execution.taskSupport); an impossible combination fails before
-// anything is called.
-func (c *call) taskForm(init *mcp.InitializeResult, tool mcp.Tool) (string, error) {
-	form := init.Capabilities.TaskForm()
+// anything is called. On 2026-07-28 the server decides per call: the
+// extension is declared whenever the server offers it and the setting is
+// not never (docs/remote-mcp.md M5).
+func (c *call) taskForm(init *mcp.InitializeResult, tool mcp.Tool, version string) (string, error) {
+	form := init.Capabilities.TaskFormFor(version)
+	if mcp.IsModern(version) {
+		switch {
+		case c.s.cfg.Task == TaskNever:
+			return mcp.FormNone, nil
+		case c.s.cfg.Task == TaskAlways && form == mcp.FormNone:
+			return "", fmt.Errorf("%w: the server does not offer the %s extension; set task to auto or never", ErrTaskMode, mcp.TasksExtension)
+		}
+		return form, nil
+	}
 	support := tool.TaskSupport()
 	switch c.s.cfg.Task {
 	case TaskNever:
@@ -170,7 +183,7 @@ func (c *call) callTool(ctx context.Context, srv MCPClient, init *mcp.Initialize
 		c.closeSession(ctx, srv)
 		return nil, texts.Error(ErrNoTool, msgNoTool, c.s.cfg.Tool, clip(strings.Join(names, ", "), 300))
 	}
-	form, err := c.taskForm(init, *tool)
+	form, err := c.taskForm(init, *tool, srv.Version())
 	if err != nil {
 		c.closeSession(ctx, srv)
 		return nil, err
@@ -184,20 +197,33 @@ func (c *call) callTool(ctx context.Context, srv MCPClient, init *mcp.Initialize
 	if err := c.Update(ctx, func(r *workrun.RemoteCall) { r.ContextID = l.String() }); err != nil {
 		return nil, err
 	}
-	c.log(msgConnected, c.s.cfg.URL, srv.Version(), display(srv.Session()))
+	if mcp.IsModern(srv.Version()) {
+		c.log(msgConnectedStateless, c.s.cfg.URL, srv.Version())
+	} else {
+		c.log(msgConnected, c.s.cfg.URL, srv.Version(), display(srv.Session()))
+	}
 	mode := "plain call"
 	if form != mcp.FormNone {
 		mode = "task"
 	}
 	c.log(msgCalling, c.s.cfg.Tool, mode, summary)
-	cctx, cancel := context.WithTimeout(ctx, c.s.timeout)
-	res, err := srv.CallTool(cctx, mcp.CallParams{Name: c.s.cfg.Tool, Arguments: args, Task: form,
-		TTLMillis: taskTTL.Milliseconds(), IdempotencyKey: c.Record().MessageID})
-	timedOut := cctx.Err() != nil
-	cancel()
+	key := c.Record().MessageID
+	params := mcp.CallParams{Name: c.s.cfg.Tool, Arguments: args, Task: form,
+		TTLMillis: taskTTL.Milliseconds(), IdempotencyKey: key, ProgressToken: key}
+	res, timedOut, err := c.sendCall(ctx, srv, params)
+	if err != nil && errors.Is(err, mcp.ErrStreamBroken) && mcp.IsModern(srv.Version()) && !timedOut && ctx.Err() == nil {
+		// docs/remote-mcp.md M6: on 2026-07-28 a broken reply stream is a
+		// request the server cancelled; before any task id is known the
+		// call is re-issued once, with the same idempotency key.
+		c.log(msgReissue, clip(err.Error(), 300), key)
+		res, timedOut, err = c.sendCall(ctx, srv, params)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
+		}
+		if errors.Is(err, mcp.ErrInputRequired) && !timedOut {
+			return nil, c.inputRequired(ctx, err)
 		}
 		if notSubmitted(err) && !timedOut {
 			if uerr := c.Update(ctx, func(r *workrun.RemoteCall) { r.Ended, r.StatusText = true, clip(err.Error(), 500) }); uerr != nil {
@@ -237,6 +263,28 @@ func (c *call) callTool(ctx context.Context, srv MCPClient, init *mcp.Initialize
 	return c.finish(ctx, srv, res.Result)
 }
 
+// sendCall makes one tools/call bounded by timeout_seconds.
+func (c *call) sendCall(ctx context.Context, srv MCPClient, p mcp.CallParams) (*mcp.CallResult, bool, error) {
+	cctx, cancel := context.WithTimeout(ctx, c.s.timeout)
+	defer cancel()
+	res, err := srv.CallTool(cctx, p)
+	return res, cctx.Err() != nil, err
+}
+
+// inputRequired ends a call whose server asked for input before it ran the
+// tool (an input_required result, or a legacy request on the reply stream):
+// Workrun answers no input requests yet, so the node is interrupted, and the
+// record says so (ended, no handle: nothing to cancel, nothing to resume).
+func (c *call) inputRequired(ctx context.Context, err error) error {
+	why := clip(err.Error(), 500)
+	if uerr := c.Update(ctx, func(r *workrun.RemoteCall) {
+		r.Ended, r.RemoteState, r.StatusText = true, mcp.StatusInputRequired, why
+	}); uerr != nil {
+		return uerr
+	}
+	return &workrun.InterruptError{Cause: workrun.InterruptedByRemote, Reason: texts.Text(msgInterrupted, why)}
+}
+
 // notSubmitted reports errors that prove the tool did not run: an error
 // answer instead of a result, or a refusal of the request.
 func notSubmitted(err error) bool {
@@ -257,6 +305,8 @@ func (c *call) resume(ctx context.Context) (workrun.Values, error) {
 	case r.Ended && len(r.Result) > 0:
 		c.log(msgReused, display(r.TaskID))
 		return c.s.valuesFromResult(r.Result)
+	case r.Ended && r.RemoteState == mcp.StatusInputRequired:
+		return nil, &workrun.InterruptError{Cause: workrun.InterruptedByRemote, Reason: texts.Text(msgInterrupted, display(r.StatusText))}
 	case r.Ended:
 		return nil, c.remoteFailed(r)
 	case r.TaskID == "":
@@ -292,6 +342,15 @@ func (c *call) followTask(ctx context.Context, srv MCPClient, t *mcp.Task, readF
 	pollOnly, pause := l.Form == mcp.FormExtension, false
 	var inputErr error
 	completedReads := 0 // reads that found the task completed without its result
+	// notes: the task's status notifications (subscriptions/listen), so a
+	// finished task is noticed at once rather than at the next poll.
+	var notes <-chan *mcp.Task
+	if pollOnly && mcp.IsModern(l.Protocol) {
+		lctx, stop := context.WithCancel(ctx)
+		defer stop()
+		notes = listen(lctx, srv, id)
+	}
+	var noted *mcp.Task // a status notification that ended the wait
 	for {
 		if c.Aborted() {
 			return nil, remotecall.ErrAborted
@@ -335,12 +394,22 @@ func (c *call) followTask(ctx context.Context, srv MCPClient, t *mcp.Task, readF
 			}
 		} else if readFirst {
 			readFirst = false
-		} else if err := sleep(ctx, poll); err != nil {
-			return nil, err
+		} else {
+			var err error
+			if noted, notes, err = waitNote(ctx, poll, notes); err != nil {
+				return nil, err
+			}
 		}
-		gctx, cancel := context.WithTimeout(ctx, c.s.timeout)
-		got, err := srv.GetTask(gctx, id)
-		cancel()
+		var got *mcp.Task
+		var err error
+		if noted != nil && mcp.Terminal(noted.Status) && (noted.Status != mcp.StatusCompleted || noted.Result != nil) {
+			got = noted // a terminal notification carries what tasks/get would
+		} else {
+			gctx, cancel := context.WithTimeout(ctx, c.s.timeout)
+			got, err = srv.GetTask(gctx, id)
+			cancel()
+		}
+		noted = nil
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
@@ -458,7 +527,7 @@ func (c *call) notification(n mcp.Notification) {
 		if line != "" {
 			c.nc.Progress(texts.Msg(msgProgress, line))
 		}
-	case "notifications/tasks/status":
+	case "notifications/tasks/status", "notifications/tasks":
 		var t mcp.Task
 		if json.Unmarshal(n.Params, &t) != nil || t.TaskID == "" || t.TaskID != c.Record().TaskID {
 			return
@@ -494,6 +563,45 @@ func (c *call) remoteFailed(r workrun.RemoteCall) error {
 		text = "-"
 	}
 	return texts.Error(ErrRemoteFailed, msgRemoteFailed, display(r.TaskID), display(r.RemoteState), text)
+}
+
+// listen follows the task's status notifications in the background; the
+// channel closes when the stream ends (or the server offers none: then the
+// poll alone follows the task).
+func listen(ctx context.Context, srv MCPClient, id string) <-chan *mcp.Task {
+	ch := make(chan *mcp.Task, 1)
+	go func() {
+		defer close(ch)
+		for t, err := range srv.WatchTask(ctx, id) {
+			if err != nil {
+				return
+			}
+			select {
+			case ch <- t:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return ch
+}
+
+// waitNote waits one poll interval or until a status notification comes;
+// a closed channel is dropped (nil) so the next waits are plain sleeps.
+func waitNote(ctx context.Context, d time.Duration, notes <-chan *mcp.Task) (*mcp.Task, <-chan *mcp.Task, error) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return nil, notes, ctx.Err()
+	case <-t.C:
+		return nil, notes, nil
+	case n, ok := <-notes:
+		if !ok {
+			return nil, nil, nil
+		}
+		return n, notes, nil
+	}
 }
 
 func pollOf(t *mcp.Task) time.Duration {

@@ -21,13 +21,15 @@ type ToolInfo struct {
 
 // Report is the outcome of a connection test.
 type Report struct {
-	Endpoint       string     `json:"endpoint"`
-	Server         string     `json:"server"`
-	Version        string     `json:"protocol_version"`
-	Session        bool       `json:"session"`
-	TaskForm       string     `json:"task_form"` // "", "2025-11-25" or "extension"
-	CredentialUsed bool       `json:"credential_used"`
-	Tools          []ToolInfo `json:"tools"`
+	Endpoint string `json:"endpoint"`
+	Server   string `json:"server"`
+	Version  string `json:"protocol_version"`
+	Session  bool   `json:"session"`
+	// SupportedVersions is what server/discover listed (2026-07-28 only).
+	SupportedVersions []string   `json:"supported_versions,omitempty"`
+	TaskForm          string     `json:"task_form"` // "", "2025-11-25" or "extension"
+	CredentialUsed    bool       `json:"credential_used"`
+	Tools             []ToolInfo `json:"tools"`
 }
 
 // ErrCredentialRefused: the server answered 401/403 with a credential.
@@ -36,7 +38,8 @@ var ErrCredentialRefused = errors.New("the server refused the credential")
 // ErrCredentialRequired: the server answered 401/403 without one.
 var ErrCredentialRequired = errors.New("the server requires a credential")
 
-// Check is the connection test: initialize, tools/list, then DELETE of the
+// Check is the connection test: Connect (server/discover on 2026-07-28, or
+// initialize for a legacy server), tools/list, then DELETE of a legacy
 // session. It calls no tool.
 func Check(ctx context.Context, rawURL string, cred *mcp.Credential) (Report, error) {
 	if err := checkURL(rawURL, cred != nil); err != nil {
@@ -51,7 +54,7 @@ func Check(ctx context.Context, rawURL string, cred *mcp.Credential) (Report, er
 
 func check(ctx context.Context, c MCPClient, withCred bool) (Report, error) {
 	rep := Report{Endpoint: c.Endpoint(), CredentialUsed: withCred}
-	init, err := c.Initialize(ctx)
+	init, err := c.Connect(ctx)
 	if err != nil {
 		if errors.Is(err, mcp.ErrUnauthorized) {
 			if withCred {
@@ -70,7 +73,8 @@ func check(ctx context.Context, c MCPClient, withCred bool) (Report, error) {
 	if init.ServerInfo.Version != "" {
 		rep.Server += " " + init.ServerInfo.Version
 	}
-	rep.Version, rep.Session, rep.TaskForm = c.Version(), c.Session() != "", init.Capabilities.TaskForm()
+	rep.Version, rep.Session, rep.TaskForm = c.Version(), c.Session() != "", init.Capabilities.TaskFormFor(c.Version())
+	rep.SupportedVersions = init.SupportedVersions
 	tools, err := c.ListTools(ctx)
 	if err != nil {
 		return rep, fmt.Errorf("list tools of %s: %w", rep.Endpoint, err)

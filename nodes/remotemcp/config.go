@@ -5,12 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
-	"sort"
 	"strings"
 	"time"
 
 	"workrun/mcp"
+	"workrun/mcptool"
 	"workrun/remotecall"
 	"workrun/workrun"
 )
@@ -18,10 +17,10 @@ import (
 // Type is the node type name in workflow files.
 const Type = "remote_mcp"
 
-// File limits per call, as for the Remote Agent.
+// File limits per call, as for the Remote Agent (mcptool's).
 const (
-	MaxFiles     = 10
-	MaxFileBytes = 20 << 20
+	MaxFiles     = mcptool.MaxFiles
+	MaxFileBytes = mcptool.MaxFileBytes
 )
 
 // Task modes.
@@ -51,17 +50,9 @@ type Config struct {
 	Task           string                     `json:"task,omitempty"`
 }
 
-// argument is one compiled argument.
-type argument struct {
-	name    string
-	literal json.RawMessage // not a string: sent as is
-	tmpl    string          // a string template
-	field   string          // the whole value is this one field
-}
-
 // ParseConfig decodes and checks a node's config against the workflow's
 // State fields. Every error wraps ErrConfig and names the offending key.
-func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, []argument, time.Duration, error) {
+func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, mcptool.Arguments, time.Duration, error) {
 	var c Config
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return c, nil, 0, texts.Fail(ErrConfig, msgCfgURLRequired)
@@ -91,38 +82,15 @@ func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, []argument, 
 		}
 		return t, nil
 	}
-	names := make([]string, 0, len(c.Arguments))
-	for k := range c.Arguments {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	var args []argument
-	for _, k := range names {
-		v := bytes.TrimSpace(c.Arguments[k])
-		key := "arguments." + k
-		var s string
-		if len(v) == 0 || v[0] != '"' || json.Unmarshal(v, &s) != nil {
-			args = append(args, argument{name: k, literal: json.RawMessage(v)})
-			continue
-		}
-		a := argument{name: k, tmpl: s}
-		if f, ok := workrun.TemplateSingleField(s); ok {
-			if _, err := field(key, f); err != nil {
-				return c, nil, 0, err
-			}
-			a.field = f
-		} else {
-			for _, f := range workrun.TemplateFields(s) {
-				t, err := field(key, f)
-				if err != nil {
-					return c, nil, 0, err
-				}
-				if t == workrun.FieldFile || t == workrun.FieldFiles {
-					return c, nil, 0, texts.Fail(ErrConfig, msgCfgFileAlone, key, f, f)
-				}
-			}
-		}
-		args = append(args, a)
+	args, err := mcptool.CompileArguments("arguments", c.Arguments, wf.State)
+	var ap *mcptool.ArgumentProblem
+	switch {
+	case errors.As(err, &ap) && ap.FileInTemplate:
+		return c, nil, 0, texts.Fail(ErrConfig, msgCfgFileAlone, ap.Key, ap.Field, ap.Field)
+	case errors.As(err, &ap):
+		return c, nil, 0, texts.Fail(ErrConfig, msgCfgNoField, ap.Key, ap.Field)
+	case err != nil:
+		return c, nil, 0, err
 	}
 	outs := map[string]string{}
 	out := func(key, name string, want workrun.FieldType) error {
@@ -160,18 +128,4 @@ func checkURL(raw string, withCredential bool) error {
 		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	return nil
-}
-
-// reads lists the State fields the arguments name.
-func reads(args []argument) []string {
-	var out []string
-	for _, a := range args {
-		fs := workrun.TemplateFields(a.tmpl)
-		for _, f := range fs {
-			if !slices.Contains(out, f) {
-				out = append(out, f)
-			}
-		}
-	}
-	return out
 }

@@ -64,6 +64,10 @@ func taskServer(t *testing.T, resultMode string) (string, func(string) int) {
 			return
 		case "tasks/cancel":
 			result = map[string]any{"taskId": "t1", "status": "cancelled"}
+		default: // server/discover: a legacy server
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"error":{"code":-32601,"message":"Method not found"}}`) //nolint:errcheck // test server
+			return
 		}
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": result}) //nolint:errcheck // test server

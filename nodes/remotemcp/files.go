@@ -1,175 +1,26 @@
 package remotemcp
 
 import (
-	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"io"
-	"mime"
-	"net/url"
-	"path"
 	"time"
 
 	"workrun/mcp"
+	"workrun/mcptool"
 	"workrun/remotecall"
 	"workrun/workrun"
 )
 
-// buildArguments builds the tool's arguments object. The file limits are
-// checked first, before anything is sent: file fields become embedded
-// resources (name, media type, base64 bytes); artifact ids never leave the
-// machine.
+// buildArguments builds the tool's arguments object (mcptool.Arguments:
+// file limits checked before anything is sent).
 func (s *step) buildArguments(ctx context.Context, nc workrun.NodeContext) (json.RawMessage, string, error) {
-	in := nc.Inputs()
-	arts := nc.Artifacts()
-	type fileArg struct {
-		arg  string
-		many bool
-		ids  []string
-	}
-	var files []fileArg
-	var infos []workrun.ArtifactInfo
-	var total int64
-	count := 0
-	for _, a := range s.args {
-		if a.field == "" {
-			continue
-		}
-		t := s.types[a.field]
-		if t != workrun.FieldFile && t != workrun.FieldFiles {
-			continue
-		}
-		ids, err := artifactIDs(in[a.field], a.field)
-		if err != nil {
-			return nil, "", err
-		}
-		files = append(files, fileArg{arg: a.name, many: t == workrun.FieldFiles, ids: ids})
-		count += len(ids)
-	}
-	if count > MaxFiles {
-		return nil, "", texts.Error(ErrFiles, msgTooManyFiles, count, MaxFiles)
-	}
-	if count > 0 && arts == nil {
-		return nil, "", fmt.Errorf("file arguments: no artifact store available")
-	}
-	for _, f := range files {
-		for i, id := range f.ids {
-			info, err := arts.Stat(ctx, id)
-			if err != nil {
-				return nil, "", fmt.Errorf("file argument %s (%d): %w", f.arg, i+1, err)
-			}
-			infos = append(infos, info)
-			total += info.Size
-		}
-	}
-	if total > MaxFileBytes {
-		return nil, "", texts.Error(ErrFiles, msgFilesTooLarge, total, int64(MaxFileBytes))
-	}
-	obj := map[string]json.RawMessage{}
-	k := 0
-	for _, f := range files {
-		var blocks []json.RawMessage
-		for range f.ids {
-			b, err := embed(ctx, arts, infos[k])
-			k++
-			if err != nil {
-				return nil, "", err
-			}
-			blocks = append(blocks, b)
-		}
-		switch {
-		case f.many:
-			b, _ := json.Marshal(blocks)
-			obj[f.arg] = b
-		case len(blocks) == 1:
-			obj[f.arg] = blocks[0]
-		}
-	}
-	for _, a := range s.args {
-		if _, done := obj[a.name]; done {
-			continue
-		}
-		switch {
-		case a.literal != nil:
-			obj[a.name] = a.literal
-		case a.field != "":
-			t := s.types[a.field]
-			if t == workrun.FieldFile || t == workrun.FieldFiles {
-				continue // an empty file field sends nothing
-			}
-			v, ok := in[a.field]
-			if !ok || v == nil {
-				continue
-			}
-			b, err := json.Marshal(v)
-			if err != nil {
-				return nil, "", fmt.Errorf("argument %s: %w", a.name, err)
-			}
-			obj[a.name] = b
-		default:
-			b, _ := json.Marshal(workrun.ExpandTemplate(a.tmpl, in))
-			obj[a.name] = b
-		}
-	}
-	b, err := json.Marshal(obj)
-	if err != nil {
-		return nil, "", err
-	}
-	summary := fmt.Sprintf("%d arguments, %d files (%d bytes)", len(obj), count, total)
-	return b, summary, nil
+	return s.args.Build(ctx, nc.Inputs(), s.types, nc.Artifacts())
 }
 
-// embed reads one artifact into an embedded resource block.
-func embed(ctx context.Context, arts workrun.ArtifactStore, info workrun.ArtifactInfo) (json.RawMessage, error) {
-	rc, _, err := arts.Open(ctx, info.ID)
-	if err != nil {
-		return nil, fmt.Errorf("read file %s: %w", info.Name, err)
-	}
-	defer rc.Close()
-	var raw bytes.Buffer
-	enc := base64.NewEncoder(base64.StdEncoding, &raw)
-	if _, err := io.Copy(enc, io.LimitReader(rc, MaxFileBytes+1)); err != nil {
-		return nil, fmt.Errorf("read file %s: %w", info.Name, err)
-	}
-	enc.Close()
-	u := url.URL{Scheme: "file", Path: "/" + info.Name}
-	return json.Marshal(map[string]any{"type": "resource", "resource": map[string]any{
-		"uri": u.String(), "name": info.Name, "mimeType": info.MediaType, "blob": raw.String(),
-	}})
-}
-
-func artifactIDs(v any, field string) ([]string, error) {
-	switch x := v.(type) {
-	case nil:
-		return nil, nil
-	case string:
-		if x == "" {
-			return nil, nil
-		}
-		return []string{x}, nil
-	case []string:
-		return x, nil
-	case []any:
-		var ids []string
-		for _, e := range x {
-			id, ok := e.(string)
-			if !ok {
-				return nil, fmt.Errorf("file argument: field %s holds %T, not an artifact id", field, e)
-			}
-			ids = append(ids, id)
-		}
-		return ids, nil
-	}
-	return nil, fmt.Errorf("file argument: field %s holds %T, not a file", field, v)
-}
-
-// savedResult is what a call commits on success, reused on resume.
-type savedResult struct {
-	Text  string          `json:"text"`
-	JSON  json.RawMessage `json:"json,omitempty"`
-	Files []string        `json:"files,omitempty"` // local artifact ids
+// outputs are the fields the result goes into.
+func (s *step) outputs() mcptool.Outputs {
+	return mcptool.Outputs{Output: s.cfg.Output, OutputJSON: s.cfg.OutputJSON, OutputFiles: s.cfg.OutputFiles}
 }
 
 // finish turns a tool result into the node's outputs: text blocks to output,
@@ -193,15 +44,7 @@ func (c *call) finish(ctx context.Context, srv MCPClient, r *mcp.ToolResult) (wo
 		c.closeSession(ctx, srv)
 		return nil, texts.Error(ErrToolError, msgToolError, c.s.cfg.Tool, display(text))
 	}
-	files, err := c.saveFiles(ctx, r.Content)
-	if err != nil {
-		return nil, err
-	}
-	var structured json.RawMessage
-	if len(bytes.TrimSpace(r.StructuredContent)) > 0 && json.Valid(r.StructuredContent) {
-		structured = r.StructuredContent
-	}
-	res, err := json.Marshal(savedResult{Text: r.Text(), JSON: structured, Files: files})
+	res, err := c.s.outputs().Save(ctx, c.nc, r)
 	if err != nil {
 		return nil, err
 	}
@@ -231,133 +74,8 @@ func (c *call) closeSession(ctx context.Context, srv MCPClient) {
 	}
 }
 
-// saveFiles keeps file outputs as local artifacts; the artifact store cleans
-// the names and checks the MIME type against the bytes.
-func (c *call) saveFiles(ctx context.Context, content []mcp.Content) ([]string, error) {
-	var ids []string
-	n := 0
-	for _, b := range content {
-		var name, mt, data string
-		var raw []byte
-		switch b.Type {
-		case "resource_link":
-			c.log(msgLinkNotDownloaded, redactURL(b.URI))
-			continue
-		case "image", "audio":
-			n++
-			mt, data = b.MimeType, b.Data
-			name = fmt.Sprintf("%s-%d%s", b.Type, n, extFor(mt))
-		case "resource":
-			if b.Resource == nil {
-				continue
-			}
-			n++
-			mt = b.Resource.MimeType
-			name = b.Resource.Name
-			if name == "" {
-				name = nameFromURI(b.Resource.URI)
-			}
-			if name == "" {
-				name = fmt.Sprintf("resource-%d%s", n, extFor(mt))
-			}
-			if b.Resource.Blob == "" {
-				raw = []byte(b.Resource.Text)
-			} else {
-				data = b.Resource.Blob
-			}
-		default:
-			continue
-		}
-		if raw == nil {
-			var err error
-			raw, err = base64.StdEncoding.DecodeString(data)
-			if err != nil {
-				c.log(msgFileInvalid, clip(name, 100), "invalid base64")
-				continue
-			}
-		}
-		if c.s.cfg.OutputFiles == "" {
-			c.log(msgFileNotKept, clip(name, 100))
-			continue
-		}
-		arts := c.nc.Artifacts()
-		if arts == nil {
-			return nil, fmt.Errorf("save remote file %s: no artifact store available", clip(name, 100))
-		}
-		info, err := arts.Put(ctx, name, mt, bytes.NewReader(raw), c.nc.RunID(), c.nc.NodeID())
-		if err != nil {
-			return nil, fmt.Errorf("save remote file %s: %w", clip(name, 100), err)
-		}
-		c.log(msgFileSaved, info.Name, info.MediaType, info.Size)
-		ids = append(ids, info.ID)
-	}
-	return ids, nil
-}
-
-func extFor(mt string) string {
-	if exts, err := mime.ExtensionsByType(mt); err == nil && len(exts) > 0 {
-		switch mt {
-		case "image/png":
-			return ".png"
-		case "image/jpeg":
-			return ".jpg"
-		}
-		return exts[0]
-	}
-	return ""
-}
-
-// nameFromURI is the last path segment of a resource URI.
-func nameFromURI(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return ""
-	}
-	p := u.Path
-	if p == "" {
-		p = u.Opaque
-	}
-	base := path.Base(p)
-	if base == "." || base == "/" {
-		return ""
-	}
-	return base
-}
-
-// redactURL drops query and user info before a link is shown: links often
-// carry access tokens.
-func redactURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "(invalid link)"
-	}
-	u.User, u.RawQuery, u.Fragment = nil, "", ""
-	return clip(u.String(), 300)
-}
-
 func (s *step) valuesFromResult(raw json.RawMessage) (workrun.Values, error) {
-	var r savedResult
-	if err := json.Unmarshal(raw, &r); err != nil {
-		return nil, fmt.Errorf("read saved result: %w", err)
-	}
-	v := workrun.Values{}
-	if s.cfg.Output != "" {
-		v[s.cfg.Output] = r.Text
-	}
-	if s.cfg.OutputJSON != "" && len(r.JSON) > 0 {
-		var x any
-		if err := json.Unmarshal(r.JSON, &x); err == nil {
-			v[s.cfg.OutputJSON] = x
-		}
-	}
-	if s.cfg.OutputFiles != "" {
-		ids := make([]any, len(r.Files))
-		for i, f := range r.Files {
-			ids[i] = f
-		}
-		v[s.cfg.OutputFiles] = ids
-	}
-	return v, nil
+	return s.outputs().Values(raw)
 }
 
 // credential resolves the node's credential and checks it may go to the URL.

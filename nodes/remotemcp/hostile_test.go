@@ -51,6 +51,10 @@ func (f *fakeServer) start(t *testing.T) string {
 		}
 		var result any
 		switch m.Method {
+		case "server/discover": // a legacy server: the client falls back to initialize
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"error":{"code":-32601,"message":"Method not found"}}`) //nolint:errcheck // test server
+			return
 		case "initialize":
 			w.Header().Set("Mcp-Session-Id", "fake-session")
 			result = map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{"tools": map[string]any{}},

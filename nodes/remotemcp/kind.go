@@ -3,6 +3,7 @@ package remotemcp
 import (
 	"context"
 	"fmt"
+	"iter"
 	"net/http"
 	"strings"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"workrun/mcp"
+	"workrun/mcptool"
 	"workrun/remotecall"
 	"workrun/workrun"
 )
@@ -18,7 +20,7 @@ import (
 // implements it.
 type MCPClient interface {
 	Endpoint() string
-	Initialize(ctx context.Context) (*mcp.InitializeResult, error)
+	Connect(ctx context.Context) (*mcp.InitializeResult, error)
 	Attach(session, version string)
 	Session() string
 	Version() string
@@ -27,6 +29,7 @@ type MCPClient interface {
 	GetTask(ctx context.Context, taskID string) (*mcp.Task, error)
 	TaskResult(ctx context.Context, taskID string) (*mcp.ToolResult, error)
 	CancelTask(ctx context.Context, taskID string) (*mcp.Task, error)
+	WatchTask(ctx context.Context, taskID string) iter.Seq2[*mcp.Task, error]
 	Close(ctx context.Context) error
 }
 
@@ -92,12 +95,12 @@ func IdempotencyKey(runID, nodeID string) string {
 type step struct {
 	kind    *Kind
 	cfg     Config
-	args    []argument
+	args    mcptool.Arguments
 	timeout time.Duration
 	types   map[string]workrun.FieldType
 }
 
-func (s *step) Reads() []string { return reads(s.args) }
+func (s *step) Reads() []string { return s.args.Reads() }
 
 func (s *step) Writes() []string {
 	var w []string

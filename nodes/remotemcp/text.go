@@ -19,6 +19,8 @@ const (
 	msgCancelNotFound         msgID = "remotemcp.cancel_not_found"
 	msgSubmissionUnknown      msgID = "remotemcp.submission_unknown"
 	msgConnected              msgID = "remotemcp.connected"
+	msgConnectedStateless     msgID = "remotemcp.connected_stateless"
+	msgReissue                msgID = "remotemcp.reissue"
 	msgCalling                msgID = "remotemcp.calling"
 	msgTaskAccepted           msgID = "remotemcp.task_accepted"
 	msgJobAccepted            msgID = "remotemcp.job_accepted"
@@ -31,20 +33,22 @@ const (
 	msgReadAgain              msgID = "remotemcp.read_again"
 	msgResuming               msgID = "remotemcp.resuming"
 	msgReused                 msgID = "remotemcp.reused"
-	msgFileSaved              msgID = "remotemcp.file_saved"
-	msgFileNotKept            msgID = "remotemcp.file_not_kept"
-	msgFileInvalid            msgID = "remotemcp.file_invalid"
-	msgLinkNotDownloaded      msgID = "remotemcp.link_not_downloaded"
-	msgCompleted              msgID = "remotemcp.completed"
-	msgInterrupted            msgID = "remotemcp.interrupted"
-	msgStatusUnknown          msgID = "remotemcp.status_unknown"
-	msgSubmissionUnknownErr   msgID = "remotemcp.submission_unknown_error"
-	msgToolError              msgID = "remotemcp.tool_error"
-	msgTooManyFiles           msgID = "remotemcp.too_many_files"
-	msgFilesTooLarge          msgID = "remotemcp.files_too_large"
-	msgRemoteFailed           msgID = "remotemcp.remote_failed"
-	msgNoTool                 msgID = "remotemcp.no_tool"
-	msgSessionEndError        msgID = "remotemcp.session_end_error"
+	// The file and link lines are now written by package mcptool (same
+	// English); these keys stay so that stored messages still render.
+	msgFileSaved            msgID = "remotemcp.file_saved"
+	msgFileNotKept          msgID = "remotemcp.file_not_kept"
+	msgFileInvalid          msgID = "remotemcp.file_invalid"
+	msgLinkNotDownloaded    msgID = "remotemcp.link_not_downloaded"
+	msgCompleted            msgID = "remotemcp.completed"
+	msgInterrupted          msgID = "remotemcp.interrupted"
+	msgStatusUnknown        msgID = "remotemcp.status_unknown"
+	msgSubmissionUnknownErr msgID = "remotemcp.submission_unknown_error"
+	msgToolError            msgID = "remotemcp.tool_error"
+	msgTooManyFiles         msgID = "remotemcp.too_many_files"
+	msgFilesTooLarge        msgID = "remotemcp.files_too_large"
+	msgRemoteFailed         msgID = "remotemcp.remote_failed"
+	msgNoTool               msgID = "remotemcp.no_tool"
+	msgSessionEndError      msgID = "remotemcp.session_end_error"
 )
 
 // Configuration errors Compile returns: the window shows them in the
@@ -72,6 +76,8 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgCancelNotFound:         {"Remote task: not found by the server", "远程任务：远端未找到该任务"},
 	msgSubmissionUnknown:      {"Remote task: submission result unknown (no task or job id was received); no cancel sent, nothing resubmitted", "远程任务：提交结果未知（未收到任务或作业 ID），不取消、不重新提交"},
 	msgConnected:              {"Connected to %s (MCP %s, session %s)", "已连接 %s（MCP %s，会话 %s）"},
+	msgConnectedStateless:     {"Connected to %s (MCP %s, stateless)", "已连接 %s（MCP %s，无会话）"},
+	msgReissue:                {"The reply stream broke before the answer (%s); on MCP 2026-07-28 the server treats that as a cancelled request, so the call is sent once more with the same idempotency key %s", "应答流在答复前中断（%s）；在 MCP 2026-07-28 中远端视其为已取消的请求，因此以相同的幂等键 %s 再发送一次调用"},
 	msgCalling:                {"Calling tool %s (%s): %s", "正在调用工具 %s（%s）：%s"},
 	msgTaskAccepted:           {"Remote task %s accepted (session %s)", "远程任务 %s 已接收（会话 %s）"},
 	msgJobAccepted:            {"Remote job %s accepted; following it with get_job_result", "远程作业 %s 已接收，通过 get_job_result 跟踪"},

@@ -1,0 +1,225 @@
+package main
+
+// Bounded under a large result (issue 27): a real `workrun run` process
+// against a loopback A2A agent that streams a large text answer in
+// append chunks. Peak RSS is the child's getrusage maximum; the database
+// and the artifact directory are measured before and after.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// bigTextAgent is a minimal A2A 1.0 JSON-RPC agent: SendStreamingMessage
+// answers with the task, then chunks append events of one text artifact of
+// chunkBytes each, then COMPLETED. Each chunk begins with its number so the
+// stored text can be checked.
+type bigTextAgent struct {
+	chunks, chunkBytes int
+	// secret, when set, is written into the answer split across the
+	// boundary of the first two chunks, as an agent echoing a token would.
+	secret string
+	// hold, when set, keeps the stream open after that many chunks until
+	// the client goes away (for the SIGKILL test); reached is closed then.
+	hold    int
+	reached chan struct{}
+	once    sync.Once
+}
+
+func startBigTextAgent(t *testing.T, a *bigTextAgent) string {
+	t.Helper()
+	a.reached = make(chan struct{})
+	ts := httptest.NewServer(a)
+	t.Cleanup(ts.Close)
+	return ts.URL
+}
+
+func (a *bigTextAgent) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodGet {
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{"name": "big text", "version": "1", //nolint:errcheck
+			"supportedInterfaces": []any{map[string]any{"url": "http://" + r.Host + "/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}},
+			"capabilities":        map[string]any{"streaming": true},
+			"defaultInputModes":   []string{"text/plain"}, "defaultOutputModes": []string{"text/plain"}, "skills": []any{}})
+		return
+	}
+	var req struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	if req.Method != "SendStreamingMessage" {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"method not found"}}`, req.ID)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	fl := w.(http.Flusher)
+	id := string(req.ID)
+	fmt.Fprintf(w, "data: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"task\":{\"id\":\"t1\",\"contextId\":\"c1\",\"status\":{\"state\":\"TASK_STATE_WORKING\"}}}}\n\n", id)
+	fl.Flush()
+	body := bytes.Repeat([]byte("x"), a.chunkBytes)
+	for i := range a.chunks {
+		if a.hold > 0 && i == a.hold {
+			a.once.Do(func() { close(a.reached) })
+			<-r.Context().Done()
+			return
+		}
+		chunk := body
+		if a.secret != "" && i < 2 {
+			// The first half of the secret ends chunk 0, the rest begins chunk 1.
+			chunk = bytes.Clone(body)
+			half := len(a.secret) / 2
+			if i == 0 {
+				copy(chunk[len(chunk)-half:], a.secret[:half])
+			} else {
+				copy(chunk, a.secret[half:])
+			}
+		}
+		copy(chunk[min(len(chunk)-1, 100):], fmt.Sprintf("<chunk %d>", i))
+		fmt.Fprintf(w, "data: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"artifactUpdate\":{\"taskId\":\"t1\",\"contextId\":\"c1\",\"append\":%t,\"artifact\":{\"artifactId\":\"answer\",\"parts\":[{\"text\":\"", id, i > 0)
+		w.Write(chunk) //nolint:errcheck
+		if _, err := w.Write([]byte("\"}]}}}}\n\n")); err != nil {
+			return
+		}
+		fl.Flush()
+	}
+	fmt.Fprintf(w, "data: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"statusUpdate\":{\"taskId\":\"t1\",\"contextId\":\"c1\",\"status\":{\"state\":\"TASK_STATE_COMPLETED\"}}}}\n\n", id)
+	fl.Flush()
+}
+
+// buildPlainWorkrun builds the binary without -race whatever the test was
+// built with: memory is measured on the binary people run.
+func buildPlainWorkrun(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "workrun")
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	defer cancel()
+	if out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// largeAnswerFlow: start → a remote agent whose text answer goes to
+// "answer" → an output node reading it (so "answer" is the next node's
+// input too).
+func largeAnswerFlow(t *testing.T, url string) string {
+	t.Helper()
+	wf := fmt.Sprintf(`{"name":"large answer","state":{"question":"text","answer":"text"},
+	"nodes":[{"id":"start","type":"start"},
+	 {"id":"ask","type":"remote_agent","config":{"url":%q,"inputs":["question"],"output":"answer","timeout_seconds":120}},
+	 {"id":"end","type":"output","config":{"fields":["answer"]}}],
+	"edges":[{"from":"start","to":"ask"},{"from":"ask","to":"end"}]}`, url)
+	p := filepath.Join(t.TempDir(), "flow.json")
+	if err := os.WriteFile(p, []byte(wf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// runMeasured runs the binary and returns its peak RSS in bytes.
+func runMeasured(t *testing.T, bin string, args ...string) (int64, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Env = append(os.Environ(), "LANG=C.UTF-8", "LANGUAGE=en")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("workrun %s: %v\n%s", strings.Join(args, " "), err, tail(out))
+	}
+	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok {
+		t.Fatal("no rusage for the child")
+	}
+	return ru.Maxrss << 10, string(out) // Linux: KiB
+}
+
+func tail(b []byte) []byte {
+	if len(b) > 4000 {
+		return b[len(b)-4000:]
+	}
+	return b
+}
+
+// dirSize sums the sizes of the files under dir matching keep.
+func dirSize(t *testing.T, dir string, keep func(rel string) bool) int64 {
+	t.Helper()
+	var n int64
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if keep(rel) {
+			fi, err := d.Info()
+			if err != nil {
+				return err
+			}
+			n += fi.Size()
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func isDB(rel string) bool { return strings.HasPrefix(rel, "workrun.db") }
+
+// TestLargeTextResultBounded (issue 27 item 2): 30 × 8 MB of text appended
+// to one artifact. The run's peak RSS stays within 64 MiB of the same run
+// with a small answer, the database grows by far less than the answer, and
+// the data directory by the answer once (one artifact).
+func TestLargeTextResultBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("moves 240 MB")
+	}
+	bin := buildPlainWorkrun(t)
+	const chunks, chunkBytes = 30, 8 << 20
+	const size = chunks * chunkBytes
+
+	measure := func(chunks, chunkBytes int) (rss, db, data int64, out string) {
+		url := startBigTextAgent(t, &bigTextAgent{chunks: chunks, chunkBytes: chunkBytes})
+		dir := t.TempDir()
+		flow := largeAnswerFlow(t, url)
+		runMeasured(t, bin, "--data-dir", dir, "runs") // the empty database
+		db0, data0 := dirSize(t, dir, isDB), dirSize(t, dir, func(string) bool { return true })
+		rss, out = runMeasured(t, bin, "--data-dir", dir, "run", flow, "--input", "question=q")
+		return rss, dirSize(t, dir, isDB) - db0, dirSize(t, dir, func(string) bool { return true }) - data0, out
+	}
+	idleRSS, _, _, _ := measure(1, 1024)
+	rss, db, data, out := measure(chunks, chunkBytes)
+	t.Logf("peak RSS: %d MiB with a 1 KiB answer, %d MiB with %d MiB (+%d MiB); database +%.1f MiB, data directory +%.1f MiB",
+		idleRSS>>20, rss>>20, size>>20, (rss-idleRSS)>>20, float64(db)/(1<<20), float64(data)/(1<<20))
+	if rss-idleRSS > 64<<20 {
+		t.Errorf("peak RSS %d MiB is %d MiB above the small run's (limit 64 MiB)", rss>>20, (rss-idleRSS)>>20)
+	}
+	if db > 8<<20 {
+		t.Errorf("the database grew by %d MiB for a %d MiB answer: the answer is in it", db>>20, size>>20)
+	}
+	if data > size+16<<20 {
+		t.Errorf("the data directory grew by %d MiB for a %d MiB answer: it is stored more than once", data>>20, size>>20)
+	}
+	if !strings.Contains(out, "<chunk 0>") || !strings.Contains(out, "more bytes kept in artifact") {
+		t.Errorf("the output node does not show the answer's beginning and its artifact:\n%s", tail([]byte(out)))
+	}
+}

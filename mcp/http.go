@@ -1,0 +1,382 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"mime"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"workrun/sse"
+)
+
+// HTTPTransport is the Streamable HTTP transport: one endpoint, one POST per
+// message, a JSON or SSE reply. Safe for concurrent use.
+type HTTPTransport struct {
+	endpoint   string
+	hc         *http.Client
+	cred       *Credential
+	credOrigin string
+	maxReply   int64
+	maxEvent   int64
+}
+
+var _ Transport = (*HTTPTransport)(nil)
+
+// Resume bounds (legacy SSE replies, docs/remote-mcp.md M4): a broken reply
+// stream is re-opened with GET and Last-Event-ID after the server's retry
+// time (default 1 s, at most 60 s), at most maxResumes times in a row
+// without a new event.
+const (
+	defaultRetry = time.Second
+	maxRetry     = time.Minute
+	maxResumes   = 5
+)
+
+// NewHTTPTransport returns the Streamable HTTP transport for endpoint (the
+// server's MCP URL), with opts' HTTP client, credential and limits. It checks
+// the credential's origin and, over plain http, that the host is loopback.
+func NewHTTPTransport(endpoint string, opts Options) (*HTTPTransport, error) {
+	u, err := url.Parse(strings.TrimSpace(endpoint))
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return nil, fmt.Errorf("mcp: endpoint %q is not an http(s) URL", endpoint)
+	}
+	if u.User != nil {
+		return nil, fmt.Errorf("mcp: endpoint must not carry a user name or password")
+	}
+	opts = opts.withDefaults()
+	t := &HTTPTransport{endpoint: u.String(), maxReply: opts.MaxReplyBytes, maxEvent: opts.MaxEventBytes}
+	if cr := opts.Credential; cr != nil && cr.Kind != CredentialNone {
+		if err := t.bindCredential(cr, u); err != nil {
+			return nil, err
+		}
+	}
+	hc := &http.Client{}
+	if opts.HTTPClient != nil {
+		*hc = *opts.HTTPClient
+	}
+	hc.Timeout = 0
+	origin := originOf(u)
+	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		// Session ids and credentials stay on the endpoint's origin.
+		if originOf(req.URL) != origin {
+			return fmt.Errorf("mcp: redirect to another origin (%s) refused", originOf(req.URL))
+		}
+		return nil
+	}
+	t.hc = hc
+	return t, nil
+}
+
+// Endpoint returns the URL requests go to.
+func (t *HTTPTransport) Endpoint() string { return t.endpoint }
+
+func (t *HTTPTransport) bindCredential(cr *Credential, ep *url.URL) error {
+	switch cr.Kind {
+	case CredentialBearer:
+	case CredentialAPIKey:
+		if strings.TrimSpace(cr.Header) == "" {
+			return errors.New("mcp: API key credential has no header name")
+		}
+	default:
+		return fmt.Errorf("mcp: unknown credential kind %q", cr.Kind)
+	}
+	want := originOf(ep)
+	if cr.Origin != "" {
+		u, err := url.Parse(cr.Origin)
+		if err != nil || u.Host == "" {
+			return fmt.Errorf("%w: origin %q is not an http(s) origin", ErrCrossOriginCredential, cr.Origin)
+		}
+		if have := originOf(u); have != want {
+			return fmt.Errorf("%w: it belongs to %s, not %s", ErrCrossOriginCredential, have, want)
+		}
+	}
+	if ep.Scheme == "http" && !IsLoopback(ep.Hostname()) {
+		return fmt.Errorf("%w (%s)", ErrInsecureCredential, want)
+	}
+	t.cred, t.credOrigin = cr, want
+	return nil
+}
+
+// originOf returns scheme://host:port with the default port made explicit.
+func originOf(u *url.URL) string {
+	scheme := strings.ToLower(u.Scheme)
+	port := u.Port()
+	if port == "" {
+		switch scheme {
+		case "http":
+			port = "80"
+		case "https":
+			port = "443"
+		}
+	}
+	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
+}
+
+// IsLoopback reports whether host (without port) names the local machine.
+func IsLoopback(host string) bool {
+	h := strings.ToLower(strings.Trim(host, "[]"))
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
+}
+
+// authorize adds the credential, only for its own origin.
+func (t *HTTPTransport) authorize(req *http.Request) {
+	cr := t.cred
+	if cr == nil || t.credOrigin == "" || originOf(req.URL) != t.credOrigin {
+		return
+	}
+	switch cr.Kind {
+	case CredentialBearer:
+		req.Header.Set("Authorization", "Bearer "+cr.Secret)
+	case CredentialAPIKey:
+		req.Header.Set(cr.Header, cr.Secret)
+	}
+}
+
+func (t *HTTPTransport) newRequest(ctx context.Context, method string, body []byte, m *Message) (*http.Request, error) {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, t.endpoint, rd)
+	if err != nil {
+		return nil, err
+	}
+	for k, vs := range m.Header {
+		req.Header[k] = append([]string(nil), vs...)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if m.Session != "" {
+		req.Header.Set("Mcp-Session-Id", m.Session)
+	}
+	t.authorize(req)
+	return req, nil
+}
+
+// Send implements Transport: one POST; a JSON body or an SSE stream back.
+func (t *HTTPTransport) Send(ctx context.Context, m *Message) (*Reply, error) {
+	req, err := t.newRequest(ctx, http.MethodPost, m.Body, m)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := t.hc.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		defer resp.Body.Close()
+		return nil, httpErrorFrom(resp, m.Session != "")
+	}
+	rep := &Reply{Session: resp.Header.Get("Mcp-Session-Id")}
+	if m.ID == 0 {
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10)) //nolint:errcheck // drained for reuse only
+		resp.Body.Close()
+		return rep, nil
+	}
+	switch mediaType(resp.Header.Get("Content-Type")) {
+	case "text/event-stream":
+		rep.Messages = t.stream(ctx, resp, m)
+	case "application/json":
+		rep.Messages = t.single(resp)
+	default:
+		resp.Body.Close()
+		return nil, fmt.Errorf("%w: reply of type %q", ErrProtocol, clipString(resp.Header.Get("Content-Type"), 60))
+	}
+	return rep, nil
+}
+
+// single yields a JSON body as one message.
+func (t *HTTPTransport) single(resp *http.Response) iter.Seq2[json.RawMessage, error] {
+	return func(yield func(json.RawMessage, error) bool) {
+		defer resp.Body.Close()
+		if resp.ContentLength > t.maxReply {
+			yield(nil, fmt.Errorf("%w: over the %d-byte limit", ErrReplyTooLarge, t.maxReply))
+			return
+		}
+		var buf bytes.Buffer
+		if resp.ContentLength > 0 {
+			buf.Grow(int(resp.ContentLength) + 1)
+		}
+		if _, err := buf.ReadFrom(io.LimitReader(resp.Body, t.maxReply+1)); err != nil {
+			yield(nil, fmt.Errorf("%w: %v", ErrStreamBroken, err))
+			return
+		}
+		if int64(buf.Len()) > t.maxReply {
+			yield(nil, fmt.Errorf("%w: over the %d-byte limit", ErrReplyTooLarge, t.maxReply))
+			return
+		}
+		yield(buf.Bytes(), nil)
+	}
+}
+
+// stream yields the data of each SSE event. When the stream ends before the
+// caller stopped (it stops at the response) and the request is resumable
+// and an event id was seen, it waits the server's retry time and re-opens
+// the stream with GET and Last-Event-ID.
+func (t *HTTPTransport) stream(ctx context.Context, resp *http.Response, m *Message) iter.Seq2[json.RawMessage, error] {
+	return func(yield func(json.RawMessage, error) bool) {
+		lastID, retry := "", defaultRetry
+		fruitless := 0
+		for {
+			r := sse.NewReader(resp.Body, t.maxEvent)
+			gotEvent := false
+			var readErr error
+			for {
+				ev, err := r.Next()
+				if id := r.LastEventID(); id != "" {
+					lastID = id
+				}
+				if ms, ok := r.Retry(); ok {
+					retry = min(time.Duration(ms)*time.Millisecond, maxRetry)
+				}
+				if err != nil {
+					readErr = err
+					break
+				}
+				gotEvent = true
+				data := bytes.TrimSpace(ev.Data)
+				if len(data) == 0 {
+					continue // a priming event
+				}
+				if !yield(data, nil) {
+					r.Release()
+					resp.Body.Close()
+					return
+				}
+			}
+			r.Release()
+			resp.Body.Close()
+			if errors.Is(readErr, sse.ErrEventTooLarge) {
+				yield(nil, fmt.Errorf("%w: over the %d-byte limit", ErrEventTooLarge, t.maxEvent))
+				return
+			}
+			if gotEvent {
+				fruitless = 0
+			} else {
+				fruitless++
+			}
+			if ctx.Err() != nil {
+				yield(nil, ctx.Err())
+				return
+			}
+			if !m.Resumable || lastID == "" || fruitless > maxResumes {
+				yield(nil, fmt.Errorf("%w: %v", ErrStreamBroken, readErr))
+				return
+			}
+			select {
+			case <-ctx.Done():
+				yield(nil, ctx.Err())
+				return
+			case <-time.After(retry):
+			}
+			next, err := t.resume(ctx, m, lastID)
+			if err != nil {
+				yield(nil, fmt.Errorf("%w: resuming after event %s: %w", ErrStreamBroken, clipString(lastID, 64), err))
+				return
+			}
+			resp = next
+		}
+	}
+}
+
+// resume re-opens a legacy reply stream with GET and Last-Event-ID.
+func (t *HTTPTransport) resume(ctx context.Context, m *Message, lastID string) (*http.Response, error) {
+	req, err := t.newRequest(ctx, http.MethodGet, nil, m)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Last-Event-ID", lastID)
+	req.Header.Del("Mcp-Method")
+	req.Header.Del("Mcp-Name")
+	req.Header.Del("Idempotency-Key")
+	for k := range req.Header {
+		if strings.HasPrefix(k, "Mcp-Param-") {
+			req.Header.Del(k)
+		}
+	}
+	resp, err := t.hc.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		defer resp.Body.Close()
+		return nil, httpErrorFrom(resp, m.Session != "")
+	}
+	if mediaType(resp.Header.Get("Content-Type")) != "text/event-stream" {
+		resp.Body.Close()
+		return nil, fmt.Errorf("%w: resumed reply of type %q", ErrProtocol, clipString(resp.Header.Get("Content-Type"), 60))
+	}
+	return resp, nil
+}
+
+// EndSession implements Transport: DELETE. A server that does not allow it
+// (405) or no longer knows the session (404) counts as ended.
+func (t *HTTPTransport) EndSession(ctx context.Context, m *Message) error {
+	if m.Session == "" {
+		return nil
+	}
+	req, err := t.newRequest(ctx, http.MethodDelete, nil, m)
+	if err != nil {
+		return err
+	}
+	resp, err := t.hc.Do(req)
+	if err != nil {
+		return fmt.Errorf("end session: %w", err)
+	}
+	defer resp.Body.Close()
+	switch {
+	case resp.StatusCode >= 200 && resp.StatusCode <= 299, resp.StatusCode == 404, resp.StatusCode == 405:
+		return nil
+	}
+	return fmt.Errorf("end session: %w", httpErrorFrom(resp, true))
+}
+
+// maxErrorBody bounds what is read of a non-2xx body.
+const maxErrorBody = 64 << 10
+
+func httpErrorFrom(resp *http.Response, withSession bool) *HTTPError {
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	e := &HTTPError{
+		StatusCode:      resp.StatusCode,
+		WithSession:     withSession,
+		WWWAuthenticate: strings.Join(resp.Header.Values("WWW-Authenticate"), ", "),
+	}
+	snippet := body
+	if len(snippet) > 512 {
+		snippet = snippet[:512]
+	}
+	e.Body = string(snippet)
+	var env envelope
+	if json.Unmarshal(bytes.TrimSpace(body), &env) == nil && env.JSONRPC == "2.0" && env.Error != nil {
+		e.RPC = env.Error
+	}
+	return e
+}
+
+// mediaType returns the lower-case media type of a Content-Type header.
+func mediaType(h string) string {
+	mt, _, err := mime.ParseMediaType(h)
+	if err != nil {
+		return strings.ToLower(strings.TrimSpace(strings.Split(h, ";")[0]))
+	}
+	return mt
+}

@@ -1,0 +1,606 @@
+package mcp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Stdio defaults.
+const (
+	// DefaultStdioGrace is how long each step of the graceful stop waits:
+	// after stdin is closed, then after SIGTERM, before SIGKILL.
+	DefaultStdioGrace = 2 * time.Second
+	// DefaultMaxLineBytes caps one message line on stdout.
+	DefaultMaxLineBytes = 64 << 20
+	// DefaultStderrLines caps how many stderr lines reach OnStderr.
+	DefaultStderrLines = 500
+	// stderrTailBytes is how much of the end of stderr an exit error quotes.
+	stderrTailBytes = 1024
+	// maxStderrLine caps one stderr line as shown.
+	maxStderrLine = 1000
+	// drainAfterExit bounds how long the reader may still deliver lines the
+	// program wrote before it exited (a descendant may hold stdout open).
+	drainAfterExit = 500 * time.Millisecond
+)
+
+// Errors of the stdio transport, for errors.Is.
+var (
+	// ErrProgramExited: the server program exited (or could not be read)
+	// while a request waited for its answer; *ExitError says how.
+	ErrProgramExited = errors.New("mcp: the tool program exited")
+	// ErrLineTooLarge: the program wrote a line on stdout over the cap.
+	ErrLineTooLarge = errors.New("mcp: line over the limit")
+	// ErrStopped: the transport was stopped (Close) before the answer came.
+	ErrStopped = errors.New("mcp: the tool program was stopped")
+)
+
+// StdioOptions say how to start a local MCP server program.
+type StdioOptions struct {
+	// Argv is the program and its arguments; it is run directly, never
+	// through a shell.
+	Argv []string
+	// Env is added to the inherited environment ("NAME=value").
+	Env []string
+	// Dir is the working directory ("" for the current one).
+	Dir string
+	// Grace is each step of the graceful stop (default DefaultStdioGrace).
+	Grace time.Duration
+	// MaxLineBytes caps one stdout line (default DefaultMaxLineBytes).
+	MaxLineBytes int
+	// OnStderr sees each stderr line, control characters and terminal
+	// escapes removed and clipped, up to StderrLines lines (default
+	// DefaultStderrLines); then one line saying how many were left out.
+	// It runs on the stderr reader's goroutine.
+	OnStderr    func(line string)
+	StderrLines int
+	// OnMessage sees each message from the server that is not the answer
+	// to a request: notifications, and requests from the server (which
+	// the caller answers with Respond, if at all).
+	OnMessage func(msg json.RawMessage)
+}
+
+// ExitError is how the program ended while a request waited: its exit
+// status and the tail of its stderr. It matches ErrProgramExited.
+type ExitError struct {
+	// Status is "exit status 3", "signal: killed", or the read error.
+	Status string
+	// Code is the exit code, -1 when it was ended by a signal or unknown.
+	Code int
+	// Stderr is the end of what the program wrote on stderr (cleaned).
+	Stderr string
+}
+
+func (e *ExitError) Error() string {
+	if e.Stderr == "" {
+		return fmt.Sprintf("the tool program exited during the call (%s)", e.Status)
+	}
+	return fmt.Sprintf("the tool program exited during the call (%s); its stderr ends with: %s", e.Status, e.Stderr)
+}
+
+func (e *ExitError) Is(target error) bool { return target == ErrProgramExited }
+
+// Stdio is one running MCP server program spoken to over its standard
+// streams: newline-delimited JSON-RPC on stdin and stdout, stderr as a log.
+// It is safe for concurrent use.
+type Stdio struct {
+	opts  StdioOptions
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+
+	writeMu sync.Mutex // one line at a time on stdin
+
+	mu      sync.Mutex
+	pending map[string]chan json.RawMessage
+	fatal   error // set once: the reason nothing more will be answered
+	lineNo  int
+
+	stderr *stderrLog
+
+	readDone chan struct{} // the stdout reader ended (EOF, error, or over the cap)
+	exited   chan struct{} // the program was reaped
+	exitErr  error         // cmd.Wait's answer, read after exited
+	stopOnce sync.Once
+	stopErr  error
+}
+
+// StartStdio starts the program as an MCP server. It runs in a process
+// group of its own; on Linux it is also killed when Workrun dies (a
+// parent-death signal), so it is never left behind. ctx bounds only the
+// start; Close stops the program.
+func StartStdio(ctx context.Context, opts StdioOptions) (*Stdio, error) {
+	if len(opts.Argv) == 0 || opts.Argv[0] == "" {
+		return nil, errors.New("mcp: stdio: no program to run")
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if opts.Grace <= 0 {
+		opts.Grace = DefaultStdioGrace
+	}
+	if opts.MaxLineBytes <= 0 {
+		opts.MaxLineBytes = DefaultMaxLineBytes
+	}
+	if opts.StderrLines <= 0 {
+		opts.StderrLines = DefaultStderrLines
+	}
+	cmd := exec.Command(opts.Argv[0], opts.Argv[1:]...)
+	cmd.Env = append(os.Environ(), opts.Env...)
+	cmd.Dir = opts.Dir
+	ownProcessGroup(cmd)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("mcp: stdio: %w", err)
+	}
+	// Our own pipes, so that Wait does not close the read ends while lines
+	// the program wrote before it exited are still to be read.
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("mcp: stdio: %w", err)
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return nil, fmt.Errorf("mcp: stdio: %w", err)
+	}
+	cmd.Stdout, cmd.Stderr = outW, errW
+	if err := cmd.Start(); err != nil {
+		for _, f := range []*os.File{outR, outW, errR, errW} {
+			f.Close()
+		}
+		return nil, fmt.Errorf("mcp: start %s: %w", opts.Argv[0], err)
+	}
+	outW.Close() // the child holds its own copies
+	errW.Close()
+	s := &Stdio{
+		opts: opts, cmd: cmd, stdin: stdin,
+		pending:  map[string]chan json.RawMessage{},
+		stderr:   &stderrLog{max: opts.StderrLines, on: opts.OnStderr},
+		readDone: make(chan struct{}),
+		exited:   make(chan struct{}),
+	}
+	stderrDone := make(chan struct{})
+	go func() {
+		defer close(stderrDone)
+		s.stderr.read(errR)
+		errR.Close()
+	}()
+	go s.readStdout(outR)
+	go func() {
+		err := cmd.Wait()
+		// Let the stderr reader take what the program wrote last (bounded:
+		// a descendant may still hold stderr open).
+		select {
+		case <-stderrDone:
+		case <-time.After(drainAfterExit):
+		}
+		s.exitErr = err
+		close(s.exited)
+		// Lines written just before the exit may still be in the pipe.
+		select {
+		case <-s.readDone:
+		case <-time.After(drainAfterExit):
+		}
+		s.fail(s.exitError())
+	}()
+	return s, nil
+}
+
+// PID is the program's process id (and its process group's, on Unix).
+func (s *Stdio) PID() int { return s.cmd.Process.Pid }
+
+// Exited is closed when the program has exited.
+func (s *Stdio) Exited() <-chan struct{} { return s.exited }
+
+// StderrTail is the end of what the program wrote on stderr, cleaned.
+func (s *Stdio) StderrTail() string { return s.stderr.tail() }
+
+// exitError describes how the program ended; call after exited.
+func (s *Stdio) exitError() *ExitError {
+	e := &ExitError{Status: "exit status 0", Code: 0, Stderr: s.stderr.tail()}
+	var ee *exec.ExitError
+	switch {
+	case errors.As(s.exitErr, &ee):
+		e.Status, e.Code = ee.ProcessState.String(), ee.ExitCode()
+	case s.exitErr != nil:
+		e.Status, e.Code = s.exitErr.Error(), -1
+	}
+	return e
+}
+
+// readStdout reads one JSON-RPC message per line: an answer goes to the
+// request waiting for its id, anything else to OnMessage. A line that is
+// not JSON-RPC, or is over the cap, ends the conversation: the program
+// broke the transport's rule that stdout carries only MCP messages.
+func (s *Stdio) readStdout(r *os.File) {
+	defer close(s.readDone)
+	defer r.Close()
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, err := readLine(br, s.opts.MaxLineBytes)
+		s.mu.Lock()
+		s.lineNo++
+		n := s.lineNo
+		s.mu.Unlock()
+		if errors.Is(err, ErrLineTooLarge) {
+			s.fail(fmt.Errorf("%w: stdout line %d is longer than %d bytes", ErrLineTooLarge, n, s.opts.MaxLineBytes))
+			s.kill()
+			return
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			if perr := s.dispatch(line); perr != nil {
+				s.fail(fmt.Errorf("%w: stdout line %d is not a JSON-RPC message: %q", ErrProtocol, n, clipString(cleanLine(string(line)), 200)))
+				s.kill()
+				return
+			}
+		}
+		if err != nil {
+			return // EOF or a read error: the exit says the rest
+		}
+	}
+}
+
+// readLine reads up to '\n' (dropped, as is a '\r' before it); a line over
+// max gives ErrLineTooLarge, without keeping more than max bytes.
+func readLine(br *bufio.Reader, max int) ([]byte, error) {
+	var line []byte
+	for {
+		frag, err := br.ReadSlice('\n')
+		if len(line)+len(frag) > max+2 { // room for "\r\n"
+			return nil, ErrLineTooLarge
+		}
+		line = append(line, frag...)
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		line = bytes.TrimSuffix(line, []byte("\n"))
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		return line, err
+	}
+}
+
+// stdioID is the id and method of a message, enough to route it.
+type stdioID struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Result json.RawMessage `json:"result"`
+	Error  json.RawMessage `json:"error"`
+}
+
+func (s *Stdio) dispatch(line []byte) error {
+	var m stdioID
+	if err := json.Unmarshal(line, &m); err != nil {
+		return err
+	}
+	msg := json.RawMessage(bytes.Clone(line))
+	if m.Method == "" && (m.Result != nil || m.Error != nil) {
+		key := string(bytes.TrimSpace(m.ID))
+		s.mu.Lock()
+		ch, ok := s.pending[key]
+		delete(s.pending, key)
+		s.mu.Unlock()
+		if ok {
+			ch <- msg
+			return nil
+		}
+		if key != "" && key != "null" {
+			return nil // the answer to a request nobody waits for any more
+		}
+		// An error with a null id: the server could not read a request.
+		// Every waiting request may be the one; the first takes it.
+		s.mu.Lock()
+		for k, ch := range s.pending {
+			delete(s.pending, k)
+			s.mu.Unlock()
+			ch <- msg
+			return nil
+		}
+		s.mu.Unlock()
+		return nil
+	}
+	if m.Method == "" {
+		return errors.New("neither a request, a notification nor a response")
+	}
+	if s.opts.OnMessage != nil {
+		s.opts.OnMessage(msg)
+	}
+	return nil
+}
+
+// fail ends every waiting request with err; later requests get it too.
+func (s *Stdio) fail(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fatal == nil {
+		s.fatal = err
+	}
+	for k, ch := range s.pending {
+		delete(s.pending, k)
+		close(ch)
+	}
+}
+
+// Err is the reason the program answers nothing more (nil while it may).
+func (s *Stdio) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.fatal
+}
+
+// write sends one message as one line.
+func (s *Stdio) write(msg []byte) error {
+	if bytes.ContainsAny(msg, "\r\n") {
+		// encoding/json escapes newlines inside strings; a raw one would
+		// split the message.
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, msg); err != nil {
+			return fmt.Errorf("mcp: stdio: message is not JSON: %w", err)
+		}
+		msg = buf.Bytes()
+	}
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	if _, err := s.stdin.Write(append(msg[:len(msg):len(msg)], '\n')); err != nil {
+		return fmt.Errorf("mcp: write to the tool program: %w", err)
+	}
+	return nil
+}
+
+// Notify sends a notification (or a response to a server's request).
+func (s *Stdio) Notify(ctx context.Context, msg []byte) error {
+	if err := s.Err(); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return s.write(msg)
+}
+
+// RoundTrip sends one JSON-RPC request and returns the server's answer to
+// its id (the whole response message). When ctx ends first, the server is
+// told with notifications/cancelled, as the stdio transport prescribes.
+// When the program exits or breaks the framing first, the error says how
+// (*ExitError, ErrProtocol, ErrLineTooLarge).
+func (s *Stdio) RoundTrip(ctx context.Context, req []byte) (json.RawMessage, error) {
+	var m stdioID
+	if err := json.Unmarshal(req, &m); err != nil || len(m.ID) == 0 || m.Method == "" {
+		return nil, errors.New("mcp: stdio: RoundTrip needs a JSON-RPC request with an id")
+	}
+	key := string(bytes.TrimSpace(m.ID))
+	ch := make(chan json.RawMessage, 1)
+	s.mu.Lock()
+	if s.fatal != nil {
+		err := s.fatal
+		s.mu.Unlock()
+		return nil, err
+	}
+	if _, dup := s.pending[key]; dup {
+		s.mu.Unlock()
+		return nil, fmt.Errorf("mcp: stdio: request id %s is already waiting", key)
+	}
+	s.pending[key] = ch
+	s.mu.Unlock()
+	if err := s.write(req); err != nil {
+		s.forget(key)
+		if ferr := s.Err(); ferr != nil {
+			return nil, ferr
+		}
+		return nil, err
+	}
+	select {
+	case msg, ok := <-ch:
+		if !ok {
+			return nil, s.Err()
+		}
+		return msg, nil
+	case <-ctx.Done():
+		s.forget(key)
+		cancel, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/cancelled",
+			"params": map[string]any{"requestId": json.RawMessage(key), "reason": "the caller gave up waiting"}})
+		if s.Err() == nil {
+			s.write(cancel) //nolint:errcheck // best effort: the caller already gave up; an exit is reported by the next request
+		}
+		return nil, ctx.Err()
+	}
+}
+
+func (s *Stdio) forget(key string) {
+	s.mu.Lock()
+	delete(s.pending, key)
+	s.mu.Unlock()
+}
+
+// Close stops the program gracefully, as the stdio transport prescribes:
+// stdin is closed, then after Grace the process group gets SIGTERM, then
+// after another Grace SIGKILL (on Windows the process is terminated). It
+// returns once the program has exited, or when ctx ends (the kill has been
+// sent by then). Close may be called more than once.
+func (s *Stdio) Close(ctx context.Context) error {
+	s.stopOnce.Do(func() { s.stopErr = s.stop(ctx) })
+	return s.stopErr
+}
+
+func (s *Stdio) stop(ctx context.Context) error {
+	s.fail(ErrStopped)
+	s.writeMu.Lock()
+	s.stdin.Close() //nolint:errcheck // closing is the signal; a program already gone is what we want
+	s.writeMu.Unlock()
+	steps := []func(){func() { s.signal(sigTerm) }, s.kill}
+	for i := 0; ; i++ {
+		t := time.NewTimer(s.opts.Grace)
+		select {
+		case <-s.exited:
+			t.Stop()
+			s.reapGroup()
+			return nil
+		case <-ctx.Done():
+			t.Stop()
+			s.kill()
+			return fmt.Errorf("mcp: stop the tool program: %w", ctx.Err())
+		case <-t.C:
+		}
+		if i < len(steps) {
+			steps[i]()
+			continue
+		}
+		// Killed and still not reaped: the kernel owes us the exit.
+		select {
+		case <-s.exited:
+			s.reapGroup()
+			return nil
+		case <-ctx.Done():
+			return fmt.Errorf("mcp: stop the tool program: %w", ctx.Err())
+		}
+	}
+}
+
+// reapGroup kills what is left of the program's process group once the
+// program itself exited: a descendant that still holds stdout open is
+// still in the group (so the group id cannot have been reused).
+func (s *Stdio) reapGroup() {
+	select {
+	case <-s.readDone:
+	default:
+		s.kill()
+	}
+}
+
+// Stopped reports whether Close was called or the program ended.
+func (s *Stdio) Stopped() bool {
+	select {
+	case <-s.exited:
+		return true
+	default:
+		return s.Err() != nil
+	}
+}
+
+// cleanLine removes control characters and terminal escape sequences
+// (and bidirectional overrides) so a program's text cannot move the
+// cursor, recolour a terminal or disguise itself when shown.
+func cleanLine(s string) string {
+	var b strings.Builder
+	esc := 0 // 0 text, 1 after ESC, 2 inside CSI, 3 inside OSC/string
+	for _, r := range s {
+		switch esc {
+		case 1:
+			switch r {
+			case '[':
+				esc = 2
+			case ']', 'P', '_', '^', 'X':
+				esc = 3
+			default:
+				esc = 0
+			}
+			continue
+		case 2:
+			if r >= 0x40 && r <= 0x7e {
+				esc = 0
+			}
+			continue
+		case 3:
+			if r == 0x07 || r == 0x9c {
+				esc = 0
+			} else if r == 0x1b {
+				esc = 1
+			}
+			continue
+		}
+		switch {
+		case r == 0x1b:
+			esc = 1
+		case r == '\t':
+			b.WriteByte(' ')
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
+		case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f:
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// stderrLog reads the program's stderr: each line cleaned and clipped goes
+// to on (up to max lines, then one count of the rest), and the last bytes
+// are kept for an exit error.
+type stderrLog struct {
+	max int
+	on  func(string)
+
+	mu      sync.Mutex
+	ring    []byte
+	shown   int
+	skipped int
+}
+
+func (l *stderrLog) read(r io.Reader) {
+	br := bufio.NewReaderSize(r, 16<<10)
+	for {
+		line, err := readLine(br, 1<<20)
+		if errors.Is(err, ErrLineTooLarge) {
+			line, err = []byte("(a stderr line over 1 MiB was left out)"), nil
+		}
+		if len(line) > 0 || err == nil {
+			l.add(cleanLine(string(line)))
+		}
+		if err != nil {
+			break
+		}
+	}
+	l.mu.Lock()
+	skipped := l.skipped
+	l.mu.Unlock()
+	if skipped > 0 && l.on != nil {
+		l.on(fmt.Sprintf("(%d more stderr lines not shown)", skipped))
+	}
+}
+
+func (l *stderrLog) add(line string) {
+	line = strings.TrimRight(line, " ")
+	if line == "" {
+		return
+	}
+	line = clipString(line, maxStderrLine)
+	l.mu.Lock()
+	l.ring = append(l.ring, line...)
+	l.ring = append(l.ring, '\n')
+	if over := len(l.ring) - 4*stderrTailBytes; over > 0 {
+		l.ring = append(l.ring[:0], l.ring[over:]...)
+	}
+	show := l.shown < l.max
+	if show {
+		l.shown++
+	} else {
+		l.skipped++
+	}
+	l.mu.Unlock()
+	if show && l.on != nil {
+		l.on(line)
+	}
+}
+
+func (l *stderrLog) tail() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	t := strings.TrimSpace(string(l.ring))
+	if len(t) > stderrTailBytes {
+		t = t[len(t)-stderrTailBytes:]
+		// Start at a whole character.
+		for len(t) > 0 && t[0]&0xc0 == 0x80 {
+			t = t[1:]
+		}
+		t = "…" + t
+	}
+	return strings.ReplaceAll(t, "\n", " | ")
+}

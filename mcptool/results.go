@@ -1,0 +1,192 @@
+package mcptool
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"mime"
+	"net/url"
+	"path"
+
+	"workrun/mcp"
+	"workrun/workrun"
+)
+
+// Outputs are the State fields a tool's result goes into (docs/remote-mcp.md
+// M9): text blocks into Output (text), structuredContent into OutputJSON
+// (json), files into OutputFiles (files). An empty name keeps nothing.
+type Outputs struct {
+	Output, OutputJSON, OutputFiles string
+}
+
+// Writes lists the fields the outputs name.
+func (o Outputs) Writes() []string {
+	var w []string
+	for _, f := range []string{o.Output, o.OutputJSON, o.OutputFiles} {
+		if f != "" {
+			w = append(w, f)
+		}
+	}
+	return w
+}
+
+// savedResult is what a call commits on success, reused on resume.
+type savedResult struct {
+	Text  string          `json:"text"`
+	JSON  json.RawMessage `json:"json,omitempty"`
+	Files []string        `json:"files,omitempty"` // local artifact ids
+}
+
+// Save keeps a successful result: its files as local artifacts (the
+// artifact store cleans the names and checks the media type against the
+// bytes), resource links listed, never downloaded. It returns the saved
+// form (for the call record), which Values turns into the node's outputs.
+func (o Outputs) Save(ctx context.Context, nc workrun.NodeContext, r *mcp.ToolResult) (json.RawMessage, error) {
+	files, err := o.saveFiles(ctx, nc, r.Content)
+	if err != nil {
+		return nil, err
+	}
+	var structured json.RawMessage
+	if len(bytes.TrimSpace(r.StructuredContent)) > 0 && json.Valid(r.StructuredContent) {
+		structured = r.StructuredContent
+	}
+	return json.Marshal(savedResult{Text: r.Text(), JSON: structured, Files: files})
+}
+
+func (o Outputs) saveFiles(ctx context.Context, nc workrun.NodeContext, content []mcp.Content) ([]string, error) {
+	var ids []string
+	n := 0
+	for _, b := range content {
+		var name, mt, data string
+		var raw []byte
+		switch b.Type {
+		case "resource_link":
+			nc.Log(texts.Msg(msgLinkNotDownloaded, RedactURL(b.URI)))
+			continue
+		case "image", "audio":
+			n++
+			mt, data = b.MimeType, b.Data
+			name = fmt.Sprintf("%s-%d%s", b.Type, n, extFor(mt))
+		case "resource":
+			if b.Resource == nil {
+				continue
+			}
+			n++
+			mt = b.Resource.MimeType
+			name = b.Resource.Name
+			if name == "" {
+				name = nameFromURI(b.Resource.URI)
+			}
+			if name == "" {
+				name = fmt.Sprintf("resource-%d%s", n, extFor(mt))
+			}
+			if b.Resource.Blob == "" {
+				raw = []byte(b.Resource.Text)
+			} else {
+				data = b.Resource.Blob
+			}
+		default:
+			continue
+		}
+		if raw == nil {
+			var err error
+			raw, err = base64.StdEncoding.DecodeString(data)
+			if err != nil {
+				nc.Log(texts.Msg(msgFileInvalid, Clip(name, 100), "invalid base64"))
+				continue
+			}
+		}
+		if o.OutputFiles == "" {
+			nc.Log(texts.Msg(msgFileNotKept, Clip(name, 100)))
+			continue
+		}
+		arts := nc.Artifacts()
+		if arts == nil {
+			return nil, fmt.Errorf("save remote file %s: no artifact store available", Clip(name, 100))
+		}
+		info, err := arts.Put(ctx, name, mt, bytes.NewReader(raw), nc.RunID(), nc.NodeID())
+		if err != nil {
+			return nil, fmt.Errorf("save remote file %s: %w", Clip(name, 100), err)
+		}
+		nc.Log(texts.Msg(msgFileSaved, info.Name, info.MediaType, info.Size))
+		ids = append(ids, info.ID)
+	}
+	return ids, nil
+}
+
+// Values turns a saved result into the node's outputs.
+func (o Outputs) Values(raw json.RawMessage) (workrun.Values, error) {
+	var r savedResult
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return nil, fmt.Errorf("read saved result: %w", err)
+	}
+	v := workrun.Values{}
+	if o.Output != "" {
+		v[o.Output] = r.Text
+	}
+	if o.OutputJSON != "" && len(r.JSON) > 0 {
+		var x any
+		if err := json.Unmarshal(r.JSON, &x); err == nil {
+			v[o.OutputJSON] = x
+		}
+	}
+	if o.OutputFiles != "" {
+		ids := make([]any, len(r.Files))
+		for i, f := range r.Files {
+			ids[i] = f
+		}
+		v[o.OutputFiles] = ids
+	}
+	return v, nil
+}
+
+func extFor(mt string) string {
+	if exts, err := mime.ExtensionsByType(mt); err == nil && len(exts) > 0 {
+		switch mt {
+		case "image/png":
+			return ".png"
+		case "image/jpeg":
+			return ".jpg"
+		}
+		return exts[0]
+	}
+	return ""
+}
+
+// nameFromURI is the last path segment of a resource URI.
+func nameFromURI(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	p := u.Path
+	if p == "" {
+		p = u.Opaque
+	}
+	base := path.Base(p)
+	if base == "." || base == "/" {
+		return ""
+	}
+	return base
+}
+
+// RedactURL drops query and user info before a link is shown: links often
+// carry access tokens.
+func RedactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(invalid link)"
+	}
+	u.User, u.RawQuery, u.Fragment = nil, "", ""
+	return Clip(u.String(), 300)
+}
+
+// Clip shortens a server's text before it is shown or saved.
+func Clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
