@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // session is one 2025-11-25 session (initialize … DELETE).
@@ -111,7 +112,7 @@ func (s *Server) serveLegacy(w http.ResponseWriter, r *http.Request, msg *rpcMes
 	case "ping":
 		writeResult(w, msg.ID, map[string]any{})
 	case "tools/list":
-		writeResult(w, msg.ID, map[string]any{"tools": s.toolList(true)})
+		writeResult(w, msg.ID, map[string]any{"tools": s.toolList()})
 	case "tools/call":
 		s.legacyCall(w, r, msg, env, sess)
 	case "tasks/result":
@@ -274,7 +275,7 @@ func (s *Server) serveGet(w http.ResponseWriter, r *http.Request) {
 	sess := s.sessions[r.Header.Get("Mcp-Session-Id")]
 	s.mu.Unlock()
 	last := r.Header.Get("Last-Event-ID")
-	if sess == nil || last == "" {
+	if sess == nil || last == "" || s.opts.NoResume {
 		if sess == nil && r.Header.Get("Mcp-Session-Id") != "" {
 			writeStatusError(w, http.StatusNotFound, nil, -32001, "Session not found")
 			return
@@ -283,6 +284,9 @@ func (s *Server) serveGet(w http.ResponseWriter, r *http.Request) {
 		writeStatusError(w, http.StatusMethodNotAllowed, nil, codeInvalidRequest, "Method Not Allowed: POST JSON-RPC requests; GET only resumes a 2025-11-25 stream (Last-Event-ID)")
 		return
 	}
+	s.mu.Lock()
+	s.log = append(s.log, Request{Method: "GET", Session: sess.id, Version: sess.version, Header: r.Header.Clone(), Time: time.Now()})
+	s.mu.Unlock()
 	sid, n, ok := strings.Cut(last, ":")
 	seq, err := strconv.Atoi(n)
 	sess.mu.Lock()

@@ -34,7 +34,7 @@ func (s *Server) serveModern(w http.ResponseWriter, r *http.Request, msg *rpcMes
 	case "server/discover":
 		writeResult(w, msg.ID, s.discover())
 	case "tools/list":
-		writeResult(w, msg.ID, map[string]any{"resultType": "complete", "tools": s.toolList(false),
+		writeResult(w, msg.ID, map[string]any{"resultType": "complete", "tools": s.toolList(),
 			"ttlMs": 0, "cacheScope": "public"})
 	case "tools/call":
 		s.modernCall(w, r, msg, env)
@@ -217,22 +217,25 @@ func (s *Server) discover() map[string]any {
 			"extensions": map[string]any{TasksExtension: map[string]any{}},
 		},
 		"instructions": instructions,
+		// serverInfo lives in _meta on 2026-07-28; also at the top for
+		// clients that read it where initialize had it.
+		"serverInfo": serverInfo(),
 		"ttlMs":        0,
 		"cacheScope":   "public",
 		"_meta":        map[string]any{metaServerInfo: serverInfo()},
 	}
 }
 
-// toolList lists the tools; 2025-11-25 listings carry execution.taskSupport
-// (the 2026-07-28 Tool has no such field: the server decides per call).
-func (s *Server) toolList(legacy bool) []map[string]any {
+// toolList lists the tools with execution.taskSupport (a 2025-11-25 field;
+// on 2026-07-28 only a hint).
+func (s *Server) toolList() []map[string]any {
 	out := []map[string]any{}
 	for _, name := range s.order {
 		t := s.specs[name]
-		m := map[string]any{"name": t.name, "title": t.title, "description": t.description, "inputSchema": t.schema}
-		if legacy {
-			m["execution"] = map[string]any{"taskSupport": t.taskSupport}
-		}
+		m := map[string]any{"name": t.name, "title": t.title, "description": t.description, "inputSchema": t.schema,
+			// A hint on 2026-07-28, where the Tool has no such field and the
+			// server decides per call (docs/demo-mcp.md D3).
+			"execution": map[string]any{"taskSupport": t.taskSupport}}
 		out = append(out, m)
 	}
 	return out

@@ -61,11 +61,19 @@ type Options struct {
 	// right after their priming event, before any answer: a broken
 	// connection. The stream can be resumed with GET and Last-Event-ID.
 	CutResultStreams int
-	// CoreOnly offers only the 2025-11-25 task form in a 2025-11-25
-	// session (no Tasks extension in initialize's capabilities), as
-	// servers of that generation do. 2026-07-28 requests always have the
-	// extension.
+	// CoreOnly makes a server of the 2025-11-25 generation: sessions and
+	// core Tasks only — no Tasks extension in initialize's capabilities,
+	// and no 2026-07-28: a request without a session is refused as such a
+	// server refuses it (HTTP 400, no JSON-RPC error body), so a dual-era
+	// client falls back to initialize.
 	CoreOnly bool
+	// LegacyOnly makes the demo as it was before 2026-07-28: a 2025-11-25
+	// server only (refusing session-less requests as CoreOnly does), that
+	// still offers the Tasks extension's form inside a session.
+	LegacyOnly bool
+	// NoResume answers a GET with Last-Event-ID 405, as a server without an
+	// event store does: a broken 2025-11-25 reply cannot be resumed.
+	NoResume bool
 	// Fixtures adds the conformance suite's fixture tools (greet,
 	// slow_compute, failing_job, …; docs/demo-mcp.md) to the list.
 	Fixtures bool
@@ -75,6 +83,7 @@ type Options struct {
 }
 
 // Request is one JSON-RPC request the server received, for tests and logs.
+// A GET that resumes a 2025-11-25 stream is logged too, with Method "GET".
 type Request struct {
 	Method  string
 	Tool    string // tools/call
@@ -315,6 +324,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	sess := s.sessions[sessID]
 	s.mu.Unlock()
 	switch {
+	case (s.opts.CoreOnly || s.opts.LegacyOnly) && sessID == "" && msg.Method != "initialize":
+		s.record(r, &msg, env, "", "")
+		http.Error(w, "Bad Request: no valid session ID provided", http.StatusBadRequest)
 	case modern:
 		// A stray session id on a 2026-07-28 request is ignored.
 		s.serveModern(w, r, &msg, env)
