@@ -31,7 +31,8 @@ func TestImportArrows(t *testing.T) {
 		{pkgs: "./mcp", allowed: []string{"workrun/mcp", "workrun/sse"}},
 		{pkgs: "./store", allowed: []string{"workrun/store", "workrun/workrun"}},
 		{pkgs: "./artifacts", allowed: []string{"workrun/artifacts", "workrun/workrun"}},
-		{pkgs: "./credentials", allowed: []string{"workrun/credentials", "workrun/workrun", "workrun/a2a", "workrun/mcp", "workrun/sse"}},
+		{pkgs: "./credentials", allowed: []string{"workrun/credentials", "workrun/workrun", "workrun/a2a", "workrun/mcp", "workrun/sse", "workrun/oauth"}},
+		{pkgs: "./oauth", allowed: []string{"workrun/oauth"}},
 		{pkgs: "./cli", forbid: []string{"workrun/store", "workrun/ui"}},
 	}
 	for _, r := range rules {

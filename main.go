@@ -90,7 +90,7 @@ func openServices(ctx context.Context, dataDir string) (*cli.Services, error) {
 	}
 	return &cli.Services{
 		DataDir: dataDir, Runs: p.store, Workflows: p.store, Artifacts: p.artifacts, Engine: p.engine,
-		RemoteCalls: p.store, RunArtifacts: p.store, ArtifactGC: p.artifacts, Credentials: p.creds,
+		RemoteCalls: p.store, RunArtifacts: p.store, ArtifactGC: p.artifacts, Credentials: p.creds, OAuth: p.creds,
 		Close: p.store.Close,
 	}, nil
 }

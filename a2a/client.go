@@ -17,6 +17,9 @@ const (
 	CredentialNone   = ""
 	CredentialBearer = "bearer"
 	CredentialAPIKey = "apikey"
+	// CredentialOAuth: Wrap supplies the transport that adds the token
+	// (package oauth: refresh before expiry and after a 401).
+	CredentialOAuth = "oauth"
 )
 
 // Credential authenticates requests to one origin. It is sent only to that
@@ -32,6 +35,9 @@ type Credential struct {
 	// Origin is the scheme://host:port the credential belongs to. Empty means
 	// the origin of the URL given to Discover.
 	Origin string
+	// Wrap, for CredentialOAuth, wraps the HTTP transport of the JSON-RPC
+	// calls (not the card fetch); the wrapper sets Authorization itself.
+	Wrap func(http.RoundTripper) http.RoundTripper
 }
 
 // Default limits.

@@ -177,6 +177,9 @@ func newClient(card *AgentCard, cardURL *url.URL, defaultOrigin string, opts Opt
 		}
 	}
 	c.hc = guardedHTTPClient(opts.HTTPClient, c.credOrigin, opts.Credential)
+	if cr := opts.Credential; cr != nil && cr.Kind == CredentialOAuth {
+		c.hc.Transport = cr.Wrap(c.hc.Transport)
+	}
 	return c, nil
 }
 
@@ -184,6 +187,10 @@ func newClient(card *AgentCard, cardURL *url.URL, defaultOrigin string, opts Opt
 func (c *Client) bindCredential(cr *Credential, defaultOrigin string, ep *url.URL) error {
 	switch cr.Kind {
 	case CredentialBearer:
+	case CredentialOAuth:
+		if cr.Wrap == nil {
+			return errors.New("OAuth credential without its transport")
+		}
 	case CredentialAPIKey:
 		if strings.TrimSpace(cr.Header) == "" {
 			return errors.New("API key credential has no header name")

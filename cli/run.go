@@ -24,7 +24,7 @@ import (
 func init() {
 	register(&Command{
 		Name:    "run",
-		Args:    "FLOW.json [--input NAME=VALUE]… [--file NAME=PATH]… [--json] [--lang en|zh]",
+		Args:    "FLOW.json [--input NAME=VALUE]… [--file NAME=PATH]… [--from NODE | --only NODE] [--pin-from RUN] [--pin NODE.FIELD=JSON]… [--json] [--lang en|zh]",
 		Summary: "run a workflow file and print its node messages (exit 0 succeeded, 1 failed, 2 invalid, 3 interrupted, 4 stopped)",
 		Run:     runCommand,
 	})
@@ -38,6 +38,7 @@ func runCommand(ctx context.Context, env *Env, args []string) int {
 	fs.Var(&files, "file", "")
 	asJSON := fs.Bool("json", false, "")
 	langFlag := fs.String("lang", "", "")
+	part := addFromFlags(fs)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageError(env, "run: "+err.Error())
@@ -53,6 +54,10 @@ func runCommand(ctx context.Context, env *Env, args []string) int {
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(err.Error(), "  "))
 		return ExitUsage
+	}
+	rf, partial, err := part.runFrom(wf)
+	if err != nil {
+		return usageError(env, "run: "+err.Error())
 	}
 
 	svc, code := env.open(ctx)
@@ -81,10 +86,10 @@ func runCommand(ctx context.Context, env *Env, args []string) int {
 	out.lang = lang
 	events, cancel := svc.Engine.Subscribe()
 	defer cancel()
-	id, err := svc.Engine.Start(ctx, "", wf, in)
+	id, err := startRun(ctx, svc.Engine, wf, in, rf, partial)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(err.Error(), "  "))
-		if errors.Is(err, workrun.ErrInvalidWorkflow) || errors.Is(err, workrun.ErrBadInput) {
+		if errors.Is(err, workrun.ErrInvalidWorkflow) || errors.Is(err, workrun.ErrBadInput) || errors.Is(err, workrun.ErrPin) || errors.Is(err, workrun.ErrNotFound) {
 			return ExitUsage
 		}
 		return ExitFailed
@@ -416,7 +421,7 @@ func (p *eventPrinter) event(ev workrun.Event) {
 	case workrun.EventNode:
 		n := ev.Node
 		switch n.Status {
-		case workrun.NodeFailed, workrun.NodeStopped, workrun.NodeInterrupted:
+		case workrun.NodeFailed, workrun.NodeStopped, workrun.NodeInterrupted, workrun.NodeHandled:
 			fmt.Fprintf(p.w, "[%s] %s: %s\n", termLine(n.NodeID), termLine(string(n.Status)), termText(n.Error, "    "))
 		default:
 			fmt.Fprintf(p.w, "[%s] %s\n", termLine(n.NodeID), termLine(string(n.Status)))

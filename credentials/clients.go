@@ -40,6 +40,9 @@ func (s A2ASource) Credential(ctx context.Context, name string) (a2a.Credential,
 	if err != nil {
 		return a2a.Credential{}, err
 	}
+	if c.Kind == KindOAuth {
+		return s.Manager.oauthForA2A(ctx, name)
+	}
 	return ForA2A(c, secret), nil
 }
 
@@ -52,6 +55,9 @@ func (s MCPSource) Credential(ctx context.Context, name string) (mcp.Credential,
 	c, secret, err := s.Manager.Get(ctx, name)
 	if err != nil {
 		return mcp.Credential{}, err
+	}
+	if c.Kind == KindOAuth {
+		return s.Manager.oauthForMCP(ctx, name)
 	}
 	return ForMCP(c, secret), nil
 }

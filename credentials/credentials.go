@@ -89,6 +89,8 @@ func keyringErr(err error) error {
 type Manager struct {
 	meta    Metadata
 	keyring Keyring
+	// sessions: the OAuth credentials' token sessions (oauth.go).
+	sessions oauthSessions
 }
 
 // NewManager returns a manager; a nil keyring means OSKeyring.
