@@ -220,9 +220,9 @@ func (s *Server) discover() map[string]any {
 		// serverInfo lives in _meta on 2026-07-28; also at the top for
 		// clients that read it where initialize had it.
 		"serverInfo": serverInfo(),
-		"ttlMs":        0,
-		"cacheScope":   "public",
-		"_meta":        map[string]any{metaServerInfo: serverInfo()},
+		"ttlMs":      0,
+		"cacheScope": "public",
+		"_meta":      map[string]any{metaServerInfo: serverInfo()},
 	}
 }
 
