@@ -11,7 +11,7 @@ import (
 )
 
 // finished returns a saved result's values and registers the cleanup tool:
-// the node has finished (docs/remote-mcp.md M13).
+// the node has finished (docs/remote-mcp.md M14).
 func (s *step) finished(nc workrun.NodeContext, result json.RawMessage) (workrun.Values, error) {
 	v, err := s.valuesFromResult(result)
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 	"workrun/workrun/workruntest"
 )
 
-// TestCleanupToolOnceAfterParallelFailure (docs/remote-mcp.md M13): a node
+// TestCleanupToolOnceAfterParallelFailure (docs/remote-mcp.md M14): a node
 // that finished gets its cleanup tool called once, on the same server, with
 // arguments naming its output, when a parallel branch fails afterwards; a
 // node that did not finish gets none.

@@ -50,7 +50,7 @@ type Config struct {
 	// CleanupTool, with CleanupArguments (templates that may also name this
 	// node's outputs), is the compensating tool on the same server, called
 	// once if the run fails or is stopped after the node finished
-	// (docs/remote-mcp.md M13).
+	// (docs/remote-mcp.md M14).
 	CleanupTool      string                     `json:"cleanup_tool,omitempty"`
 	CleanupArguments map[string]json.RawMessage `json:"cleanup_arguments,omitempty"`
 }
