@@ -39,6 +39,11 @@ func (w *Window) newInspector() *Inspector {
 	if check := w.deps.CheckMCP; check != nil {
 		in.OnTestMCP = connectionTest(w, check)
 	}
+	if check := w.deps.CheckToolApp; check != nil {
+		in.OnTestToolApp = func(cfg json.RawMessage, show func([]MCPTool, error)) {
+			connectionTest(w, func(ctx context.Context, _, _ string) ([]MCPTool, error) { return check(ctx, cfg) })("", "", show)
+		}
+	}
 	if mgr := w.deps.Credentials; mgr != nil {
 		in.OnCredentials = func(show func([]Credential, error)) {
 			var cs []Credential

@@ -55,6 +55,9 @@ type Inspector struct {
 	// OnTestMCP asks for the MCP connection test (tools/list); show gets
 	// the tools. Nil: the test is not available.
 	OnTestMCP func(url, credential string, show func([]MCPTool, error))
+	// OnTestToolApp asks for the Tool App's connection test with the
+	// node's config as the form holds it.
+	OnTestToolApp func(config json.RawMessage, show func([]MCPTool, error))
 	// OnCredentials asks for the saved credentials' names for a picker;
 	// show gets them. Nil: the picker offers only the node's own.
 	OnCredentials func(show func([]Credential, error))
@@ -568,6 +571,12 @@ func (in *Inspector) addField(n workrun.NodeSpec, f workrun.ConfigField, raw jso
 		e := entry(strings.Join(args, "\n"), true)
 		item(label, e)
 		reader(func() (any, bool, error) { ls := lines(e.Text); return ls, len(ls) > 0, nil })
+		if f.Protocol == workrun.ProtocolMCPStdio {
+			// The program is the MCP server: its test starts it.
+			mf := mcpFor()
+			mf.stdio = true
+			item("", mf.testRow())
+		}
 	case workrun.ValueTool:
 		mf := mcpFor()
 		mf.toolKey = f.Key
