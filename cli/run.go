@@ -110,12 +110,19 @@ func continueRun(ctx context.Context, env *Env, e *workrun.Engine, runID string,
 	return followRun(ctx, env, e, runID, events, out)
 }
 
-// followRun prints the run's events until it ends or is interrupted, turns
-// SIGINT/SIGTERM into Stop (abort hooks run, bounded), then prints the
-// outcome and returns the exit status for it.
+// followRun prints the run's events until it ends or is interrupted, then
+// prints the outcome and returns the exit status for it. Signals say who
+// asks: SIGINT (Ctrl-C at a terminal) is a person's Stop (abort hooks run,
+// bounded: remote work is cancelled); SIGTERM and SIGHUP — a logout, a
+// shutdown, a supervisor stopping the process — are an exit, never a Stop:
+// the run is interrupted by exit, resumable, and nothing is cancelled
+// (docs/remote-agent.md R13: merely exiting never triggers CancelTask).
 func followRun(ctx context.Context, env *Env, e *workrun.Engine, runID string, events <-chan workrun.Event, out *eventPrinter) int {
-	sigCtx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	sigCtx, stopSignals := signal.NotifyContext(ctx, os.Interrupt)
 	defer stopSignals()
+	exitSignals := make(chan os.Signal, 1)
+	signal.Notify(exitSignals, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(exitSignals)
 
 	printed := make(chan struct{})
 	go func() {
@@ -155,6 +162,16 @@ func followRun(ctx context.Context, env *Env, e *workrun.Engine, runID string, e
 			fmt.Fprintln(env.Stderr, "workrun: stopping… (abort hooks are running)")
 		}
 		if err := e.Stop(context.WithoutCancel(ctx), runID); err != nil {
+			fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(err.Error(), "  "))
+		}
+		<-waited
+	case sig := <-exitSignals:
+		if !out.json {
+			fmt.Fprintf(env.Stderr, "workrun: %v: exiting; the run is interrupted, nothing is cancelled (resume it with `workrun resume %s`)\n", sig, runID)
+		}
+		// Close interrupts the run by exit: nodes' contexts end, no abort
+		// hook runs.
+		if err := e.Close(context.WithoutCancel(ctx)); err != nil {
 			fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(err.Error(), "  "))
 		}
 		<-waited

@@ -9,9 +9,9 @@ import (
 	"sync"
 	"time"
 
-	"workrun/a2a"
 	"workrun/mcp"
 	"workrun/oauth"
+	"workrun/remotecall"
 	"workrun/workrun"
 )
 
@@ -197,11 +197,13 @@ func (m *Manager) oauthForMCP(ctx context.Context, name string) (mcp.Credential,
 	return mcp.Credential{Kind: mcp.CredentialOAuth, Origin: s.Origin(), Wrap: oauthWrap(s)}, nil
 }
 
-// oauthForA2A is the A2A client form of an OAuth credential.
-func (m *Manager) oauthForA2A(ctx context.Context, name string) (a2a.Credential, error) {
+// oauthForRemote is the remote layer's form of an OAuth credential: its
+// wrapper sits under the call's remotecall.Transport, which keeps the
+// origin, caps and redaction.
+func (m *Manager) oauthForRemote(ctx context.Context, name string) (remotecall.Credential, error) {
 	s, err := m.OAuthSession(ctx, name)
 	if err != nil {
-		return a2a.Credential{}, err
+		return remotecall.Credential{}, err
 	}
-	return a2a.Credential{Kind: a2a.CredentialOAuth, Origin: s.Origin(), Wrap: oauthWrap(s)}, nil
+	return remotecall.Credential{Kind: remotecall.CredentialOAuth, Origin: s.Origin(), Wrap: oauthWrap(s)}, nil
 }

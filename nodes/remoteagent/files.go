@@ -140,7 +140,7 @@ func (c *call) saveFiles(ctx context.Context, parts []resultFile) ([]string, err
 			c.log(msgURLNotDownloaded, redactURL(p.url)) // log redacts the secret too
 			continue
 		}
-		name := c.redactor().string(p.name)
+		name := c.red.String(p.name)
 		if name == "" {
 			name = "file"
 		}
@@ -152,7 +152,7 @@ func (c *call) saveFiles(ctx context.Context, parts []resultFile) ([]string, err
 		if arts == nil {
 			return nil, fmt.Errorf("save remote file %s: no artifact store available", name)
 		}
-		info, err := arts.Put(ctx, name, c.redactor().string(p.mediaType), p.open(), c.nc.RunID(), c.nc.NodeID())
+		info, err := arts.Put(ctx, name, c.red.String(p.mediaType), p.open(), c.nc.RunID(), c.nc.NodeID())
 		if err != nil {
 			return nil, fmt.Errorf("save remote file %s: %w", name, err)
 		}
