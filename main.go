@@ -72,7 +72,7 @@ func openParts(ctx context.Context, dataDir string) (*parts, error) {
 		// disk rather than a RAM-backed /tmp.
 		SpoolDir: filepath.Join(dataDir, "artifacts", "tmp"),
 	})
-	remoteMCP := remotemcp.New(remotemcp.Deps{Calls: st, Credentials: credentials.MCPSource{Manager: creds}})
+	remoteMCP := remotemcp.New(remotemcp.Deps{Calls: st, Credentials: credentials.RemoteSource{Manager: creds}})
 	// The local node kinds (docs/product.md W7), the Remote Agent (docs/remote-agent.md R1–R17) and the
 	// Remote MCP Tool (docs/remote-mcp.md).
 	// In palette order within each group.
@@ -139,7 +139,7 @@ func guiDeps(p *parts) ui.Deps {
 				SecuritySchemes: r.SecuritySchemes, CredentialAccepted: r.CredentialUsed && r.Accepted}, nil
 		},
 		CheckMCP: func(ctx context.Context, url, name string) ([]ui.MCPTool, error) {
-			rep, err := remotemcp.CheckNamed(ctx, url, name, credentials.MCPSource{Manager: creds})
+			rep, err := remotemcp.CheckNamed(ctx, url, name, credentials.RemoteSource{Manager: creds})
 			if err != nil {
 				return nil, uiErr(err)
 			}
@@ -178,7 +178,7 @@ func mcpTools(rep remotemcp.Report) ([]ui.MCPTool, error) {
 // The node kinds see credentials only through their own interfaces.
 var (
 	_ remoteagent.CredentialSource = credentials.RemoteSource{}
-	_ remotemcp.CredentialSource   = credentials.MCPSource{}
+	_ remotemcp.CredentialSource   = credentials.RemoteSource{}
 	_ cli.CredentialManager        = (*credentials.Manager)(nil)
 )
 
