@@ -25,6 +25,7 @@ import (
 	"workrun/nodes/remotemcp"
 	"workrun/nodes/set"
 	"workrun/nodes/start"
+	"workrun/nodes/toolapp"
 	"workrun/remotecall"
 	"workrun/store"
 	"workrun/ui"
@@ -77,7 +78,8 @@ func openParts(ctx context.Context, dataDir string) (*parts, error) {
 	// Remote MCP Tool (docs/remote-mcp.md).
 	// In palette order within each group.
 	kinds := []workrun.Kind{remote, remoteMCP, start.Kind{}, set.Kind{}, condition.Kind{}, join.Kind{}, output.Kind{},
-		humanreview.Kind{}, askhuman.Kind{}, process.Kind{}}
+		humanreview.Kind{}, askhuman.Kind{}, process.Kind{},
+		toolapp.New(toolapp.Deps{Calls: st, Credentials: credentials.RemoteSource{Manager: creds}})}
 	engine := workrun.NewEngine(st, arts, kinds...)
 	return &parts{store: st, artifacts: arts, creds: creds, engine: engine, kinds: kinds}, nil
 }

@@ -393,6 +393,7 @@ func (w *Window) menu() *fyne.MainMenu {
 		item(lang.X("help.demo", "Start demo agent"), nil, w.startDemo),
 		item(lang.X("help.sample_remote", "Sample: Remote Agent demo"), nil, func() { w.openSample(SampleRemote) }),
 		item(lang.X("help.sample_parallel", "Sample: parallel branches with a failure"), nil, func() { w.openSample(SampleParallel) }),
+		item(lang.X("help.sample_tool_app", "Sample: Tool App (an MCP server on this machine)"), nil, func() { w.openSample(SampleToolApp) }),
 		item(lang.X("help.demo_words", "What the demo agent understands"), nil, w.showDemoWords),
 		item(lang.X("about.format_doc", "Workflow file format"), nil, w.showFormatDoc),
 		item(lang.X("help.about", "About Workrun"), nil, w.showAbout),

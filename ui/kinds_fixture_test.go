@@ -16,13 +16,14 @@ import (
 	"workrun/nodes/remotemcp"
 	"workrun/nodes/set"
 	"workrun/nodes/start"
+	"workrun/nodes/toolapp"
 	"workrun/workrun"
 )
 
 // realKinds are the node kinds main.go gives the engine, in the same
 // order: the window's tests describe and check nodes with the real ones.
 func realKinds() []workrun.Kind {
-	return []workrun.Kind{remoteagent.New(remoteagent.Deps{}), remotemcp.New(remotemcp.Deps{}),
+	return []workrun.Kind{remoteagent.New(remoteagent.Deps{}), remotemcp.New(remotemcp.Deps{}), toolapp.New(toolapp.Deps{}),
 		start.Kind{}, set.Kind{}, condition.Kind{}, join.Kind{}, output.Kind{},
 		humanreview.Kind{}, askhuman.Kind{}, process.Kind{}}
 }
