@@ -96,6 +96,9 @@ type InspectorEdits struct {
 	DeleteSelection func()
 	Title           func(nodeID, title, as string)
 	Config          func(nodeID string, config json.RawMessage, as string)
+	// Policy and EdgePort edit failure handling (inspector_policy.go).
+	Policy   func(nodeID string, p NodePolicy)
+	EdgePort func(k EdgeKey, port string)
 }
 
 func (e InspectorEdits) name(s, as string) {
@@ -316,6 +319,7 @@ func (in *Inspector) showEdge(d *Document, k EdgeKey) {
 	in.box.Add(heading(lang.X("insp.edge", "Edge")))
 	in.box.Add(widget.NewLabel(k.From + " → " + k.To))
 	from, _ := d.Node(k.From)
+	in.addEdgePort(d, k) // inspector_policy.go
 	if info, _ := kindInfo(from.Type); len(info.Branches) > 0 {
 		sel := newSelect(info.Branches, func(s string) { in.Edits.edgeWhen(k, s) })
 		sel.Selected = d.wf.Edges[d.edgeIndex(k)].When
@@ -366,6 +370,9 @@ func (in *Inspector) showNode(d *Document, n workrun.NodeSpec) {
 	if mf != nil {
 		mf.finish(cfg)
 	}
+	in.building = false
+	in.building = true
+	in.addPolicy(n, state, form) // inspector_policy.go
 	in.building = false
 	in.title.OnChanged = func(string) { in.edit(n, "title") }
 	// The problems go under the form: appearing and going as a value is
