@@ -28,6 +28,10 @@ var (
 	// ErrSubmissionUnknown: the request may have reached the agent but no
 	// taskId came back; the call is not resubmitted (docs/remote-agent.md R6, R9).
 	ErrSubmissionUnknown = errors.New("submission result unknown")
+	// ErrNotSubmitted: the submission was refused before it was accepted
+	// (a 4xx answer, a JSON-RPC error, or the remote layer refusing to send
+	// it); nothing runs at the agent.
+	ErrNotSubmitted = errors.New("not submitted")
 	// ErrUnfinished: a blocking SendMessage answered with a task that has not
 	// ended (docs/remote-agent.md R7).
 	ErrUnfinished = errors.New("agent returned an unfinished task")
@@ -220,17 +224,33 @@ func (c *call) sendBlocking(ctx context.Context, agent AgentClient, req a2a.Send
 // was refused before it was sent, or answered with an error instead of a task.
 func notSubmitted(err error) bool {
 	var rpc *a2a.RPCError
+	var h *a2a.HTTPError
 	return errors.Is(err, a2a.ErrRequestTooLarge) || errors.Is(err, a2a.ErrPayloadTooLarge) ||
-		errors.Is(err, a2a.ErrUnauthorized) || errors.As(err, &rpc)
+		errors.Is(err, a2a.ErrUnauthorized) || errors.As(err, &rpc) ||
+		(errors.As(err, &h) && h.StatusCode >= 400 && h.StatusCode <= 499) ||
+		// refused by the remote layer before anything was sent
+		errors.Is(err, remotecall.ErrOtherOrigin) || errors.Is(err, remotecall.ErrInsecureCredential) ||
+		errors.Is(err, remotecall.ErrRequestTooLarge) || errors.Is(err, remotecall.ErrBadCredential)
 }
 
-// refused ends a call the agent refused, so the abort pass does not report a
-// submission whose result is in fact known.
+// refused ends a call the agent (or the remote layer) refused, so the abort
+// pass does not report a submission whose result is in fact known: it was
+// not accepted.
 func (c *call) refused(ctx context.Context, err error) error {
+	err = refusal(err)
 	if uerr := c.Update(ctx, func(r *workrun.RemoteCall) { r.Ended, r.StatusText = true, err.Error() }); uerr != nil {
 		return uerr
 	}
-	return fmt.Errorf("send to remote agent: %w", err)
+	return err
+}
+
+// refusal is the error of a submission known not to have been accepted.
+func refusal(err error) error {
+	var h *a2a.HTTPError
+	if errors.As(err, &h) {
+		return fmt.Errorf("%w: the agent refused it (HTTP %d): %w", ErrNotSubmitted, h.StatusCode, err)
+	}
+	return fmt.Errorf("%w: %w", ErrNotSubmitted, err)
 }
 
 // resume re-enters a call whose record was saved by an earlier execution of
