@@ -360,13 +360,13 @@ func (c *call) recoverTask(ctx context.Context, agent AgentClient, _ bool) (work
 	var loop *remotecall.NoProgressError
 	switch {
 	case errors.As(err, &unreachable):
-		return nil, &workrun.InterruptError{Cause: workrun.InterruptedByRemote,
+		return nil, &workrun.InterruptError{Cause: workrun.InterruptedByUnreachable,
 			Reason: texts.Text(msgNotAnswered, unreachable.Since.UTC().Format(time.RFC3339), c.red.String(fmt.Sprint(unreachable.Last)))}
 	case errors.As(err, &loop):
-		return nil, &workrun.InterruptError{Cause: workrun.InterruptedByRemote,
+		return nil, &workrun.InterruptError{Cause: workrun.InterruptedByUnreachable,
 			Reason: texts.Text(msgKeptReconnecting, taskID, loop.Times, c.red.String(fmt.Sprint(loop.Last)))}
 	case errors.Is(err, remotecall.ErrCallBytes):
-		return nil, &workrun.InterruptError{Cause: workrun.InterruptedByRemote, Reason: texts.Text(msgTooMuch, taskID, c.red.String(err.Error()))}
+		return nil, &workrun.InterruptError{Cause: workrun.InterruptedByUnreachable, Reason: texts.Text(msgTooMuch, taskID, c.red.String(err.Error()))}
 	}
 	return nil, err
 }

@@ -490,10 +490,12 @@ func TestRun_UnreachableIsNotFailed(t *testing.T) {
 			nc := newNC("r", "ra", workrun.Values{"prompt": "x"})
 			_, err := compile(t, Deps{Calls: newMemCalls(), Connect: connectTo(agent), Follow: fastFollow}, cfg).Run(t.Context(), nc)
 			var ie *workrun.InterruptError
-			if !errors.As(err, &ie) || ie.Cause != workrun.InterruptedByRemote || !strings.Contains(ie.Reason, "the agent has not answered since") || !strings.Contains(ie.Reason, "resume when it is back, or stop") {
+			if !errors.As(err, &ie) || ie.Cause != workrun.InterruptedByUnreachable || !strings.Contains(ie.Reason, "the agent has not answered since") || !strings.Contains(ie.Reason, "resume when it is back, or stop") {
 				t.Fatalf("%s: err = %v, want interrupted: the agent has not answered since …", name, err)
 			}
-			if !slices.ContainsFunc(msgsIn(nc, "en"), func(m string) bool { return strings.Contains(m, "unreachable since") && strings.Contains(m, "retrying") }) {
+			if !slices.ContainsFunc(msgsIn(nc, "en"), func(m string) bool {
+				return strings.Contains(m, "unreachable since") && strings.Contains(m, "retrying")
+			}) {
 				t.Errorf("%s: no \"unreachable since … retrying\" line in %q", name, msgsIn(nc, "en"))
 			}
 			if agent.Calls("GetTask") < 2 || agent.Calls("CancelTask") != 0 || agent.Calls("SubscribeToTask") != 0 {
@@ -517,7 +519,9 @@ func TestRun_UnreachableIsNotFailed(t *testing.T) {
 	})
 	t.Run("task not found", func(t *testing.T) {
 		agent := &fakeAgent{streaming: true, SendStreamingMessageFunc: brokenAfterWorking}
-		agent.GetTaskFunc = func(context.Context, string) (*a2a.Task, error) { return nil, &a2a.RPCError{Code: -32001, Message: "no such task"} }
+		agent.GetTaskFunc = func(context.Context, string) (*a2a.Task, error) {
+			return nil, &a2a.RPCError{Code: -32001, Message: "no such task"}
+		}
 		_, err := compile(t, Deps{Calls: newMemCalls(), Connect: connectTo(agent), Follow: fastFollow}, cfg).Run(t.Context(), newNC("r", "ra", workrun.Values{"prompt": "x"}))
 		if !errors.Is(err, remotecall.ErrTaskGone) || !strings.Contains(err.Error(), "remote task status unknown") || agent.Calls("GetTask") != 1 {
 			t.Fatalf("err = %v, calls %v", err, agent.calls)
