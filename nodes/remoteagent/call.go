@@ -33,9 +33,6 @@ var (
 	ErrRemoteFailed = errors.New("remote task did not complete")
 	// ErrAttachments: the attachments exceed the per-request limits (docs/remote-agent.md R14).
 	ErrAttachments = errors.New("attachments over the limit")
-	// ErrAgentNotAnswering: a request to the agent about a task it accepted
-	// timed out or was refused; the task itself may still be running.
-	ErrAgentNotAnswering = errors.New("the remote agent stopped answering")
 	// errStrayMessage: a message without a taskId arrived in the stream of a
 	// known task; the stream is left and the task read instead.
 	errStrayMessage = errors.New("a message without a taskId arrived in the stream of a known task")
@@ -59,8 +56,6 @@ type call struct {
 	res   *results
 	reply *a2a.Message // a message answer instead of a task
 	feed  progressFeed
-	// lastQuiet is when the last "no update" line was shown.
-	lastQuiet time.Time
 	// shownDurable is textKey of the last committed status line.
 	shownDurable string
 	// lastStatus is the text of the last status the agent sent.
@@ -172,11 +167,7 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 		}
 		return nil, fmt.Errorf("%w: %v; the request is not sent again", ErrSubmissionUnknown, res.err)
 	}
-	if res.quiet {
-		c.showQuiet(c.Record().TaskID)
-	} else {
-		c.log(msgStreamLost, res.err)
-	}
+	c.log(msgStreamLost, res.err)
 	return c.recoverTask(ctx, agent, res.quiet)
 }
 
@@ -393,20 +384,6 @@ func (c *call) logBounded(t workrun.Text) {
 		c.log(msgReconnectLinesCut, maxReconnectLines)
 	}
 	c.reconnectLines++
-}
-
-// quietLineEvery is the shortest time between two "no update" lines of one
-// call: a task quiet for hours with a 1 s timeout is asked about every
-// second, but says so once a minute.
-const quietLineEvery = time.Minute
-
-// showQuiet says the task was quiet for the timeout and is followed again.
-func (c *call) showQuiet(taskID string) {
-	if now := time.Now(); c.lastQuiet.IsZero() || now.Sub(c.lastQuiet) >= quietLineEvery {
-		c.lastQuiet = now
-		c.flushProgress()
-		c.progress(texts.Msg(msgQuiet, taskID, c.s.timeout))
-	}
 }
 
 // followed is how one stream ended.

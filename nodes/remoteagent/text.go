@@ -39,7 +39,6 @@ const (
 	msgResuming               msgID = "remoteagent.resuming"
 	msgNeedsInput             msgID = "remoteagent.needs_input"
 	msgNeedsAuth              msgID = "remoteagent.needs_auth"
-	msgQuiet                  msgID = "remoteagent.quiet"
 	msgUnreachable            msgID = "remoteagent.unreachable"
 	msgNotAnswered            msgID = "remoteagent.not_answered"
 	msgKeptReconnecting       msgID = "remoteagent.kept_reconnecting"
@@ -128,7 +127,6 @@ func catalogue() map[msgID][2]string {
 		msgKeptReconnecting:       {"the agent kept ending the update stream of task %s without the task changing (%d reconnects in a row; each ended with: %s); resume when it is fixed, or stop", "远端智能体反复结束任务 %s 的更新流而任务没有任何变化（连续 %d 次重连；每次都以此结束：%s）；待其修复后请继续运行，或停止"},
 		msgTooMuch:                {"the agent sent too much for task %s (%s); resume when it is fixed, or stop", "远端智能体为任务 %s 发送的数据过多（%s）；待其修复后请继续运行，或停止"},
 		msgReconnectLinesCut:      {"Remote task: %d reconnect lines shown; further ones are not saved", "远程任务：已显示 %d 条重连记录；之后的不再保存"},
-		msgQuiet:                  {"Remote task %s: no update for %s; the agent still answers, so Workrun keeps waiting", "远程任务 %s：%s 内没有更新；远端仍有应答，继续等待"},
 		msgStatusLineCoalesced:    {"Remote task: %s (+%s updates)", "远程任务：%s（另有 %s 条更新）"},
 		msgArtifactCoalesced:      {"Result %s: %s (+%s updates)", "结果 %s：%s（另有 %s 条更新）"},
 		msgCallRecordUnreadable:   {"read remote call record: %s; no cancel sent", "读取远程调用记录失败：%s；未发送取消"},
