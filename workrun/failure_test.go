@@ -53,21 +53,6 @@ func waitRun(t *testing.T, e *workrun.Engine, id string) workrun.Run {
 	return r
 }
 
-func nodeRecord(t *testing.T, st *workruntest.MemStore, runID, node string) workrun.NodeRun {
-	t.Helper()
-	recs, err := st.NodeRuns(t.Context(), runID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, n := range recs {
-		if n.NodeID == node {
-			return n
-		}
-	}
-	t.Fatalf("no record of node %s", node)
-	return workrun.NodeRun{}
-}
-
 // attemptLog records the attempt of each start of a step.
 type attemptLog struct {
 	mu       sync.Mutex
@@ -114,7 +99,7 @@ func TestRetry_LocalNodeRetriesUntilItSucceeds(t *testing.T) {
 	if diff := cmp.Diff([]int{1, 2, 3}, log.seen()); diff != "" {
 		t.Errorf("attempts (-want +got):\n%s", diff)
 	}
-	rec := nodeRecord(t, st, r.ID, "flaky")
+	rec := workruntest.NodeRecord(t, st, r.ID, "flaky")
 	if rec.Attempt != 3 || rec.LastError != "flaky failure 2" || rec.Status != workrun.NodeSucceeded {
 		t.Errorf("record: attempt %d, last error %q, status %s", rec.Attempt, rec.LastError, rec.Status)
 	}
@@ -147,7 +132,7 @@ func TestRetry_ExhaustedFailsTheRunAsBefore(t *testing.T) {
 	if n := fk["bad"].starts.Load(); n != 2 {
 		t.Errorf("%d attempts, want 2", n)
 	}
-	if rec := nodeRecord(t, st, r.ID, "bad"); rec.Attempt != 2 || rec.Status != workrun.NodeFailed {
+	if rec := workruntest.NodeRecord(t, st, r.ID, "bad"); rec.Attempt != 2 || rec.Status != workrun.NodeFailed {
 		t.Errorf("record attempt %d status %s", rec.Attempt, rec.Status)
 	}
 	// Both attempts' hooks are called once each when the run fails.
@@ -259,7 +244,7 @@ func TestOnError_ContinueWritesTheErrorAndGoesOn(t *testing.T) {
 	if diff := cmp.Diff(want, got.Load()); diff != "" {
 		t.Errorf("the next node read (-want +got):\n%s", diff)
 	}
-	if rec := nodeRecord(t, st, r.ID, "tool"); rec.Status != workrun.NodeHandled || rec.Error != "tool error: quota exceeded" {
+	if rec := workruntest.NodeRecord(t, st, r.ID, "tool"); rec.Status != workrun.NodeHandled || rec.Error != "tool error: quota exceeded" {
 		t.Errorf("record %s %q", rec.Status, rec.Error)
 	}
 	if n := hooks.Load(); n != 0 {
@@ -407,7 +392,7 @@ func TestDeadline_FailsTheNodeAndTheNormalCancelFollows(t *testing.T) {
 	if n := hooks.Load(); n != 1 {
 		t.Errorf("abort hook (the cancel) called %d times, want 1", n)
 	}
-	rec := nodeRecord(t, st, r.ID, "ask")
+	rec := workruntest.NodeRecord(t, st, r.ID, "ask")
 	if rec.DeadlineAt.IsZero() || rec.DeadlineAt.Before(began.Add(time.Second)) {
 		t.Errorf("saved deadline %v, want ≥ %v", rec.DeadlineAt, began.Add(time.Second))
 	}
@@ -428,7 +413,7 @@ func TestDeadline_SurvivesARestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-started
-	saved := nodeRecord(t, st, id, "ask").DeadlineAt
+	saved := workruntest.NodeRecord(t, st, id, "ask").DeadlineAt
 	if saved.IsZero() {
 		t.Fatal("deadline not saved before StartDeadline returned")
 	}
@@ -449,7 +434,7 @@ func TestDeadline_SurvivesARestart(t *testing.T) {
 	if r.Status != workrun.RunFailed || !strings.HasPrefix(r.Reason, "deadline passed") {
 		t.Fatalf("run %s %q", r.Status, r.Reason)
 	}
-	if got := nodeRecord(t, st, id, "ask").DeadlineAt; !got.Equal(saved) {
+	if got := workruntest.NodeRecord(t, st, id, "ask").DeadlineAt; !got.Equal(saved) {
 		t.Errorf("deadline moved from %v to %v", saved, got)
 	}
 	if ended.Before(saved) {
@@ -490,7 +475,7 @@ func TestRetry_ResumeContinuesTheSameAttempt(t *testing.T) {
 	if err := e1.Close(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	if rec := nodeRecord(t, st, id, "ask"); rec.Attempt != 2 || rec.Status != workrun.NodeInterrupted {
+	if rec := workruntest.NodeRecord(t, st, id, "ask"); rec.Attempt != 2 || rec.Status != workrun.NodeInterrupted {
 		t.Fatalf("after exit: attempt %d status %s", rec.Attempt, rec.Status)
 	}
 	e2 := workrun.NewEngine(st, nil, append(allKinds(fakeKind{}), rk)...)
@@ -506,7 +491,7 @@ func TestRetry_ResumeContinuesTheSameAttempt(t *testing.T) {
 	if diff := cmp.Diff([]string{"call", "call#2", "call#2"}, log.keys); diff != "" {
 		t.Errorf("call keys (-want +got):\n%s", diff)
 	}
-	if rec := nodeRecord(t, st, id, "ask"); rec.Attempt != 2 || rec.LastError != "REJECTED" {
+	if rec := workruntest.NodeRecord(t, st, id, "ask"); rec.Attempt != 2 || rec.LastError != "REJECTED" {
 		t.Errorf("record attempt %d last error %q", rec.Attempt, rec.LastError)
 	}
 }

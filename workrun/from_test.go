@@ -73,19 +73,19 @@ func TestRunFrom_PinsTheNodesBeforeAndRunsTheRestFresh(t *testing.T) {
 		t.Errorf("state (-want +got):\n%s", diff)
 	}
 	for _, id := range []string{"start", "a", "cond", "other"} {
-		rec := nodeRecord(t, st, r.ID, id)
+		rec := workruntest.NodeRecord(t, st, r.ID, id)
 		if rec.PinnedFrom != first.ID {
 			t.Errorf("%s: pinned from %q", id, rec.PinnedFrom)
 		}
 	}
-	if rec := nodeRecord(t, st, r.ID, "cond"); rec.Branch != "true" {
+	if rec := workruntest.NodeRecord(t, st, r.ID, "cond"); rec.Branch != "true" {
 		t.Errorf("pinned condition kept branch %q", rec.Branch)
 	}
-	if rec := nodeRecord(t, st, r.ID, "other"); rec.Status != workrun.NodeSkipped {
+	if rec := workruntest.NodeRecord(t, st, r.ID, "other"); rec.Status != workrun.NodeSkipped {
 		t.Errorf("other: %s", rec.Status)
 	}
 	for _, id := range []string{"b", "c"} {
-		if rec := nodeRecord(t, st, r.ID, id); rec.PinnedFrom != "" || rec.Status != workrun.NodeSucceeded {
+		if rec := workruntest.NodeRecord(t, st, r.ID, id); rec.PinnedFrom != "" || rec.Status != workrun.NodeSucceeded {
 			t.Errorf("%s: %s pinned %q", id, rec.Status, rec.PinnedFrom)
 		}
 	}
@@ -109,7 +109,7 @@ func TestRunFrom_TestThisNodeOnly(t *testing.T) {
 	if n := fk["c"].starts.Load(); n != 1 {
 		t.Errorf("c ran %d times, want 1 (only b is tested)", n)
 	}
-	rec := nodeRecord(t, st, r.ID, "c")
+	rec := workruntest.NodeRecord(t, st, r.ID, "c")
 	if rec.Status != workrun.NodeSkipped || rec.Error != "not run: only b is being tested" {
 		t.Errorf("c: %s %q", rec.Status, rec.Error)
 	}
@@ -155,7 +155,7 @@ func TestRunFrom_HandTypedPins(t *testing.T) {
 	if r.State["y"] != "b(typed)" {
 		t.Errorf("b read %v", r.State)
 	}
-	if rec := nodeRecord(t, st, r.ID, "a"); rec.PinnedFrom != workrun.PinnedByHand {
+	if rec := workruntest.NodeRecord(t, st, r.ID, "a"); rec.PinnedFrom != workrun.PinnedByHand {
 		t.Errorf("a pinned from %q", rec.PinnedFrom)
 	}
 	if msgs := workruntest.NodeMessages(t, st, r.ID, "a", "en"); len(msgs) != 1 || msgs[0] != "Not run: outputs typed by hand" {

@@ -69,7 +69,7 @@ var _ workrun.RearmableStep = (*step)(nil)
 // before the restart — gets nothing: it is neither continued nor retried
 // (docs/remote-agent.md R13). A node that never saved a call has nothing to cancel.
 func (s *step) Rearm(nc workrun.NodeContext, _ workrun.NodeRun) {
-	remotecall.Rearm(nc, s.kind.deps.Calls, callKey, s.abortBound(),
+	remotecall.Rearm(nc, s.kind.deps.Calls, workrun.AttemptCallKey(callKey, nc), s.abortBound(),
 		func(err error) workrun.Text { return texts.Msg(msgCallRecordUnreadable, err) },
 		func(ctx context.Context, rec workrun.RemoteCall) {
 			c := &call{s: s, nc: nc, red: remotecall.NewRedactor()}

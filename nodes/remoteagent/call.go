@@ -103,12 +103,15 @@ func (c *call) run(ctx context.Context) (workrun.Values, error) {
 		}
 	}()
 	var err error
-	c.Call, err = remotecall.Load[AgentClient](ctx, s.kind.deps.Calls, nc, callKey, c.redactRecord, func() (workrun.RemoteCall, error) {
+	// Each attempt of the node is a new call with its own messageId
+	// (docs/engine.md "Failure handling"); attempt 1 keeps the old key.
+	key := workrun.AttemptCallKey(callKey, nc)
+	c.Call, err = remotecall.Load[AgentClient](ctx, s.kind.deps.Calls, nc, key, c.redactRecord, func() (workrun.RemoteCall, error) {
 		origin, err := remotecall.ParseOrigin(s.cfg.URL)
 		return workrun.RemoteCall{
-			RunID: nc.RunID(), NodeID: nc.NodeID(), CallKey: callKey,
+			RunID: nc.RunID(), NodeID: nc.NodeID(), CallKey: key,
 			AgentURL: s.cfg.URL, Origin: origin.String(),
-			MessageID: MessageID(nc.RunID(), nc.NodeID(), callKey),
+			MessageID: MessageID(nc.RunID(), nc.NodeID(), key),
 		}, err
 	})
 	if err != nil {
@@ -231,7 +234,9 @@ func (c *call) refused(ctx context.Context, err error) error {
 	if uerr := c.Update(ctx, func(r *workrun.RemoteCall) { r.Ended, r.StatusText = true, err.Error() }); uerr != nil {
 		return uerr
 	}
-	return err
+	// Refused before it was accepted: a known failure, which a retry
+	// policy may try again as a new call (docs/engine.md).
+	return workrun.KnownFailure(err)
 }
 
 // refusal is the error of a submission known not to have been accepted.
@@ -638,11 +643,18 @@ func (c *call) finish(ctx context.Context) (workrun.Values, error) {
 	return nil, fmt.Errorf("%w: task %s is %s", ErrUnfinished, r.TaskID, stateName(state))
 }
 
+// remoteFailed is the error of a task that ended without completing; one
+// that ended FAILED or REJECTED is a known failure (workrun.KnownFailure),
+// which a retry policy may try again as a new call.
 func (c *call) remoteFailed(r workrun.RemoteCall) error {
+	err := fmt.Errorf("%w: task %s %s", ErrRemoteFailed, r.TaskID, stateName(a2a.TaskState(r.RemoteState)))
 	if r.StatusText != "" {
-		return fmt.Errorf("%w: task %s %s: %s", ErrRemoteFailed, r.TaskID, stateName(a2a.TaskState(r.RemoteState)), r.StatusText)
+		err = fmt.Errorf("%w: task %s %s: %s", ErrRemoteFailed, r.TaskID, stateName(a2a.TaskState(r.RemoteState)), r.StatusText)
 	}
-	return fmt.Errorf("%w: task %s %s", ErrRemoteFailed, r.TaskID, stateName(a2a.TaskState(r.RemoteState)))
+	if s := a2a.TaskState(r.RemoteState); s == a2a.TaskStateFailed || s == a2a.TaskStateRejected {
+		return workrun.KnownFailure(err)
+	}
+	return err
 }
 
 // savedResult is what a call commits on success, reused on resume (docs/remote-agent.md R6).

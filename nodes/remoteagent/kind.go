@@ -125,6 +125,10 @@ type step struct {
 	types   map[string]workrun.FieldType
 }
 
+// RemoteCalls implements workrun.RemoteStep: only a known failure is
+// retried, and deadline_seconds applies.
+func (s *step) RemoteCalls() {}
+
 func (s *step) Reads() []string {
 	return append(append([]string{}, s.cfg.Inputs...), s.cfg.Attachments...)
 }

@@ -21,11 +21,11 @@ func (c *call) abort(ctx context.Context) {
 		Ended:             mcp.Terminal,
 		Cancel:            c.cancel,
 		Timeout:           c.s.timeout,
-		Log:               c.nc.Log,
+		Log:               c.logText,
 		SubmissionUnknown: texts.Msg(msgSubmissionUnknown),
 		Requesting:        texts.Msg(msgCancelRequesting),
-		CancelError:       func(err error) workrun.Text { return texts.Msg(msgCancelError, clip(err.Error(), 300)) },
-		SaveFailed:        func(err error) workrun.Text { return workrun.Plain(err.Error()) },
+		CancelError:       func(err error) workrun.Text { return texts.Msg(msgCancelError, clip(c.red.String(err.Error()), 300)) },
+		SaveFailed:        func(err error) workrun.Text { return workrun.Plain(c.red.String(err.Error())) },
 	})
 }
 
@@ -138,14 +138,17 @@ var _ workrun.RearmableStep = (*step)(nil)
 // registers the hook again; it reads the saved record when the abort begins
 // and applies the same table, so a call that already holds a cancel outcome
 // gets nothing. Nothing is sent here.
-func (s *step) Rearm(nc workrun.NodeContext, _ workrun.NodeRun) {
-	remotecall.Rearm(nc, s.kind.deps.Calls, callKey, 0,
+func (s *step) Rearm(nc workrun.NodeContext, saved workrun.NodeRun) {
+	if saved.Status == workrun.NodeSucceeded {
+		s.cleanup().Register(nc, saved.Inputs, saved.Outputs) // cleanup.go
+	}
+	remotecall.Rearm(nc, s.kind.deps.Calls, workrun.AttemptCallKey(callKey, nc), 0,
 		func(err error) workrun.Text {
 			return workrun.Plain(fmt.Sprintf("read remote call record: %v; no cancel sent", err))
 		},
 		func(ctx context.Context, rec workrun.RemoteCall) {
-			c := &call{s: s, nc: nc}
-			c.Call = remotecall.NewSaved[MCPClient](s.kind.deps.Calls, rec, nil, nil)
+			c := &call{s: s, nc: nc, red: remotecall.NewRedactor()}
+			c.Call = remotecall.NewSaved[MCPClient](s.kind.deps.Calls, rec, nil, c.red.Record)
 			c.abort(ctx)
 		})
 }

@@ -55,20 +55,36 @@ type call struct {
 	s  *step
 	nc workrun.NodeContext
 	*remotecall.Call[MCPClient]
+	// red knows every secret the call's transport sent; what the node
+	// saves, shows or returns passes through it (docs/remote-mcp.md M11).
+	red *remotecall.Redactor
 
 	shown string // last status line shown (key + suffix)
 }
 
-func (c *call) log(id msgID, args ...any) { c.nc.Log(texts.Msg(id, args...)) }
+func (c *call) log(id msgID, args ...any) { c.logText(texts.Msg(id, args...)) }
+
+func (c *call) logText(t workrun.Text) { c.nc.Log(c.red.Text(t)) }
+
+func (c *call) progress(t workrun.Text) { c.nc.Progress(c.red.Text(t)) }
 
 // Run implements workrun.Step.
 func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
-	c := &call{s: s, nc: nc}
+	c := &call{s: s, nc: nc, red: remotecall.NewRedactor()}
+	out, err := c.run(ctx)
+	return c.red.Values(out), c.red.Err(err)
+}
+
+func (c *call) run(ctx context.Context) (workrun.Values, error) {
+	s, nc := c.s, c.nc
 	var err error
-	c.Call, err = remotecall.Load[MCPClient](ctx, s.kind.deps.Calls, nc, callKey, nil, func() (workrun.RemoteCall, error) {
+	// Each attempt of the node is a new call with its own idempotency key
+	// (docs/engine.md "Failure handling"); attempt 1 keeps the old key.
+	key := workrun.AttemptCallKey(callKey, nc)
+	c.Call, err = remotecall.Load[MCPClient](ctx, s.kind.deps.Calls, nc, key, c.red.Record, func() (workrun.RemoteCall, error) {
 		u, err := remotecall.ParseOrigin(s.cfg.URL)
-		return workrun.RemoteCall{RunID: nc.RunID(), NodeID: nc.NodeID(), CallKey: callKey,
-			AgentURL: s.cfg.URL, Origin: u.String(), MessageID: IdempotencyKey(nc.RunID(), nc.NodeID())}, err
+		return workrun.RemoteCall{RunID: nc.RunID(), NodeID: nc.NodeID(), CallKey: key,
+			AgentURL: s.cfg.URL, Origin: u.String(), MessageID: AttemptKey(nc.RunID(), nc.NodeID(), key)}, err
 	})
 	if err != nil {
 		return nil, err
@@ -81,14 +97,14 @@ func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values,
 	return c.submit(ctx)
 }
 
-// dial makes a client for the node's URL with its credential; progress and
-// task status notifications become node messages.
+// dial makes a client for the node's URL over the call's credential-bound
+// transport; progress and task status notifications become node messages.
 func (c *call) dial(ctx context.Context) (MCPClient, error) {
-	cred, err := c.s.credential(ctx)
+	hc, err := c.s.transport(ctx, c.red)
 	if err != nil {
 		return nil, err
 	}
-	srv, err := c.s.kind.deps.Dial(c.s.cfg.URL, cred, c.notification)
+	srv, err := c.s.kind.deps.Dial(c.s.cfg.URL, hc, c.notification)
 	if err != nil {
 		return nil, fmt.Errorf("connect to MCP server %s: %w", c.s.cfg.URL, err)
 	}
@@ -230,7 +246,8 @@ func (c *call) callTool(ctx context.Context, srv MCPClient, init *mcp.Initialize
 				return nil, uerr
 			}
 			c.closeSession(ctx, srv)
-			return nil, fmt.Errorf("call tool %s: %w", c.s.cfg.Tool, err)
+			// Refused before the tool ran: a known failure (docs/engine.md).
+			return nil, workrun.KnownFailure(fmt.Errorf("call tool %s: %w", c.s.cfg.Tool, err))
 		}
 		if timedOut {
 			err = fmt.Errorf("no answer within %v", c.s.timeout)
@@ -304,7 +321,7 @@ func (c *call) resume(ctx context.Context) (workrun.Values, error) {
 		return nil, remotecall.AlreadyCanceled(r)
 	case r.Ended && len(r.Result) > 0:
 		c.log(msgReused, display(r.TaskID))
-		return c.s.valuesFromResult(r.Result)
+		return c.s.finished(c.nc, r.Result)
 	case r.Ended && r.RemoteState == mcp.StatusInputRequired:
 		return nil, &workrun.InterruptError{Cause: workrun.InterruptedByRemote, Reason: texts.Text(msgInterrupted, display(r.StatusText))}
 	case r.Ended:
@@ -512,20 +529,8 @@ func (c *call) status(status, message string) {
 func (c *call) notification(n mcp.Notification) {
 	switch n.Method {
 	case "notifications/progress":
-		var p struct {
-			Progress float64  `json:"progress"`
-			Total    *float64 `json:"total"`
-			Message  string   `json:"message"`
-		}
-		if json.Unmarshal(n.Params, &p) != nil {
-			return
-		}
-		line := clip(p.Message, 300)
-		if p.Total != nil && *p.Total > 0 {
-			line = strings.TrimSpace(fmt.Sprintf("%s (%g/%g)", line, p.Progress, *p.Total))
-		}
-		if line != "" {
-			c.nc.Progress(texts.Msg(msgProgress, line))
+		if line := mcptool.ProgressLine(n.Params); line != "" {
+			c.progress(texts.Msg(msgProgress, line))
 		}
 	case "notifications/tasks/status", "notifications/tasks":
 		var t mcp.Task
@@ -539,7 +544,7 @@ func (c *call) notification(n mcp.Notification) {
 		// so the node's own context is not at hand; the save is still
 		// ordered against the abort snapshot by update.
 		if err := c.applyTask(context.Background(), &t); err != nil && !errors.Is(err, remotecall.ErrAborted) {
-			c.nc.Log(workrun.Plain(err.Error()))
+			c.logText(workrun.Plain(err.Error()))
 		}
 	}
 }
@@ -562,7 +567,11 @@ func (c *call) remoteFailed(r workrun.RemoteCall) error {
 	if text == "" {
 		text = "-"
 	}
-	return texts.Error(ErrRemoteFailed, msgRemoteFailed, display(r.TaskID), display(r.RemoteState), text)
+	err := texts.Error(ErrRemoteFailed, msgRemoteFailed, display(r.TaskID), display(r.RemoteState), text)
+	if r.RemoteState == mcp.StatusFailed {
+		return workrun.KnownFailure(err) // ended: a retry policy may try again
+	}
+	return err
 }
 
 // listen follows the task's status notifications in the background; the
@@ -609,16 +618,7 @@ func pollOf(t *mcp.Task) time.Duration {
 	return min(max(d, minPoll), maxPoll)
 }
 
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
+func sleep(ctx context.Context, d time.Duration) error { return mcptool.Sleep(ctx, d) }
 
 func display(s string) string {
 	if s == "" {

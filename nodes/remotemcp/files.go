@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"time"
 
 	"workrun/mcp"
@@ -42,7 +43,13 @@ func (c *call) finish(ctx context.Context, srv MCPClient, r *mcp.ToolResult) (wo
 			return nil, err
 		}
 		c.closeSession(ctx, srv)
-		return nil, texts.Error(ErrToolError, msgToolError, c.s.cfg.Tool, display(text))
+		// isError is a known failure; the tool's text goes to the output
+		// field too, kept when on_error handles the failure (docs/engine.md).
+		var out workrun.Values
+		if c.s.cfg.Output != "" {
+			out = workrun.Values{c.s.cfg.Output: text}
+		}
+		return out, workrun.KnownFailure(texts.Error(ErrToolError, msgToolError, c.s.cfg.Tool, display(text)))
 	}
 	res, err := c.s.outputs().Save(ctx, c.nc, r)
 	if err != nil {
@@ -58,7 +65,7 @@ func (c *call) finish(ctx context.Context, srv MCPClient, r *mcp.ToolResult) (wo
 	}
 	c.log(msgCompleted, c.s.cfg.Tool)
 	c.closeSession(ctx, srv)
-	return c.s.valuesFromResult(res)
+	return c.s.finished(c.nc, res)
 }
 
 // closeSession ends the MCP session after the call is settled (never on an
@@ -70,7 +77,7 @@ func (c *call) closeSession(ctx context.Context, srv MCPClient) {
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), min(c.s.timeout, 10*time.Second))
 	defer cancel()
 	if err := srv.Close(cctx); err != nil {
-		c.nc.Progress(texts.Msg(msgSessionEndError, clip(err.Error(), 300)))
+		c.progress(texts.Msg(msgSessionEndError, clip(err.Error(), 300)))
 	}
 }
 
@@ -78,16 +85,38 @@ func (s *step) valuesFromResult(raw json.RawMessage) (workrun.Values, error) {
 	return s.outputs().Values(raw)
 }
 
-// credential resolves the node's credential and checks it may go to the URL.
-func (s *step) credential(ctx context.Context) (*mcp.Credential, error) {
-	cred, err := remotecall.NamedCredential(ctx, s.kind.deps.Credentials, s.cfg.Credential)
-	if cred == nil || err != nil {
+// transport resolves the node's credential and builds the call's
+// credential-bound transport (remotecall): bound to the URL's origin even
+// without a credential, so a legacy session id never leaves it; red learns
+// every secret it sends.
+func (s *step) transport(ctx context.Context, red *remotecall.Redactor) (*http.Client, error) {
+	b, err := bind(ctx, s.kind.deps.Credentials, s.cfg.Credential, s.cfg.URL)
+	if err != nil {
 		return nil, err
 	}
-	// mcp.New checks the origin binding and plain http again; checking here
-	// gives the error before anything else happens.
-	if _, err := mcp.New(s.cfg.URL, mcp.Options{Credential: cred}); err != nil {
+	b.Redactor, b.Base = red, s.kind.deps.Base
+	tr, err := remotecall.NewTransport(b)
+	if err != nil {
 		return nil, fmt.Errorf("credential %q: %w", s.cfg.Credential, err)
 	}
-	return cred, nil
+	return tr.Client(), nil
+}
+
+// bind resolves the named credential ("" for none) and binds it, or no
+// credential, to the origin of url.
+func bind(ctx context.Context, src CredentialSource, name, url string) (remotecall.Binding, error) {
+	cred, err := remotecall.NamedCredential(ctx, src, name)
+	if err != nil {
+		return remotecall.Binding{}, err
+	}
+	b, err := remotecall.BindCredential(cred, url)
+	if err != nil {
+		return remotecall.Binding{}, fmt.Errorf("credential %q: %w", name, err)
+	}
+	if b.Origin.IsZero() {
+		if b.Origin, err = remotecall.ParseOrigin(url); err != nil {
+			return remotecall.Binding{}, err
+		}
+	}
+	return b, nil
 }

@@ -224,6 +224,9 @@ func TestModernBrokenStreamReissuesOnce(t *testing.T) {
 					t.Errorf("a call without the same key: %v %v", c.Header, c.Meta)
 				}
 			}
+			if !contains(msgs, "Progress: started") {
+				t.Errorf("the server's progress is not shown: %q", msgs)
+			}
 			if !contains(msgs, "sent once more with the same idempotency key "+key) {
 				t.Errorf("no re-issue message: %q", msgs)
 			}
