@@ -46,13 +46,11 @@ func Check(ctx context.Context, rawURL string, cred *remotecall.Credential) (Rep
 		return Report{}, err
 	}
 	b, err := remotecall.BindCredential(cred, rawURL)
+	if err == nil && b.Origin.IsZero() {
+		b.Origin, err = remotecall.ParseOrigin(rawURL)
+	}
 	if err != nil {
 		return Report{}, err
-	}
-	if b.Origin.IsZero() {
-		if b.Origin, err = remotecall.ParseOrigin(rawURL); err != nil {
-			return Report{}, err
-		}
 	}
 	red := remotecall.NewRedactor()
 	b.Redactor = red

@@ -102,21 +102,12 @@ func (s *step) transport(ctx context.Context, red *remotecall.Redactor) (*http.C
 	return tr.Client(), nil
 }
 
-// bind resolves the named credential ("" for none) and binds it, or no
-// credential, to the origin of url.
+// bind is remotecall.BindNamed, bound to the origin of url even without a
+// credential.
 func bind(ctx context.Context, src CredentialSource, name, url string) (remotecall.Binding, error) {
-	cred, err := remotecall.NamedCredential(ctx, src, name)
-	if err != nil {
-		return remotecall.Binding{}, err
+	b, err := remotecall.BindNamed(ctx, src, name, url)
+	if err == nil && b.Origin.IsZero() {
+		b.Origin, err = remotecall.ParseOrigin(url)
 	}
-	b, err := remotecall.BindCredential(cred, url)
-	if err != nil {
-		return remotecall.Binding{}, fmt.Errorf("credential %q: %w", name, err)
-	}
-	if b.Origin.IsZero() {
-		if b.Origin, err = remotecall.ParseOrigin(url); err != nil {
-			return remotecall.Binding{}, err
-		}
-	}
-	return b, nil
+	return b, err
 }
