@@ -229,8 +229,21 @@ func (c *Client) setState(version, session string) {
 // Discover sends server/discover (2026-07-28) and keeps what it says.
 func (c *Client) Discover(ctx context.Context) (*InitializeResult, error) {
 	var res InitializeResult
-	if err := c.request(ctx, "server/discover", map[string]any{}, reqOpts{}, &res); err != nil {
+	var raw json.RawMessage
+	if err := c.request(ctx, "server/discover", map[string]any{}, reqOpts{}, &raw); err != nil {
 		return nil, fmt.Errorf("server/discover: %w", err)
+	}
+	var meta struct {
+		Meta struct {
+			ServerInfo *Implementation `json:"io.modelcontextprotocol/serverInfo"`
+		} `json:"_meta"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, fmt.Errorf("server/discover: %w: %v", ErrProtocol, err)
+	}
+	// 2026-07-28 servers name themselves in the result's _meta.
+	if json.Unmarshal(raw, &meta) == nil && meta.Meta.ServerInfo != nil && res.ServerInfo.Name == "" {
+		res.ServerInfo = *meta.Meta.ServerInfo
 	}
 	res.ProtocolVersion = c.Version()
 	c.mu.Lock()
