@@ -152,6 +152,17 @@ if [ -f "$filesystem/package-lock.json" ]; then
 	fi
 fi
 
+# The TypeScript SDK v2 interop peer (mcp/mcptest starts it).
+tsserver=mcp/testdata/tsserver
+if [ -f "$tsserver/package-lock.json" ]; then
+	if [ "$tsserver/node_modules/.package-lock.json" -nt "$tsserver/package-lock.json" ]; then
+		echo "npm: $tsserver/node_modules is up to date"
+	else
+		echo "npm: npm ci in $tsserver"
+		(cd "$tsserver" && npm ci --no-audit --no-fund --loglevel=error)
+	fi
+fi
+
 echo "== gofmt"
 mapfile -t gofiles < <(find . \( -name .git -o -name node_modules \) -prune -o -name '*.go' -type f -print)
 unformatted=$(gofmt -l "${gofiles[@]}")
