@@ -144,6 +144,11 @@ type eventPump struct {
 	// applied, when set before the first event, is called after each event
 	// was shown (tests wait on it; the test driver runs fyne.Do inline).
 	applied func(Event)
+	// pins is the form of outputs typed by hand for a run from a node
+	// (run_from.go) while its dialog is shown; pinsAsked, when set (tests),
+	// is called when it is shown.
+	pins      *pinForm
+	pinsAsked func()
 }
 
 // demoAgent is the demo agent started from Help (empty when none).
@@ -199,6 +204,7 @@ func (w *Window) build() {
 	w.cv = NewCanvasView(w.doc, false)
 	w.cv.OnSelect = func() { w.insp.Show() }
 	w.cv.OnError = func(err error) { w.setStatus(err.Error()) }
+	w.cv.OnNodeMenu = w.nodeMenu // run_from.go
 	w.cv.OnView = w.showZoom
 	w.doc.OnChange = w.docChanged
 
