@@ -236,18 +236,3 @@ func TestOpenWork_ListsOpenTasksAcrossRuns(t *testing.T) {
 		t.Errorf("buttons %q, want only a Show run per task", buttons)
 	}
 }
-
-// TestRunPanel_FiveRowsAt1024x700: at 1024×700 the run panel's node list
-// has room for at least five rows (it used to show two).
-func TestRunPanel_FiveRowsAt1024x700(t *testing.T) {
-	w := newTestWindow(t, Deps{})
-	w.win.Resize(fyne.NewSize(1024, 700))
-	onUI(w, func() {
-		w.OpenWorkflow("", SampleParallel("http://127.0.0.1:1"))
-		w.panel.Start("r1", w.doc.Workflow())
-	})
-	row := w.panel.nodeList.CreateItem().MinSize().Height
-	if h := w.panel.nodeList.Size().Height; h < 5*row {
-		t.Errorf("the node list is %v high, %.1f rows of %v; want at least 5", h, h/row, row)
-	}
-}

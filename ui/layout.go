@@ -13,7 +13,7 @@ import (
 const (
 	DefaultListWidth      = 190
 	DefaultInspectorWidth = 330
-	DefaultBottomHeight   = 290 // the run panel shows at least five node rows at 1024×700
+	DefaultBottomHeight   = 180
 	PaletteWidth          = 150
 
 	minPane     = 120 // a pane is never narrower than this while shown
