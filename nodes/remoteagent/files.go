@@ -6,10 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"mime"
+	"net/http"
 	"strconv"
 	"strings"
 
 	"workrun/a2a"
+	"workrun/remotecall"
 	"workrun/workrun"
 )
 
@@ -152,7 +155,14 @@ func (c *call) saveFiles(ctx context.Context, parts []resultFile) ([]string, err
 		if arts == nil {
 			return nil, fmt.Errorf("save remote file %s: no artifact store available", name)
 		}
-		info, err := arts.Put(ctx, name, c.redactor().string(p.mediaType), p.open(), c.nc.RunID(), c.nc.NodeID())
+		mediaType := c.redactor().string(p.mediaType)
+		src := p.open()
+		if secret := c.redactor().secret; secret != "" && textLike(mediaType, p.open()) {
+			// A text or JSON file is redacted like a text part (as it
+			// streams in, a secret across two reads included).
+			src = remotecall.RedactReader(src, secret)
+		}
+		info, err := arts.Put(ctx, name, mediaType, src, c.nc.RunID(), c.nc.NodeID())
 		if err != nil {
 			return nil, fmt.Errorf("save remote file %s: %w", name, err)
 		}
@@ -176,4 +186,16 @@ func messageFiles(parts []a2a.Part) []resultFile {
 		}
 	}
 	return out
+}
+
+// textLike reports whether a file is text or JSON: by its declared media
+// type, or by its first bytes (a file declared as octet-stream may be text).
+func textLike(mediaType string, r io.Reader) bool {
+	mt, _, _ := mime.ParseMediaType(mediaType)
+	if strings.HasPrefix(mt, "text/") || strings.HasSuffix(mt, "json") || strings.HasSuffix(mt, "+xml") || mt == "application/xml" {
+		return true
+	}
+	head := make([]byte, 512)
+	n, _ := io.ReadFull(r, head)
+	return strings.HasPrefix(http.DetectContentType(head[:n]), "text/")
 }

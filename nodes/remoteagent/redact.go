@@ -93,3 +93,49 @@ func (r redactor) err(err error) error {
 	}
 	return a2a.RedactSecret(err, r.secret)
 }
+
+// minEdge is the shortest piece of the secret masked at the end of a
+// chunk without knowing the next one: shorter pieces reveal nothing.
+const minEdge = 4
+
+// chunkEdges returns parts for a progress line with the pieces of a secret
+// split across chunks masked: the start of a text part that completes a
+// secret begun at the end of the artifact's text so far (prev), and the
+// end of a text part that begins the secret. A whole secret inside a part
+// is replaced when the line is written (text). Only the shown beginning of
+// a long part is looked at; parts is left as it is.
+func (r redactor) chunkEdges(prev string, parts []a2a.Part) []a2a.Part {
+	if r.secret == "" {
+		return parts
+	}
+	out := make([]a2a.Part, len(parts))
+	copy(out, parts)
+	for i, p := range out {
+		if p.IsRaw() || p.URL != "" || p.Data != nil || p.Text == "" {
+			continue
+		}
+		const shown = 4 * 301 // describeParts shows at most 300 runes
+		text, whole := p.Text, len(p.Text) <= shown
+		if !whole {
+			text = text[:shown]
+		}
+		sec := r.secret
+		for k := min(len(sec)-1, len(text)); k > 0; k-- {
+			if strings.HasSuffix(prev, sec[:len(sec)-k]) && strings.HasPrefix(text, sec[len(sec)-k:]) {
+				text = redacted + text[k:]
+				break
+			}
+		}
+		if whole {
+			for k := min(len(sec)-1, len(text)); k >= min(minEdge, len(sec)-1) && k > 0; k-- {
+				if strings.HasSuffix(text, sec[:k]) {
+					text = text[:len(text)-k] + redacted
+					break
+				}
+			}
+		}
+		prev = keepTail(prev, p.Text)
+		out[i].Text = text
+	}
+	return out
+}
