@@ -20,7 +20,7 @@ func TestSpool_EncryptedAtRest(t *testing.T) {
 	}
 	secret := []byte("token-ABCDEFGHIJKLMNOP")
 	data := bytes.Repeat(append([]byte("chunk of an answer with "), secret...), 20_000) // ~900 KB, several buffers
-	half := 300_001                                                                    // not on a block boundary
+	half := 300_001                                                                     // not on a block boundary
 	if _, err := sf.WriteAt(data[half:], int64(half)); err != nil {
 		t.Fatal(err)
 	}

@@ -40,11 +40,11 @@ var ErrResultTooLarge = errors.New("remote results over the limit")
 // its parts lie. Artifacts are found by id in O(1) and kept in arrival order.
 type results struct {
 	create func() (workrun.SpoolFile, error) // the spool's file, when memory is past
-	max   int64
-	byID  map[string]*remoteArtifact
-	order []*remoteArtifact
-	spool spool
-	links int64 // bytes of link parts kept
+	max    int64
+	byID   map[string]*remoteArtifact
+	order  []*remoteArtifact
+	spool  spool
+	links  int64 // bytes of link parts kept
 }
 
 type remoteArtifact struct {
