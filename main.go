@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"workrun/a2a"
 	"workrun/a2a/demoagent"
 	"workrun/artifacts"
 	"workrun/cli"
@@ -26,6 +25,8 @@ import (
 	"workrun/nodes/remotemcp"
 	"workrun/nodes/set"
 	"workrun/nodes/start"
+	"workrun/nodes/toolapp"
+	"workrun/remotecall"
 	"workrun/store"
 	"workrun/ui"
 	"workrun/workrun"
@@ -50,6 +51,7 @@ type parts struct {
 	creds     *credentials.Manager
 	engine    *workrun.Engine
 	kinds     []workrun.Kind // what engine runs; the window describes them
+	toolApp   *toolapp.Kind  // its connection test starts a program
 }
 
 // openParts opens the store, artifacts, credentials and engine for dataDir.
@@ -67,19 +69,20 @@ func openParts(ctx context.Context, dataDir string) (*parts, error) {
 	creds := credentials.NewManager(st, nil)
 	remote := remoteagent.New(remoteagent.Deps{
 		Calls:       st,
-		Credentials: credentials.A2ASource{Manager: creds},
+		Credentials: credentials.RemoteSource{Manager: creds},
 		// Large results wait beside the artifacts, on the data directory's
 		// disk rather than a RAM-backed /tmp.
 		SpoolDir: filepath.Join(dataDir, "artifacts", "tmp"),
 	})
 	remoteMCP := remotemcp.New(remotemcp.Deps{Calls: st, Credentials: credentials.MCPSource{Manager: creds}})
 	// The local node kinds (docs/product.md W7), the Remote Agent (docs/remote-agent.md R1–R17) and the
-	// Remote MCP Tool (docs/remote-mcp.md).
+	// Remote MCP Tool (docs/remote-mcp.md), the Tool App (docs/tool-app.md).
 	// In palette order within each group.
+	toolApp := toolapp.New(toolapp.Deps{Calls: st, Credentials: credentials.MCPSource{Manager: creds}})
 	kinds := []workrun.Kind{remote, remoteMCP, start.Kind{}, set.Kind{}, condition.Kind{}, join.Kind{}, output.Kind{},
-		humanreview.Kind{}, askhuman.Kind{}, process.Kind{}}
+		humanreview.Kind{}, askhuman.Kind{}, process.Kind{}, toolApp}
 	engine := workrun.NewEngine(st, arts, kinds...)
-	return &parts{store: st, artifacts: arts, creds: creds, engine: engine, kinds: kinds}, nil
+	return &parts{store: st, artifacts: arts, creds: creds, engine: engine, kinds: kinds, toolApp: toolApp}, nil
 }
 
 // openServices is the CLI's view of openParts.
@@ -90,7 +93,7 @@ func openServices(ctx context.Context, dataDir string) (*cli.Services, error) {
 	}
 	return &cli.Services{
 		DataDir: dataDir, Runs: p.store, Workflows: p.store, Artifacts: p.artifacts, Engine: p.engine,
-		RemoteCalls: p.store, RunArtifacts: p.store, ArtifactGC: p.artifacts, Credentials: p.creds,
+		RemoteCalls: p.store, RunArtifacts: p.store, ArtifactGC: p.artifacts, Credentials: p.creds, OAuth: p.creds,
 		Close: p.store.Close,
 	}, nil
 }
@@ -120,15 +123,16 @@ func guiDeps(p *parts) ui.Deps {
 	return ui.Deps{
 		Engine: p.engine, Kinds: workrun.Describe(p.kinds...), Runs: st, Workflows: st, Artifacts: p.artifacts,
 		Credentials: credAdapter{creds},
+		CheckOrigin: remotecall.CheckCredentialOrigin,
 		RemoteCalls: st.RemoteCallsForRun,
 		CheckAgent: func(ctx context.Context, url, name string) (ui.AgentReport, error) {
-			var cred *a2a.Credential
+			var cred *remotecall.Credential
 			if name != "" {
 				c, secret, err := creds.Resolve(ctx, name, url)
 				if err != nil {
 					return ui.AgentReport{}, uiErr(err)
 				}
-				cred = new(credentials.ForA2A(c, secret))
+				cred = new(credentials.ForRemote(c, secret))
 			}
 			r, err := remoteagent.CheckAgent(ctx, url, cred)
 			if err != nil {
@@ -143,6 +147,17 @@ func guiDeps(p *parts) ui.Deps {
 				return nil, uiErr(err)
 			}
 			return mcpTools(rep)
+		},
+		CheckToolApp: func(ctx context.Context, config json.RawMessage) ([]ui.MCPTool, error) {
+			rep, err := p.toolApp.Check(ctx, config)
+			if err != nil {
+				return nil, uiErr(err)
+			}
+			out := make([]ui.MCPTool, 0, len(rep.Tools))
+			for _, t := range rep.Tools {
+				out = append(out, ui.MCPTool{Name: t.Name, Title: t.Title, Description: t.Description, TaskSupport: t.TaskSupport(), InputSchema: t.InputSchema})
+			}
+			return out, nil
 		},
 		StartDemoAgent: func() (string, func(), error) {
 			// The demo agent's own address first, so a saved sample keeps
@@ -176,7 +191,7 @@ func mcpTools(rep remotemcp.Report) ([]ui.MCPTool, error) {
 
 // The node kinds see credentials only through their own interfaces.
 var (
-	_ remoteagent.CredentialSource = credentials.A2ASource{}
+	_ remoteagent.CredentialSource = credentials.RemoteSource{}
 	_ remotemcp.CredentialSource   = credentials.MCPSource{}
 	_ cli.CredentialManager        = (*credentials.Manager)(nil)
 )

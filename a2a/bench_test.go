@@ -279,5 +279,5 @@ func newFromCard(card *AgentCard, cardURL string, opts Options) (*Client, error)
 	if err != nil || u.Host == "" {
 		return nil, fmt.Errorf("card URL %q is not an absolute URL", cardURL)
 	}
-	return newClient(card, u, originOf(u), opts.withDefaults())
+	return newClient(card, u, opts.withDefaults())
 }

@@ -12,28 +12,6 @@ import (
 	"time"
 )
 
-// Credential kinds.
-const (
-	CredentialNone   = ""
-	CredentialBearer = "bearer"
-	CredentialAPIKey = "apikey"
-)
-
-// Credential authenticates requests to one origin. It is sent only to that
-// origin, never on a redirect elsewhere (docs/remote-agent.md R3.3).
-type Credential struct {
-	// Kind is CredentialNone, CredentialBearer or CredentialAPIKey.
-	Kind string
-	// Header is the API key's header name (e.g. "X-API-Key"); bearer always
-	// uses Authorization.
-	Header string
-	// Secret is the token or key. It is never logged or put in errors.
-	Secret string
-	// Origin is the scheme://host:port the credential belongs to. Empty means
-	// the origin of the URL given to Discover.
-	Origin string
-}
-
 // Default limits.
 const (
 	DefaultMaxReplyBytes   = 64 << 20
@@ -44,11 +22,14 @@ const (
 
 // Options configure a Client. Zero values choose the defaults.
 type Options struct {
-	// HTTPClient is copied; its Timeout is ignored (a timeout cuts streams;
-	// deadlines come from the context) and its CheckRedirect is wrapped to
-	// keep the credential on its origin. Nil means a fresh http.Client.
+	// HTTPClient sends every request, the card fetch included; its Timeout
+	// is ignored (a timeout cuts streams; deadlines come from the context).
+	// The credential, its origin binding, redirects and redaction of what
+	// the agent echoes are its transport's (remotecall.Transport in the
+	// product). Nil means a fresh http.Client.
 	HTTPClient *http.Client
-	Credential *Credential
+	// CardHTTPClient fetches the Agent Card; nil means HTTPClient.
+	CardHTTPClient *http.Client
 	// MaxReplyBytes caps a non-stream reply body.
 	MaxReplyBytes int64
 	// MaxEventBytes caps one SSE event's data.
@@ -69,9 +50,7 @@ type Client struct {
 	tenant   string
 	opts     Options
 	hc       *http.Client
-	// credOrigin is the only origin the credential is sent to.
-	credOrigin string
-	nextID     atomic.Int64
+	nextID   atomic.Int64
 }
 
 // Card returns the card the client was built from (nil if none).
@@ -95,7 +74,7 @@ func (c *Client) SendMessage(ctx context.Context, req SendMessageRequest) (*Send
 	}
 	res, err := roundTrip[SendResult](ctx, c, body, id)
 	if err != nil {
-		return nil, c.redact(fmt.Errorf("%s: %w", method, err))
+		return nil, fmt.Errorf("%s: %w", method, err)
 	}
 	switch {
 	case (res.Task == nil) == (res.Message == nil):
@@ -153,7 +132,7 @@ func (c *Client) CancelTask(ctx context.Context, taskID string) (*Task, error) {
 func (c *Client) taskCall(ctx context.Context, method, taskID string) (*Task, error) {
 	t, err := call[Task](ctx, c, method, rpcParams{taskID, c.tenant})
 	if err != nil {
-		return nil, c.redact(fmt.Errorf("%s: %w", method, err))
+		return nil, fmt.Errorf("%s: %w", method, err)
 	}
 	if t.ID != taskID {
 		return nil, fmt.Errorf("%s: %w: reply names task %q, asked for %q", method, ErrProtocol, clip([]byte(t.ID)), taskID)

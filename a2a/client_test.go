@@ -15,18 +15,20 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"workrun/remotecall"
 )
 
 func TestRequests_CarryVersionContentTypeAndCredential(t *testing.T) {
 	tests := []struct {
 		name       string
-		cred       *Credential
+		cred       *remotecall.Credential
 		wantHeader string
 		wantValue  string
 	}{
 		{"none", nil, "Authorization", ""},
-		{"bearer", &Credential{Kind: CredentialBearer, Secret: "tok"}, "Authorization", "Bearer tok"},
-		{"api key", &Credential{Kind: CredentialAPIKey, Header: "X-API-Key", Secret: "key"}, "X-Api-Key", "key"},
+		{"bearer", &remotecall.Credential{Kind: remotecall.CredentialBearer, Secret: "tok"}, "Authorization", "Bearer tok"},
+		{"api key", &remotecall.Credential{Kind: remotecall.CredentialAPIKey, Header: "X-API-Key", Secret: "key"}, "X-Api-Key", "key"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -41,7 +43,11 @@ func TestRequests_CarryVersionContentTypeAndCredential(t *testing.T) {
 					writeJSON(w, 200, resultJSON(in.ID, taskJSON("t1", "TASK_STATE_COMPLETED")))
 				}
 			}
-			c := a.client(t, Options{Credential: tt.cred})
+			var opts Options
+			if tt.cred != nil {
+				opts = CredentialOptions(t, a.srv.URL, *tt.cred)
+			}
+			c := a.client(t, opts)
 			ctx := t.Context()
 			if _, err := c.SendMessage(ctx, textMessage("hi")); err != nil {
 				t.Fatal(err)
@@ -413,9 +419,9 @@ func TestRedirect_CredentialNeverLeavesItsOrigin(t *testing.T) {
 		writeJSON(w, 200, `{"jsonrpc":"2.0","id":1,"result":{"id":"t1","status":{"state":"TASK_STATE_WORKING"}}}`)
 	}))
 	defer other.Close()
-	for _, cred := range []Credential{
-		{Kind: CredentialAPIKey, Header: "X-API-Key", Secret: "key"},
-		{Kind: CredentialBearer, Secret: "tok"},
+	for _, cred := range []remotecall.Credential{
+		{Kind: remotecall.CredentialAPIKey, Header: "X-API-Key", Secret: "key"},
+		{Kind: remotecall.CredentialBearer, Secret: "tok"},
 	} {
 		t.Run(cred.Kind, func(t *testing.T) {
 			leaked = nil
@@ -423,13 +429,14 @@ func TestRedirect_CredentialNeverLeavesItsOrigin(t *testing.T) {
 			a.RPCFunc = func(w http.ResponseWriter, r *http.Request, in rpcIn) {
 				http.Redirect(w, r, other.URL+"/steal", http.StatusTemporaryRedirect)
 			}
-			// The caller's own redirect policy allows everything; the
-			// credential guard still applies.
-			hc := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return nil }}
-			c := a.client(t, Options{Credential: &cred, HTTPClient: hc})
+			// A redirect policy that allows everything; the transport's
+			// origin check still applies to the redirected request.
+			opts := CredentialOptions(t, a.srv.URL, cred)
+			opts.HTTPClient.CheckRedirect = func(*http.Request, []*http.Request) error { return nil }
+			c := a.client(t, opts)
 			_, err := c.GetTask(t.Context(), "t1")
-			if !errors.Is(err, ErrCrossOriginCredential) {
-				t.Errorf("err = %v, want ErrCrossOriginCredential", err)
+			if !errors.Is(err, remotecall.ErrOtherOrigin) {
+				t.Errorf("err = %v, want remotecall.ErrOtherOrigin", err)
 			}
 			for _, l := range leaked {
 				if strings.Contains(l, `"key"`) || strings.Contains(l, "tok") {
@@ -457,7 +464,7 @@ func TestRedirect_SameOriginKeepsCredential(t *testing.T) {
 		}
 		writeJSON(w, 200, resultJSON(in.ID, taskJSON("t1", "TASK_STATE_WORKING")))
 	}
-	c := a.client(t, Options{Credential: &Credential{Kind: CredentialAPIKey, Header: "X-API-Key", Secret: "key"}})
+	c := a.client(t, CredentialOptions(t, a.srv.URL, remotecall.Credential{Kind: remotecall.CredentialAPIKey, Header: "X-API-Key", Secret: "key"}))
 	if _, err := c.GetTask(t.Context(), "t1"); err != nil {
 		t.Fatal(err)
 	}
@@ -663,7 +670,7 @@ func TestErrors_SecretEchoedIsRedacted(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			a := newFakeAgent(t)
 			a.RPCFunc = func(w http.ResponseWriter, _ *http.Request, in rpcIn) { tt.reply(w, in) }
-			c := a.client(t, Options{Credential: &Credential{Kind: CredentialBearer, Secret: secret}})
+			c := a.client(t, CredentialOptions(t, a.srv.URL, remotecall.Credential{Kind: remotecall.CredentialBearer, Secret: secret}))
 			errs := map[string]error{}
 			_, errs["SendMessage"] = c.SendMessage(t.Context(), textMessage("hi"))
 			for _, err := range c.SendStreamingMessage(t.Context(), textMessage("hi")) {
@@ -679,7 +686,7 @@ func TestErrors_SecretEchoedIsRedacted(t *testing.T) {
 				if method == "CheckAccess" && errors.Is(tt.want, ErrTaskNotFound) {
 					continue // TaskNotFound is the expected answer there
 				}
-				if err == nil || strings.Contains(err.Error(), secret) || !strings.Contains(err.Error(), Redacted) {
+				if err == nil || strings.Contains(err.Error(), secret) || !strings.Contains(err.Error(), remotecall.Redacted) {
 					t.Errorf("%s: err = %v, want the echo redacted", method, err)
 				}
 				if !errors.Is(err, tt.want) {

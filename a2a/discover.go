@@ -17,14 +17,19 @@ const WellKnownCardPath = "/.well-known/agent-card.json"
 // Discover fetches the Agent Card at baseOrCardURL (a base URL, resolved
 // through /.well-known/agent-card.json, or the card's own URL) and returns a
 // client for the card's first JSONRPC 1.0 interface (docs/remote-agent.md R3.1, R4).
-// The card fetch never carries the credential.
+// The card is fetched with Options.CardHTTPClient (so a caller can keep the
+// credential off it), the rest with Options.HTTPClient.
 func Discover(ctx context.Context, baseOrCardURL string, opts Options) (*Client, error) {
 	u, err := url.Parse(strings.TrimSpace(baseOrCardURL))
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 		return nil, fmt.Errorf("agent URL %q is not an http(s) URL", baseOrCardURL)
 	}
 	opts = opts.withDefaults()
-	hc := plainHTTPClient(opts.HTTPClient)
+	cardClient := opts.CardHTTPClient
+	if cardClient == nil {
+		cardClient = opts.HTTPClient
+	}
+	hc := plainHTTPClient(cardClient)
 	for _, cu := range cardURLs(u) {
 		card, final, err := fetchCard(ctx, hc, cu, opts.CardMaxBytes)
 		if errors.Is(err, errNoCardHere) {
@@ -33,7 +38,7 @@ func Discover(ctx context.Context, baseOrCardURL string, opts Options) (*Client,
 		if err != nil {
 			return nil, err
 		}
-		return newClient(card, final, originOf(u), opts)
+		return newClient(card, final, opts)
 	}
 	return nil, fmt.Errorf("%w: no Agent Card at %s", ErrNotA2A, u.Redacted())
 }
@@ -161,7 +166,7 @@ func ChooseInterface(card *AgentCard) (AgentInterface, error) {
 	return AgentInterface{}, fmt.Errorf("%w (it offers: %s)", ErrNoJSONRPCInterface, strings.Join(offered, ", "))
 }
 
-func newClient(card *AgentCard, cardURL *url.URL, defaultOrigin string, opts Options) (*Client, error) {
+func newClient(card *AgentCard, cardURL *url.URL, opts Options) (*Client, error) {
 	iface, err := ChooseInterface(card)
 	if err != nil {
 		return nil, fmt.Errorf("agent at %s %w", cardURL.Redacted(), err)
@@ -171,51 +176,8 @@ func newClient(card *AgentCard, cardURL *url.URL, defaultOrigin string, opts Opt
 		return nil, fmt.Errorf("agent at %s: %w: interface URL %q is not an http(s) URL", cardURL.Redacted(), ErrInvalidCard, iface.URL)
 	}
 	c := &Client{card: card, cardURL: cardURL.String(), endpoint: ep.String(), tenant: iface.Tenant, opts: opts}
-	if cr := opts.Credential; cr != nil && cr.Kind != CredentialNone {
-		if err := c.bindCredential(cr, defaultOrigin, ep); err != nil {
-			return nil, err
-		}
-	}
-	c.hc = guardedHTTPClient(opts.HTTPClient, c.credOrigin, opts.Credential)
+	c.hc = plainHTTPClient(opts.HTTPClient)
 	return c, nil
-}
-
-// bindCredential checks the credential may go to the endpoint (docs/remote-agent.md R3.3).
-func (c *Client) bindCredential(cr *Credential, defaultOrigin string, ep *url.URL) error {
-	switch cr.Kind {
-	case CredentialBearer:
-	case CredentialAPIKey:
-		if strings.TrimSpace(cr.Header) == "" {
-			return errors.New("API key credential has no header name")
-		}
-		if !validHeaderName(cr.Header) {
-			return fmt.Errorf("API key header name %q is not a valid HTTP header name", cr.Header)
-		}
-	default:
-		return fmt.Errorf("unknown credential kind %q", cr.Kind)
-	}
-	if cr.Secret == "" {
-		return errors.New("credential has no secret")
-	}
-	if strings.ContainsAny(cr.Secret, "\r\n\x00") {
-		return errors.New("credential secret contains a line break or NUL")
-	}
-	origin := defaultOrigin
-	if cr.Origin != "" {
-		o, err := parseOrigin(cr.Origin)
-		if err != nil {
-			return err
-		}
-		origin = o
-	}
-	if got := originOf(ep); got != origin {
-		return fmt.Errorf("%w: the agent card points to %s, but the credential belongs to %s", ErrCrossOriginCredential, got, origin)
-	}
-	if ep.Scheme == "http" && !isLoopback(ep) {
-		return fmt.Errorf("%w: %s", ErrInsecureCredential, originOf(ep))
-	}
-	c.credOrigin = origin
-	return nil
 }
 
 // plainHTTPClient copies the caller's client without its Timeout, which
@@ -226,31 +188,6 @@ func plainHTTPClient(base *http.Client) *http.Client {
 		*hc = *base
 	}
 	hc.Timeout = 0
-	return hc
-}
-
-// guardedHTTPClient refuses any redirect away from the credential's origin.
-// Go drops Authorization on cross-host redirects but keeps custom headers
-// such as an API key, so the request is refused instead of followed.
-func guardedHTTPClient(base *http.Client, credOrigin string, cr *Credential) *http.Client {
-	hc := plainHTTPClient(base)
-	prev := hc.CheckRedirect
-	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if len(via) >= 10 {
-			return errors.New("stopped after 10 redirects")
-		}
-		if credOrigin != "" && originOf(req.URL) != credOrigin {
-			req.Header.Del("Authorization")
-			if cr != nil && cr.Header != "" {
-				req.Header.Del(cr.Header)
-			}
-			return fmt.Errorf("%w: redirect to %s refused, the credential belongs to %s", ErrCrossOriginCredential, originOf(req.URL), credOrigin)
-		}
-		if prev != nil {
-			return prev(req, via)
-		}
-		return nil
-	}
 	return hc
 }
 
@@ -268,14 +205,4 @@ func (o Options) withDefaults() Options {
 		o.CardMaxBytes = DefaultCardMaxBytes
 	}
 	return o
-}
-
-// validHeaderName reports whether s is an RFC 9110 token.
-func validHeaderName(s string) bool {
-	for _, r := range s {
-		if r >= 0x80 || r <= ' ' || strings.ContainsRune("\"(),/:;<=>?@[\\]{}", r) {
-			return false
-		}
-	}
-	return s != ""
 }

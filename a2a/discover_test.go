@@ -1,6 +1,8 @@
 package a2a
 
 import (
+	"workrun/remotecall"
+
 	"errors"
 	"fmt"
 	"io"
@@ -152,56 +154,6 @@ func TestDiscover_InvalidURL(t *testing.T) {
 	}
 }
 
-func TestDiscover_CredentialBinding(t *testing.T) {
-	tests := []struct {
-		name    string
-		ifURL   func(base string) string
-		cred    Credential
-		want    error
-		wantMsg string
-	}{
-		{"interface on another origin", func(string) string { return "https://elsewhere.example.com/rpc" },
-			Credential{Kind: CredentialBearer, Secret: "s3cret"}, ErrCrossOriginCredential, "points to https://elsewhere.example.com:443"},
-		{"explicit origin differs from card's interface", func(b string) string { return b + "/rpc" },
-			Credential{Kind: CredentialAPIKey, Header: "X-API-Key", Secret: "s3cret", Origin: "https://agent.example.com"}, ErrCrossOriginCredential, "belongs to https://agent.example.com:443"},
-		{"plain http off loopback", func(string) string { return "http://agent.example.com/rpc" },
-			Credential{Kind: CredentialBearer, Secret: "s3cret", Origin: "http://agent.example.com"}, ErrInsecureCredential, "use https"},
-		{"api key without header", func(b string) string { return b + "/rpc" },
-			Credential{Kind: CredentialAPIKey, Secret: "s3cret"}, nil, "no header name"},
-		{"api key with a bad header name", func(b string) string { return b + "/rpc" },
-			Credential{Kind: CredentialAPIKey, Header: "X API Key", Secret: "s3cret"}, nil, "not a valid HTTP header name"},
-		{"empty secret", func(b string) string { return b + "/rpc" },
-			Credential{Kind: CredentialBearer}, nil, "no secret"},
-		{"secret with a newline", func(b string) string { return b + "/rpc" },
-			Credential{Kind: CredentialBearer, Secret: "s3cret\nX-Evil: 1"}, nil, "line break"},
-		{"unknown kind", func(b string) string { return b + "/rpc" },
-			Credential{Kind: "basic", Secret: "s3cret"}, nil, "unknown credential kind"},
-		{"loopback http allowed", func(b string) string { return b + "/rpc" },
-			Credential{Kind: CredentialBearer, Secret: "s3cret"}, nil, ""},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			a := newFakeAgent(t)
-			a.CardFunc = func(w http.ResponseWriter, r *http.Request) {
-				writeJSON(w, 200, cardJSON(tt.ifURL(a.srv.URL), ""))
-			}
-			cred := tt.cred
-			_, err := Discover(t.Context(), a.srv.URL, Options{Credential: &cred})
-			switch {
-			case tt.wantMsg == "" && err != nil:
-				t.Fatalf("unexpected error: %v", err)
-			case tt.wantMsg != "" && (err == nil || !strings.Contains(err.Error(), tt.wantMsg)):
-				t.Fatalf("err = %v, want message with %q", err, tt.wantMsg)
-			case tt.want != nil && !errors.Is(err, tt.want):
-				t.Fatalf("err = %v, want %v", err, tt.want)
-			}
-			if err != nil && strings.Contains(err.Error(), "s3cret") {
-				t.Errorf("error leaks the secret: %v", err)
-			}
-		})
-	}
-}
-
 func TestDiscover_CardFetchCarriesNoCredential(t *testing.T) {
 	a := newFakeAgent(t)
 	a.CardFunc = func(w http.ResponseWriter, r *http.Request) {
@@ -210,5 +162,5 @@ func TestDiscover_CardFetchCarriesNoCredential(t *testing.T) {
 		}
 		writeJSON(w, 200, cardJSON(a.srv.URL+"/rpc", ""))
 	}
-	a.client(t, Options{Credential: &Credential{Kind: CredentialAPIKey, Header: "X-API-Key", Secret: "k"}})
+	a.client(t, CredentialOptions(t, a.srv.URL, remotecall.Credential{Kind: remotecall.CredentialAPIKey, Header: "X-API-Key", Secret: "k"}))
 }

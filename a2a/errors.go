@@ -56,13 +56,11 @@ var (
 
 // Discovery and credential errors; their messages are shown to users.
 var (
-	ErrNotA2A                = errors.New("not an A2A agent")
-	ErrLegacyA2A03           = errors.New("speaks A2A 0.3 only; Workrun needs an A2A 1.0 JSON-RPC interface")
-	ErrNoJSONRPCInterface    = errors.New("offers no A2A 1.0 JSON-RPC interface")
-	ErrCardTooLarge          = errors.New("agent card too large")
-	ErrInvalidCard           = errors.New("agent card is not valid JSON")
-	ErrCrossOriginCredential = errors.New("credential refused for another origin")
-	ErrInsecureCredential    = errors.New("credential refused over plain http; use https")
+	ErrNotA2A             = errors.New("not an A2A agent")
+	ErrLegacyA2A03        = errors.New("speaks A2A 0.3 only; Workrun needs an A2A 1.0 JSON-RPC interface")
+	ErrNoJSONRPCInterface = errors.New("offers no A2A 1.0 JSON-RPC interface")
+	ErrCardTooLarge       = errors.New("agent card too large")
+	ErrInvalidCard        = errors.New("agent card is not valid JSON")
 )
 
 // RPCError is a JSON-RPC error object. errors.Is matches the sentinel for its
@@ -181,38 +179,4 @@ func (e *HTTPError) Unwrap() error {
 		return nil
 	}
 	return e.RPC
-}
-
-// Redacted replaces a credential's secret that an agent echoed back.
-const Redacted = "[redacted]"
-
-// RedactSecret returns err with every occurrence of secret in its text
-// replaced by Redacted; errors.Is and errors.As still see what it wraps. An
-// agent may echo the secret (in WWW-Authenticate, an error body or a JSON-RPC
-// error message), so the client passes every error it returns through this,
-// and so do callers that format an agent's words themselves.
-func RedactSecret(err error, secret string) error {
-	if err == nil || secret == "" || !strings.Contains(err.Error(), secret) {
-		return err
-	}
-	return &redactedError{err: err, secret: secret}
-}
-
-type redactedError struct {
-	err    error
-	secret string
-}
-
-func (e *redactedError) Error() string {
-	return strings.ReplaceAll(e.err.Error(), e.secret, Redacted)
-}
-
-func (e *redactedError) Unwrap() error { return e.err }
-
-// redact is RedactSecret with the client's credential.
-func (c *Client) redact(err error) error {
-	if c.opts.Credential == nil {
-		return err
-	}
-	return RedactSecret(err, c.opts.Credential.Secret)
 }

@@ -71,7 +71,7 @@ func FuzzCardDecode(f *testing.F) {
 		if v := strings.TrimSpace(iface.ProtocolVersion); v != "" && strings.SplitN(v, ".", 2)[0] != "1" {
 			t.Fatalf("chose version %q", v)
 		}
-		c, err := newClient(card, base, originOf(base), Options{}.withDefaults())
+		c, err := newClient(card, base, Options{}.withDefaults())
 		if err == nil {
 			u, perr := url.Parse(c.Endpoint())
 			if perr != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

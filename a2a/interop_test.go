@@ -19,6 +19,7 @@ import (
 	"workrun/a2a"
 	"workrun/a2a/a2atest"
 	"workrun/a2a/demoagent"
+	"workrun/remotecall"
 )
 
 // The interop suite runs one table of cases against two real A2A 1.0 servers
@@ -123,9 +124,13 @@ func ictx(t *testing.T) context.Context {
 	return ctx
 }
 
-func discover(t *testing.T, base string, cred *a2a.Credential) *a2a.Client {
+func discover(t *testing.T, base string, cred *remotecall.Credential) *a2a.Client {
 	t.Helper()
-	c, err := a2a.Discover(ictx(t), base, a2a.Options{Credential: cred})
+	var opts a2a.Options
+	if cred != nil {
+		opts = a2a.CredentialOptions(t, base, *cred)
+	}
+	c, err := a2a.Discover(ictx(t), base, opts)
 	if err != nil {
 		t.Fatalf("Discover(%s): %v", base, err)
 	}
@@ -460,13 +465,13 @@ var interopCases = []interopCase{
 	{"bearer and API key accepted and refused", func(t *testing.T, tg *interopTarget) {
 		for _, tt := range []struct {
 			name string
-			cred *a2a.Credential
+			cred *remotecall.Credential
 			ok   bool
 		}{
-			{"bearer", &a2a.Credential{Kind: a2a.CredentialBearer, Secret: interopToken}, true},
-			{"api key", &a2a.Credential{Kind: a2a.CredentialAPIKey, Header: interopKeyHeader, Secret: interopAPIKey}, true},
-			{"wrong bearer", &a2a.Credential{Kind: a2a.CredentialBearer, Secret: "wrong"}, false},
-			{"api key in wrong header", &a2a.Credential{Kind: a2a.CredentialAPIKey, Header: "X-API-Key", Secret: interopAPIKey}, false},
+			{"bearer", &remotecall.Credential{Kind: remotecall.CredentialBearer, Secret: interopToken}, true},
+			{"api key", &remotecall.Credential{Kind: remotecall.CredentialAPIKey, Header: interopKeyHeader, Secret: interopAPIKey}, true},
+			{"wrong bearer", &remotecall.Credential{Kind: remotecall.CredentialBearer, Secret: "wrong"}, false},
+			{"api key in wrong header", &remotecall.Credential{Kind: remotecall.CredentialAPIKey, Header: "X-API-Key", Secret: interopAPIKey}, false},
 			{"none", nil, false},
 		} {
 			c := discover(t, tg.auth, tt.cred)

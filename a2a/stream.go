@@ -56,7 +56,7 @@ func (c *Client) openStream(ctx context.Context, method string, body requestBody
 		}
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		fail := func(err error) { yield(StreamEvent{}, c.redact(fmt.Errorf("%s: %w", method, err))) }
+		fail := func(err error) { yield(StreamEvent{}, fmt.Errorf("%s: %w", method, err)) }
 		resp, err := c.post(ctx, body, true)
 		if err != nil {
 			fail(err)
@@ -142,5 +142,5 @@ func (c *Client) plainReply(resp *http.Response, wantID []byte, f *taskFollower,
 			err = fmt.Errorf("%w: the reply was not a stream and held no final state", ErrStreamBroken)
 		}
 	}
-	yield(StreamEvent{}, c.redact(fmt.Errorf("%s: %w", method, err)))
+	yield(StreamEvent{}, fmt.Errorf("%s: %w", method, err))
 }

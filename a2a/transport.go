@@ -8,47 +8,10 @@ import (
 	"fmt"
 	"io"
 	"mime"
-	"net"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 )
-
-// originOf returns scheme://host:port with the default port made explicit,
-// so that http://h and http://h:80 compare equal.
-func originOf(u *url.URL) string {
-	scheme := strings.ToLower(u.Scheme)
-	host := strings.ToLower(u.Hostname())
-	port := u.Port()
-	if port == "" {
-		switch scheme {
-		case "http":
-			port = "80"
-		case "https":
-			port = "443"
-		}
-	}
-	return scheme + "://" + net.JoinHostPort(host, port)
-}
-
-// parseOrigin normalises a "scheme://host[:port]" string (a path is ignored).
-func parseOrigin(s string) (string, error) {
-	u, err := url.Parse(s)
-	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return "", fmt.Errorf("credential origin %q is not an http(s) origin", s)
-	}
-	return originOf(u), nil
-}
-
-func isLoopback(u *url.URL) bool {
-	h := strings.ToLower(u.Hostname())
-	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
-		return true
-	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
-}
 
 // readCapped reads at most max bytes; more is reported as tooLarge.
 func readCapped(r io.Reader, max int64, tooLarge error) ([]byte, error) {
@@ -217,7 +180,6 @@ func (c *Client) post(ctx context.Context, body requestBody, stream bool) (*http
 	} else {
 		req.Header.Set("Accept", "application/json")
 	}
-	c.authorize(req)
 	resp, err := c.hc.Do(req)
 	if err != nil {
 		if e := body.encErr(); e != nil {
@@ -226,20 +188,6 @@ func (c *Client) post(ctx context.Context, body requestBody, stream bool) (*http
 		return nil, err
 	}
 	return resp, nil
-}
-
-// authorize adds the credential, only for its own origin.
-func (c *Client) authorize(req *http.Request) {
-	cr := c.opts.Credential
-	if cr == nil || cr.Kind == CredentialNone || originOf(req.URL) != c.credOrigin {
-		return
-	}
-	switch cr.Kind {
-	case CredentialBearer:
-		req.Header.Set("Authorization", "Bearer "+cr.Secret)
-	case CredentialAPIKey:
-		req.Header.Set(cr.Header, cr.Secret)
-	}
 }
 
 // call sends a small request and decodes its non-stream reply.

@@ -6,9 +6,9 @@ import (
 	"io"
 	"strings"
 
-	"workrun/a2a"
 	"workrun/credentials"
 	"workrun/nodes/remoteagent"
+	"workrun/remotecall"
 )
 
 func init() {
@@ -25,17 +25,22 @@ func init() {
 var checkAgentCommand = checkCommand[remoteagent.Report]{
 	name: "check-agent",
 	check: func(ctx context.Context, url string, saved *savedCredential) (remoteagent.Report, error) {
-		var cred *a2a.Credential
+		var cred *remotecall.Credential
 		if saved != nil {
-			ac := credentials.ForA2A(saved.meta, saved.secret)
-			cred = &ac
+			rc := credentials.ForRemote(saved.meta, saved.secret)
+			cred = &rc
 		}
 		return remoteagent.CheckAgent(ctx, url, cred)
 	},
 	printText: func(w io.Writer, rep remoteagent.Report, credName string, err error) {
 		printReport(w, rep, credName) // partial on error: what was discovered
-		if err == nil {
-			fmt.Fprintln(w, "OK: the agent was discovered and accepted an authenticated call; no task was submitted")
+		switch {
+		case err != nil:
+		case rep.CredentialUsed:
+			fmt.Fprintf(w, "OK: the agent was discovered and accepted a call authenticated with credential %q; no task was submitted\n", termLine(credName))
+		default:
+			// Nothing was authenticated: say so rather than claim it.
+			fmt.Fprintln(w, "OK: the agent was discovered and answered a test call sent without a credential; no task was submitted")
 		}
 	},
 }
@@ -49,14 +54,13 @@ func printReport(w io.Writer, r remoteagent.Report, credName string) {
 	if len(r.SecuritySchemes) > 0 {
 		sec = termLine(strings.Join(r.SecuritySchemes, "; "))
 	}
-	cred := "none"
+	cred := "none (the test call carried no credential)"
 	if r.CredentialUsed {
-		cred = credName
+		verdict := "not accepted"
 		if r.Accepted {
-			cred += " (accepted)"
-		} else {
-			cred += " (not accepted)"
+			verdict = "accepted"
 		}
+		cred = fmt.Sprintf("%s (sent in the %s header; %s)", credName, r.CredentialHeader, verdict)
 	}
 	fmt.Fprintf(w, "Agent:       %s\nInterface:   %s\nStreaming:   %s\nSecurity:    %s\nCredential:  %s\n",
 		termLine(r.Name), termLine(r.Endpoint), yes[r.Streaming], sec, termLine(cred))

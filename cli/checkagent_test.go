@@ -28,8 +28,8 @@ func TestCheckAgentCommand(t *testing.T) {
 		t.Fatalf("set: %+v", r)
 	}
 	r = runWithStdin(t, "", dd, "check-agent", ts.URL, "--credential", "demo")
-	want := "Agent:       Workrun demo agent\nInterface:   " + ts.URL + "/a2a\nStreaming:   yes\nSecurity:    bearer: HTTP Bearer\nCredential:  demo (accepted)\n" +
-		"OK: the agent was discovered and accepted an authenticated call; no task was submitted\n"
+	want := "Agent:       Workrun demo agent\nInterface:   " + ts.URL + "/a2a\nStreaming:   yes\nSecurity:    bearer: HTTP Bearer\nCredential:  demo (sent in the Authorization header; accepted)\n" +
+		"OK: the agent was discovered and accepted a call authenticated with credential \"demo\"; no task was submitted\n"
 	if r.Code != ExitOK || r.Stdout != want {
 		t.Fatalf("with credential: %+v", r)
 	}
@@ -54,6 +54,18 @@ func TestCheckAgentCommand(t *testing.T) {
 	}
 	if s := a.Stats(); len(s.Submissions) != 0 || s.Methods["GetTask"] != 2 {
 		t.Errorf("agent stats %+v: want two GetTask probes and no submission", s)
+	}
+
+	// An open agent without a credential: nothing was authenticated, and
+	// the report says so instead of claiming it.
+	open := demoagent.New(demoagent.Options{})
+	ots := httptest.NewServer(open.Handler())
+	t.Cleanup(func() { open.Close(); ots.Close() })
+	r = runWithStdin(t, "", dd, "check-agent", ots.URL)
+	if r.Code != ExitOK || strings.Contains(r.Stdout, "authenticated") ||
+		!strings.Contains(r.Stdout, "Credential:  none (the test call carried no credential)") ||
+		!strings.Contains(r.Stdout, "answered a test call sent without a credential") {
+		t.Errorf("open agent without a credential: %+v", r)
 	}
 }
 

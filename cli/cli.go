@@ -35,6 +35,9 @@ type Command struct {
 	Args    string // usage of the arguments, e.g. "FLOW.json [--input NAME=VALUE]…"
 	Summary string
 	Run     func(ctx context.Context, env *Env, args []string) int
+	// Hidden keeps a command out of `workrun help` (a tool for test suites,
+	// documented in docs/).
+	Hidden bool
 }
 
 // Env is what a command works with.
@@ -204,8 +207,10 @@ func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "Usage: workrun [--data-dir DIR] [COMMAND [ARGS]]")
 	fmt.Fprintln(w, "\nWith no command, Workrun opens its window.\n\nCommands:")
 	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
+	for n, c := range commands {
+		if !c.Hidden {
+			names = append(names, n)
+		}
 	}
 	sort.Strings(names)
 	for _, n := range names {
@@ -216,6 +221,9 @@ func printUsage(w io.Writer) {
 		}
 	}
 	fmt.Fprintln(w, "\nThe data directory defaults to the user config dir + /workrun; WORKRUN_DATA_DIR or --data-dir override it.")
+	fmt.Fprintln(w, "\nSignals to run and resume: Ctrl-C (SIGINT) is a person's Stop: the run stops and its remote tasks are")
+	fmt.Fprintln(w, "cancelled (exit 4). SIGTERM and SIGHUP (logout, shutdown, a supervisor) only exit: the run is interrupted,")
+	fmt.Fprintln(w, "nothing is cancelled, and `workrun resume RUN_ID` continues it (exit 3).")
 }
 
 // prepareDataDir creates the data directory if needed and checks that it can

@@ -17,7 +17,7 @@ import (
 func init() {
 	register(&Command{
 		Name:    "credential",
-		Args:    "set NAME --kind bearer|apikey --origin URL [--header NAME] (secret on stdin) | list | delete NAME",
+		Args:    "set NAME --kind bearer|apikey --origin URL [--header NAME] (secret on stdin) | login URL [--name NAME] … | list | delete NAME",
 		Summary: "manage credentials for remote agents (secrets live in the OS keyring)",
 		Run:     runCredential,
 	})
@@ -40,11 +40,13 @@ func openCredentials(ctx context.Context, env *Env) (CredentialManager, func(), 
 
 func runCredential(ctx context.Context, env *Env, args []string) int {
 	if len(args) == 0 {
-		return usageError(env, "credential: say set, list or delete")
+		return usageError(env, "credential: say set, login, list or delete")
 	}
 	switch args[0] {
 	case "set":
 		return credentialSet(ctx, env, args[1:])
+	case "login":
+		return credentialLogin(ctx, env, args[1:])
 	case "list":
 		if len(args) > 1 {
 			return usageError(env, "credential list takes no arguments")
@@ -56,7 +58,7 @@ func runCredential(ctx context.Context, env *Env, args []string) int {
 		}
 		return credentialDelete(ctx, env, args[1])
 	}
-	return usageError(env, fmt.Sprintf("credential: unknown action %q (set, list or delete)", args[0]))
+	return usageError(env, fmt.Sprintf("credential: unknown action %q (set, login, list or delete)", args[0]))
 }
 
 func credentialSet(ctx context.Context, env *Env, args []string) int {
@@ -121,12 +123,16 @@ func credentialSet(ctx context.Context, env *Env, args []string) int {
 }
 
 func credentialList(ctx context.Context, env *Env) int {
-	mgr, closeFn, ok := openCredentials(ctx, env)
-	if !ok {
+	svc, _ := env.open(ctx)
+	if svc == nil {
 		return ExitFailed
 	}
-	defer closeFn()
-	cs, err := mgr.List(ctx)
+	defer closeServices(env, svc)
+	if svc.Credentials == nil {
+		fmt.Fprintln(env.Stderr, "workrun: this build has no credential store")
+		return ExitFailed
+	}
+	cs, err := svc.Credentials.List(ctx)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "workrun: %v\n", err)
 		return ExitFailed
@@ -141,16 +147,25 @@ func credentialList(ctx context.Context, env *Env) int {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", c.Name, c.Kind, c.Origin, c.Header)
 	}
 	tw.Flush()
+	listOAuth(ctx, env, svc)
 	return ExitOK
 }
 
 func credentialDelete(ctx context.Context, env *Env, name string) int {
-	mgr, closeFn, ok := openCredentials(ctx, env)
-	if !ok {
+	svc, _ := env.open(ctx)
+	if svc == nil {
 		return ExitFailed
 	}
-	defer closeFn()
-	if err := mgr.Delete(ctx, name); err != nil {
+	defer closeServices(env, svc)
+	if svc.Credentials == nil {
+		fmt.Fprintln(env.Stderr, "workrun: this build has no credential store")
+		return ExitFailed
+	}
+	del := svc.Credentials.Delete
+	if c, _, err := svc.Credentials.Get(ctx, name); err == nil && c.Kind == credentials.KindOAuth && svc.OAuth != nil {
+		del = svc.OAuth.RemoveOAuth // revokes where the server offers it
+	}
+	if err := del(ctx, name); err != nil {
 		if errors.Is(err, workrun.ErrNotFound) {
 			fmt.Fprintf(env.Stderr, "workrun: no credential named %q\n", name)
 			return ExitFailed

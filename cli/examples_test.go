@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,6 +18,10 @@ type exampleRun struct {
 	demoAgent bool
 	// demoMCP: the example calls `workrun demo-mcp` on its default address.
 	demoMCP bool
+	// npmDir: the example starts an npm package with npx; it runs in this
+	// folder (relative to the repository), whose package-lock.json pins it
+	// and where scripts/test.sh ran npm ci, offline.
+	npmDir string
 	// review: the run waits for a Human Review; decide it with the command
 	// the run printed, then that command must exit reviewWant with
 	// reviewStdout in its output.
@@ -33,6 +38,8 @@ var exampleRuns = map[string]exampleRun{
 		review: "approve", reviewWant: ExitOK, reviewStdout: "[end] published: Published: hi"},
 	"remote-agent.json": {inputs: []string{"--input", "question=echo hello from the example"}, want: ExitOK,
 		stdout: "[end] answer: echo hello from the example", demoAgent: true},
+	"tool-app.json": {inputs: []string{"--input", "name=Ada"}, want: ExitOK,
+		stdout: "[end] answer: Echo: Hello, Ada!", npmDir: "mcp/testdata/everything"},
 	"remote-mcp.json": {inputs: []string{"--input", "topic=tides"}, want: ExitOK,
 		stdout: "[end] report: Research on tides: 2 stages done.", demoMCP: true},
 }
@@ -61,6 +68,18 @@ func TestExamplesRunWithDocumentedExitCodes(t *testing.T) {
 			}
 			if ex.demoMCP {
 				f = startDemoCommand(t, f, demoMCPCommand)
+			}
+			if ex.npmDir != "" {
+				abs, err := filepath.Abs(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				f = abs
+				if _, err := os.Stat(filepath.Join("..", ex.npmDir, "node_modules")); err != nil {
+					t.Fatalf("examples/%s needs `npm ci` in %s (scripts/test.sh runs it): %v", name, ex.npmDir, err)
+				}
+				t.Chdir(filepath.Join("..", ex.npmDir))
+				t.Setenv("npm_config_offline", "true")
 			}
 			dir := t.TempDir()
 			res := runMain(t, append([]string{"--data-dir", dir, "run", f}, ex.inputs...), nil, artifactDeps())

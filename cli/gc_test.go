@@ -15,6 +15,7 @@ import (
 	"workrun/credentials"
 	"workrun/nodes/remoteagent"
 	"workrun/nodes/remotemcp"
+	"workrun/nodes/toolapp"
 	"workrun/store"
 	"workrun/workrun"
 )
@@ -35,7 +36,8 @@ func artifactDeps() Deps {
 		}
 		ra := remoteagent.New(remoteagent.Deps{Calls: st})
 		rm := remotemcp.New(remotemcp.Deps{Calls: st})
-		e := workrun.NewEngine(st, arts, append(localKinds(), ra, rm)...)
+		ta := toolapp.New(toolapp.Deps{Calls: st})
+		e := workrun.NewEngine(st, arts, append(localKinds(), ra, rm, ta)...)
 		return &Services{DataDir: dataDir, Runs: st, Workflows: st, Artifacts: arts, Engine: e,
 			RemoteCalls: st, RunArtifacts: st, ArtifactGC: arts, Credentials: credentials.NewManager(st, nil), Close: st.Close}, nil
 	}}

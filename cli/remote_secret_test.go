@@ -11,18 +11,18 @@ import (
 	"strings"
 	"testing"
 
-	"workrun/a2a"
 	"workrun/artifacts"
 	"workrun/nodes/remoteagent"
 	"workrun/nodes/remotemcp"
+	"workrun/remotecall"
 	"workrun/store"
 	"workrun/workrun"
 )
 
 type secretSource string
 
-func (s secretSource) Credential(context.Context, string) (a2a.Credential, error) {
-	return a2a.Credential{Kind: a2a.CredentialBearer, Secret: string(s)}, nil
+func (s secretSource) Credential(context.Context, string) (remotecall.Credential, error) {
+	return remotecall.Credential{Kind: remotecall.CredentialBearer, Secret: string(s)}, nil
 }
 
 // TestRunShow_EchoedSecretIsRedacted: an agent echoes the credential's

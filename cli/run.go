@@ -24,7 +24,7 @@ import (
 func init() {
 	register(&Command{
 		Name:    "run",
-		Args:    "FLOW.json [--input NAME=VALUE]… [--file NAME=PATH]… [--json] [--lang en|zh]",
+		Args:    "FLOW.json [--input NAME=VALUE]… [--file NAME=PATH]… [--from NODE | --only NODE] [--pin-from RUN] [--pin NODE.FIELD=JSON]… [--json] [--lang en|zh]",
 		Summary: "run a workflow file and print its node messages (exit 0 succeeded, 1 failed, 2 invalid, 3 interrupted, 4 stopped)",
 		Run:     runCommand,
 	})
@@ -38,6 +38,7 @@ func runCommand(ctx context.Context, env *Env, args []string) int {
 	fs.Var(&files, "file", "")
 	asJSON := fs.Bool("json", false, "")
 	langFlag := fs.String("lang", "", "")
+	part := addFromFlags(fs)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageError(env, "run: "+err.Error())
@@ -53,6 +54,10 @@ func runCommand(ctx context.Context, env *Env, args []string) int {
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(err.Error(), "  "))
 		return ExitUsage
+	}
+	rf, partial, err := part.runFrom(wf)
+	if err != nil {
+		return usageError(env, "run: "+err.Error())
 	}
 
 	svc, code := env.open(ctx)
@@ -81,10 +86,10 @@ func runCommand(ctx context.Context, env *Env, args []string) int {
 	out.lang = lang
 	events, cancel := svc.Engine.Subscribe()
 	defer cancel()
-	id, err := svc.Engine.Start(ctx, "", wf, in)
+	id, err := startRun(ctx, svc.Engine, wf, in, rf, partial)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(err.Error(), "  "))
-		if errors.Is(err, workrun.ErrInvalidWorkflow) || errors.Is(err, workrun.ErrBadInput) {
+		if errors.Is(err, workrun.ErrInvalidWorkflow) || errors.Is(err, workrun.ErrBadInput) || errors.Is(err, workrun.ErrPin) || errors.Is(err, workrun.ErrNotFound) {
 			return ExitUsage
 		}
 		return ExitFailed
@@ -105,12 +110,19 @@ func continueRun(ctx context.Context, env *Env, e *workrun.Engine, runID string,
 	return followRun(ctx, env, e, runID, events, out)
 }
 
-// followRun prints the run's events until it ends or is interrupted, turns
-// SIGINT/SIGTERM into Stop (abort hooks run, bounded), then prints the
-// outcome and returns the exit status for it.
+// followRun prints the run's events until it ends or is interrupted, then
+// prints the outcome and returns the exit status for it. Signals say who
+// asks: SIGINT (Ctrl-C at a terminal) is a person's Stop (abort hooks run,
+// bounded: remote work is cancelled); SIGTERM and SIGHUP — a logout, a
+// shutdown, a supervisor stopping the process — are an exit, never a Stop:
+// the run is interrupted by exit, resumable, and nothing is cancelled
+// (docs/remote-agent.md R13: merely exiting never triggers CancelTask).
 func followRun(ctx context.Context, env *Env, e *workrun.Engine, runID string, events <-chan workrun.Event, out *eventPrinter) int {
-	sigCtx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	sigCtx, stopSignals := signal.NotifyContext(ctx, os.Interrupt)
 	defer stopSignals()
+	exitSignals := make(chan os.Signal, 1)
+	signal.Notify(exitSignals, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(exitSignals)
 
 	printed := make(chan struct{})
 	go func() {
@@ -150,6 +162,16 @@ func followRun(ctx context.Context, env *Env, e *workrun.Engine, runID string, e
 			fmt.Fprintln(env.Stderr, "workrun: stopping… (abort hooks are running)")
 		}
 		if err := e.Stop(context.WithoutCancel(ctx), runID); err != nil {
+			fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(err.Error(), "  "))
+		}
+		<-waited
+	case sig := <-exitSignals:
+		if !out.json {
+			fmt.Fprintf(env.Stderr, "workrun: %v: exiting; the run is interrupted, nothing is cancelled (resume it with `workrun resume %s`)\n", sig, runID)
+		}
+		// Close interrupts the run by exit: nodes' contexts end, no abort
+		// hook runs.
+		if err := e.Close(context.WithoutCancel(ctx)); err != nil {
 			fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(err.Error(), "  "))
 		}
 		<-waited
@@ -416,7 +438,7 @@ func (p *eventPrinter) event(ev workrun.Event) {
 	case workrun.EventNode:
 		n := ev.Node
 		switch n.Status {
-		case workrun.NodeFailed, workrun.NodeStopped, workrun.NodeInterrupted:
+		case workrun.NodeFailed, workrun.NodeStopped, workrun.NodeInterrupted, workrun.NodeHandled:
 			fmt.Fprintf(p.w, "[%s] %s: %s\n", termLine(n.NodeID), termLine(string(n.Status)), termText(n.Error, "    "))
 		default:
 			fmt.Fprintf(p.w, "[%s] %s\n", termLine(n.NodeID), termLine(string(n.Status)))

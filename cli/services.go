@@ -30,6 +30,9 @@ type Services struct {
 	// Credentials manages saved credentials (`credential`, and the
 	// --credential option of the check commands).
 	Credentials CredentialManager
+	// OAuth signs in and keeps OAuth credentials (`credential login`,
+	// credential_oauth.go); nil in a build without it.
+	OAuth OAuthCredentials
 	// Close releases everything (flushes batched progress lines, closes SQLite).
 	Close func() error
 }

@@ -3,22 +3,23 @@ package credentials
 import (
 	"context"
 
-	"workrun/a2a"
 	"workrun/mcp"
+	"workrun/remotecall"
 )
 
-// The protocol clients (a2a, mcp) each take a credential in their own form;
-// these hand a saved one out in that form, bound to its origin. The node
+// The remote layer (remotecall) takes a saved credential in its own form
+// and binds it to its origin; these hand one out in that form. The node
 // kinds see them only as their Deps' CredentialSource interface, which
-// main.go fills with A2ASource and MCPSource.
+// main.go fills with RemoteSource (and, until the Remote MCP Tool moves to
+// the remote layer's transport, MCPSource).
 
-// ForA2A is c with its secret in the form the A2A client sends.
-func ForA2A(c Credential, secret string) a2a.Credential {
-	kind := a2a.CredentialAPIKey
+// ForRemote is c with its secret in the remote layer's form.
+func ForRemote(c Credential, secret string) remotecall.Credential {
+	kind := remotecall.CredentialAPIKey
 	if c.Kind == KindBearer {
-		kind = a2a.CredentialBearer
+		kind = remotecall.CredentialBearer
 	}
-	return a2a.Credential{Kind: kind, Header: c.Header, Secret: secret, Origin: c.Origin}
+	return remotecall.Credential{Kind: kind, Header: c.Header, Secret: secret, Origin: c.Origin}
 }
 
 // ForMCP is c with its secret in the form the MCP client sends.
@@ -30,17 +31,20 @@ func ForMCP(c Credential, secret string) mcp.Credential {
 	return mcp.Credential{Kind: kind, Header: c.Header, Secret: secret, Origin: c.Origin}
 }
 
-// A2ASource hands out the manager's credentials for the Remote Agent node
-// (it implements remoteagent.CredentialSource).
-type A2ASource struct{ Manager *Manager }
+// RemoteSource hands out the manager's credentials for the remote node
+// kinds (it implements remoteagent.CredentialSource).
+type RemoteSource struct{ Manager *Manager }
 
 // Credential returns the named credential with its secret, bound to its origin.
-func (s A2ASource) Credential(ctx context.Context, name string) (a2a.Credential, error) {
+func (s RemoteSource) Credential(ctx context.Context, name string) (remotecall.Credential, error) {
 	c, secret, err := s.Manager.Get(ctx, name)
 	if err != nil {
-		return a2a.Credential{}, err
+		return remotecall.Credential{}, err
 	}
-	return ForA2A(c, secret), nil
+	if c.Kind == KindOAuth {
+		return s.Manager.oauthForRemote(ctx, name)
+	}
+	return ForRemote(c, secret), nil
 }
 
 // MCPSource hands out the manager's credentials for the Remote MCP Tool
@@ -52,6 +56,9 @@ func (s MCPSource) Credential(ctx context.Context, name string) (mcp.Credential,
 	c, secret, err := s.Manager.Get(ctx, name)
 	if err != nil {
 		return mcp.Credential{}, err
+	}
+	if c.Kind == KindOAuth {
+		return s.Manager.oauthForMCP(ctx, name)
 	}
 	return ForMCP(c, secret), nil
 }

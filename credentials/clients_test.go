@@ -6,8 +6,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"workrun/a2a"
 	"workrun/mcp"
+	"workrun/remotecall"
 	"workrun/workrun"
 )
 
@@ -23,12 +23,12 @@ func TestSources(t *testing.T) {
 	if err := m.Set(ctx, Credential{Name: "k", Kind: KindAPIKey, Origin: "http://127.0.0.1:8080", Header: "X-API-Key"}, "key"); err != nil {
 		t.Fatal(err)
 	}
-	ab, err := (A2ASource{m}).Credential(ctx, "b")
+	ab, err := (RemoteSource{m}).Credential(ctx, "b")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(a2a.Credential{Kind: a2a.CredentialBearer, Header: "Authorization", Secret: "tok", Origin: "https://a.example:443"}, ab); d != "" {
-		t.Errorf("A2A bearer (-want +got):\n%s", d)
+	if d := cmp.Diff(remotecall.Credential{Kind: remotecall.CredentialBearer, Header: "Authorization", Secret: "tok", Origin: "https://a.example:443"}, ab); d != "" {
+		t.Errorf("remote bearer (-want +got):\n%s", d)
 	}
 	mk, err := (MCPSource{m}).Credential(ctx, "k")
 	if err != nil {
@@ -37,8 +37,8 @@ func TestSources(t *testing.T) {
 	if d := cmp.Diff(mcp.Credential{Kind: mcp.CredentialAPIKey, Header: "X-API-Key", Secret: "key", Origin: "http://127.0.0.1:8080"}, mk); d != "" {
 		t.Errorf("MCP API key (-want +got):\n%s", d)
 	}
-	if _, err := (A2ASource{m}).Credential(ctx, "nope"); !errors.Is(err, workrun.ErrNotFound) {
-		t.Errorf("A2A unknown name: %v, want ErrNotFound", err)
+	if _, err := (RemoteSource{m}).Credential(ctx, "nope"); !errors.Is(err, workrun.ErrNotFound) {
+		t.Errorf("remote unknown name: %v, want ErrNotFound", err)
 	}
 	if _, err := (MCPSource{m}).Credential(ctx, "nope"); !errors.Is(err, workrun.ErrNotFound) {
 		t.Errorf("MCP unknown name: %v, want ErrNotFound", err)

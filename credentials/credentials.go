@@ -8,6 +8,7 @@ import (
 
 	"github.com/zalando/go-keyring"
 
+	"workrun/remotecall"
 	"workrun/workrun"
 )
 
@@ -89,6 +90,8 @@ func keyringErr(err error) error {
 type Manager struct {
 	meta    Metadata
 	keyring Keyring
+	// sessions: the OAuth credentials' token sessions (oauth.go).
+	sessions oauthSessions
 }
 
 // NewManager returns a manager; a nil keyring means OSKeyring.
@@ -216,27 +219,13 @@ func validate(c Credential, secret string) (Credential, error) {
 		}
 		c.Header = "Authorization"
 	case KindAPIKey:
-		if !validHeaderName(c.Header) {
-			return Credential{}, fmt.Errorf("credential %s: %w: API key header name %q is not a valid HTTP header name", c.Name, ErrInvalid, c.Header)
-		}
 	default:
 		return Credential{}, fmt.Errorf("credential %s: %w: kind must be %q or %q", c.Name, ErrInvalid, KindBearer, KindAPIKey)
 	}
-	if secret == "" || strings.ContainsAny(secret, "\r\n\x00") {
-		return Credential{}, fmt.Errorf("credential %s: %w: the secret must be non-empty and on one line", c.Name, ErrInvalid)
+	// The header and secret rules are the transport's (remotecall), so a
+	// credential that is saved is one that can be sent.
+	if _, err := remotecall.NewStaticAuth(ForRemote(c, secret)); err != nil {
+		return Credential{}, fmt.Errorf("credential %s: %w: %w", c.Name, ErrInvalid, err)
 	}
 	return c, nil
-}
-
-// validHeaderName reports whether s is an RFC 9110 token.
-func validHeaderName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range []byte(s) {
-		if c <= ' ' || c >= 0x7f || strings.IndexByte(`"(),/:;<=>?@[\]{}`, c) >= 0 {
-			return false
-		}
-	}
-	return true
 }

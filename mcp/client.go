@@ -20,6 +20,9 @@ const (
 	CredentialNone   = ""
 	CredentialBearer = "bearer"
 	CredentialAPIKey = "apikey"
+	// CredentialOAuth: Wrap supplies the transport that adds the token
+	// (package oauth: refresh before expiry and after a 401).
+	CredentialOAuth = "oauth"
 )
 
 // Credential authenticates requests to one origin; it is sent only there.
@@ -33,6 +36,9 @@ type Credential struct {
 	// Origin is the scheme://host:port the credential belongs to; empty
 	// means the endpoint's origin.
 	Origin string
+	// Wrap, for CredentialOAuth, wraps the HTTP transport; the wrapper sets
+	// the Authorization header itself.
+	Wrap func(http.RoundTripper) http.RoundTripper
 }
 
 // Default limits.

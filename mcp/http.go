@@ -64,6 +64,9 @@ func NewHTTPTransport(endpoint string, opts Options) (*HTTPTransport, error) {
 		*hc = *opts.HTTPClient
 	}
 	hc.Timeout = 0
+	if cr := opts.Credential; cr != nil && cr.Kind == CredentialOAuth {
+		hc.Transport = cr.Wrap(hc.Transport)
+	}
 	origin := originOf(u)
 	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if len(via) >= 10 {
@@ -85,6 +88,10 @@ func (t *HTTPTransport) Endpoint() string { return t.endpoint }
 func (t *HTTPTransport) bindCredential(cr *Credential, ep *url.URL) error {
 	switch cr.Kind {
 	case CredentialBearer:
+	case CredentialOAuth:
+		if cr.Wrap == nil {
+			return errors.New("mcp: OAuth credential without its transport")
+		}
 	case CredentialAPIKey:
 		if strings.TrimSpace(cr.Header) == "" {
 			return errors.New("mcp: API key credential has no header name")

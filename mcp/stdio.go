@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"os/exec"
 	"strings"
@@ -100,7 +101,8 @@ type Stdio struct {
 	writeMu sync.Mutex // one line at a time on stdin
 
 	mu      sync.Mutex
-	pending map[string]chan json.RawMessage
+	pending map[string]*waiter
+	nextSeq uint64
 	fatal   error // set once: the reason nothing more will be answered
 	lineNo  int
 
@@ -164,7 +166,7 @@ func StartStdio(ctx context.Context, opts StdioOptions) (*Stdio, error) {
 	errW.Close()
 	s := &Stdio{
 		opts: opts, cmd: cmd, stdin: stdin,
-		pending:  map[string]chan json.RawMessage{},
+		pending:  map[string]*waiter{},
 		stderr:   &stderrLog{max: opts.StderrLines, on: opts.OnStderr},
 		readDone: make(chan struct{}),
 		exited:   make(chan struct{}),
@@ -277,6 +279,23 @@ type stdioID struct {
 	Error  json.RawMessage `json:"error"`
 }
 
+// waiter is a request waiting for its answer: ch carries the messages
+// routed to it (notifications, then the response); done is closed when the
+// caller stops listening.
+type waiter struct {
+	ch   chan json.RawMessage
+	done chan struct{}
+	seq  uint64
+}
+
+// waiterBuffer is how many notifications may wait for a caller that is
+// slow to read; more are dropped (the response never is).
+const waiterBuffer = 256
+
+// dispatch routes one message: a response to the request with its id; a
+// notification or a server request to the oldest waiting request (stdio has
+// one shared channel; the notifications that matter — progress, task status
+// — relate to the request in flight), or to OnMessage when none waits.
 func (s *Stdio) dispatch(line []byte) error {
 	var m stdioID
 	if err := json.Unmarshal(line, &m); err != nil {
@@ -286,35 +305,62 @@ func (s *Stdio) dispatch(line []byte) error {
 	if m.Method == "" && (m.Result != nil || m.Error != nil) {
 		key := string(bytes.TrimSpace(m.ID))
 		s.mu.Lock()
-		ch, ok := s.pending[key]
-		delete(s.pending, key)
+		w, ok := s.pending[key]
+		if !ok && (key == "" || key == "null") {
+			// An error with a null id: the server could not read a
+			// request; the oldest waiting one takes it.
+			w = s.oldest()
+			ok = w != nil
+			for k, x := range s.pending {
+				if x == w {
+					key = k
+				}
+			}
+		}
+		if ok {
+			delete(s.pending, key) // from now on only this send reaches w.ch
+		}
 		s.mu.Unlock()
 		if ok {
-			ch <- msg
-			return nil
+			select {
+			case w.ch <- msg:
+			case <-w.done:
+			}
 		}
-		if key != "" && key != "null" {
-			return nil // the answer to a request nobody waits for any more
-		}
-		// An error with a null id: the server could not read a request.
-		// Every waiting request may be the one; the first takes it.
-		s.mu.Lock()
-		for k, ch := range s.pending {
-			delete(s.pending, k)
-			s.mu.Unlock()
-			ch <- msg
-			return nil
-		}
-		s.mu.Unlock()
-		return nil
+		return nil // else the answer to a request nobody waits for any more
 	}
 	if m.Method == "" {
 		return errors.New("neither a request, a notification nor a response")
 	}
-	if s.opts.OnMessage != nil {
+	if m.Method == "ping" && len(m.ID) > 0 {
+		// A legacy server checking that we are alive: answered here, as
+		// nothing else reads the shared channel's requests in time.
+		pong, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(bytes.TrimSpace(m.ID)), "result": map[string]any{}})
+		return s.write(pong)
+	}
+	s.mu.Lock()
+	w := s.oldest()
+	if w != nil {
+		select {
+		case w.ch <- msg: // under mu: fail cannot close ch meanwhile
+		default: // the caller is not reading; a notification is not worth a stall
+		}
+	}
+	s.mu.Unlock()
+	if w == nil && s.opts.OnMessage != nil {
 		s.opts.OnMessage(msg)
 	}
 	return nil
+}
+
+func (s *Stdio) oldest() *waiter {
+	var o *waiter
+	for _, w := range s.pending {
+		if o == nil || w.seq < o.seq {
+			o = w
+		}
+	}
+	return o
 }
 
 // fail ends every waiting request with err; later requests get it too.
@@ -324,9 +370,9 @@ func (s *Stdio) fail(err error) {
 	if s.fatal == nil {
 		s.fatal = err
 	}
-	for k, ch := range s.pending {
+	for k, w := range s.pending {
 		delete(s.pending, k)
-		close(ch)
+		close(w.ch)
 	}
 }
 
@@ -368,17 +414,47 @@ func (s *Stdio) Notify(ctx context.Context, msg []byte) error {
 }
 
 // RoundTrip sends one JSON-RPC request and returns the server's answer to
-// its id (the whole response message). When ctx ends first, the server is
-// told with notifications/cancelled, as the stdio transport prescribes.
-// When the program exits or breaks the framing first, the error says how
-// (*ExitError, ErrProtocol, ErrLineTooLarge).
+// its id (the whole response message); the messages routed to it before
+// the answer go to OnMessage. See Stream.
 func (s *Stdio) RoundTrip(ctx context.Context, req []byte) (json.RawMessage, error) {
+	msgs, err := s.Stream(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	for msg, err := range msgs {
+		if err != nil {
+			return nil, err
+		}
+		if isResponse(msg) {
+			return msg, nil
+		}
+		if s.opts.OnMessage != nil {
+			s.opts.OnMessage(msg)
+		}
+	}
+	return nil, s.Err()
+}
+
+func isResponse(msg json.RawMessage) bool {
+	var m stdioID
+	return json.Unmarshal(msg, &m) == nil && m.Method == "" && (m.Result != nil || m.Error != nil)
+}
+
+// Stream sends one JSON-RPC request and yields the messages the server
+// sends for it — notifications and requests while it is the oldest request
+// waiting, then the response, which is the last. When ctx ends first, the
+// server is told with notifications/cancelled, as the stdio transport
+// prescribes, and ctx's error is yielded. When the program exits or breaks
+// the framing first, the error says how (*ExitError, ErrProtocol,
+// ErrLineTooLarge). Breaking out of the loop stops listening. The sequence
+// is one-shot.
+func (s *Stdio) Stream(ctx context.Context, req []byte) (iter.Seq2[json.RawMessage, error], error) {
 	var m stdioID
 	if err := json.Unmarshal(req, &m); err != nil || len(m.ID) == 0 || m.Method == "" {
-		return nil, errors.New("mcp: stdio: RoundTrip needs a JSON-RPC request with an id")
+		return nil, errors.New("mcp: stdio: a request needs an id and a method")
 	}
 	key := string(bytes.TrimSpace(m.ID))
-	ch := make(chan json.RawMessage, 1)
+	w := &waiter{ch: make(chan json.RawMessage, waiterBuffer), done: make(chan struct{})}
 	s.mu.Lock()
 	if s.fatal != nil {
 		err := s.fatal
@@ -389,35 +465,59 @@ func (s *Stdio) RoundTrip(ctx context.Context, req []byte) (json.RawMessage, err
 		s.mu.Unlock()
 		return nil, fmt.Errorf("mcp: stdio: request id %s is already waiting", key)
 	}
-	s.pending[key] = ch
+	s.nextSeq++
+	w.seq = s.nextSeq
+	s.pending[key] = w
 	s.mu.Unlock()
 	if err := s.write(req); err != nil {
-		s.forget(key)
+		s.forget(key, w)
 		if ferr := s.Err(); ferr != nil {
 			return nil, ferr
 		}
 		return nil, err
 	}
-	select {
-	case msg, ok := <-ch:
-		if !ok {
-			return nil, s.Err()
+	return func(yield func(json.RawMessage, error) bool) {
+		defer s.forget(key, w)
+		for {
+			select {
+			case msg, ok := <-w.ch:
+				if !ok {
+					yield(nil, s.Err())
+					return
+				}
+				if !yield(msg, nil) || isResponse(msg) {
+					return
+				}
+			case <-ctx.Done():
+				s.cancelRequest(key)
+				yield(nil, ctx.Err())
+				return
+			}
 		}
-		return msg, nil
-	case <-ctx.Done():
-		s.forget(key)
-		cancel, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/cancelled",
-			"params": map[string]any{"requestId": json.RawMessage(key), "reason": "the caller gave up waiting"}})
-		if s.Err() == nil {
-			s.write(cancel) //nolint:errcheck // best effort: the caller already gave up; an exit is reported by the next request
-		}
-		return nil, ctx.Err()
-	}
+	}, nil
 }
 
-func (s *Stdio) forget(key string) {
+// cancelRequest tells the server that the request key is abandoned.
+func (s *Stdio) cancelRequest(key string) {
+	if s.Err() != nil {
+		return
+	}
+	cancel, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/cancelled",
+		"params": map[string]any{"requestId": json.RawMessage(key), "reason": "the caller gave up waiting"}})
+	s.write(cancel) //nolint:errcheck // best effort: the caller already gave up; an exit is reported by the next request
+}
+
+// forget stops listening for w (idempotent).
+func (s *Stdio) forget(key string, w *waiter) {
+	select {
+	case <-w.done:
+	default:
+		close(w.done)
+	}
 	s.mu.Lock()
-	delete(s.pending, key)
+	if s.pending[key] == w {
+		delete(s.pending, key)
+	}
 	s.mu.Unlock()
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"time"
 
 	"workrun/mcp"
@@ -42,20 +43,26 @@ type Cleanup struct {
 	Timeout time.Duration
 	Store   remotecall.Store
 	// Connect opens a client for the cleanup (dials the server, starts the
-	// program); close ends it. ctx carries Timeout.
-	Connect func(ctx context.Context, nc workrun.NodeContext) (c Caller, close func(context.Context), err error)
+	// program; values are what the node ran with); close ends it. ctx
+	// carries Timeout.
+	Connect func(ctx context.Context, nc workrun.NodeContext, values workrun.Values) (c Caller, close func(context.Context), err error)
 	// Redact, when set, is applied to what the tool answered before it is
 	// shown or saved.
 	Redact func(string) string
 }
 
-// Register makes the cleanup nc's abort hook for a node that finished;
-// values are what its arguments may name (the node's inputs and outputs).
-// Call it only once the node succeeded (and from Rearm after a restart).
-func (c *Cleanup) Register(nc workrun.NodeContext, values workrun.Values) {
+// Register makes the cleanup nc's abort hook for a node that finished
+// with inputs in and outputs out, which its arguments may name. Call it
+// only once the node succeeded (and from Rearm after a restart).
+func (c *Cleanup) Register(nc workrun.NodeContext, in, out workrun.Values) {
 	if c == nil || c.Tool == "" {
 		return
 	}
+	values := maps.Clone(in)
+	if values == nil {
+		values = workrun.Values{}
+	}
+	maps.Copy(values, out)
 	workrun.OnAbortWithin(nc, c.Timeout+stopBound+5*time.Second, func(ctx context.Context) { c.run(ctx, nc, values) })
 }
 
@@ -109,7 +116,7 @@ func (c *Cleanup) call(ctx context.Context, nc workrun.NodeContext, values workr
 	if err != nil {
 		return fail(err)
 	}
-	client, closeFn, err := c.Connect(ctx, nc)
+	client, closeFn, err := c.Connect(ctx, nc, values)
 	if err != nil {
 		return fail(err)
 	}
@@ -135,4 +142,16 @@ func display(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// CleanupReads are the State fields cleanup arguments read: those they name
+// that are not the node's own outputs.
+func CleanupReads(args Arguments, o Outputs) []string {
+	var r []string
+	for _, f := range args.Reads() {
+		if f != o.Output && f != o.OutputJSON && f != o.OutputFiles {
+			r = append(r, f)
+		}
+	}
+	return r
 }

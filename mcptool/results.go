@@ -9,6 +9,8 @@ import (
 	"mime"
 	"net/url"
 	"path"
+	"strings"
+	"time"
 
 	"workrun/mcp"
 	"workrun/workrun"
@@ -189,4 +191,79 @@ func Clip(s string, n int) string {
 		return string(r[:n]) + "…"
 	}
 	return s
+}
+
+// OutputProblem is what is wrong with one output key: Field is not
+// declared in State (Got empty), is of type Got instead of Want, or is
+// already used by key Prev. A kind turns it into its own config error.
+type OutputProblem struct {
+	Key, Field string
+	Got, Want  workrun.FieldType
+	Prev       string
+}
+
+func (p *OutputProblem) Error() string {
+	switch {
+	case p.Prev != "":
+		return fmt.Sprintf("%s: field %q is already used in %s", p.Key, p.Field, p.Prev)
+	case p.Got == "":
+		return fmt.Sprintf("%s: State has no field %q", p.Key, p.Field)
+	}
+	return fmt.Sprintf("%s: field %q is %s; expected %s", p.Key, p.Field, p.Got, p.Want)
+}
+
+// Check checks the outputs against the workflow's State: each field
+// declared, of its type (text, json, files), and used once. It returns the
+// output fields by the key naming them.
+func (o Outputs) Check(state map[string]workrun.FieldType) (map[string]string, error) {
+	outs := map[string]string{}
+	for _, f := range []struct {
+		key, name string
+		want      workrun.FieldType
+	}{{"output", o.Output, workrun.FieldText}, {"output_json", o.OutputJSON, workrun.FieldJSON}, {"output_files", o.OutputFiles, workrun.FieldFiles}} {
+		if f.name == "" {
+			continue
+		}
+		t, ok := state[f.name]
+		switch {
+		case !ok:
+			return nil, &OutputProblem{Key: f.key, Field: f.name, Want: f.want}
+		case t != f.want:
+			return nil, &OutputProblem{Key: f.key, Field: f.name, Got: t, Want: f.want}
+		case outs[f.name] != "":
+			return nil, &OutputProblem{Key: f.key, Field: f.name, Got: t, Want: f.want, Prev: outs[f.name]}
+		}
+		outs[f.name] = f.key
+	}
+	return outs, nil
+}
+
+// ProgressLine is the line a notifications/progress shows ("" for none):
+// its message, with "(progress/total)" when the total is known.
+func ProgressLine(params json.RawMessage) string {
+	var p struct {
+		Progress float64  `json:"progress"`
+		Total    *float64 `json:"total"`
+		Message  string   `json:"message"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return ""
+	}
+	line := Clip(p.Message, 300)
+	if p.Total != nil && *p.Total > 0 {
+		line = strings.TrimSpace(fmt.Sprintf("%s (%g/%g)", line, p.Progress, *p.Total))
+	}
+	return line
+}
+
+// Sleep waits d, or until ctx ends.
+func Sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }

@@ -35,6 +35,10 @@ type Call[C any] struct {
 	// redact is applied to the record before each save; nil saves it as is.
 	redact func(workrun.RemoteCall) workrun.RemoteCall
 
+	// nc is the node execution the call belongs to (nil for a record
+	// read elsewhere): its deadline starts when the task id is committed.
+	nc workrun.NodeContext
+
 	mu      sync.Mutex
 	rec     workrun.RemoteCall
 	saved   bool // rec was committed at least once
@@ -47,11 +51,16 @@ type Call[C any] struct {
 // applied to the record before each save.
 func Load[C any](ctx context.Context, st Store, nc workrun.NodeContext, key string,
 	redact func(workrun.RemoteCall) workrun.RemoteCall, fresh func() (workrun.RemoteCall, error)) (*Call[C], error) {
-	c := &Call[C]{store: st, redact: redact}
+	c := &Call[C]{store: st, redact: redact, nc: nc}
 	rec, err := st.GetRemoteCall(ctx, nc.RunID(), nc.NodeID(), key)
 	switch {
 	case err == nil:
 		c.rec, c.saved = rec, true
+		if rec.TaskID != "" {
+			// The task was accepted before a restart: its deadline (saved
+			// by the engine, or started now if the exit came in between).
+			workrun.StartDeadline(nc)
+		}
 	case errors.Is(err, workrun.ErrNotFound):
 		if c.rec, err = fresh(); err != nil {
 			return nil, err
@@ -71,13 +80,24 @@ func NewSaved[C any](st Store, rec workrun.RemoteCall, client C, redact func(wor
 
 // Update commits a change to the record, unless the abort hook already took
 // its snapshot: from then on the saved record must not move (ErrAborted).
+//
+// The commit that first saves a task id starts the node's deadline_seconds
+// (workrun.StartDeadline, docs/engine.md "Failure handling"): the deadline
+// counts from the task id being saved.
 func (c *Call[C]) Update(ctx context.Context, f func(*workrun.RemoteCall)) error {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if c.aborted {
+		c.mu.Unlock()
 		return ErrAborted
 	}
-	return c.commitLocked(ctx, f)
+	hadTask := c.rec.TaskID != ""
+	err := c.commitLocked(ctx, f)
+	started := err == nil && !hadTask && c.rec.TaskID != ""
+	c.mu.Unlock()
+	if started && c.nc != nil {
+		workrun.StartDeadline(c.nc)
+	}
+	return err
 }
 
 func (c *Call[C]) commitLocked(ctx context.Context, f func(*workrun.RemoteCall)) error {

@@ -1,92 +1,33 @@
 package remotecall
 
-import (
-	"bytes"
-	"encoding/json"
-	"io"
-)
+import "strings"
 
-// Redacted is what a credential's secret is replaced with wherever a server
-// echoed it back.
-const Redacted = "[redacted]"
+// minEdge is the shortest piece of a secret masked at the end of a chunk
+// without knowing the next one: shorter pieces reveal nothing.
+const minEdge = 4
 
-// redactChunk is how much RedactReader reads from its source at a time.
-const redactChunk = 64 << 10
-
-// RedactReader returns r with every occurrence of secret (as is, and as a
-// JSON string escapes it) replaced by Redacted, streamed: a secret split
-// across two reads of r — two appends of one artifact, two chunks of a
-// spool — is found all the same, because the last len(secret)-1 bytes of
-// each read are held back until the next one. Memory stays at one chunk
-// whatever r holds. An empty secret gives r itself.
-func RedactReader(r io.Reader, secret string) io.Reader {
-	if secret == "" {
-		return r
-	}
-	pats := [][]byte{[]byte(secret)}
-	if q, err := json.Marshal(secret); err == nil {
-		if esc := q[1 : len(q)-1]; !bytes.Equal(esc, pats[0]) {
-			pats = append(pats, esc)
-		}
-	}
-	keep := 0
-	for _, p := range pats {
-		keep = max(keep, len(p)-1)
-	}
-	return &redactReader{src: r, pats: pats, keep: keep, buf: make([]byte, 0, redactChunk+keep)}
-}
-
-type redactReader struct {
-	src  io.Reader
-	pats [][]byte
-	keep int
-	buf  []byte // read, not yet redacted or held back
-	out  []byte // redacted, not yet returned
-	err  error  // of src, returned once out is empty
-}
-
-func (r *redactReader) Read(p []byte) (int, error) {
-	for len(r.out) == 0 {
-		if r.err != nil {
-			return 0, r.err
-		}
-		n, err := r.src.Read(r.buf[len(r.buf):cap(r.buf)])
-		r.buf = r.buf[:len(r.buf)+n]
-		if err != nil {
-			r.err = err
-		}
-		r.redact(err != nil)
-	}
-	n := copy(p, r.out)
-	r.out = r.out[n:]
-	return n, nil
-}
-
-// redact moves what is certain from buf to out: every whole match replaced,
-// and, unless the source ended, the last keep bytes held back (a secret
-// may start there).
-func (r *redactReader) redact(last bool) {
-	var out []byte
-	b := r.buf
-	for {
-		at, n := -1, 0
-		for _, p := range r.pats {
-			if i := bytes.Index(b, p); i >= 0 && (at < 0 || i < at) {
-				at, n = i, len(p)
+// Edges masks the pieces of a secret that a chunk boundary split, for a
+// line that shows one chunk (a progress line of an artifact append): the
+// start of text that completes a secret begun at the end of prev (the text
+// before it), and, when text is shown whole, its end when it begins a
+// secret. A whole secret inside text is String's.
+func (r *Redactor) Edges(prev, text string, whole bool) string {
+	for _, sec := range r.snapshot() {
+		for k := min(len(sec)-1, len(text)); k > 0; k-- {
+			if strings.HasSuffix(prev, sec[:len(sec)-k]) && strings.HasPrefix(text, sec[len(sec)-k:]) {
+				text = Redacted + text[k:]
+				break
 			}
 		}
-		if at < 0 {
-			break
+		if !whole {
+			continue
 		}
-		out = append(out, b[:at]...)
-		out = append(out, Redacted...)
-		b = b[at+n:]
+		for k := min(len(sec)-1, len(text)); k >= min(minEdge, len(sec)-1) && k > 0; k-- {
+			if strings.HasSuffix(text, sec[:k]) {
+				text = text[:len(text)-k] + Redacted
+				break
+			}
+		}
 	}
-	cut := len(b)
-	if !last {
-		cut = max(0, len(b)-r.keep)
-	}
-	out = append(out, b[:cut]...)
-	r.out = out
-	r.buf = append(r.buf[:0], b[cut:]...)
+	return text
 }

@@ -59,7 +59,6 @@ func TestTimeout(t *testing.T) {
 }
 
 func TestCheckURL(t *testing.T) {
-	never := func(string) bool { return false }
 	for _, c := range []struct {
 		url      string
 		withCred bool
@@ -72,7 +71,7 @@ func TestCheckURL(t *testing.T) {
 		{"https://u:p@x/", false, "must not carry a user name or password"},
 		{"http://agent.example/", true, "use https for agent.example"},
 	} {
-		err := CheckURL(c.url, "a service", c.withCred, never)
+		err := CheckURL(c.url, "a service", c.withCred)
 		if (c.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), c.want)) {
 			t.Errorf("CheckURL(%q, %v) = %v, want %q", c.url, c.withCred, err, c.want)
 		}
@@ -169,11 +168,11 @@ func TestOrigin(t *testing.T) {
 		"http://127.0.0.1/":         "http://127.0.0.1:80",
 		"http://[::1]:8080/x":       "http://[::1]:8080",
 	} {
-		if got, err := Origin(in); got != want || err != nil {
-			t.Errorf("Origin(%q) = %q, %v; want %q", in, got, err, want)
+		if got, err := ParseOrigin(in); got.String() != want || err != nil {
+			t.Errorf("ParseOrigin(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
-	if _, err := Origin("/relative"); err == nil {
+	if _, err := ParseOrigin("/relative"); err == nil {
 		t.Error("a relative URL has an origin")
 	}
 }

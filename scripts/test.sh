@@ -12,6 +12,8 @@ smoke_test=TestGUISmoke
 run_test=TestGUIRunsSampleAgainstDemoAgent
 interop_test=TestInterop
 mcp_interop_test=TestInteropMCP
+toolapp_interop_test=TestInteropToolApp
+mcp_conformance_test=TestMCPConformanceClient
 keyring_test=TestKeyringRoundTrip_RealSecretService
 gotest_flags=(-race -timeout 30m -p 2)
 # TEST_PKGS narrows the run while working on a few packages (default ./...).
@@ -57,20 +59,23 @@ session() {
 	# Everything else, quietly; then the two acceptance tests verbosely so the
 	# log shows that they ran.
 	echo "== go test ${gotest_flags[*]} ${test_pkgs[*]}"
-	go test "${gotest_flags[@]}" -skip "^(${smoke_test}|${run_test}|${keyring_test}|${interop_test}|${mcp_interop_test})\$" "${test_pkgs[@]}" || status=1
+	go test "${gotest_flags[@]}" -skip "^(${smoke_test}|${run_test}|${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${toolapp_interop_test})\$" "${test_pkgs[@]}" || status=1
 
 	local pkgs=(.)
 	[ -d credentials ] && pkgs+=(./credentials)
-	pkgs+=(./a2a ./nodes/remotemcp)
-	echo "== go test -v -run '^(${smoke_test}|${run_test}|${keyring_test}|${interop_test}|${mcp_interop_test})\$' ${pkgs[*]}"
-	go test "${gotest_flags[@]}" -count=1 -v -run "^(${smoke_test}|${run_test}|${keyring_test}|${interop_test}|${mcp_interop_test})\$" "${pkgs[@]}" 2>&1 |
+	pkgs+=(./a2a ./nodes/remotemcp ./nodes/toolapp)
+	echo "== go test -v -run '^(${smoke_test}|${run_test}|${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${toolapp_interop_test})\$' ${pkgs[*]}"
+	go test "${gotest_flags[@]}" -count=1 -v -run "^(${smoke_test}|${run_test}|${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${toolapp_interop_test})\$" "${pkgs[@]}" 2>&1 |
 		tee "$work/acceptance.log" || status=1
 
 	report "$work/acceptance.log" "$smoke_test" "GUI smoke test (real binary under Xvfb)" || status=1
 	report "$work/acceptance.log" "$run_test" "GUI run of the Remote Agent sample against the demo agent (real window)" || status=1
 	report "$work/acceptance.log" "$interop_test" "interop suite (a2a-go demo agent and @a2a-js/sdk 1.3.0 server)" || status=1
 	report "$work/acceptance.log" "$mcp_interop_test" "MCP interop suite (@modelcontextprotocol/server-everything 2026.8.31 and the go-sdk demo server)" || status=1
+	report "$work/acceptance.log" "$toolapp_interop_test" "Tool App over stdio (@modelcontextprotocol/server-everything and server-filesystem 2026.8.31)" || status=1
 	report "$work/acceptance.log" "$keyring_test" "keyring round trip (real Secret Service)" || status=1
+	report "$work/acceptance.log" "$mcp_conformance_test" "MCP conformance suite, client scenarios of 2025-11-25 and 2026-07-28 (workrun mcp-conformance-client)" || status=1
+	grep -E 'MCP conformance, client scenarios required by' "$work/acceptance.log" | sed 's/^ *main_mcpconformance_test.go:[0-9]*: //' || true
 	return $status
 }
 
@@ -118,6 +123,28 @@ if [ -f "$everything/package-lock.json" ]; then
 	else
 		echo "npm: npm ci in $everything"
 		(cd "$everything" && npm ci --no-audit --no-fund --loglevel=error)
+	fi
+fi
+
+# The official MCP conformance suite and its Node 22 (the client harness).
+conformance=mcp/testdata/conformance
+if [ -f "$conformance/package-lock.json" ]; then
+	if [ "$conformance/node_modules/.package-lock.json" -nt "$conformance/package-lock.json" ]; then
+		echo "npm: $conformance/node_modules is up to date"
+	else
+		echo "npm: npm ci in $conformance"
+		(cd "$conformance" && npm ci --no-audit --no-fund --loglevel=error)
+	fi
+fi
+
+# The MCP reference server the Tool App tests start over stdio.
+filesystem=mcp/testdata/filesystem
+if [ -f "$filesystem/package-lock.json" ]; then
+	if [ "$filesystem/node_modules/.package-lock.json" -nt "$filesystem/package-lock.json" ]; then
+		echo "npm: $filesystem/node_modules is up to date"
+	else
+		echo "npm: npm ci in $filesystem"
+		(cd "$filesystem" && npm ci --no-audit --no-fund --loglevel=error)
 	fi
 fi
 

@@ -137,6 +137,17 @@ var migrations = []string{
 	`ALTER TABLE messages ADD COLUMN key TEXT NOT NULL DEFAULT '';
 	ALTER TABLE messages ADD COLUMN args TEXT NOT NULL DEFAULT '';
 	ALTER TABLE messages ADD COLUMN repeat INTEGER NOT NULL DEFAULT 0;`,
+
+	// 5: failure handling and runs from a node (docs/engine.md): the
+	// attempt a node record is of and why the one before it failed, the
+	// saved instant of its deadline, and the run a node's (or a run's)
+	// outputs were pinned from. Rows from before keep 0 / '': attempt 1,
+	// no deadline, not pinned.
+	`ALTER TABLE node_runs ADD COLUMN attempt INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE node_runs ADD COLUMN last_error TEXT NOT NULL DEFAULT '';
+	ALTER TABLE node_runs ADD COLUMN deadline_at INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE node_runs ADD COLUMN pinned_from TEXT NOT NULL DEFAULT '';
+	ALTER TABLE runs ADD COLUMN pinned_from TEXT NOT NULL DEFAULT '';`,
 }
 
 // schemaVersion is the schema version this build writes.

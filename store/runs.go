@@ -26,10 +26,10 @@ func (s *Store) CreateRun(ctx context.Context, r workrun.Run) error {
 		return fmt.Errorf("create run %s: %w", r.ID, err)
 	}
 	_, err = s.exec(ctx, `INSERT INTO runs (id, workflow_id, workflow_name,
-		workflow, inputs, state, status, interruption, reason, failed_node, created_at, ended_at, owner)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		workflow, inputs, state, status, interruption, reason, failed_node, created_at, ended_at, owner, pinned_from)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		r.ID, r.WorkflowID, r.WorkflowName, wf, inputs, state, string(r.Status),
-		string(r.Interruption), r.Reason, r.FailedNode, unixNano(r.CreatedAt), unixNano(r.EndedAt), s.owner.id)
+		string(r.Interruption), r.Reason, r.FailedNode, unixNano(r.CreatedAt), unixNano(r.EndedAt), s.owner.id, r.PinnedFrom)
 	if err != nil {
 		return fmt.Errorf("create run %s: %w", r.ID, err)
 	}
@@ -132,14 +132,14 @@ func (s *Store) queryRuns(ctx context.Context, op, q string, args ...any) ([]wor
 }
 
 const runCols = `id, workflow_id, workflow_name, workflow, inputs, state, status,
-	interruption, reason, failed_node, created_at, ended_at`
+	interruption, reason, failed_node, created_at, ended_at, pinned_from`
 
 func scanRun(sc scanner) (workrun.Run, error) {
 	var r workrun.Run
 	var wf, inputs, state, status, intr string
 	var created, ended int64
 	if err := sc.Scan(&r.ID, &r.WorkflowID, &r.WorkflowName, &wf, &inputs, &state, &status,
-		&intr, &r.Reason, &r.FailedNode, &created, &ended); err != nil {
+		&intr, &r.Reason, &r.FailedNode, &created, &ended, &r.PinnedFrom); err != nil {
 		return workrun.Run{}, err
 	}
 	r.Status, r.Interruption = workrun.RunStatus(status), workrun.Interruption(intr)
@@ -225,7 +225,7 @@ func (s *Store) SaveNodeRuns(ctx context.Context, ns []workrun.NodeRun) error {
 		// statement per record would cost a journal round per record.
 		for len(all) > 0 {
 			n := min(len(all), nodeRunsPerStatement)
-			q := saveNodeRunSQL + strings.Repeat(",(?,?,?,?,?,?,?,?,?,?)", n-1)
+			q := saveNodeRunSQL + strings.Repeat(",(?,?,?,?,?,?,?,?,?,?,?,?,?,?)", n-1)
 			args := make([]any, 0, n*len(all[0]))
 			for _, a := range all[:n] {
 				args = append(args, a...)
@@ -243,14 +243,15 @@ func (s *Store) SaveNodeRuns(ctx context.Context, ns []workrun.NodeRun) error {
 	return nil
 }
 
-// nodeRunsPerStatement bounds one INSERT of SaveNodeRuns (10 parameters a
+// nodeRunsPerStatement bounds one INSERT of SaveNodeRuns (14 parameters a
 // record, well under SQLite's 32,766).
 const nodeRunsPerStatement = 200
 
 var _ workrun.NodeRunBatchSaver = (*Store)(nil)
 
 const saveNodeRunSQL = `INSERT OR REPLACE INTO node_runs (run_id, node_id, type,
-	status, inputs, outputs, error, started_at, ended_at, branch) VALUES (?,?,?,?,?,?,?,?,?,?)`
+	status, inputs, outputs, error, started_at, ended_at, branch,
+	attempt, last_error, deadline_at, pinned_from) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
 
 func nodeRunArgs(n workrun.NodeRun) ([]any, error) {
 	in, err := marshalValues(n.Inputs)
@@ -262,13 +263,14 @@ func nodeRunArgs(n workrun.NodeRun) ([]any, error) {
 		return nil, fmt.Errorf("save node run %s/%s outputs: %w", n.RunID, n.NodeID, err)
 	}
 	return []any{n.RunID, n.NodeID, n.Type, string(n.Status), in, out, n.Error,
-		unixNano(n.StartedAt), unixNano(n.EndedAt), n.Branch}, nil
+		unixNano(n.StartedAt), unixNano(n.EndedAt), n.Branch,
+		n.Attempt, n.LastError, unixNano(n.DeadlineAt), n.PinnedFrom}, nil
 }
 
 // NodeRuns returns the node records of a run, in start order.
 func (s *Store) NodeRuns(ctx context.Context, runID string) ([]workrun.NodeRun, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT run_id, node_id, type, status, inputs, outputs,
-		error, started_at, ended_at, branch FROM node_runs WHERE run_id=?
+		error, started_at, ended_at, branch, attempt, last_error, deadline_at, pinned_from FROM node_runs WHERE run_id=?
 		ORDER BY started_at = 0, started_at, node_id`, runID)
 	if err != nil {
 		return nil, fmt.Errorf("node runs %s: %w", runID, err)
@@ -278,12 +280,13 @@ func (s *Store) NodeRuns(ctx context.Context, runID string) ([]workrun.NodeRun, 
 	for rows.Next() {
 		var n workrun.NodeRun
 		var status, in, outs string
-		var started, ended int64
-		if err := rows.Scan(&n.RunID, &n.NodeID, &n.Type, &status, &in, &outs, &n.Error, &started, &ended, &n.Branch); err != nil {
+		var started, ended, deadline int64
+		if err := rows.Scan(&n.RunID, &n.NodeID, &n.Type, &status, &in, &outs, &n.Error, &started, &ended, &n.Branch,
+			&n.Attempt, &n.LastError, &deadline, &n.PinnedFrom); err != nil {
 			return nil, fmt.Errorf("node runs %s: %w", runID, err)
 		}
 		n.Status = workrun.NodeStatus(status)
-		n.StartedAt, n.EndedAt = fromNano(started), fromNano(ended)
+		n.StartedAt, n.EndedAt, n.DeadlineAt = fromNano(started), fromNano(ended), fromNano(deadline)
 		if n.Inputs, err = unmarshalValues(in); err != nil {
 			return nil, fmt.Errorf("node runs %s/%s inputs: %w", runID, n.NodeID, err)
 		}

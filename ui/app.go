@@ -143,6 +143,11 @@ type eventPump struct {
 	// applied, when set before the first event, is called after each event
 	// was shown (tests wait on it; the test driver runs fyne.Do inline).
 	applied func(Event)
+	// pins is the form of outputs typed by hand for a run from a node
+	// (run_from.go) while its dialog is shown; pinsAsked, when set (tests),
+	// is called when it is shown.
+	pins      *pinForm
+	pinsAsked func()
 }
 
 // demoAgent is the demo agent started from Help (empty when none).
@@ -198,6 +203,7 @@ func (w *Window) build() {
 	w.cv = NewCanvasView(w.doc, false)
 	w.cv.OnSelect = func() { w.insp.Show() }
 	w.cv.OnError = func(err error) { w.setStatus(err.Error()) }
+	w.cv.OnNodeMenu = w.nodeMenu // run_from.go
 	w.cv.OnView = w.showZoom
 	w.doc.OnChange = w.docChanged
 
@@ -393,6 +399,7 @@ func (w *Window) menu() *fyne.MainMenu {
 		item(lang.X("help.demo", "Start demo agent"), nil, w.startDemo),
 		item(lang.X("help.sample_remote", "Sample: Remote Agent demo"), nil, func() { w.openSample(SampleRemote) }),
 		item(lang.X("help.sample_parallel", "Sample: parallel branches with a failure"), nil, func() { w.openSample(SampleParallel) }),
+		item(lang.X("help.sample_tool_app", "Sample: Tool App (an MCP server on this machine)"), nil, func() { w.openSample(SampleToolApp) }),
 		item(lang.X("help.demo_words", "What the demo agent understands"), nil, w.showDemoWords),
 		item(lang.X("about.format_doc", "Workflow file format"), nil, w.showFormatDoc),
 		item(lang.X("help.about", "About Workrun"), nil, w.showAbout),

@@ -35,6 +35,7 @@ func (w *Window) showCredentials() {
 // the list Run checks, and in the Remote Agent picker of the node shown.
 func (w *Window) newCredentialsView() *CredentialsView {
 	v := NewCredentialsView(w.win)
+	v.CheckOrigin = w.deps.CheckOrigin
 	changed := func(cs []Credential) {
 		w.rs.creds = cs
 		w.insp.Show()

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"github.com/google/go-cmp/cmp"
 
+	"workrun/remotecall"
 	"workrun/workrun"
 )
 
@@ -18,6 +19,9 @@ func newTestWindow(t *testing.T, d Deps) *Window {
 	SetupLanguage("en")
 	if d.Kinds == nil {
 		d.Kinds = workrun.Describe(realKinds()...)
+	}
+	if d.CheckOrigin == nil {
+		d.CheckOrigin = remotecall.CheckCredentialOrigin // as main.go wires it
 	}
 	w := NewWindow(a, d)
 	w.win.Resize(fyne.NewSize(1280, 800))

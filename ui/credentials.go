@@ -3,8 +3,6 @@ package ui
 import (
 	"errors"
 	"fmt"
-	"net"
-	"net/url"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -12,6 +10,8 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/widget"
+
+	"workrun/workrun"
 )
 
 // CredentialsView lists credentials and adds, replaces and deletes them
@@ -38,6 +38,8 @@ type CredentialsView struct {
 
 	// done is called after every finished operation (tests wait on it).
 	done func()
+	// CheckOrigin normalises a typed origin or refuses it (Deps.CheckOrigin).
+	CheckOrigin func(raw string) (string, error)
 	// OnSave asks to add c (or replace its secret); it is called only for
 	// a form that passed its checks.
 	OnSave func(c Credential, secret string)
@@ -161,38 +163,27 @@ func (v *CredentialsView) setList(cs []Credential) {
 	v.list.Refresh()
 }
 
-// checkOrigin normalizes an origin to scheme://host:port (docs/product.md W8).
-func checkOrigin(s string) (string, error) {
-	u, err := url.Parse(strings.TrimSpace(s))
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
-		return "", errors.New(lang.X("cred.bad_origin", "the origin must look like https://host or http://host:port"))
+// checkOrigin normalizes an origin to scheme://host:port by the remote
+// layer's one origin rule (Deps.CheckOrigin; docs/product.md W8): the window
+// keeps no rule of its own, so IPv6 hosts, default ports and the plain-http
+// rule read exactly as the credential store and the transport read them.
+func (v *CredentialsView) checkOrigin(s string) (string, error) {
+	if v.CheckOrigin == nil {
+		return "", errors.New(lang.X("cred.no_origin_check", "the origin cannot be checked here"))
 	}
-	port := u.Port()
-	if port == "" {
-		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
+	origin, err := v.CheckOrigin(s)
+	var te *workrun.TextError
+	if errors.As(err, &te) {
+		return "", errors.New(te.Text.In(msgLang()))
 	}
-	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
-		// A secret sent over plain http to another machine can be read on
-		// the way; Workrun sends none there, so it keeps none for it.
-		return "", errors.New(lang.X("cred.plain_http", "a secret is sent only over https, or over plain http to this machine (127.0.0.1, ::1, localhost)"))
-	}
-	return u.Scheme + "://" + u.Hostname() + ":" + port, nil
-}
-
-// isLoopback reports whether host names this machine.
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return origin, err
 }
 
 // save checks the form and asks for a credential to be added or its secret
 // replaced.
 func (v *CredentialsView) save() {
 	c := Credential{Name: strings.TrimSpace(v.name.Text), Kind: v.kind(), Header: strings.TrimSpace(v.header.Text)}
-	origin, err := checkOrigin(v.origin.Text)
+	origin, err := v.checkOrigin(v.origin.Text)
 	switch {
 	case c.Name == "":
 		err = errors.New(lang.X("cred.need_name", "enter a name"))

@@ -110,13 +110,20 @@ func TestCredentialsView_W8(t *testing.T) {
 			v.clearForm()
 			v.fill(Credential{Name: "lan", Origin: "http://192.168.1.20:8080", Kind: "bearer"}, "s")
 			v.save()
-		}, []Credential{{Name: "demo", Origin: "http://127.0.0.1:41241", Kind: "bearer"}}, map[string]string{"demo": "tok-3"}, "only over https"},
+		}, []Credential{{Name: "demo", Origin: "http://127.0.0.1:41241", Kind: "bearer"}}, map[string]string{"demo": "tok-3"}, "plain http only to a loopback address"},
 		{"plain http to localhost is kept", func() {
 			v.clearForm()
 			v.fill(Credential{Name: "local", Origin: "http://localhost:9000", Kind: "bearer"}, "s2")
 			v.save()
 		}, []Credential{{Name: "demo", Origin: "http://127.0.0.1:41241", Kind: "bearer"}, {Name: "local", Origin: "http://localhost:9000", Kind: "bearer"}},
 			map[string]string{"demo": "tok-3", "local": "s2"}, `Saved "local"`},
+		// The dialog once turned [::1] into ::1, which the store refused.
+		{"plain http to [::1] keeps its brackets", func() {
+			v.clearForm()
+			v.fill(Credential{Name: "v6", Origin: "http://[::1]:8080", Kind: "bearer"}, "s3")
+			v.save()
+		}, []Credential{{Name: "demo", Origin: "http://127.0.0.1:41241", Kind: "bearer"}, {Name: "local", Origin: "http://localhost:9000", Kind: "bearer"}, {Name: "v6", Origin: "http://[::1]:8080", Kind: "bearer"}},
+			map[string]string{"demo": "tok-3", "local": "s2", "v6": "s3"}, `Saved "v6"`},
 	}
 	for _, s := range steps {
 		runView(t, v, s.do)

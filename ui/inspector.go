@@ -55,6 +55,9 @@ type Inspector struct {
 	// OnTestMCP asks for the MCP connection test (tools/list); show gets
 	// the tools. Nil: the test is not available.
 	OnTestMCP func(url, credential string, show func([]MCPTool, error))
+	// OnTestToolApp asks for the Tool App's connection test with the
+	// node's config as the form holds it.
+	OnTestToolApp func(config json.RawMessage, show func([]MCPTool, error))
 	// OnCredentials asks for the saved credentials' names for a picker;
 	// show gets them. Nil: the picker offers only the node's own.
 	OnCredentials func(show func([]Credential, error))
@@ -93,6 +96,9 @@ type InspectorEdits struct {
 	DeleteSelection func()
 	Title           func(nodeID, title, as string)
 	Config          func(nodeID string, config json.RawMessage, as string)
+	// Policy and EdgePort edit failure handling (inspector_policy.go).
+	Policy   func(nodeID string, p NodePolicy)
+	EdgePort func(k EdgeKey, port string)
 }
 
 func (e InspectorEdits) name(s, as string) {
@@ -313,6 +319,7 @@ func (in *Inspector) showEdge(d *Document, k EdgeKey) {
 	in.box.Add(heading(lang.X("insp.edge", "Edge")))
 	in.box.Add(widget.NewLabel(k.From + " → " + k.To))
 	from, _ := d.Node(k.From)
+	in.addEdgePort(d, k) // inspector_policy.go
 	if info, _ := kindInfo(from.Type); len(info.Branches) > 0 {
 		sel := newSelect(info.Branches, func(s string) { in.Edits.edgeWhen(k, s) })
 		sel.Selected = d.wf.Edges[d.edgeIndex(k)].When
@@ -363,6 +370,9 @@ func (in *Inspector) showNode(d *Document, n workrun.NodeSpec) {
 	if mf != nil {
 		mf.finish(cfg)
 	}
+	in.building = false
+	in.building = true
+	in.addPolicy(n, state, form) // inspector_policy.go
 	in.building = false
 	in.title.OnChanged = func(string) { in.edit(n, "title") }
 	// The problems go under the form: appearing and going as a value is
@@ -561,6 +571,12 @@ func (in *Inspector) addField(n workrun.NodeSpec, f workrun.ConfigField, raw jso
 		e := entry(strings.Join(args, "\n"), true)
 		item(label, e)
 		reader(func() (any, bool, error) { ls := lines(e.Text); return ls, len(ls) > 0, nil })
+		if f.Protocol == workrun.ProtocolMCPStdio {
+			// The program is the MCP server: its test starts it.
+			mf := mcpFor()
+			mf.stdio = true
+			item("", mf.testRow())
+		}
 	case workrun.ValueTool:
 		mf := mcpFor()
 		mf.toolKey = f.Key

@@ -16,6 +16,7 @@ import (
 	"workrun/nodes/remotemcp"
 	"workrun/nodes/set"
 	"workrun/nodes/start"
+	"workrun/nodes/toolapp"
 	"workrun/workrun"
 )
 
@@ -24,7 +25,7 @@ import (
 func realKinds() []workrun.Kind {
 	return []workrun.Kind{remoteagent.New(remoteagent.Deps{}), remotemcp.New(remotemcp.Deps{}),
 		start.Kind{}, set.Kind{}, condition.Kind{}, join.Kind{}, output.Kind{},
-		humanreview.Kind{}, askhuman.Kind{}, process.Kind{}}
+		humanreview.Kind{}, askhuman.Kind{}, process.Kind{}, toolapp.New(toolapp.Deps{})}
 }
 
 // kindsEngine is an engine with the real kinds and no store: enough for

@@ -503,7 +503,7 @@ func (p *RunPanel) nodeStatus(id string) string {
 	if d := nodeDuration(n); d > 0 {
 		s += " (" + formatDuration(d) + ")"
 	}
-	return s
+	return s + failureNote(p.run, n) // runpanel_failure.go
 }
 
 func nodeDuration(n workrun.NodeRun) time.Duration {

@@ -12,6 +12,7 @@ func pos(x, y float32) *workrun.Position { return &workrun.Position{X: x, Y: y} 
 var SampleInputs = map[string]map[string]string{
 	"Remote Agent demo":            {"question": "echo Hello from Workrun"},
 	"Parallel branches, one fails": {"question": "hang"},
+	"Tool App demo":                {"name": "Ada"},
 }
 
 // SampleRemote is the Remote Agent demo: a question goes to the agent at

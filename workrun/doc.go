@@ -29,6 +29,23 @@
 // fields it declares it reads; returning a field it does not declare it
 // writes, or a value of the wrong type, fails the node (ErrUndeclaredWrite).
 //
+// # Failure handling (docs/engine.md, docs/workflow-format.md)
+//
+// A failed node is run again while its retry policy has attempts left; a
+// RemoteStep only after a failure wrapping ErrKnownFailure (an unknown
+// outcome is never retried), each attempt a new call (NodeContext.Attempt,
+// AttemptCallKey). Each attempt is saved in the node's one record before it
+// starts; a resumed node goes on with the attempt it was in. A failure that
+// is not retried fails the run (on_error fail, the default), or is handled
+// (continue, branch): the node is saved NodeHandled, its error_field gets the
+// reason, the run goes on along its normal or its error edges, and no abort
+// hook is called. StartDeadline saves a remote node's deadline instant;
+// when it passes the node's context ends with ErrDeadlinePassed.
+//
+// StartFrom starts a new run in which the nodes before a chosen one are not
+// run: their records are taken from an earlier run or typed by hand
+// (PinnedFrom), saved before anything starts.
+//
 // # Durability and events
 //
 // Every change of a run or node record and every node message is committed

@@ -36,6 +36,20 @@ type rerunReq struct {
 	reply chan bool
 }
 
+// deadlineReq asks the loop to save a node's deadline (StartDeadline).
+type deadlineReq struct {
+	node  string
+	at    time.Time
+	reply chan struct{}
+}
+
+// retryStart is an attempt to start once the records of its round are saved.
+type retryStart struct {
+	id   string
+	wait time.Duration
+	err  error // the failure of the attempt before
+}
+
 type execMode int
 
 const (
@@ -50,6 +64,7 @@ type execution struct {
 	e     *Engine
 	run   Run
 	steps map[string]Step
+	specs map[string]NodeSpec
 	order []string
 	types map[string]string
 	succ  map[string][]int
@@ -80,6 +95,8 @@ type execution struct {
 	stopped sync.Once
 	exited  sync.Once
 	rerunCh chan rerunReq
+	dlReqs  chan deadlineReq
+	retries []retryStart // owned by the loop: attempts handle asked for
 	done    chan struct{}
 
 	hmu       sync.Mutex
@@ -96,6 +113,7 @@ func newExecution(e *Engine, r Run, steps map[string]Step, recs []NodeRun) *exec
 		e:       e,
 		run:     r,
 		steps:   steps,
+		specs:   make(map[string]NodeSpec, len(wf.Nodes)),
 		types:   make(map[string]string, len(wf.Nodes)),
 		succ:    make(map[string][]int, len(wf.Nodes)),
 		npred:   make(map[string]int, len(wf.Nodes)),
@@ -109,6 +127,7 @@ func newExecution(e *Engine, r Run, steps map[string]Step, recs []NodeRun) *exec
 		stopCh:  make(chan struct{}),
 		exitCh:  make(chan struct{}),
 		rerunCh: make(chan rerunReq),
+		dlReqs:  make(chan deadlineReq),
 		done:    make(chan struct{}),
 	}
 	if x.run.State == nil {
@@ -117,6 +136,7 @@ func newExecution(e *Engine, r Run, steps map[string]Step, recs []NodeRun) *exec
 	x.ctx, x.cancel = context.WithCancel(context.Background())
 	for _, n := range wf.Nodes {
 		x.order = append(x.order, n.ID)
+		x.specs[n.ID] = n
 		x.types[n.ID] = n.Type
 		x.status[n.ID] = NodePending
 	}
@@ -140,7 +160,7 @@ func newExecution(e *Engine, r Run, steps map[string]Step, recs []NodeRun) *exec
 		// schema 3); one saved without it (an older record) runs again.
 		_, branching := steps[rec.NodeID].(BranchingStep)
 		switch {
-		case rec.Status == NodeSkipped,
+		case rec.Status == NodeSkipped, rec.Status == NodeHandled,
 			rec.Status == NodeSucceeded && (!branching || rec.Branch != ""):
 			x.status[rec.NodeID] = rec.Status
 			x.branch[rec.NodeID] = rec.Branch
@@ -151,7 +171,7 @@ func newExecution(e *Engine, r Run, steps map[string]Step, recs []NodeRun) *exec
 	}
 	slices.SortStableFunc(done, func(a, b NodeRun) int { return a.EndedAt.Compare(b.EndedAt) })
 	for _, rec := range done {
-		if rec.Status == NodeSucceeded {
+		if rec.Status == NodeSucceeded || rec.Status == NodeHandled {
 			maps.Copy(x.run.State, rec.Outputs)
 		}
 	}
@@ -169,10 +189,9 @@ func newExecution(e *Engine, r Run, steps map[string]Step, recs []NodeRun) *exec
 // release tells a finished node's successors; those with every source
 // finished become ready.
 func (x *execution) release(id string) {
-	st := x.status[id]
 	for _, i := range x.succ[id] {
 		ed := x.run.Workflow.Edges[i]
-		if st == NodeSucceeded && (ed.When == "" || ed.When == x.branch[id]) {
+		if x.followed(id, ed) {
 			x.live[ed.To]++
 		}
 		x.waiting[ed.To]--
@@ -180,6 +199,23 @@ func (x *execution) release(id string) {
 			x.ready = append(x.ready, ed.To)
 		}
 	}
+}
+
+// followed reports whether edge ed of the finished node id is followed:
+// a normal edge when the node succeeded (for a condition, when its when is
+// the branch picked) or its failure was handled by on_error: continue; an
+// error edge when its failure was handled by on_error: branch.
+func (x *execution) followed(id string, ed Edge) bool {
+	switch x.status[id] {
+	case NodeSucceeded:
+		return ed.Port == "" && (ed.When == "" || ed.When == x.branch[id])
+	case NodeHandled:
+		if x.specs[id].OnError == OnErrorBranch {
+			return ed.Port == PortError
+		}
+		return ed.Port == "" && (ed.When == "" || ed.When == x.branch[id])
+	}
+	return false
 }
 
 // rearm lets every saved node in one of the statuses register its abort
@@ -193,6 +229,9 @@ func (x *execution) rearm(statuses ...NodeStatus) {
 		if rec.Status == NodeSucceeded && x.status[id] != NodeSucceeded {
 			continue // re-entered: it registers its hook when it runs
 		}
+		if rec.PinnedFrom != "" {
+			continue // not run here: its work belongs to the run it was pinned from
+		}
 		if rs, ok := x.steps[id].(RearmableStep); ok {
 			func() {
 				defer func() {
@@ -200,7 +239,7 @@ func (x *execution) rearm(statuses ...NodeStatus) {
 						x.e.report(x.run.ID, id, texts.Msg(msgRearmPanicked, p))
 					}
 				}()
-				rs.Rearm(&nodeContext{x: x, runID: x.run.ID, id: id, inputs: maps.Clone(rec.Inputs), resumed: true}, rec)
+				rs.Rearm(&nodeContext{x: x, runID: x.run.ID, id: id, inputs: maps.Clone(rec.Inputs), resumed: true, attempt: rec.AttemptNo()}, rec)
 			}()
 		}
 	}
@@ -265,15 +304,25 @@ func (x *execution) loop() {
 			}
 			req.reply <- ok
 			continue
+		case req := <-x.dlReqs:
+			x.saveDeadline(req)
+			continue
 		case <-x.deadline:
 			// Canceled nodes did not return in time; stop waiting for them.
 			x.deadline = nil
 			x.running = 0
 			break
 		}
+		retries := x.retries
+		x.retries = nil
 		if err := x.saveNodes(batch); err != nil {
+			x.dropRetries(retries)
 			x.beginAbort("", texts.Text(msgSaveFailed, err), true)
 			continue
+		}
+		for _, r := range retries {
+			rec := x.recs[r.id]
+			go x.runNode(rec, false, r.wait)
 		}
 		if x.failNode != "" && x.mode == modeNormal {
 			x.beginAbort(x.failNode, x.failReason, true)
@@ -305,7 +354,7 @@ func (x *execution) schedule() {
 			continue
 		}
 		rec := NodeRun{RunID: x.run.ID, NodeID: id, Type: x.types[id]}
-		if x.npred[id] > 0 && x.live[id] == 0 {
+		if x.npred[id] > 0 && (x.live[id] == 0 || x.needsAll(id) && x.live[id] < x.npred[id]) {
 			rec.Status, rec.StartedAt, rec.EndedAt = NodeSkipped, now, now
 			x.status[id], x.recs[id] = NodeSkipped, rec
 			batch = append(batch, rec)
@@ -313,6 +362,12 @@ func (x *execution) schedule() {
 			continue
 		}
 		rec.Status, rec.StartedAt, rec.Inputs = NodeRunning, now, x.inputsFor(id)
+		if old, ok := x.recs[id]; ok && x.resumed[id] {
+			// Re-entered: the same attempt goes on, with its saved deadline.
+			rec.Attempt, rec.LastError, rec.DeadlineAt = old.AttemptNo(), old.LastError, old.DeadlineAt
+		} else {
+			rec.Attempt = 1
+		}
 		x.status[id], x.recs[id] = NodeRunning, rec
 		batch = append(batch, rec)
 		start = append(start, id)
@@ -329,8 +384,15 @@ func (x *execution) schedule() {
 	}
 	for _, id := range start {
 		x.running++
-		go x.runNode(id, maps.Clone(x.recs[id].Inputs), x.resumed[id])
+		go x.runNode(x.recs[id], x.resumed[id], 0)
 	}
+}
+
+// needsAll reports whether node id runs only when every incoming edge was
+// followed (a join with inputs: all, AllInputsStep).
+func (x *execution) needsAll(id string) bool {
+	a, ok := x.steps[id].(AllInputsStep)
+	return ok && a.NeedsAllInputs()
 }
 
 func (x *execution) inputsFor(id string) Values {
@@ -347,31 +409,111 @@ func (x *execution) inputsFor(id string) Values {
 	return in
 }
 
-func (x *execution) runNode(id string, inputs Values, resumed bool) {
-	nc := &nodeContext{x: x, runID: x.run.ID, id: id, inputs: inputs, resumed: resumed}
+// runNode runs one attempt of a node (its record rec, as saved), after
+// waiting wait (a retry's pause). The node's context ends with the run's,
+// or at its saved deadline (cause ErrDeadlinePassed).
+func (x *execution) runNode(rec NodeRun, resumed bool, wait time.Duration) {
+	id := rec.NodeID
+	ctx, cancel := context.WithCancelCause(x.ctx)
+	defer cancel(nil)
+	nc := &nodeContext{x: x, runID: x.run.ID, id: id, inputs: maps.Clone(rec.Inputs), resumed: resumed,
+		attempt: rec.AttemptNo(), cancelNode: cancel}
+	if !rec.DeadlineAt.IsZero() {
+		nc.armDeadline(rec.DeadlineAt)
+	}
+	defer nc.disarmDeadline()
 	out, err := func() (out Values, err error) {
 		defer func() {
 			if p := recover(); p != nil {
 				err = texts.Error(nil, msgNodePanicked, p)
 			}
 		}()
+		if wait > 0 {
+			t := time.NewTimer(wait)
+			defer t.Stop()
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
 		// The record keeps the references; a step that cannot take them
 		// gets the values (docs/engine.md "Large values").
-		if rr, ok := x.steps[id].(RefReader); (!ok || !rr.ReadsRefs()) && HasRefs(inputs) {
-			if nc.inputs, err = ResolveRefs(x.ctx, x.e.arts, inputs); err != nil {
+		if rr, ok := x.steps[id].(RefReader); (!ok || !rr.ReadsRefs()) && HasRefs(nc.inputs) {
+			if nc.inputs, err = ResolveRefs(ctx, x.e.arts, nc.inputs); err != nil {
 				return nil, err
 			}
 		}
-		out, err = x.steps[id].Run(x.ctx, nc)
-		if err == nil {
-			out, err = x.keepLarge(id, out)
+		out, err = x.steps[id].Run(ctx, nc)
+		if len(out) > 0 {
+			// Outputs returned with an error are kept when on_error handles it.
+			kept, kerr := x.keepLarge(id, out)
+			switch {
+			case kerr == nil:
+				out = kept
+			case err == nil:
+				err = kerr
+			}
 		}
 		return out, err
 	}()
+	if err != nil && errors.Is(context.Cause(ctx), ErrDeadlinePassed) {
+		// Whatever the kind made of its canceled context, the reason is the deadline.
+		err = texts.Error(ErrDeadlinePassed, msgDeadlinePassed, time.Duration(x.specs[id].DeadlineSeconds)*time.Second)
+	}
 	nc.mu.Lock()
 	branch := nc.branch
 	nc.mu.Unlock()
 	x.results <- nodeResult{id: id, out: out, err: err, branch: branch}
+}
+
+// retry decides whether a failed attempt of node id is tried again: the
+// node has attempts left, the failure is not a passed deadline, and for a
+// remote node it is a known failure (ErrKnownFailure) — an unknown outcome
+// is never retried. A retry is saved as the node's next attempt (running)
+// and starts after its round is saved.
+func (x *execution) retry(rec *NodeRun, err error) bool {
+	p := x.specs[rec.NodeID].Retry
+	n := rec.AttemptNo()
+	if p == nil || n >= p.MaxAttempts || errors.Is(err, ErrDeadlinePassed) {
+		return false
+	}
+	if _, remote := x.steps[rec.NodeID].(RemoteStep); remote && !errors.Is(err, ErrKnownFailure) {
+		x.e.logLine(x.e.line(x.run.ID, rec.NodeID, texts.Msg(msgAttemptNotRetried, n, p.MaxAttempts, err)))
+		return false
+	}
+	wait := p.Wait(n + 1)
+	x.e.logLine(x.e.line(x.run.ID, rec.NodeID, texts.Msg(msgAttemptFailed, n, p.MaxAttempts, err, wait)))
+	rec.Status, rec.Attempt, rec.LastError = NodeRunning, n+1, err.Error()
+	rec.Error, rec.Outputs, rec.DeadlineAt, rec.EndedAt = "", nil, time.Time{}, time.Time{}
+	x.running++
+	x.retries = append(x.retries, retryStart{id: rec.NodeID, wait: wait, err: err})
+	return true
+}
+
+// dropRetries ends attempts that could not be saved: their nodes keep the
+// failure of the attempt before.
+func (x *execution) dropRetries(rs []retryStart) {
+	for _, r := range rs {
+		x.running--
+		rec := x.recs[r.id]
+		rec.Status, rec.Error, rec.EndedAt = NodeFailed, r.err.Error(), x.e.now().UTC()
+		x.status[r.id], x.recs[r.id] = NodeFailed, rec
+	}
+}
+
+// saveDeadline saves the deadline of a running node, then answers.
+func (x *execution) saveDeadline(req deadlineReq) {
+	defer close(req.reply)
+	if x.status[req.node] != NodeRunning {
+		return
+	}
+	rec := x.recs[req.node]
+	rec.DeadlineAt = req.at
+	x.recs[req.node] = rec
+	if err := x.saveNodes([]NodeRun{rec}); err != nil {
+		x.beginAbort("", texts.Text(msgSaveFailed, err), true)
+	}
 }
 
 // handle turns a node's result into its record and updates the schedule.
@@ -409,6 +551,11 @@ func (x *execution) handle(r nodeResult) NodeRun {
 		if x.interrupt == nil {
 			x.interrupt = ie
 		}
+	case x.retry(&rec, r.err):
+		x.status[r.id], x.recs[r.id] = rec.Status, rec
+		return rec
+	case x.specs[r.id].OnError == OnErrorContinue || x.specs[r.id].OnError == OnErrorBranch:
+		x.handled(&rec, r)
 	default:
 		rec.Status, rec.Error = NodeFailed, r.err.Error()
 		if x.failNode == "" {
@@ -417,6 +564,36 @@ func (x *execution) handle(r nodeResult) NodeRun {
 	}
 	x.status[r.id], x.recs[r.id] = rec.Status, rec
 	return rec
+}
+
+// handled records a failure the node's on_error handles: the node is
+// "handled", its error field gets the reason, the outputs it returned with
+// its error (an MCP tool's isError content) are kept, and the run goes on
+// along its normal edges (continue) or its error edges (branch). Nothing
+// is canceled.
+func (x *execution) handled(rec *NodeRun, r nodeResult) {
+	spec := x.specs[r.id]
+	reason := r.err.Error()
+	out := Values{}
+	if len(r.out) > 0 {
+		clean, err := x.checkOutputs(r.id, r.out)
+		if err != nil {
+			reason += "; " + err.Error()
+		} else {
+			out = clean
+		}
+	}
+	if spec.ErrorField != "" {
+		out[spec.ErrorField] = reason
+	}
+	if len(out) == 0 {
+		out = nil
+	}
+	rec.Status, rec.Error, rec.Outputs, rec.Branch = NodeHandled, reason, out, ""
+	x.status[r.id], x.branch[r.id] = NodeHandled, ""
+	maps.Copy(x.run.State, out)
+	x.e.logLine(x.e.line(x.run.ID, r.id, texts.Msg(msgErrorHandled, spec.OnError, reason)))
+	x.release(r.id)
 }
 
 // keepLarge stores each large text or JSON output once, as an artifact,
@@ -646,7 +823,7 @@ func (x *execution) finish() {
 
 func (x *execution) allFinished() bool {
 	for _, s := range x.status {
-		if s != NodeSucceeded && s != NodeSkipped {
+		if !s.Finished() {
 			return false
 		}
 	}
@@ -660,14 +837,22 @@ type nodeContext struct {
 	id      string
 	inputs  Values
 	resumed bool
-	mu      sync.Mutex
-	branch  string
+	attempt int
+	// cancelNode ends the node's context (nil for a rearmed node).
+	cancelNode context.CancelCauseFunc
+
+	mu       sync.Mutex
+	branch   string
+	dlArmed  bool
+	dlTimer  *time.Timer
+	dlClosed bool
 }
 
 func (c *nodeContext) RunID() string            { return c.runID }
 func (c *nodeContext) NodeID() string           { return c.id }
 func (c *nodeContext) Inputs() Values           { return maps.Clone(c.inputs) }
 func (c *nodeContext) Resumed() bool            { return c.resumed }
+func (c *nodeContext) Attempt() int             { return max(c.attempt, 1) }
 func (c *nodeContext) Artifacts() ArtifactStore { return c.x.e.arts }
 
 func (c *nodeContext) Log(msg Text) {
@@ -695,6 +880,49 @@ func (c *nodeContext) OnAbort(hook func(ctx context.Context)) {
 func (c *nodeContext) OnAbortWithin(d time.Duration, hook func(ctx context.Context)) {
 	if hook != nil {
 		c.x.addHook(abortHook{node: c.id, fn: hook, bound: max(d, 0)})
+	}
+}
+
+// StartDeadline implements DeadlineStarter: the node's deadline_seconds
+// start now; the instant is saved in the node's record before it returns.
+func (c *nodeContext) StartDeadline() {
+	secs := c.x.specs[c.id].DeadlineSeconds
+	c.mu.Lock()
+	if secs <= 0 || c.dlArmed || c.cancelNode == nil {
+		c.mu.Unlock()
+		return
+	}
+	c.dlArmed = true
+	c.mu.Unlock()
+	at := c.x.e.now().UTC().Add(time.Duration(secs) * time.Second)
+	req := deadlineReq{node: c.id, at: at, reply: make(chan struct{})}
+	select {
+	case c.x.dlReqs <- req:
+		<-req.reply
+	case <-c.x.done:
+		return
+	}
+	c.Log(texts.Msg(msgDeadlineStarted, at.Local().Format(time.DateTime)))
+	c.armDeadline(at)
+}
+
+// armDeadline cancels the node's context with ErrDeadlinePassed at at.
+func (c *nodeContext) armDeadline(at time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.dlClosed || c.dlTimer != nil {
+		return
+	}
+	c.dlArmed = true
+	c.dlTimer = time.AfterFunc(time.Until(at), func() { c.cancelNode(ErrDeadlinePassed) })
+}
+
+func (c *nodeContext) disarmDeadline() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.dlClosed = true
+	if c.dlTimer != nil {
+		c.dlTimer.Stop()
 	}
 }
 

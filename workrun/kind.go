@@ -54,6 +54,10 @@ type NodeContext interface {
 	// Resumed reports whether this node is being re-entered by Resume after the
 	// application exited (or after a human decision) rather than started fresh.
 	Resumed() bool
+	// Attempt is the node's attempt in this run: 1, then 2, 3, … when its
+	// retry policy runs it again (a resumed node keeps its attempt). A
+	// remote kind derives its call's identity from it (AttemptCallKey).
+	Attempt() int
 	Artifacts() ArtifactStore
 }
 
@@ -81,6 +85,15 @@ type EntryStep interface {
 type BranchingStep interface {
 	Step
 	Branches() []string
+}
+
+// AllInputsStep is implemented by a step that runs only when every incoming
+// edge was followed (a join with inputs "all"); otherwise it is skipped. By
+// default a node runs when at least one was (a branch not taken counts as
+// done).
+type AllInputsStep interface {
+	Step
+	NeedsAllInputs() bool
 }
 
 // DecodeConfig decodes a node's config strictly into v: an unknown key, a

@@ -91,6 +91,9 @@ const (
 const (
 	ProtocolA2A = "a2a"
 	ProtocolMCP = "mcp"
+	// ProtocolMCPStdio marks a ValueCommand that starts an MCP server
+	// spoken to over its standard streams (the Tool App).
+	ProtocolMCPStdio = "mcp-stdio"
 )
 
 // ConfigField describes one config key.
@@ -113,7 +116,8 @@ type ConfigField struct {
 	// FieldTypes are the State field types a ValueField or ValueFields
 	// accepts (none: any type).
 	FieldTypes []FieldType
-	// Protocol is what answers at a ValueURL (ProtocolA2A, ProtocolMCP).
+	// Protocol is what answers at a ValueURL (ProtocolA2A, ProtocolMCP) or
+	// a ValueCommand (ProtocolMCPStdio).
 	Protocol string
 }
 

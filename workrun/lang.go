@@ -107,12 +107,21 @@ func (t Text) String() string { return t.In(Language()) }
 
 // stringVerbs turns %d and %v into %s: stored arguments are strings.
 func stringVerbs(f string) string {
-	if !strings.Contains(f, "%d") && !strings.Contains(f, "%v") {
+	if !strings.Contains(f, "%d") && !strings.Contains(f, "%v") && !strings.Contains(f, "%[") {
 		return f
 	}
 	var b strings.Builder
 	for i := 0; i < len(f); i++ {
 		if f[i] == '%' && i+1 < len(f) {
+			// An indexed verb, %[2]d, is %[2]s.
+			if f[i+1] == '[' {
+				if j := strings.IndexByte(f[i:], ']'); j > 0 && i+j+1 < len(f) && (f[i+j+1] == 'd' || f[i+j+1] == 'v') {
+					b.WriteString(f[i : i+j+1])
+					b.WriteByte('s')
+					i += j + 1
+					continue
+				}
+			}
 			switch f[i+1] {
 			case 'd', 'v':
 				b.WriteString("%s")

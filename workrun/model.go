@@ -34,6 +34,23 @@ type NodeSpec struct {
 	Title    string          `json:"title,omitempty"`
 	Config   json.RawMessage `json:"config,omitempty"`
 	Position *Position       `json:"position,omitempty"`
+
+	// Failure handling (docs/workflow-format.md#failure-handling); all
+	// optional, and a file without them runs as before.
+	//
+	// Retry runs the node again after a failure (a remote kind only after
+	// a known failure, see ErrKnownFailure); nil: one attempt.
+	Retry *RetryPolicy `json:"retry,omitempty"`
+	// OnError says what a failure that is not retried does: fail the run
+	// (OnErrorFail, the default), go on (OnErrorContinue) or follow the
+	// node's error edges (OnErrorBranch).
+	OnError OnError `json:"on_error,omitempty"`
+	// ErrorField is a text field that receives the failure's reason when
+	// OnError handles it.
+	ErrorField string `json:"error_field,omitempty"`
+	// DeadlineSeconds bounds a remote node's task from the moment its task
+	// id is saved (RemoteStep kinds only); 0: no deadline.
+	DeadlineSeconds int `json:"deadline_seconds,omitempty"`
 }
 
 // Position places a node on the canvas.
@@ -42,11 +59,14 @@ type Position struct {
 	Y float32 `json:"y"`
 }
 
-// Edge joins two nodes. When is "true" or "false" on the edges leaving a condition node.
+// Edge joins two nodes. When is "true" or "false" on the edges leaving a
+// condition node. Port is PortError on an edge from a node's error port
+// (followed only when the node's failure is handled by OnErrorBranch).
 type Edge struct {
 	From string `json:"from"`
 	To   string `json:"to"`
 	When string `json:"when,omitempty"`
+	Port string `json:"port,omitempty"`
 }
 
 // Values holds State field values with JSON-compatible Go types:
@@ -91,7 +111,16 @@ const (
 	NodeSkipped     NodeStatus = "skipped"
 	NodeInterrupted NodeStatus = "interrupted"
 	NodeStopped     NodeStatus = "stopped" // was running when the run failed or stopped
+	// NodeHandled: the node failed and its on_error (continue or branch)
+	// handled the failure, so the run went on; Error keeps the reason.
+	NodeHandled NodeStatus = "handled"
 )
+
+// Finished reports whether a node in this status is done for the nodes
+// after it and for resume: succeeded, skipped, or failed and handled.
+func (s NodeStatus) Finished() bool {
+	return s == NodeSucceeded || s == NodeSkipped || s == NodeHandled
+}
 
 // Run is the durable record of one execution of a workflow.
 type Run struct {
@@ -105,8 +134,11 @@ type Run struct {
 	Interruption Interruption `json:"interruption,omitempty"`
 	Reason       string       `json:"reason,omitempty"`      // failure or interruption reason
 	FailedNode   string       `json:"failed_node,omitempty"` // the node whose failure ended the run
-	CreatedAt    time.Time    `json:"created_at"`
-	EndedAt      time.Time    `json:"ended_at,omitzero"`
+	// PinnedFrom is the earlier run whose outputs this run took for the
+	// nodes it did not run (Engine.StartFrom); empty for a whole run.
+	PinnedFrom string    `json:"pinned_from,omitempty"`
+	CreatedAt  time.Time `json:"created_at"`
+	EndedAt    time.Time `json:"ended_at,omitzero"`
 }
 
 // NodeRun is the durable record of one node within a run.
@@ -125,7 +157,25 @@ type NodeRun struct {
 	Branch    string    `json:"branch,omitempty"`
 	StartedAt time.Time `json:"started_at,omitzero"`
 	EndedAt   time.Time `json:"ended_at,omitzero"`
+	// Attempt is the attempt this record is of (1, 2, …; 0 in a record
+	// from before attempts, meaning 1). A retried node keeps one record:
+	// each new attempt is saved before it starts, with LastError the
+	// reason the one before it failed.
+	Attempt   int    `json:"attempt,omitempty"`
+	LastError string `json:"last_error,omitempty"`
+	// DeadlineAt is when the node's deadline_seconds pass, saved when its
+	// remote task id was saved (StartDeadline); a resumed node keeps it.
+	DeadlineAt time.Time `json:"deadline_at,omitzero"`
+	// PinnedFrom says the node was not run: its record was taken from
+	// that earlier run's, or is PinnedByHand (values typed by a person).
+	PinnedFrom string `json:"pinned_from,omitempty"`
 }
+
+// PinnedByHand is NodeRun.PinnedFrom of a node whose outputs a person typed.
+const PinnedByHand = "typed"
+
+// AttemptNo is the record's attempt, 1 for a record from before attempts.
+func (n NodeRun) AttemptNo() int { return max(n.Attempt, 1) }
 
 // Message is one time-stamped line in a node's messages (docs/product.md W5).
 type Message struct {

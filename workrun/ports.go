@@ -106,3 +106,9 @@ type RunClaim struct {
 	OwnerPID   int
 	OwnerAlive bool
 }
+
+// ErrSignInRequired: a remote call needs the person to sign in again (an
+// OAuth credential whose token cannot be renewed without them); the error
+// text names the origin. A node that has not submitted fails with it; one
+// with a task id is interrupted so the same task resumes after sign-in.
+var ErrSignInRequired = errors.New("sign in required")

@@ -17,6 +17,7 @@ import (
 	"workrun/nodes/remotemcp"
 	"workrun/nodes/set"
 	"workrun/nodes/start"
+	"workrun/nodes/toolapp"
 	"workrun/workrun"
 )
 
@@ -26,7 +27,7 @@ import (
 // to Chinese words different from the English, and renders in English to
 // its Message, so the CLI and JSON keep their wording.
 func TestProblemsHaveKeys(t *testing.T) {
-	eng := workrun.NewEngine(nil, nil, remoteagent.New(remoteagent.Deps{}), remotemcp.New(remotemcp.Deps{}),
+	eng := workrun.NewEngine(nil, nil, remoteagent.New(remoteagent.Deps{}), remotemcp.New(remotemcp.Deps{}), toolapp.New(toolapp.Deps{}),
 		start.Kind{}, set.Kind{}, condition.Kind{}, join.Kind{}, output.Kind{},
 		humanreview.Kind{}, askhuman.Kind{}, process.Kind{})
 	wf := workrun.Workflow{Name: "bad\u200bname", State: map[string]workrun.FieldType{
@@ -63,6 +64,11 @@ func TestProblemsHaveKeys(t *testing.T) {
 	add("ask4", "ask_human", `{"prompt":["p"]}`)
 	add("agent6", "remote_agent", `{"url":"http://127.0.0.1:1","inputs":["f"]}`)
 	add("proc", "process", `{}`)
+	add("app", "tool_app", `{}`)
+	add("app2", "tool_app", `{"command":["x"]}`)
+	add("app3", "tool_app", `{"command":["x"],"tool":"t","env":{"A B":"1"}}`)
+	add("app4", "tool_app", `{"command":["x"],"tool":"t","cleanup_arguments":{"a":"{{nope}}"}}`)
+	add("app5", "tool_app", `{"command":["x"],"tool":"t","cleanup_tool":"u","cleanup_arguments":{"a":"{{nope}}"}}`)
 	add("proc2", "process", `{"command":["x"],"timeout_seconds":0}`)
 	add("odd", "no_such_kind", `{}`)
 	add("c", "condition", `{"field":"n","op":"gt","value":1}`)

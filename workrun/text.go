@@ -67,6 +67,36 @@ const (
 	msgConfigWrapped    msgID = "workrun.config_wrapped"
 	msgConfigType       msgID = "workrun.config_type"
 	msgConfigTrailing   msgID = "workrun.config_trailing"
+
+	// Failure handling (policy.go) and runs from a node (from.go).
+	msgRetryAttempts        msgID = "workrun.retry_attempts"
+	msgRetryWait            msgID = "workrun.retry_wait"
+	msgRetryBackoff         msgID = "workrun.retry_backoff"
+	msgOnErrorValue         msgID = "workrun.on_error_value"
+	msgErrorFieldUnused     msgID = "workrun.error_field_unused"
+	msgErrorFieldUndeclared msgID = "workrun.error_field_undeclared"
+	msgErrorFieldType       msgID = "workrun.error_field_type"
+	msgDeadlineLocal        msgID = "workrun.deadline_local"
+	msgDeadlineRange        msgID = "workrun.deadline_range"
+	msgEdgePort             msgID = "workrun.edge_port"
+	msgEdgePortWhen         msgID = "workrun.edge_port_when"
+	msgEdgeErrorNoBranch    msgID = "workrun.edge_error_no_branch"
+	msgBranchNoErrorEdge    msgID = "workrun.branch_no_error_edge"
+	msgAttemptFailed        msgID = "workrun.attempt_failed"
+	msgAttemptNotRetried    msgID = "workrun.attempt_not_retried"
+	msgErrorHandled         msgID = "workrun.error_handled"
+	msgDeadlinePassed       msgID = "workrun.deadline_passed"
+	msgDeadlineStarted      msgID = "workrun.deadline_started"
+	msgPinnedFrom           msgID = "workrun.pinned_from"
+	msgPinnedByHand         msgID = "workrun.pinned_by_hand"
+	msgNotTested            msgID = "workrun.not_tested"
+	msgPinNoOutputs         msgID = "workrun.pin_no_outputs"
+	msgPinField             msgID = "workrun.pin_field"
+	msgPinValue             msgID = "workrun.pin_value"
+	msgPinOtherWorkflow     msgID = "workrun.pin_other_workflow"
+	msgPinUnknownNode       msgID = "workrun.pin_unknown_node"
+	msgPinChosen            msgID = "workrun.pin_chosen"
+	msgPinNotPinned         msgID = "workrun.pin_not_pinned"
 )
 
 var texts = NewCatalog(map[msgID][2]string{
@@ -130,4 +160,33 @@ var texts = NewCatalog(map[msgID][2]string{
 	msgConfigWrapped:  {"config: %v", "配置有误：%v"},
 	msgConfigType:     {"config: %[1]q must be %[2]s, not a JSON %[3]s", "配置：%[1]q 应为%[4]s，而不是 JSON %[3]s"},
 	msgConfigTrailing: {"config: trailing data after the object", "配置：对象之后还有多余的数据"},
+
+	msgRetryAttempts:        {"retry: max_attempts must be 1–%[2]d (got %[1]d)", "重试：max_attempts 须在 1–%[2]d 之间（得到 %[1]d）"},
+	msgRetryWait:            {"retry: wait_seconds must be 0–%[2]d (got %[1]s)", "重试：wait_seconds 须在 0–%[2]d 之间（得到 %[1]s）"},
+	msgRetryBackoff:         {"retry: backoff must be fixed or exponential (got %q)", "重试：backoff 须为 fixed 或 exponential（得到 %q）"},
+	msgOnErrorValue:         {"on_error must be fail, continue or branch (got %q)", "on_error 须为 fail、continue 或 branch（得到 %q）"},
+	msgErrorFieldUnused:     {"error_field %q needs on_error: continue or branch", "error_field %q 需要 on_error 为 continue 或 branch"},
+	msgErrorFieldUndeclared: {"error_field %q is not declared in State", "error_field %q 未在状态中声明"},
+	msgErrorFieldType:       {"error_field %q must be a text field (it is %s)", "error_field %q 须为文本字段（它是 %s）"},
+	msgDeadlineLocal:        {"deadline_seconds is only for remote nodes (Remote Agent, Remote MCP Tool)", "deadline_seconds 只适用于远程节点（远程智能体、远程 MCP 工具）"},
+	msgDeadlineRange:        {"deadline_seconds must be 1–%[2]d (got %[1]d)", "deadline_seconds 须在 1–%[2]d 之间（得到 %[1]d）"},
+	msgEdgePort:             {"edge %s → %s: port must be \"error\" or left out (got %q)", "连线 %s → %s：port 须为 \"error\" 或不写（得到 %q）"},
+	msgEdgePortWhen:         {"edge %s → %s leaves the error port and takes no when", "连线 %s → %s 从错误端口出发，不能设 when"},
+	msgEdgeErrorNoBranch:    {"edge %[1]s → %[2]s leaves the error port of %[1]s, which needs on_error: branch", "连线 %[1]s → %[2]s 从 %[1]s 的错误端口出发，该节点须设 on_error: branch"},
+	msgBranchNoErrorEdge:    {"on_error: branch needs at least one edge from this node's error port", "on_error: branch 需要至少一条从该节点错误端口出发的连线"},
+	msgAttemptFailed:        {"Attempt %s of %s failed: %s — trying again in %s", "第 %s 次尝试（共 %s 次）失败：%s——%s 后重试"},
+	msgAttemptNotRetried:    {"Attempt %s of %s failed and is not retried: the remote outcome is unknown (%s)", "第 %s 次尝试（共 %s 次）失败，不会重试：远程结果未知（%s）"},
+	msgErrorHandled:         {"Failed (handled by on_error: %s), the run goes on: %s", "失败（已由 on_error: %s 处理），运行继续：%s"},
+	msgDeadlinePassed:       {"deadline passed: the remote task did not end within %s of being accepted", "已过截止时间：远程任务在被接受后 %s 内未结束"},
+	msgDeadlineStarted:      {"Deadline: the remote task must end by %s", "截止时间：远程任务须在 %s 前结束"},
+	msgPinnedFrom:           {"Not run: outputs pinned from run %s", "未运行：输出取自运行 %s（已固定）"},
+	msgPinnedByHand:         {"Not run: outputs typed by hand", "未运行：输出为手动填写（已固定）"},
+	msgNotTested:            {"not run: only %s is being tested", "未运行：只测试 %s"},
+	msgPinNoOutputs:         {"node %q did not finish in run %s: type its outputs or choose another run", "节点 %q 在运行 %s 中未完成：请手动填写它的输出，或选择另一次运行"},
+	msgPinField:             {"pinned outputs of node %q: it does not write field %q", "节点 %q 的固定输出：该节点不写入字段 %q"},
+	msgPinValue:             {"pinned outputs of node %q, field %q: %v", "节点 %q 的固定输出，字段 %q：%v"},
+	msgPinOtherWorkflow:     {"run %s is a run of another workflow (%s)", "运行 %s 属于另一个工作流（%s）"},
+	msgPinUnknownNode:       {"the workflow has no node %q", "工作流中没有节点 %q"},
+	msgPinChosen:            {"node %q runs in this run; its outputs cannot be pinned", "节点 %q 在本次运行中执行，不能固定它的输出"},
+	msgPinNotPinned:         {"node %q runs in this run (it comes after %s); its outputs cannot be pinned", "节点 %q 在本次运行中执行（它在 %s 之后），不能固定它的输出"},
 })

@@ -107,6 +107,7 @@ func (e *Engine) compile(wf Workflow) (map[string]Step, []Problem) {
 
 	steps := make(map[string]Step, len(wf.Nodes))
 	seen := make(map[string]bool, len(wf.Nodes))
+	specs := make(map[string]NodeSpec, len(wf.Nodes))
 	var entries []string
 	for _, n := range wf.Nodes {
 		if n.ID == "" {
@@ -118,6 +119,7 @@ func (e *Engine) compile(wf Workflow) (map[string]Step, []Problem) {
 			continue
 		}
 		seen[n.ID] = true
+		specs[n.ID] = n
 		if r, bad := invisibleRune(n.ID); bad {
 			runeProblem(&probs, n.ID, -1, msgIDRune, msgIDBytes, r)
 		}
@@ -145,6 +147,7 @@ func (e *Engine) compile(wf Workflow) (map[string]Step, []Problem) {
 				nodeProblem(n.ID, msgWritesUndeclared, f)
 			}
 		}
+		checkPolicy(n, st, wf, func(m msgID, args ...any) { nodeProblem(n.ID, m, args...) })
 		if _, ok := st.(EntryStep); ok {
 			entries = append(entries, n.ID)
 		}
@@ -163,10 +166,11 @@ func (e *Engine) compile(wf Workflow) (map[string]Step, []Problem) {
 
 	// Edges.
 	succ := make(map[string][]int)
-	type pair struct{ from, to, when string }
+	type pair struct{ from, to, when, port string }
 	dup := make(map[pair]bool)
+	errorEdges := make(map[string]int)
 	for i, ed := range wf.Edges {
-		for _, ref := range []struct{ what, v string }{{"from", ed.From}, {"to", ed.To}, {"when", ed.When}} {
+		for _, ref := range []struct{ what, v string }{{"from", ed.From}, {"to", ed.To}, {"when", ed.When}, {"port", ed.Port}} {
 			if r, bad := invisibleRune(ref.v); bad {
 				runeProblem(&probs, "", i, msgEdgeRune, msgEdgeBytes, r, ref.what, ref.v)
 			}
@@ -194,13 +198,25 @@ func (e *Engine) compile(wf Workflow) (map[string]Step, []Problem) {
 			edgeProblem(i, ed.From, msgEdgeCycle, ed.From, ed.To)
 			continue
 		}
-		p := pair{ed.From, ed.To, ed.When}
+		p := pair{ed.From, ed.To, ed.When, ed.Port}
 		if dup[p] {
 			edgeProblem(i, ed.From, msgEdgeDup, ed.From, ed.To)
 			continue
 		}
 		dup[p] = true
-		if st, ok := steps[ed.From]; ok {
+		switch {
+		case ed.Port == PortError:
+			errorEdges[ed.From]++
+			if specs[ed.From].OnError != OnErrorBranch {
+				edgeProblem(i, ed.From, msgEdgeErrorNoBranch, ed.From, ed.To)
+			}
+			if ed.When != "" {
+				edgeProblem(i, ed.From, msgEdgePortWhen, ed.From, ed.To)
+			}
+		case ed.Port != "":
+			edgeProblem(i, ed.From, msgEdgePort, ed.From, ed.To, ed.Port)
+		}
+		if st, ok := steps[ed.From]; ok && ed.Port == "" {
 			if b, ok := st.(BranchingStep); ok {
 				if !slices.Contains(b.Branches(), ed.When) {
 					edgeProblem(i, ed.From, msgEdgeNeedsWhen, ed.From, ed.To, strings.Join(b.Branches(), " or "), strings.Join(b.Branches(), " 或 "))
@@ -212,7 +228,14 @@ func (e *Engine) compile(wf Workflow) (map[string]Step, []Problem) {
 		succ[ed.From] = append(succ[ed.From], i)
 	}
 
-	// Cycles: depth-first search; every back edge closes a cycle.
+	for _, n := range wf.Nodes {
+		if specs[n.ID].OnError == OnErrorBranch && errorEdges[n.ID] == 0 && n.ID != "" {
+			nodeProblem(n.ID, msgBranchNoErrorEdge)
+		}
+	}
+
+	// Cycles (error edges included: a handler path is part of the DAG):
+	// depth-first search; every back edge closes a cycle.
 	const (
 		white = iota
 		grey
@@ -264,7 +287,7 @@ func (e *Engine) compile(wf Workflow) (map[string]Step, []Problem) {
 
 	// Every field read must be written by a node before the reader.
 	if !cyclic {
-		probs = append(probs, unprovidedReads(wf, steps, succ)...)
+		probs = append(probs, unprovidedReads(wf, specs, steps, succ)...)
 	}
 	if len(probs) > 0 {
 		return nil, probs
@@ -274,7 +297,7 @@ func (e *Engine) compile(wf Workflow) (map[string]Step, []Problem) {
 
 // unprovidedReads walks the acyclic graph in topological order, collecting
 // for each node the fields its ancestors provide.
-func unprovidedReads(wf Workflow, steps map[string]Step, succ map[string][]int) []Problem {
+func unprovidedReads(wf Workflow, specs map[string]NodeSpec, steps map[string]Step, succ map[string][]int) []Problem {
 	indeg := make(map[string]int, len(wf.Nodes))
 	for _, n := range wf.Nodes {
 		indeg[n.ID] += 0
@@ -306,7 +329,8 @@ func unprovidedReads(wf Workflow, steps map[string]Step, succ map[string][]int) 
 		}
 		out := have
 		if st != nil {
-			out = make(map[string]bool, len(have)+len(st.Writes()))
+			writes := writesOf(specs[id], st)
+			out = make(map[string]bool, len(have)+len(writes))
 			for f := range have {
 				out[f] = true
 			}
@@ -315,7 +339,7 @@ func unprovidedReads(wf Workflow, steps map[string]Step, succ map[string][]int) 
 					out[f] = true
 				}
 			}
-			for _, f := range st.Writes() {
+			for _, f := range writes {
 				out[f] = true
 			}
 		}

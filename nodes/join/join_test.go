@@ -20,7 +20,18 @@ func TestJoinHasNoWorkAndNoConfig(t *testing.T) {
 	if err != nil || out != nil {
 		t.Errorf("join ran: %v %v", out, err)
 	}
-	if _, err := (Kind{}).Compile(workrun.NodeSpec{ID: "j", Config: json.RawMessage(`{"wait":"all"}`)}, workrun.Workflow{}); err == nil {
-		t.Error("join accepted a config")
+	for _, bad := range []string{`{"wait":"all"}`, `{"inputs":"some"}`, `{"inputs":1}`} {
+		if _, err := (Kind{}).Compile(workrun.NodeSpec{ID: "j", Config: json.RawMessage(bad)}, workrun.Workflow{}); err == nil {
+			t.Errorf("join accepted the config %s", bad)
+		}
+	}
+	for cfg, all := range map[string]bool{``: false, `{"inputs":"any"}`: false, `{"inputs":"all"}`: true} {
+		st, err := Kind{}.Compile(workrun.NodeSpec{ID: "j", Config: json.RawMessage(cfg)}, workrun.Workflow{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := st.(workrun.AllInputsStep).NeedsAllInputs(); got != all {
+			t.Errorf("config %q: NeedsAllInputs = %v, want %v", cfg, got, all)
+		}
 	}
 }

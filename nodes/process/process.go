@@ -50,7 +50,7 @@ func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, e
 		return nil, texts.Fail(nil, msgCfgCommand)
 	}
 	for _, name := range slices.Sorted(maps.Keys(c.Env)) {
-		if !envName(name) {
+		if !workrun.EnvName(name) {
 			return nil, texts.Fail(nil, msgCfgEnvName, name)
 		}
 		if strings.ContainsRune(c.Env[name], 0) {
@@ -93,24 +93,6 @@ func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, e
 	}
 	slices.Sort(s.reads)
 	return s, nil
-}
-
-// envName accepts the portable environment variable names: an ASCII letter
-// or _, then letters, digits or _. Anything else ('=', spaces, control
-// characters) would change another variable or be dropped by the system.
-func envName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, c := range s {
-		switch {
-		case c == '_', c >= 'A' && c <= 'Z', c >= 'a' && c <= 'z':
-		case c >= '0' && c <= '9' && i > 0:
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 type step struct {

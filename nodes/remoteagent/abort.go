@@ -69,10 +69,10 @@ var _ workrun.RearmableStep = (*step)(nil)
 // before the restart — gets nothing: it is neither continued nor retried
 // (docs/remote-agent.md R13). A node that never saved a call has nothing to cancel.
 func (s *step) Rearm(nc workrun.NodeContext, _ workrun.NodeRun) {
-	remotecall.Rearm(nc, s.kind.deps.Calls, callKey, s.abortBound(),
+	remotecall.Rearm(nc, s.kind.deps.Calls, workrun.AttemptCallKey(callKey, nc), s.abortBound(),
 		func(err error) workrun.Text { return texts.Msg(msgCallRecordUnreadable, err) },
 		func(ctx context.Context, rec workrun.RemoteCall) {
-			c := &call{s: s, nc: nc}
+			c := &call{s: s, nc: nc, red: remotecall.NewRedactor()}
 			c.Call = remotecall.NewSaved[AgentClient](s.kind.deps.Calls, rec, nil, c.redactRecord)
 			c.abort(ctx)
 		})

@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"iter"
 	"net/url"
 	"strings"
-	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -52,9 +52,9 @@ type call struct {
 	s  *step
 	nc workrun.NodeContext
 	*remotecall.Call[AgentClient]
-	// secret is the credential's secret once resolved, for redaction; the
-	// abort hook may resolve it concurrently with the node.
-	secret atomic.Pointer[string]
+	// red knows every secret the call's transport has sent; the abort hook
+	// may add one concurrently with the node.
+	red *remotecall.Redactor
 
 	// Owned by the goroutine running the node.
 	res   *results
@@ -73,34 +73,28 @@ func (c *call) log(id msgID, args ...any) { c.logText(texts.Msg(id, args...)) }
 
 func (c *call) logText(t workrun.Text) {
 	c.flushProgress()
-	c.nc.Log(c.redactor().text(t))
+	c.nc.Log(c.red.Text(t))
 }
 
-func (c *call) progress(t workrun.Text) { c.nc.Progress(c.redactor().text(t)) }
+func (c *call) progress(t workrun.Text) { c.nc.Progress(c.red.Text(t)) }
 
 // hookLog commits a node message from the abort hook.
-func (c *call) hookLog(t workrun.Text) { c.nc.Log(c.redactor().text(t)) }
+func (c *call) hookLog(t workrun.Text) { c.nc.Log(c.red.Text(t)) }
 
-// redactor removes the credential's secret from what the call saves or shows.
-func (c *call) redactor() redactor {
-	if p := c.secret.Load(); p != nil {
-		return redactor{secret: *p}
-	}
-	return redactor{}
-}
+// redactor removes every secret the call has sent from what it saves or
+// shows (docs/remote-agent.md R3.3).
+func (c *call) redactor() *remotecall.Redactor { return c.red }
 
-// redactRecord removes the credential's secret from a record before it is
-// saved.
-func (c *call) redactRecord(r workrun.RemoteCall) workrun.RemoteCall { return c.redactor().record(r) }
+// redactRecord removes the secrets from a record before it is saved.
+func (c *call) redactRecord(r workrun.RemoteCall) workrun.RemoteCall { return c.red.Record(r) }
 
 // Run implements workrun.Step. What it returns is redacted: an agent may
 // echo the credential's secret into an answer or an error.
 func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
-	c := &call{s: s, nc: nc, res: newResults(spoolFiles(nc.Artifacts(), s.kind.deps.SpoolDir), s.kind.deps.MaxResultBytes)}
+	c := &call{s: s, nc: nc, red: remotecall.NewRedactor(), res: newResults(spoolFiles(nc.Artifacts(), s.kind.deps.SpoolDir), s.kind.deps.MaxResultBytes)}
 	out, err := c.run(ctx)
 	c.flushProgress()
-	r := c.redactor()
-	return r.values(out), r.err(err)
+	return c.red.Values(out), c.red.Err(err)
 }
 
 func (c *call) run(ctx context.Context) (workrun.Values, error) {
@@ -111,12 +105,15 @@ func (c *call) run(ctx context.Context) (workrun.Values, error) {
 		}
 	}()
 	var err error
-	c.Call, err = remotecall.Load[AgentClient](ctx, s.kind.deps.Calls, nc, callKey, c.redactRecord, func() (workrun.RemoteCall, error) {
-		origin, err := remotecall.Origin(s.cfg.URL)
+	// Each attempt of the node is a new call with its own messageId
+	// (docs/engine.md "Failure handling"); attempt 1 keeps the old key.
+	key := workrun.AttemptCallKey(callKey, nc)
+	c.Call, err = remotecall.Load[AgentClient](ctx, s.kind.deps.Calls, nc, key, c.redactRecord, func() (workrun.RemoteCall, error) {
+		origin, err := remotecall.ParseOrigin(s.cfg.URL)
 		return workrun.RemoteCall{
-			RunID: nc.RunID(), NodeID: nc.NodeID(), CallKey: callKey,
-			AgentURL: s.cfg.URL, Origin: origin,
-			MessageID: MessageID(nc.RunID(), nc.NodeID(), callKey),
+			RunID: nc.RunID(), NodeID: nc.NodeID(), CallKey: key,
+			AgentURL: s.cfg.URL, Origin: origin.String(),
+			MessageID: MessageID(nc.RunID(), nc.NodeID(), key),
 		}, err
 	})
 	if err != nil {
@@ -236,7 +233,9 @@ func (c *call) refused(ctx context.Context, err error) error {
 	if uerr := c.Update(ctx, func(r *workrun.RemoteCall) { r.Ended, r.StatusText = true, err.Error() }); uerr != nil {
 		return uerr
 	}
-	return fmt.Errorf("send to remote agent: %w", err)
+	// Refused before it was accepted: a known failure, which a retry
+	// policy may try again as a new call (docs/engine.md).
+	return workrun.KnownFailure(fmt.Errorf("send to remote agent: %w", err))
 }
 
 // resume re-enters a call whose record was saved by an earlier execution of
@@ -428,7 +427,7 @@ func (c *call) handle(ctx context.Context, ev a2a.StreamEvent) (done bool, err e
 	}
 	if tid != "" && r.TaskID == "" {
 		ctxID := eventContextID(ev)
-		if rd := c.redactor(); rd.string(tid) != tid || rd.string(ctxID) != ctxID {
+		if c.red.String(tid) != tid || c.red.String(ctxID) != ctxID {
 			// An id is kept as is to follow the task, so it cannot be
 			// redacted; refusing it keeps the secret out of the record.
 			return false, fmt.Errorf("remote agent: %w: the task or context id carries the credential's secret", a2a.ErrProtocol)
@@ -474,7 +473,7 @@ func (c *call) handle(ctx context.Context, ev a2a.StreamEvent) (done bool, err e
 			return true, nil
 		}
 		if t := messageText(ev.Message); t != "" {
-			c.addProgress(progressLine{kind: progressMessage, text: cutText(c.redactor().string(t))})
+			c.addProgress(progressLine{kind: progressMessage, text: cutText(c.red.String(t))})
 		}
 		return false, nil
 	}
@@ -487,7 +486,7 @@ func (c *call) handle(ctx context.Context, ev a2a.StreamEvent) (done bool, err e
 // every status text — and the first line of each state is a committed
 // message; the other status lines are progress, throttled (progressEvery).
 func (c *call) status(ctx context.Context, st a2a.TaskStatus) (bool, error) {
-	text := cutText(c.redactor().string(messageText(st.Message)))
+	text := cutText(c.red.String(messageText(st.Message)))
 	final := st.State.Terminal() || st.State.Interrupted()
 	if c.feed.repeat(st.State, text) && !final {
 		return false, nil
@@ -533,7 +532,7 @@ func (c *call) applyArtifact(u *a2a.TaskArtifactUpdateEvent) error {
 	if name == "" {
 		name = a.ArtifactID
 	}
-	if desc := describeParts(c.redactor().chunkEdges(prev, a.Parts)); desc != "" {
+	if desc := describeParts(chunkEdges(c.red, prev, a.Parts)); desc != "" {
 		c.addProgress(progressLine{kind: progressArtifact, artifactID: name, text: desc})
 	}
 	return nil
@@ -562,11 +561,7 @@ func (c *call) finish(ctx context.Context) (workrun.Values, error) {
 			// (a secret split across two appends included): the record,
 			// the output and State hold its reference (docs/engine.md
 			// "Large values").
-			var secret string
-			if p := c.secret.Load(); p != nil {
-				secret = *p
-			}
-			v, err := workrun.PutValue(ctx, c.nc.Artifacts(), workrun.FieldText, remotecall.RedactReader(c.res.textReader(), secret), c.nc.RunID(), c.nc.NodeID())
+			v, err := workrun.PutValue(ctx, c.nc.Artifacts(), workrun.FieldText, c.red.Reader(io.NopCloser(c.res.textReader())), c.nc.RunID(), c.nc.NodeID())
 			if err != nil {
 				return nil, err
 			}
@@ -613,11 +608,18 @@ func (c *call) finish(ctx context.Context) (workrun.Values, error) {
 	return nil, fmt.Errorf("%w: task %s is %s", ErrUnfinished, r.TaskID, stateName(state))
 }
 
+// remoteFailed is the error of a task that ended without completing; one
+// that ended FAILED or REJECTED is a known failure (workrun.KnownFailure),
+// which a retry policy may try again as a new call.
 func (c *call) remoteFailed(r workrun.RemoteCall) error {
+	err := fmt.Errorf("%w: task %s %s", ErrRemoteFailed, r.TaskID, stateName(a2a.TaskState(r.RemoteState)))
 	if r.StatusText != "" {
-		return fmt.Errorf("%w: task %s %s: %s", ErrRemoteFailed, r.TaskID, stateName(a2a.TaskState(r.RemoteState)), r.StatusText)
+		err = fmt.Errorf("%w: task %s %s: %s", ErrRemoteFailed, r.TaskID, stateName(a2a.TaskState(r.RemoteState)), r.StatusText)
 	}
-	return fmt.Errorf("%w: task %s %s", ErrRemoteFailed, r.TaskID, stateName(a2a.TaskState(r.RemoteState)))
+	if s := a2a.TaskState(r.RemoteState); s == a2a.TaskStateFailed || s == a2a.TaskStateRejected {
+		return workrun.KnownFailure(err)
+	}
+	return err
 }
 
 // savedResult is what a call commits on success, reused on resume (docs/remote-agent.md R6).

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"workrun/a2a"
+	"workrun/remotecall"
 )
 
 // Report is the outcome of a connection test (docs/remote-agent.md R3.4).
@@ -18,8 +19,12 @@ type Report struct {
 	SecuritySchemes []string `json:"security_schemes,omitempty"` // e.g. "bearer: HTTP Bearer"
 	// CredentialUsed: a credential was sent with the test call.
 	CredentialUsed bool `json:"credential_used"`
-	// Accepted: the authenticated call reached the agent's JSON-RPC handler
-	// (it answered TaskNotFound for a random id, or another JSON-RPC answer).
+	// CredentialHeader is the header the credential travelled in
+	// ("Authorization" for a bearer token); "" when none was sent.
+	CredentialHeader string `json:"credential_header,omitempty"`
+	// Accepted: the test call reached the agent's JSON-RPC handler (it
+	// answered TaskNotFound for a random id, or another JSON-RPC answer);
+	// authenticated only when CredentialUsed.
 	Accepted bool `json:"accepted"`
 }
 
@@ -34,34 +39,43 @@ var ErrCredentialRequired = errors.New("the agent requires a credential")
 // one call a2a.Client.CheckAccess makes, which submits no task and never
 // sends a message (docs/remote-agent.md R3.4). The report and the error are
 // redacted: an agent may echo the credential's secret back.
-func CheckAgent(ctx context.Context, rawURL string, cred *a2a.Credential) (Report, error) {
-	var rd redactor
+func CheckAgent(ctx context.Context, rawURL string, cred *remotecall.Credential) (Report, error) {
+	red := remotecall.NewRedactor()
 	if cred != nil {
-		rd.secret = cred.Secret
+		red.Add(cred.Secret)
 	}
-	rep, err := checkAgentAt(ctx, rawURL, cred)
-	rep.Name = rd.string(rep.Name)
-	rep.Endpoint = rd.string(rep.Endpoint)
+	rep, err := checkAgentAt(ctx, rawURL, cred, red)
+	rep.Name = red.String(rep.Name)
+	rep.Endpoint = red.String(rep.Endpoint)
 	for i, s := range rep.SecuritySchemes {
-		rep.SecuritySchemes[i] = rd.string(s)
+		rep.SecuritySchemes[i] = red.String(s)
 	}
-	return rep, rd.err(err)
+	return rep, red.Err(err)
 }
 
-func checkAgentAt(ctx context.Context, rawURL string, cred *a2a.Credential) (Report, error) {
+func checkAgentAt(ctx context.Context, rawURL string, cred *remotecall.Credential, red *remotecall.Redactor) (Report, error) {
 	if err := checkURL(rawURL, cred != nil); err != nil {
 		return Report{}, err
 	}
-	if cred != nil {
-		if err := checkCredentialFor(*cred, rawURL); err != nil {
-			return Report{}, err
-		}
+	b, err := remotecall.BindCredential(cred, rawURL)
+	if err != nil {
+		return Report{}, err
 	}
-	c, err := a2a.Discover(ctx, rawURL, a2a.Options{Credential: cred})
+	b.Redactor = red
+	header := b.CredentialHeader()
+	tr, err := remotecall.NewTransport(b)
+	if err != nil {
+		return Report{}, err
+	}
+	plain, err := remotecall.NewTransport(remotecall.Binding{Redactor: red})
+	if err != nil {
+		return Report{}, err
+	}
+	c, err := a2a.Discover(ctx, rawURL, a2a.Options{HTTPClient: tr.Client(), CardHTTPClient: plain.Client()})
 	if err != nil {
 		return Report{}, fmt.Errorf("discover %s: %w", rawURL, err)
 	}
-	rep := Report{Endpoint: c.Endpoint(), Streaming: c.Streaming(), CredentialUsed: cred != nil}
+	rep := Report{Endpoint: c.Endpoint(), Streaming: c.Streaming(), CredentialUsed: cred != nil, CredentialHeader: header}
 	if card := c.Card(); card != nil {
 		rep.Name = card.Name
 		rep.SecuritySchemes = describeSchemes(card.SecuritySchemes)

@@ -12,6 +12,7 @@ import (
 	"workrun/a2a"
 	"workrun/a2a/demoagent"
 	"workrun/nodes/remoteagent"
+	"workrun/remotecall"
 	"workrun/workrun"
 )
 
@@ -24,24 +25,24 @@ func TestCheckAgent(t *testing.T) {
 	open := goServer(t, demoagent.Options{DisableStreaming: true})
 
 	t.Run("bearer accepted", func(t *testing.T) {
-		rep, err := remoteagent.CheckAgent(t.Context(), ts.URL, &a2a.Credential{Kind: a2a.CredentialBearer, Secret: "tok-1"})
+		rep, err := remoteagent.CheckAgent(t.Context(), ts.URL, &remotecall.Credential{Kind: remotecall.CredentialBearer, Secret: "tok-1"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := remoteagent.Report{Name: "Workrun demo agent", Endpoint: ts.URL + demoagent.JSONRPCPath, Streaming: true,
-			SecuritySchemes: []string{`apiKey: API key in header "X-API-Key"`, "bearer: HTTP Bearer"}, CredentialUsed: true, Accepted: true}
+			SecuritySchemes: []string{`apiKey: API key in header "X-API-Key"`, "bearer: HTTP Bearer"}, CredentialUsed: true, CredentialHeader: "Authorization", Accepted: true}
 		if diff := cmp.Diff(want, rep); diff != "" {
 			t.Errorf("report (-want +got):\n%s", diff)
 		}
 	})
 	t.Run("api key accepted", func(t *testing.T) {
-		rep, err := remoteagent.CheckAgent(t.Context(), ts.URL, &a2a.Credential{Kind: a2a.CredentialAPIKey, Header: "X-API-Key", Secret: "key-1"})
+		rep, err := remoteagent.CheckAgent(t.Context(), ts.URL, &remotecall.Credential{Kind: remotecall.CredentialAPIKey, Header: "X-API-Key", Secret: "key-1"})
 		if err != nil || !rep.Accepted {
 			t.Fatalf("rep %+v err %v", rep, err)
 		}
 	})
 	t.Run("wrong secret refused", func(t *testing.T) {
-		_, err := remoteagent.CheckAgent(t.Context(), ts.URL, &a2a.Credential{Kind: a2a.CredentialBearer, Secret: "nope"})
+		_, err := remoteagent.CheckAgent(t.Context(), ts.URL, &remotecall.Credential{Kind: remotecall.CredentialBearer, Secret: "nope"})
 		if !errors.Is(err, remoteagent.ErrCredentialRefused) || strings.Contains(err.Error(), "nope") {
 			t.Fatalf("err = %v", err)
 		}
@@ -73,13 +74,13 @@ func TestCheckAgent(t *testing.T) {
 		}
 	})
 	t.Run("credential of another origin refused before any request", func(t *testing.T) {
-		_, err := remoteagent.CheckAgent(t.Context(), ts.URL, &a2a.Credential{Kind: a2a.CredentialBearer, Secret: "tok-1", Origin: "https://elsewhere.example"})
-		if !errors.Is(err, a2a.ErrCrossOriginCredential) {
+		_, err := remoteagent.CheckAgent(t.Context(), ts.URL, &remotecall.Credential{Kind: remotecall.CredentialBearer, Secret: "tok-1", Origin: "https://elsewhere.example"})
+		if !errors.Is(err, remotecall.ErrOtherOrigin) {
 			t.Fatalf("err = %v", err)
 		}
 	})
 	t.Run("credential over plain http to a remote host refused", func(t *testing.T) {
-		_, err := remoteagent.CheckAgent(t.Context(), "http://agent.example/", &a2a.Credential{Kind: a2a.CredentialBearer, Secret: "x"})
+		_, err := remoteagent.CheckAgent(t.Context(), "http://agent.example/", &remotecall.Credential{Kind: remotecall.CredentialBearer, Secret: "x"})
 		if err == nil || !strings.Contains(err.Error(), "use https") {
 			t.Fatalf("err = %v", err)
 		}

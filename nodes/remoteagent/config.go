@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"strings"
 	"time"
 
@@ -108,17 +107,8 @@ func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, time.Duratio
 // checkURL accepts an absolute http(s) URL; with a credential, plain http is
 // accepted only for a loopback host (docs/remote-agent.md R3.3, docs/product.md W8).
 func checkURL(raw string, withCredential bool) error {
-	if err := remotecall.CheckURL(raw, "an A2A service", withCredential, isLoopback); err != nil {
+	if err := remotecall.CheckURL(raw, "an A2A service", withCredential); err != nil {
 		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	return nil
-}
-
-// isLoopback reports whether host (without port) names the local machine.
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(strings.Trim(host, "[]"))
-	return ip != nil && ip.IsLoopback()
 }

@@ -3,76 +3,70 @@ package remoteagent
 import (
 	"context"
 	"fmt"
-	"strings"
+	"net/http"
 
-	"workrun/a2a"
 	"workrun/remotecall"
 )
 
-// Connecting to the agent: the credential is resolved and checked against
-// the agent's origin before anything is sent (docs/remote-agent.md R3), then
-// the agent is discovered.
+// Connecting to the agent: the credential is resolved and bound to the
+// agent's origin by the remote layer before anything is sent
+// (docs/remote-agent.md R3), then the agent is discovered through the
+// call's credential-bound transport.
 
-// connect resolves the credential (remembering its secret for redaction)
-// and discovers the agent.
+// connect builds the call's transport (its redactor is the call's) and
+// discovers the agent.
 func (c *call) connect(ctx context.Context) (AgentClient, error) {
-	cred, err := c.s.credential(ctx)
+	hc, card, err := c.s.transport(ctx, c.red)
 	if err != nil {
-		return nil, err
+		return nil, c.red.Err(err)
 	}
-	if cred != nil {
-		c.secret.Store(&cred.Secret)
-	}
-	agent, err := c.s.dial(ctx, cred)
-	return agent, c.redactor().err(err)
+	agent, err := c.s.dial(ctx, hc, card)
+	return agent, c.red.Err(err)
 }
 
-// dial discovers the agent with the credential (docs/remote-agent.md R3).
-func (s *step) dial(ctx context.Context, cred *a2a.Credential) (AgentClient, error) {
+// dial discovers the agent (docs/remote-agent.md R3).
+func (s *step) dial(ctx context.Context, hc, card *http.Client) (AgentClient, error) {
 	dctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	agent, err := s.kind.deps.Connect(dctx, s.cfg.URL, cred)
+	agent, err := s.kind.deps.Connect(dctx, s.cfg.URL, Clients{RPC: hc, Card: card})
 	if err != nil {
 		return nil, fmt.Errorf("connect to remote agent %s: %w", s.cfg.URL, err)
 	}
 	return agent, nil
 }
 
-func (s *step) credential(ctx context.Context) (*a2a.Credential, error) {
-	cred, err := remotecall.NamedCredential(ctx, s.kind.deps.Credentials, s.cfg.Credential)
-	if cred == nil || err != nil {
-		return nil, err
+// transport resolves the node's credential and builds the call's
+// transports: rpc carries the credential, bound to its origin; card (for the
+// Agent Card, which never carries it) has none.
+func (s *step) transport(ctx context.Context, red *remotecall.Redactor) (rpc, card *http.Client, err error) {
+	b, err := Bind(ctx, s.kind.deps.Credentials, s.cfg.Credential, s.cfg.URL)
+	if err != nil {
+		return nil, nil, err
 	}
-	if err := checkCredentialFor(*cred, s.cfg.URL); err != nil {
-		return nil, fmt.Errorf("credential %q: %w", s.cfg.Credential, err)
+	b.Redactor, b.Base = red, s.kind.base()
+	b.MaxCallBytes = s.kind.deps.MaxCallBytes
+	tr, err := remotecall.NewTransport(b)
+	if err != nil {
+		return nil, nil, fmt.Errorf("credential %q: %w", s.cfg.Credential, err)
 	}
-	return cred, nil
+	plain, err := remotecall.NewTransport(remotecall.Binding{Redactor: red, Base: s.kind.base(), MaxCallBytes: s.kind.deps.MaxCallBytes})
+	if err != nil {
+		return nil, nil, err
+	}
+	return tr.Client(), plain.Client(), nil
 }
 
-// checkCredentialFor refuses a credential for a URL outside its origin, or
-// over plain http to anything but a loopback address (docs/remote-agent.md R3.3, docs/product.md W8).
-func checkCredentialFor(cred a2a.Credential, rawURL string) error {
-	want, err := remotecall.Origin(rawURL)
+// Bind resolves the named credential ("" for none) and binds it to the
+// origin of url: the binding the Remote Agent's transport is built from,
+// used alike by a node's call and by CheckAgent.
+func Bind(ctx context.Context, src CredentialSource, name, url string) (remotecall.Binding, error) {
+	cred, err := remotecall.NamedCredential(ctx, src, name)
 	if err != nil {
-		return err
+		return remotecall.Binding{}, err
 	}
-	if cred.Origin != "" {
-		have, err := remotecall.Origin(cred.Origin)
-		if err != nil {
-			return fmt.Errorf("%w: %v", a2a.ErrCrossOriginCredential, err)
-		}
-		if have != want {
-			return fmt.Errorf("%w: it belongs to %s, not %s", a2a.ErrCrossOriginCredential, have, want)
-		}
+	b, err := remotecall.BindCredential(cred, url)
+	if err != nil {
+		return remotecall.Binding{}, fmt.Errorf("credential %q: %w", name, err)
 	}
-	if strings.HasPrefix(want, "http://") {
-		host := strings.TrimPrefix(want, "http://")
-		if i := strings.LastIndex(host, ":"); i >= 0 {
-			host = host[:i]
-		}
-		if !isLoopback(host) {
-			return fmt.Errorf("%w (%s)", a2a.ErrInsecureCredential, want)
-		}
-	}
-	return nil
+	return b, nil
 }

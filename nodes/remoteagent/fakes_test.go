@@ -262,8 +262,8 @@ func compile(t *testing.T, d Deps, cfg string) workrun.Step {
 	return st
 }
 
-func connectTo(a AgentClient) func(context.Context, string, *a2a.Credential) (AgentClient, error) {
-	return func(context.Context, string, *a2a.Credential) (AgentClient, error) { return a, nil }
+func connectTo(a AgentClient) func(context.Context, string, Clients) (AgentClient, error) {
+	return func(context.Context, string, Clients) (AgentClient, error) { return a, nil }
 }
 
 // The real store keeps the Remote Agent's call records.

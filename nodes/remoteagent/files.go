@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"workrun/a2a"
-	"workrun/remotecall"
 	"workrun/workrun"
 )
 
@@ -143,7 +142,7 @@ func (c *call) saveFiles(ctx context.Context, parts []resultFile) ([]string, err
 			c.log(msgURLNotDownloaded, redactURL(p.url)) // log redacts the secret too
 			continue
 		}
-		name := c.redactor().string(p.name)
+		name := c.red.String(p.name)
 		if name == "" {
 			name = "file"
 		}
@@ -155,12 +154,12 @@ func (c *call) saveFiles(ctx context.Context, parts []resultFile) ([]string, err
 		if arts == nil {
 			return nil, fmt.Errorf("save remote file %s: no artifact store available", name)
 		}
-		mediaType := c.redactor().string(p.mediaType)
+		mediaType := c.red.String(p.mediaType)
 		src := p.open()
-		if secret := c.redactor().secret; secret != "" && textLike(mediaType, p.open()) {
+		if textLike(mediaType, p.open()) {
 			// A text or JSON file is redacted like a text part (as it
 			// streams in, a secret across two reads included).
-			src = remotecall.RedactReader(src, secret)
+			src = c.red.Reader(io.NopCloser(src))
 		}
 		info, err := arts.Put(ctx, name, mediaType, src, c.nc.RunID(), c.nc.NodeID())
 		if err != nil {

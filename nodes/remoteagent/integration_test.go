@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"workrun/a2a"
 	"workrun/a2a/demoagent"
 	"workrun/nodes/remoteagent"
 	"workrun/nodes/start"
@@ -567,8 +566,8 @@ func TestServers_Credential(t *testing.T) {
 		for _, secret := range []string{"tok-9", "wrong-secret-77"} {
 			t.Run(srv.name+"/"+secret, func(t *testing.T) {
 				e := newEnv(t, "", "en")
-				creds := credSource(func(context.Context, string) (a2a.Credential, error) {
-					return a2a.Credential{Kind: a2a.CredentialBearer, Secret: secret, Origin: srv.base}, nil
+				creds := credSource(func(context.Context, string) (remotecall.Credential, error) {
+					return remotecall.Credential{Kind: remotecall.CredentialBearer, Secret: secret, Origin: srv.base}, nil
 				})
 				ra := remoteagent.New(remoteagent.Deps{Calls: e.st, Credentials: creds})
 				eng := workrun.NewEngine(e.st, e.arts, start.Kind{}, ra)
@@ -598,9 +597,9 @@ func TestServers_Credential(t *testing.T) {
 	}
 }
 
-type credSource func(context.Context, string) (a2a.Credential, error)
+type credSource func(context.Context, string) (remotecall.Credential, error)
 
-func (f credSource) Credential(ctx context.Context, n string) (a2a.Credential, error) {
+func (f credSource) Credential(ctx context.Context, n string) (remotecall.Credential, error) {
 	return f(ctx, n)
 }
 

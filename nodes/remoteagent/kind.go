@@ -34,19 +34,24 @@ var _ AgentClient = (*a2a.Client)(nil)
 type CallStore = remotecall.Store
 
 // CredentialSource resolves a saved credential by name, secret included
-// (main.go passes credentials.A2ASource).
-type CredentialSource = remotecall.CredentialSource[a2a.Credential]
+// (main.go passes credentials.RemoteSource).
+type CredentialSource = remotecall.CredentialSource[remotecall.Credential]
 
 // Deps are what the node kind works with.
 type Deps struct {
 	Calls CallStore
 	// Credentials may be nil; a node naming a credential then fails clearly.
 	Credentials CredentialSource
-	// Connect discovers the agent at url; nil means a2a.Discover with HTTPClient.
-	Connect func(ctx context.Context, url string, cred *a2a.Credential) (AgentClient, error)
-	// HTTPClient is used by the default Connect; nil means a client on a
-	// transport shared by every call of this kind (remotecall.FanOutTransport).
-	HTTPClient *http.Client
+	// Connect discovers the agent at url through the call's clients; nil
+	// means a2a.Discover.
+	Connect func(ctx context.Context, url string, hc Clients) (AgentClient, error)
+	// Transport sends the requests under each call's credential-bound
+	// remotecall.Transport; nil means one shared by every call of this kind
+	// (remotecall.FanOutTransport).
+	Transport http.RoundTripper
+	// MaxCallBytes bounds what one call reads from its agent over all its
+	// requests; 0 means remotecall.DefaultMaxCallBytes.
+	MaxCallBytes int64
 	// MaxResultBytes caps the artifact bytes one call keeps; 0 means
 	// DefaultMaxResultBytes.
 	MaxResultBytes int64
@@ -55,18 +60,24 @@ type Deps struct {
 	SpoolDir string
 }
 
+// Clients are the HTTP clients of one call: RPC carries the credential on
+// the call's remotecall.Transport, Card (for the Agent Card) carries none.
+type Clients struct{ RPC, Card *http.Client }
+
 // Kind is the Remote Agent node kind.
 type Kind struct{ deps Deps }
 
+// base is the transport every call's remotecall.Transport sends through.
+func (k *Kind) base() http.RoundTripper { return k.deps.Transport }
+
 // New returns the Remote Agent node kind.
 func New(d Deps) *Kind {
+	if d.Transport == nil {
+		d.Transport = remotecall.FanOutTransport()
+	}
 	if d.Connect == nil {
-		hc := d.HTTPClient
-		if hc == nil {
-			hc = &http.Client{Transport: remotecall.FanOutTransport()}
-		}
-		d.Connect = func(ctx context.Context, url string, cred *a2a.Credential) (AgentClient, error) {
-			c, err := a2a.Discover(ctx, url, a2a.Options{HTTPClient: hc, Credential: cred})
+		d.Connect = func(ctx context.Context, url string, hc Clients) (AgentClient, error) {
+			c, err := a2a.Discover(ctx, url, a2a.Options{HTTPClient: hc.RPC, CardHTTPClient: hc.Card})
 			if err != nil {
 				return nil, err
 			}
@@ -109,6 +120,10 @@ type step struct {
 	timeout time.Duration
 	types   map[string]workrun.FieldType
 }
+
+// RemoteCalls implements workrun.RemoteStep: only a known failure is
+// retried, and deadline_seconds applies.
+func (s *step) RemoteCalls() {}
 
 func (s *step) Reads() []string {
 	return append(append([]string{}, s.cfg.Inputs...), s.cfg.Attachments...)

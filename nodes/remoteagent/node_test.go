@@ -372,7 +372,7 @@ func TestRun_Resume(t *testing.T) {
 		calls := saved(func(r *workrun.RemoteCall) {
 			r.TaskID, r.RemoteState, r.Ended, r.Result = "t1", string(a2a.TaskStateCompleted), true, []byte(`{"text":"kept","files":["f1"]}`)
 		})
-		connect := func(context.Context, string, *a2a.Credential) (AgentClient, error) {
+		connect := func(context.Context, string, Clients) (AgentClient, error) {
 			t.Error("connected although a result was saved")
 			return nil, errors.New("no")
 		}
@@ -554,7 +554,7 @@ func TestRun_Attachments(t *testing.T) {
 			return &a2a.SendResult{Message: &a2a.Message{MessageID: "m", Parts: []a2a.Part{{Text: "ok"}}}}, nil
 		}
 		connected := false
-		connect := func(context.Context, string, *a2a.Credential) (AgentClient, error) {
+		connect := func(context.Context, string, Clients) (AgentClient, error) {
 			connected = true
 			return agent, nil
 		}
@@ -644,27 +644,23 @@ func TestRun_FileOutputs(t *testing.T) {
 }
 
 func TestRun_CredentialOrigin(t *testing.T) {
-	creds := credFunc(func(context.Context, string) (a2a.Credential, error) {
-		return a2a.Credential{Kind: a2a.CredentialBearer, Secret: "s3cret", Origin: "http://127.0.0.1:2"}, nil
+	creds := credFunc(func(context.Context, string) (remotecall.Credential, error) {
+		return remotecall.Credential{Kind: remotecall.CredentialBearer, Secret: "s3cret", Origin: "http://127.0.0.1:2"}, nil
 	})
 	agent := &fakeAgent{}
-	connect := func(context.Context, string, *a2a.Credential) (AgentClient, error) { return agent, nil }
+	connect := func(context.Context, string, Clients) (AgentClient, error) { return agent, nil }
 	cfg := `{"url":"http://127.0.0.1:1/","inputs":["prompt"],"credential":"k"}`
 	_, err := compile(t, Deps{Calls: newMemCalls(), Connect: connect, Credentials: creds}, cfg).Run(t.Context(), newNC("r", "ra", workrun.Values{"prompt": "x"}))
-	if !errors.Is(err, a2a.ErrCrossOriginCredential) || strings.Contains(err.Error(), "s3cret") {
+	if !errors.Is(err, remotecall.ErrOtherOrigin) || strings.Contains(err.Error(), "s3cret") {
 		t.Fatalf("err = %v", err)
-	}
-	if err := checkCredentialFor(a2a.Credential{Origin: "http://agent.example"}, "http://agent.example/a2a"); !errors.Is(err, a2a.ErrInsecureCredential) || !strings.Contains(err.Error(), "use https") {
-		t.Errorf("plain http to a remote host: %v", err)
-	}
-	if err := checkCredentialFor(a2a.Credential{Origin: "https://agent.example"}, "https://agent.example:443/a2a"); err != nil {
-		t.Errorf("same origin refused: %v", err)
 	}
 }
 
-type credFunc func(context.Context, string) (a2a.Credential, error)
+type credFunc func(context.Context, string) (remotecall.Credential, error)
 
-func (f credFunc) Credential(ctx context.Context, n string) (a2a.Credential, error) { return f(ctx, n) }
+func (f credFunc) Credential(ctx context.Context, n string) (remotecall.Credential, error) {
+	return f(ctx, n)
+}
 
 // A request the agent refused (401, 413, a JSON-RPC error) created no task:
 // the call is ended and the abort has nothing to report.

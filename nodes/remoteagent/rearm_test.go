@@ -46,7 +46,7 @@ func TestRearm_AppliesR9FromTheSavedRecord(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			d := Deps{Calls: calls, Connect: func(context.Context, string, *a2a.Credential) (AgentClient, error) {
+			d := Deps{Calls: calls, Connect: func(context.Context, string, Clients) (AgentClient, error) {
 				connects++
 				return agent, nil
 			}}

@@ -11,10 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"workrun/a2a"
 	"workrun/nodes/process"
 	"workrun/nodes/remoteagent"
 	"workrun/nodes/start"
+	"workrun/remotecall"
 	"workrun/workrun"
 	"workrun/workrun/workruntest"
 )
@@ -97,8 +97,8 @@ func TestSecretEchoedByAgentIsRedacted(t *testing.T) {
 	url := hostileAgent(t)
 	dir := t.TempDir()
 	e := newEnv(t, dir, "en")
-	creds := credSource(func(context.Context, string) (a2a.Credential, error) {
-		return a2a.Credential{Kind: a2a.CredentialBearer, Secret: echoedSecret, Origin: url}, nil
+	creds := credSource(func(context.Context, string) (remotecall.Credential, error) {
+		return remotecall.Credential{Kind: remotecall.CredentialBearer, Secret: echoedSecret, Origin: url}, nil
 	})
 	ra := remoteagent.New(remoteagent.Deps{Calls: e.st, Credentials: creds})
 	eng := workrun.NewEngine(e.st, e.arts, start.Kind{}, process.Kind{}, ra)

@@ -138,8 +138,11 @@ var _ workrun.RearmableStep = (*step)(nil)
 // registers the hook again; it reads the saved record when the abort begins
 // and applies the same table, so a call that already holds a cancel outcome
 // gets nothing. Nothing is sent here.
-func (s *step) Rearm(nc workrun.NodeContext, _ workrun.NodeRun) {
-	remotecall.Rearm(nc, s.kind.deps.Calls, callKey, 0,
+func (s *step) Rearm(nc workrun.NodeContext, saved workrun.NodeRun) {
+	if saved.Status == workrun.NodeSucceeded {
+		s.cleanup().Register(nc, saved.Inputs, saved.Outputs) // cleanup.go
+	}
+	remotecall.Rearm(nc, s.kind.deps.Calls, workrun.AttemptCallKey(callKey, nc), 0,
 		func(err error) workrun.Text {
 			return workrun.Plain(fmt.Sprintf("read remote call record: %v; no cancel sent", err))
 		},

@@ -65,10 +65,13 @@ func (c *call) log(id msgID, args ...any) { c.nc.Log(texts.Msg(id, args...)) }
 func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
 	c := &call{s: s, nc: nc}
 	var err error
-	c.Call, err = remotecall.Load[MCPClient](ctx, s.kind.deps.Calls, nc, callKey, nil, func() (workrun.RemoteCall, error) {
-		u, err := remotecall.Origin(s.cfg.URL)
-		return workrun.RemoteCall{RunID: nc.RunID(), NodeID: nc.NodeID(), CallKey: callKey,
-			AgentURL: s.cfg.URL, Origin: u, MessageID: IdempotencyKey(nc.RunID(), nc.NodeID())}, err
+	// Each attempt of the node is a new call with its own idempotency key
+	// (docs/engine.md "Failure handling"); attempt 1 keeps the old key.
+	key := workrun.AttemptCallKey(callKey, nc)
+	c.Call, err = remotecall.Load[MCPClient](ctx, s.kind.deps.Calls, nc, key, nil, func() (workrun.RemoteCall, error) {
+		u, err := remotecall.ParseOrigin(s.cfg.URL)
+		return workrun.RemoteCall{RunID: nc.RunID(), NodeID: nc.NodeID(), CallKey: key,
+			AgentURL: s.cfg.URL, Origin: u.String(), MessageID: AttemptKey(nc.RunID(), nc.NodeID(), key)}, err
 	})
 	if err != nil {
 		return nil, err
@@ -230,7 +233,8 @@ func (c *call) callTool(ctx context.Context, srv MCPClient, init *mcp.Initialize
 				return nil, uerr
 			}
 			c.closeSession(ctx, srv)
-			return nil, fmt.Errorf("call tool %s: %w", c.s.cfg.Tool, err)
+			// Refused before the tool ran: a known failure (docs/engine.md).
+			return nil, workrun.KnownFailure(fmt.Errorf("call tool %s: %w", c.s.cfg.Tool, err))
 		}
 		if timedOut {
 			err = fmt.Errorf("no answer within %v", c.s.timeout)
@@ -304,7 +308,7 @@ func (c *call) resume(ctx context.Context) (workrun.Values, error) {
 		return nil, remotecall.AlreadyCanceled(r)
 	case r.Ended && len(r.Result) > 0:
 		c.log(msgReused, display(r.TaskID))
-		return c.s.valuesFromResult(r.Result)
+		return c.s.finished(c.nc, r.Result)
 	case r.Ended && r.RemoteState == mcp.StatusInputRequired:
 		return nil, &workrun.InterruptError{Cause: workrun.InterruptedByRemote, Reason: texts.Text(msgInterrupted, display(r.StatusText))}
 	case r.Ended:
@@ -512,19 +516,7 @@ func (c *call) status(status, message string) {
 func (c *call) notification(n mcp.Notification) {
 	switch n.Method {
 	case "notifications/progress":
-		var p struct {
-			Progress float64  `json:"progress"`
-			Total    *float64 `json:"total"`
-			Message  string   `json:"message"`
-		}
-		if json.Unmarshal(n.Params, &p) != nil {
-			return
-		}
-		line := clip(p.Message, 300)
-		if p.Total != nil && *p.Total > 0 {
-			line = strings.TrimSpace(fmt.Sprintf("%s (%g/%g)", line, p.Progress, *p.Total))
-		}
-		if line != "" {
+		if line := mcptool.ProgressLine(n.Params); line != "" {
 			c.nc.Progress(texts.Msg(msgProgress, line))
 		}
 	case "notifications/tasks/status", "notifications/tasks":
@@ -562,7 +554,11 @@ func (c *call) remoteFailed(r workrun.RemoteCall) error {
 	if text == "" {
 		text = "-"
 	}
-	return texts.Error(ErrRemoteFailed, msgRemoteFailed, display(r.TaskID), display(r.RemoteState), text)
+	err := texts.Error(ErrRemoteFailed, msgRemoteFailed, display(r.TaskID), display(r.RemoteState), text)
+	if r.RemoteState == mcp.StatusFailed {
+		return workrun.KnownFailure(err) // ended: a retry policy may try again
+	}
+	return err
 }
 
 // listen follows the task's status notifications in the background; the
@@ -609,16 +605,7 @@ func pollOf(t *mcp.Task) time.Duration {
 	return min(max(d, minPoll), maxPoll)
 }
 
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
+func sleep(ctx context.Context, d time.Duration) error { return mcptool.Sleep(ctx, d) }
 
 func display(s string) string {
 	if s == "" {

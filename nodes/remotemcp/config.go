@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"workrun/mcp"
 	"workrun/mcptool"
 	"workrun/remotecall"
 	"workrun/workrun"
@@ -48,6 +47,12 @@ type Config struct {
 	Credential     string                     `json:"credential,omitempty"`
 	TimeoutSeconds *float64                   `json:"timeout_seconds,omitempty"`
 	Task           string                     `json:"task,omitempty"`
+	// CleanupTool, with CleanupArguments (templates that may also name this
+	// node's outputs), is the compensating tool on the same server, called
+	// once if the run fails or is stopped after the node finished
+	// (docs/remote-mcp.md M14).
+	CleanupTool      string                     `json:"cleanup_tool,omitempty"`
+	CleanupArguments map[string]json.RawMessage `json:"cleanup_arguments,omitempty"`
 }
 
 // ParseConfig decodes and checks a node's config against the workflow's
@@ -75,44 +80,27 @@ func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, mcptool.Argu
 	default:
 		return c, nil, 0, texts.Fail(ErrConfig, msgCfgTask, c.Task)
 	}
-	field := func(key, name string) (workrun.FieldType, error) {
-		t, ok := wf.State[name]
-		if !ok {
-			return "", texts.Fail(ErrConfig, msgCfgNoField, key, name)
-		}
-		return t, nil
-	}
-	args, err := mcptool.CompileArguments("arguments", c.Arguments, wf.State)
-	var ap *mcptool.ArgumentProblem
-	switch {
-	case errors.As(err, &ap) && ap.FileInTemplate:
-		return c, nil, 0, texts.Fail(ErrConfig, msgCfgFileAlone, ap.Key, ap.Field, ap.Field)
-	case errors.As(err, &ap):
-		return c, nil, 0, texts.Fail(ErrConfig, msgCfgNoField, ap.Key, ap.Field)
-	case err != nil:
+	args, err := compileArguments("arguments", c.Arguments, wf)
+	if err != nil {
 		return c, nil, 0, err
 	}
-	outs := map[string]string{}
-	out := func(key, name string, want workrun.FieldType) error {
-		if name == "" {
-			return nil
-		}
-		t, err := field(key, name)
-		if err != nil {
-			return err
-		}
-		if t != want {
-			return texts.Fail(ErrConfig, msgCfgFieldType, key, name, t, want)
-		}
-		if prev, dup := outs[name]; dup {
-			return texts.Fail(ErrConfig, msgCfgFieldUsed, key, name, prev)
-		}
-		outs[name] = key
-		return nil
+	if len(c.CleanupArguments) > 0 && strings.TrimSpace(c.CleanupTool) == "" {
+		return c, nil, 0, texts.Fail(ErrConfig, msgCfgCleanupArgs)
 	}
-	if err := errors.Join(out("output", c.Output, workrun.FieldText), out("output_json", c.OutputJSON, workrun.FieldJSON),
-		out("output_files", c.OutputFiles, workrun.FieldFiles)); err != nil {
+	if _, err := compileArguments("cleanup_arguments", c.CleanupArguments, wf); err != nil {
 		return c, nil, 0, err
+	}
+	if _, err := (mcptool.Outputs{Output: c.Output, OutputJSON: c.OutputJSON, OutputFiles: c.OutputFiles}).Check(wf.State); err != nil {
+		var op *mcptool.OutputProblem
+		switch {
+		case !errors.As(err, &op):
+			return c, nil, 0, err
+		case op.Prev != "":
+			return c, nil, 0, texts.Fail(ErrConfig, msgCfgFieldUsed, op.Key, op.Field, op.Prev)
+		case op.Got == "":
+			return c, nil, 0, texts.Fail(ErrConfig, msgCfgNoField, op.Key, op.Field)
+		}
+		return c, nil, 0, texts.Fail(ErrConfig, msgCfgFieldType, op.Key, op.Field, op.Got, op.Want)
 	}
 	timeout, err := remotecall.Timeout(c.TimeoutSeconds)
 	if err != nil {
@@ -121,10 +109,24 @@ func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, mcptool.Argu
 	return c, args, timeout, nil
 }
 
+// compileArguments is mcptool.CompileArguments with its problems in this
+// kind's words.
+func compileArguments(key string, raw map[string]json.RawMessage, wf workrun.Workflow) (mcptool.Arguments, error) {
+	args, err := mcptool.CompileArguments(key, raw, wf.State)
+	var ap *mcptool.ArgumentProblem
+	switch {
+	case errors.As(err, &ap) && ap.FileInTemplate:
+		return nil, texts.Fail(ErrConfig, msgCfgFileAlone, ap.Key, ap.Field, ap.Field)
+	case errors.As(err, &ap):
+		return nil, texts.Fail(ErrConfig, msgCfgNoField, ap.Key, ap.Field)
+	}
+	return args, err
+}
+
 // checkURL accepts an absolute http(s) URL; with a credential, plain http
 // only to a loopback host.
 func checkURL(raw string, withCredential bool) error {
-	if err := remotecall.CheckURL(raw, "an MCP endpoint", withCredential, mcp.IsLoopback); err != nil {
+	if err := remotecall.CheckURL(raw, "an MCP endpoint", withCredential); err != nil {
 		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	return nil

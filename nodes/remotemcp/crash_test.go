@@ -22,7 +22,11 @@ import (
 // directory and waits to be killed.
 func TestMain(m *testing.M) {
 	storetest.ChildMain(m, "WORKRUN_MCP_CHILD_DIR", func(dir string) int {
-		return storetest.StartRun(dir, crashWorkflow(os.Getenv("WORKRUN_MCP_CHILD_URL")), workrun.Values{"q": "tides"},
+		wf := crashWorkflow(os.Getenv("WORKRUN_MCP_CHILD_URL"))
+		if tool := os.Getenv("WORKRUN_MCP_CHILD_TOOL"); tool != "" {
+			wf = flow(state, []workrun.NodeSpec{mcpNode("m", os.Getenv("WORKRUN_MCP_CHILD_URL"), tool, `,"output":"answer"`)})
+		}
+		return storetest.StartRun(dir, wf, workrun.Values{"q": "tides"},
 			func(st *store.Store) []workrun.Kind {
 				return []workrun.Kind{start.Kind{}, process.Kind{}, output.Kind{}, remotemcp.New(remotemcp.Deps{Calls: st})}
 			})
@@ -36,10 +40,10 @@ func crashWorkflow(url string) workrun.Workflow {
 // startKilledRun runs the workflow in a child process and SIGKILLs it right
 // after the task id is committed. It returns the data directory, the run id
 // and the saved task id.
-func startKilledRun(t *testing.T, url string) (string, string, string) {
+func startKilledRun(t *testing.T, url string, env ...string) (string, string, string) {
 	t.Helper()
 	dir := t.TempDir()
-	cmd, runID := storetest.StartChild(t, "WORKRUN_MCP_CHILD_DIR="+dir, "WORKRUN_MCP_CHILD_URL="+url)
+	cmd, runID := storetest.StartChild(t, append([]string{"WORKRUN_MCP_CHILD_DIR=" + dir, "WORKRUN_MCP_CHILD_URL=" + url}, env...)...)
 	st, err := store.Open(t.Context(), dir)
 	if err != nil {
 		t.Fatal(err)
@@ -120,5 +124,37 @@ func TestResumeAfterServerLostTheSession(t *testing.T) {
 	}
 	if n := count(d, "tools/call", "research"); n != 1 {
 		t.Errorf("tools/call research = %d, want exactly 1", n)
+	}
+}
+
+// TestCrashAfterTaskIDThenResumeModern: the same on 2026-07-28 (no
+// session): after SIGKILL and resume the task is read again, never called
+// again, and the record says which revision was spoken.
+func TestCrashAfterTaskIDThenResumeModern(t *testing.T) {
+	f := &modernServer{workingReads: 4, pollMs: 300}
+	url := f.start(t)
+	dir, runID, taskID := startKilledRun(t, url, "WORKRUN_MCP_CHILD_TOOL=t")
+	e := newEnv(t, dir)
+	if c := e.call(t, runID, "m"); c.Ended {
+		t.Fatalf("the task ended before the kill; the test proves nothing: %+v", c)
+	}
+	if _, err := e.eng.RecoverInterrupted(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.eng.Resume(t.Context(), runID); err != nil {
+		t.Fatal(err)
+	}
+	r := e.wait(t, runID)
+	if r.Status != workrun.RunSucceeded || r.State["answer"] != "finished" {
+		t.Fatalf("resumed run = %s: %s\n%q", r.Status, r.Reason, e.messages(t, runID, "m"))
+	}
+	if n := f.count("tools/call"); n != 1 {
+		t.Errorf("tools/call = %d, want exactly 1", n)
+	}
+	if n := f.count("tasks/cancel") + f.count("initialize"); n != 0 {
+		t.Errorf("%d cancels or initializes", n)
+	}
+	if c := e.call(t, runID, "m"); c.TaskID != taskID || !c.Ended || !strings.Contains(c.ContextID, "protocol=2026-07-28") {
+		t.Errorf("record after resume = %+v", c)
 	}
 }

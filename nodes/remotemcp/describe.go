@@ -18,6 +18,7 @@ const (
 	msgTaskAuto         msgID = "remotemcp.task_auto"
 	msgTaskAlways       msgID = "remotemcp.task_always"
 	msgTaskNever        msgID = "remotemcp.task_never"
+	msgLabelCleanupTool msgID = "remotemcp.label_cleanup_tool"
 )
 
 // Describe implements workrun.Describer: the fields ParseConfig reads, with
@@ -38,5 +39,6 @@ func (k *Kind) Describe() workrun.KindInfo {
 			{Value: TaskAlways, Label: texts.Msg(msgTaskAlways)},
 			{Value: TaskNever, Label: texts.Msg(msgTaskNever)},
 		}},
+		{Key: "cleanup_tool", Value: workrun.ValueText, Label: texts.Msg(msgLabelCleanupTool)},
 	}}
 }

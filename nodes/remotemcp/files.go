@@ -42,7 +42,13 @@ func (c *call) finish(ctx context.Context, srv MCPClient, r *mcp.ToolResult) (wo
 			return nil, err
 		}
 		c.closeSession(ctx, srv)
-		return nil, texts.Error(ErrToolError, msgToolError, c.s.cfg.Tool, display(text))
+		// isError is a known failure; the tool's text goes to the output
+		// field too, kept when on_error handles the failure (docs/engine.md).
+		var out workrun.Values
+		if c.s.cfg.Output != "" {
+			out = workrun.Values{c.s.cfg.Output: text}
+		}
+		return out, workrun.KnownFailure(texts.Error(ErrToolError, msgToolError, c.s.cfg.Tool, display(text)))
 	}
 	res, err := c.s.outputs().Save(ctx, c.nc, r)
 	if err != nil {
@@ -58,7 +64,7 @@ func (c *call) finish(ctx context.Context, srv MCPClient, r *mcp.ToolResult) (wo
 	}
 	c.log(msgCompleted, c.s.cfg.Tool)
 	c.closeSession(ctx, srv)
-	return c.s.valuesFromResult(res)
+	return c.s.finished(c.nc, res)
 }
 
 // closeSession ends the MCP session after the call is settled (never on an

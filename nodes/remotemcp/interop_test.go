@@ -91,11 +91,13 @@ func TestInteropMCP(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		init, err := c.Initialize(t.Context())
+		// Connect tries 2026-07-28 first; server-everything is legacy, so
+		// the client falls back to initialize offering 2025-11-25.
+		init, err := c.Connect(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.Session() == "" || c.Version() != mcp.Version20251125 || init.Capabilities.TaskForm() != mcp.FormCore {
+		if c.Session() == "" || c.Version() != mcp.Version20251125 || init.Capabilities.TaskFormFor(c.Version()) != mcp.FormCore {
 			t.Fatalf("session %q version %q form %q", c.Session(), c.Version(), init.Capabilities.TaskForm())
 		}
 		tools, err := c.ListTools(t.Context())

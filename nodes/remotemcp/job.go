@@ -99,7 +99,11 @@ func (c *call) followJob(ctx context.Context, srv MCPClient) (workrun.Values, er
 			}); err != nil {
 				return nil, err
 			}
-			return nil, texts.Error(ErrToolError, msgToolError, "get_job_result", clip(r.Text(), 2000))
+			var out workrun.Values
+			if c.s.cfg.Output != "" {
+				out = workrun.Values{c.s.cfg.Output: clip(r.Text(), 2000)}
+			}
+			return out, workrun.KnownFailure(texts.Error(ErrToolError, msgToolError, "get_job_result", clip(r.Text(), 2000)))
 		}
 		j, ok := readJob(r)
 		if !ok {

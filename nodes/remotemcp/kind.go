@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"iter"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -77,7 +78,11 @@ func (k *Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step
 	if err != nil {
 		return nil, err
 	}
-	return &step{kind: k, cfg: cfg, args: args, timeout: timeout, types: wf.State}, nil
+	cleanupArgs, err := compileArguments("cleanup_arguments", cfg.CleanupArguments, wf)
+	if err != nil {
+		return nil, err
+	}
+	return &step{kind: k, cfg: cfg, args: args, cleanupArgs: cleanupArgs, timeout: timeout, types: wf.State}, nil
 }
 
 // callKey names the one logical call a node execution makes.
@@ -88,19 +93,37 @@ var keyNamespace = uuid.NewSHA1(uuid.NameSpaceURL, []byte("https://workrun.inval
 // IdempotencyKey is the deterministic key of one node execution's call: the
 // same run and node always give the same key, so a resumed call re-uses it
 // and a server that honours Idempotency-Key starts one task for repeats.
-func IdempotencyKey(runID, nodeID string) string {
-	return uuid.NewSHA1(keyNamespace, []byte(fmt.Sprintf("%d:%s|%d:%s|%d:%s", len(runID), runID, len(nodeID), nodeID, len(callKey), callKey))).String()
+func IdempotencyKey(runID, nodeID string) string { return AttemptKey(runID, nodeID, callKey) }
+
+// AttemptKey is the idempotency key of the call with call key key
+// (workrun.AttemptCallKey: each attempt of a node is a new call).
+func AttemptKey(runID, nodeID, key string) string {
+	return uuid.NewSHA1(keyNamespace, []byte(fmt.Sprintf("%d:%s|%d:%s|%d:%s", len(runID), runID, len(nodeID), nodeID, len(key), key))).String()
 }
 
 type step struct {
-	kind    *Kind
-	cfg     Config
-	args    mcptool.Arguments
-	timeout time.Duration
-	types   map[string]workrun.FieldType
+	kind *Kind
+	cfg  Config
+	args mcptool.Arguments
+	// cleanupArgs are cleanup_tool's arguments (cleanup.go).
+	cleanupArgs mcptool.Arguments
+	timeout     time.Duration
+	types       map[string]workrun.FieldType
 }
 
-func (s *step) Reads() []string { return s.args.Reads() }
+func (s *step) Reads() []string {
+	r := s.args.Reads()
+	for _, f := range mcptool.CleanupReads(s.cleanupArgs, s.outputs()) {
+		if !slices.Contains(r, f) {
+			r = append(r, f)
+		}
+	}
+	return r
+}
+
+// RemoteCalls implements workrun.RemoteStep: only a known failure is
+// retried, and deadline_seconds applies.
+func (s *step) RemoteCalls() {}
 
 func (s *step) Writes() []string {
 	var w []string

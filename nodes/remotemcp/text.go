@@ -62,6 +62,7 @@ const (
 	msgCfgFileAlone   msgID = "remotemcp.cfg_file_alone"
 	msgCfgFieldType   msgID = "remotemcp.cfg_field_type"
 	msgCfgFieldUsed   msgID = "remotemcp.cfg_field_used"
+	msgCfgCleanupArgs msgID = "remotemcp.cfg_cleanup_args"
 )
 
 var texts = workrun.NewCatalog(map[msgID][2]string{
@@ -120,6 +121,7 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgTaskAuto:         {"auto (a task where supported)", "自动（支持时作为任务）"},
 	msgTaskAlways:       {"always", "总是"},
 	msgTaskNever:        {"never (a plain call)", "从不（普通调用）"},
+	msgLabelCleanupTool: {"Cleanup tool on failure (same server)", "失败时的清理工具（同一服务器）"},
 	// Configuration errors Compile returns (workrun.Problem renders them).
 	msgCfgURLRequired: {"remote MCP config: url is required", "远程 MCP 配置：必须填写 url"},
 	msgCfgDecode:      {"remote MCP config: %v", "远程 MCP 配置有误：%v"},
@@ -128,6 +130,7 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgCfgNoField:     {"remote MCP config: %s: State has no field %q", "远程 MCP 配置：%s：状态中没有字段 %q"},
 	msgCfgFileAlone:   {"remote MCP config: %s: file field %q can only be sent alone, as \"{{%s}}\"", "远程 MCP 配置：%s：文件字段 %q 只能单独发送，写作 \"{{%s}}\""},
 	msgCfgFieldType:   {"remote MCP config: %s: field %q is %s; expected %s", "远程 MCP 配置：%s：字段 %q 是 %s；应为 %s"},
+	msgCfgCleanupArgs: {"remote MCP config: cleanup_arguments without cleanup_tool", "远程 MCP 配置：有 cleanup_arguments 但没有 cleanup_tool"},
 	msgCfgFieldUsed:   {"remote MCP config: %s: field %q is already used in %s", "远程 MCP 配置：%s：字段 %q 已在 %s 中使用"},
 })
 

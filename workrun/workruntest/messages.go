@@ -29,3 +29,25 @@ func NodeMessages(t testing.TB, src MessageReader, runID, node, lang string) []s
 	}
 	return out
 }
+
+// NodeRunReader reads a run's node records; *MemStore and *store.Store
+// are ones.
+type NodeRunReader interface {
+	NodeRuns(ctx context.Context, runID string) ([]workrun.NodeRun, error)
+}
+
+// NodeRecord returns node's record in run runID; a missing one fails t.
+func NodeRecord(t testing.TB, src NodeRunReader, runID, node string) workrun.NodeRun {
+	t.Helper()
+	recs, err := src.NodeRuns(t.Context(), runID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range recs {
+		if n.NodeID == node {
+			return n
+		}
+	}
+	t.Fatalf("no record of node %s in run %s", node, runID)
+	return workrun.NodeRun{}
+}

@@ -14,6 +14,8 @@ type NodeContext struct {
 	Run, Node string
 	In        workrun.Values
 	IsResumed bool
+	// AttemptNo is what Attempt returns (0 means 1).
+	AttemptNo int
 	Arts      workrun.ArtifactStore
 	// DecisionFunc answers Decision; nil means "no decision yet".
 	DecisionFunc func(ctx context.Context) (workrun.Decision, bool, error)
@@ -34,6 +36,7 @@ var _ workrun.NodeContext = (*NodeContext)(nil)
 func (c *NodeContext) RunID() string                    { return c.Run }
 func (c *NodeContext) NodeID() string                   { return c.Node }
 func (c *NodeContext) Resumed() bool                    { return c.IsResumed }
+func (c *NodeContext) Attempt() int                     { return max(c.AttemptNo, 1) }
 func (c *NodeContext) Artifacts() workrun.ArtifactStore { return c.Arts }
 
 func (c *NodeContext) Inputs() workrun.Values {

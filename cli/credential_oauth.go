@@ -1,0 +1,199 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"workrun/credentials"
+	"workrun/mcp"
+	"workrun/nodes/remotemcp"
+	"workrun/oauth"
+	"workrun/remotecall"
+)
+
+// OAuthCredentials keeps OAuth credentials; *credentials.Manager implements it.
+type OAuthCredentials interface {
+	SaveOAuth(ctx context.Context, name string, g oauth.Grant) error
+	OAuthGrant(ctx context.Context, name string) (oauth.Grant, error)
+	ListOAuth(ctx context.Context) ([]credentials.OAuthInfo, error)
+	RemoveOAuth(ctx context.Context, name string) error
+	ForgetOAuthSession(name string)
+}
+
+const loginUsage = "credential login URL [--name NAME] [--client-id ID [--client-secret-stdin | --private-key-file PEM]] [--client-metadata-url URL] [--device | --client-credentials] [--timeout SECONDS]"
+
+// credentialLogin signs in to the MCP server at URL and saves the OAuth
+// credential: the connection test (initialize, tools/list) runs through an
+// interactive OAuth transport, which signs in on the server's 401 and
+// steps up on a 403 insufficient_scope. The sign-in page's URL is printed
+// and opened in the system browser (BROWSER honoured); the redirect comes
+// back to a loopback listener.
+func credentialLogin(ctx context.Context, env *Env, args []string) int {
+	fs := flag.NewFlagSet("credential login", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	name := fs.String("name", "", "")
+	clientID := fs.String("client-id", "", "")
+	secretStdin := fs.Bool("client-secret-stdin", false, "")
+	keyFile := fs.String("private-key-file", "", "")
+	metadataURL := fs.String("client-metadata-url", "", "")
+	device := fs.Bool("device", false, "")
+	machine := fs.Bool("client-credentials", false, "")
+	timeoutSec := fs.Int("timeout", int(oauth.DefaultSignInTimeout/time.Second), "")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return usageError(env, "credential login: "+err.Error())
+	}
+	if len(pos) != 1 {
+		return usageError(env, "usage: workrun "+loginUsage)
+	}
+	target := pos[0]
+	origin, err := credentials.NormalizeOrigin(target)
+	if err != nil {
+		return usageError(env, "credential login: "+err.Error())
+	}
+	if err := oauth.CheckServerURL(target); err != nil {
+		return usageError(env, "credential login: "+err.Error())
+	}
+	if *name == "" {
+		*name = strings.TrimPrefix(strings.TrimPrefix(origin, "https://"), "http://")
+	}
+	if *device && *machine {
+		return usageError(env, "credential login: --device and --client-credentials exclude each other")
+	}
+	if (*secretStdin || *keyFile != "" || *machine) && *clientID == "" {
+		return usageError(env, "credential login: a client secret, a private key or --client-credentials needs --client-id")
+	}
+	cfg := oauth.ClientConfig{ID: *clientID, MetadataURL: *metadataURL}
+	if *secretStdin {
+		// Read from stdin, never the arguments (process list, shell history).
+		line, err := bufio.NewReader(env.Stdin).ReadString('\n')
+		if err != nil && !errors.Is(err, io.EOF) {
+			fmt.Fprintf(env.Stderr, "workrun: credential login: read the client secret from stdin: %v\n", err)
+			return ExitFailed
+		}
+		cfg.Secret = strings.TrimRight(line, "\r\n")
+		if cfg.Secret == "" {
+			return usageError(env, "credential login: --client-secret-stdin: no secret on stdin")
+		}
+	}
+	if *keyFile != "" {
+		b, err := os.ReadFile(*keyFile)
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "workrun: credential login: %v\n", err)
+			return ExitFailed
+		}
+		cfg.PrivateKeyPEM = string(b)
+	}
+	svc, _ := env.open(ctx)
+	if svc == nil {
+		return ExitFailed
+	}
+	defer closeServices(env, svc)
+	if svc.OAuth == nil {
+		fmt.Fprintln(env.Stderr, "workrun: this build cannot sign in (no OAuth credential store)")
+		return ExitFailed
+	}
+	store := svc.OAuth
+	var prev *oauth.Grant
+	if g, err := store.OAuthGrant(ctx, *name); err == nil {
+		prev = &g
+	}
+	mode := oauth.ModeBrowser
+	switch {
+	case *device:
+		mode = oauth.ModeDevice
+	case *machine:
+		mode = oauth.ModeClientCredentials
+	}
+	var saved *oauth.Grant
+	in := &oauth.Interactive{
+		HTTP: credentials.HTTPForOAuth, ResourceURL: target, Mode: mode,
+		SignIn: oauth.SignIn{Client: cfg, Prev: prev, Timeout: time.Duration(*timeoutSec) * time.Second,
+			Open: func(ctx context.Context, u string) error {
+				fmt.Fprintf(env.Stdout, "Open this page to sign in:\n  %s\nWaiting for the browser to come back (%ds)…\n", termLine(u), *timeoutSec)
+				if err := oauth.OpenBrowser(ctx, u); err != nil {
+					fmt.Fprintf(env.Stderr, "workrun: could not open a browser (%v); open the page yourself\n", err)
+				}
+				return nil
+			}},
+		ShowDevice: func(u, code string) {
+			fmt.Fprintf(env.Stdout, "Open %s and enter the code %s\n", termLine(u), termLine(code))
+		},
+		Save: func(ctx context.Context, g oauth.Grant) error {
+			if err := store.SaveOAuth(ctx, *name, g); err != nil {
+				return err
+			}
+			saved = &g
+			return nil
+		},
+	}
+	t := &oauth.Transport{Origin: origin, SignIn: in.Func()}
+	cred := &mcp.Credential{Kind: mcp.CredentialOAuth, Origin: origin, Wrap: func(base http.RoundTripper) http.RoundTripper {
+		if base == nil {
+			base = remotecall.FanOutTransport()
+		}
+		t.Base = base
+		return t
+	}}
+	_, err = remotemcp.Check(ctx, target, cred)
+	store.ForgetOAuthSession(*name)
+	if saved == nil {
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "workrun: credential login %s: %s\n", termLine(origin), termText(err.Error(), "  "))
+			return ExitFailed
+		}
+		fmt.Fprintf(env.Stdout, "%s did not ask for a sign-in; nothing saved\n", termLine(origin))
+		return ExitOK
+	}
+	fmt.Fprintf(env.Stdout, "Signed in to %s %s; saved as credential %s\n", termLine(origin), signedInAs(*saved), termLine(*name))
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "workrun: credential login %s: signed in, but the connection test failed: %s\n", termLine(origin), termText(err.Error(), "  "))
+		return ExitFailed
+	}
+	return ExitOK
+}
+
+// signedInAs is "as SUBJECT with scopes …" as far as the server said.
+func signedInAs(g oauth.Grant) string {
+	var parts []string
+	if g.Subject != "" {
+		parts = append(parts, "as "+termLine(g.Subject))
+	}
+	if len(g.Scopes) > 0 {
+		parts = append(parts, "with scopes "+termLine(strings.Join(g.Scopes, " ")))
+	} else {
+		parts = append(parts, "with no scopes named")
+	}
+	return strings.Join(parts, " ")
+}
+
+// listOAuth prints the OAuth credentials' details under the plain list.
+func listOAuth(ctx context.Context, env *Env, svc *Services) {
+	if svc.OAuth == nil {
+		return
+	}
+	infos, err := svc.OAuth.ListOAuth(ctx)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "workrun: %v\n", err)
+		return
+	}
+	for _, in := range infos {
+		exp := "no expiry given"
+		if !in.Expiry.IsZero() {
+			exp = "expires " + in.Expiry.Local().Format(time.DateTime)
+		}
+		scopes := strings.Join(in.Scopes, " ")
+		if scopes == "" {
+			scopes = "-"
+		}
+		fmt.Fprintf(env.Stdout, "  %s: OAuth for %s, issuer %s, scopes %s, %s\n", termLine(in.Name), termLine(in.Resource), termLine(in.Issuer), termLine(scopes), exp)
+	}
+}

@@ -1,0 +1,145 @@
+package oauth
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"golang.org/x/oauth2"
+)
+
+// Grant flows.
+const (
+	FlowAuthorizationCode = "authorization_code"
+	FlowClientCredentials = "client_credentials"
+	FlowDeviceCode        = "urn:ietf:params:oauth:grant-type:device_code"
+)
+
+// Grant is everything a sign-in produced for one protected resource: the
+// tokens, the client registration and where they are valid. It is secret
+// as a whole and is kept only in the OS keyring (package credentials).
+type Grant struct {
+	// Origin and Resource say where the token may be sent: requests only
+	// to Origin, and Resource is the RFC 8707 indicator it was issued for.
+	Origin   string `json:"origin"`
+	Resource string `json:"resource"`
+	// ResourceURL is the URL signed in to (its metadata is read again when
+	// a 401 says the token is no longer good).
+	ResourceURL string `json:"resource_url"`
+	// Issuer is the authorization server that issued the tokens.
+	Issuer        string `json:"issuer"`
+	TokenURL      string `json:"token_url"`
+	RevocationURL string `json:"revocation_url,omitempty"`
+	Flow          string `json:"flow"`
+	Client        Client `json:"client"`
+
+	AccessToken  string    `json:"access_token"`
+	RefreshToken string    `json:"refresh_token,omitempty"`
+	TokenType    string    `json:"token_type,omitempty"`
+	Expiry       time.Time `json:"expiry,omitzero"`
+	// Scopes are the scopes granted (the token response's scope, else the
+	// ones asked for).
+	Scopes []string `json:"scopes,omitempty"`
+	// WantScopes are scopes a server asked for later (403
+	// insufficient_scope in a run); the next sign-in asks for them too.
+	WantScopes []string `json:"want_scopes,omitempty"`
+	// Subject is who signed in, when the server says (id_token or
+	// token response); may be empty.
+	Subject string `json:"subject,omitempty"`
+}
+
+// Valid reports whether the access token can be used now (more than skew
+// before its expiry; a token without expiry counts as valid).
+func (g Grant) Valid(now time.Time, skew time.Duration) bool {
+	return g.AccessToken != "" && (g.Expiry.IsZero() || now.Add(skew).Before(g.Expiry))
+}
+
+// RefreshSkew is how long before expiry a token is refreshed.
+const RefreshSkew = 60 * time.Second
+
+// config is the x/oauth2 configuration for g's client.
+func (c Client) config(authURL, tokenURL, redirect string, scopes []string) *oauth2.Config {
+	style := oauth2.AuthStyleInParams
+	if c.AuthMethod == AuthClientSecretBasic {
+		style = oauth2.AuthStyleInHeader
+	}
+	secret := c.Secret
+	if c.AuthMethod == AuthNone || c.AuthMethod == AuthPrivateKeyJWT {
+		secret = ""
+	}
+	return &oauth2.Config{ClientID: c.ID, ClientSecret: secret, RedirectURL: redirect, Scopes: scopes,
+		Endpoint: oauth2.Endpoint{AuthURL: authURL, TokenURL: tokenURL, AuthStyle: style}}
+}
+
+// tokenContext makes x/oauth2 use hc (caps, loopback rules of the caller).
+func tokenContext(ctx context.Context, hc *http.Client) context.Context {
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	capped := *hc
+	capped.Timeout = MaxReplyTime
+	return context.WithValue(ctx, oauth2.HTTPClient, &capped)
+}
+
+// fromToken fills g's token fields from a token response.
+func (g *Grant) fromToken(t *oauth2.Token, asked []string) {
+	g.AccessToken = t.AccessToken
+	if t.RefreshToken != "" {
+		g.RefreshToken = t.RefreshToken
+	}
+	g.TokenType = t.TokenType
+	g.Expiry = t.Expiry
+	if s, ok := t.Extra("scope").(string); ok && s != "" {
+		g.Scopes = strings.Fields(s)
+	} else if len(asked) > 0 {
+		g.Scopes = slices.Clone(asked)
+	}
+}
+
+// SelectScopes is the scope to ask for: the challenge's scope, else the
+// resource metadata's scopes_supported, else none (the parameter is then
+// omitted); plus extra (earlier grants and step-up needs, unioned), plus
+// offline_access when the authorization server lists it and hands out
+// refresh tokens, so that a run can refresh.
+func SelectScopes(d *Discovery, ch Challenge, extra []string) []string {
+	var s []string
+	switch {
+	case len(ch.Scope) > 0:
+		s = slices.Clone(ch.Scope)
+	case d.ResourceMetadata != nil && len(d.ResourceMetadata.ScopesSupported) > 0:
+		s = slices.Clone(d.ResourceMetadata.ScopesSupported)
+	}
+	for _, e := range extra {
+		if !slices.Contains(s, e) {
+			s = append(s, e)
+		}
+	}
+	if len(s) > 0 && !slices.Contains(s, "offline_access") &&
+		slices.Contains(d.Server.ScopesSupported, "offline_access") && d.Server.supportsGrant("refresh_token") {
+		s = append(s, "offline_access")
+	}
+	return s
+}
+
+// originOf is scheme://host:port with the default port made explicit.
+func originOf(raw string) (string, error) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return "", fmt.Errorf("%w: %q", ErrBadURL, clip(raw))
+	}
+	return strings.ToLower(u.Scheme) + "://" + hostPort(u), nil
+}
+
+// newGrant starts a grant for d with client c.
+func newGrant(d *Discovery, c Client, flow string) (Grant, error) {
+	origin, err := originOf(d.ResourceURL)
+	if err != nil {
+		return Grant{}, err
+	}
+	return Grant{Origin: origin, Resource: d.Resource, ResourceURL: d.ResourceURL, Issuer: d.IssuerID,
+		TokenURL: d.Server.TokenEndpoint, RevocationURL: d.Server.RevocationEndpoint, Flow: flow, Client: c}, nil
+}

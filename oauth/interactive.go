@@ -1,0 +1,60 @@
+package oauth
+
+import (
+	"context"
+	"net/http"
+)
+
+// Ways to sign in.
+const (
+	ModeBrowser           = "browser"
+	ModeDevice            = "device"
+	ModeClientCredentials = "client_credentials"
+)
+
+// Interactive is a sign-in the person started (connection test, `workrun
+// credential login`): it discovers the servers from the challenge, signs
+// in the chosen way and saves the grant.
+type Interactive struct {
+	HTTP        *http.Client
+	ResourceURL string
+	Mode        string // ModeBrowser (default), ModeDevice, ModeClientCredentials
+	SignIn      SignIn
+	// ShowDevice shows the device code flow's URL and code.
+	ShowDevice func(verificationURL, userCode string)
+	// Save keeps a new or refreshed grant (the keyring); may be nil.
+	Save func(context.Context, Grant) error
+}
+
+// Func is the SignInFunc of a Transport.
+func (in *Interactive) Func() SignInFunc {
+	return func(ctx context.Context, ch Challenge, prev *Grant, extra []string) (*Session, error) {
+		d, err := Discover(ctx, in.HTTP, in.ResourceURL, ch)
+		if err != nil {
+			return nil, err
+		}
+		si := in.SignIn
+		si.HTTP = in.HTTP
+		if prev != nil {
+			si.Prev = prev
+		}
+		var g Grant
+		switch in.Mode {
+		case ModeClientCredentials:
+			g, err = ClientCredentials(ctx, in.HTTP, d, si.Client, ch)
+		case ModeDevice:
+			g, err = si.Device(ctx, d, ch, in.ShowDevice)
+		default:
+			g, err = si.AuthorizationCode(ctx, d, ch, extra)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if in.Save != nil {
+			if err := in.Save(ctx, g); err != nil {
+				return nil, err
+			}
+		}
+		return NewSession(g, in.HTTP, in.Save), nil
+	}
+}

@@ -1,0 +1,253 @@
+package oauth
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"time"
+
+	"golang.org/x/oauth2"
+	"golang.org/x/oauth2/clientcredentials"
+)
+
+// DefaultSignInTimeout is how long a sign-in waits for the browser.
+const DefaultSignInTimeout = 5 * time.Minute
+
+// SignIn runs the flows that need the person: the authorization code flow
+// in their browser, or the device code flow.
+type SignIn struct {
+	HTTP   *http.Client
+	Client ClientConfig
+	// Open shows the authorization URL to the person: OpenBrowser, or a
+	// printer for headless use. Required for AuthorizationCode.
+	Open func(ctx context.Context, authURL string) error
+	// Timeout bounds the wait for the browser; 0 means DefaultSignInTimeout.
+	Timeout time.Duration
+	// Prev is the grant being replaced, if any: its client is reused at the
+	// same issuer, and its scopes are asked for again.
+	Prev *Grant
+}
+
+func (s SignIn) prevClient(issuer string) *Client {
+	if s.Prev == nil || s.Prev.Client.Issuer != issuer || s.Prev.Client.Source != ClientDynamic {
+		return nil
+	}
+	c := s.Prev.Client
+	return &c
+}
+
+func (s SignIn) prevScopes(issuer string) []string {
+	if s.Prev == nil || s.Prev.Issuer != issuer {
+		return nil
+	}
+	return append(slices.Clone(s.Prev.Scopes), s.Prev.WantScopes...)
+}
+
+func randomString() string {
+	b := make([]byte, 24)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// AuthorizationCode signs in with the authorization code flow and PKCE
+// S256, with the resource indicator on both the authorization and the token
+// request, the redirect coming back to a loopback listener. ch is the
+// challenge that asked for it; extra scopes (step-up) are added.
+func (s SignIn) AuthorizationCode(ctx context.Context, d *Discovery, ch Challenge, extra []string) (Grant, error) {
+	m := d.Server
+	if m.AuthorizationEndpoint == "" || !slices.Contains(m.CodeChallengeMethodsSupported, "S256") {
+		if m.AuthorizationEndpoint == "" {
+			return Grant{}, fmt.Errorf("sign in: %w: no authorization endpoint", ErrUnsupported)
+		}
+		return Grant{}, fmt.Errorf("sign in: %w", ErrNoPKCE)
+	}
+	if s.Open == nil {
+		return Grant{}, errors.New("sign in: no way to show the sign-in page")
+	}
+	state := randomString()
+	l, err := Listen(state)
+	if err != nil {
+		return Grant{}, err
+	}
+	defer l.Close()
+	grants := []string{"authorization_code", "refresh_token"}
+	c, err := ChooseClient(ctx, s.HTTP, d, s.Client, l.RedirectURI(), grants, s.prevClient(d.IssuerID))
+	if err != nil {
+		return Grant{}, fmt.Errorf("sign in: %w", err)
+	}
+	scopes := SelectScopes(d, ch, append(s.prevScopes(d.IssuerID), extra...))
+	cfg := c.config(m.AuthorizationEndpoint, m.TokenEndpoint, l.RedirectURI(), scopes)
+	verifier := oauth2.GenerateVerifier()
+	resource := oauth2.SetAuthURLParam("resource", d.Resource)
+	authURL := cfg.AuthCodeURL(state, oauth2.S256ChallengeOption(verifier), resource)
+	if err := s.Open(ctx, authURL); err != nil {
+		return Grant{}, fmt.Errorf("sign in: %w", err)
+	}
+	timeout := s.Timeout
+	if timeout <= 0 {
+		timeout = DefaultSignInTimeout
+	}
+	r, err := l.Wait(ctx, timeout)
+	if err != nil {
+		return Grant{}, fmt.Errorf("sign in: %w", err)
+	}
+	if err := checkIss(r, m); err != nil {
+		return Grant{}, fmt.Errorf("sign in: %w", err)
+	}
+	tctx := tokenContext(ctx, s.HTTP)
+	opts := []oauth2.AuthCodeOption{oauth2.VerifierOption(verifier), resource}
+	if c.AuthMethod == AuthPrivateKeyJWT {
+		a, err := assertionOptions(c, m.Issuer)
+		if err != nil {
+			return Grant{}, fmt.Errorf("sign in: %w", err)
+		}
+		opts = append(opts, a...)
+	}
+	tok, err := cfg.Exchange(tctx, r.Code, opts...)
+	if err != nil {
+		return Grant{}, fmt.Errorf("sign in: token request: %w", tokenError(err))
+	}
+	g, err := newGrant(d, c, FlowAuthorizationCode)
+	if err != nil {
+		return Grant{}, err
+	}
+	g.fromToken(tok, scopes)
+	return g, nil
+}
+
+// Device signs in with the device authorization grant (RFC 8628): show
+// gets the verification URL and the code for the person to enter.
+func (s SignIn) Device(ctx context.Context, d *Discovery, ch Challenge, show func(verificationURL, userCode string)) (Grant, error) {
+	m := d.Server
+	if m.DeviceAuthorizationEndpoint == "" {
+		return Grant{}, fmt.Errorf("sign in: %w: the server offers no device code flow", ErrUnsupported)
+	}
+	c, err := ChooseClient(ctx, s.HTTP, d, s.Client, "", []string{FlowDeviceCode, "refresh_token"}, s.prevClient(d.IssuerID))
+	if err != nil {
+		return Grant{}, fmt.Errorf("sign in: %w", err)
+	}
+	scopes := SelectScopes(d, ch, s.prevScopes(d.IssuerID))
+	cfg := c.config(m.AuthorizationEndpoint, m.TokenEndpoint, "", scopes)
+	cfg.Endpoint.DeviceAuthURL = m.DeviceAuthorizationEndpoint
+	tctx := tokenContext(ctx, s.HTTP)
+	resource := oauth2.SetAuthURLParam("resource", d.Resource)
+	da, err := cfg.DeviceAuth(tctx, resource)
+	if err != nil {
+		return Grant{}, fmt.Errorf("sign in: device authorization: %w", tokenError(err))
+	}
+	uri := da.VerificationURIComplete
+	if uri == "" {
+		uri = da.VerificationURI
+	}
+	show(uri, da.UserCode)
+	timeout := s.Timeout
+	if timeout <= 0 {
+		timeout = DefaultSignInTimeout
+	}
+	wctx, cancel := context.WithTimeoutCause(tctx, timeout, ErrSignInTimeout)
+	defer cancel()
+	tok, err := cfg.DeviceAccessToken(wctx, da, resource)
+	if err != nil {
+		if errors.Is(context.Cause(wctx), ErrSignInTimeout) {
+			return Grant{}, fmt.Errorf("sign in: %w after %s", ErrSignInTimeout, timeout)
+		}
+		return Grant{}, fmt.Errorf("sign in: %w", tokenError(err))
+	}
+	g, err := newGrant(d, c, FlowDeviceCode)
+	if err != nil {
+		return Grant{}, err
+	}
+	g.fromToken(tok, scopes)
+	return g, nil
+}
+
+// ClientCredentials gets a token for a machine client (no person): a
+// client secret or a private_key_jwt assertion authenticates it.
+func ClientCredentials(ctx context.Context, hc *http.Client, d *Discovery, cfg ClientConfig, ch Challenge) (Grant, error) {
+	if cfg.ID == "" {
+		return Grant{}, fmt.Errorf("client credentials: %w: a client id is needed", ErrNoRegistration)
+	}
+	c, err := ChooseClient(ctx, hc, d, cfg, "", []string{FlowClientCredentials}, nil)
+	if err != nil {
+		return Grant{}, err
+	}
+	g, err := newGrant(d, c, FlowClientCredentials)
+	if err != nil {
+		return Grant{}, err
+	}
+	g.Scopes = SelectScopes(d, ch, nil)
+	if err := g.clientCredentialsToken(ctx, hc); err != nil {
+		return Grant{}, err
+	}
+	return g, nil
+}
+
+func (g *Grant) clientCredentialsToken(ctx context.Context, hc *http.Client) error {
+	base := g.Client.config("", g.TokenURL, "", g.Scopes)
+	cc := clientcredentials.Config{ClientID: base.ClientID, ClientSecret: base.ClientSecret, TokenURL: g.TokenURL,
+		Scopes: g.Scopes, AuthStyle: base.Endpoint.AuthStyle, EndpointParams: map[string][]string{"resource": {g.Resource}}}
+	if g.Client.AuthMethod == AuthPrivateKeyJWT {
+		a, err := clientAssertion(g.Client, g.Issuer)
+		if err != nil {
+			return fmt.Errorf("client credentials: %w", err)
+		}
+		cc.EndpointParams["client_assertion_type"] = []string{assertionType}
+		cc.EndpointParams["client_assertion"] = []string{a}
+	}
+	tok, err := cc.Token(tokenContext(ctx, hc))
+	if err != nil {
+		return fmt.Errorf("client credentials: token request: %w", tokenError(err))
+	}
+	g.fromToken(tok, g.Scopes)
+	return nil
+}
+
+// refresh gets a new access token: with the refresh token, or for a
+// machine client by asking again. A refusal is ErrSignInRequired.
+func (g *Grant) refresh(ctx context.Context, hc *http.Client) error {
+	if g.Flow == FlowClientCredentials {
+		return g.clientCredentialsToken(ctx, hc)
+	}
+	if g.RefreshToken == "" {
+		return &SignInError{Origin: g.Origin, Reason: "the token expired and the server gave no refresh token"}
+	}
+	cfg := g.Client.config("", g.TokenURL, "", nil)
+	old := &oauth2.Token{RefreshToken: g.RefreshToken, Expiry: time.Unix(1, 0)}
+	tok, err := cfg.TokenSource(tokenContext(ctx, hc), old).Token()
+	if err != nil {
+		var re *oauth2.RetrieveError
+		if errors.As(err, &re) && re.Response != nil && re.Response.StatusCode >= 400 && re.Response.StatusCode < 500 {
+			return &SignInError{Origin: g.Origin, Reason: "the authorization server refused to refresh the token", Err: tokenError(err)}
+		}
+		return fmt.Errorf("refresh the token for %s: %w", g.Origin, tokenError(err))
+	}
+	g.fromToken(tok, g.Scopes)
+	return nil
+}
+
+// tokenError keeps an OAuth error reply's code and description and drops
+// its body (a server may echo what it was sent).
+func tokenError(err error) error {
+	var re *oauth2.RetrieveError
+	if errors.As(err, &re) {
+		s := "HTTP error"
+		if re.Response != nil {
+			s = fmt.Sprintf("HTTP %d", re.Response.StatusCode)
+		}
+		if re.ErrorCode != "" {
+			s += ": " + clip(re.ErrorCode)
+			if re.ErrorDescription != "" {
+				s += ": " + clip(re.ErrorDescription)
+			}
+			if re.ErrorCode == "access_denied" {
+				return fmt.Errorf("%w: %s", ErrDenied, s)
+			}
+		}
+		return errors.New(s)
+	}
+	return err
+}

@@ -1,0 +1,25 @@
+package ui
+
+import "workrun/workrun"
+
+// SampleToolApp is the Tool App demo (docs/tool-app.md): Workrun starts the
+// MCP reference server on this machine over stdio (with npx, which fetches
+// it once) and calls its echo tool. It needs no agent; the URL is unused.
+func SampleToolApp(string) workrun.Workflow {
+	return workrun.Workflow{
+		Name:  "Tool App demo",
+		State: map[string]workrun.FieldType{"name": workrun.FieldText, "answer": workrun.FieldText},
+		Nodes: []workrun.NodeSpec{
+			{ID: "start", Type: "start", Title: "Name", Position: pos(40, 140)},
+			{ID: "echo", Type: "tool_app", Title: "Echo with the MCP reference server (stdio)", Position: pos(300, 140),
+				Config: encodeConfig(map[string]any{
+					"command":   []string{"npx", "-y", "@modelcontextprotocol/server-everything@2026.8.31", "stdio"},
+					"tool":      "echo",
+					"arguments": map[string]any{"message": "Hello, {{name}}!"},
+					"output":    "answer", "timeout_seconds": workrun.RemoteTimeoutDefaultSeconds,
+				})},
+			{ID: "end", Type: "output", Title: "Answer", Position: pos(560, 140), Config: encodeConfig(map[string]any{"fields": []string{"answer"}})},
+		},
+		Edges: []workrun.Edge{{From: "start", To: "echo"}, {From: "echo", To: "end"}},
+	}
+}
