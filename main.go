@@ -74,11 +74,11 @@ func openParts(ctx context.Context, dataDir string) (*parts, error) {
 		// disk rather than a RAM-backed /tmp.
 		SpoolDir: filepath.Join(dataDir, "artifacts", "tmp"),
 	})
-	remoteMCP := remotemcp.New(remotemcp.Deps{Calls: st, Credentials: credentials.MCPSource{Manager: creds}})
+	remoteMCP := remotemcp.New(remotemcp.Deps{Calls: st, Credentials: credentials.RemoteSource{Manager: creds}})
 	// The local node kinds (docs/product.md W7), the Remote Agent (docs/remote-agent.md R1–R17) and the
 	// Remote MCP Tool (docs/remote-mcp.md), the Tool App (docs/tool-app.md).
 	// In palette order within each group.
-	toolApp := toolapp.New(toolapp.Deps{Calls: st, Credentials: credentials.MCPSource{Manager: creds}})
+	toolApp := toolapp.New(toolapp.Deps{Calls: st, Credentials: credentials.RemoteSource{Manager: creds}})
 	kinds := []workrun.Kind{remote, remoteMCP, start.Kind{}, set.Kind{}, condition.Kind{}, join.Kind{}, output.Kind{},
 		humanreview.Kind{}, askhuman.Kind{}, process.Kind{}, toolApp}
 	engine := workrun.NewEngine(st, arts, kinds...)
@@ -142,7 +142,7 @@ func guiDeps(p *parts) ui.Deps {
 				SecuritySchemes: r.SecuritySchemes, CredentialAccepted: r.CredentialUsed && r.Accepted}, nil
 		},
 		CheckMCP: func(ctx context.Context, url, name string) ([]ui.MCPTool, error) {
-			rep, err := remotemcp.CheckNamed(ctx, url, name, credentials.MCPSource{Manager: creds})
+			rep, err := remotemcp.CheckNamed(ctx, url, name, credentials.RemoteSource{Manager: creds})
 			if err != nil {
 				return nil, uiErr(err)
 			}
@@ -192,7 +192,7 @@ func mcpTools(rep remotemcp.Report) ([]ui.MCPTool, error) {
 // The node kinds see credentials only through their own interfaces.
 var (
 	_ remoteagent.CredentialSource = credentials.RemoteSource{}
-	_ remotemcp.CredentialSource   = credentials.MCPSource{}
+	_ remotemcp.CredentialSource   = credentials.RemoteSource{}
 	_ cli.CredentialManager        = (*credentials.Manager)(nil)
 )
 

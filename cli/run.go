@@ -490,7 +490,7 @@ func (p *eventPrinter) final(r workrun.Run) {
 					fmt.Fprintf(p.w, "  answer with: workrun answer %s %s TEXT\n", id, termLine(node))
 				}
 			}
-		} else if r.Interruption == workrun.InterruptedByExit {
+		} else if r.Interruption == workrun.InterruptedByExit || r.Interruption == workrun.InterruptedByUnreachable {
 			fmt.Fprintf(p.w, "  continue with: workrun resume %s\n", id)
 		} else if r.Interruption == workrun.InterruptedByRemote {
 			fmt.Fprintf(p.w, "  the agent's request cannot be answered here: workrun stop %s (or run it again)\n", id)

@@ -14,6 +14,7 @@ interop_test=TestInterop
 mcp_interop_test=TestInteropMCP
 toolapp_interop_test=TestInteropToolApp
 mcp_conformance_test=TestMCPConformanceClient
+mcp_server_conformance_test=TestConformanceServer
 keyring_test=TestKeyringRoundTrip_RealSecretService
 gotest_flags=(-race -timeout 30m -p 2)
 # TEST_PKGS narrows the run while working on a few packages (default ./...).
@@ -59,13 +60,13 @@ session() {
 	# Everything else, quietly; then the two acceptance tests verbosely so the
 	# log shows that they ran.
 	echo "== go test ${gotest_flags[*]} ${test_pkgs[*]}"
-	go test "${gotest_flags[@]}" -skip "^(${smoke_test}|${run_test}|${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${toolapp_interop_test})\$" "${test_pkgs[@]}" || status=1
+	go test "${gotest_flags[@]}" -skip "^(${smoke_test}|${run_test}|${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${toolapp_interop_test}|${mcp_server_conformance_test})\$" "${test_pkgs[@]}" || status=1
 
 	local pkgs=(.)
 	[ -d credentials ] && pkgs+=(./credentials)
-	pkgs+=(./a2a ./nodes/remotemcp ./nodes/toolapp)
-	echo "== go test -v -run '^(${smoke_test}|${run_test}|${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${toolapp_interop_test})\$' ${pkgs[*]}"
-	go test "${gotest_flags[@]}" -count=1 -v -run "^(${smoke_test}|${run_test}|${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${toolapp_interop_test})\$" "${pkgs[@]}" 2>&1 |
+	pkgs+=(./a2a ./nodes/remotemcp ./nodes/toolapp ./mcp/demoserver)
+	echo "== go test -v -run '^(${smoke_test}|${run_test}|${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${toolapp_interop_test}|${mcp_server_conformance_test})\$' ${pkgs[*]}"
+	go test "${gotest_flags[@]}" -count=1 -v -run "^(${smoke_test}|${run_test}|${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${toolapp_interop_test}|${mcp_server_conformance_test})\$" "${pkgs[@]}" 2>&1 |
 		tee "$work/acceptance.log" || status=1
 
 	report "$work/acceptance.log" "$smoke_test" "GUI smoke test (real binary under Xvfb)" || status=1
@@ -76,6 +77,8 @@ session() {
 	report "$work/acceptance.log" "$keyring_test" "keyring round trip (real Secret Service)" || status=1
 	report "$work/acceptance.log" "$mcp_conformance_test" "MCP conformance suite, client scenarios of 2025-11-25 and 2026-07-28 (workrun mcp-conformance-client)" || status=1
 	grep -E 'MCP conformance, client scenarios required by' "$work/acceptance.log" | sed 's/^ *main_mcpconformance_test.go:[0-9]*: //' || true
+	report "$work/acceptance.log" "$mcp_server_conformance_test" "MCP conformance suite, server scenarios, against the demo server (2026-07-28 with the Tasks extension, 2025-11-25)" || status=1
+	grep -o 'conformance server [0-9-]*: .* checks)' "$work/acceptance.log" || true
 	return $status
 }
 
@@ -126,7 +129,8 @@ if [ -f "$everything/package-lock.json" ]; then
 	fi
 fi
 
-# The official MCP conformance suite and its Node 22 (the client harness).
+# The official MCP conformance suite and its Node 22 (the client harness;
+# the demo server's conformance test).
 conformance=mcp/testdata/conformance
 if [ -f "$conformance/package-lock.json" ]; then
 	if [ "$conformance/node_modules/.package-lock.json" -nt "$conformance/package-lock.json" ]; then
@@ -145,6 +149,17 @@ if [ -f "$filesystem/package-lock.json" ]; then
 	else
 		echo "npm: npm ci in $filesystem"
 		(cd "$filesystem" && npm ci --no-audit --no-fund --loglevel=error)
+	fi
+fi
+
+# The TypeScript SDK v2 interop peer (mcp/mcptest starts it).
+tsserver=mcp/testdata/tsserver
+if [ -f "$tsserver/package-lock.json" ]; then
+	if [ "$tsserver/node_modules/.package-lock.json" -nt "$tsserver/package-lock.json" ]; then
+		echo "npm: $tsserver/node_modules is up to date"
+	else
+		echo "npm: npm ci in $tsserver"
+		(cd "$tsserver" && npm ci --no-audit --no-fund --loglevel=error)
 	fi
 fi
 

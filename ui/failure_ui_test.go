@@ -1,10 +1,15 @@
 package ui
 
 import (
+	"image/png"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
 	"workrun/nodes/output"
@@ -29,9 +34,9 @@ func TestFailureHandling_InspectorRunPanelAndRunFromHere(t *testing.T) {
 		Name:  "failing",
 		State: map[string]workrun.FieldType{"why": workrun.FieldText},
 		Nodes: []workrun.NodeSpec{
-			{ID: "start", Type: "start"},
-			{ID: "flaky", Type: "process", Config: EncodeConfig(Config{Command: []string{"sh", "-c", "echo broken >&2; exit 3"}, TimeoutSeconds: 60})},
-			{ID: "handler", Type: "output", Config: EncodeConfig(Config{Fields: []string{"why"}})},
+			{ID: "start", Type: "start", Position: &workrun.Position{X: 20, Y: 80}},
+			{ID: "flaky", Type: "process", Position: &workrun.Position{X: 220, Y: 80}, Config: EncodeConfig(Config{Command: []string{"sh", "-c", "echo broken >&2; exit 3"}, TimeoutSeconds: 60})},
+			{ID: "handler", Type: "output", Config: EncodeConfig(Config{Fields: []string{"why"}}), Position: &workrun.Position{X: 420, Y: 300}},
 		},
 		Edges: []workrun.Edge{{From: "start", To: "flaky"}, {From: "flaky", To: "handler"}},
 	}
@@ -91,6 +96,24 @@ func TestFailureHandling_InspectorRunPanelAndRunFromHere(t *testing.T) {
 			t.Errorf("flaky's status %q lacks %q", status, want)
 		}
 	}
+
+	// What a person sees: the flaky node selected (its On failure section
+	// in the inspector), the red error edge, the run panel's attempts.
+	onUI(w, func() {
+		for _, lng := range []string{"en", "zh-Hans"} {
+			w.SetLanguage(lng)
+			w.doc.Select("flaky", false)
+			w.insp.Show()
+			w.panel.pick("flaky")
+			scrollInspector(w, true)
+			saveShot(t, w, "failure-"+lng)
+			w.doc.SelectEdge(EdgeKey{"flaky", "handler"}, false)
+			w.insp.Show()
+			scrollInspector(w, false)
+			saveShot(t, w, "failure-edge-"+lng)
+		}
+		w.SetLanguage("en")
+	})
 
 	// Run from here on the handler: flaky is pinned from the run shown.
 	onUI(w, func() { w.runFrom("handler", false) })
@@ -155,5 +178,41 @@ func TestRunFromHere_TypedPins(t *testing.T) {
 	}
 	if s := w.panel.nodeStatus("a"); !strings.Contains(s, "pinned: typed by hand") {
 		t.Errorf("a's status %q", s)
+	}
+}
+
+// saveShot captures the window; with WORKRUN_SHOTS set, it is written
+// there as NAME.png (docs/screenshots of failure handling, read by a person).
+func saveShot(t *testing.T, w *Window, name string) {
+	t.Helper()
+	img := w.win.Canvas().Capture()
+	if img.Bounds().Dx() == 0 {
+		t.Fatal("empty capture")
+	}
+	dir := os.Getenv("WORKRUN_SHOTS")
+	if dir == "" {
+		return
+	}
+	f, err := os.Create(filepath.Join(dir, name+".png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := png.Encode(f, img); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// scrollInspector scrolls the inspector's pane to its end (where the On
+// failure section is) or its top.
+func scrollInspector(w *Window, down bool) {
+	for _, o := range test.LaidOutObjects(w.win.Content()) {
+		if sc, ok := o.(*container.Scroll); ok && sc.Content == w.insp.Object() {
+			if down {
+				sc.ScrollToBottom()
+			} else {
+				sc.ScrollToTop()
+			}
+		}
 	}
 }

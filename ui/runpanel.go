@@ -809,7 +809,7 @@ func (p *RunPanel) refreshHeader() {
 		// asking for input or authentication cannot be answered here (docs/remote-agent.md R8):
 		// Stop sends its task the cancel, Run again starts a new run. Every
 		// interrupted run can be stopped.
-		if r.Interruption == workrun.InterruptedByExit {
+		if r.Interruption == workrun.InterruptedByExit || r.Interruption == workrun.InterruptedByUnreachable {
 			add(lang.X("run.resume", "Resume"), p.OnResume)
 		}
 		add(lang.X("run.stop", "Stop"), p.OnStop)
@@ -834,6 +834,8 @@ func interruptionText(r workrun.Run) string {
 			s = HumanError(r.Reason) + "\n" + s
 		}
 		return s
+	case workrun.InterruptedByUnreachable:
+		s = lang.X("run.int_unreachable", "Interrupted: a remote server stopped answering about a task it accepted; nothing was cancelled. Resume continues the same task once it is back; Stop ends the run and cancels its remote tasks.")
 	case workrun.InterruptedByHuman:
 		s = lang.X("run.int_human", "Waiting for a person: approve, reject or answer below.")
 	default:

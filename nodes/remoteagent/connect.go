@@ -60,13 +60,5 @@ func (s *step) transport(ctx context.Context, red *remotecall.Redactor) (rpc, ca
 // origin of url: the binding the Remote Agent's transport is built from,
 // used alike by a node's call and by CheckAgent.
 func Bind(ctx context.Context, src CredentialSource, name, url string) (remotecall.Binding, error) {
-	cred, err := remotecall.NamedCredential(ctx, src, name)
-	if err != nil {
-		return remotecall.Binding{}, err
-	}
-	b, err := remotecall.BindCredential(cred, url)
-	if err != nil {
-		return remotecall.Binding{}, fmt.Errorf("credential %q: %w", name, err)
-	}
-	return b, nil
+	return remotecall.BindNamed(ctx, src, name, url)
 }

@@ -373,3 +373,8 @@ func humanBytes(n int64) string {
 	}
 	return fmt.Sprintf("%d bytes", n)
 }
+
+// count and size are how many artifacts and bytes the call holds (the
+// follow loop's progress check).
+func (r *results) count() int  { return len(r.order) }
+func (r *results) size() int64 { return r.spool.size + r.links }

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"workrun/mcp"
 	"workrun/nodes/toolapp"
+	"workrun/remotecall"
 	"workrun/workrun"
 )
 
@@ -61,12 +61,12 @@ func TestProgramFailuresDuringTheCall(t *testing.T) {
 
 type secrets map[string]string
 
-func (s secrets) Credential(_ context.Context, name string) (mcp.Credential, error) {
+func (s secrets) Credential(_ context.Context, name string) (remotecall.Credential, error) {
 	v, ok := s[name]
 	if !ok {
-		return mcp.Credential{}, errors.New("no such credential")
+		return remotecall.Credential{}, errors.New("no such credential")
 	}
-	return mcp.Credential{Kind: mcp.CredentialBearer, Secret: v}, nil
+	return remotecall.Credential{Kind: remotecall.CredentialBearer, Secret: v}, nil
 }
 
 // TestSecretEnvNeverEchoed (docs/tool-app.md T8): a saved credential's
