@@ -361,3 +361,64 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+// BenchmarkLargeTextResult reports peak RSS and database growth of a real
+// `workrun run` against result sizes 1, 10, 100 and 240 MiB (8 MiB append
+// chunks), for this binary and, side by side, the binary named by
+// WORKRUN_BASELINE_BIN (docs/BENCHMARKS.md).
+func BenchmarkLargeTextResult(b *testing.B) {
+	bins := map[string]string{"after": buildPlainWorkrunB(b)}
+	if base := os.Getenv("WORKRUN_BASELINE_BIN"); base != "" {
+		bins["before"] = base
+	}
+	for _, mib := range []int{1, 10, 100, 240} {
+		for _, name := range []string{"before", "after"} {
+			bin, ok := bins[name]
+			if !ok {
+				continue
+			}
+			b.Run(fmt.Sprintf("%s/%dMiB", name, mib), func(b *testing.B) {
+				chunk := min(mib<<20, 8<<20)
+				a := &bigTextAgent{chunks: (mib << 20) / chunk, chunkBytes: chunk, reached: make(chan struct{})}
+				ts := httptest.NewServer(a)
+				defer ts.Close()
+				dir := b.TempDir()
+				flowDir := b.TempDir()
+				flow := filepath.Join(flowDir, "flow.json")
+				wf := fmt.Sprintf(`{"name":"large answer","state":{"question":"text","answer":"text"},
+	"nodes":[{"id":"start","type":"start"},
+	 {"id":"ask","type":"remote_agent","config":{"url":%q,"inputs":["question"],"output":"answer","timeout_seconds":300}},
+	 {"id":"end","type":"output","config":{"fields":["answer"]}}],
+	"edges":[{"from":"start","to":"ask"},{"from":"ask","to":"end"}]}`, ts.URL)
+				os.WriteFile(flow, []byte(wf), 0o600)
+				exec.Command(bin, "--data-dir", dir, "runs").Run()
+				db0 := dbSize(dir)
+				cmd := exec.Command(bin, "--data-dir", dir, "run", flow, "--input", "question=q")
+				if out, err := cmd.CombinedOutput(); err != nil {
+					b.Fatalf("%v\n%s", err, tail(out))
+				}
+				ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+				b.ReportMetric(float64(ru.Maxrss)/1024, "peakRSS-MiB")
+				b.ReportMetric(float64(dbSize(dir)-db0)/(1<<20), "db-MiB")
+			})
+		}
+	}
+}
+
+func dbSize(dir string) int64 {
+	var n int64
+	for _, s := range []string{"", "-wal", "-shm"} {
+		if fi, err := os.Stat(filepath.Join(dir, "workrun.db"+s)); err == nil {
+			n += fi.Size()
+		}
+	}
+	return n
+}
+
+func buildPlainWorkrunB(b *testing.B) string {
+	bin := filepath.Join(b.TempDir(), "workrun")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
