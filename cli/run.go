@@ -340,7 +340,7 @@ type progressStream struct{ node, key string }
 
 // newEventPrinter prints in the locale's language; set lang to override.
 func newEventPrinter(w io.Writer, asJSON bool) *eventPrinter {
-	return &eventPrinter{w: w, json: asJSON, lang: workrun.Language(), enc: json.NewEncoder(w), waiting: map[string]string{},
+	return &eventPrinter{w: w, json: asJSON, lang: workrun.Language(), enc: json.NewEncoder(&jsonTerm{w: w}), waiting: map[string]string{},
 		now: time.Now, printedAt: map[progressStream]time.Time{}, held: map[progressStream]*workrun.Message{}}
 }
 

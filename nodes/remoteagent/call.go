@@ -89,7 +89,7 @@ func (c *call) redactRecord(r workrun.RemoteCall) workrun.RemoteCall { return c.
 // Run implements workrun.Step. What it returns is redacted: an agent may
 // echo the credential's secret into an answer or an error.
 func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
-	c := &call{s: s, nc: nc, red: remotecall.NewRedactor(), res: newResults(s.kind.deps.SpoolDir, s.kind.deps.MaxResultBytes)}
+	c := &call{s: s, nc: nc, red: remotecall.NewRedactor(), res: newResults(spoolFiles(nc.Artifacts(), s.kind.deps.SpoolDir), s.kind.deps.MaxResultBytes)}
 	out, err := c.run(ctx)
 	c.flushProgress()
 	return c.red.Values(out), c.red.Err(err)
@@ -560,6 +560,10 @@ func (c *call) status(ctx context.Context, st a2a.TaskStatus) (bool, error) {
 // it as a progress line.
 func (c *call) applyArtifact(u *a2a.TaskArtifactUpdateEvent) error {
 	a := u.Artifact
+	var prev string
+	if u.Append {
+		prev = c.res.textTail(a.ArtifactID)
+	}
 	if err := c.res.apply(a, u.Append); err != nil {
 		return err
 	}
@@ -567,7 +571,7 @@ func (c *call) applyArtifact(u *a2a.TaskArtifactUpdateEvent) error {
 	if name == "" {
 		name = a.ArtifactID
 	}
-	if desc := describeParts(a.Parts); desc != "" {
+	if desc := describeParts(chunkEdges(c.red, prev, a.Parts)); desc != "" {
 		c.addProgress(progressLine{kind: progressArtifact, artifactID: name, text: desc})
 	}
 	return nil

@@ -114,14 +114,21 @@
 // leave the machine (docs/remote-agent.md R14). Inline file outputs become local artifacts (the
 // artifact store cleans the name and checks the MIME type); url parts are
 // listed as not downloaded (docs/remote-agent.md R15). Artifact parts received while the task runs
-// go to a spool as they arrive (memory up to 1 MiB, then a temporary file in
-// Deps.SpoolDir, removed when the node ends), so append chunks never pile up
-// in memory; an artifact is found by id in constant time. One call keeps at
+// go to a spool as they arrive (memory up to 1 MiB, then a spool file of the
+// artifact store — encrypted, removed when the node ends or at the next
+// start after a crash: workrun.Spooler — or, without one, a temporary file
+// in Deps.SpoolDir), so append chunks never pile up in memory; an artifact is found by id in constant time. One call keeps at
 // most Deps.MaxResultBytes (default 256 MiB) of artifact bytes and 200,000
 // artifacts; past that the node fails with ErrResultTooLarge naming the
 // limit (and the run's abort cancels the task). A task snapshot (GetTask)
 // replaces what the stream sent. Files are put into the artifact store when
-// the task completes, from the spool.
+// the task completes, from the spool. A text answer longer than
+// workrun.InlineValueLimit is streamed from the spool into the artifact
+// store and the output and the call record hold its reference
+// (docs/engine.md "Large values"). The text and text or JSON files are
+// redacted as they leave the spool, so a secret split across two append
+// chunks is caught; a progress line masks the pieces of one at a chunk's
+// edges.
 //
 // Credentials. A credential is used only for its origin, and over plain http
 // only to a loopback address (docs/remote-agent.md R3.3). An agent may echo the secret back (in
