@@ -107,61 +107,24 @@ fi
 
 scripts/deps.sh test
 
-# The JavaScript A2A peer used by the interop tests.
-jsagent=a2a/testdata/jsagent
-if [ -f "$jsagent/package-lock.json" ]; then
-	if [ "$jsagent/node_modules/.package-lock.json" -nt "$jsagent/package-lock.json" ]; then
-		echo "npm: $jsagent/node_modules is up to date"
+# npm_ci DIR installs DIR's npm packages from its lockfile, unless its
+# node_modules is newer than the lockfile.
+npm_ci() {
+	local dir=$1
+	[ -f "$dir/package-lock.json" ] || return 0
+	if [ "$dir/node_modules/.package-lock.json" -nt "$dir/package-lock.json" ]; then
+		echo "npm: $dir/node_modules is up to date"
 	else
-		echo "npm: npm ci in $jsagent"
-		(cd "$jsagent" && npm ci --no-audit --no-fund --loglevel=error)
+		echo "npm: npm ci in $dir"
+		(cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
 	fi
-fi
+}
 
-# The MCP reference server used by the MCP interop test.
-everything=mcp/testdata/everything
-if [ -f "$everything/package-lock.json" ]; then
-	if [ "$everything/node_modules/.package-lock.json" -nt "$everything/package-lock.json" ]; then
-		echo "npm: $everything/node_modules is up to date"
-	else
-		echo "npm: npm ci in $everything"
-		(cd "$everything" && npm ci --no-audit --no-fund --loglevel=error)
-	fi
-fi
-
-# The official MCP conformance suite and its Node 22 (the client harness;
-# the demo server's conformance test).
-conformance=mcp/testdata/conformance
-if [ -f "$conformance/package-lock.json" ]; then
-	if [ "$conformance/node_modules/.package-lock.json" -nt "$conformance/package-lock.json" ]; then
-		echo "npm: $conformance/node_modules is up to date"
-	else
-		echo "npm: npm ci in $conformance"
-		(cd "$conformance" && npm ci --no-audit --no-fund --loglevel=error)
-	fi
-fi
-
-# The MCP reference server the Tool App tests start over stdio.
-filesystem=mcp/testdata/filesystem
-if [ -f "$filesystem/package-lock.json" ]; then
-	if [ "$filesystem/node_modules/.package-lock.json" -nt "$filesystem/package-lock.json" ]; then
-		echo "npm: $filesystem/node_modules is up to date"
-	else
-		echo "npm: npm ci in $filesystem"
-		(cd "$filesystem" && npm ci --no-audit --no-fund --loglevel=error)
-	fi
-fi
-
-# The TypeScript SDK v2 interop peer (mcp/mcptest starts it).
-tsserver=mcp/testdata/tsserver
-if [ -f "$tsserver/package-lock.json" ]; then
-	if [ "$tsserver/node_modules/.package-lock.json" -nt "$tsserver/package-lock.json" ]; then
-		echo "npm: $tsserver/node_modules is up to date"
-	else
-		echo "npm: npm ci in $tsserver"
-		(cd "$tsserver" && npm ci --no-audit --no-fund --loglevel=error)
-	fi
-fi
+npm_ci a2a/testdata/jsagent    # the JavaScript A2A peer of the interop tests
+npm_ci mcp/testdata/everything # the MCP reference server of the MCP interop test
+npm_ci mcp/testdata/conformance # the official MCP conformance suite and its Node 22
+npm_ci mcp/testdata/filesystem # the MCP server the Tool App tests start over stdio
+npm_ci mcp/testdata/tsserver   # the TypeScript SDK v2 interop peer (mcp/mcptest)
 
 echo "== gofmt"
 mapfile -t gofiles < <(find . \( -name .git -o -name node_modules \) -prune -o -name '*.go' -type f -print)
