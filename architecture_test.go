@@ -89,9 +89,6 @@ func projectDeps(t *testing.T, pattern string) []string {
 // origin rule or of putting a credential on a request outside remotecall,
 // each with its reason. Empty it, never grow it.
 var oneLayerExceptions = map[string]string{
-	"mcp/client.go":    "the MCP client moves onto remotecall.Transport (mcp owner, issue 25)",
-	"mcp/transport.go": "the MCP client moves onto remotecall.Transport (mcp owner, issue 25)",
-	"mcp/http.go":      "the MCP client moves onto remotecall.Transport (mcp owner, issue 25)",
 	// The OAuth token transport sits under remotecall.Transport
 	// (Binding.Wrap) and sets the token it renews; its origin parsing moves
 	// to remotecall.ParseOrigin (oauth owner, issue 21).

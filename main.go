@@ -51,6 +51,7 @@ type parts struct {
 	creds     *credentials.Manager
 	engine    *workrun.Engine
 	kinds     []workrun.Kind // what engine runs; the window describes them
+	toolApp   *toolapp.Kind  // its connection test starts a program
 }
 
 // openParts opens the store, artifacts, credentials and engine for dataDir.
@@ -73,15 +74,15 @@ func openParts(ctx context.Context, dataDir string) (*parts, error) {
 		// disk rather than a RAM-backed /tmp.
 		SpoolDir: filepath.Join(dataDir, "artifacts", "tmp"),
 	})
-	remoteMCP := remotemcp.New(remotemcp.Deps{Calls: st, Credentials: credentials.MCPSource{Manager: creds}})
+	remoteMCP := remotemcp.New(remotemcp.Deps{Calls: st, Credentials: credentials.RemoteSource{Manager: creds}})
 	// The local node kinds (docs/product.md W7), the Remote Agent (docs/remote-agent.md R1–R17) and the
-	// Remote MCP Tool (docs/remote-mcp.md).
+	// Remote MCP Tool (docs/remote-mcp.md), the Tool App (docs/tool-app.md).
 	// In palette order within each group.
+	toolApp := toolapp.New(toolapp.Deps{Calls: st, Credentials: credentials.RemoteSource{Manager: creds}})
 	kinds := []workrun.Kind{remote, remoteMCP, start.Kind{}, set.Kind{}, condition.Kind{}, join.Kind{}, output.Kind{},
-		humanreview.Kind{}, askhuman.Kind{}, process.Kind{},
-		toolapp.New(toolapp.Deps{Calls: st, Credentials: credentials.MCPSource{Manager: creds}})}
+		humanreview.Kind{}, askhuman.Kind{}, process.Kind{}, toolApp}
 	engine := workrun.NewEngine(st, arts, kinds...)
-	return &parts{store: st, artifacts: arts, creds: creds, engine: engine, kinds: kinds}, nil
+	return &parts{store: st, artifacts: arts, creds: creds, engine: engine, kinds: kinds, toolApp: toolApp}, nil
 }
 
 // openServices is the CLI's view of openParts.
@@ -141,11 +142,22 @@ func guiDeps(p *parts) ui.Deps {
 				SecuritySchemes: r.SecuritySchemes, CredentialAccepted: r.CredentialUsed && r.Accepted}, nil
 		},
 		CheckMCP: func(ctx context.Context, url, name string) ([]ui.MCPTool, error) {
-			rep, err := remotemcp.CheckNamed(ctx, url, name, credentials.MCPSource{Manager: creds})
+			rep, err := remotemcp.CheckNamed(ctx, url, name, credentials.RemoteSource{Manager: creds})
 			if err != nil {
 				return nil, uiErr(err)
 			}
 			return mcpTools(rep)
+		},
+		CheckToolApp: func(ctx context.Context, config json.RawMessage) ([]ui.MCPTool, error) {
+			rep, err := p.toolApp.Check(ctx, config)
+			if err != nil {
+				return nil, uiErr(err)
+			}
+			out := make([]ui.MCPTool, 0, len(rep.Tools))
+			for _, t := range rep.Tools {
+				out = append(out, ui.MCPTool{Name: t.Name, Title: t.Title, Description: t.Description, TaskSupport: t.TaskSupport(), InputSchema: t.InputSchema})
+			}
+			return out, nil
 		},
 		StartDemoAgent: func() (string, func(), error) {
 			// The demo agent's own address first, so a saved sample keeps
@@ -180,7 +192,7 @@ func mcpTools(rep remotemcp.Report) ([]ui.MCPTool, error) {
 // The node kinds see credentials only through their own interfaces.
 var (
 	_ remoteagent.CredentialSource = credentials.RemoteSource{}
-	_ remotemcp.CredentialSource   = credentials.MCPSource{}
+	_ remotemcp.CredentialSource   = credentials.RemoteSource{}
 	_ cli.CredentialManager        = (*credentials.Manager)(nil)
 )
 

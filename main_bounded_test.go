@@ -223,3 +223,202 @@ func TestLargeTextResultBounded(t *testing.T) {
 		t.Errorf("the output node does not show the answer's beginning and its artifact:\n%s", tail([]byte(out)))
 	}
 }
+
+// withCredential saves a bearer credential for origin in the Secret
+// Service (the session's under make test, else a private one) and returns
+// the environment the binary needs to read it.
+func withCredential(t *testing.T, bin, dir, name, origin, secret string) []string {
+	t.Helper()
+	home := t.TempDir()
+	env := append(append(os.Environ(), "LANG=C.UTF-8", "LANGUAGE=en"), sessionKeyring(t, home)...)
+	if os.Getenv("DBUS_SESSION_BUS_ADDRESS") == "" {
+		env = append(env, "HOME="+home)
+	}
+	cmd := exec.Command(bin, "--data-dir", dir, "credential", "set", name, "--kind", "bearer", "--origin", origin)
+	cmd.Env, cmd.Stdin = env, strings.NewReader(secret)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("credential set: %v\n%s", err, out)
+	}
+	return env
+}
+
+// filesHolding lists the files under dir whose bytes contain any of needles.
+func filesHolding(t *testing.T, dir string, needles ...string) []string {
+	t.Helper()
+	var hits []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		for _, n := range needles {
+			if bytes.Contains(b, []byte(n)) {
+				rel, _ := filepath.Rel(dir, p)
+				hits = append(hits, fmt.Sprintf("%s (%q)", rel, n))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hits
+}
+
+// TestSpoolKilledLeavesNoSecret (issue 27 item 3): an agent echoes the
+// credential's token inside a large text answer, split across two append
+// chunks. A `workrun run` killed (SIGKILL) while the answer is spooled
+// leaves no file that holds the token or either half of it, and the next
+// start removes its spool file. A run that completes stores the answer
+// with the token redacted, although no chunk held it whole.
+func TestSpoolKilledLeavesNoSecret(t *testing.T) {
+	bin := buildPlainWorkrun(t)
+	const token = "sk-live-7Hq2Zp9Lw4Rt6Vn3"
+	halves := []string{token[:len(token)/2], token[len(token)/2:]}
+	agent := &bigTextAgent{chunks: 8, chunkBytes: 2 << 20, secret: token, hold: 4}
+	url := startBigTextAgent(t, agent)
+	dir := t.TempDir()
+	env := withCredential(t, bin, dir, "bounded-spool", url, token)
+	wf := strings.Replace(string(must(os.ReadFile(largeAnswerFlow(t, url)))), `"timeout_seconds":120`, `"timeout_seconds":120,"credential":"bounded-spool"`, 1)
+	flow := filepath.Join(t.TempDir(), "flow.json")
+	if err := os.WriteFile(flow, []byte(wf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	cmd := exec.Command(bin, "--data-dir", dir, "run", flow, "--input", "question=q")
+	cmd.Env = env
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	select {
+	case <-agent.reached:
+	case <-time.After(60 * time.Second):
+		t.Fatalf("the agent never sent 4 chunks:\n%s", out.String())
+	}
+	// The four chunks (8 MiB) are spooled once the spool file has them.
+	tmp := filepath.Join(dir, "artifacts", "tmp")
+	deadline := time.Now().Add(60 * time.Second)
+	for dirSize(t, tmp, func(string) bool { return true }) < 4*(2<<20) {
+		if time.Now().After(deadline) {
+			t.Fatalf("nothing spooled in %s:\n%s", tmp, out.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if hits := filesHolding(t, dir, append(halves, token)...); len(hits) > 0 {
+		t.Errorf("while the answer is spooled, files hold the token: %v", hits)
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	if left, _ := os.ReadDir(tmp); len(left) == 0 {
+		t.Fatal("no spool file was left by the kill: the test proves nothing")
+	}
+
+	// The next start (any command opening the data directory).
+	if b, err := exec.Command(bin, "--data-dir", dir, "runs").CombinedOutput(); err != nil {
+		t.Fatalf("runs: %v\n%s", err, b)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("after the next start, temporary files are left: %v", left)
+	}
+	if hits := filesHolding(t, dir, append(halves, token)...); len(hits) > 0 {
+		t.Errorf("after the next start, files hold the token: %v", hits)
+	}
+
+	// Completed: the answer is stored redacted.
+	agent2 := &bigTextAgent{chunks: 3, chunkBytes: 2 << 20, secret: token}
+	url2 := startBigTextAgent(t, agent2)
+	wf2 := strings.ReplaceAll(wf, url, url2)
+	if err := os.WriteFile(flow, []byte(wf2), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env = withCredential(t, bin, dir, "bounded-spool", url2, token)
+	run := exec.Command(bin, "--data-dir", dir, "run", flow, "--input", "question=q")
+	run.Env = env
+	if b, err := run.CombinedOutput(); err != nil {
+		t.Fatalf("run: %v\n%s", err, tail(b))
+	}
+	if hits := filesHolding(t, dir, append(halves, token)...); len(hits) > 0 {
+		t.Errorf("after a completed run, files hold the token: %v", hits)
+	}
+	if hits := filesHolding(t, filepath.Join(dir, "artifacts"), "x"+remotecallRedacted+"x"); len(hits) == 0 {
+		t.Error("the stored answer does not hold the redaction marker where the token was")
+	}
+}
+
+const remotecallRedacted = "[redacted]"
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// BenchmarkLargeTextResult reports peak RSS and database growth of a real
+// `workrun run` against result sizes 1, 10, 100 and 240 MiB (8 MiB append
+// chunks), for this binary and, side by side, the binary named by
+// WORKRUN_BASELINE_BIN (docs/BENCHMARKS.md).
+func BenchmarkLargeTextResult(b *testing.B) {
+	bins := map[string]string{"after": buildPlainWorkrunB(b)}
+	if base := os.Getenv("WORKRUN_BASELINE_BIN"); base != "" {
+		bins["before"] = base
+	}
+	for _, mib := range []int{1, 10, 100, 240} {
+		for _, name := range []string{"before", "after"} {
+			bin, ok := bins[name]
+			if !ok {
+				continue
+			}
+			b.Run(fmt.Sprintf("%s/%dMiB", name, mib), func(b *testing.B) {
+				chunk := min(mib<<20, 8<<20)
+				a := &bigTextAgent{chunks: (mib << 20) / chunk, chunkBytes: chunk, reached: make(chan struct{})}
+				ts := httptest.NewServer(a)
+				defer ts.Close()
+				dir := b.TempDir()
+				flowDir := b.TempDir()
+				flow := filepath.Join(flowDir, "flow.json")
+				wf := fmt.Sprintf(`{"name":"large answer","state":{"question":"text","answer":"text"},
+	"nodes":[{"id":"start","type":"start"},
+	 {"id":"ask","type":"remote_agent","config":{"url":%q,"inputs":["question"],"output":"answer","timeout_seconds":300}},
+	 {"id":"end","type":"output","config":{"fields":["answer"]}}],
+	"edges":[{"from":"start","to":"ask"},{"from":"ask","to":"end"}]}`, ts.URL)
+				os.WriteFile(flow, []byte(wf), 0o600)
+				exec.Command(bin, "--data-dir", dir, "runs").Run()
+				db0 := dbSize(dir)
+				cmd := exec.Command(bin, "--data-dir", dir, "run", flow, "--input", "question=q")
+				if out, err := cmd.CombinedOutput(); err != nil {
+					b.Fatalf("%v\n%s", err, tail(out))
+				}
+				ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+				b.ReportMetric(float64(ru.Maxrss)/1024, "peakRSS-MiB")
+				b.ReportMetric(float64(dbSize(dir)-db0)/(1<<20), "db-MiB")
+			})
+		}
+	}
+}
+
+func dbSize(dir string) int64 {
+	var n int64
+	for _, s := range []string{"", "-wal", "-shm"} {
+		if fi, err := os.Stat(filepath.Join(dir, "workrun.db"+s)); err == nil {
+			n += fi.Size()
+		}
+	}
+	return n
+}
+
+func buildPlainWorkrunB(b *testing.B) string {
+	bin := filepath.Join(b.TempDir(), "workrun")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}

@@ -443,7 +443,7 @@ func TestGUIWindowFitsScreen(t *testing.T) {
 // canvas starts at (353, 76) and is 635×474).
 func sampleNodeCentre(w, h, x, y int) (int, int) {
 	cw, ch := float64(w-353-292), float64(h-76-250)
-	z := min(1, (cw-60)/690, (ch-60)/58)
+	z := max(0.6, min(1, (cw-60)/690, (ch-60)/58)) // Fit stops at a readable 60 %
 	return 353 + int(30+float64(x-40)*z+85*z), 76 + int(30+float64(y-120)*z+29*z)
 }
 

@@ -34,7 +34,7 @@ func TestGUICheckMCPDemoServer(t *testing.T) {
 	for _, tl := range tools {
 		byName[tl.Name] = tl
 	}
-	if len(byName) != 8 {
+	if len(byName) != 9 {
 		t.Errorf("%d tools: %v", len(byName), tools)
 	}
 	r := byName["research"]

@@ -68,6 +68,12 @@ func New(dataDir string, meta Metadata) (*Store, error) {
 	if err := os.MkdirAll(filepath.Join(s.dir, "tmp"), 0o700); err != nil {
 		return nil, fmt.Errorf("open artifact store: cannot create %s: %w", s.dir, err)
 	}
+	// Temporary files of a process that has ended (a spool file a crash
+	// left, a Put cut short) go at once: they are of no use, and a spool
+	// may hold a server's echo of a secret (encrypted, but not kept).
+	if _, err := removeAbandoned(filepath.Join(s.dir, "tmp")); err != nil {
+		return nil, fmt.Errorf("open artifact store: %w", err)
+	}
 	return s, nil
 }
 
@@ -81,20 +87,19 @@ func (s *Store) blobPath(digest string) (string, string) {
 // temporary file and never held in memory. name is cleaned (CleanName);
 // declaredType is kept only if it agrees with the bytes (MediaType).
 func (s *Store) Put(ctx context.Context, name, declaredType string, r io.Reader, runID, nodeID string) (workrun.ArtifactInfo, error) {
-	tmp, err := os.CreateTemp(filepath.Join(s.dir, "tmp"), "put-*")
+	tmp, tmpName, err := s.holdTemp("put-")
 	if err != nil {
 		return workrun.ArtifactInfo{}, fmt.Errorf("store artifact %q: %w", CleanName(name), err)
 	}
-	tmpName := tmp.Name()
 	defer os.Remove(tmpName) // no-op after the rename
-	info, err := s.put(ctx, tmp, name, declaredType, r, runID, nodeID)
+	info, err := s.put(ctx, tmp, tmpName, name, declaredType, r, runID, nodeID)
 	if err != nil {
 		return workrun.ArtifactInfo{}, fmt.Errorf("store artifact %q: %w", CleanName(name), err)
 	}
 	return info, nil
 }
 
-func (s *Store) put(ctx context.Context, tmp *os.File, name, declaredType string, r io.Reader, runID, nodeID string) (workrun.ArtifactInfo, error) {
+func (s *Store) put(ctx context.Context, tmp *os.File, tmpName, name, declaredType string, r io.Reader, runID, nodeID string) (workrun.ArtifactInfo, error) {
 	h := sha256.New()
 	head := &headBuffer{max: detectBytes}
 	// Read one byte past the limit to tell "exactly the limit" from "more".
@@ -131,7 +136,7 @@ func (s *Store) put(ctx context.Context, tmp *os.File, name, declaredType string
 	s.gcMu.RLock()
 	defer s.gcMu.RUnlock()
 	blob, rel := s.blobPath(digest)
-	if err := s.placeBlob(tmp.Name(), blob); err != nil {
+	if err := s.placeBlob(tmpName, blob); err != nil {
 		return workrun.ArtifactInfo{}, err
 	}
 	if err := s.meta.SaveArtifact(ctx, info, rel); err != nil {

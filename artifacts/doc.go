@@ -21,4 +21,17 @@
 // artifact row references when called explicitly (`workrun gc`). Blobs
 // younger than the grace period are kept so a Put in flight in another
 // process is never collected under it.
+//
+// Temporary files (<data dir>/artifacts/tmp: a Put's file before its
+// rename, spool files) are held with flock by their process while open.
+// One that no process holds was left by a process that ended (a SIGKILL, a
+// power loss): New (every start) and GC remove it at once, whatever its
+// age; GC's grace applies only where flock does not exist.
+//
+// Spool files (Spool, workrun.Spooler) keep a remote result's chunks
+// before they become an artifact or a value. They are encrypted with
+// AES-256-CTR under a key made at random for each process and never
+// written anywhere, so a server's echo of a secret in them is unreadable
+// at rest; the redaction happens when the bytes leave the spool, where a
+// secret split across two chunks is whole again.
 package artifacts

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -40,7 +41,12 @@ func (s *Store) GC(ctx context.Context) (GCResult, error) {
 			continue
 		}
 		if p.Name() == "tmp" {
-			n, err := removeOld(filepath.Join(s.dir, "tmp"), cutoff)
+			n, err := removeAbandoned(filepath.Join(s.dir, "tmp"))
+			res.TempsRemoved += n
+			if err != nil {
+				return res, fmt.Errorf("gc: %w", err)
+			}
+			n, err = removeOld(filepath.Join(s.dir, "tmp"), cutoff)
 			res.TempsRemoved += n
 			if err != nil {
 				return res, fmt.Errorf("gc: %w", err)
@@ -77,7 +83,8 @@ func (s *Store) GC(ctx context.Context) (GCResult, error) {
 	return res, nil
 }
 
-// removeOld deletes the files in dir last modified before cutoff.
+// removeOld deletes the files in dir last modified before cutoff, except
+// those a live process holds (an artifact being written, a spool file).
 func removeOld(dir string, cutoff time.Time) (int, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -87,6 +94,9 @@ func removeOld(dir string, cutoff time.Time) (int, error) {
 	for _, e := range entries {
 		fi, err := e.Info()
 		if err != nil || e.IsDir() || !fi.ModTime().Before(cutoff) {
+			continue
+		}
+		if held(filepath.Join(dir, e.Name())) {
 			continue
 		}
 		if err := os.Remove(filepath.Join(dir, e.Name())); err == nil {
@@ -107,4 +117,31 @@ func isHex(s string, n int) bool {
 		}
 	}
 	return true
+}
+
+// removeAbandoned deletes the temporary files in dir that their process
+// left, whatever their age: those whose flock nobody holds. A file still
+// being created (new-…) is left to removeOld.
+func removeAbandoned(dir string) (int, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || strings.HasPrefix(name, newPrefix) {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if !abandoned(p) {
+			continue
+		}
+		if err := os.Remove(p); err == nil {
+			n++
+		} else if !os.IsNotExist(err) {
+			return n, err
+		}
+	}
+	return n, nil
 }

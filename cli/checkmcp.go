@@ -9,6 +9,7 @@ import (
 	"workrun/credentials"
 	"workrun/mcp"
 	"workrun/nodes/remotemcp"
+	"workrun/remotecall"
 )
 
 func init() {
@@ -25,10 +26,10 @@ func init() {
 var checkMCPCommand = checkCommand[remotemcp.Report]{
 	name: "check-mcp",
 	check: func(ctx context.Context, url string, saved *savedCredential) (remotemcp.Report, error) {
-		var cred *mcp.Credential
+		var cred *remotecall.Credential
 		if saved != nil {
-			mc := credentials.ForMCP(saved.meta, saved.secret)
-			cred = &mc
+			rc := credentials.ForRemote(saved.meta, saved.secret)
+			cred = &rc
 		}
 		return remotemcp.Check(ctx, url, cred)
 	},

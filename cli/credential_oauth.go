@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"workrun/credentials"
-	"workrun/mcp"
 	"workrun/nodes/remotemcp"
 	"workrun/oauth"
 	"workrun/remotecall"
@@ -136,7 +135,7 @@ func credentialLogin(ctx context.Context, env *Env, args []string) int {
 		},
 	}
 	t := &oauth.Transport{Origin: origin, SignIn: in.Func()}
-	cred := &mcp.Credential{Kind: mcp.CredentialOAuth, Origin: origin, Wrap: func(base http.RoundTripper) http.RoundTripper {
+	cred := &remotecall.Credential{Kind: remotecall.CredentialOAuth, Origin: origin, Wrap: func(base http.RoundTripper) http.RoundTripper {
 		if base == nil {
 			base = remotecall.FanOutTransport()
 		}

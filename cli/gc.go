@@ -43,7 +43,7 @@ func gcCommand(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "workrun: %v\n", err)
 	}
 	if *asJSON {
-		enc := json.NewEncoder(env.Stdout)
+		enc := json.NewEncoder(&jsonTerm{w: env.Stdout})
 		enc.SetIndent("", "  ")
 		_ = enc.Encode(struct {
 			Removed      int   `json:"removed"`

@@ -340,7 +340,7 @@ type progressStream struct{ node, key string }
 
 // newEventPrinter prints in the locale's language; set lang to override.
 func newEventPrinter(w io.Writer, asJSON bool) *eventPrinter {
-	return &eventPrinter{w: w, json: asJSON, lang: workrun.Language(), enc: json.NewEncoder(w), waiting: map[string]string{},
+	return &eventPrinter{w: w, json: asJSON, lang: workrun.Language(), enc: json.NewEncoder(&jsonTerm{w: w}), waiting: map[string]string{},
 		now: time.Now, printedAt: map[progressStream]time.Time{}, held: map[progressStream]*workrun.Message{}}
 }
 
@@ -490,7 +490,7 @@ func (p *eventPrinter) final(r workrun.Run) {
 					fmt.Fprintf(p.w, "  answer with: workrun answer %s %s TEXT\n", id, termLine(node))
 				}
 			}
-		} else if r.Interruption == workrun.InterruptedByExit {
+		} else if r.Interruption == workrun.InterruptedByExit || r.Interruption == workrun.InterruptedByUnreachable {
 			fmt.Fprintf(p.w, "  continue with: workrun resume %s\n", id)
 		} else if r.Interruption == workrun.InterruptedByRemote {
 			fmt.Fprintf(p.w, "  the agent's request cannot be answered here: workrun stop %s (or run it again)\n", id)

@@ -65,7 +65,7 @@ func runsCommand(ctx context.Context, env *Env, args []string) int {
 			}
 			rows = append(rows, x)
 		}
-		enc := json.NewEncoder(env.Stdout)
+		enc := json.NewEncoder(&jsonTerm{w: env.Stdout})
 		enc.SetIndent("", "  ")
 		_ = enc.Encode(rows)
 		return ExitOK

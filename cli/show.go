@@ -87,7 +87,7 @@ func showCommand(ctx context.Context, env *Env, args []string) int {
 		}
 	}
 	if *asJSON {
-		enc := json.NewEncoder(env.Stdout)
+		enc := json.NewEncoder(&jsonTerm{w: env.Stdout})
 		enc.SetIndent("", "  ")
 		_ = enc.Encode(sr)
 		return ExitOK

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"unicode/utf8"
 
@@ -106,4 +107,44 @@ func readerLanguage(env *Env, flagValue string) (string, error) {
 		}
 	}
 	return "en", nil
+}
+
+// jsonTerm is a writer for --json output: encoding/json escapes C0
+// control characters but writes C1 ones (U+0080–U+009F, the 8-bit CSI
+// among them) and the bidirectional controls as they are, and a terminal
+// acts on them. jsonTerm writes each as \uNNNN, which is the same JSON
+// string (outside strings JSON holds only ASCII). A rune split across two
+// writes is kept until the next one.
+type jsonTerm struct {
+	w    io.Writer
+	tail []byte
+}
+
+func (j *jsonTerm) Write(p []byte) (int, error) {
+	b := append(j.tail, p...)
+	j.tail = nil
+	out := make([]byte, 0, len(b)+16)
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			out = append(out, c)
+			i++
+			continue
+		}
+		if !utf8.FullRune(b[i:]) {
+			j.tail = append([]byte(nil), b[i:]...)
+			break
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if (r >= 0x80 && r <= 0x9f) || isBidiControl(r) {
+			out = fmt.Appendf(out, `\u%04x`, r)
+		} else {
+			out = append(out, b[i:i+size]...)
+		}
+		i += size
+	}
+	if _, err := j.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

@@ -134,6 +134,28 @@ func TestShowAndRunsEscapeHostileRecords(t *testing.T) {
 	if lines := strings.Count(res.Stdout, "\n"); lines != 2 {
 		t.Errorf("runs printed %d lines for one run, want a header and one row:\n%s", lines, res.Stdout)
 	}
+	// --json: C1 and bidi controls are escaped like C0 ones, and the JSON
+	// still reads back as the text stored (issue 27 item 5).
+	for _, args := range [][]string{{"show", "run-h", "--json"}, {"runs", "--json"}} {
+		res = runMain(t, append([]string{"--data-dir", dir}, args...), nil, artifactDeps())
+		if res.Code != ExitOK {
+			t.Fatalf("%v: exit %d\n%s", args, res.Code, res.Stderr)
+		}
+		for _, c := range []string{"\u009b", "\u202e", "\x1b"} {
+			if strings.Contains(res.Stdout, c) {
+				t.Errorf("%v prints control %q raw", args, c)
+			}
+		}
+		if !strings.Contains(res.Stdout, `\u009b31m\u202egnp`) {
+			t.Errorf("%v: want the C1 CSI and the override escaped as \\u009b, \\u202e:\n%.400s", args, res.Stdout)
+		}
+		var v any
+		if err := json.Unmarshal([]byte(res.Stdout), &v); err != nil {
+			t.Errorf("%v: not JSON: %v", args, err)
+		} else if b, _ := json.Marshal(v); !strings.Contains(string(b), "\u009b31m") {
+			t.Errorf("%v: the reason does not read back with its C1 character", args)
+		}
+	}
 }
 
 // TestRunAndShowRenderInReadersLanguage: node messages are rendered when

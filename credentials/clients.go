@@ -3,15 +3,13 @@ package credentials
 import (
 	"context"
 
-	"workrun/mcp"
 	"workrun/remotecall"
 )
 
 // The remote layer (remotecall) takes a saved credential in its own form
 // and binds it to its origin; these hand one out in that form. The node
 // kinds see them only as their Deps' CredentialSource interface, which
-// main.go fills with RemoteSource (and, until the Remote MCP Tool moves to
-// the remote layer's transport, MCPSource).
+// main.go fills with RemoteSource (for both remote node kinds).
 
 // ForRemote is c with its secret in the remote layer's form.
 func ForRemote(c Credential, secret string) remotecall.Credential {
@@ -22,17 +20,9 @@ func ForRemote(c Credential, secret string) remotecall.Credential {
 	return remotecall.Credential{Kind: kind, Header: c.Header, Secret: secret, Origin: c.Origin}
 }
 
-// ForMCP is c with its secret in the form the MCP client sends.
-func ForMCP(c Credential, secret string) mcp.Credential {
-	kind := mcp.CredentialAPIKey
-	if c.Kind == KindBearer {
-		kind = mcp.CredentialBearer
-	}
-	return mcp.Credential{Kind: kind, Header: c.Header, Secret: secret, Origin: c.Origin}
-}
-
 // RemoteSource hands out the manager's credentials for the remote node
-// kinds (it implements remoteagent.CredentialSource).
+// kinds (it implements remoteagent.CredentialSource and
+// remotemcp.CredentialSource).
 type RemoteSource struct{ Manager *Manager }
 
 // Credential returns the named credential with its secret, bound to its origin.
@@ -45,20 +35,4 @@ func (s RemoteSource) Credential(ctx context.Context, name string) (remotecall.C
 		return s.Manager.oauthForRemote(ctx, name)
 	}
 	return ForRemote(c, secret), nil
-}
-
-// MCPSource hands out the manager's credentials for the Remote MCP Tool
-// node (it implements remotemcp.CredentialSource).
-type MCPSource struct{ Manager *Manager }
-
-// Credential returns the named credential with its secret, bound to its origin.
-func (s MCPSource) Credential(ctx context.Context, name string) (mcp.Credential, error) {
-	c, secret, err := s.Manager.Get(ctx, name)
-	if err != nil {
-		return mcp.Credential{}, err
-	}
-	if c.Kind == KindOAuth {
-		return s.Manager.oauthForMCP(ctx, name)
-	}
-	return ForMCP(c, secret), nil
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"workrun/mcp"
 	"workrun/remotecall"
 	"workrun/workrun"
 )
@@ -30,17 +29,14 @@ func TestSources(t *testing.T) {
 	if d := cmp.Diff(remotecall.Credential{Kind: remotecall.CredentialBearer, Header: "Authorization", Secret: "tok", Origin: "https://a.example:443"}, ab); d != "" {
 		t.Errorf("remote bearer (-want +got):\n%s", d)
 	}
-	mk, err := (MCPSource{m}).Credential(ctx, "k")
+	rk, err := (RemoteSource{m}).Credential(ctx, "k")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(mcp.Credential{Kind: mcp.CredentialAPIKey, Header: "X-API-Key", Secret: "key", Origin: "http://127.0.0.1:8080"}, mk); d != "" {
-		t.Errorf("MCP API key (-want +got):\n%s", d)
+	if d := cmp.Diff(remotecall.Credential{Kind: remotecall.CredentialAPIKey, Header: "X-API-Key", Secret: "key", Origin: "http://127.0.0.1:8080"}, rk); d != "" {
+		t.Errorf("API key (-want +got):\n%s", d)
 	}
 	if _, err := (RemoteSource{m}).Credential(ctx, "nope"); !errors.Is(err, workrun.ErrNotFound) {
 		t.Errorf("remote unknown name: %v, want ErrNotFound", err)
-	}
-	if _, err := (MCPSource{m}).Credential(ctx, "nope"); !errors.Is(err, workrun.ErrNotFound) {
-		t.Errorf("MCP unknown name: %v, want ErrNotFound", err)
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"workrun/mcp"
 	"workrun/oauth"
 	"workrun/remotecall"
 	"workrun/workrun"
@@ -186,15 +185,6 @@ func (w signInErrors) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, fmt.Errorf("%w: %w", workrun.ErrSignInRequired, err)
 	}
 	return resp, err
-}
-
-// oauthForMCP is the MCP client form of an OAuth credential.
-func (m *Manager) oauthForMCP(ctx context.Context, name string) (mcp.Credential, error) {
-	s, err := m.OAuthSession(ctx, name)
-	if err != nil {
-		return mcp.Credential{}, err
-	}
-	return mcp.Credential{Kind: mcp.CredentialOAuth, Origin: s.Origin(), Wrap: oauthWrap(s)}, nil
 }
 
 // oauthForRemote is the remote layer's form of an OAuth credential: its

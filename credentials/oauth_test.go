@@ -16,8 +16,8 @@ import (
 
 	"github.com/zalando/go-keyring"
 
-	"workrun/mcp"
 	"workrun/oauth"
+	"workrun/remotecall"
 	"workrun/store"
 )
 
@@ -58,10 +58,10 @@ func TestOAuthCredential_SaveListSourceRemove(t *testing.T) {
 	if err != nil || got.RefreshToken != g.RefreshToken || got.Client.Secret != g.Client.Secret {
 		t.Fatalf("OAuthGrant = %+v, %v", got, err)
 	}
-	// The MCP client gets the OAuth form, bound to the grant's origin.
-	mc, err := MCPSource{Manager: m}.Credential(ctx, "srv")
-	if err != nil || mc.Kind != mcp.CredentialOAuth || mc.Wrap == nil || mc.Origin != g.Origin || mc.Secret != "" {
-		t.Fatalf("MCPSource = %+v, %v", mc, err)
+	// Both remote kinds get the OAuth form, bound to the grant's origin.
+	mc, err := RemoteSource{Manager: m}.Credential(ctx, "srv")
+	if err != nil || mc.Kind != remotecall.CredentialOAuth || mc.Wrap == nil || mc.Origin != g.Origin || mc.Secret != "" {
+		t.Fatalf("RemoteSource = %+v, %v", mc, err)
 	}
 	// Nothing secret reaches SQLite.
 	files, _ := filepath.Glob(filepath.Join(dir, store.FileName+"*"))

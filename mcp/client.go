@@ -15,32 +15,6 @@ import (
 	"sync/atomic"
 )
 
-// Credential kinds.
-const (
-	CredentialNone   = ""
-	CredentialBearer = "bearer"
-	CredentialAPIKey = "apikey"
-	// CredentialOAuth: Wrap supplies the transport that adds the token
-	// (package oauth: refresh before expiry and after a 401).
-	CredentialOAuth = "oauth"
-)
-
-// Credential authenticates requests to one origin; it is sent only there.
-type Credential struct {
-	// Kind is CredentialNone, CredentialBearer or CredentialAPIKey.
-	Kind string
-	// Header is the API key's header name; bearer uses Authorization.
-	Header string
-	// Secret is never logged or put in errors.
-	Secret string
-	// Origin is the scheme://host:port the credential belongs to; empty
-	// means the endpoint's origin.
-	Origin string
-	// Wrap, for CredentialOAuth, wraps the HTTP transport; the wrapper sets
-	// the Authorization header itself.
-	Wrap func(http.RoundTripper) http.RoundTripper
-}
-
 // Default limits.
 const (
 	DefaultMaxReplyBytes = 64 << 20
@@ -50,10 +24,10 @@ const (
 // Options configure a Client. Zero values choose the defaults.
 type Options struct {
 	// HTTPClient is copied; its Timeout is ignored (a timeout cuts SSE
-	// replies; deadlines come from contexts) and redirects to another origin
-	// are refused. Nil means a fresh http.Client. HTTP transport only.
+	// replies; deadlines come from contexts). A node gives the remote
+	// layer's credential-bound client (remotecall.Transport.Client); nil
+	// means a fresh http.Client, which sends no credential. HTTP only.
 	HTTPClient *http.Client
-	Credential *Credential
 	// MaxReplyBytes caps a JSON reply body; MaxEventBytes one SSE event.
 	MaxReplyBytes int64
 	MaxEventBytes int64
@@ -255,8 +229,21 @@ func (c *Client) setState(version, session string) {
 // Discover sends server/discover (2026-07-28) and keeps what it says.
 func (c *Client) Discover(ctx context.Context) (*InitializeResult, error) {
 	var res InitializeResult
-	if err := c.request(ctx, "server/discover", map[string]any{}, reqOpts{}, &res); err != nil {
+	var raw json.RawMessage
+	if err := c.request(ctx, "server/discover", map[string]any{}, reqOpts{}, &raw); err != nil {
 		return nil, fmt.Errorf("server/discover: %w", err)
+	}
+	var meta struct {
+		Meta struct {
+			ServerInfo *Implementation `json:"io.modelcontextprotocol/serverInfo"`
+		} `json:"_meta"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, fmt.Errorf("server/discover: %w: %v", ErrProtocol, err)
+	}
+	// 2026-07-28 servers name themselves in the result's _meta.
+	if json.Unmarshal(raw, &meta) == nil && meta.Meta.ServerInfo != nil && res.ServerInfo.Name == "" {
+		res.ServerInfo = *meta.Meta.ServerInfo
 	}
 	res.ProtocolVersion = c.Version()
 	c.mu.Lock()

@@ -11,40 +11,49 @@
 // needs exactly those things, and only a few methods, so this package speaks
 // the wire format itself, the way package a2a does for A2A.
 //
-// Transport. One endpoint. Each request is one POST of a JSON-RPC message
-// with Accept: application/json, text/event-stream; the answer is a JSON
-// body or an SSE stream (read by package sse). On a stream, empty events (the priming event some
-// servers send first) are skipped, notifications go to
-// Options.OnNotification, and the first response is the answer; a stream
-// that ends before it gives ErrStreamBroken (the request may have been
-// handled). Initialize offers Options.Version (2026-07-28 by default) and
-// accepts 2026-07-28, 2025-11-25, 2025-06-18 or 2025-03-26; it keeps the
-// server's Mcp-Session-Id and sends notifications/initialized. Every later
-// request carries Mcp-Session-Id and MCP-Protocol-Version. Attach continues
-// a saved session without initializing again; Close ends it with DELETE.
+// Two revisions (docs/remote-mcp.md M2). 2026-07-28 is stateless: no
+// initialize and no session; every request carries MCP-Protocol-Version,
+// Mcp-Method (and Mcp-Name for tools/call and tasks/*) and, in
+// params._meta, the protocol version, the client capabilities and the
+// client info. 2025-11-25 and older are legacy: initialize (never offering
+// 2026-07-28), notifications/initialized, Mcp-Session-Id on every request,
+// DELETE at the end. Connect chooses: server/discover on 2026-07-28 first;
+// -32022 is retried with a version from data.supported; a legacy answer
+// (a 4xx without a recognised modern error) falls back to initialize.
+// Attach continues a saved call on its revision (and legacy session).
+//
+// Transport. The client builds the JSON-RPC messages and reads the replies;
+// a Transport moves them (HTTPTransport: one POST per message, a JSON body
+// or an SSE stream read by package sse; the stdio transport). Notifications
+// on a reply go to Options.OnNotification; a reply that ends before its
+// response gives ErrStreamBroken, except that a legacy SSE reply with event
+// ids is resumed with GET and Last-Event-ID after the server's retry: time.
+// On 2026-07-28 a tool's x-mcp-header annotations become Mcp-Param-*
+// headers, and tools with invalid ones are left out of ListTools.
 //
 // Tasks. Two forms. The 2025-11-25 core form (capability
 // tasks.requests.tools.call): tools/call with task: {ttl} answers
 // {task: {taskId, status, pollInterval, …}}; tasks/get reads the task,
 // tasks/result waits for the CallToolResult, tasks/cancel cancels. The
-// 2026-07-28 extension form (io.modelcontextprotocol/tasks, declared by the
-// server in capabilities.extensions and by the client per request in
-// _meta["io.modelcontextprotocol/clientCapabilities"]): tools/call answers
-// resultType "task" with taskId, status, pollIntervalMs; a terminal tasks/get
-// carries the result or the error. CallTool reads either answer whatever it
-// asked for, since a server decides per request. While TaskResult waits, an
-// input_required status of the task (notifications/tasks/status) or a
-// request from the server (this client declares no elicitation or sampling)
-// ends the wait with ErrInputRequired.
+// 2026-07-28 extension (io.modelcontextprotocol/tasks, offered by the server
+// in capabilities.extensions and declared by the client in each request's
+// clientCapabilities — tasks/* always): tools/call may answer resultType
+// "task" (taskId, status, ttlMs, pollIntervalMs); a terminal tasks/get
+// carries the result or the error; tasks/cancel answers an empty result
+// (CancelTask returns nil, nil); WatchTask follows subscriptions/listen's
+// notifications/tasks. An input_required answer, status or server request
+// is ErrInputRequired (this client answers no input requests yet).
 //
 // Strictness. A reply counts only if it is JSON-RPC 2.0 with the request's
 // id (an error may carry a null id), with exactly one of result and error;
 // tasks/get and tasks/cancel replies must name the task asked for. Anything
 // else is ErrProtocol. Errors are sentinels for errors.Is: *RPCError matches
-// the JSON-RPC code's sentinel, and ErrTaskNotFound or ErrSessionNotFound
-// when its text says the task or session is unknown; *HTTPError matches
-// ErrUnauthorized (401/403), ErrPayloadTooLarge (413), ErrServer (5xx) and
-// ErrSessionNotFound (404 to a request that carried a session id).
+// its code's sentinel (-32020 ErrHeaderMismatch, -32021
+// ErrMissingCapability, -32022 ErrUnsupportedVersion, the JSON-RPC codes);
+// -32602 to a tasks/* request is ErrTaskNotFound (by code); *HTTPError
+// matches ErrUnauthorized (401/403), ErrPayloadTooLarge (413), ErrServer
+// (5xx) and ErrSessionNotFound (404 to a request that carried a session id,
+// unless the body says -32601). A task id over MaxTaskIDBytes is refused.
 //
 // Time and size. No http.Client.Timeout (it would cut SSE replies); every
 // deadline comes from the caller's context. JSON replies and single SSE
@@ -53,10 +62,8 @@
 // the Idempotency-Key header and in _meta["io.workrun/idempotencyKey"] for
 // servers that can recognise a repeat.
 //
-// Credentials. A bearer token or API key is bound to one origin
-// (scheme://host:port) and sent only there; over plain http only to a
-// loopback host (ErrInsecureCredential); a credential for another origin is
-// refused (ErrCrossOriginCredential). Redirects to another origin are
-// refused, so neither the credential nor the session id leaves it. Secrets
-// never appear in errors.
+// Credentials. The client sends none itself: the *http.Client it is given
+// (the remote layer's credential-bound transport, remotecall.Transport) puts
+// the credential on each request, keeps requests and redirects on its
+// origin and redacts what comes back. The stdio transport needs none.
 package mcp

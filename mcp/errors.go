@@ -61,12 +61,6 @@ var (
 	ErrNotInitialized = errors.New("mcp: client is not initialized")
 )
 
-// Credential errors; their messages are shown to users.
-var (
-	ErrCrossOriginCredential = errors.New("credential refused for another origin")
-	ErrInsecureCredential    = errors.New("credential refused over plain http; use https")
-)
-
 // RPCError is a JSON-RPC error object. errors.Is matches the sentinel for its
 // code.
 type RPCError struct {

@@ -9,7 +9,6 @@ import (
 	"io"
 	"iter"
 	"mime"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -19,19 +18,21 @@ import (
 )
 
 // HTTPTransport is the Streamable HTTP transport: one endpoint, one POST per
-// message, a JSON or SSE reply. Safe for concurrent use.
+// message, a JSON or SSE reply. Safe for concurrent use. It sends no
+// credential itself: the *http.Client it is given (Options.HTTPClient —
+// the remote layer's credential-bound transport, remotecall.Transport) puts
+// the credential on, keeps every request and redirect on its origin, caps
+// the bytes and redacts the secrets from what comes back.
 type HTTPTransport struct {
-	endpoint   string
-	hc         *http.Client
-	cred       *Credential
-	credOrigin string
-	maxReply   int64
-	maxEvent   int64
+	endpoint string
+	hc       *http.Client
+	maxReply int64
+	maxEvent int64
 }
 
 var _ Transport = (*HTTPTransport)(nil)
 
-// Resume bounds (legacy SSE replies, docs/remote-mcp.md M4): a broken reply
+// Resume bounds (legacy SSE replies, docs/remote-mcp.md M6): a broken reply
 // stream is re-opened with GET and Last-Event-ID after the server's retry
 // time (default 1 s, at most 60 s), at most maxResumes times in a row
 // without a new event.
@@ -42,8 +43,7 @@ const (
 )
 
 // NewHTTPTransport returns the Streamable HTTP transport for endpoint (the
-// server's MCP URL), with opts' HTTP client, credential and limits. It checks
-// the credential's origin and, over plain http, that the host is loopback.
+// server's MCP URL), with opts' HTTP client and limits.
 func NewHTTPTransport(endpoint string, opts Options) (*HTTPTransport, error) {
 	u, err := url.Parse(strings.TrimSpace(endpoint))
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
@@ -53,107 +53,16 @@ func NewHTTPTransport(endpoint string, opts Options) (*HTTPTransport, error) {
 		return nil, fmt.Errorf("mcp: endpoint must not carry a user name or password")
 	}
 	opts = opts.withDefaults()
-	t := &HTTPTransport{endpoint: u.String(), maxReply: opts.MaxReplyBytes, maxEvent: opts.MaxEventBytes}
-	if cr := opts.Credential; cr != nil && cr.Kind != CredentialNone {
-		if err := t.bindCredential(cr, u); err != nil {
-			return nil, err
-		}
-	}
 	hc := &http.Client{}
 	if opts.HTTPClient != nil {
 		*hc = *opts.HTTPClient
 	}
-	hc.Timeout = 0
-	if cr := opts.Credential; cr != nil && cr.Kind == CredentialOAuth {
-		hc.Transport = cr.Wrap(hc.Transport)
-	}
-	origin := originOf(u)
-	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if len(via) >= 10 {
-			return errors.New("stopped after 10 redirects")
-		}
-		// Session ids and credentials stay on the endpoint's origin.
-		if originOf(req.URL) != origin {
-			return fmt.Errorf("mcp: redirect to another origin (%s) refused", originOf(req.URL))
-		}
-		return nil
-	}
-	t.hc = hc
-	return t, nil
+	hc.Timeout = 0 // a timeout would cut SSE replies; contexts bound each wait
+	return &HTTPTransport{endpoint: u.String(), hc: hc, maxReply: opts.MaxReplyBytes, maxEvent: opts.MaxEventBytes}, nil
 }
 
 // Endpoint returns the URL requests go to.
 func (t *HTTPTransport) Endpoint() string { return t.endpoint }
-
-func (t *HTTPTransport) bindCredential(cr *Credential, ep *url.URL) error {
-	switch cr.Kind {
-	case CredentialBearer:
-	case CredentialOAuth:
-		if cr.Wrap == nil {
-			return errors.New("mcp: OAuth credential without its transport")
-		}
-	case CredentialAPIKey:
-		if strings.TrimSpace(cr.Header) == "" {
-			return errors.New("mcp: API key credential has no header name")
-		}
-	default:
-		return fmt.Errorf("mcp: unknown credential kind %q", cr.Kind)
-	}
-	want := originOf(ep)
-	if cr.Origin != "" {
-		u, err := url.Parse(cr.Origin)
-		if err != nil || u.Host == "" {
-			return fmt.Errorf("%w: origin %q is not an http(s) origin", ErrCrossOriginCredential, cr.Origin)
-		}
-		if have := originOf(u); have != want {
-			return fmt.Errorf("%w: it belongs to %s, not %s", ErrCrossOriginCredential, have, want)
-		}
-	}
-	if ep.Scheme == "http" && !IsLoopback(ep.Hostname()) {
-		return fmt.Errorf("%w (%s)", ErrInsecureCredential, want)
-	}
-	t.cred, t.credOrigin = cr, want
-	return nil
-}
-
-// originOf returns scheme://host:port with the default port made explicit.
-func originOf(u *url.URL) string {
-	scheme := strings.ToLower(u.Scheme)
-	port := u.Port()
-	if port == "" {
-		switch scheme {
-		case "http":
-			port = "80"
-		case "https":
-			port = "443"
-		}
-	}
-	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
-}
-
-// IsLoopback reports whether host (without port) names the local machine.
-func IsLoopback(host string) bool {
-	h := strings.ToLower(strings.Trim(host, "[]"))
-	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
-		return true
-	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
-}
-
-// authorize adds the credential, only for its own origin.
-func (t *HTTPTransport) authorize(req *http.Request) {
-	cr := t.cred
-	if cr == nil || t.credOrigin == "" || originOf(req.URL) != t.credOrigin {
-		return
-	}
-	switch cr.Kind {
-	case CredentialBearer:
-		req.Header.Set("Authorization", "Bearer "+cr.Secret)
-	case CredentialAPIKey:
-		req.Header.Set(cr.Header, cr.Secret)
-	}
-}
 
 func (t *HTTPTransport) newRequest(ctx context.Context, method string, body []byte, m *Message) (*http.Request, error) {
 	var rd io.Reader
@@ -174,7 +83,6 @@ func (t *HTTPTransport) newRequest(ctx context.Context, method string, body []by
 	if m.Session != "" {
 		req.Header.Set("Mcp-Session-Id", m.Session)
 	}
-	t.authorize(req)
 	return req, nil
 }
 

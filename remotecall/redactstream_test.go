@@ -1,33 +1,24 @@
 package remotecall
 
-import (
-	"io"
-	"strings"
-	"testing"
-	"testing/iotest"
-)
+import "testing"
 
-// TestRedactReader_AcrossReads: a secret split across two reads of the
-// source (two appends of one artifact) is replaced all the same, at every
-// split point, and its JSON-escaped form too.
-func TestRedactReader_AcrossReads(t *testing.T) {
-	const secret = `tok-"12345"-end`
-	text := "a " + secret + " b " + `tok-\"12345\"-end` + " c " + secret
-	want := "a [redacted] b [redacted] c [redacted]"
-	for split := 1; split < len(text); split++ {
-		src := io.MultiReader(iotest.OneByteReader(strings.NewReader(text[:split])), strings.NewReader(text[split:]))
-		got, err := io.ReadAll(RedactReader(src, secret))
-		if err != nil {
-			t.Fatal(err)
+// TestRedactor_Edges: a secret split across two chunks is masked on both
+// sides of the boundary; text without a piece of it is left alone.
+func TestRedactor_Edges(t *testing.T) {
+	r := NewRedactor("tok-12345-end")
+	for _, c := range []struct {
+		prev, text string
+		whole      bool
+		want       string
+	}{
+		{"answer tok-123", "45-end more", true, "[redacted] more"},
+		{"", "answer tok-1", true, "answer [redacted]"},
+		{"", "answer tok-1", false, "answer tok-1"},     // its end is not shown
+		{"", "answer to", true, "answer to"},            // too short to tell
+		{"nothing", "45-end more", true, "45-end more"}, // no beginning before it
+	} {
+		if got := r.Edges(c.prev, c.text, c.whole); got != c.want {
+			t.Errorf("Edges(%q, %q, %v) = %q, want %q", c.prev, c.text, c.whole, got, c.want)
 		}
-		if string(got) != want {
-			t.Fatalf("split at %d: %q, want %q", split, got, want)
-		}
-	}
-	if got, _ := io.ReadAll(RedactReader(strings.NewReader("tok-"), secret)); string(got) != "tok-" {
-		t.Errorf("a prefix of the secret at the end: %q", got)
-	}
-	if r := strings.NewReader(text); RedactReader(r, "") != io.Reader(r) {
-		t.Error("no secret: want the reader itself")
 	}
 }

@@ -144,11 +144,12 @@ shoot() {
 	step 3-inputs
 	xdotool key --window "$win" Return
 	local title
-	title=$(wait_title ' — (succeeded|failed|stopped|interrupted)$')
+	# The title names the run's status in the window's language.
+	title=$(wait_title ' — (succeeded|failed|stopped|interrupted|成功|失败|已停止|已中断)$')
 	echo "screenshots: $shot_name: window title '$title'"
 	case $sample in
-	parallel) [[ $title == *"— failed" ]] || fail "$shot_name: the parallel sample did not fail: '$title'" ;;
-	remote) [[ $title == *"— succeeded" ]] || fail "$shot_name: the Remote Agent sample did not succeed: '$title'" ;;
+	parallel) [[ $title == *"— failed" || $title == *"— 失败" ]] || fail "$shot_name: the parallel sample did not fail: '$title'" ;;
+	remote) [[ $title == *"— succeeded" || $title == *"— 成功" ]] || fail "$shot_name: the Remote Agent sample did not succeed: '$title'" ;;
 	esac
 	sleep 2 # the run panel's last messages
 	step 4-done

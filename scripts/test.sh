@@ -15,6 +15,7 @@ mcp_interop_test=TestInteropMCP
 toolapp_interop_test=TestInteropToolApp
 mcp_conformance_test=TestMCPConformanceClient
 oauth_conformance_test=TestOAuthConformance
+mcp_server_conformance_test=TestConformanceServer
 keyring_test=TestKeyringRoundTrip_RealSecretService
 gotest_flags=(-race -timeout 30m -p 2)
 # TEST_PKGS narrows the run while working on a few packages (default ./...).
@@ -60,13 +61,13 @@ session() {
 	# Everything else, quietly; then the two acceptance tests verbosely so the
 	# log shows that they ran.
 	echo "== go test ${gotest_flags[*]} ${test_pkgs[*]}"
-	go test "${gotest_flags[@]}" -skip "^(${smoke_test}|${run_test}|${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${oauth_conformance_test}|${toolapp_interop_test})\$" "${test_pkgs[@]}" || status=1
+	go test "${gotest_flags[@]}" -skip "^(${smoke_test}|${run_test}|${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${oauth_conformance_test}|${toolapp_interop_test}|${mcp_server_conformance_test})\$" "${test_pkgs[@]}" || status=1
 
 	local pkgs=(.)
 	[ -d credentials ] && pkgs+=(./credentials)
-	pkgs+=(./a2a ./nodes/remotemcp ./nodes/toolapp)
-	echo "== go test -v -run '^(${smoke_test}|${run_test}|${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${oauth_conformance_test}|${toolapp_interop_test})\$' ${pkgs[*]}"
-	go test "${gotest_flags[@]}" -count=1 -v -run "^(${smoke_test}|${run_test}|${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${oauth_conformance_test}|${toolapp_interop_test})\$" "${pkgs[@]}" 2>&1 |
+	pkgs+=(./a2a ./nodes/remotemcp ./nodes/toolapp ./mcp/demoserver)
+	echo "== go test -v -run '^(${smoke_test}|${run_test}|${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${oauth_conformance_test}|${toolapp_interop_test}|${mcp_server_conformance_test})\$' ${pkgs[*]}"
+	go test "${gotest_flags[@]}" -count=1 -v -run "^(${smoke_test}|${run_test}|${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${oauth_conformance_test}|${toolapp_interop_test}|${mcp_server_conformance_test})\$" "${pkgs[@]}" 2>&1 |
 		tee "$work/acceptance.log" || status=1
 
 	report "$work/acceptance.log" "$smoke_test" "GUI smoke test (real binary under Xvfb)" || status=1
@@ -78,6 +79,8 @@ session() {
 	report "$work/acceptance.log" "$oauth_conformance_test" "MCP conformance suite, client-credentials extension scenarios (workrun credential login, real keyring)" || status=1
 	report "$work/acceptance.log" "$mcp_conformance_test" "MCP conformance suite, client scenarios of 2025-11-25 and 2026-07-28 (workrun mcp-conformance-client)" || status=1
 	grep -E 'MCP conformance, client scenarios required by' "$work/acceptance.log" | sed 's/^ *main_mcpconformance_test.go:[0-9]*: //' || true
+	report "$work/acceptance.log" "$mcp_server_conformance_test" "MCP conformance suite, server scenarios, against the demo server (2026-07-28 with the Tasks extension, 2025-11-25)" || status=1
+	grep -o 'conformance server [0-9-]*: .* checks)' "$work/acceptance.log" || true
 	return $status
 }
 
@@ -106,49 +109,24 @@ fi
 
 scripts/deps.sh test
 
-# The JavaScript A2A peer used by the interop tests.
-jsagent=a2a/testdata/jsagent
-if [ -f "$jsagent/package-lock.json" ]; then
-	if [ "$jsagent/node_modules/.package-lock.json" -nt "$jsagent/package-lock.json" ]; then
-		echo "npm: $jsagent/node_modules is up to date"
+# npm_ci DIR installs DIR's npm packages from its lockfile, unless its
+# node_modules is newer than the lockfile.
+npm_ci() {
+	local dir=$1
+	[ -f "$dir/package-lock.json" ] || return 0
+	if [ "$dir/node_modules/.package-lock.json" -nt "$dir/package-lock.json" ]; then
+		echo "npm: $dir/node_modules is up to date"
 	else
-		echo "npm: npm ci in $jsagent"
-		(cd "$jsagent" && npm ci --no-audit --no-fund --loglevel=error)
+		echo "npm: npm ci in $dir"
+		(cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
 	fi
-fi
+}
 
-# The MCP reference server used by the MCP interop test.
-everything=mcp/testdata/everything
-if [ -f "$everything/package-lock.json" ]; then
-	if [ "$everything/node_modules/.package-lock.json" -nt "$everything/package-lock.json" ]; then
-		echo "npm: $everything/node_modules is up to date"
-	else
-		echo "npm: npm ci in $everything"
-		(cd "$everything" && npm ci --no-audit --no-fund --loglevel=error)
-	fi
-fi
-
-# The official MCP conformance suite and its Node 22 (the client harness).
-conformance=mcp/testdata/conformance
-if [ -f "$conformance/package-lock.json" ]; then
-	if [ "$conformance/node_modules/.package-lock.json" -nt "$conformance/package-lock.json" ]; then
-		echo "npm: $conformance/node_modules is up to date"
-	else
-		echo "npm: npm ci in $conformance"
-		(cd "$conformance" && npm ci --no-audit --no-fund --loglevel=error)
-	fi
-fi
-
-# The MCP reference server the Tool App tests start over stdio.
-filesystem=mcp/testdata/filesystem
-if [ -f "$filesystem/package-lock.json" ]; then
-	if [ "$filesystem/node_modules/.package-lock.json" -nt "$filesystem/package-lock.json" ]; then
-		echo "npm: $filesystem/node_modules is up to date"
-	else
-		echo "npm: npm ci in $filesystem"
-		(cd "$filesystem" && npm ci --no-audit --no-fund --loglevel=error)
-	fi
-fi
+npm_ci a2a/testdata/jsagent    # the JavaScript A2A peer of the interop tests
+npm_ci mcp/testdata/everything # the MCP reference server of the MCP interop test
+npm_ci mcp/testdata/conformance # the official MCP conformance suite and its Node 22
+npm_ci mcp/testdata/filesystem # the MCP server the Tool App tests start over stdio
+npm_ci mcp/testdata/tsserver   # the TypeScript SDK v2 interop peer (mcp/mcptest)
 
 echo "== gofmt"
 mapfile -t gofiles < <(find . \( -name .git -o -name node_modules \) -prune -o -name '*.go' -type f -print)

@@ -106,10 +106,11 @@ func (w *Window) showFormatDoc() {
 	if doc == "" {
 		doc = lang.X("about.no_format_doc", "This build does not include the workflow file format document.")
 	}
-	rt := widget.NewRichTextFromMarkdown(doc)
+	rt := widget.NewRichTextFromMarkdown(readableMarkdown(doc))
 	rt.Wrapping = fyne.TextWrapWord
 	win := w.app.NewWindow(lang.X("about.format_doc", "Workflow file format"))
 	win.SetContent(container.NewVScroll(rt))
+	closeKeys(win)
 	win.Resize(fyne.NewSize(820, 700))
 	win.Show()
 }

@@ -48,13 +48,22 @@ func Run(d Deps) error {
 		}
 	}
 	w := NewWindow(a, d)
+	// Only this goroutine runs the driver's loop: Window.do drops what Fyne
+	// would run elsewhere once it shuts down (uithread.go).
+	uiGoroutine.Store(goroutineID())
+	defer uiGoroutine.Store(0)
 	// A signal that came while the window was being built waits in sigs.
 	// The window's context ends first, so no app goroutine hands the
-	// driver work while it shuts down.
+	// driver work while it shuts down; Fyne's own signal watcher may quit
+	// the loop first, and then the quit below is dropped.
 	go func() {
 		if _, ok := <-sigs; ok {
 			w.stop()
-			fyne.Do(a.Quit)
+			fyne.Do(func() {
+				if onUIGoroutine() {
+					a.Quit()
+				}
+			})
 		}
 	}()
 	a.Lifecycle().SetOnStarted(func() {
@@ -64,17 +73,7 @@ func Run(d Deps) error {
 			w.win.Resize(fitScreen(sw, sh, w.win.Canvas().Scale()))
 		}
 	})
-	tried := false
-	w.win.SetCloseIntercept(func() {
-		// Closing saves what was typed, as switching workflows does; when
-		// saving fails the window stays open once, with the error shown.
-		if tried {
-			w.win.Close()
-			return
-		}
-		tried = true
-		w.leave(w.win.Close)
-	})
+	w.win.SetCloseIntercept(w.requestQuit)
 	w.win.ShowAndRun()
 	// A quit from outside (SIGTERM, the menu) ends the loop without the
 	// close intercept: save what changed without touching the widgets.
@@ -124,16 +123,18 @@ type views struct {
 	panel   *RunPanel
 	tasks   *RemotePanel
 	records *RecordsView
-	tabs    *container.AppTabs
-	runBtn  *widget.Button
-	stopBtn *widget.Button
-	undoBtn *widget.Button
-	redoBtn *widget.Button
-	status  *tipLabel
-	tips    *tipLayer
-	panes   *Panes
-	palette *Palette
-	zoomLbl *widget.Label
+	// openWork lists the open remote tasks of every run (openwork.go).
+	openWork *OpenWorkView
+	tabs     *container.AppTabs
+	runBtn   *widget.Button
+	stopBtn  *widget.Button
+	undoBtn  *widget.Button
+	redoBtn  *widget.Button
+	status   *tipLabel
+	tips     *tipLayer
+	panes    *Panes
+	palette  *Palette
+	zoomLbl  *widget.Label
 }
 
 // eventPump is the engine event subscription (run.go).
@@ -143,6 +144,11 @@ type eventPump struct {
 	// applied, when set before the first event, is called after each event
 	// was shown (tests wait on it; the test driver runs fyne.Do inline).
 	applied func(Event)
+	// pins is the form of outputs typed by hand for a run from a node
+	// (run_from.go) while its dialog is shown; pinsAsked, when set (tests),
+	// is called when it is shown.
+	pins      *pinForm
+	pinsAsked func()
 }
 
 // demoAgent is the demo agent started from Help (empty when none).
@@ -198,6 +204,7 @@ func (w *Window) build() {
 	w.cv = NewCanvasView(w.doc, false)
 	w.cv.OnSelect = func() { w.insp.Show() }
 	w.cv.OnError = func(err error) { w.setStatus(err.Error()) }
+	w.cv.OnNodeMenu = w.nodeMenu // run_from.go
 	w.cv.OnView = w.showZoom
 	w.doc.OnChange = w.docChanged
 
@@ -211,6 +218,7 @@ func (w *Window) build() {
 	w.panel.OnRunChanged = w.refreshTasks
 	w.tasks = w.newRemotePanel()
 	w.records = w.newRecordsView()
+	w.openWork = w.newOpenWorkView()
 
 	w.list = labelList(func() int { return len(w.recs) }, func(i int) string { return w.recs[i].Workflow.Name })
 	w.list.OnSelected = func(i widget.ListItemID) {
@@ -282,14 +290,20 @@ func (w *Window) build() {
 		container.NewTabItem(lang.X("tab.problems", "Problems"), w.probBox),
 		container.NewTabItem(lang.X("tab.remote", "Remote tasks"), container.NewScroll(w.tasks.Object())),
 		container.NewTabItem(lang.X("tab.records", "Run records"), container.NewScroll(w.records.Object())),
+		container.NewTabItem(lang.X("tab.open_work", "Remote work"), container.NewVScroll(w.openWork.Object())),
 	)
-	records := w.tabs.Items[3]
+	records, openWork := w.tabs.Items[3], w.tabs.Items[4]
 	w.tabs.OnSelected = func(t *container.TabItem) {
-		if t == records {
+		switch t {
+		case records:
 			w.records.Reload()
+		case openWork:
+			w.openWork.Reload()
 		}
 	}
-	w.panes = NewPanes(w.app.Preferences(), left, centre, container.NewVScroll(w.insp.Object()), w.tabs)
+	inspScroll := container.NewVScroll(w.insp.Object())
+	w.insp.OnSubjectChanged = inspScroll.ScrollToTop
+	w.panes = NewPanes(w.app.Preferences(), left, centre, inspScroll, w.tabs)
 	body := container.NewBorder(toolbar, w.status, nil, nil, w.panes)
 	w.win.SetContent(container.NewStack(body, w.tips.root))
 	w.win.SetMainMenu(w.menu())
@@ -357,6 +371,8 @@ func (w *Window) menu() *fyne.MainMenu {
 		item(lang.X("wf.import_menu", "Import workflow file (.json)…"), key(fyne.KeyO, ctrl), w.importWorkflow),
 		item(lang.X("wf.import_path_menu", "Import from a typed path…"), nil, w.importFromPath),
 		item(lang.X("wf.export_menu", "Export workflow file (.json)…"), key(fyne.KeyE, ctrl), w.exportWorkflow),
+		fyne.NewMenuItemSeparator(),
+		w.quitItem(key(fyne.KeyQ, ctrl)),
 	)
 	// The text-editing keys are only named in the label: a menu shortcut
 	// would take them from the entry being typed in.
@@ -447,6 +463,7 @@ func (w *Window) shortcuts() {
 	on(custom(fyne.KeyO, ctrl), w.importWorkflow)
 	on(custom(fyne.KeyE, ctrl), w.exportWorkflow)
 	on(custom(fyne.KeyR, ctrl), w.runClicked)
+	on(custom(fyne.KeyQ, ctrl), w.requestQuit)
 	on(custom(fyne.KeyEqual, ctrl), w.zoomIn)
 	on(custom(fyne.KeyMinus, ctrl), w.zoomOut)
 	on(custom(fyne.Key0, ctrl), func() { w.cv.Fit() })
@@ -478,9 +495,10 @@ func (w *Window) updateTitle() {
 		title += " •"
 	}
 	if w.panel.RunID() != "" && w.panel.Run().Status != "" {
-		title += " — " + string(w.panel.Run().Status)
+		title += " — " + StatusLabel(string(w.panel.Run().Status))
 	}
 	w.win.SetTitle(title)
+	w.noteVersion()
 }
 
 func enable(b *widget.Button, on bool) {
@@ -607,6 +625,7 @@ func (w *Window) reloadList(selectID string) {
 func (w *Window) open(r workrun.WorkflowRecord) {
 	w.wfID = r.ID
 	w.setDocument(NewDocument(r.Workflow))
+	w.showLatestRun()
 }
 
 // OpenWorkflow shows wf as an unsaved (id "") or saved workflow.

@@ -39,6 +39,7 @@ func (w *Window) newCredentialsView() *CredentialsView {
 	changed := func(cs []Credential) {
 		w.rs.creds = cs
 		w.insp.Show()
+		w.insp.RefreshCredentials()
 	}
 	v.OnSave = func(c Credential, secret string) {
 		w.keyring(func(ctx context.Context) (func(), error) {

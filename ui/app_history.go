@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -85,7 +86,7 @@ func (w *Window) readRecord(ctx context.Context, runID string) (runRecord, error
 func (w *Window) showRecord(rec runRecord) fyne.Window {
 	tasks := w.newRemotePanel()
 	tasks.ShowResult(rec.tasks, rec.files, rec.tasksErr)
-	return recordWindow(w.app, rec, tasks)
+	return recordWindow(w.app, rec, tasks, func() { w.openInEditor(rec.run) })
 }
 
 // newRemotePanel makes a remote task panel whose file results save through
@@ -169,3 +170,17 @@ func (w *Window) fileResults(ctx context.Context, runID string, ts []workrun.Rem
 // errFileResults marks a failure to read the file results of task records
 // that were read.
 var errFileResults = errors.New("file results")
+
+// openInEditor opens the workflow a run belongs to in the editor, as it is
+// now; a run whose workflow was deleted opens its own copy, unsaved.
+func (w *Window) openInEditor(r workrun.Run) {
+	w.leave(func() {
+		if i := slices.IndexFunc(w.recs, func(x workrun.WorkflowRecord) bool { return x.ID == r.WorkflowID }); i >= 0 && r.WorkflowID != "" {
+			w.open(w.recs[i])
+			w.selectListed(r.WorkflowID)
+			return
+		}
+		w.OpenWorkflow("", r.Workflow)
+		w.selectListed("")
+	})
+}

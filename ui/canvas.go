@@ -22,6 +22,9 @@ const (
 	portR = 6 // radius of the input port and output handle at zoom 1
 
 	minZoom = 0.05
+	// fitMinZoom is the smallest zoom Fit chooses: node titles stay
+	// readable (the 1024×700 window used to open a sample at 39 %).
+	fitMinZoom = 0.6
 	// textZoom is the zoom below which node texts are not drawn.
 	textZoom = 0.35
 	maxZoom  = 3
@@ -62,6 +65,9 @@ type CanvasView struct {
 	OnError  func(error)
 	// OnView is called after the zoom or the pan changed.
 	OnView func()
+	// OnNodeMenu asks for a node's context menu at a window position
+	// (canvas_menu.go).
+	OnNodeMenu func(nodeID string, at fyne.Position)
 }
 
 // NewCanvasView shows doc; a read-only view selects but never edits.
@@ -180,7 +186,9 @@ func (cv *CanvasView) Fit() {
 	const pad = 30
 	s := cv.Size()
 	z := min((s.Width-2*pad)/(maxX-minX), (s.Height-2*pad)/(maxY-minY))
-	cv.zoom = max(minZoom, min(1, z))
+	// Never below a zoom whose labels can be read: a workflow wider than
+	// that shows from its left end and is panned to (or zoomed out by hand).
+	cv.zoom = max(fitMinZoom, min(1, z))
 	cv.offset = fyne.NewPos(pad-minX*cv.zoom, pad-minY*cv.zoom)
 	cv.layoutAll()
 }
@@ -500,18 +508,23 @@ func (r *canvasRenderer) Refresh() {
 
 // edgeShape is one drawn edge: a line, an arrowhead and the branch label.
 type edgeShape struct {
-	key    EdgeKey
-	when   string
-	line   *canvas.Line
-	a1, a2 *canvas.Line
-	label  *canvas.Text
+	key     EdgeKey
+	when    string
+	errPort bool // leaves its source's error port (drawn in the error colour)
+	line    *canvas.Line
+	a1, a2  *canvas.Line
+	label   *canvas.Text
 }
 
 func newEdgeShape(e workrun.Edge) *edgeShape {
 	c := theme.Color(theme.ColorNameForeground)
-	es := &edgeShape{key: EdgeKey{e.From, e.To}, when: e.When,
+	es := &edgeShape{key: EdgeKey{e.From, e.To}, when: e.When, errPort: e.Port == workrun.PortError,
 		line: canvas.NewLine(c), a1: canvas.NewLine(c), a2: canvas.NewLine(c),
 		label: canvas.NewText(e.When, c)}
+	if es.errPort {
+		es.when = uiText(msgEdgeErrorLabel)
+		es.label.Text = es.when
+	}
 	es.line.StrokeWidth, es.a1.StrokeWidth, es.a2.StrokeWidth = 1.5, 1.5, 1.5
 	return es
 }
@@ -521,6 +534,9 @@ func (e *edgeShape) hide() { e.line.Hide(); e.a1.Hide(); e.a2.Hide(); e.label.Hi
 func (e *edgeShape) place(a, b fyne.Position, zoom float32, selected bool) {
 	c := theme.Color(theme.ColorNameForeground)
 	w := float32(1.5)
+	if e.errPort {
+		c = theme.Color(theme.ColorNameError)
+	}
 	if selected {
 		c, w = theme.Color(theme.ColorNamePrimary), 3
 	}
@@ -829,6 +845,9 @@ func StatusLabel(s string) string {
 	if s == "" {
 		return ""
 	}
+	if s == string(workrun.NodeHandled) {
+		return uiText(msgStatusHandled)
+	}
 	return lang.X("status."+s, s)
 }
 
@@ -840,7 +859,7 @@ func statusColor(s workrun.NodeStatus) color.Color {
 		return theme.Color(theme.ColorNameError)
 	case workrun.NodeRunning:
 		return theme.Color(theme.ColorNamePrimary)
-	case workrun.NodeInterrupted, workrun.NodeStopped:
+	case workrun.NodeInterrupted, workrun.NodeStopped, workrun.NodeHandled:
 		return theme.Color(theme.ColorNameWarning)
 	}
 	return theme.Color(theme.ColorNamePlaceHolder)

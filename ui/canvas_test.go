@@ -155,7 +155,18 @@ func TestCanvasWidget_W1(t *testing.T) {
 
 func TestCanvasWidget_ZoomPanFit(t *testing.T) {
 	w := newTestWindow(t, Deps{})
+	// Too wide to fit at a readable zoom: Fit stops there, showing the
+	// workflow's start (1024×700 used to open a sample at 39 %).
 	w.OpenWorkflow("", bigWorkflow(40, 60))
+	w.cv.Fit()
+	if z := w.cv.Zoom(); z < fitMinZoom {
+		t.Errorf("Fit chose %v, below the readable %v", z, fitMinZoom)
+	}
+	if p := w.cv.nodes[w.doc.wf.Nodes[0].ID].Position(); p.X < 0 || p.Y < 0 {
+		t.Errorf("after Fit the first node is at %v, off the view", p)
+	}
+	// One that fits: every node is in view.
+	w.OpenWorkflow("", bigWorkflow(3, 2))
 	w.cv.Fit()
 	for _, n := range w.doc.wf.Nodes {
 		nb := w.cv.nodes[n.ID]

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 
 	"workrun/workrun"
@@ -37,6 +38,9 @@ type Deps struct {
 	// CheckMCP is the Remote MCP Tool's connection test: initialize and
 	// tools/list with the chosen credential ("" for none), never a tool call.
 	CheckMCP func(ctx context.Context, url, credential string) ([]MCPTool, error)
+	// CheckToolApp is the Tool App's connection test: start the program of
+	// a node's config (its command, env, cwd), list its tools, stop it.
+	CheckToolApp func(ctx context.Context, config json.RawMessage) ([]MCPTool, error)
 	// CheckOrigin normalises a credential's origin to scheme://host:port or
 	// refuses it, by the remote layer's one origin rule (main.go passes
 	// remotecall.CheckCredentialOrigin); its errors may be

@@ -5,7 +5,7 @@
 // disables what needs it and keeps workflows in memory).
 //
 // App layer and widgets. Window is the app layer: the methods on *Window
-// (app.go, run.go, app_history.go, app_credentials.go, about.go and
+// (app.go, run.go, run_from.go, app_history.go, app_credentials.go, about.go and
 // inspect_app.go) own the window's context, w.ctx, canceled in
 // Close; every goroutine: a piece of work goes through Window.background
 // (work off the UI thread, then a function on it), besides which there are

@@ -24,6 +24,8 @@ func (w *Window) newInspector() *Inspector {
 		DeleteSelection: func() { w.doc.DeleteSelection() },
 		Title:           func(id, title, as string) { w.doc.EditTitle(id, title, as) },
 		Config:          func(id string, cfg json.RawMessage, as string) { w.doc.EditConfig(id, cfg, as) },
+		Policy:          func(id string, p NodePolicy) { w.doc.SetPolicy(id, p) },
+		EdgePort:        func(k EdgeKey, port string) { w.doc.SetEdgePort(k, port) },
 	}
 	in.OnStatus = w.setStatus
 	in.OnAddCredential = w.showCredentials
@@ -36,6 +38,11 @@ func (w *Window) newInspector() *Inspector {
 	}
 	if check := w.deps.CheckMCP; check != nil {
 		in.OnTestMCP = connectionTest(w, check)
+	}
+	if check := w.deps.CheckToolApp; check != nil {
+		in.OnTestToolApp = func(cfg json.RawMessage, show func([]MCPTool, error)) {
+			connectionTest(w, func(ctx context.Context, _, _ string) ([]MCPTool, error) { return check(ctx, cfg) })("", "", show)
+		}
 	}
 	if mgr := w.deps.Credentials; mgr != nil {
 		in.OnCredentials = func(show func([]Credential, error)) {

@@ -55,9 +55,16 @@ type Inspector struct {
 	// OnTestMCP asks for the MCP connection test (tools/list); show gets
 	// the tools. Nil: the test is not available.
 	OnTestMCP func(url, credential string, show func([]MCPTool, error))
+	// OnTestToolApp asks for the Tool App's connection test with the
+	// node's config as the form holds it.
+	OnTestToolApp func(config json.RawMessage, show func([]MCPTool, error))
 	// OnCredentials asks for the saved credentials' names for a picker;
 	// show gets them. Nil: the picker offers only the node's own.
 	OnCredentials func(show func([]Credential, error))
+	// OnSubjectChanged is called after the form was built for another
+	// node, edge, selection or workflow (the app scrolls it to the top).
+	OnSubjectChanged func()
+	subject          string
 	// OnAddCredential asks to open the credentials dialog.
 	OnAddCredential func()
 
@@ -93,6 +100,9 @@ type InspectorEdits struct {
 	DeleteSelection func()
 	Title           func(nodeID, title, as string)
 	Config          func(nodeID string, config json.RawMessage, as string)
+	// Policy and EdgePort edit failure handling (inspector_policy.go).
+	Policy   func(nodeID string, p NodePolicy)
+	EdgePort func(k EdgeKey, port string)
 }
 
 func (e InspectorEdits) name(s, as string) {
@@ -161,20 +171,25 @@ func (in *Inspector) status(text string) {
 func (in *Inspector) Show() {
 	d := in.doc()
 	sel := d.Selected()
-	var sig string
+	var sig, subject string
 	switch {
 	case len(sel) == 1:
 		n, _ := d.Node(sel[0])
 		sig = "n:" + n.ID + n.Title + string(n.Config) + stateSig(d.wf.State)
+		subject = "n:" + n.ID
 	case len(sel) > 1:
 		sig = fmt.Sprintf("m:%d", len(sel))
+		subject = sig
 	case d.SelectedEdges() == 1:
 		for k := range d.selEdges {
 			sig = "e:" + k.From + ">" + k.To + d.wf.Edges[d.edgeIndex(k)].When
+			subject = "e:" + k.From + ">" + k.To
 		}
 	default:
 		sig = "w:" + d.wf.Name + stateSig(d.wf.State)
+		subject = "w"
 	}
+	subject = fmt.Sprintf("%p|", d) + subject
 	// The form's closures hold the document: another document is another form.
 	sig = fmt.Sprintf("%p|", d) + sig
 	if in.applying {
@@ -196,6 +211,14 @@ func (in *Inspector) Show() {
 		in.pending = ""
 	}
 	in.sig = sig
+	if subject != in.subject {
+		// Another thing is shown: its form starts at its top, not at the
+		// offset the last one was scrolled to (which may be past its end).
+		in.subject = subject
+		if in.OnSubjectChanged != nil {
+			defer in.OnSubjectChanged()
+		}
+	}
 	in.unfocus()
 	in.box.RemoveAll()
 	in.nodeID = ""
@@ -313,6 +336,7 @@ func (in *Inspector) showEdge(d *Document, k EdgeKey) {
 	in.box.Add(heading(lang.X("insp.edge", "Edge")))
 	in.box.Add(widget.NewLabel(k.From + " → " + k.To))
 	from, _ := d.Node(k.From)
+	in.addEdgePort(d, k) // inspector_policy.go
 	if info, _ := kindInfo(from.Type); len(info.Branches) > 0 {
 		sel := newSelect(info.Branches, func(s string) { in.Edits.edgeWhen(k, s) })
 		sel.Selected = d.wf.Edges[d.edgeIndex(k)].When
@@ -363,6 +387,9 @@ func (in *Inspector) showNode(d *Document, n workrun.NodeSpec) {
 	if mf != nil {
 		mf.finish(cfg)
 	}
+	in.building = false
+	in.building = true
+	in.addPolicy(n, state, form) // inspector_policy.go
 	in.building = false
 	in.title.OnChanged = func(string) { in.edit(n, "title") }
 	// The problems go under the form: appearing and going as a value is
@@ -502,14 +529,26 @@ func (in *Inspector) addField(n workrun.NodeSpec, f workrun.ConfigField, raw jso
 		} else if str != "" {
 			opts = []string{str}
 		}
+		none := ""
+		if f.Value == workrun.ValueCredential {
+			none = noCredential()
+		}
 		if !f.Required {
-			opts = append([]string{""}, opts...)
+			opts = append([]string{none}, opts...)
 		}
 		s := newSelect(opts, func(string) { changed() })
 		s.Selected = str
+		if str == "" {
+			s.Selected = none
+		}
 		in.widgets[f.Key] = s
 		item(label, s)
-		reader(func() (any, bool, error) { return s.Selected, s.Selected != "", nil })
+		reader(func() (any, bool, error) {
+			if s.Selected == none {
+				return "", false, nil
+			}
+			return s.Selected, s.Selected != "", nil
+		})
 		if f.Value == workrun.ValueCredential {
 			in.loadCredentials(s, str)
 		}
@@ -561,6 +600,12 @@ func (in *Inspector) addField(n workrun.NodeSpec, f workrun.ConfigField, raw jso
 		e := entry(strings.Join(args, "\n"), true)
 		item(label, e)
 		reader(func() (any, bool, error) { ls := lines(e.Text); return ls, len(ls) > 0, nil })
+		if f.Protocol == workrun.ProtocolMCPStdio {
+			// The program is the MCP server: its test starts it.
+			mf := mcpFor()
+			mf.stdio = true
+			item("", mf.testRow())
+		}
 	case workrun.ValueTool:
 		mf := mcpFor()
 		mf.toolKey = f.Key
@@ -731,7 +776,7 @@ func (in *Inspector) loadCredentials(s *widget.Select, current string) {
 	}
 	id := in.nodeID
 	in.OnCredentials(func(cs []Credential, err error) {
-		opts := []string{""}
+		opts := []string{noCredential()}
 		for _, c := range cs {
 			opts = append(opts, c.Name)
 		}
@@ -754,12 +799,34 @@ func (in *Inspector) loadCredentials(s *widget.Select, current string) {
 func (in *Inspector) credential() string {
 	for _, f := range in.info.Fields {
 		if f.Value == workrun.ValueCredential {
-			if s, ok := in.widgets[f.Key].(*widget.Select); ok {
+			if s, ok := in.widgets[f.Key].(*widget.Select); ok && s.Selected != noCredential() {
 				return s.Selected
 			}
 		}
 	}
 	return ""
+}
+
+// noCredential is the credential picker's first entry: the node sends no
+// credential.
+func noCredential() string { return lang.X("insp.no_credential", "No authentication") }
+
+// RefreshCredentials reads the credential list again into the pickers of
+// the form shown (a credential was added or deleted in Settings), keeping
+// what each has chosen.
+func (in *Inspector) RefreshCredentials() {
+	for _, f := range in.info.Fields {
+		if f.Value != workrun.ValueCredential {
+			continue
+		}
+		if s, ok := in.widgets[f.Key].(*widget.Select); ok {
+			cur := s.Selected
+			if cur == noCredential() {
+				cur = ""
+			}
+			in.loadCredentials(s, cur)
+		}
+	}
 }
 
 // agentURL is the URL typed for an A2A agent.
@@ -805,7 +872,7 @@ func (in *Inspector) testConnection() {
 	add.Hide()
 	done := in.testDone
 	in.OnTestAgent(in.agentURL(), cred, func(rep AgentReport, err error) {
-		out.SetText(reportText(rep, err, cred != ""))
+		out.SetText(reportText(rep, err, cred != "") + "\n" + testedWith(cred))
 		if errors.Is(err, ErrNeedsCredential) || errors.Is(err, ErrCredentialRefused) {
 			add.Show()
 		}
@@ -846,6 +913,15 @@ func reportText(r AgentReport, err error, withCred bool) string {
 		lines = append(lines, lang.X("insp.cred_ok", "Credential accepted")+": "+yn(r.CredentialAccepted))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// testedWith says which credential a connection test sent, so a result
+// is never read as that of another one.
+func testedWith(cred string) string {
+	if cred == "" {
+		return lang.X("insp.tested_without", "Tested without a credential.")
+	}
+	return fmt.Sprintf(lang.X("insp.tested_with", "Tested with the credential %s."), cred)
 }
 
 func lines(s string) []string {

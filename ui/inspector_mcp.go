@@ -56,6 +56,9 @@ type mcpForm struct {
 	shown   string            // the tool whose schema the rows follow ("": none known)
 
 	toolKey, argsKey string // the config keys of the tool and its arguments
+	// stdio: the server is the program of the node's command (Tool App);
+	// url then holds the tested command, the key of its tool list.
+	stdio bool
 }
 
 // mcpParam is one argument row.
@@ -101,7 +104,7 @@ func (in *Inspector) newMCPForm(n workrun.NodeSpec, state map[string]workrun.Fie
 // testRow is the Test connection button, its status and the tools found.
 func (f *mcpForm) testRow() fyne.CanvasObject {
 	testB := widget.NewButtonWithIcon(lang.X("insp.test", "Test connection"), theme.SearchIcon(), f.test)
-	if f.in.OnTestMCP == nil {
+	if (f.stdio && f.in.OnTestToolApp == nil) || (!f.stdio && f.in.OnTestMCP == nil) {
 		testB.Disable()
 	}
 	f.in.widgets["test"] = testB
@@ -173,21 +176,42 @@ func (f *mcpForm) current() bool {
 // test runs the connection test with the typed URL and chosen credential;
 // it lists the tools and never calls one.
 func (f *mcpForm) test() {
-	if f.in.OnTestMCP == nil {
+	in := f.in
+	test := func(show func([]MCPTool, error)) { in.OnTestMCP(strings.TrimSpace(f.url.Text), in.credential(), show) }
+	if f.stdio {
+		if in.OnTestToolApp == nil {
+			return
+		}
+		cfg, err := f.config()
+		if err != nil {
+			f.showTools(nil, err)
+			return
+		}
+		var c struct {
+			Command []string `json:"command"`
+		}
+		_ = json.Unmarshal(cfg, &c) // a config the form built; no command is an empty key
+		f.url.SetText(strings.Join(c.Command, "\n"))
+		test = func(show func([]MCPTool, error)) { in.OnTestToolApp(cfg, show) }
+	} else if in.OnTestMCP == nil {
 		return
 	}
 	u := strings.TrimSpace(f.url.Text)
 	f.status.SetText(lang.X("insp.testing", "Testing…"))
 	f.status.Show()
 	f.tools.Hide()
-	in := f.in
 	done := in.testDone
-	in.OnTestMCP(u, in.credential(), func(tools []MCPTool, err error) {
+	cred := in.credential()
+	test(func(tools []MCPTool, err error) {
 		if err == nil {
 			in.mcp.tools[u] = tools
 		}
 		if f.current() {
 			f.showTools(tools, err)
+			if !f.stdio { // a Tool App sends no credential
+				f.status.SetText(strings.TrimSpace(f.status.Text + "\n" + testedWith(cred)))
+				f.status.Show()
+			}
 			if f.schemaTool(strings.TrimSpace(f.tool.Text)) != f.shown {
 				f.setRows(strings.TrimSpace(f.tool.Text), f.values())
 			}
@@ -196,6 +220,20 @@ func (f *mcpForm) test() {
 			done()
 		}
 	})
+}
+
+// config is the node's config as the form holds it (a Tool App's test
+// starts the program typed, applied or not).
+func (f *mcpForm) config() (json.RawMessage, error) {
+	vals, err := f.in.collect()
+	if err != nil {
+		return nil, err
+	}
+	cur := f.n.Config
+	if n, ok := f.in.doc().Node(f.n.ID); ok {
+		cur = n.Config
+	}
+	return mergeConfig(cur, f.in.info, vals), nil
 }
 
 // showTools shows a test's result: each tool with its title, task support

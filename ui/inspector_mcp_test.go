@@ -348,7 +348,7 @@ func TestInspectorMCP_DemoServer(t *testing.T) {
 	in := w.insp
 	testMCP(t, in)
 	shown := strings.Join(texts(in.Object()), "\n")
-	for _, want := range []string{"✓ 8 tools", "research — Research (long-running)", "task optional", "echo — Echo", "no tasks (plain call)"} {
+	for _, want := range []string{"✓ 9 tools", "research — Research (long-running)", "task optional", "echo — Echo", "no tasks (plain call)"} {
 		if !strings.Contains(shown, want) {
 			t.Errorf("demo tool list lacks %q:\n%s", want, shown)
 		}

@@ -147,7 +147,7 @@ func TestInspector_TestConnection(t *testing.T) {
 		return s
 	}
 	got := run()
-	for _, want := range []string{"Demo Agent", "http://127.0.0.1:41241/a2a", "Streaming: yes", "Security schemes: bearer"} {
+	for _, want := range []string{"Demo Agent", "http://127.0.0.1:41241/a2a", "Streaming: yes", "Security schemes: bearer", "Tested without a credential."} {
 		if !strings.Contains(got, want) {
 			t.Errorf("result %q lacks %q", got, want)
 		}
@@ -158,6 +158,13 @@ func TestInspector_TestConnection(t *testing.T) {
 	in.widgets["url"].(*widget.Entry).SetText("https://api.example.com/v1/chat")
 	if got := run(); !strings.Contains(got, "chat API") {
 		t.Errorf("error result %q", got)
+	}
+	// The result names the credential the test sent.
+	s := in.widgets["credential"].(*widget.Select)
+	s.Options = append(s.Options, "prod")
+	s.SetSelected("prod")
+	if got := run(); !strings.Contains(got, "Tested with the credential prod.") || gotCred != "prod" {
+		t.Errorf("result %q sent %q, want it to name the credential prod", got, gotCred)
 	}
 }
 

@@ -23,9 +23,9 @@ import (
 // realKinds are the node kinds main.go gives the engine, in the same
 // order: the window's tests describe and check nodes with the real ones.
 func realKinds() []workrun.Kind {
-	return []workrun.Kind{remoteagent.New(remoteagent.Deps{}), remotemcp.New(remotemcp.Deps{}), toolapp.New(toolapp.Deps{}),
+	return []workrun.Kind{remoteagent.New(remoteagent.Deps{}), remotemcp.New(remotemcp.Deps{}),
 		start.Kind{}, set.Kind{}, condition.Kind{}, join.Kind{}, output.Kind{},
-		humanreview.Kind{}, askhuman.Kind{}, process.Kind{}}
+		humanreview.Kind{}, askhuman.Kind{}, process.Kind{}, toolapp.New(toolapp.Deps{})}
 }
 
 // kindsEngine is an engine with the real kinds and no store: enough for

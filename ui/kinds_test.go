@@ -73,7 +73,7 @@ func TestKinds_FromTheirDescriptions(t *testing.T) {
 		got = append(got, append([]string{g.Name}, g.Kinds...))
 	}
 	want := [][]string{{"agents", "remote_agent", "remote_mcp"}, {"logic", "start", "set", "condition", "join", "output"},
-		{"people", "human_review", "ask_human"}, {"local", "process"}}
+		{"people", "human_review", "ask_human"}, {"local", "process", "tool_app"}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("palette groups (-want +got):\n%s", diff)
 	}

@@ -9,7 +9,9 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -328,7 +330,7 @@ type runRecord struct {
 // recordWindow shows a past run read-only in its own window of a: its
 // canvas with node statuses, its run panel, its timeline and tasks (a
 // remote task panel already filled).
-func recordWindow(a fyne.App, rec runRecord, tasks *RemotePanel) fyne.Window {
+func recordWindow(a fyne.App, rec runRecord, tasks *RemotePanel, openInEditor func()) fyne.Window {
 	r := rec.run
 	panel := NewRunPanel(true)
 	cv := NewCanvasView(NewDocument(r.Workflow), true)
@@ -346,7 +348,18 @@ func recordWindow(a fyne.App, rec runRecord, tasks *RemotePanel) fyne.Window {
 	)
 	win := a.NewWindow(fmt.Sprintf("%s — %s (%s)", r.WorkflowName, shortID(r.ID), lang.X("rec.readonly", "read-only")))
 	split := container.NewVSplit(cv, tabs)
-	win.SetContent(split)
+	// Closable without a window manager's frame: a Close button, Esc and
+	// Ctrl+W.
+	closeB := widget.NewButton(lang.X("close", "Close")+"  (Esc)", win.Close)
+	bar := container.NewHBox(layout.NewSpacer(), closeB)
+	if openInEditor != nil {
+		bar.Objects = append([]fyne.CanvasObject{widget.NewButton(lang.X("rec.open_editor", "Open in editor"), func() {
+			openInEditor()
+			win.Close()
+		})}, bar.Objects...)
+	}
+	win.SetContent(container.NewBorder(nil, bar, nil, nil, split))
+	closeKeys(win)
 	win.Resize(fyne.NewSize(1000, 720))
 	win.Show()
 	cv.Fit()
@@ -403,4 +416,14 @@ func compactJSON(v any) string {
 		return string(b[:400]) + "…"
 	}
 	return string(b)
+}
+
+// closeKeys makes Esc and Ctrl+W close a secondary window.
+func closeKeys(win fyne.Window) {
+	win.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
+		if ev.Name == fyne.KeyEscape {
+			win.Close()
+		}
+	})
+	win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyW, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { win.Close() })
 }

@@ -29,6 +29,20 @@ type runState struct {
 	// tasksShown, when set, is called after remote tasks were read and
 	// shown (tests wait on it).
 	tasksShown func(runID string)
+	// going names the workflow of each run seen running or stopping.
+	going map[string]string
+	// quitTried is set once a quit saved (or tried to save) the workflow.
+	quitTried bool
+	// quit, when set, replaces app.Quit; quitAsked is told what the quit
+	// dialog said (tests).
+	quit      func()
+	quitAsked func(msg string)
+	// latestShown, when set, is called once a workflow's latest run was
+	// shown on opening it (tests).
+	latestShown func(runID string)
+	// openShown, when set, is called after the Remote work list was read
+	// and shown (tests).
+	openShown func()
 	// creds is the credential list as last read (nil: not read yet).
 	creds []Credential
 	// mu is held by every function the app layer's goroutines hand to
@@ -45,6 +59,9 @@ func (w *Window) do(f func()) {
 		return // the window is closing: the driver may be shutting down
 	}
 	fyne.Do(func() {
+		if !onUIGoroutine() {
+			return // Fyne is shutting down and runs it inline (uithread.go)
+		}
 		w.rs.mu.Lock()
 		defer w.rs.mu.Unlock()
 		if w.ctx.Err() == nil {
@@ -155,6 +172,9 @@ func (w *Window) applyBatch(evs []Event) {
 	var tasks, run, records bool
 	for _, ev := range evs {
 		w.panel.ApplyQuiet(ev)
+		if ev.Run != nil {
+			w.noteRun(ev.Run)
+		}
 		if ev.RunID == runID && runID != "" {
 			if ev.Node != nil && callsRemote(ev.Node.Type) || ev.Run != nil || ev.Message != nil && callsRemote(w.panel.NodeKind(ev.NodeID)) {
 				tasks = true
@@ -174,6 +194,9 @@ func (w *Window) applyBatch(evs []Event) {
 	}
 	if records {
 		w.records.Reload()
+		if w.tabs.Selected() == w.tabs.Items[4] {
+			w.openWork.Reload()
+		}
 	}
 	if w.applied != nil {
 		for _, ev := range evs {
@@ -382,9 +405,9 @@ func (w *Window) runAgain() {
 	if w.deps.Engine == nil || r.ID == "" {
 		return
 	}
-	wf := r.Workflow
-	if len(wf.Nodes) == 0 {
-		wf = w.doc.Workflow()
+	wf, ok := w.runAgainWorkflow(r)
+	if !ok {
+		return
 	}
 	id, err := w.deps.Engine.Start(w.ctx, r.WorkflowID, wf, r.Inputs)
 	if err != nil {
@@ -477,6 +500,9 @@ func (w *Window) showInputs(wf workrun.Workflow, last workrun.Values) {
 	}
 	if first != nil {
 		w.win.Canvas().Focus(first)
+		// The last run's value is selected, so typing replaces it rather
+		// than gluing onto it.
+		first.TypedShortcut(&fyne.ShortcutSelectAll{})
 	}
 }
 

@@ -44,6 +44,7 @@ type RunPanel struct {
 	listShown                                       time.Time // last redraw of the message list
 
 	header   *widget.Label
+	note     *widget.Label // what the app layer says of the run shown (an older version)
 	reason   *widget.Label
 	actions  *fyne.Container
 	nodeList *widget.List
@@ -76,6 +77,10 @@ func NewRunPanel(readOnly bool) *RunPanel {
 	p.reason.Importance = widget.DangerImportance
 	p.reason.Wrapping = fyne.TextWrapWord
 	p.reason.Hide()
+	p.note = widget.NewLabel("")
+	p.note.Importance = widget.WarningImportance
+	p.note.Wrapping = fyne.TextWrapWord
+	p.note.Hide()
 	p.actions = container.NewHBox()
 
 	p.nodeList = widget.NewList(func() int { return len(p.order) },
@@ -129,7 +134,7 @@ func NewRunPanel(readOnly bool) *RunPanel {
 	detail.Offset = 0.45
 	split := container.NewHSplit(p.nodeList, detail)
 	split.Offset = 0.34
-	p.root = container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, p.actions, p.header), p.reason), nil, nil, nil, split)
+	p.root = container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, p.actions, p.header), p.note, p.reason), nil, nil, nil, split)
 	p.reset("")
 	p.Flush()
 	return p
@@ -160,6 +165,13 @@ func (p *RunPanel) reset(runID string) {
 	if changed && p.OnRunChanged != nil {
 		p.OnRunChanged(runID)
 	}
+}
+
+// SetNote shows a line under the header ("" hides it).
+func (p *RunPanel) SetNote(text string) {
+	p.note.SetText(text)
+	p.note.Hidden = text == ""
+	p.note.Refresh()
 }
 
 // Clear shows no run.
@@ -503,7 +515,7 @@ func (p *RunPanel) nodeStatus(id string) string {
 	if d := nodeDuration(n); d > 0 {
 		s += " (" + formatDuration(d) + ")"
 	}
-	return s
+	return s + failureNote(p.run, n) // runpanel_failure.go
 }
 
 func nodeDuration(n workrun.NodeRun) time.Duration {
@@ -809,7 +821,7 @@ func (p *RunPanel) refreshHeader() {
 		// asking for input or authentication cannot be answered here (docs/remote-agent.md R8):
 		// Stop sends its task the cancel, Run again starts a new run. Every
 		// interrupted run can be stopped.
-		if r.Interruption == workrun.InterruptedByExit {
+		if r.Interruption == workrun.InterruptedByExit || r.Interruption == workrun.InterruptedByUnreachable {
 			add(lang.X("run.resume", "Resume"), p.OnResume)
 		}
 		add(lang.X("run.stop", "Stop"), p.OnStop)
@@ -834,6 +846,8 @@ func interruptionText(r workrun.Run) string {
 			s = HumanError(r.Reason) + "\n" + s
 		}
 		return s
+	case workrun.InterruptedByUnreachable:
+		s = lang.X("run.int_unreachable", "Interrupted: a remote server stopped answering about a task it accepted; nothing was cancelled. Resume continues the same task once it is back; Stop ends the run and cancels its remote tasks.")
 	case workrun.InterruptedByHuman:
 		s = lang.X("run.int_human", "Waiting for a person: approve, reject or answer below.")
 	default:

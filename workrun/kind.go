@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -119,6 +120,9 @@ func DecodeConfig(spec NodeSpec, v any) error {
 				zh = " " + en
 			}
 			return texts.Fail(err, msgConfigType, te.Field, en, te.Value, zh)
+		}
+		if key, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			return texts.Fail(err, msgConfigUnknownKey, key)
 		}
 		return texts.Fail(err, msgConfigWrapped, err)
 	}

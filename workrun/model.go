@@ -98,6 +98,10 @@ const (
 	InterruptedByExit   Interruption = "exit"   // the application exited mid-run; resumable (docs/remote-agent.md R12, R13)
 	InterruptedByRemote Interruption = "remote" // a remote agent asked for input or authentication (docs/remote-agent.md R8)
 	InterruptedByHuman  Interruption = "human"  // waiting for Human Review or Ask Human
+	// InterruptedByUnreachable: a remote server stopped answering (or kept
+	// misbehaving) about a task it accepted; resumable once it is back, and
+	// nothing was cancelled (docs/remote-agent.md R7).
+	InterruptedByUnreachable Interruption = "unreachable"
 )
 
 // NodeStatus is the status of one node within a run.

@@ -67,6 +67,7 @@ const (
 	msgConfigWrapped    msgID = "workrun.config_wrapped"
 	msgConfigType       msgID = "workrun.config_type"
 	msgConfigTrailing   msgID = "workrun.config_trailing"
+	msgConfigUnknownKey msgID = "workrun.config_unknown_key"
 
 	// Failure handling (policy.go) and runs from a node (from.go).
 	msgRetryAttempts        msgID = "workrun.retry_attempts"
@@ -160,6 +161,8 @@ var texts = NewCatalog(map[msgID][2]string{
 	msgConfigWrapped:  {"config: %v", "配置有误：%v"},
 	msgConfigType:     {"config: %[1]q must be %[2]s, not a JSON %[3]s", "配置：%[1]q 应为%[4]s，而不是 JSON %[3]s"},
 	msgConfigTrailing: {"config: trailing data after the object", "配置：对象之后还有多余的数据"},
+	// The English stays the decoder's own words; Chinese names the key.
+	msgConfigUnknownKey: {"config: json: unknown field %s", "配置：未知的键 %s"},
 
 	msgRetryAttempts:        {"retry: max_attempts must be 1–%[2]d (got %[1]d)", "重试：max_attempts 须在 1–%[2]d 之间（得到 %[1]d）"},
 	msgRetryWait:            {"retry: wait_seconds must be 0–%[2]d (got %[1]s)", "重试：wait_seconds 须在 0–%[2]d 之间（得到 %[1]s）"},

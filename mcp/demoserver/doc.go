@@ -1,41 +1,38 @@
 // Package demoserver is Workrun's built-in demo MCP server (`workrun
-// demo-mcp`): a Streamable HTTP server on the official Go SDK,
-// github.com/modelcontextprotocol/go-sdk, with the tools the Remote MCP Tool
-// node is meant for.
+// demo-mcp`): a Streamable HTTP server that speaks both MCP revisions, so the
+// Remote MCP Tool node — and anyone else — can be tested against it. The
+// rules it follows are in docs/demo-mcp.md; this comment says what a caller
+// may rely on.
 //
-// Tools. echo answers at once (a plain synchronous tool, with
-// structuredContent); broken always answers isError; research runs in
-// stages (one a second by default) and returns text, structuredContent, a
-// PNG chart, an embedded CSV and a resource link; hang is a task that never
-// ends until it is cancelled; ask stops after one stage in input_required;
-// start_job, get_job_result and cancel_job are the legacy job flow (a job id
-// at once, polled with a tool).
+// Written by hand on net/http. The official Go SDK (go-sdk v1.8.0) speaks
+// neither 2026-07-28 nor Tasks, so the server no longer sits on it; the
+// SDK's client stays as a test peer for the 2025-11-25 side.
 //
-// Where the SDK lacks Tasks. go-sdk v1.8.0 has no Tasks API: its server
-// rejects tasks/* methods before any handler or middleware sees them, and it
-// knows neither the tasks capability nor execution.taskSupport. So Server is
-// an http.Handler in front of the SDK's StreamableHTTPHandler. The SDK keeps
-// doing sessions, initialize, tools/list and every plain tools/call; the
-// wrapper reads each POSTed JSON-RPC message first and
-//   - adds capabilities.tasks (the 2025-11-25 form) and
-//     capabilities.extensions["io.modelcontextprotocol/tasks"] (the
-//     2026-07-28 extension; left out with Options.CoreOnly) to the SDK's
-//     initialize answer, and execution.taskSupport to each listed tool;
-//   - answers a tools/call of a task tool itself when the client asks for a
-//     task (task: {ttl}, or the extension declared in
-//     _meta["io.modelcontextprotocol/clientCapabilities"]): it starts the
-//     tool in a goroutine and answers {task: …} or resultType "task";
-//   - answers tasks/get, tasks/result (an SSE stream: a priming event, a
-//     notifications/tasks/status per change, then the CallToolResult),
-//     tasks/cancel and tasks/list, for the session that created the task
-//     only (a session the SDK issued, seen in its initialize answer; an
-//     unknown session gets HTTP 404).
+// Two eras, one endpoint, one task store. A request whose params._meta
+// carries io.modelcontextprotocol/protocolVersion is served statelessly as
+// 2026-07-28: no session, _meta and the standard headers checked on every
+// request, server/discover, the io.modelcontextprotocol/tasks extension
+// (tools/call may answer resultType "task"; tasks/get inlines the end;
+// tasks/update; tasks/cancel answers an empty result), subscriptions/listen
+// for notifications/tasks, GET and DELETE answered 405. An initialize, or a
+// request with a session id the server issued, is served as 2025-11-25:
+// sessions, core Tasks (task: {ttl}, tasks/result, tasks/list) and SSE replies
+// that can be resumed with GET and Last-Event-ID. Tasks made over 2026-07-28
+// belong to no session; tasks made in a session belong to it.
 //
-// A repeated tools/call with the same Idempotency-Key in a session returns
-// the task already started instead of a new one. The SDK answers in JSON
-// (StreamableHTTPOptions.JSONResponse) so the wrapper can edit its answers.
+// Tools. echo answers at once; broken answers isError; research runs in
+// stages and returns text, structuredContent, a PNG, a CSV and a resource
+// link (and sends progress when asked); hang never ends until cancelled; ask
+// asks one question, survey two in turn; start_job, get_job_result and
+// cancel_job are the legacy job flow. Options.Fixtures adds the conformance
+// suite's fixture tools.
+//
+// A repeated tools/call with the same Idempotency-Key by the same owner (a
+// session, or nobody on 2026-07-28) gets the task already started instead of
+// a new one.
 //
 // Testing. Options slow or break things on purpose (CancelDelay,
-// CutResultStreams) and Requests lists what the server received, so the
-// node's tests can count tools/call, tasks/get and tasks/cancel.
+// CutResultStreams) and Requests lists what the server received — with the
+// revision it was served under and its headers — so the node's tests can
+// count tools/call, tasks/get and tasks/cancel.
 package demoserver

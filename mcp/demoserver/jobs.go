@@ -25,12 +25,12 @@ func jobStatus(id, status, message string, extra map[string]any) result {
 	return r
 }
 
-func startJob(_ context.Context, s *Server, raw json.RawMessage, _ progress) (result, error) {
+func startJob(_ context.Context, s *Server, c *call) (result, error) {
 	var a struct {
 		Seconds *float64 `json:"seconds"`
 		Label   string   `json:"label"`
 	}
-	if err := json.Unmarshal(raw, &a); err != nil {
+	if err := decodeArgs(c.args, &a); err != nil {
 		return result{}, err
 	}
 	secs := 3.0
@@ -49,14 +49,14 @@ func jobArg(raw json.RawMessage) (string, error) {
 	var a struct {
 		JobID string `json:"job_id"`
 	}
-	if err := json.Unmarshal(raw, &a); err != nil {
+	if err := decodeArgs(raw, &a); err != nil {
 		return "", err
 	}
 	return a.JobID, nil
 }
 
-func getJob(_ context.Context, s *Server, raw json.RawMessage, _ progress) (result, error) {
-	id, err := jobArg(raw)
+func getJob(_ context.Context, s *Server, c *call) (result, error) {
+	id, err := jobArg(c.args)
 	if err != nil {
 		return result{}, err
 	}
@@ -76,8 +76,8 @@ func getJob(_ context.Context, s *Server, raw json.RawMessage, _ progress) (resu
 	return jobStatus(id, "completed", "done", map[string]any{"result": fmt.Sprintf("job %s (%s) finished", id, j.label)}), nil
 }
 
-func cancelJob(_ context.Context, s *Server, raw json.RawMessage, _ progress) (result, error) {
-	id, err := jobArg(raw)
+func cancelJob(_ context.Context, s *Server, c *call) (result, error) {
+	id, err := jobArg(c.args)
 	if err != nil {
 		return result{}, err
 	}

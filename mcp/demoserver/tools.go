@@ -17,14 +17,60 @@ import (
 type toolSpec struct {
 	name, title, description string
 	schema                   map[string]any
-	// taskSupport is execution.taskSupport as listed ("forbidden" for the
-	// sync and legacy tools).
+	// taskSupport says how the tool runs: "forbidden" (always at once),
+	// "optional" (a task when the client declares the Tasks extension or
+	// asks for a 2025-11-25 task, at once otherwise) or "required" (only
+	// as a task; -32021 without the extension).
 	taskSupport string
-	run         func(ctx context.Context, s *Server, args json.RawMessage, p progress) (result, error)
+	// gather, when set, runs before the task is created, at once, asking
+	// for input the 2026-07-28 multi-round way (InputRequiredResult); what
+	// it returns reaches run as call.gathered.
+	gather func(ctx context.Context, s *Server, c *call) (json.RawMessage, error)
+	run    func(ctx context.Context, s *Server, c *call) (result, error)
+	// needs names a client capability the tool cannot run without
+	// (2026-07-28 answers -32021 when the request does not declare it).
+	needs string
 }
 
-// progress lets a running tool report its status (task tools only).
-type progress func(status, message string)
+// call is one run of a tool: its arguments and how it reports and asks.
+type call struct {
+	args     json.RawMessage
+	gathered json.RawMessage
+	// status sets the task's status message (a no-op outside a task).
+	status func(message string)
+	// notify sends notifications/progress when the client gave a
+	// progressToken (a no-op otherwise).
+	notify func(progress, total float64, message string)
+	// ask asks the client for input and returns the answers by key. In a
+	// 2026-07-28 task it parks the task in input_required until tasks/update
+	// answered every key; in a call answered at once it ends the call with
+	// an InputRequiredResult unless the retry carried the answers.
+	ask func(ctx context.Context, requests map[string]inputRequest) (map[string]json.RawMessage, error)
+}
+
+// inputRequest is one server-to-client request inside inputRequests.
+type inputRequest struct {
+	Method string         `json:"method"`
+	Params map[string]any `json:"params"`
+}
+
+// elicit is an elicitation/create input request for a form.
+func elicit(message string, properties map[string]any, required ...string) inputRequest {
+	return inputRequest{Method: "elicitation/create", Params: map[string]any{
+		"mode": "form", "message": message, "requestedSchema": object(properties, required...)}}
+}
+
+// elicitAnswer reads an elicitation answer: the action and the content.
+func elicitAnswer(raw json.RawMessage) (action string, content map[string]any) {
+	var a struct {
+		Action  string         `json:"action"`
+		Content map[string]any `json:"content"`
+	}
+	if json.Unmarshal(raw, &a) != nil {
+		return "", nil
+	}
+	return a.Action, a.Content
+}
 
 // result is a CallToolResult in wire form.
 type result struct {
@@ -37,6 +83,12 @@ func textResult(s string) result {
 	return result{Content: []map[string]any{{"type": "text", "text": s}}}
 }
 
+func errorResult(s string) result {
+	r := textResult(s)
+	r.IsError = true
+	return r
+}
+
 func object(props map[string]any, required ...string) map[string]any {
 	s := map[string]any{"type": "object", "properties": props}
 	if len(required) > 0 {
@@ -47,17 +99,35 @@ func object(props map[string]any, required ...string) map[string]any {
 
 func str(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
 
+// withHeader annotates a property with x-mcp-header: a 2026-07-28 client
+// mirrors its value in the Mcp-Param-{name} header.
+func withHeader(prop map[string]any, name string) map[string]any {
+	prop["x-mcp-header"] = name
+	return prop
+}
+
+func decodeArgs(raw json.RawMessage, v any) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return errorf(codeInvalidParams, "Invalid params: arguments: %v", err)
+	}
+	return nil
+}
+
 func tools() []toolSpec {
 	return []toolSpec{
 		{
 			name: "echo", title: "Echo", description: "Answers at once with the text it was given (a plain synchronous tool).",
-			schema:      object(map[string]any{"text": str("Text to echo")}, "text"),
+			// text is mirrored in the Mcp-Param-Text header on 2026-07-28.
+			schema:      object(map[string]any{"text": withHeader(str("Text to echo"), "Text")}),
 			taskSupport: "forbidden",
-			run: func(_ context.Context, _ *Server, raw json.RawMessage, _ progress) (result, error) {
+			run: func(_ context.Context, _ *Server, c *call) (result, error) {
 				var a struct {
 					Text string `json:"text"`
 				}
-				if err := json.Unmarshal(raw, &a); err != nil {
+				if err := decodeArgs(c.args, &a); err != nil {
 					return result{}, err
 				}
 				r := textResult("echo: " + a.Text)
@@ -69,15 +139,13 @@ func tools() []toolSpec {
 			name: "broken", title: "Broken solver", description: "Always reports a tool error (isError) with its own text.",
 			schema:      object(map[string]any{}),
 			taskSupport: "forbidden",
-			run: func(context.Context, *Server, json.RawMessage, progress) (result, error) {
-				r := textResult("the solver diverged at step 3")
-				r.IsError = true
-				return r, nil
+			run: func(context.Context, *Server, *call) (result, error) {
+				return errorResult("the solver diverged at step 3"), nil
 			},
 		},
 		{
 			name: "research", title: "Research (long-running)",
-			description: "Researches a topic in stages (one per second by default) and returns a report, a chart and a CSV file. Long-running: runs as a task when the client asks for one.",
+			description: "Researches a topic in stages (one per second by default) and returns a report, a chart and a CSV file. Long-running: runs as a task when the client offers Tasks; reports progress when given a progressToken.",
 			schema: object(map[string]any{
 				"topic":  str("What to research"),
 				"stages": map[string]any{"type": "integer", "minimum": 1, "maximum": 20, "description": "Number of stages (default 4)"},
@@ -89,32 +157,48 @@ func tools() []toolSpec {
 			name: "hang", title: "Hanging task", description: "A task that never ends until it is cancelled.",
 			schema:      object(map[string]any{}),
 			taskSupport: "required",
-			run: func(ctx context.Context, _ *Server, _ json.RawMessage, p progress) (result, error) {
-				p("working", "waiting forever")
+			run: func(ctx context.Context, _ *Server, c *call) (result, error) {
+				c.status("waiting forever")
 				<-ctx.Done()
 				return result{}, ctx.Err()
 			},
 		},
 		{
-			name: "ask", title: "Needs input", description: "A task that stops after one stage and asks for input (input_required).",
+			name: "ask", title: "Needs input", description: "A task that stops after one stage and asks one question (input_required); answered with tasks/update it completes with the answer.",
 			schema:      object(map[string]any{"question": str("What to ask")}),
 			taskSupport: "required",
-			run: func(ctx context.Context, s *Server, raw json.RawMessage, p progress) (result, error) {
+			run: func(ctx context.Context, s *Server, c *call) (result, error) {
 				var a struct {
 					Question string `json:"question"`
 				}
-				json.Unmarshal(raw, &a) //nolint:errcheck // the question is optional
+				if err := decodeArgs(c.args, &a); err != nil {
+					return result{}, err
+				}
 				if a.Question == "" {
 					a.Question = "Which region should the survey cover?"
 				}
-				p("working", "preparing the survey")
+				c.status("preparing the survey")
 				if err := sleep(ctx, s.opts.StageDuration); err != nil {
 					return result{}, err
 				}
-				p("input_required", a.Question)
-				<-ctx.Done()
-				return result{}, ctx.Err()
+				answers, err := c.ask(ctx, map[string]inputRequest{
+					"answer": elicit(a.Question, map[string]any{"answer": str(a.Question)}, "answer")})
+				if err != nil {
+					return result{}, err
+				}
+				action, content := elicitAnswer(answers["answer"])
+				if action != "accept" {
+					return textResult("no answer (" + action + ")"), nil
+				}
+				return textResult(fmt.Sprintf("answer: %v", content["answer"])), nil
 			},
+		},
+		{
+			name: "survey", title: "Survey (asks twice)",
+			description: "Asks for input twice, one question after the other (a region, then how deep to go), then reports. As a 2026-07-28 task it waits in input_required for tasks/update; answered at once it asks with InputRequiredResult over two rounds.",
+			schema:      object(map[string]any{"topic": str("What the survey is about")}),
+			taskSupport: "optional",
+			run:         runSurvey,
 		},
 		{
 			name: "start_job", title: "Start a job (legacy)",
@@ -149,13 +233,13 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-func runResearch(ctx context.Context, s *Server, raw json.RawMessage, p progress) (result, error) {
+func runResearch(ctx context.Context, s *Server, c *call) (result, error) {
 	var a struct {
 		Topic  string `json:"topic"`
 		Stages int    `json:"stages"`
 	}
-	if err := json.Unmarshal(raw, &a); err != nil {
-		return result{}, fmt.Errorf("arguments: %w", err)
+	if err := decodeArgs(c.args, &a); err != nil {
+		return result{}, err
 	}
 	if a.Stages <= 0 {
 		a.Stages = 4
@@ -165,7 +249,9 @@ func runResearch(ctx context.Context, s *Server, raw json.RawMessage, p progress
 	var findings []string
 	for i := 1; i <= a.Stages; i++ {
 		name := names[(i-1)%len(names)]
-		p("working", fmt.Sprintf("stage %d/%d: %s", i, a.Stages, name))
+		msg := fmt.Sprintf("stage %d/%d: %s", i, a.Stages, name)
+		c.status(msg)
+		c.notify(float64(i-1), float64(a.Stages), msg)
 		if err := sleep(ctx, s.opts.StageDuration); err != nil {
 			return result{}, err
 		}
@@ -186,6 +272,47 @@ func runResearch(ctx context.Context, s *Server, raw json.RawMessage, p progress
 		{"type": "resource_link", "uri": "https://example.invalid/research/sources?token=secret", "name": "sources", "mimeType": "text/html"},
 	}}
 	r.StructuredContent = map[string]any{"topic": a.Topic, "stages": a.Stages, "findings": findings}
+	c.notify(float64(a.Stages), float64(a.Stages), "done")
+	return r, nil
+}
+
+// runSurvey asks twice, one question after the other: the keys differ, so a
+// 2026-07-28 retry can carry both answers and a task never reuses a key.
+func runSurvey(ctx context.Context, _ *Server, c *call) (result, error) {
+	var a struct {
+		Topic string `json:"topic"`
+	}
+	if err := decodeArgs(c.args, &a); err != nil {
+		return result{}, err
+	}
+	if a.Topic == "" {
+		a.Topic = "the demo"
+	}
+	c.status("asking for the region")
+	first, err := c.ask(ctx, map[string]inputRequest{
+		"region": elicit("Which region should the survey of "+a.Topic+" cover?", map[string]any{"region": str("A region")}, "region")})
+	if err != nil {
+		return result{}, err
+	}
+	action, content := elicitAnswer(first["region"])
+	if action != "accept" {
+		return textResult("survey stopped: no region (" + action + ")"), nil
+	}
+	region := fmt.Sprint(content["region"])
+	c.status("asking how deep to go")
+	second, err := c.ask(ctx, map[string]inputRequest{
+		"depth": elicit("How deep should the survey of "+region+" go?", map[string]any{
+			"depth": map[string]any{"type": "string", "enum": []string{"quick", "thorough"}, "description": "Depth"}}, "depth")})
+	if err != nil {
+		return result{}, err
+	}
+	action, content = elicitAnswer(second["depth"])
+	if action != "accept" {
+		return textResult("survey stopped: no depth (" + action + ")"), nil
+	}
+	depth := fmt.Sprint(content["depth"])
+	r := textResult(fmt.Sprintf("Survey of %s: region %s, %s.", a.Topic, region, depth))
+	r.StructuredContent = map[string]any{"topic": a.Topic, "region": region, "depth": depth}
 	return r, nil
 }
 

@@ -11,6 +11,7 @@ const msgKindLabel msgID = "join.kind"
 // reader's language (workrun.Problem.In); the English is what the CLI prints.
 const (
 	msgCfgInputs   msgID = "join.cfg_inputs"
+	msgCfgUnknown  msgID = "join.cfg_unknown"
 	msgLabelInputs msgID = "join.label_inputs"
 	msgInputsAny   msgID = "join.inputs_any"
 	msgInputsAll   msgID = "join.inputs_all"
@@ -19,6 +20,7 @@ const (
 var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgKindLabel: {"Join", "汇合"},
 	// Configuration errors Compile returns (workrun.Problem renders them).
+	msgCfgUnknown:  {"config: a join has only the key inputs (got %q)", "配置：汇合节点只有 inputs 一个键（得到 %q）"},
 	msgCfgInputs:   {"config: inputs must be any or all (got %q)", "配置：inputs 须为 any 或 all（得到 %q）"},
 	msgLabelInputs: {"Run when", "何时运行"},
 	msgInputsAny:   {"any input arrived (a branch not taken counts as done)", "任一输入到达（未走的分支算作完成）"},

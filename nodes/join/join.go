@@ -2,6 +2,7 @@ package join
 
 import (
 	"context"
+	"encoding/json"
 
 	"workrun/workrun"
 )
@@ -23,6 +24,15 @@ type config struct {
 
 // Compile accepts {} or {"inputs": "any"|"all"}.
 func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, error) {
+	var keys map[string]json.RawMessage
+	if err := workrun.DecodeConfig(spec, &keys); err != nil {
+		return nil, err
+	}
+	for k := range keys {
+		if k != "inputs" {
+			return nil, texts.Fail(nil, msgCfgUnknown, k)
+		}
+	}
 	var c config
 	if err := workrun.DecodeConfig(spec, &c); err != nil {
 		return nil, err

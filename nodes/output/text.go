@@ -23,7 +23,7 @@ const (
 var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgNotSet: {"%s: (not set)", "%s：（未设置）"},
 	msgValue:  {"%s: %s", "%s：%s"},
-	msgRef:    {"%s: %s…[%s more bytes kept in artifact %s]", "%s：%s…［另有 %s 字节保存在产物 %s 中］"},
+	msgRef:    {"%s: %s…[%s more bytes kept in artifact %s]", "%s：%s…[另有 %s 字节保存在产物 %s 中]"},
 
 	// Editor labels (describe.go).
 	msgKindLabel:   {"Output", "输出"},

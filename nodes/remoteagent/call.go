@@ -17,17 +17,15 @@ import (
 	"workrun/workrun"
 )
 
-// maxReconnects bounds how many update streams in a row may end without a
-// single event before the call concludes the agent stopped answering; past it
-// the node fails (the abort then cancels the task) instead of looping. A
-// stream that delivered events, or stayed quiet, does not count.
-const maxReconnects = 5
-
 // Errors a caller (or a test) can branch on.
 var (
 	// ErrSubmissionUnknown: the request may have reached the agent but no
 	// taskId came back; the call is not resubmitted (docs/remote-agent.md R6, R9).
 	ErrSubmissionUnknown = errors.New("submission result unknown")
+	// ErrNotSubmitted: the submission was refused before it was accepted
+	// (a 4xx answer, a JSON-RPC error, or the remote layer refusing to send
+	// it); nothing runs at the agent.
+	ErrNotSubmitted = errors.New("not submitted")
 	// ErrUnfinished: a blocking SendMessage answered with a task that has not
 	// ended (docs/remote-agent.md R7).
 	ErrUnfinished = errors.New("agent returned an unfinished task")
@@ -35,14 +33,12 @@ var (
 	ErrRemoteFailed = errors.New("remote task did not complete")
 	// ErrAttachments: the attachments exceed the per-request limits (docs/remote-agent.md R14).
 	ErrAttachments = errors.New("attachments over the limit")
-	// ErrAgentNotAnswering: a request to the agent about a task it accepted
-	// timed out or was refused; the task itself may still be running.
-	ErrAgentNotAnswering = errors.New("the remote agent stopped answering")
 	// errStrayMessage: a message without a taskId arrived in the stream of a
 	// known task; the stream is left and the task read instead.
 	errStrayMessage = errors.New("a message without a taskId arrived in the stream of a known task")
-	// errIdle cancels a stream that stayed silent for the timeout.
-	errIdle = errors.New("no event within the timeout")
+	// errIdle cancels a stream whose first event did not come within the
+	// timeout.
+	errIdle = errors.New("no answer within the timeout")
 )
 
 // call is one logical remote call of a node execution; the embedded
@@ -60,10 +56,12 @@ type call struct {
 	res   *results
 	reply *a2a.Message // a message answer instead of a task
 	feed  progressFeed
-	// lastQuiet is when the last "no update" line was shown.
-	lastQuiet time.Time
 	// shownDurable is textKey of the last committed status line.
 	shownDurable string
+	// lastStatus is the text of the last status the agent sent.
+	lastStatus string
+	// reconnectLines counts the reconnect lines saved (logBounded).
+	reconnectLines int
 }
 
 // log commits a node message after the pending progress line; progress
@@ -91,7 +89,7 @@ func (c *call) redactRecord(r workrun.RemoteCall) workrun.RemoteCall { return c.
 // Run implements workrun.Step. What it returns is redacted: an agent may
 // echo the credential's secret into an answer or an error.
 func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
-	c := &call{s: s, nc: nc, red: remotecall.NewRedactor(), res: newResults(s.kind.deps.SpoolDir, s.kind.deps.MaxResultBytes)}
+	c := &call{s: s, nc: nc, red: remotecall.NewRedactor(), res: newResults(spoolFiles(nc.Artifacts(), s.kind.deps.SpoolDir), s.kind.deps.MaxResultBytes)}
 	out, err := c.run(ctx)
 	c.flushProgress()
 	return c.red.Values(out), c.red.Err(err)
@@ -172,11 +170,7 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 		}
 		return nil, fmt.Errorf("%w: %v; the request is not sent again", ErrSubmissionUnknown, res.err)
 	}
-	if res.quiet {
-		c.showQuiet(c.Record().TaskID)
-	} else {
-		c.log(msgStreamLost, res.err)
-	}
+	c.log(msgStreamLost, res.err)
 	return c.recoverTask(ctx, agent, res.quiet)
 }
 
@@ -223,19 +217,35 @@ func (c *call) sendBlocking(ctx context.Context, agent AgentClient, req a2a.Send
 // was refused before it was sent, or answered with an error instead of a task.
 func notSubmitted(err error) bool {
 	var rpc *a2a.RPCError
+	var h *a2a.HTTPError
 	return errors.Is(err, a2a.ErrRequestTooLarge) || errors.Is(err, a2a.ErrPayloadTooLarge) ||
-		errors.Is(err, a2a.ErrUnauthorized) || errors.As(err, &rpc)
+		errors.Is(err, a2a.ErrUnauthorized) || errors.As(err, &rpc) ||
+		(errors.As(err, &h) && h.StatusCode >= 400 && h.StatusCode <= 499) ||
+		// refused by the remote layer before anything was sent
+		errors.Is(err, remotecall.ErrOtherOrigin) || errors.Is(err, remotecall.ErrInsecureCredential) ||
+		errors.Is(err, remotecall.ErrRequestTooLarge) || errors.Is(err, remotecall.ErrBadCredential)
 }
 
-// refused ends a call the agent refused, so the abort pass does not report a
-// submission whose result is in fact known.
+// refused ends a call the agent (or the remote layer) refused, so the abort
+// pass does not report a submission whose result is in fact known: it was
+// not accepted.
 func (c *call) refused(ctx context.Context, err error) error {
+	err = refusal(err)
 	if uerr := c.Update(ctx, func(r *workrun.RemoteCall) { r.Ended, r.StatusText = true, err.Error() }); uerr != nil {
 		return uerr
 	}
 	// Refused before it was accepted: a known failure, which a retry
 	// policy may try again as a new call (docs/engine.md).
-	return workrun.KnownFailure(fmt.Errorf("send to remote agent: %w", err))
+	return workrun.KnownFailure(err)
+}
+
+// refusal is the error of a submission known not to have been accepted.
+func refusal(err error) error {
+	var h *a2a.HTTPError
+	if errors.As(err, &h) {
+		return fmt.Errorf("%w: the agent refused it (HTTP %d): %w", ErrNotSubmitted, h.StatusCode, err)
+	}
+	return fmt.Errorf("%w: %w", ErrNotSubmitted, err)
 }
 
 // resume re-enters a call whose record was saved by an earlier execution of
@@ -267,94 +277,118 @@ func (c *call) resume(ctx context.Context) (workrun.Values, error) {
 	return c.recoverTask(ctx, agent, false)
 }
 
-// recoverTask follows a task whose id is known: GetTask, then SubscribeToTask
-// while it has not ended; a subscription that finds the task already ended
-// leads to one more GetTask for the final result (docs/remote-agent.md R6, R7).
+// recoverTask follows a task whose id is known, by the remote layer's
+// follow skeleton (remotecall.FollowPolicy.Follow): GetTask, then
+// SubscribeToTask while it has not ended, then GetTask again after each
+// break, with capped exponential backoff and jitter before every reconnect
+// (docs/remote-agent.md R6, R7). No timer re-reads a quiet task: a live
+// stream stays open however long the task takes.
 //
-// A quiet task is not a failed task: timeout_seconds bounds each request, so
-// a stream that stays silent that long leads to a GetTask, and while the
-// agent answers it and the task has not ended the call subscribes again and
-// keeps waiting, however long the task takes. The node fails only when the
-// agent itself stops answering: a GetTask that times out or is refused, or
-// a stream that ends maxReconnects times in a row without a single event.
-func (c *call) recoverTask(ctx context.Context, agent AgentClient, quiet bool) (workrun.Values, error) {
+// Unreachable is not failed: a GetTask that fails or times out is retried;
+// past the policy's bound the node is interrupted ("the agent has not
+// answered since T"), nothing is cancelled, and a resume follows the same
+// task. An agent that keeps ending streams without the task changing
+// interrupts the node the same way, naming what it kept doing. Only an
+// answer that the task is not found ends the call as "remote task status
+// unknown".
+func (c *call) recoverTask(ctx context.Context, agent AgentClient, _ bool) (workrun.Values, error) {
 	taskID := c.Record().TaskID
-	empty := 0 // streams in a row that ended without an event
-	for {
-		if !quiet {
-			c.log(msgReadingTask, taskID)
-		}
-		gctx, cancel := context.WithTimeout(ctx, c.s.timeout)
-		t, err := agent.GetTask(gctx, taskID)
-		timedOut := gctx.Err() != nil
-		cancel()
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
+	var (
+		out    workrun.Values
+		outErr error
+	)
+	done, err := c.s.kind.deps.Follow.Follow(ctx, remotecall.Steps{
+		Read: func(ctx context.Context) (bool, error, error) {
+			c.logBounded(texts.Msg(msgReadingTask, taskID))
+			gctx, cancel := context.WithTimeout(ctx, c.s.timeout)
+			t, err := agent.GetTask(gctx, taskID)
+			timedOut := gctx.Err() != nil
+			cancel()
+			switch {
+			case err != nil && errors.Is(err, remotecall.ErrCallBytes):
+				return false, nil, err
+			case err != nil && timedOut && ctx.Err() == nil:
+				return false, fmt.Errorf("GetTask got no answer within %v (timeout_seconds): %w", c.s.timeout, err), nil
+			case err != nil:
+				return false, err, nil
 			}
-			if timedOut {
-				return nil, fmt.Errorf("%w: GetTask of task %s got no answer within %v (timeout_seconds); the task may still be running on the agent",
-					ErrAgentNotAnswering, taskID, c.s.timeout)
+			d, herr := c.handle(ctx, a2a.StreamEvent{Task: t})
+			if herr != nil {
+				return false, nil, herr
 			}
-			return nil, fmt.Errorf("%w: GetTask of task %s was refused: %w; the task may still be running on the agent",
-				ErrAgentNotAnswering, taskID, err)
-		}
-		done, err := c.handle(ctx, a2a.StreamEvent{Task: t})
-		if err != nil {
-			return nil, err
-		}
-		if done {
-			return c.finish(ctx)
-		}
-		if !agent.Streaming() {
-			return nil, fmt.Errorf("%w: task %s is %s and the agent does not stream; Workrun does not poll it",
-				ErrUnfinished, taskID, stateName(t.Status.State))
-		}
-		if !quiet {
-			c.log(msgSubscribing, taskID)
-		}
-		res, ended, out, err := c.followToEnd(ctx, func(sctx context.Context) iter.Seq2[a2a.StreamEvent, error] {
-			return agent.SubscribeToTask(sctx, taskID)
-		})
-		if ended {
-			return out, err
-		}
-		quiet = res.quiet
-		switch {
-		case res.quiet:
-			// The agent is asked again below; if it answers, the task is
-			// alive and the call keeps following it.
-			empty = 0
-			c.showQuiet(taskID)
-			continue
-		case res.events > 0:
-			empty = 0
-		default:
-			empty++
-		}
-		if empty >= maxReconnects {
-			return nil, fmt.Errorf("%w: the update stream of task %s ended %d times in a row without an event (last: %v); the task may still be running on the agent",
-				ErrAgentNotAnswering, taskID, empty, res.err)
-		}
-		// The task may have ended just before the subscription was set up
-		// (TaskNotFound / UnsupportedOperation, or an empty stream): the next
-		// GetTask reads the final snapshot.
-		c.log(msgStreamLost, res.err)
+			if d {
+				out, outErr = c.finish(ctx)
+				return true, nil, nil
+			}
+			if !agent.Streaming() {
+				return false, nil, fmt.Errorf("%w: task %s is %s and the agent does not stream; Workrun does not poll it",
+					ErrUnfinished, taskID, stateName(t.Status.State))
+			}
+			return false, nil, nil
+		},
+		Subscribe: func(ctx context.Context) (bool, error, error) {
+			c.logBounded(texts.Msg(msgSubscribing, taskID))
+			res, ended, o, err := c.followToEnd(ctx, func(sctx context.Context) iter.Seq2[a2a.StreamEvent, error] {
+				return agent.SubscribeToTask(sctx, taskID)
+			})
+			if ended {
+				out, outErr = o, err
+				return true, nil, nil
+			}
+			if errors.Is(res.err, remotecall.ErrCallBytes) {
+				return false, nil, res.err
+			}
+			return false, res.err, nil
+		},
+		Fingerprint: c.fingerprint,
+		Gone:        func(err error) bool { return errors.Is(err, a2a.ErrTaskNotFound) },
+		Unreachable: func(since time.Time, err error) {
+			c.log(msgUnreachable, since.UTC().Format(time.RFC3339), err)
+		},
+		Reconnecting: func(broke error, wait time.Duration) {
+			c.logBounded(texts.Msg(msgStreamLost, broke))
+		},
+	})
+	if done {
+		return out, outErr
 	}
+	var unreachable *remotecall.UnreachableError
+	var loop *remotecall.NoProgressError
+	switch {
+	case errors.As(err, &unreachable):
+		return nil, &workrun.InterruptError{Cause: workrun.InterruptedByUnreachable,
+			Reason: texts.Text(msgNotAnswered, unreachable.Since.UTC().Format(time.RFC3339), c.red.String(fmt.Sprint(unreachable.Last)))}
+	case errors.As(err, &loop):
+		return nil, &workrun.InterruptError{Cause: workrun.InterruptedByUnreachable,
+			Reason: texts.Text(msgKeptReconnecting, taskID, loop.Times, c.red.String(fmt.Sprint(loop.Last)))}
+	case errors.Is(err, remotecall.ErrCallBytes):
+		return nil, &workrun.InterruptError{Cause: workrun.InterruptedByUnreachable, Reason: texts.Text(msgTooMuch, taskID, c.red.String(err.Error()))}
+	}
+	return nil, err
 }
 
-// quietLineEvery is the shortest time between two "no update" lines of one
-// call: a task quiet for hours with a 1 s timeout is asked about every
-// second, but says so once a minute.
-const quietLineEvery = time.Minute
+// fingerprint is what the task is now, as far as progress goes: its state,
+// its status text and its results. A reconnect that leaves it unchanged
+// counts towards the follow loop's bound.
+func (c *call) fingerprint() string {
+	r := c.Record()
+	return fmt.Sprintf("%s\x00%s\x00%d\x00%d", r.RemoteState, c.lastStatus, c.res.count(), c.res.size())
+}
 
-// showQuiet says the task was quiet for the timeout and is followed again.
-func (c *call) showQuiet(taskID string) {
-	if now := time.Now(); c.lastQuiet.IsZero() || now.Sub(c.lastQuiet) >= quietLineEvery {
-		c.lastQuiet = now
-		c.flushProgress()
-		c.progress(texts.Msg(msgQuiet, taskID, c.s.timeout))
+// maxReconnectLines bounds the reading/following/stream-lost lines one call
+// saves: a long outage or a looping server adds no more after them.
+const maxReconnectLines = 30
+
+// logBounded commits a reconnect line, at most maxReconnectLines per call;
+// the last one says that further ones are left out.
+func (c *call) logBounded(t workrun.Text) {
+	switch {
+	case c.reconnectLines < maxReconnectLines:
+		c.logText(t)
+	case c.reconnectLines == maxReconnectLines:
+		c.log(msgReconnectLinesCut, maxReconnectLines)
 	}
+	c.reconnectLines++
 }
 
 // followed is how one stream ended.
@@ -382,8 +416,12 @@ func (c *call) followToEnd(ctx context.Context, open func(context.Context) iter.
 	return res, false, nil, nil
 }
 
-// follow reads one stream until a final event, the stream's end, or silence
-// for the timeout. err is a failure that must fail the node.
+// follow reads one stream until a final event or the stream's end.
+// timeout_seconds bounds only the wait for the stream's answer — its first
+// event; after that a quiet stream is not a request awaiting its answer,
+// so it stays open however long the task is silent (dead connections are
+// found by the transport's TCP keep-alive, remotecall.DeadPeerDetection).
+// err is a failure that must fail the node.
 func (c *call) follow(ctx context.Context, open func(context.Context) iter.Seq2[a2a.StreamEvent, error]) (followed, error) {
 	sctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -395,7 +433,7 @@ func (c *call) follow(ctx context.Context, open func(context.Context) iter.Seq2[
 			res.err = e
 			break
 		}
-		timer.Reset(c.s.timeout)
+		timer.Stop()
 		res.events++
 		d, herr := c.handle(ctx, ev)
 		if errors.Is(herr, errStrayMessage) {
@@ -487,6 +525,7 @@ func (c *call) handle(ctx context.Context, ev a2a.StreamEvent) (done bool, err e
 // message; the other status lines are progress, throttled (progressEvery).
 func (c *call) status(ctx context.Context, st a2a.TaskStatus) (bool, error) {
 	text := cutText(c.red.String(messageText(st.Message)))
+	c.lastStatus = string(st.State) + "\x00" + text
 	final := st.State.Terminal() || st.State.Interrupted()
 	if c.feed.repeat(st.State, text) && !final {
 		return false, nil
@@ -521,6 +560,10 @@ func (c *call) status(ctx context.Context, st a2a.TaskStatus) (bool, error) {
 // it as a progress line.
 func (c *call) applyArtifact(u *a2a.TaskArtifactUpdateEvent) error {
 	a := u.Artifact
+	var prev string
+	if u.Append {
+		prev = c.res.textTail(a.ArtifactID)
+	}
 	if err := c.res.apply(a, u.Append); err != nil {
 		return err
 	}
@@ -528,7 +571,7 @@ func (c *call) applyArtifact(u *a2a.TaskArtifactUpdateEvent) error {
 	if name == "" {
 		name = a.ArtifactID
 	}
-	if desc := describeParts(a.Parts); desc != "" {
+	if desc := describeParts(chunkEdges(c.red, prev, a.Parts)); desc != "" {
 		c.addProgress(progressLine{kind: progressArtifact, artifactID: name, text: desc})
 	}
 	return nil

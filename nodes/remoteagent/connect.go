@@ -39,7 +39,7 @@ func (s *step) dial(ctx context.Context, hc, card *http.Client) (AgentClient, er
 // transports: rpc carries the credential, bound to its origin; card (for the
 // Agent Card, which never carries it) has none.
 func (s *step) transport(ctx context.Context, red *remotecall.Redactor) (rpc, card *http.Client, err error) {
-	b, err := Bind(ctx, s.kind.deps.Credentials, s.cfg.Credential, s.cfg.URL)
+	b, err := remotecall.BindNamed(ctx, s.kind.deps.Credentials, s.cfg.Credential, s.cfg.URL)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -54,19 +54,4 @@ func (s *step) transport(ctx context.Context, red *remotecall.Redactor) (rpc, ca
 		return nil, nil, err
 	}
 	return tr.Client(), plain.Client(), nil
-}
-
-// Bind resolves the named credential ("" for none) and binds it to the
-// origin of url: the binding the Remote Agent's transport is built from,
-// used alike by a node's call and by CheckAgent.
-func Bind(ctx context.Context, src CredentialSource, name, url string) (remotecall.Binding, error) {
-	cred, err := remotecall.NamedCredential(ctx, src, name)
-	if err != nil {
-		return remotecall.Binding{}, err
-	}
-	b, err := remotecall.BindCredential(cred, url)
-	if err != nil {
-		return remotecall.Binding{}, fmt.Errorf("credential %q: %w", name, err)
-	}
-	return b, nil
 }

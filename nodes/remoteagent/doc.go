@@ -24,19 +24,24 @@
 // the artifacts made from remote files) is committed before the node returns,
 // and a resumed node that finds it returns it without any network call (docs/remote-agent.md R6).
 //
-// Time. A quiet task is not a failed task. timeout_seconds bounds each
-// request until its answer (discovery, a blocking SendMessage, GetTask,
-// CancelTask) and, on a stream, the wait for the next event; it is never a
-// bound on the remote task itself. When a stream with a known taskId stays
-// silent that long, the call reads the task (GetTask) and, while the agent
-// answers and the task has not ended, subscribes again and keeps waiting,
-// however long the task takes; a "no update" progress line says so, at
-// most once a minute.
-// The node fails only when the agent itself stops answering — a request
-// that times out or is refused, or maxReconnects update streams in a row
-// that end without a single event — with ErrAgentNotAnswering, whose message
-// says exactly that. Before a taskId is known, silence past the timeout is
-// an unanswered request: "submission result unknown".
+// Time. A quiet task is not a failed task, and nothing polls it on a
+// timer. timeout_seconds bounds each request's wait for its answer
+// (discovery, a blocking SendMessage, GetTask, CancelTask, and a stream's
+// first event); once a stream has answered it stays open however long the
+// task is silent — dead connections are found by the transport's TCP
+// keep-alive (remotecall.DeadPeerDetection). After a break the call follows
+// the task with the remote layer's follow skeleton
+// (remotecall.FollowPolicy.Follow): GetTask, then SubscribeToTask while it
+// has not ended, with capped exponential backoff and jitter before every
+// reconnect. A read that fails or times out is retried ("agent unreachable
+// since T; retrying"); past the policy's bound the node is interrupted
+// (workrun.InterruptedByUnreachable: "the agent has not answered since T"),
+// nothing is cancelled, and a resume follows the same task. Reconnects that
+// leave the task unchanged are bounded the same way, with a message naming
+// what the agent kept doing; so are the bytes one call reads and the
+// reconnect lines it saves. Only TaskNotFound ends the call, as "remote
+// task status unknown". Before a taskId is known, no first event within the
+// timeout is an unanswered request: "submission result unknown".
 //
 // Updates. A streaming agent is called with SendStreamingMessage; status
 // messages become node messages (a status line is shown when it differs
@@ -48,12 +53,12 @@
 // status line names the state in that language: the wire word in English
 // ("Remote task: working"), a Chinese name in Chinese ("远程任务：执行中");
 // so do the cancel answers that name a state. Errors keep the English word. When
-// the stream breaks, or stays silent for timeout_seconds, and a taskId
+// the stream breaks and a taskId
 // is known, the call reads the task (GetTask); if it has not ended it
 // subscribes (SubscribeToTask); if the subscription finds the task already
 // ended it reads the task once more for the final result (docs/remote-agent.md R7). The business
 // message is never sent again once a taskId is known, and nothing polls on a
-// timer beyond the quiet-stream rule above. A non-streaming
+// timer. A non-streaming
 // agent gets one blocking SendMessage; an unfinished task in its answer fails
 // the node. A stream that breaks before any taskId arrived fails the node with
 // "submission result unknown" and is not resubmitted; a resumed call whose
@@ -109,14 +114,21 @@
 // leave the machine (docs/remote-agent.md R14). Inline file outputs become local artifacts (the
 // artifact store cleans the name and checks the MIME type); url parts are
 // listed as not downloaded (docs/remote-agent.md R15). Artifact parts received while the task runs
-// go to a spool as they arrive (memory up to 1 MiB, then a temporary file in
-// Deps.SpoolDir, removed when the node ends), so append chunks never pile up
-// in memory; an artifact is found by id in constant time. One call keeps at
+// go to a spool as they arrive (memory up to 1 MiB, then a spool file of the
+// artifact store — encrypted, removed when the node ends or at the next
+// start after a crash: workrun.Spooler — or, without one, a temporary file
+// in Deps.SpoolDir), so append chunks never pile up in memory; an artifact is found by id in constant time. One call keeps at
 // most Deps.MaxResultBytes (default 256 MiB) of artifact bytes and 200,000
 // artifacts; past that the node fails with ErrResultTooLarge naming the
 // limit (and the run's abort cancels the task). A task snapshot (GetTask)
 // replaces what the stream sent. Files are put into the artifact store when
-// the task completes, from the spool.
+// the task completes, from the spool. A text answer longer than
+// workrun.InlineValueLimit is streamed from the spool into the artifact
+// store and the output and the call record hold its reference
+// (docs/engine.md "Large values"). The text and text or JSON files are
+// redacted as they leave the spool, so a secret split across two append
+// chunks is caught; a progress line masks the pieces of one at a chunk's
+// edges.
 //
 // Credentials. A credential is used only for its origin, and over plain http
 // only to a loopback address (docs/remote-agent.md R3.3). An agent may echo the secret back (in

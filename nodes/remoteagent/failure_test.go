@@ -1,7 +1,6 @@
 package remoteagent_test
 
 import (
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -63,54 +62,6 @@ func storeCall(t *testing.T, e *env, runID, node, key string) workrun.RemoteCall
 	return c
 }
 
-// `hang` whose agent stops answering once the task was accepted (the
-// stream breaks, GetTask never answers): the outcome is unknown, so the
-// retry policy does not submit again; the run fails and the task gets its
-// one cancel.
-func TestRetry_HangWithTimeoutLossIsNotRetried(t *testing.T) {
-	for _, srv := range bothServers(t, true) {
-		t.Run(srv.name, func(t *testing.T) {
-			url := startProxy(t, &proxy{target: srv.base, fault: func(w http.ResponseWriter, r *http.Request, method string, body []byte, forward func() (*http.Response, error)) bool {
-				switch method {
-				case "SendStreamingMessage":
-					resp, err := forward()
-					if err != nil {
-						http.Error(w, err.Error(), http.StatusBadGateway)
-						return true
-					}
-					defer resp.Body.Close()
-					copyResponse(w, resp, cut{after: 1}) // the task id arrives, then the stream breaks
-					return true
-				case "GetTask", "SubscribeToTask":
-					<-r.Context().Done() // the agent stopped answering
-					return true
-				}
-				return false
-			}})
-			e := newEnv(t, "", "en")
-			n := raNode("h", url, `,"timeout_seconds":1`)
-			n.Retry = &workrun.RetryPolicy{MaxAttempts: 3}
-			r := e.run(t, flow([]workrun.NodeSpec{n}), workrun.Values{"prompt_h": "hang"})
-			if r.Status != workrun.RunFailed {
-				t.Fatalf("run %s (%s)", r.Status, r.Reason)
-			}
-			st := srv.stats(t)
-			if submissions(st) != 1 {
-				t.Errorf("submissions %v, want 1 (an unknown outcome is never retried)", st.Submissions)
-			}
-			if !contains(e.messages(t, r.ID, "h"), "failed and is not retried: the remote outcome is unknown") {
-				t.Errorf("messages %q", e.messages(t, r.ID, "h"))
-			}
-			if st.totalCancels() != 1 {
-				t.Errorf("cancels %v, want the one best-effort cancel", st.Cancels)
-			}
-		})
-	}
-}
-
-// An error branch after `fail`: the run succeeds, and the parallel `hang`
-// task gets no cancel — neither when `fail` is handled nor when the hang
-// node's own deadline passes, since its on_error handles that too.
 func TestOnError_BranchAfterFailCancelsNothing(t *testing.T) {
 	for _, srv := range bothServers(t, true) {
 		t.Run(srv.name, func(t *testing.T) {

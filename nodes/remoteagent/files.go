@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"mime"
+	"net/http"
 	"strconv"
 	"strings"
 
@@ -152,7 +154,14 @@ func (c *call) saveFiles(ctx context.Context, parts []resultFile) ([]string, err
 		if arts == nil {
 			return nil, fmt.Errorf("save remote file %s: no artifact store available", name)
 		}
-		info, err := arts.Put(ctx, name, c.red.String(p.mediaType), p.open(), c.nc.RunID(), c.nc.NodeID())
+		mediaType := c.red.String(p.mediaType)
+		src := p.open()
+		if textLike(mediaType, p.open()) {
+			// A text or JSON file is redacted like a text part (as it
+			// streams in, a secret across two reads included).
+			src = c.red.Reader(io.NopCloser(src))
+		}
+		info, err := arts.Put(ctx, name, mediaType, src, c.nc.RunID(), c.nc.NodeID())
 		if err != nil {
 			return nil, fmt.Errorf("save remote file %s: %w", name, err)
 		}
@@ -176,4 +185,16 @@ func messageFiles(parts []a2a.Part) []resultFile {
 		}
 	}
 	return out
+}
+
+// textLike reports whether a file is text or JSON: by its declared media
+// type, or by its first bytes (a file declared as octet-stream may be text).
+func textLike(mediaType string, r io.Reader) bool {
+	mt, _, _ := mime.ParseMediaType(mediaType)
+	if strings.HasPrefix(mt, "text/") || strings.HasSuffix(mt, "json") || strings.HasSuffix(mt, "+xml") || mt == "application/xml" {
+		return true
+	}
+	head := make([]byte, 512)
+	n, _ := io.ReadFull(r, head)
+	return strings.HasPrefix(http.DetectContentType(head[:n]), "text/")
 }

@@ -1,6 +1,7 @@
 package remoteagent_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -12,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -19,6 +21,7 @@ import (
 	"workrun/nodes/remoteagent"
 	"workrun/nodes/start"
 	"workrun/remotecall"
+	"workrun/store/storetest"
 	"workrun/workrun"
 	"workrun/workrun/workruntest"
 )
@@ -642,29 +645,163 @@ func TestServers_ExitSendsNothing(t *testing.T) {
 	}
 }
 
-// TestServers_QuietTaskSucceeds: with timeout_seconds 1 an agent that sends
-// an update only every 2.5 s is quiet longer than the timeout, yet it
-// answers GetTask; the node keeps following the task to its result, with
-// exactly one submission and no cancel.
+// TestServers_QuietTaskSucceeds: with timeout_seconds 1 a task that is
+// quiet for 10 s (ten times the timeout) while a proxy in front of the SDK
+// server sends SSE keep-alive comments every 0.5 s is followed on its one
+// stream: zero GetTask, zero re-subscriptions, one submission, and it
+// succeeds. (Before issue 25 each silent timeout_seconds led to a GetTask
+// and a new SubscribeToTask, keep-alives or not.)
 func TestServers_QuietTaskSucceeds(t *testing.T) {
 	for _, srv := range bothServers(t, true) {
 		t.Run(srv.name, func(t *testing.T) {
+			var comments atomic.Int32
+			url := startProxy(t, &proxy{target: srv.base, fault: func(w http.ResponseWriter, r *http.Request, method string, _ []byte, forward func() (*http.Response, error)) bool {
+				if method != "SendStreamingMessage" {
+					return false
+				}
+				resp, err := forward()
+				if err != nil {
+					http.Error(w, err.Error(), http.StatusBadGateway)
+					return true
+				}
+				defer resp.Body.Close()
+				copyWithKeepAlives(w, resp, 500*time.Millisecond, &comments)
+				return true
+			}})
 			e := newEnv(t, "", "en")
-			r := e.run(t, flow([]workrun.NodeSpec{raNode("ra", srv.base, `,"timeout_seconds":1`)}), workrun.Values{"prompt_ra": "slow 3 2500"})
+			r := e.run(t, flow([]workrun.NodeSpec{raNode("ra", url, `,"timeout_seconds":1`)}), workrun.Values{"prompt_ra": "slow 2 10000"})
 			if r.Status != workrun.RunSucceeded {
 				t.Fatalf("run = %s: %s\n%q", r.Status, r.Reason, e.messages(t, r.ID, "ra"))
 			}
-			if got := fmt.Sprint(r.State["answer_ra"]); got != "done after 3 steps" {
+			if got := fmt.Sprint(r.State["answer_ra"]); got != "done after 2 steps" {
 				t.Errorf("answer = %q", got)
 			}
 			stats := srv.stats(t)
 			if n := stats.Submissions[remoteagent.MessageID(r.ID, "ra", "send")]; n != 1 {
 				t.Errorf("submissions = %d, want exactly 1", n)
 			}
-			if stats.totalCancels() != 0 || stats.Methods["GetTask"] < 1 {
-				t.Errorf("methods = %v cancels = %v", stats.Methods, stats.Cancels)
+			if stats.totalCancels() != 0 || stats.Methods["GetTask"] != 0 || stats.Methods["SubscribeToTask"] != 0 {
+				t.Errorf("methods = %v cancels = %v; want no GetTask, no SubscribeToTask, no cancel", stats.Methods, stats.Cancels)
+			}
+			if comments.Load() < 10 {
+				t.Errorf("only %d keep-alive comments were sent", comments.Load())
 			}
 		})
+	}
+}
+
+// TestServers_UnreachableAgent, against both SDK servers through the
+// fault proxy, after the submission stream broke once the task was known:
+//   - one HTTP 502 on the first GetTask, then answers: the node goes on to
+//     the result, nothing is cancelled;
+//   - the agent gone for longer than the bound: the run is interrupted
+//     ("the agent has not answered since …"), nothing is cancelled; once
+//     it is back, Resume follows the same task to its result, with the one
+//     submission.
+func TestServers_UnreachableAgent(t *testing.T) {
+	policy := remotecall.FollowPolicy{BackoffMin: 20 * time.Millisecond, BackoffMax: 100 * time.Millisecond, UnreachableFor: 700 * time.Millisecond}
+	for _, srv := range bothServers(t, true) {
+		t.Run(srv.name, func(t *testing.T) {
+			for _, tc := range []struct {
+				name  string
+				fails int32 // reads answered 502 before the agent is back; -1: until told
+			}{{"502 once", 1}, {"gone past the bound", -1}} {
+				t.Run(tc.name, func(t *testing.T) {
+					var reads, down atomic.Int32
+					down.Store(1)
+					url := startProxy(t, &proxy{target: srv.base, fault: func(w http.ResponseWriter, r *http.Request, method string, _ []byte, forward func() (*http.Response, error)) bool {
+						switch {
+						case method == "SendStreamingMessage":
+							resp, err := forward()
+							if err != nil {
+								http.Error(w, err.Error(), http.StatusBadGateway)
+								return true
+							}
+							defer resp.Body.Close()
+							copyResponse(w, resp, cut{after: 1}) // the task is known, then the stream breaks
+							return true
+						case method == "GetTask" && down.Load() == 1:
+							if n := reads.Add(1); tc.fails > 0 && n >= tc.fails {
+								down.Store(0)
+							}
+							http.Error(w, "bad gateway", http.StatusBadGateway)
+							return true
+						}
+						return false
+					}})
+					e := newEnvFollow(t, "", "en", policy)
+					wf := flow([]workrun.NodeSpec{raNode("ra", url, `,"timeout_seconds":5`)})
+					r := e.run(t, wf, workrun.Values{"prompt_ra": "slow 3 300"})
+					if tc.fails < 0 {
+						if r.Status != workrun.RunInterrupted || !strings.Contains(r.Reason, "the agent has not answered since") {
+							t.Fatalf("run = %s (%s): %s\n%q", r.Status, r.Interruption, r.Reason, e.messages(t, r.ID, "ra"))
+						}
+						if !contains(e.messages(t, r.ID, "ra"), "unreachable since") {
+							t.Errorf("no \"unreachable since … retrying\" line: %q", e.messages(t, r.ID, "ra"))
+						}
+						down.Store(0) // the agent is back
+						if err := e.eng.Resume(t.Context(), r.ID); err != nil {
+							t.Fatal(err)
+						}
+						r = storetest.Wait(t, e.eng, r.ID, time.Minute)
+					}
+					if r.Status != workrun.RunSucceeded || fmt.Sprint(r.State["answer_ra"]) != "done after 3 steps" {
+						t.Fatalf("run = %s: %s\n%q", r.Status, r.Reason, e.messages(t, r.ID, "ra"))
+					}
+					stats := srv.stats(t)
+					if n := stats.Submissions[remoteagent.MessageID(r.ID, "ra", "send")]; n != 1 {
+						t.Errorf("submissions = %d, want exactly 1", n)
+					}
+					if stats.totalCancels() != 0 {
+						t.Errorf("cancels = %v, want none", stats.Cancels)
+					}
+				})
+			}
+		})
+	}
+}
+
+// copyWithKeepAlives copies an SSE reply and writes a keep-alive comment
+// between events whenever every passes without one.
+func copyWithKeepAlives(w http.ResponseWriter, resp *http.Response, every time.Duration, sent *atomic.Int32) {
+	for k, v := range resp.Header {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(resp.StatusCode)
+	fl, _ := w.(http.Flusher)
+	lines := make(chan []byte)
+	go func() {
+		defer close(lines)
+		br := bufio.NewReader(resp.Body)
+		for {
+			line, err := br.ReadBytes('\n')
+			if len(line) > 0 {
+				lines <- line
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	boundary := true
+	for {
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				return
+			}
+			w.Write(line) //nolint:errcheck
+			fl.Flush()
+			boundary = len(bytes.TrimRight(line, "\r\n")) == 0
+		case <-tick.C:
+			if boundary {
+				io.WriteString(w, ": keep-alive\n\n") //nolint:errcheck
+				fl.Flush()
+				sent.Add(1)
+			}
+		}
 	}
 }
 

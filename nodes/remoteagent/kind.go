@@ -52,6 +52,10 @@ type Deps struct {
 	// MaxCallBytes bounds what one call reads from its agent over all its
 	// requests; 0 means remotecall.DefaultMaxCallBytes.
 	MaxCallBytes int64
+	// Follow bounds following a task after a break (backoff, how long an
+	// unreachable agent is retried, reconnects without progress); the zero
+	// value is the shipped defaults (remotecall.Default*).
+	Follow remotecall.FollowPolicy
 	// MaxResultBytes caps the artifact bytes one call keeps; 0 means
 	// DefaultMaxResultBytes.
 	MaxResultBytes int64

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"workrun/a2a"
+	"workrun/workrun"
 )
 
 // DefaultMaxResultBytes caps what one call receives as artifacts (text and
@@ -38,17 +39,31 @@ var ErrResultTooLarge = errors.New("remote results over the limit")
 // so append chunks never accumulate in memory; an artifact keeps only where
 // its parts lie. Artifacts are found by id in O(1) and kept in arrival order.
 type results struct {
-	dir   string // spool directory; "" means os.TempDir()
-	max   int64
-	byID  map[string]*remoteArtifact
-	order []*remoteArtifact
-	spool spool
-	links int64 // bytes of link parts kept
+	create func() (workrun.SpoolFile, error) // the spool's file, when memory is past
+	max    int64
+	byID   map[string]*remoteArtifact
+	order  []*remoteArtifact
+	spool  spool
+	links  int64 // bytes of link parts kept
 }
 
 type remoteArtifact struct {
 	id, name string
 	parts    []spooledPart
+	// tail is the end of its text so far (up to tailBytes), for the
+	// redaction of a secret split across two chunks in progress lines.
+	tail string
+}
+
+// tailBytes is how much of an artifact's text end is kept for redaction.
+const tailBytes = 256
+
+// textTail returns the end of the text artifact id holds so far.
+func (r *results) textTail(id string) string {
+	if ra, ok := r.byID[id]; ok {
+		return ra.tail
+	}
+	return ""
 }
 
 // spooledPart is one part of an artifact: text or raw bytes in the spool at
@@ -60,11 +75,38 @@ type spooledPart struct {
 	filename, mediaType string
 }
 
-func newResults(dir string, max int64) *results {
+func newResults(create func() (workrun.SpoolFile, error), max int64) *results {
 	if max <= 0 {
 		max = DefaultMaxResultBytes
 	}
-	return &results{dir: dir, max: max, byID: map[string]*remoteArtifact{}}
+	return &results{create: create, max: max, byID: map[string]*remoteArtifact{}}
+}
+
+// spoolFiles is where a call's spool goes past memory: the artifact store's
+// spool files (encrypted, removed at the next start if this process dies:
+// workrun.Spooler), or, without one, a temporary file in dir.
+func spoolFiles(arts workrun.ArtifactStore, dir string) func() (workrun.SpoolFile, error) {
+	if sp, ok := arts.(workrun.Spooler); ok {
+		return sp.Spool
+	}
+	return func() (workrun.SpoolFile, error) {
+		f, err := os.CreateTemp(dir, "workrun-remote-result-*")
+		if err != nil {
+			return nil, err
+		}
+		return tempFile{f}, nil
+	}
+}
+
+// tempFile is a plain temporary spool file; Close removes it.
+type tempFile struct{ *os.File }
+
+func (t tempFile) Close() error {
+	err := t.File.Close()
+	if rerr := os.Remove(t.Name()); err == nil {
+		err = rerr
+	}
+	return err
 }
 
 // reset drops every artifact: a task snapshot replaces what the stream sent.
@@ -87,6 +129,7 @@ func (r *results) apply(a a2a.Artifact, appendParts bool) error {
 		r.order = append(r.order, ra)
 	} else if !appendParts {
 		ra.parts = ra.parts[:0] // the old bytes stay in the spool and count
+		ra.tail = ""
 	}
 	if a.Name != "" || ra.name == "" {
 		ra.name = a.Name
@@ -119,7 +162,7 @@ func (r *results) add(ra *remoteArtifact, p a2a.Part) error {
 	if err := r.reserve(int64(len(b))); err != nil {
 		return err
 	}
-	off, err := r.spool.write(r.dir, b)
+	off, err := r.spool.write(r.create, b)
 	if err != nil {
 		return fmt.Errorf("keep remote result: %w", err)
 	}
@@ -131,6 +174,7 @@ func (r *results) add(ra *remoteArtifact, p a2a.Part) error {
 		runtime.GC()
 	}
 	if !p.IsRaw() {
+		ra.tail = keepTail(ra.tail, p.Text)
 		// Text chunks of one artifact that follow each other in the spool
 		// are one stretch: a million appends cost one entry.
 		if n := len(ra.parts); n > 0 && !ra.parts[n-1].raw && ra.parts[n-1].url == "" && ra.parts[n-1].off+ra.parts[n-1].n == off {
@@ -142,6 +186,15 @@ func (r *results) add(ra *remoteArtifact, p a2a.Part) error {
 	}
 	ra.parts = append(ra.parts, spooledPart{raw: true, off: off, n: int64(len(b)), filename: p.Filename, mediaType: p.MediaType})
 	return nil
+}
+
+// keepTail is the last tailBytes of prev+s.
+func keepTail(prev, s string) string {
+	if len(s) >= tailBytes {
+		return strings.Clone(s[len(s)-tailBytes:])
+	}
+	t := prev + s
+	return t[max(0, len(t)-tailBytes):]
 }
 
 // reserve counts n more bytes against the cap.
@@ -242,14 +295,14 @@ type resultFile struct {
 }
 
 // spool is an append-only byte store: in memory up to spoolInMemory, then a
-// temporary file that close removes.
+// spool file that close removes.
 type spool struct {
 	mem  []byte
-	f    *os.File
+	f    workrun.SpoolFile
 	size int64
 }
 
-func (s *spool) write(dir string, b []byte) (int64, error) {
+func (s *spool) write(create func() (workrun.SpoolFile, error), b []byte) (int64, error) {
 	off := s.size
 	if s.f == nil && s.size+int64(len(b)) <= spoolInMemory {
 		s.mem = append(s.mem, b...)
@@ -257,13 +310,12 @@ func (s *spool) write(dir string, b []byte) (int64, error) {
 		return off, nil
 	}
 	if s.f == nil {
-		f, err := os.CreateTemp(dir, "workrun-remote-result-*")
+		f, err := create()
 		if err != nil {
 			return 0, err
 		}
-		if _, err := f.Write(s.mem); err != nil {
+		if _, err := f.WriteAt(s.mem, 0); err != nil {
 			f.Close()
-			os.Remove(f.Name())
 			return 0, err
 		}
 		s.f, s.mem = f, nil
@@ -299,15 +351,12 @@ func (s *spool) truncate() error {
 	return nil
 }
 
+// close removes the spool's file.
 func (s *spool) close() error {
 	if s.f == nil {
 		return nil
 	}
-	name := s.f.Name()
 	err := s.f.Close()
-	if rerr := os.Remove(name); err == nil {
-		err = rerr
-	}
 	s.f = nil
 	return err
 }
@@ -324,3 +373,8 @@ func humanBytes(n int64) string {
 	}
 	return fmt.Sprintf("%d bytes", n)
 }
+
+// count and size are how many artifacts and bytes the call holds (the
+// follow loop's progress check).
+func (r *results) count() int  { return len(r.order) }
+func (r *results) size() int64 { return r.spool.size + r.links }

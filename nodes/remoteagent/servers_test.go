@@ -21,6 +21,7 @@ import (
 	"workrun/nodes/process"
 	"workrun/nodes/remoteagent"
 	"workrun/nodes/start"
+	"workrun/remotecall"
 	"workrun/store"
 	"workrun/store/storetest"
 	"workrun/workrun"
@@ -103,9 +104,16 @@ type env struct {
 
 func newEnv(t *testing.T, dir string, lang string) *env {
 	t.Helper()
+	return newEnvFollow(t, dir, lang, remotecall.FollowPolicy{})
+}
+
+// newEnvFollow is newEnv whose Remote Agent follows tasks with policy
+// (bounds compressed for a test).
+func newEnvFollow(t *testing.T, dir string, lang string, policy remotecall.FollowPolicy) *env {
+	t.Helper()
 	dir, st, arts := storetest.Open(t, dir)
 	t.Setenv("LANGUAGE", lang) // messages are rendered in the reader's language
-	ra := remoteagent.New(remoteagent.Deps{Calls: st})
+	ra := remoteagent.New(remoteagent.Deps{Calls: st, Follow: policy})
 	eng := workrun.NewEngine(st, arts, start.Kind{}, process.Kind{}, join.Kind{}, output.Kind{}, ra)
 	return &env{lang: lang, dir: dir, st: st, arts: arts, eng: eng}
 }

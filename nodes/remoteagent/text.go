@@ -39,7 +39,11 @@ const (
 	msgResuming               msgID = "remoteagent.resuming"
 	msgNeedsInput             msgID = "remoteagent.needs_input"
 	msgNeedsAuth              msgID = "remoteagent.needs_auth"
-	msgQuiet                  msgID = "remoteagent.quiet"
+	msgUnreachable            msgID = "remoteagent.unreachable"
+	msgNotAnswered            msgID = "remoteagent.not_answered"
+	msgKeptReconnecting       msgID = "remoteagent.kept_reconnecting"
+	msgTooMuch                msgID = "remoteagent.too_much"
+	msgReconnectLinesCut      msgID = "remoteagent.reconnect_lines_cut"
 	msgStatusLineCoalesced    msgID = "remoteagent.status_line_coalesced"
 	msgArtifactCoalesced      msgID = "remoteagent.artifact_coalesced"
 	msgCallRecordUnreadable   msgID = "remoteagent.call_record_unreadable"
@@ -118,7 +122,11 @@ func catalogue() map[msgID][2]string {
 		msgResuming:               {"Resuming remote task %s", "恢复远程任务 %s"},
 		msgNeedsInput:             {"Remote task needs input: %s", "远程任务需要输入：%s"},
 		msgNeedsAuth:              {"Remote task needs authentication: %s", "远程任务需要认证：%s"},
-		msgQuiet:                  {"Remote task %s: no update for %s; the agent still answers, so Workrun keeps waiting", "远程任务 %s：%s 内没有更新；远端仍有应答，继续等待"},
+		msgUnreachable:            {"Agent unreachable since %s (%s); retrying", "远端智能体自 %s 起无法连接（%s）；正在重试"},
+		msgNotAnswered:            {"the agent has not answered since %s (last: %s); resume when it is back, or stop", "远端智能体自 %s 起没有应答（最后一次：%s）；待其恢复后请继续运行，或停止"},
+		msgKeptReconnecting:       {"the agent kept ending the update stream of task %s without the task changing (%d reconnects in a row; each ended with: %s); resume when it is fixed, or stop", "远端智能体反复结束任务 %s 的更新流而任务没有任何变化（连续 %d 次重连；每次都以此结束：%s）；待其修复后请继续运行，或停止"},
+		msgTooMuch:                {"the agent sent too much for task %s (%s); resume when it is fixed, or stop", "远端智能体为任务 %s 发送的数据过多（%s）；待其修复后请继续运行，或停止"},
+		msgReconnectLinesCut:      {"Remote task: %d reconnect lines shown; further ones are not saved", "远程任务：已显示 %d 条重连记录；之后的不再保存"},
 		msgStatusLineCoalesced:    {"Remote task: %s (+%s updates)", "远程任务：%s（另有 %s 条更新）"},
 		msgArtifactCoalesced:      {"Result %s: %s (+%s updates)", "结果 %s：%s（另有 %s 条更新）"},
 		msgCallRecordUnreadable:   {"read remote call record: %s; no cancel sent", "读取远程调用记录失败：%s；未发送取消"},

@@ -21,11 +21,11 @@ func (c *call) abort(ctx context.Context) {
 		Ended:             mcp.Terminal,
 		Cancel:            c.cancel,
 		Timeout:           c.s.timeout,
-		Log:               c.nc.Log,
+		Log:               c.logText,
 		SubmissionUnknown: texts.Msg(msgSubmissionUnknown),
 		Requesting:        texts.Msg(msgCancelRequesting),
-		CancelError:       func(err error) workrun.Text { return texts.Msg(msgCancelError, clip(err.Error(), 300)) },
-		SaveFailed:        func(err error) workrun.Text { return workrun.Plain(err.Error()) },
+		CancelError:       func(err error) workrun.Text { return texts.Msg(msgCancelError, clip(c.red.String(err.Error()), 300)) },
+		SaveFailed:        func(err error) workrun.Text { return workrun.Plain(c.red.String(err.Error())) },
 	})
 }
 
@@ -147,8 +147,8 @@ func (s *step) Rearm(nc workrun.NodeContext, saved workrun.NodeRun) {
 			return workrun.Plain(fmt.Sprintf("read remote call record: %v; no cancel sent", err))
 		},
 		func(ctx context.Context, rec workrun.RemoteCall) {
-			c := &call{s: s, nc: nc}
-			c.Call = remotecall.NewSaved[MCPClient](s.kind.deps.Calls, rec, nil, nil)
+			c := &call{s: s, nc: nc, red: remotecall.NewRedactor()}
+			c.Call = remotecall.NewSaved[MCPClient](s.kind.deps.Calls, rec, nil, c.red.Record)
 			c.abort(ctx)
 		})
 }

@@ -135,7 +135,7 @@ func TestStopCancelsOnce(t *testing.T) {
 // before the answer; the node reads the task again and finishes it; the
 // tool was called once.
 func TestCutResultStreamReadsTheTaskAgain(t *testing.T) {
-	d, url := demo(t, demoserver.Options{CoreOnly: true, CutResultStreams: 2})
+	d, url := demo(t, demoserver.Options{CoreOnly: true, CutResultStreams: 2, NoResume: true})
 	e := newEnv(t, "")
 	r := e.run(t, flow(state, []workrun.NodeSpec{mcpNode("m", url, "research", `,"arguments":{"topic":"x","stages":2},"output":"answer"`)}), nil)
 	msgs := e.messages(t, r.ID, "m")

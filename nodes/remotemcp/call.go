@@ -55,20 +55,33 @@ type call struct {
 	s  *step
 	nc workrun.NodeContext
 	*remotecall.Call[MCPClient]
+	// red knows every secret the call's transport sent; what the node
+	// saves, shows or returns passes through it (docs/remote-mcp.md M11).
+	red *remotecall.Redactor
 
 	shown string // last status line shown (key + suffix)
 }
 
-func (c *call) log(id msgID, args ...any) { c.nc.Log(texts.Msg(id, args...)) }
+func (c *call) log(id msgID, args ...any) { c.logText(texts.Msg(id, args...)) }
+
+func (c *call) logText(t workrun.Text) { c.nc.Log(c.red.Text(t)) }
+
+func (c *call) progress(t workrun.Text) { c.nc.Progress(c.red.Text(t)) }
 
 // Run implements workrun.Step.
 func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
-	c := &call{s: s, nc: nc}
+	c := &call{s: s, nc: nc, red: remotecall.NewRedactor()}
+	out, err := c.run(ctx)
+	return c.red.Values(out), c.red.Err(err)
+}
+
+func (c *call) run(ctx context.Context) (workrun.Values, error) {
+	s, nc := c.s, c.nc
 	var err error
 	// Each attempt of the node is a new call with its own idempotency key
 	// (docs/engine.md "Failure handling"); attempt 1 keeps the old key.
 	key := workrun.AttemptCallKey(callKey, nc)
-	c.Call, err = remotecall.Load[MCPClient](ctx, s.kind.deps.Calls, nc, key, nil, func() (workrun.RemoteCall, error) {
+	c.Call, err = remotecall.Load[MCPClient](ctx, s.kind.deps.Calls, nc, key, c.red.Record, func() (workrun.RemoteCall, error) {
 		u, err := remotecall.ParseOrigin(s.cfg.URL)
 		return workrun.RemoteCall{RunID: nc.RunID(), NodeID: nc.NodeID(), CallKey: key,
 			AgentURL: s.cfg.URL, Origin: u.String(), MessageID: AttemptKey(nc.RunID(), nc.NodeID(), key)}, err
@@ -84,14 +97,14 @@ func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values,
 	return c.submit(ctx)
 }
 
-// dial makes a client for the node's URL with its credential; progress and
-// task status notifications become node messages.
+// dial makes a client for the node's URL over the call's credential-bound
+// transport; progress and task status notifications become node messages.
 func (c *call) dial(ctx context.Context) (MCPClient, error) {
-	cred, err := c.s.credential(ctx)
+	hc, err := c.s.transport(ctx, c.red)
 	if err != nil {
 		return nil, err
 	}
-	srv, err := c.s.kind.deps.Dial(c.s.cfg.URL, cred, c.notification)
+	srv, err := c.s.kind.deps.Dial(c.s.cfg.URL, hc, c.notification)
 	if err != nil {
 		return nil, fmt.Errorf("connect to MCP server %s: %w", c.s.cfg.URL, err)
 	}
@@ -517,7 +530,7 @@ func (c *call) notification(n mcp.Notification) {
 	switch n.Method {
 	case "notifications/progress":
 		if line := mcptool.ProgressLine(n.Params); line != "" {
-			c.nc.Progress(texts.Msg(msgProgress, line))
+			c.progress(texts.Msg(msgProgress, line))
 		}
 	case "notifications/tasks/status", "notifications/tasks":
 		var t mcp.Task
@@ -531,7 +544,7 @@ func (c *call) notification(n mcp.Notification) {
 		// so the node's own context is not at hand; the save is still
 		// ordered against the abort snapshot by update.
 		if err := c.applyTask(context.Background(), &t); err != nil && !errors.Is(err, remotecall.ErrAborted) {
-			c.nc.Log(workrun.Plain(err.Error()))
+			c.logText(workrun.Plain(err.Error()))
 		}
 	}
 }

@@ -41,15 +41,33 @@ var ErrCredentialRequired = errors.New("the server requires a credential")
 // Check is the connection test: Connect (server/discover on 2026-07-28, or
 // initialize for a legacy server), tools/list, then DELETE of a legacy
 // session. It calls no tool.
-func Check(ctx context.Context, rawURL string, cred *mcp.Credential) (Report, error) {
+func Check(ctx context.Context, rawURL string, cred *remotecall.Credential) (Report, error) {
 	if err := checkURL(rawURL, cred != nil); err != nil {
 		return Report{}, err
 	}
-	c, err := mcp.New(rawURL, mcp.Options{Credential: cred})
+	b, err := remotecall.BindCredential(cred, rawURL)
+	if err == nil && b.Origin.IsZero() {
+		b.Origin, err = remotecall.ParseOrigin(rawURL)
+	}
 	if err != nil {
 		return Report{}, err
 	}
-	return check(ctx, c, cred != nil)
+	red := remotecall.NewRedactor()
+	b.Redactor = red
+	tr, err := remotecall.NewTransport(b)
+	if err != nil {
+		return Report{}, err
+	}
+	c, err := mcp.New(rawURL, mcp.Options{HTTPClient: tr.Client()})
+	if err != nil {
+		return Report{}, err
+	}
+	rep, err := check(ctx, c, cred != nil)
+	rep.Server = red.String(rep.Server)
+	for i, t := range rep.Tools {
+		rep.Tools[i].Name, rep.Tools[i].Title, rep.Tools[i].Description = red.String(t.Name), red.String(t.Title), red.String(t.Description)
+	}
+	return rep, red.Err(err)
 }
 
 func check(ctx context.Context, c MCPClient, withCred bool) (Report, error) {

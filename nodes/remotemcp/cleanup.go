@@ -7,6 +7,7 @@ import (
 
 	"workrun/mcp"
 	"workrun/mcptool"
+	"workrun/remotecall"
 	"workrun/workrun"
 )
 
@@ -30,11 +31,11 @@ func (s *step) cleanup() *mcptool.Cleanup {
 	}
 	return &mcptool.Cleanup{Tool: s.cfg.CleanupTool, Arguments: s.cleanupArgs, Types: s.types, Timeout: s.timeout, Store: s.kind.deps.Calls,
 		Connect: func(ctx context.Context, nc workrun.NodeContext, _ workrun.Values) (mcptool.Caller, func(context.Context), error) {
-			cred, err := s.credential(ctx)
+			hc, err := s.transport(ctx, remotecall.NewRedactor())
 			if err != nil {
 				return nil, nil, err
 			}
-			srv, err := s.kind.deps.Dial(s.cfg.URL, cred, func(mcp.Notification) {})
+			srv, err := s.kind.deps.Dial(s.cfg.URL, hc, func(mcp.Notification) {})
 			if err != nil {
 				return nil, nil, err
 			}

@@ -91,16 +91,7 @@ func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, mcptool.Argu
 		return c, nil, 0, err
 	}
 	if _, err := (mcptool.Outputs{Output: c.Output, OutputJSON: c.OutputJSON, OutputFiles: c.OutputFiles}).Check(wf.State); err != nil {
-		var op *mcptool.OutputProblem
-		switch {
-		case !errors.As(err, &op):
-			return c, nil, 0, err
-		case op.Prev != "":
-			return c, nil, 0, texts.Fail(ErrConfig, msgCfgFieldUsed, op.Key, op.Field, op.Prev)
-		case op.Got == "":
-			return c, nil, 0, texts.Fail(ErrConfig, msgCfgNoField, op.Key, op.Field)
-		}
-		return c, nil, 0, texts.Fail(ErrConfig, msgCfgFieldType, op.Key, op.Field, op.Got, op.Want)
+		return c, nil, 0, configWords.Explain(err)
 	}
 	timeout, err := remotecall.Timeout(c.TimeoutSeconds)
 	if err != nil {
@@ -109,18 +100,19 @@ func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, mcptool.Argu
 	return c, args, timeout, nil
 }
 
+// configWords are mcptool's config problems in this kind's words.
+var configWords = mcptool.ConfigWords{
+	NoField:   func(a ...any) error { return texts.Fail(ErrConfig, msgCfgNoField, a...) },
+	FileAlone: func(a ...any) error { return texts.Fail(ErrConfig, msgCfgFileAlone, a...) },
+	FieldType: func(a ...any) error { return texts.Fail(ErrConfig, msgCfgFieldType, a...) },
+	FieldUsed: func(a ...any) error { return texts.Fail(ErrConfig, msgCfgFieldUsed, a...) },
+}
+
 // compileArguments is mcptool.CompileArguments with its problems in this
 // kind's words.
 func compileArguments(key string, raw map[string]json.RawMessage, wf workrun.Workflow) (mcptool.Arguments, error) {
 	args, err := mcptool.CompileArguments(key, raw, wf.State)
-	var ap *mcptool.ArgumentProblem
-	switch {
-	case errors.As(err, &ap) && ap.FileInTemplate:
-		return nil, texts.Fail(ErrConfig, msgCfgFileAlone, ap.Key, ap.Field, ap.Field)
-	case errors.As(err, &ap):
-		return nil, texts.Fail(ErrConfig, msgCfgNoField, ap.Key, ap.Field)
-	}
-	return args, err
+	return args, configWords.Explain(err)
 }
 
 // checkURL accepts an absolute http(s) URL; with a credential, plain http

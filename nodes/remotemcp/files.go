@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"time"
 
 	"workrun/mcp"
@@ -76,7 +77,7 @@ func (c *call) closeSession(ctx context.Context, srv MCPClient) {
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), min(c.s.timeout, 10*time.Second))
 	defer cancel()
 	if err := srv.Close(cctx); err != nil {
-		c.nc.Progress(texts.Msg(msgSessionEndError, clip(err.Error(), 300)))
+		c.progress(texts.Msg(msgSessionEndError, clip(err.Error(), 300)))
 	}
 }
 
@@ -84,16 +85,29 @@ func (s *step) valuesFromResult(raw json.RawMessage) (workrun.Values, error) {
 	return s.outputs().Values(raw)
 }
 
-// credential resolves the node's credential and checks it may go to the URL.
-func (s *step) credential(ctx context.Context) (*mcp.Credential, error) {
-	cred, err := remotecall.NamedCredential(ctx, s.kind.deps.Credentials, s.cfg.Credential)
-	if cred == nil || err != nil {
+// transport resolves the node's credential and builds the call's
+// credential-bound transport (remotecall): bound to the URL's origin even
+// without a credential, so a legacy session id never leaves it; red learns
+// every secret it sends.
+func (s *step) transport(ctx context.Context, red *remotecall.Redactor) (*http.Client, error) {
+	b, err := bind(ctx, s.kind.deps.Credentials, s.cfg.Credential, s.cfg.URL)
+	if err != nil {
 		return nil, err
 	}
-	// mcp.New checks the origin binding and plain http again; checking here
-	// gives the error before anything else happens.
-	if _, err := mcp.New(s.cfg.URL, mcp.Options{Credential: cred}); err != nil {
+	b.Redactor, b.Base = red, s.kind.deps.Base
+	tr, err := remotecall.NewTransport(b)
+	if err != nil {
 		return nil, fmt.Errorf("credential %q: %w", s.cfg.Credential, err)
 	}
-	return cred, nil
+	return tr.Client(), nil
+}
+
+// bind is remotecall.BindNamed, bound to the origin of url even without a
+// credential.
+func bind(ctx context.Context, src CredentialSource, name, url string) (remotecall.Binding, error) {
+	b, err := remotecall.BindNamed(ctx, src, name, url)
+	if err == nil && b.Origin.IsZero() {
+		b.Origin, err = remotecall.ParseOrigin(url)
+	}
+	return b, err
 }

@@ -11,9 +11,9 @@ import (
 	"sync"
 	"testing"
 
-	"workrun/mcp"
 	"workrun/nodes/remotemcp"
 	"workrun/nodes/start"
+	"workrun/remotecall"
 	"workrun/workrun"
 )
 
@@ -99,7 +99,12 @@ func TestHostileToolOutput(t *testing.T) {
 	if r.Status != workrun.RunSucceeded {
 		t.Fatalf("run %s: %s %q", r.Status, r.Reason, msgs)
 	}
-	if got, _ := r.State["answer"].(string); len(got) != len(huge) {
+	// A text this large is kept once as an artifact (workrun.ValueRef).
+	answer, err := workrun.ResolveValue(t.Context(), e.arts, r.State["answer"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := answer.(string); len(got) != len(huge) {
 		t.Errorf("answer has %d bytes, want %d", len(got), len(huge))
 	}
 	files, _ := r.State["files"].([]any)
@@ -179,10 +184,10 @@ func TestFileArgumentsAreEmbeddedResources(t *testing.T) {
 
 // credSource is a function-field CredentialSource.
 type credSource struct {
-	CredentialFunc func(name string) (mcp.Credential, error)
+	CredentialFunc func(name string) (remotecall.Credential, error)
 }
 
-func (c credSource) Credential(_ context.Context, name string) (mcp.Credential, error) {
+func (c credSource) Credential(_ context.Context, name string) (remotecall.Credential, error) {
 	return c.CredentialFunc(name)
 }
 
@@ -204,15 +209,15 @@ func TestCredentialBoundToOrigin(t *testing.T) {
 			f.auth = nil
 			f.mu.Unlock()
 			e := newEnv(t, "")
-			e.eng = workrun.NewEngine(e.st, e.arts, start.Kind{}, remotemcp.New(remotemcp.Deps{Calls: e.st, Credentials: credSource{func(name string) (mcp.Credential, error) {
-				return mcp.Credential{Kind: mcp.CredentialBearer, Secret: "tok-" + name, Origin: tc.credOrigin}, nil
+			e.eng = workrun.NewEngine(e.st, e.arts, start.Kind{}, remotemcp.New(remotemcp.Deps{Calls: e.st, Credentials: credSource{func(name string) (remotecall.Credential, error) {
+				return remotecall.Credential{Kind: remotecall.CredentialBearer, Secret: "tok-" + name, Origin: tc.credOrigin}, nil
 			}}}))
 			r := e.run(t, flow(state, []workrun.NodeSpec{mcpNode("m", url, "t", `,"credential":"c1","output":"answer"`)}), nil)
 			f.mu.Lock()
 			auth := append([]string(nil), f.auth...)
 			f.mu.Unlock()
 			if !tc.wantOK {
-				if r.Status != workrun.RunFailed || !strings.Contains(r.Reason, "another origin") || len(auth) != 0 {
+				if r.Status != workrun.RunFailed || !strings.Contains(r.Reason, "belongs to https://elsewhere.example:443") || len(auth) != 0 {
 					t.Fatalf("run %s: %q; the server saw %d requests", r.Status, r.Reason, len(auth))
 				}
 				if strings.Contains(r.Reason, "tok-c1") {

@@ -40,16 +40,19 @@ var _ MCPClient = (*mcp.Client)(nil)
 type CallStore = remotecall.Store
 
 // CredentialSource resolves a saved credential by name, secret included.
-type CredentialSource = remotecall.CredentialSource[mcp.Credential]
+type CredentialSource = remotecall.CredentialSource[remotecall.Credential]
 
 // Deps are what the node kind works with.
 type Deps struct {
 	Calls CallStore
 	// Credentials may be nil; a node naming a credential then fails clearly.
 	Credentials CredentialSource
-	// Dial returns a client for url; nil means mcp.New on a transport shared
-	// by every call of this kind. onNote sees the server's notifications.
-	Dial func(url string, cred *mcp.Credential, onNote func(mcp.Notification)) (MCPClient, error)
+	// Dial returns a client for url over hc (the call's credential-bound
+	// transport); nil means mcp.New. onNote sees the server's notifications.
+	Dial func(url string, hc *http.Client, onNote func(mcp.Notification)) (MCPClient, error)
+	// Base sends the requests under each call's transport; nil is the
+	// remote layer's shared fan-out transport.
+	Base http.RoundTripper
 }
 
 // Kind is the Remote MCP Tool node kind.
@@ -58,9 +61,8 @@ type Kind struct{ deps Deps }
 // New returns the Remote MCP Tool node kind.
 func New(d Deps) *Kind {
 	if d.Dial == nil {
-		hc := &http.Client{Transport: remotecall.FanOutTransport()}
-		d.Dial = func(url string, cred *mcp.Credential, onNote func(mcp.Notification)) (MCPClient, error) {
-			return mcp.New(url, mcp.Options{HTTPClient: hc, Credential: cred, OnNotification: onNote,
+		d.Dial = func(url string, hc *http.Client, onNote func(mcp.Notification)) (MCPClient, error) {
+			return mcp.New(url, mcp.Options{HTTPClient: hc, OnNotification: onNote,
 				ClientInfo: mcp.Implementation{Name: "workrun", Version: "1"}})
 		}
 	}

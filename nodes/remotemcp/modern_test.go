@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"workrun/mcp"
+	"workrun/mcp/demoserver"
 	"workrun/nodes/remotemcp"
 	"workrun/remotecall"
 	"workrun/workrun"
@@ -302,5 +303,33 @@ func TestModernInputRequiredInterrupts(t *testing.T) {
 	}
 	if f.count("tools/call") != 1 || f.count("tasks/cancel") != 0 {
 		t.Errorf("tools/call %d, tasks/cancel %d", f.count("tools/call"), f.count("tasks/cancel"))
+	}
+}
+
+// Against the demo server on 2026-07-28 (not the test's own fake): a task
+// to completion with the extension, then a failing branch whose one
+// tasks/cancel is acknowledged with an empty result, read as canceled.
+func TestModernDemoServer(t *testing.T) {
+	d := demoserver.New(demoserver.Options{StageDuration: 100 * time.Millisecond, PollInterval: 50 * time.Millisecond})
+	srv := httptest.NewServer(d.Mux())
+	t.Cleanup(func() { d.Close(); srv.Close() })
+	url := srv.URL + demoserver.Path
+	e := newEnv(t, "")
+	r := e.run(t, flow(state, []workrun.NodeSpec{mcpNode("m", url, "research", `,"arguments":{"topic":"tides","stages":2},"output":"answer"`)}), nil)
+	if r.Status != workrun.RunSucceeded || r.State["answer"] != "Research on tides: 2 stages done." {
+		t.Fatalf("run %s: %s; %q", r.Status, r.Reason, e.messages(t, r.ID, "m"))
+	}
+	if c := e.call(t, r.ID, "m"); !strings.Contains(c.ContextID, "protocol=2026-07-28; handle=task; form=extension") {
+		t.Errorf("record = %+v", c)
+	}
+	e2 := newEnv(t, "")
+	fail := workruntest.FailWhenRun(t, e2.st, func(ctx context.Context, runID string) bool { return taskSaved(ctx, e2.st, runID, "h") })
+	r = e2.run(t, flow(state, []workrun.NodeSpec{mcpNode("h", url, "hang", ""), {ID: "fail", Type: "process", Config: fail}}), nil)
+	if r.Status != workrun.RunFailed || r.FailedNode != "fail" {
+		t.Fatalf("run %s at %q: %s", r.Status, r.FailedNode, r.Reason)
+	}
+	waitUntil(t, 10*time.Second, func() bool { return e2.call(t, r.ID, "h").CancelOutcome != "" })
+	if c := e2.call(t, r.ID, "h"); c.CancelOutcome != string(remotecall.CancelCanceled) || count(d, "tasks/cancel", "") != 1 {
+		t.Errorf("outcome %q (%s), tasks/cancel %d", c.CancelOutcome, c.CancelText, count(d, "tasks/cancel", ""))
 	}
 }

@@ -187,7 +187,7 @@ func (c *call) failed(ctx context.Context, err error, timedOut bool) error {
 	if timedOut {
 		err = texts.Error(err, msgNoAnswer, c.s.cfg.Tool, c.s.timeout)
 	} else {
-		err = texts.Error(err, msgCallFailed, c.s.cfg.Tool, c.redact(err))
+		err = texts.Error(err, msgCallFailed, c.redact(err))
 	}
 	if uerr := c.Update(ctx, func(r *workrun.RemoteCall) { r.Ended, r.StatusText = true, mcptool.Clip(err.Error(), 2000) }); uerr != nil {
 		return uerr

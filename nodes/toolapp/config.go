@@ -92,7 +92,7 @@ func parseConfig(spec workrun.NodeSpec, wf workrun.Workflow) (compiled, error) {
 	}
 	_, err = mcptool.Outputs{Output: cfg.Output, OutputJSON: cfg.OutputJSON, OutputFiles: cfg.OutputFiles}.Check(wf.State)
 	if err != nil {
-		return c, outputProblem(err)
+		return c, configWords.Explain(err)
 	}
 	if c.timeout, err = remotecall.Timeout(cfg.TimeoutSeconds); err != nil {
 		return c, fmt.Errorf("%w: %w", ErrConfig, err)
@@ -120,28 +120,15 @@ func parseConfig(spec workrun.NodeSpec, wf workrun.Workflow) (compiled, error) {
 	return c, nil
 }
 
-// outputProblem is Outputs.Check's problem in this kind's words.
-func outputProblem(err error) error {
-	var op *mcptool.OutputProblem
-	switch {
-	case !errors.As(err, &op):
-		return err
-	case op.Prev != "":
-		return texts.Fail(ErrConfig, msgCfgFieldUsed, op.Key, op.Field, op.Prev)
-	case op.Got == "":
-		return texts.Fail(ErrConfig, msgCfgNoField, op.Key, op.Field)
-	}
-	return texts.Fail(ErrConfig, msgCfgFieldType, op.Key, op.Field, op.Got, op.Want)
+// configWords are mcptool's config problems in this kind's words.
+var configWords = mcptool.ConfigWords{
+	NoField:   func(a ...any) error { return texts.Fail(ErrConfig, msgCfgNoField, a...) },
+	FileAlone: func(a ...any) error { return texts.Fail(ErrConfig, msgCfgFileAlone, a...) },
+	FieldType: func(a ...any) error { return texts.Fail(ErrConfig, msgCfgFieldType, a...) },
+	FieldUsed: func(a ...any) error { return texts.Fail(ErrConfig, msgCfgFieldUsed, a...) },
 }
 
 func compileArgs(key string, raw map[string]json.RawMessage, wf workrun.Workflow) (mcptool.Arguments, error) {
 	args, err := mcptool.CompileArguments(key, raw, wf.State)
-	var ap *mcptool.ArgumentProblem
-	switch {
-	case errors.As(err, &ap) && ap.FileInTemplate:
-		return nil, texts.Fail(ErrConfig, msgCfgFileAlone, ap.Key, ap.Field, ap.Field)
-	case errors.As(err, &ap):
-		return nil, texts.Fail(ErrConfig, msgCfgNoField, ap.Key, ap.Field)
-	}
-	return args, err
+	return args, configWords.Explain(err)
 }

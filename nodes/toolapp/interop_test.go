@@ -98,6 +98,11 @@ func line(state map[string]workrun.FieldType, app workrun.NodeSpec, outs ...stri
 	}, Edges: []workrun.Edge{{From: "start", To: app.ID}, {From: app.ID, To: "end"}}}
 }
 
+func (e *env) call(t *testing.T, runID string) workrun.RemoteCall {
+	t.Helper()
+	return storetest.Call(t, e.st, runID, "app", "call")
+}
+
 var pidLine = regexp.MustCompile(`running \(pid (\d+),`)
 
 // programPID is the pid the node's "running (pid N" line names.

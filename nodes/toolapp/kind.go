@@ -28,7 +28,7 @@ var _ MCPClient = (*mcp.Client)(nil)
 
 // CredentialSource resolves a saved credential by name, secret included
 // (the secret_env values); its origin is not used.
-type CredentialSource = remotecall.CredentialSource[mcp.Credential]
+type CredentialSource = remotecall.CredentialSource[remotecall.Credential]
 
 // Deps are what the node kind works with.
 type Deps struct {

@@ -63,7 +63,7 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgNoTool:        {"the tool program has no tool %q (it offers: %s); nothing was called", "工具程序没有工具 %q（可用：%s）；未调用任何工具"},
 	msgToolError:     {"tool %s reported an error: %s", "工具 %s 报告错误：%s"},
 	msgNoAnswer:      {"tool %s gave no answer within %s; the tool program was stopped", "工具 %s 在 %s 内未应答；工具程序已停止"},
-	msgCallFailed:    {"tool %s: %s", "工具 %s：%s"},
+	msgCallFailed:    {"the call failed: %s", "调用失败：%s"},
 
 	// Editor labels (describe.go).
 	msgKindLabel:        {"Tool App", "工具应用"},

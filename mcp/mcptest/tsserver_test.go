@@ -1,0 +1,116 @@
+package mcptest_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"workrun/mcp/mcptest"
+)
+
+func post(t *testing.T, url, method string, params map[string]any, header map[string]string) (int, map[string]any) {
+	t.Helper()
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, url, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var msg map[string]any
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		var b bytes.Buffer
+		b.ReadFrom(resp.Body) //nolint:errcheck // checked by the decode
+		for _, l := range strings.Split(b.String(), "\n") {
+			if d, ok := strings.CutPrefix(l, "data: "); ok && json.Unmarshal([]byte(d), &msg) == nil && msg["id"] != nil {
+				break
+			}
+		}
+	} else if err := json.NewDecoder(resp.Body).Decode(&msg); err != nil {
+		t.Fatalf("%s: %v", method, err)
+	}
+	return resp.StatusCode, msg
+}
+
+// modern sends a 2026-07-28 request declaring the Tasks extension.
+func modern(t *testing.T, url, method, name string, params map[string]any) map[string]any {
+	t.Helper()
+	params["_meta"] = map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+		"io.modelcontextprotocol/clientCapabilities": map[string]any{"extensions": map[string]any{"io.modelcontextprotocol/tasks": map[string]any{}}}}
+	h := map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": method}
+	if name != "" {
+		h["Mcp-Name"] = name
+	}
+	_, msg := post(t, url, method, params, h)
+	r, ok := msg["result"].(map[string]any)
+	if !ok {
+		t.Fatalf("%s: %v", method, msg)
+	}
+	return r
+}
+
+func waitStatus(t *testing.T, url, id, want string) map[string]any {
+	t.Helper()
+	for range 200 {
+		got := modern(t, url, "tasks/get", id, map[string]any{"taskId": id})
+		if got["status"] == want {
+			return got
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	t.Fatalf("task %s never reached %s", id, want)
+	return nil
+}
+
+// TestTSServer: both peers answer a sync call, run a task to completion
+// (result inlined in tasks/get), fail one, and cancel a hanging one with an
+// empty acknowledgement — counted in /stats. The dual-era peer also answers
+// initialize; the 2026-07-28-only one refuses it.
+func TestTSServer(t *testing.T) {
+	for _, mode := range []string{mcptest.ModernOnly, mcptest.DualEra} {
+		t.Run(mode, func(t *testing.T) {
+			s := mcptest.StartTSServer(t, mode, 100)
+			if r := modern(t, s.URL, "tools/call", "echo", map[string]any{"name": "echo", "arguments": map[string]any{"text": "hi"}}); r["resultType"] != "complete" || !strings.Contains(toJSON(r), "echo: hi") {
+				t.Fatalf("echo = %v", r)
+			}
+			created := modern(t, s.URL, "tools/call", "slow", map[string]any{"name": "slow", "arguments": map[string]any{"seconds": 0.2}})
+			if created["resultType"] != "task" || created["pollIntervalMs"] != float64(100) {
+				t.Fatalf("slow = %v", created)
+			}
+			end := waitStatus(t, s.URL, created["taskId"].(string), "completed")
+			if !strings.Contains(toJSON(end["result"]), "slow done") {
+				t.Fatalf("completed task = %v", end)
+			}
+			failed := modern(t, s.URL, "tools/call", "fail", map[string]any{"name": "fail", "arguments": map[string]any{}})
+			if f := waitStatus(t, s.URL, failed["taskId"].(string), "failed"); f["error"] == nil {
+				t.Fatalf("failed task = %v", f)
+			}
+			hang := modern(t, s.URL, "tools/call", "hang", map[string]any{"name": "hang", "arguments": map[string]any{}})
+			id := hang["taskId"].(string)
+			ack := modern(t, s.URL, "tasks/cancel", id, map[string]any{"taskId": id})
+			if ack["resultType"] != "complete" || ack["taskId"] != nil || ack["status"] != nil {
+				t.Fatalf("cancel ack = %v", ack)
+			}
+			waitStatus(t, s.URL, id, "cancelled")
+			if st := s.Stats(t); st.ToolsCall != 4 || st.TasksCancel != 1 {
+				t.Errorf("stats = %+v, want 4 tools/call and 1 tasks/cancel", st)
+			}
+			_, init := post(t, s.URL, "initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{},
+				"clientInfo": map[string]any{"name": "t", "version": "1"}}, nil)
+			_, legacy := init["result"].(map[string]any)
+			if legacy != (mode == mcptest.DualEra) {
+				t.Errorf("initialize on %s = %v", mode, init)
+			}
+		})
+	}
+}
+
+func toJSON(v any) string { b, _ := json.Marshal(v); return string(b) }

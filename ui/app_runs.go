@@ -1,0 +1,121 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2/lang"
+
+	"workrun/workrun"
+)
+
+// A run's history belongs to its workflow: opening a workflow shows its
+// latest run; Run again runs the workflow as it is now (the record of the
+// run shown keeps the version it ran); and the panel says when the run it
+// shows is of an older version than the one open.
+
+// showLatestRun shows the newest run of the open workflow in the run panel,
+// read off the UI thread, unless a run was shown or another workflow opened
+// meanwhile. The open document stays as it is.
+func (w *Window) showLatestRun() {
+	if w.deps.Runs == nil || w.wfID == "" {
+		return
+	}
+	doc, wfID := w.doc, w.wfID
+	stale := func() bool { return w.doc != doc || w.panel.RunID() != "" }
+	var rs []workrun.Run
+	var err error
+	w.background(func() {
+		rs, err = w.deps.Runs.ListRuns(w.ctx, workrun.RunFilter{WorkflowID: wfID, Limit: 1})
+	}, func() {
+		if stale() {
+			return
+		}
+		if err != nil {
+			w.setStatus(fmt.Sprintf("%s: %s", lang.X("run.latest_failed", "Could not read this workflow's latest run"), HumanError(err.Error())))
+			return
+		}
+		if len(rs) == 0 {
+			return
+		}
+		w.readRun(rs[0].ID, func(r workrun.Run, nrs []workrun.NodeRun, ms []workrun.Message, err error) {
+			if stale() {
+				return
+			}
+			if err != nil {
+				w.showError(err)
+				return
+			}
+			w.panel.Load(r, nrs, ms)
+			w.cv.ClearStatus()
+			for id, n := range w.panel.nodes {
+				if _, ok := w.doc.Node(id); ok {
+					w.cv.SetStatus(id, n.Status)
+				}
+			}
+			w.refreshTasks(r.ID)
+			w.updateRunButtons()
+			w.updateTitle()
+			w.runStatusChanged()
+			if w.rs.latestShown != nil {
+				w.rs.latestShown(r.ID)
+			}
+		})
+	})
+}
+
+// runAgainWorkflow is what Run again runs: the open workflow as it is now
+// when the run shown is of it (saved first), else the run's own workflow.
+// ok is false when it cannot run now; the reason is shown.
+func (w *Window) runAgainWorkflow(r workrun.Run) (wf workrun.Workflow, ok bool) {
+	if r.WorkflowID == "" || r.WorkflowID != w.wfID {
+		if len(r.Workflow.Nodes) == 0 {
+			return w.doc.Workflow(), true
+		}
+		return r.Workflow, true
+	}
+	if p := w.insp.Pending(); p != "" {
+		w.setStatus(fmt.Sprintf(lang.X("wf.fix_first", "Fix the marked value first: %s"), p))
+		return wf, false
+	}
+	if w.doc.Dirty() && !w.saveNow() {
+		return wf, false
+	}
+	if len(w.probs) > 0 {
+		w.setStatus(lang.X("run.fix_problems", "Fix the problems of this workflow first (Problems tab)."))
+		w.tabs.SelectIndex(1)
+		return wf, false
+	}
+	wf = w.doc.Workflow()
+	if missing := w.missingCredentials(wf); len(missing) > 0 {
+		w.showError(fmt.Errorf(lang.X("run.missing_credentials", "Cannot run: these credentials are not in the keyring: %s. Add them under Settings → Credentials…"), strings.Join(missing, ", ")))
+		return wf, false
+	}
+	return wf, true
+}
+
+// noteVersion says under the run's header when the run shown ran another
+// version of the open workflow than the one open now.
+func (w *Window) noteVersion() {
+	r := w.panel.Run()
+	if r.ID == "" || r.WorkflowID == "" || r.WorkflowID != w.wfID || len(r.Workflow.Nodes) == 0 || sameWorkflow(r.Workflow, w.doc.Workflow()) {
+		w.panel.SetNote("")
+		return
+	}
+	w.panel.SetNote(lang.X("run.older_version", "This run ran an older version of the workflow; Run again runs it as it is now."))
+}
+
+// sameWorkflow reports whether a and b are the same workflow, node
+// positions aside (moving a node changes nothing a run does).
+func sameWorkflow(a, b workrun.Workflow) bool {
+	strip := func(wf workrun.Workflow) []byte {
+		wf = cloneWorkflow(wf)
+		for i := range wf.Nodes {
+			wf.Nodes[i].Position = nil
+		}
+		out, _ := json.Marshal(wf) // a Workflow always marshals
+		return out
+	}
+	return string(strip(a)) == string(strip(b))
+}
