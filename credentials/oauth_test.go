@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -98,23 +97,7 @@ func TestOAuthCredential_SaveListSourceRemove(t *testing.T) {
 // tests install go-keyring's process-wide mock). Under CI=true a missing
 // Secret Service fails it.
 func TestOAuthKeyringRoundTrip_RealSecretService(t *testing.T) {
-	if os.Getenv(realKeyringEnv) != "" {
-		realOAuthRoundTrip(t)
-		return
-	}
-	out, err := runChild(t)
-	text := string(out)
-	switch {
-	case err == nil && strings.Contains(text, "REAL-KEYRING-OK"):
-		t.Log("real keyring round trip of an OAuth credential passed")
-	case strings.Contains(text, "REAL-KEYRING-UNAVAILABLE"):
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI=true but no Secret Service is reachable:\n%s", text)
-		}
-		t.Skipf("no Secret Service reachable:\n%s", lastLines(text, 3))
-	default:
-		t.Fatalf("real keyring round trip failed: %v\n%s", err, text)
-	}
+	inRealKeyring(t, realOAuthRoundTrip)
 }
 
 func realOAuthRoundTrip(t *testing.T) {
