@@ -139,6 +139,9 @@ echo "== go vet ./... (and the GL frame probe, built only with its tag)"
 go vet ./...
 go vet -tags glprobe ./ui
 
+echo "== staticcheck ./... (pinned version; docs/conventions.md)"
+go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
+
 work=$(mktemp -d "${TMPDIR:-/tmp}/workrun-test.XXXXXX")
 xvfb_pid=
 cleanup() {
