@@ -147,17 +147,7 @@ func TestTSPeerModern(t *testing.T) {
 		// A real runner process (the test binary, same engine and kinds)
 		// is SIGKILLed right after the task id is committed.
 		dir, runID, taskID := startKilledRun(t, p.URL, "WORKRUN_MCP_CHILD_TOOL=slow", `WORKRUN_MCP_CHILD_CFG=,"arguments":{"seconds":6}`)
-		e := newEnv(t, dir)
-		if c := e.call(t, runID, "m"); c.Ended {
-			t.Fatalf("the task ended before the kill; the test proves nothing: %+v", c)
-		}
-		if _, err := e.eng.RecoverInterrupted(t.Context()); err != nil {
-			t.Fatal(err)
-		}
-		if err := e.eng.Resume(t.Context(), runID); err != nil {
-			t.Fatal(err)
-		}
-		r := e.wait(t, runID)
+		e, r := resumeKilled(t, dir, runID)
 		msgs := e.messages(t, runID, "m")
 		if r.Status != workrun.RunSucceeded || r.State["answer"] != "slow done after 6s" {
 			t.Fatalf("resumed run %s: %s\n%q", r.Status, r.Reason, msgs)
@@ -216,4 +206,23 @@ func TestTSPeerDualEra(t *testing.T) {
 			t.Errorf("record = %+v", c)
 		}
 	})
+}
+
+// resumeKilled opens the data directory of a run whose runner was killed
+// (startKilledRun) in a new engine, recovers and resumes the run, and
+// waits for it. It fails the test if node m's call had already ended
+// before the kill (the test would prove nothing).
+func resumeKilled(t *testing.T, dir, runID string) (*env, workrun.Run) {
+	t.Helper()
+	e := newEnv(t, dir)
+	if c := e.call(t, runID, "m"); c.Ended {
+		t.Fatalf("the task ended before the kill; the test proves nothing: %+v", c)
+	}
+	if _, err := e.eng.RecoverInterrupted(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.eng.Resume(t.Context(), runID); err != nil {
+		t.Fatal(err)
+	}
+	return e, e.wait(t, runID)
 }
