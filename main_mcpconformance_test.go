@@ -31,7 +31,8 @@ type scenarioExpectation struct {
 }
 
 // conformanceExpectations lists the scenarios that are not (yet) expected
-// to pass; every other scenario must. auth/* rows default to issue 21.
+// to pass; every other scenario must. auth/* rows must pass too, through
+// the sign-in client of main_oauth_test.go (oauthConformanceCommand).
 var conformanceExpectations = map[string]scenarioExpectation{
 	// The input-request scenarios pre-answer every form with its defaults
 	// (the node's "answers", docs/remote-mcp.md M15).
@@ -46,7 +47,7 @@ func expectationFor(scenario string) scenarioExpectation {
 		return e
 	}
 	if strings.HasPrefix(scenario, "auth/") {
-		return scenarioExpectation{KnownFailure: "issue 21 (OAuth)"}
+		return scenarioExpectation{Command: oauthConformanceCommand}
 	}
 	return scenarioExpectation{}
 }
