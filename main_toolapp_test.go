@@ -24,12 +24,7 @@ type shownRecord struct {
 		workrun.NodeRun
 		Messages []workrun.Message `json:"messages"`
 	} `json:"nodes"`
-	RemoteCalls []struct {
-		NodeID    string `json:"node_id"`
-		CallKey   string `json:"call_key"`
-		MessageID string `json:"message_id"`
-		TaskID    string `json:"task_id"`
-	} `json:"remote_calls"`
+	RemoteCalls []shownCall `json:"remote_calls"`
 }
 
 // showRecord runs the built binary's `show --json RUN`.
@@ -44,6 +39,34 @@ func showRecord(t *testing.T, bin, dir, runID string) shownRecord {
 		t.Fatalf("show: %v\n%s", err, out)
 	}
 	return r
+}
+
+// node is a node's record.
+func (r shownRecord) node(id string) workrun.NodeRun {
+	for _, n := range r.Nodes {
+		if n.NodeID == id {
+			return n.NodeRun
+		}
+	}
+	return workrun.NodeRun{}
+}
+
+// shownCall is one remote call record as `workrun show --json` prints it.
+type shownCall struct {
+	NodeID    string `json:"node_id"`
+	CallKey   string `json:"call_key"`
+	MessageID string `json:"message_id"`
+	TaskID    string `json:"task_id"`
+}
+
+// call is the node's remote call record with this call key.
+func (r shownRecord) call(node, key string) (shownCall, bool) {
+	for _, c := range r.RemoteCalls {
+		if c.NodeID == node && c.CallKey == key {
+			return c, true
+		}
+	}
+	return shownCall{}, false
 }
 
 // nodeLines are a node's messages in English.
