@@ -54,7 +54,7 @@ func TestInspectorToolApp_TestConnectionStartsTheProgram(t *testing.T) {
 // the Tool App and the Remote MCP Tool edit cleanup_arguments in the
 // inspector, as one JSON object whose templates may name the node's own
 // outputs; the workflow holds the object, the label speaks Chinese too, and
-// a value that is not an object is a problem the window names.
+// text that is not an object is refused, named, and changes nothing.
 func TestInspectorCleanupArguments(t *testing.T) {
 	for _, kind := range []string{"tool_app", "remote_mcp"} {
 		t.Run(kind, func(t *testing.T) {
@@ -92,10 +92,11 @@ func TestInspectorCleanupArguments(t *testing.T) {
 				t.Errorf("shown again: %q", e.Text)
 			}
 			w.insp.widgets["cleanup_arguments"].(*widget.Entry).SetText("move it aside")
-			if p := w.Problems(); len(p) == 0 {
-				t.Error("a cleanup_arguments that is not an object is accepted")
-			} else {
-				t.Logf("problem shown: %v", p)
+			if p := w.insp.Pending(); !strings.Contains(p, "write a JSON object") || !strings.Contains(p, "move it aside") {
+				t.Errorf("text that is not an object: pending %q, want it refused, named", p)
+			}
+			if n, _ := w.doc.Node("m"); !strings.Contains(string(n.Config), `"destination":"{{answer}}.aside"`) {
+				t.Errorf("the refused text replaced the object: %s", n.Config)
 			}
 			SetupLanguage("zh-Hans")
 			defer SetupLanguage("en")

@@ -41,7 +41,7 @@ func (k *Kind) Describe() workrun.KindInfo {
 			{Value: TaskNever, Label: texts.Msg(msgTaskNever)},
 		}},
 		{Key: "cleanup_tool", Value: workrun.ValueText, Label: texts.Msg(msgLabelCleanupTool)},
-		{Key: "cleanup_arguments", Value: workrun.ValueJSON, Label: texts.Msg(msgLabelCleanupArgs),
+		{Key: "cleanup_arguments", Value: workrun.ValueJSONObject, Label: texts.Msg(msgLabelCleanupArgs),
 			Hint: workrun.Plain(`{"source": "{{written}}", "destination": "{{written}}.aside"}`)},
 	}}
 }

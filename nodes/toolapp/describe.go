@@ -36,7 +36,7 @@ func (k *Kind) Describe() workrun.KindInfo {
 		{Key: "output_json", Value: workrun.ValueField, Label: texts.Msg(msgLabelOutputJSON), FieldTypes: []workrun.FieldType{workrun.FieldJSON}},
 		{Key: "output_files", Value: workrun.ValueField, Label: texts.Msg(msgLabelOutputFiles), FieldTypes: []workrun.FieldType{workrun.FieldFiles}},
 		{Key: "cleanup_tool", Value: workrun.ValueText, Label: texts.Msg(msgLabelCleanupTool)},
-		{Key: "cleanup_arguments", Value: workrun.ValueJSON, Label: texts.Msg(msgLabelCleanupArgs),
+		{Key: "cleanup_arguments", Value: workrun.ValueJSONObject, Label: texts.Msg(msgLabelCleanupArgs),
 			Hint: workrun.Plain(`{"source": "{{written}}", "destination": "{{written}}.aside"}`)},
 		{Key: "timeout_seconds", Value: workrun.ValueInt, Label: texts.Msg(msgLabelTimeout, workrun.RemoteTimeoutMinSeconds, workrun.RemoteTimeoutMaxSeconds),
 			Default: workrun.RemoteTimeoutDefaultSeconds, Min: workrun.RemoteTimeoutMinSeconds, Max: workrun.RemoteTimeoutMaxSeconds},
