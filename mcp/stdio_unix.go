@@ -35,6 +35,10 @@ const sigTerm = syscall.SIGTERM
 // started (npx → sh → node).
 const (
 	guardEnv = "WORKRUN_MCP_STDIO_GUARD"
+	// guardArg0 is the guard's argv[0]; with guardEnv it is what makes a
+	// start of the executable a guard (the variable alone, leaked into an
+	// environment, does not).
+	guardArg0 = "workrun-stdio-guard"
 	// guardLife and guardReport are the guard's extra descriptors: the
 	// pipe whose EOF means Workrun is gone, and where it reports the start.
 	guardLife   = 3
@@ -45,7 +49,7 @@ const (
 )
 
 func init() {
-	if os.Getenv(guardEnv) == "1" {
+	if os.Getenv(guardEnv) == "1" && len(os.Args) > 0 && os.Args[0] == guardArg0 {
 		os.Exit(runGuard(os.Args[1:]))
 	}
 }
@@ -77,7 +81,7 @@ func programCommand(opts StdioOptions) (*exec.Cmd, *guardHandle, error) {
 		g.closeAll()
 		return nil, nil, err
 	}
-	args := append([]string{"workrun-stdio-guard", probe.Path}, opts.Argv...)
+	args := append([]string{guardArg0, probe.Path}, opts.Argv...)
 	cmd := &exec.Cmd{Path: self, Args: args, Dir: opts.Dir}
 	cmd.Env = append(append(os.Environ(), opts.Env...), guardEnv+"=1")
 	cmd.ExtraFiles = []*os.File{g.lifeR, g.reportW} // fds 3 and 4
@@ -158,12 +162,13 @@ func (s *Stdio) kill() {
 // its argv. It returns the program's exit code, or ends by the program's
 // signal, so Workrun sees the program's own status.
 func runGuard(args []string) int {
-	report := os.NewFile(guardReport, "report")
-	life := os.NewFile(guardLife, "life")
-	if report == nil || life == nil || len(args) < 2 {
-		fmt.Fprintln(os.Stderr, "workrun-stdio-guard: started without its pipes")
+	var st syscall.Stat_t
+	if syscall.Fstat(guardReport, &st) != nil || syscall.Fstat(guardLife, &st) != nil || len(args) < 2 {
+		fmt.Fprintln(os.Stderr, guardArg0+": started without its pipes")
 		return 127
 	}
+	report := os.NewFile(guardReport, "report")
+	life := os.NewFile(guardLife, "life")
 	syscall.CloseOnExec(guardReport)
 	syscall.CloseOnExec(guardLife)
 	becomeSubreaper()
