@@ -53,6 +53,11 @@ type Config struct {
 	// (docs/remote-mcp.md M14).
 	CleanupTool      string                     `json:"cleanup_tool,omitempty"`
 	CleanupArguments map[string]json.RawMessage `json:"cleanup_arguments,omitempty"`
+	// Answers pre-answer the server's first form (docs/remote-mcp.md
+	// M15): field → value, each string a template over State fields like
+	// an argument; fields the form lacks are left out, the form's
+	// defaults fill the rest.
+	Answers map[string]json.RawMessage `json:"answers,omitempty"`
 }
 
 // ParseConfig decodes and checks a node's config against the workflow's
@@ -88,6 +93,9 @@ func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, mcptool.Argu
 		return c, nil, 0, texts.Fail(ErrConfig, msgCfgCleanupArgs)
 	}
 	if _, err := compileArguments("cleanup_arguments", c.CleanupArguments, wf); err != nil {
+		return c, nil, 0, err
+	}
+	if _, err := compileArguments("answers", c.Answers, wf); err != nil {
 		return c, nil, 0, err
 	}
 	if _, err := (mcptool.Outputs{Output: c.Output, OutputJSON: c.OutputJSON, OutputFiles: c.OutputFiles}).Check(wf.State); err != nil {

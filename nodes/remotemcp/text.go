@@ -49,6 +49,10 @@ const (
 	msgRemoteFailed         msgID = "remotemcp.remote_failed"
 	msgNoTool               msgID = "remotemcp.no_tool"
 	msgSessionEndError      msgID = "remotemcp.session_end_error"
+	msgPreAnswered          msgID = "remotemcp.pre_answered"
+	msgAnswersSent          msgID = "remotemcp.answers_sent"
+	msgWaitingForYou        msgID = "remotemcp.waiting_for_you"
+	msgAnswersResent        msgID = "remotemcp.answers_resent"
 )
 
 // Configuration errors Compile returns: the window shows them in the
@@ -97,6 +101,10 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgLinkNotDownloaded:      {"Resource link not downloaded: %s", "资源链接未下载：%s"},
 	msgCompleted:              {"Remote tool %s: completed", "远程工具 %s：已完成"},
 	msgInterrupted:            {"Remote task needs input: %s", "远程任务需要输入：%s"},
+	msgPreAnswered:            {"Answered the server's request %s from the node's answers: %s", "已用节点的预设答案回答服务器的请求 %s：%s"},
+	msgAnswersSent:            {"Sending the answers of server round %d (%d answer(s))", "正在发送服务器第 %d 轮的答案（%d 个）"},
+	msgWaitingForYou:          {"The MCP server asks: %s", "MCP 服务器提问：%s"},
+	msgAnswersResent:          {"Sending again the answers of server round %d: the task still waits for them", "再次发送服务器第 %d 轮的答案：任务仍在等待这些答案"},
 	msgStatusUnknown:          {"remote task status unknown: the server no longer has session %s; nothing was resubmitted", "远程任务状态未知：服务器已不再保留会话 %s；未重新提交"},
 	msgSubmissionUnknownErr:   {"submission result unknown: %s; the call is not sent again", "提交结果未知：%s；不会再次调用"},
 	msgToolError:              {"tool %s reported an error: %s", "工具 %s 报告错误：%s"},
