@@ -31,7 +31,8 @@ type scenarioExpectation struct {
 }
 
 // conformanceExpectations lists the scenarios that are not (yet) expected
-// to pass; every other scenario must. auth/* rows default to issue 21.
+// to pass; every other scenario must. auth/* rows must pass too, through
+// the sign-in client of main_oauth_test.go (oauthConformanceCommand).
 var conformanceExpectations = map[string]scenarioExpectation{
 	"elicitation-sep1034-client-defaults": {KnownFailure: "issue 22 (answer what a remote asks: elicitation)"},
 	"sep-2322-client-request-state":       {KnownFailure: "issue 22 (answer what a remote asks: MRTR requestState)"},
@@ -42,7 +43,7 @@ func expectationFor(scenario string) scenarioExpectation {
 		return e
 	}
 	if strings.HasPrefix(scenario, "auth/") {
-		return scenarioExpectation{KnownFailure: "issue 21 (OAuth)"}
+		return scenarioExpectation{Command: oauthConformanceCommand}
 	}
 	return scenarioExpectation{}
 }
