@@ -137,6 +137,21 @@ func waitAsked(t *testing.T, e *workrun.Engine, id string) workrun.Run {
 	return r
 }
 
+// startAsked starts the asking workflow on a new store and waits until its
+// run is interrupted by the remote's first question.
+func startAsked(t *testing.T, remote *fakeRemote) (*workruntest.MemStore, *askingStep, *workrun.Engine, string) {
+	t.Helper()
+	st := workruntest.NewMemStore()
+	s := &askingStep{remote: remote}
+	e := questionEngine(st, s, fakeKind{})
+	id, err := e.Start(t.Context(), "", askingWorkflow(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitAsked(t, e, id)
+	return st, s, e, id
+}
+
 // waitQuestion waits until node ask of run id waits on round.
 func waitQuestion(t *testing.T, st *workruntest.MemStore, id string, round int) workrun.NodeRun {
 	t.Helper()
@@ -162,14 +177,12 @@ func waitQuestion(t *testing.T, st *workruntest.MemStore, id string, round int) 
 // languages; bad answers are refused with their reason and lose nothing;
 // each round's answer reaches the remote exactly once; the run succeeds.
 func TestQuestion_TwoRounds(t *testing.T) {
-	st := workruntest.NewMemStore()
 	remote := twoRounds()
-	e := questionEngine(st, &askingStep{remote: remote}, fakeKind{})
-	id, err := e.Start(t.Context(), "", askingWorkflow(), nil)
+	st, _, e, id := startAsked(t, remote)
+	r, err := st.GetRun(t.Context(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := waitAsked(t, e, id)
 	if r.Status != workrun.RunInterrupted || r.Interruption != workrun.InterruptedByHuman {
 		t.Fatalf("run %s (%s), want interrupted by human", r.Status, r.Interruption)
 	}
@@ -248,15 +261,8 @@ func TestQuestion_TwoRounds(t *testing.T) {
 func TestQuestion_ConcurrentAnswersOneTaken(t *testing.T) {
 	for i := range 10 {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			st := workruntest.NewMemStore()
 			remote := twoRounds()
-			s := &askingStep{remote: remote}
-			e := questionEngine(st, s, fakeKind{})
-			id, err := e.Start(t.Context(), "", askingWorkflow(), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			waitAsked(t, e, id)
+			st, s, e, id := startAsked(t, remote)
 			const n = 6
 			engines := make([]*workrun.Engine, n)
 			for j := range n {
@@ -358,15 +364,8 @@ func TestQuestion_AnswerWhileOtherBranchesGoOn(t *testing.T) {
 // remote asks again and a third process answers. Then a process exits
 // between taking an answer and sending it: resume sends it once.
 func TestQuestion_RestartBetween(t *testing.T) {
-	st := workruntest.NewMemStore()
 	remote := twoRounds()
-	s := &askingStep{remote: remote}
-	e1 := questionEngine(st, s, fakeKind{})
-	id, err := e1.Start(t.Context(), "", askingWorkflow(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitAsked(t, e1, id)
+	st, s, e1, id := startAsked(t, remote)
 	if err := e1.Close(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -423,18 +422,11 @@ func TestQuestion_RestartBetween(t *testing.T) {
 // again and the new answer is taken.
 func TestQuestion_SecretsAreNotSaved(t *testing.T) {
 	const token, phrase = "tok-9f8e7d6c", "open sesame 42"
-	st := workruntest.NewMemStore()
 	remote := newFakeRemote(
 		workrun.Question{Kind: workrun.QuestionForm, Message: "Proxy?", Schema: json.RawMessage(portSchema)},
 		workrun.Question{Kind: workrun.QuestionText, Message: "Pass phrase?"},
 	)
-	s := &askingStep{remote: remote}
-	e := questionEngine(st, s, fakeKind{})
-	id, err := e.Start(t.Context(), "", askingWorkflow(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitAsked(t, e, id)
+	st, s, e, id := startAsked(t, remote)
 	form := json.RawMessage(`{"host":"h","port":2,"token":"` + token + `"}`)
 
 	// Exit after the answer was taken, before it was sent.
