@@ -278,7 +278,7 @@ func (e *Engine) takeAnswer(ctx context.Context, q *Question, d Decision) error 
 	if secret {
 		e.secrets[answerKey{d.RunID, d.NodeID, d.Round}] = d
 	}
-	e.logLine(e.line(d.RunID, d.NodeID, answerLine(*q, d, secret)))
+	e.logLine(e.line(d.RunID, d.NodeID, answerLine(*q, d)))
 	return nil
 }
 
@@ -323,7 +323,7 @@ func questionLine(q Question) Text {
 
 // answerLine is the node message that says what the person answered; a
 // secret value is never in it.
-func answerLine(q Question, d Decision, secret bool) Text {
+func answerLine(q Question, d Decision) Text {
 	round := strconv.Itoa(d.Round)
 	switch {
 	case d.Action == AnswerDecline:
