@@ -546,9 +546,12 @@ func (x *execution) handle(r nodeResult) NodeRun {
 	case x.mode == modeAborting:
 		rec.Status, rec.Error = NodeStopped, r.err.Error()
 	case errors.As(r.err, &ie):
-		rec.Status, rec.Error = NodeInterrupted, ie.Reason
+		rec.Status, rec.Error, rec.Question = NodeInterrupted, ie.Reason, ie.Question
 		if x.interrupt == nil {
 			x.interrupt = ie
+		}
+		if ie.Question != nil {
+			x.e.logLine(x.e.line(x.run.ID, r.id, questionLine(*ie.Question)))
 		}
 	case x.retry(&rec, r.err):
 		x.status[r.id], x.recs[r.id] = rec.Status, rec
@@ -817,6 +820,7 @@ func (x *execution) finish() {
 	if err := x.e.saveRun(context.Background(), x.run); err == nil {
 		x.e.publishRun(x.run)
 	}
+	x.e.dropAnswers(x.run.ID)
 	x.e.finished(x, parked)
 }
 
@@ -938,6 +942,11 @@ func (c *nodeContext) Decision(ctx context.Context) (Decision, bool, error) {
 	}
 	if err != nil {
 		return Decision{}, false, fmt.Errorf("read decision: %w", err)
+	}
+	if d.Withheld {
+		if full, held := c.x.e.heldAnswer(d); held {
+			return full, true, nil
+		}
 	}
 	return d, true, nil
 }
