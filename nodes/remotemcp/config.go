@@ -54,10 +54,9 @@ type Config struct {
 	CleanupTool      string                     `json:"cleanup_tool,omitempty"`
 	CleanupArguments map[string]json.RawMessage `json:"cleanup_arguments,omitempty"`
 	// Answers pre-answer the server's first form (docs/remote-mcp.md
-	// M15): field → value, each string a template over State fields like
-	// an argument; fields the form lacks are left out, the form's
-	// defaults fill the rest.
-	Answers map[string]json.RawMessage `json:"answers,omitempty"`
+	// M15): field → template over State fields; the form's defaults fill
+	// the rest.
+	Answers workrun.Answers `json:"answers,omitempty"`
 }
 
 // ParseConfig decodes and checks a node's config against the workflow's
@@ -95,8 +94,8 @@ func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, mcptool.Argu
 	if _, err := compileArguments("cleanup_arguments", c.CleanupArguments, wf); err != nil {
 		return c, nil, 0, err
 	}
-	if _, err := compileArguments("answers", c.Answers, wf); err != nil {
-		return c, nil, 0, err
+	if c.Answers.IsSet() && c.Answers.Fields == nil {
+		return c, nil, 0, texts.Fail(ErrConfig, msgCfgAnswers)
 	}
 	if _, err := (mcptool.Outputs{Output: c.Output, OutputJSON: c.OutputJSON, OutputFiles: c.OutputFiles}).Check(wf.State); err != nil {
 		return c, nil, 0, configWords.Explain(err)

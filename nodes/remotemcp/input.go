@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/google/uuid"
@@ -128,6 +127,17 @@ func newServerRound(prev *inputState, via string, ask *mcp.InputRequiredError) *
 // (st committed, Sent still false), or the *workrun.InterruptError asking
 // the person.
 func (c *call) gather(ctx context.Context, st *inputState) error {
+	if st.Round == 0 && !st.Sent {
+		// Rounds go on across the node's attempts in a run: the engine
+		// refuses a round already answered.
+		d, ok, err := c.nc.Decision(ctx)
+		if err != nil {
+			return err
+		}
+		if ok {
+			st.Round = d.Round
+		}
+	}
 	if st.Asking != "" {
 		d, ok, err := workrun.AnswerTo(ctx, c.nc, st.Round)
 		if err != nil {
@@ -146,16 +156,6 @@ func (c *call) gather(ctx context.Context, st *inputState) error {
 		c.keep(st, st.Asking, res)
 		st.Asking = ""
 	}
-	var pre map[string]any
-	if st.ServerRound == 1 && len(c.s.cfg.Answers) > 0 {
-		b, _, err := c.s.answers.Build(ctx, c.nc.Inputs(), c.s.types, c.nc.Artifacts())
-		if err != nil {
-			return fmt.Errorf("answers: %w", err)
-		}
-		if err := json.Unmarshal(b, &pre); err != nil {
-			return fmt.Errorf("answers: %w", err)
-		}
-	}
 	for _, key := range slices.Sorted(keysOf(st.Requests)) {
 		if _, ok := st.Answers[key]; ok {
 			if !slices.Contains(st.Withheld, key) {
@@ -171,12 +171,12 @@ func (c *call) gather(ctx context.Context, st *inputState) error {
 		if r.Method != mcp.MethodElicit {
 			return fmt.Errorf("the server asked for %s (%s), which Workrun does not do: it has no model and shares no files", clip(r.Method, 60), clip(key, 60))
 		}
-		if pre != nil {
-			if res, ok := preAnswer(r, pre); ok {
-				c.keep(st, key, res)
-				c.log(msgPreAnswered, clip(key, 60), summaryOf(r, res))
-				continue
+		if res, ok, err := c.preAnswer(st, key); err != nil || ok {
+			if err != nil {
+				return err
 			}
+			c.keep(st, key, res)
+			continue
 		}
 		st.Round++
 		return c.ask(ctx, st, key, "")
@@ -228,19 +228,12 @@ func (c *call) forget(st *inputState) {
 // ask commits the open question and returns the interrupt that shows it:
 // the node waits for the person (workrun.InterruptedByHuman).
 func (c *call) ask(ctx context.Context, st *inputState, key, why string) error {
-	r := st.Requests[key]
-	e, err := r.Elicitation()
+	q, err := c.question(st.Requests[key], key, st.Round)
 	if err != nil {
-		return fmt.Errorf("the server's input request %s: %w", clip(key, 60), err)
-	}
-	q := workrun.Question{Round: st.Round, Kind: workrun.QuestionForm, From: c.from(),
-		Message: clip(e.Message, 4000), Schema: e.RequestedSchema, RequestID: key}
-	if e.Mode == mcp.ElicitURL {
-		q.Kind, q.URL, q.Schema = workrun.QuestionSignIn, e.URL, nil
-		q.Actions = []workrun.AnswerAction{workrun.AnswerAccept, workrun.AnswerDecline, workrun.AnswerCancel}
+		return err
 	}
 	if why != "" {
-		q.Message = clip(e.Message+" ("+why+")", 4000)
+		q.Message = clip(q.Message+" ("+why+")", 4000)
 	}
 	st.Asking = key
 	if err := c.saveInput(ctx, st, "waiting"); err != nil {
@@ -248,6 +241,46 @@ func (c *call) ask(ctx context.Context, st *inputState, key, why string) error {
 	}
 	reason := texts.Text(msgWaitingForYou, q.Message)
 	return &workrun.InterruptError{Cause: workrun.InterruptedByHuman, Reason: reason, Question: &q}
+}
+
+// question is the elicitation r (key) as the person sees it in round.
+func (c *call) question(r mcp.InputRequest, key string, round int) (workrun.Question, error) {
+	e, err := r.Elicitation()
+	if err != nil {
+		return workrun.Question{}, fmt.Errorf("the server's input request %s: %w", clip(key, 60), err)
+	}
+	q := workrun.Question{Round: round, Kind: workrun.QuestionForm, From: c.from(),
+		Message: clip(e.Message, 4000), Schema: e.RequestedSchema, RequestID: key}
+	if e.Mode == mcp.ElicitURL {
+		q.Kind, q.URL, q.Schema = workrun.QuestionSignIn, e.URL, nil
+		q.Actions = []workrun.AnswerAction{workrun.AnswerAccept, workrun.AnswerDecline, workrun.AnswerCancel}
+	}
+	return q, nil
+}
+
+// preAnswer answers request key of st from the node's answers when it is
+// the node's first question (round 1; workrun.PreAnswer logs it). That
+// round is then used up. An answers config that does not fit the form
+// fails the node before anything is sent.
+func (c *call) preAnswer(st *inputState, key string) (mcp.ElicitResult, bool, error) {
+	if st.Round != 0 || !c.s.cfg.Answers.IsSet() {
+		return mcp.ElicitResult{}, false, nil
+	}
+	r := st.Requests[key]
+	q, err := c.question(r, key, 1)
+	if err != nil {
+		return mcp.ElicitResult{}, false, err
+	}
+	d, ok, err := workrun.PreAnswer(c.nc, q, c.s.cfg.Answers)
+	if err != nil || !ok {
+		return mcp.ElicitResult{}, false, err
+	}
+	res, err := c.answerOf(r, d)
+	if err != nil {
+		return mcp.ElicitResult{}, false, err
+	}
+	st.Round = 1
+	return res, true, nil
 }
 
 // from names the server that asks: its host.
@@ -297,25 +330,6 @@ func (c *call) answerOf(r mcp.InputRequest, d workrun.Decision) (mcp.ElicitResul
 	return mcp.ElicitResult{Action: mcp.ActionAccept, Content: content}, nil
 }
 
-// preAnswer answers a form from the node's "answers" (and the form's
-// defaults) when that fits; ok is false when the person must answer (a
-// required field has no value, a URL-mode request).
-func preAnswer(r mcp.InputRequest, values map[string]any) (mcp.ElicitResult, bool) {
-	e, err := r.Elicitation()
-	if err != nil || e.Mode != mcp.ElicitForm {
-		return mcp.ElicitResult{}, false
-	}
-	schema, err := mcp.ParseFormSchema(e.RequestedSchema)
-	if err != nil {
-		return mcp.ElicitResult{}, false
-	}
-	content, err := schema.Answer(values)
-	if err != nil {
-		return mcp.ElicitResult{}, false
-	}
-	return mcp.ElicitResult{Action: mcp.ActionAccept, Content: content}, true
-}
-
 func schemaOf(r mcp.InputRequest) *mcp.FormSchema {
 	e, err := r.Elicitation()
 	if err != nil || e.Mode != mcp.ElicitForm {
@@ -326,24 +340,6 @@ func schemaOf(r mcp.InputRequest) *mcp.FormSchema {
 		return nil
 	}
 	return s
-}
-
-// summaryOf writes an answer for the node's messages, secret fields as
-// "•••".
-func summaryOf(r mcp.InputRequest, res mcp.ElicitResult) string {
-	if res.Action != mcp.ActionAccept || len(res.Content) == 0 {
-		return res.Action
-	}
-	schema := schemaOf(r)
-	var parts []string
-	for _, k := range slices.Sorted(keysOf(res.Content)) {
-		v := fmt.Sprint(res.Content[k])
-		if schema != nil && schema.Properties[k].Secret() {
-			v = "•••"
-		}
-		parts = append(parts, k+": "+clip(v, 200))
-	}
-	return res.Action + " (" + strings.Join(parts, "; ") + ")"
 }
 
 func keysOf[V any](m map[string]V) func(func(string) bool) {
@@ -513,34 +509,29 @@ func subset(have, of map[string]mcp.InputRequest) bool {
 }
 
 // onRequest answers a 2025-11-25 server's elicitation on a stream while
-// the call is open: the first one from the node's "answers" when they fit,
-// anything else by the person (mcp.ErrAskPerson: the call stops and
+// the call is open: the node's first question from its answers when they
+// fit; anything else is the person's (mcp.ErrAskPerson: the call stops and
 // asks).
 func (c *call) onRequest(ctx context.Context, r mcp.InputRequest) (json.RawMessage, error) {
-	if c.asked || len(c.s.cfg.Answers) == 0 {
-		c.asked = true
-		return nil, mcp.ErrAskPerson
-	}
+	first := !c.asked
 	c.asked = true
-	if in, asked, err := c.loadInput(ctx); err != nil || (asked && in.ServerRound > 0) {
-		return nil, mcp.ErrAskPerson // round 1 was asked before
-	}
-	b, _, err := c.s.answers.Build(ctx, c.nc.Inputs(), c.s.types, c.nc.Artifacts())
-	var pre map[string]any
-	if err != nil || json.Unmarshal(b, &pre) != nil {
+	if !first || !c.s.cfg.Answers.IsSet() {
 		return nil, mcp.ErrAskPerson
 	}
-	res, ok := preAnswer(r, pre)
-	if !ok {
-		return nil, mcp.ErrAskPerson
+	prev, _, err := c.loadInput(ctx)
+	if err != nil {
+		return nil, err
 	}
-	st := &inputState{Via: viaStream, ServerRound: 1, Requests: map[string]mcp.InputRequest{"stream": r},
-		Answers: map[string]json.RawMessage{}, Sent: true}
+	st := newServerRound(prev, viaStream, &mcp.InputRequiredError{Requests: map[string]mcp.InputRequest{"stream": r}})
+	res, ok, err := c.preAnswer(st, "stream")
+	if err != nil || !ok {
+		return nil, mcp.ErrAskPerson // the call stops; gather says why
+	}
 	c.keep(st, "stream", res)
+	st.Sent = true
 	if err := c.saveInput(ctx, st, "sent"); err != nil {
 		return nil, err
 	}
-	c.log(msgPreAnswered, "stream", summaryOf(r, res))
 	c.forget(st)
 	return res.JSON(), nil
 }

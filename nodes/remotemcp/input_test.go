@@ -109,11 +109,11 @@ func TestAnswer_PreAnsweredThenDeclined(t *testing.T) {
 	d, url := modernDemo(t)
 	e := newEnv(t, "")
 	r := e.run(t, flow(state, []workrun.NodeSpec{surveyNode(url, `,"task":"never","answers":{"region":"{{q}} hills"}`)}), workrun.Values{"q": "tea"})
-	e.waitsFor(t, r, "m", 1, "How deep should the survey of tea hills go?")
-	if msgs := e.messages(t, r.ID, "m"); !contains(msgs, "from the node's answers: accept (region: tea hills)") {
+	e.waitsFor(t, r, "m", 2, "How deep should the survey of tea hills go?")
+	if msgs := e.messages(t, r.ID, "m"); !contains(msgs, "answers config answers round 1") || !contains(msgs, "region: tea hills") {
 		t.Errorf("messages = %q", msgs)
 	}
-	r = e.answer(t, r.ID, "m", 1, workrun.AnswerDecline, "")
+	r = e.answer(t, r.ID, "m", 2, workrun.AnswerDecline, "")
 	if r.Status != workrun.RunSucceeded || !strings.Contains(r.State["answer"].(string), "no depth (decline)") {
 		t.Fatalf("run %s: %s %v", r.Status, r.Reason, r.State)
 	}
@@ -256,14 +256,14 @@ func TestAnswer_KilledWhileSending(t *testing.T) {
 				}
 				return
 			}
-			e.waitsFor(t, r, "m", 1, "How deep should the survey of Yunnan go?")
+			e.waitsFor(t, r, "m", 2, "How deep should the survey of Yunnan go?")
 			if n := regionAnswers(); n != 1 {
 				t.Errorf("the server got the first answer %d times, want exactly 1", n)
 			}
 			if resent := contains(e.messages(t, runID, "m"), "Sending again the answers of server round 1"); resent != tc.holdRequest {
 				t.Errorf("sent again: %v, want %v", resent, tc.holdRequest)
 			}
-			r = e.answer(t, runID, "m", 1, workrun.AnswerAccept, `{"depth":"quick"}`)
+			r = e.answer(t, runID, "m", 2, workrun.AnswerAccept, `{"depth":"quick"}`)
 			if r.Status != workrun.RunSucceeded || r.State["answer"] != "Survey of tides: region Yunnan, quick." {
 				t.Fatalf("run %s: %s %v\n%q", r.Status, r.Reason, r.State, e.messages(t, runID, "m"))
 			}

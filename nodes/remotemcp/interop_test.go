@@ -199,7 +199,7 @@ func TestInteropMCP(t *testing.T) {
 		if r.Status != workrun.RunSucceeded || !strings.Contains(fmt.Sprint(r.State["answer"]), "**Clarification**: comedy") {
 			t.Fatalf("run %s: %s\n%q", r.Status, r.Reason, e.messages(t, r.ID, "m"))
 		}
-		if msgs := e.messages(t, r.ID, "m"); !contains(msgs, "from the node's answers: accept (interpretation: comedy)") {
+		if msgs := e.messages(t, r.ID, "m"); !contains(msgs, "answers config answers round 1") {
 			t.Errorf("messages = %q", msgs)
 		}
 	})

@@ -88,11 +88,7 @@ func (k *Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step
 	if err != nil {
 		return nil, err
 	}
-	answers, err := compileArguments("answers", cfg.Answers, wf)
-	if err != nil {
-		return nil, err
-	}
-	return &step{kind: k, cfg: cfg, args: args, cleanupArgs: cleanupArgs, answers: answers, timeout: timeout, types: wf.State}, nil
+	return &step{kind: k, cfg: cfg, args: args, cleanupArgs: cleanupArgs, timeout: timeout, types: wf.State}, nil
 }
 
 // callKey names the one logical call a node execution makes.
@@ -117,15 +113,13 @@ type step struct {
 	args mcptool.Arguments
 	// cleanupArgs are cleanup_tool's arguments (cleanup.go).
 	cleanupArgs mcptool.Arguments
-	// answers pre-answer the first form the server asks (input.go).
-	answers mcptool.Arguments
-	timeout time.Duration
-	types   map[string]workrun.FieldType
+	timeout     time.Duration
+	types       map[string]workrun.FieldType
 }
 
 func (s *step) Reads() []string {
 	r := s.args.Reads()
-	for _, f := range s.answers.Reads() {
+	for _, f := range s.cfg.Answers.Reads() {
 		if !slices.Contains(r, f) {
 			r = append(r, f)
 		}
