@@ -553,9 +553,12 @@ func (x *execution) handle(r nodeResult) NodeRun {
 	case x.mode == modeAborting:
 		rec.Status, rec.Error = NodeStopped, r.err.Error()
 	case errors.As(r.err, &ie):
-		rec.Status, rec.Error = NodeInterrupted, ie.Reason
+		rec.Status, rec.Error, rec.Question = NodeInterrupted, ie.Reason, ie.Question
 		if x.interrupt == nil {
 			x.interrupt = ie
+		}
+		if ie.Question != nil {
+			x.e.logLine(x.e.line(x.run.ID, r.id, questionLine(*ie.Question)))
 		}
 	case x.retry(&rec, r.err):
 		x.status[r.id], x.recs[r.id] = rec.Status, rec
@@ -829,6 +832,7 @@ func (x *execution) finish() {
 	}
 	x.run.State = maps.Clone(x.run.State)
 	_ = x.e.saveFinal(x.run) // a failure is reported (and kept) there
+	x.e.dropAnswers(x.run.ID)
 	x.e.finished(x, parked)
 }
 
@@ -950,6 +954,11 @@ func (c *nodeContext) Decision(ctx context.Context) (Decision, bool, error) {
 	}
 	if err != nil {
 		return Decision{}, false, fmt.Errorf("read decision: %w", err)
+	}
+	if d.Withheld {
+		if full, held := c.x.e.heldAnswer(d); held {
+			return full, true, nil
+		}
 	}
 	return d, true, nil
 }
