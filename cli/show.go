@@ -52,6 +52,7 @@ type shownRun struct {
 	Nodes       []shownNode            `json:"nodes"`
 	RemoteCalls []shownRemoteCall      `json:"remote_calls"`
 	Artifacts   []workrun.ArtifactInfo `json:"artifacts"`
+	lang        string                 // the reader's: questions are printed in it
 }
 
 func showCommand(ctx context.Context, env *Env, args []string) int {
@@ -92,6 +93,7 @@ func showCommand(ctx context.Context, env *Env, args []string) int {
 		_ = enc.Encode(sr)
 		return ExitOK
 	}
+	sr.lang = lang
 	printRun(env.Stdout, sr)
 	return ExitOK
 }
@@ -224,6 +226,9 @@ func printRun(w io.Writer, sr shownRun) {
 		fmt.Fprintln(w, line)
 		for _, m := range n.Messages {
 			fmt.Fprintf(w, "    %s %s\n", m.Time.Local().Format("15:04:05"), termText(m.Text, "             "))
+		}
+		if n.Status == workrun.NodeInterrupted && n.Question != nil {
+			printQuestion(w, sr.lang, r.ID, n.NodeID, *n.Question)
 		}
 	}
 	if len(sr.RemoteCalls) > 0 {
