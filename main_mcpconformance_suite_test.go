@@ -12,67 +12,106 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
 
 // How TestMCPConformanceClient runs the suite, sized for two shared cores:
-// one suite process per revision (`conformance client --requirements REV`)
-// runs all of that revision's scenarios, instead of one suite process per
-// scenario — a suite process costs about a CPU second to start, which was
-// most of the test's CPU time (docs/remote-mcp.md "Conformance"). The
-// suite runs one command for every scenario, so the command is a small
-// script that picks the table's command by MCP_CONFORMANCE_SCENARIO (the
-// suite sets it) and records the client's exit status. The suite's own
-// verdict for a scenario is its checks; a scenario whose checks all pass
-// but whose client exited non-zero or was killed at the timeout is run
-// again on its own, where the suite's single-scenario verdict ("OVERALL:
-// PASSED") also judges the exit (some scenarios expect the client to fail).
+// one suite process per revision (`conformance client --requirements REV`,
+// both revisions at once) runs all of that revision's scenarios, instead of
+// one suite process per scenario — a suite process costs about a CPU second
+// to start, which was most of the test's CPU time. The suite starts every
+// scenario's client at once and runs one command for all, so the command is
+// a small script that waits for its scenario's slot (a blocking flock
+// on one of conformanceSlots files shared by both revisions), picks the table's command by
+// MCP_CONFORMANCE_SCENARIO (the suite sets it) and records the client's exit
+// status: at most conformanceSlots scenarios are active at a time, as
+// before, so a loaded machine slows the run down but does not starve a
+// scenario. The suite's own verdict for a scenario is its checks; a
+// scenario whose checks all pass but whose client exited non-zero or was
+// killed at the timeout is run again on its own, where the suite's
+// single-scenario verdict ("OVERALL: PASSED") also judges the exit (some
+// scenarios expect the client to fail).
 
-// conformanceTimeout bounds one scenario's client command. It is generous
-// because a revision's scenarios run at the same time on a loaded machine;
-// a scenario that passes takes seconds.
-const conformanceTimeout = 120 * time.Second
+// conformanceSlots is how many scenario clients run at a time.
+const conformanceSlots = 2
 
-// runClientRequirements runs the required client scenarios of revision
-// with the suite, the client command of each from expectationFor, and
-// returns one outcome per scenario in required.
-func runClientRequirements(ctx context.Context, t *testing.T, node, cli, bin, revision string, required []string, work string) []scenarioOutcome {
+// conformanceTimeout bounds one scenario's client command, its wait for a
+// slot included (the suite starts the clock when it starts the command).
+const conformanceTimeout = 10 * time.Minute
+
+// runClientRequirements runs the required client scenarios of each
+// revision (required: revision → scenarios) with the suite, the client
+// command of each from expectationFor, and returns one outcome per scenario
+// in revisions' order.
+func runClientRequirements(ctx context.Context, t *testing.T, node, cli, bin string, revisions []string, required map[string][]string, work string) []scenarioOutcome {
 	t.Helper()
-	dir := filepath.Join(work, revision)
-	rcDir := filepath.Join(dir, "rc")
-	if err := os.MkdirAll(rcDir, 0o755); err != nil {
+	slots := filepath.Join(work, "slots")
+	if err := os.MkdirAll(slots, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	script := filepath.Join(dir, "client.sh")
-	if err := os.WriteFile(script, []byte(clientScript(bin, rcDir, required)), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	start := time.Now()
-	out := runSuite(ctx, node, cli, "--command", script, "--requirements", revision,
-		"--timeout", strconv.Itoa(int(conformanceTimeout.Milliseconds())), "-o", filepath.Join(dir, "results"))
-	took := time.Since(start)
-	t.Logf("suite run for %s: %d required scenarios in %.1fs", revision, len(required), took.Seconds())
-	checked := suiteSummary(out)
-	outcomes := make([]scenarioOutcome, 0, len(required))
-	for _, s := range required {
-		o := scenarioOutcome{revision: revision, scenario: s, took: took}
-		passed, ran := checked[s]
-		rc, rcErr := os.ReadFile(filepath.Join(rcDir, rcName(s)))
-		switch {
-		case !ran:
-			o.output = "the suite reported nothing for this scenario:\n" + lastLines(out, 40)
-		case !passed:
-			o.output = failedChecks(filepath.Join(dir, "results"), s) + clientLog(filepath.Join(dir, "results"), s)
-		case rcErr == nil && strings.TrimSpace(string(rc)) == "0":
-			o.passed = true
-		default:
-			// Checks passed but the client failed or hung: let the
-			// suite's single-scenario verdict judge the exit too.
-			o = runOneScenario(ctx, node, cli, bin, revision, s, filepath.Join(dir, "single"))
+	outs := make([]string, len(revisions))
+	tooks := make([]time.Duration, len(revisions))
+	var wg sync.WaitGroup
+	first := 0 // the slots alternate over both revisions' scenarios
+	for i, rev := range revisions {
+		dir := filepath.Join(work, rev)
+		if err := os.MkdirAll(filepath.Join(dir, "rc"), 0o755); err != nil {
+			t.Fatal(err)
 		}
-		outcomes = append(outcomes, o)
+		script := filepath.Join(dir, "client.sh")
+		if err := os.WriteFile(script, []byte(clientScript(bin, slots, filepath.Join(dir, "rc"), first, required[rev])), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		first += len(required[rev])
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			start := time.Now()
+			outs[i] = runSuite(ctx, node, cli, "--command", script, "--requirements", rev,
+				"--timeout", strconv.Itoa(int(conformanceTimeout.Milliseconds())), "-o", filepath.Join(dir, "results"))
+			tooks[i] = time.Since(start)
+		}()
 	}
+	wg.Wait()
+	var outcomes []scenarioOutcome
+	var again []int // outcomes to judge by a run of their own
+	for i, rev := range revisions {
+		t.Logf("suite run for %s: %d required scenarios in %.1fs", rev, len(required[rev]), tooks[i].Seconds())
+		dir := filepath.Join(work, rev)
+		checked := suiteSummary(outs[i])
+		for _, s := range required[rev] {
+			o := scenarioOutcome{revision: rev, scenario: s, took: tooks[i]}
+			passed, ran := checked[s]
+			rc, rcErr := os.ReadFile(filepath.Join(dir, "rc", rcName(s)))
+			switch {
+			case !ran:
+				o.output = "the suite reported nothing for this scenario:\n" + lastLines(outs[i], 40)
+			case !passed:
+				o.output = failedChecks(filepath.Join(dir, "results"), s) + clientLog(filepath.Join(dir, "results"), s)
+			case rcErr == nil && strings.TrimSpace(string(rc)) == "0":
+				o.passed = true
+			default:
+				again = append(again, len(outcomes))
+			}
+			outcomes = append(outcomes, o)
+		}
+	}
+	// Checks passed but the client failed or hung: the suite's
+	// single-scenario verdict judges the exit too.
+	sem := make(chan struct{}, conformanceSlots)
+	for _, j := range again {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			o := outcomes[j]
+			outcomes[j] = runOneScenario(ctx, node, cli, bin, o.revision, o.scenario, filepath.Join(work, o.revision, "single"))
+		}()
+	}
+	wg.Wait()
 	return outcomes
 }
 
@@ -101,17 +140,27 @@ func clientCommand(bin, scenario string) string {
 	if c := expectationFor(scenario).Command; c != nil {
 		return c(bin)
 	}
-	return bin + " mcp-conformance-client"
+	return bin + " mcp-conformance-client --timeout " + conformanceClientSeconds
 }
 
-// clientScript is the one client command of a suite run: it runs the
+// conformanceClientSeconds bounds one client's whole conversation
+// (mcp-conformance-client --timeout; its own default, 25 s, is too short
+// for a loaded machine; a scenario that passes takes seconds).
+const conformanceClientSeconds = "120"
+
+// clientScript is the one client command of a suite run: it waits for
+// the scenario's slot (a blocking flock on slot file first+i mod
+// conformanceSlots in slots, for the i-th scenario; no polling), runs the
 // scenario's command with the server URL the suite appends, and writes the
 // exit status to rcDir/rcName(scenario).
-func clientScript(bin, rcDir string, scenarios []string) string {
+func clientScript(bin, slots, rcDir string, first int, scenarios []string) string {
 	var b strings.Builder
-	b.WriteString("#!/bin/sh\n# Written by TestMCPConformanceClient: one command per scenario.\ncase \"$MCP_CONFORMANCE_SCENARIO\" in\n")
-	for _, s := range scenarios {
-		fmt.Fprintf(&b, "%s) %s \"$@\" ;;\n", shellQuote(s), clientCommand(bin, s))
+	b.WriteString("#!/bin/sh\n# Written by TestMCPConformanceClient: one command per scenario, conformanceSlots at a time.\n")
+	b.WriteString("case \"$MCP_CONFORMANCE_SCENARIO\" in\n")
+	for i, s := range scenarios {
+		// 9>&-: the slot is held by this shell, not by the client's processes.
+		fmt.Fprintf(&b, "%s) exec 9>%s/slot%d; flock 9; %s \"$@\" 9>&- ;;\n",
+			shellQuote(s), shellQuote(slots), (first+i)%conformanceSlots, clientCommand(bin, s))
 	}
 	fmt.Fprintf(&b, "*) echo \"client.sh: no command for scenario $MCP_CONFORMANCE_SCENARIO\" >&2; exit 2 ;;\nesac\nrc=$?\n")
 	fmt.Fprintf(&b, "printf '%%s' \"$rc\" > %s/\"$(printf '%%s' \"$MCP_CONFORMANCE_SCENARIO\" | tr / _)\"\nexit $rc\n", shellQuote(rcDir))

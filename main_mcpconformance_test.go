@@ -39,7 +39,9 @@ var conformanceExpectations = map[string]scenarioExpectation{
 	"sep-2322-client-request-state":       {Command: answeringClient},
 }
 
-func answeringClient(bin string) string { return bin + " mcp-conformance-client --answers {}" }
+func answeringClient(bin string) string {
+	return bin + " mcp-conformance-client --answers {} --timeout " + conformanceClientSeconds
+}
 
 func expectationFor(scenario string) scenarioExpectation {
 	if e, ok := conformanceExpectations[scenario]; ok {
@@ -111,19 +113,22 @@ type scenarioOutcome struct {
 // TestMCPConformanceClient runs every client scenario that 2025-11-25 and
 // 2026-07-28 require, with the official suite, against the real workrun
 // binary (`workrun mcp-conformance-client`), one suite process per
-// revision, and ends with the counts per revision. Known failures are listed above with the issue
+// revision and two scenarios at a time, and ends with the counts per
+// revision. Known failures are listed above with the issue
 // that owns them.
 func TestMCPConformanceClient(t *testing.T) {
 	node, cli := conformanceSuite(t)
 	bin := buildWorkrun(t, t.TempDir())
 	results := t.TempDir()
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), 15*time.Minute)
 	defer cancel()
-	// One suite process per revision (main_mcpconformance_suite_test.go).
-	var outcomes []scenarioOutcome
+	// One suite process per revision, two clients at a time
+	// (main_mcpconformance_suite_test.go).
+	required := map[string][]string{}
 	for _, rev := range conformanceRevisions {
-		outcomes = append(outcomes, runClientRequirements(ctx, t, node, cli, bin, rev, requiredClientScenarios(t, node, cli, rev), results)...)
+		required[rev] = requiredClientScenarios(t, node, cli, rev)
 	}
+	outcomes := runClientRequirements(ctx, t, node, cli, bin, conformanceRevisions, required, results)
 	if ctx.Err() != nil {
 		t.Fatalf("the conformance runs did not finish in time: %v", ctx.Err())
 	}
