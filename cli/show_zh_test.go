@@ -13,7 +13,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
 )
 
 // chineseAgent is an A2A 1.0 JSON-RPC agent whose own words are all
