@@ -228,6 +228,9 @@ func printRun(w io.Writer, sr shownRun, lang string) {
 		for _, m := range n.Messages {
 			fmt.Fprintf(w, "    %s %s\n", m.Time.Local().Format("15:04:05"), termText(m.Text, "             "))
 		}
+		if n.Status == workrun.NodeInterrupted && n.Question != nil {
+			printQuestion(w, lang, r.ID, n.NodeID, *n.Question)
+		}
 	}
 	if len(sr.RemoteCalls) > 0 {
 		fmt.Fprintln(w, "\n"+texts.In(lang, msgShowRemoteTasks))
