@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -60,6 +61,9 @@ type call struct {
 	red *remotecall.Redactor
 
 	shown string // last status line shown (key + suffix)
+	// asked: the server sent this execution a stream request (only the
+	// first may be pre-answered).
+	asked bool
 }
 
 func (c *call) log(id msgID, args ...any) { c.logText(texts.Msg(id, args...)) }
@@ -104,7 +108,9 @@ func (c *call) dial(ctx context.Context) (MCPClient, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv, err := c.s.kind.deps.Dial(c.s.cfg.URL, hc, c.notification)
+	srv, err := c.s.kind.deps.Dial(c.s.cfg.URL, hc, mcp.Options{OnNotification: c.notification,
+		ClientInfo:  mcp.Implementation{Name: "workrun", Version: "1"},
+		Elicitation: mcp.ElicitationModes{Form: true, URL: true}, OnRequest: c.onRequest})
 	if err != nil {
 		return nil, fmt.Errorf("connect to MCP server %s: %w", c.s.cfg.URL, err)
 	}
@@ -234,6 +240,28 @@ func (c *call) callTool(ctx context.Context, srv MCPClient, init *mcp.Initialize
 		c.log(msgReissue, clip(err.Error(), 300), key)
 		res, timedOut, err = c.sendCall(ctx, srv, params)
 	}
+	return c.answered(ctx, srv, params, l, hasJobs, res, timedOut, err)
+}
+
+// answered handles the answer to tools/call (or to its MRTR retry): input
+// requests, errors, a task, a job or the result.
+func (c *call) answered(ctx context.Context, srv MCPClient, params mcp.CallParams, l link, hasJobs bool, res *mcp.CallResult, timedOut bool, err error) (workrun.Values, error) {
+	var ask *mcp.InputRequiredError
+	if err != nil && !timedOut && errors.As(err, &ask) && len(ask.StreamID) == 0 && ask.TaskID == "" && len(ask.Requests) > 0 {
+		// MRTR (docs/remote-mcp.md M15): answer and call again.
+		var stop error
+		prev, _, lerr := c.loadInput(ctx)
+		if lerr != nil {
+			return nil, lerr
+		}
+		res, timedOut, err, stop = c.mrtr(ctx, srv, params, newServerRound(prev, viaMRTR, ask))
+		if stop != nil {
+			return nil, c.stopped(ctx, stop)
+		}
+	}
+	if err != nil && !timedOut && errors.As(err, &ask) && len(ask.StreamID) > 0 {
+		return nil, c.stopped(ctx, c.streamAsked(ctx, ask))
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -302,6 +330,21 @@ func (c *call) inputRequired(ctx context.Context, err error) error {
 	return &workrun.InterruptError{Cause: workrun.InterruptedByRemote, Reason: texts.Text(msgInterrupted, why)}
 }
 
+// stopped ends a call that Workrun stopped before sending the answers:
+// waiting for the person (the interrupt as it is), or a failure of its
+// own — then the tool did not run (the server was still asking), which is
+// a known failure.
+func (c *call) stopped(ctx context.Context, err error) error {
+	var ie *workrun.InterruptError
+	if errors.As(err, &ie) || ctx.Err() != nil || errors.Is(err, remotecall.ErrAborted) {
+		return err
+	}
+	if uerr := c.Update(ctx, func(r *workrun.RemoteCall) { r.Ended, r.StatusText = true, clip(c.red.String(err.Error()), 500) }); uerr != nil {
+		return uerr
+	}
+	return workrun.KnownFailure(fmt.Errorf("call tool %s: %w", c.s.cfg.Tool, err))
+}
+
 // notSubmitted reports errors that prove the tool did not run: an error
 // answer instead of a result, or a refusal of the request.
 func notSubmitted(err error) bool {
@@ -326,6 +369,24 @@ func (c *call) resume(ctx context.Context) (workrun.Values, error) {
 		return nil, &workrun.InterruptError{Cause: workrun.InterruptedByRemote, Reason: texts.Text(msgInterrupted, display(r.StatusText))}
 	case r.Ended:
 		return nil, c.remoteFailed(r)
+	}
+	in, asked, err := c.loadInput(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if asked && r.TaskID == "" && in.Via == viaMRTR {
+		return c.resumeMRTR(ctx, in)
+	}
+	if asked && in.Via == viaStream && ((in.Asking != "" && !in.Sent) || (in.Sent && r.TaskID == "")) {
+		srv, err := c.dial(ctx)
+		if err != nil {
+			return nil, err
+		}
+		srv.Attach(l.Session, l.Protocol)
+		c.SetClient(srv)
+		return c.answerStream(ctx, srv, in)
+	}
+	switch {
 	case r.TaskID == "":
 		return nil, texts.Error(ErrSubmissionUnknown, msgSubmissionUnknownErr,
 			fmt.Sprintf("the call with idempotency key %s may have reached the server before the application exited, but no task or job id was saved", r.MessageID))
@@ -368,6 +429,11 @@ func (c *call) followTask(ctx context.Context, srv MCPClient, t *mcp.Task, readF
 		notes = listen(lctx, srv, id)
 	}
 	var noted *mcp.Task // a status notification that ended the wait
+	// in: what the server asked so far (docs/remote-mcp.md M15).
+	in, _, err := c.loadInput(ctx)
+	if err != nil {
+		return nil, err
+	}
 	for {
 		if c.Aborted() {
 			return nil, remotecall.ErrAborted
@@ -394,6 +460,10 @@ func (c *call) followTask(ctx context.Context, srv MCPClient, t *mcp.Task, readF
 			}
 			if gone(err) {
 				return nil, c.statusUnknown(ctx, l.Session)
+			}
+			var ask *mcp.InputRequiredError
+			if errors.As(err, &ask) && len(ask.StreamID) > 0 {
+				return nil, c.streamAsked(ctx, ask)
 			}
 			why := clip(err.Error(), 300)
 			switch {
@@ -476,6 +546,14 @@ func (c *call) followTask(ctx context.Context, srv MCPClient, t *mcp.Task, readF
 			}
 			return nil, c.remoteFailed(c.Record())
 		case mcp.StatusInputRequired:
+			if len(got.InputRequests) > 0 {
+				// A 2026-07-28 task asks: answer with tasks/update and
+				// go on following it.
+				if in, err = c.answerTask(ctx, srv, got, in); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			return nil, &workrun.InterruptError{Cause: workrun.InterruptedByRemote, Reason: texts.Text(msgInterrupted, display(got.StatusMessage))}
 		case mcp.StatusWorking:
 			if inputErr != nil {
@@ -633,4 +711,43 @@ func clip(s string, n int) string {
 		return string(r[:n]) + "…"
 	}
 	return s
+}
+
+// resumeMRTR re-enters a call the server answered with input_required:
+// with the person's answer it re-issues the call (docs/remote-mcp.md
+// M15); answers committed as sent before an exit are never sent again.
+func (c *call) resumeMRTR(ctx context.Context, in *inputState) (workrun.Values, error) {
+	r := c.Record()
+	l := parseLink(r.ContextID)
+	if in.Sent {
+		return nil, texts.Error(ErrSubmissionUnknown, msgSubmissionUnknownErr,
+			fmt.Sprintf("the answers of server round %d were committed as sent before the application exited, so the retry may have reached the server; it is not sent again", in.ServerRound))
+	}
+	args, _, err := c.s.buildArguments(ctx, c.nc)
+	if err != nil {
+		return nil, err
+	}
+	srv, err := c.dial(ctx)
+	if err != nil {
+		return nil, err
+	}
+	srv.Attach(l.Session, l.Protocol)
+	c.SetClient(srv)
+	ictx, cancel := context.WithTimeout(ctx, c.s.timeout)
+	tools, err := srv.ListTools(ictx) // the tool's Mcp-Param-* headers
+	cancel()
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("connect to MCP server %s: %w", c.s.cfg.URL, err)
+	}
+	hasJobs := slices.ContainsFunc(tools, func(t mcp.Tool) bool { return t.Name == "get_job_result" })
+	params := mcp.CallParams{Name: c.s.cfg.Tool, Arguments: args, Task: l.Form,
+		TTLMillis: taskTTL.Milliseconds(), IdempotencyKey: r.MessageID, ProgressToken: r.MessageID}
+	res, timedOut, err, stop := c.mrtr(ctx, srv, params, in)
+	if stop != nil {
+		return nil, c.stopped(ctx, stop)
+	}
+	return c.answered(ctx, srv, params, l, hasJobs, res, timedOut, err)
 }
