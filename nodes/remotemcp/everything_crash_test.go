@@ -2,6 +2,7 @@ package remotemcp_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,8 +13,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"workrun/remotecall"
 	"workrun/workrun"
+	"workrun/workrun/workruntest"
 )
 
 // methodCounter is a reverse proxy in front of an MCP server that counts
@@ -90,5 +94,30 @@ func TestInteropEverythingCrashThenResume(t *testing.T) {
 	}
 	if c := e.call(t, runID, "m"); c.TaskID != taskID || !c.Ended || !strings.Contains(c.ContextID, "protocol=2025-11-25") {
 		t.Errorf("record after resume = %+v", c)
+	}
+}
+
+// TestInteropEverythingFailingBranchCancelsOnce: against server-everything,
+// a parallel branch fails while the research task runs: exactly one
+// tasks/cancel reaches the server, its answer is saved as canceled, and the
+// tool was called once.
+func TestInteropEverythingFailingBranchCancelsOnce(t *testing.T) {
+	var m methodCounter
+	url := m.proxy(t, startEverything(t))
+	e := newEnv(t, "")
+	fail := workruntest.FailWhenRun(t, e.st, func(ctx context.Context, runID string) bool { return taskSaved(ctx, e.st, runID, "m") })
+	r := e.run(t, flow(state, []workrun.NodeSpec{
+		mcpNode("m", url, "simulate-research-query", `,"arguments":{"topic":"tides"},"output":"answer","timeout_seconds":30`),
+		{ID: "fail", Type: "process", Config: fail},
+	}), nil)
+	if r.Status != workrun.RunFailed || r.FailedNode != "fail" {
+		t.Fatalf("run %s at %q: %s", r.Status, r.FailedNode, r.Reason)
+	}
+	waitUntil(t, 30*time.Second, func() bool { return e.call(t, r.ID, "m").CancelOutcome != "" })
+	if c := e.call(t, r.ID, "m"); c.CancelOutcome != remotecall.CancelCanceled {
+		t.Errorf("cancel outcome %q (%s)", c.CancelOutcome, c.CancelText)
+	}
+	if n, calls := m.count("tasks/cancel"), m.count("tools/call"); n != 1 || calls != 1 {
+		t.Errorf("tasks/cancel %d, tools/call %d: want exactly one each", n, calls)
 	}
 }
