@@ -513,8 +513,7 @@ func subset(have, of map[string]mcp.InputRequest) bool {
 // fit; anything else is the person's (mcp.ErrAskPerson: the call stops and
 // asks).
 func (c *call) onRequest(ctx context.Context, r mcp.InputRequest) (json.RawMessage, error) {
-	first := !c.asked
-	c.asked = true
+	first := !c.asked.Swap(true)
 	if !first || !c.s.cfg.Answers.IsSet() {
 		return nil, mcp.ErrAskPerson
 	}

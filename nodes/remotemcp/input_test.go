@@ -273,3 +273,115 @@ func TestAnswer_KilledWhileSending(t *testing.T) {
 		})
 	}
 }
+
+// getAsker is a 2025-11-25 server that asks, while a tools/call waits, on
+// its GET stream (the TypeScript SDK does so for a request that belongs to
+// no client request), and answers the call with what it was told.
+type getAsker struct {
+	mu      sync.Mutex
+	stream  chan string          // SSE events for the open GET stream
+	answers chan json.RawMessage // the client's answer to g1
+	gets    int
+}
+
+func (g *getAsker) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodGet {
+		g.mu.Lock()
+		g.gets++
+		g.mu.Unlock()
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		w.(http.Flusher).Flush()
+		for {
+			select {
+			case ev := <-g.stream:
+				io.WriteString(w, ev) //nolint:errcheck // test server
+				w.(http.Flusher).Flush()
+			case <-r.Context().Done():
+				return
+			}
+		}
+	}
+	if r.Method == http.MethodDelete {
+		return
+	}
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Result json.RawMessage `json:"result"`
+	}
+	json.NewDecoder(r.Body).Decode(&m) //nolint:errcheck // the client sends JSON
+	w.Header().Set("Mcp-Session-Id", "s1")
+	answer := func(result string) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":`+result+`}`) //nolint:errcheck // test server
+	}
+	switch m.Method {
+	case "server/discover":
+		w.WriteHeader(http.StatusBadRequest) // a legacy server
+	case "initialize":
+		answer(`{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"get-asker","version":"1"}}`)
+	case "notifications/initialized":
+		w.WriteHeader(http.StatusAccepted)
+	case "tools/list":
+		answer(`{"tools":[{"name":"greet","inputSchema":{"type":"object"}}]}`)
+	case "tools/call":
+		g.stream <- "data: {\"jsonrpc\":\"2.0\",\"id\":\"g1\",\"method\":\"elicitation/create\",\"params\":{\"message\":\"Your name?\",\"requestedSchema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}},\"required\":[\"name\"]}}}\n\n"
+		select {
+		case a := <-g.answers:
+			var res struct {
+				Content struct {
+					Name string `json:"name"`
+				} `json:"content"`
+			}
+			json.Unmarshal(a, &res) //nolint:errcheck // checked by the result text
+			answer(`{"content":[{"type":"text","text":"hello ` + res.Content.Name + `"}]}`)
+		case <-r.Context().Done():
+		}
+	case "":
+		if string(m.ID) == `"g1"` {
+			g.answers <- m.Result
+		}
+		w.WriteHeader(http.StatusAccepted)
+	default:
+		answer(`{}`)
+	}
+}
+
+// TestAnswer_LegacyGETStream: a 2025-11-25 server asks on its GET stream
+// while the call waits; the node keeps that stream open during the call
+// and answers from its answers, or waits for the person.
+func TestAnswer_LegacyGETStream(t *testing.T) {
+	t.Run("pre-answered", func(t *testing.T) {
+		g := &getAsker{stream: make(chan string, 1), answers: make(chan json.RawMessage, 1)}
+		srv := httptest.NewServer(g)
+		t.Cleanup(srv.Close)
+		e := newEnv(t, "")
+		r := e.run(t, flow(state, []workrun.NodeSpec{mcpNode("m", srv.URL+"/mcp", "greet", `,"output":"answer","answers":{"name":"{{q}}"}`)}), workrun.Values{"q": "Ada"})
+		if r.Status != workrun.RunSucceeded || r.State["answer"] != "hello Ada" {
+			t.Fatalf("run %s: %s %v\n%q", r.Status, r.Reason, r.State, e.messages(t, r.ID, "m"))
+		}
+	})
+	t.Run("the person", func(t *testing.T) {
+		g := &getAsker{stream: make(chan string, 1), answers: make(chan json.RawMessage, 1)}
+		srv := httptest.NewServer(g)
+		t.Cleanup(srv.Close)
+		e := newEnv(t, "")
+		r := e.run(t, flow(state, []workrun.NodeSpec{mcpNode("m", srv.URL+"/mcp", "greet", `,"output":"answer"`)}), nil)
+		e.waitsFor(t, r, "m", 1, "Your name?")
+		r = e.answer(t, r.ID, "m", 1, workrun.AnswerAccept, `{"name":"Grace"}`)
+		// The answer reached the server; the call's reply was due on the
+		// stream the node closed to wait (M15).
+		select {
+		case a := <-g.answers:
+			if !strings.Contains(string(a), `"name":"Grace"`) {
+				t.Errorf("answer %s", a)
+			}
+		default:
+			t.Error("the server got no answer")
+		}
+		if r.Status != workrun.RunFailed || !strings.Contains(r.Reason, "submission result unknown") {
+			t.Fatalf("run %s: %s", r.Status, r.Reason)
+		}
+	})
+}
