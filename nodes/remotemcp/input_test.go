@@ -385,3 +385,65 @@ func TestAnswer_LegacyGETStream(t *testing.T) {
 		}
 	})
 }
+
+// signInServer is a 2026-07-28 server whose tool first asks the person to
+// sign in somewhere (a URL-mode elicitation, MRTR), and answers once the
+// retry says it is done.
+func signInServer(t *testing.T) (string, func() []string) {
+	var mu sync.Mutex
+	var seen []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				InputResponses map[string]json.RawMessage `json:"inputResponses"`
+				RequestState   *string                    `json:"requestState"`
+			} `json:"params"`
+		}
+		json.NewDecoder(r.Body).Decode(&m) //nolint:errcheck // the client sends JSON
+		answer := func(result string) {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":`+result+`}`) //nolint:errcheck // test server
+		}
+		switch m.Method {
+		case "server/discover":
+			answer(`{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"serverInfo":{"name":"sign-in","version":"1"}}`)
+		case "tools/list":
+			answer(`{"resultType":"complete","tools":[{"name":"fetch","inputSchema":{"type":"object"}}]}`)
+		case "tools/call":
+			mu.Lock()
+			seen = append(seen, string(m.Params.InputResponses["auth"]))
+			mu.Unlock()
+			if a := m.Params.InputResponses["auth"]; strings.Contains(string(a), `"accept"`) && m.Params.RequestState != nil && *m.Params.RequestState == "s-1" {
+				answer(`{"resultType":"complete","content":[{"type":"text","text":"fetched as the signed-in user"}]}`)
+				return
+			}
+			answer(`{"resultType":"input_required","requestState":"s-1","inputRequests":{"auth":{"method":"elicitation/create","params":{"mode":"url","message":"Sign in to the archive","url":"https://archive.example/login?s=1","elicitationId":"e-1"}}}}`)
+		default:
+			answer(`{"resultType":"complete"}`)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/mcp", func() []string { mu.Lock(); defer mu.Unlock(); return append([]string(nil), seen...) }
+}
+
+// TestAnswer_SignIn: a URL-mode elicitation is a sign-in question — the
+// link is shown, the answer says it is done (accept, no content) or
+// declines; the node's answers never answer it.
+func TestAnswer_SignIn(t *testing.T) {
+	url, seen := signInServer(t)
+	e := newEnv(t, "")
+	r := e.run(t, flow(state, []workrun.NodeSpec{mcpNode("m", url, "fetch", `,"output":"answer","answers":{"x":"y"}`)}), nil)
+	q := e.waitsFor(t, r, "m", 1, "Sign in to the archive")
+	if q.Kind != workrun.QuestionSignIn || q.URL != "https://archive.example/login?s=1" || len(q.Schema) != 0 {
+		t.Fatalf("question = %+v", q)
+	}
+	r = e.answer(t, r.ID, "m", 1, workrun.AnswerAccept, "")
+	if r.Status != workrun.RunSucceeded || r.State["answer"] != "fetched as the signed-in user" {
+		t.Fatalf("run %s: %s\n%q", r.Status, r.Reason, e.messages(t, r.ID, "m"))
+	}
+	if got := seen(); len(got) != 2 || got[0] != "" || got[1] != `{"action":"accept"}` {
+		t.Errorf("the server saw %q", got)
+	}
+}
