@@ -44,7 +44,7 @@ func runDemoMCP(ctx context.Context, env *Env, args []string) int {
 	fmt.Fprintf(env.Stdout, "http://%s%s\n", l.Addr(), demoserver.Path)
 	fmt.Fprintf(env.Stderr, "workrun demo MCP server (Streamable HTTP: 2026-07-28 per request, 2025-11-25 after initialize; Tasks extension and core Tasks).\n"+
 		"Tools: echo (sync), broken (isError), research (task, stages, progress), hang (task that never ends), ask (asks once),\n"+
-		"survey (asks twice), start_job / get_job_result / cancel_job (legacy job flow).\n"+
+		"survey (asks twice), sign_in (asks with a sign-in link), start_job / get_job_result / cancel_job (legacy job flow).\n"+
 		"With --conformance-fixtures also the conformance suite's fixture tools. Rules: docs/demo-mcp.md.\n"+
 		"Give the URL above to a Remote MCP Tool node. Press Ctrl+C to stop.\n")
 	if err := srv.Serve(ctx, l); err != nil {

@@ -30,7 +30,7 @@ func TestCheckMCPListsTheDemoTools(t *testing.T) {
 			TaskSupport string `json:"task_support"`
 		} `json:"tools"`
 	}
-	if err := json.Unmarshal([]byte(res.Stdout), &out); err != nil || !out.OK || len(out.Tools) != 9 {
+	if err := json.Unmarshal([]byte(res.Stdout), &out); err != nil || !out.OK || len(out.Tools) != 10 {
 		t.Errorf("json: %v %+v\n%s", err, out, res.Stdout)
 	}
 	res = runMain(t, []string{"--data-dir", t.TempDir(), "check-mcp", "http://127.0.0.1:1/mcp"}, nil, Deps{Version: "test"})
