@@ -98,17 +98,12 @@ func (c *call) saveInput(ctx context.Context, st *inputState, status string) err
 	main := c.Record()
 	rec := workrun.RemoteCall{RunID: main.RunID, NodeID: main.NodeID, CallKey: inputKey(main.CallKey),
 		AgentURL: main.AgentURL, Origin: main.Origin, MessageID: main.MessageID, TaskID: main.TaskID,
-		RemoteState: status, StatusText: clip(c.red.String(st.summary()), 2000), Result: b, Ended: true}
+		RemoteState: status, Result: b, Ended: true}
 	rec = c.red.Record(rec)
 	if err := c.s.kind.deps.Calls.SaveRemoteCall(ctx, rec); err != nil {
 		return fmt.Errorf("save input record: %w", err)
 	}
 	return nil
-}
-
-func (st *inputState) summary() string {
-	return fmt.Sprintf("server round %d (%s), question round %d, %d of %d answered, sent %v",
-		st.ServerRound, st.Via, st.Round, len(st.Answers), len(st.Requests), st.Sent)
 }
 
 // newServerRound starts the state of a server round.
@@ -513,8 +508,7 @@ func subset(have, of map[string]mcp.InputRequest) bool {
 // fit; anything else is the person's (mcp.ErrAskPerson: the call stops and
 // asks).
 func (c *call) onRequest(ctx context.Context, r mcp.InputRequest) (json.RawMessage, error) {
-	first := !c.asked
-	c.asked = true
+	first := !c.asked.Swap(true)
 	if !first || !c.s.cfg.Answers.IsSet() {
 		return nil, mcp.ErrAskPerson
 	}
