@@ -1,13 +1,18 @@
 package remoteagent_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"workrun/nodes/remoteagent"
+	"workrun/store/storetest"
 	"workrun/workrun"
 )
 
@@ -137,4 +142,125 @@ func storetestWait(t *testing.T, e *env, id string) workrun.Run {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// answerGate is a proxy in front of an agent that stops an answer (a
+// SendStreamingMessage on a known task) where the crash test says: before
+// the agent sees it, or after the agent took it but before its reply
+// reaches Workrun. It signals held and keeps the request open until the
+// runner dies; later requests pass through.
+func answerGate(t *testing.T, target string, afterAgent bool) (url string, held <-chan struct{}) {
+	t.Helper()
+	var once sync.Once
+	ch := make(chan struct{})
+	url = startProxy(t, &proxy{target: target, fault: func(w http.ResponseWriter, r *http.Request, method string, body []byte, forward func() (*http.Response, error)) bool {
+		if method != "SendStreamingMessage" || !bytes.Contains(body, []byte(`"taskId"`)) {
+			return false
+		}
+		first := false
+		once.Do(func() { first = true })
+		if !first {
+			return false
+		}
+		if afterAgent {
+			resp, err := forward()
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusBadGateway)
+				return true
+			}
+			defer resp.Body.Close()
+			// The agent took it: its reply stream has begun.
+			if _, err := resp.Body.Read(make([]byte, 1)); err != nil {
+				t.Errorf("answer's reply: %v", err)
+			}
+		}
+		close(ch)
+		<-r.Context().Done() // the runner was killed
+		return true
+	}})
+	return url, ch
+}
+
+// TestServers_AnswerCrashThenResume, against both SDK servers, with the
+// runner a real process SIGKILLed while it sends round 1's answer (its
+// `answers` config answers it):
+//   - after committing the answer and before it reached the agent: the
+//     resumed node reads the task first, finds it still waiting on round 1
+//     with the answer not in its history, and sends it again with the same
+//     messageId — the agent sees it once, and the task completes;
+//   - after the agent took it, before its reply: the resumed node finds the
+//     agent asking round 2 ("input 2") and waits for the person, without
+//     sending round 1 again; the person's answer completes the task.
+//
+// Each answer reaches the agent exactly once; nothing is cancelled.
+func TestServers_AnswerCrashThenResume(t *testing.T) {
+	for _, srv := range bothServers(t, true) {
+		for _, tc := range []struct {
+			name       string
+			afterAgent bool
+			prompt     string
+		}{{"before the agent", false, "input"}, {"after the agent", true, "input 2"}} {
+			t.Run(srv.name+"/"+tc.name, func(t *testing.T) {
+				url, held := answerGate(t, srv.base, tc.afterAgent)
+				dir := t.TempDir()
+				cmd, runID := storetest.StartChild(t, "WORKRUN_RA_CHILD_DIR="+dir, "WORKRUN_RA_CHILD_URL="+url,
+					"WORKRUN_RA_CHILD_PROMPT="+tc.prompt, `WORKRUN_RA_CHILD_CFG=,"answers":"blue"`)
+				select {
+				case <-held:
+				case <-time.After(time.Minute):
+					t.Fatal("the answer never went out")
+				}
+				storetest.Kill(t, cmd)
+				e := newEnv(t, dir, "en")
+				var st struct {
+					Round  int    `json:"round"`
+					Answer string `json:"answer"`
+				}
+				side := storetest.Call(t, e.st, runID, "ra", "send/ask")
+				if err := json.Unmarshal(side.Result, &st); err != nil || st.Round != 1 || st.Answer != answerID(runID, "ra", 1) {
+					t.Fatalf("question record before the send = %s (%v); want round 1's answer committed", side.Result, err)
+				}
+				want := 0
+				if tc.afterAgent {
+					want = 1
+				}
+				if n := srv.stats(t).Submissions[st.Answer]; n != want {
+					t.Fatalf("before the resume the agent saw the answer %d times, want %d", n, want)
+				}
+
+				if _, err := e.eng.RecoverInterrupted(t.Context()); err != nil {
+					t.Fatal(err)
+				}
+				if err := e.eng.Resume(t.Context(), runID); err != nil {
+					t.Fatal(err)
+				}
+				wantAnswer := "blue"
+				if tc.afterAgent {
+					q := waitAsked(t, e, runID, "ra")
+					if q.Round != 2 {
+						t.Fatalf("question = %+v, want round 2", q)
+					}
+					answer(t, e, runID, "ra", workrun.Decision{Round: 2, Text: "large"})
+					wantAnswer = "blue | large"
+				}
+				r := storetestWait(t, e, runID)
+				if r.Status != workrun.RunSucceeded || r.State["answer_ra"] != wantAnswer {
+					t.Fatalf("run = %s: %s (answer %q, want %q)\n%q", r.Status, r.Reason, r.State["answer_ra"], wantAnswer, e.messages(t, runID, "ra"))
+				}
+				stats := srv.stats(t)
+				if n := stats.Submissions[answerID(runID, "ra", 1)]; n != 1 {
+					t.Errorf("round 1's answer reached the agent %d times, want exactly 1", n)
+				}
+				if tc.afterAgent && stats.Submissions[answerID(runID, "ra", 2)] != 1 {
+					t.Errorf("round 2's answer: %d", stats.Submissions[answerID(runID, "ra", 2)])
+				}
+				if stats.Submissions[remoteagent.MessageID(runID, "ra", "send")] != 1 || stats.totalCancels() != 0 {
+					t.Errorf("submissions %v cancels %v", stats.Submissions, stats.Cancels)
+				}
+				if resent := contains(e.messages(t, runID, "ra"), "had not reached the agent"); resent == tc.afterAgent {
+					t.Errorf("resent = %v; messages %q", resent, e.messages(t, runID, "ra"))
+				}
+			})
+		}
+	}
 }
