@@ -40,17 +40,17 @@ func LoadSide(ctx context.Context, st Store, main workrun.RemoteCall, suffix str
 	return true, nil
 }
 
-// SaveSide commits v as the side record suffix of main, with status and
-// summary (a line for whoever reads the record) and every secret red
-// knows redacted. It returns once the record is committed.
-func SaveSide(ctx context.Context, st Store, main workrun.RemoteCall, suffix, status, summary string, v any, red *Redactor) error {
+// SaveSide commits v as the side record suffix of main, with status (the
+// remote state it was saved in) and every secret red knows redacted. It
+// returns once the record is committed.
+func SaveSide(ctx context.Context, st Store, main workrun.RemoteCall, suffix, status string, v any, red *Redactor) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("save %s record: %w", suffix, err)
 	}
 	rec := workrun.RemoteCall{RunID: main.RunID, NodeID: main.NodeID, CallKey: SideKey(main.CallKey, suffix),
 		AgentURL: main.AgentURL, Origin: main.Origin, MessageID: main.MessageID, TaskID: main.TaskID,
-		RemoteState: status, StatusText: summary, Result: b, Ended: true}
+		RemoteState: status, Result: b, Ended: true}
 	if red != nil {
 		rec = red.Record(rec)
 	}

@@ -3,7 +3,6 @@ package remoteagent
 import (
 	"context"
 	"errors"
-	"fmt"
 	"iter"
 	"regexp"
 	"strconv"
@@ -67,8 +66,7 @@ func (c *call) askState(ctx context.Context) (*askState, error) {
 
 // saveAsk commits the question record.
 func (c *call) saveAsk(ctx context.Context, st *askState) error {
-	summary := fmt.Sprintf("question round %d; answer %s", st.Round, displayID(st.Answer))
-	return remotecall.SaveSide(ctx, c.s.kind.deps.Calls, c.Record(), askSide, c.Record().RemoteState, summary, st, c.red)
+	return remotecall.SaveSide(ctx, c.s.kind.deps.Calls, c.Record(), askSide, c.Record().RemoteState, st, c.red)
 }
 
 // earlierRounds is the last round asked in the node's earlier attempts of

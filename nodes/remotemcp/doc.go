@@ -33,8 +33,12 @@
 // server's poll interval (at least 1 s, at most 60 s); its terminal answer
 // carries the result. A legacy job ({"status":"running","job_id":…} answered
 // by a server that lists get_job_result) is polled with get_job_result every
-// 2 s. The tool itself is never called again. Five failed reads in a row fail
-// the node (the abort then cancels the task). After an exit, `workrun
+// 2 s. The tool itself is never called again. A failed read of a task is a
+// break: remotecall's follow skeleton (FollowPolicy.Follow) reads it again
+// with backoff, says the server is unreachable, and past its bound (10
+// minutes) interrupts the node as unreachable — resumable, nothing
+// cancelled; only "task not found" / "session gone" ends the call. (A
+// legacy job: five failed reads in a row fail the node.) After an exit, `workrun
 // resume` attaches to the saved session (no new initialize: tasks belong to
 // their session) and reads the saved handle first; a server that no longer
 // knows the session or the task gives "remote task status unknown: the

@@ -87,12 +87,7 @@ func (c *call) loadInput(ctx context.Context) (*inputState, bool, error) {
 // saveInput commits st; the record is a side record (remotecall.SaveSide:
 // bookkeeping, not remote work — nothing cancels or follows it).
 func (c *call) saveInput(ctx context.Context, st *inputState, status string) error {
-	return remotecall.SaveSide(ctx, c.s.kind.deps.Calls, c.Record(), inputSide, status, clip(c.red.String(st.summary()), 2000), st, c.red)
-}
-
-func (st *inputState) summary() string {
-	return fmt.Sprintf("server round %d (%s), question round %d, %d of %d answered, sent %v",
-		st.ServerRound, st.Via, st.Round, len(st.Answers), len(st.Requests), st.Sent)
+	return remotecall.SaveSide(ctx, c.s.kind.deps.Calls, c.Record(), inputSide, status, st, c.red)
 }
 
 // newServerRound starts the state of a server round.
@@ -497,8 +492,7 @@ func subset(have, of map[string]mcp.InputRequest) bool {
 // fit; anything else is the person's (mcp.ErrAskPerson: the call stops and
 // asks).
 func (c *call) onRequest(ctx context.Context, r mcp.InputRequest) (json.RawMessage, error) {
-	first := !c.asked
-	c.asked = true
+	first := !c.asked.Swap(true)
 	if !first || !c.s.cfg.Answers.IsSet() {
 		return nil, mcp.ErrAskPerson
 	}

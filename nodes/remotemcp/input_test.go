@@ -273,3 +273,177 @@ func TestAnswer_KilledWhileSending(t *testing.T) {
 		})
 	}
 }
+
+// getAsker is a 2025-11-25 server that asks, while a tools/call waits, on
+// its GET stream (the TypeScript SDK does so for a request that belongs to
+// no client request), and answers the call with what it was told.
+type getAsker struct {
+	mu      sync.Mutex
+	stream  chan string          // SSE events for the open GET stream
+	answers chan json.RawMessage // the client's answer to g1
+	gets    int
+}
+
+func (g *getAsker) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodGet {
+		g.mu.Lock()
+		g.gets++
+		g.mu.Unlock()
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		w.(http.Flusher).Flush()
+		for {
+			select {
+			case ev := <-g.stream:
+				io.WriteString(w, ev) //nolint:errcheck // test server
+				w.(http.Flusher).Flush()
+			case <-r.Context().Done():
+				return
+			}
+		}
+	}
+	if r.Method == http.MethodDelete {
+		return
+	}
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Result json.RawMessage `json:"result"`
+	}
+	json.NewDecoder(r.Body).Decode(&m) //nolint:errcheck // the client sends JSON
+	w.Header().Set("Mcp-Session-Id", "s1")
+	answer := func(result string) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":`+result+`}`) //nolint:errcheck // test server
+	}
+	switch m.Method {
+	case "server/discover":
+		w.WriteHeader(http.StatusBadRequest) // a legacy server
+	case "initialize":
+		answer(`{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"get-asker","version":"1"}}`)
+	case "notifications/initialized":
+		w.WriteHeader(http.StatusAccepted)
+	case "tools/list":
+		answer(`{"tools":[{"name":"greet","inputSchema":{"type":"object"}}]}`)
+	case "tools/call":
+		g.stream <- "data: {\"jsonrpc\":\"2.0\",\"id\":\"g1\",\"method\":\"elicitation/create\",\"params\":{\"message\":\"Your name?\",\"requestedSchema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}},\"required\":[\"name\"]}}}\n\n"
+		select {
+		case a := <-g.answers:
+			var res struct {
+				Content struct {
+					Name string `json:"name"`
+				} `json:"content"`
+			}
+			json.Unmarshal(a, &res) //nolint:errcheck // checked by the result text
+			answer(`{"content":[{"type":"text","text":"hello ` + res.Content.Name + `"}]}`)
+		case <-r.Context().Done():
+		}
+	case "":
+		if string(m.ID) == `"g1"` {
+			g.answers <- m.Result
+		}
+		w.WriteHeader(http.StatusAccepted)
+	default:
+		answer(`{}`)
+	}
+}
+
+// TestAnswer_LegacyGETStream: a 2025-11-25 server asks on its GET stream
+// while the call waits; the node keeps that stream open during the call
+// and answers from its answers, or waits for the person.
+func TestAnswer_LegacyGETStream(t *testing.T) {
+	t.Run("pre-answered", func(t *testing.T) {
+		g := &getAsker{stream: make(chan string, 1), answers: make(chan json.RawMessage, 1)}
+		srv := httptest.NewServer(g)
+		t.Cleanup(srv.Close)
+		e := newEnv(t, "")
+		r := e.run(t, flow(state, []workrun.NodeSpec{mcpNode("m", srv.URL+"/mcp", "greet", `,"output":"answer","answers":{"name":"{{q}}"}`)}), workrun.Values{"q": "Ada"})
+		if r.Status != workrun.RunSucceeded || r.State["answer"] != "hello Ada" {
+			t.Fatalf("run %s: %s %v\n%q", r.Status, r.Reason, r.State, e.messages(t, r.ID, "m"))
+		}
+	})
+	t.Run("the person", func(t *testing.T) {
+		g := &getAsker{stream: make(chan string, 1), answers: make(chan json.RawMessage, 1)}
+		srv := httptest.NewServer(g)
+		t.Cleanup(srv.Close)
+		e := newEnv(t, "")
+		r := e.run(t, flow(state, []workrun.NodeSpec{mcpNode("m", srv.URL+"/mcp", "greet", `,"output":"answer"`)}), nil)
+		e.waitsFor(t, r, "m", 1, "Your name?")
+		r = e.answer(t, r.ID, "m", 1, workrun.AnswerAccept, `{"name":"Grace"}`)
+		// The answer reached the server; the call's reply was due on the
+		// stream the node closed to wait (M15).
+		select {
+		case a := <-g.answers:
+			if !strings.Contains(string(a), `"name":"Grace"`) {
+				t.Errorf("answer %s", a)
+			}
+		default:
+			t.Error("the server got no answer")
+		}
+		if r.Status != workrun.RunFailed || !strings.Contains(r.Reason, "submission result unknown") {
+			t.Fatalf("run %s: %s", r.Status, r.Reason)
+		}
+	})
+}
+
+// signInServer is a 2026-07-28 server whose tool first asks the person to
+// sign in somewhere (a URL-mode elicitation, MRTR), and answers once the
+// retry says it is done.
+func signInServer(t *testing.T) (string, func() []string) {
+	var mu sync.Mutex
+	var seen []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				InputResponses map[string]json.RawMessage `json:"inputResponses"`
+				RequestState   *string                    `json:"requestState"`
+			} `json:"params"`
+		}
+		json.NewDecoder(r.Body).Decode(&m) //nolint:errcheck // the client sends JSON
+		answer := func(result string) {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":`+result+`}`) //nolint:errcheck // test server
+		}
+		switch m.Method {
+		case "server/discover":
+			answer(`{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"serverInfo":{"name":"sign-in","version":"1"}}`)
+		case "tools/list":
+			answer(`{"resultType":"complete","tools":[{"name":"fetch","inputSchema":{"type":"object"}}]}`)
+		case "tools/call":
+			mu.Lock()
+			seen = append(seen, string(m.Params.InputResponses["auth"]))
+			mu.Unlock()
+			if a := m.Params.InputResponses["auth"]; strings.Contains(string(a), `"accept"`) && m.Params.RequestState != nil && *m.Params.RequestState == "s-1" {
+				answer(`{"resultType":"complete","content":[{"type":"text","text":"fetched as the signed-in user"}]}`)
+				return
+			}
+			answer(`{"resultType":"input_required","requestState":"s-1","inputRequests":{"auth":{"method":"elicitation/create","params":{"mode":"url","message":"Sign in to the archive","url":"https://archive.example/login?s=1","elicitationId":"e-1"}}}}`)
+		default:
+			answer(`{"resultType":"complete"}`)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/mcp", func() []string { mu.Lock(); defer mu.Unlock(); return append([]string(nil), seen...) }
+}
+
+// TestAnswer_SignIn: a URL-mode elicitation is a sign-in question — the
+// link is shown, the answer says it is done (accept, no content) or
+// declines; the node's answers never answer it.
+func TestAnswer_SignIn(t *testing.T) {
+	url, seen := signInServer(t)
+	e := newEnv(t, "")
+	r := e.run(t, flow(state, []workrun.NodeSpec{mcpNode("m", url, "fetch", `,"output":"answer","answers":{"x":"y"}`)}), nil)
+	q := e.waitsFor(t, r, "m", 1, "Sign in to the archive")
+	if q.Kind != workrun.QuestionSignIn || q.URL != "https://archive.example/login?s=1" || len(q.Schema) != 0 {
+		t.Fatalf("question = %+v", q)
+	}
+	r = e.answer(t, r.ID, "m", 1, workrun.AnswerAccept, "")
+	if r.Status != workrun.RunSucceeded || r.State["answer"] != "fetched as the signed-in user" {
+		t.Fatalf("run %s: %s\n%q", r.Status, r.Reason, e.messages(t, r.ID, "m"))
+	}
+	if got := seen(); len(got) != 2 || got[0] != "" || got[1] != `{"action":"accept"}` {
+		t.Errorf("the server saw %q", got)
+	}
+}

@@ -33,6 +33,7 @@ type MCPClient interface {
 	CancelTask(ctx context.Context, taskID string) (*mcp.Task, error)
 	UpdateTask(ctx context.Context, taskID string, responses map[string]json.RawMessage) error
 	Respond(ctx context.Context, id, result json.RawMessage, rpcErr *mcp.RPCError) error
+	Listen(ctx context.Context, onAsk func(*mcp.InputRequiredError)) error
 	WatchTask(ctx context.Context, taskID string) iter.Seq2[*mcp.Task, error]
 	Close(ctx context.Context) error
 }
@@ -57,6 +58,9 @@ type Deps struct {
 	// Base sends the requests under each call's transport; nil is the
 	// remote layer's shared fan-out transport.
 	Base http.RoundTripper
+	// Follow bounds following a task after a break (backoff, how long an
+	// unreachable server is retried); zero values are the shipped bounds.
+	Follow remotecall.FollowPolicy
 }
 
 // Kind is the Remote MCP Tool node kind.

@@ -52,6 +52,10 @@ const (
 	msgAnswersSent          msgID = "remotemcp.answers_sent"
 	msgWaitingForYou        msgID = "remotemcp.waiting_for_you"
 	msgAnswersResent        msgID = "remotemcp.answers_resent"
+	msgUnreachable          msgID = "remotemcp.unreachable"
+	msgNoListen             msgID = "remotemcp.no_listen"
+	msgNotAnswered          msgID = "remotemcp.not_answered"
+	msgKeptBreaking         msgID = "remotemcp.kept_breaking"
 )
 
 // Configuration errors Compile returns: the window shows them in the
@@ -103,6 +107,10 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgInterrupted:            {"Remote task needs input: %s", "远程任务需要输入：%s"},
 	msgAnswersSent:            {"Sending the answers of server round %d (%d answer(s))", "正在发送服务器第 %d 轮的答案（%d 个）"},
 	msgWaitingForYou:          {"The MCP server asks: %s", "MCP 服务器提问：%s"},
+	msgNoListen:               {"The server's stream for its own requests could not be opened (%s); only requests on the call's reply are answered", "无法打开服务器用于其自身请求的流（%s）；只回答调用应答中的请求"},
+	msgUnreachable:            {"Server unreachable since %s (%s); retrying", "MCP 服务器自 %s 起无法连接（%s）；正在重试"},
+	msgNotAnswered:            {"the MCP server has not answered since %s (last: %s); resume when it is back, or stop", "MCP 服务器自 %s 起没有应答（最后一次：%s）；待其恢复后请继续运行，或停止"},
+	msgKeptBreaking:           {"the MCP server kept breaking off task %s without the task changing (%d times in a row; each ended with: %s); resume when it is fixed, or stop", "MCP 服务器反复中断任务 %s 而任务没有任何变化（连续 %d 次；每次都以此结束：%s）；待其修复后请继续运行，或停止"},
 	msgAnswersResent:          {"Sending again the answers of server round %d: the task still waits for them", "再次发送服务器第 %d 轮的答案：任务仍在等待这些答案"},
 	msgStatusUnknown:          {"remote task status unknown: the server no longer has session %s; nothing was resubmitted", "远程任务状态未知：服务器已不再保留会话 %s；未重新提交"},
 	msgSubmissionUnknownErr:   {"submission result unknown: %s; the call is not sent again", "提交结果未知：%s；不会再次调用"},

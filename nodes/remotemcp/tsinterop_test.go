@@ -146,10 +146,10 @@ func TestTSPeerModern(t *testing.T) {
 		before := p.Stats(t)
 		// A real runner process (the test binary, same engine and kinds)
 		// is SIGKILLed right after the task id is committed.
-		dir, runID, taskID := startKilledRun(t, p.URL, "WORKRUN_MCP_CHILD_TOOL=slow", `WORKRUN_MCP_CHILD_CFG=,"arguments":{"seconds":6}`)
+		dir, runID, taskID := startKilledRun(t, p.URL, "WORKRUN_MCP_CHILD_TOOL=slow", `WORKRUN_MCP_CHILD_CFG=,"arguments":{"seconds":10}`)
 		e, r := resumeKilled(t, dir, runID)
 		msgs := e.messages(t, runID, "m")
-		if r.Status != workrun.RunSucceeded || r.State["answer"] != "slow done after 6s" {
+		if r.Status != workrun.RunSucceeded || r.State["answer"] != "slow done after 10s" {
 			t.Fatalf("resumed run %s: %s\n%q", r.Status, r.Reason, msgs)
 		}
 		if got := since(before, p.Stats(t)); got.ToolsCall != 1 || got.TasksCancel != 0 {
