@@ -4,11 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -445,5 +450,124 @@ func TestAnswer_SignIn(t *testing.T) {
 	}
 	if got := seen(); len(got) != 2 || got[0] != "" || got[1] != `{"action":"accept"}` {
 		t.Errorf("the server saw %q", got)
+	}
+}
+
+// TestAnswer_RequestStateOnly: an input_required result with a
+// requestState and nothing to answer (load shedding) is retried at once
+// with that state; a server that never stops is given up after a bound,
+// as a known failure (the tool never ran).
+func TestAnswer_RequestStateOnly(t *testing.T) {
+	for _, forever := range []bool{false, true} {
+		t.Run(fmt.Sprintf("forever=%v", forever), func(t *testing.T) {
+			var mu sync.Mutex
+			calls := 0
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				var m struct {
+					ID     json.RawMessage `json:"id"`
+					Method string          `json:"method"`
+					Params struct {
+						RequestState *string `json:"requestState"`
+					} `json:"params"`
+				}
+				json.NewDecoder(r.Body).Decode(&m) //nolint:errcheck // the client sends JSON
+				w.Header().Set("Content-Type", "application/json")
+				result := `{"resultType":"complete"}`
+				switch m.Method {
+				case "server/discover":
+					result = `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"serverInfo":{"name":"busy","version":"1"}}`
+				case "tools/list":
+					result = `{"resultType":"complete","tools":[{"name":"t","inputSchema":{"type":"object"}}]}`
+				case "tools/call":
+					mu.Lock()
+					calls++
+					mu.Unlock()
+					result = `{"resultType":"input_required","requestState":"later"}`
+					if !forever && m.Params.RequestState != nil && *m.Params.RequestState == "later" {
+						result = `{"resultType":"complete","content":[{"type":"text","text":"done"}]}`
+					}
+				}
+				io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":`+result+`}`) //nolint:errcheck // test server
+			}))
+			t.Cleanup(srv.Close)
+			e := newEnv(t, "")
+			r := e.run(t, flow(state, []workrun.NodeSpec{mcpNode("m", srv.URL+"/mcp", "t", `,"output":"answer"`)}), nil)
+			if !forever {
+				if r.Status != workrun.RunSucceeded || r.State["answer"] != "done" || calls != 2 {
+					t.Fatalf("run %s: %s; %d calls", r.Status, r.Reason, calls)
+				}
+				return
+			}
+			if r.Status != workrun.RunFailed || !strings.Contains(r.Reason, "asked again 20 times") || calls != 21 {
+				t.Fatalf("run %s: %s; %d calls", r.Status, r.Reason, calls)
+			}
+		})
+	}
+}
+
+// TestAnswer_SecretFieldNeverSaved: a form field with format password is
+// sent to the server but reaches no file of the data directory (SQLite,
+// its WAL, artifacts) and no node message.
+func TestAnswer_SecretFieldNeverSaved(t *testing.T) {
+	const pin = "s3cret-pin-4711"
+	var got []string
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				InputResponses map[string]json.RawMessage `json:"inputResponses"`
+			} `json:"params"`
+		}
+		json.NewDecoder(r.Body).Decode(&m) //nolint:errcheck // the client sends JSON
+		w.Header().Set("Content-Type", "application/json")
+		result := `{"resultType":"complete"}`
+		switch m.Method {
+		case "server/discover":
+			result = `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"serverInfo":{"name":"vault","version":"1"}}`
+		case "tools/list":
+			result = `{"resultType":"complete","tools":[{"name":"open","inputSchema":{"type":"object"}}]}`
+		case "tools/call":
+			if a, ok := m.Params.InputResponses["pin"]; ok {
+				mu.Lock()
+				got = append(got, string(a))
+				mu.Unlock()
+				result = `{"resultType":"complete","content":[{"type":"text","text":"opened"}]}`
+			} else {
+				result = `{"resultType":"input_required","inputRequests":{"pin":{"method":"elicitation/create","params":{"message":"PIN?","requestedSchema":{"type":"object","properties":{"user":{"type":"string"},"pin":{"type":"string","format":"password"}},"required":["pin"]}}}}}`
+			}
+		}
+		io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":`+result+`}`) //nolint:errcheck // test server
+	}))
+	t.Cleanup(srv.Close)
+	e := newEnv(t, "")
+	r := e.run(t, flow(state, []workrun.NodeSpec{mcpNode("m", srv.URL+"/mcp", "open", `,"output":"answer"`)}), nil)
+	e.waitsFor(t, r, "m", 1, "PIN?")
+	r = e.answer(t, r.ID, "m", 1, workrun.AnswerAccept, `{"user":"ada","pin":"`+pin+`"}`)
+	if r.Status != workrun.RunSucceeded || r.State["answer"] != "opened" {
+		t.Fatalf("run %s: %s", r.Status, r.Reason)
+	}
+	if len(got) != 1 || !strings.Contains(got[0], pin) || !strings.Contains(got[0], `"user":"ada"`) {
+		t.Fatalf("the server got %q", got)
+	}
+	if msgs := e.messages(t, r.ID, "m"); slices.ContainsFunc(msgs, func(m string) bool { return strings.Contains(m, pin) }) {
+		t.Errorf("a message holds the secret: %q", msgs)
+	}
+	err := filepath.WalkDir(e.dir, func(p string, de fs.DirEntry, err error) error {
+		if err != nil || de.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if bytes.Contains(b, []byte(pin)) {
+			t.Errorf("%s holds the secret", p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
