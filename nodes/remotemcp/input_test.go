@@ -19,7 +19,11 @@ import (
 	"testing"
 	"time"
 
+	"workrun/artifacts"
 	"workrun/mcp/demoserver"
+	"workrun/nodes/remotemcp"
+	"workrun/nodes/start"
+	"workrun/store"
 	"workrun/store/storetest"
 	"workrun/workrun"
 )
@@ -569,5 +573,105 @@ func TestAnswer_SecretFieldNeverSaved(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// decideChild is the test binary as a person's answering process: it
+// gives the answer in WORKRUN_MCP_CHILD_DECIDE (round 1, form content) to
+// node m of run WORKRUN_MCP_CHILD_RUN — the run goes on in this process —
+// prints the run id and waits to be killed.
+func decideChild(dir string) int {
+	ctx := context.Background()
+	st, err := store.Open(ctx, dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	arts, err := artifacts.New(dir, st)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	eng := workrun.NewEngine(st, arts, start.Kind{}, remotemcp.New(remotemcp.Deps{Calls: st}))
+	id := os.Getenv("WORKRUN_MCP_CHILD_RUN")
+	if _, err := eng.RecoverInterrupted(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if err := eng.Decide(ctx, workrun.Decision{RunID: id, NodeID: "m", Round: 1, Content: json.RawMessage(os.Getenv("WORKRUN_MCP_CHILD_DECIDE"))}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Println("run", id)
+	select {} // killed by the parent
+}
+
+// TestAnswer_KilledAfterThePersonAnswered: the person's answer is given in
+// a real process (Decide), which commits it as sent and sends it; that
+// process is SIGKILLed while the answer is held before the server. A new
+// process resumes: the task's tasks/update goes out once more — the server
+// still waits for the key — and the server gets the answer exactly once;
+// an MRTR retry is not sent again.
+func TestAnswer_KilledAfterThePersonAnswered(t *testing.T) {
+	for _, task := range []string{"always", "never"} {
+		t.Run("task="+task, func(t *testing.T) {
+			d, durl := modernDemo(t)
+			p, purl := startHoldProxy(t, durl, true)
+			dir := t.TempDir()
+			runner, runID := storetest.StartChild(t, "WORKRUN_MCP_CHILD_DIR="+dir, "WORKRUN_MCP_CHILD_URL="+purl,
+				"WORKRUN_MCP_CHILD_TOOL=survey", `WORKRUN_MCP_CHILD_CFG=,"arguments":{"topic":"{{q}}"},"task":"`+task+`"`)
+			st, err := store.Open(t.Context(), dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			waitUntil(t, 60*time.Second, func() bool {
+				r, err := st.GetRun(t.Context(), runID)
+				return err == nil && r.Status == workrun.RunInterrupted
+			})
+			st.Close()
+			storetest.Kill(t, runner)
+			decider, _ := storetest.StartChild(t, "WORKRUN_MCP_CHILD_DIR="+dir, "WORKRUN_MCP_CHILD_RUN="+runID,
+				`WORKRUN_MCP_CHILD_DECIDE={"region":"Yunnan"}`)
+			select {
+			case <-p.held:
+			case <-time.After(60 * time.Second):
+				t.Fatal("the answering process never sent the answer")
+			}
+			storetest.Kill(t, decider)
+			regionAnswers := func() int {
+				n := 0
+				for _, r := range d.Requests() {
+					if strings.Contains(string(r.Params), `"inputResponses":{"region"`) {
+						n++
+					}
+				}
+				return n
+			}
+			e := newEnv(t, dir)
+			if _, err := e.eng.RecoverInterrupted(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			if err := e.eng.Resume(t.Context(), runID); err != nil {
+				t.Fatal(err)
+			}
+			r := e.wait(t, runID)
+			if task == "never" {
+				if r.Status != workrun.RunFailed || !strings.Contains(r.Reason, "not sent again") || regionAnswers() != 0 {
+					t.Fatalf("run %s: %s; the server got %d answers", r.Status, r.Reason, regionAnswers())
+				}
+				return
+			}
+			e.waitsFor(t, r, "m", 2, "How deep should the survey of Yunnan go?")
+			if n := regionAnswers(); n != 1 {
+				t.Errorf("the server got the answer %d times, want exactly 1", n)
+			}
+			r = e.answer(t, runID, "m", 2, workrun.AnswerAccept, `{"depth":"quick"}`)
+			if r.Status != workrun.RunSucceeded || r.State["answer"] != "Survey of tides: region Yunnan, quick." {
+				t.Fatalf("run %s: %s", r.Status, r.Reason)
+			}
+			if n := count(d, "tools/call", "survey"); n != 1 {
+				t.Errorf("tools/call survey = %d", n)
+			}
+		})
 	}
 }
