@@ -33,6 +33,12 @@ const (
 	msgShowInterrupted msgID = "cli.show_interrupted"
 )
 
+// `workrun demo-mcp`.
+const (
+	msgDemoMCPBanner msgID = "cli.demo_mcp_banner"
+	msgDemoMCPFailed msgID = "cli.demo_mcp_failed"
+)
+
 var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgShowRun:         {"Run %s — %s", "运行 %s — %s"},
 	msgShowStatus:      {"Status: %s", "状态：%s"},
@@ -51,6 +57,18 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgShowArtifact:    {"%s %s (%s, %d bytes)", "%s %s（%s，%d 字节）"},
 	msgShowMissing:     {"(missing: %s)", "（缺失：%s）"},
 	msgShowInterrupted: {"interrupted (%s)", "已中断（%s）"},
+
+	msgDemoMCPBanner: {"workrun demo MCP server (Streamable HTTP: 2026-07-28 per request, 2025-11-25 after initialize; Tasks extension and core Tasks).\n" +
+		"Tools: echo (sync), broken (isError), research (task, stages, progress), hang (task that never ends), ask (asks once),\n" +
+		"survey (asks twice), sign_in (asks with a sign-in link), start_job / get_job_result / cancel_job (legacy job flow).\n" +
+		"With --conformance-fixtures also the conformance suite's fixture tools. Rules: docs/demo-mcp.md.\n" +
+		"Give the URL above to a Remote MCP Tool node. Press Ctrl+C to stop.\n",
+		"workrun 演示 MCP 服务器（Streamable HTTP：2026-07-28 按请求，2025-11-25 在 initialize 之后；Tasks 扩展与核心 Tasks）。\n" +
+			"工具：echo（同步）、broken（isError）、research（任务，分阶段，报告进度）、hang（永不结束的任务）、ask（提问一次）、\n" +
+			"survey（提问两次）、sign_in（给出登录链接）、start_job / get_job_result / cancel_job（旧式作业流程）。\n" +
+			"加 --conformance-fixtures 时还有一致性测试套件的夹具工具。规则：docs/demo-mcp.md。\n" +
+			"把上面的 URL 填进“远程 MCP 工具”节点。按 Ctrl+C 停止。\n"},
+	msgDemoMCPFailed: {"workrun: demo-mcp: %s", "workrun：demo-mcp：%s"},
 })
 
 // statusWords name run and node statuses, interruption causes, remote task
