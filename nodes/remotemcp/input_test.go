@@ -675,3 +675,32 @@ func TestAnswer_KilledAfterThePersonAnswered(t *testing.T) {
 		})
 	}
 }
+
+// TestAnswer_DemoSignIn: the demo's sign_in tool (a URL-mode elicitation)
+// as MRTR and as a task: the node shows the link, the person says done —
+// or declines.
+func TestAnswer_DemoSignIn(t *testing.T) {
+	for _, tc := range []struct {
+		task   string
+		action workrun.AnswerAction
+		want   string
+	}{
+		{"never", workrun.AnswerAccept, "signed in to the archive"},
+		{"always", workrun.AnswerAccept, "signed in to the archive"},
+		{"always", workrun.AnswerDecline, "sign-in to the archive not done (decline)"},
+	} {
+		t.Run(tc.task+"/"+string(tc.action), func(t *testing.T) {
+			_, url := modernDemo(t)
+			e := newEnv(t, "")
+			r := e.run(t, flow(state, []workrun.NodeSpec{mcpNode("m", url, "sign_in", `,"arguments":{"service":"the archive"},"output":"answer","task":"`+tc.task+`"`)}), nil)
+			q := e.waitsFor(t, r, "m", 1, "Sign in to the archive in your browser")
+			if q.Kind != workrun.QuestionSignIn || !strings.Contains(q.URL, "service=the+archive") {
+				t.Fatalf("question = %+v", q)
+			}
+			r = e.answer(t, r.ID, "m", 1, tc.action, "")
+			if r.Status != workrun.RunSucceeded || r.State["answer"] != tc.want {
+				t.Fatalf("run %s: %s %v", r.Status, r.Reason, r.State)
+			}
+		})
+	}
+}
