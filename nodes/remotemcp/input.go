@@ -132,7 +132,7 @@ func (c *call) gather(ctx context.Context, st *inputState) error {
 			st.Round++
 			return c.ask(ctx, st, key, err.Error())
 		}
-		c.keep(st, st.Asking, res)
+		c.keep(st, st.Asking, res, d.Secret)
 		st.Asking = ""
 	}
 	for _, key := range slices.Sorted(keysOf(st.Requests)) {
@@ -154,7 +154,7 @@ func (c *call) gather(ctx context.Context, st *inputState) error {
 			if err != nil {
 				return err
 			}
-			c.keep(st, key, res)
+			c.keep(st, key, res, false)
 			continue
 		}
 		st.Round++
@@ -163,14 +163,15 @@ func (c *call) gather(ctx context.Context, st *inputState) error {
 	return c.saveInput(ctx, st, "answered")
 }
 
-// keep records one answer: saved without its secret fields, held whole in
-// memory when it had any.
-func (c *call) keep(st *inputState, key string, res mcp.ElicitResult) {
+// keep records one answer: saved without its secret fields (all of them
+// when the person marked the answer secret), held whole in memory when it
+// had any.
+func (c *call) keep(st *inputState, key string, res mcp.ElicitResult, secret bool) {
 	saved := res
 	if schema := schemaOf(st.Requests[key]); schema != nil && res.Content != nil {
 		saved.Content = map[string]any{}
 		for k, v := range res.Content {
-			if schema.Properties[k].Secret() {
+			if secret || schema.Properties[k].Secret() {
 				continue
 			}
 			saved.Content[k] = v
@@ -346,6 +347,9 @@ func roundKey(callKey string, n int) string {
 // a save failed, the server asked what Workrun does not do): nothing was
 // sent. p is the first call's parameters.
 func (c *call) answerMRTR(ctx context.Context, srv MCPClient, st *inputState, p mcp.CallParams) (res *mcp.CallResult, timedOut bool, err, stop error) {
+	if st.ServerRound > maxServerRounds {
+		return nil, false, nil, fmt.Errorf("the server asked again %d times; Workrun stops answering", maxServerRounds)
+	}
 	if err := c.gather(ctx, st); err != nil {
 		return nil, false, nil, err
 	}
@@ -360,6 +364,10 @@ func (c *call) answerMRTR(ctx context.Context, srv MCPClient, st *inputState, p 
 	c.forget(st)
 	return res, timedOut, err, nil
 }
+
+// maxServerRounds bounds how often one call may come back input_required
+// (a server that asks forever, or sheds load with requestState alone).
+const maxServerRounds = 20
 
 // mrtr answers input_required results round after round until the call
 // has another answer (a result, a task, an error) or Workrun must stop.
@@ -505,7 +513,7 @@ func (c *call) onRequest(ctx context.Context, r mcp.InputRequest) (json.RawMessa
 	if err != nil || !ok {
 		return nil, mcp.ErrAskPerson // the call stops; gather says why
 	}
-	c.keep(st, "stream", res)
+	c.keep(st, "stream", res, false)
 	st.Sent = true
 	if err := c.saveInput(ctx, st, "sent"); err != nil {
 		return nil, err
