@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"workrun/mcp"
+	"workrun/remotecall"
 	"workrun/workrun"
 )
 
@@ -58,7 +59,8 @@ type inputState struct {
 	Done []string `json:"done,omitempty"`
 }
 
-func inputKey(callKey string) string { return callKey + "/input" }
+// inputSide names the input record beside the call (remotecall.SideKey).
+const inputSide = "input"
 
 // heldAnswers are full answers whose secret values are not saved, by run,
 // node and request key; a process that lost them asks again.
@@ -71,16 +73,10 @@ func heldKey(nc workrun.NodeContext, key string) string {
 // loadInput reads the node's input state (ok false: the server never
 // asked).
 func (c *call) loadInput(ctx context.Context) (*inputState, bool, error) {
-	r, err := c.s.kind.deps.Calls.GetRemoteCall(ctx, c.nc.RunID(), c.nc.NodeID(), inputKey(c.Record().CallKey))
-	switch {
-	case errors.Is(err, workrun.ErrNotFound):
-		return nil, false, nil
-	case err != nil:
-		return nil, false, fmt.Errorf("read input record: %w", err)
-	}
 	var st inputState
-	if err := json.Unmarshal(r.Result, &st); err != nil {
-		return nil, false, fmt.Errorf("read input record: %w", err)
+	ok, err := remotecall.LoadSide(ctx, c.s.kind.deps.Calls, c.Record(), inputSide, &st)
+	if !ok || err != nil {
+		return nil, false, err
 	}
 	if st.Answers == nil {
 		st.Answers = map[string]json.RawMessage{}
@@ -88,22 +84,10 @@ func (c *call) loadInput(ctx context.Context) (*inputState, bool, error) {
 	return &st, true, nil
 }
 
-// saveInput commits st; the record is always Ended (it is bookkeeping,
-// not remote work: nothing cancels or follows it).
+// saveInput commits st; the record is a side record (remotecall.SaveSide:
+// bookkeeping, not remote work — nothing cancels or follows it).
 func (c *call) saveInput(ctx context.Context, st *inputState, status string) error {
-	b, err := json.Marshal(st)
-	if err != nil {
-		return err
-	}
-	main := c.Record()
-	rec := workrun.RemoteCall{RunID: main.RunID, NodeID: main.NodeID, CallKey: inputKey(main.CallKey),
-		AgentURL: main.AgentURL, Origin: main.Origin, MessageID: main.MessageID, TaskID: main.TaskID,
-		RemoteState: status, Result: b, Ended: true}
-	rec = c.red.Record(rec)
-	if err := c.s.kind.deps.Calls.SaveRemoteCall(ctx, rec); err != nil {
-		return fmt.Errorf("save input record: %w", err)
-	}
-	return nil
+	return remotecall.SaveSide(ctx, c.s.kind.deps.Calls, c.Record(), inputSide, status, st, c.red)
 }
 
 // newServerRound starts the state of a server round.
