@@ -110,12 +110,23 @@ func TestGUIFailureHandlingRetryAndErrorBranch(t *testing.T) {
 	}
 
 	// The run panel: flaky's line picked shows its attempts, in both languages.
+	deadline = time.Now().Add(3 * time.Minute)
 	scr.click(t, 175, 560)
 	shots := map[string]string{}
 	for _, lng := range []string{"en", "zh-Hans"} {
 		if lng == "zh-Hans" {
-			scr.click(t, 226, 14) // Settings
-			scr.click(t, 256, 122)
+			// Settings → 简体中文, until the title's status is in Chinese.
+			for switched := false; !switched; {
+				if time.Now().After(deadline) {
+					scr.shot(t, "timeout")
+					t.Fatalf("the window never switched to Chinese (steps in %s)", scr.shots)
+				}
+				scr.click(t, 226, 14)
+				scr.click(t, 256, 122)
+				for end := time.Now().Add(20 * time.Second); !switched && time.Now().Before(end); time.Sleep(300 * time.Millisecond) {
+					switched = strings.HasSuffix(strings.TrimSpace(scr.run(t, "getwindowname", win)), "— 成功")
+				}
+			}
 			settle()
 		}
 		shots[lng] = filepath.Join(g.tmp, "failure-"+lng+".png")
