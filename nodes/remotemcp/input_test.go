@@ -704,3 +704,41 @@ func TestAnswer_DemoSignIn(t *testing.T) {
 		})
 	}
 }
+
+// TestAnswer_StopWhileWaiting: Stop while the node waits for the person
+// sends the one tasks/cancel of its task (also after a restart); an MRTR
+// call that waits has no task and gets none.
+func TestAnswer_StopWhileWaiting(t *testing.T) {
+	for _, tc := range []struct {
+		task    string
+		restart bool
+		cancels int
+	}{
+		{"always", false, 1},
+		{"always", true, 1},
+		{"never", false, 0},
+	} {
+		t.Run(fmt.Sprintf("task=%s/restart=%v", tc.task, tc.restart), func(t *testing.T) {
+			d, url := modernDemo(t)
+			e := newEnv(t, t.TempDir())
+			r := e.run(t, flow(state, []workrun.NodeSpec{surveyNode(url, `,"task":"`+tc.task+`"`)}), workrun.Values{"q": "tea"})
+			e.waitsFor(t, r, "m", 1, "Which region")
+			if tc.restart {
+				e = restart(t, e)
+			}
+			if err := e.eng.Stop(t.Context(), r.ID); err != nil {
+				t.Fatal(err)
+			}
+			waitUntil(t, 30*time.Second, func() bool {
+				got, err := e.st.GetRun(t.Context(), r.ID)
+				return err == nil && got.Status == workrun.RunStopped
+			})
+			if n := count(d, "tasks/cancel", ""); n != tc.cancels {
+				t.Errorf("%d tasks/cancel, want %d", n, tc.cancels)
+			}
+			if n := count(d, "tasks/update", ""); n != 0 {
+				t.Errorf("%d tasks/update after Stop", n)
+			}
+		})
+	}
+}
