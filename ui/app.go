@@ -304,6 +304,7 @@ func (w *Window) build() {
 	inspScroll := container.NewVScroll(w.insp.Object())
 	w.insp.OnSubjectChanged = inspScroll.ScrollToTop
 	w.panes = NewPanes(w.app.Preferences(), left, centre, inspScroll, w.tabs)
+	w.panes.TopWant = w.palette.WantHeight
 	body := container.NewBorder(toolbar, w.status, nil, nil, w.panes)
 	w.win.SetContent(container.NewStack(body, w.tips.root))
 	w.win.SetMainMenu(w.menu())

@@ -13,7 +13,11 @@ import (
 const (
 	DefaultListWidth      = 190
 	DefaultInspectorWidth = 330
-	DefaultBottomHeight   = 180
+	DefaultBottomHeight   = 180 // the least the run panel opens with
+	// RowsBottomHeight is what the run panel needs for its header, a
+	// failure line and five node rows: the height it opens with unless
+	// that would push a palette that fits otherwise into scrolling.
+	RowsBottomHeight = 300
 	PaletteWidth          = 150
 
 	minPane     = 120 // a pane is never narrower than this while shown
@@ -46,6 +50,11 @@ type Panes struct {
 
 	listW, inspW, bottomH float32
 	listOn, inspOn        bool
+	bottomSet             bool // the person chose bottomH (dragged it, now or before)
+
+	// TopWant, when set, is the height the panes above the run panel would
+	// like (the palette's whole list): see defaultBottom.
+	TopWant func() float32
 }
 
 // NewPanes lays out the four panes; prefs (may be nil) keeps the sizes.
@@ -55,13 +64,15 @@ func NewPanes(prefs fyne.Preferences, list, centre, insp, bottom fyne.CanvasObje
 	if prefs != nil {
 		p.listW = float32(prefs.FloatWithFallback(prefListW, DefaultListWidth))
 		p.inspW = float32(prefs.FloatWithFallback(prefInspW, DefaultInspectorWidth))
-		p.bottomH = float32(prefs.FloatWithFallback(prefBottomH, DefaultBottomHeight))
+		if h := prefs.FloatWithFallback(prefBottomH, 0); h > 0 {
+			p.bottomH, p.bottomSet = float32(h), true
+		}
 		p.listOn = prefs.BoolWithFallback(prefListOn, true)
 		p.inspOn = prefs.BoolWithFallback(prefInspOn, true)
 	}
 	p.divList = newDivider(true, func(d float32) { p.listW += d })
 	p.divInsp = newDivider(true, func(d float32) { p.inspW -= d })
-	p.divBottom = newDivider(false, func(d float32) { p.bottomH -= d })
+	p.divBottom = newDivider(false, func(d float32) { p.bottomH -= d; p.bottomSet = true })
 	for _, dv := range []*divider{p.divList, p.divInsp, p.divBottom} {
 		dv.done, dv.owner = p.remember, p
 	}
@@ -86,7 +97,9 @@ func (p *Panes) remember() {
 	}
 	p.prefs.SetFloat(prefListW, float64(p.listW))
 	p.prefs.SetFloat(prefInspW, float64(p.inspW))
-	p.prefs.SetFloat(prefBottomH, float64(p.bottomH))
+	if p.bottomSet {
+		p.prefs.SetFloat(prefBottomH, float64(p.bottomH))
+	}
 	p.prefs.SetBool(prefListOn, p.listOn)
 	p.prefs.SetBool(prefInspOn, p.inspOn)
 }
@@ -109,6 +122,9 @@ func (r *panesRenderer) Layout(s fyne.Size) {
 	p := r.p
 	if s.Width <= 0 || s.Height <= 0 {
 		return
+	}
+	if !p.bottomSet {
+		p.bottomH = p.defaultBottom(s.Height)
 	}
 	p.bottomH = clamp(p.bottomH, 60, s.Height*0.7)
 	topH := s.Height - p.bottomH - dividerSize
@@ -159,6 +175,25 @@ func (r *panesRenderer) Layout(s fyne.Size) {
 	p.divBottom.Resize(fyne.NewSize(s.Width, dividerSize))
 	p.bottom.Move(fyne.NewPos(0, topH+dividerSize))
 	p.bottom.Resize(fyne.NewSize(s.Width, p.bottomH))
+}
+
+// defaultBottom is the run panel's height until the person drags it: room
+// for five node rows (RowsBottomHeight), except where the palette above
+// would fit whole with a lower panel and not with that one — then the
+// palette keeps its room and the panel takes the rest, never under
+// DefaultBottomHeight. Where the palette cannot fit anyway (a short window:
+// 1024×700) it scrolls and the run panel gets its five rows.
+func (p *Panes) defaultBottom(h float32) float32 {
+	if p.TopWant == nil {
+		return RowsBottomHeight
+	}
+	left := h - dividerSize - p.TopWant()
+	switch {
+	case left >= RowsBottomHeight, left < DefaultBottomHeight:
+		return RowsBottomHeight
+	default:
+		return left
+	}
 }
 
 func b2f(b bool) float32 {
