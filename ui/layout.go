@@ -18,11 +18,16 @@ const (
 	// failure line and five node rows: the height it opens with unless
 	// that would push a palette that fits otherwise into scrolling.
 	RowsBottomHeight = 300
-	PaletteWidth          = 150
+	PaletteWidth     = 150
 
 	minPane     = 120 // a pane is never narrower than this while shown
 	minCanvas   = 260 // the canvas keeps at least this much width
 	dividerSize = 6
+	// dividerGrab is how far past its 6 pixels a divider takes a drag, over
+	// the edges of the panes beside it: Fyne gives a drag to what is under
+	// the pointer a move or two after the press, so a press near the thin
+	// bar used to drag the canvas (pan, or move the selected node) instead.
+	dividerGrab = 5
 
 	prefListW   = "layout.list_width"
 	prefInspW   = "layout.inspector_width"
@@ -162,8 +167,14 @@ func (r *panesRenderer) Layout(s fyne.Size) {
 			return
 		}
 		d.Show()
-		d.Move(fyne.NewPos(x, 0))
-		d.Resize(fyne.NewSize(dividerSize, topH))
+		// The inspector's divider also takes the canvas's edge; the list's
+		// does not reach over the list's scroll bar or the palette's items.
+		grab := float32(0)
+		if d == p.divInsp {
+			grab = dividerGrab
+		}
+		d.Move(fyne.NewPos(x-grab, 0))
+		d.Resize(fyne.NewSize(dividerSize+grab, topH))
 		x += dividerSize
 	}
 	place(p.list, p.listOn, listW)
@@ -171,8 +182,8 @@ func (r *panesRenderer) Layout(s fyne.Size) {
 	place(p.centre, true, max(0, s.Width-listW-inspW-dividerSize*(b2f(p.listOn)+b2f(p.inspOn))))
 	divider(p.divInsp, p.inspOn)
 	place(p.insp, p.inspOn, inspW)
-	p.divBottom.Move(fyne.NewPos(0, topH))
-	p.divBottom.Resize(fyne.NewSize(s.Width, dividerSize))
+	p.divBottom.Move(fyne.NewPos(0, topH-dividerGrab))
+	p.divBottom.Resize(fyne.NewSize(s.Width, dividerSize+2*dividerGrab))
 	p.bottom.Move(fyne.NewPos(0, topH+dividerSize))
 	p.bottom.Resize(fyne.NewSize(s.Width, p.bottomH))
 }
@@ -210,7 +221,11 @@ func clamp(v, lo, hi float32) float32 {
 	return max(lo, min(hi, v))
 }
 
-// divider is the handle between two panes; dragging it resizes them.
+// divider is the handle between two panes; dragging it resizes them. The
+// run panel's divider is laid out dividerGrab pixels wider on each side
+// than the gap it draws its line in, the inspector's on the canvas side;
+// dividers come after the panes in the renderer's objects, so that strip
+// takes the drag.
 type divider struct {
 	widget.BaseWidget
 	vertical bool // a vertical bar between side-by-side panes
@@ -267,10 +282,11 @@ func (r *dividerRenderer) Refresh() {
 	r.d.bar.Refresh()
 }
 
-// Layout draws a 2-px line in the middle of the handle.
+// Layout draws a 2-px line in the middle of the gap between the panes
+// (the handle may reach further to the left, see Panes' Layout).
 func (r *dividerRenderer) Layout(s fyne.Size) {
 	if r.d.vertical {
-		r.d.bar.Move(fyne.NewPos(s.Width/2-1, 0))
+		r.d.bar.Move(fyne.NewPos(s.Width-dividerSize/2-1, 0))
 		r.d.bar.Resize(fyne.NewSize(2, s.Height))
 	} else {
 		r.d.bar.Move(fyne.NewPos(0, s.Height/2-1))
