@@ -14,11 +14,11 @@ import (
 // noKeyring is a keyring that is not there, as OSKeyring reports it.
 type noKeyring struct{}
 
-func (noKeyring) Set(string, string, string) error   { return noKeyringErr }
-func (noKeyring) Get(string, string) (string, error) { return "", noKeyringErr }
-func (noKeyring) Delete(string, string) error        { return noKeyringErr }
+func (noKeyring) Set(string, string, string) error   { return errNoKeyringFake }
+func (noKeyring) Get(string, string) (string, error) { return "", errNoKeyringFake }
+func (noKeyring) Delete(string, string) error        { return errNoKeyringFake }
 
-var noKeyringErr = fmt.Errorf("%w: The name org.freedesktop.secrets was not provided", credentials.ErrNoKeyring)
+var errNoKeyringFake = fmt.Errorf("%w: The name org.freedesktop.secrets was not provided", credentials.ErrNoKeyring)
 
 // TestCredAdapterMarksMissingKeyring: every credentials error that means "no
 // keyring" reaches the window as ui.ErrNoKeyring, so it shows the plain

@@ -31,18 +31,23 @@ type scenarioExpectation struct {
 }
 
 // conformanceExpectations lists the scenarios that are not (yet) expected
-// to pass; every other scenario must. auth/* rows default to issue 21.
+// to pass; every other scenario must. auth/* rows must pass too, through
+// the sign-in client of main_oauth_test.go (oauthConformanceCommand).
 var conformanceExpectations = map[string]scenarioExpectation{
-	"elicitation-sep1034-client-defaults": {KnownFailure: "issue 22 (answer what a remote asks: elicitation)"},
-	"sep-2322-client-request-state":       {KnownFailure: "issue 22 (answer what a remote asks: MRTR requestState)"},
+	// The input-request scenarios pre-answer every form with its defaults
+	// (the node's "answers", docs/remote-mcp.md M15).
+	"elicitation-sep1034-client-defaults": {Command: answeringClient},
+	"sep-2322-client-request-state":       {Command: answeringClient},
 }
+
+func answeringClient(bin string) string { return bin + " mcp-conformance-client --answers {}" }
 
 func expectationFor(scenario string) scenarioExpectation {
 	if e, ok := conformanceExpectations[scenario]; ok {
 		return e
 	}
 	if strings.HasPrefix(scenario, "auth/") {
-		return scenarioExpectation{KnownFailure: "issue 21 (OAuth)"}
+		return scenarioExpectation{Command: oauthConformanceCommand}
 	}
 	return scenarioExpectation{}
 }
@@ -171,7 +176,7 @@ func TestMCPConformanceClient(t *testing.T) {
 	}
 	for _, rev := range conformanceRevisions {
 		c := counts[rev]
-		t.Logf("MCP conformance, client scenarios required by %s: %d of %d passed; %d known failures (issues 21, 22); %d unexpected",
+		t.Logf("MCP conformance, client scenarios required by %s: %d of %d passed; %d known failures (issue 21); %d unexpected",
 			rev, c.passed, c.total, c.knownFailed, c.total-c.passed-c.knownFailed)
 	}
 }

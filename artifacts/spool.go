@@ -100,8 +100,7 @@ var spoolBufs = sync.Pool{New: func() any { b := make([]byte, spoolBuf); return 
 
 // xor applies the key stream at off to src, into dst.
 func (sf *spoolFile) xor(dst, src []byte, off int64) {
-	var iv [aes.BlockSize]byte
-	iv = sf.iv
+	iv := sf.iv
 	// The counter is the IV plus the block index, as a 128-bit number.
 	lo := binary.BigEndian.Uint64(iv[8:])
 	idx := uint64(off) / aes.BlockSize

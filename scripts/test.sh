@@ -14,6 +14,7 @@ interop_test=TestInterop
 mcp_interop_test=TestInteropMCP
 toolapp_interop_test=TestInteropToolApp
 mcp_conformance_test=TestMCPConformanceClient
+oauth_conformance_test=TestOAuthConformance
 mcp_server_conformance_test=TestConformanceServer
 keyring_test=TestKeyringRoundTrip_RealSecretService
 gotest_flags=(-race -timeout 30m -p 2)
@@ -60,13 +61,13 @@ session() {
 	# Everything else, quietly; then the two acceptance tests verbosely so the
 	# log shows that they ran.
 	echo "== go test ${gotest_flags[*]} ${test_pkgs[*]}"
-	go test "${gotest_flags[@]}" -skip "^(${smoke_test}|${run_test}|${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${toolapp_interop_test}|${mcp_server_conformance_test})\$" "${test_pkgs[@]}" || status=1
+	go test "${gotest_flags[@]}" -skip "^(${smoke_test}|${run_test}|${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${oauth_conformance_test}|${toolapp_interop_test}|${mcp_server_conformance_test})\$" "${test_pkgs[@]}" || status=1
 
 	local pkgs=(.)
 	[ -d credentials ] && pkgs+=(./credentials)
 	pkgs+=(./a2a ./nodes/remotemcp ./nodes/toolapp ./mcp/demoserver)
-	echo "== go test -v -run '^(${smoke_test}|${run_test}|${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${toolapp_interop_test}|${mcp_server_conformance_test})\$' ${pkgs[*]}"
-	go test "${gotest_flags[@]}" -count=1 -v -run "^(${smoke_test}|${run_test}|${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${toolapp_interop_test}|${mcp_server_conformance_test})\$" "${pkgs[@]}" 2>&1 |
+	echo "== go test -v -run '^(${smoke_test}|${run_test}|${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${oauth_conformance_test}|${toolapp_interop_test}|${mcp_server_conformance_test})\$' ${pkgs[*]}"
+	go test "${gotest_flags[@]}" -count=1 -v -run "^(${smoke_test}|${run_test}|${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${oauth_conformance_test}|${toolapp_interop_test}|${mcp_server_conformance_test})\$" "${pkgs[@]}" 2>&1 |
 		tee "$work/acceptance.log" || status=1
 
 	report "$work/acceptance.log" "$smoke_test" "GUI smoke test (real binary under Xvfb)" || status=1
@@ -75,6 +76,7 @@ session() {
 	report "$work/acceptance.log" "$mcp_interop_test" "MCP interop suite (@modelcontextprotocol/server-everything 2026.8.31 and the go-sdk demo server)" || status=1
 	report "$work/acceptance.log" "$toolapp_interop_test" "Tool App over stdio (@modelcontextprotocol/server-everything and server-filesystem 2026.8.31)" || status=1
 	report "$work/acceptance.log" "$keyring_test" "keyring round trip (real Secret Service)" || status=1
+	report "$work/acceptance.log" "$oauth_conformance_test" "MCP conformance suite, client-credentials extension scenarios (workrun credential login, real keyring)" || status=1
 	report "$work/acceptance.log" "$mcp_conformance_test" "MCP conformance suite, client scenarios of 2025-11-25 and 2026-07-28 (workrun mcp-conformance-client)" || status=1
 	grep -E 'MCP conformance, client scenarios required by' "$work/acceptance.log" | sed 's/^ *main_mcpconformance_test.go:[0-9]*: //' || true
 	report "$work/acceptance.log" "$mcp_server_conformance_test" "MCP conformance suite, server scenarios, against the demo server (2026-07-28 with the Tasks extension, 2025-11-25)" || status=1
@@ -138,6 +140,9 @@ fi
 echo "== go vet ./... (and the GL frame probe, built only with its tag)"
 go vet ./...
 go vet -tags glprobe ./ui
+
+echo "== staticcheck ./... (pinned version; docs/conventions.md)"
+go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/workrun-test.XXXXXX")
 xvfb_pid=

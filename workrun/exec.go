@@ -311,7 +311,6 @@ func (x *execution) loop() {
 			// Canceled nodes did not return in time; stop waiting for them.
 			x.deadline = nil
 			x.running = 0
-			break
 		}
 		retries := x.retries
 		x.retries = nil

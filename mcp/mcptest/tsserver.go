@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,6 +29,21 @@ type Stats struct {
 	TasksGet    int `json:"tasksGet"`
 	TasksUpdate int `json:"tasksUpdate"`
 	TasksCancel int `json:"tasksCancel"`
+	// Listens counts subscriptions/listen streams for task ids served by
+	// the peer; Notifications the notifications/tasks sent on them.
+	Listens       int `json:"listens"`
+	Notifications int `json:"notifications"`
+}
+
+// Options choose how the peer runs.
+type Options struct {
+	// Mode is ModernOnly or DualEra.
+	Mode string
+	// PollMs is the pollIntervalMs it announces (0: 1000).
+	PollMs int
+	// NoListen leaves subscriptions/listen to the SDK alone: its
+	// acknowledgement names no task, so a client must poll.
+	NoListen bool
 }
 
 // TSServer is a running TypeScript SDK peer.
@@ -52,13 +68,44 @@ func (s *TSServer) Stats(t testing.TB) Stats {
 	return st
 }
 
+// TaskEnd is the instant the peer saw task id end (zero while it runs).
+func (s *TSServer) TaskEnd(t testing.TB, id string) time.Time {
+	t.Helper()
+	resp, err := http.Get(s.base + "/task?id=" + url.QueryEscape(id))
+	if err != nil {
+		t.Fatalf("ts peer task: %v", err)
+	}
+	defer resp.Body.Close()
+	var v struct {
+		EndedAtMs float64 `json:"endedAtMs"`
+	}
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("ts peer task %s: HTTP %d", id, resp.StatusCode)
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&v); err != nil {
+		t.Fatalf("ts peer task: %v", err)
+	}
+	if v.EndedAtMs == 0 {
+		return time.Time{}
+	}
+	return time.UnixMicro(int64(v.EndedAtMs * 1000))
+}
+
 // StartTSServer starts the TypeScript SDK peer in mode on a free loopback
 // port; it stops with the test. Tools: echo (at once), slow {seconds} (a task
 // when the request declares the extension), fail (a task that fails with a
 // JSON-RPC error), hang (a task that ends only when cancelled). pollMs is
-// the pollIntervalMs it announces (0: 1000).
+// the pollIntervalMs it announces (0: 1000). Task status notifications are
+// served on subscriptions/listen.
 func StartTSServer(t testing.TB, mode string, pollMs int) *TSServer {
 	t.Helper()
+	return Start(t, Options{Mode: mode, PollMs: pollMs})
+}
+
+// Start starts the TypeScript SDK peer as opts say (see StartTSServer).
+func Start(t testing.TB, opts Options) *TSServer {
+	t.Helper()
+	mode, pollMs := opts.Mode, opts.PollMs
 	_, file, _, _ := runtime.Caller(0)
 	dir := filepath.Join(filepath.Dir(file), "..", "testdata", "tsserver")
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server")); err != nil {
@@ -74,6 +121,9 @@ func StartTSServer(t testing.TB, mode string, pollMs int) *TSServer {
 	cmd := exec.Command("node", "server.mjs")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "MODE="+mode, fmt.Sprintf("POLL_MS=%d", pollMs), "PORT=0")
+	if opts.NoListen {
+		cmd.Env = append(cmd.Env, "LISTEN=off")
+	}
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {

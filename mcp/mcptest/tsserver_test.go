@@ -1,6 +1,7 @@
 package mcptest_test
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"net/http"
@@ -114,3 +115,81 @@ func TestTSServer(t *testing.T) {
 }
 
 func toJSON(v any) string { b, _ := json.Marshal(v); return string(b) }
+
+// listenOnce opens subscriptions/listen for id and returns the methods of
+// the messages it got, the last notifications/tasks params, and the ack's
+// filter.
+func listenOnce(t *testing.T, url, id string) (methods []string, last map[string]any, ack any) {
+	t.Helper()
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 7, "method": "subscriptions/listen", "params": map[string]any{
+		"notifications": map[string]any{"taskIds": []string{id, "no-such-task"}},
+		"_meta": map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+			"io.modelcontextprotocol/clientCapabilities": map[string]any{"extensions": map[string]any{"io.modelcontextprotocol/tasks": map[string]any{}}}}}})
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, url, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "subscriptions/listen")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		d, ok := strings.CutPrefix(sc.Text(), "data: ")
+		if !ok {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(d), &m); err != nil {
+			t.Fatalf("listen: %v", err)
+		}
+		method, _ := m["method"].(string)
+		methods = append(methods, method)
+		p, _ := m["params"].(map[string]any)
+		switch method {
+		case "notifications/subscriptions/acknowledged":
+			ack = p["notifications"]
+			if _, named := p["notifications"].(map[string]any)["taskIds"]; !named {
+				return // no task notifications will come
+			}
+		case "notifications/tasks":
+			last = p
+			if p["status"] == "completed" {
+				return
+			}
+		}
+	}
+	t.Fatalf("listen stream ended: %v (%v)", methods, sc.Err())
+	return
+}
+
+// TestTSServerListen: subscriptions/listen for a task id is acknowledged
+// with the known ids only, then carries the task's state and its terminal
+// notification with the result inlined; the end instant is recorded. With
+// NoListen the SDK's own router acknowledges no task id.
+func TestTSServerListen(t *testing.T) {
+	s := mcptest.Start(t, mcptest.Options{Mode: mcptest.ModernOnly, PollMs: 60000})
+	created := modern(t, s.URL, "tools/call", "slow", map[string]any{"name": "slow", "arguments": map[string]any{"seconds": 0.3}})
+	id := created["taskId"].(string)
+	methods, last, ack := listenOnce(t, s.URL, id)
+	if toJSON(ack) != `{"taskIds":["`+id+`"]}` || methods[0] != "notifications/subscriptions/acknowledged" || !strings.Contains(toJSON(last["result"]), "slow done") {
+		t.Fatalf("ack %v, methods %v, last %v", ack, methods, last)
+	}
+	if end := s.TaskEnd(t, id); end.IsZero() || time.Since(end) > time.Minute {
+		t.Errorf("task end = %v", end)
+	}
+	if st := s.Stats(t); st.Listens != 1 || st.Notifications < 1 {
+		t.Errorf("stats = %+v", st)
+	}
+
+	off := mcptest.Start(t, mcptest.Options{Mode: mcptest.ModernOnly, NoListen: true})
+	created = modern(t, off.URL, "tools/call", "slow", map[string]any{"name": "slow", "arguments": map[string]any{"seconds": 0.1}})
+	if _, _, ack := listenOnce(t, off.URL, created["taskId"].(string)); strings.Contains(toJSON(ack), "taskIds") {
+		t.Errorf("the SDK's router acknowledged %v", ack)
+	}
+	if st := off.Stats(t); st.Listens != 0 {
+		t.Errorf("stats = %+v", st)
+	}
+}

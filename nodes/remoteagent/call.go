@@ -79,10 +79,6 @@ func (c *call) progress(t workrun.Text) { c.nc.Progress(c.red.Text(t)) }
 // hookLog commits a node message from the abort hook.
 func (c *call) hookLog(t workrun.Text) { c.nc.Log(c.red.Text(t)) }
 
-// redactor removes every secret the call has sent from what it saves or
-// shows (docs/remote-agent.md R3.3).
-func (c *call) redactor() *remotecall.Redactor { return c.red }
-
 // redactRecord removes the secrets from a record before it is saved.
 func (c *call) redactRecord(r workrun.RemoteCall) workrun.RemoteCall { return c.red.Record(r) }
 

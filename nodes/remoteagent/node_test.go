@@ -417,19 +417,6 @@ func TestRun_Resume(t *testing.T) {
 	})
 }
 
-// silentStream yields first, then nothing until its context ends.
-func silentStream(first a2a.StreamEvent) func(context.Context, string) iter.Seq2[a2a.StreamEvent, error] {
-	return func(ctx context.Context, _ string) iter.Seq2[a2a.StreamEvent, error] {
-		return func(yield func(a2a.StreamEvent, error) bool) {
-			if !yield(first, nil) {
-				return
-			}
-			<-ctx.Done()
-			yield(a2a.StreamEvent{}, ctx.Err())
-		}
-	}
-}
-
 // TestRun_QuietTaskIsNotFailed: timeout_seconds bounds each request's
 // wait for its answer, not the silence of a task. A stream that answered
 // and then stays quiet for three times the timeout stays open: no GetTask,

@@ -24,7 +24,8 @@ func TestMain(m *testing.M) {
 	storetest.ChildMain(m, "WORKRUN_MCP_CHILD_DIR", func(dir string) int {
 		wf := crashWorkflow(os.Getenv("WORKRUN_MCP_CHILD_URL"))
 		if tool := os.Getenv("WORKRUN_MCP_CHILD_TOOL"); tool != "" {
-			wf = flow(state, []workrun.NodeSpec{mcpNode("m", os.Getenv("WORKRUN_MCP_CHILD_URL"), tool, `,"output":"answer"`)})
+			// WORKRUN_MCP_CHILD_CFG: more config keys, e.g. `,"arguments":{…}`.
+			wf = flow(state, []workrun.NodeSpec{mcpNode("m", os.Getenv("WORKRUN_MCP_CHILD_URL"), tool, os.Getenv("WORKRUN_MCP_CHILD_CFG")+`,"output":"answer"`)})
 		}
 		return storetest.StartRun(dir, wf, workrun.Values{"q": "tides"},
 			func(st *store.Store) []workrun.Kind {

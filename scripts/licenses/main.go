@@ -69,10 +69,11 @@ func run(dir string, systems []string, out string) error {
 
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%s\nGenerated from the Go module graph by scripts/licenses; do not edit.\n\n", Header)
-	goroot := runtime.GOROOT()
-	if out, err := exec.Command("go", "env", "GOROOT").Output(); err == nil {
-		goroot = strings.TrimSpace(string(out))
+	rootOut, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return fmt.Errorf("go env GOROOT: %w", err)
 	}
+	goroot := strings.TrimSpace(string(rootOut))
 	if err := writeModule(&b, module{Path: "Go standard library", Version: runtime.Version(), Dir: goroot}); err != nil {
 		return err
 	}

@@ -5,15 +5,25 @@
 // store, so the Tasks extension (io.modelcontextprotocol/tasks) is written
 // here on its hooks: tools/call answers resultType "task" when the request
 // declares the extension, tasks/get|update|cancel are custom handlers over
-// one Map shared by every per-request server instance. Prints its URL; GET
-// /stats answers {toolsCall, tasksCancel, tasksGet}.
+// one Map shared by every per-request server instance. Task status
+// notifications (notifications/tasks on subscriptions/listen with
+// notifications.taskIds) are served here beside the SDK: its listen router
+// carries only list-changed and resource events (its SubscriptionFilter
+// drops taskIds). LISTEN=off leaves subscriptions/listen to the SDK, whose
+// acknowledgement then names no task — a client must poll. Prints its URL;
+// GET /stats answers the counters, GET /task?id=ID the task's status and
+// the instant it ended (endedAtMs, Unix ms with fractions).
 import http from 'node:http';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 
 const EXT = 'io.modelcontextprotocol/tasks';
 const mode = process.env.MODE === 'dual' ? 'dual' : 'modern';
-const stats = { toolsCall: 0, tasksCancel: 0, tasksGet: 0, tasksUpdate: 0 };
+const stats = { toolsCall: 0, tasksCancel: 0, tasksGet: 0, tasksUpdate: 0, listens: 0, notifications: 0 };
+const listenOff = process.env.LISTEN === 'off';
+// watchers: task id → the open listen streams that asked for it.
+const watchers = new Map();
+const nowMs = () => performance.timeOrigin + performance.now();
 const tasks = new Map();
 let next = 0;
 
@@ -45,9 +55,13 @@ function view(t, detailed) {
   return v;
 }
 
+const terminal = (s) => ['completed', 'failed', 'cancelled'].includes(s);
+
 function touch(t, status, fields) {
-  if (['completed', 'failed', 'cancelled'].includes(t.status)) return;
+  if (terminal(t.status)) return;
   Object.assign(t, fields, { status, lastUpdatedAt: new Date().toISOString() });
+  if (terminal(status)) t.endedAtMs = nowMs();
+  for (const send of watchers.get(t.id) ?? []) send(t);
 }
 
 function missingCap() {
@@ -98,14 +112,60 @@ function factory() {
 
 const handler = createMcpHandler(factory, { legacy: mode === 'dual' ? 'stateless' : 'reject' });
 
+// listen serves subscriptions/listen for task ids: the acknowledgement
+// names the known tasks asked for, then each one's current state (so an end
+// between creation and subscription is not missed), then one
+// notifications/tasks per change, the terminal one with the result inlined.
+function listen(req, res, msg) {
+  const meta = msg.params?._meta;
+  if (meta?.['io.modelcontextprotocol/protocolVersion'] !== '2026-07-28') {
+    res.writeHead(400, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'] } } }));
+    return;
+  }
+  if (!meta?.['io.modelcontextprotocol/clientCapabilities']?.extensions?.[EXT]) {
+    const e = missingCap();
+    res.writeHead(400, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, error: { code: e.code, message: e.message, data: e.data } }));
+    return;
+  }
+  stats.listens++;
+  const sub = { 'io.modelcontextprotocol/subscriptionId': msg.id };
+  const ids = [...new Set(msg.params.notifications.taskIds)].filter((id) => tasks.has(id));
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const write = (m) => res.write('event: message\ndata: ' + JSON.stringify({ jsonrpc: '2.0', ...m }) + '\n\n');
+  write({ method: 'notifications/subscriptions/acknowledged', params: { notifications: ids.length ? { taskIds: ids } : {}, _meta: sub } });
+  const send = (t) => { stats.notifications++; write({ method: 'notifications/tasks', params: { ...view(t, true), _meta: sub } }); };
+  for (const id of ids) {
+    if (!watchers.has(id)) watchers.set(id, new Set());
+    watchers.get(id).add(send);
+    send(tasks.get(id));
+  }
+  req.on('close', () => { for (const id of ids) watchers.get(id)?.delete(send); });
+}
+
 const srv = http.createServer(async (req, res) => {
   if (req.url === '/stats') {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(stats));
     return;
   }
+  if (req.url.startsWith('/task?')) {
+    const t = tasks.get(new URL(req.url, 'http://x').searchParams.get('id'));
+    res.writeHead(t ? 200 : 404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(t ? { status: t.status, endedAtMs: t.endedAtMs ?? 0 } : {}));
+    return;
+  }
   const chunks = [];
   for await (const c of req) chunks.push(c);
+  if (req.method === 'POST' && !listenOff) {
+    let msg;
+    try { msg = JSON.parse(Buffer.concat(chunks)); } catch { msg = undefined; }
+    if (msg?.method === 'subscriptions/listen' && Array.isArray(msg.params?.notifications?.taskIds)) {
+      listen(req, res, msg);
+      return;
+    }
+  }
   const request = new Request('http://' + req.headers.host + req.url, {
     method: req.method, headers: req.headers, body: ['GET', 'HEAD'].includes(req.method) ? undefined : Buffer.concat(chunks),
   });

@@ -9,7 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
+import { join, dirname, basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const serverURL = process.argv[process.argv.length - 1];
@@ -21,6 +21,8 @@ if (!workrun) {
 const here = dirname(fileURLToPath(import.meta.url));
 const ctx = process.env.MCP_CONFORMANCE_CONTEXT ? JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT) : {};
 const dir = mkdtempSync(join(tmpdir(), 'workrun-conf-'));
+// The keyring is shared by parallel runs: one credential name per run.
+const name = 'conformance-' + basename(dir);
 const env = { ...process.env, BROWSER: `${process.execPath} ${join(here, 'browser.mjs')}` };
 
 function workrunCmd(args, input) {
@@ -30,7 +32,7 @@ function workrunCmd(args, input) {
   return { code: r.status ?? 1, out: (r.stdout ?? '') + (r.stderr ?? '') };
 }
 
-const login = ['credential', 'login', serverURL, '--name', 'conformance', '--timeout', '20'];
+const login = ['credential', 'login', serverURL, '--name', name, '--timeout', '20'];
 let stdin;
 if (ctx.client_id) login.push('--client-id', ctx.client_id);
 if (ctx.client_secret) {
@@ -52,16 +54,20 @@ writeFileSync(flow, JSON.stringify({
   nodes: [
     { id: 'start', type: 'start', position: { x: 0, y: 0 } },
     { id: 'call', type: 'remote_mcp', position: { x: 200, y: 0 },
-      config: { url: serverURL, tool: 'test-tool', arguments: {}, output: 'out', credential: 'conformance', task: 'never', timeout_seconds: 30 } },
+      config: { url: serverURL, tool: 'test-tool', arguments: {}, output: 'out', credential: name, task: 'never', timeout_seconds: 30 } },
     { id: 'end', type: 'output', config: { fields: ['out'] }, position: { x: 400, y: 0 } },
   ],
   edges: [{ from: 'start', to: 'call' }, { from: 'call', to: 'end' }],
 }));
 
-if (workrunCmd(login, stdin).code !== 0) process.exit(1);
+function finish(code) {
+  workrunCmd(['credential', 'delete', name]); // leave nothing in the keyring
+  process.exit(code);
+}
+if (workrunCmd(login, stdin).code !== 0) finish(1);
 let run = workrunCmd(['run', flow]);
 if (run.code !== 0 && /sign in to .* again/.test(run.out)) {
-  if (workrunCmd(login, stdin).code !== 0) process.exit(1);
+  if (workrunCmd(login, stdin).code !== 0) finish(1);
   run = workrunCmd(['run', flow]);
 }
-process.exit(run.code);
+finish(run.code);
