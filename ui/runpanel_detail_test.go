@@ -31,7 +31,7 @@ func TestRunPanel_NodeDetails(t *testing.T) {
 		t.Fatalf("selected %q, want the running node", p.selected())
 	}
 	title, _, io := p.detailTexts()
-	if !strings.Contains(io, `inputs: {"question":"why?"}`) || !strings.Contains(io, "outputs: not yet") {
+	if !strings.Contains(io, "inputs:\nquestion:\n  why?") || !strings.Contains(io, "outputs: not yet") {
 		t.Errorf("inputs/outputs of the running node:\n%s", io)
 	}
 	secs := func(s string) string { return regexp.MustCompile(`\((\d+(\.\d+)?)s\)`).FindString(s) }
@@ -61,7 +61,7 @@ func TestRunPanel_NodeDetails(t *testing.T) {
 	}
 	p.pick("check")
 	_, errText, io := p.detailTexts()
-	if !strings.Contains(io, `outputs: {"check":"partial"}`) {
+	if !strings.Contains(io, "outputs:\ncheck:\n  partial") {
 		t.Errorf("outputs of check:\n%s", io)
 	}
 	if !strings.Contains(errText, "command failed: exit status 3") {
