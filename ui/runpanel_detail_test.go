@@ -79,7 +79,7 @@ func TestRunPanel_NodeDetails(t *testing.T) {
 	if got := p.messageLines("ask"); !strings.HasSuffix(got[0], "已被用户停止") {
 		t.Errorf("zh: messages not rendered in Chinese: %q", got[0])
 	}
-	if got := HumanError("check: command failed: exit status 3"); got != "check: 命令失败：退出状态 3" {
+	if got := HumanError("check: command failed: exit status 3"); got != "check：命令失败：退出状态 3" {
 		t.Errorf("zh: %q", got)
 	}
 }
