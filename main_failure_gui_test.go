@@ -75,12 +75,14 @@ func TestGUIFailureHandlingRetryAndErrorBranch(t *testing.T) {
 	scr.shot(t, "1-imported")
 
 	// Select flaky, scroll the inspector to its On failure section (the
-	// wheel over the inspector's scroll bar) and type 2 attempts.
+	// wheel over the inspector's scroll bar: to the bottom, then
+	// four steps up) and type 2 attempts.
 	scr.click(t, 560, 122)
 	scr.run(t, "mousemove", "1019", "200")
-	scr.run(t, "click", "--repeat", "40", "--delay", "30", "5")
+	scr.run(t, "click", "--repeat", "40", "--delay", "30", "5") // to the bottom
+	scr.run(t, "click", "--repeat", "4", "--delay", "50", "4")  // up to "Attempts in all"
 	settle()
-	scr.click(t, 870, 113)
+	scr.click(t, 870, 93)
 	scr.key(t, "ctrl+a")
 	scr.typeText(t, "2")
 	scr.shot(t, "2-policy")
@@ -111,7 +113,7 @@ func TestGUIFailureHandlingRetryAndErrorBranch(t *testing.T) {
 
 	// The run panel: flaky's line picked shows its attempts, in both languages.
 	deadline = time.Now().Add(3 * time.Minute)
-	scr.click(t, 175, 560)
+	scr.click(t, 175, 453)
 	shots := map[string]string{}
 	for _, lng := range []string{"en", "zh-Hans"} {
 		if lng == "zh-Hans" {
