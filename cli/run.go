@@ -492,6 +492,8 @@ func (p *eventPrinter) final(r workrun.Run) {
 			}
 		} else if r.Interruption == workrun.InterruptedByExit || r.Interruption == workrun.InterruptedByUnreachable {
 			fmt.Fprintf(p.w, "  continue with: workrun resume %s\n", id)
+		} else if r.Interruption == workrun.InterruptedBySignIn {
+			fmt.Fprintf(p.w, "  sign in with: workrun credential login URL --name CREDENTIAL, then: workrun resume %s\n", id)
 		} else if r.Interruption == workrun.InterruptedByRemote {
 			fmt.Fprintf(p.w, "  the agent's request cannot be answered here: workrun stop %s (or run it again)\n", id)
 		}

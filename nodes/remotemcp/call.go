@@ -142,6 +142,9 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
+	if serr := c.signInStop(ctx, err); serr != nil {
+		return nil, serr
+	}
 	return nil, fmt.Errorf("connect to MCP server %s: %w", c.s.cfg.URL, err)
 }
 
@@ -240,6 +243,9 @@ func (c *call) callTool(ctx context.Context, srv MCPClient, init *mcp.Initialize
 		}
 		if errors.Is(err, mcp.ErrInputRequired) && !timedOut {
 			return nil, c.inputRequired(ctx, err)
+		}
+		if serr := c.signInStop(ctx, err); serr != nil {
+			return nil, serr
 		}
 		if notSubmitted(err) && !timedOut {
 			if uerr := c.Update(ctx, func(r *workrun.RemoteCall) { r.Ended, r.StatusText = true, clip(err.Error(), 500) }); uerr != nil {
@@ -395,6 +401,9 @@ func (c *call) followTask(ctx context.Context, srv MCPClient, t *mcp.Task, readF
 			if gone(err) {
 				return nil, c.statusUnknown(ctx, l.Session)
 			}
+			if serr := c.signInStop(ctx, err); serr != nil {
+				return nil, serr
+			}
 			why := clip(err.Error(), 300)
 			switch {
 			case timedOut:
@@ -434,6 +443,9 @@ func (c *call) followTask(ctx context.Context, srv MCPClient, t *mcp.Task, readF
 			if gone(err) {
 				return nil, c.statusUnknown(ctx, l.Session)
 			}
+			if serr := c.signInStop(ctx, err); serr != nil {
+				return nil, serr
+			}
 			failures++
 			if failures >= maxReadFailures {
 				return nil, fmt.Errorf("follow remote task %s: reading it failed %d times in a row (%v); giving up, the task may still be running", id, failures, err)
@@ -463,6 +475,9 @@ func (c *call) followTask(ctx context.Context, srv MCPClient, t *mcp.Task, readF
 				rctx, cancel := context.WithTimeout(ctx, c.s.timeout)
 				res, err := srv.TaskResult(rctx, id)
 				cancel()
+				if serr := c.signInStop(ctx, err); serr != nil {
+					return nil, serr
+				}
 				if err != nil {
 					return nil, fmt.Errorf("read result of remote task %s: %w", id, err)
 				}
