@@ -173,16 +173,23 @@ func oauthWrap(s *oauth.Session) func(http.RoundTripper) http.RoundTripper {
 		if base == nil {
 			base = http.DefaultTransport
 		}
-		return signInErrors{oauth.NewTransport(base, s.Origin(), s)}
+		return signInErrors{oauth.NewTransport(base, s.Origin(), s), s.Origin()}
 	}
 }
 
-type signInErrors struct{ t http.RoundTripper }
+type signInErrors struct {
+	t      http.RoundTripper
+	origin string
+}
 
 func (w signInErrors) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := w.t.RoundTrip(req)
 	if err != nil && errors.Is(err, oauth.ErrSignInRequired) {
-		return nil, fmt.Errorf("%w: %w", workrun.ErrSignInRequired, err)
+		origin := w.origin
+		if se := (*oauth.SignInError)(nil); errors.As(err, &se) && se.Origin != "" {
+			origin = se.Origin
+		}
+		return nil, remotecall.NewSignInError(origin, err)
 	}
 	return resp, err
 }

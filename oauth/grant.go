@@ -36,6 +36,11 @@ type Grant struct {
 	RevocationURL string `json:"revocation_url,omitempty"`
 	Flow          string `json:"flow"`
 	Client        Client `json:"client"`
+	// Scheme is the A2A card's security scheme the sign-in used ("" for
+	// an MCP server's Protected Resource Metadata): its authorization
+	// server comes from the card, so a 401 is not a reason to look for
+	// resource metadata again.
+	Scheme string `json:"scheme,omitempty"`
 
 	AccessToken  string    `json:"access_token"`
 	RefreshToken string    `json:"refresh_token,omitempty"`
@@ -141,5 +146,5 @@ func newGrant(d *Discovery, c Client, flow string) (Grant, error) {
 		return Grant{}, err
 	}
 	return Grant{Origin: origin, Resource: d.Resource, ResourceURL: d.ResourceURL, Issuer: d.IssuerID,
-		TokenURL: d.Server.TokenEndpoint, RevocationURL: d.Server.RevocationEndpoint, Flow: flow, Client: c}, nil
+		TokenURL: d.Server.TokenEndpoint, RevocationURL: d.Server.RevocationEndpoint, Flow: flow, Client: c, Scheme: d.Scheme}, nil
 }
