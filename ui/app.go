@@ -214,6 +214,7 @@ func (w *Window) build() {
 	w.panel.OnStop = w.stopRun
 	w.panel.OnResume = w.resumeRun
 	w.panel.OnRunAgain = w.runAgain
+	w.panel.OnSignIn = w.signInForRun // runpanel_signin.go
 	w.panel.OnDecide = w.decide
 	w.panel.OnRunChanged = w.refreshTasks
 	w.tasks = w.newRemotePanel()
