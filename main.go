@@ -216,7 +216,7 @@ func (a credAdapter) List(ctx context.Context) ([]ui.Credential, error) {
 		for _, in := range infos {
 			for i := range out {
 				if out[i].Name == in.Name {
-					out[i].Scopes, out[i].Expiry = in.Scopes, in.Expiry
+					out[i].Resource, out[i].Scopes, out[i].Expiry = in.Resource, in.Scopes, in.Expiry
 				}
 			}
 		}

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"strings"
 
+	"workrun/cli"
 	"workrun/credentials"
 	"workrun/mcp"
 	"workrun/nodes/remoteagent"
-	"workrun/nodes/remotemcp"
 	"workrun/oauth"
 	"workrun/remotecall"
 	"workrun/ui"
@@ -32,14 +32,7 @@ func (a oauthAdapter) SignIn(ctx context.Context, req ui.SignInRequest) (ui.Sign
 			}
 			return nil
 		},
-		ProbeMCP: func(ctx context.Context, u string, cred *remotecall.Credential) error {
-			_, err := remotemcp.Check(ctx, u, cred)
-			return err
-		},
-		ProbeAgent: func(ctx context.Context, u string, cred *remotecall.Credential) error {
-			_, err := remoteagent.CheckAgent(ctx, u, cred)
-			return err
-		},
+		ProbeMCP: cli.ProbeMCP, ProbeAgent: cli.ProbeAgent,
 	})
 	if err != nil {
 		return ui.SignedIn{}, uiErr(err)

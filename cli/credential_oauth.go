@@ -115,14 +115,7 @@ func credentialLogin(ctx context.Context, env *Env, args []string) int {
 		ShowDevice: func(u, code string) {
 			fmt.Fprintf(env.Stdout, "Open %s and enter the code %s\n", termLine(u), termLine(code))
 		},
-		ProbeMCP: func(ctx context.Context, u string, cred *remotecall.Credential) error {
-			_, err := remotemcp.Check(ctx, u, cred)
-			return err
-		},
-		ProbeAgent: func(ctx context.Context, u string, cred *remotecall.Credential) error {
-			_, err := remoteagent.CheckAgent(ctx, u, cred)
-			return err
-		},
+		ProbeMCP: ProbeMCP, ProbeAgent: ProbeAgent,
 	}
 	switch {
 	case *device:
@@ -151,6 +144,19 @@ func credentialLogin(ctx context.Context, env *Env, args []string) int {
 		return ExitFailed
 	}
 	return ExitOK
+}
+
+// ProbeMCP and ProbeAgent are the connection tests a sign-in ends with
+// (credentials.SignInRequest): the node kinds' own, which submit nothing.
+func ProbeMCP(ctx context.Context, u string, cred *remotecall.Credential) error {
+	_, err := remotemcp.Check(ctx, u, cred)
+	return err
+}
+
+// ProbeAgent: see ProbeMCP.
+func ProbeAgent(ctx context.Context, u string, cred *remotecall.Credential) error {
+	_, err := remoteagent.CheckAgent(ctx, u, cred)
+	return err
 }
 
 // signedInAs is "as SUBJECT with scopes …" as far as the server said.

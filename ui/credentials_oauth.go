@@ -18,6 +18,9 @@ const schemeOAuth = "oauth"
 // oauthLabel is an OAuth credential's row: its scopes and expiry.
 func oauthLabel(c Credential) string {
 	s := lang.X("cred.kind_oauth", "OAuth sign-in")
+	if c.Resource != "" {
+		s += " · " + c.Resource
+	}
 	if len(c.Scopes) > 0 {
 		s += " · " + fmt.Sprintf(lang.X("cred.oauth_scopes", "scopes %s"), strings.Join(c.Scopes, " "))
 	}

@@ -97,8 +97,9 @@ type Credential struct {
 	Kind   string // "bearer", "apikey" or "oauth"
 	Header string // header name for api_key
 	// OAuth: what a sign-in granted (Kind "oauth"); no secret.
-	Scopes []string
-	Expiry time.Time
+	Resource string
+	Scopes   []string
+	Expiry   time.Time
 }
 
 // CredentialManager lists and changes credentials. Set stores the secret only

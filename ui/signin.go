@@ -135,11 +135,13 @@ func (w *Window) showSignIn(u, kind string, signedIn func(name string)) {
 	w.showSignInAs(u, "", kind, signedIn)
 }
 
-// showSignInAs is showSignIn saving under name ("" for the server's host).
-func (w *Window) showSignInAs(u, name, kind string, signedIn func(name string)) {
+// showSignInAs is showSignIn saving under name ("" for the server's
+// host); it returns the dialog's view (nil when signing in is not
+// available).
+func (w *Window) showSignInAs(u, name, kind string, signedIn func(name string)) *signInView {
 	if w.deps.OAuth == nil {
 		w.showError(errors.New(lang.X("signin.missing", "signing in is not available in this build")))
-		return
+		return nil
 	}
 	if name == "" {
 		name = defaultCredentialName(u)
@@ -204,5 +206,14 @@ func (w *Window) showSignInAs(u, name, kind string, signedIn func(name string)) 
 			}
 		})
 	}
+	// Enter in a field signs in, and the cursor starts in the URL.
+	submit := func(string) {
+		if !v.start.Disabled() {
+			v.start.OnTapped()
+		}
+	}
+	v.url.OnSubmitted, v.name.OnSubmitted, v.client.OnSubmitted = submit, submit, submit
 	d.Show()
+	w.win.Canvas().Focus(v.url)
+	return v
 }

@@ -228,6 +228,7 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 		s.codes[code] = codeGrant{clientID: q.Get("client_id"), challenge: q.Get("code_challenge"),
 			redirect: q.Get("redirect_uri"), resource: q.Get("resource"), scope: q.Get("scope")}
 		s.stats.Authorizations++
+		s.issued = append(s.issued, code)
 		s.mu.Unlock()
 		back.Set("code", code)
 	}
