@@ -110,9 +110,9 @@ func signedInText(r SignedIn) string {
 		s += " " + fmt.Sprintf(lang.X("signin.scopes", "with scopes %s"), strings.Join(r.Scopes, " "))
 	}
 	if !r.Expiry.IsZero() {
-		s += "; " + fmt.Sprintf(lang.X("signin.expires", "the token expires %s (renewed by itself)"), r.Expiry.Local().Format("2006-01-02 15:04"))
+		s += fmt.Sprintf(lang.X("signin.expires2", "; the token expires %s (renewed by itself)"), r.Expiry.Local().Format("2006-01-02 15:04"))
 	}
-	return "✓ " + s + "."
+	return "✓ " + s + lang.X("signin.end", ".")
 }
 
 // signInErrorText says why a sign-in did not complete.
