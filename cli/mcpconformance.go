@@ -21,7 +21,7 @@ import (
 func init() {
 	register(&Command{
 		Name:    "mcp-conformance-client",
-		Args:    "[--protocol-version V] [--context JSON] [--timeout SECONDS] URL",
+		Args:    "[--protocol-version V] [--context JSON] [--answers JSON] [--timeout SECONDS] URL",
 		Summary: "connect to an MCP server, list its tools and call each (for the MCP conformance suite)",
 		Run:     runMCPConformanceClient,
 		Hidden:  true,
@@ -43,8 +43,20 @@ func runMCPConformanceClient(ctx context.Context, env *Env, args []string) int {
 	version := fs.String("protocol-version", env.Getenv("MCP_CONFORMANCE_PROTOCOL_VERSION"), "")
 	rawCtx := fs.String("context", env.Getenv("MCP_CONFORMANCE_CONTEXT"), "")
 	timeout := fs.Int("timeout", 25, "")
+	rawAnswers := fs.String("answers", "", "")
 	if err := fs.Parse(args); err != nil || fs.NArg() != 1 || *timeout < 1 {
-		return usageError(env, "mcp-conformance-client takes [--protocol-version V] [--context JSON] [--timeout SECONDS] URL")
+		return usageError(env, "mcp-conformance-client takes [--protocol-version V] [--context JSON] [--answers JSON] [--timeout SECONDS] URL")
+	}
+	// --answers pre-answers every form the server asks for, as a Remote
+	// MCP Tool node's "answers" does (docs/remote-mcp.md M15): the given
+	// fields, the form's defaults for the rest. Without it nothing is
+	// declared and the server must not ask.
+	var answers map[string]any
+	if *rawAnswers != "" {
+		if err := json.Unmarshal([]byte(*rawAnswers), &answers); err != nil || answers == nil {
+			fmt.Fprintf(env.Stderr, "mcp-conformance-client: --answers is not a JSON object: %v\n", err)
+			return ExitUsage
+		}
 	}
 	var cc conformanceContext
 	if strings.TrimSpace(*rawCtx) != "" {
@@ -55,14 +67,23 @@ func runMCPConformanceClient(ctx context.Context, env *Env, args []string) int {
 	}
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(*timeout)*time.Second)
 	defer cancel()
-	c, err := mcp.New(fs.Arg(0), mcp.Options{
+	opts := mcp.Options{
 		Version:    *version,
 		ClientInfo: mcp.Implementation{Name: "workrun", Version: env.Deps.Version},
 		Warn:       func(s string) { fmt.Fprintf(env.Stdout, "warning: %s\n", termLine(s)) },
 		OnNotification: func(n mcp.Notification) {
 			fmt.Fprintf(env.Stdout, "notification %s\n", termLine(n.Method))
 		},
-	})
+	}
+	if answers != nil {
+		opts.Elicitation = mcp.ElicitationModes{Form: true}
+		opts.OnRequest = func(_ context.Context, r mcp.InputRequest) (json.RawMessage, error) {
+			res := preAnswer(r, answers)
+			fmt.Fprintf(env.Stdout, "answered %s: %s\n", termLine(r.Method), res.Action)
+			return res.JSON(), nil
+		}
+	}
+	c, err := mcp.New(fs.Arg(0), opts)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "mcp-conformance-client: %v\n", err)
 		return ExitUsage
@@ -80,6 +101,12 @@ func runMCPConformanceClient(ctx context.Context, env *Env, args []string) int {
 			fmt.Fprintf(env.Stderr, "mcp-conformance-client: %v\n", err)
 		}
 	}()
+	if answers != nil && !mcp.IsModern(c.Version()) {
+		// A legacy server may ask outside any reply, on the GET stream.
+		if err := c.Listen(ctx, nil); err != nil && !errors.Is(err, mcp.ErrNoListenStream) {
+			fmt.Fprintf(env.Stderr, "mcp-conformance-client: %v\n", err)
+		}
+	}
 	tools, err := c.ListTools(ctx)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "mcp-conformance-client: %v\n", err)
@@ -101,7 +128,21 @@ func runMCPConformanceClient(ctx context.Context, env *Env, args []string) int {
 	}
 	status := ExitOK
 	for _, k := range calls {
-		res, err := c.CallTool(ctx, mcp.CallParams{Name: k.name, Arguments: k.args})
+		p := mcp.CallParams{Name: k.name, Arguments: k.args}
+		res, err := c.CallTool(ctx, p)
+		// MRTR: answer the input requests and call again, echoing the
+		// request state, for as many rounds as the server asks (bounded).
+		var ask *mcp.InputRequiredError
+		for round := 1; answers != nil && errors.As(err, &ask) && len(ask.StreamID) == 0 && ask.TaskID == "" && round <= 10; round++ {
+			p.InputResponses = map[string]json.RawMessage{}
+			for key, r := range ask.Requests {
+				res := preAnswer(r, answers)
+				fmt.Fprintf(env.Stdout, "call %s: round %d: answered %s: %s\n", termLine(k.name), round, termLine(key), res.Action)
+				p.InputResponses[key] = res.JSON()
+			}
+			p.RequestState = ask.RequestState
+			res, err = c.CallTool(ctx, p)
+		}
 		var rpc *mcp.RPCError
 		switch {
 		case errors.As(err, &rpc):
@@ -159,4 +200,23 @@ func clipRunes(s string, n int) string {
 		return string(r[:n]) + "…"
 	}
 	return s
+}
+
+// preAnswer answers one input request from the --answers values: a form
+// is accepted with them and the form's defaults when that fits, else
+// declined; anything else (URL mode, sampling) is declined.
+func preAnswer(r mcp.InputRequest, answers map[string]any) mcp.ElicitResult {
+	e, err := r.Elicitation()
+	if err != nil || e.Mode != mcp.ElicitForm {
+		return mcp.ElicitResult{Action: mcp.ActionDecline}
+	}
+	schema, err := mcp.ParseFormSchema(e.RequestedSchema)
+	if err != nil {
+		return mcp.ElicitResult{Action: mcp.ActionDecline}
+	}
+	content, err := schema.Answer(answers)
+	if err != nil {
+		return mcp.ElicitResult{Action: mcp.ActionDecline}
+	}
+	return mcp.ElicitResult{Action: mcp.ActionAccept, Content: content}
 }

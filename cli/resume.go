@@ -82,7 +82,8 @@ func reportRunError(env *Env, err error) int {
 	switch {
 	case errors.Is(err, workrun.ErrNotFound), errors.Is(err, workrun.ErrNotResumable),
 		errors.Is(err, workrun.ErrNoDecisionPending), errors.Is(err, workrun.ErrRunActive),
-		errors.Is(err, workrun.ErrRunClaimed), errors.Is(err, workrun.ErrRemoteInput):
+		errors.Is(err, workrun.ErrRunClaimed), errors.Is(err, workrun.ErrRemoteInput),
+		errors.Is(err, workrun.ErrAlreadyAnswered), errors.Is(err, workrun.ErrBadAnswer):
 		return ExitUsage
 	}
 	return ExitFailed

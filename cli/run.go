@@ -185,6 +185,9 @@ func followRun(ctx context.Context, env *Env, e *workrun.Engine, runID string, e
 	case <-time.After(5 * time.Second):
 	}
 	out.final(final)
+	if final.Interruption == workrun.InterruptedByUnsaved {
+		return ExitFailed // not resumable: the run had ended, only its record is short
+	}
 	return exitCode(final.Status)
 }
 
@@ -328,7 +331,8 @@ type eventPrinter struct {
 	json    bool
 	lang    string // "en" or "zh"
 	enc     *json.Encoder
-	waiting map[string]string // node id → type, of nodes now interrupted
+	waiting map[string]string           // node id → type, of nodes now interrupted
+	asked   map[string]workrun.Question // node id → what its remote asks
 	now     func() time.Time
 
 	printedAt map[progressStream]time.Time
@@ -341,7 +345,7 @@ type progressStream struct{ node, key string }
 // newEventPrinter prints in the locale's language; set lang to override.
 func newEventPrinter(w io.Writer, asJSON bool) *eventPrinter {
 	return &eventPrinter{w: w, json: asJSON, lang: workrun.Language(), enc: json.NewEncoder(&jsonTerm{w: w}), waiting: map[string]string{},
-		now: time.Now, printedAt: map[progressStream]time.Time{}, held: map[progressStream]*workrun.Message{}}
+		asked: map[string]workrun.Question{}, now: time.Now, printedAt: map[progressStream]time.Time{}, held: map[progressStream]*workrun.Message{}}
 }
 
 // tick prints the held progress lines whose interval is over.
@@ -406,6 +410,11 @@ func (p *eventPrinter) event(ev workrun.Event) {
 			p.waiting[ev.NodeID] = ev.Node.Type
 		} else {
 			delete(p.waiting, ev.NodeID)
+		}
+		if q := ev.Node.Question; q != nil && ev.Node.Status == workrun.NodeInterrupted {
+			p.asked[ev.NodeID] = *q
+		} else {
+			delete(p.asked, ev.NodeID)
 		}
 	}
 	if p.json {
@@ -483,6 +492,10 @@ func (p *eventPrinter) final(r workrun.Run) {
 		fmt.Fprintf(p.w, "run %s interrupted (%s): %s\n", id, termLine(string(r.Interruption)), reason)
 		if r.Interruption == workrun.InterruptedByHuman {
 			for _, node := range slices.Sorted(maps.Keys(p.waiting)) {
+				if q, ok := p.asked[node]; ok {
+					printQuestion(p.w, p.lang, r.ID, node, q)
+					continue
+				}
 				switch p.waiting[node] {
 				case "human_review":
 					fmt.Fprintf(p.w, "  decide with: workrun review %s %s approve|reject\n", id, termLine(node))
@@ -494,6 +507,8 @@ func (p *eventPrinter) final(r workrun.Run) {
 			fmt.Fprintf(p.w, "  continue with: workrun resume %s\n", id)
 		} else if r.Interruption == workrun.InterruptedBySignIn {
 			fmt.Fprintf(p.w, "  sign in with: workrun credential login URL --name CREDENTIAL, then: workrun resume %s\n", id)
+		} else if r.Interruption == workrun.InterruptedByUnsaved {
+			fmt.Fprintf(p.w, "  it cannot be resumed; free some disk space, then run the workflow again\n")
 		} else if r.Interruption == workrun.InterruptedByRemote {
 			fmt.Fprintf(p.w, "  the agent's request cannot be answered here: workrun stop %s (or run it again)\n", id)
 		}

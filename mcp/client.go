@@ -45,6 +45,13 @@ type Options struct {
 	// Warn, if set, hears what the client decided on its own, such as a
 	// tool left out of tools/list for an invalid x-mcp-header.
 	Warn func(string)
+	// Elicitation declares the elicitation modes this client answers
+	// (initialize's capabilities, and every 2026-07-28 request's
+	// clientCapabilities); none declared means the server must not ask.
+	Elicitation ElicitationModes
+	// OnRequest answers an elicitation a legacy server sends on a stream;
+	// nil (or ErrAskPerson) ends the wait with an *InputRequiredError.
+	OnRequest RequestHandler
 }
 
 func (o Options) withDefaults() Options {
@@ -190,7 +197,7 @@ func legacyAnswer(err error) (legacy bool, offer string) {
 	if errors.As(err, &rpc) {
 		switch rpc.Code {
 		case codeUnsupportedVersion:
-			sup, _ := rpc.versions()
+			sup, _ := versions(rpc)
 			for _, v := range LegacyVersions {
 				if slices.Contains(sup, v) {
 					return true, v
@@ -265,9 +272,13 @@ func (c *Client) Initialize(ctx context.Context) (*InitializeResult, error) {
 }
 
 func (c *Client) initialize(ctx context.Context, offer string) (*InitializeResult, error) {
+	caps := map[string]any{}
+	if c.opts.Elicitation.any() {
+		caps["elicitation"] = c.opts.Elicitation.capability()
+	}
 	params := map[string]any{
 		"protocolVersion": offer,
-		"capabilities":    map[string]any{},
+		"capabilities":    caps,
 		"clientInfo":      c.opts.ClientInfo,
 	}
 	var res InitializeResult
@@ -315,12 +326,17 @@ type reqOpts struct {
 	watchTask string      // end the wait when this task needs input
 }
 
-// clientCapabilities is what a 2026-07-28 request declares.
-func clientCapabilities(tasks bool) map[string]any {
-	if !tasks {
-		return map[string]any{}
+// clientCapabilities is what a 2026-07-28 request declares: the Tasks
+// extension when asked, elicitation when Options.Elicitation says so.
+func (c *Client) clientCapabilities(tasks bool) map[string]any {
+	caps := map[string]any{}
+	if tasks {
+		caps["extensions"] = map[string]any{TasksExtension: map[string]any{}}
 	}
-	return map[string]any{"extensions": map[string]any{TasksExtension: map[string]any{}}}
+	if c.opts.Elicitation.any() {
+		caps["elicitation"] = c.opts.Elicitation.capability()
+	}
+	return caps
 }
 
 func (c *Client) request(ctx context.Context, method string, params map[string]any, o reqOpts, out any) error {
@@ -359,7 +375,7 @@ func (c *Client) requestSession(ctx context.Context, method string, params map[s
 				meta = map[string]any{}
 			}
 			meta[MetaProtocolVersion] = version
-			meta[MetaClientCapabilities] = clientCapabilities(o.tasks)
+			meta[MetaClientCapabilities] = c.clientCapabilities(o.tasks)
 			meta[MetaClientInfo] = c.opts.ClientInfo
 			p["_meta"] = meta
 			sess = "" // a stray session id is neither kept nor sent
@@ -368,7 +384,7 @@ func (c *Client) requestSession(ctx context.Context, method string, params map[s
 		if err != nil {
 			var rpc *RPCError
 			if modern && attempt == 0 && errors.As(err, &rpc) && rpc.Code == codeUnsupportedVersion {
-				sup, _ := rpc.versions()
+				sup, _ := versions(rpc)
 				if v := pickModern(sup); v != "" {
 					c.setState(v, "")
 					continue
@@ -428,11 +444,11 @@ func (c *Client) roundTrip(ctx context.Context, method string, params map[string
 	if rep.Messages == nil {
 		return nil, rep.Session, fmt.Errorf("%w: no reply", ErrStreamBroken)
 	}
-	res, err := c.readReply(rep.Messages, strconv.AppendInt(nil, id, 10), watchTask)
+	res, err := c.readReply(ctx, rep.Messages, strconv.AppendInt(nil, id, 10), watchTask)
 	return res, rep.Session, err
 }
 
-func (c *Client) readReply(msgs iter.Seq2[json.RawMessage, error], wantID []byte, watchTask string) (json.RawMessage, error) {
+func (c *Client) readReply(ctx context.Context, msgs iter.Seq2[json.RawMessage, error], wantID []byte, watchTask string) (json.RawMessage, error) {
 	for data, err := range msgs {
 		if err != nil {
 			return nil, err
@@ -446,19 +462,20 @@ func (c *Client) readReply(msgs iter.Seq2[json.RawMessage, error], wantID []byte
 			if c.opts.OnNotification != nil {
 				c.opts.OnNotification(Notification{Method: env.Method, Params: env.Params})
 			}
-			if watchTask != "" && (env.Method == "notifications/tasks/status" || env.Method == "notifications/tasks") {
+			if watchTask != "" && !c.opts.Elicitation.any() && (env.Method == "notifications/tasks/status" || env.Method == "notifications/tasks") {
+				// Without elicitation declared nothing can answer the task:
+				// the wait ends. (With it, the request follows on this
+				// stream.)
 				var t Task
 				if json.Unmarshal(env.Params, &t) == nil && t.TaskID == watchTask && t.Status == StatusInputRequired {
-					return nil, fmt.Errorf("%w: %s", ErrInputRequired, clipString(t.StatusMessage, 500))
+					return nil, &InputRequiredError{TaskID: watchTask, Message: clipString(t.StatusMessage, 500)}
 				}
 			}
 		case env.Method != "":
-			if env.Method == "ping" {
-				continue // answering needs a second request; a ping asks nothing
+			// The server asks the client something (docs/remote-mcp.md M15).
+			if err := c.serveRequest(ctx, &env, watchTask); err != nil {
+				return nil, err
 			}
-			// The server asks the client something (legacy elicitation,
-			// sampling): this client declares no such capability.
-			return nil, fmt.Errorf("%w: the server sent a %q request", ErrInputRequired, clipString(env.Method, 60))
 		default:
 			return checkResponse(&env, wantID)
 		}
@@ -570,6 +587,12 @@ func (c *Client) CallTool(ctx context.Context, p CallParams) (*CallResult, error
 	if p.ProgressToken != "" {
 		meta["progressToken"] = p.ProgressToken
 	}
+	if len(p.InputResponses) > 0 {
+		params["inputResponses"] = p.InputResponses
+	}
+	if p.RequestState != nil {
+		params["requestState"] = *p.RequestState
+	}
 	o := reqOpts{name: p.Name, header: http.Header{}}
 	modern := IsModern(c.Version())
 	switch {
@@ -619,8 +642,8 @@ type callResultWire struct {
 }
 
 // decodeCallResult tells a task answer (either form) from a final result;
-// an input_required result is ErrInputRequired (this client answers no
-// input requests yet).
+// an input_required result is an *InputRequiredError (MRTR: answer it by
+// calling again with CallParams.InputResponses and RequestState).
 func decodeCallResult(raw json.RawMessage) (*CallResult, error) {
 	var w callResultWire
 	if err := json.Unmarshal(raw, &w); err != nil {
@@ -640,7 +663,7 @@ func decodeCallResult(raw json.RawMessage) (*CallResult, error) {
 		}
 		return &CallResult{Task: &t, Form: FormExtension}, nil
 	case w.ResultType == "input_required":
-		return nil, fmt.Errorf("%w: the server asks for input before it runs the tool (input_required)", ErrInputRequired)
+		return nil, inputRequired(raw)
 	case w.TaskObj != nil:
 		if w.TaskObj.TaskID == "" {
 			return nil, fmt.Errorf("%w: the task has no taskId", ErrProtocol)

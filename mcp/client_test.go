@@ -34,6 +34,7 @@ type seen struct {
 	Method string
 	Header http.Header
 	Params json.RawMessage
+	Body   []byte
 }
 
 func (f *fakeServer) requests() []seen {
@@ -64,7 +65,7 @@ func (f *fakeServer) start(t *testing.T) string {
 		}
 		json.Unmarshal(b, &m) //nolint:errcheck // the client under test sends JSON
 		f.mu.Lock()
-		f.reqs = append(f.reqs, seen{Method: m.Method, Header: r.Header.Clone(), Params: m.Params})
+		f.reqs = append(f.reqs, seen{Method: m.Method, Header: r.Header.Clone(), Params: m.Params, Body: b})
 		f.mu.Unlock()
 		if f.Handle != nil && f.Handle(w, r, m.Method, m.ID, m.Params) {
 			return
@@ -214,7 +215,9 @@ func TestSSEReplies(t *testing.T) {
 		{"both result and error", "data: {\"jsonrpc\":\"2.0\",\"id\":ID,\"result\":{},\"error\":{\"code\":1,\"message\":\"x\"}}\n\n", mcp.ErrProtocol, ""},
 		{"garbage", "data: <html>\n\n", mcp.ErrProtocol, ""},
 		{"error answer", "data: {\"jsonrpc\":\"2.0\",\"id\":ID,\"error\":{\"code\":-32602,\"message\":\"Failed to retrieve task: Task not found\"}}\n\n", mcp.ErrInvalidParams, ""},
-		{"server request", "data: {\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"method\":\"elicitation/create\",\"params\":{}}\n\n", mcp.ErrInputRequired, ""},
+		// Without elicitation declared the request is declined (answered
+		// with an error) and the wait goes on.
+		{"server request", "data: {\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"method\":\"elicitation/create\",\"params\":{}}\n\n", mcp.ErrStreamBroken, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			stream = tc.stream

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"workrun/jsonrpc"
 	"workrun/sse"
 )
 
@@ -243,6 +244,30 @@ func (t *HTTPTransport) resume(ctx context.Context, m *Message, lastID string) (
 	return resp, nil
 }
 
+// OpenStream opens the GET stream on which a legacy server sends its own
+// requests and notifications (streamable-http "Listening for Messages").
+// A broken stream with event ids is resumed like a reply.
+func (t *HTTPTransport) OpenStream(ctx context.Context, m *Message) (*Reply, error) {
+	req, err := t.newRequest(ctx, http.MethodGet, nil, m)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := t.hc.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		defer resp.Body.Close()
+		return nil, httpErrorFrom(resp, m.Session != "")
+	}
+	if mediaType(resp.Header.Get("Content-Type")) != "text/event-stream" {
+		resp.Body.Close()
+		return nil, fmt.Errorf("%w: GET stream of type %q", ErrProtocol, clipString(resp.Header.Get("Content-Type"), 60))
+	}
+	return &Reply{Session: m.Session, Messages: t.stream(ctx, resp, m)}, nil
+}
+
 // EndSession implements Transport: DELETE. A server that does not allow it
 // (405) or no longer knows the session (404) counts as ended.
 func (t *HTTPTransport) EndSession(ctx context.Context, m *Message) error {
@@ -265,26 +290,8 @@ func (t *HTTPTransport) EndSession(ctx context.Context, m *Message) error {
 	return fmt.Errorf("end session: %w", httpErrorFrom(resp, true))
 }
 
-// maxErrorBody bounds what is read of a non-2xx body.
-const maxErrorBody = 64 << 10
-
 func httpErrorFrom(resp *http.Response, withSession bool) *HTTPError {
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-	e := &HTTPError{
-		StatusCode:      resp.StatusCode,
-		WithSession:     withSession,
-		WWWAuthenticate: strings.Join(resp.Header.Values("WWW-Authenticate"), ", "),
-	}
-	snippet := body
-	if len(snippet) > 512 {
-		snippet = snippet[:512]
-	}
-	e.Body = string(snippet)
-	var env envelope
-	if json.Unmarshal(bytes.TrimSpace(body), &env) == nil && env.JSONRPC == "2.0" && env.Error != nil {
-		e.RPC = env.Error
-	}
-	return e
+	return jsonrpc.ReadHTTPError[protocol](resp, withSession, nil)
 }
 
 // mediaType returns the lower-case media type of a Content-Type header.

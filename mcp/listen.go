@@ -37,7 +37,7 @@ func (c *Client) WatchTask(ctx context.Context, taskID string) iter.Seq2[*Task, 
 			"notifications": map[string]any{"taskIds": []string{taskID}},
 			"_meta": map[string]any{
 				MetaProtocolVersion:    version,
-				MetaClientCapabilities: clientCapabilities(true),
+				MetaClientCapabilities: c.clientCapabilities(true),
 				MetaClientInfo:         c.opts.ClientInfo,
 			},
 		}

@@ -226,6 +226,9 @@ type Task struct {
 	PollIntervalMs *int64      `json:"pollIntervalMs,omitempty"`
 	Result         *ToolResult `json:"result,omitempty"`
 	Error          *RPCError   `json:"error,omitempty"`
+	// InputRequests are what an input_required extension task asks
+	// (tasks/get), answered with UpdateTask by the same keys.
+	InputRequests map[string]InputRequest `json:"inputRequests,omitempty"`
 }
 
 // PollMillis returns the server's poll interval in milliseconds (0 if none).
@@ -262,6 +265,12 @@ type CallParams struct {
 	// ProgressToken, when set, asks the server for notifications/progress
 	// on the reply stream (_meta.progressToken).
 	ProgressToken string
+	// InputResponses and RequestState make the call an MRTR retry
+	// (2026-07-28): the answers by the keys of the input_required result's
+	// inputRequests, and its requestState exactly as it came (nil when it
+	// had none: then none is sent).
+	InputResponses map[string]json.RawMessage
+	RequestState   *string
 }
 
 // Notification is a server notification seen on a reply stream.

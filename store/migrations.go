@@ -148,6 +148,18 @@ var migrations = []string{
 	ALTER TABLE node_runs ADD COLUMN deadline_at INTEGER NOT NULL DEFAULT 0;
 	ALTER TABLE node_runs ADD COLUMN pinned_from TEXT NOT NULL DEFAULT '';
 	ALTER TABLE runs ADD COLUMN pinned_from TEXT NOT NULL DEFAULT '';`,
+
+	// 6: remote questions (docs/engine.md "Remote questions"): the question
+	// a node waits on (JSON, '' for none), and an answer's round, action,
+	// form values (JSON, '' for none) and whether its secret values were
+	// withheld (never saved). Rows from before keep round 0: Human Review
+	// and Ask Human decisions.
+	`ALTER TABLE node_runs ADD COLUMN question TEXT NOT NULL DEFAULT '';
+	ALTER TABLE decisions ADD COLUMN round INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE decisions ADD COLUMN action TEXT NOT NULL DEFAULT '';
+	ALTER TABLE decisions ADD COLUMN content TEXT NOT NULL DEFAULT '';
+	ALTER TABLE decisions ADD COLUMN secret INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE decisions ADD COLUMN withheld INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // schemaVersion is the schema version this build writes.

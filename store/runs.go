@@ -66,7 +66,7 @@ func (s *Store) GetRun(ctx context.Context, id string) (workrun.Run, error) {
 	if err != nil {
 		return workrun.Run{}, fmt.Errorf("get run %s: %w", id, err)
 	}
-	return r, nil
+	return s.withKept([]workrun.Run{r})[0], nil
 }
 
 // ListRuns returns one page of runs, newest first, through the
@@ -128,7 +128,7 @@ func (s *Store) queryRuns(ctx context.Context, op, q string, args ...any) ([]wor
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
-	return out, nil
+	return s.withKept(out), nil
 }
 
 const runCols = `id, workflow_id, workflow_name, workflow, inputs, state, status,
@@ -225,7 +225,7 @@ func (s *Store) SaveNodeRuns(ctx context.Context, ns []workrun.NodeRun) error {
 		// statement per record would cost a journal round per record.
 		for len(all) > 0 {
 			n := min(len(all), nodeRunsPerStatement)
-			q := saveNodeRunSQL + strings.Repeat(",(?,?,?,?,?,?,?,?,?,?,?,?,?,?)", n-1)
+			q := saveNodeRunSQL + strings.Repeat(",(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", n-1)
 			args := make([]any, 0, n*len(all[0]))
 			for _, a := range all[:n] {
 				args = append(args, a...)
@@ -243,7 +243,7 @@ func (s *Store) SaveNodeRuns(ctx context.Context, ns []workrun.NodeRun) error {
 	return nil
 }
 
-// nodeRunsPerStatement bounds one INSERT of SaveNodeRuns (14 parameters a
+// nodeRunsPerStatement bounds one INSERT of SaveNodeRuns (15 parameters a
 // record, well under SQLite's 32,766).
 const nodeRunsPerStatement = 200
 
@@ -251,7 +251,7 @@ var _ workrun.NodeRunBatchSaver = (*Store)(nil)
 
 const saveNodeRunSQL = `INSERT OR REPLACE INTO node_runs (run_id, node_id, type,
 	status, inputs, outputs, error, started_at, ended_at, branch,
-	attempt, last_error, deadline_at, pinned_from) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
+	attempt, last_error, deadline_at, pinned_from, question) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
 
 func nodeRunArgs(n workrun.NodeRun) ([]any, error) {
 	in, err := marshalValues(n.Inputs)
@@ -262,15 +262,23 @@ func nodeRunArgs(n workrun.NodeRun) ([]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("save node run %s/%s outputs: %w", n.RunID, n.NodeID, err)
 	}
+	q := ""
+	if n.Question != nil {
+		b, err := json.Marshal(n.Question)
+		if err != nil {
+			return nil, fmt.Errorf("save node run %s/%s question: %w", n.RunID, n.NodeID, err)
+		}
+		q = string(b)
+	}
 	return []any{n.RunID, n.NodeID, n.Type, string(n.Status), in, out, n.Error,
 		unixNano(n.StartedAt), unixNano(n.EndedAt), n.Branch,
-		n.Attempt, n.LastError, unixNano(n.DeadlineAt), n.PinnedFrom}, nil
+		n.Attempt, n.LastError, unixNano(n.DeadlineAt), n.PinnedFrom, q}, nil
 }
 
 // NodeRuns returns the node records of a run, in start order.
 func (s *Store) NodeRuns(ctx context.Context, runID string) ([]workrun.NodeRun, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT run_id, node_id, type, status, inputs, outputs,
-		error, started_at, ended_at, branch, attempt, last_error, deadline_at, pinned_from FROM node_runs WHERE run_id=?
+		error, started_at, ended_at, branch, attempt, last_error, deadline_at, pinned_from, question FROM node_runs WHERE run_id=?
 		ORDER BY started_at = 0, started_at, node_id`, runID)
 	if err != nil {
 		return nil, fmt.Errorf("node runs %s: %w", runID, err)
@@ -279,11 +287,17 @@ func (s *Store) NodeRuns(ctx context.Context, runID string) ([]workrun.NodeRun, 
 	var out []workrun.NodeRun
 	for rows.Next() {
 		var n workrun.NodeRun
-		var status, in, outs string
+		var status, in, outs, question string
 		var started, ended, deadline int64
 		if err := rows.Scan(&n.RunID, &n.NodeID, &n.Type, &status, &in, &outs, &n.Error, &started, &ended, &n.Branch,
-			&n.Attempt, &n.LastError, &deadline, &n.PinnedFrom); err != nil {
+			&n.Attempt, &n.LastError, &deadline, &n.PinnedFrom, &question); err != nil {
 			return nil, fmt.Errorf("node runs %s: %w", runID, err)
+		}
+		if question != "" {
+			n.Question = new(workrun.Question)
+			if err := json.Unmarshal([]byte(question), n.Question); err != nil {
+				return nil, fmt.Errorf("node runs %s/%s question: %w", runID, n.NodeID, err)
+			}
 		}
 		n.Status = workrun.NodeStatus(status)
 		n.StartedAt, n.EndedAt, n.DeadlineAt = fromNano(started), fromNano(ended), fromNano(deadline)
@@ -307,7 +321,9 @@ func (s *Store) SaveDecision(ctx context.Context, d workrun.Decision) error {
 		d.Time = s.now()
 	}
 	_, err := s.exec(ctx, `INSERT OR REPLACE INTO decisions (run_id, node_id, approved,
-		text, time) VALUES (?,?,?,?,?)`, d.RunID, d.NodeID, d.Approved, d.Text, unixNano(d.Time))
+		text, time, round, action, content, secret, withheld) VALUES (?,?,?,?,?,?,?,?,?,?)`,
+		d.RunID, d.NodeID, d.Approved, d.Text, unixNano(d.Time),
+		d.Round, string(d.Action), string(d.Content), d.Secret, d.Withheld)
 	if err != nil {
 		return fmt.Errorf("save decision %s/%s: %w", d.RunID, d.NodeID, err)
 	}
@@ -318,14 +334,19 @@ func (s *Store) SaveDecision(ctx context.Context, d workrun.Decision) error {
 func (s *Store) GetDecision(ctx context.Context, runID, nodeID string) (workrun.Decision, error) {
 	d := workrun.Decision{RunID: runID, NodeID: nodeID}
 	var t int64
-	err := s.r.QueryRowContext(ctx, `SELECT approved, text, time FROM decisions
-		WHERE run_id=? AND node_id=?`, runID, nodeID).Scan(&d.Approved, &d.Text, &t)
+	var action, content string
+	err := s.r.QueryRowContext(ctx, `SELECT approved, text, time, round, action, content, secret, withheld
+		FROM decisions WHERE run_id=? AND node_id=?`, runID, nodeID).Scan(&d.Approved, &d.Text, &t,
+		&d.Round, &action, &content, &d.Secret, &d.Withheld)
 	if errors.Is(err, sql.ErrNoRows) {
 		return workrun.Decision{}, fmt.Errorf("get decision %s/%s: %w", runID, nodeID, workrun.ErrNotFound)
 	}
 	if err != nil {
 		return workrun.Decision{}, fmt.Errorf("get decision %s/%s: %w", runID, nodeID, err)
 	}
-	d.Time = fromNano(t)
+	d.Time, d.Action = fromNano(t), workrun.AnswerAction(action)
+	if content != "" {
+		d.Content = json.RawMessage(content)
+	}
 	return d, nil
 }

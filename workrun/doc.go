@@ -119,10 +119,23 @@
 // here (*ClaimError: stop it there). StopClaimed also refuses a run that
 // already ended.
 //
-// A node interrupted by its remote agent (input or authentication
-// required, R8) takes no decision — only steps that implement DecidingStep
-// (Human Review, Ask Human) do — and a run so interrupted is not resumed:
-// both give ErrRemoteInput ("stop the run or run it again").
+// A node interrupted by its remote agent with nothing it can answer
+// (InterruptedByRemote, R8) takes no decision — only steps that implement
+// DecidingStep (Human Review, Ask Human, remote steps that can be asked) do
+// — and a run so interrupted is not resumed: both give ErrRemoteInput
+// ("stop the run or run it again").
+//
+// # Remote questions (docs/engine.md "Remote questions")
+//
+// A remote step that is asked something returns an *InterruptError with
+// Cause InterruptedByHuman and a Question (Round, Kind text/form/sign_in);
+// the engine saves it in NodeRun.Question. Engine.Decide checks an answer
+// against it (CheckAnswer; a form against ParseForm's Form) and takes one
+// answer per round: under the engine's answer lock, by the run's holder,
+// ErrAlreadyAnswered for the others. The step reads it with AnswerTo. Secret
+// values (a form's password fields, an answer marked Secret) are never
+// saved: the process that took the answer holds them in memory; after a
+// restart AnswerTo returns nothing and the step asks the same round again.
 //
 // # Exit and resume (docs/remote-agent.md R12, R13)
 //

@@ -103,6 +103,11 @@ type Engine struct {
 	// zero means DefaultAbortTimeout.
 	AbortTimeout time.Duration
 
+	// SaveRetryFor is how long a run's final status (or a Stop's
+	// "stopping") that the store refuses is tried again before it is kept
+	// (UnsavedKeeper); zero means DefaultSaveRetryFor. Set before use.
+	SaveRetryFor time.Duration
+
 	// Errors receives what the engine cannot save (the store itself
 	// failing); nil means os.Stderr. Set before use.
 	Errors io.Writer
@@ -114,6 +119,9 @@ type Engine struct {
 	subs    map[*subscriber]struct{}
 	now     func() time.Time
 	lines   lineOrder
+
+	answerMu sync.Mutex             // one answer per question round (question.go)
+	secrets  map[answerKey]Decision // secret answers, held in memory only
 }
 
 // NewEngine returns an engine that saves through runs, keeps files in arts and
@@ -127,6 +135,8 @@ func NewEngine(runs RunStore, arts ArtifactStore, kinds ...Kind) *Engine {
 		parked: make(map[string][]abortHook),
 		subs:   make(map[*subscriber]struct{}),
 		now:    time.Now,
+
+		secrets: make(map[answerKey]Decision),
 	}
 	for _, k := range kinds {
 		e.kinds[k.Type()] = k
@@ -370,6 +380,8 @@ func (e *Engine) resume(ctx context.Context, runID string, d *Decision) error {
 		return &ClaimError{RunID: runID, Status: r.Status} // it ended since the node waited
 	case r.Status.Terminal():
 		return fmt.Errorf("status %s: %w", r.Status, ErrNotResumable)
+	case r.Status == RunInterrupted && r.Interruption == InterruptedByUnsaved:
+		return ErrUnsavedRun
 	case r.Status == RunInterrupted && r.Interruption == InterruptedByRemote && d == nil:
 		return fmt.Errorf("interrupted by its remote agent: %w", ErrRemoteInput)
 	case !slices.Contains(from, r.Status):
@@ -401,8 +413,13 @@ func (e *Engine) resume(ctx context.Context, runID string, d *Decision) error {
 	if err != nil {
 		return giveBack(err)
 	}
+	var answered error
 	if d != nil {
-		if err := e.runs.SaveDecision(ctx, *d); err != nil {
+		q := openQuestion(recs, d.NodeID)
+		switch err := e.takeAnswer(ctx, q, *d); {
+		case errors.Is(err, ErrAlreadyAnswered):
+			answered = err // the run goes on with the answer taken first
+		case err != nil:
 			return giveBack(err)
 		}
 	}
@@ -425,7 +442,7 @@ func (e *Engine) resume(ctx context.Context, runID string, d *Decision) error {
 	}
 	e.publishRun(x.run)
 	go x.loop()
-	return nil
+	return answered
 }
 
 // Decide saves a person's Human Review or Ask Human decision and re-enters
@@ -443,8 +460,14 @@ func (e *Engine) Decide(ctx context.Context, d Decision) error {
 	if err != nil {
 		return fmt.Errorf("decide %s/%s: %w", d.RunID, d.NodeID, err)
 	}
-	if err := e.waitingForPerson(ctx, r, d.NodeID); err != nil {
+	q, err := e.waitingForPerson(ctx, r, d.NodeID)
+	if err != nil {
 		return fmt.Errorf("decide %s/%s: %w", d.RunID, d.NodeID, err)
+	}
+	if q != nil {
+		if d, err = CheckAnswer(*q, d); err != nil {
+			return fmt.Errorf("answer %s/%s: %w", d.RunID, d.NodeID, err)
+		}
 	}
 	for {
 		e.mu.Lock()
@@ -454,13 +477,20 @@ func (e *Engine) Decide(ctx context.Context, d Decision) error {
 			// Going on here: the node is re-entered at once, or it is about
 			// to run anyway (it reads the saved decision), or the run is
 			// ending. Only a run that ended in between needs Resume.
-			if err := e.runs.SaveDecision(ctx, d); err != nil {
+			if err := e.takeAnswer(ctx, q, d); err != nil {
 				return fmt.Errorf("decide %s/%s: %w", d.RunID, d.NodeID, err)
 			}
 			if alive := x.reenter(d.NodeID); alive {
 				return nil
 			}
 			<-x.done
+			if q != nil {
+				// The answer is saved: resuming re-enters the node with it.
+				if err := e.resume(ctx, d.RunID, nil); err != nil && !errors.Is(err, ErrRunActive) {
+					return fmt.Errorf("decide %s/%s: %w", d.RunID, d.NodeID, err)
+				}
+				return nil
+			}
 		}
 		err := e.resume(ctx, d.RunID, &d)
 		if errors.Is(err, ErrRunActive) {
@@ -473,18 +503,20 @@ func (e *Engine) Decide(ctx context.Context, d Decision) error {
 	}
 }
 
-// waitingForPerson says why node of r cannot take a decision, or nil.
-func (e *Engine) waitingForPerson(ctx context.Context, r Run, nodeID string) error {
+// waitingForPerson says why node of r cannot take a decision, or nil; q
+// is the remote's open question when the node waits on one. A remote step
+// (RemoteStep) takes an answer only while a question is open.
+func (e *Engine) waitingForPerson(ctx context.Context, r Run, nodeID string) (q *Question, err error) {
 	if r.Status.Terminal() || r.Status == RunStopping {
-		return fmt.Errorf("run is %s: %w", r.Status, ErrNoDecisionPending)
+		return nil, fmt.Errorf("run is %s: %w", r.Status, ErrNoDecisionPending)
 	}
 	recs, err := e.runs.NodeRuns(ctx, r.ID)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	i := slices.IndexFunc(recs, func(n NodeRun) bool { return n.NodeID == nodeID })
 	if i < 0 || recs[i].Status != NodeInterrupted {
-		return ErrNoDecisionPending
+		return nil, ErrNoDecisionPending
 	}
 	for _, n := range r.Workflow.Nodes {
 		if n.ID != nodeID {
@@ -492,18 +524,34 @@ func (e *Engine) waitingForPerson(ctx context.Context, r Run, nodeID string) err
 		}
 		k, ok := e.kinds[n.Type]
 		if !ok {
-			return ErrNoDecisionPending
+			return nil, ErrNoDecisionPending
 		}
 		st, err := k.Compile(n, r.Workflow)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if _, ok := st.(DecidingStep); !ok {
-			return ErrRemoteInput
+			return nil, ErrRemoteInput
 		}
-		return nil
+		if _, remote := st.(RemoteStep); remote && recs[i].Question == nil {
+			if r.Interruption == InterruptedByRemote {
+				return nil, ErrRemoteInput
+			}
+			return nil, ErrNoDecisionPending // not asked: interrupted by exit or unreachable
+		}
+		return recs[i].Question, nil
 	}
-	return ErrNoDecisionPending
+	return nil, ErrNoDecisionPending
+}
+
+// openQuestion is the question node waits on in recs, or nil.
+func openQuestion(recs []NodeRun, node string) *Question {
+	for _, n := range recs {
+		if n.NodeID == node && n.Status == NodeInterrupted {
+			return n.Question
+		}
+	}
+	return nil
 }
 
 // Wait blocks until the run is no longer going on in this engine (it ended

@@ -90,9 +90,8 @@ type execution struct {
 	ctx     context.Context // canceled when the run fails, stops or exits
 	cancel  context.CancelFunc
 	results chan nodeResult
-	stopCh  chan struct{}
+	stopCh  chan struct{} // a Stop asked for (one waiting at most)
 	exitCh  chan struct{}
-	stopped sync.Once
 	exited  sync.Once
 	rerunCh chan rerunReq
 	dlReqs  chan deadlineReq
@@ -124,7 +123,7 @@ func newExecution(e *Engine, r Run, steps map[string]Step, recs []NodeRun) *exec
 		branch:  make(map[string]string),
 		resumed: make(map[string]bool),
 		results: make(chan nodeResult, len(wf.Nodes)),
-		stopCh:  make(chan struct{}),
+		stopCh:  make(chan struct{}, 1),
 		exitCh:  make(chan struct{}),
 		rerunCh: make(chan rerunReq),
 		dlReqs:  make(chan deadlineReq),
@@ -245,7 +244,14 @@ func (x *execution) rearm(statuses ...NodeStatus) {
 	}
 }
 
-func (x *execution) requestStop() { x.stopped.Do(func() { close(x.stopCh) }) }
+// requestStop asks the loop to stop the run; a Stop that could not be
+// saved leaves the run going on, so it can be asked for again.
+func (x *execution) requestStop() {
+	select {
+	case x.stopCh <- struct{}{}:
+	default: // one is waiting already
+	}
+}
 func (x *execution) requestExit() { x.exited.Do(func() { close(x.exitCh) }) }
 
 // reenter makes an interrupted node of this run pending again. It returns
@@ -285,8 +291,9 @@ func (x *execution) loop() {
 				}
 			}
 		case <-stopCh:
-			stopCh = nil
-			x.beginAbort("", texts.Text(msgStoppedByUser), false)
+			if x.beginAbort("", texts.Text(msgStoppedByUser), false) || x.mode != modeNormal {
+				stopCh = nil
+			}
 			continue
 		case <-exitCh:
 			exitCh = nil
@@ -542,13 +549,16 @@ func (x *execution) handle(r nodeResult) NodeRun {
 			x.release(r.id)
 		}
 	case x.mode == modeExiting:
-		rec.Status, rec.Error = NodeInterrupted, r.err.Error()
+		rec.Status, rec.Error = NodeInterrupted, cutShort(r.err, msgNodeAppExited)
 	case x.mode == modeAborting:
-		rec.Status, rec.Error = NodeStopped, r.err.Error()
+		rec.Status, rec.Error = NodeStopped, cutShort(r.err, msgNodeStopped)
 	case errors.As(r.err, &ie):
-		rec.Status, rec.Error = NodeInterrupted, ie.Reason
+		rec.Status, rec.Error, rec.Question = NodeInterrupted, ie.Reason, ie.Question
 		if x.interrupt == nil {
 			x.interrupt = ie
+		}
+		if ie.Question != nil {
+			x.e.logLine(x.e.line(x.run.ID, r.id, questionLine(*ie.Question)))
 		}
 	case x.retry(&rec, r.err):
 		x.status[r.id], x.recs[r.id] = rec.Status, rec
@@ -668,18 +678,24 @@ func (x *execution) saveNodes(batch []NodeRun) error {
 
 // beginAbort ends scheduling after a failure (fail true) or Stop: the run is
 // saved "stopping" with its reason, running nodes are canceled and every
-// abort hook starts, concurrently, on a detached bounded context.
-func (x *execution) beginAbort(node, reason string, fail bool) {
+// abort hook starts, concurrently, on a detached bounded context. A Stop is
+// saved (or kept, UnsavedKeeper) before anything else of it happens; one
+// that can be neither is refused loudly and the run goes on (false). A
+// failure aborts whatever the save did: its final status is tried again.
+func (x *execution) beginAbort(node, reason string, fail bool) bool {
 	if x.mode != modeNormal {
-		return
+		return false
+	}
+	r := x.run
+	r.Status, r.Reason, r.FailedNode = RunStopping, reason, node
+	r.State = maps.Clone(r.State)
+	if err := x.e.saveFinal(r); err != nil && !fail {
+		x.e.report(x.run.ID, "", unsavedTexts.Msg(msgStopNotSaved, err))
+		return false
 	}
 	x.mode = modeAborting
 	x.failRun = fail
-	x.run.Status, x.run.Reason, x.run.FailedNode = RunStopping, reason, node
-	x.run.State = maps.Clone(x.run.State)
-	if err := x.e.saveRun(context.Background(), x.run); err == nil {
-		x.e.publishRun(x.run)
-	}
+	x.run = r
 	x.cancel()
 	x.abortStart = time.Now()
 	x.deadline = time.After(x.e.abortTimeout() + hookGrace)
@@ -691,6 +707,7 @@ func (x *execution) beginAbort(node, reason string, fail bool) {
 		x.callHookLocked(h)
 	}
 	x.hmu.Unlock()
+	return true
 }
 
 func (x *execution) beginExit() {
@@ -814,9 +831,8 @@ func (x *execution) finish() {
 		}
 	}
 	x.run.State = maps.Clone(x.run.State)
-	if err := x.e.saveRun(context.Background(), x.run); err == nil {
-		x.e.publishRun(x.run)
-	}
+	_ = x.e.saveFinal(x.run) // a failure is reported (and kept) there
+	x.e.dropAnswers(x.run.ID)
 	x.e.finished(x, parked)
 }
 
@@ -939,6 +955,11 @@ func (c *nodeContext) Decision(ctx context.Context) (Decision, bool, error) {
 	if err != nil {
 		return Decision{}, false, fmt.Errorf("read decision: %w", err)
 	}
+	if d.Withheld {
+		if full, held := c.x.e.heldAnswer(d); held {
+			return full, true, nil
+		}
+	}
 	return d, true, nil
 }
 
@@ -988,4 +1009,14 @@ func (e *Engine) callHook(base context.Context, runID string, h abortHook, bound
 		}
 	}()
 	h.fn(ctx)
+}
+
+// cutShort is the error of a node the run cut short: a bare context error
+// ("context canceled") says only that, so the record gets the catalogue's
+// words for why, in the reader's language; any other error is kept.
+func cutShort(err error, why msgID) string {
+	if errors.Is(err, context.Canceled) {
+		return texts.Text(why)
+	}
+	return err.Error()
 }

@@ -66,6 +66,9 @@ type NodeContext interface {
 type InterruptError struct {
 	Cause  Interruption
 	Reason string
+	// Question is what a remote asked (Cause InterruptedByHuman): the
+	// engine saves it in the node's record until it is answered.
+	Question *Question
 }
 
 func (e *InterruptError) Error() string {

@@ -178,6 +178,10 @@ type NodeRun struct {
 	// PinnedFrom says the node was not run: its record was taken from
 	// that earlier run's, or is PinnedByHand (values typed by a person).
 	PinnedFrom string `json:"pinned_from,omitempty"`
+	// Question is what the node's remote asked, while the node waits for
+	// the person's answer (interrupted, InterruptedByHuman); nil otherwise
+	// (docs/engine.md "Remote questions").
+	Question *Question `json:"question,omitempty"`
 }
 
 // PinnedByHand is NodeRun.PinnedFrom of a node whose outputs a person typed.
@@ -251,13 +255,27 @@ func groupDigits(n int64) string {
 	return b.String()
 }
 
-// Decision is a person's answer to a Human Review or Ask Human node.
+// Decision is a person's answer to a Human Review or Ask Human node, or to
+// a remote's question (Round > 0; docs/engine.md "Remote questions").
 type Decision struct {
 	RunID    string    `json:"run_id"`
 	NodeID   string    `json:"node_id"`
 	Approved bool      `json:"approved"`       // human_review
-	Text     string    `json:"text,omitempty"` // ask_human answer, or a review comment
+	Text     string    `json:"text,omitempty"` // ask_human answer, a review comment, or a text answer
 	Time     time.Time `json:"time"`
+	// Round is the round of the Question answered (0 for Human Review and
+	// Ask Human; Engine.Decide fills in the open round when it is 0).
+	Round int `json:"round,omitempty"`
+	// Action is accept (the default), decline or cancel.
+	Action AnswerAction `json:"action,omitempty"`
+	// Content holds a form answer's values: a JSON object.
+	Content json.RawMessage `json:"content,omitempty"`
+	// Secret: the person marked the whole answer secret; Text and Content
+	// are then never saved (nor are a form's secret fields, ever).
+	Secret bool `json:"secret,omitempty"`
+	// Withheld is set on a saved answer whose secret values were not
+	// saved: only the process that took it holds them (AnswerTo).
+	Withheld bool `json:"withheld,omitempty"`
 }
 
 // RunFilter selects runs for the run records list; zero values mean "any".

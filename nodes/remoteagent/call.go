@@ -170,7 +170,7 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 		if notSubmitted(res.err) {
 			return nil, c.refused(ctx, res.err)
 		}
-		return nil, fmt.Errorf("%w: %v; the request is not sent again", ErrSubmissionUnknown, res.err)
+		return nil, reason([]error{ErrSubmissionUnknown, res.err}, msgErrSubmissionUnknown, why(res.err))
 	}
 	c.log(msgStreamLost, res.err)
 	return c.recoverTask(ctx, agent, res.quiet)
@@ -187,7 +187,7 @@ func (c *call) sendBlocking(ctx context.Context, agent AgentClient, req a2a.Send
 			return nil, ctx.Err()
 		}
 		if rctx.Err() != nil {
-			return nil, fmt.Errorf("%w: no answer within %v; the request is not sent again", ErrSubmissionUnknown, c.s.timeout)
+			return nil, reason([]error{ErrSubmissionUnknown}, msgErrSubmissionTimeout, c.s.timeout)
 		}
 		if se := remotecall.SignInNeeded(err); se != nil {
 			return nil, c.signInFailed(ctx, se)
@@ -195,7 +195,7 @@ func (c *call) sendBlocking(ctx context.Context, agent AgentClient, req a2a.Send
 		if notSubmitted(err) {
 			return nil, c.refused(ctx, err)
 		}
-		return nil, fmt.Errorf("%w: %v; the request is not sent again", ErrSubmissionUnknown, err)
+		return nil, reason([]error{ErrSubmissionUnknown, err}, msgErrSubmissionUnknown, why(err))
 	}
 	var ev a2a.StreamEvent
 	switch {
@@ -212,8 +212,7 @@ func (c *call) sendBlocking(ctx context.Context, agent AgentClient, req a2a.Send
 	}
 	if !done {
 		r := c.Record()
-		return nil, fmt.Errorf("%w: task %s is %s although SendMessage should wait for the final result; the agent may still be running it",
-			ErrUnfinished, r.TaskID, stateName(a2a.TaskState(r.RemoteState)))
+		return nil, reason([]error{ErrUnfinished}, msgErrUnfinishedBlock, r.TaskID, stateIn(a2a.TaskState(r.RemoteState)))
 	}
 	return c.finish(ctx)
 }
@@ -259,9 +258,9 @@ func (c *call) signInFailed(ctx context.Context, se *remotecall.SignInError) err
 func refusal(err error) error {
 	var h *a2a.HTTPError
 	if errors.As(err, &h) {
-		return fmt.Errorf("%w: the agent refused it (HTTP %d): %w", ErrNotSubmitted, h.StatusCode, err)
+		return reason([]error{ErrNotSubmitted, err}, msgErrRefusedHTTP, h.StatusCode, why(err))
 	}
-	return fmt.Errorf("%w: %w", ErrNotSubmitted, err)
+	return reason([]error{ErrNotSubmitted, err}, msgErrRefused, why(err))
 }
 
 // resume re-enters a call whose record was saved by an earlier execution of
@@ -281,8 +280,7 @@ func (c *call) resume(ctx context.Context) (workrun.Values, error) {
 		return nil, c.remoteFailed(r)
 	}
 	if r.TaskID == "" {
-		return nil, fmt.Errorf("%w: message %s may have reached the agent before the application exited, but no taskId was saved; it is not sent again",
-			ErrSubmissionUnknown, r.MessageID)
+		return nil, reason([]error{ErrSubmissionUnknown}, msgErrNoTaskSaved, r.MessageID)
 	}
 	agent, err := c.connect(ctx)
 	if se := remotecall.SignInNeeded(err); se != nil {
@@ -327,7 +325,7 @@ func (c *call) recoverTask(ctx context.Context, agent AgentClient, _ bool) (work
 			case err != nil && (errors.Is(err, remotecall.ErrCallBytes) || remotecall.SignInNeeded(err) != nil):
 				return false, nil, err
 			case err != nil && timedOut && ctx.Err() == nil:
-				return false, fmt.Errorf("GetTask got no answer within %v (timeout_seconds): %w", c.s.timeout, err), nil
+				return false, reason([]error{err}, msgErrGetTaskTimeout, c.s.timeout, why(err)), nil
 			case err != nil:
 				return false, err, nil
 			}
@@ -340,8 +338,7 @@ func (c *call) recoverTask(ctx context.Context, agent AgentClient, _ bool) (work
 				return true, nil, nil
 			}
 			if !agent.Streaming() {
-				return false, nil, fmt.Errorf("%w: task %s is %s and the agent does not stream; Workrun does not poll it",
-					ErrUnfinished, taskID, stateName(t.Status.State))
+				return false, nil, reason([]error{ErrUnfinished}, msgErrUnfinishedNoPoll, taskID, stateIn(t.Status.State))
 			}
 			return false, nil, nil
 		},
@@ -666,16 +663,16 @@ func (c *call) finish(ctx context.Context) (workrun.Values, error) {
 		reason := texts.Text(id, r.StatusText)
 		return nil, &workrun.InterruptError{Cause: workrun.InterruptedByRemote, Reason: reason}
 	}
-	return nil, fmt.Errorf("%w: task %s is %s", ErrUnfinished, r.TaskID, stateName(state))
+	return nil, reason([]error{ErrUnfinished}, msgErrUnfinished, r.TaskID, stateIn(state))
 }
 
 // remoteFailed is the error of a task that ended without completing; one
 // that ended FAILED or REJECTED is a known failure (workrun.KnownFailure),
 // which a retry policy may try again as a new call.
 func (c *call) remoteFailed(r workrun.RemoteCall) error {
-	err := fmt.Errorf("%w: task %s %s", ErrRemoteFailed, r.TaskID, stateName(a2a.TaskState(r.RemoteState)))
+	err := reason([]error{ErrRemoteFailed}, msgErrRemoteFailed, r.TaskID, stateIn(a2a.TaskState(r.RemoteState)))
 	if r.StatusText != "" {
-		err = fmt.Errorf("%w: task %s %s: %s", ErrRemoteFailed, r.TaskID, stateName(a2a.TaskState(r.RemoteState)), r.StatusText)
+		err = reason([]error{ErrRemoteFailed}, msgErrRemoteFailedText, r.TaskID, stateIn(a2a.TaskState(r.RemoteState)), r.StatusText)
 	}
 	if s := a2a.TaskState(r.RemoteState); s == a2a.TaskStateFailed || s == a2a.TaskStateRejected {
 		return workrun.KnownFailure(err)
