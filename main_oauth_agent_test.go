@@ -64,6 +64,8 @@ func startOAuthAgent(t *testing.T, variant string) *oauthAgent {
 			schemes := map[string]any{
 				"machine": map[string]any{"oauth2SecurityScheme": map[string]any{"flows": map[string]any{
 					"clientCredentials": map[string]any{"tokenUrl": as.TokenURL(), "scopes": map[string]string{"agent:run": "run tasks"}}}}},
+				"device": map[string]any{"oauth2SecurityScheme": map[string]any{"flows": map[string]any{
+					"deviceCode": map[string]any{"deviceAuthorizationUrl": as.DeviceURL(), "tokenUrl": as.TokenURL(), "scopes": map[string]string{"agent:run": "run tasks"}}}}},
 			}
 			first := "signin"
 			switch variant {
@@ -83,6 +85,7 @@ func startOAuthAgent(t *testing.T, variant string) *oauthAgent {
 			c["securityRequirements"] = []any{
 				map[string]any{"schemes": map[string]any{first: map[string]any{"list": []string{"agent:run"}}}},
 				map[string]any{"schemes": map[string]any{"machine": map[string]any{"list": []string{"agent:run"}}}},
+				map[string]any{"schemes": map[string]any{"device": map[string]any{"list": []string{"agent:run"}}}},
 			}
 			card, _ = json.Marshal(c)
 		})
@@ -287,6 +290,15 @@ func oauthAgentScenario(t *testing.T, variant string) {
 	}
 	w.must(0, "", "run", writeAgentFlow(t, t.TempDir(), oa.url, machine), "--input", echo)
 	w.must(0, "", "check-agent", oa.url, "--credential", machine)
+
+	// 7. Headless sign-in with the device code flow.
+	dev := cred + "-d"
+	t.Cleanup(func() { w.run("", "credential", "delete", dev) })
+	out = w.must(0, "", "credential", "login", oa.url, "--name", dev, "--agent", "--device", "--client-id", oa.as.ClientID(), "--timeout", "60")
+	if !strings.Contains(out, "enter the code WDJB-MJHT") || oa.as.Stats().DeviceGrants != 1 {
+		t.Errorf("device code login (%d device grants):\n%s", oa.as.Stats().DeviceGrants, out)
+	}
+	w.must(0, "", "run", writeAgentFlow(t, t.TempDir(), oa.url, dev), "--input", echo)
 	w.must(0, "", "check-agent", oa.url, "--credential", cred)
 	w.must(0, "", "runs")
 	w.must(0, "", "show", runID)

@@ -56,9 +56,12 @@ func TestGUISignIn(t *testing.T) {
 			scr.click(t, 287, 14)
 			scr.click(t, 368, 83)
 			scr.waitTitle(t, app, win, "^Workrun — .+$")
+			time.Sleep(2 * time.Second) // the sample is fitted into the canvas
 			x, y := sampleNodeCentre(w0, h0, 300, 120)
 			scr.click(t, x, y)
+			time.Sleep(2 * time.Second) // the inspector shows the agent
 			scr.click(t, w0-165, 276)
+			time.Sleep(time.Second)
 			scr.key(t, "ctrl+a")
 			scr.typeText(t, oa.url)
 			scr.shot(t, "1-url")
