@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"workrun/remotecall"
 	"workrun/workrun"
 )
 
@@ -235,6 +236,9 @@ func printRun(w io.Writer, sr shownRun, lang string) {
 	if len(sr.RemoteCalls) > 0 {
 		fmt.Fprintln(w, "\n"+texts.In(lang, msgShowRemoteTasks))
 		for _, c := range sr.RemoteCalls {
+			if remotecall.IsSideKey(c.CallKey) {
+				continue // a kind's bookkeeping beside the call (its questions), not a task
+			}
 			task := termLine(c.TaskID)
 			if c.TaskID == "" {
 				task = texts.In(lang, msgShowNoTask)

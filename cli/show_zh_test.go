@@ -206,6 +206,8 @@ func runIDOf(t *testing.T, out string) string {
 var (
 	latinWord = regexp.MustCompile(`[A-Za-z]{2,}`)
 	urlText   = regexp.MustCompile(`https?://[^\s（）()]+`)
+	// A command to type (show says how to answer a question) is not words.
+	commandText = regexp.MustCompile(`workrun [a-z-]+ .*$`)
 	// Names Chinese text keeps as they are.
 	properNames = regexp.MustCompile(`\b(HTTP|ID|JSON|RPC|A2A|MCP|Workrun)\b`)
 )
@@ -228,7 +230,7 @@ func englishLeft(out string, sr shownRun) string {
 	sort.Slice(data, func(i, j int) bool { return len(data[i]) > len(data[j]) }) // longest first
 	var left []string
 	for _, l := range strings.Split(out, "\n") {
-		s := urlText.ReplaceAllString(l, " ")
+		s := commandText.ReplaceAllString(urlText.ReplaceAllString(l, " "), " ")
 		for _, d := range data {
 			if d != "" {
 				s = strings.ReplaceAll(s, d, " ")

@@ -57,6 +57,8 @@ type RunPanel struct {
 	shownN   int     // how many of them the list shows (as of its last redraw)
 	root     fyne.CanvasObject
 
+	runFromBox *fyne.Container // Run from here / Test this node (runpanel_runfrom.go)
+
 	// Callbacks the window sets; nil in read-only views.
 	OnStatus   func(nodeID string, s workrun.NodeStatus)
 	OnStop     func()
@@ -65,6 +67,9 @@ type RunPanel struct {
 	// OnSignIn opens Sign in for the run's node that needs it (ui/runpanel_signin.go).
 	OnSignIn func()
 	OnDecide func(d workrun.Decision)
+	// OnRunFrom starts a new run from the node (only: that node alone),
+	// pinned from the run shown (runpanel_runfrom.go).
+	OnRunFrom func(nodeID string, only bool)
 	// OnRunChanged is called when the panel starts showing another run
 	// ("" for none), so the remote task panel can follow it.
 	OnRunChanged func(runID string)
@@ -111,6 +116,7 @@ func NewRunPanel(readOnly bool) *RunPanel {
 	p.nodeErr.Wrapping = fyne.TextWrapWord
 	p.nodeErr.Hide()
 	p.decision = container.NewHBox()
+	p.runFromBox = container.NewHBox()
 	p.io = widget.NewLabel("")
 	p.io.Wrapping = fyne.TextWrapWord
 	p.msgList = widget.NewList(func() int { return p.shownN },
@@ -131,7 +137,7 @@ func NewRunPanel(readOnly bool) *RunPanel {
 	// The node's title, error, inputs and outputs above its messages; both
 	// halves scroll on their own, so the panel stays usable when the window
 	// gives it only a few lines.
-	detailTop := container.NewVScroll(container.NewVBox(container.NewBorder(nil, nil, nil, p.decision, p.title), p.nodeErr, p.io))
+	detailTop := container.NewVScroll(container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(p.decision, p.runFromBox), p.title), p.nodeErr, p.io))
 	detail := container.NewVSplit(detailTop, p.msgList)
 	detail.Offset = 0.45
 	split := container.NewHSplit(p.nodeList, detail)
@@ -574,6 +580,7 @@ func (p *RunPanel) refreshDetail() {
 		p.msgList.ScrollToBottom() // the newest lines say how the node ended
 	}
 	p.refreshDecision(id)
+	p.refreshRunFrom(id)
 }
 
 // refreshMessages shows the selected node's messages, following the newest

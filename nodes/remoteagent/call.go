@@ -62,6 +62,13 @@ type call struct {
 	lastStatus string
 	// reconnectLines counts the reconnect lines saved (logBounded).
 	reconnectLines int
+	// The agent's question (ask.go): the question record, read once; the
+	// last interrupted status; whether the agent took the answer in flight
+	// (an event arrived on its request); the history of the last snapshot.
+	ask         *askState
+	askedStatus a2a.TaskStatus
+	acked       bool
+	history     []a2a.Message
 }
 
 // log commits a node message after the pending progress line; progress
@@ -117,10 +124,21 @@ func (c *call) run(ctx context.Context) (workrun.Values, error) {
 	// through c.Record().
 	saved := c.Saved()
 	workrun.OnAbortWithin(nc, s.abortBound(), c.abort)
+	var out workrun.Values
 	if saved {
-		return c.resume(ctx)
+		out, err = c.resume(ctx)
+	} else {
+		out, err = c.submit(ctx)
 	}
-	return c.submit(ctx)
+	// The agent asked and an answer is at hand: send it and follow the
+	// task again, round after round (ask.go).
+	for {
+		var a *answerNow
+		if !errors.As(err, &a) {
+			return out, err
+		}
+		out, err = c.sendAnswer(ctx, a)
+	}
 }
 
 // submit sends the business message once (docs/remote-agent.md R5).
@@ -454,6 +472,7 @@ func (c *call) follow(ctx context.Context, open func(context.Context) iter.Seq2[
 		}
 		timer.Stop()
 		res.events++
+		c.acked = true // the agent took the request (ask.go: an answer in flight)
 		d, herr := c.handle(ctx, ev)
 		if errors.Is(herr, errStrayMessage) {
 			res.err = herr // the task is read instead
@@ -504,6 +523,7 @@ func (c *call) handle(ctx context.Context, ev a2a.StreamEvent) (done bool, err e
 	}
 	switch {
 	case ev.Task != nil:
+		c.history = ev.Task.History
 		// A snapshot holds every artifact so far: it replaces what the
 		// stream sent.
 		if err := c.res.reset(); err != nil {
@@ -546,6 +566,13 @@ func (c *call) status(ctx context.Context, st a2a.TaskStatus) (bool, error) {
 	text := cutText(c.red.String(messageText(st.Message)))
 	c.lastStatus = string(st.State) + "\x00" + text
 	final := st.State.Terminal() || st.State.Interrupted()
+	if st.State.Interrupted() {
+		// The question of a round already answered, the answer delivered:
+		// the agent has not moved on yet (ask.go).
+		final = !c.answered(st, c.history)
+		c.askedStatus = st
+	}
+	c.history = nil
 	if c.feed.repeat(st.State, text) && !final {
 		return false, nil
 	}
@@ -656,12 +683,7 @@ func (c *call) finish(ctx context.Context) (workrun.Values, error) {
 		}
 		return nil, c.remoteFailed(c.Record())
 	case state.Interrupted():
-		id := msgNeedsInput
-		if state == a2a.TaskStateAuthRequired {
-			id = msgNeedsAuth
-		}
-		reason := texts.Text(id, r.StatusText)
-		return nil, &workrun.InterruptError{Cause: workrun.InterruptedByRemote, Reason: reason}
+		return c.asked(ctx, state)
 	}
 	return nil, reason([]error{ErrUnfinished}, msgErrUnfinished, r.TaskID, stateIn(state))
 }

@@ -49,6 +49,9 @@ const (
 	msgCallRecordUnreadable   msgID = "remoteagent.call_record_unreadable"
 	msgTempFileNotRemoved     msgID = "remoteagent.temp_file_not_removed"
 
+	msgAnswerSending msgID = "remoteagent.answer_sending"
+	msgAnswerResent  msgID = "remoteagent.answer_resent"
+
 	// failure reasons (reasons.go)
 	msgErrSubmissionUnknown msgID = "remoteagent.err_submission_unknown"
 	msgErrSubmissionTimeout msgID = "remoteagent.err_submission_timeout"
@@ -61,6 +64,9 @@ const (
 	msgErrUnfinishedBlock   msgID = "remoteagent.err_unfinished_blocking"
 	msgErrUnfinishedNoPoll  msgID = "remoteagent.err_unfinished_no_poll"
 	msgErrGetTaskTimeout    msgID = "remoteagent.err_get_task_timeout"
+	msgErrAnswerRefusedHTTP msgID = "remoteagent.err_answer_refused_http"
+	msgErrAnswerRefused     msgID = "remoteagent.err_answer_refused"
+	msgCfgAnswersText       msgID = "remoteagent.cfg_answers_text"
 	msgWhyStreamBroken      msgID = "remoteagent.why_stream_broken"
 	msgWhyNoAnswer          msgID = "remoteagent.why_no_answer"
 	msgWhyHTTP              msgID = "remoteagent.why_http"
@@ -166,16 +172,21 @@ func catalogue() map[msgID][2]string {
 			"智能体返回了未完成的任务：任务 %s 的状态为%s，而 SendMessage 本应等到最终结果；智能体可能仍在执行它"},
 		msgErrUnfinishedNoPoll: {"agent returned an unfinished task: task %s is %s and the agent does not stream; Workrun does not poll it",
 			"智能体返回了未完成的任务：任务 %s 的状态为%s，且该智能体不支持流式传输；Workrun 不会轮询它"},
-		msgErrGetTaskTimeout: {"GetTask got no answer within %s (timeout_seconds): %s", "GetTask 在 %s（timeout_seconds）内没有答复：%s"},
-		msgWhyStreamBroken:   {"the stream ended before the task finished", "数据流在任务结束前中断"},
-		msgWhyNoAnswer:       {"no answer within the timeout", "在超时时间内没有答复"},
-		msgWhyHTTP:           {"HTTP %d", "HTTP 状态码 %d"},
-		msgWhyHTTPRPC:        {"HTTP %d: error %d: %s", "HTTP %d：错误 %d：%s"},
-		msgWhyRPC:            {"JSON-RPC error %d: %s", "智能体返回错误 %d：%s"},
-		msgWhyProtocol:       {"the agent's answer is not valid A2A JSON-RPC", "智能体的答复不是有效的 A2A JSON-RPC"},
-		msgWhyRefused:        {"the connection was refused", "连接被拒绝"},
-		msgWhyReset:          {"the connection was reset", "连接被重置"},
-		msgSaveFailed:        {"saving the remote call record failed: %s", "保存远程调用记录失败：%s"},
+		msgErrGetTaskTimeout:    {"GetTask got no answer within %s (timeout_seconds): %s", "GetTask 在 %s（timeout_seconds）内没有答复：%s"},
+		msgAnswerSending:        {"Remote task %s: sending the answer to round %s", "远程任务 %s：正在发送第 %s 轮的答复"},
+		msgAnswerResent:         {"Remote task %s: the answer to round %s had not reached the agent; sending it again with the same messageId", "远程任务 %s：第 %s 轮的答复尚未到达智能体，以同一消息 ID 再次发送"},
+		msgErrAnswerRefusedHTTP: {"answer not taken: the agent refused it (HTTP %d): %s", "答复未被接受：智能体拒绝了它（HTTP %d）：%s"},
+		msgErrAnswerRefused:     {"answer not taken: %s", "答复未被接受：%s"},
+		msgCfgAnswersText:       {"remote agent config: answers: an agent's question is answered with text: give a text template, not an object of fields", "远程智能体配置：answers：智能体的问题以文本回答：请填写文本模板，而不是字段对象"},
+		msgWhyStreamBroken:      {"the stream ended before the task finished", "数据流在任务结束前中断"},
+		msgWhyNoAnswer:          {"no answer within the timeout", "在超时时间内没有答复"},
+		msgWhyHTTP:              {"HTTP %d", "HTTP 状态码 %d"},
+		msgWhyHTTPRPC:           {"HTTP %d: error %d: %s", "HTTP %d：错误 %d：%s"},
+		msgWhyRPC:               {"JSON-RPC error %d: %s", "智能体返回错误 %d：%s"},
+		msgWhyProtocol:          {"the agent's answer is not valid A2A JSON-RPC", "智能体的答复不是有效的 A2A JSON-RPC"},
+		msgWhyRefused:           {"the connection was refused", "连接被拒绝"},
+		msgWhyReset:             {"the connection was reset", "连接被重置"},
+		msgSaveFailed:           {"saving the remote call record failed: %s", "保存远程调用记录失败：%s"},
 
 		// Editor labels (describe.go).
 		msgKindLabel:        {"Remote Agent", "远程智能体"},

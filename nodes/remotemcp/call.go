@@ -266,7 +266,7 @@ func (c *call) callTool(ctx context.Context, srv MCPClient, init *mcp.Initialize
 // requests, errors, a task, a job or the result.
 func (c *call) answered(ctx context.Context, srv MCPClient, params mcp.CallParams, l link, hasJobs bool, res *mcp.CallResult, timedOut bool, err error) (workrun.Values, error) {
 	var ask *mcp.InputRequiredError
-	if err != nil && !timedOut && errors.As(err, &ask) && len(ask.StreamID) == 0 && ask.TaskID == "" && len(ask.Requests) > 0 {
+	if err != nil && !timedOut && errors.As(err, &ask) && len(ask.StreamID) == 0 && ask.TaskID == "" && (len(ask.Requests) > 0 || ask.RequestState != nil) {
 		// MRTR (docs/remote-mcp.md M15): answer and call again.
 		var stop error
 		prev, _, lerr := c.loadInput(ctx)

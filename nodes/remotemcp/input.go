@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"workrun/mcp"
+	"workrun/remotecall"
 	"workrun/workrun"
 )
 
@@ -58,7 +59,8 @@ type inputState struct {
 	Done []string `json:"done,omitempty"`
 }
 
-func inputKey(callKey string) string { return callKey + "/input" }
+// inputSide names the input record beside the call (remotecall.SideKey).
+const inputSide = "input"
 
 // heldAnswers are full answers whose secret values are not saved, by run,
 // node and request key; a process that lost them asks again.
@@ -71,16 +73,10 @@ func heldKey(nc workrun.NodeContext, key string) string {
 // loadInput reads the node's input state (ok false: the server never
 // asked).
 func (c *call) loadInput(ctx context.Context) (*inputState, bool, error) {
-	r, err := c.s.kind.deps.Calls.GetRemoteCall(ctx, c.nc.RunID(), c.nc.NodeID(), inputKey(c.Record().CallKey))
-	switch {
-	case errors.Is(err, workrun.ErrNotFound):
-		return nil, false, nil
-	case err != nil:
-		return nil, false, fmt.Errorf("read input record: %w", err)
-	}
 	var st inputState
-	if err := json.Unmarshal(r.Result, &st); err != nil {
-		return nil, false, fmt.Errorf("read input record: %w", err)
+	ok, err := remotecall.LoadSide(ctx, c.s.kind.deps.Calls, c.Record(), inputSide, &st)
+	if !ok || err != nil {
+		return nil, false, err
 	}
 	if st.Answers == nil {
 		st.Answers = map[string]json.RawMessage{}
@@ -88,22 +84,10 @@ func (c *call) loadInput(ctx context.Context) (*inputState, bool, error) {
 	return &st, true, nil
 }
 
-// saveInput commits st; the record is always Ended (it is bookkeeping,
-// not remote work: nothing cancels or follows it).
+// saveInput commits st; the record is a side record (remotecall.SaveSide:
+// bookkeeping, not remote work — nothing cancels or follows it).
 func (c *call) saveInput(ctx context.Context, st *inputState, status string) error {
-	b, err := json.Marshal(st)
-	if err != nil {
-		return err
-	}
-	main := c.Record()
-	rec := workrun.RemoteCall{RunID: main.RunID, NodeID: main.NodeID, CallKey: inputKey(main.CallKey),
-		AgentURL: main.AgentURL, Origin: main.Origin, MessageID: main.MessageID, TaskID: main.TaskID,
-		RemoteState: status, Result: b, Ended: true}
-	rec = c.red.Record(rec)
-	if err := c.s.kind.deps.Calls.SaveRemoteCall(ctx, rec); err != nil {
-		return fmt.Errorf("save input record: %w", err)
-	}
-	return nil
+	return remotecall.SaveSide(ctx, c.s.kind.deps.Calls, c.Record(), inputSide, status, st, c.red)
 }
 
 // newServerRound starts the state of a server round.
@@ -148,7 +132,7 @@ func (c *call) gather(ctx context.Context, st *inputState) error {
 			st.Round++
 			return c.ask(ctx, st, key, err.Error())
 		}
-		c.keep(st, st.Asking, res)
+		c.keep(st, st.Asking, res, d.Secret)
 		st.Asking = ""
 	}
 	for _, key := range slices.Sorted(keysOf(st.Requests)) {
@@ -170,7 +154,7 @@ func (c *call) gather(ctx context.Context, st *inputState) error {
 			if err != nil {
 				return err
 			}
-			c.keep(st, key, res)
+			c.keep(st, key, res, false)
 			continue
 		}
 		st.Round++
@@ -179,14 +163,15 @@ func (c *call) gather(ctx context.Context, st *inputState) error {
 	return c.saveInput(ctx, st, "answered")
 }
 
-// keep records one answer: saved without its secret fields, held whole in
-// memory when it had any.
-func (c *call) keep(st *inputState, key string, res mcp.ElicitResult) {
+// keep records one answer: saved without its secret fields (all of them
+// when the person marked the answer secret), held whole in memory when it
+// had any.
+func (c *call) keep(st *inputState, key string, res mcp.ElicitResult, secret bool) {
 	saved := res
 	if schema := schemaOf(st.Requests[key]); schema != nil && res.Content != nil {
 		saved.Content = map[string]any{}
 		for k, v := range res.Content {
-			if schema.Properties[k].Secret() {
+			if secret || schema.Properties[k].Secret() {
 				continue
 			}
 			saved.Content[k] = v
@@ -362,6 +347,9 @@ func roundKey(callKey string, n int) string {
 // a save failed, the server asked what Workrun does not do): nothing was
 // sent. p is the first call's parameters.
 func (c *call) answerMRTR(ctx context.Context, srv MCPClient, st *inputState, p mcp.CallParams) (res *mcp.CallResult, timedOut bool, err, stop error) {
+	if st.ServerRound > maxServerRounds {
+		return nil, false, nil, fmt.Errorf("the server asked again %d times; Workrun stops answering", maxServerRounds)
+	}
 	if err := c.gather(ctx, st); err != nil {
 		return nil, false, nil, err
 	}
@@ -376,6 +364,10 @@ func (c *call) answerMRTR(ctx context.Context, srv MCPClient, st *inputState, p 
 	c.forget(st)
 	return res, timedOut, err, nil
 }
+
+// maxServerRounds bounds how often one call may come back input_required
+// (a server that asks forever, or sheds load with requestState alone).
+const maxServerRounds = 20
 
 // mrtr answers input_required results round after round until the call
 // has another answer (a result, a task, an error) or Workrun must stop.
@@ -521,7 +513,7 @@ func (c *call) onRequest(ctx context.Context, r mcp.InputRequest) (json.RawMessa
 	if err != nil || !ok {
 		return nil, mcp.ErrAskPerson // the call stops; gather says why
 	}
-	c.keep(st, "stream", res)
+	c.keep(st, "stream", res, false)
 	st.Sent = true
 	if err := c.saveInput(ctx, st, "sent"); err != nil {
 		return nil, err

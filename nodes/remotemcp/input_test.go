@@ -4,17 +4,26 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"workrun/artifacts"
 	"workrun/mcp/demoserver"
+	"workrun/nodes/remotemcp"
+	"workrun/nodes/start"
+	"workrun/store"
 	"workrun/store/storetest"
 	"workrun/workrun"
 )
@@ -445,5 +454,291 @@ func TestAnswer_SignIn(t *testing.T) {
 	}
 	if got := seen(); len(got) != 2 || got[0] != "" || got[1] != `{"action":"accept"}` {
 		t.Errorf("the server saw %q", got)
+	}
+}
+
+// TestAnswer_RequestStateOnly: an input_required result with a
+// requestState and nothing to answer (load shedding) is retried at once
+// with that state; a server that never stops is given up after a bound,
+// as a known failure (the tool never ran).
+func TestAnswer_RequestStateOnly(t *testing.T) {
+	for _, forever := range []bool{false, true} {
+		t.Run(fmt.Sprintf("forever=%v", forever), func(t *testing.T) {
+			var mu sync.Mutex
+			calls := 0
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				var m struct {
+					ID     json.RawMessage `json:"id"`
+					Method string          `json:"method"`
+					Params struct {
+						RequestState *string `json:"requestState"`
+					} `json:"params"`
+				}
+				json.NewDecoder(r.Body).Decode(&m) //nolint:errcheck // the client sends JSON
+				w.Header().Set("Content-Type", "application/json")
+				result := `{"resultType":"complete"}`
+				switch m.Method {
+				case "server/discover":
+					result = `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"serverInfo":{"name":"busy","version":"1"}}`
+				case "tools/list":
+					result = `{"resultType":"complete","tools":[{"name":"t","inputSchema":{"type":"object"}}]}`
+				case "tools/call":
+					mu.Lock()
+					calls++
+					mu.Unlock()
+					result = `{"resultType":"input_required","requestState":"later"}`
+					if !forever && m.Params.RequestState != nil && *m.Params.RequestState == "later" {
+						result = `{"resultType":"complete","content":[{"type":"text","text":"done"}]}`
+					}
+				}
+				io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":`+result+`}`) //nolint:errcheck // test server
+			}))
+			t.Cleanup(srv.Close)
+			e := newEnv(t, "")
+			r := e.run(t, flow(state, []workrun.NodeSpec{mcpNode("m", srv.URL+"/mcp", "t", `,"output":"answer"`)}), nil)
+			if !forever {
+				if r.Status != workrun.RunSucceeded || r.State["answer"] != "done" || calls != 2 {
+					t.Fatalf("run %s: %s; %d calls", r.Status, r.Reason, calls)
+				}
+				return
+			}
+			if r.Status != workrun.RunFailed || !strings.Contains(r.Reason, "asked again 20 times") || calls != 21 {
+				t.Fatalf("run %s: %s; %d calls", r.Status, r.Reason, calls)
+			}
+		})
+	}
+}
+
+// TestAnswer_SecretFieldNeverSaved: a form field with format password is
+// sent to the server but reaches no file of the data directory (SQLite,
+// its WAL, artifacts) and no node message.
+func TestAnswer_SecretFieldNeverSaved(t *testing.T) {
+	const pin = "s3cret-pin-4711"
+	var got []string
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				InputResponses map[string]json.RawMessage `json:"inputResponses"`
+			} `json:"params"`
+		}
+		json.NewDecoder(r.Body).Decode(&m) //nolint:errcheck // the client sends JSON
+		w.Header().Set("Content-Type", "application/json")
+		result := `{"resultType":"complete"}`
+		switch m.Method {
+		case "server/discover":
+			result = `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"serverInfo":{"name":"vault","version":"1"}}`
+		case "tools/list":
+			result = `{"resultType":"complete","tools":[{"name":"open","inputSchema":{"type":"object"}}]}`
+		case "tools/call":
+			if a, ok := m.Params.InputResponses["pin"]; ok {
+				mu.Lock()
+				got = append(got, string(a))
+				mu.Unlock()
+				result = `{"resultType":"complete","content":[{"type":"text","text":"opened"}]}`
+			} else {
+				result = `{"resultType":"input_required","inputRequests":{"pin":{"method":"elicitation/create","params":{"message":"PIN?","requestedSchema":{"type":"object","properties":{"user":{"type":"string"},"pin":{"type":"string","format":"password"}},"required":["pin"]}}}}}`
+			}
+		}
+		io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":`+result+`}`) //nolint:errcheck // test server
+	}))
+	t.Cleanup(srv.Close)
+	e := newEnv(t, "")
+	r := e.run(t, flow(state, []workrun.NodeSpec{mcpNode("m", srv.URL+"/mcp", "open", `,"output":"answer"`)}), nil)
+	e.waitsFor(t, r, "m", 1, "PIN?")
+	r = e.answer(t, r.ID, "m", 1, workrun.AnswerAccept, `{"user":"ada","pin":"`+pin+`"}`)
+	if r.Status != workrun.RunSucceeded || r.State["answer"] != "opened" {
+		t.Fatalf("run %s: %s", r.Status, r.Reason)
+	}
+	if len(got) != 1 || !strings.Contains(got[0], pin) || !strings.Contains(got[0], `"user":"ada"`) {
+		t.Fatalf("the server got %q", got)
+	}
+	if msgs := e.messages(t, r.ID, "m"); slices.ContainsFunc(msgs, func(m string) bool { return strings.Contains(m, pin) }) {
+		t.Errorf("a message holds the secret: %q", msgs)
+	}
+	err := filepath.WalkDir(e.dir, func(p string, de fs.DirEntry, err error) error {
+		if err != nil || de.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if bytes.Contains(b, []byte(pin)) {
+			t.Errorf("%s holds the secret", p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// decideChild is the test binary as a person's answering process: it
+// gives the answer in WORKRUN_MCP_CHILD_DECIDE (round 1, form content) to
+// node m of run WORKRUN_MCP_CHILD_RUN — the run goes on in this process —
+// prints the run id and waits to be killed.
+func decideChild(dir string) int {
+	ctx := context.Background()
+	st, err := store.Open(ctx, dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	arts, err := artifacts.New(dir, st)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	eng := workrun.NewEngine(st, arts, start.Kind{}, remotemcp.New(remotemcp.Deps{Calls: st}))
+	id := os.Getenv("WORKRUN_MCP_CHILD_RUN")
+	if _, err := eng.RecoverInterrupted(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if err := eng.Decide(ctx, workrun.Decision{RunID: id, NodeID: "m", Round: 1, Content: json.RawMessage(os.Getenv("WORKRUN_MCP_CHILD_DECIDE"))}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Println("run", id)
+	select {} // killed by the parent
+}
+
+// TestAnswer_KilledAfterThePersonAnswered: the person's answer is given in
+// a real process (Decide), which commits it as sent and sends it; that
+// process is SIGKILLed while the answer is held before the server. A new
+// process resumes: the task's tasks/update goes out once more — the server
+// still waits for the key — and the server gets the answer exactly once;
+// an MRTR retry is not sent again.
+func TestAnswer_KilledAfterThePersonAnswered(t *testing.T) {
+	for _, task := range []string{"always", "never"} {
+		t.Run("task="+task, func(t *testing.T) {
+			d, durl := modernDemo(t)
+			p, purl := startHoldProxy(t, durl, true)
+			dir := t.TempDir()
+			runner, runID := storetest.StartChild(t, "WORKRUN_MCP_CHILD_DIR="+dir, "WORKRUN_MCP_CHILD_URL="+purl,
+				"WORKRUN_MCP_CHILD_TOOL=survey", `WORKRUN_MCP_CHILD_CFG=,"arguments":{"topic":"{{q}}"},"task":"`+task+`"`)
+			st, err := store.Open(t.Context(), dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			waitUntil(t, 60*time.Second, func() bool {
+				r, err := st.GetRun(t.Context(), runID)
+				return err == nil && r.Status == workrun.RunInterrupted
+			})
+			st.Close()
+			storetest.Kill(t, runner)
+			decider, _ := storetest.StartChild(t, "WORKRUN_MCP_CHILD_DIR="+dir, "WORKRUN_MCP_CHILD_RUN="+runID,
+				`WORKRUN_MCP_CHILD_DECIDE={"region":"Yunnan"}`)
+			select {
+			case <-p.held:
+			case <-time.After(60 * time.Second):
+				t.Fatal("the answering process never sent the answer")
+			}
+			storetest.Kill(t, decider)
+			regionAnswers := func() int {
+				n := 0
+				for _, r := range d.Requests() {
+					if strings.Contains(string(r.Params), `"inputResponses":{"region"`) {
+						n++
+					}
+				}
+				return n
+			}
+			e := newEnv(t, dir)
+			if _, err := e.eng.RecoverInterrupted(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			if err := e.eng.Resume(t.Context(), runID); err != nil {
+				t.Fatal(err)
+			}
+			r := e.wait(t, runID)
+			if task == "never" {
+				if r.Status != workrun.RunFailed || !strings.Contains(r.Reason, "not sent again") || regionAnswers() != 0 {
+					t.Fatalf("run %s: %s; the server got %d answers", r.Status, r.Reason, regionAnswers())
+				}
+				return
+			}
+			e.waitsFor(t, r, "m", 2, "How deep should the survey of Yunnan go?")
+			if n := regionAnswers(); n != 1 {
+				t.Errorf("the server got the answer %d times, want exactly 1", n)
+			}
+			r = e.answer(t, runID, "m", 2, workrun.AnswerAccept, `{"depth":"quick"}`)
+			if r.Status != workrun.RunSucceeded || r.State["answer"] != "Survey of tides: region Yunnan, quick." {
+				t.Fatalf("run %s: %s", r.Status, r.Reason)
+			}
+			if n := count(d, "tools/call", "survey"); n != 1 {
+				t.Errorf("tools/call survey = %d", n)
+			}
+		})
+	}
+}
+
+// TestAnswer_DemoSignIn: the demo's sign_in tool (a URL-mode elicitation)
+// as MRTR and as a task: the node shows the link, the person says done —
+// or declines.
+func TestAnswer_DemoSignIn(t *testing.T) {
+	for _, tc := range []struct {
+		task   string
+		action workrun.AnswerAction
+		want   string
+	}{
+		{"never", workrun.AnswerAccept, "signed in to the archive"},
+		{"always", workrun.AnswerAccept, "signed in to the archive"},
+		{"always", workrun.AnswerDecline, "sign-in to the archive not done (decline)"},
+	} {
+		t.Run(tc.task+"/"+string(tc.action), func(t *testing.T) {
+			_, url := modernDemo(t)
+			e := newEnv(t, "")
+			r := e.run(t, flow(state, []workrun.NodeSpec{mcpNode("m", url, "sign_in", `,"arguments":{"service":"the archive"},"output":"answer","task":"`+tc.task+`"`)}), nil)
+			q := e.waitsFor(t, r, "m", 1, "Sign in to the archive in your browser")
+			if q.Kind != workrun.QuestionSignIn || !strings.Contains(q.URL, "service=the+archive") {
+				t.Fatalf("question = %+v", q)
+			}
+			r = e.answer(t, r.ID, "m", 1, tc.action, "")
+			if r.Status != workrun.RunSucceeded || r.State["answer"] != tc.want {
+				t.Fatalf("run %s: %s %v", r.Status, r.Reason, r.State)
+			}
+		})
+	}
+}
+
+// TestAnswer_StopWhileWaiting: Stop while the node waits for the person
+// sends the one tasks/cancel of its task (also after a restart); an MRTR
+// call that waits has no task and gets none.
+func TestAnswer_StopWhileWaiting(t *testing.T) {
+	for _, tc := range []struct {
+		task    string
+		restart bool
+		cancels int
+	}{
+		{"always", false, 1},
+		{"always", true, 1},
+		{"never", false, 0},
+	} {
+		t.Run(fmt.Sprintf("task=%s/restart=%v", tc.task, tc.restart), func(t *testing.T) {
+			d, url := modernDemo(t)
+			e := newEnv(t, t.TempDir())
+			r := e.run(t, flow(state, []workrun.NodeSpec{surveyNode(url, `,"task":"`+tc.task+`"`)}), workrun.Values{"q": "tea"})
+			e.waitsFor(t, r, "m", 1, "Which region")
+			if tc.restart {
+				e = restart(t, e)
+			}
+			if err := e.eng.Stop(t.Context(), r.ID); err != nil {
+				t.Fatal(err)
+			}
+			waitUntil(t, 30*time.Second, func() bool {
+				got, err := e.st.GetRun(t.Context(), r.ID)
+				return err == nil && got.Status == workrun.RunStopped
+			})
+			if n := count(d, "tasks/cancel", ""); n != tc.cancels {
+				t.Errorf("%d tasks/cancel, want %d", n, tc.cancels)
+			}
+			if n := count(d, "tasks/update", ""); n != 0 {
+				t.Errorf("%d tasks/update after Stop", n)
+			}
+		})
 	}
 }
