@@ -255,7 +255,7 @@ func (f *mcpForm) showTools(tools []MCPTool, err error) {
 		}
 	}
 	if err != nil {
-		f.status.SetText("✗ " + err.Error())
+		f.status.SetText("✗ " + HumanError(err.Error()))
 		f.status.Show()
 		f.tools.Hide()
 		return
