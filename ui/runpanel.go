@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -51,6 +52,8 @@ type RunPanel struct {
 	title    *widget.Label
 	nodeErr  *widget.Label
 	decision *fyne.Container
+	ask      *fyne.Container // a remote's question (question.go)
+	askView  *questionView
 	io       *widget.Label
 	msgList  *widget.List
 	shown    *msgLog // messages of sel
@@ -63,6 +66,9 @@ type RunPanel struct {
 	OnResume   func()
 	OnRunAgain func()
 	OnDecide   func(d workrun.Decision)
+	// OnOpenURL opens a sign-in link when the person presses Open (never
+	// by itself); nil hides the button.
+	OnOpenURL func(u *url.URL)
 	// OnRunChanged is called when the panel starts showing another run
 	// ("" for none), so the remote task panel can follow it.
 	OnRunChanged func(runID string)
@@ -109,6 +115,7 @@ func NewRunPanel(readOnly bool) *RunPanel {
 	p.nodeErr.Wrapping = fyne.TextWrapWord
 	p.nodeErr.Hide()
 	p.decision = container.NewHBox()
+	p.ask = container.NewVBox()
 	p.io = widget.NewLabel("")
 	p.io.Wrapping = fyne.TextWrapWord
 	p.msgList = widget.NewList(func() int { return p.shownN },
@@ -129,7 +136,7 @@ func NewRunPanel(readOnly bool) *RunPanel {
 	// The node's title, error, inputs and outputs above its messages; both
 	// halves scroll on their own, so the panel stays usable when the window
 	// gives it only a few lines.
-	detailTop := container.NewVScroll(container.NewVBox(container.NewBorder(nil, nil, nil, p.decision, p.title), p.nodeErr, p.io))
+	detailTop := container.NewVScroll(container.NewVBox(container.NewBorder(nil, nil, nil, p.decision, p.title), p.nodeErr, p.ask, p.io))
 	detail := container.NewVSplit(detailTop, p.msgList)
 	detail.Offset = 0.45
 	split := container.NewHSplit(p.nodeList, detail)
@@ -253,7 +260,7 @@ func (p *RunPanel) Adopt(old *RunPanel) {
 	p.order, p.touched, p.sel, p.picked = old.order, old.touched, old.sel, old.picked
 	for id, n := range p.nodes {
 		if p.OnStatus != nil {
-			p.OnStatus(id, n.Status)
+			p.OnStatus(id, shownStatus(n))
 		}
 	}
 	p.dirtyHeader, p.dirtyNodes, p.dirtyDetail = true, true, true
@@ -324,7 +331,7 @@ func (p *RunPanel) setNode(n workrun.NodeRun) {
 		p.dirtyDetail = true
 	}
 	if p.OnStatus != nil {
-		p.OnStatus(n.NodeID, n.Status)
+		p.OnStatus(n.NodeID, shownStatus(n))
 	}
 }
 
@@ -508,7 +515,7 @@ func (p *RunPanel) nodeStatus(id string) string {
 	if !ok || n.Status == "" {
 		return StatusLabel(string(workrun.NodePending))
 	}
-	s := StatusLabel(string(n.Status))
+	s := StatusLabel(string(shownStatus(n)))
 	if n.Status == workrun.NodeStopped && p.run.Status == workrun.RunFailed && p.run.FailedNode != "" && p.run.FailedNode != id {
 		s = fmt.Sprintf(lang.X("run.stopped_by_failure", "stopped because %s failed"), p.run.FailedNode)
 	}
@@ -614,6 +621,7 @@ func (p *RunPanel) ioText(id string) string {
 // refreshDecision shows Approve/Reject or an answer box on a node waiting
 // for a person (docs/product.md W7).
 func (p *RunPanel) refreshDecision(id string) {
+	p.refreshQuestion(id) // question.go
 	p.decision.RemoveAll()
 	n := p.nodes[id]
 	waiting := n.Status == workrun.NodeInterrupted && p.run.Status == workrun.RunInterrupted && p.run.Interruption == workrun.InterruptedByHuman
