@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -51,6 +52,10 @@ func questionLine(q workrun.Question) string {
 type questionView struct {
 	key  string // run/node/round: the view is kept while its question is open
 	root *fyne.Container
+	// first is the input the keyboard goes to when the question appears;
+	// inputs are all its inputs.
+	first  fyne.Focusable
+	inputs []fyne.Focusable
 	// Set by the run panel; nil hides what needs it.
 	send    func(workrun.Decision)
 	openURL func(*url.URL)
@@ -119,6 +124,8 @@ func (v *questionView) text(q workrun.Question, decide func(workrun.Decision)) [
 	e.SetMinRowsVisible(2)
 	e.Wrapping = fyne.TextWrapWord
 	e.SetPlaceHolder(qText(msgQTypeAnswer))
+	v.first = e
+	v.inputs = append(v.inputs, e)
 	secret := widget.NewCheck(qText(msgQSecret), func(on bool) { e.Password = on; e.Refresh() })
 	problem := problemLabel()
 	answer := widget.NewButton(qText(msgQAnswer), func() {
@@ -131,6 +138,7 @@ func (v *questionView) text(q workrun.Question, decide func(workrun.Decision)) [
 		decide(d)
 	})
 	answer.Importance = widget.HighImportance
+	e.OnSubmitted = func(string) { answer.OnTapped() } // Shift+Enter
 	return []fyne.CanvasObject{e, problem, container.NewHBox(answer, secret)}
 }
 
@@ -143,6 +151,7 @@ func (v *questionView) signIn(q workrun.Question, decide func(workrun.Decision))
 	buttons := container.NewHBox()
 	done := widget.NewButton(qText(msgQDone), func() { decide(workrun.Decision{Approved: true, Action: workrun.AnswerAccept}) })
 	done.Importance = widget.HighImportance
+	v.first = done
 	buttons.Add(done)
 	buttons.Add(widget.NewButton(qText(msgQCopyLink), func() {
 		if app := fyne.CurrentApp(); app != nil {
@@ -193,10 +202,17 @@ func (v *questionView) form(q workrun.Question, decide func(workrun.Decision)) [
 		return append([]fyne.CanvasObject{l}, v.declineButtons(q, decide)...)
 	}
 	var inputs []*formInput
+	var submit func()
 	grid := container.New(&formLayout{})
 	for _, fd := range f.Fields {
-		in, obj := formWidget(fd)
+		in, obj := formWidget(fd, func() { submit() })
 		inputs = append(inputs, in)
+		if fo, ok := obj.(fyne.Focusable); ok {
+			v.inputs = append(v.inputs, fo)
+			if v.first == nil {
+				v.first = fo
+			}
+		}
 		label := fd.Label()
 		if fd.Required {
 			label += " *"
@@ -248,6 +264,10 @@ func (v *questionView) form(q workrun.Question, decide func(workrun.Decision)) [
 		decide(workrun.Decision{Approved: true, Action: workrun.AnswerAccept, Content: content})
 	})
 	answer.Importance = widget.HighImportance
+	submit = answer.OnTapped
+	if v.first == nil {
+		v.first = answer
+	}
 	row := container.NewHBox(answer)
 	for _, b := range v.declineButtons(q, decide) {
 		row.Add(b)
@@ -255,8 +275,9 @@ func (v *questionView) form(q workrun.Question, decide func(workrun.Decision)) [
 	return []fyne.CanvasObject{grid, summary, row}
 }
 
-// formWidget makes fd's input, filled with its default.
-func formWidget(fd workrun.FormField) (*formInput, fyne.CanvasObject) {
+// formWidget makes fd's input, filled with its default; Enter in a text
+// input submits the form.
+func formWidget(fd workrun.FormField, submit func()) (*formInput, fyne.CanvasObject) {
 	in := &formInput{field: fd, problem: problemLabel()}
 	switch fd.Kind {
 	case workrun.FormBoolean:
@@ -333,6 +354,7 @@ func formWidget(fd workrun.FormField) (*formInput, fyne.CanvasObject) {
 	if fd.Format != "" && fd.Format != "password" {
 		e.SetPlaceHolder(fd.Format)
 	}
+	e.OnSubmitted = func(string) { submit() }
 	in.value = func() (any, error) {
 		if fd.Kind == workrun.FormString {
 			if e.Text == "" {
@@ -444,7 +466,7 @@ var questionTexts = workrun.NewCatalog(map[qMsgID][2]string{
 	msgQAnswer:     {"Answer", "回答"},
 	msgQDone:       {"Done", "完成"},
 	msgQCopyLink:   {"Copy link", "复制链接"},
-	msgQOpenLink:   {"Open in browser", "在浏览器中打开"},
+	msgQOpenLink:   {"Open in browser", "打开链接"},
 	msgQSignInHint: {"Sign in at this address (Workrun does not open it by itself), then press Done:", "请在此地址登录（Workrun 不会自动打开），然后点击“完成”："},
 	msgQDecline:    {"Decline", "拒绝"},
 	msgQCancel:     {"Cancel request", "取消请求"},
@@ -471,9 +493,24 @@ func (p *RunPanel) refreshQuestion(id string) {
 	if p.askView != nil && p.askView.key == questionKey(p.runID, id, *q) {
 		return
 	}
+	old := p.askView
 	p.askView = newQuestionView(p.runID, id, *q, p.OnDecide, p.OnOpenURL)
 	p.ask.RemoveAll()
 	p.ask.Add(p.askView.root)
+	// The keyboard goes to the answer, unless the person is typing
+	// somewhere else.
+	if app := fyne.CurrentApp(); app != nil && p.askView.first != nil {
+		if c := app.Driver().CanvasForObject(p.ask); c != nil {
+			if f := c.Focused(); f == nil || old != nil && f == old.first || old != nil && old.owns(f) {
+				c.Focus(p.askView.first)
+			}
+		}
+	}
+}
+
+// owns reports whether f is one of the view's inputs.
+func (v *questionView) owns(f fyne.Focusable) bool {
+	return slices.Contains(v.inputs, f)
 }
 
 // OpenQuestion is a question the run shown waits on (the selected node's
