@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/http"
@@ -421,4 +422,229 @@ func buildPlainWorkrunB(b *testing.B) string {
 		b.Fatalf("go build: %v\n%s", err, out)
 	}
 	return bin
+}
+
+// mountSmallFS mounts a tmpfs of size on a new directory for the test (the
+// full-disk tests need a disk that fills). Mounting needs CAP_SYS_ADMIN:
+// make test runs as root; elsewhere the test is skipped, never under CI.
+func mountSmallFS(t *testing.T, size string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size+",mode=0700", "tmpfs", dir).CombinedOutput(); err != nil {
+		msg := fmt.Sprintf("cannot mount a %s tmpfs for the full-disk test: %v %s", size, err, out)
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	t.Cleanup(func() {
+		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {
+			t.Errorf("umount %s: %v %s", dir, err, out)
+		}
+	})
+	return dir
+}
+
+// fillDisk writes into path until the file system is full.
+func fillDisk(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	buf := make([]byte, 64<<10)
+	for {
+		if _, err := f.Write(buf); err != nil {
+			if !errors.Is(err, syscall.ENOSPC) {
+				t.Fatalf("filling the disk: %v", err)
+			}
+			return
+		}
+	}
+}
+
+type runJSON struct {
+	ID           string `json:"id"`
+	Status       string `json:"status"`
+	Interruption string `json:"interruption"`
+	Reason       string `json:"reason"`
+}
+
+// workrunJSON runs a command of the binary with --json and decodes its output.
+func workrunJSON(t *testing.T, bin, dir string, v any, args ...string) {
+	t.Helper()
+	out, err := exec.Command(bin, append([]string{"--data-dir", dir}, append(args, "--json")...)...).Output()
+	if err != nil {
+		t.Fatalf("workrun %v: %v\n%s", args, err, out)
+	}
+	if err := json.Unmarshal(out, v); err != nil {
+		t.Fatalf("workrun %v: %v\n%s", args, err, out)
+	}
+}
+
+// TestFullDiskRecord (issue 27 item 4): real `workrun run` processes on a
+// small tmpfs that fills. The run's final status cannot be saved; it is
+// retried, then kept in the space the store reserved when it opened. While
+// the disk is still full `workrun runs` reports the run as interrupted
+// because its final state could not be saved (never "running"); once space
+// is freed the next start saves that record, what had been saved is all
+// there, and resume refuses — a failed run never becomes succeeded, a
+// person's Stop is never undone — while `workrun stop` ends it.
+func TestFullDiskRecord(t *testing.T) {
+	bin := buildPlainWorkrun(t)
+	fsDir := mountSmallFS(t, "8m")
+	filler := filepath.Join(fsDir, "filler")
+
+	t.Run("failed", func(t *testing.T) {
+		dir := filepath.Join(fsDir, "failed")
+		flow := filepath.Join(t.TempDir(), "fill.json")
+		wf := fmt.Sprintf(`{"name":"fill","state":{"out":"text"},
+		"nodes":[{"id":"start","type":"start"},
+		 {"id":"fill","type":"process","config":{"command":["sh","-c","cat /dev/zero > %s 2>/dev/null; echo filled; exit 1"],"timeout_seconds":60,"stdout":"out"}},
+		 {"id":"end","type":"output","config":{"fields":["out"]}}],
+		"edges":[{"from":"start","to":"fill"},{"from":"fill","to":"end"}]}`, filler)
+		if err := os.WriteFile(flow, []byte(wf), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command(bin, "--data-dir", dir, "run", flow).CombinedOutput()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+			t.Fatalf("run on a full disk: %v, want exit 1\n%s", err, out)
+		}
+		if want := "interrupted (unsaved): the final state could not be saved (disk full); the run had ended failed"; !strings.Contains(string(out), want) {
+			t.Fatalf("run output lacks %q:\n%s", want, out)
+		}
+		var runs []runJSON
+		workrunJSON(t, bin, dir, &runs, "runs") // the disk is still full
+		if len(runs) != 1 || runs[0].Status != "interrupted" || runs[0].Interruption != "unsaved" {
+			t.Fatalf("runs on the full disk: %+v", runs)
+		}
+		id := runs[0].ID
+
+		if err := os.Remove(filler); err != nil {
+			t.Fatal(err)
+		}
+		checkUnsavedRecord(t, bin, dir, id, "the run had ended failed")
+		var show struct {
+			Nodes []struct {
+				ID       string `json:"node_id"`
+				Status   string `json:"status"`
+				Messages []struct {
+					Text string `json:"text"`
+				} `json:"messages"`
+			} `json:"nodes"`
+		}
+		workrunJSON(t, bin, dir, &show, "show", id)
+		saved := map[string]string{}
+		for _, n := range show.Nodes {
+			saved[n.ID] = n.Status
+			if n.ID == "start" && (len(n.Messages) == 0 || n.Messages[0].Text != "Started with no inputs") {
+				t.Errorf("start's saved message is lost: %+v", n.Messages)
+			}
+		}
+		if saved["start"] != "succeeded" {
+			t.Errorf("node records after the full disk: %v", saved)
+		}
+	})
+
+	t.Run("stopped", func(t *testing.T) {
+		dir := filepath.Join(fsDir, "stopped")
+		flow := filepath.Join(t.TempDir(), "wait.json")
+		wf := `{"name":"wait","nodes":[{"id":"start","type":"start"},
+		 {"id":"wait","type":"process","config":{"command":["sleep","300"],"timeout_seconds":600}}],
+		"edges":[{"from":"start","to":"wait"}]}`
+		if err := os.WriteFile(flow, []byte(wf), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(bin, "--data-dir", dir, "run", flow)
+		var out syncBuf
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+		deadline := time.Now().Add(2 * time.Minute)
+		for !strings.Contains(out.String(), `Running "sleep 300"`) {
+			if time.Now().After(deadline) {
+				t.Fatalf("the node never ran:\n%s", out.String())
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		fillDisk(t, filler)
+		if err := cmd.Process.Signal(os.Interrupt); err != nil { // a person's Stop
+			t.Fatal(err)
+		}
+		err := cmd.Wait()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+			t.Fatalf("stop on a full disk: %v, want exit 1\n%s", err, out.String())
+		}
+		if want := "the final state could not be saved (disk full); the run had ended stopped: stopped by the user"; !strings.Contains(out.String(), want) {
+			t.Fatalf("run output lacks %q:\n%s", want, out.String())
+		}
+		var runs []runJSON
+		workrunJSON(t, bin, dir, &runs, "runs")
+		if len(runs) != 1 || runs[0].Interruption != "unsaved" || !strings.Contains(runs[0].Reason, "stopped by the user") {
+			t.Fatalf("runs on the full disk: %+v", runs)
+		}
+		id := runs[0].ID
+		if err := os.Remove(filler); err != nil {
+			t.Fatal(err)
+		}
+		checkUnsavedRecord(t, bin, dir, id, "the run had ended stopped: stopped by the user")
+
+		stop, err := exec.Command(bin, "--data-dir", dir, "stop", id).CombinedOutput()
+		if err != nil {
+			t.Fatalf("workrun stop: %v\n%s", err, stop)
+		}
+		var sh struct{ Run runJSON }
+		workrunJSON(t, bin, dir, &sh, "show", id)
+		if sh.Run.Status != "stopped" {
+			t.Errorf("after workrun stop the run is %s (%s)", sh.Run.Status, sh.Run.Reason)
+		}
+	})
+}
+
+// checkUnsavedRecord: after space was freed, the next start saved the kept
+// record (no lock file is left), it reads as interrupted because the final
+// state could not be saved, and resume refuses it (exit 2), leaving it so.
+func checkUnsavedRecord(t *testing.T, bin, dir, id, ended string) {
+	t.Helper()
+	var sh struct{ Run runJSON }
+	workrunJSON(t, bin, dir, &sh, "show", id)
+	r := sh.Run
+	want := "the final state could not be saved (disk full); " + ended
+	if r.Status != "interrupted" || r.Interruption != "unsaved" || !strings.HasPrefix(r.Reason, want) {
+		t.Fatalf("after space was freed: %+v, want interrupted (unsaved) %q", r, want)
+	}
+	if locks, _ := filepath.Glob(filepath.Join(dir, "locks", "*.lock")); len(locks) != 0 {
+		t.Errorf("kept statuses were not saved into the record: %v left", locks)
+	}
+	out, err := exec.Command(bin, "--data-dir", dir, "resume", id).CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(string(out), "its final state could not be saved") {
+		t.Errorf("resume of the unsaved run: %v\n%s", err, out)
+	}
+	workrunJSON(t, bin, dir, &sh, "show", id)
+	if r = sh.Run; r.Status != "interrupted" || r.Interruption != "unsaved" {
+		t.Errorf("after resume was refused: %+v", r)
+	}
+}
+
+type syncBuf struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuf) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuf) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -81,6 +81,10 @@ func (c *Client) SendMessage(ctx context.Context, req SendMessageRequest) (*Send
 		return nil, fmt.Errorf("%s: %w: result must hold exactly one of task and message", method, ErrProtocol)
 	case res.Task != nil && res.Task.ID == "":
 		return nil, fmt.Errorf("%s: %w: result task has no id", method, ErrProtocol)
+	case res.Task != nil && res.Task.checkIDs() != nil:
+		return nil, fmt.Errorf("%s: %w", method, res.Task.checkIDs())
+	case res.Message != nil && res.Message.checkIDs() != nil:
+		return nil, fmt.Errorf("%s: %w", method, res.Message.checkIDs())
 	case res.Task != nil && req.Message.TaskID != "" && res.Task.ID != req.Message.TaskID:
 		return nil, fmt.Errorf("%s: %w: result names task %q, the message continues %q", method, ErrProtocol, clip([]byte(res.Task.ID)), req.Message.TaskID)
 	}
@@ -132,6 +136,9 @@ func (c *Client) CancelTask(ctx context.Context, taskID string) (*Task, error) {
 func (c *Client) taskCall(ctx context.Context, method, taskID string) (*Task, error) {
 	t, err := call[Task](ctx, c, method, rpcParams{taskID, c.tenant})
 	if err != nil {
+		return nil, fmt.Errorf("%s: %w", method, err)
+	}
+	if err := t.checkIDs(); err != nil {
 		return nil, fmt.Errorf("%s: %w", method, err)
 	}
 	if t.ID != taskID {

@@ -26,6 +26,9 @@ func (f *taskFollower) check(ev *StreamEvent) error {
 	if n := ev.members(); n != 1 {
 		return fmt.Errorf("%w: stream event has %d of task, message, statusUpdate, artifactUpdate; want exactly one", ErrProtocol, n)
 	}
+	if err := ev.checkIDs(); err != nil {
+		return err
+	}
 	got := ev.TaskID()
 	if got == "" {
 		if ev.Message != nil {

@@ -185,6 +185,9 @@ func followRun(ctx context.Context, env *Env, e *workrun.Engine, runID string, e
 	case <-time.After(5 * time.Second):
 	}
 	out.final(final)
+	if final.Interruption == workrun.InterruptedByUnsaved {
+		return ExitFailed // not resumable: the run had ended, only its record is short
+	}
 	return exitCode(final.Status)
 }
 
@@ -502,6 +505,8 @@ func (p *eventPrinter) final(r workrun.Run) {
 			}
 		} else if r.Interruption == workrun.InterruptedByExit || r.Interruption == workrun.InterruptedByUnreachable {
 			fmt.Fprintf(p.w, "  continue with: workrun resume %s\n", id)
+		} else if r.Interruption == workrun.InterruptedByUnsaved {
+			fmt.Fprintf(p.w, "  it cannot be resumed; free some disk space, then run the workflow again\n")
 		} else if r.Interruption == workrun.InterruptedByRemote {
 			fmt.Fprintf(p.w, "  the agent's request cannot be answered here: workrun stop %s (or run it again)\n", id)
 		}

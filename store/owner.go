@@ -39,6 +39,7 @@ type ownerLock struct {
 	id   string
 	file *os.File
 	path string
+	kept keptFile // statuses the database refused (unsaved.go)
 }
 
 func acquireOwner(dataDir string) (*ownerLock, error) {
@@ -84,8 +85,14 @@ func tryOwner(dir string) (*ownerLock, error) {
 			err = errors.New("lock file replaced")
 		}
 	}
+	if err == nil && reserve(f) != nil {
+		// No room now (the disk is full): the store still opens, to read;
+		// a status it cannot save then has no space kept for it.
+		err = f.Truncate(0)
+	}
 	if err != nil {
 		f.Close()
+		os.Remove(path)
 		return nil, err
 	}
 	return &ownerLock{id: id, file: f, path: path}, nil
@@ -111,9 +118,13 @@ func sweepLocks(dir string) {
 	}
 }
 
-// release removes the lock file, then drops the lock.
+// release removes the lock file, then drops the lock. A file that keeps a
+// run's status stays for the next Open (unsaved.go).
 func (l *ownerLock) release() error {
-	rerr := os.Remove(l.path)
+	var rerr error
+	if !l.hasKept() {
+		rerr = os.Remove(l.path)
+	}
 	cerr := l.file.Close()
 	return errors.Join(rerr, cerr)
 }
@@ -148,9 +159,10 @@ func probeOwner(path string) bool {
 	if err != nil {
 		return true
 	}
-	if !held {
+	if !held && len(fileKept(path)) == 0 {
 		// Stale: its process died without Close. Removed while we hold its
-		// lock (released by the deferred Close).
+		// lock (released by the deferred Close); one that keeps a run's
+		// status stays until Open saves it (unsaved.go).
 		os.Remove(path)
 	}
 	return held
@@ -212,7 +224,11 @@ func (s *Store) OrphanedRuns(ctx context.Context, st workrun.RunStatus) ([]workr
 			out = append(out, o.run)
 		}
 	}
-	return out, nil
+	// A run whose status was kept (unsaved.go) is not an orphan to recover:
+	// it is reported as kept until Open can save that.
+	return slices.DeleteFunc(s.withKept(out), func(r workrun.Run) bool {
+		return r.Interruption == workrun.InterruptedByUnsaved && r.Status != st
+	}), nil
 }
 
 // UpdateOrphanedRun saves r like UpdateRun, but only if the run is still in

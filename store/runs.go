@@ -66,7 +66,7 @@ func (s *Store) GetRun(ctx context.Context, id string) (workrun.Run, error) {
 	if err != nil {
 		return workrun.Run{}, fmt.Errorf("get run %s: %w", id, err)
 	}
-	return r, nil
+	return s.withKept([]workrun.Run{r})[0], nil
 }
 
 // ListRuns returns one page of runs, newest first, through the
@@ -128,7 +128,7 @@ func (s *Store) queryRuns(ctx context.Context, op, q string, args ...any) ([]wor
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
-	return out, nil
+	return s.withKept(out), nil
 }
 
 const runCols = `id, workflow_id, workflow_name, workflow, inputs, state, status,

@@ -110,6 +110,10 @@ func Open(ctx context.Context, dataDir string) (*Store, error) {
 	}
 	s.r.SetMaxOpenConns(4)
 	s.r.SetMaxIdleConns(4)
+	// Statuses processes that ended could only keep (a full disk) become
+	// the record now; if the disk is still full they stay kept, and reads
+	// go on reporting them (unsaved.go).
+	s.saveKept(ctx)
 	ok = true
 	return s, nil
 }

@@ -103,6 +103,11 @@ type Engine struct {
 	// zero means DefaultAbortTimeout.
 	AbortTimeout time.Duration
 
+	// SaveRetryFor is how long a run's final status (or a Stop's
+	// "stopping") that the store refuses is tried again before it is kept
+	// (UnsavedKeeper); zero means DefaultSaveRetryFor. Set before use.
+	SaveRetryFor time.Duration
+
 	// Errors receives what the engine cannot save (the store itself
 	// failing); nil means os.Stderr. Set before use.
 	Errors io.Writer
@@ -375,6 +380,8 @@ func (e *Engine) resume(ctx context.Context, runID string, d *Decision) error {
 		return &ClaimError{RunID: runID, Status: r.Status} // it ended since the node waited
 	case r.Status.Terminal():
 		return fmt.Errorf("status %s: %w", r.Status, ErrNotResumable)
+	case r.Status == RunInterrupted && r.Interruption == InterruptedByUnsaved:
+		return ErrUnsavedRun
 	case r.Status == RunInterrupted && r.Interruption == InterruptedByRemote && d == nil:
 		return fmt.Errorf("interrupted by its remote agent: %w", ErrRemoteInput)
 	case !slices.Contains(from, r.Status):

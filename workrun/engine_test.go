@@ -84,6 +84,7 @@ func newEngine(t testing.TB, fk fakeKind) (*workrun.Engine, *workruntest.MemStor
 	st := workruntest.NewMemStore()
 	e := workrun.NewEngine(st, nil, allKinds(fk)...)
 	e.AbortTimeout = 3 * time.Second
+	e.SaveRetryFor = 300 * time.Millisecond // a refused final status: a few tries, not seconds
 	return e, st
 }
 

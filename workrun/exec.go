@@ -90,9 +90,8 @@ type execution struct {
 	ctx     context.Context // canceled when the run fails, stops or exits
 	cancel  context.CancelFunc
 	results chan nodeResult
-	stopCh  chan struct{}
+	stopCh  chan struct{} // a Stop asked for (one waiting at most)
 	exitCh  chan struct{}
-	stopped sync.Once
 	exited  sync.Once
 	rerunCh chan rerunReq
 	dlReqs  chan deadlineReq
@@ -124,7 +123,7 @@ func newExecution(e *Engine, r Run, steps map[string]Step, recs []NodeRun) *exec
 		branch:  make(map[string]string),
 		resumed: make(map[string]bool),
 		results: make(chan nodeResult, len(wf.Nodes)),
-		stopCh:  make(chan struct{}),
+		stopCh:  make(chan struct{}, 1),
 		exitCh:  make(chan struct{}),
 		rerunCh: make(chan rerunReq),
 		dlReqs:  make(chan deadlineReq),
@@ -245,7 +244,14 @@ func (x *execution) rearm(statuses ...NodeStatus) {
 	}
 }
 
-func (x *execution) requestStop() { x.stopped.Do(func() { close(x.stopCh) }) }
+// requestStop asks the loop to stop the run; a Stop that could not be
+// saved leaves the run going on, so it can be asked for again.
+func (x *execution) requestStop() {
+	select {
+	case x.stopCh <- struct{}{}:
+	default: // one is waiting already
+	}
+}
 func (x *execution) requestExit() { x.exited.Do(func() { close(x.exitCh) }) }
 
 // reenter makes an interrupted node of this run pending again. It returns
@@ -285,8 +291,9 @@ func (x *execution) loop() {
 				}
 			}
 		case <-stopCh:
-			stopCh = nil
-			x.beginAbort("", texts.Text(msgStoppedByUser), false)
+			if x.beginAbort("", texts.Text(msgStoppedByUser), false) || x.mode != modeNormal {
+				stopCh = nil
+			}
 			continue
 		case <-exitCh:
 			exitCh = nil
@@ -671,18 +678,24 @@ func (x *execution) saveNodes(batch []NodeRun) error {
 
 // beginAbort ends scheduling after a failure (fail true) or Stop: the run is
 // saved "stopping" with its reason, running nodes are canceled and every
-// abort hook starts, concurrently, on a detached bounded context.
-func (x *execution) beginAbort(node, reason string, fail bool) {
+// abort hook starts, concurrently, on a detached bounded context. A Stop is
+// saved (or kept, UnsavedKeeper) before anything else of it happens; one
+// that can be neither is refused loudly and the run goes on (false). A
+// failure aborts whatever the save did: its final status is tried again.
+func (x *execution) beginAbort(node, reason string, fail bool) bool {
 	if x.mode != modeNormal {
-		return
+		return false
+	}
+	r := x.run
+	r.Status, r.Reason, r.FailedNode = RunStopping, reason, node
+	r.State = maps.Clone(r.State)
+	if err := x.e.saveFinal(r); err != nil && !fail {
+		x.e.report(x.run.ID, "", unsavedTexts.Msg(msgStopNotSaved, err))
+		return false
 	}
 	x.mode = modeAborting
 	x.failRun = fail
-	x.run.Status, x.run.Reason, x.run.FailedNode = RunStopping, reason, node
-	x.run.State = maps.Clone(x.run.State)
-	if err := x.e.saveRun(context.Background(), x.run); err == nil {
-		x.e.publishRun(x.run)
-	}
+	x.run = r
 	x.cancel()
 	x.abortStart = time.Now()
 	x.deadline = time.After(x.e.abortTimeout() + hookGrace)
@@ -694,6 +707,7 @@ func (x *execution) beginAbort(node, reason string, fail bool) {
 		x.callHookLocked(h)
 	}
 	x.hmu.Unlock()
+	return true
 }
 
 func (x *execution) beginExit() {
@@ -817,9 +831,7 @@ func (x *execution) finish() {
 		}
 	}
 	x.run.State = maps.Clone(x.run.State)
-	if err := x.e.saveRun(context.Background(), x.run); err == nil {
-		x.e.publishRun(x.run)
-	}
+	_ = x.e.saveFinal(x.run) // a failure is reported (and kept) there
 	x.e.dropAnswers(x.run.ID)
 	x.e.finished(x, parked)
 }

@@ -70,6 +70,9 @@ func NewCatalog[K ~string](entries map[K][2]string) Catalog[K] {
 type Text struct {
 	Key  string   `json:"key,omitempty"`
 	Args []string `json:"args,omitempty"`
+	// Repeat, on a progress line, counts the earlier lines of its stream it
+	// stands for (Message.Repeat: rendered "(+N updates)" by the message).
+	Repeat int64 `json:"repeat,omitempty"`
 }
 
 // Plain is verbatim text with no catalogue key (a record from before keys,

@@ -35,7 +35,7 @@ const (
 func (e *Engine) line(runID, nodeID string, msg Text) Message {
 	msg = capText(msg)
 	return Message{RunID: runID, NodeID: nodeID, Time: e.now().UTC(), Key: msg.Key, Args: msg.Args,
-		Text: cutString(msg.String(), 2*MaxMessageBytes)}
+		Text: cutString(msg.String(), 2*MaxMessageBytes), Repeat: msg.Repeat}
 }
 
 // capText cuts msg's arguments so that together they hold at most

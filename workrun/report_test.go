@@ -146,8 +146,8 @@ func TestFailedSavesAreReported(t *testing.T) {
 		if got := messageTexts(t, st, r.ID, ""); !containsLine(got, "saving the run as succeeded failed: disk full") {
 			t.Errorf("run messages %q", got)
 		}
-		if fails.Load() != 2 {
-			t.Errorf("the save was tried %d times, want 2 (one retry)", fails.Load())
+		if fails.Load() < 3 {
+			t.Errorf("the save was tried %d times, want it tried again within SaveRetryFor", fails.Load())
 		}
 		if errs.String() != "" {
 			t.Errorf("Errors got %q although the report was saved", errs.String())

@@ -219,7 +219,8 @@ func progressIn(nc *workruntest.NodeContext, lang string) []string {
 func render(ts []workrun.Text, lang string) []string {
 	var out []string
 	for _, t := range ts {
-		out = append(out, t.In(lang))
+		// As the store renders it: the count of the lines it stands for last.
+		out = append(out, workrun.Message{Key: t.Key, Args: t.Args, Repeat: t.Repeat}.In(lang))
 	}
 	return out
 }

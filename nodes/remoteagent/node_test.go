@@ -3,6 +3,7 @@ package remoteagent
 import (
 	"context"
 	"errors"
+	"fmt"
 	"iter"
 	"slices"
 	"strings"
@@ -151,9 +152,9 @@ func TestRun_StreamingDurableOrder(t *testing.T) {
 			t.Errorf("missing message %q in %q", want, msgs)
 		}
 	}
-	// Chunks that follow within progressEvery are shown as the newest with
-	// a count, before the closing line.
-	if diff := cmp.Diff([]string{"Result a1: Hello, ", "Result a2: second (+1 updates)"}, progressIn(nc, "en")); diff != "" {
+	// Chunks that follow within progressEvery are held, one per artifact,
+	// and shown before the closing line.
+	if diff := cmp.Diff([]string{"Result a1: Hello, ", "Result a1: world", "Result a2: second"}, progressIn(nc, "en")); diff != "" {
 		t.Errorf("progress lines (-want +got):\n%s", diff)
 	}
 	if agent.Calls("GetTask")+agent.Calls("SubscribeToTask") != 0 {
@@ -734,4 +735,39 @@ func contains(msgs []string, sub string) bool {
 		}
 	}
 	return false
+}
+
+// TestRun_UpdateCountOnItsOwnLine (issue 27 item 5): status updates and
+// artifact chunks arriving together are held per stream, so "(+N updates)"
+// stands on the line of the updates it counts — never on an artifact line
+// for the status updates before it — and the lines keep their order.
+func TestRun_UpdateCountOnItsOwnLine(t *testing.T) {
+	calls := newMemCalls()
+	nc := newNC("run1", "ra", workrun.Values{"prompt": "p", "n": 1.0, "flag": true, "obj": map[string]any{}})
+	agent := &fakeAgent{streaming: true, card: &a2a.AgentCard{Name: "Demo"}}
+	agent.SendStreamingMessageFunc = func(ctx context.Context, req a2a.SendMessageRequest) iter.Seq2[a2a.StreamEvent, error] {
+		return func(yield func(a2a.StreamEvent, error) bool) {
+			evs := []a2a.StreamEvent{taskEv("t1", a2a.TaskStateSubmitted, ""),
+				statusEv("t1", a2a.TaskStateWorking, "step 0"), // the state's first line: committed
+				artifactEv("t1", "a1", "chunk 0", false)}
+			for i := 1; i <= 5; i++ {
+				evs = append(evs, statusEv("t1", a2a.TaskStateWorking, fmt.Sprintf("step %d", i)))
+			}
+			evs = append(evs, artifactEv("t1", "a1", "chunk 1", true), artifactEv("t1", "a1", "chunk 2", true),
+				statusEv("t1", a2a.TaskStateCompleted, ""))
+			for _, ev := range evs {
+				if !yield(ev, nil) {
+					return
+				}
+			}
+		}
+	}
+	st := compile(t, Deps{Calls: calls, Connect: connectTo(agent)}, baseCfg)
+	if _, err := st.Run(t.Context(), nc); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"Result a1: chunk 0", "Remote task: working — step 5 (+4 updates)", "Result a1: chunk 2 (+1 update)"}
+	if diff := cmp.Diff(want, progressIn(nc, "en")); diff != "" {
+		t.Errorf("progress lines (-want +got):\n%s", diff)
+	}
 }

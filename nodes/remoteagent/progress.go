@@ -1,6 +1,8 @@
 package remoteagent
 
 import (
+	"cmp"
+	"slices"
 	"strconv"
 	"time"
 
@@ -39,17 +41,37 @@ const (
 )
 
 // progressFeed throttles a call's progress lines. It is owned by the
-// goroutine running the node.
+// goroutine running the node. Each stream (the status, the agent's
+// messages, one artifact) has its own pending line and count, so a count
+// always stands on the line of the updates it counts: an artifact line
+// never carries the status updates it followed.
 type progressFeed struct {
-	last    time.Time    // when the last line went out
-	pending progressLine // the newest line not shown yet
-	skipped int64        // lines not shown since the last one, pending included
+	last    time.Time // when the last line went out
+	pending []pendingLine
+	seq     uint64 // order of the pending lines
 	// durable: states whose first line was committed.
 	durable map[a2a.TaskState]bool
 	// prev is the last status seen, to drop an exact repeat.
 	prevState a2a.TaskState
 	prevText  string
 	hasPrev   bool
+}
+
+// pendingLine is the newest line of one stream not shown yet; skipped
+// counts that stream's lines since its last one shown, this one included.
+type pendingLine struct {
+	line    progressLine
+	skipped int64
+	seq     uint64
+}
+
+// maxPendingStreams bounds the streams held between two lines: an agent
+// writing to many artifacts at once gets them shown, not held without end.
+const maxPendingStreams = 8
+
+// stream says which lines replace one another.
+func (l progressLine) stream() progressLine {
+	return progressLine{kind: l.kind, artifactID: l.artifactID}
 }
 
 // firstOf reports whether s has not had a committed line yet, and marks it.
@@ -71,56 +93,64 @@ func (f *progressFeed) repeat(s a2a.TaskState, text string) bool {
 	return same
 }
 
-// add shows l now, or keeps it as the pending line when the last line went
-// out less than progressEvery ago.
+// addProgress shows l now, or keeps it as its stream's pending line when
+// the last line went out less than progressEvery ago. Shown now, it counts
+// the lines of its stream it replaced; the other streams' pending lines go
+// out before it, each with its own count.
 func (c *call) addProgress(l progressLine) {
 	f := &c.feed
 	now := time.Now()
-	if now.Sub(f.last) < progressEvery {
-		f.pending = l
-		f.skipped++
+	i := slices.IndexFunc(f.pending, func(p pendingLine) bool { return p.line.stream() == l.stream() })
+	if now.Sub(f.last) < progressEvery && (i >= 0 || len(f.pending) < maxPendingStreams) {
+		f.seq++
+		if i >= 0 {
+			f.pending[i].line, f.pending[i].skipped, f.pending[i].seq = l, f.pending[i].skipped+1, f.seq
+		} else {
+			f.pending = append(f.pending, pendingLine{line: l, skipped: 1, seq: f.seq})
+		}
 		return
 	}
-	more := f.skipped
-	f.pending, f.skipped, f.last = progressLine{}, 0, now
+	var more int64
+	if i >= 0 {
+		more = f.pending[i].skipped
+		f.pending = slices.Delete(f.pending, i, i+1)
+	}
+	c.flushProgress()
+	f.last = now
 	c.progress(l.msg(more))
 }
 
-// flushProgress shows the pending line, standing for the lines it replaced.
-// It runs before every committed message, so lines keep their order.
+// flushProgress shows the pending lines, oldest first, each standing for
+// the lines of its stream it replaced. It runs before every committed
+// message, so lines keep their order.
 func (c *call) flushProgress() {
 	f := &c.feed
-	if f.pending.kind == progressNone {
+	if len(f.pending) == 0 {
 		return
 	}
-	l, more := f.pending, f.skipped-1
-	f.pending, f.skipped, f.last = progressLine{}, 0, time.Now()
-	c.progress(l.msg(more))
+	slices.SortFunc(f.pending, func(a, b pendingLine) int { return cmp.Compare(a.seq, b.seq) })
+	for _, p := range f.pending {
+		c.progress(p.line.msg(p.skipped - 1))
+	}
+	f.pending, f.last = f.pending[:0], time.Now()
 }
 
-// msg is the line as a node message; more > 0 adds "(+N updates)".
+// msg is the line as a node message; more > 0 is the count of earlier
+// lines of its stream it stands for (workrun.Text.Repeat: "(+N updates)").
 func (l progressLine) msg(more int64) workrun.Text {
-	switch l.kind {
-	case progressArtifact:
-		if more > 0 {
-			return texts.Msg(msgArtifactCoalesced, l.artifactID, l.text, groupDigits(more))
-		}
-		return texts.Msg(msgArtifact, l.artifactID, l.text)
-	case progressMessage:
-		if more > 0 {
-			return texts.Msg(msgStatusLineCoalesced, l.text, groupDigits(more))
-		}
-		return texts.Msg(msgStatusLine, l.text)
-	}
+	var t workrun.Text
 	switch {
-	case more > 0 && l.text != "":
-		return stateMsg("status_text_coalesced", l.state, l.text, groupDigits(more))
-	case more > 0:
-		return stateMsg("status_coalesced", l.state, groupDigits(more))
+	case l.kind == progressArtifact:
+		t = texts.Msg(msgArtifact, l.artifactID, l.text)
+	case l.kind == progressMessage:
+		t = texts.Msg(msgStatusLine, l.text)
 	case l.text != "":
-		return stateMsg("status_text", l.state, l.text)
+		t = stateMsg("status_text", l.state, l.text)
+	default:
+		t = stateMsg("status", l.state)
 	}
-	return stateMsg("status", l.state)
+	t.Repeat = more
+	return t
 }
 
 // groupDigits writes n with thousands separators: 1234567 → "1,234,567".
