@@ -61,6 +61,9 @@ func answerInWindow(t *testing.T, g guiTest, lng, mcpURL string, d *demoserver.S
 
 	scr := startXvfb(t, sw, sh)
 	scr.shots = filepath.Join(g.tmp, "steps-"+lng)
+	if d := os.Getenv("WORKRUN_GUI_STEPS"); d != "" {
+		scr.shots = filepath.Join(d, lng) // kept after the test
+	}
 	env := append(withDisplay(appEnv(home), scr.display), sessionKeyring(t, home)...)
 	if lng == "zh" {
 		env = append(env, "LANG=zh_CN.UTF-8")
@@ -73,7 +76,8 @@ func answerInWindow(t *testing.T, g guiTest, lng, mcpURL string, d *demoserver.S
 	scr.shot(t, "0-start")
 
 	// Open the saved workflow from the list (its first row) and run it.
-	scr.click(t, 60, 105)
+	scr.click(t, 40, 208)
+	scr.shot(t, "0-clicked")
 	scr.waitTitle(t, app, win, "^Workrun — Survey$")
 	scr.key(t, "ctrl+r")
 	runID := waitQuestionRound(t, g.bin, data, wfID, 1, app)

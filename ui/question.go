@@ -488,7 +488,15 @@ func (p *RunPanel) refreshQuestion(id string) {
 	if p.readOnly || q == nil || n.Status != workrun.NodeInterrupted || p.OnDecide == nil || p.run.Status == workrun.RunStopping || p.run.Status.Terminal() {
 		p.askView = nil
 		p.ask.RemoveAll()
+		if p.detail.Offset == askOffset {
+			p.detail.SetOffset(detailOffset)
+		}
 		return
+	}
+	// The question says what the node's reason says; it gets the room.
+	p.nodeErr.Hide()
+	if p.detail.Offset == detailOffset {
+		p.detail.SetOffset(askOffset)
 	}
 	if p.askView != nil && p.askView.key == questionKey(p.runID, id, *q) {
 		return
@@ -501,11 +509,28 @@ func (p *RunPanel) refreshQuestion(id string) {
 	// somewhere else.
 	if app := fyne.CurrentApp(); app != nil && p.askView.first != nil {
 		if c := app.Driver().CanvasForObject(p.ask); c != nil {
-			if f := c.Focused(); f == nil || old != nil && f == old.first || old != nil && old.owns(f) {
+			if f := c.Focused(); !typingIn(f) || old != nil && old.owns(f) {
 				c.Focus(p.askView.first)
 			}
 		}
 	}
+}
+
+// Offsets of the run panel's detail split: the node's detail gets more of
+// it while a question is shown.
+const (
+	detailOffset = 0.45
+	askOffset    = 0.8
+)
+
+// typingIn reports whether f is a text input (the person may be typing
+// there: a question does not take the keyboard from it).
+func typingIn(f fyne.Focusable) bool {
+	switch f.(type) {
+	case *widget.Entry, *widget.SelectEntry:
+		return true
+	}
+	return false
 }
 
 // owns reports whether f is one of the view's inputs.

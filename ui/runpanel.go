@@ -54,6 +54,7 @@ type RunPanel struct {
 	decision *fyne.Container
 	ask      *fyne.Container // a remote's question (question.go)
 	askView  *questionView
+	detail   *container.Split // the node's detail above its messages
 	io       *widget.Label
 	msgList  *widget.List
 	shown    *msgLog // messages of sel
@@ -138,7 +139,8 @@ func NewRunPanel(readOnly bool) *RunPanel {
 	// gives it only a few lines.
 	detailTop := container.NewVScroll(container.NewVBox(container.NewBorder(nil, nil, nil, p.decision, p.title), p.nodeErr, p.ask, p.io))
 	detail := container.NewVSplit(detailTop, p.msgList)
-	detail.Offset = 0.45
+	detail.Offset = detailOffset
+	p.detail = detail
 	split := container.NewHSplit(p.nodeList, detail)
 	split.Offset = 0.34
 	p.root = container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, p.actions, p.header), p.note, p.reason), nil, nil, nil, split)
