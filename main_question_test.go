@@ -53,7 +53,7 @@ func answerInWindow(t *testing.T, g guiTest, lng, mcpURL string, d *demoserver.S
 	if err := os.MkdirAll(filepath.Dir(prefs), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(prefs, []byte(`{"layout.bottom_height":360,"layout.list_width":150,"layout.inspector_width":200}`), 0o600); err != nil {
+	if err := os.WriteFile(prefs, []byte(`{"layout.bottom_height":480,"layout.list_width":150,"layout.inspector_width":200}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	topic := "coffee " + lng
@@ -146,7 +146,11 @@ func answerInWindow(t *testing.T, g guiTest, lng, mcpURL string, d *demoserver.S
 		}
 	}
 	if regions == 0 || depths != 1 {
-		t.Errorf("the server got the region in %d requests and the depth %d times (want the depth once)", regions, depths)
+		var sent []string
+		for _, r := range d.Requests() {
+			sent = append(sent, r.Method+" "+string(r.Params))
+		}
+		t.Errorf("the server got the region in %d requests and the depth %d times (want the depth once):\n%s", regions, depths, strings.Join(sent, "\n"))
 	}
 	for _, bad := range []string{"DATA RACE", "panic:"} {
 		if strings.Contains(app.out.String(), bad) {
