@@ -47,15 +47,6 @@ func answerInWindow(t *testing.T, g guiTest, lng, mcpURL string, d *demoserver.S
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	// The person once dragged the run panel taller (a saved preference):
-	// the form has room on the small screen.
-	prefs := filepath.Join(home, ".config", "fyne", "app.workrun.desktop", "preferences.json")
-	if err := os.MkdirAll(filepath.Dir(prefs), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(prefs, []byte(`{"layout.bottom_height":480,"layout.list_width":150,"layout.inspector_width":200}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	topic := "coffee " + lng
 	wfID := saveSurveyWorkflow(t, data, mcpURL, topic)
 
@@ -79,6 +70,11 @@ func answerInWindow(t *testing.T, g guiTest, lng, mcpURL string, d *demoserver.S
 	scr.click(t, 40, 208)
 	scr.shot(t, "0-clicked")
 	scr.waitTitle(t, app, win, "^Workrun — Survey$")
+	// Drag the divider above the run panel up: the form gets room on the
+	// small screen.
+	scr.drag(t, sw/2, 401, sw/2, 180)
+	scr.shot(t, "0-panel")
+	seen := len(d.Requests())
 	scr.key(t, "ctrl+r")
 	runID := waitQuestionRound(t, g.bin, data, wfID, 1, app)
 	settle()
@@ -134,10 +130,7 @@ func answerInWindow(t *testing.T, g guiTest, lng, mcpURL string, d *demoserver.S
 	}
 	// The server got each answer once.
 	var regions, depths int
-	for _, r := range d.Requests() {
-		if !strings.Contains(string(r.Params), topic) && !strings.Contains(string(r.Params), region) {
-			continue
-		}
+	for _, r := range d.Requests()[seen:] {
 		if strings.Contains(string(r.Params), `"region":"`+region+`"`) {
 			regions++
 		}
@@ -147,7 +140,7 @@ func answerInWindow(t *testing.T, g guiTest, lng, mcpURL string, d *demoserver.S
 	}
 	if regions == 0 || depths != 1 {
 		var sent []string
-		for _, r := range d.Requests() {
+		for _, r := range d.Requests()[seen:] {
 			sent = append(sent, r.Method+" "+string(r.Params))
 		}
 		t.Errorf("the server got the region in %d requests and the depth %d times (want the depth once):\n%s", regions, depths, strings.Join(sent, "\n"))
