@@ -72,7 +72,7 @@ func answerInWindow(t *testing.T, g guiTest, lng, mcpURL string, d *demoserver.S
 	scr.waitTitle(t, app, win, "^Workrun — Survey$")
 	// Drag the divider above the run panel up: the form gets room on the
 	// small screen.
-	scr.drag(t, sw/2, 401, sw/2, 180)
+	scr.drag(t, sw/2, 473, sw/2, 150)
 	scr.shot(t, "0-panel")
 	seen := len(d.Requests())
 	scr.key(t, "ctrl+r")
