@@ -486,6 +486,9 @@ func (p *RunPanel) refreshQuestion(id string) {
 	n := p.nodes[id]
 	q := n.Question
 	if p.readOnly || q == nil || n.Status != workrun.NodeInterrupted || p.OnDecide == nil || p.run.Status == workrun.RunStopping || p.run.Status.Terminal() {
+		if p.askView != nil {
+			p.askPrev = p.askView // its input may still have the keyboard
+		}
 		p.askView = nil
 		p.ask.RemoveAll()
 		if p.detail.Offset == askOffset {
@@ -502,6 +505,10 @@ func (p *RunPanel) refreshQuestion(id string) {
 		return
 	}
 	old := p.askView
+	if old == nil {
+		old = p.askPrev
+	}
+	p.askView, p.askPrev = nil, nil
 	p.askView = newQuestionView(p.runID, id, *q, p.OnDecide, p.OnOpenURL)
 	p.ask.RemoveAll()
 	p.ask.Add(p.askView.root)
