@@ -72,7 +72,7 @@ func answerInWindow(t *testing.T, g guiTest, lng, mcpURL string, d *demoserver.S
 	scr.waitTitle(t, app, win, "^Workrun — Survey$")
 	// Drag the divider above the run panel up: the form gets room on the
 	// small screen.
-	scr.drag(t, sw/2, 473, sw/2, 150)
+	scr.drag(t, sw/2, runPanelDivider(t, g.importTool, scr), sw/2, 150)
 	scr.shot(t, "0-panel")
 	seen := len(d.Requests())
 	scr.key(t, "ctrl+r")
@@ -150,6 +150,29 @@ func answerInWindow(t *testing.T, g guiTest, lng, mcpURL string, d *demoserver.S
 			t.Errorf("workrun printed %q", bad)
 		}
 	}
+}
+
+// runPanelDivider finds the divider above the run panel — its height
+// depends on the language's font — by its black middle line in the
+// column x=600, between the middle and the bottom of the screen.
+func runPanelDivider(t *testing.T, importTool string, scr *screen) int {
+	t.Helper()
+	y0 := scr.height / 2
+	cmd := exec.Command(importTool, "-window", "root", "-crop", fmt.Sprintf("1x%d+600+%d", scr.height/2-40, y0), "txt:-")
+	cmd.Env = withDisplay(os.Environ(), scr.display)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("import: %v", err)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		var x, y int
+		if n, _ := fmt.Sscanf(line, "%d,%d:", &x, &y); n == 2 && strings.Contains(line, "#000000") {
+			return y0 + y
+		}
+	}
+	scr.shot(t, "no-divider")
+	t.Fatalf("no divider above the run panel (steps in %s)", scr.shots)
+	return 0
 }
 
 // saveSurveyWorkflow saves the one workflow of data dir data: a Remote MCP

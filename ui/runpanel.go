@@ -54,7 +54,7 @@ type RunPanel struct {
 	decision *fyne.Container
 	ask      *fyne.Container // a remote's question (question.go)
 	askView  *questionView
-	askPrev  *questionView // the last one shown, until another is
+	askPrev  *questionView    // the last one shown, until another is
 	detail   *container.Split // the node's detail above its messages
 	io       *widget.Label
 	msgList  *widget.List
