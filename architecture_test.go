@@ -19,7 +19,7 @@ import (
 // engine and its assets; node kinds reach persistence and secrets only
 // through the interfaces in their Deps, and share code only through
 // remotecall, which sees only the engine; the protocol clients import nothing
-// of the project but the SSE reader they share; the CLI reaches the data
+// of the project but the SSE reader and the JSON-RPC errors they share; the CLI reaches the data
 // directory only through cli.Services. It asks `go list -deps`, so indirect imports count too.
 func TestImportArrows(t *testing.T) {
 	rules := []struct {
@@ -31,13 +31,14 @@ func TestImportArrows(t *testing.T) {
 		{pkgs: "./ui", allowed: []string{"workrun/ui", "workrun/workrun", "workrun/assets"}},
 		{pkgs: "./nodes/...", forbid: []string{"workrun/store", "workrun/credentials", "workrun/artifacts", "workrun/ui", "workrun/cli"}},
 		{pkgs: "./remotecall", allowed: []string{"workrun/remotecall", "workrun/workrun"}},
-		{pkgs: "./mcptool", allowed: []string{"workrun/mcptool", "workrun/workrun", "workrun/remotecall", "workrun/mcp", "workrun/sse"}},
+		{pkgs: "./mcptool", allowed: []string{"workrun/mcptool", "workrun/workrun", "workrun/remotecall", "workrun/mcp", "workrun/sse", "workrun/jsonrpc"}},
 		{pkgs: "./sse", allowed: []string{"workrun/sse"}},
-		{pkgs: "./a2a", allowed: []string{"workrun/a2a", "workrun/sse"}},
-		{pkgs: "./mcp", allowed: []string{"workrun/mcp", "workrun/sse"}},
+		{pkgs: "./jsonrpc", allowed: []string{"workrun/jsonrpc"}},
+		{pkgs: "./a2a", allowed: []string{"workrun/a2a", "workrun/sse", "workrun/jsonrpc"}},
+		{pkgs: "./mcp", allowed: []string{"workrun/mcp", "workrun/sse", "workrun/jsonrpc"}},
 		{pkgs: "./store", allowed: []string{"workrun/store", "workrun/workrun"}},
 		{pkgs: "./artifacts", allowed: []string{"workrun/artifacts", "workrun/workrun"}},
-		{pkgs: "./credentials", allowed: []string{"workrun/credentials", "workrun/workrun", "workrun/remotecall", "workrun/a2a", "workrun/mcp", "workrun/sse", "workrun/oauth"}},
+		{pkgs: "./credentials", allowed: []string{"workrun/credentials", "workrun/workrun", "workrun/remotecall", "workrun/a2a", "workrun/mcp", "workrun/sse", "workrun/jsonrpc", "workrun/oauth"}},
 		{pkgs: "./oauth", allowed: []string{"workrun/oauth"}},
 		{pkgs: "./cli", forbid: []string{"workrun/store", "workrun/ui"}},
 	}

@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -40,7 +39,9 @@ var conformanceExpectations = map[string]scenarioExpectation{
 	"sep-2322-client-request-state":       {Command: answeringClient},
 }
 
-func answeringClient(bin string) string { return bin + " mcp-conformance-client --answers {}" }
+func answeringClient(bin string) string {
+	return bin + " mcp-conformance-client --answers {} --timeout " + conformanceClientSeconds
+}
 
 func expectationFor(scenario string) scenarioExpectation {
 	if e, ok := conformanceExpectations[scenario]; ok {
@@ -111,44 +112,23 @@ type scenarioOutcome struct {
 
 // TestMCPConformanceClient runs every client scenario that 2025-11-25 and
 // 2026-07-28 require, with the official suite, against the real workrun
-// binary (`workrun mcp-conformance-client`), two at a time, and ends with
-// the counts per revision. Known failures are listed above with the issue
+// binary (`workrun mcp-conformance-client`), one suite process per
+// revision and two scenarios at a time, and ends with the counts per
+// revision. Known failures are listed above with the issue
 // that owns them.
 func TestMCPConformanceClient(t *testing.T) {
 	node, cli := conformanceSuite(t)
 	bin := buildWorkrun(t, t.TempDir())
 	results := t.TempDir()
-	type job struct{ revision, scenario string }
-	var jobs []job
-	for _, rev := range conformanceRevisions {
-		for _, s := range requiredClientScenarios(t, node, cli, rev) {
-			jobs = append(jobs, job{rev, s})
-		}
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), 15*time.Minute)
 	defer cancel()
-	outcomes := make([]scenarioOutcome, len(jobs))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 2) // two cores shared by everyone
-	for i, j := range jobs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			command := bin + " mcp-conformance-client"
-			if c := expectationFor(j.scenario).Command; c != nil {
-				command = c(bin)
-			}
-			start := time.Now()
-			cmd := exec.CommandContext(ctx, node, cli, "client", "--command", command, "--scenario", j.scenario,
-				"--spec-version", j.revision, "--timeout", "30000", "-o", filepath.Join(results, j.revision))
-			cmd.Env = append(os.Environ(), "NO_COLOR=1", "FORCE_COLOR=0")
-			out, err := cmd.CombinedOutput()
-			outcomes[i] = scenarioOutcome{j.revision, j.scenario, err == nil && bytes.Contains(out, []byte("OVERALL: PASSED")), string(out), time.Since(start)}
-		}()
+	// One suite process per revision, two clients at a time
+	// (main_mcpconformance_suite_test.go).
+	required := map[string][]string{}
+	for _, rev := range conformanceRevisions {
+		required[rev] = requiredClientScenarios(t, node, cli, rev)
 	}
-	wg.Wait()
+	outcomes := runClientRequirements(ctx, t, node, cli, bin, conformanceRevisions, required, results)
 	if ctx.Err() != nil {
 		t.Fatalf("the conformance runs did not finish in time: %v", ctx.Err())
 	}

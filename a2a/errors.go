@@ -1,10 +1,9 @@
 package a2a
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
-	"strings"
+
+	"workrun/jsonrpc"
 )
 
 // A2A error codes (A2A 1.0 §7); an *RPCError with one of these codes matches
@@ -64,31 +63,31 @@ var (
 )
 
 // RPCError is a JSON-RPC error object. errors.Is matches the sentinel for its
-// code (ErrTaskNotFound for -32001, …).
-type RPCError struct {
-	Code    int             `json:"code"`
-	Message string          `json:"message"`
-	Data    json.RawMessage `json:"data,omitempty"`
-}
-
-func (e *RPCError) Error() string {
-	if s := codeSentinel(e.Code); s != nil {
-		if e.Message == "" {
-			return fmt.Sprintf("%v (%d)", s, e.Code)
-		}
-		return fmt.Sprintf("%v (%d): %s", s, e.Code, e.Message)
-	}
-	return fmt.Sprintf("a2a: JSON-RPC error %d: %s", e.Code, e.Message)
-}
-
-// Is matches the sentinel for the error's code. The a2a-go codes -31401
+// code (ErrTaskNotFound for -32001, …); the a2a-go codes -31401
 // (unauthenticated) and -31403 (unauthorized) match ErrUnauthorized.
-func (e *RPCError) Is(target error) bool {
-	if target == ErrUnauthorized {
-		return e.Code == -31401 || e.Code == -31403
-	}
-	s := codeSentinel(e.Code)
-	return s != nil && s == target
+type RPCError = jsonrpc.RPCError[protocol]
+
+// HTTPError is a non-2xx HTTP answer. It matches ErrUnauthorized (401, 403),
+// ErrPayloadTooLarge (413) or ErrServer (5xx); if the body held a JSON-RPC
+// error, that *RPCError is unwrapped too.
+type HTTPError = jsonrpc.HTTPError[protocol]
+
+// protocol is A2A for package jsonrpc.
+type protocol struct{}
+
+func (protocol) Wire() *jsonrpc.Wire { return &wire }
+
+var wire = jsonrpc.Wire{
+	Name: "a2a", Peer: "agent", ServerError: "agent server error",
+	Unauthorized: ErrUnauthorized, TooLarge: ErrPayloadTooLarge, Server: ErrServer,
+	Sentinel: codeSentinel,
+	// a2a-go answers -31401 (unauthenticated) and -31403 (unauthorized).
+	MatchRPC: func(e jsonrpc.RPCErrorFields, target error) (bool, bool) {
+		if target == ErrUnauthorized {
+			return e.Code == -31401 || e.Code == -31403, true
+		}
+		return false, false
+	},
 }
 
 func codeSentinel(code int) error {
@@ -125,58 +124,4 @@ func codeSentinel(code int) error {
 		return ErrServerError
 	}
 	return nil
-}
-
-// HTTPError is a non-2xx HTTP answer. It matches ErrUnauthorized (401, 403),
-// ErrPayloadTooLarge (413) or ErrServer (5xx); if the body held a JSON-RPC
-// error, that *RPCError is unwrapped too.
-type HTTPError struct {
-	StatusCode int
-	// WWWAuthenticate is the challenge header of a 401/403, kept verbatim.
-	WWWAuthenticate string
-	// Body is the start of the body (at most 512 bytes), for diagnostics.
-	Body string
-	RPC  *RPCError
-}
-
-func (e *HTTPError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "a2a: HTTP %d", e.StatusCode)
-	switch {
-	case e.StatusCode == 401 || e.StatusCode == 403:
-		b.WriteString(" (not authorized")
-		if e.WWWAuthenticate != "" {
-			fmt.Fprintf(&b, "; WWW-Authenticate: %s", e.WWWAuthenticate)
-		}
-		b.WriteString(")")
-	case e.StatusCode == 413:
-		b.WriteString(" (request too large for the agent or a proxy in front of it)")
-	case e.StatusCode >= 500:
-		b.WriteString(" (agent server error)")
-	}
-	if e.RPC != nil {
-		fmt.Fprintf(&b, ": %v", e.RPC)
-	}
-	return b.String()
-}
-
-// Is matches the status-class sentinel.
-func (e *HTTPError) Is(target error) bool {
-	switch target {
-	case ErrUnauthorized:
-		return e.StatusCode == 401 || e.StatusCode == 403
-	case ErrPayloadTooLarge:
-		return e.StatusCode == 413
-	case ErrServer:
-		return e.StatusCode >= 500 && e.StatusCode <= 599
-	}
-	return false
-}
-
-// Unwrap exposes the JSON-RPC error carried in the body, if any.
-func (e *HTTPError) Unwrap() error {
-	if e.RPC == nil {
-		return nil
-	}
-	return e.RPC
 }

@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"workrun/jsonrpc"
 )
 
 // readCapped reads at most max bytes; more is reported as tooLarge.
@@ -39,31 +41,10 @@ func readCappedSized(r io.Reader, size, max int64, tooLarge error) ([]byte, erro
 	return buf.Bytes(), nil
 }
 
-// maxErrorBody bounds what is read of a non-2xx body (413 pages can be big).
-const maxErrorBody = 64 << 10
-
 // httpErrorFrom builds the error for a non-2xx reply; a JSON-RPC error in the
-// body is kept (a2a-js answers 400/500 with one).
+// body with this request's id is kept (a2a-js answers 400/500 with one).
 func httpErrorFrom(resp *http.Response, wantID []byte) *HTTPError {
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-	e := &HTTPError{
-		StatusCode:      resp.StatusCode,
-		WWWAuthenticate: strings.Join(resp.Header.Values("WWW-Authenticate"), ", "),
-	}
-	snippet := body
-	if len(snippet) > 512 {
-		snippet = snippet[:512]
-	}
-	e.Body = string(snippet)
-	var env struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Error   *RPCError       `json:"error"`
-	}
-	if json.Unmarshal(body, &env) == nil && env.JSONRPC == "2.0" && env.Error != nil && idMatches(env.ID, wantID, true) {
-		e.RPC = env.Error
-	}
-	return e
+	return jsonrpc.ReadHTTPError[protocol](resp, false, func(id json.RawMessage) bool { return idMatches(id, wantID, true) })
 }
 
 // idMatches reports whether a reply id is the request's id. An error reply

@@ -192,11 +192,13 @@ func jsonRunID(t *testing.T, stdout string) string {
 	return fin.RunID
 }
 
-// TestRunInterruptedByAgentIsStoppedNotAnswered: a run the remote agent
-// interrupted (INPUT_REQUIRED) cannot be answered, reviewed or resumed
-// through Workrun (exit 2, nothing sent to the agent); `workrun stop` stops
-// it, and its task gets exactly one cancel.
-func TestRunInterruptedByAgentIsStoppedNotAnswered(t *testing.T) {
+// TestRunAskedByAgentCanBeStopped: a run whose remote agent asked
+// (INPUT_REQUIRED) waits for the person: the run's outcome says how to
+// answer (docs/remote-agent.md R8; the answer itself:
+// TestAnswerRemoteAgent_CLI); it is no review and no exit to resume
+// (exit 2, nothing sent to the agent); `workrun stop` stops it, and its
+// task gets exactly one cancel (R9).
+func TestRunAskedByAgentCanBeStopped(t *testing.T) {
 	agent, url := startDemoAgent(t)
 	dir := t.TempDir()
 	res := runMain(t, []string{"--data-dir", dir, "run", "--json", "--input", "prompt=input", remoteFlow(t, url)}, nil, realDeps())
@@ -205,30 +207,31 @@ func TestRunInterruptedByAgentIsStoppedNotAnswered(t *testing.T) {
 	}
 	runID := jsonRunID(t, res.Stdout)
 	text := runMain(t, []string{"--data-dir", t.TempDir(), "run", "--input", "prompt=input", remoteFlow(t, url)}, nil, realDeps())
-	if !strings.Contains(text.Stdout, "the agent's request cannot be answered here: workrun stop ") {
+	if !strings.Contains(text.Stdout, "workrun answer ") {
 		t.Errorf("run's outcome does not say how to go on:\n%s", text.Stdout)
 	}
-	if st, intr := listedStatus(t, dir, runID); st != workrun.RunInterrupted || intr != workrun.InterruptedByRemote {
-		t.Fatalf("run is %s (%s), want interrupted (remote)", st, intr)
+	if st, intr := listedStatus(t, dir, runID); st != workrun.RunInterrupted || intr != workrun.InterruptedByHuman {
+		t.Fatalf("run is %s (%s), want interrupted (human)", st, intr)
 	}
 	taskID := remoteCall(t, dir, runID).TaskID
 	if taskID == "" {
 		t.Fatal("no task id saved")
 	}
 	before := agent.Stats()
-	const refusal = "a remote agent's request for input cannot be answered here; stop the run or run it again"
-	for _, args := range [][]string{
-		{"answer", runID, "ra", "here is my input"},
-		{"review", runID, "ra", "approve"},
-		{"resume", runID},
-	} {
-		res := runMain(t, append([]string{"--data-dir", dir}, args...), nil, realDeps())
-		if res.Code != ExitUsage || !strings.Contains(res.Stderr, refusal) {
-			t.Errorf("%s: exit %d, stderr %q; want %d and %q", args[0], res.Code, res.Stderr, ExitUsage, refusal)
-		}
+	res = runMain(t, []string{"--data-dir", dir, "review", runID, "ra", "approve"}, nil, realDeps())
+	if res.Code != ExitUsage {
+		t.Errorf("review: exit %d, stderr %q; want %d", res.Code, res.Stderr, ExitUsage)
 	}
 	if after := agent.Stats(); fmt.Sprint(after.Methods) != fmt.Sprint(before.Methods) {
-		t.Errorf("the refused commands reached the agent: %v, before %v", after.Methods, before.Methods)
+		t.Errorf("the refused review reached the agent: %v, before %v", after.Methods, before.Methods)
+	}
+	// Resume without an answer reads the task and asks again: nothing is sent.
+	res = runMain(t, []string{"--data-dir", dir, "resume", runID}, nil, realDeps())
+	if res.Code != ExitInterrupted || !strings.Contains(res.Stdout, "workrun answer ") {
+		t.Errorf("resume: exit %d\n%s%s", res.Code, res.Stdout, res.Stderr)
+	}
+	if after := agent.Stats(); after.Methods["SendStreamingMessage"] != before.Methods["SendStreamingMessage"] || after.Methods["SendMessage"] != before.Methods["SendMessage"] {
+		t.Errorf("resume sent a message: %v, before %v", after.Methods, before.Methods)
 	}
 	if st, _ := listedStatus(t, dir, runID); st != workrun.RunInterrupted {
 		t.Errorf("after the refusals the run is %s, want still interrupted", st)

@@ -35,20 +35,20 @@ func runDemoMCP(ctx context.Context, env *Env, args []string) int {
 	if fs.NArg() > 0 {
 		return usageError(env, fmt.Sprintf("demo-mcp: unexpected argument %q", fs.Arg(0)))
 	}
+	lang, err := readerLanguage(env, "")
+	if err != nil {
+		return usageError(env, "demo-mcp: "+err.Error())
+	}
 	l, err := net.Listen("tcp", *addr)
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "workrun: demo-mcp: %v\n", err)
+		fmt.Fprintln(env.Stderr, texts.In(lang, msgDemoMCPFailed, err.Error()))
 		return ExitFailed
 	}
 	srv := demoserver.New(demoserver.Options{Fixtures: *fixtures})
 	fmt.Fprintf(env.Stdout, "http://%s%s\n", l.Addr(), demoserver.Path)
-	fmt.Fprintf(env.Stderr, "workrun demo MCP server (Streamable HTTP: 2026-07-28 per request, 2025-11-25 after initialize; Tasks extension and core Tasks).\n"+
-		"Tools: echo (sync), broken (isError), research (task, stages, progress), hang (task that never ends), ask (asks once),\n"+
-		"survey (asks twice), start_job / get_job_result / cancel_job (legacy job flow).\n"+
-		"With --conformance-fixtures also the conformance suite's fixture tools. Rules: docs/demo-mcp.md.\n"+
-		"Give the URL above to a Remote MCP Tool node. Press Ctrl+C to stop.\n")
+	fmt.Fprint(env.Stderr, texts.In(lang, msgDemoMCPBanner))
 	if err := srv.Serve(ctx, l); err != nil {
-		fmt.Fprintf(env.Stderr, "workrun: demo-mcp: %v\n", err)
+		fmt.Fprintln(env.Stderr, texts.In(lang, msgDemoMCPFailed, err.Error()))
 		return ExitFailed
 	}
 	return ExitOK

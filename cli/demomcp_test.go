@@ -30,7 +30,7 @@ func TestCheckMCPListsTheDemoTools(t *testing.T) {
 			TaskSupport string `json:"task_support"`
 		} `json:"tools"`
 	}
-	if err := json.Unmarshal([]byte(res.Stdout), &out); err != nil || !out.OK || len(out.Tools) != 9 {
+	if err := json.Unmarshal([]byte(res.Stdout), &out); err != nil || !out.OK || len(out.Tools) != 10 {
 		t.Errorf("json: %v %+v\n%s", err, out, res.Stdout)
 	}
 	res = runMain(t, []string{"--data-dir", t.TempDir(), "check-mcp", "http://127.0.0.1:1/mcp"}, nil, Deps{Version: "test"})
@@ -40,5 +40,19 @@ func TestCheckMCPListsTheDemoTools(t *testing.T) {
 	res = runMain(t, []string{"--data-dir", t.TempDir(), "check-mcp"}, nil, Deps{Version: "test"})
 	if res.Code == ExitOK {
 		t.Error("no URL accepted")
+	}
+}
+
+// TestDemoMCPSpeaksTheReadersLanguage: demo-mcp's own words follow the
+// reader's language (LANGUAGE / LC_* / LANG, as `workrun show` does).
+func TestDemoMCPSpeaksTheReadersLanguage(t *testing.T) {
+	for lang, want := range map[string]string{"zh_CN.UTF-8": "workrun：demo-mcp：", "en_US.UTF-8": "workrun: demo-mcp: "} {
+		res := runMain(t, []string{"--data-dir", t.TempDir(), "demo-mcp", "--addr", "127.0.0.1:99999"}, map[string]string{"LANG": lang}, Deps{Version: "test"})
+		if res.Code != ExitFailed || !strings.HasPrefix(res.Stderr, want) {
+			t.Errorf("LANG=%s: exit %d, stderr %q, want it to start with %q", lang, res.Code, res.Stderr, want)
+		}
+	}
+	if zh := texts.In("zh", msgDemoMCPBanner); !strings.Contains(zh, "演示 MCP 服务器") || !strings.Contains(zh, "docs/demo-mcp.md") {
+		t.Errorf("Chinese banner = %q", zh)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"workrun/remotecall"
 	"workrun/workrun"
 )
 
@@ -52,7 +53,6 @@ type shownRun struct {
 	Nodes       []shownNode            `json:"nodes"`
 	RemoteCalls []shownRemoteCall      `json:"remote_calls"`
 	Artifacts   []workrun.ArtifactInfo `json:"artifacts"`
-	lang        string                 // the reader's: questions are printed in it
 }
 
 func showCommand(ctx context.Context, env *Env, args []string) int {
@@ -76,7 +76,7 @@ func showCommand(ctx context.Context, env *Env, args []string) int {
 		return code
 	}
 	defer closeServices(env, svc)
-	sr, err := loadRun(ctx, svc, pos[0])
+	sr, err := loadRun(ctx, svc, pos[0], lang)
 	if err != nil {
 		return reportRunError(env, err)
 	}
@@ -93,12 +93,11 @@ func showCommand(ctx context.Context, env *Env, args []string) int {
 		_ = enc.Encode(sr)
 		return ExitOK
 	}
-	sr.lang = lang
-	printRun(env.Stdout, sr)
+	printRun(env.Stdout, sr, lang)
 	return ExitOK
 }
 
-func loadRun(ctx context.Context, svc *Services, id string) (shownRun, error) {
+func loadRun(ctx context.Context, svc *Services, id, lang string) (shownRun, error) {
 	r, err := svc.Runs.GetRun(ctx, id)
 	if err != nil {
 		return shownRun{}, err
@@ -163,7 +162,7 @@ func loadRun(ctx context.Context, svc *Services, id string) (shownRun, error) {
 			}
 			info, err := svc.Artifacts.Stat(ctx, aid)
 			if err != nil {
-				info = workrun.ArtifactInfo{ID: aid, Name: "(missing: " + err.Error() + ")"}
+				info = workrun.ArtifactInfo{ID: aid, Name: texts.In(lang, msgShowMissing, err.Error())}
 			}
 			sr.Artifacts = append(sr.Artifacts, info)
 		}
@@ -200,26 +199,29 @@ func artifactIDs(r workrun.Run, recs []workrun.NodeRun) []string {
 	return ids
 }
 
-// printRun prints sr for a person. Node messages' Text is already
-// rendered; everything that came from a workflow, an agent or a process
-// is escaped (see termText).
-func printRun(w io.Writer, sr shownRun) {
+// printRun prints sr for a person in lang: its own words come from the
+// catalogue (cli/text.go); node messages' Text is already rendered in lang;
+// everything that came from a workflow, an agent or a process is data and
+// is escaped (see termText). A failure reason and a node's error are shown
+// as saved: they were written in the language of the process that ran.
+func printRun(w io.Writer, sr shownRun, lang string) {
 	r := sr.Run
-	fmt.Fprintf(w, "Run %s — %s\n", termLine(r.ID), termLine(r.WorkflowName))
-	fmt.Fprintf(w, "Status: %s\n", termLine(statusText(r)))
+	line := func(id msgID, args ...any) { fmt.Fprintln(w, texts.In(lang, id, args...)) }
+	line(msgShowRun, termLine(r.ID), termLine(r.WorkflowName))
+	line(msgShowStatus, termLine(statusIn(lang, r)))
 	if r.FailedNode != "" {
-		fmt.Fprintf(w, "Failed node: %s\n", termLine(r.FailedNode))
+		line(msgShowFailedNode, termLine(r.FailedNode))
 	}
 	if r.Reason != "" {
-		fmt.Fprintf(w, "Reason: %s\n", termText(r.Reason, "  "))
+		line(msgShowReason, termText(r.Reason, "  "))
 	}
-	fmt.Fprintf(w, "Started: %s\n", r.CreatedAt.Local().Format(time.DateTime))
+	line(msgShowStarted, r.CreatedAt.Local().Format(time.DateTime))
 	if !r.EndedAt.IsZero() {
-		fmt.Fprintf(w, "Ended: %s\n", r.EndedAt.Local().Format(time.DateTime))
+		line(msgShowEnded, r.EndedAt.Local().Format(time.DateTime))
 	}
-	fmt.Fprintln(w, "\nNodes:")
+	fmt.Fprintln(w, "\n"+texts.In(lang, msgShowNodes))
 	for _, n := range sr.Nodes {
-		line := fmt.Sprintf("  %s (%s): %s", termLine(n.NodeID), termLine(n.Type), termLine(string(n.Status)))
+		line := fmt.Sprintf("  %s (%s): %s", termLine(n.NodeID), termLine(n.Type), termLine(wordIn(lang, "status", string(n.Status))))
 		if n.Error != "" {
 			line += " — " + termText(n.Error, "      ")
 		}
@@ -228,25 +230,28 @@ func printRun(w io.Writer, sr shownRun) {
 			fmt.Fprintf(w, "    %s %s\n", m.Time.Local().Format("15:04:05"), termText(m.Text, "             "))
 		}
 		if n.Status == workrun.NodeInterrupted && n.Question != nil {
-			printQuestion(w, sr.lang, r.ID, n.NodeID, *n.Question)
+			printQuestion(w, lang, r.ID, n.NodeID, *n.Question)
 		}
 	}
 	if len(sr.RemoteCalls) > 0 {
-		fmt.Fprintln(w, "\nRemote tasks:")
+		fmt.Fprintln(w, "\n"+texts.In(lang, msgShowRemoteTasks))
 		for _, c := range sr.RemoteCalls {
+			if remotecall.IsSideKey(c.CallKey) {
+				continue // a kind's bookkeeping beside the call (its questions), not a task
+			}
 			task := termLine(c.TaskID)
 			if c.TaskID == "" {
-				task = "(no task id: submission result unknown)"
+				task = texts.In(lang, msgShowNoTask)
 			}
-			fmt.Fprintf(w, "  %s → %s task %s: %s", termLine(c.NodeID), termLine(c.AgentURL), task, termLine(c.RemoteState))
+			fmt.Fprint(w, "  "+texts.In(lang, msgShowTask, termLine(c.NodeID), termLine(c.AgentURL), task, termLine(remoteStateIn(lang, c.RemoteState))))
 			if c.Ended {
-				fmt.Fprint(w, " (ended)")
+				fmt.Fprint(w, texts.In(lang, msgShowCallEnded))
 			}
 			if c.MessageID != "" {
-				fmt.Fprintf(w, "; message %s", termLine(c.MessageID))
+				fmt.Fprint(w, texts.In(lang, msgShowMessageID, termLine(c.MessageID)))
 			}
 			if c.CancelOutcome != "" {
-				fmt.Fprintf(w, "; cancel: %s", termLine(strings.TrimSpace(c.CancelOutcome+" "+c.CancelText)))
+				fmt.Fprint(w, texts.In(lang, msgShowCancel, termLine(cancelIn(lang, c))))
 			}
 			fmt.Fprintln(w)
 			if c.StatusText != "" {
@@ -255,9 +260,36 @@ func printRun(w io.Writer, sr shownRun) {
 		}
 	}
 	if len(sr.Artifacts) > 0 {
-		fmt.Fprintln(w, "\nArtifacts:")
+		fmt.Fprintln(w, "\n"+texts.In(lang, msgShowArtifacts))
 		for _, a := range sr.Artifacts {
-			fmt.Fprintf(w, "  %s %s (%s, %d bytes)\n", termLine(a.ID), termLine(a.Name), termLine(a.MediaType), a.Size)
+			fmt.Fprintln(w, "  "+texts.In(lang, msgShowArtifact, termLine(a.ID), termLine(a.Name), termLine(a.MediaType), a.Size))
 		}
 	}
+}
+
+// statusIn is a run's status in lang, with the cause of an interruption.
+func statusIn(lang string, r workrun.Run) string {
+	if r.Status == workrun.RunInterrupted && r.Interruption != "" {
+		return texts.In(lang, msgShowInterrupted, wordIn(lang, "cause", string(r.Interruption)))
+	}
+	return wordIn(lang, "status", string(r.Status))
+}
+
+// remoteStateIn is a saved remote task state in lang: in English the wire
+// word as saved (what the CLI always printed), in Chinese its name.
+func remoteStateIn(lang, s string) string {
+	if !workrun.IsChinese(lang) || s == "" {
+		return s
+	}
+	return wordIn(lang, "remote", remoteStateWord(s))
+}
+
+// cancelIn is a call's cancel outcome in lang: in English the outcome word
+// and the line saved with it; in Chinese the outcome's name (the saved line
+// is in the language of the process that sent the cancel).
+func cancelIn(lang string, c shownRemoteCall) string {
+	if !workrun.IsChinese(lang) {
+		return strings.TrimSpace(c.CancelOutcome + " " + c.CancelText)
+	}
+	return wordIn(lang, "cancel", c.CancelOutcome)
 }

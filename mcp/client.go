@@ -197,7 +197,7 @@ func legacyAnswer(err error) (legacy bool, offer string) {
 	if errors.As(err, &rpc) {
 		switch rpc.Code {
 		case codeUnsupportedVersion:
-			sup, _ := rpc.versions()
+			sup, _ := versions(rpc)
 			for _, v := range LegacyVersions {
 				if slices.Contains(sup, v) {
 					return true, v
@@ -384,7 +384,7 @@ func (c *Client) requestSession(ctx context.Context, method string, params map[s
 		if err != nil {
 			var rpc *RPCError
 			if modern && attempt == 0 && errors.As(err, &rpc) && rpc.Code == codeUnsupportedVersion {
-				sup, _ := rpc.versions()
+				sup, _ := versions(rpc)
 				if v := pickModern(sup); v != "" {
 					c.setState(v, "")
 					continue

@@ -60,7 +60,7 @@ func TestDemo_InitializeListAndSyncCall(t *testing.T) {
 		support[tl.Name] = tl.TaskSupport()
 	}
 	want := map[string]string{"echo": "forbidden", "broken": "forbidden", "research": "optional", "hang": "required",
-		"ask": "required", "survey": "optional", "start_job": "forbidden", "get_job_result": "forbidden", "cancel_job": "forbidden"}
+		"ask": "required", "survey": "optional", "sign_in": "optional", "start_job": "forbidden", "get_job_result": "forbidden", "cancel_job": "forbidden"}
 	if diff := cmp.Diff(want, support); diff != "" {
 		t.Errorf("task support (-want +got):\n%s", diff)
 	}

@@ -41,8 +41,20 @@
 // "task" (taskId, status, ttlMs, pollIntervalMs); a terminal tasks/get
 // carries the result or the error; tasks/cancel answers an empty result
 // (CancelTask returns nil, nil); WatchTask follows subscriptions/listen's
-// notifications/tasks. An input_required answer, status or server request
-// is ErrInputRequired (this client answers no input requests yet).
+// notifications/tasks.
+//
+// Input requests (input.go, form.go). With Options.Elicitation declared
+// (initialize's capabilities; every 2026-07-28 request's
+// clientCapabilities) the server may ask: an MRTR input_required result
+// comes back as *InputRequiredError (answer by calling again with
+// CallParams.InputResponses and the exact RequestState); an extension
+// task's inputRequests are on Task and answered with UpdateTask; a legacy
+// request on a reply stream goes to Options.OnRequest, and when only a
+// person can answer (ErrAskPerson) the wait ends with *InputRequiredError
+// carrying its StreamID, answered later with Respond. Listen keeps the
+// legacy GET stream for requests outside a reply. ping is answered {};
+// sampling (-1) and roots (-32601) are declined. FormSchema reads a
+// requestedSchema, fills SEP-1034 defaults and checks an answer.
 //
 // Strictness. A reply counts only if it is JSON-RPC 2.0 with the request's
 // id (an error may carry a null id), with exactly one of result and error;

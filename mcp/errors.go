@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"workrun/jsonrpc"
 )
 
 // JSON-RPC error codes; an *RPCError with one of them matches the sentinel
@@ -62,27 +64,58 @@ var (
 )
 
 // RPCError is a JSON-RPC error object. errors.Is matches the sentinel for its
-// code.
-type RPCError struct {
-	Code    int             `json:"code"`
-	Message string          `json:"message"`
-	Data    json.RawMessage `json:"data,omitempty"`
+// code; a legacy server's "no valid session" error (no code of its own)
+// also matches ErrSessionNotFound.
+type RPCError = jsonrpc.RPCError[protocol]
+
+// HTTPError is a non-2xx HTTP answer. It matches ErrUnauthorized (401, 403),
+// ErrPayloadTooLarge (413), ErrServer (5xx) or ErrSessionNotFound (404 to a
+// request that carried a session id, unless the body says -32601: a modern
+// server's "method not found"); a JSON-RPC error in the body is unwrapped
+// too.
+type HTTPError = jsonrpc.HTTPError[protocol]
+
+// protocol is MCP for package jsonrpc.
+type protocol struct{}
+
+func (protocol) Wire() *jsonrpc.Wire { return &wire }
+
+var wire = jsonrpc.Wire{
+	Name: "mcp", Peer: "server", ServerError: "server error",
+	Unauthorized: ErrUnauthorized, TooLarge: ErrPayloadTooLarge, Server: ErrServer,
+	Sentinel: codeSentinel, MatchRPC: matchRPC, RPCText: rpcText, HTTPNote: httpNote,
 }
 
-func (e *RPCError) Error() string {
+// matchRPC: a legacy server's "no valid session" error has no code of its own.
+func matchRPC(e jsonrpc.RPCErrorFields, target error) (bool, bool) {
+	if target != ErrSessionNotFound {
+		return false, false
+	}
+	m := strings.ToLower(e.Message)
+	return strings.Contains(m, "session") && (strings.Contains(m, "no valid") || strings.Contains(m, "not found") || strings.Contains(m, "unknown") || strings.Contains(m, "expired")), true
+}
+
+// rpcText words the 2026-07-28 protocol errors.
+func rpcText(e jsonrpc.RPCErrorFields) (string, bool) {
 	switch e.Code {
 	case codeHeaderMismatch:
-		return fmt.Sprintf("%v (-32020: a header such as MCP-Protocol-Version, Mcp-Method, Mcp-Name or Mcp-Param-* is missing or differs from the body): %s", ErrHeaderMismatch, clipString(e.Message, 300))
+		return fmt.Sprintf("%v (-32020: a header such as MCP-Protocol-Version, Mcp-Method, Mcp-Name or Mcp-Param-* is missing or differs from the body): %s", ErrHeaderMismatch, clipString(e.Message, 300)), true
 	case codeMissingCapability:
-		return fmt.Sprintf("%v (-32021): it requires %s: %s", ErrMissingCapability, e.requiredCapabilities(), clipString(e.Message, 300))
+		return fmt.Sprintf("%v (-32021): it requires %s: %s", ErrMissingCapability, requiredCapabilities(e), clipString(e.Message, 300)), true
 	case codeUnsupportedVersion:
-		sup, req := e.versions()
-		return fmt.Sprintf("%v (-32022): the server does not support %s; it supports %s", ErrUnsupportedVersion, display(req), display(strings.Join(sup, ", ")))
+		sup, req := versions(&RPCError{Code: e.Code, Message: e.Message, Data: e.Data})
+		return fmt.Sprintf("%v (-32022): the server does not support %s; it supports %s", ErrUnsupportedVersion, display(req), display(strings.Join(sup, ", "))), true
 	}
-	if s := codeSentinel(e.Code); s != nil {
-		return fmt.Sprintf("%v (%d): %s", s, e.Code, clipString(e.Message, 300))
+	return "", false
+}
+
+// httpNote: a 404 to a request that carried a session id means the session
+// is gone, unless the body says -32601 (a modern server's "method not found").
+func httpNote(e jsonrpc.HTTPErrorFields) (string, error) {
+	if e.StatusCode == 404 && e.WithSession && (e.RPC == nil || e.RPC.Code != -32601) {
+		return "session not found", ErrSessionNotFound
 	}
-	return fmt.Sprintf("mcp: JSON-RPC error %d: %s", e.Code, clipString(e.Message, 300))
+	return "", nil
 }
 
 // Protocol error codes of 2026-07-28 (basic/index "Error Codes").
@@ -94,7 +127,7 @@ const (
 
 // versions reads a -32022 error's data: the versions the server supports
 // and the one that was requested.
-func (e *RPCError) versions() (supported []string, requested string) {
+func versions(e *RPCError) (supported []string, requested string) {
 	var d struct {
 		Supported []string `json:"supported"`
 		Requested string   `json:"requested"`
@@ -111,7 +144,7 @@ func (e *RPCError) versions() (supported []string, requested string) {
 }
 
 // requiredCapabilities names a -32021 error's data.requiredCapabilities.
-func (e *RPCError) requiredCapabilities() string {
+func requiredCapabilities(e jsonrpc.RPCErrorFields) string {
 	var d struct {
 		Required struct {
 			Extensions map[string]json.RawMessage `json:"extensions"`
@@ -140,18 +173,6 @@ func (e *RPCError) requiredCapabilities() string {
 	return strings.Join(names, ", ")
 }
 
-// Is matches the sentinel of the code. A legacy server's "no valid session"
-// error (no code of its own) also matches ErrSessionNotFound.
-func (e *RPCError) Is(target error) bool {
-	switch target {
-	case ErrSessionNotFound:
-		m := strings.ToLower(e.Message)
-		return strings.Contains(m, "session") && (strings.Contains(m, "no valid") || strings.Contains(m, "not found") || strings.Contains(m, "unknown") || strings.Contains(m, "expired"))
-	}
-	s := codeSentinel(e.Code)
-	return s != nil && s == target
-}
-
 func codeSentinel(code int) error {
 	switch code {
 	case -32700:
@@ -174,80 +195,8 @@ func codeSentinel(code int) error {
 	return nil
 }
 
-// HTTPError is a non-2xx HTTP answer. It matches ErrUnauthorized (401, 403),
-// ErrPayloadTooLarge (413), ErrServer (5xx) or ErrSessionNotFound (404 to a
-// request that carried a session id, unless the body says -32601: a modern
-// server's "method not found"); a JSON-RPC error in the body is unwrapped
-// too.
-type HTTPError struct {
-	StatusCode int
-	// WithSession: the request carried an Mcp-Session-Id.
-	WithSession bool
-	// WWWAuthenticate is the challenge of a 401/403, kept verbatim.
-	WWWAuthenticate string
-	// Body is the start of the body (at most 512 bytes), for diagnostics.
-	Body string
-	RPC  *RPCError
-}
-
-func (e *HTTPError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "mcp: HTTP %d", e.StatusCode)
-	switch {
-	case e.StatusCode == 401 || e.StatusCode == 403:
-		b.WriteString(" (not authorized")
-		if e.WWWAuthenticate != "" {
-			fmt.Fprintf(&b, "; WWW-Authenticate: %s", clipString(e.WWWAuthenticate, 200))
-		}
-		b.WriteString(")")
-	case e.sessionGone():
-		b.WriteString(" (session not found)")
-	case e.StatusCode == 413:
-		b.WriteString(" (request too large for the server or a proxy in front of it)")
-	case e.StatusCode >= 500:
-		b.WriteString(" (server error)")
-	}
-	if e.RPC != nil {
-		fmt.Fprintf(&b, ": %v", e.RPC)
-	}
-	return b.String()
-}
-
-// Is matches the status-class sentinel.
-func (e *HTTPError) Is(target error) bool {
-	switch target {
-	case ErrUnauthorized:
-		return e.StatusCode == 401 || e.StatusCode == 403
-	case ErrPayloadTooLarge:
-		return e.StatusCode == 413
-	case ErrServer:
-		return e.StatusCode >= 500 && e.StatusCode <= 599
-	case ErrSessionNotFound:
-		return e.sessionGone()
-	}
-	return false
-}
-
-func (e *HTTPError) sessionGone() bool {
-	return e.StatusCode == 404 && e.WithSession && (e.RPC == nil || e.RPC.Code != -32601)
-}
-
-// Unwrap exposes the JSON-RPC error carried in the body, if any.
-func (e *HTTPError) Unwrap() error {
-	if e.RPC == nil {
-		return nil
-	}
-	return e.RPC
-}
-
 // clipString shortens server-supplied text before it goes into an error.
-func clipString(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
-}
-
+func clipString(s string, n int) string { return jsonrpc.Clip(s, n) }
 func display(s string) string {
 	if s == "" {
 		return "-"

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"workrun/jsonrpc"
 	"workrun/sse"
 )
 
@@ -289,26 +290,8 @@ func (t *HTTPTransport) EndSession(ctx context.Context, m *Message) error {
 	return fmt.Errorf("end session: %w", httpErrorFrom(resp, true))
 }
 
-// maxErrorBody bounds what is read of a non-2xx body.
-const maxErrorBody = 64 << 10
-
 func httpErrorFrom(resp *http.Response, withSession bool) *HTTPError {
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-	e := &HTTPError{
-		StatusCode:      resp.StatusCode,
-		WithSession:     withSession,
-		WWWAuthenticate: strings.Join(resp.Header.Values("WWW-Authenticate"), ", "),
-	}
-	snippet := body
-	if len(snippet) > 512 {
-		snippet = snippet[:512]
-	}
-	e.Body = string(snippet)
-	var env envelope
-	if json.Unmarshal(bytes.TrimSpace(body), &env) == nil && env.JSONRPC == "2.0" && env.Error != nil {
-		e.RPC = env.Error
-	}
-	return e
+	return jsonrpc.ReadHTTPError[protocol](resp, withSession, nil)
 }
 
 // mediaType returns the lower-case media type of a Content-Type header.

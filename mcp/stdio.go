@@ -113,12 +113,17 @@ type Stdio struct {
 	exitErr  error         // cmd.Wait's answer, read after exited
 	stopOnce sync.Once
 	stopErr  error
+
+	pid      int          // the program's (the guard's is cmd.Process.Pid on Unix)
+	guard    *guardHandle // Unix: what kills the program's tree (stdio_unix.go)
+	killOnce sync.Once
 }
 
-// StartStdio starts the program as an MCP server. It runs in a process
-// group of its own; on Linux it is also killed when Workrun dies (a
-// parent-death signal), so it is never left behind. ctx bounds only the
-// start; Close stops the program.
+// StartStdio starts the program as an MCP server. On Unix it is started
+// by a guard process and leads a process group of its own; the guard kills
+// the program's whole tree when the program ends, when it is stopped, and
+// when Workrun dies, even by SIGKILL (stdio_unix.go), so nothing of it is
+// left behind. ctx bounds only the start; Close stops the program.
 func StartStdio(ctx context.Context, opts StdioOptions) (*Stdio, error) {
 	if len(opts.Argv) == 0 || opts.Argv[0] == "" {
 		return nil, errors.New("mcp: stdio: no program to run")
@@ -135,12 +140,13 @@ func StartStdio(ctx context.Context, opts StdioOptions) (*Stdio, error) {
 	if opts.StderrLines <= 0 {
 		opts.StderrLines = DefaultStderrLines
 	}
-	cmd := exec.Command(opts.Argv[0], opts.Argv[1:]...)
-	cmd.Env = append(os.Environ(), opts.Env...)
-	cmd.Dir = opts.Dir
-	ownProcessGroup(cmd)
+	cmd, guard, err := programCommand(opts)
+	if err != nil {
+		return nil, fmt.Errorf("mcp: start %s: %w", opts.Argv[0], err)
+	}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
+		guard.closeAll()
 		return nil, fmt.Errorf("mcp: stdio: %w", err)
 	}
 	// Our own pipes, so that Wait does not close the read ends while lines
@@ -153,6 +159,7 @@ func StartStdio(ctx context.Context, opts StdioOptions) (*Stdio, error) {
 	if err != nil {
 		outR.Close()
 		outW.Close()
+		guard.closeAll()
 		return nil, fmt.Errorf("mcp: stdio: %w", err)
 	}
 	cmd.Stdout, cmd.Stderr = outW, errW
@@ -160,12 +167,25 @@ func StartStdio(ctx context.Context, opts StdioOptions) (*Stdio, error) {
 		for _, f := range []*os.File{outR, outW, errR, errW} {
 			f.Close()
 		}
+		guard.closeAll()
 		return nil, fmt.Errorf("mcp: start %s: %w", opts.Argv[0], err)
 	}
 	outW.Close() // the child holds its own copies
 	errW.Close()
+	pid, err := guard.started(ctx, cmd)
+	if err != nil {
+		// The guard could not start the program (or ctx ended): it has
+		// exited or is killed with its group here.
+		stdin.Close()
+		guard.closeAll()
+		cmd.Process.Kill() //nolint:errcheck // the guard; it exits by itself after a failed start
+		cmd.Wait()         //nolint:errcheck // its status says nothing more than err
+		outR.Close()
+		errR.Close()
+		return nil, fmt.Errorf("mcp: start %s: %w", opts.Argv[0], err)
+	}
 	s := &Stdio{
-		opts: opts, cmd: cmd, stdin: stdin,
+		opts: opts, cmd: cmd, stdin: stdin, pid: pid, guard: guard,
 		pending:  map[string]*waiter{},
 		stderr:   &stderrLog{max: opts.StderrLines, on: opts.OnStderr},
 		readDone: make(chan struct{}),
@@ -187,6 +207,7 @@ func StartStdio(ctx context.Context, opts StdioOptions) (*Stdio, error) {
 		case <-time.After(drainAfterExit):
 		}
 		s.exitErr = err
+		guard.closeAll() // the guard is gone: nothing left for it to kill
 		close(s.exited)
 		// Lines written just before the exit may still be in the pipe.
 		select {
@@ -199,7 +220,7 @@ func StartStdio(ctx context.Context, opts StdioOptions) (*Stdio, error) {
 }
 
 // PID is the program's process id (and its process group's, on Unix).
-func (s *Stdio) PID() int { return s.cmd.Process.Pid }
+func (s *Stdio) PID() int { return s.pid }
 
 // Exited is closed when the program has exited.
 func (s *Stdio) Exited() <-chan struct{} { return s.exited }

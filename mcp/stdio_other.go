@@ -2,14 +2,32 @@
 
 package mcp
 
-import "os/exec"
+import (
+	"context"
+	"os"
+	"os/exec"
+)
 
 // sigTerm: Windows has no signals; the program is terminated instead.
 const sigTerm = 0
 
-// ownProcessGroup: on Windows the program is started as is; if Workrun is
-// killed it sees stdin close and should exit then (docs/tool-app.md).
-func ownProcessGroup(*exec.Cmd) {}
+// guardHandle: on Windows the program is started as is, with no guard; if
+// Workrun is killed it sees stdin close and should exit then
+// (docs/tool-app.md T3).
+type guardHandle struct{}
+
+func programCommand(opts StdioOptions) (*exec.Cmd, *guardHandle, error) {
+	cmd := exec.Command(opts.Argv[0], opts.Argv[1:]...)
+	cmd.Env = append(os.Environ(), opts.Env...)
+	cmd.Dir = opts.Dir
+	return cmd, nil, nil
+}
+
+func (*guardHandle) closeAll() {}
+
+func (*guardHandle) started(_ context.Context, cmd *exec.Cmd) (int, error) {
+	return cmd.Process.Pid, nil
+}
 
 func (s *Stdio) signal(int) { s.kill() }
 

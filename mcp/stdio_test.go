@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,6 +22,14 @@ import (
 // (stdioHelper) instead of running the tests: a real child process whose
 // misbehaviour can be chosen.
 const helperEnv = "WORKRUN_MCP_STDIO_HELPER"
+
+// helperParentOf names the mode of the program the "parent" helper starts;
+// helperMark is set in the tests' programs' environment, so every process
+// of their tree carries it (treeMembers).
+const (
+	helperParentOf = "WORKRUN_MCP_STDIO_PARENT_OF"
+	helperMark     = "WORKRUN_MCP_STDIO_TREE_MARK"
+)
 
 func TestMain(m *testing.M) {
 	if mode := os.Getenv(helperEnv); mode != "" {
@@ -37,7 +46,8 @@ func TestMain(m *testing.M) {
 //   - deaf: ignores stdin EOF and SIGTERM (only SIGKILL ends it)
 //   - termonly: ignores stdin EOF, dies on SIGTERM
 //   - grandchild: starts `sleep 60` (which keeps stdout), prints its pid on stderr, exits on EOF
-//   - parent: starts a deaf program with StartStdio, prints its pid, waits to be killed
+//   - tree: starts two deaf descendants (one in a new session), prints their pids on stderr, exits on EOF
+//   - parent: starts a program (deaf, or helperParentOf's mode) with StartStdio, prints its pid and its stderr, waits to be killed
 func stdioHelper(mode string) int {
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(nil, 1<<20)
@@ -95,8 +105,34 @@ func stdioHelper(mode string) int {
 		for in.Scan() {
 		}
 		return 0
+	case "tree":
+		// Two descendants that ignore stdin EOF and SIGTERM: one in the
+		// program's process group, one in a session of its own (out of the
+		// group's reach); the program exits on EOF and leaves them behind.
+		var pids []string
+		for _, own := range []bool{false, true} {
+			c := exec.Command(os.Args[0])
+			c.Env = append(os.Environ(), helperEnv+"=deaf")
+			c.SysProcAttr = newSessionAttr(own)
+			if err := c.Start(); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 1
+			}
+			pids = append(pids, strconv.Itoa(c.Process.Pid))
+		}
+		fmt.Fprintf(os.Stderr, "tree %s\n", strings.Join(pids, " "))
+		for in.Scan() {
+		}
+		return 0
 	case "parent":
-		s, err := StartStdio(context.Background(), StdioOptions{Argv: []string{os.Args[0]}, Env: []string{helperEnv + "=deaf"}})
+		// Starts the program named by helperParentOf (default deaf) with
+		// StartStdio, relays its stderr, prints its pid, waits to be killed.
+		of := os.Getenv(helperParentOf)
+		if of == "" {
+			of = "deaf"
+		}
+		s, err := StartStdio(context.Background(), StdioOptions{Argv: []string{os.Args[0]}, Env: []string{helperEnv + "=" + of},
+			OnStderr: func(l string) { fmt.Println("stderr", l) }})
 		if err != nil {
 			fmt.Println("error", err)
 			return 1
@@ -396,4 +432,148 @@ func TestCleanLine(t *testing.T) {
 			t.Errorf("cleanLine(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// treeMembers lists the running processes whose environment holds
+// helperMark=mark: every process of a test program's tree inherits it,
+// also one that left its process group or session.
+func treeMembers(mark string) []int {
+	entries, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || !alive(pid) {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+		if err == nil && strings.Contains("\x00"+string(b), "\x00"+helperMark+"="+mark+"\x00") {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// waitTreeGone waits until no process of the marked tree is left.
+func waitTreeGone(t *testing.T, mark string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		left := treeMembers(mark)
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("processes of the program's tree are still running: %v", left)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// wantMarked checks that the program and its descendants run and carry
+// the mark, so that waitTreeGone's answer means something.
+func wantMarked(t *testing.T, mark string, pids []int) {
+	t.Helper()
+	marked := treeMembers(mark)
+	for _, p := range pids {
+		if !slices.Contains(marked, p) {
+			t.Fatalf("process %d is not running with the mark (marked: %v)", p, marked)
+		}
+	}
+}
+
+// treePIDs parses the tree helper's "tree A B" line.
+func treePIDs(t *testing.T, line string) []int {
+	t.Helper()
+	var pids []int
+	for _, f := range strings.Fields(strings.TrimPrefix(line, "tree ")) {
+		p, err := strconv.Atoi(f)
+		if err != nil {
+			t.Fatalf("tree line %q", line)
+		}
+		pids = append(pids, p)
+	}
+	if len(pids) != 2 {
+		t.Fatalf("tree line %q", line)
+	}
+	return pids
+}
+
+// TestStdio_StopKillsTheWholeTree (docs/tool-app.md T3): the program exits
+// when stdin closes but leaves two descendants that ignore SIGTERM, one of
+// them in a session of its own; Close leaves no process of the tree.
+func TestStdio_StopKillsTheWholeTree(t *testing.T) {
+	if _, err := os.Stat("/proc/self/environ"); err != nil {
+		t.Skip("needs /proc (Linux)")
+	}
+	mark := strconv.FormatInt(time.Now().UnixNano(), 36)
+	line := make(chan string, 1)
+	s := startHelper(t, "tree", StdioOptions{Env: []string{helperMark + "=" + mark}, OnStderr: func(l string) {
+		if strings.HasPrefix(l, "tree ") {
+			line <- l
+		}
+	}})
+	var pids []int
+	select {
+	case l := <-line:
+		pids = treePIDs(t, l)
+	case <-time.After(20 * time.Second):
+		t.Fatal("no tree")
+	}
+	wantMarked(t, mark, append(pids, s.PID()))
+	if err := s.Close(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range append(pids, s.PID()) {
+		waitGone(t, p)
+	}
+	waitTreeGone(t, mark)
+}
+
+// TestStdio_TreeDiesWithWorkrun (docs/tool-app.md T3): Workrun (here the
+// "parent" helper, which started the tree program with StartStdio) is
+// SIGKILLed — no Close, no deferred cleanup; the program, its descendant in
+// its group and the one in a session of its own all go: no process of the
+// tree is left (checked by pid, and by the mark every one of them carries).
+func TestStdio_TreeDiesWithWorkrun(t *testing.T) {
+	if _, err := os.Stat("/proc/self/environ"); err != nil {
+		t.Skip("needs /proc (Linux)")
+	}
+	mark := strconv.FormatInt(time.Now().UnixNano(), 36)
+	parent := exec.Command(os.Args[0])
+	parent.Env = append(os.Environ(), helperEnv+"=parent", helperParentOf+"=tree", helperMark+"="+mark)
+	out, err := parent.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := parent.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer parent.Wait()         //nolint:errcheck // killed below
+	defer parent.Process.Kill() //nolint:errcheck // in case the test failed early
+	br := bufio.NewReader(out)
+	var pid int
+	var pids []int
+	for pid == 0 || pids == nil {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatalf("parent: %v (pid %d, tree %v)", err, pid, pids)
+		}
+		line = strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(line, "pid "):
+			pid, _ = strconv.Atoi(strings.TrimPrefix(line, "pid "))
+		case strings.HasPrefix(line, "stderr tree "):
+			pids = treePIDs(t, strings.TrimPrefix(line, "stderr "))
+		case strings.HasPrefix(line, "error"):
+			t.Fatal(line)
+		}
+	}
+	wantMarked(t, mark, append(pids, pid))
+	if err := parent.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range append(pids, pid) {
+		waitGone(t, p)
+	}
+	waitTreeGone(t, mark)
 }

@@ -134,6 +134,13 @@ func (c *Call[C]) SetClient(client C) {
 	c.mu.Unlock()
 }
 
+// Client is the client SetClient kept (the zero value before).
+func (c *Call[C]) Client() C {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.client
+}
+
 // Aborted reports whether the abort hook took its snapshot.
 func (c *Call[C]) Aborted() bool {
 	c.mu.Lock()

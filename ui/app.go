@@ -216,6 +216,9 @@ func (w *Window) build() {
 	w.panel.OnResume = w.resumeRun
 	w.panel.OnRunAgain = w.runAgain
 	w.panel.OnDecide = w.decide
+	if _, ok := w.deps.Engine.(PartStarter); ok {
+		w.panel.OnRunFrom = w.runFrom // run_from.go
+	}
 	w.panel.OnRunChanged = w.refreshTasks
 	w.tasks = w.newRemotePanel()
 	w.records = w.newRecordsView()

@@ -37,6 +37,7 @@ const (
 	msgRunPinnedFrom   uiMsgID = "ui.run_pinned_from"
 	msgPinsTitle       uiMsgID = "ui.pins_title"
 	msgPinsRun         uiMsgID = "ui.pins_run"
+	msgNotObject       uiMsgID = "ui.not_object"
 )
 
 var uiTexts = workrun.NewCatalog(map[uiMsgID][2]string{
@@ -69,6 +70,7 @@ var uiTexts = workrun.NewCatalog(map[uiMsgID][2]string{
 	msgRunPinnedFrom:   {"run from a node; the nodes before it pinned from run %s", "从某节点运行；其之前的节点固定自运行 %s"},
 	msgPinsTitle:       {"Outputs of the nodes before %s (JSON per field; empty: from the earlier run)", "%s 之前节点的输出（每个字段填 JSON；留空：取自更早的运行）"},
 	msgPinsRun:         {"Run", "运行"},
+	msgNotObject:       {"write a JSON object, e.g. {\"name\": \"{{field}}\"}; not %s", "请写一个 JSON 对象，例如 {\"name\": \"{{field}}\"}；而不是 %s"},
 })
 
 // uiText renders one entry in the window's language.

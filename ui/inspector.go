@@ -507,7 +507,7 @@ func (in *Inspector) addField(n workrun.NodeSpec, f workrun.ConfigField, raw jso
 			}
 			return s.Selected, s.Selected != "", nil // a value this version has no option for
 		})
-	case workrun.ValueJSON:
+	case workrun.ValueJSON, workrun.ValueJSONObject:
 		text := ""
 		if len(raw) > 0 {
 			text = string(raw)
@@ -520,7 +520,7 @@ func (in *Inspector) addField(n workrun.NodeSpec, f workrun.ConfigField, raw jso
 			if err := json.Unmarshal([]byte(s), &v); err != nil {
 				v = s // plain text is a string
 			}
-			return v, s != "", nil
+			return v, s != "", checkJSONObject(f, v, s) // inspector_policy.go
 		})
 	case workrun.ValueField, workrun.ValueCredential:
 		var opts []string

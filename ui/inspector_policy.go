@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 
@@ -147,4 +148,13 @@ func (e InspectorEdits) edgePort(k EdgeKey, port string) {
 	if e.EdgePort != nil {
 		e.EdgePort(k, port)
 	}
+}
+
+// checkJSONObject refuses a ValueJSONObject value that is not a JSON
+// object, naming what was typed.
+func checkJSONObject(f workrun.ConfigField, v any, typed string) error {
+	if _, ok := v.(map[string]any); ok || f.Value != workrun.ValueJSONObject || typed == "" {
+		return nil
+	}
+	return errors.New(uiText(msgNotObject, clipRunes(typed, 80)))
 }

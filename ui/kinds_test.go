@@ -141,7 +141,7 @@ func TestDescriptions_MatchCompile(t *testing.T) {
 				v = []string{"true"}
 			case workrun.ValueEnv:
 				v = map[string]string{"A": "b"}
-			case workrun.ValueToolArguments:
+			case workrun.ValueToolArguments, workrun.ValueJSONObject:
 				v = map[string]any{"a": "x"}
 			default:
 				t.Errorf("%s.%s: value kind %q has no editor", info.Type, f.Key, f.Value)

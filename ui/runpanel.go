@@ -62,6 +62,8 @@ type RunPanel struct {
 	shownN   int     // how many of them the list shows (as of its last redraw)
 	root     fyne.CanvasObject
 
+	runFromBox *fyne.Container // Run from here / Test this node (runpanel_runfrom.go)
+
 	// Callbacks the window sets; nil in read-only views.
 	OnStatus   func(nodeID string, s workrun.NodeStatus)
 	OnStop     func()
@@ -71,6 +73,9 @@ type RunPanel struct {
 	// OnOpenURL opens a sign-in link when the person presses Open (never
 	// by itself); nil hides the button.
 	OnOpenURL func(u *url.URL)
+	// OnRunFrom starts a new run from the node (only: that node alone),
+	// pinned from the run shown (runpanel_runfrom.go).
+	OnRunFrom func(nodeID string, only bool)
 	// OnRunChanged is called when the panel starts showing another run
 	// ("" for none), so the remote task panel can follow it.
 	OnRunChanged func(runID string)
@@ -118,6 +123,7 @@ func NewRunPanel(readOnly bool) *RunPanel {
 	p.nodeErr.Hide()
 	p.decision = container.NewHBox()
 	p.ask = container.NewVBox()
+	p.runFromBox = container.NewHBox()
 	p.io = widget.NewLabel("")
 	p.io.Wrapping = fyne.TextWrapWord
 	p.msgList = widget.NewList(func() int { return p.shownN },
@@ -138,7 +144,7 @@ func NewRunPanel(readOnly bool) *RunPanel {
 	// The node's title, error, inputs and outputs above its messages; both
 	// halves scroll on their own, so the panel stays usable when the window
 	// gives it only a few lines.
-	detailTop := container.NewVScroll(container.NewVBox(container.NewBorder(nil, nil, nil, p.decision, p.title), p.nodeErr, p.ask, p.io))
+	detailTop := container.NewVScroll(container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(p.decision, p.runFromBox), p.title), p.nodeErr, p.ask, p.io))
 	detail := container.NewVSplit(detailTop, p.msgList)
 	detail.Offset = detailOffset
 	p.detail = detail
@@ -582,6 +588,7 @@ func (p *RunPanel) refreshDetail() {
 		p.msgList.ScrollToBottom() // the newest lines say how the node ended
 	}
 	p.refreshDecision(id)
+	p.refreshRunFrom(id)
 }
 
 // refreshMessages shows the selected node's messages, following the newest

@@ -549,9 +549,9 @@ func (x *execution) handle(r nodeResult) NodeRun {
 			x.release(r.id)
 		}
 	case x.mode == modeExiting:
-		rec.Status, rec.Error = NodeInterrupted, r.err.Error()
+		rec.Status, rec.Error = NodeInterrupted, cutShort(r.err, msgNodeAppExited)
 	case x.mode == modeAborting:
-		rec.Status, rec.Error = NodeStopped, r.err.Error()
+		rec.Status, rec.Error = NodeStopped, cutShort(r.err, msgNodeStopped)
 	case errors.As(r.err, &ie):
 		rec.Status, rec.Error, rec.Question = NodeInterrupted, ie.Reason, ie.Question
 		if x.interrupt == nil {
@@ -1009,4 +1009,14 @@ func (e *Engine) callHook(base context.Context, runID string, h abortHook, bound
 		}
 	}()
 	h.fn(ctx)
+}
+
+// cutShort is the error of a node the run cut short: a bare context error
+// ("context canceled") says only that, so the record gets the catalogue's
+// words for why, in the reader's language; any other error is kept.
+func cutShort(err error, why msgID) string {
+	if errors.Is(err, context.Canceled) {
+		return texts.Text(why)
+	}
+	return err.Error()
 }

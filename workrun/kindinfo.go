@@ -64,6 +64,9 @@ const (
 	ValueChoice ValueKind = "choice"
 	// ValueJSON is any JSON value; text that is not JSON is a string.
 	ValueJSON ValueKind = "json"
+	// ValueJSONObject is a JSON object written by hand (e.g. a cleanup
+	// tool's arguments, each value a template or a JSON value).
+	ValueJSONObject ValueKind = "json_object"
 	// ValueField names one State field of FieldTypes (a JSON string).
 	ValueField ValueKind = "field"
 	// ValueFields names State fields of FieldTypes (a JSON list of strings).

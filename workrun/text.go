@@ -16,6 +16,7 @@ const (
 	msgBadFieldValue   msgID = "workrun.bad_field_value"
 	msgNodeAppExited   msgID = "workrun.node_app_exited"
 	msgNodeNotStopped  msgID = "workrun.node_not_stopped"
+	msgNodeStopped     msgID = "workrun.node_stopped"
 	msgWantString      msgID = "workrun.want_string"
 	msgWantNumber      msgID = "workrun.want_number"
 	msgWantBoolean     msgID = "workrun.want_boolean"
@@ -111,6 +112,7 @@ var texts = NewCatalog(map[msgID][2]string{
 	msgBadFieldValue:   {"write not permitted: field %q: %v", "不允许写入：字段 %q：%v"},
 	msgNodeAppExited:   {"the application exited", "应用程序已退出"},
 	msgNodeNotStopped:  {"did not stop within %s", "未能在 %s 内停止"},
+	msgNodeStopped:     {"the run failed or was stopped while this node ran", "运行失败或被停止时本节点仍在执行"},
 	// NormalizeValue: they reach a failure reason through msgBadFieldValue.
 	msgWantString:    {"want %s (a string), got %T", "应为 %s（字符串），实际为 %T"},
 	msgWantNumber:    {"want a number, got %T", "应为数字，实际为 %T"},

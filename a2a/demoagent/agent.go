@@ -287,6 +287,7 @@ func (a *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
 	if a.count(body) {
 		body = returnImmediately(body)
 	}
+	body = a.signInFollowUp(r.Context(), body)
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	r.ContentLength = int64(len(body))
 	a.rpc.ServeHTTP(w, r)
@@ -319,6 +320,7 @@ type rpcPeek struct {
 		ID      string `json:"id"`
 		Message struct {
 			MessageID string `json:"messageId"`
+			TaskID    string `json:"taskId"`
 			Parts     []struct {
 				Text *string `json:"text"`
 			} `json:"parts"`
@@ -377,6 +379,48 @@ func returnImmediately(body []byte) []byte {
 	if req["params"], err = json.Marshal(params); err != nil {
 		return body
 	}
+	out, err := json.Marshal(req)
+	if err != nil {
+		return body
+	}
+	return out
+}
+
+// signInFollowUp turns a client's message on a task waiting in
+// AUTH_REQUIRED into the sign-in that execution waits for: a2asrv refuses a
+// second execution of a task whose first still runs, so the message's text
+// goes to the running one, and the request becomes a SubscribeToTask (a
+// stream) or, for a blocking SendMessage, a GetTask once the execution
+// ended. Any other body is returned as is.
+func (a *Server) signInFollowUp(ctx context.Context, body []byte) []byte {
+	var p rpcPeek
+	if json.Unmarshal(body, &p) != nil || (p.Method != "SendMessage" && p.Method != "SendStreamingMessage") || p.Params.Message.TaskID == "" {
+		return body
+	}
+	text := ""
+	for _, part := range p.Params.Message.Parts {
+		if part.Text != nil {
+			text = *part.Text
+			break
+		}
+	}
+	id := a2a.TaskID(p.Params.Message.TaskID)
+	if !a.exec.signIn(id, text) {
+		return body
+	}
+	var req map[string]json.RawMessage
+	if json.Unmarshal(body, &req) != nil {
+		return body
+	}
+	method := "SubscribeToTask"
+	if p.Method == "SendMessage" {
+		method = "GetTask"
+		for a.exec.running(id) && ctx.Err() == nil {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	req["method"], _ = json.Marshal(method)
+	req["params"], _ = json.Marshal(map[string]string{"id": string(id)})
 	out, err := json.Marshal(req)
 	if err != nil {
 		return body

@@ -24,9 +24,12 @@
 //	              the HTTP layer sets configuration.returnImmediately on such
 //	              a request
 //	fail          FAILED with a status message
-//	input         INPUT_REQUIRED with a status message; a follow-up message on
-//	              the same task completes it with an echo of that message
-//	auth          AUTH_REQUIRED with a status message
+//	input [N]     INPUT_REQUIRED with a status message; a follow-up message on
+//	              the same task completes it with an echo of that message. With
+//	              N, it asks N times ("… (question 2 of N)") and completes with
+//	              the answers joined by " | "
+//	auth          AUTH_REQUIRED with a status message; a follow-up message (the
+//	              client saying it signed in) completes it with its echo
 //	reject        REJECTED with a status message
 //	message       answers with a Message instead of a Task
 //	anything else COMPLETED with an artifact listing the commands

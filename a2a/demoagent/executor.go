@@ -48,6 +48,9 @@ type run struct {
 	command  string
 	canceled chan struct{}
 	once     sync.Once
+	// signedIn carries the text of the client's follow-up to an auth task:
+	// the sign-in is done and the same execution goes on (signIn).
+	signedIn chan string
 }
 
 func newExecutor(opts *Options, closed <-chan struct{}) *executor {
@@ -79,7 +82,17 @@ func (e *executor) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter
 	return func(yield func(a2a.Event, error) bool) {
 		word, args, text := parseCommand(ec.Message)
 		if ec.StoredTask != nil {
-			// A follow-up on an interrupted task (input): finish it.
+			// A follow-up on an interrupted task: an answer. "input N"
+			// asks N times; then the task completes with the answers.
+			first, answers := conversation(ec.StoredTask.History, ec.Message)
+			if w, args, _ := parseCommand(first); w == "input" && len(args) > 0 {
+				if n, err := strconv.Atoi(args[0]); err == nil && len(answers) < n {
+					yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateInputRequired,
+						statusText(ec, fmt.Sprintf("%s (question %d of %d)", InputText, len(answers)+1, n))), nil)
+					return
+				}
+				text = strings.Join(answers, " | ")
+			}
 			_ = yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateWorking, nil), nil) &&
 				yield(artifact(ec, "echo", a2a.NewTextPart(text)), nil) &&
 				yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateCompleted, nil), nil)
@@ -92,7 +105,7 @@ func (e *executor) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter
 			return
 		}
 
-		r := &run{command: word, canceled: make(chan struct{})}
+		r := &run{command: word, canceled: make(chan struct{}), signedIn: make(chan string, 1)}
 		e.mu.Lock()
 		e.runs[ec.TaskID] = r
 		e.mu.Unlock()
@@ -148,7 +161,25 @@ func (e *executor) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter
 		case "input":
 			yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateInputRequired, statusText(ec, InputText)), nil)
 		case "auth":
-			yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateAuthRequired, statusText(ec, AuthText)), nil)
+			// a2asrv keeps an execution going past AUTH_REQUIRED (the agent
+			// is meant to go on by itself once the sign-in is done), so the
+			// client's follow-up reaches this execution through signIn.
+			if !yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateAuthRequired, statusText(ec, AuthText)), nil) {
+				return
+			}
+			select {
+			case t := <-r.signedIn:
+				// The follow-up became a SubscribeToTask; give it time to
+				// attach before the task ends (a2asrv answers a subscription
+				// to an ended task with TaskNotFoundError).
+				_ = yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateWorking, nil), nil) &&
+					e.wait(ctx, r, 300*time.Millisecond) &&
+					yield(artifact(ec, "echo", a2a.NewTextPart(t)), nil) &&
+					yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateCompleted, nil), nil)
+			case <-r.canceled:
+			case <-ctx.Done():
+			case <-e.closed:
+			}
 		case "reject":
 			yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateRejected, statusText(ec, RejectText)), nil)
 		default:
@@ -306,4 +337,50 @@ func dash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// conversation reads a task's user messages: the first (the submission)
+// and the texts of the answers after it, m included.
+func conversation(history []*a2a.Message, m *a2a.Message) (first *a2a.Message, answers []string) {
+	seen := false
+	for _, h := range history {
+		if h == nil || h.Role != a2a.MessageRoleUser {
+			continue
+		}
+		if first == nil {
+			first = h
+			continue
+		}
+		_, _, t := parseCommand(h)
+		answers = append(answers, t)
+		seen = seen || (m != nil && h.ID == m.ID)
+	}
+	if m != nil && !seen && (first == nil || first.ID != m.ID) {
+		_, _, t := parseCommand(m)
+		answers = append(answers, t)
+	}
+	return first, answers
+}
+
+// signIn hands text to the running auth execution of task id; false when
+// no execution of task id waits for a sign-in.
+func (e *executor) signIn(id a2a.TaskID, text string) bool {
+	e.mu.Lock()
+	r := e.runs[id]
+	e.mu.Unlock()
+	if r == nil || r.command != "auth" {
+		return false
+	}
+	select {
+	case r.signedIn <- text:
+	default:
+	}
+	return true
+}
+
+// running reports whether an execution of task id is going on.
+func (e *executor) running(id a2a.TaskID) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.runs[id] != nil
 }

@@ -23,7 +23,8 @@
 // Tools. echo answers at once; broken answers isError; research runs in
 // stages and returns text, structuredContent, a PNG, a CSV and a resource
 // link (and sends progress when asked); hang never ends until cancelled; ask
-// asks one question, survey two in turn; start_job, get_job_result and
+// asks one question, survey two in turn, sign_in with a sign-in link (URL
+// elicitation); start_job, get_job_result and
 // cancel_job are the legacy job flow. Options.Fixtures adds the conformance
 // suite's fixture tools.
 //

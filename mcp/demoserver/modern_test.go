@@ -164,6 +164,27 @@ func TestModern_SurveyAsksTwice(t *testing.T) {
 	}
 }
 
+// TestModern_SignInAsksWithAURL: sign_in asks one URL-mode elicitation
+// (a link, no form); accepted it reports the sign-in, declined it says so.
+func TestModern_SignInAsksWithAURL(t *testing.T) {
+	_, url := start(t, demoserver.Options{})
+	_, msg := modern(t, url, "tools/call", map[string]any{"name": "sign_in", "arguments": map[string]any{"service": "Mail"}}, false)
+	r1 := result(t, msg)
+	req, _ := r1["inputRequests"].(map[string]any)["signin"].(map[string]any)
+	p, _ := req["params"].(map[string]any)
+	if r1["resultType"] != "input_required" || req["method"] != "elicitation/create" || p["mode"] != "url" ||
+		!strings.HasPrefix(fmt.Sprint(p["url"]), "https://") || p["elicitationId"] == nil || p["requestedSchema"] != nil {
+		t.Fatalf("round 1 = %v", r1)
+	}
+	for action, want := range map[string]string{"accept": "signed in to Mail", "decline": "sign-in to Mail not done (decline)"} {
+		_, msg = modern(t, url, "tools/call", map[string]any{"name": "sign_in", "arguments": map[string]any{"service": "Mail"},
+			"inputResponses": map[string]any{"signin": map[string]any{"action": action}}, "requestState": r1["requestState"]}, false)
+		if r2 := result(t, msg); r2["resultType"] != "complete" || !strings.Contains(fmt.Sprint(r2["content"]), want) {
+			t.Errorf("%s: %v", action, r2)
+		}
+	}
+}
+
 // TestModern_ListenSeesTheEnd: a subscriptions/listen stream acknowledges,
 // then delivers the task's states up to the completed one with its result.
 func TestModern_ListenSeesTheEnd(t *testing.T) {

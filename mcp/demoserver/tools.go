@@ -9,6 +9,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"net/url"
 	"strings"
 	"time"
 )
@@ -201,6 +202,13 @@ func tools() []toolSpec {
 			run:         runSurvey,
 		},
 		{
+			name: "sign_in", title: "Needs a sign-in (URL elicitation)",
+			description: "Asks the person to sign in somewhere else: one URL-mode elicitation (a link to open, never opened by the client itself); once the person says they are done, it reports that the sign-in was confirmed. As a 2026-07-28 task it waits in input_required for tasks/update.",
+			schema:      object(map[string]any{"service": str("What to sign in to")}),
+			taskSupport: "optional",
+			run:         runSignIn,
+		},
+		{
 			name: "start_job", title: "Start a job (legacy)",
 			description: "Long-running; returns a job id at once. Poll with get_job_result(job_id=…); cancel with cancel_job(job_id=…).",
 			schema:      object(map[string]any{"seconds": map[string]any{"type": "number", "description": "How long the job runs (default 3)"}, "label": str("A label for the job")}),
@@ -314,6 +322,31 @@ func runSurvey(ctx context.Context, _ *Server, c *call) (result, error) {
 	r := textResult(fmt.Sprintf("Survey of %s: region %s, %s.", a.Topic, region, depth))
 	r.StructuredContent = map[string]any{"topic": a.Topic, "region": region, "depth": depth}
 	return r, nil
+}
+
+// runSignIn asks one URL-mode elicitation (docs/demo-mcp.md D5): the
+// answer carries no content, only the action.
+func runSignIn(ctx context.Context, _ *Server, c *call) (result, error) {
+	var a struct {
+		Service string `json:"service"`
+	}
+	if err := decodeArgs(c.args, &a); err != nil {
+		return result{}, err
+	}
+	if a.Service == "" {
+		a.Service = "the demo service"
+	}
+	c.status("waiting for the sign-in")
+	answers, err := c.ask(ctx, map[string]inputRequest{"signin": {Method: "elicitation/create", Params: map[string]any{
+		"mode": "url", "elicitationId": "demo-sign-in", "url": "https://example.invalid/sign-in?service=" + url.QueryEscape(a.Service),
+		"message": "Sign in to " + a.Service + " in your browser, then say you are done."}}})
+	if err != nil {
+		return result{}, err
+	}
+	if action, _ := elicitAnswer(answers["signin"]); action != "accept" {
+		return textResult("sign-in to " + a.Service + " not done (" + action + ")"), nil
+	}
+	return textResult("signed in to " + a.Service), nil
 }
 
 // chartPNG is a tiny bar chart, so the result carries a real image.

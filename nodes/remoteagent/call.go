@@ -62,6 +62,13 @@ type call struct {
 	lastStatus string
 	// reconnectLines counts the reconnect lines saved (logBounded).
 	reconnectLines int
+	// The agent's question (ask.go): the question record, read once; the
+	// last interrupted status; whether the agent took the answer in flight
+	// (an event arrived on its request); the history of the last snapshot.
+	ask         *askState
+	askedStatus a2a.TaskStatus
+	acked       bool
+	history     []a2a.Message
 }
 
 // log commits a node message after the pending progress line; progress
@@ -117,10 +124,21 @@ func (c *call) run(ctx context.Context) (workrun.Values, error) {
 	// through c.Record().
 	saved := c.Saved()
 	workrun.OnAbortWithin(nc, s.abortBound(), c.abort)
+	var out workrun.Values
 	if saved {
-		return c.resume(ctx)
+		out, err = c.resume(ctx)
+	} else {
+		out, err = c.submit(ctx)
 	}
-	return c.submit(ctx)
+	// The agent asked and an answer is at hand: send it and follow the
+	// task again, round after round (ask.go).
+	for {
+		var a *answerNow
+		if !errors.As(err, &a) {
+			return out, err
+		}
+		out, err = c.sendAnswer(ctx, a)
+	}
 }
 
 // submit sends the business message once (docs/remote-agent.md R5).
@@ -164,7 +182,7 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 		if notSubmitted(res.err) {
 			return nil, c.refused(ctx, res.err)
 		}
-		return nil, fmt.Errorf("%w: %v; the request is not sent again", ErrSubmissionUnknown, res.err)
+		return nil, reason([]error{ErrSubmissionUnknown, res.err}, msgErrSubmissionUnknown, why(res.err))
 	}
 	c.log(msgStreamLost, res.err)
 	return c.recoverTask(ctx, agent, res.quiet)
@@ -181,12 +199,12 @@ func (c *call) sendBlocking(ctx context.Context, agent AgentClient, req a2a.Send
 			return nil, ctx.Err()
 		}
 		if rctx.Err() != nil {
-			return nil, fmt.Errorf("%w: no answer within %v; the request is not sent again", ErrSubmissionUnknown, c.s.timeout)
+			return nil, reason([]error{ErrSubmissionUnknown}, msgErrSubmissionTimeout, c.s.timeout)
 		}
 		if notSubmitted(err) {
 			return nil, c.refused(ctx, err)
 		}
-		return nil, fmt.Errorf("%w: %v; the request is not sent again", ErrSubmissionUnknown, err)
+		return nil, reason([]error{ErrSubmissionUnknown, err}, msgErrSubmissionUnknown, why(err))
 	}
 	var ev a2a.StreamEvent
 	switch {
@@ -203,8 +221,7 @@ func (c *call) sendBlocking(ctx context.Context, agent AgentClient, req a2a.Send
 	}
 	if !done {
 		r := c.Record()
-		return nil, fmt.Errorf("%w: task %s is %s although SendMessage should wait for the final result; the agent may still be running it",
-			ErrUnfinished, r.TaskID, stateName(a2a.TaskState(r.RemoteState)))
+		return nil, reason([]error{ErrUnfinished}, msgErrUnfinishedBlock, r.TaskID, stateIn(a2a.TaskState(r.RemoteState)))
 	}
 	return c.finish(ctx)
 }
@@ -239,9 +256,9 @@ func (c *call) refused(ctx context.Context, err error) error {
 func refusal(err error) error {
 	var h *a2a.HTTPError
 	if errors.As(err, &h) {
-		return fmt.Errorf("%w: the agent refused it (HTTP %d): %w", ErrNotSubmitted, h.StatusCode, err)
+		return reason([]error{ErrNotSubmitted, err}, msgErrRefusedHTTP, h.StatusCode, why(err))
 	}
-	return fmt.Errorf("%w: %w", ErrNotSubmitted, err)
+	return reason([]error{ErrNotSubmitted, err}, msgErrRefused, why(err))
 }
 
 // resume re-enters a call whose record was saved by an earlier execution of
@@ -261,8 +278,7 @@ func (c *call) resume(ctx context.Context) (workrun.Values, error) {
 		return nil, c.remoteFailed(r)
 	}
 	if r.TaskID == "" {
-		return nil, fmt.Errorf("%w: message %s may have reached the agent before the application exited, but no taskId was saved; it is not sent again",
-			ErrSubmissionUnknown, r.MessageID)
+		return nil, reason([]error{ErrSubmissionUnknown}, msgErrNoTaskSaved, r.MessageID)
 	}
 	agent, err := c.connect(ctx)
 	if err != nil {
@@ -304,7 +320,7 @@ func (c *call) recoverTask(ctx context.Context, agent AgentClient, _ bool) (work
 			case err != nil && errors.Is(err, remotecall.ErrCallBytes):
 				return false, nil, err
 			case err != nil && timedOut && ctx.Err() == nil:
-				return false, fmt.Errorf("GetTask got no answer within %v (timeout_seconds): %w", c.s.timeout, err), nil
+				return false, reason([]error{err}, msgErrGetTaskTimeout, c.s.timeout, why(err)), nil
 			case err != nil:
 				return false, err, nil
 			}
@@ -317,8 +333,7 @@ func (c *call) recoverTask(ctx context.Context, agent AgentClient, _ bool) (work
 				return true, nil, nil
 			}
 			if !agent.Streaming() {
-				return false, nil, fmt.Errorf("%w: task %s is %s and the agent does not stream; Workrun does not poll it",
-					ErrUnfinished, taskID, stateName(t.Status.State))
+				return false, nil, reason([]error{ErrUnfinished}, msgErrUnfinishedNoPoll, taskID, stateIn(t.Status.State))
 			}
 			return false, nil, nil
 		},
@@ -431,6 +446,7 @@ func (c *call) follow(ctx context.Context, open func(context.Context) iter.Seq2[
 		}
 		timer.Stop()
 		res.events++
+		c.acked = true // the agent took the request (ask.go: an answer in flight)
 		d, herr := c.handle(ctx, ev)
 		if errors.Is(herr, errStrayMessage) {
 			res.err = herr // the task is read instead
@@ -481,6 +497,7 @@ func (c *call) handle(ctx context.Context, ev a2a.StreamEvent) (done bool, err e
 	}
 	switch {
 	case ev.Task != nil:
+		c.history = ev.Task.History
 		// A snapshot holds every artifact so far: it replaces what the
 		// stream sent.
 		if err := c.res.reset(); err != nil {
@@ -523,6 +540,13 @@ func (c *call) status(ctx context.Context, st a2a.TaskStatus) (bool, error) {
 	text := cutText(c.red.String(messageText(st.Message)))
 	c.lastStatus = string(st.State) + "\x00" + text
 	final := st.State.Terminal() || st.State.Interrupted()
+	if st.State.Interrupted() {
+		// The question of a round already answered, the answer delivered:
+		// the agent has not moved on yet (ask.go).
+		final = !c.answered(st, c.history)
+		c.askedStatus = st
+	}
+	c.history = nil
 	if c.feed.repeat(st.State, text) && !final {
 		return false, nil
 	}
@@ -633,23 +657,18 @@ func (c *call) finish(ctx context.Context) (workrun.Values, error) {
 		}
 		return nil, c.remoteFailed(c.Record())
 	case state.Interrupted():
-		id := msgNeedsInput
-		if state == a2a.TaskStateAuthRequired {
-			id = msgNeedsAuth
-		}
-		reason := texts.Text(id, r.StatusText)
-		return nil, &workrun.InterruptError{Cause: workrun.InterruptedByRemote, Reason: reason}
+		return c.asked(ctx, state)
 	}
-	return nil, fmt.Errorf("%w: task %s is %s", ErrUnfinished, r.TaskID, stateName(state))
+	return nil, reason([]error{ErrUnfinished}, msgErrUnfinished, r.TaskID, stateIn(state))
 }
 
 // remoteFailed is the error of a task that ended without completing; one
 // that ended FAILED or REJECTED is a known failure (workrun.KnownFailure),
 // which a retry policy may try again as a new call.
 func (c *call) remoteFailed(r workrun.RemoteCall) error {
-	err := fmt.Errorf("%w: task %s %s", ErrRemoteFailed, r.TaskID, stateName(a2a.TaskState(r.RemoteState)))
+	err := reason([]error{ErrRemoteFailed}, msgErrRemoteFailed, r.TaskID, stateIn(a2a.TaskState(r.RemoteState)))
 	if r.StatusText != "" {
-		err = fmt.Errorf("%w: task %s %s: %s", ErrRemoteFailed, r.TaskID, stateName(a2a.TaskState(r.RemoteState)), r.StatusText)
+		err = reason([]error{ErrRemoteFailed}, msgErrRemoteFailedText, r.TaskID, stateIn(a2a.TaskState(r.RemoteState)), r.StatusText)
 	}
 	if s := a2a.TaskState(r.RemoteState); s == a2a.TaskStateFailed || s == a2a.TaskStateRejected {
 		return workrun.KnownFailure(err)

@@ -33,6 +33,9 @@ type Config struct {
 	OutputFiles    string   `json:"output_files,omitempty"`
 	Credential     string   `json:"credential,omitempty"`
 	TimeoutSeconds *float64 `json:"timeout_seconds,omitempty"`
+	// Answers pre-answers the agent's first question: a text template over
+	// State fields (docs/remote-agent.md R8).
+	Answers workrun.Answers `json:"answers,omitzero"`
 }
 
 // ParseConfig decodes and checks a node's config against the workflow's State
@@ -95,6 +98,14 @@ func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, time.Duratio
 	if c.OutputFiles != "" {
 		if err := use("output_files", c.OutputFiles, workrun.FieldFiles); err != nil {
 			return c, 0, err
+		}
+	}
+	if c.Answers.Fields != nil {
+		return c, 0, texts.Fail(ErrConfig, msgCfgAnswersText)
+	}
+	for _, f := range c.Answers.Reads() {
+		if _, ok := wf.State[f]; !ok {
+			return c, 0, texts.Fail(ErrConfig, msgCfgNoField, "answers", f)
 		}
 	}
 	timeout, err := remotecall.Timeout(c.TimeoutSeconds)

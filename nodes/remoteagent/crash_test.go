@@ -22,22 +22,20 @@ import (
 
 // TestMain lets the test binary act as the runner process of the crash test:
 // with WORKRUN_RA_CHILD_DIR set it starts a run in that data directory and
-// waits to be killed.
+// waits to be killed (WORKRUN_RA_CHILD_CFG: more keys of the node's config,
+// starting with a comma).
 func TestMain(m *testing.M) {
 	storetest.ChildMain(m, "WORKRUN_RA_CHILD_DIR", func(dir string) int {
 		prompt := os.Getenv("WORKRUN_RA_CHILD_PROMPT")
 		if prompt == "" {
 			prompt = "slow 15 100"
 		}
-		return storetest.StartRun(dir, crashWorkflow(os.Getenv("WORKRUN_RA_CHILD_URL")), workrun.Values{"prompt_ra": prompt},
+		wf := flow([]workrun.NodeSpec{raNode("ra", os.Getenv("WORKRUN_RA_CHILD_URL"), os.Getenv("WORKRUN_RA_CHILD_CFG"))})
+		return storetest.StartRun(dir, wf, workrun.Values{"prompt_ra": prompt},
 			func(st *store.Store) []workrun.Kind {
 				return []workrun.Kind{start.Kind{}, process.Kind{}, output.Kind{}, remoteagent.New(remoteagent.Deps{Calls: st})}
 			})
 	})
-}
-
-func crashWorkflow(url string) workrun.Workflow {
-	return flow([]workrun.NodeSpec{raNode("ra", url, "")})
 }
 
 // TestServers_CrashAfterTaskIDThenResume: the runner is SIGKILLed right after

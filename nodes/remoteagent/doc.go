@@ -65,9 +65,14 @@
 // messageId was saved without a taskId is treated the same way, because the
 // agent may already be running it.
 //
-// Interruption. INPUT_REQUIRED and AUTH_REQUIRED return a
-// *workrun.InterruptError (cause "remote") carrying the agent's status message
-// (docs/remote-agent.md R8). Nothing answers or resumes those states automatically.
+// Questions. INPUT_REQUIRED and AUTH_REQUIRED are the agent asking the
+// person: the node returns a *workrun.InterruptError (cause "human") with a
+// workrun.Question (text or sign_in) and waits; the answer (the person's,
+// or round 1 from the `answers` config) is a new message on the same task
+// whose messageId — from run, node, call key and round — is committed in
+// the question record before it is sent. A resumed node reads the task
+// first and sends a committed answer again only if the agent never took it
+// (docs/remote-agent.md R8).
 //
 // Cancellation. At node start the call registers an abort hook. When the run
 // fails or is stopped the engine runs every hook concurrently on a detached,

@@ -1,10 +1,13 @@
 package remoteagent_test
 
 import (
+	"net/http"
 	"strings"
 	"testing"
 	"time"
 
+	"workrun/nodes/remoteagent"
+	"workrun/remotecall"
 	"workrun/store/storetest"
 	"workrun/workrun"
 	"workrun/workrun/workruntest"
@@ -48,6 +51,79 @@ func TestRetry_FailIsSubmittedTwiceWithNewMessageIDs(t *testing.T) {
 			}
 			if rec := workruntest.NodeRecord(t, e.st, r.ID, "f"); rec.Attempt != 2 {
 				t.Errorf("node record attempt %d, want 2", rec.Attempt)
+			}
+		})
+	}
+}
+
+// `hang` with a retry policy, and the agent's answers lost: the outcome is
+// unknown, so no new attempt is ever submitted (docs/engine.md). Two
+// losses:
+//   - the task id arrived, then the stream broke and no read (GetTask,
+//     SubscribeToTask) is answered within timeout_seconds: the agent is
+//     unreachable, so the run is interrupted (resumable, nothing
+//     cancelled) — not failed, and not retried;
+//   - the answer to the submission itself never comes (timeout_seconds
+//     passes before a task id): "submission result unknown", the run fails
+//     and is not retried.
+//
+// Either way the agent saw one logical submission: one messageId.
+func TestRetry_HangWithTimeoutLossIsNotRetried(t *testing.T) {
+	policy := remotecall.FollowPolicy{BackoffMin: 20 * time.Millisecond, BackoffMax: 100 * time.Millisecond, UnreachableFor: 700 * time.Millisecond}
+	for _, srv := range bothServers(t, true) {
+		t.Run(srv.name, func(t *testing.T) {
+			for _, tc := range []struct {
+				name    string
+				taskID  bool // the task id reached Workrun before the loss
+				status  workrun.RunStatus
+				message string
+			}{
+				{"reads lost after the task id", true, workrun.RunInterrupted, "unreachable since"},
+				{"submission answer lost", false, workrun.RunFailed, "failed and is not retried: the remote outcome is unknown"},
+			} {
+				t.Run(tc.name, func(t *testing.T) {
+					url := startProxy(t, &proxy{target: srv.base, fault: func(w http.ResponseWriter, r *http.Request, method string, _ []byte, forward func() (*http.Response, error)) bool {
+						switch method {
+						case "SendStreamingMessage":
+							resp, err := forward() // the agent accepts: the task runs there
+							if err != nil {
+								http.Error(w, err.Error(), http.StatusBadGateway)
+								return true
+							}
+							defer resp.Body.Close()
+							if tc.taskID {
+								copyResponse(w, resp, cut{after: 1}) // the task id arrives, then the stream breaks
+							} else {
+								<-r.Context().Done() // the answer is lost
+							}
+							return true
+						case "GetTask", "SubscribeToTask":
+							<-r.Context().Done() // the agent stopped answering
+							return true
+						}
+						return false
+					}})
+					e := newEnvFollow(t, "", "en", policy)
+					n := raNode("h", url, `,"timeout_seconds":1`)
+					n.Retry = &workrun.RetryPolicy{MaxAttempts: 3}
+					r := e.run(t, flow([]workrun.NodeSpec{n}), workrun.Values{"prompt_h": "hang"})
+					msgs := e.messages(t, r.ID, "h")
+					if r.Status != tc.status || !contains(msgs, tc.message) {
+						t.Fatalf("run %s (%s), want %s with %q\n%q", r.Status, r.Reason, tc.status, tc.message, msgs)
+					}
+					st := srv.stats(t) // the server is shared: count this run's messageIds
+					one, two := remoteagent.MessageID(r.ID, "h", "send"), remoteagent.MessageID(r.ID, "h", "send#2")
+					if st.Submissions[one] != 1 || st.Submissions[two] != 0 {
+						t.Errorf("submissions of attempt 1: %d, of attempt 2: %d (all: %v); want attempt 1 once: an unknown outcome is never retried",
+							st.Submissions[one], st.Submissions[two], st.Submissions)
+					}
+					if _, err := e.st.GetRemoteCall(t.Context(), r.ID, "h", "send#2"); err == nil {
+						t.Error("an attempt 2 was recorded")
+					}
+					if rec := workruntest.NodeRecord(t, e.st, r.ID, "h"); rec.AttemptNo() != 1 {
+						t.Errorf("node record attempt %d, want 1", rec.AttemptNo())
+					}
+				})
 			}
 		})
 	}

@@ -171,7 +171,7 @@ func TestHostileAgentsAreBounded(t *testing.T) {
 				!strings.Contains(ie.Reason, "kept ending the update stream of task t1 without the task changing") {
 				t.Fatalf("err = %v, want interrupted: kept ending the update stream…", err)
 			}
-			if took > 30*time.Second {
+			if took > 2*time.Minute { // bounded, not endless; four 64 MiB reads are slow on a loaded machine
 				t.Errorf("took %v", took)
 			}
 			subs, gets := a.count("SubscribeToTask"), a.count("GetTask")

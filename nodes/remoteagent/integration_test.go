@@ -265,12 +265,15 @@ func TestServers_StreamFaults(t *testing.T) {
 	}
 }
 
-func TestServers_InterruptedByRemote(t *testing.T) {
+// TestServers_AskedWaitsForYou: a task in INPUT_REQUIRED makes the run
+// wait for the person (docs/remote-agent.md R8), with the agent's words in
+// the reason and the node's messages.
+func TestServers_AskedWaitsForYou(t *testing.T) {
 	for _, srv := range bothServers(t, true) {
 		t.Run(srv.name, func(t *testing.T) {
 			e := newEnv(t, "", "en")
 			r := e.run(t, flow([]workrun.NodeSpec{raNode("ra", srv.base, "")}), workrun.Values{"prompt_ra": "input"})
-			if r.Status != workrun.RunInterrupted || r.Interruption != workrun.InterruptedByRemote {
+			if r.Status != workrun.RunInterrupted || r.Interruption != workrun.InterruptedByHuman {
 				t.Fatalf("run = %s (%s): %s", r.Status, r.Interruption, r.Reason)
 			}
 			if !strings.Contains(r.Reason, demoagent.InputText) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"iter"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -130,7 +131,13 @@ type step struct {
 func (s *step) RemoteCalls() {}
 
 func (s *step) Reads() []string {
-	return append(append([]string{}, s.cfg.Inputs...), s.cfg.Attachments...)
+	r := append(append([]string{}, s.cfg.Inputs...), s.cfg.Attachments...)
+	for _, f := range s.cfg.Answers.Reads() {
+		if !slices.Contains(r, f) {
+			r = append(r, f)
+		}
+	}
+	return r
 }
 
 func (s *step) Writes() []string {

@@ -295,8 +295,8 @@ func TestRun_EndStates(t *testing.T) {
 			}
 			var ie *workrun.InterruptError
 			if tt.interrupt {
-				if !errors.As(err, &ie) || ie.Cause != workrun.InterruptedByRemote {
-					t.Fatalf("err = %#v, want InterruptError by remote (docs/remote-agent.md R8)", err)
+				if !errors.As(err, &ie) || ie.Cause != workrun.InterruptedByHuman || ie.Question == nil || ie.Question.Round != 1 {
+					t.Fatalf("err = %#v, want the node waiting for the person with round 1's question (docs/remote-agent.md R8)", err)
 				}
 			} else if !errors.Is(err, tt.wantErr) || errors.As(err, &ie) {
 				t.Fatalf("err = %v, want %v", err, tt.wantErr)

@@ -22,8 +22,8 @@ func restart(t *testing.T, e *env) *env {
 	return e2
 }
 
-// TestServers_StopAfterRestart: a run interrupted by the agent
-// (INPUT_REQUIRED) or by the application's exit, then stopped after a
+// TestServers_StopAfterRestart: a run waiting for the person because the
+// agent asked (INPUT_REQUIRED) or interrupted by the application's exit, then stopped after a
 // restart without being resumed, still gets exactly one CancelTask for its
 // unfinished call, with no status query first (docs/remote-agent.md R2, R9). A second restart
 // and Stop sends nothing more, and a cancel requested before a restart is
@@ -37,7 +37,7 @@ func TestServers_StopAfterRestart(t *testing.T) {
 		}{
 			{"interrupted by the agent", func(t *testing.T, e *env) string {
 				r := e.run(t, flow([]workrun.NodeSpec{raNode("ra", srv.base, "")}), workrun.Values{"prompt_ra": "input"})
-				if r.Status != workrun.RunInterrupted || r.Interruption != workrun.InterruptedByRemote {
+				if r.Status != workrun.RunInterrupted || r.Interruption != workrun.InterruptedByHuman {
 					t.Fatalf("run = %s (%s): %s", r.Status, r.Interruption, r.Reason)
 				}
 				return r.ID

@@ -190,7 +190,13 @@ type proxy struct {
 
 func startProxy(t *testing.T, p *proxy) string {
 	t.Helper()
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ts := httptest.NewServer(p.handler())
+	t.Cleanup(ts.Close)
+	return ts.URL
+}
+
+func (p *proxy) handler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if p.card != nil && r.Method == http.MethodGet {
 			w.Header().Set("Content-Type", "application/json")
 			json.NewEncoder(w).Encode(p.card("http://" + r.Host)) //nolint:errcheck
@@ -220,9 +226,7 @@ func startProxy(t *testing.T, p *proxy) string {
 		}
 		defer resp.Body.Close()
 		copyResponse(w, resp, noCut)
-	}))
-	t.Cleanup(ts.Close)
-	return ts.URL
+	})
 }
 
 // cut says where a proxied stream is broken: after that many complete SSE

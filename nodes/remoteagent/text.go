@@ -48,7 +48,34 @@ const (
 	msgArtifactCoalesced      msgID = "remoteagent.artifact_coalesced"
 	msgCallRecordUnreadable   msgID = "remoteagent.call_record_unreadable"
 	msgTempFileNotRemoved     msgID = "remoteagent.temp_file_not_removed"
-	msgSaveFailed             msgID = "remoteagent.save_failed"
+
+	msgAnswerSending msgID = "remoteagent.answer_sending"
+	msgAnswerResent  msgID = "remoteagent.answer_resent"
+
+	// failure reasons (reasons.go)
+	msgErrSubmissionUnknown msgID = "remoteagent.err_submission_unknown"
+	msgErrSubmissionTimeout msgID = "remoteagent.err_submission_timeout"
+	msgErrNoTaskSaved       msgID = "remoteagent.err_no_task_saved"
+	msgErrRefusedHTTP       msgID = "remoteagent.err_refused_http"
+	msgErrRefused           msgID = "remoteagent.err_refused"
+	msgErrRemoteFailed      msgID = "remoteagent.err_remote_failed"
+	msgErrRemoteFailedText  msgID = "remoteagent.err_remote_failed_text"
+	msgErrUnfinished        msgID = "remoteagent.err_unfinished"
+	msgErrUnfinishedBlock   msgID = "remoteagent.err_unfinished_blocking"
+	msgErrUnfinishedNoPoll  msgID = "remoteagent.err_unfinished_no_poll"
+	msgErrGetTaskTimeout    msgID = "remoteagent.err_get_task_timeout"
+	msgErrAnswerRefusedHTTP msgID = "remoteagent.err_answer_refused_http"
+	msgErrAnswerRefused     msgID = "remoteagent.err_answer_refused"
+	msgCfgAnswersText       msgID = "remoteagent.cfg_answers_text"
+	msgWhyStreamBroken      msgID = "remoteagent.why_stream_broken"
+	msgWhyNoAnswer          msgID = "remoteagent.why_no_answer"
+	msgWhyHTTP              msgID = "remoteagent.why_http"
+	msgWhyHTTPRPC           msgID = "remoteagent.why_http_rpc"
+	msgWhyRPC               msgID = "remoteagent.why_rpc"
+	msgWhyProtocol          msgID = "remoteagent.why_protocol"
+	msgWhyRefused           msgID = "remoteagent.why_refused"
+	msgWhyReset             msgID = "remoteagent.why_reset"
+	msgSaveFailed           msgID = "remoteagent.save_failed"
 )
 
 // stateWords are the A2A task states by the word stateName gives them, with
@@ -105,7 +132,7 @@ func catalogue() map[msgID][2]string {
 		msgCancelAlreadyCompleted: {"Remote task: already completed before the cancel arrived", "远程任务：取消到达前已完成"},
 		msgCancelNotCancelable:    {"Remote task: not cancelable (%s)", "远程任务：不可取消（%s）"},
 		msgCancelNotFound:         {"Remote task: not found by the agent", "远程任务：远端未找到该任务"},
-		msgSubmissionUnknown:      {"Remote task: submission result unknown (no taskId was received); no cancel sent, nothing resubmitted", "远程任务：提交结果未知（未收到 taskId），不取消、不重新提交"},
+		msgSubmissionUnknown:      {"Remote task: submission result unknown (no taskId was received); no cancel sent, nothing resubmitted", "远程任务：提交结果未知（未收到任务 ID），不取消、不重新提交"},
 		msgSending:                {"Sending to %s (%s): %s", "正在发送到 %s（%s）：%s"},
 		msgSendingParts:           {"Sending to %s (%s): %s text, %s data, %s files (%s bytes)", "正在发送到 %s（%s）：%s 段文本、%s 段数据、%s 个文件（%s 字节）"},
 		msgTaskAccepted:           {"Remote task %s accepted (context %s)", "远程任务 %s 已接收（上下文 %s）"},
@@ -131,7 +158,35 @@ func catalogue() map[msgID][2]string {
 		msgArtifactCoalesced:      {"Result %s: %s (+%s updates)", "结果 %s：%s（另有 %s 条更新）"},
 		msgCallRecordUnreadable:   {"read remote call record: %s; no cancel sent", "读取远程调用记录失败：%s；未发送取消"},
 		msgTempFileNotRemoved:     {"temporary result file not removed: %s", "临时结果文件未删除：%s"},
-		msgSaveFailed:             {"saving the remote call record failed: %s", "保存远程调用记录失败：%s"},
+
+		msgErrSubmissionUnknown: {"submission result unknown: %s; the request is not sent again", "提交结果未知：%s；请求不会再次发送"},
+		msgErrSubmissionTimeout: {"submission result unknown: no answer within %s; the request is not sent again", "提交结果未知：%s 内没有答复；请求不会再次发送"},
+		msgErrNoTaskSaved: {"submission result unknown: message %s may have reached the agent before the application exited, but no taskId was saved; it is not sent again",
+			"提交结果未知：消息 %s 可能在应用程序退出前已到达智能体，但没有保存任务 ID；不会再次发送"},
+		msgErrRefusedHTTP:      {"not submitted: the agent refused it (HTTP %d): %s", "未提交：智能体拒绝了它（HTTP %d）：%s"},
+		msgErrRefused:          {"not submitted: %s", "未提交：%s"},
+		msgErrRemoteFailed:     {"remote task did not complete: task %s %s", "远程任务未完成：任务 %s %s"},
+		msgErrRemoteFailedText: {"remote task did not complete: task %s %s: %s", "远程任务未完成：任务 %s %s：%s"},
+		msgErrUnfinished:       {"agent returned an unfinished task: task %s is %s", "智能体返回了未完成的任务：任务 %s 的状态为%s"},
+		msgErrUnfinishedBlock: {"agent returned an unfinished task: task %s is %s although SendMessage should wait for the final result; the agent may still be running it",
+			"智能体返回了未完成的任务：任务 %s 的状态为%s，而 SendMessage 本应等到最终结果；智能体可能仍在执行它"},
+		msgErrUnfinishedNoPoll: {"agent returned an unfinished task: task %s is %s and the agent does not stream; Workrun does not poll it",
+			"智能体返回了未完成的任务：任务 %s 的状态为%s，且该智能体不支持流式传输；Workrun 不会轮询它"},
+		msgErrGetTaskTimeout:    {"GetTask got no answer within %s (timeout_seconds): %s", "GetTask 在 %s（timeout_seconds）内没有答复：%s"},
+		msgAnswerSending:        {"Remote task %s: sending the answer to round %s", "远程任务 %s：正在发送第 %s 轮的答复"},
+		msgAnswerResent:         {"Remote task %s: the answer to round %s had not reached the agent; sending it again with the same messageId", "远程任务 %s：第 %s 轮的答复尚未到达智能体，以同一消息 ID 再次发送"},
+		msgErrAnswerRefusedHTTP: {"answer not taken: the agent refused it (HTTP %d): %s", "答复未被接受：智能体拒绝了它（HTTP %d）：%s"},
+		msgErrAnswerRefused:     {"answer not taken: %s", "答复未被接受：%s"},
+		msgCfgAnswersText:       {"remote agent config: answers: an agent's question is answered with text: give a text template, not an object of fields", "远程智能体配置：answers：智能体的问题以文本回答：请填写文本模板，而不是字段对象"},
+		msgWhyStreamBroken:      {"the stream ended before the task finished", "数据流在任务结束前中断"},
+		msgWhyNoAnswer:          {"no answer within the timeout", "在超时时间内没有答复"},
+		msgWhyHTTP:              {"HTTP %d", "HTTP 状态码 %d"},
+		msgWhyHTTPRPC:           {"HTTP %d: error %d: %s", "HTTP %d：错误 %d：%s"},
+		msgWhyRPC:               {"JSON-RPC error %d: %s", "智能体返回错误 %d：%s"},
+		msgWhyProtocol:          {"the agent's answer is not valid A2A JSON-RPC", "智能体的答复不是有效的 A2A JSON-RPC"},
+		msgWhyRefused:           {"the connection was refused", "连接被拒绝"},
+		msgWhyReset:             {"the connection was reset", "连接被重置"},
+		msgSaveFailed:           {"saving the remote call record failed: %s", "保存远程调用记录失败：%s"},
 
 		// Editor labels (describe.go).
 		msgKindLabel:        {"Remote Agent", "远程智能体"},

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"workrun/mcp"
@@ -14,9 +16,9 @@ import (
 	"workrun/workrun"
 )
 
-// maxReadFailures bounds how often in a row reading a task may fail (a
-// broken connection, a server error) before the node fails; the abort then
-// cancels the task.
+// maxReadFailures bounds how often in a row reading a legacy job may fail
+// (a broken connection, a server error) before the node fails, and how
+// often a core task may read as completed without its result.
 const maxReadFailures = 5
 
 // Poll interval bounds: the server's interval, at least 1 s; a longer one
@@ -60,6 +62,9 @@ type call struct {
 	red *remotecall.Redactor
 
 	shown string // last status line shown (key + suffix)
+	// asked: the server sent this execution a stream request (only the
+	// first may be pre-answered). The GET stream's reader sets it too.
+	asked atomic.Bool
 }
 
 func (c *call) log(id msgID, args ...any) { c.logText(texts.Msg(id, args...)) }
@@ -104,7 +109,9 @@ func (c *call) dial(ctx context.Context) (MCPClient, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv, err := c.s.kind.deps.Dial(c.s.cfg.URL, hc, c.notification)
+	srv, err := c.s.kind.deps.Dial(c.s.cfg.URL, hc, mcp.Options{OnNotification: c.notification,
+		ClientInfo:  mcp.Implementation{Name: "workrun", Version: "1"},
+		Elicitation: mcp.ElicitationModes{Form: true, URL: true}, OnRequest: c.onRequest})
 	if err != nil {
 		return nil, fmt.Errorf("connect to MCP server %s: %w", c.s.cfg.URL, err)
 	}
@@ -226,13 +233,50 @@ func (c *call) callTool(ctx context.Context, srv MCPClient, init *mcp.Initialize
 	key := c.Record().MessageID
 	params := mcp.CallParams{Name: c.s.cfg.Tool, Arguments: args, Task: form,
 		TTLMillis: taskTTL.Milliseconds(), IdempotencyKey: key, ProgressToken: key}
-	res, timedOut, err := c.sendCall(ctx, srv, params)
+	// A legacy server may ask outside the call's reply, on the GET stream
+	// (docs/remote-mcp.md M15): it is open while the call is; a request
+	// there that needs the person stops the call's wait.
+	cctx, cut := context.WithCancel(ctx)
+	defer cut()
+	var onGET atomic.Pointer[mcp.InputRequiredError]
+	if !mcp.IsModern(srv.Version()) {
+		err := srv.Listen(cctx, func(a *mcp.InputRequiredError) { onGET.Store(a); cut() })
+		if err != nil && !errors.Is(err, mcp.ErrNoListenStream) && !errors.Is(err, mcp.ErrMethodNotFound) {
+			c.log(msgNoListen, clip(c.red.String(err.Error()), 300))
+		}
+	}
+	res, timedOut, err := c.sendCall(cctx, srv, params)
+	if a := onGET.Load(); a != nil && ctx.Err() == nil {
+		return nil, c.stopped(ctx, c.streamAsked(ctx, a))
+	}
 	if err != nil && errors.Is(err, mcp.ErrStreamBroken) && mcp.IsModern(srv.Version()) && !timedOut && ctx.Err() == nil {
 		// docs/remote-mcp.md M6: on 2026-07-28 a broken reply stream is a
 		// request the server cancelled; before any task id is known the
 		// call is re-issued once, with the same idempotency key.
 		c.log(msgReissue, clip(err.Error(), 300), key)
 		res, timedOut, err = c.sendCall(ctx, srv, params)
+	}
+	return c.answered(ctx, srv, params, l, hasJobs, res, timedOut, err)
+}
+
+// answered handles the answer to tools/call (or to its MRTR retry): input
+// requests, errors, a task, a job or the result.
+func (c *call) answered(ctx context.Context, srv MCPClient, params mcp.CallParams, l link, hasJobs bool, res *mcp.CallResult, timedOut bool, err error) (workrun.Values, error) {
+	var ask *mcp.InputRequiredError
+	if err != nil && !timedOut && errors.As(err, &ask) && len(ask.StreamID) == 0 && ask.TaskID == "" && (len(ask.Requests) > 0 || ask.RequestState != nil) {
+		// MRTR (docs/remote-mcp.md M15): answer and call again.
+		var stop error
+		prev, _, lerr := c.loadInput(ctx)
+		if lerr != nil {
+			return nil, lerr
+		}
+		res, timedOut, err, stop = c.mrtr(ctx, srv, params, newServerRound(prev, viaMRTR, ask))
+		if stop != nil {
+			return nil, c.stopped(ctx, stop)
+		}
+	}
+	if err != nil && !timedOut && errors.As(err, &ask) && len(ask.StreamID) > 0 {
+		return nil, c.stopped(ctx, c.streamAsked(ctx, ask))
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -302,6 +346,21 @@ func (c *call) inputRequired(ctx context.Context, err error) error {
 	return &workrun.InterruptError{Cause: workrun.InterruptedByRemote, Reason: texts.Text(msgInterrupted, why)}
 }
 
+// stopped ends a call that Workrun stopped before sending the answers:
+// waiting for the person (the interrupt as it is), or a failure of its
+// own — then the tool did not run (the server was still asking), which is
+// a known failure.
+func (c *call) stopped(ctx context.Context, err error) error {
+	var ie *workrun.InterruptError
+	if errors.As(err, &ie) || ctx.Err() != nil || errors.Is(err, remotecall.ErrAborted) {
+		return err
+	}
+	if uerr := c.Update(ctx, func(r *workrun.RemoteCall) { r.Ended, r.StatusText = true, clip(c.red.String(err.Error()), 500) }); uerr != nil {
+		return uerr
+	}
+	return workrun.KnownFailure(fmt.Errorf("call tool %s: %w", c.s.cfg.Tool, err))
+}
+
 // notSubmitted reports errors that prove the tool did not run: an error
 // answer instead of a result, or a refusal of the request.
 func notSubmitted(err error) bool {
@@ -326,6 +385,24 @@ func (c *call) resume(ctx context.Context) (workrun.Values, error) {
 		return nil, &workrun.InterruptError{Cause: workrun.InterruptedByRemote, Reason: texts.Text(msgInterrupted, display(r.StatusText))}
 	case r.Ended:
 		return nil, c.remoteFailed(r)
+	}
+	in, asked, err := c.loadInput(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if asked && r.TaskID == "" && in.Via == viaMRTR {
+		return c.resumeMRTR(ctx, in)
+	}
+	if asked && in.Via == viaStream && ((in.Asking != "" && !in.Sent) || (in.Sent && r.TaskID == "")) {
+		srv, err := c.dial(ctx)
+		if err != nil {
+			return nil, err
+		}
+		srv.Attach(l.Session, l.Protocol)
+		c.SetClient(srv)
+		return c.answerStream(ctx, srv, in)
+	}
+	switch {
 	case r.TaskID == "":
 		return nil, texts.Error(ErrSubmissionUnknown, msgSubmissionUnknownErr,
 			fmt.Sprintf("the call with idempotency key %s may have reached the server before the application exited, but no task or job id was saved", r.MessageID))
@@ -344,148 +421,255 @@ func (c *call) resume(ctx context.Context) (workrun.Values, error) {
 }
 
 // followTask follows a task until it ends. In the core form it waits with
-// tasks/result; whenever that wait breaks or times out it reads the task
-// with tasks/get instead. In the extension form it reads the task with
-// tasks/get at the server's poll interval. The tool is never called again.
+// tasks/result; whenever that wait times out it reads the task with
+// tasks/get instead. In the extension form it reads the task with tasks/get
+// at the server's poll interval (or when a status notification comes). A
+// read that fails is a break: from there remotecall's follow skeleton
+// takes over (docs/remote-mcp.md M5) — tasks/get again with backoff, the
+// node saying the server is unreachable, and past the bound the node is
+// interrupted (unreachable, resumable), never failed; only an answer that
+// the task or session is gone ends it as "remote task status unknown". The
+// tool is never called again.
 func (c *call) followTask(ctx context.Context, srv MCPClient, t *mcp.Task, readFirst bool) (workrun.Values, error) {
 	l := parseLink(c.Record().ContextID)
-	id := t.TaskID
-	poll := pollOf(t)
-	failures := 0
-	// pollOnly: tasks/result is not offered (method not found), so the
-	// task is read at the poll interval instead. pause: the last wait ended
-	// early without a result, so the next one starts a poll interval later.
-	// inputErr: the server asked for input while tasks/result waited.
-	pollOnly, pause := l.Form == mcp.FormExtension, false
-	var inputErr error
-	completedReads := 0 // reads that found the task completed without its result
+	f := &taskFollow{c: c, srv: srv, l: l, id: t.TaskID, poll: pollOf(t), pollOnly: l.Form == mcp.FormExtension}
 	// notes: the task's status notifications (subscriptions/listen), so a
 	// finished task is noticed at once rather than at the next poll.
-	var notes <-chan *mcp.Task
-	if pollOnly && mcp.IsModern(l.Protocol) {
+	if f.pollOnly && mcp.IsModern(l.Protocol) {
 		lctx, stop := context.WithCancel(ctx)
 		defer stop()
-		notes = listen(lctx, srv, id)
+		f.notes = listen(lctx, srv, f.id)
 	}
+	var err error
+	// in: what the server asked so far (docs/remote-mcp.md M15).
+	if f.in, _, err = c.loadInput(ctx); err != nil {
+		return nil, err
+	}
+	if !readFirst {
+		done, broke, err := f.subscribe(ctx)
+		if done || err != nil {
+			return f.result(err)
+		}
+		c.log(msgReadAgain, f.id, clip(c.red.String(broke.Error()), 300))
+	}
+	done, err := c.s.kind.deps.Follow.Follow(ctx, remotecall.Steps{
+		Read:        f.read,
+		Subscribe:   f.subscribe,
+		Fingerprint: func() string { r := c.Record(); return r.RemoteState + "\x00" + r.StatusText },
+		Gone:        gone,
+		Unreachable: func(since time.Time, err error) {
+			c.log(msgUnreachable, since.UTC().Format(time.RFC3339), clip(c.red.String(err.Error()), 300))
+		},
+		Reconnecting: func(broke error, _ time.Duration) {
+			c.log(msgReadAgain, f.id, clip(c.red.String(fmt.Sprint(broke)), 300))
+		},
+	})
+	if done {
+		return f.result(nil)
+	}
+	var unreachable *remotecall.UnreachableError
+	var loop *remotecall.NoProgressError
+	switch {
+	case errors.As(err, &unreachable):
+		return nil, &workrun.InterruptError{Cause: workrun.InterruptedByUnreachable,
+			Reason: texts.Text(msgNotAnswered, unreachable.Since.UTC().Format(time.RFC3339), clip(c.red.String(fmt.Sprint(unreachable.Last)), 300))}
+	case errors.As(err, &loop):
+		return nil, &workrun.InterruptError{Cause: workrun.InterruptedByUnreachable,
+			Reason: texts.Text(msgKeptBreaking, f.id, loop.Times, clip(c.red.String(fmt.Sprint(loop.Last)), 300))}
+	case errors.Is(err, remotecall.ErrTaskGone):
+		return nil, c.statusUnknown(ctx, l.Session)
+	}
+	return nil, err
+}
+
+// taskFollow is one following of a task: what the loop keeps between
+// the skeleton's steps.
+type taskFollow struct {
+	c   *call
+	srv MCPClient
+	l   link
+	id  string
+
+	poll time.Duration
+	// pollOnly: tasks/result is not offered (method not found, or the
+	// extension form), so the task is read at the poll interval. pause:
+	// the last tasks/result ended early, so the next waits a poll first.
+	pollOnly, pause bool
+	// inputErr: the server asked for input while tasks/result waited.
+	inputErr error
+	// completedReads: reads that found the task completed without its
+	// result.
+	completedReads int
+	notes          <-chan *mcp.Task
+	in             *inputState
+
+	out    workrun.Values
+	outErr error
+}
+
+func (f *taskFollow) result(err error) (workrun.Values, error) {
+	if err != nil {
+		return nil, err
+	}
+	return f.out, f.outErr
+}
+
+// read is the skeleton's Read: tasks/get once, bounded by timeout_seconds.
+func (f *taskFollow) read(ctx context.Context) (bool, error, error) {
+	if f.c.Aborted() {
+		return false, nil, remotecall.ErrAborted
+	}
+	gctx, cancel := context.WithTimeout(ctx, f.c.s.timeout)
+	got, err := f.srv.GetTask(gctx, f.id)
+	timedOut := gctx.Err() != nil
+	cancel()
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return false, nil, ctx.Err()
+	case err != nil && timedOut:
+		return false, fmt.Errorf("tasks/get got no answer within %v (timeout_seconds): %w", f.c.s.timeout, err), nil
+	case err != nil:
+		return false, err, nil
+	}
+	done, err := f.handle(ctx, got)
+	return done, nil, err
+}
+
+// subscribe is the skeleton's Subscribe: the normal following (tasks/result
+// in the core form, the poll otherwise) until the task ends (done), a read
+// fails (broke) or Workrun must stop (err).
+func (f *taskFollow) subscribe(ctx context.Context) (bool, error, error) {
+	c := f.c
 	var noted *mcp.Task // a status notification that ended the wait
 	for {
 		if c.Aborted() {
-			return nil, remotecall.ErrAborted
+			return false, nil, remotecall.ErrAborted
 		}
-		if !pollOnly && !readFirst {
-			if pause {
-				if err := sleep(ctx, poll); err != nil {
-					return nil, err
+		if !f.pollOnly {
+			if f.pause {
+				if err := sleep(ctx, f.poll); err != nil {
+					return false, nil, err
 				}
-				pause = false
+				f.pause = false
 			}
 			rctx, cancel := context.WithTimeout(ctx, c.s.timeout)
-			res, err := srv.TaskResult(rctx, id)
+			res, err := f.srv.TaskResult(rctx, f.id)
 			timedOut := rctx.Err() != nil
 			cancel()
 			if err == nil {
 				if err := c.Update(ctx, func(r *workrun.RemoteCall) { r.RemoteState = mcp.StatusCompleted }); err != nil {
-					return nil, err
+					return false, nil, err
 				}
-				return c.finish(ctx, srv, res)
+				f.out, f.outErr = c.finish(ctx, f.srv, res)
+				return true, nil, nil
 			}
 			if ctx.Err() != nil {
-				return nil, ctx.Err()
+				return false, nil, ctx.Err()
 			}
 			if gone(err) {
-				return nil, c.statusUnknown(ctx, l.Session)
+				return false, err, nil // the read that follows says so
+			}
+			var ask *mcp.InputRequiredError
+			if errors.As(err, &ask) && len(ask.StreamID) > 0 {
+				return false, nil, c.streamAsked(ctx, ask)
 			}
 			why := clip(err.Error(), 300)
 			switch {
 			case timedOut:
 				why = fmt.Sprintf("no result within %v", c.s.timeout)
 			case errors.Is(err, mcp.ErrMethodNotFound):
-				pollOnly = true
+				f.pollOnly = true
 			default:
-				pause = true
+				f.pause = true
 			}
 			if errors.Is(err, mcp.ErrInputRequired) {
-				inputErr = err
+				f.inputErr = err
 			} else {
-				c.log(msgReadAgain, id, why)
+				c.log(msgReadAgain, f.id, why)
 			}
-		} else if readFirst {
-			readFirst = false
 		} else {
 			var err error
-			if noted, notes, err = waitNote(ctx, poll, notes); err != nil {
-				return nil, err
+			if noted, f.notes, err = waitNote(ctx, f.poll, f.notes); err != nil {
+				return false, nil, err
 			}
 		}
 		var got *mcp.Task
-		var err error
 		if noted != nil && mcp.Terminal(noted.Status) && (noted.Status != mcp.StatusCompleted || noted.Result != nil) {
 			got = noted // a terminal notification carries what tasks/get would
 		} else {
 			gctx, cancel := context.WithTimeout(ctx, c.s.timeout)
-			got, err = srv.GetTask(gctx, id)
+			var err error
+			got, err = f.srv.GetTask(gctx, f.id)
 			cancel()
+			if err != nil {
+				if ctx.Err() != nil {
+					return false, nil, ctx.Err()
+				}
+				return false, err, nil // a break: the skeleton reads again
+			}
 		}
 		noted = nil
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			if gone(err) {
-				return nil, c.statusUnknown(ctx, l.Session)
-			}
-			failures++
-			if failures >= maxReadFailures {
-				return nil, fmt.Errorf("follow remote task %s: reading it failed %d times in a row (%v); giving up, the task may still be running", id, failures, err)
-			}
-			c.log(msgReadAgain, id, clip(err.Error(), 300))
-			if err := sleep(ctx, poll); err != nil {
-				return nil, err
-			}
-			readFirst = true
-			continue
-		}
-		failures = 0
-		poll = pollOf(got)
-		if err := c.applyTask(ctx, got); err != nil {
-			return nil, err
-		}
-		switch got.Status {
-		case mcp.StatusCompleted:
-			if got.Result != nil {
-				return c.finish(ctx, srv, got.Result)
-			}
-			completedReads++
-			if pollOnly || completedReads >= maxReadFailures {
-				// The completed task did not carry its result (an extension
-				// task should; a core task's is read with tasks/result):
-				// ask tasks/result once more, then give up rather than loop.
-				rctx, cancel := context.WithTimeout(ctx, c.s.timeout)
-				res, err := srv.TaskResult(rctx, id)
-				cancel()
-				if err != nil {
-					return nil, fmt.Errorf("read result of remote task %s: %w", id, err)
-				}
-				return c.finish(ctx, srv, res)
-			}
-		case mcp.StatusFailed, mcp.StatusCancelled:
-			if got.Error != nil && got.StatusMessage == "" {
-				if err := c.Update(ctx, func(r *workrun.RemoteCall) { r.StatusText = clip(got.Error.Message, 2000) }); err != nil {
-					return nil, err
-				}
-			}
-			return nil, c.remoteFailed(c.Record())
-		case mcp.StatusInputRequired:
-			return nil, &workrun.InterruptError{Cause: workrun.InterruptedByRemote, Reason: texts.Text(msgInterrupted, display(got.StatusMessage))}
-		case mcp.StatusWorking:
-			if inputErr != nil {
-				// The server asked this client something while the task
-				// still reads as working: it waits for an answer Workrun
-				// does not give.
-				return nil, &workrun.InterruptError{Cause: workrun.InterruptedByRemote, Reason: texts.Text(msgInterrupted, clip(inputErr.Error(), 500))}
-			}
+		if done, err := f.handle(ctx, got); done || err != nil {
+			return done, nil, err
 		}
 	}
+}
+
+// handle applies a task state read from the server; done when the call
+// is settled (f.out, f.outErr hold its outcome).
+func (f *taskFollow) handle(ctx context.Context, got *mcp.Task) (bool, error) {
+	c := f.c
+	f.poll = pollOf(got)
+	if err := c.applyTask(ctx, got); err != nil {
+		return false, err
+	}
+	settle := func(out workrun.Values, err error) (bool, error) {
+		f.out, f.outErr = out, err
+		return true, nil
+	}
+	switch got.Status {
+	case mcp.StatusCompleted:
+		if got.Result != nil {
+			return settle(c.finish(ctx, f.srv, got.Result))
+		}
+		f.completedReads++
+		if f.pollOnly || f.completedReads >= maxReadFailures {
+			// The completed task did not carry its result (an extension
+			// task should; a core task's is read with tasks/result):
+			// ask tasks/result once more, then give up rather than loop.
+			rctx, cancel := context.WithTimeout(ctx, c.s.timeout)
+			res, err := f.srv.TaskResult(rctx, f.id)
+			cancel()
+			if err != nil {
+				return settle(nil, fmt.Errorf("read result of remote task %s: %w", f.id, err))
+			}
+			return settle(c.finish(ctx, f.srv, res))
+		}
+	case mcp.StatusFailed, mcp.StatusCancelled:
+		if got.Error != nil && got.StatusMessage == "" {
+			if err := c.Update(ctx, func(r *workrun.RemoteCall) { r.StatusText = clip(got.Error.Message, 2000) }); err != nil {
+				return false, err
+			}
+		}
+		return settle(nil, c.remoteFailed(c.Record()))
+	case mcp.StatusInputRequired:
+		if len(got.InputRequests) > 0 {
+			// A 2026-07-28 task asks: answer with tasks/update and go on
+			// following it.
+			var err error
+			f.in, err = c.answerTask(ctx, f.srv, got, f.in)
+			return false, err
+		}
+		return settle(nil, &workrun.InterruptError{Cause: workrun.InterruptedByRemote, Reason: texts.Text(msgInterrupted, display(got.StatusMessage))})
+	case mcp.StatusWorking:
+		if f.inputErr != nil {
+			// The server asked this client something while the task still
+			// reads as working: it waits for an answer Workrun does not
+			// give.
+			return settle(nil, &workrun.InterruptError{Cause: workrun.InterruptedByRemote, Reason: texts.Text(msgInterrupted, clip(f.inputErr.Error(), 500))})
+		}
+	}
+	return false, nil
 }
 
 // applyTask commits a task's status and shows it when it changed.
@@ -633,4 +817,43 @@ func clip(s string, n int) string {
 		return string(r[:n]) + "…"
 	}
 	return s
+}
+
+// resumeMRTR re-enters a call the server answered with input_required:
+// with the person's answer it re-issues the call (docs/remote-mcp.md
+// M15); answers committed as sent before an exit are never sent again.
+func (c *call) resumeMRTR(ctx context.Context, in *inputState) (workrun.Values, error) {
+	r := c.Record()
+	l := parseLink(r.ContextID)
+	if in.Sent {
+		return nil, texts.Error(ErrSubmissionUnknown, msgSubmissionUnknownErr,
+			fmt.Sprintf("the answers of server round %d were committed as sent before the application exited, so the retry may have reached the server; it is not sent again", in.ServerRound))
+	}
+	args, _, err := c.s.buildArguments(ctx, c.nc)
+	if err != nil {
+		return nil, err
+	}
+	srv, err := c.dial(ctx)
+	if err != nil {
+		return nil, err
+	}
+	srv.Attach(l.Session, l.Protocol)
+	c.SetClient(srv)
+	ictx, cancel := context.WithTimeout(ctx, c.s.timeout)
+	tools, err := srv.ListTools(ictx) // the tool's Mcp-Param-* headers
+	cancel()
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("connect to MCP server %s: %w", c.s.cfg.URL, err)
+	}
+	hasJobs := slices.ContainsFunc(tools, func(t mcp.Tool) bool { return t.Name == "get_job_result" })
+	params := mcp.CallParams{Name: c.s.cfg.Tool, Arguments: args, Task: l.Form,
+		TTLMillis: taskTTL.Milliseconds(), IdempotencyKey: r.MessageID, ProgressToken: r.MessageID}
+	res, timedOut, err, stop := c.mrtr(ctx, srv, params, in)
+	if stop != nil {
+		return nil, c.stopped(ctx, stop)
+	}
+	return c.answered(ctx, srv, params, l, hasJobs, res, timedOut, err)
 }

@@ -35,7 +35,7 @@ func (s *step) cleanup() *mcptool.Cleanup {
 			if err != nil {
 				return nil, nil, err
 			}
-			srv, err := s.kind.deps.Dial(s.cfg.URL, hc, func(mcp.Notification) {})
+			srv, err := s.kind.deps.Dial(s.cfg.URL, hc, mcp.Options{ClientInfo: mcp.Implementation{Name: "workrun", Version: "1"}})
 			if err != nil {
 				return nil, nil, err
 			}

@@ -53,6 +53,10 @@ type Config struct {
 	// (docs/remote-mcp.md M14).
 	CleanupTool      string                     `json:"cleanup_tool,omitempty"`
 	CleanupArguments map[string]json.RawMessage `json:"cleanup_arguments,omitempty"`
+	// Answers pre-answer the server's first form (docs/remote-mcp.md
+	// M15): field → template over State fields; the form's defaults fill
+	// the rest.
+	Answers workrun.Answers `json:"answers,omitempty"`
 }
 
 // ParseConfig decodes and checks a node's config against the workflow's
@@ -89,6 +93,9 @@ func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, mcptool.Argu
 	}
 	if _, err := compileArguments("cleanup_arguments", c.CleanupArguments, wf); err != nil {
 		return c, nil, 0, err
+	}
+	if c.Answers.IsSet() && c.Answers.Fields == nil {
+		return c, nil, 0, texts.Fail(ErrConfig, msgCfgAnswers)
 	}
 	if _, err := (mcptool.Outputs{Output: c.Output, OutputJSON: c.OutputJSON, OutputFiles: c.OutputFiles}).Check(wf.State); err != nil {
 		return c, nil, 0, configWords.Explain(err)

@@ -22,6 +22,9 @@ import (
 // directory and waits to be killed.
 func TestMain(m *testing.M) {
 	storetest.ChildMain(m, "WORKRUN_MCP_CHILD_DIR", func(dir string) int {
+		if os.Getenv("WORKRUN_MCP_CHILD_DECIDE") != "" {
+			return decideChild(dir) // input_test.go
+		}
 		wf := crashWorkflow(os.Getenv("WORKRUN_MCP_CHILD_URL"))
 		if tool := os.Getenv("WORKRUN_MCP_CHILD_TOOL"); tool != "" {
 			// WORKRUN_MCP_CHILD_CFG: more config keys, e.g. `,"arguments":{…}`.

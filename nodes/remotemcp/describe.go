@@ -19,6 +19,7 @@ const (
 	msgTaskAlways       msgID = "remotemcp.task_always"
 	msgTaskNever        msgID = "remotemcp.task_never"
 	msgLabelCleanupTool msgID = "remotemcp.label_cleanup_tool"
+	msgLabelCleanupArgs msgID = "remotemcp.label_cleanup_arguments"
 )
 
 // Describe implements workrun.Describer: the fields ParseConfig reads, with
@@ -40,5 +41,7 @@ func (k *Kind) Describe() workrun.KindInfo {
 			{Value: TaskNever, Label: texts.Msg(msgTaskNever)},
 		}},
 		{Key: "cleanup_tool", Value: workrun.ValueText, Label: texts.Msg(msgLabelCleanupTool)},
+		{Key: "cleanup_arguments", Value: workrun.ValueJSONObject, Label: texts.Msg(msgLabelCleanupArgs),
+			Hint: workrun.Plain(`{"source": "{{written}}", "destination": "{{written}}.aside"}`)},
 	}}
 }

@@ -33,17 +33,28 @@
 // server's poll interval (at least 1 s, at most 60 s); its terminal answer
 // carries the result. A legacy job ({"status":"running","job_id":…} answered
 // by a server that lists get_job_result) is polled with get_job_result every
-// 2 s. The tool itself is never called again. Five failed reads in a row fail
-// the node (the abort then cancels the task). After an exit, `workrun
+// 2 s. The tool itself is never called again. A failed read of a task is a
+// break: remotecall's follow skeleton (FollowPolicy.Follow) reads it again
+// with backoff, says the server is unreachable, and past its bound (10
+// minutes) interrupts the node as unreachable — resumable, nothing
+// cancelled; only "task not found" / "session gone" ends the call. (A
+// legacy job: five failed reads in a row fail the node.) After an exit, `workrun
 // resume` attaches to the saved session (no new initialize: tasks belong to
 // their session) and reads the saved handle first; a server that no longer
 // knows the session or the task gives "remote task status unknown: the
 // server no longer has session S", and nothing is resubmitted.
 //
-// Interruption. input_required (a status, or a request from the server
-// while tasks/result waits — Workrun declares no elicitation) returns a
-// *workrun.InterruptError with cause "remote" and the server's message.
-// Nothing answers it.
+// Input requests (input.go, docs/remote-mcp.md M15). The server's
+// elicitations — an MRTR input_required result, a 2026-07-28 task's
+// inputRequests, a 2025-11-25 request on a stream — are answered from the
+// node's "answers" (first server round) or by the person: the step commits
+// the question in its input record (call key "call/input") and returns a
+// *workrun.InterruptError with cause "human" and a workrun.Question; the
+// engine re-enters it with the answer (workrun.AnswerTo), which it commits
+// as sent before sending — an MRTR retry, tasks/update, or the stream
+// request's response — so each round's answers go out at most once. What
+// it cannot answer (a task in input_required with nothing to answer)
+// still interrupts with cause "remote".
 //
 // Cancellation. At node start the call registers an abort hook. On failure
 // or Stop the engine runs every hook concurrently on a detached, bounded

@@ -97,14 +97,15 @@ func TestTaskResultNotOfferedFallsBackToPolling(t *testing.T) {
 }
 
 // TestServerRequestWhileWaitingInterrupts: the server asks the client for
-// input on the tasks/result stream while the task reads as working: the run
-// is interrupted (remote), the tool not called again, nothing loops.
+// input on the tasks/result stream while the task reads as working: the
+// node waits for the person with the server's question (docs/remote-mcp.md
+// M15), the tool is not called again, nothing loops.
 func TestServerRequestWhileWaitingInterrupts(t *testing.T) {
 	url, count := taskServer(t, "elicit")
 	e := newEnv(t, "")
 	r := e.run(t, flow(state, []workrun.NodeSpec{mcpNode("m", url, "t", `,"output":"answer"`)}), nil)
-	if r.Status != workrun.RunInterrupted || r.Interruption != workrun.InterruptedByRemote || !strings.Contains(r.Reason, "elicitation/create") {
-		t.Fatalf("run %s (%s): %s", r.Status, r.Interruption, r.Reason)
+	if q := e.question(t, r.ID, "m"); r.Status != workrun.RunInterrupted || r.Interruption != workrun.InterruptedByHuman || q == nil || q.Message != "Pick one" {
+		t.Fatalf("run %s (%s): %s; question %+v", r.Status, r.Interruption, r.Reason, q)
 	}
 	if count("tasks/result") != 1 || count("tools/call") != 1 {
 		t.Errorf("tasks/result %d, tools/call %d", count("tasks/result"), count("tools/call"))

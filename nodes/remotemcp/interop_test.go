@@ -161,12 +161,46 @@ func TestInteropMCP(t *testing.T) {
 		}
 	})
 
-	t.Run("everything/ambiguous", func(t *testing.T) {
-		// Workrun declares no elicitation, so the server does not ask.
+	// An ambiguous query makes the server ask (elicitation/create on the
+	// tasks/result stream, docs/remote-mcp.md M15): the person answers,
+	// declines or cancels, or the node's answers do.
+	ambiguous := func(t *testing.T, extra string) (*env, workrun.Run) {
 		e := newEnv(t, "")
-		r := e.run(t, flow(state, []workrun.NodeSpec{mcpNode("m", url, "simulate-research-query", `,"arguments":{"topic":"python","ambiguous":true},"output":"answer","timeout_seconds":30`)}), nil)
-		if r.Status != workrun.RunSucceeded || !strings.Contains(fmt.Sprint(r.State["answer"]), "Research Report: python") {
-			t.Fatalf("run %s: %s", r.Status, r.Reason)
+		return e, e.run(t, flow(state, []workrun.NodeSpec{mcpNode("m", url, "simulate-research-query",
+			`,"arguments":{"topic":"python","ambiguous":true},"output":"answer","timeout_seconds":30`+extra)}), nil)
+	}
+	t.Run("everything/ambiguous/answered", func(t *testing.T) {
+		e, r := ambiguous(t, "")
+		q := e.waitsFor(t, r, "m", 1, `The research query "python" could have multiple interpretations`)
+		if !strings.Contains(string(q.Schema), `"const":"snake"`) {
+			t.Errorf("schema %s", q.Schema)
+		}
+		r = e.answer(t, r.ID, "m", 1, workrun.AnswerAccept, `{"interpretation":"snake"}`)
+		if r.Status != workrun.RunSucceeded || !strings.Contains(fmt.Sprint(r.State["answer"]), "**Clarification**: snake") {
+			t.Fatalf("run %s: %s %.300q\n%q", r.Status, r.Reason, fmt.Sprint(r.State["answer"]), e.messages(t, r.ID, "m"))
+		}
+		if c := e.call(t, r.ID, "m"); !c.Ended || c.RemoteState != "completed" {
+			t.Errorf("record = %+v", c)
+		}
+	})
+	for _, action := range []workrun.AnswerAction{workrun.AnswerDecline, workrun.AnswerCancel} {
+		t.Run("everything/ambiguous/"+string(action), func(t *testing.T) {
+			e, r := ambiguous(t, "")
+			e.waitsFor(t, r, "m", 1, "multiple interpretations")
+			r = e.answer(t, r.ID, "m", 1, action, "")
+			want := map[workrun.AnswerAction]string{workrun.AnswerDecline: "User declined", workrun.AnswerCancel: "User cancelled"}[action]
+			if r.Status != workrun.RunSucceeded || !strings.Contains(fmt.Sprint(r.State["answer"]), want) {
+				t.Fatalf("run %s: %s %.300q", r.Status, r.Reason, fmt.Sprint(r.State["answer"]))
+			}
+		})
+	}
+	t.Run("everything/ambiguous/pre-answered", func(t *testing.T) {
+		e, r := ambiguous(t, `,"answers":{"interpretation":"comedy"}`)
+		if r.Status != workrun.RunSucceeded || !strings.Contains(fmt.Sprint(r.State["answer"]), "**Clarification**: comedy") {
+			t.Fatalf("run %s: %s\n%q", r.Status, r.Reason, e.messages(t, r.ID, "m"))
+		}
+		if msgs := e.messages(t, r.ID, "m"); !contains(msgs, "answers config answers round 1") {
+			t.Errorf("messages = %q", msgs)
 		}
 	})
 

@@ -2,6 +2,7 @@ package remotemcp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"iter"
 	"net/http"
@@ -30,6 +31,9 @@ type MCPClient interface {
 	GetTask(ctx context.Context, taskID string) (*mcp.Task, error)
 	TaskResult(ctx context.Context, taskID string) (*mcp.ToolResult, error)
 	CancelTask(ctx context.Context, taskID string) (*mcp.Task, error)
+	UpdateTask(ctx context.Context, taskID string, responses map[string]json.RawMessage) error
+	Respond(ctx context.Context, id, result json.RawMessage, rpcErr *mcp.RPCError) error
+	Listen(ctx context.Context, onAsk func(*mcp.InputRequiredError)) error
 	WatchTask(ctx context.Context, taskID string) iter.Seq2[*mcp.Task, error]
 	Close(ctx context.Context) error
 }
@@ -48,11 +52,15 @@ type Deps struct {
 	// Credentials may be nil; a node naming a credential then fails clearly.
 	Credentials CredentialSource
 	// Dial returns a client for url over hc (the call's credential-bound
-	// transport); nil means mcp.New. onNote sees the server's notifications.
-	Dial func(url string, hc *http.Client, onNote func(mcp.Notification)) (MCPClient, error)
+	// transport) with o (notifications, elicitation, the request
+	// handler); nil means mcp.New.
+	Dial func(url string, hc *http.Client, o mcp.Options) (MCPClient, error)
 	// Base sends the requests under each call's transport; nil is the
 	// remote layer's shared fan-out transport.
 	Base http.RoundTripper
+	// Follow bounds following a task after a break (backoff, how long an
+	// unreachable server is retried); zero values are the shipped bounds.
+	Follow remotecall.FollowPolicy
 }
 
 // Kind is the Remote MCP Tool node kind.
@@ -61,9 +69,9 @@ type Kind struct{ deps Deps }
 // New returns the Remote MCP Tool node kind.
 func New(d Deps) *Kind {
 	if d.Dial == nil {
-		d.Dial = func(url string, hc *http.Client, onNote func(mcp.Notification)) (MCPClient, error) {
-			return mcp.New(url, mcp.Options{HTTPClient: hc, OnNotification: onNote,
-				ClientInfo: mcp.Implementation{Name: "workrun", Version: "1"}})
+		d.Dial = func(url string, hc *http.Client, o mcp.Options) (MCPClient, error) {
+			o.HTTPClient = hc
+			return mcp.New(url, o)
 		}
 	}
 	return &Kind{deps: d}
@@ -115,6 +123,11 @@ type step struct {
 
 func (s *step) Reads() []string {
 	r := s.args.Reads()
+	for _, f := range s.cfg.Answers.Reads() {
+		if !slices.Contains(r, f) {
+			r = append(r, f)
+		}
+	}
 	for _, f := range mcptool.CleanupReads(s.cleanupArgs, s.outputs()) {
 		if !slices.Contains(r, f) {
 			r = append(r, f)
@@ -126,6 +139,10 @@ func (s *step) Reads() []string {
 // RemoteCalls implements workrun.RemoteStep: only a known failure is
 // retried, and deadline_seconds applies.
 func (s *step) RemoteCalls() {}
+
+// TakesDecisions implements workrun.DecidingStep: the person answers what
+// the server asks (docs/remote-mcp.md M15).
+func (s *step) TakesDecisions() {}
 
 func (s *step) Writes() []string {
 	var w []string

@@ -289,8 +289,8 @@ func TestModernNotificationEndsTheWait(t *testing.T) {
 	}
 }
 
-// docs/remote-mcp.md M10: an input_required answer ends the call as
-// interrupted, never as an unknown resultType; nothing is cancelled.
+// docs/remote-mcp.md M10, M15: an input_required answer makes the node
+// wait for the person, never an unknown resultType; nothing is cancelled.
 func TestModernInputRequiredInterrupts(t *testing.T) {
 	f := &modernServer{callAnswer: map[string]any{"resultType": "input_required",
 		"inputRequests": map[string]any{"q": map[string]any{"method": "elicitation/create", "params": map[string]any{"message": "Which region?"}}},
@@ -298,8 +298,8 @@ func TestModernInputRequiredInterrupts(t *testing.T) {
 	url := f.start(t)
 	e := newEnv(t, "")
 	r := e.run(t, flow(state, []workrun.NodeSpec{mcpNode("m", url, "t", "")}), nil)
-	if r.Status != workrun.RunInterrupted || r.Interruption != workrun.InterruptedByRemote || strings.Contains(r.Reason, "resultType") || strings.Contains(r.Reason, "unknown") {
-		t.Fatalf("run %s (%s): %s", r.Status, r.Interruption, r.Reason)
+	if q := e.question(t, r.ID, "m"); r.Status != workrun.RunInterrupted || r.Interruption != workrun.InterruptedByHuman || q == nil || q.Message != "Which region?" || q.RequestID != "q" {
+		t.Fatalf("run %s (%s): %s; question %+v", r.Status, r.Interruption, r.Reason, q)
 	}
 	if f.count("tools/call") != 1 || f.count("tasks/cancel") != 0 {
 		t.Errorf("tools/call %d, tasks/cancel %d", f.count("tools/call"), f.count("tasks/cancel"))

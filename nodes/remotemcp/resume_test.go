@@ -41,7 +41,7 @@ func TestResumeFromSavedRecord(t *testing.T) {
 			if err := calls.SaveRemoteCall(t.Context(), rec); err != nil {
 				t.Fatal(err)
 			}
-			k := remotemcp.New(remotemcp.Deps{Calls: calls, Dial: func(string, *http.Client, func(mcp.Notification)) (remotemcp.MCPClient, error) {
+			k := remotemcp.New(remotemcp.Deps{Calls: calls, Dial: func(string, *http.Client, mcp.Options) (remotemcp.MCPClient, error) {
 				t.Error("the resumed node connected to the server")
 				return nil, errors.New("no network in this test")
 			}})

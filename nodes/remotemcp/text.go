@@ -49,6 +49,13 @@ const (
 	msgRemoteFailed         msgID = "remotemcp.remote_failed"
 	msgNoTool               msgID = "remotemcp.no_tool"
 	msgSessionEndError      msgID = "remotemcp.session_end_error"
+	msgAnswersSent          msgID = "remotemcp.answers_sent"
+	msgWaitingForYou        msgID = "remotemcp.waiting_for_you"
+	msgAnswersResent        msgID = "remotemcp.answers_resent"
+	msgUnreachable          msgID = "remotemcp.unreachable"
+	msgNoListen             msgID = "remotemcp.no_listen"
+	msgNotAnswered          msgID = "remotemcp.not_answered"
+	msgKeptBreaking         msgID = "remotemcp.kept_breaking"
 )
 
 // Configuration errors Compile returns: the window shows them in the
@@ -63,6 +70,7 @@ const (
 	msgCfgFieldType   msgID = "remotemcp.cfg_field_type"
 	msgCfgFieldUsed   msgID = "remotemcp.cfg_field_used"
 	msgCfgCleanupArgs msgID = "remotemcp.cfg_cleanup_args"
+	msgCfgAnswers     msgID = "remotemcp.cfg_answers"
 )
 
 var texts = workrun.NewCatalog(map[msgID][2]string{
@@ -97,6 +105,13 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgLinkNotDownloaded:      {"Resource link not downloaded: %s", "资源链接未下载：%s"},
 	msgCompleted:              {"Remote tool %s: completed", "远程工具 %s：已完成"},
 	msgInterrupted:            {"Remote task needs input: %s", "远程任务需要输入：%s"},
+	msgAnswersSent:            {"Sending the answers of server round %d (%d answer(s))", "正在发送服务器第 %d 轮的答案（%d 个）"},
+	msgWaitingForYou:          {"The MCP server asks: %s", "MCP 服务器提问：%s"},
+	msgNoListen:               {"The server's stream for its own requests could not be opened (%s); only requests on the call's reply are answered", "无法打开服务器用于其自身请求的流（%s）；只回答调用应答中的请求"},
+	msgUnreachable:            {"Server unreachable since %s (%s); retrying", "MCP 服务器自 %s 起无法连接（%s）；正在重试"},
+	msgNotAnswered:            {"the MCP server has not answered since %s (last: %s); resume when it is back, or stop", "MCP 服务器自 %s 起没有应答（最后一次：%s）；待其恢复后请继续运行，或停止"},
+	msgKeptBreaking:           {"the MCP server kept breaking off task %s without the task changing (%d times in a row; each ended with: %s); resume when it is fixed, or stop", "MCP 服务器反复中断任务 %s 而任务没有任何变化（连续 %d 次；每次都以此结束：%s）；待其修复后请继续运行，或停止"},
+	msgAnswersResent:          {"Sending again the answers of server round %d: the task still waits for them", "再次发送服务器第 %d 轮的答案：任务仍在等待这些答案"},
 	msgStatusUnknown:          {"remote task status unknown: the server no longer has session %s; nothing was resubmitted", "远程任务状态未知：服务器已不再保留会话 %s；未重新提交"},
 	msgSubmissionUnknownErr:   {"submission result unknown: %s; the call is not sent again", "提交结果未知：%s；不会再次调用"},
 	msgToolError:              {"tool %s reported an error: %s", "工具 %s 报告错误：%s"},
@@ -122,6 +137,7 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgTaskAlways:       {"always", "总是"},
 	msgTaskNever:        {"never (a plain call)", "从不（普通调用）"},
 	msgLabelCleanupTool: {"Cleanup tool on failure (same server)", "失败时的清理工具（同一服务器）"},
+	msgLabelCleanupArgs: {"Cleanup tool's arguments (a JSON object; templates may name this node's outputs)", "清理工具的参数（JSON 对象；模板可引用本节点的输出）"},
 	// Configuration errors Compile returns (workrun.Problem renders them).
 	msgCfgURLRequired: {"remote MCP config: url is required", "远程 MCP 配置：必须填写 url"},
 	msgCfgDecode:      {"remote MCP config: %v", "远程 MCP 配置有误：%v"},
@@ -131,6 +147,7 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgCfgFileAlone:   {"remote MCP config: %s: file field %q can only be sent alone, as \"{{%s}}\"", "远程 MCP 配置：%s：文件字段 %q 只能单独发送，写作 \"{{%s}}\""},
 	msgCfgFieldType:   {"remote MCP config: %s: field %q is %s; expected %s", "远程 MCP 配置：%s：字段 %q 是 %s；应为 %s"},
 	msgCfgCleanupArgs: {"remote MCP config: cleanup_arguments without cleanup_tool", "远程 MCP 配置：有 cleanup_arguments 但没有 cleanup_tool"},
+	msgCfgAnswers:     {"remote MCP config: answers must be an object of form field → template (an MCP server asks with forms)", "远程 MCP 配置：answers 必须是由表单字段 → 模板组成的对象（MCP 服务器以表单提问）"},
 	msgCfgFieldUsed:   {"remote MCP config: %s: field %q is already used in %s", "远程 MCP 配置：%s：字段 %q 已在 %s 中使用"},
 })
 

@@ -146,10 +146,10 @@ func TestTSPeerModern(t *testing.T) {
 		before := p.Stats(t)
 		// A real runner process (the test binary, same engine and kinds)
 		// is SIGKILLed right after the task id is committed.
-		dir, runID, taskID := startKilledRun(t, p.URL, "WORKRUN_MCP_CHILD_TOOL=slow", `WORKRUN_MCP_CHILD_CFG=,"arguments":{"seconds":6}`)
+		dir, runID, taskID := startKilledRun(t, p.URL, "WORKRUN_MCP_CHILD_TOOL=slow", `WORKRUN_MCP_CHILD_CFG=,"arguments":{"seconds":10}`)
 		e, r := resumeKilled(t, dir, runID)
 		msgs := e.messages(t, runID, "m")
-		if r.Status != workrun.RunSucceeded || r.State["answer"] != "slow done after 6s" {
+		if r.Status != workrun.RunSucceeded || r.State["answer"] != "slow done after 10s" {
 			t.Fatalf("resumed run %s: %s\n%q", r.Status, r.Reason, msgs)
 		}
 		if got := since(before, p.Stats(t)); got.ToolsCall != 1 || got.TasksCancel != 0 {
@@ -190,9 +190,9 @@ func TestTSPeerDualEra(t *testing.T) {
 	t.Run("pinned 2025-11-25", func(t *testing.T) {
 		before := p.Stats(t)
 		_, st, arts := storetest.Open(t, "")
-		kind := remotemcp.New(remotemcp.Deps{Calls: st, Dial: func(url string, hc *http.Client, onNote func(mcp.Notification)) (remotemcp.MCPClient, error) {
-			return mcp.New(url, mcp.Options{HTTPClient: hc, OnNotification: onNote, Version: mcp.Version20251125,
-				ClientInfo: mcp.Implementation{Name: "workrun", Version: "1"}})
+		kind := remotemcp.New(remotemcp.Deps{Calls: st, Dial: func(url string, hc *http.Client, o mcp.Options) (remotemcp.MCPClient, error) {
+			o.HTTPClient, o.Version = hc, mcp.Version20251125
+			return mcp.New(url, o)
 		}})
 		e := &env{st: st, arts: arts, eng: workrun.NewEngine(st, arts, start.Kind{}, process.Kind{}, kind)}
 		r := e.run(t, flow(state, []workrun.NodeSpec{mcpNode("m", p.URL, "slow", `,"arguments":{"seconds":0.2},"output":"answer"`)}), nil)

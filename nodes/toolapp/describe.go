@@ -16,13 +16,12 @@ const (
 	msgLabelOutputJSON  msgID = "toolapp.label_output_json"
 	msgLabelOutputFiles msgID = "toolapp.label_output_files"
 	msgLabelCleanupTool msgID = "toolapp.label_cleanup_tool"
+	msgLabelCleanupArgs msgID = "toolapp.label_cleanup_arguments"
 	msgLabelTimeout     msgID = "toolapp.label_timeout"
 )
 
-// Describe implements workrun.Describer: the fields parseConfig reads,
-// except cleanup_arguments (an object of templates, which no editor of the
-// inspector takes yet: it is kept as written in the workflow file). The
-// command is an MCP server over stdio (workrun.ProtocolMCPStdio), so the inspector
+// Describe implements workrun.Describer: the fields parseConfig reads
+// (cleanup_arguments as one JSON object, templates inside). The command is an MCP server over stdio (workrun.ProtocolMCPStdio), so the inspector
 // offers Test connection on it and the tool picker on tool and arguments.
 func (k *Kind) Describe() workrun.KindInfo {
 	return workrun.KindInfo{Type: Type, Group: workrun.GroupLocal, Label: texts.Msg(msgKindLabel), Fields: []workrun.ConfigField{
@@ -37,6 +36,8 @@ func (k *Kind) Describe() workrun.KindInfo {
 		{Key: "output_json", Value: workrun.ValueField, Label: texts.Msg(msgLabelOutputJSON), FieldTypes: []workrun.FieldType{workrun.FieldJSON}},
 		{Key: "output_files", Value: workrun.ValueField, Label: texts.Msg(msgLabelOutputFiles), FieldTypes: []workrun.FieldType{workrun.FieldFiles}},
 		{Key: "cleanup_tool", Value: workrun.ValueText, Label: texts.Msg(msgLabelCleanupTool)},
+		{Key: "cleanup_arguments", Value: workrun.ValueJSONObject, Label: texts.Msg(msgLabelCleanupArgs),
+			Hint: workrun.Plain(`{"source": "{{written}}", "destination": "{{written}}.aside"}`)},
 		{Key: "timeout_seconds", Value: workrun.ValueInt, Label: texts.Msg(msgLabelTimeout, workrun.RemoteTimeoutMinSeconds, workrun.RemoteTimeoutMaxSeconds),
 			Default: workrun.RemoteTimeoutDefaultSeconds, Min: workrun.RemoteTimeoutMinSeconds, Max: workrun.RemoteTimeoutMaxSeconds},
 	}}

@@ -10,9 +10,9 @@
 // arguments, output, output_json, output_files, cleanup_tool,
 // cleanup_arguments (may name this node's outputs), timeout_seconds.
 //
-// The program. It runs in a process group of its own with a parent-death
-// signal on Linux, so it is never left behind, not even when Workrun is
-// killed. Its stderr lines are node messages (cleaned of control
+// The program. It runs in a process group of its own under a guard
+// process (mcp/stdio_unix.go) that kills its whole tree when the call ends
+// and when Workrun dies, even by SIGKILL, so nothing of it is left behind. Its stderr lines are node messages (cleaned of control
 // characters, capped, secrets redacted). When the call ends — result,
 // failure, timeout, Stop — the program is stopped gracefully: stdin closed,
 // then SIGTERM, then SIGKILL. A crash during the call fails the node with

@@ -78,6 +78,7 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgLabelOutputJSON:  {"Structured result into field", "结构化结果写入字段"},
 	msgLabelOutputFiles: {"Result files into field", "结果文件写入字段"},
 	msgLabelCleanupTool: {"Cleanup tool on failure", "失败时的清理工具"},
+	msgLabelCleanupArgs: {"Cleanup tool's arguments (a JSON object; templates may name this node's outputs)", "清理工具的参数（JSON 对象；模板可引用本节点的输出）"},
 	msgLabelTimeout:     {"Request timeout (%d–%d s)", "请求超时（%d–%d 秒）"},
 
 	msgCfgCommand:     {"tool app config: command must name a program, e.g. [\"npx\", \"-y\", \"@modelcontextprotocol/server-filesystem\", \"/tmp\"]", "工具应用配置：command 必须指明一个程序，例如 [\"npx\", \"-y\", \"@modelcontextprotocol/server-filesystem\", \"/tmp\"]"},

@@ -175,9 +175,30 @@ class DemoExecutor {
     const args = words.slice(1);
 
     if (requestContext.task) {
-      // A follow-up on an interrupted task (input): finish it.
+      // A follow-up on an interrupted task: an answer. "input N" asks N
+      // times; then the task completes with the answers joined by " | ".
+      // The SDK wants the task as the first event of every execution (a
+      // snapshot in an interrupted state would end the reply stream).
+      const snap = Task.fromJSON({ id: ctx.taskId, contextId: ctx.contextId, status: { state: 'TASK_STATE_WORKING', timestamp: now() } });
+      snap.history = requestContext.task.history;
+      snap.artifacts = requestContext.task.artifacts;
+      bus.publish(AgentEvent.task(snap));
+      const users = (requestContext.task.history ?? []).filter((m) => m.role === 1 /* ROLE_USER */ || m.role === 'ROLE_USER');
+      const first = users[0];
+      const answers = users.slice(1).filter((m) => m.messageId !== userMessage.messageId).map(firstText);
+      answers.push(text);
+      const asked = first ? firstText(first).trim().split(/\s+/) : [];
+      let reply = text;
+      if ((asked[0] ?? '').toLowerCase() === 'input' && asked.length > 1) {
+        const n = parseInt(asked[1], 10);
+        if (answers.length < n) {
+          bus.publish(status(ctx, 'TASK_STATE_INPUT_REQUIRED', `${INPUT_TEXT} (question ${answers.length + 1} of ${n})`));
+          return;
+        }
+        reply = answers.join(' | ');
+      }
       bus.publish(status(ctx, 'TASK_STATE_WORKING'));
-      bus.publish(artifact(ctx, 'echo', [textPart(text)]));
+      bus.publish(artifact(ctx, 'echo', [textPart(reply)]));
       bus.publish(status(ctx, 'TASK_STATE_COMPLETED'));
       return;
     }

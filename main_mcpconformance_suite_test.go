@@ -1,0 +1,237 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// How TestMCPConformanceClient runs the suite, sized for two shared cores:
+// one suite process per revision (`conformance client --requirements REV`,
+// both revisions at once) runs all of that revision's scenarios, instead of
+// one suite process per scenario — a suite process costs about a CPU second
+// to start, which was most of the test's CPU time. The suite starts every
+// scenario's client at once and runs one command for all, so the command is
+// a small script that waits for its scenario's slot (a blocking flock
+// on one of conformanceSlots files shared by both revisions), picks the table's command by
+// MCP_CONFORMANCE_SCENARIO (the suite sets it) and records the client's exit
+// status: at most conformanceSlots scenarios are active at a time, as
+// before, so a loaded machine slows the run down but does not starve a
+// scenario. The suite's own verdict for a scenario is its checks; a
+// scenario whose checks all pass but whose client exited non-zero or was
+// killed at the timeout is run again on its own, where the suite's
+// single-scenario verdict ("OVERALL: PASSED") also judges the exit (some
+// scenarios expect the client to fail).
+
+// conformanceSlots is how many scenario clients run at a time.
+const conformanceSlots = 2
+
+// conformanceTimeout bounds one scenario's client command, its wait for a
+// slot included (the suite starts the clock when it starts the command).
+const conformanceTimeout = 10 * time.Minute
+
+// runClientRequirements runs the required client scenarios of each
+// revision (required: revision → scenarios) with the suite, the client
+// command of each from expectationFor, and returns one outcome per scenario
+// in revisions' order.
+func runClientRequirements(ctx context.Context, t *testing.T, node, cli, bin string, revisions []string, required map[string][]string, work string) []scenarioOutcome {
+	t.Helper()
+	slots := filepath.Join(work, "slots")
+	if err := os.MkdirAll(slots, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	outs := make([]string, len(revisions))
+	tooks := make([]time.Duration, len(revisions))
+	var wg sync.WaitGroup
+	first := 0 // the slots alternate over both revisions' scenarios
+	for i, rev := range revisions {
+		dir := filepath.Join(work, rev)
+		if err := os.MkdirAll(filepath.Join(dir, "rc"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		script := filepath.Join(dir, "client.sh")
+		if err := os.WriteFile(script, []byte(clientScript(bin, slots, filepath.Join(dir, "rc"), first, required[rev])), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		first += len(required[rev])
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			start := time.Now()
+			outs[i] = runSuite(ctx, node, cli, "--command", script, "--requirements", rev,
+				"--timeout", strconv.Itoa(int(conformanceTimeout.Milliseconds())), "-o", filepath.Join(dir, "results"))
+			tooks[i] = time.Since(start)
+		}()
+	}
+	wg.Wait()
+	var outcomes []scenarioOutcome
+	var again []int // outcomes to judge by a run of their own
+	for i, rev := range revisions {
+		t.Logf("suite run for %s: %d required scenarios in %.1fs", rev, len(required[rev]), tooks[i].Seconds())
+		dir := filepath.Join(work, rev)
+		checked := suiteSummary(outs[i])
+		for _, s := range required[rev] {
+			o := scenarioOutcome{revision: rev, scenario: s, took: tooks[i]}
+			passed, ran := checked[s]
+			rc, rcErr := os.ReadFile(filepath.Join(dir, "rc", rcName(s)))
+			switch {
+			case !ran:
+				o.output = "the suite reported nothing for this scenario:\n" + lastLines(outs[i], 40)
+			case !passed:
+				o.output = failedChecks(filepath.Join(dir, "results"), s) + clientLog(filepath.Join(dir, "results"), s)
+			case rcErr == nil && strings.TrimSpace(string(rc)) == "0":
+				o.passed = true
+			default:
+				again = append(again, len(outcomes))
+			}
+			outcomes = append(outcomes, o)
+		}
+	}
+	// Checks passed but the client failed or hung: the suite's
+	// single-scenario verdict judges the exit too.
+	sem := make(chan struct{}, conformanceSlots)
+	for _, j := range again {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			o := outcomes[j]
+			outcomes[j] = runOneScenario(ctx, node, cli, bin, o.revision, o.scenario, filepath.Join(work, o.revision, "single"))
+		}()
+	}
+	wg.Wait()
+	return outcomes
+}
+
+// runOneScenario runs one scenario in its own suite process; passed is the
+// suite's "OVERALL: PASSED".
+func runOneScenario(ctx context.Context, node, cli, bin, revision, scenario, out string) scenarioOutcome {
+	start := time.Now()
+	got := runSuite(ctx, node, cli, "--command", clientCommand(bin, scenario), "--scenario", scenario,
+		"--spec-version", revision, "--timeout", strconv.Itoa(int(conformanceTimeout.Milliseconds())), "-o", out)
+	return scenarioOutcome{revision, scenario, strings.Contains(got, "OVERALL: PASSED"), got, time.Since(start)}
+}
+
+// runSuite runs `conformance client ARGS…` and returns what it printed
+// (an exit status of its own is in the text: its verdicts are read there).
+func runSuite(ctx context.Context, node, cli string, args ...string) string {
+	cmd := exec.CommandContext(ctx, node, append([]string{cli, "client"}, args...)...)
+	cmd.Env = append(os.Environ(), "NO_COLOR=1", "FORCE_COLOR=0")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		out = append(out, fmt.Sprintf("\n(conformance client: %v)", err)...)
+	}
+	return string(out)
+}
+
+func clientCommand(bin, scenario string) string {
+	if c := expectationFor(scenario).Command; c != nil {
+		return c(bin)
+	}
+	return bin + " mcp-conformance-client --timeout " + conformanceClientSeconds
+}
+
+// conformanceClientSeconds bounds one client's whole conversation
+// (mcp-conformance-client --timeout; its own default, 25 s, is too short
+// for a loaded machine; a scenario that passes takes seconds).
+const conformanceClientSeconds = "120"
+
+// clientScript is the one client command of a suite run: it waits for
+// the scenario's slot (a blocking flock on slot file first+i mod
+// conformanceSlots in slots, for the i-th scenario; no polling), runs the
+// scenario's command with the server URL the suite appends, and writes the
+// exit status to rcDir/rcName(scenario).
+func clientScript(bin, slots, rcDir string, first int, scenarios []string) string {
+	var b strings.Builder
+	b.WriteString("#!/bin/sh\n# Written by TestMCPConformanceClient: one command per scenario, conformanceSlots at a time.\n")
+	b.WriteString("case \"$MCP_CONFORMANCE_SCENARIO\" in\n")
+	for i, s := range scenarios {
+		// 9>&-: the slot is held by this shell, not by the client's processes.
+		fmt.Fprintf(&b, "%s) exec 9>%s/slot%d; flock 9; %s \"$@\" 9>&- ;;\n",
+			shellQuote(s), shellQuote(slots), (first+i)%conformanceSlots, clientCommand(bin, s))
+	}
+	fmt.Fprintf(&b, "*) echo \"client.sh: no command for scenario $MCP_CONFORMANCE_SCENARIO\" >&2; exit 2 ;;\nesac\nrc=$?\n")
+	fmt.Fprintf(&b, "printf '%%s' \"$rc\" > %s/\"$(printf '%%s' \"$MCP_CONFORMANCE_SCENARIO\" | tr / _)\"\nexit $rc\n", shellQuote(rcDir))
+	return b.String()
+}
+
+func rcName(scenario string) string { return strings.ReplaceAll(scenario, "/", "_") }
+
+// suiteSummary reads the suite's "=== SUITE SUMMARY ===" lines
+// ("✓ NAME: …" when every check passed without warnings, "✗ NAME: …").
+func suiteSummary(out string) map[string]bool {
+	got := map[string]bool{}
+	_, summary, ok := strings.Cut(out, "=== SUITE SUMMARY ===")
+	if !ok {
+		return got
+	}
+	sc := bufio.NewScanner(strings.NewReader(summary))
+	for sc.Scan() {
+		line := sc.Text()
+		for mark, passed := range map[string]bool{"✓ ": true, "✗ ": false} {
+			if rest, ok := strings.CutPrefix(line, mark); ok {
+				if name, _, ok := strings.Cut(rest, ": "); ok {
+					got[name] = passed
+				}
+			}
+		}
+	}
+	return got
+}
+
+// resultDir is the suite's result directory of scenario under results
+// ("<scenario>-<timestamp>").
+func resultDir(results, scenario string) string {
+	m, _ := filepath.Glob(filepath.Join(results, scenario+"-*"))
+	if len(m) == 0 {
+		return ""
+	}
+	return m[len(m)-1]
+}
+
+// failedChecks lists the scenario's failed checks and warnings from its
+// checks.json.
+func failedChecks(results, scenario string) string {
+	d := resultDir(results, scenario)
+	b, err := os.ReadFile(filepath.Join(d, "checks.json"))
+	if err != nil {
+		return fmt.Sprintf("no checks.json for %s: %v\n", scenario, err)
+	}
+	var checks []struct {
+		Name, Status, ErrorMessage, Description string
+	}
+	if err := json.Unmarshal(b, &checks); err != nil {
+		return fmt.Sprintf("checks.json of %s: %v\n", scenario, err)
+	}
+	var out bytes.Buffer
+	for _, c := range checks {
+		if c.Status == "FAILURE" || c.Status == "WARNING" {
+			fmt.Fprintf(&out, "  %s %s: %s\n", c.Status, c.Name, cmp.Or(c.ErrorMessage, c.Description))
+		}
+	}
+	return out.String()
+}
+
+// clientLog is the end of what the scenario's client printed.
+func clientLog(results, scenario string) string {
+	d := resultDir(results, scenario)
+	var out strings.Builder
+	for _, f := range []string{"stdout.txt", "stderr.txt"} {
+		if b, err := os.ReadFile(filepath.Join(d, f)); err == nil && len(bytes.TrimSpace(b)) > 0 {
+			fmt.Fprintf(&out, "client %s:\n%s\n", f, lastLines(string(b), 20))
+		}
+	}
+	return out.String()
+}
