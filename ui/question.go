@@ -2,7 +2,6 @@ package ui
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/url"
 	"slices"
@@ -288,11 +287,7 @@ func formWidget(fd workrun.FormField, submit func()) (*formInput, fyne.CanvasObj
 		in.value = func() (any, error) { return c.Checked, nil }
 		return in, c
 	case workrun.FormChoice:
-		labels := make([]string, len(fd.Options))
-		for i, o := range fd.Options {
-			labels[i] = o.Label()
-		}
-		s := widget.NewSelect(labels, nil)
+		s := widget.NewSelect(optionLabels(fd), nil)
 		s.PlaceHolder = qText(msgQPick)
 		if d, ok := fd.Default.(string); ok {
 			for _, o := range fd.Options {
@@ -309,12 +304,8 @@ func formWidget(fd workrun.FormField, submit func()) (*formInput, fyne.CanvasObj
 		}
 		return in, s
 	case workrun.FormChoices:
-		labels := make([]string, len(fd.Options))
-		for i, o := range fd.Options {
-			labels[i] = o.Label()
-		}
-		g := widget.NewCheckGroup(labels, nil)
-		g.Horizontal = len(labels) <= 4
+		g := widget.NewCheckGroup(optionLabels(fd), nil)
+		g.Horizontal = len(fd.Options) <= 4
 		if ds, ok := fd.Default.([]string); ok {
 			var sel []string
 			for _, o := range fd.Options {
@@ -367,6 +358,14 @@ func formWidget(fd workrun.FormField, submit func()) (*formInput, fyne.CanvasObj
 	return in, e
 }
 
+func optionLabels(fd workrun.FormField) []string {
+	labels := make([]string, len(fd.Options))
+	for i, o := range fd.Options {
+		labels[i] = o.Label()
+	}
+	return labels
+}
+
 func problemLabel() *widget.Label {
 	l := widget.NewLabel("")
 	l.Importance = widget.DangerImportance
@@ -378,20 +377,7 @@ func problemLabel() *widget.Label {
 // showProblem shows err on l in the window's language: each *TextError
 // of a joined error on a line.
 func showProblem(l *widget.Label, err error) {
-	var lines []string
-	errs := []error{err}
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		errs = j.Unwrap()
-	}
-	for _, e := range errs {
-		var te *workrun.TextError
-		if errors.As(e, &te) {
-			lines = append(lines, te.Text.In(msgLang()))
-		} else {
-			lines = append(lines, e.Error())
-		}
-	}
-	l.SetText(strings.Join(lines, "\n"))
+	l.SetText(strings.Join(workrun.ErrorLines(err, msgLang()), "\n"))
 	l.Show()
 }
 
