@@ -47,6 +47,16 @@ func questionLine(q workrun.Question) string {
 	return qText(msgQAsksLine, from, msg)
 }
 
+// questionHeader is the run panel's line over a run waiting on a remote's
+// question: who asks what, and what the person can do.
+func questionHeader(q workrun.Question) string {
+	from := q.From
+	if from == "" {
+		from = qText(msgQRemote)
+	}
+	return qText(msgQHeader, from, strings.Join(strings.Fields(q.Message), " "))
+}
+
 // questionView answers one round of one node's question.
 type questionView struct {
 	key  string // run/node/round: the view is kept while its question is open
@@ -439,6 +449,7 @@ const (
 	msgQYes        qMsgID = "ui.question_yes"
 	msgQPick       qMsgID = "ui.question_pick"
 	msgQStatus     qMsgID = "ui.status_waiting"
+	msgQHeader     qMsgID = "ui.question_header"
 )
 
 var questionTexts = workrun.NewCatalog(map[qMsgID][2]string{
@@ -460,6 +471,7 @@ var questionTexts = workrun.NewCatalog(map[qMsgID][2]string{
 	msgQYes:        {"yes", "是"},
 	msgQPick:       {"(pick one)", "（请选择）"},
 	msgQStatus:     {"waiting for you", "等待你回答"},
+	msgQHeader:     {"Waiting for you — %s asks: %s. Answer below; Stop ends the run and sends the remote task its cancel; Run again starts a new run.", "等待你回答 — %s 提问：%s。请在下方回答；“停止”会结束运行并向远程任务发送取消；“重新运行”会开始新的运行。"},
 })
 
 func qText(id qMsgID, args ...any) string { return questionTexts.In(msgLang(), id, args...) }

@@ -814,6 +814,9 @@ func (p *RunPanel) refreshHeader() {
 		p.reason.Show()
 	case r.Status == workrun.RunInterrupted:
 		p.reason.SetText(interruptionText(r))
+		if q := p.OpenQuestion(); q != nil && r.Interruption == workrun.InterruptedByHuman {
+			p.reason.SetText(questionHeader(*q)) // question.go
+		}
 		p.reason.Show()
 	default:
 		p.reason.Hide()
@@ -843,7 +846,7 @@ func (p *RunPanel) refreshHeader() {
 			add(lang.X("run.resume", "Resume"), p.OnResume)
 		}
 		add(lang.X("run.stop", "Stop"), p.OnStop)
-		if r.Interruption == workrun.InterruptedByRemote {
+		if r.Interruption == workrun.InterruptedByRemote || r.Interruption == workrun.InterruptedByHuman && p.OpenQuestion() != nil {
 			add(lang.X("run.again", "Run again"), p.OnRunAgain)
 		}
 	case workrun.RunFailed, workrun.RunStopped, workrun.RunSucceeded:
