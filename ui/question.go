@@ -557,11 +557,12 @@ func (p *RunPanel) OpenQuestion() *workrun.Question {
 	return nil
 }
 
-// openURL opens a sign-in link in the browser, when the person asks.
-func (w *Window) openURL(u *url.URL) {
-	if app := fyne.CurrentApp(); app != nil {
-		if err := app.OpenURL(u); err != nil {
-			w.showError(err)
-		}
+// openLink opens a sign-in link in the browser, when the person asks.
+func (w *Window) openLink(u *url.URL) {
+	if w.openURL == nil {
+		return
+	}
+	if err := w.openURL(u); err != nil {
+		w.showError(err)
 	}
 }

@@ -264,3 +264,30 @@ func TestServers_AnswerCrashThenResume(t *testing.T) {
 		}
 	}
 }
+
+// TestServers_AnswerNonStreaming: an agent that does not stream gets the
+// answer as one blocking SendMessage on the same task, whose reply is the
+// final result (docs/remote-agent.md R7, R8).
+func TestServers_AnswerNonStreaming(t *testing.T) {
+	for _, srv := range bothServers(t, false) {
+		t.Run(srv.name, func(t *testing.T) {
+			e := newEnv(t, "", "en")
+			id, err := e.eng.Start(t.Context(), "", flow([]workrun.NodeSpec{raNode("ra", srv.base, "")}), workrun.Values{"prompt_ra": "input"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if q := waitAsked(t, e, id, "ra"); q.Round != 1 {
+				t.Fatalf("question = %+v", q)
+			}
+			answer(t, e, id, "ra", workrun.Decision{Round: 1, Text: "green"})
+			r := storetestWait(t, e, id)
+			if r.Status != workrun.RunSucceeded || r.State["answer_ra"] != "green" {
+				t.Fatalf("run = %s: %s (answer %v)\n%q", r.Status, r.Reason, r.State["answer_ra"], e.messages(t, id, "ra"))
+			}
+			stats := srv.stats(t)
+			if stats.Submissions[answerID(id, "ra", 1)] != 1 || stats.Methods["SendStreamingMessage"] != 0 || stats.totalCancels() != 0 {
+				t.Errorf("methods %v submissions %v cancels %v", stats.Methods, stats.Submissions, stats.Cancels)
+			}
+		})
+	}
+}

@@ -126,6 +126,11 @@ func (c *call) run(ctx context.Context) (workrun.Values, error) {
 	workrun.OnAbortWithin(nc, s.abortBound(), c.abort)
 	var out workrun.Values
 	if saved {
+		// An answer committed before an exit decides what the first
+		// snapshot means (ask.go), so the question record is read first.
+		if _, err := c.askState(ctx); err != nil {
+			return nil, err
+		}
 		out, err = c.resume(ctx)
 	} else {
 		out, err = c.submit(ctx)
