@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -51,7 +52,11 @@ type RunPanel struct {
 	title    *widget.Label
 	nodeErr  *widget.Label
 	decision *fyne.Container
-	vals     *ValuesView // the selected node's inputs and outputs
+	ask      *fyne.Container // a remote's question (question.go)
+	askView  *questionView
+	askPrev  *questionView    // the last one shown, until another is
+	detail   *container.Split // the node's detail above its messages
+	vals     *ValuesView      // the selected node's inputs and outputs
 	msgList  *widget.List
 	shown    *msgLog // messages of sel
 	shownN   int     // how many of them the list shows (as of its last redraw)
@@ -64,7 +69,12 @@ type RunPanel struct {
 	OnStop     func()
 	OnResume   func()
 	OnRunAgain func()
-	OnDecide   func(d workrun.Decision)
+	// OnSignIn opens Sign in for the run's node that needs it (ui/runpanel_signin.go).
+	OnSignIn func()
+	OnDecide func(d workrun.Decision)
+	// OnOpenURL opens a sign-in link when the person presses Open (never
+	// by itself); nil hides the button.
+	OnOpenURL func(u *url.URL)
 	// OnNeedFiles asks for the descriptions of file values shown (answer
 	// with KnowFiles); OnOpenFile and OnSaveFile open or save one. Nil:
 	// files show by id, without Open or Save….
@@ -120,6 +130,7 @@ func NewRunPanel(readOnly bool) *RunPanel {
 	p.nodeErr.Wrapping = fyne.TextWrapWord
 	p.nodeErr.Hide()
 	p.decision = container.NewHBox()
+	p.ask = container.NewVBox()
 	p.runFromBox = container.NewHBox()
 	p.vals = NewValuesView()
 	p.vals.OnNeedFiles = func(ids []string) {
@@ -145,9 +156,10 @@ func NewRunPanel(readOnly bool) *RunPanel {
 	// The node's title, error, inputs and outputs above its messages; both
 	// halves scroll on their own, so the panel stays usable when the window
 	// gives it only a few lines.
-	detailTop := container.NewVScroll(container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(p.decision, p.runFromBox), p.title), p.nodeErr, p.vals.Object()))
+	detailTop := container.NewVScroll(container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(p.decision, p.runFromBox), p.title), p.nodeErr, p.ask, p.vals.Object()))
 	detail := container.NewVSplit(detailTop, p.msgList)
-	detail.Offset = 0.45
+	detail.Offset = detailOffset
+	p.detail = detail
 	split := container.NewHSplit(p.nodeList, detail)
 	split.Offset = 0.34
 	p.root = container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, p.actions, p.header), p.note, p.reason), nil, nil, nil, split)
@@ -269,7 +281,7 @@ func (p *RunPanel) Adopt(old *RunPanel) {
 	p.order, p.touched, p.sel, p.picked = old.order, old.touched, old.sel, old.picked
 	for id, n := range p.nodes {
 		if p.OnStatus != nil {
-			p.OnStatus(id, n.Status)
+			p.OnStatus(id, shownStatus(n))
 		}
 	}
 	p.dirtyHeader, p.dirtyNodes, p.dirtyDetail = true, true, true
@@ -340,7 +352,7 @@ func (p *RunPanel) setNode(n workrun.NodeRun) {
 		p.dirtyDetail = true
 	}
 	if p.OnStatus != nil {
-		p.OnStatus(n.NodeID, n.Status)
+		p.OnStatus(n.NodeID, shownStatus(n))
 	}
 }
 
@@ -524,7 +536,7 @@ func (p *RunPanel) nodeStatus(id string) string {
 	if !ok || n.Status == "" {
 		return StatusLabel(string(workrun.NodePending))
 	}
-	s := StatusLabel(string(n.Status))
+	s := StatusLabel(string(shownStatus(n)))
 	if n.Status == workrun.NodeStopped && p.run.Status == workrun.RunFailed && p.run.FailedNode != "" && p.run.FailedNode != id {
 		s = fmt.Sprintf(lang.X("run.stopped_by_failure", "stopped because %s failed"), p.run.FailedNode)
 	}
@@ -629,6 +641,7 @@ func (p *RunPanel) KnowFiles(infos map[string]workrun.ArtifactInfo, failed map[s
 // refreshDecision shows Approve/Reject or an answer box on a node waiting
 // for a person (docs/product.md W7).
 func (p *RunPanel) refreshDecision(id string) {
+	p.refreshQuestion(id) // question.go
 	p.decision.RemoveAll()
 	n := p.nodes[id]
 	waiting := n.Status == workrun.NodeInterrupted && p.run.Status == workrun.RunInterrupted && p.run.Interruption == workrun.InterruptedByHuman
@@ -811,6 +824,9 @@ func (p *RunPanel) refreshHeader() {
 		p.reason.Show()
 	case r.Status == workrun.RunInterrupted:
 		p.reason.SetText(interruptionText(r))
+		if q := p.OpenQuestion(); q != nil && r.Interruption == workrun.InterruptedByHuman {
+			p.reason.SetText(questionHeader(*q)) // question.go
+		}
 		p.reason.Show()
 	default:
 		p.reason.Hide()
@@ -836,15 +852,21 @@ func (p *RunPanel) refreshHeader() {
 		// asking for input or authentication cannot be answered here (docs/remote-agent.md R8):
 		// Stop sends its task the cancel, Run again starts a new run. Every
 		// interrupted run can be stopped.
-		if r.Interruption == workrun.InterruptedByExit || r.Interruption == workrun.InterruptedByUnreachable {
+		if r.Interruption == workrun.InterruptedBySignIn {
+			add(lang.X("run.sign_in", "Sign in…"), p.OnSignIn)
+		}
+		if r.Interruption == workrun.InterruptedByExit || r.Interruption == workrun.InterruptedByUnreachable || r.Interruption == workrun.InterruptedBySignIn {
 			add(lang.X("run.resume", "Resume"), p.OnResume)
 		}
 		add(lang.X("run.stop", "Stop"), p.OnStop)
-		if r.Interruption == workrun.InterruptedByRemote {
+		if r.Interruption == workrun.InterruptedByRemote || r.Interruption == workrun.InterruptedByHuman && p.OpenQuestion() != nil {
 			add(lang.X("run.again", "Run again"), p.OnRunAgain)
 		}
 	case workrun.RunFailed, workrun.RunStopped, workrun.RunSucceeded:
 		// R12: a failed or stopped run is never continued; it runs again as new.
+		if r.Status == workrun.RunFailed && needsSignIn(r) {
+			add(lang.X("run.sign_in", "Sign in…"), p.OnSignIn)
+		}
 		add(lang.X("run.again", "Run again"), p.OnRunAgain)
 	}
 	p.refreshDecision(p.sel)
@@ -863,6 +885,8 @@ func interruptionText(r workrun.Run) string {
 		return s
 	case workrun.InterruptedByUnreachable:
 		s = lang.X("run.int_unreachable", "Interrupted: a remote server stopped answering about a task it accepted; nothing was cancelled. Resume continues the same task once it is back; Stop ends the run and cancels its remote tasks.")
+	case workrun.InterruptedBySignIn:
+		s = lang.X("run.int_sign_in", "Interrupted: a remote task was accepted, but its credential needs you to sign in again; nothing was cancelled. Sign in (Credentials), then Resume follows the same task.")
 	case workrun.InterruptedByHuman:
 		s = lang.X("run.int_human", "Waiting for a person: approve, reject or answer below.")
 	default:
