@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net/url"
 	"os"
 	"os/signal"
 	"slices"
@@ -135,6 +136,8 @@ type views struct {
 	panes    *Panes
 	palette  *Palette
 	zoomLbl  *widget.Label
+	// openURL hands a file or link to the desktop (the app's OpenURL).
+	openURL func(*url.URL) error
 }
 
 // eventPump is the engine event subscription (run.go).
@@ -165,6 +168,7 @@ func NewWindow(a fyne.App, d Deps) *Window {
 	loadEditorTranslations()
 	setKinds(d.Kinds)
 	w := &Window{deps: d, app: a, wfs: d.Workflows}
+	w.openURL = a.OpenURL
 	if w.wfs == nil {
 		w.wfs = newMemWorkflows()
 	}
@@ -219,6 +223,7 @@ func (w *Window) build() {
 		w.panel.OnRunFrom = w.runFrom // run_from.go
 	}
 	w.panel.OnRunChanged = w.refreshTasks
+	w.wireFiles(w.panel, w.win)
 	w.tasks = w.newRemotePanel()
 	w.records = w.newRecordsView()
 	w.openWork = w.newOpenWorkView()
@@ -307,6 +312,7 @@ func (w *Window) build() {
 	inspScroll := container.NewVScroll(w.insp.Object())
 	w.insp.OnSubjectChanged = inspScroll.ScrollToTop
 	w.panes = NewPanes(w.app.Preferences(), left, centre, inspScroll, w.tabs)
+	w.panes.TopWant = w.palette.WantHeight
 	body := container.NewBorder(toolbar, w.status, nil, nil, w.panes)
 	w.win.SetContent(container.NewStack(body, w.tips.root))
 	w.win.SetMainMenu(w.menu())
@@ -536,12 +542,15 @@ func (w *Window) setStatus(text string) {
 	w.status.SetText(time.Now().Format("15:04:05") + "  " + text)
 }
 
-func (w *Window) showError(err error) {
+func (w *Window) showError(err error) { w.showErrorIn(w.win, err) }
+
+// showErrorIn is showError over win (a run record's window, or the main one).
+func (w *Window) showErrorIn(win fyne.Window, err error) {
 	if err == nil {
 		return
 	}
 	w.setStatus(err.Error())
-	dialog.ShowError(err, w.win)
+	dialog.ShowError(err, win)
 }
 
 // noteInterrupted says when runs interrupted by an exit wait to be resumed
@@ -833,10 +842,13 @@ func (w *Window) exportWorkflow() {
 
 // saveArtifact asks where to save a file result and copies it there off
 // the UI thread.
-func (w *Window) saveArtifact(a workrun.ArtifactInfo) {
+func (w *Window) saveArtifact(a workrun.ArtifactInfo) { w.saveArtifactIn(w.win, a) }
+
+// saveArtifactIn is saveArtifact with its dialog over win.
+func (w *Window) saveArtifactIn(win fyne.Window, a workrun.ArtifactInfo) {
 	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
 		if err != nil {
-			w.showError(err)
+			w.showErrorIn(win, err)
 			return
 		}
 		if wc == nil {
@@ -848,10 +860,10 @@ func (w *Window) saveArtifact(a workrun.ArtifactInfo) {
 			if err := wc.Close(); err != nil && copyErr == nil {
 				copyErr = fmt.Errorf("save file result: %w", err)
 			}
-		}, func() { w.showError(copyErr) })
-	}, w.win)
+		}, func() { w.showErrorIn(win, copyErr) })
+	}, win)
 	d.SetFileName(a.Name)
-	d.Resize(dialogSize(w.win))
+	d.Resize(dialogSize(win))
 	d.Show()
 }
 

@@ -86,7 +86,7 @@ func (w *Window) readRecord(ctx context.Context, runID string) (runRecord, error
 func (w *Window) showRecord(rec runRecord) fyne.Window {
 	tasks := w.newRemotePanel()
 	tasks.ShowResult(rec.tasks, rec.files, rec.tasksErr)
-	return recordWindow(w.app, rec, tasks, func() { w.openInEditor(rec.run) })
+	return recordWindow(w.app, rec, tasks, func() { w.openInEditor(rec.run) }, w.wireFiles)
 }
 
 // newRemotePanel makes a remote task panel whose file results save through

@@ -236,3 +236,42 @@ func TestOpenWork_ListsOpenTasksAcrossRuns(t *testing.T) {
 		t.Errorf("buttons %q, want only a Show run per task", buttons)
 	}
 }
+
+// TestRunPanel_FiveRowsAt1024x700: at 1024×700 the run panel's node list
+// has room for at least five rows under a failed run's reason (it used to
+// show two), while at 1280×800 the palette above keeps every kind
+// unscrolled (TestPalette_GroupedAndFiltered) and the panel takes the rest.
+func TestRunPanel_FiveRowsAt1024x700(t *testing.T) {
+	w := newTestWindow(t, Deps{})
+	w.win.Resize(fyne.NewSize(1024, 700))
+	wf := SampleParallel("http://127.0.0.1:1")
+	onUI(w, func() {
+		w.OpenWorkflow("", wf)
+		w.panel.Load(workrun.Run{ID: "r1", WorkflowName: wf.Name, Workflow: wf, Status: workrun.RunFailed,
+			Reason: "check failed: exit status 3", FailedNode: "check"}, nil, nil)
+		w.tabs.Refresh() // lay out the reason line shown (a frame does it in the window)
+	})
+	if _, reason := w.panel.headerTexts(); reason == "" {
+		t.Fatal("the failed run shows no reason line")
+	}
+	// What shows of the list: the Run tab scrolls, so the list may be
+	// laid out taller than the pane shows.
+	d := fyne.CurrentApp().Driver()
+	top := d.AbsolutePositionForObject(w.panel.nodeList).Y
+	paneEnd := d.AbsolutePositionForObject(w.panes.bottom).Y + w.panes.bottom.Size().Height
+	row := w.panel.nodeList.CreateItem().MinSize().Height
+	if h := min(top+w.panel.nodeList.Size().Height, paneEnd) - top; h < 5*row {
+		t.Errorf("the node list shows %v pixels, %.1f rows of %v; want at least 5", h, h/row, row)
+	}
+	// The person's own height wins over the default, and is kept.
+	onUI(w, func() {
+		w.panes.divBottom.Dragged(&fyne.DragEvent{Dragged: fyne.Delta{DY: 100}})
+		w.panes.divBottom.DragEnd()
+	})
+	if h := w.panes.bottom.Size().Height; h != RowsBottomHeight-100 {
+		t.Errorf("after dragging the divider 100 down the run panel is %v high, want %v", h, RowsBottomHeight-100)
+	}
+	if got := w.app.Preferences().Float(prefBottomH); got != RowsBottomHeight-100 {
+		t.Errorf("remembered height %v, want %v", got, RowsBottomHeight-100)
+	}
+}

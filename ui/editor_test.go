@@ -469,3 +469,46 @@ func TestImportPath(t *testing.T) {
 		t.Errorf("after a missing file: open %q, status %q", w.doc.wf.Name, w.status.Text)
 	}
 }
+
+// TestPanes_DividerTakesDragsNearIt: a drag that starts a few pixels off
+// the run panel's 6-pixel divider — over the canvas's bottom edge or the
+// run tabs' top — or just left of the inspector's divider resizes the
+// pane; it never pans the canvas or moves a node (issue 23 item 8).
+func TestPanes_DividerTakesDragsNearIt(t *testing.T) {
+	w := newTestWindow(t, Deps{})
+	onUI(w, func() { w.OpenWorkflow("", SampleParallel("http://127.0.0.1:1")) })
+	d := fyne.CurrentApp().Driver()
+	inset, _ := w.win.Canvas().InteractiveArea() // test.Drag takes canvas positions
+	abs := func(o fyne.CanvasObject) fyne.Position { return d.AbsolutePositionForObject(o).Add(inset) }
+	positions := func() []workrun.Position {
+		var ps []workrun.Position
+		for _, n := range w.doc.Workflow().Nodes {
+			ps = append(ps, *n.Position)
+		}
+		return ps
+	}
+	w.doc.Select("ask", false) // a selected node must not move either
+	before, offset := positions(), w.cv.offset
+	for _, dy := range []float32{-4, -2, dividerSize + 2, dividerSize + 4} {
+		gap := abs(w.panes.centre).Y + w.panes.centre.Size().Height // the gap's top
+		h := w.panes.bottom.Size().Height
+		test.Drag(w.win.Canvas(), fyne.NewPos(500, gap+dy), 0, -40)
+		if got := w.panes.bottom.Size().Height; got != h+40 {
+			t.Errorf("a drag %v px from the top of the divider's gap: run panel %v high, want %v", dy, got, h+40)
+		}
+	}
+	for _, dx := range []float32{-4, -2} {
+		gap := abs(w.panes.insp).X - dividerSize // the gap's left edge
+		_, _, insp, _ := w.panes.widths()
+		test.Drag(w.win.Canvas(), fyne.NewPos(gap+dx, 300), -30, 0)
+		if _, _, got, _ := w.panes.widths(); got != insp+30 {
+			t.Errorf("a drag %v px left of the inspector's divider: inspector %v wide, want %v", -dx, got, insp+30)
+		}
+	}
+	if w.cv.offset != offset {
+		t.Errorf("the canvas panned from %v to %v", offset, w.cv.offset)
+	}
+	if diff := cmp.Diff(before, positions()); diff != "" {
+		t.Errorf("nodes moved (-before +after):\n%s", diff)
+	}
+}

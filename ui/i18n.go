@@ -91,7 +91,8 @@ var fixedReasons = [][2]string{
 
 // HumanError rewrites a saved error or reason for people: "context canceled"
 // becomes "stopped before it finished", "TASK_STATE_CANCELED" "canceled", an
-// exit status reads in the window's language. Other text is kept as is.
+// exit status and the transport words of a connection error (i18n_net.go)
+// read in the window's language. Other text is kept as is.
 func HumanError(s string) string {
 	zh := msgLang() == "zh"
 	for _, f := range fixedReasons {
@@ -110,7 +111,7 @@ func HumanError(s string) string {
 		return workrun.Text{Key: "process.exit", Args: []string{code}}.In(msgLang())
 	})
 	s = taskStateRE.ReplaceAllStringFunc(s, RemoteStateLabel)
-	return s
+	return netWords(s)
 }
 
 // RemoteStateLabel names an A2A task state for people ("TASK_STATE_INPUT_REQUIRED",

@@ -111,7 +111,9 @@ func TestChineseEverywhere(t *testing.T) {
 		case "human_review", "ask_human":
 			nr.Status = workrun.NodeStopped
 		}
-		_ = i
+		if i == 0 { // a file and a JSON value: the values view's buttons and tree
+			nr.Outputs = workrun.Values{"数": 1, "附件": "art-1", "数据": map[string]any{"键": []any{"值"}}}
+		}
 		nrs = append(nrs, nr)
 	}
 	msgs := []workrun.Message{

@@ -890,7 +890,7 @@ func reportText(r AgentReport, err error, withCred bool) string {
 	case errors.Is(err, ErrCredentialRefused):
 		return "✗ " + lang.X("insp.credential_refused", "The agent refused this credential: check its secret, or add another one for this agent's address.")
 	case err != nil:
-		return "✗ " + err.Error()
+		return "✗ " + HumanError(err.Error())
 	}
 	yes, no := lang.X("yes", "yes"), lang.X("no", "no")
 	yn := func(b bool) string {

@@ -246,7 +246,7 @@ func (f *mcpForm) showTools(tools []MCPTool, err error) {
 		}
 	}
 	if err != nil {
-		f.status.SetText("✗ " + err.Error())
+		f.status.SetText("✗ " + HumanError(err.Error()))
 		f.status.Show()
 		f.tools.Hide()
 		return

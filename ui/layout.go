@@ -13,12 +13,21 @@ import (
 const (
 	DefaultListWidth      = 190
 	DefaultInspectorWidth = 330
-	DefaultBottomHeight   = 180
-	PaletteWidth          = 150
+	DefaultBottomHeight   = 180 // the least the run panel opens with
+	// RowsBottomHeight is what the run panel needs for its header, a
+	// failure line and five node rows: the height it opens with unless
+	// that would push a palette that fits otherwise into scrolling.
+	RowsBottomHeight = 300
+	PaletteWidth     = 150
 
 	minPane     = 120 // a pane is never narrower than this while shown
 	minCanvas   = 260 // the canvas keeps at least this much width
 	dividerSize = 6
+	// dividerGrab is how far past its 6 pixels a divider takes a drag, over
+	// the edges of the panes beside it: Fyne gives a drag to what is under
+	// the pointer a move or two after the press, so a press near the thin
+	// bar used to drag the canvas (pan, or move the selected node) instead.
+	dividerGrab = 5
 
 	prefListW   = "layout.list_width"
 	prefInspW   = "layout.inspector_width"
@@ -46,6 +55,11 @@ type Panes struct {
 
 	listW, inspW, bottomH float32
 	listOn, inspOn        bool
+	bottomSet             bool // the person chose bottomH (dragged it, now or before)
+
+	// TopWant, when set, is the height the panes above the run panel would
+	// like (the palette's whole list): see defaultBottom.
+	TopWant func() float32
 }
 
 // NewPanes lays out the four panes; prefs (may be nil) keeps the sizes.
@@ -55,13 +69,15 @@ func NewPanes(prefs fyne.Preferences, list, centre, insp, bottom fyne.CanvasObje
 	if prefs != nil {
 		p.listW = float32(prefs.FloatWithFallback(prefListW, DefaultListWidth))
 		p.inspW = float32(prefs.FloatWithFallback(prefInspW, DefaultInspectorWidth))
-		p.bottomH = float32(prefs.FloatWithFallback(prefBottomH, DefaultBottomHeight))
+		if h := prefs.FloatWithFallback(prefBottomH, 0); h > 0 {
+			p.bottomH, p.bottomSet = float32(h), true
+		}
 		p.listOn = prefs.BoolWithFallback(prefListOn, true)
 		p.inspOn = prefs.BoolWithFallback(prefInspOn, true)
 	}
 	p.divList = newDivider(true, func(d float32) { p.listW += d })
 	p.divInsp = newDivider(true, func(d float32) { p.inspW -= d })
-	p.divBottom = newDivider(false, func(d float32) { p.bottomH -= d })
+	p.divBottom = newDivider(false, func(d float32) { p.bottomH -= d; p.bottomSet = true })
 	for _, dv := range []*divider{p.divList, p.divInsp, p.divBottom} {
 		dv.done, dv.owner = p.remember, p
 	}
@@ -86,7 +102,9 @@ func (p *Panes) remember() {
 	}
 	p.prefs.SetFloat(prefListW, float64(p.listW))
 	p.prefs.SetFloat(prefInspW, float64(p.inspW))
-	p.prefs.SetFloat(prefBottomH, float64(p.bottomH))
+	if p.bottomSet {
+		p.prefs.SetFloat(prefBottomH, float64(p.bottomH))
+	}
 	p.prefs.SetBool(prefListOn, p.listOn)
 	p.prefs.SetBool(prefInspOn, p.inspOn)
 }
@@ -109,6 +127,9 @@ func (r *panesRenderer) Layout(s fyne.Size) {
 	p := r.p
 	if s.Width <= 0 || s.Height <= 0 {
 		return
+	}
+	if !p.bottomSet {
+		p.bottomH = p.defaultBottom(s.Height)
 	}
 	p.bottomH = clamp(p.bottomH, 60, s.Height*0.7)
 	topH := s.Height - p.bottomH - dividerSize
@@ -146,8 +167,14 @@ func (r *panesRenderer) Layout(s fyne.Size) {
 			return
 		}
 		d.Show()
-		d.Move(fyne.NewPos(x, 0))
-		d.Resize(fyne.NewSize(dividerSize, topH))
+		// The inspector's divider also takes the canvas's edge; the list's
+		// does not reach over the list's scroll bar or the palette's items.
+		grab := float32(0)
+		if d == p.divInsp {
+			grab = dividerGrab
+		}
+		d.Move(fyne.NewPos(x-grab, 0))
+		d.Resize(fyne.NewSize(dividerSize+grab, topH))
 		x += dividerSize
 	}
 	place(p.list, p.listOn, listW)
@@ -155,10 +182,29 @@ func (r *panesRenderer) Layout(s fyne.Size) {
 	place(p.centre, true, max(0, s.Width-listW-inspW-dividerSize*(b2f(p.listOn)+b2f(p.inspOn))))
 	divider(p.divInsp, p.inspOn)
 	place(p.insp, p.inspOn, inspW)
-	p.divBottom.Move(fyne.NewPos(0, topH))
-	p.divBottom.Resize(fyne.NewSize(s.Width, dividerSize))
+	p.divBottom.Move(fyne.NewPos(0, topH-dividerGrab))
+	p.divBottom.Resize(fyne.NewSize(s.Width, dividerSize+2*dividerGrab))
 	p.bottom.Move(fyne.NewPos(0, topH+dividerSize))
 	p.bottom.Resize(fyne.NewSize(s.Width, p.bottomH))
+}
+
+// defaultBottom is the run panel's height until the person drags it: room
+// for five node rows (RowsBottomHeight), except where the palette above
+// would fit whole with a lower panel and not with that one — then the
+// palette keeps its room and the panel takes the rest, never under
+// DefaultBottomHeight. Where the palette cannot fit anyway (a short window:
+// 1024×700) it scrolls and the run panel gets its five rows.
+func (p *Panes) defaultBottom(h float32) float32 {
+	if p.TopWant == nil {
+		return RowsBottomHeight
+	}
+	left := h - dividerSize - p.TopWant()
+	switch {
+	case left >= RowsBottomHeight, left < DefaultBottomHeight:
+		return RowsBottomHeight
+	default:
+		return left
+	}
 }
 
 func b2f(b bool) float32 {
@@ -175,7 +221,11 @@ func clamp(v, lo, hi float32) float32 {
 	return max(lo, min(hi, v))
 }
 
-// divider is the handle between two panes; dragging it resizes them.
+// divider is the handle between two panes; dragging it resizes them. The
+// run panel's divider is laid out dividerGrab pixels wider on each side
+// than the gap it draws its line in, the inspector's on the canvas side;
+// dividers come after the panes in the renderer's objects, so that strip
+// takes the drag.
 type divider struct {
 	widget.BaseWidget
 	vertical bool // a vertical bar between side-by-side panes
@@ -232,10 +282,11 @@ func (r *dividerRenderer) Refresh() {
 	r.d.bar.Refresh()
 }
 
-// Layout draws a 2-px line in the middle of the handle.
+// Layout draws a 2-px line in the middle of the gap between the panes
+// (the handle may reach further to the left, see Panes' Layout).
 func (r *dividerRenderer) Layout(s fyne.Size) {
 	if r.d.vertical {
-		r.d.bar.Move(fyne.NewPos(s.Width/2-1, 0))
+		r.d.bar.Move(fyne.NewPos(s.Width-dividerSize/2-1, 0))
 		r.d.bar.Resize(fyne.NewSize(2, s.Height))
 	} else {
 		r.d.bar.Move(fyne.NewPos(0, s.Height/2-1))

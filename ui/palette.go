@@ -57,6 +57,12 @@ func NewPalette(cv *CanvasView) *Palette {
 	return p
 }
 
+// WantHeight is the height the palette needs to show every kind unscrolled
+// (the run panel gives way to it where that is possible: Panes.TopWant).
+func (p *Palette) WantHeight() float32 {
+	return p.filter.MinSize().Height + theme.Padding() + p.box.MinSize().Height
+}
+
 // Object is the palette's widget tree.
 func (p *Palette) Object() fyne.CanvasObject { return p.root }
 

@@ -330,11 +330,17 @@ type runRecord struct {
 // recordWindow shows a past run read-only in its own window of a: its
 // canvas with node statuses, its run panel, its timeline and tasks (a
 // remote task panel already filled).
-func recordWindow(a fyne.App, rec runRecord, tasks *RemotePanel, openInEditor func()) fyne.Window {
+//
+// files (may be nil) lets its panel open and save file values.
+func recordWindow(a fyne.App, rec runRecord, tasks *RemotePanel, openInEditor func(), files func(*RunPanel, fyne.Window)) fyne.Window {
 	r := rec.run
+	win := a.NewWindow(fmt.Sprintf("%s — %s (%s)", r.WorkflowName, shortID(r.ID), lang.X("rec.readonly", "read-only")))
 	panel := NewRunPanel(true)
 	cv := NewCanvasView(NewDocument(r.Workflow), true)
 	panel.OnStatus = cv.SetStatus
+	if files != nil {
+		files(panel, win)
+	}
 	panel.Load(r, rec.nodes, rec.msgs)
 	for _, n := range rec.nodes {
 		cv.SetStatus(n.NodeID, n.Status)
@@ -346,7 +352,6 @@ func recordWindow(a fyne.App, rec runRecord, tasks *RemotePanel, openInEditor fu
 		container.NewTabItem(lang.X("rec.timeline", "Timeline"), container.NewVScroll(tl)),
 		container.NewTabItem(lang.X("tab.remote", "Remote tasks"), tasks.Object()),
 	)
-	win := a.NewWindow(fmt.Sprintf("%s — %s (%s)", r.WorkflowName, shortID(r.ID), lang.X("rec.readonly", "read-only")))
 	split := container.NewVSplit(cv, tabs)
 	// Closable without a window manager's frame: a Close button, Esc and
 	// Ctrl+W.

@@ -51,7 +51,7 @@ type RunPanel struct {
 	title    *widget.Label
 	nodeErr  *widget.Label
 	decision *fyne.Container
-	io       *widget.Label
+	vals     *ValuesView // the selected node's inputs and outputs
 	msgList  *widget.List
 	shown    *msgLog // messages of sel
 	shownN   int     // how many of them the list shows (as of its last redraw)
@@ -65,6 +65,12 @@ type RunPanel struct {
 	OnResume   func()
 	OnRunAgain func()
 	OnDecide   func(d workrun.Decision)
+	// OnNeedFiles asks for the descriptions of file values shown (answer
+	// with KnowFiles); OnOpenFile and OnSaveFile open or save one. Nil:
+	// files show by id, without Open or Save….
+	OnNeedFiles func(ids []string)
+	OnOpenFile  func(id string)
+	OnSaveFile  func(id string)
 	// OnRunFrom starts a new run from the node (only: that node alone),
 	// pinned from the run shown (runpanel_runfrom.go).
 	OnRunFrom func(nodeID string, only bool)
@@ -115,8 +121,12 @@ func NewRunPanel(readOnly bool) *RunPanel {
 	p.nodeErr.Hide()
 	p.decision = container.NewHBox()
 	p.runFromBox = container.NewHBox()
-	p.io = widget.NewLabel("")
-	p.io.Wrapping = fyne.TextWrapWord
+	p.vals = NewValuesView()
+	p.vals.OnNeedFiles = func(ids []string) {
+		if p.OnNeedFiles != nil {
+			p.OnNeedFiles(ids)
+		}
+	}
 	p.msgList = widget.NewList(func() int { return p.shownN },
 		func() fyne.CanvasObject { return newMsgRow() },
 		func(i widget.ListItemID, o fyne.CanvasObject) {
@@ -135,7 +145,7 @@ func NewRunPanel(readOnly bool) *RunPanel {
 	// The node's title, error, inputs and outputs above its messages; both
 	// halves scroll on their own, so the panel stays usable when the window
 	// gives it only a few lines.
-	detailTop := container.NewVScroll(container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(p.decision, p.runFromBox), p.title), p.nodeErr, p.io))
+	detailTop := container.NewVScroll(container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(p.decision, p.runFromBox), p.title), p.nodeErr, p.vals.Object()))
 	detail := container.NewVSplit(detailTop, p.msgList)
 	detail.Offset = 0.45
 	split := container.NewHSplit(p.nodeList, detail)
@@ -572,7 +582,7 @@ func (p *RunPanel) refreshDetail() {
 	} else {
 		p.nodeErr.Hide()
 	}
-	p.io.SetText(p.ioText(id))
+	p.showValues(id)
 	p.refreshMessages()
 	if p.shownN > 0 {
 		p.msgList.ScrollToBottom() // the newest lines say how the node ended
@@ -593,29 +603,27 @@ func (p *RunPanel) refreshMessages() {
 	}
 }
 
-// ioText lists a node's inputs and outputs (docs/product.md W5).
-func (p *RunPanel) ioText(id string) string {
+// showValues shows a node's inputs and outputs (docs/product.md W5).
+func (p *RunPanel) showValues(id string) {
+	p.vals.OnOpenFile, p.vals.OnSaveFile = p.OnOpenFile, p.OnSaveFile
 	if id == "" {
-		return ""
+		p.vals.Show(nil)
+		return
 	}
 	n := p.nodes[id]
-	var b strings.Builder
-	in, out := lang.X("rec.inputs", "inputs"), lang.X("rec.outputs", "outputs")
-	if len(n.Inputs) > 0 {
-		fmt.Fprintf(&b, "%s: %s", in, compactJSON(n.Inputs))
-	} else {
-		fmt.Fprintf(&b, "%s: —", in)
+	pending := lang.X("run.outputs_pending", "not yet")
+	outEmpty := "—"
+	if n.Status == workrun.NodeRunning || n.Status == "" || n.Status == workrun.NodePending {
+		outEmpty = pending
 	}
-	b.WriteString("\n")
-	switch {
-	case len(n.Outputs) > 0:
-		fmt.Fprintf(&b, "%s: %s", out, compactJSON(n.Outputs))
-	case n.Status == workrun.NodeRunning || n.Status == "" || n.Status == workrun.NodePending:
-		fmt.Fprintf(&b, "%s: %s", out, lang.X("run.outputs_pending", "not yet"))
-	default:
-		fmt.Fprintf(&b, "%s: —", out)
-	}
-	return b.String()
+	p.vals.Show(p.run.Workflow.State,
+		ValuesSection{Title: lang.X("rec.inputs", "inputs"), Values: n.Inputs, Empty: "—"},
+		ValuesSection{Title: lang.X("rec.outputs", "outputs"), Values: n.Outputs, Empty: outEmpty})
+}
+
+// KnowFiles hands the panel descriptions of the files it asked for.
+func (p *RunPanel) KnowFiles(infos map[string]workrun.ArtifactInfo, failed map[string]error) {
+	p.vals.KnowFiles(infos, failed)
 }
 
 // refreshDecision shows Approve/Reject or an answer box on a node waiting
@@ -712,7 +720,7 @@ func (p *RunPanel) detailTexts() (title, errText, io string) {
 	if p.nodeErr.Visible() {
 		e = p.nodeErr.Text
 	}
-	return p.title.Text, e, p.io.Text
+	return p.title.Text, e, p.vals.text()
 }
 
 // headerTexts returns the status line and the failure reason as shown.

@@ -31,7 +31,7 @@ func TestRunPanel_NodeDetails(t *testing.T) {
 		t.Fatalf("selected %q, want the running node", p.selected())
 	}
 	title, _, io := p.detailTexts()
-	if !strings.Contains(io, `inputs: {"question":"why?"}`) || !strings.Contains(io, "outputs: not yet") {
+	if !strings.Contains(io, "inputs:\nquestion:\n  why?") || !strings.Contains(io, "outputs: not yet") {
 		t.Errorf("inputs/outputs of the running node:\n%s", io)
 	}
 	secs := func(s string) string { return regexp.MustCompile(`\((\d+(\.\d+)?)s\)`).FindString(s) }
@@ -61,7 +61,7 @@ func TestRunPanel_NodeDetails(t *testing.T) {
 	}
 	p.pick("check")
 	_, errText, io := p.detailTexts()
-	if !strings.Contains(io, `outputs: {"check":"partial"}`) {
+	if !strings.Contains(io, "outputs:\ncheck:\n  partial") {
 		t.Errorf("outputs of check:\n%s", io)
 	}
 	if !strings.Contains(errText, "command failed: exit status 3") {
@@ -79,7 +79,7 @@ func TestRunPanel_NodeDetails(t *testing.T) {
 	if got := p.messageLines("ask"); !strings.HasSuffix(got[0], "已被用户停止") {
 		t.Errorf("zh: messages not rendered in Chinese: %q", got[0])
 	}
-	if got := HumanError("check: command failed: exit status 3"); got != "check: 命令失败：退出状态 3" {
+	if got := HumanError("check: command failed: exit status 3"); got != "check：命令失败：退出状态 3" {
 		t.Errorf("zh: %q", got)
 	}
 }
