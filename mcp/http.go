@@ -127,20 +127,59 @@ func (t *HTTPTransport) single(resp *http.Response) iter.Seq2[json.RawMessage, e
 			yield(nil, fmt.Errorf("%w: over the %d-byte limit", ErrReplyTooLarge, t.maxReply))
 			return
 		}
-		var buf bytes.Buffer
-		if resp.ContentLength > 0 {
-			buf.Grow(int(resp.ContentLength) + 1)
-		}
-		if _, err := buf.ReadFrom(io.LimitReader(resp.Body, t.maxReply+1)); err != nil {
-			yield(nil, fmt.Errorf("%w: %v", ErrStreamBroken, err))
+		body, err := readBody(resp.Body, resp.ContentLength, t.maxReply)
+		if err != nil {
+			yield(nil, err)
 			return
 		}
-		if int64(buf.Len()) > t.maxReply {
-			yield(nil, fmt.Errorf("%w: over the %d-byte limit", ErrReplyTooLarge, t.maxReply))
-			return
-		}
-		yield(buf.Bytes(), nil)
+		yield(body, nil)
 	}
+}
+
+// readBody reads a reply body of at most max bytes. Without a length it is
+// read in chunks joined once at the end, not into a buffer that doubles:
+// a reply refused at the cap then costs about the cap, never twice it
+// (issue 27).
+func readBody(r io.Reader, length, max int64) ([]byte, error) {
+	if length > 0 {
+		buf := bytes.NewBuffer(make([]byte, 0, length+1))
+		if _, err := buf.ReadFrom(io.LimitReader(r, max+1)); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrStreamBroken, err)
+		}
+		if int64(buf.Len()) > max {
+			return nil, fmt.Errorf("%w: over the %d-byte limit", ErrReplyTooLarge, max)
+		}
+		return buf.Bytes(), nil
+	}
+	const chunk = 1 << 20
+	var chunks [][]byte
+	var total int64
+	for {
+		c := make([]byte, chunk)
+		n, err := io.ReadFull(r, c)
+		if n > 0 {
+			chunks = append(chunks, c[:n])
+			total += int64(n)
+		}
+		if total > max {
+			return nil, fmt.Errorf("%w: over the %d-byte limit", ErrReplyTooLarge, max)
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrStreamBroken, err)
+		}
+	}
+	if len(chunks) == 1 {
+		return chunks[0], nil
+	}
+	out := make([]byte, 0, total)
+	for i, c := range chunks {
+		out = append(out, c...)
+		chunks[i] = nil // collectable as soon as it is copied
+	}
+	return out, nil
 }
 
 // stream yields the data of each SSE event. When the stream ends before the

@@ -34,11 +34,17 @@ func (o Outputs) Writes() []string {
 	return w
 }
 
-// savedResult is what a call commits on success, reused on resume.
+// savedResult is what a call commits on success, reused on resume. A text
+// or structuredContent longer than workrun.InlineValueLimit is kept once,
+// as an artifact, and only its reference is in the record (TextRef,
+// JSONRef); the node's output is that reference too (docs/engine.md
+// "Large values").
 type savedResult struct {
-	Text  string          `json:"text"`
-	JSON  json.RawMessage `json:"json,omitempty"`
-	Files []string        `json:"files,omitempty"` // local artifact ids
+	Text    string          `json:"text"`
+	TextRef any             `json:"text_ref,omitempty"` // a workrun.ValueRef; read back by workrun.RefOf
+	JSON    json.RawMessage `json:"json,omitempty"`
+	JSONRef any             `json:"json_ref,omitempty"`
+	Files   []string        `json:"files,omitempty"` // local artifact ids
 }
 
 // Save keeps a successful result: its files as local artifacts (the
@@ -50,11 +56,30 @@ func (o Outputs) Save(ctx context.Context, nc workrun.NodeContext, r *mcp.ToolRe
 	if err != nil {
 		return nil, err
 	}
-	var structured json.RawMessage
-	if len(bytes.TrimSpace(r.StructuredContent)) > 0 && json.Valid(r.StructuredContent) {
-		structured = r.StructuredContent
+	saved := savedResult{Files: files}
+	if o.Output != "" {
+		if text := r.Text(); len(text) > workrun.InlineValueLimit {
+			ref, err := workrun.PutValue(ctx, nc.Artifacts(), workrun.FieldText, strings.NewReader(text), nc.RunID(), nc.NodeID())
+			if err != nil {
+				return nil, fmt.Errorf("save the tool's text: %w", err)
+			}
+			saved.TextRef = ref
+		} else {
+			saved.Text = text
+		}
 	}
-	return json.Marshal(savedResult{Text: r.Text(), JSON: structured, Files: files})
+	if sc := bytes.TrimSpace(r.StructuredContent); o.OutputJSON != "" && len(sc) > 0 && json.Valid(sc) {
+		if len(sc) > workrun.InlineValueLimit {
+			ref, err := workrun.PutValue(ctx, nc.Artifacts(), workrun.FieldJSON, bytes.NewReader(sc), nc.RunID(), nc.NodeID())
+			if err != nil {
+				return nil, fmt.Errorf("save the tool's structuredContent: %w", err)
+			}
+			saved.JSONRef = ref
+		} else {
+			saved.JSON = sc
+		}
+	}
+	return json.Marshal(saved)
 }
 
 func (o Outputs) saveFiles(ctx context.Context, nc workrun.NodeContext, content []mcp.Content) ([]string, error) {
@@ -125,10 +150,17 @@ func (o Outputs) Values(raw json.RawMessage) (workrun.Values, error) {
 		return nil, fmt.Errorf("read saved result: %w", err)
 	}
 	v := workrun.Values{}
-	if o.Output != "" {
+	textRef, isTextRef := workrun.RefOf(r.TextRef)
+	jsonRef, isJSONRef := workrun.RefOf(r.JSONRef)
+	switch {
+	case o.Output != "" && isTextRef:
+		v[o.Output] = textRef
+	case o.Output != "":
 		v[o.Output] = r.Text
 	}
-	if o.OutputJSON != "" && len(r.JSON) > 0 {
+	if o.OutputJSON != "" && isJSONRef {
+		v[o.OutputJSON] = jsonRef
+	} else if o.OutputJSON != "" && len(r.JSON) > 0 {
 		var x any
 		if err := json.Unmarshal(r.JSON, &x); err == nil {
 			v[o.OutputJSON] = x

@@ -42,6 +42,9 @@ type Reader struct {
 // bufSize is the pooled line buffer; lines up to this size are not copied.
 const bufSize = 32 << 10
 
+// lineBlock is the block a longer line is gathered in (readLine).
+const lineBlock = 1 << 20
+
 // readerPool keeps the line buffers between bodies.
 var readerPool sync.Pool
 
@@ -153,16 +156,37 @@ func (r *Reader) readLine() ([]byte, error) {
 		}
 		return nil, err
 	}
-	r.line = append(r.line[:0], s...)
+	// A long line is gathered in blocks and joined once it is whole, not
+	// in a buffer that doubles: a line refused at the cap then costs about
+	// the cap, never twice it (issue 27).
+	var blocks [][]byte
+	cur := append(make([]byte, 0, max(lineBlock, len(s))), s...)
+	total := len(s)
 	for {
 		s, err = r.br.ReadSlice('\n')
+		total += len(s)
 		// 16: room for the field name and the line end around the data.
-		if int64(len(r.line)+len(s)) > r.max+16 {
+		if int64(total) > r.max+16 {
 			return nil, fmt.Errorf("%w: over the %d-byte limit", ErrEventTooLarge, r.max)
 		}
-		r.line = append(r.line, s...)
+		for rest := s; len(rest) > 0; {
+			if len(cur) == cap(cur) {
+				blocks, cur = append(blocks, cur), make([]byte, 0, lineBlock)
+			}
+			n := copy(cur[len(cur):cap(cur)], rest)
+			cur, rest = cur[:len(cur)+n], rest[n:]
+		}
 		switch {
 		case err == nil:
+			if cap(r.line) < total {
+				r.line = make([]byte, 0, total)
+			}
+			r.line = r.line[:0]
+			for i, b := range blocks {
+				r.line = append(r.line, b...)
+				blocks[i] = nil
+			}
+			r.line = append(r.line, cur...)
 			r.long = true
 			return trimEOL(r.line), nil
 		case errors.Is(err, bufio.ErrBufferFull):
