@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"workrun/a2a/demoagent"
 	"workrun/artifacts"
@@ -123,20 +124,24 @@ func guiDeps(p *parts) ui.Deps {
 	return ui.Deps{
 		Engine: p.engine, Kinds: workrun.Describe(p.kinds...), Runs: st, Workflows: st, Artifacts: p.artifacts,
 		Credentials: credAdapter{creds},
+		OAuth:       oauthAdapter{creds}, // main_oauth.go
 		CheckOrigin: remotecall.CheckCredentialOrigin,
 		RemoteCalls: st.RemoteCallsForRun,
 		CheckAgent: func(ctx context.Context, url, name string) (ui.AgentReport, error) {
 			var cred *remotecall.Credential
 			if name != "" {
-				c, secret, err := creds.Resolve(ctx, name, url)
+				if _, _, err := creds.Resolve(ctx, name, url); err != nil {
+					return ui.AgentReport{}, uiErr(err)
+				}
+				c, err := creds.RemoteCredential(ctx, name) // an OAuth one: its token source
 				if err != nil {
 					return ui.AgentReport{}, uiErr(err)
 				}
-				cred = new(credentials.ForRemote(c, secret))
+				cred = &c
 			}
 			r, err := remoteagent.CheckAgent(ctx, url, cred)
 			if err != nil {
-				return ui.AgentReport{}, uiErr(err)
+				return ui.AgentReport{}, uiErr(signInErr(err, r.SecuritySchemes))
 			}
 			return ui.AgentReport{CardName: r.Name, InterfaceURL: r.Endpoint, Streaming: r.Streaming,
 				SecuritySchemes: r.SecuritySchemes, CredentialAccepted: r.CredentialUsed && r.Accepted}, nil
@@ -144,7 +149,7 @@ func guiDeps(p *parts) ui.Deps {
 		CheckMCP: func(ctx context.Context, url, name string) ([]ui.MCPTool, error) {
 			rep, err := remotemcp.CheckNamed(ctx, url, name, credentials.RemoteSource{Manager: creds})
 			if err != nil {
-				return nil, uiErr(err)
+				return nil, uiErr(signInErr(err, nil))
 			}
 			return mcpTools(rep)
 		},
@@ -205,6 +210,18 @@ func (a credAdapter) List(ctx context.Context) ([]ui.Credential, error) {
 	for _, c := range cs {
 		out = append(out, ui.Credential{Name: c.Name, Origin: c.Origin, Kind: c.Kind, Header: c.Header})
 	}
+	if err == nil && slices.ContainsFunc(cs, func(c credentials.Credential) bool { return c.Kind == credentials.KindOAuth }) {
+		// An OAuth credential's scopes and expiry (no secret).
+		infos, ierr := a.m.ListOAuth(ctx)
+		for _, in := range infos {
+			for i := range out {
+				if out[i].Name == in.Name {
+					out[i].Resource, out[i].Scopes, out[i].Expiry = in.Resource, in.Scopes, in.Expiry
+				}
+			}
+		}
+		err = ierr
+	}
 	return out, uiErr(err)
 }
 
@@ -213,6 +230,9 @@ func (a credAdapter) Set(ctx context.Context, c ui.Credential, secret string) er
 }
 
 func (a credAdapter) Delete(ctx context.Context, name string) error {
+	if c, _, err := a.m.Get(ctx, name); err == nil && c.Kind == credentials.KindOAuth {
+		return uiErr(a.m.RemoveOAuth(ctx, name)) // signs out: revokes where the server offers it
+	}
 	return uiErr(a.m.Delete(ctx, name))
 }
 

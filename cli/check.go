@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"io"
 
-	"workrun/credentials"
+	"workrun/remotecall"
 )
 
 // checkCommand is what check-agent and check-mcp share: one URL, an
@@ -24,10 +24,9 @@ type checkCommand[R any] struct {
 	printText func(w io.Writer, rep R, credName string, err error)
 }
 
-// savedCredential is a resolved credential and its secret.
+// savedCredential is a resolved credential in the remote layer's form.
 type savedCredential struct {
-	meta   credentials.Credential
-	secret string
+	remote remotecall.Credential
 }
 
 func (c checkCommand[R]) run(ctx context.Context, env *Env, args []string) int {
@@ -49,13 +48,20 @@ func (c checkCommand[R]) run(ctx context.Context, env *Env, args []string) int {
 		if !ok {
 			return ExitFailed
 		}
-		meta, secret, err := mgr.Resolve(ctx, *credName, url)
-		closeFn()
+		_, _, err := mgr.Resolve(ctx, *credName, url)
+		var remote remotecall.Credential
+		if err == nil {
+			// An OAuth credential's token source keeps its grant in the
+			// keyring until the check ends.
+			remote, err = mgr.RemoteCredential(ctx, *credName)
+		}
 		if err != nil {
+			closeFn()
 			fmt.Fprintf(env.Stderr, "workrun: %s: %v\n", c.name, err)
 			return ExitFailed
 		}
-		cred = &savedCredential{meta: meta, secret: secret}
+		defer closeFn()
+		cred = &savedCredential{remote: remote}
 	}
 	rep, err := c.check(ctx, url, cred)
 	if *asJSON {

@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"workrun/credentials"
 	"workrun/nodes/remoteagent"
 	"workrun/remotecall"
 )
@@ -27,8 +26,7 @@ var checkAgentCommand = checkCommand[remoteagent.Report]{
 	check: func(ctx context.Context, url string, saved *savedCredential) (remoteagent.Report, error) {
 		var cred *remotecall.Credential
 		if saved != nil {
-			rc := credentials.ForRemote(saved.meta, saved.secret)
-			cred = &rc
+			cred = &saved.remote
 		}
 		return remoteagent.CheckAgent(ctx, url, cred)
 	},

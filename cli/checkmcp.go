@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"workrun/credentials"
 	"workrun/mcp"
 	"workrun/nodes/remotemcp"
 	"workrun/remotecall"
@@ -28,8 +27,7 @@ var checkMCPCommand = checkCommand[remotemcp.Report]{
 	check: func(ctx context.Context, url string, saved *savedCredential) (remotemcp.Report, error) {
 		var cred *remotecall.Credential
 		if saved != nil {
-			rc := credentials.ForRemote(saved.meta, saved.secret)
-			cred = &rc
+			cred = &saved.remote
 		}
 		return remotemcp.Check(ctx, url, cred)
 	},

@@ -7,12 +7,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"strings"
 	"time"
 
 	"workrun/credentials"
+	"workrun/nodes/remoteagent"
 	"workrun/nodes/remotemcp"
 	"workrun/oauth"
 	"workrun/remotecall"
@@ -20,25 +20,26 @@ import (
 
 // OAuthCredentials keeps OAuth credentials; *credentials.Manager implements it.
 type OAuthCredentials interface {
-	SaveOAuth(ctx context.Context, name string, g oauth.Grant) error
-	OAuthGrant(ctx context.Context, name string) (oauth.Grant, error)
+	SignIn(ctx context.Context, req credentials.SignInRequest) (credentials.SignInResult, error)
 	ListOAuth(ctx context.Context) ([]credentials.OAuthInfo, error)
 	RemoveOAuth(ctx context.Context, name string) error
-	ForgetOAuthSession(name string)
 }
 
-const loginUsage = "credential login URL [--name NAME] [--client-id ID [--client-secret-stdin | --private-key-file PEM]] [--client-metadata-url URL] [--device | --client-credentials] [--timeout SECONDS]"
+const loginUsage = "credential login URL [--name NAME] [--agent | --mcp] [--client-id ID [--client-secret-stdin | --private-key-file PEM]] [--client-metadata-url URL] [--device | --client-credentials] [--timeout SECONDS]"
 
-// credentialLogin signs in to the MCP server at URL and saves the OAuth
-// credential: the connection test (initialize, tools/list) runs through an
-// interactive OAuth transport, which signs in on the server's 401 and
-// steps up on a 403 insufficient_scope. The sign-in page's URL is printed
-// and opened in the system browser (BROWSER honoured); the redirect comes
-// back to a loopback listener.
+// credentialLogin signs in to the MCP server or A2A agent at URL and saves
+// the OAuth credential (credentials.Manager.SignIn): an MCP server signs in
+// on its 401 during the connection test; an A2A agent with its card's OAuth
+// 2.0 or OpenID Connect scheme, then the connection test runs with the
+// saved credential. The sign-in page's URL is printed and opened in the
+// system browser (BROWSER honoured); the redirect comes back to a loopback
+// listener. Nothing secret is printed.
 func credentialLogin(ctx context.Context, env *Env, args []string) int {
 	fs := flag.NewFlagSet("credential login", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	name := fs.String("name", "", "")
+	agent := fs.Bool("agent", false, "")
+	mcpOnly := fs.Bool("mcp", false, "")
 	clientID := fs.String("client-id", "", "")
 	secretStdin := fs.Bool("client-secret-stdin", false, "")
 	keyFile := fs.String("private-key-file", "", "")
@@ -66,6 +67,9 @@ func credentialLogin(ctx context.Context, env *Env, args []string) int {
 	}
 	if *device && *machine {
 		return usageError(env, "credential login: --device and --client-credentials exclude each other")
+	}
+	if *agent && *mcpOnly {
+		return usageError(env, "credential login: --agent and --mcp exclude each other")
 	}
 	if (*secretStdin || *keyFile != "" || *machine) && *clientID == "" {
 		return usageError(env, "credential login: a client secret, a private key or --client-credentials needs --client-id")
@@ -100,68 +104,63 @@ func credentialLogin(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintln(env.Stderr, "workrun: this build cannot sign in (no OAuth credential store)")
 		return ExitFailed
 	}
-	store := svc.OAuth
-	var prev *oauth.Grant
-	if g, err := store.OAuthGrant(ctx, *name); err == nil {
-		prev = &g
-	}
-	mode := oauth.ModeBrowser
-	switch {
-	case *device:
-		mode = oauth.ModeDevice
-	case *machine:
-		mode = oauth.ModeClientCredentials
-	}
-	var saved *oauth.Grant
-	in := &oauth.Interactive{
-		HTTP: credentials.HTTPForOAuth, ResourceURL: target, Mode: mode,
-		SignIn: oauth.SignIn{Client: cfg, Prev: prev, Timeout: time.Duration(*timeoutSec) * time.Second,
-			Open: func(ctx context.Context, u string) error {
-				fmt.Fprintf(env.Stdout, "Open this page to sign in:\n  %s\nWaiting for the browser to come back (%ds)…\n", termLine(u), *timeoutSec)
-				if err := oauth.OpenBrowser(ctx, u); err != nil {
-					fmt.Fprintf(env.Stderr, "workrun: could not open a browser (%v); open the page yourself\n", err)
-				}
-				return nil
-			}},
+	req := credentials.SignInRequest{URL: target, Name: *name, Client: cfg, Timeout: time.Duration(*timeoutSec) * time.Second,
+		Open: func(ctx context.Context, u string) error {
+			fmt.Fprintf(env.Stdout, "Open this page to sign in:\n  %s\nWaiting for the browser to come back (%ds)…\n", termLine(u), *timeoutSec)
+			if err := oauth.OpenBrowser(ctx, u); err != nil {
+				fmt.Fprintf(env.Stderr, "workrun: could not open a browser (%v); open the page yourself\n", err)
+			}
+			return nil
+		},
 		ShowDevice: func(u, code string) {
 			fmt.Fprintf(env.Stdout, "Open %s and enter the code %s\n", termLine(u), termLine(code))
 		},
-		Save: func(ctx context.Context, g oauth.Grant) error {
-			if err := store.SaveOAuth(ctx, *name, g); err != nil {
-				return err
-			}
-			saved = &g
-			return nil
-		},
+		ProbeMCP: ProbeMCP, ProbeAgent: ProbeAgent,
 	}
-	t := &oauth.Transport{Origin: origin, SignIn: in.Func()}
-	cred := &remotecall.Credential{Kind: remotecall.CredentialOAuth, Origin: origin, Wrap: func(base http.RoundTripper) http.RoundTripper {
-		if base == nil {
-			base = remotecall.FanOutTransport()
-		}
-		t.Base = base
-		return t
-	}}
-	_, err = remotemcp.Check(ctx, target, cred)
-	store.ForgetOAuthSession(*name)
-	if saved == nil {
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "workrun: credential login %s: %s\n", termLine(origin), termText(err.Error(), "  "))
-			return ExitFailed
-		}
+	switch {
+	case *device:
+		req.Mode = oauth.ModeDevice
+	case *machine:
+		req.Mode = oauth.ModeClientCredentials
+	}
+	switch {
+	case *agent:
+		req.Kind = credentials.SignInAgent
+	case *mcpOnly:
+		req.Kind = credentials.SignInMCP
+	}
+	res, err := svc.OAuth.SignIn(ctx, req)
+	if errors.Is(err, credentials.ErrNoSignIn) {
 		fmt.Fprintf(env.Stdout, "%s did not ask for a sign-in; nothing saved\n", termLine(origin))
 		return ExitOK
 	}
-	fmt.Fprintf(env.Stdout, "Signed in to %s %s; saved as credential %s\n", termLine(origin), signedInAs(*saved), termLine(*name))
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "workrun: credential login %s: signed in, but the connection test failed: %s\n", termLine(origin), termText(err.Error(), "  "))
+		fmt.Fprintf(env.Stderr, "workrun: credential login %s: %s\n", termLine(origin), termText(err.Error(), "  "))
+		return ExitFailed
+	}
+	fmt.Fprintf(env.Stdout, "Signed in to %s %s; saved as credential %s\n", termLine(origin), signedInAs(res.Info), termLine(*name))
+	if res.ProbeErr != nil {
+		fmt.Fprintf(env.Stderr, "workrun: credential login %s: signed in, but the connection test failed: %s\n", termLine(origin), termText(res.ProbeErr.Error(), "  "))
 		return ExitFailed
 	}
 	return ExitOK
 }
 
+// ProbeMCP and ProbeAgent are the connection tests a sign-in ends with
+// (credentials.SignInRequest): the node kinds' own, which submit nothing.
+func ProbeMCP(ctx context.Context, u string, cred *remotecall.Credential) error {
+	_, err := remotemcp.Check(ctx, u, cred)
+	return err
+}
+
+// ProbeAgent: see ProbeMCP.
+func ProbeAgent(ctx context.Context, u string, cred *remotecall.Credential) error {
+	_, err := remoteagent.CheckAgent(ctx, u, cred)
+	return err
+}
+
 // signedInAs is "as SUBJECT with scopes …" as far as the server said.
-func signedInAs(g oauth.Grant) string {
+func signedInAs(g credentials.OAuthInfo) string {
 	var parts []string
 	if g.Subject != "" {
 		parts = append(parts, "as "+termLine(g.Subject))

@@ -5,6 +5,7 @@ import (
 
 	"workrun/artifacts"
 	"workrun/credentials"
+	"workrun/remotecall"
 	"workrun/workrun"
 )
 
@@ -64,6 +65,9 @@ type CredentialManager interface {
 	// Resolve is Get for a request to targetURL; it refuses a credential
 	// bound to another origin.
 	Resolve(ctx context.Context, name, targetURL string) (credentials.Credential, string, error)
+	// RemoteCredential is the named credential in the remote layer's form
+	// (an OAuth credential: its token transport, never the saved grant).
+	RemoteCredential(ctx context.Context, name string) (remotecall.Credential, error)
 	List(ctx context.Context) ([]credentials.Credential, error)
 	Delete(ctx context.Context, name string) error
 }

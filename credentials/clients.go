@@ -25,6 +25,12 @@ func ForRemote(c Credential, secret string) remotecall.Credential {
 // remotemcp.CredentialSource).
 type RemoteSource struct{ Manager *Manager }
 
+// RemoteCredential is RemoteSource{m}.Credential: the named credential in
+// the remote layer's form.
+func (m *Manager) RemoteCredential(ctx context.Context, name string) (remotecall.Credential, error) {
+	return RemoteSource{Manager: m}.Credential(ctx, name)
+}
+
 // Credential returns the named credential with its secret, bound to its origin.
 func (s RemoteSource) Credential(ctx context.Context, name string) (remotecall.Credential, error) {
 	c, secret, err := s.Manager.Get(ctx, name)

@@ -63,6 +63,11 @@ func (m *Manager) SaveOAuth(ctx context.Context, name string, g oauth.Grant) err
 	if err != nil {
 		return fmt.Errorf("save OAuth credential %s: %w", name, err)
 	}
+	if prev, err := m.OAuthGrant(ctx, name); err == nil {
+		// A new sign-in under the name: the old tokens stay known, so a
+		// task result computed with one is still redacted.
+		g.Remember(append([]string{prev.AccessToken, prev.RefreshToken}, prev.PastTokens...)...)
+	}
 	b, err := json.Marshal(g)
 	if err != nil {
 		return fmt.Errorf("save OAuth credential %s: %w", name, err)
@@ -173,16 +178,23 @@ func oauthWrap(s *oauth.Session) func(http.RoundTripper) http.RoundTripper {
 		if base == nil {
 			base = http.DefaultTransport
 		}
-		return signInErrors{oauth.NewTransport(base, s.Origin(), s)}
+		return signInErrors{oauth.NewTransport(base, s.Origin(), s), s.Origin()}
 	}
 }
 
-type signInErrors struct{ t http.RoundTripper }
+type signInErrors struct {
+	t      http.RoundTripper
+	origin string
+}
 
 func (w signInErrors) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := w.t.RoundTrip(req)
 	if err != nil && errors.Is(err, oauth.ErrSignInRequired) {
-		return nil, fmt.Errorf("%w: %w", workrun.ErrSignInRequired, err)
+		origin := w.origin
+		if se := (*oauth.SignInError)(nil); errors.As(err, &se) && se.Origin != "" {
+			origin = se.Origin
+		}
+		return nil, remotecall.NewSignInError(origin, err)
 	}
 	return resp, err
 }
@@ -195,5 +207,5 @@ func (m *Manager) oauthForRemote(ctx context.Context, name string) (remotecall.C
 	if err != nil {
 		return remotecall.Credential{}, err
 	}
-	return remotecall.Credential{Kind: remotecall.CredentialOAuth, Origin: s.Origin(), Wrap: oauthWrap(s)}, nil
+	return remotecall.Credential{Kind: remotecall.CredentialOAuth, Origin: s.Origin(), Wrap: oauthWrap(s), Known: s.Grant().Secrets()}, nil
 }

@@ -76,6 +76,8 @@ type Discovery struct {
 	// metadata URL; Server.Issuer equals it exactly.
 	IssuerID string
 	Server   ServerMetadata
+	// Scheme names the A2A card scheme this came from (SchemeDiscovery).
+	Scheme string
 }
 
 // fetcher reads capped JSON documents.
@@ -204,23 +206,32 @@ func ServerMetadataFor(ctx context.Context, hc *http.Client, issuer string) (Ser
 		if !found {
 			continue
 		}
-		if m.Issuer != issuer {
-			return ServerMetadata{}, fmt.Errorf("authorization server metadata at %s: %w: it says %q, expected %q", u, ErrIssuerMismatch, clip(m.Issuer), issuer)
-		}
-		if m.TokenEndpoint == "" {
-			return ServerMetadata{}, fmt.Errorf("authorization server metadata at %s: %w: no token_endpoint", u, ErrBadMetadata)
-		}
-		for _, e := range []string{m.AuthorizationEndpoint, m.TokenEndpoint, m.RegistrationEndpoint, m.RevocationEndpoint, m.DeviceAuthorizationEndpoint} {
-			if e == "" {
-				continue
-			}
-			if err := CheckServerURL(e); err != nil {
-				return ServerMetadata{}, fmt.Errorf("authorization server metadata at %s: %w", u, err)
-			}
+		if err := checkServerMetadata(m, u, issuer); err != nil {
+			return ServerMetadata{}, err
 		}
 		return m, nil
 	}
 	return ServerMetadata{}, fmt.Errorf("%w: no authorization server metadata for %s", ErrNoMetadata, issuer)
+}
+
+// checkServerMetadata: the issuer is the one expected (exactly), there is
+// a token endpoint, and no endpoint is on plain http unless loopback.
+func checkServerMetadata(m ServerMetadata, from, issuer string) error {
+	if m.Issuer != issuer {
+		return fmt.Errorf("authorization server metadata at %s: %w: it says %q, expected %q", from, ErrIssuerMismatch, clip(m.Issuer), issuer)
+	}
+	if m.TokenEndpoint == "" {
+		return fmt.Errorf("authorization server metadata at %s: %w: no token_endpoint", from, ErrBadMetadata)
+	}
+	for _, e := range []string{m.AuthorizationEndpoint, m.TokenEndpoint, m.RegistrationEndpoint, m.RevocationEndpoint, m.DeviceAuthorizationEndpoint} {
+		if e == "" {
+			continue
+		}
+		if err := CheckServerURL(e); err != nil {
+			return fmt.Errorf("authorization server metadata at %s: %w", from, err)
+		}
+	}
+	return nil
 }
 
 // prmURLs lists where to look for Protected Resource Metadata, in order.

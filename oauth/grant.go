@@ -36,6 +36,11 @@ type Grant struct {
 	RevocationURL string `json:"revocation_url,omitempty"`
 	Flow          string `json:"flow"`
 	Client        Client `json:"client"`
+	// Scheme is the A2A card's security scheme the sign-in used ("" for
+	// an MCP server's Protected Resource Metadata): its authorization
+	// server comes from the card, so a 401 is not a reason to look for
+	// resource metadata again.
+	Scheme string `json:"scheme,omitempty"`
 
 	AccessToken  string    `json:"access_token"`
 	RefreshToken string    `json:"refresh_token,omitempty"`
@@ -50,6 +55,39 @@ type Grant struct {
 	// Subject is who signed in, when the server says (id_token or
 	// token response); may be empty.
 	Subject string `json:"subject,omitempty"`
+	// PastTokens are the last tokens this grant replaced (at most
+	// maxPastTokens): no longer sent, but a server may still echo one (a
+	// task's result computed with it), so they stay redacted.
+	PastTokens []string `json:"past_tokens,omitempty"`
+}
+
+// maxPastTokens bounds Grant.PastTokens.
+const maxPastTokens = 16
+
+// Remember keeps old tokens (of this grant, or of the grant this one
+// replaces) in PastTokens.
+func (g *Grant) Remember(old ...string) {
+	for _, t := range old {
+		if t == "" || t == g.AccessToken || t == g.RefreshToken || slices.Contains(g.PastTokens, t) {
+			continue
+		}
+		g.PastTokens = append(g.PastTokens, t)
+	}
+	if n := len(g.PastTokens) - maxPastTokens; n > 0 {
+		g.PastTokens = g.PastTokens[n:]
+	}
+}
+
+// Secrets are every secret of the grant: its tokens, past ones included,
+// and its client's secret and key — what must never be shown.
+func (g Grant) Secrets() []string {
+	var out []string
+	for _, s := range append([]string{g.AccessToken, g.RefreshToken, g.Client.Secret, g.Client.PrivateKeyPEM}, g.PastTokens...) {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // Valid reports whether the access token can be used now (more than skew
@@ -87,6 +125,8 @@ func tokenContext(ctx context.Context, hc *http.Client) context.Context {
 
 // fromToken fills g's token fields from a token response.
 func (g *Grant) fromToken(t *oauth2.Token, asked []string) {
+	oldAccess, oldRefresh := g.AccessToken, g.RefreshToken
+	defer g.Remember(oldAccess, oldRefresh)
 	g.AccessToken = t.AccessToken
 	if t.RefreshToken != "" {
 		g.RefreshToken = t.RefreshToken
@@ -141,5 +181,5 @@ func newGrant(d *Discovery, c Client, flow string) (Grant, error) {
 		return Grant{}, err
 	}
 	return Grant{Origin: origin, Resource: d.Resource, ResourceURL: d.ResourceURL, Issuer: d.IssuerID,
-		TokenURL: d.Server.TokenEndpoint, RevocationURL: d.Server.RevocationEndpoint, Flow: flow, Client: c}, nil
+		TokenURL: d.Server.TokenEndpoint, RevocationURL: d.Server.RevocationEndpoint, Flow: flow, Client: c, Scheme: d.Scheme}, nil
 }

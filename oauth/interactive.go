@@ -24,12 +24,21 @@ type Interactive struct {
 	ShowDevice func(verificationURL, userCode string)
 	// Save keeps a new or refreshed grant (the keyring); may be nil.
 	Save func(context.Context, Grant) error
+	// Discover, when set, finds the servers instead of Discover from the
+	// challenge (an A2A card's scheme: SchemeDiscovery).
+	Discover func(ctx context.Context, ch Challenge) (*Discovery, error)
 }
 
 // Func is the SignInFunc of a Transport.
 func (in *Interactive) Func() SignInFunc {
 	return func(ctx context.Context, ch Challenge, prev *Grant, extra []string) (*Session, error) {
-		d, err := Discover(ctx, in.HTTP, in.ResourceURL, ch)
+		var d *Discovery
+		var err error
+		if in.Discover != nil {
+			d, err = in.Discover(ctx, ch)
+		} else {
+			d, err = Discover(ctx, in.HTTP, in.ResourceURL, ch)
+		}
 		if err != nil {
 			return nil, err
 		}

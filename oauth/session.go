@@ -22,6 +22,10 @@ type Session struct {
 
 	mu sync.Mutex
 	g  Grant
+	// refreshed is when this session last got a new token: a token that
+	// lives less than RefreshSkew is used while it is fresh rather than
+	// refreshed again on every request.
+	refreshed time.Time
 }
 
 // NewSession starts a session for g; save (may be nil) keeps the grant
@@ -52,7 +56,8 @@ func (s *Session) Token(ctx context.Context) (string, error) {
 	if s.g.AccessToken == "" {
 		return "", &SignInError{Origin: s.g.Origin, Reason: "no token saved"}
 	}
-	if s.g.Valid(s.now(), RefreshSkew) {
+	now := s.now()
+	if s.g.Valid(now, RefreshSkew) || (now.Sub(s.refreshed) < RefreshSkew/2 && s.g.Valid(now, 0)) {
 		return s.g.AccessToken, nil
 	}
 	if err := s.refreshLocked(ctx); err != nil {
@@ -70,6 +75,13 @@ func (s *Session) Renew(ctx context.Context, token string, ch Challenge) (string
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.g.AccessToken != token && s.g.Valid(s.now(), 0) {
+		return s.g.AccessToken, nil
+	}
+	if s.g.Scheme != "" {
+		// An A2A card's scheme: no resource metadata to read again.
+		if err := s.refreshLocked(ctx); err != nil {
+			return "", err
+		}
 		return s.g.AccessToken, nil
 	}
 	d, err := Discover(ctx, s.http, s.g.ResourceURL, ch)
@@ -121,5 +133,6 @@ func (s *Session) refreshLocked(ctx context.Context) error {
 		}
 	}
 	s.g = g
+	s.refreshed = s.now()
 	return nil
 }

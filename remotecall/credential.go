@@ -55,6 +55,10 @@ type Credential struct {
 	// Wrap, for CredentialOAuth, wraps the transport under the call's
 	// Transport (Binding.Wrap): the wrapper sets Authorization itself.
 	Wrap func(http.RoundTripper) http.RoundTripper
+	// Known, for CredentialOAuth, are secrets of the credential that this
+	// call may not send but a server may still echo (earlier tokens, the
+	// refresh token, the client secret): redacted all the same.
+	Known []string
 }
 
 // Authorizer puts a credential on each request the transport sends to its
@@ -158,7 +162,7 @@ func BindCredential(cred *Credential, target string) (Binding, error) {
 		if cred.Wrap == nil {
 			return Binding{}, texts.Fail(ErrBadCredential, msgBadCredential, "an OAuth credential without its transport")
 		}
-		return Binding{Origin: origin, Wrap: cred.Wrap}, nil
+		return Binding{Origin: origin, Wrap: cred.Wrap, Known: cred.Known}, nil
 	}
 	auth, err := NewStaticAuth(*cred)
 	if err != nil {

@@ -24,6 +24,10 @@ const (
 	msgRequestSize   msgID = "remotecall.request_too_large"
 	msgCallBytes     msgID = "remotecall.call_bytes"
 	msgBadCredential msgID = "remotecall.bad_credential"
+
+	msgSignInAgain    msgID = "remotecall.sign_in_again"
+	msgSignInAgainWhy msgID = "remotecall.sign_in_again_why"
+	msgSignInResume   msgID = "remotecall.sign_in_resume"
 )
 
 // The Chinese of msgURLNotAbsolute leaves out the service ("an A2A
@@ -44,5 +48,8 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgRequestSize:    {"the request is %d bytes, over the limit of %d bytes; nothing was sent", "请求有 %d 字节，超过 %d 字节的上限；未发送任何内容"},
 	msgCallBytes:      {"the server sent more than %d bytes in this call; reading stopped", "服务器在本次调用中发送了超过 %d 字节；已停止读取"},
 	msgBadCredential:  {"the credential cannot be sent: %s", "无法发送该凭据：%s"},
+	msgSignInAgain:    {"sign in to %s again", "请重新登录 %s"},
+	msgSignInAgainWhy: {"sign in to %s again: %s", "请重新登录 %s：%s"},
+	msgSignInResume:   {"sign in to %s again, then resume: task %s is kept at the server and followed again (%s)", "请重新登录 %s，然后点击“恢复”：任务 %s 保留在服务器上，恢复后继续跟进（%s）"},
 	msgTimeoutRange:   {"timeout_seconds: %v is out of range; use a whole number of seconds from %d to %d", "timeout_seconds：%v 超出范围；请填写 %d 到 %d 之间的整数秒"},
 })

@@ -91,6 +91,8 @@ type Binding struct {
 	Wrap func(http.RoundTripper) http.RoundTripper
 	// Redactor is told every secret the transport sends; nil makes one.
 	Redactor *Redactor
+	// Known are further secrets to redact from the start (Credential.Known).
+	Known []string
 	// MaxRequestBytes bounds a request body; 0 is DefaultMaxRequestBytes.
 	MaxRequestBytes int64
 	// MaxCallBytes bounds all bytes read in the call; 0 is
@@ -147,6 +149,9 @@ func NewTransport(b Binding) (*Transport, error) {
 	}
 	if s, ok := b.Auth.(StaticAuth); ok {
 		red.Add(s.Secret())
+	}
+	for _, s := range b.Known {
+		red.Add(s)
 	}
 	return &Transport{b: b, red: red}, nil
 }

@@ -20,7 +20,7 @@ build_pkgs=(gcc libc6-dev pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev
 	# package assets (scripts/cjk-font.sh).
 	fontconfig fonts-wqy-microhei)
 # dbus-x11 is deliberately absent: the tests get their bus from dbus-run-session.
-test_pkgs=(xvfb xauth xdotool imagemagick dbus gnome-keyring strace)
+test_pkgs=(xvfb xauth xdotool imagemagick dbus gnome-keyring strace curl)
 # make dist: the Windows cross compiler, Wine to run the .exe's headless
 # commands, desktop-file-validate, xz for the fyne package tarball, file(1)
 # for the install check.

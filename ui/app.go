@@ -218,6 +218,7 @@ func (w *Window) build() {
 	w.panel.OnStop = w.stopRun
 	w.panel.OnResume = w.resumeRun
 	w.panel.OnRunAgain = w.runAgain
+	w.panel.OnSignIn = w.signInForRun // runpanel_signin.go
 	w.panel.OnDecide = w.decide
 	if _, ok := w.deps.Engine.(PartStarter); ok {
 		w.panel.OnRunFrom = w.runFrom // run_from.go

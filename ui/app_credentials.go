@@ -36,6 +36,9 @@ func (w *Window) showCredentials() {
 func (w *Window) newCredentialsView() *CredentialsView {
 	v := NewCredentialsView(w.win)
 	v.CheckOrigin = w.deps.CheckOrigin
+	if w.deps.OAuth != nil {
+		v.OnSignIn = func() { w.showSignIn("", "", func(string) { w.reloadCredentials(v); w.insp.RefreshCredentials() }) }
+	}
 	changed := func(cs []Credential) {
 		w.rs.creds = cs
 		w.insp.Show()

@@ -46,6 +46,8 @@ type CredentialsView struct {
 	// OnDelete asks to remove the credential named name (after the person
 	// confirmed it).
 	OnDelete func(name string)
+	// OnSignIn asks for the Sign in dialog (ui/signin.go); nil hides it.
+	OnSignIn func()
 }
 
 const (
@@ -64,6 +66,8 @@ func NewCredentialsView(win fyne.Window) *CredentialsView {
 			kind := schemeLabel(schemeBearer)
 			if c.Kind == schemeAPIKey {
 				kind = schemeLabel(schemeAPIKey) + " (" + c.Header + ")"
+			} else if c.Kind == schemeOAuth {
+				kind = oauthLabel(c)
 			}
 			o.(*widget.Label).SetText(fmt.Sprintf("%s — %s — %s", c.Name, c.Origin, kind))
 		})
@@ -96,7 +100,7 @@ func NewCredentialsView(win fyne.Window) *CredentialsView {
 		widget.NewFormItem(lang.X("cred.header", "Header name"), v.header),
 		widget.NewFormItem(lang.X("cred.secret", "Secret"), v.secret),
 	)
-	buttons := container.NewHBox(widget.NewButton(lang.X("cred.new", "New"), v.clearForm), v.saveB, v.delB)
+	buttons := container.NewHBox(widget.NewButton(lang.X("cred.new", "New"), v.clearForm), v.saveB, v.delB, v.signInButton())
 	// The list takes what the form leaves: several rows in the dialog.
 	v.root = container.NewBorder(nil, container.NewVBox(widget.NewSeparator(), form, buttons, v.msg), nil, nil, v.list)
 	return v
@@ -145,6 +149,7 @@ func (v *CredentialsView) pick(i widget.ListItemID) {
 	v.secret.SetPlaceHolder(lang.X("cred.replace_hint", "type a new secret to replace it"))
 	v.saveB.SetText(lang.X("cred.replace", "Replace secret"))
 	v.delB.Enable()
+	v.pickedOAuth(c)
 }
 
 func (v *CredentialsView) clearForm() {
@@ -155,6 +160,7 @@ func (v *CredentialsView) clearForm() {
 	v.secret.SetPlaceHolder(lang.X("cred.secret_hint", "secret (kept only in the OS keyring)"))
 	v.saveB.SetText(lang.X("cred.save", "Save"))
 	v.delB.Disable()
+	v.pickedOAuth(Credential{})
 }
 
 // setList shows the credentials as read from the keyring's index.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"time"
 
 	"workrun/workrun"
 )
@@ -46,6 +47,8 @@ type Deps struct {
 	// remotecall.CheckCredentialOrigin); its errors may be
 	// *workrun.TextError, shown in the window's language.
 	CheckOrigin func(raw string) (string, error)
+	// OAuth signs in to remote servers (ui/signin.go); nil disables Sign in.
+	OAuth OAuth
 	// StartDemoAgent starts the built-in demo agent on loopback.
 	StartDemoAgent func() (url string, stop func(), err error)
 	// Lang is "en", "zh-Hans" or "" for the system language.
@@ -91,8 +94,12 @@ type Event = workrun.Event
 type Credential struct {
 	Name   string
 	Origin string // scheme://host:port the secret is bound to
-	Kind   string // "bearer" or "apikey"
+	Kind   string // "bearer", "apikey" or "oauth"
 	Header string // header name for api_key
+	// OAuth: what a sign-in granted (Kind "oauth"); no secret.
+	Resource string
+	Scopes   []string
+	Expiry   time.Time
 }
 
 // CredentialManager lists and changes credentials. Set stores the secret only

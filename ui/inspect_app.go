@@ -29,6 +29,9 @@ func (w *Window) newInspector() *Inspector {
 	}
 	in.OnStatus = w.setStatus
 	in.OnAddCredential = w.showCredentials
+	if w.deps.OAuth != nil {
+		in.OnSignIn = w.showSignIn
+	}
 	if e := w.deps.Engine; e != nil {
 		in.Check = e.Validate
 		in.Fields = e.Fields

@@ -67,6 +67,9 @@ type Inspector struct {
 	subject          string
 	// OnAddCredential asks to open the credentials dialog.
 	OnAddCredential func()
+	// OnSignIn asks for the Sign in dialog for url (kind SignInAgent or
+	// SignInMCP); signedIn gets the new credential's name.
+	OnSignIn func(url, kind string, signedIn func(name string))
 
 	box  *fyne.Container
 	root fyne.CanvasObject
@@ -80,6 +83,7 @@ type Inspector struct {
 	problems *widget.Label
 	testOut  *widget.Label
 	addCred  *widget.Button // offered when the agent wants a credential
+	signIn   *widget.Button // offered when the agent wants a sign-in (ui/inspector_signin.go)
 	pending  string         // the value the form holds but could not apply, with why
 	applying bool           // the form is writing to the document: do not rebuild it
 	building bool           // the form is being filled: its widgets' changes are no edits
@@ -856,7 +860,8 @@ func (in *Inspector) agentTestRow() fyne.CanvasObject {
 		}
 	})
 	in.addCred.Hide()
-	return container.NewVBox(testB, in.testOut, in.addCred)
+	in.signIn = in.signInButton(SignInAgent, in.agentURL)
+	return container.NewVBox(testB, in.signIn, in.testOut, in.addCred)
 }
 
 // testConnection checks discovery and authentication of the typed URL with
@@ -867,13 +872,16 @@ func (in *Inspector) testConnection() {
 		return
 	}
 	cred := in.credential()
-	out, add := in.testOut, in.addCred
+	out, add, sign := in.testOut, in.addCred, in.signIn
 	out.SetText(lang.X("insp.testing", "Testing…"))
 	add.Hide()
+	sign.Hide()
 	done := in.testDone
 	in.OnTestAgent(in.agentURL(), cred, func(rep AgentReport, err error) {
 		out.SetText(reportText(rep, err, cred != "") + "\n" + testedWith(cred))
-		if errors.Is(err, ErrNeedsCredential) || errors.Is(err, ErrCredentialRefused) {
+		if errors.Is(err, ErrNeedsSignIn) {
+			sign.Show()
+		} else if errors.Is(err, ErrNeedsCredential) || errors.Is(err, ErrCredentialRefused) {
 			add.Show()
 		}
 		if done != nil {
@@ -885,6 +893,8 @@ func (in *Inspector) testConnection() {
 // reportText renders a connection test result.
 func reportText(r AgentReport, err error, withCred bool) string {
 	switch {
+	case errors.Is(err, ErrNeedsSignIn):
+		return "✗ " + signInNeededText(err)
 	case errors.Is(err, ErrNeedsCredential):
 		return "✗ " + lang.X("insp.needs_credential", "The agent wants a credential: add one for this agent's address, choose it under Credential and test again.")
 	case errors.Is(err, ErrCredentialRefused):

@@ -48,6 +48,7 @@ type mcpForm struct {
 	url     *widget.Entry
 	tool    *widget.SelectEntry
 	status  *widget.Label
+	signIn  *widget.Button    // offered when the server wants a sign-in
 	list    *fyne.Container   // the tools of the last test
 	tools   *widget.Accordion // the list, folded once a tool is chosen
 	args    *fyne.Container   // one row per argument
@@ -108,7 +109,8 @@ func (f *mcpForm) testRow() fyne.CanvasObject {
 		testB.Disable()
 	}
 	f.in.widgets["test"] = testB
-	return container.NewVBox(testB, f.status, f.tools)
+	f.signIn = f.in.signInButton(SignInMCP, func() string { return strings.TrimSpace(f.url.Text) })
+	return container.NewVBox(testB, f.signIn, f.status, f.tools)
 }
 
 // argsBox is the argument rows under a line naming the fields a template
@@ -200,6 +202,9 @@ func (f *mcpForm) test() {
 	f.status.SetText(lang.X("insp.testing", "Testing…"))
 	f.status.Show()
 	f.tools.Hide()
+	if f.signIn != nil {
+		f.signIn.Hide()
+	}
 	done := in.testDone
 	cred := in.credential()
 	test(func(tools []MCPTool, err error) {
@@ -208,6 +213,10 @@ func (f *mcpForm) test() {
 		}
 		if f.current() {
 			f.showTools(tools, err)
+			if errors.Is(err, ErrNeedsSignIn) && !f.stdio && f.signIn != nil {
+				f.status.SetText("✗ " + signInNeededText(err))
+				f.signIn.Show()
+			}
 			if !f.stdio { // a Tool App sends no credential
 				f.status.SetText(strings.TrimSpace(f.status.Text + "\n" + testedWith(cred)))
 				f.status.Show()

@@ -64,7 +64,9 @@ type RunPanel struct {
 	OnStop     func()
 	OnResume   func()
 	OnRunAgain func()
-	OnDecide   func(d workrun.Decision)
+	// OnSignIn opens Sign in for the run's node that needs it (ui/runpanel_signin.go).
+	OnSignIn func()
+	OnDecide func(d workrun.Decision)
 	// OnNeedFiles asks for the descriptions of file values shown (answer
 	// with KnowFiles); OnOpenFile and OnSaveFile open or save one. Nil:
 	// files show by id, without Open or Save….
@@ -836,7 +838,10 @@ func (p *RunPanel) refreshHeader() {
 		// asking for input or authentication cannot be answered here (docs/remote-agent.md R8):
 		// Stop sends its task the cancel, Run again starts a new run. Every
 		// interrupted run can be stopped.
-		if r.Interruption == workrun.InterruptedByExit || r.Interruption == workrun.InterruptedByUnreachable {
+		if r.Interruption == workrun.InterruptedBySignIn {
+			add(lang.X("run.sign_in", "Sign in…"), p.OnSignIn)
+		}
+		if r.Interruption == workrun.InterruptedByExit || r.Interruption == workrun.InterruptedByUnreachable || r.Interruption == workrun.InterruptedBySignIn {
 			add(lang.X("run.resume", "Resume"), p.OnResume)
 		}
 		add(lang.X("run.stop", "Stop"), p.OnStop)
@@ -845,6 +850,9 @@ func (p *RunPanel) refreshHeader() {
 		}
 	case workrun.RunFailed, workrun.RunStopped, workrun.RunSucceeded:
 		// R12: a failed or stopped run is never continued; it runs again as new.
+		if r.Status == workrun.RunFailed && needsSignIn(r) {
+			add(lang.X("run.sign_in", "Sign in…"), p.OnSignIn)
+		}
 		add(lang.X("run.again", "Run again"), p.OnRunAgain)
 	}
 	p.refreshDecision(p.sel)
@@ -863,6 +871,8 @@ func interruptionText(r workrun.Run) string {
 		return s
 	case workrun.InterruptedByUnreachable:
 		s = lang.X("run.int_unreachable", "Interrupted: a remote server stopped answering about a task it accepted; nothing was cancelled. Resume continues the same task once it is back; Stop ends the run and cancels its remote tasks.")
+	case workrun.InterruptedBySignIn:
+		s = lang.X("run.int_sign_in", "Interrupted: a remote task was accepted, but its credential needs you to sign in again; nothing was cancelled. Sign in (Credentials), then Resume follows the same task.")
 	case workrun.InterruptedByHuman:
 		s = lang.X("run.int_human", "Waiting for a person: approve, reject or answer below.")
 	default:

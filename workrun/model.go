@@ -102,6 +102,11 @@ const (
 	// misbehaving) about a task it accepted; resumable once it is back, and
 	// nothing was cancelled (docs/remote-agent.md R7).
 	InterruptedByUnreachable Interruption = "unreachable"
+	// InterruptedBySignIn: a remote task was accepted, but its OAuth
+	// credential needs the person to sign in again before it can be
+	// followed; resumable after signing in, nothing was cancelled
+	// (docs/oauth.md O9).
+	InterruptedBySignIn Interruption = "sign_in"
 )
 
 // NodeStatus is the status of one node within a run.

@@ -153,6 +153,9 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 		return nil, err
 	}
 	agent, err := c.connect(ctx)
+	if se := remotecall.SignInNeeded(err); se != nil {
+		return nil, se // nothing was sent
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -184,6 +187,9 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 		return out, err
 	}
 	if c.Record().TaskID == "" {
+		if se := remotecall.SignInNeeded(res.err); se != nil {
+			return nil, c.signInFailed(ctx, se)
+		}
 		if notSubmitted(res.err) {
 			return nil, c.refused(ctx, res.err)
 		}
@@ -205,6 +211,9 @@ func (c *call) sendBlocking(ctx context.Context, agent AgentClient, req a2a.Send
 		}
 		if rctx.Err() != nil {
 			return nil, reason([]error{ErrSubmissionUnknown}, msgErrSubmissionTimeout, c.s.timeout)
+		}
+		if se := remotecall.SignInNeeded(err); se != nil {
+			return nil, c.signInFailed(ctx, se)
 		}
 		if notSubmitted(err) {
 			return nil, c.refused(ctx, err)
@@ -257,6 +266,17 @@ func (c *call) refused(ctx context.Context, err error) error {
 	return workrun.KnownFailure(err)
 }
 
+// signInFailed ends a call whose credential needs the person before
+// anything was accepted: the server was never sent the message, or refused
+// it with 401/403, so the node fails with "sign in to ORIGIN again" and the
+// call is closed, not reported as unknown (docs/oauth.md O9).
+func (c *call) signInFailed(ctx context.Context, se *remotecall.SignInError) error {
+	if uerr := c.Update(ctx, func(r *workrun.RemoteCall) { r.Ended, r.StatusText = true, se.Error() }); uerr != nil {
+		return uerr
+	}
+	return se
+}
+
 // refusal is the error of a submission known not to have been accepted.
 func refusal(err error) error {
 	var h *a2a.HTTPError
@@ -286,6 +306,9 @@ func (c *call) resume(ctx context.Context) (workrun.Values, error) {
 		return nil, reason([]error{ErrSubmissionUnknown}, msgErrNoTaskSaved, r.MessageID)
 	}
 	agent, err := c.connect(ctx)
+	if se := remotecall.SignInNeeded(err); se != nil {
+		return nil, remotecall.SignInInterrupt(se, r.TaskID)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -322,7 +345,7 @@ func (c *call) recoverTask(ctx context.Context, agent AgentClient, _ bool) (work
 			timedOut := gctx.Err() != nil
 			cancel()
 			switch {
-			case err != nil && errors.Is(err, remotecall.ErrCallBytes):
+			case err != nil && (errors.Is(err, remotecall.ErrCallBytes) || remotecall.SignInNeeded(err) != nil):
 				return false, nil, err
 			case err != nil && timedOut && ctx.Err() == nil:
 				return false, reason([]error{err}, msgErrGetTaskTimeout, c.s.timeout, why(err)), nil
@@ -351,7 +374,7 @@ func (c *call) recoverTask(ctx context.Context, agent AgentClient, _ bool) (work
 				out, outErr = o, err
 				return true, nil, nil
 			}
-			if errors.Is(res.err, remotecall.ErrCallBytes) {
+			if errors.Is(res.err, remotecall.ErrCallBytes) || remotecall.SignInNeeded(res.err) != nil {
 				return false, nil, res.err
 			}
 			return false, res.err, nil
@@ -379,6 +402,9 @@ func (c *call) recoverTask(ctx context.Context, agent AgentClient, _ bool) (work
 			Reason: texts.Text(msgKeptReconnecting, taskID, loop.Times, c.red.String(fmt.Sprint(loop.Last)))}
 	case errors.Is(err, remotecall.ErrCallBytes):
 		return nil, &workrun.InterruptError{Cause: workrun.InterruptedByUnreachable, Reason: texts.Text(msgTooMuch, taskID, c.red.String(err.Error()))}
+	case remotecall.SignInNeeded(err) != nil:
+		// The task is kept: sign in, then Resume follows it (docs/oauth.md O9).
+		return nil, remotecall.SignInInterrupt(remotecall.SignInNeeded(err), taskID)
 	}
 	return nil, err
 }

@@ -104,9 +104,9 @@ func describeSchemes(m map[string]a2a.SecurityScheme) []string {
 		case s.APIKey != nil:
 			d = fmt.Sprintf("API key in %s %q", s.APIKey.Location, s.APIKey.Name)
 		case s.OAuth2 != nil:
-			d = "OAuth 2.0 (not supported by Workrun)"
+			d = "OAuth 2.0 (sign in to use it)"
 		case s.OpenIDConnect != nil:
-			d = "OpenID Connect (not supported by Workrun)"
+			d = "OpenID Connect (sign in to use it)"
 		case s.MTLS != nil:
 			d = "mutual TLS (not supported by Workrun)"
 		default:

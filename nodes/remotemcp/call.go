@@ -149,6 +149,9 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
+	if serr := c.signInStop(ctx, err); serr != nil {
+		return nil, serr
+	}
 	return nil, fmt.Errorf("connect to MCP server %s: %w", c.s.cfg.URL, err)
 }
 
@@ -284,6 +287,9 @@ func (c *call) answered(ctx context.Context, srv MCPClient, params mcp.CallParam
 		}
 		if errors.Is(err, mcp.ErrInputRequired) && !timedOut {
 			return nil, c.inputRequired(ctx, err)
+		}
+		if serr := c.signInStop(ctx, err); serr != nil {
+			return nil, serr
 		}
 		if notSubmitted(err) && !timedOut {
 			if uerr := c.Update(ctx, func(r *workrun.RemoteCall) { r.Ended, r.StatusText = true, clip(err.Error(), 500) }); uerr != nil {
@@ -526,6 +532,8 @@ func (f *taskFollow) read(ctx context.Context) (bool, error, error) {
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return false, nil, ctx.Err()
+	case err != nil && remotecall.SignInNeeded(err) != nil:
+		return false, nil, f.c.signInStop(ctx, err)
 	case err != nil && timedOut:
 		return false, fmt.Errorf("tasks/get got no answer within %v (timeout_seconds): %w", f.c.s.timeout, err), nil
 	case err != nil:
@@ -573,6 +581,9 @@ func (f *taskFollow) subscribe(ctx context.Context) (bool, error, error) {
 			if errors.As(err, &ask) && len(ask.StreamID) > 0 {
 				return false, nil, c.streamAsked(ctx, ask)
 			}
+			if serr := c.signInStop(ctx, err); serr != nil {
+				return false, nil, serr
+			}
 			why := clip(err.Error(), 300)
 			switch {
 			case timedOut:
@@ -604,6 +615,9 @@ func (f *taskFollow) subscribe(ctx context.Context) (bool, error, error) {
 			if err != nil {
 				if ctx.Err() != nil {
 					return false, nil, ctx.Err()
+				}
+				if serr := c.signInStop(ctx, err); serr != nil {
+					return false, nil, serr
 				}
 				return false, err, nil // a break: the skeleton reads again
 			}
@@ -640,6 +654,9 @@ func (f *taskFollow) handle(ctx context.Context, got *mcp.Task) (bool, error) {
 			rctx, cancel := context.WithTimeout(ctx, c.s.timeout)
 			res, err := f.srv.TaskResult(rctx, f.id)
 			cancel()
+			if serr := c.signInStop(ctx, err); serr != nil {
+				return false, serr
+			}
 			if err != nil {
 				return settle(nil, fmt.Errorf("read result of remote task %s: %w", f.id, err))
 			}

@@ -84,6 +84,9 @@ func (c *call) followJob(ctx context.Context, srv MCPClient) (workrun.Values, er
 			if gone(err) {
 				return nil, c.statusUnknown(ctx, parseLink(c.Record().ContextID).Session)
 			}
+			if serr := c.signInStop(ctx, err); serr != nil {
+				return nil, serr
+			}
 			failures++
 			if failures >= maxReadFailures {
 				return nil, fmt.Errorf("follow remote job %s: reading it failed %d times in a row (%v); giving up, the job may still be running", id, failures, err)
