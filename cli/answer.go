@@ -192,21 +192,4 @@ func answerRefused(env *Env, err error) int {
 }
 
 // problemLines renders err — one *workrun.TextError or several joined — in lang.
-func problemLines(err error, lang string) []string {
-	var errs []error
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		errs = j.Unwrap()
-	} else {
-		errs = []error{err}
-	}
-	var out []string
-	for _, e := range errs {
-		var te *workrun.TextError
-		if errors.As(e, &te) {
-			out = append(out, te.Text.In(lang))
-		} else {
-			out = append(out, e.Error())
-		}
-	}
-	return out
-}
+func problemLines(err error, lang string) []string { return workrun.ErrorLines(err, lang) }

@@ -215,6 +215,7 @@ func (w *Window) build() {
 	w.insp = w.newInspector()
 	w.panel = NewRunPanel(false) // the app layer reads the runs (loadRun, showRun)
 	w.panel.OnStatus = w.cv.SetStatus
+	w.panel.OnOpenURL = w.openLink // question.go
 	w.panel.OnStop = w.stopRun
 	w.panel.OnResume = w.resumeRun
 	w.panel.OnRunAgain = w.runAgain
@@ -609,7 +610,7 @@ func (w *Window) showLoadedRun(r workrun.Run, nrs []workrun.NodeRun, ms []workru
 		w.docChanged()
 		w.cv.Fit()
 		for id, n := range w.panel.nodes {
-			w.cv.SetStatus(id, n.Status)
+			w.cv.SetStatus(id, shownStatus(n))
 		}
 	}
 	w.refreshTasks(runID)

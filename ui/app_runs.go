@@ -51,7 +51,7 @@ func (w *Window) showLatestRun() {
 			w.cv.ClearStatus()
 			for id, n := range w.panel.nodes {
 				if _, ok := w.doc.Node(id); ok {
-					w.cv.SetStatus(id, n.Status)
+					w.cv.SetStatus(id, shownStatus(n))
 				}
 			}
 			w.refreshTasks(r.ID)

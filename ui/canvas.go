@@ -848,6 +848,9 @@ func StatusLabel(s string) string {
 	if s == string(workrun.NodeHandled) {
 		return uiText(msgStatusHandled)
 	}
+	if s == string(statusWaiting) {
+		return qText(msgQStatus) // question.go
+	}
 	return lang.X("status."+s, s)
 }
 
@@ -859,7 +862,7 @@ func statusColor(s workrun.NodeStatus) color.Color {
 		return theme.Color(theme.ColorNameError)
 	case workrun.NodeRunning:
 		return theme.Color(theme.ColorNamePrimary)
-	case workrun.NodeInterrupted, workrun.NodeStopped, workrun.NodeHandled:
+	case workrun.NodeInterrupted, workrun.NodeStopped, workrun.NodeHandled, statusWaiting:
 		return theme.Color(theme.ColorNameWarning)
 	}
 	return theme.Color(theme.ColorNamePlaceHolder)

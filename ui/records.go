@@ -343,7 +343,7 @@ func recordWindow(a fyne.App, rec runRecord, tasks *RemotePanel, openInEditor fu
 	}
 	panel.Load(r, rec.nodes, rec.msgs)
 	for _, n := range rec.nodes {
-		cv.SetStatus(n.NodeID, n.Status)
+		cv.SetStatus(n.NodeID, shownStatus(n))
 	}
 	tl := widget.NewLabel(timeline(r, rec.nodes))
 	tl.Wrapping = fyne.TextWrapWord

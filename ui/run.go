@@ -169,7 +169,7 @@ func (w *Window) pump(events <-chan Event) {
 // thread and reads no store: the remote task records are read off it.
 func (w *Window) applyBatch(evs []Event) {
 	runID := w.panel.RunID()
-	var tasks, run, records bool
+	var tasks, run, records, asked bool
 	for _, ev := range evs {
 		w.panel.ApplyQuiet(ev)
 		if ev.Run != nil {
@@ -180,6 +180,7 @@ func (w *Window) applyBatch(evs []Event) {
 				tasks = true
 			}
 			run = run || ev.Run != nil
+			asked = asked || ev.Node != nil // a question asked or answered: the status bar says it
 		}
 		records = records || ev.Run != nil && ev.Run.Status.Terminal()
 	}
@@ -190,6 +191,8 @@ func (w *Window) applyBatch(evs []Event) {
 	w.updateRunButtons()
 	if run {
 		w.updateTitle()
+		w.runStatusChanged()
+	} else if asked {
 		w.runStatusChanged()
 	}
 	if records {
@@ -210,7 +213,11 @@ func (w *Window) applyBatch(evs []Event) {
 func (w *Window) runStatusChanged() {
 	r := w.panel.Run()
 	if r.Status != "" {
-		w.setStatus(fmt.Sprintf("%s · %s", r.WorkflowName, StatusLabel(string(r.Status))))
+		s := fmt.Sprintf("%s · %s", r.WorkflowName, StatusLabel(string(r.Status)))
+		if q := w.panel.OpenQuestion(); q != nil { // question.go
+			s += " · " + questionLine(*q)
+		}
+		w.setStatus(s)
 	}
 	w.startTicker()
 }

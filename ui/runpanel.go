@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -51,7 +52,11 @@ type RunPanel struct {
 	title    *widget.Label
 	nodeErr  *widget.Label
 	decision *fyne.Container
-	vals     *ValuesView // the selected node's inputs and outputs
+	ask      *fyne.Container // a remote's question (question.go)
+	askView  *questionView
+	askPrev  *questionView    // the last one shown, until another is
+	detail   *container.Split // the node's detail above its messages
+	vals     *ValuesView      // the selected node's inputs and outputs
 	msgList  *widget.List
 	shown    *msgLog // messages of sel
 	shownN   int     // how many of them the list shows (as of its last redraw)
@@ -67,6 +72,9 @@ type RunPanel struct {
 	// OnSignIn opens Sign in for the run's node that needs it (ui/runpanel_signin.go).
 	OnSignIn func()
 	OnDecide func(d workrun.Decision)
+	// OnOpenURL opens a sign-in link when the person presses Open (never
+	// by itself); nil hides the button.
+	OnOpenURL func(u *url.URL)
 	// OnNeedFiles asks for the descriptions of file values shown (answer
 	// with KnowFiles); OnOpenFile and OnSaveFile open or save one. Nil:
 	// files show by id, without Open or Save….
@@ -122,6 +130,7 @@ func NewRunPanel(readOnly bool) *RunPanel {
 	p.nodeErr.Wrapping = fyne.TextWrapWord
 	p.nodeErr.Hide()
 	p.decision = container.NewHBox()
+	p.ask = container.NewVBox()
 	p.runFromBox = container.NewHBox()
 	p.vals = NewValuesView()
 	p.vals.OnNeedFiles = func(ids []string) {
@@ -147,9 +156,10 @@ func NewRunPanel(readOnly bool) *RunPanel {
 	// The node's title, error, inputs and outputs above its messages; both
 	// halves scroll on their own, so the panel stays usable when the window
 	// gives it only a few lines.
-	detailTop := container.NewVScroll(container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(p.decision, p.runFromBox), p.title), p.nodeErr, p.vals.Object()))
+	detailTop := container.NewVScroll(container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(p.decision, p.runFromBox), p.title), p.nodeErr, p.ask, p.vals.Object()))
 	detail := container.NewVSplit(detailTop, p.msgList)
-	detail.Offset = 0.45
+	detail.Offset = detailOffset
+	p.detail = detail
 	split := container.NewHSplit(p.nodeList, detail)
 	split.Offset = 0.34
 	p.root = container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, p.actions, p.header), p.note, p.reason), nil, nil, nil, split)
@@ -271,7 +281,7 @@ func (p *RunPanel) Adopt(old *RunPanel) {
 	p.order, p.touched, p.sel, p.picked = old.order, old.touched, old.sel, old.picked
 	for id, n := range p.nodes {
 		if p.OnStatus != nil {
-			p.OnStatus(id, n.Status)
+			p.OnStatus(id, shownStatus(n))
 		}
 	}
 	p.dirtyHeader, p.dirtyNodes, p.dirtyDetail = true, true, true
@@ -342,7 +352,7 @@ func (p *RunPanel) setNode(n workrun.NodeRun) {
 		p.dirtyDetail = true
 	}
 	if p.OnStatus != nil {
-		p.OnStatus(n.NodeID, n.Status)
+		p.OnStatus(n.NodeID, shownStatus(n))
 	}
 }
 
@@ -526,7 +536,7 @@ func (p *RunPanel) nodeStatus(id string) string {
 	if !ok || n.Status == "" {
 		return StatusLabel(string(workrun.NodePending))
 	}
-	s := StatusLabel(string(n.Status))
+	s := StatusLabel(string(shownStatus(n)))
 	if n.Status == workrun.NodeStopped && p.run.Status == workrun.RunFailed && p.run.FailedNode != "" && p.run.FailedNode != id {
 		s = fmt.Sprintf(lang.X("run.stopped_by_failure", "stopped because %s failed"), p.run.FailedNode)
 	}
@@ -631,6 +641,7 @@ func (p *RunPanel) KnowFiles(infos map[string]workrun.ArtifactInfo, failed map[s
 // refreshDecision shows Approve/Reject or an answer box on a node waiting
 // for a person (docs/product.md W7).
 func (p *RunPanel) refreshDecision(id string) {
+	p.refreshQuestion(id) // question.go
 	p.decision.RemoveAll()
 	n := p.nodes[id]
 	waiting := n.Status == workrun.NodeInterrupted && p.run.Status == workrun.RunInterrupted && p.run.Interruption == workrun.InterruptedByHuman
@@ -813,6 +824,9 @@ func (p *RunPanel) refreshHeader() {
 		p.reason.Show()
 	case r.Status == workrun.RunInterrupted:
 		p.reason.SetText(interruptionText(r))
+		if q := p.OpenQuestion(); q != nil && r.Interruption == workrun.InterruptedByHuman {
+			p.reason.SetText(questionHeader(*q)) // question.go
+		}
 		p.reason.Show()
 	default:
 		p.reason.Hide()
@@ -845,7 +859,7 @@ func (p *RunPanel) refreshHeader() {
 			add(lang.X("run.resume", "Resume"), p.OnResume)
 		}
 		add(lang.X("run.stop", "Stop"), p.OnStop)
-		if r.Interruption == workrun.InterruptedByRemote {
+		if r.Interruption == workrun.InterruptedByRemote || r.Interruption == workrun.InterruptedByHuman && p.OpenQuestion() != nil {
 			add(lang.X("run.again", "Run again"), p.OnRunAgain)
 		}
 	case workrun.RunFailed, workrun.RunStopped, workrun.RunSucceeded:

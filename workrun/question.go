@@ -181,6 +181,26 @@ func CheckAnswer(q Question, d Decision) (Decision, error) {
 	return d, nil
 }
 
+// ErrorLines renders err for a person in lang, a line per error: each
+// *TextError of a joined error (a form's problems) in its catalogue text,
+// any other by its Error text.
+func ErrorLines(err error, lang string) []string {
+	errs := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	}
+	out := make([]string, 0, len(errs))
+	for _, e := range errs {
+		var te *TextError
+		if errors.As(e, &te) {
+			out = append(out, te.Text.In(lang))
+		} else {
+			out = append(out, e.Error())
+		}
+	}
+	return out
+}
+
 func actionList(as []AnswerAction) string {
 	s := make([]string, len(as))
 	for i, a := range as {
