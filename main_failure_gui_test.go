@@ -76,11 +76,11 @@ func TestGUIFailureHandlingRetryAndErrorBranch(t *testing.T) {
 
 	// Select flaky, scroll the inspector to its On failure section (the
 	// wheel over the inspector's scroll bar: to the bottom, then
-	// four steps up) and type 2 attempts.
+	// five steps up) and type 2 attempts.
 	scr.click(t, 560, 122)
 	scr.run(t, "mousemove", "1019", "200")
 	scr.run(t, "click", "--repeat", "40", "--delay", "30", "5") // to the bottom
-	scr.run(t, "click", "--repeat", "4", "--delay", "50", "4")  // up to "Attempts in all"
+	scr.run(t, "click", "--repeat", "5", "--delay", "50", "4")  // up to "Attempts in all"
 	settle()
 	scr.click(t, 870, 93)
 	scr.key(t, "ctrl+a")
@@ -113,7 +113,7 @@ func TestGUIFailureHandlingRetryAndErrorBranch(t *testing.T) {
 
 	// The run panel: flaky's line picked shows its attempts, in both languages.
 	deadline = time.Now().Add(3 * time.Minute)
-	scr.click(t, 175, 453)
+	scr.click(t, 175, 433)
 	shots := map[string]string{}
 	for _, lng := range []string{"en", "zh-Hans"} {
 		if lng == "zh-Hans" {
