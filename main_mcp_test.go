@@ -34,8 +34,15 @@ func TestGUICheckMCPDemoServer(t *testing.T) {
 	for _, tl := range tools {
 		byName[tl.Name] = tl
 	}
-	if len(byName) != 9 {
-		t.Errorf("%d tools: %v", len(byName), tools)
+	// The demo's own tools (mcp/demoserver/tools.go), each listed once.
+	want := []string{"echo", "broken", "research", "hang", "ask", "survey", "sign_in", "start_job", "get_job_result", "cancel_job"}
+	for _, name := range want {
+		if _, ok := byName[name]; !ok {
+			t.Errorf("tool %q not listed: %v", name, tools)
+		}
+	}
+	if len(tools) != len(want) {
+		t.Errorf("%d tools listed, want %d: %v", len(tools), len(want), tools)
 	}
 	r := byName["research"]
 	if r.Title != "Research (long-running)" || r.TaskSupport != "optional" || !strings.Contains(r.Description, "stages") {

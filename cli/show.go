@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"workrun/remotecall"
 	"workrun/workrun"
 )
 
@@ -236,7 +235,7 @@ func printRun(w io.Writer, sr shownRun, lang string) {
 	if len(sr.RemoteCalls) > 0 {
 		fmt.Fprintln(w, "\n"+texts.In(lang, msgShowRemoteTasks))
 		for _, c := range sr.RemoteCalls {
-			if remotecall.IsSideKey(c.CallKey) {
+			if (workrun.RemoteCall{CallKey: c.CallKey}).IsSide() {
 				continue // a kind's bookkeeping beside the call (its questions), not a task
 			}
 			task := termLine(c.TaskID)

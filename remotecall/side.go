@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
 	"workrun/workrun"
 )
@@ -21,8 +20,9 @@ import (
 // SideKey is the call key of the side record suffix of the call callKey.
 func SideKey(callKey, suffix string) string { return callKey + "/" + suffix }
 
-// IsSideKey reports whether a call key names a side record.
-func IsSideKey(callKey string) bool { return strings.Contains(callKey, "/") }
+// IsSideKey reports whether a call key names a side record
+// (workrun.RemoteCall.IsSide).
+func IsSideKey(callKey string) bool { return workrun.RemoteCall{CallKey: callKey}.IsSide() }
 
 // LoadSide reads the side record suffix of main into v; ok is false when
 // it was never saved.

@@ -104,9 +104,15 @@ func (w *Window) readTasks(ctx context.Context, runID string) ([]workrun.RemoteC
 	if w.deps.RemoteCalls == nil || runID == "" {
 		return nil, nil, nil
 	}
-	ts, err := w.deps.RemoteCalls(ctx, runID)
+	all, err := w.deps.RemoteCalls(ctx, runID)
 	if err != nil {
 		return nil, nil, err
+	}
+	var ts []workrun.RemoteCall
+	for _, c := range all {
+		if !c.IsSide() { // a kind's bookkeeping (its questions), not a task
+			ts = append(ts, c)
+		}
 	}
 	files, err := w.fileResults(ctx, runID, ts)
 	return ts, files, err

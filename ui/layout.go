@@ -17,7 +17,7 @@ const (
 	// RowsBottomHeight is what the run panel needs for its header, a
 	// failure line and five node rows: the height it opens with unless
 	// that would push a palette that fits otherwise into scrolling.
-	RowsBottomHeight = 300
+	RowsBottomHeight = 320
 	PaletteWidth     = 150
 
 	minPane     = 120 // a pane is never narrower than this while shown

@@ -342,6 +342,11 @@ type RemoteCall struct {
 	Ended bool
 }
 
+// IsSide reports whether the record is a node kind's bookkeeping beside a
+// call (its call key has a "/": remotecall.SideKey) rather than a remote
+// task: views that list tasks leave it out.
+func (c RemoteCall) IsSide() bool { return strings.Contains(c.CallKey, "/") }
+
 // CredentialMeta is what is kept about a credential outside the OS keyring
 // (docs/product.md W8): never the secret. Package credentials reads and
 // writes it through its Metadata interface; package store keeps it.

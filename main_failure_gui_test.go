@@ -1,0 +1,198 @@
+//go:build linux
+
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"workrun/workrun"
+)
+
+// TestGUIFailureHandlingRetryAndErrorBranch drives the real binary on a
+// 1024×700 Xvfb screen with xdotool only: File → Import from a typed path
+// opens a workflow whose process node "flaky" fails every time (it counts
+// its runs in a file) and has an error edge to the Output node "handler";
+// the retry policy is typed into the inspector's "On failure" section
+// (Attempts in all: 2); Run, Run in the inputs dialog. The title ends
+// "succeeded" (the failure was handled); the record read back through
+// `workrun show --json` has the inspector's retry, the error edge, flaky
+// "handled" at attempt 2 with the reason, the handler succeeded with the
+// error text, and the command ran exactly twice. The run panel's line for
+// flaky is captured in English and, after Settings → 简体中文, in Chinese
+// (with WORKRUN_SHOTS=DIR the pictures are kept there to be read).
+//
+// The error edge comes with the file: dragging one from the error port is
+// left to the window's own drag-connect tests (TestGUIRunsSampleAgainstDemoAgent
+// drags a normal edge); its port is shown here drawn "on error".
+func TestGUIFailureHandlingRetryAndErrorBranch(t *testing.T) {
+	g := newGUITest(t)
+	count := filepath.Join(g.tmp, "count")
+	flow := filepath.Join(g.tmp, "flow.json")
+	wf := fmt.Sprintf(`{
+  "name": "Retry and error branch",
+  "state": {"why": "text"},
+  "nodes": [
+    {"id": "start", "type": "start", "position": {"x": 40, "y": 120}},
+    {"id": "flaky", "type": "process", "title": "Flaky command",
+     "config": {"command": ["sh", "-c", "echo try >> %s; echo broken >&2; exit 3"], "timeout_seconds": 120},
+     "on_error": "branch", "error_field": "why", "position": {"x": 240, "y": 120}},
+    {"id": "handler", "type": "output", "title": "Handle the failure", "config": {"fields": ["why"]}, "position": {"x": 440, "y": 220}}
+  ],
+  "edges": [
+    {"from": "start", "to": "flaky"},
+    {"from": "flaky", "to": "handler", "port": "error"}
+  ]
+}`, count)
+	if err := os.WriteFile(flow, []byte(wf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	scr := startXvfb(t, 1024, 700)
+	scr.shots = filepath.Join(g.tmp, "steps")
+	env := append(withDisplay(appEnv(g.home), scr.display), sessionKeyring(t, g.home)...)
+	app := startApp(t, g.bin, []string{"--data-dir", g.dataDir}, env)
+	win := scr.waitWindow(t, app, "^Workrun( |$)")
+	time.Sleep(time.Second) // the window takes the screen's size once shown
+	if w, h := scr.windowSize(t, win); w != 1024 || h > 700 {
+		t.Fatalf("window %dx%d on a 1024x700 screen", w, h)
+	}
+
+	// File → Import from a typed path…, the path typed into its entry.
+	scr.click(t, 27, 14)
+	scr.click(t, 105, 167)
+	scr.click(t, 530, 327)
+	scr.typeText(t, flow)
+	scr.click(t, 558, 367)
+	scr.waitTitle(t, app, win, `^Workrun — Retry and error branch \(imported\)$`)
+	scr.shot(t, "1-imported")
+
+	// Select flaky, scroll the inspector to its On failure section (the
+	// wheel over the inspector's scroll bar: to the bottom, then
+	// four steps up) and type 2 attempts.
+	scr.click(t, 560, 122)
+	scr.run(t, "mousemove", "1019", "200")
+	scr.run(t, "click", "--repeat", "40", "--delay", "30", "5") // to the bottom
+	scr.run(t, "click", "--repeat", "4", "--delay", "50", "4")  // up to "Attempts in all"
+	settle()
+	scr.click(t, 870, 93)
+	scr.key(t, "ctrl+a")
+	scr.typeText(t, "2")
+	scr.shot(t, "2-policy")
+
+	// Run; the inputs dialog asks for "why" (nothing typed). Its Run is
+	// pressed until the run ends: a loaded machine may show the dialog late.
+	scr.click(t, 415, 49)
+	var title string
+	deadline := time.Now().Add(4 * time.Minute)
+	for title == "" {
+		if time.Now().After(deadline) {
+			scr.shot(t, "timeout")
+			t.Fatalf("the run never ended (steps in %s)\noutput:\n%s", scr.shots, app.out.String())
+		}
+		scr.click(t, 556, 521)
+		for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(300 * time.Millisecond) {
+			if s := strings.TrimSpace(scr.run(t, "getwindowname", win)); strings.HasSuffix(s, "— succeeded") ||
+				strings.HasSuffix(s, "— failed") || strings.HasSuffix(s, "— stopped") || strings.HasSuffix(s, "— interrupted") {
+				title = s
+				break
+			}
+		}
+	}
+	if !strings.HasSuffix(title, "— succeeded") {
+		scr.shot(t, "3-end")
+		t.Fatalf("window title %q: the handled failure should leave the run succeeded (steps in %s)\noutput:\n%s", title, scr.shots, app.out.String())
+	}
+
+	// The run panel: flaky's line picked shows its attempts, in both languages.
+	deadline = time.Now().Add(3 * time.Minute)
+	scr.click(t, 175, 453)
+	shots := map[string]string{}
+	for _, lng := range []string{"en", "zh-Hans"} {
+		if lng == "zh-Hans" {
+			// Settings → 简体中文, until the title's status is in Chinese.
+			for switched := false; !switched; {
+				if time.Now().After(deadline) {
+					scr.shot(t, "timeout")
+					t.Fatalf("the window never switched to Chinese (steps in %s)", scr.shots)
+				}
+				scr.click(t, 226, 14)
+				scr.click(t, 256, 122)
+				for end := time.Now().Add(20 * time.Second); !switched && time.Now().Before(end); time.Sleep(300 * time.Millisecond) {
+					switched = strings.HasSuffix(strings.TrimSpace(scr.run(t, "getwindowname", win)), "— 成功")
+				}
+			}
+			settle()
+		}
+		shots[lng] = filepath.Join(g.tmp, "failure-"+lng+".png")
+		stats := waitForPicture(t, app, g.importTool, win, shots[lng], "DISPLAY="+scr.display)
+		t.Logf("%s: screenshot %dx%d, %d colours", lng, stats.w, stats.h, stats.colours)
+		if dir := os.Getenv("WORKRUN_SHOTS"); dir != "" {
+			saveScreenshot(t, shots[lng], filepath.Join(dir, "gui-failure-"+lng+".png"))
+		}
+	}
+	quitApp(t, app)
+
+	// The record, read back through the CLI from the same data directory.
+	out, err := exec.Command(g.bin, "--data-dir", g.dataDir, "runs", "--json").Output()
+	if err != nil {
+		t.Fatalf("workrun runs --json: %v", err)
+	}
+	var runs []workrun.Run
+	if err := json.Unmarshal(out, &runs); err != nil {
+		t.Fatalf("workrun runs --json: %v\n%s", err, out)
+	}
+	if len(runs) != 1 || runs[0].Status != workrun.RunSucceeded {
+		t.Fatalf("run records after the GUI run = %s, want one succeeded run", out)
+	}
+	out, err = exec.Command(g.bin, "--data-dir", g.dataDir, "show", runs[0].ID, "--json").Output()
+	if err != nil {
+		t.Fatalf("workrun show --json: %v", err)
+	}
+	var shown struct {
+		Run   workrun.Run
+		Nodes []workrun.NodeRun
+	}
+	if err := json.Unmarshal(out, &shown); err != nil {
+		t.Fatalf("workrun show --json: %v\n%s", err, out)
+	}
+	r := shown.Run
+	idx := slices.IndexFunc(r.Workflow.Nodes, func(n workrun.NodeSpec) bool { return n.ID == "flaky" })
+	if idx < 0 {
+		t.Fatalf("the run's workflow has no flaky node: %+v", r.Workflow.Nodes)
+	}
+	if n := r.Workflow.Nodes[idx]; n.Retry == nil || n.Retry.MaxAttempts != 2 || n.OnError != workrun.OnErrorBranch {
+		t.Errorf("flaky in the run's workflow: retry %+v on_error %q, want the inspector's 2 attempts and the error branch", n.Retry, n.OnError)
+	}
+	if !slices.Contains(r.Workflow.Edges, workrun.Edge{From: "flaky", To: "handler", Port: workrun.PortError}) {
+		t.Errorf("edges %v lack the error edge flaky → handler", r.Workflow.Edges)
+	}
+	nodes := map[string]workrun.NodeRun{}
+	for _, n := range shown.Nodes {
+		nodes[n.NodeID] = n
+	}
+	if f := nodes["flaky"]; f.Status != workrun.NodeHandled || f.AttemptNo() != 2 || !strings.Contains(f.LastError, "exit status 3") {
+		t.Errorf("flaky's record: status %q attempt %d last error %q, want handled at attempt 2 after exit status 3", f.Status, f.AttemptNo(), f.LastError)
+	}
+	if h := nodes["handler"]; h.Status != workrun.NodeSucceeded {
+		t.Errorf("handler's record: status %q, want succeeded (the error branch taken)", h.Status)
+	}
+	if why, _ := r.State["why"].(string); !strings.Contains(why, "exit status 3") {
+		t.Errorf("state why = %q, want the failure's reason", r.State["why"])
+	}
+	if b, err := os.ReadFile(count); err != nil || strings.Count(string(b), "try") != 2 {
+		t.Errorf("the command ran %q times (%v), want exactly 2 attempts", b, err)
+	}
+	for _, bad := range []string{"DATA RACE", "panic:"} {
+		if strings.Contains(app.out.String(), bad) {
+			t.Errorf("workrun printed %q", bad)
+		}
+	}
+}
