@@ -471,7 +471,7 @@ var questionTexts = workrun.NewCatalog(map[qMsgID][2]string{
 	msgQYes:        {"yes", "是"},
 	msgQPick:       {"(pick one)", "（请选择）"},
 	msgQStatus:     {"waiting for you", "等待你回答"},
-	msgQHeader:     {"Waiting for you — %s asks: %s. Answer below; Stop ends the run and sends the remote task its cancel; Run again starts a new run.", "等待你回答 — %s 提问：%s。请在下方回答；“停止”会结束运行并向远程任务发送取消；“重新运行”会开始新的运行。"},
+	msgQHeader:     {"Waiting for you — %s asks: %s — answer below; Stop ends the run and sends the remote task its cancel; Run again starts a new run.", "等待你回答 — %s 提问：%s — 请在下方回答；“停止”会结束运行并向远程任务发送取消；“重新运行”会开始新的运行。"},
 })
 
 func qText(id qMsgID, args ...any) string { return questionTexts.In(msgLang(), id, args...) }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"workrun/a2a/demoagent"
 	"workrun/workrun"
 )
 
@@ -49,13 +50,11 @@ func TestStopRunInterruptedByAgent(t *testing.T) {
 	launchGated(w, rig.gate, workrun.Values{"question": "input"})
 	r := waitEnded(t, w, ended, 30*time.Second, "the interrupted run did not end after Stop")
 
-	if !strings.Contains(reason, "Waiting for a person") {
-		t.Errorf("reason %q does not say the run waits for the person", reason)
+	if !strings.Contains(reason, demoagent.InputText) {
+		t.Errorf("reason %q does not say what the agent asked (%q)", reason, demoagent.InputText)
 	}
-	// The agent asked: the run waits for the person (docs/remote-agent.md
-	// R8), who may answer or stop it.
-	if !slices.Equal(actions, []string{"Stop"}) {
-		t.Errorf("actions of a run whose agent asked %q, want [Stop]", actions)
+	if !slices.Equal(actions, []string{"Stop", "Run again"}) {
+		t.Errorf("actions of a run interrupted by the agent %q, want [Stop Run again]", actions)
 	}
 	if !stopEnabled {
 		t.Error("the toolbar's Stop was disabled for the interrupted run")
