@@ -5,15 +5,19 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"workrun/a2a/demoagent"
 	"workrun/mcp/demoserver"
+	"workrun/nodes/remoteagent"
 	"workrun/store"
 	"workrun/workrun"
 )
@@ -41,42 +45,17 @@ func TestGUIAnswersRemoteQuestions(t *testing.T) {
 }
 
 func answerInWindow(t *testing.T, g guiTest, lng, mcpURL string, d *demoserver.Server) {
-	const sw, sh = 1024, 700
-	home := filepath.Join(g.tmp, "home-"+lng)
 	data := filepath.Join(g.tmp, "data-"+lng)
-	if err := os.MkdirAll(home, 0o700); err != nil {
-		t.Fatal(err)
-	}
 	topic := "coffee " + lng
 	wfID := saveSurveyWorkflow(t, data, mcpURL, topic)
-
-	scr := startXvfb(t, sw, sh)
-	scr.shots = filepath.Join(g.tmp, "steps-"+lng)
-	if d := os.Getenv("WORKRUN_GUI_STEPS"); d != "" {
-		scr.shots = filepath.Join(d, lng) // kept after the test
-	}
-	env := append(withDisplay(appEnv(home), scr.display), sessionKeyring(t, home)...)
-	if lng == "zh" {
-		env = append(env, "LANG=zh_CN.UTF-8")
-	}
-	app := startApp(t, g.bin, []string{"--data-dir", data}, env)
-	win := scr.waitWindow(t, app, "^Workrun( |$)")
-	time.Sleep(2 * time.Second) // the window takes its size once shown
-	scr.run(t, "windowmove", win, "0", "0", "windowsize", win, fmt.Sprint(sw), fmt.Sprint(sh))
-	settle()
-	scr.shot(t, "0-start")
-
-	// Open the saved workflow from the list (its first row) and run it.
-	scr.click(t, 40, 208)
-	scr.shot(t, "0-clicked")
-	scr.waitTitle(t, app, win, "^Workrun — Survey$")
+	scr, app, win := openQuestionWindow(t, g, lng, lng, data, "Survey")
 	// Drag the divider above the run panel up: the form gets room on the
 	// small screen.
-	scr.drag(t, sw/2, runPanelDivider(t, g.importTool, scr), sw/2, 150)
+	scr.drag(t, scr.width/2, runPanelDivider(t, g.importTool, scr), scr.width/2, 150)
 	scr.shot(t, "0-panel")
 	seen := len(d.Requests())
 	scr.key(t, "ctrl+r")
-	runID := waitQuestionRound(t, g.bin, data, wfID, 1, app)
+	runID := waitQuestionRound(t, g.bin, data, wfID, "survey", 1, app)
 	settle()
 	scr.shot(t, "1-asked")
 
@@ -84,13 +63,9 @@ func answerInWindow(t *testing.T, g guiTest, lng, mcpURL string, d *demoserver.S
 	region := "Lisbon " + lng
 	scr.typeText(t, region)
 	scr.shot(t, "2-typed")
-	if os.Getenv("WORKRUN_SAVE_SCREENSHOT") == "1" {
-		shot := filepath.Join(g.tmp, "question-"+lng+".png")
-		waitForPicture(t, app, g.importTool, "root", shot, "DISPLAY="+scr.display)
-		saveScreenshot(t, shot, filepath.Join("assets", "screenshots", "question-"+lng+"-1024x700.png"))
-	}
+	keepQuestionShot(t, g, scr, app, "question-"+lng)
 	scr.key(t, "Return")
-	waitQuestionRound(t, g.bin, data, wfID, 2, app)
+	waitQuestionRound(t, g.bin, data, wfID, "survey", 2, app)
 	settle()
 	scr.shot(t, "3-round2")
 
@@ -101,33 +76,12 @@ func answerInWindow(t *testing.T, g guiTest, lng, mcpURL string, d *demoserver.S
 	scr.shot(t, "4-picked")
 	scr.key(t, "Tab")
 	scr.key(t, "space")
-	title := scr.waitTitle(t, app, win, " — (succeeded|failed|stopped|interrupted|成功|失败|已停止|已中断)$")
-	if !strings.HasSuffix(title, "— succeeded") && !strings.HasSuffix(title, "— 成功") {
-		scr.shot(t, "5-end")
-		t.Fatalf("window title %q (steps in %s)", title, scr.shots)
-	}
-	quitApp(t, app)
-
-	shown := showRun(t, g.bin, data, runID)
-	if shown.Run.Status != workrun.RunSucceeded {
-		t.Fatalf("run %s: %s", shown.Run.Status, shown.Run.Reason)
-	}
+	shown := endSucceeded(t, g, scr, app, win, data, runID)
 	report, _ := shown.Run.State["report"].(string)
 	if want := fmt.Sprintf("Survey of %s: region %s, thorough.", topic, region); report != want {
 		t.Errorf("report %q, want %q", report, want)
 	}
-	var msgs []string
-	for _, n := range shown.Nodes {
-		for _, m := range n.Messages {
-			msgs = append(msgs, m.Text)
-		}
-	}
-	all := strings.Join(msgs, "\n")
-	for _, want := range []string{"round 1", "answered (round 1): region: " + region, "answered (round 2): depth: thorough"} {
-		if !strings.Contains(all, want) {
-			t.Errorf("messages lack %q:\n%s", want, all)
-		}
-	}
+	checkMessages(t, shown, "round 1", "answered (round 1): region: "+region, "answered (round 2): depth: thorough")
 	// The server got each answer once.
 	var regions, depths int
 	for _, r := range d.Requests()[seen:] {
@@ -145,6 +99,165 @@ func answerInWindow(t *testing.T, g guiTest, lng, mcpURL string, d *demoserver.S
 		}
 		t.Errorf("the server got the region in %d requests and the depth %d times (want the depth once):\n%s", regions, depths, strings.Join(sent, "\n"))
 	}
+	checkAppOutput(t, app)
+}
+
+// TestGUIAnswersAgentQuestions is the A2A side of
+// TestGUIAnswersRemoteQuestions: a saved workflow's Remote Agent sends
+// "input 2" to the demo agent, which asks twice (INPUT_REQUIRED). Each
+// time xdotool types the answer into the question's text box in the run
+// panel and presses Shift+Enter (Answer). The run succeeds with both
+// answers in the agent's echo, the record shows each answer in the node's
+// messages, and the agent got the first message and each round's answer
+// exactly once (its per-messageId counters).
+//
+// WORKRUN_SAVE_SCREENSHOT=1 writes assets/screenshots/question-agent-{en,zh}-1024x700.png
+// (the agent's question with the typed answer, before it is sent).
+func TestGUIAnswersAgentQuestions(t *testing.T) {
+	g := newGUITest(t)
+	for _, lng := range []string{"en", "zh"} {
+		t.Run(lng, func(t *testing.T) {
+			a := demoagent.New(demoagent.Options{})
+			srv := httptest.NewServer(a.Handler())
+			t.Cleanup(func() { srv.Close(); a.Close() })
+			answerAgentInWindow(t, g, lng, srv.URL, a)
+		})
+	}
+}
+
+func answerAgentInWindow(t *testing.T, g guiTest, lng, agentURL string, a *demoagent.Server) {
+	data := filepath.Join(g.tmp, "data-agent-"+lng)
+	wfID := saveWorkflowJSON(t, data, fmt.Sprintf(`{"name":"Agent asks","state":{"question":"text","answer":"text"},
+		"nodes":[{"id":"start","type":"start","position":{"x":20,"y":40}},
+		  {"id":"q","type":"set","config":{"values":{"question":"input 2"}},"position":{"x":160,"y":40}},
+		  {"id":"ask","type":"remote_agent","title":"Ask the agent","position":{"x":300,"y":40},
+		   "config":{"url":%q,"inputs":["question"],"output":"answer"}},
+		  {"id":"end","type":"output","config":{"fields":["answer"]},"position":{"x":460,"y":40}}],
+		"edges":[{"from":"start","to":"q"},{"from":"q","to":"ask"},{"from":"ask","to":"end"}]}`, agentURL))
+	scr, app, win := openQuestionWindow(t, g, lng, "agent-"+lng, data, "Agent asks")
+	// Drag the divider above the run panel up, so the question, its text
+	// box and Answer all show on the small screen.
+	scr.drag(t, scr.width/2, runPanelDivider(t, g.importTool, scr), scr.width/2, 150)
+	scr.shot(t, "0-panel")
+	scr.key(t, "ctrl+r")
+	runID := waitQuestionRound(t, g.bin, data, wfID, "ask", 1, app)
+	settle()
+	scr.shot(t, "1-asked")
+
+	// Each round: the keyboard is in the answer's text box; type, then
+	// Shift+Enter presses Answer.
+	answers := []string{"blue " + lng, "green tea " + lng}
+	for i, ans := range answers {
+		if i > 0 {
+			waitQuestionRound(t, g.bin, data, wfID, "ask", i+1, app)
+			settle()
+			scr.shot(t, fmt.Sprintf("%d-asked", i+1))
+		}
+		scr.typeText(t, ans)
+		scr.shot(t, fmt.Sprintf("%d-typed", i+1))
+		if i == 0 {
+			keepQuestionShot(t, g, scr, app, "question-agent-"+lng)
+		}
+		scr.key(t, "shift+Return")
+	}
+	shown := endSucceeded(t, g, scr, app, win, data, runID)
+	if got, _ := shown.Run.State["answer"].(string); !strings.Contains(got, strings.Join(answers, " | ")) {
+		t.Errorf("answer %q, want the agent's echo of %q", got, strings.Join(answers, " | "))
+	}
+	checkMessages(t, shown, "answered (round 1): "+answers[0], "answered (round 2): "+answers[1])
+	// The agent got the first message and each round's answer once, and
+	// nothing else.
+	want := map[string]int{remoteagent.MessageID(runID, "ask", "send"): 1}
+	for round := 1; round <= len(answers); round++ {
+		want[remoteagent.MessageID(runID, "ask", fmt.Sprintf("send/answer-%d", round))] = 1
+	}
+	if got := a.Stats().Submissions; !maps.Equal(got, want) {
+		t.Errorf("the agent's submissions per messageId %v, want %v", got, want)
+	}
+	checkAppOutput(t, app)
+}
+
+// keepQuestionShot writes the screen to assets/screenshots/NAME-1024x700.png
+// when WORKRUN_SAVE_SCREENSHOT=1.
+func keepQuestionShot(t *testing.T, g guiTest, scr *screen, app *runningApp, name string) {
+	t.Helper()
+	if os.Getenv("WORKRUN_SAVE_SCREENSHOT") != "1" {
+		return
+	}
+	shot := filepath.Join(g.tmp, name+".png")
+	waitForPicture(t, app, g.importTool, "root", shot, "DISPLAY="+scr.display)
+	saveScreenshot(t, shot, filepath.Join("assets", "screenshots", name+"-1024x700.png"))
+}
+
+// openQuestionWindow starts the binary on a 1024×700 screen in language lng
+// with data dir data, opens the one saved workflow (named name) from the
+// list. tag names the test's home and step folders.
+func openQuestionWindow(t *testing.T, g guiTest, lng, tag, data, name string) (*screen, *runningApp, string) {
+	t.Helper()
+	const sw, sh = 1024, 700
+	home := filepath.Join(g.tmp, "home-"+tag)
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	scr := startXvfb(t, sw, sh)
+	scr.shots = filepath.Join(g.tmp, "steps-"+tag)
+	if d := os.Getenv("WORKRUN_GUI_STEPS"); d != "" {
+		scr.shots = filepath.Join(d, tag) // kept after the test
+	}
+	env := append(withDisplay(appEnv(home), scr.display), sessionKeyring(t, home)...)
+	if lng == "zh" {
+		env = append(env, "LANG=zh_CN.UTF-8")
+	}
+	app := startApp(t, g.bin, []string{"--data-dir", data}, env)
+	win := scr.waitWindow(t, app, "^Workrun( |$)")
+	time.Sleep(2 * time.Second) // the window takes its size once shown
+	scr.run(t, "windowmove", win, "0", "0", "windowsize", win, fmt.Sprint(sw), fmt.Sprint(sh))
+	settle()
+	scr.shot(t, "0-start")
+
+	// Open the saved workflow from the list (its first row).
+	scr.click(t, 40, 208)
+	scr.shot(t, "0-clicked")
+	scr.waitTitle(t, app, win, "^Workrun — "+regexp.QuoteMeta(name)+"$")
+	return scr, app, win
+}
+
+// endSucceeded waits for the window title to say the run ended, quits the
+// app and returns run runID's record, which must have succeeded.
+func endSucceeded(t *testing.T, g guiTest, scr *screen, app *runningApp, win, data, runID string) shownRunJSON {
+	t.Helper()
+	title := scr.waitTitle(t, app, win, " — (succeeded|failed|stopped|interrupted|成功|失败|已停止|已中断)$")
+	if !strings.HasSuffix(title, "— succeeded") && !strings.HasSuffix(title, "— 成功") {
+		scr.shot(t, "5-end")
+		t.Fatalf("window title %q (steps in %s)", title, scr.shots)
+	}
+	quitApp(t, app)
+	shown := showRun(t, g.bin, data, runID)
+	if shown.Run.Status != workrun.RunSucceeded {
+		t.Fatalf("run %s: %s", shown.Run.Status, shown.Run.Reason)
+	}
+	return shown
+}
+
+// checkMessages checks that the record's node messages contain each of want.
+func checkMessages(t *testing.T, shown shownRunJSON, want ...string) {
+	t.Helper()
+	var msgs []string
+	for _, n := range shown.Nodes {
+		for _, m := range n.Messages {
+			msgs = append(msgs, m.Text)
+		}
+	}
+	all := strings.Join(msgs, "\n")
+	for _, w := range want {
+		if !strings.Contains(all, w) {
+			t.Errorf("messages lack %q:\n%s", w, all)
+		}
+	}
+}
+
+func checkAppOutput(t *testing.T, app *runningApp) {
+	t.Helper()
 	for _, bad := range []string{"DATA RACE", "panic:"} {
 		if strings.Contains(app.out.String(), bad) {
 			t.Errorf("workrun printed %q", bad)
@@ -153,12 +266,13 @@ func answerInWindow(t *testing.T, g guiTest, lng, mcpURL string, d *demoserver.S
 }
 
 // runPanelDivider finds the divider above the run panel — its height
-// depends on the language's font — by its black middle line in the
-// column x=600, between the middle and the bottom of the screen.
+// depends on the language's font and the layout — by its black middle
+// line in the column x=600: the first one below the canvas's top third
+// (the canvas above is never black there).
 func runPanelDivider(t *testing.T, importTool string, scr *screen) int {
 	t.Helper()
-	y0 := scr.height / 2
-	cmd := exec.Command(importTool, "-window", "root", "-crop", fmt.Sprintf("1x%d+600+%d", scr.height/2-40, y0), "txt:-")
+	y0 := scr.height / 3
+	cmd := exec.Command(importTool, "-window", "root", "-crop", fmt.Sprintf("1x%d+600+%d", scr.height-y0-40, y0), "txt:-")
 	cmd.Env = withDisplay(os.Environ(), scr.display)
 	out, err := cmd.Output()
 	if err != nil {
@@ -179,13 +293,20 @@ func runPanelDivider(t *testing.T, importTool string, scr *screen) int {
 // Tool calling the demo server's survey tool about topic.
 func saveSurveyWorkflow(t *testing.T, data, mcpURL, topic string) string {
 	t.Helper()
-	var wf workrun.Workflow
 	raw := fmt.Sprintf(`{"name":"Survey","state":{"report":"text"},
 		"nodes":[{"id":"start","type":"start","position":{"x":20,"y":40}},
 		  {"id":"survey","type":"remote_mcp","title":"Survey","position":{"x":200,"y":40},
 		   "config":{"url":%q,"tool":"survey","arguments":{"topic":%q},"output":"report"}},
 		  {"id":"end","type":"output","config":{"fields":["report"]},"position":{"x":400,"y":40}}],
 		"edges":[{"from":"start","to":"survey"},{"from":"survey","to":"end"}]}`, mcpURL, topic)
+	return saveWorkflowJSON(t, data, raw)
+}
+
+// saveWorkflowJSON saves workflow raw as the one workflow of data dir data
+// and returns its id.
+func saveWorkflowJSON(t *testing.T, data, raw string) string {
+	t.Helper()
+	var wf workrun.Workflow
 	if err := json.Unmarshal([]byte(raw), &wf); err != nil {
 		t.Fatal(err)
 	}
@@ -223,9 +344,9 @@ func showRun(t *testing.T, bin, data, runID string) shownRunJSON {
 }
 
 // waitQuestionRound waits until the newest run of workflow wfID waits on
-// round of its survey node's question (read through the CLI, as another
+// round of its node's question (read through the CLI, as another
 // process would) and returns the run's id.
-func waitQuestionRound(t *testing.T, bin, data, wfID string, round int, app *runningApp) string {
+func waitQuestionRound(t *testing.T, bin, data, wfID, node string, round int, app *runningApp) string {
 	t.Helper()
 	deadline := time.Now().Add(2 * time.Minute)
 	for time.Now().Before(deadline) {
@@ -234,7 +355,7 @@ func waitQuestionRound(t *testing.T, bin, data, wfID string, round int, app *run
 		if err == nil && json.Unmarshal(out, &runs) == nil && len(runs) > 0 {
 			s := showRun(t, bin, data, runs[0].ID)
 			for _, n := range s.Nodes {
-				if n.NodeID == "survey" && n.Question != nil && n.Question.Round == round && n.Status == workrun.NodeInterrupted {
+				if n.NodeID == node && n.Question != nil && n.Question.Round == round && n.Status == workrun.NodeInterrupted {
 					return runs[0].ID
 				}
 			}
@@ -246,6 +367,6 @@ func waitQuestionRound(t *testing.T, bin, data, wfID string, round int, app *run
 		case <-time.After(300 * time.Millisecond):
 		}
 	}
-	t.Fatalf("the survey never asked round %d\n%s", round, app.out.String())
+	t.Fatalf("node %s never asked round %d\n%s", node, round, app.out.String())
 	return ""
 }
