@@ -6,6 +6,7 @@ import (
 	"syscall"
 
 	"workrun/mcp"
+	"workrun/remotecall"
 	"workrun/workrun"
 )
 
@@ -14,26 +15,10 @@ import (
 // Agent does. Its English is byte-identical to the fmt texts it replaces;
 // the Chinese leaves only the server's own words untranslated.
 
-// reasonError is a failure reason from the catalogue that still wraps its
-// sentinel and its cause, so errors.Is and errors.As see both.
-type reasonError struct {
-	msg     string
-	wrapped []error
-}
-
-func (e *reasonError) Error() string   { return e.msg }
-func (e *reasonError) Unwrap() []error { return e.wrapped }
-
 // reason is message id with args in the current language, wrapping the
 // given errors (nil ones left out).
 func reason(wrapped []error, id msgID, args ...any) error {
-	e := &reasonError{msg: texts.Text(id, args...)}
-	for _, w := range wrapped {
-		if w != nil {
-			e.wrapped = append(e.wrapped, w)
-		}
-	}
-	return e
+	return remotecall.Reason(texts.Text(id, args...), wrapped...)
 }
 
 // why is err as the detail of a reason in the current language: its own
@@ -50,11 +35,11 @@ func why(err error) string {
 		h   *mcp.HTTPError
 		rpc *mcp.RPCError
 		te  *workrun.TextError
-		re  *reasonError
+		re  *remotecall.ReasonError
 	)
 	switch {
 	case errors.As(err, &re):
-		return re.msg // already in the current language
+		return re.Error() // already in the current language
 	case errors.As(err, &te):
 		return te.Text.In("zh")
 	case errors.Is(err, mcp.ErrStreamBroken):
