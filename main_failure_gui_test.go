@@ -19,19 +19,16 @@ import (
 // TestGUIFailureHandlingRetryAndErrorBranch drives the real binary on a
 // 1024×700 Xvfb screen with xdotool only: File → Import from a typed path
 // opens a workflow whose process node "flaky" fails every time (it counts
-// its runs in a file) and has an error edge to the Output node "handler";
-// the retry policy is typed into the inspector's "On failure" section
-// (Attempts in all: 2); Run, Run in the inputs dialog. The title ends
-// "succeeded" (the failure was handled); the record read back through
-// `workrun show --json` has the inspector's retry, the error edge, flaky
-// "handled" at attempt 2 with the reason, the handler succeeded with the
+// its runs in a file) and has a normal edge to the Output node "handler";
+// that edge is clicked on the canvas and made the error edge in the
+// inspector ("Leaves from": the error port); the retry policy is typed
+// into the inspector's "On failure" section (Attempts in all: 2); Run,
+// Run in the inputs dialog. The title ends "succeeded" (the failure was
+// handled); the record read back through `workrun show --json` has the
+// inspector's retry, the window's error edge, flaky "handled" at attempt 2 with the reason, the handler succeeded with the
 // error text, and the command ran exactly twice. The run panel's line for
 // flaky is captured in English and, after Settings → 简体中文, in Chinese
 // (with WORKRUN_SHOTS=DIR the pictures are kept there to be read).
-//
-// The error edge comes with the file: dragging one from the error port is
-// left to the window's own drag-connect tests (TestGUIRunsSampleAgainstDemoAgent
-// drags a normal edge); its port is shown here drawn "on error".
 func TestGUIFailureHandlingRetryAndErrorBranch(t *testing.T) {
 	g := newGUITest(t)
 	count := filepath.Join(g.tmp, "count")
@@ -48,7 +45,7 @@ func TestGUIFailureHandlingRetryAndErrorBranch(t *testing.T) {
   ],
   "edges": [
     {"from": "start", "to": "flaky"},
-    {"from": "flaky", "to": "handler", "port": "error"}
+    {"from": "flaky", "to": "handler"}
   ]
 }`, count)
 	if err := os.WriteFile(flow, []byte(wf), 0o644); err != nil {
@@ -73,6 +70,29 @@ func TestGUIFailureHandlingRetryAndErrorBranch(t *testing.T) {
 	scr.click(t, 558, 367)
 	scr.waitTitle(t, app, win, `^Workrun — Retry and error branch \(imported\)$`)
 	scr.shot(t, "1-imported")
+	// The error branch, made in the window: the edge flaky → handler is
+	// clicked on the canvas (on its line, between the two nodes) and the
+	// inspector's "Leaves from" is set to the error port. Until then the
+	// workflow has a problem (flaky branches on error without an error
+	// edge) and Run is disabled: the step is repeated until the Run button
+	// is no longer drawn as it was on import.
+	disabledRun := scr.regionSum(t, 390, 38, 60, 22)
+	deadline := time.Now().Add(2 * time.Minute)
+	for scr.regionSum(t, 390, 38, 60, 22) == disabledRun {
+		if time.Now().After(deadline) {
+			scr.shot(t, "timeout")
+			t.Fatalf("Run stayed disabled: the edge never became an error edge (steps in %s)\noutput:\n%s", scr.shots, app.out.String())
+		}
+		scr.click(t, 615, 148) // the edge's line
+		settle()
+		scr.click(t, 928, 171) // Leaves from
+		settle()
+		scr.click(t, 850, 243) // the error port (taken when the node fails)
+		for end := time.Now().Add(10 * time.Second); time.Now().Before(end) && scr.regionSum(t, 390, 38, 60, 22) == disabledRun; {
+			time.Sleep(300 * time.Millisecond)
+		}
+	}
+	scr.shot(t, "1b-error-edge")
 
 	// Select flaky, scroll the inspector to its On failure section (the
 	// wheel over the inspector's scroll bar: to the bottom, then
@@ -91,7 +111,7 @@ func TestGUIFailureHandlingRetryAndErrorBranch(t *testing.T) {
 	// pressed until the run ends: a loaded machine may show the dialog late.
 	scr.click(t, 415, 49)
 	var title string
-	deadline := time.Now().Add(4 * time.Minute)
+	deadline = time.Now().Add(4 * time.Minute)
 	for title == "" {
 		if time.Now().After(deadline) {
 			scr.shot(t, "timeout")
@@ -172,7 +192,7 @@ func TestGUIFailureHandlingRetryAndErrorBranch(t *testing.T) {
 		t.Errorf("flaky in the run's workflow: retry %+v on_error %q, want the inspector's 2 attempts and the error branch", n.Retry, n.OnError)
 	}
 	if !slices.Contains(r.Workflow.Edges, workrun.Edge{From: "flaky", To: "handler", Port: workrun.PortError}) {
-		t.Errorf("edges %v lack the error edge flaky → handler", r.Workflow.Edges)
+		t.Errorf("edges %v lack the error edge flaky → handler set in the inspector", r.Workflow.Edges)
 	}
 	nodes := map[string]workrun.NodeRun{}
 	for _, n := range shown.Nodes {
@@ -195,4 +215,21 @@ func TestGUIFailureHandlingRetryAndErrorBranch(t *testing.T) {
 			t.Errorf("workrun printed %q", bad)
 		}
 	}
+}
+
+// regionSum is the FNV-1a sum of a rectangle of the screen, to tell when
+// part of the window is drawn differently.
+func (s *screen) regionSum(t *testing.T, x, y, w, h int) uint64 {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "region.png")
+	cmd := exec.Command(lookTool(t, "import"), "-window", "root", "-crop", fmt.Sprintf("%dx%d+%d+%d", w, h, x, y), "png:"+path)
+	cmd.Env = withDisplay(os.Environ(), s.display)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("import -crop: %v\n%s", err, out)
+	}
+	p, err := readPicture(path)
+	if err != nil {
+		t.Fatalf("read region: %v", err)
+	}
+	return p.sum
 }

@@ -202,7 +202,7 @@ func (args Arguments) Build(ctx context.Context, in workrun.Values, types map[st
 	if err != nil {
 		return nil, "", err
 	}
-	summary := fmt.Sprintf("%d arguments, %d files (%d bytes)", len(obj), count, total)
+	summary := texts.Text(msgArgumentsSummary, len(obj), count, total)
 	return b, summary, nil
 }
 

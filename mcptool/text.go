@@ -20,6 +20,7 @@ const (
 	msgCleanupFailed     msgID = "mcptool.cleanup_failed"
 	msgCleanupTimedOut   msgID = "mcptool.cleanup_timed_out"
 	msgCleanupAlready    msgID = "mcptool.cleanup_already"
+	msgArgumentsSummary  msgID = "mcptool.arguments_summary"
 )
 
 var texts = workrun.NewCatalog(map[msgID][2]string{
@@ -35,4 +36,6 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgCleanupFailed:     {"Cleanup failed: tool %s: %s", "清理失败：工具 %s：%s"},
 	msgCleanupTimedOut:   {"Cleanup unconfirmed: tool %s did not answer within %s; it will not be called again", "清理未确认：工具 %s 在 %s 内未应答，不会再次调用"},
 	msgCleanupAlready:    {"Cleanup: tool %s was already called (%s); not called again", "清理：工具 %s 已调用过（%s），不再调用"},
+	// Written in the current language when the call goes out (a message argument).
+	msgArgumentsSummary: {"%d arguments, %d files (%d bytes)", "%d 个参数，%d 个文件（%d 字节）"},
 })

@@ -113,7 +113,7 @@ func (c *call) dial(ctx context.Context) (MCPClient, error) {
 		ClientInfo:  mcp.Implementation{Name: "workrun", Version: "1"},
 		Elicitation: mcp.ElicitationModes{Form: true, URL: true}, OnRequest: c.onRequest})
 	if err != nil {
-		return nil, fmt.Errorf("connect to MCP server %s: %w", c.s.cfg.URL, err)
+		return nil, reason([]error{err}, msgConnectFailed, c.s.cfg.URL, why(err))
 	}
 	return srv, nil
 }
@@ -152,7 +152,7 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 	if serr := c.signInStop(ctx, err); serr != nil {
 		return nil, serr
 	}
-	return nil, fmt.Errorf("connect to MCP server %s: %w", c.s.cfg.URL, err)
+	return nil, reason([]error{err}, msgConnectFailed, c.s.cfg.URL, why(err))
 }
 
 // taskForm decides how the tool is called (task setting, server capability,
@@ -167,7 +167,7 @@ func (c *call) taskForm(init *mcp.InitializeResult, tool mcp.Tool, version strin
 		case c.s.cfg.Task == TaskNever:
 			return mcp.FormNone, nil
 		case c.s.cfg.Task == TaskAlways && form == mcp.FormNone:
-			return "", fmt.Errorf("%w: the server does not offer the %s extension; set task to auto or never", ErrTaskMode, mcp.TasksExtension)
+			return "", reason([]error{ErrTaskMode}, msgModeNoExtension, mcp.TasksExtension)
 		}
 		return form, nil
 	}
@@ -175,15 +175,15 @@ func (c *call) taskForm(init *mcp.InitializeResult, tool mcp.Tool, version strin
 	switch c.s.cfg.Task {
 	case TaskNever:
 		if support == mcp.TaskRequired {
-			return "", fmt.Errorf("%w: tool %s runs only as a task (execution.taskSupport required); set task to auto or always", ErrTaskMode, tool.Name)
+			return "", reason([]error{ErrTaskMode}, msgModeTaskRequired, tool.Name)
 		}
 		return mcp.FormNone, nil
 	case TaskAlways:
 		if support == mcp.TaskForbidden {
-			return "", fmt.Errorf("%w: tool %s does not run as a task (execution.taskSupport %s); set task to auto or never", ErrTaskMode, tool.Name, support)
+			return "", reason([]error{ErrTaskMode}, msgModeTaskForbidden, tool.Name, support)
 		}
 		if form == mcp.FormNone {
-			return "", fmt.Errorf("%w: the server offers no tasks; set task to auto or never", ErrTaskMode)
+			return "", reason([]error{ErrTaskMode}, msgModeNoTasks)
 		}
 		return form, nil
 	}
@@ -228,9 +228,9 @@ func (c *call) callTool(ctx context.Context, srv MCPClient, init *mcp.Initialize
 	} else {
 		c.log(msgConnected, c.s.cfg.URL, srv.Version(), display(srv.Session()))
 	}
-	mode := "plain call"
+	mode := texts.Text(msgModePlain) // in the writer's language, as a message argument
 	if form != mcp.FormNone {
-		mode = "task"
+		mode = texts.Text(msgModeTask)
 	}
 	c.log(msgCalling, c.s.cfg.Tool, mode, summary)
 	key := c.Record().MessageID
@@ -292,17 +292,17 @@ func (c *call) answered(ctx context.Context, srv MCPClient, params mcp.CallParam
 			return nil, serr
 		}
 		if notSubmitted(err) && !timedOut {
-			if uerr := c.Update(ctx, func(r *workrun.RemoteCall) { r.Ended, r.StatusText = true, clip(err.Error(), 500) }); uerr != nil {
+			if uerr := c.Update(ctx, func(r *workrun.RemoteCall) { r.Ended, r.StatusText = true, clip(why(err), 500) }); uerr != nil {
 				return nil, uerr
 			}
 			c.closeSession(ctx, srv)
 			// Refused before the tool ran: a known failure (docs/engine.md).
-			return nil, workrun.KnownFailure(fmt.Errorf("call tool %s: %w", c.s.cfg.Tool, err))
+			return nil, workrun.KnownFailure(reason([]error{err}, msgCallFailed, c.s.cfg.Tool, why(err)))
 		}
 		if timedOut {
-			err = fmt.Errorf("no answer within %v", c.s.timeout)
+			err = reason(nil, msgNoAnswerWithin, c.s.timeout)
 		}
-		return nil, texts.Error(ErrSubmissionUnknown, msgSubmissionUnknownErr, clip(err.Error(), 500))
+		return nil, texts.Error(ErrSubmissionUnknown, msgSubmissionUnknownErr, clip(why(err), 500))
 	}
 	switch {
 	case res.Task != nil:
@@ -361,10 +361,10 @@ func (c *call) stopped(ctx context.Context, err error) error {
 	if errors.As(err, &ie) || ctx.Err() != nil || errors.Is(err, remotecall.ErrAborted) {
 		return err
 	}
-	if uerr := c.Update(ctx, func(r *workrun.RemoteCall) { r.Ended, r.StatusText = true, clip(c.red.String(err.Error()), 500) }); uerr != nil {
+	if uerr := c.Update(ctx, func(r *workrun.RemoteCall) { r.Ended, r.StatusText = true, clip(c.red.String(why(err)), 500) }); uerr != nil {
 		return uerr
 	}
-	return workrun.KnownFailure(fmt.Errorf("call tool %s: %w", c.s.cfg.Tool, err))
+	return workrun.KnownFailure(reason([]error{err}, msgCallFailed, c.s.cfg.Tool, why(err)))
 }
 
 // notSubmitted reports errors that prove the tool did not run: an error
@@ -411,7 +411,7 @@ func (c *call) resume(ctx context.Context) (workrun.Values, error) {
 	switch {
 	case r.TaskID == "":
 		return nil, texts.Error(ErrSubmissionUnknown, msgSubmissionUnknownErr,
-			fmt.Sprintf("the call with idempotency key %s may have reached the server before the application exited, but no task or job id was saved", r.MessageID))
+			texts.Text(msgUnknownExited, r.MessageID))
 	}
 	srv, err := c.dial(ctx)
 	if err != nil {
@@ -535,7 +535,7 @@ func (f *taskFollow) read(ctx context.Context) (bool, error, error) {
 	case err != nil && remotecall.SignInNeeded(err) != nil:
 		return false, nil, f.c.signInStop(ctx, err)
 	case err != nil && timedOut:
-		return false, fmt.Errorf("tasks/get got no answer within %v (timeout_seconds): %w", f.c.s.timeout, err), nil
+		return false, reason([]error{err}, msgGetNoAnswer, f.c.s.timeout, why(err)), nil
 	case err != nil:
 		return false, err, nil
 	}
@@ -658,7 +658,7 @@ func (f *taskFollow) handle(ctx context.Context, got *mcp.Task) (bool, error) {
 				return false, serr
 			}
 			if err != nil {
-				return settle(nil, fmt.Errorf("read result of remote task %s: %w", f.id, err))
+				return settle(nil, reason([]error{err}, msgReadResultFailed, f.id, why(err)))
 			}
 			return settle(c.finish(ctx, f.srv, res))
 		}
@@ -844,7 +844,7 @@ func (c *call) resumeMRTR(ctx context.Context, in *inputState) (workrun.Values, 
 	l := parseLink(r.ContextID)
 	if in.Sent {
 		return nil, texts.Error(ErrSubmissionUnknown, msgSubmissionUnknownErr,
-			fmt.Sprintf("the answers of server round %d were committed as sent before the application exited, so the retry may have reached the server; it is not sent again", in.ServerRound))
+			texts.Text(msgUnknownRoundSent, in.ServerRound))
 	}
 	args, _, err := c.s.buildArguments(ctx, c.nc)
 	if err != nil {
@@ -863,7 +863,7 @@ func (c *call) resumeMRTR(ctx context.Context, in *inputState) (workrun.Values, 
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, fmt.Errorf("connect to MCP server %s: %w", c.s.cfg.URL, err)
+		return nil, reason([]error{err}, msgConnectFailed, c.s.cfg.URL, why(err))
 	}
 	hasJobs := slices.ContainsFunc(tools, func(t mcp.Tool) bool { return t.Name == "get_job_result" })
 	params := mcp.CallParams{Name: c.s.cfg.Tool, Arguments: args, Task: l.Form,

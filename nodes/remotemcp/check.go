@@ -3,7 +3,6 @@ package remotemcp
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"workrun/mcp"
@@ -76,11 +75,11 @@ func check(ctx context.Context, c MCPClient, withCred bool) (Report, error) {
 	if err != nil {
 		if errors.Is(err, mcp.ErrUnauthorized) {
 			if withCred {
-				return rep, fmt.Errorf("%w: %v", ErrCredentialRefused, err)
+				return rep, reason([]error{ErrCredentialRefused}, msgCredRefused, why(err))
 			}
-			return rep, fmt.Errorf("%w: %v", ErrCredentialRequired, err)
+			return rep, reason([]error{ErrCredentialRequired}, msgCredRequired, why(err))
 		}
-		return rep, fmt.Errorf("initialize %s: %w", rep.Endpoint, err)
+		return rep, reason([]error{err}, msgInitFailed, rep.Endpoint, why(err))
 	}
 	defer func() {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
@@ -95,7 +94,7 @@ func check(ctx context.Context, c MCPClient, withCred bool) (Report, error) {
 	rep.SupportedVersions = init.SupportedVersions
 	tools, err := c.ListTools(ctx)
 	if err != nil {
-		return rep, fmt.Errorf("list tools of %s: %w", rep.Endpoint, err)
+		return rep, reason([]error{err}, msgListToolsFailed, rep.Endpoint, why(err))
 	}
 	for _, t := range tools {
 		ti := ToolInfo{Name: t.Name, Title: t.Title, Description: t.Description, TaskSupport: t.TaskSupport()}

@@ -3,7 +3,6 @@ package remotemcp
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"time"
 
@@ -30,7 +29,7 @@ func (s *step) outputs() mcptool.Outputs {
 // node with the tool's own text. The result is committed before returning.
 func (c *call) finish(ctx context.Context, srv MCPClient, r *mcp.ToolResult) (workrun.Values, error) {
 	if r == nil {
-		return nil, fmt.Errorf("call tool %s: %w: no result", c.s.cfg.Tool, mcp.ErrProtocol)
+		return nil, reason([]error{mcp.ErrProtocol}, msgNoResult, c.s.cfg.Tool)
 	}
 	if r.IsError {
 		text := clip(r.Text(), 2000)
@@ -97,7 +96,7 @@ func (s *step) transport(ctx context.Context, red *remotecall.Redactor) (*http.C
 	b.Redactor, b.Base = red, s.kind.deps.Base
 	tr, err := remotecall.NewTransport(b)
 	if err != nil {
-		return nil, fmt.Errorf("credential %q: %w", s.cfg.Credential, err)
+		return nil, reason([]error{err}, msgCredentialFailed, s.cfg.Credential, why(err))
 	}
 	return tr.Client(), nil
 }

@@ -148,7 +148,7 @@ func (c *call) gather(ctx context.Context, st *inputState) error {
 		}
 		r := st.Requests[key]
 		if r.Method != mcp.MethodElicit {
-			return fmt.Errorf("the server asked for %s (%s), which Workrun does not do: it has no model and shares no files", clip(r.Method, 60), clip(key, 60))
+			return reason(nil, msgAskedUnsupported, clip(r.Method, 60), clip(key, 60))
 		}
 		if res, ok, err := c.preAnswer(st, key); err != nil || ok {
 			if err != nil {
@@ -227,7 +227,7 @@ func (c *call) ask(ctx context.Context, st *inputState, key, why string) error {
 func (c *call) question(r mcp.InputRequest, key string, round int) (workrun.Question, error) {
 	e, err := r.Elicitation()
 	if err != nil {
-		return workrun.Question{}, fmt.Errorf("the server's input request %s: %w", clip(key, 60), err)
+		return workrun.Question{}, reason([]error{err}, msgBadInputRequest, clip(key, 60), why(err))
 	}
 	q := workrun.Question{Round: round, Kind: workrun.QuestionForm, From: c.from(),
 		Message: clip(e.Message, 4000), Schema: e.RequestedSchema, RequestID: key}
@@ -348,7 +348,7 @@ func roundKey(callKey string, n int) string {
 // sent. p is the first call's parameters.
 func (c *call) answerMRTR(ctx context.Context, srv MCPClient, st *inputState, p mcp.CallParams) (res *mcp.CallResult, timedOut bool, err, stop error) {
 	if st.ServerRound > maxServerRounds {
-		return nil, false, nil, fmt.Errorf("the server asked again %d times; Workrun stops answering", maxServerRounds)
+		return nil, false, nil, reason(nil, msgTooManyRounds, maxServerRounds)
 	}
 	if err := c.gather(ctx, st); err != nil {
 		return nil, false, nil, err
@@ -403,7 +403,7 @@ func (c *call) streamAsked(ctx context.Context, ask *mcp.InputRequiredError) err
 func (c *call) answerStream(ctx context.Context, srv MCPClient, st *inputState) (workrun.Values, error) {
 	if st.Sent {
 		return nil, texts.Error(ErrSubmissionUnknown, msgSubmissionUnknownErr,
-			fmt.Sprintf("the answer to the server's request %s was committed as sent before the application exited; it is not sent again", clip(string(st.StreamID), 64)))
+			texts.Text(msgUnknownAnswerSent, clip(string(st.StreamID), 64)))
 	}
 	if err := c.gather(ctx, st); err != nil {
 		return nil, err
@@ -422,13 +422,13 @@ func (c *call) answerStream(ctx context.Context, srv MCPClient, st *inputState) 
 	cancel()
 	c.forget(st)
 	if err != nil {
-		return nil, fmt.Errorf("answer the server's request: %w", err)
+		return nil, reason([]error{err}, msgAnswerFailed, why(err))
 	}
 	if r := c.Record(); r.TaskID != "" {
 		return c.followTask(ctx, srv, &mcp.Task{TaskID: r.TaskID, Status: r.RemoteState}, false)
 	}
 	return nil, texts.Error(ErrSubmissionUnknown, msgSubmissionUnknownErr,
-		"the answer was sent, but the tool's reply was due on the stream that closed while the node waited for you (MCP 2025-11-25 without a task); the tool may have finished")
+		texts.Text(msgUnknownReplyLost))
 }
 
 // answerTask answers a 2026-07-28 task's outstanding input requests with

@@ -89,7 +89,7 @@ func (c *call) followJob(ctx context.Context, srv MCPClient) (workrun.Values, er
 			}
 			failures++
 			if failures >= maxReadFailures {
-				return nil, fmt.Errorf("follow remote job %s: reading it failed %d times in a row (%v); giving up, the job may still be running", id, failures, err)
+				return nil, reason([]error{err}, msgJobReadFailed, id, failures, why(err))
 			}
 			c.log(msgReadAgain, id, clip(err.Error(), 300))
 			continue

@@ -58,6 +58,46 @@ const (
 	msgKeptBreaking         msgID = "remotemcp.kept_breaking"
 )
 
+// Failure reasons and their details (reasons.go).
+const (
+	msgConnectFailed     msgID = "remotemcp.connect_failed"
+	msgCallFailed        msgID = "remotemcp.call_failed"
+	msgNoResult          msgID = "remotemcp.no_result"
+	msgNoAnswerWithin    msgID = "remotemcp.no_answer_within"
+	msgGetNoAnswer       msgID = "remotemcp.get_no_answer"
+	msgReadResultFailed  msgID = "remotemcp.read_result_failed"
+	msgJobReadFailed     msgID = "remotemcp.job_read_failed"
+	msgModeNoExtension   msgID = "remotemcp.mode_no_extension"
+	msgModeTaskRequired  msgID = "remotemcp.mode_task_required"
+	msgModeTaskForbidden msgID = "remotemcp.mode_task_forbidden"
+	msgModeNoTasks       msgID = "remotemcp.mode_no_tasks"
+	msgCredentialFailed  msgID = "remotemcp.credential_failed"
+	msgInitFailed        msgID = "remotemcp.init_failed"
+	msgListToolsFailed   msgID = "remotemcp.list_tools_failed"
+	msgCredRefused       msgID = "remotemcp.credential_refused"
+	msgCredRequired      msgID = "remotemcp.credential_required"
+	msgUnknownExited     msgID = "remotemcp.unknown_exited"
+	msgUnknownRoundSent  msgID = "remotemcp.unknown_round_sent"
+	msgUnknownAnswerSent msgID = "remotemcp.unknown_answer_sent"
+	msgUnknownReplyLost  msgID = "remotemcp.unknown_reply_lost"
+	msgAskedUnsupported  msgID = "remotemcp.asked_unsupported"
+	msgBadInputRequest   msgID = "remotemcp.bad_input_request"
+	msgTooManyRounds     msgID = "remotemcp.too_many_rounds"
+	msgAnswerFailed      msgID = "remotemcp.answer_failed"
+	msgModePlain         msgID = "remotemcp.mode_plain"
+	msgModeTask          msgID = "remotemcp.mode_task"
+	msgWhyStreamBroken   msgID = "remotemcp.why_stream_broken"
+	msgWhyNoAnswer       msgID = "remotemcp.why_no_answer"
+	msgWhyHTTP           msgID = "remotemcp.why_http"
+	msgWhyHTTPRPC        msgID = "remotemcp.why_http_rpc"
+	msgWhyRPC            msgID = "remotemcp.why_rpc"
+	msgWhySession        msgID = "remotemcp.why_session"
+	msgWhyTooLarge       msgID = "remotemcp.why_too_large"
+	msgWhyProtocol       msgID = "remotemcp.why_protocol"
+	msgWhyRefused        msgID = "remotemcp.why_refused"
+	msgWhyReset          msgID = "remotemcp.why_reset"
+)
+
 // Configuration errors Compile returns: the window shows them in the
 // reader's language (workrun.Problem.In); the English is what the CLI prints.
 const (
@@ -120,6 +160,46 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgRemoteFailed:           {"remote task %s %s: %s", "远程任务 %s %s：%s"},
 	msgNoTool:                 {"the server has no tool %q (it offers: %s); nothing was called", "服务器没有工具 %q（可用：%s）；未调用任何工具"},
 	msgSessionEndError:        {"Ending the MCP session failed: %s", "结束 MCP 会话失败：%s"},
+
+	// Failure reasons (reasons.go): the English is what fmt.Errorf wrote.
+	msgConnectFailed:     {"connect to MCP server %s: %s", "连接 MCP 服务器 %s 失败：%s"},
+	msgCallFailed:        {"call tool %s: %s", "调用工具 %s 失败：%s"},
+	msgNoResult:          {"call tool %s: mcp: protocol error: no result", "调用工具 %s 失败：服务器的答复不是有效的 MCP 应答：没有结果"},
+	msgNoAnswerWithin:    {"no answer within %v", "%v 内没有答复"},
+	msgGetNoAnswer:       {"tasks/get got no answer within %v (timeout_seconds): %s", "读取任务状态在 %v 内没有答复（超时设置）：%s"},
+	msgReadResultFailed:  {"read result of remote task %s: %s", "读取远程任务 %s 的结果失败：%s"},
+	msgJobReadFailed:     {"follow remote job %s: reading it failed %d times in a row (%s); giving up, the job may still be running", "跟踪远程作业 %s：连续 %d 次读取失败（%s）；放弃跟踪，该作业可能仍在运行"},
+	msgModeNoExtension:   {"task mode not possible: the server does not offer the %s extension; set task to auto or never", "无法作为任务运行：服务器不提供 %s 扩展；请将“作为任务运行”设为自动或从不"},
+	msgModeTaskRequired:  {"task mode not possible: tool %s runs only as a task (execution.taskSupport required); set task to auto or always", "无法按所选方式运行：工具 %s 只能作为任务运行；请将“作为任务运行”设为自动或总是"},
+	msgModeTaskForbidden: {"task mode not possible: tool %s does not run as a task (execution.taskSupport %s); set task to auto or never", "无法作为任务运行：工具 %s 不支持任务方式（%s）；请将“作为任务运行”设为自动或从不"},
+	msgModeNoTasks:       {"task mode not possible: the server offers no tasks; set task to auto or never", "无法作为任务运行：服务器不支持任务；请将“作为任务运行”设为自动或从不"},
+	msgCredentialFailed:  {"credential %q: %s", "凭据 %q：%s"},
+	msgInitFailed:        {"initialize %s: %s", "初始化 %s 失败：%s"},
+	msgListToolsFailed:   {"list tools of %s: %s", "列出 %s 的工具失败：%s"},
+	msgCredRefused:       {"the server refused the credential: %s", "服务器拒绝了凭据：%s"},
+	msgCredRequired:      {"the server requires a credential: %s", "服务器要求提供凭据：%s"},
+	msgUnknownExited:     {"the call with idempotency key %s may have reached the server before the application exited, but no task or job id was saved", "幂等键为 %s 的调用可能已在程序退出前到达服务器，但没有保存任务或作业 ID"},
+	msgUnknownRoundSent:  {"the answers of server round %d were committed as sent before the application exited, so the retry may have reached the server; it is not sent again", "服务器第 %d 轮的答案已在程序退出前记为已发送，重试可能已到达服务器；不会再次发送"},
+	msgUnknownAnswerSent: {"the answer to the server's request %s was committed as sent before the application exited; it is not sent again", "对服务器请求 %s 的答复已在程序退出前记为已发送；不会再次发送"},
+	msgUnknownReplyLost:  {"the answer was sent, but the tool's reply was due on the stream that closed while the node waited for you (MCP 2025-11-25 without a task); the tool may have finished", "答复已发送，但工具的结果本应在节点等待你时关闭的流上返回（MCP 2025-11-25，未作为任务运行）；工具可能已经完成"},
+	msgAskedUnsupported:  {"the server asked for %s (%s), which Workrun does not do: it has no model and shares no files", "服务器请求 %s（%s），Workrun 不提供此功能：它没有模型，也不共享文件"},
+	msgBadInputRequest:   {"the server's input request %s: %s", "服务器的输入请求 %s 有误：%s"},
+	msgTooManyRounds:     {"the server asked again %d times; Workrun stops answering", "服务器已再次提问 %d 次；Workrun 停止回答"},
+	msgAnswerFailed:      {"answer the server's request: %s", "回答服务器的请求失败：%s"},
+	msgModePlain:         {"plain call", "普通调用"},
+	msgModeTask:          {"task", "任务"},
+	// Details (why): Chinese words for the wire and network errors; the
+	// English is never used (why keeps the error's own text in English).
+	msgWhyStreamBroken: {"the reply stream ended before the answer", "应答流在答复前中断"},
+	msgWhyNoAnswer:     {"no answer within the timeout", "在超时时间内没有答复"},
+	msgWhyHTTP:         {"HTTP %d", "HTTP 状态码 %d"},
+	msgWhyHTTPRPC:      {"HTTP %d: error %d: %s", "HTTP %d：错误 %d：%s"},
+	msgWhyRPC:          {"JSON-RPC error %d: %s", "服务器返回错误 %d：%s"},
+	msgWhySession:      {"the server no longer has this session", "服务器已不再保留此会话"},
+	msgWhyTooLarge:     {"the reply is too large", "应答过大"},
+	msgWhyProtocol:     {"the server's answer is not a valid MCP answer", "服务器的答复不是有效的 MCP 应答"},
+	msgWhyRefused:      {"the connection was refused", "连接被拒绝"},
+	msgWhyReset:        {"the connection was reset", "连接被重置"},
 
 	// Editor labels (describe.go).
 	msgKindLabel:        {"Remote MCP Tool", "远程 MCP 工具"},
