@@ -695,7 +695,8 @@ func (x *execution) beginAbort(node, reason string, fail bool) bool {
 	}
 	x.mode = modeAborting
 	x.failRun = fail
-	x.run = r
+	// Only the fields the abort changed: node goroutines read x.run.ID.
+	x.run.Status, x.run.Reason, x.run.FailedNode, x.run.State = r.Status, r.Reason, r.FailedNode, r.State
 	x.cancel()
 	x.abortStart = time.Now()
 	x.deadline = time.After(x.e.abortTimeout() + hookGrace)
