@@ -23,12 +23,12 @@ func (f fakeOAuth) SignIn(ctx context.Context, req SignInRequest) (SignedIn, err
 
 // waitText waits until l reads as want says (the sign-in runs off the UI
 // thread and hands its outcome back through fyne.Do).
-func waitText(t *testing.T, l interface{ Text() string }, want func(string) bool) string {
+func waitText(t *testing.T, w *Window, l interface{ Text() string }, want func(string) bool) string {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		var s string
-		fyne.DoAndWait(func() { s = l.Text() })
+		onUI(w, func() { s = l.Text() }) // as the window's own fyne.Do calls do (run.go)
 		if want(s) || time.Now().After(deadline) {
 			return s
 		}
@@ -70,11 +70,11 @@ func TestSignInDialog(t *testing.T) {
 		t.Errorf("default name %q, want the host", v.name.Text)
 	}
 	fyne.DoAndWait(func() { v.client.SetText("cid-1"); test.Tap(v.start) })
-	if s := waitText(t, labelText{v}, func(s string) bool { return strings.Contains(s, "Waiting") }); !strings.Contains(s, "Waiting for the browser") {
+	if s := waitText(t, w, labelText{v}, func(s string) bool { return strings.Contains(s, "Waiting") }); !strings.Contains(s, "Waiting for the browser") {
 		t.Fatalf("status while the browser is out: %q", s)
 	}
 	close(release)
-	s := waitText(t, labelText{v}, func(s string) bool { return strings.HasPrefix(s, "✓") })
+	s := waitText(t, w, labelText{v}, func(s string) bool { return strings.HasPrefix(s, "✓") })
 	if s != "✓ Signed in to https://mcp.example:443 as ada with scopes tools:read." {
 		t.Errorf("status after sign-in: %q", s)
 	}
@@ -92,18 +92,18 @@ func TestSignInDialog(t *testing.T) {
 	release = make(chan struct{})
 	fyne.DoAndWait(func() { v = w.showSignInAs("https://mcp.example/mcp", "", SignInMCP, nil) })
 	fyne.DoAndWait(func() { test.Tap(v.start) })
-	waitText(t, labelText{v}, func(s string) bool { return strings.Contains(s, "Waiting") })
+	waitText(t, w, labelText{v}, func(s string) bool { return strings.Contains(s, "Waiting") })
 	fyne.DoAndWait(func() { test.Tap(v.cancel) })
-	if s := waitText(t, labelText{v}, func(s string) bool { return strings.Contains(s, "cancel") }); s != "Sign-in cancelled." {
+	if s := waitText(t, w, labelText{v}, func(s string) bool { return strings.Contains(s, "cancel") }); s != "Sign-in cancelled." {
 		t.Errorf("after Cancel: %q", s)
 	}
 
 	// Denied.
 	fyne.DoAndWait(func() { v = w.showSignInAs("https://deny.example/mcp", "", SignInMCP, nil) })
 	fyne.DoAndWait(func() { test.Tap(v.start) })
-	waitText(t, labelText{v}, func(s string) bool { return strings.Contains(s, "Waiting") })
+	waitText(t, w, labelText{v}, func(s string) bool { return strings.Contains(s, "Waiting") })
 	close(release)
-	if s := waitText(t, labelText{v}, func(s string) bool { return strings.HasPrefix(s, "✗") }); !strings.Contains(s, "denied at the server") {
+	if s := waitText(t, w, labelText{v}, func(s string) bool { return strings.HasPrefix(s, "✗") }); !strings.Contains(s, "denied at the server") {
 		t.Errorf("denied: %q", s)
 	}
 }

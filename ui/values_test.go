@@ -124,9 +124,14 @@ func TestValues_ReadableAndFiles(t *testing.T) {
 
 	// Open hands a copy of the file's bytes to the desktop.
 	onUI(w, func() { test.Tap(buttons["Open"]) })
-	for deadline := time.Now().Add(10 * time.Second); len(opened) == 0 && time.Now().Before(deadline); {
+	// opened is written inside the window's fyne.Do (under its lock): read it there too.
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+		n := 0
+		onUI(w, func() { n = len(opened) })
+		if n > 0 {
+			break
+		}
 		time.Sleep(20 * time.Millisecond)
-		onUI(w, func() {})
 	}
 	if len(opened) != 1 || opened[0].Scheme != "file" || !strings.HasSuffix(opened[0].Path, "/report.txt") {
 		t.Fatalf("Open handed %v to the desktop, want one file URL ending in report.txt", opened)
