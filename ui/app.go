@@ -3,7 +3,6 @@ package ui
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -840,21 +839,10 @@ func (w *Window) SetLanguage(code string) {
 // --- demo agent and samples ---
 
 func (w *Window) startDemo() {
-	if w.demoURL != "" {
-		w.setStatus(lang.X("help.demo_running", "Demo agent running at") + " " + w.demoURL)
-		return
-	}
-	if w.deps.StartDemoAgent == nil {
-		w.showError(errors.New(lang.X("help.demo_missing", "this build has no demo agent")))
-		return
-	}
-	u, stop, err := w.deps.StartDemoAgent()
-	if err != nil {
-		w.showError(fmt.Errorf("start demo agent: %w", err))
-		return
-	}
-	w.demoURL, w.demoStop = u, stop
-	w.setStatus(lang.X("help.demo_running", "Demo agent running at") + " " + u)
+	w.startBuiltIn(builtIn{url: &w.demoURL, stop: &w.demoStop, start: w.deps.StartDemoAgent,
+		running: lang.X("help.demo_running", "Demo agent running at"),
+		missing: lang.X("help.demo_missing", "this build has no demo agent"),
+		failed:  "start demo agent"})
 }
 
 // DemoAgentURL is where Workrun starts its built-in demo agent when the
@@ -932,10 +920,13 @@ func isLoopbackDemo(u, demo string) bool {
 
 // usesDemo reports whether a Remote Agent node of wf calls the demo agent's
 // fixed address.
-func usesDemo(wf workrun.Workflow) bool {
+func usesDemo(wf workrun.Workflow) bool { return callsURL(wf, workrun.ProtocolA2A, DemoAgentURL) }
+
+// callsURL reports whether a node of wf calls protocol at url.
+func callsURL(wf workrun.Workflow, protocol, url string) bool {
 	for _, n := range wf.Nodes {
-		for _, key := range keysOf(n.Type, workrun.ValueURL, workrun.ProtocolA2A) {
-			if strings.TrimSuffix(configString(n.Config, key), "/") == DemoAgentURL {
+		for _, key := range keysOf(n.Type, workrun.ValueURL, protocol) {
+			if strings.TrimSuffix(configString(n.Config, key), "/") == url {
 				return true
 			}
 		}

@@ -3,7 +3,6 @@ package ui
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"fyne.io/fyne/v2/lang"
 
@@ -49,23 +48,42 @@ func init() {
 	SampleInputs["Remote MCP demo"] = map[string]string{"topic": "solar panels on flat roofs"}
 }
 
+// builtIn is a demo server the window starts on loopback: the demo agent
+// or the demo MCP server.
+type builtIn struct {
+	url   *string // where it runs once started
+	stop  *func()
+	start func() (string, func(), error) // nil: the build has none
+	// running precedes the URL in the status bar; missing is the error
+	// without start; failed names the step in a start error.
+	running, missing, failed string
+}
+
+// startBuiltIn starts s once and says where it runs.
+func (w *Window) startBuiltIn(s builtIn) {
+	if *s.url != "" {
+		w.setStatus(s.running + " " + *s.url)
+		return
+	}
+	if s.start == nil {
+		w.showError(errors.New(s.missing))
+		return
+	}
+	u, stop, err := s.start()
+	if err != nil {
+		w.showError(fmt.Errorf("%s: %w", s.failed, err))
+		return
+	}
+	*s.url, *s.stop = u, stop
+	w.setStatus(s.running + " " + u)
+}
+
 // startDemoMCP starts the demo MCP server once and says where it runs.
 func (w *Window) startDemoMCP() {
-	if w.mcpURL != "" {
-		w.setStatus(lang.X("help.demo_mcp_running", "Demo MCP server running at") + " " + w.mcpURL)
-		return
-	}
-	if w.deps.StartDemoMCP == nil {
-		w.showError(errors.New(lang.X("help.demo_mcp_missing", "this build has no demo MCP server")))
-		return
-	}
-	u, stop, err := w.deps.StartDemoMCP()
-	if err != nil {
-		w.showError(fmt.Errorf("%s: %w", lang.X("help.demo_mcp_failed", "start the demo MCP server"), err))
-		return
-	}
-	w.mcpURL, w.mcpStop = u, stop
-	w.setStatus(lang.X("help.demo_mcp_running", "Demo MCP server running at") + " " + u)
+	w.startBuiltIn(builtIn{url: &w.mcpURL, stop: &w.mcpStop, start: w.deps.StartDemoMCP,
+		running: lang.X("help.demo_mcp_running", "Demo MCP server running at"),
+		missing: lang.X("help.demo_mcp_missing", "this build has no demo MCP server"),
+		failed:  lang.X("help.demo_mcp_failed", "start the demo MCP server")})
 }
 
 // openMCPSample is Help → Sample: Remote MCP demo: it starts the demo MCP
@@ -83,16 +101,7 @@ func (w *Window) openMCPSample() {
 
 // usesDemoMCP reports whether a node of wf calls the demo MCP server's
 // fixed address.
-func usesDemoMCP(wf workrun.Workflow) bool {
-	for _, n := range wf.Nodes {
-		for _, key := range keysOf(n.Type, workrun.ValueURL, workrun.ProtocolMCP) {
-			if strings.TrimSuffix(configString(n.Config, key), "/") == DemoMCPURL {
-				return true
-			}
-		}
-	}
-	return false
-}
+func usesDemoMCP(wf workrun.Workflow) bool { return callsURL(wf, workrun.ProtocolMCP, DemoMCPURL) }
 
 // sampleHint is what the run-inputs dialog says above a sample's inputs:
 // the demo agent's words for a workflow that calls it, what the demo MCP
