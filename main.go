@@ -115,6 +115,21 @@ func runGUI(ctx context.Context, env *cli.Env) error {
 	defer p.engine.Close(context.WithoutCancel(ctx))
 	d := guiDeps(p)
 	d.About = aboutInfo(env.DataDir)
+	// Every quit of the window ends the process itself, once the window has
+	// saved its work (ui/exit.go): the deferred closes above run only when
+	// Fyne ends its loop on its own.
+	d.Exit = func() {
+		code := 0
+		if err := p.engine.Close(context.WithoutCancel(ctx)); err != nil {
+			fmt.Fprintf(env.Stderr, "workrun: %v\n", err)
+			code = 1
+		}
+		if err := p.store.Close(); err != nil {
+			fmt.Fprintf(env.Stderr, "workrun: close the data directory: %v\n", err)
+			code = 1
+		}
+		os.Exit(code)
+	}
 	return ui.Run(d)
 }
 

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"image"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -44,8 +45,7 @@ func TestGUIRunsSampleAgainstDemoAgent(t *testing.T) {
 	scr.shots = filepath.Join(g.tmp, "steps")
 
 	// Help → Sample: Remote Agent demo.
-	scr.click(t, 287, 14)
-	scr.click(t, 368, 83)
+	scr.menuItem(t, menuHelpX, "Sample: Remote Agent demo")
 	scr.waitTitle(t, app, win, "^Workrun — Remote Agent demo$")
 	scr.shot(t, "1-sample")
 
@@ -262,6 +262,23 @@ func (s *screen) typeText(t *testing.T, text string) {
 	settle()
 }
 
+// Where the menu bar's menus are (x; the bar is at y=14), the same in
+// English and Chinese.
+const (
+	menuFileX     = 27
+	menuSettingsX = 226
+	menuHelpX     = 287
+)
+
+// menuItem opens the menu at x on the menu bar and clicks its item label,
+// found on the screen by its text (guitext_test.go): an item's position
+// moves whenever the menu gains one.
+func (s *screen) menuItem(t *testing.T, x int, label string) {
+	t.Helper()
+	s.click(t, x, 14)
+	s.clickTextIn(t, image.Rect(max(0, x-30), 22, min(s.width, x+560), s.height), label)
+}
+
 // drag presses the button at (x0, y0), moves in steps to (x1, y1) and lets go.
 func (s *screen) drag(t *testing.T, x0, y0, x1, y1 int) {
 	t.Helper()
@@ -416,8 +433,7 @@ func TestGUIWindowFitsScreen(t *testing.T) {
 			scr.waitTitle(t, app, win, "•$") // the nodes were added: unsaved changes
 
 			// The sample, its agent's URL made long by typing, and a run.
-			scr.click(t, 287, 14)
-			scr.click(t, 368, 83)
+			scr.menuItem(t, menuHelpX, "Sample: Remote Agent demo")
 			scr.waitTitle(t, app, win, "^Workrun — Remote Agent demo$")
 			x, y := sampleNodeCentre(w0, h0, 300, 120)
 			scr.click(t, x, y)
@@ -426,7 +442,12 @@ func TestGUIWindowFitsScreen(t *testing.T) {
 			scr.typeText(t, "http://127.0.0.1:9/"+strings.Repeat("a-very-long-path-", 17))
 			fits("typing a long URL")
 			scr.click(t, 416, 49)
-			time.Sleep(time.Second)
+			// The inputs dialog is up before its Run is pressed: on a loaded
+			// machine (the app built with -race) it may take seconds.
+			if _, ok := scr.waitText(t, image.Rect(0, 0, w0, h0), "Run inputs", 60*time.Second); !ok {
+				scr.shot(t, "no-inputs-dialog")
+				t.Fatalf("the run inputs dialog did not open (steps in %s)", scr.shots)
+			}
 			dx, dy := (1280-w0)/2, (800-h0)/2
 			scr.click(t, inputsRunX-dx, inputsRunY-dy)
 			scr.waitTitle(t, app, win, "— failed$")

@@ -57,14 +57,20 @@ func TestGUIFailureHandlingRetryAndErrorBranch(t *testing.T) {
 	env := append(withDisplay(appEnv(g.home), scr.display), sessionKeyring(t, g.home)...)
 	app := startApp(t, g.bin, []string{"--data-dir", g.dataDir}, env)
 	win := scr.waitWindow(t, app, "^Workrun( |$)")
-	time.Sleep(time.Second) // the window takes the screen's size once shown
-	if w, h := scr.windowSize(t, win); w != 1024 || h > 700 {
+	// The window takes the screen's size once shown; on a loaded machine
+	// (the app built with -race) that can take a while.
+	w, h := scr.windowSize(t, win)
+	for deadline := time.Now().Add(60 * time.Second); (w != 1024 || h > 700) && time.Now().Before(deadline); {
+		time.Sleep(500 * time.Millisecond)
+		w, h = scr.windowSize(t, win)
+	}
+	time.Sleep(time.Second)
+	if w != 1024 || h > 700 {
 		t.Fatalf("window %dx%d on a 1024x700 screen", w, h)
 	}
 
 	// File → Import from a typed path…, the path typed into its entry.
-	scr.click(t, 27, 14)
-	scr.click(t, 105, 167)
+	scr.menuItem(t, menuFileX, "Import from a typed path…")
 	scr.click(t, 530, 327)
 	scr.typeText(t, flow)
 	scr.click(t, 558, 367)
@@ -143,8 +149,7 @@ func TestGUIFailureHandlingRetryAndErrorBranch(t *testing.T) {
 					scr.shot(t, "timeout")
 					t.Fatalf("the window never switched to Chinese (steps in %s)", scr.shots)
 				}
-				scr.click(t, 226, 14)
-				scr.click(t, 256, 122)
+				scr.menuItem(t, menuSettingsX, "简体中文")
 				for end := time.Now().Add(20 * time.Second); !switched && time.Now().Before(end); time.Sleep(300 * time.Millisecond) {
 					switched = strings.HasSuffix(strings.TrimSpace(scr.run(t, "getwindowname", win)), "— 成功")
 				}

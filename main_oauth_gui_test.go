@@ -53,8 +53,11 @@ func TestGUISignIn(t *testing.T) {
 
 			// Help → Sample: Remote Agent demo; select its agent and type
 			// the protected agent's URL.
-			scr.click(t, 287, 14)
-			scr.click(t, 368, 83)
+			sample := "Sample: Remote Agent demo"
+			if c.lang == "zh" {
+				sample = "示例：远程智能体演示"
+			}
+			scr.menuItem(t, menuHelpX, sample)
 			scr.waitTitle(t, app, win, "^Workrun — .+$")
 			time.Sleep(2 * time.Second) // the sample is fitted into the canvas
 			x, y := sampleNodeCentre(w0, h0, 300, 120)

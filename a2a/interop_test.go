@@ -118,8 +118,11 @@ func userMessage(text string, extra ...a2a.Part) a2a.Message {
 	}
 }
 
+// ictx bounds one interop step. It is a liveness bound, not a speed
+// claim: make test may run beside a build on 2 cores, where a 3 MiB file
+// sent to the a2a-go server once took over 30 s.
 func ictx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	t.Cleanup(cancel)
 	return ctx
 }

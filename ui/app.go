@@ -60,12 +60,17 @@ func Run(d Deps) error {
 			w.stop()
 			fyne.Do(func() {
 				if onUIGoroutine() {
-					a.Quit()
+					w.exit()
 				}
 			})
 		}
 	}()
 	a.Lifecycle().SetOnStarted(func() {
+		go func() {
+			if err := takeSignals(sigs); err != nil {
+				fyne.LogError("take SIGINT/SIGTERM from Fyne's watcher", err)
+			}
+		}()
 		// Never larger than the screen: 1280×800 where it fits, else the
 		// screen's size (the layout works from 1024×640 up).
 		if sw, sh, ok := screenSize(); ok {
@@ -74,13 +79,10 @@ func Run(d Deps) error {
 	})
 	w.win.SetCloseIntercept(w.requestQuit)
 	w.win.ShowAndRun()
-	// A quit from outside (SIGTERM, the menu) ends the loop without the
-	// close intercept: save what changed without touching the widgets.
-	if w.doc.Dirty() {
-		if _, err := w.wfs.SaveWorkflow(context.WithoutCancel(w.ctx), w.wfID, w.doc.Workflow()); err != nil {
-			fyne.LogError("save the open workflow at exit", err)
-		}
-	}
+	// Only a loop that Fyne ended by itself comes here (every quit of ours
+	// ends in w.exit, exit.go): save what changed without touching the
+	// widgets.
+	w.saveAtExit()
 	w.Close()
 	return nil
 }
@@ -103,6 +105,8 @@ type Window struct {
 	demoMCP     // the built-in demo MCP server this window started (help_samples.go)
 
 	rs runState // run-related app state (run.go)
+
+	closed bool // Close ran (exit.go)
 }
 
 // editorState is the workflow being edited and what is known about it.
@@ -189,6 +193,10 @@ func NewWindow(a fyne.App, d Deps) *Window {
 
 // Close ends the event subscription and the demo agent.
 func (w *Window) Close() {
+	if w.closed {
+		return
+	}
+	w.closed = true
 	if w.unsub != nil {
 		w.unsub()
 	}

@@ -55,6 +55,10 @@ type Deps struct {
 	// StartDemoMCP starts the built-in demo MCP server on loopback
 	// (Help → Sample: Remote MCP demo); url is its MCP endpoint.
 	StartDemoMCP func() (url string, stop func(), err error)
+	// Exit ends the process once the window has saved its work and let go
+	// of the engine (exit.go); it does not return. nil quits the Fyne app
+	// instead (tests).
+	Exit func()
 	// Templates holds the shipped example workflows (*.json) that File →
 	// New from template offers; nil offers none.
 	Templates fs.FS

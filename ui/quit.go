@@ -76,14 +76,14 @@ func (w *Window) leaveAndQuit() {
 }
 
 // quitNow ends the window's context (no goroutine of the app layer hands
-// the driver work after this), then the app.
+// the driver work after this), then the window and the process (exit.go).
 func (w *Window) quitNow() {
 	w.stop()
 	if w.rs.quit != nil {
 		w.rs.quit()
 		return
 	}
-	w.app.Quit()
+	w.exit()
 }
 
 // quitItem is File → Quit with Ctrl+Q; Fyne keeps it as the menu's quit
