@@ -73,8 +73,6 @@ const (
 	msgWhyHTTPRPC           msgID = "remoteagent.why_http_rpc"
 	msgWhyRPC               msgID = "remoteagent.why_rpc"
 	msgWhyProtocol          msgID = "remoteagent.why_protocol"
-	msgWhyRefused           msgID = "remoteagent.why_refused"
-	msgWhyReset             msgID = "remoteagent.why_reset"
 	msgSaveFailed           msgID = "remoteagent.save_failed"
 )
 
@@ -184,8 +182,6 @@ func catalogue() map[msgID][2]string {
 		msgWhyHTTPRPC:           {"HTTP %d: error %d: %s", "HTTP %d：错误 %d：%s"},
 		msgWhyRPC:               {"JSON-RPC error %d: %s", "智能体返回错误 %d：%s"},
 		msgWhyProtocol:          {"the agent's answer is not valid A2A JSON-RPC", "智能体的答复不是有效的 A2A JSON-RPC"},
-		msgWhyRefused:           {"the connection was refused", "连接被拒绝"},
-		msgWhyReset:             {"the connection was reset", "连接被重置"},
 		msgSaveFailed:           {"saving the remote call record failed: %s", "保存远程调用记录失败：%s"},
 
 		// Editor labels (describe.go).

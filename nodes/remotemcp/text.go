@@ -94,8 +94,6 @@ const (
 	msgWhySession        msgID = "remotemcp.why_session"
 	msgWhyTooLarge       msgID = "remotemcp.why_too_large"
 	msgWhyProtocol       msgID = "remotemcp.why_protocol"
-	msgWhyRefused        msgID = "remotemcp.why_refused"
-	msgWhyReset          msgID = "remotemcp.why_reset"
 )
 
 // Configuration errors Compile returns: the window shows them in the
@@ -198,8 +196,6 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgWhySession:      {"the server no longer has this session", "服务器已不再保留此会话"},
 	msgWhyTooLarge:     {"the reply is too large", "应答过大"},
 	msgWhyProtocol:     {"the server's answer is not a valid MCP answer", "服务器的答复不是有效的 MCP 应答"},
-	msgWhyRefused:      {"the connection was refused", "连接被拒绝"},
-	msgWhyReset:        {"the connection was reset", "连接被重置"},
 
 	// Editor labels (describe.go).
 	msgKindLabel:        {"Remote MCP Tool", "远程 MCP 工具"},
