@@ -214,6 +214,7 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgTaskNever:        {"never (a plain call)", "从不（普通调用）"},
 	msgLabelCleanupTool: {"Cleanup tool on failure (same server)", "失败时的清理工具（同一服务器）"},
 	msgLabelCleanupArgs: {"Cleanup tool's arguments (a JSON object; templates may name this node's outputs)", "清理工具的参数（JSON 对象；模板可引用本节点的输出）"},
+	msgLabelAnswers:     {"Answers to the server's first form (a JSON object: field → template; empty: a person answers)", "对服务器第一个表单的回答（JSON 对象：字段 → 模板；留空则由人回答）"},
 	// Configuration errors Compile returns (workrun.Problem renders them).
 	msgCfgURLRequired: {"remote MCP config: url is required", "远程 MCP 配置：必须填写 url"},
 	msgCfgDecode:      {"remote MCP config: %v", "远程 MCP 配置有误：%v"},
