@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
 	"workrun/workrun"
 )
 
@@ -25,7 +28,7 @@ func (h *historyRuns) fake() *fakeRuns {
 			defer h.mu.Unlock()
 			var out []workrun.Run
 			for _, r := range h.runs {
-				if (f.WorkflowID == "" || r.WorkflowID == f.WorkflowID) && (f.Status == "" || r.Status == f.Status) {
+				if (f.WorkflowID == "" || r.WorkflowID == f.WorkflowID) && (f.Status == "" || r.Status == f.Status) && f.Matches(r) {
 					out = append(out, r)
 				}
 			}
@@ -152,6 +155,79 @@ func TestRunPanel_SwitchesBetweenTheWorkflowsRecentRuns(t *testing.T) {
 		}
 		if picked, opts := w.panel.recentTexts(); picked != "" || opts != nil {
 			t.Errorf("a workflow with one run lists %q / %q to switch to", picked, opts)
+		}
+	})
+}
+
+// TestRecords_SearchAndOpenInEditor: the run records' search box asks the
+// store for the runs matching its text — by workflow name, run id, status
+// (also by its Chinese name in a Chinese window) or failure reason — and
+// each row's Open in editor opens that run's workflow as it is now.
+func TestRecords_SearchAndOpenInEditor(t *testing.T) {
+	wfs := newMemWorkflows()
+	alpha, _ := wfs.SaveWorkflow(t.Context(), "", helloFlow("Alpha"))
+	beta, _ := wfs.SaveWorkflow(t.Context(), "", helloFlow("Beta"))
+	now := time.Now()
+	h := &historyRuns{runs: []workrun.Run{
+		{ID: "run-a1", WorkflowID: alpha.ID, WorkflowName: "Alpha", Workflow: alpha.Workflow, Status: workrun.RunSucceeded, CreatedAt: now.Add(-time.Minute), EndedAt: now},
+		{ID: "run-b2", WorkflowID: beta.ID, WorkflowName: "Beta", Workflow: helloFlow("Beta (old)"), Status: workrun.RunFailed, Reason: "check: exit status 3", FailedNode: "check", CreatedAt: now.Add(-time.Hour), EndedAt: now},
+		{ID: "run-b1", WorkflowID: beta.ID, WorkflowName: "Beta", Workflow: beta.Workflow, Status: workrun.RunStopped, CreatedAt: now.Add(-2 * time.Hour), EndedAt: now},
+	}}
+	w := newTestWindow(t, Deps{Engine: &fakeEngine{}, Workflows: wfs, Runs: h.fake()})
+	v := w.records
+	onUI(w, func() { w.reloadList("") })
+	ids := func() []string {
+		var out []string
+		onUI(w, func() {
+			for _, r := range v.runs {
+				out = append(out, r.ID)
+			}
+		})
+		return out
+	}
+	for _, c := range []struct {
+		text, lang string
+		want       []string
+	}{
+		{"", "en", []string{"run-a1", "run-b2", "run-b1"}},
+		{"beta", "en", []string{"run-b2", "run-b1"}},
+		{"A1", "en", []string{"run-a1"}},
+		{"exit status", "en", []string{"run-b2"}},
+		{"stopped", "en", []string{"run-b1"}},
+		{"失败", "zh-Hans", []string{"run-b2"}},
+		{"停止", "zh-Hans", []string{"run-b1"}},
+	} {
+		SetupLanguage(c.lang)
+		waitRecords(t, w, func() {
+			if v.search.Text == c.text {
+				v.Reload() // SetText of the same text changes nothing
+			} else {
+				v.search.SetText(c.text)
+			}
+		})
+		if got := ids(); !slices.Equal(got, c.want) {
+			t.Errorf("search %q (%s) lists %v, want %v", c.text, c.lang, got, c.want)
+		}
+	}
+	SetupLanguage("en")
+	waitRecords(t, w, func() { v.search.SetText("exit status") })
+	onUI(w, func() {
+		w.tabs.SelectIndex(3) // Run records
+		var edit *widget.Button
+		for _, o := range test.LaidOutObjects(v.Object()) {
+			if b, ok := o.(*widget.Button); ok && b.Text == "Open in editor" && b.Visible() {
+				edit = b
+			}
+		}
+		if edit == nil {
+			t.Fatal("the run records row has no Open in editor")
+		}
+		test.Tap(edit)
+		if w.wfID != beta.ID || !sameWorkflow(w.doc.Workflow(), beta.Workflow) {
+			t.Errorf("Open in editor opened %q %q, want Beta as saved", w.wfID, w.doc.Workflow().Name)
+		}
+		if w.tabs.SelectedIndex() != 0 {
+			t.Errorf("Open in editor left tab %d shown, want the Run tab", w.tabs.SelectedIndex())
 		}
 	})
 }
