@@ -44,24 +44,25 @@ type RunPanel struct {
 	dirtyHeader, dirtyNodes, dirtyDetail, dirtyMsgs bool
 	listShown                                       time.Time // last redraw of the message list
 
-	header   *widget.Label
-	note     *widget.Label // what the app layer says of the run shown (an older version)
-	reason   *widget.Label
-	actions  *fyne.Container
-	recent   *widget.Select // the workflow's recent runs (runpanel_recent.go)
-	nodeList *widget.List
-	title    *widget.Label
-	nodeErr  *widget.Label
-	decision *fyne.Container
-	ask      *fyne.Container // a remote's question (question.go)
-	askView  *questionView
-	askPrev  *questionView    // the last one shown, until another is
-	detail   *container.Split // the node's detail above its messages
-	vals     *ValuesView      // the selected node's inputs and outputs
-	msgList  *widget.List
-	shown    *msgLog // messages of sel
-	shownN   int     // how many of them the list shows (as of its last redraw)
-	root     fyne.CanvasObject
+	header    *widget.Label
+	note      *widget.Label // what the app layer says of the run shown (an older version)
+	reason    *widget.Label
+	actions   *fyne.Container
+	recent    *widget.Select // the workflow's recent runs (runpanel_recent.go)
+	recentBox *fyne.Container
+	nodeList  *widget.List
+	title     *widget.Label
+	nodeErr   *widget.Label
+	decision  *fyne.Container
+	ask       *fyne.Container // a remote's question (question.go)
+	askView   *questionView
+	askPrev   *questionView    // the last one shown, until another is
+	detail    *container.Split // the node's detail above its messages
+	vals      *ValuesView      // the selected node's inputs and outputs
+	msgList   *widget.List
+	shown     *msgLog // messages of sel
+	shownN    int     // how many of them the list shows (as of its last redraw)
+	root      fyne.CanvasObject
 
 	runFromBox *fyne.Container // Run from here / Test this node (runpanel_runfrom.go)
 	recentRuns []workrun.Run   // the runs recent lists, in its order
@@ -108,7 +109,7 @@ func NewRunPanel(readOnly bool) *RunPanel {
 	p.note.Wrapping = fyne.TextWrapWord
 	p.note.Hide()
 	p.actions = container.NewHBox()
-	p.recent = p.newRecentSelect()
+	p.newRecent()
 
 	p.nodeList = widget.NewList(func() int { return len(p.order) },
 		func() fyne.CanvasObject {
@@ -168,7 +169,7 @@ func NewRunPanel(readOnly bool) *RunPanel {
 	p.detail = detail
 	split := container.NewHSplit(p.nodeList, detail)
 	split.Offset = 0.34
-	p.root = container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(p.recent, p.actions), p.header), p.note, p.reason), nil, nil, nil, split)
+	p.root = container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(p.recentBox, p.actions), p.header), p.note, p.reason), nil, nil, nil, split)
 	p.reset("")
 	p.Flush()
 	return p

@@ -3,8 +3,12 @@ package ui
 import (
 	"fmt"
 	"slices"
+	"time"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"workrun/workrun"
@@ -18,8 +22,14 @@ import (
 // recentLimit is how many of a workflow's newest runs the panel lists.
 const recentLimit = 15
 
-// newRecentSelect makes the header's run picker, hidden until SetRecent
-// lists more than one run.
+// newRecent makes the header's run picker (in recentBox), hidden until
+// SetRecent lists more than one run.
+func (p *RunPanel) newRecent() {
+	p.recent = p.newRecentSelect()
+	p.recentBox = container.New(recentWidth{p.recent}, p.recent)
+	p.recentBox.Hide()
+}
+
 func (p *RunPanel) newRecentSelect() *widget.Select {
 	s := widget.NewSelect(nil, nil)
 	s.PlaceHolder = lang.X("run.recent", "Recent runs")
@@ -32,8 +42,28 @@ func (p *RunPanel) newRecentSelect() *widget.Select {
 			p.OnPickRun(p.recentRuns[i].ID)
 		}
 	}
-	s.Hide()
 	return s
+}
+
+// recentWidth gives the run picker the width of its longest option, so a
+// run's time, id and status show whole.
+type recentWidth struct{ s *widget.Select }
+
+func (l recentWidth) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	m := l.s.MinSize()
+	w := float32(0)
+	for _, o := range l.s.Options {
+		w = max(w, fyne.MeasureText(o, theme.TextSize(), fyne.TextStyle{}).Width)
+	}
+	// The text's padding on both sides and the drop-down icon.
+	return fyne.NewSize(max(m.Width, w+4*theme.InnerPadding()+theme.IconInlineSize()), m.Height)
+}
+
+func (l recentWidth) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.Position{})
+		o.Resize(size)
+	}
 }
 
 // SetRecent lists a workflow's recent runs, newest first, with the run
@@ -65,15 +95,21 @@ func (p *RunPanel) SetRecent(rs []workrun.Run) {
 	s.OnChanged = nil
 	s.Selected = sel
 	s.OnChanged = changed
-	s.Hidden = len(opts) < 2
+	p.recentBox.Hidden = len(opts) < 2
 	s.Refresh()
+	p.recentBox.Refresh()
 }
 
-// recentLine is how the picker names a run: its start, id and status.
+// recentLine is how the picker names a run: its start (the time of day
+// for today's runs), id and status.
 func recentLine(r workrun.Run) string {
 	when := ""
-	if !r.CreatedAt.IsZero() {
-		when = r.CreatedAt.Local().Format("01-02 15:04:05") + " · "
+	if t := r.CreatedAt.Local(); !t.IsZero() {
+		layout := "01-02 15:04:05"
+		if y, m, d := t.Date(); y == time.Now().Year() && m == time.Now().Month() && d == time.Now().Day() {
+			layout = "15:04:05"
+		}
+		when = t.Format(layout) + " · "
 	}
 	return fmt.Sprintf("%s%s · %s", when, shortID(r.ID), StatusLabel(string(r.Status)))
 }

@@ -3,7 +3,7 @@ package ui
 // recentTexts returns the run picker's options and the one picked, as
 // shown ("" and nil when hidden).
 func (p *RunPanel) recentTexts() (picked string, opts []string) {
-	if !p.recent.Visible() {
+	if !p.recentBox.Visible() {
 		return "", nil
 	}
 	return p.recent.Selected, p.recent.Options
