@@ -3,11 +3,7 @@
 package main
 
 import (
-	"bytes"
 	"image"
-	"image/png"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -62,7 +58,7 @@ func historyInWindow(t *testing.T, g guiTest, lng string) {
 		"nodes":[{"id":"start","type":"start","position":{"x":40,"y":120}}],"edges":[]}`)
 	seeded := seedRun(t, data, otherID, "Other", workrun.RunFailed, "seeded failure "+lng)
 	scr, app, win := openQuestionWindow(t, g, lng, "history-"+lng, data, "History")
-	firstRow := scr.selectedListRow(t, g.importTool)
+	firstRow := scr.selectedListRow(t)
 
 	// The first run: the workflow as saved.
 	scr.key(t, "ctrl+r")
@@ -116,7 +112,7 @@ func historyInWindow(t *testing.T, g guiTest, lng string) {
 	keepQuestionShot(t, g, scr, app, "history-"+lng)
 
 	// Run again runs the workflow as saved now.
-	x, y := scr.headerButton(t, g.importTool, divider)
+	x, y := scr.headerButton(t, divider)
 	scr.click(t, x, y)
 	runs := historyRuns(t, g.bin, data, histID, 2)
 	scr.waitTitle(t, app, win, "^Workrun — History"+titleSucceeded)
@@ -204,22 +200,6 @@ func seedRun(t *testing.T, data, wfID, name string, st workrun.RunStatus, reason
 	return r.ID
 }
 
-// grab is the screen as an image.
-func (s *screen) grab(t *testing.T, importTool string) image.Image {
-	t.Helper()
-	cmd := exec.Command(importTool, "-window", "root", "png:-")
-	cmd.Env = withDisplay(os.Environ(), s.display)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("import: %v", err)
-	}
-	img, err := png.Decode(bytes.NewReader(out))
-	if err != nil {
-		t.Fatalf("import's picture: %v", err)
-	}
-	return img
-}
-
 type point struct{ x, y int }
 
 // portSet holds the canvas's ports: filled (out) and ring (in) ports.
@@ -250,7 +230,7 @@ var portBlue = [3]int{0x29, 0x6f, 0xf6}
 // for an in port; ordered left to right.
 func (s *screen) canvasPorts(t *testing.T, importTool string) portSet {
 	t.Helper()
-	img := s.grab(t, importTool)
+	img := s.capture(t)
 	y0, y1 := 75, runPanelDivider(t, importTool, s)-2
 	seen := map[point]bool{}
 	var ps portSet
@@ -293,6 +273,23 @@ func (s *screen) canvasPorts(t *testing.T, importTool string) portSet {
 	return ps
 }
 
+// band finds the first run of pixels near rgb (within d) in column x of
+// img between y0 and y1: its top and bottom rows (-1, -1 for none).
+func band(img image.Image, x, y0, y1 int, rgb [3]int, d int) (top, bottom int) {
+	top, bottom = -1, -1
+	for y := y0; y < y1; y++ {
+		if near(img, x, y, rgb, d) {
+			if top < 0 {
+				top = y
+			}
+			bottom = y
+		} else if top >= 0 {
+			break
+		}
+	}
+	return top, bottom
+}
+
 // listRow is the workflow list's selected row: a point in it and the
 // distance to the next row.
 type listRow struct{ x, y, pitch int }
@@ -302,21 +299,11 @@ var listPicked = [3]int{0x11, 0x2c, 0x52}
 
 // selectedListRow finds the picked row of the workflow list, left of the
 // palette, by its colour in the column x=100.
-func (s *screen) selectedListRow(t *testing.T, importTool string) listRow {
+func (s *screen) selectedListRow(t *testing.T) listRow {
 	t.Helper()
-	img := s.grab(t, importTool)
+	img := s.capture(t)
 	const x = 100
-	top, bottom := -1, -1
-	for y := 75; y < s.height/2; y++ {
-		if near(img, x, y, listPicked, 6) {
-			if top < 0 {
-				top = y
-			}
-			bottom = y
-		} else if top >= 0 {
-			break
-		}
-	}
+	top, bottom := band(img, x, 75, s.height/2, listPicked, 6)
 	if top < 0 || bottom-top < 15 {
 		s.shot(t, "no-row")
 		t.Fatalf("no picked row in the workflow list (steps in %s)", s.shots)
@@ -336,21 +323,11 @@ var buttonFace = [3]int{0x28, 0x29, 0x2e}
 // headerButton finds the rightmost button of the run panel's header (under
 // the tabs below the divider): its face in the column 12 px from the right
 // edge, then its left edge along its top row. It returns its centre.
-func (s *screen) headerButton(t *testing.T, importTool string, divider int) (int, int) {
+func (s *screen) headerButton(t *testing.T, divider int) (int, int) {
 	t.Helper()
-	img := s.grab(t, importTool)
+	img := s.capture(t)
 	x := s.width - 12
-	top, bottom := -1, -1
-	for y := divider + 30; y < divider+160 && y < s.height; y++ {
-		if near(img, x, y, buttonFace, 3) {
-			if top < 0 {
-				top = y
-			}
-			bottom = y
-		} else if top >= 0 {
-			break
-		}
-	}
+	top, bottom := band(img, x, divider+30, min(divider+160, s.height), buttonFace, 3)
 	if top < 0 || bottom-top < 20 {
 		s.shot(t, "no-button")
 		t.Fatalf("no button at the right of the run panel's header (steps in %s)", s.shots)
