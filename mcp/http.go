@@ -111,7 +111,7 @@ func (t *HTTPTransport) Send(ctx context.Context, m *Message) (*Reply, error) {
 	case "text/event-stream":
 		rep.Messages = t.stream(ctx, resp, m)
 	case "application/json":
-		rep.Messages = t.single(resp)
+		rep.Messages = t.single(resp, m)
 	default:
 		resp.Body.Close()
 		return nil, fmt.Errorf("%w: reply of type %q", ErrProtocol, clipString(resp.Header.Get("Content-Type"), 60))
@@ -119,10 +119,25 @@ func (t *HTTPTransport) Send(ctx context.Context, m *Message) (*Reply, error) {
 	return rep, nil
 }
 
-// single yields a JSON body as one message.
-func (t *HTTPTransport) single(resp *http.Response) iter.Seq2[json.RawMessage, error] {
+// single yields a JSON body as one message. With a spool (a tool result
+// may come back) the body is read as a stream, its long values going to
+// the spool (readSpooled).
+func (t *HTTPTransport) single(resp *http.Response, m *Message) iter.Seq2[json.RawMessage, error] {
 	return func(yield func(json.RawMessage, error) bool) {
 		defer resp.Body.Close()
+		if m.spool != nil {
+			if resp.ContentLength > m.spool.max {
+				yield(nil, fmt.Errorf("%w: over the %d-byte limit", ErrReplyTooLarge, m.spool.max))
+				return
+			}
+			body, err := readSpooled(resp.Body, m.spool, t.maxReply)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			yield(body, nil)
+			return
+		}
 		if resp.ContentLength > t.maxReply {
 			yield(nil, fmt.Errorf("%w: over the %d-byte limit", ErrReplyTooLarge, t.maxReply))
 			return
