@@ -130,7 +130,7 @@ func (t *HTTPTransport) single(resp *http.Response, m *Message) iter.Seq2[json.R
 				yield(nil, fmt.Errorf("%w: over the %d-byte limit", ErrReplyTooLarge, m.spool.max))
 				return
 			}
-			body, err := readSpooled(resp.Body, m.spool, t.maxReply)
+			body, err := readSpooled(resp.Body, m.spool, t.maxReply, ErrReplyTooLarge)
 			if err != nil {
 				yield(nil, err)
 				return
@@ -210,19 +210,26 @@ func (t *HTTPTransport) stream(ctx context.Context, resp *http.Response, m *Mess
 			gotEvent := false
 			var readErr error
 			for {
-				ev, err := r.Next()
+				data, err := t.next(r, m.spool)
 				if id := r.LastEventID(); id != "" {
 					lastID = id
 				}
 				if ms, ok := r.Retry(); ok {
 					retry = min(time.Duration(ms)*time.Millisecond, maxRetry)
 				}
+				var fatal *fatalEvent
+				if errors.As(err, &fatal) {
+					r.Release()
+					resp.Body.Close()
+					yield(nil, fatal.err)
+					return
+				}
 				if err != nil {
 					readErr = err
 					break
 				}
 				gotEvent = true
-				data := bytes.TrimSpace(ev.Data)
+				data = bytes.TrimSpace(data)
 				if len(data) == 0 {
 					continue // a priming event
 				}
@@ -266,6 +273,36 @@ func (t *HTTPTransport) stream(ctx context.Context, resp *http.Response, m *Mess
 		}
 	}
 }
+
+// next reads one event's data. With a spool the data is streamed through
+// readSpooled, so a tool result's long values go to the spool as they
+// arrive and the event costs no more memory than its other parts (capped
+// at the event limit). A stream error is returned as it is (the stream may
+// be resumed); a refused event is a *fatalEvent.
+func (t *HTTPTransport) next(r *sse.Reader, spool *spoolSet) ([]byte, error) {
+	if spool == nil {
+		ev, err := r.Next()
+		return ev.Data, err
+	}
+	rd, err := r.NextStream()
+	if err != nil {
+		return nil, err
+	}
+	msg, err := readSpooled(rd, spool, t.maxEvent, ErrEventTooLarge)
+	if err != nil {
+		var broken *readError
+		if errors.As(err, &broken) {
+			return nil, broken.err // the stream's own error
+		}
+		return nil, &fatalEvent{err}
+	}
+	return msg, nil
+}
+
+// fatalEvent: an event that ends the reply (refused, or not JSON).
+type fatalEvent struct{ err error }
+
+func (e *fatalEvent) Error() string { return e.err.Error() }
 
 // resume re-opens a legacy reply stream with GET and Last-Event-ID.
 func (t *HTTPTransport) resume(ctx context.Context, m *Message, lastID string) (*http.Response, error) {

@@ -314,11 +314,19 @@ func childRole(parent role, key string) role {
 // encoding/json would, with each long text or structuredContent written to
 // the spool and a placeholder left in out.
 type spoolScanner struct {
-	r      *bufio.Reader
-	read   int64 // bytes taken from r
-	set    *spoolSet
-	out    []byte
-	maxOut int64
+	r    *bufio.Reader
+	read int64 // bytes taken from r
+	set  *spoolSet
+	// out is the message without the spooled values, gathered in blocks
+	// joined once at the end (as readBody): a message refused at maxOut
+	// costs about maxOut, not a doubling buffer.
+	out      []byte
+	blocks   [][]byte
+	outLen   int64
+	maxOut   int64
+	tooLarge error
+	key      []byte // tee of an object key being read (nil: none)
+	longKey  bool
 	// capture: the value being gathered for the spool (nil: out).
 	capture *spoolCapture
 }
@@ -329,10 +337,19 @@ type spoolCapture struct {
 	off, n   int64
 }
 
-// readSpooled reads one message body of at most maxOut bytes in memory
-// (and set.max in all) into a message whose long values are in set.
-func readSpooled(body io.Reader, set *spoolSet, maxOut int64) ([]byte, error) {
-	s := &spoolScanner{r: bufio.NewReaderSize(body, 64<<10), set: set, maxOut: maxOut}
+// readSpooled reads one message (a body, an SSE event's data) of at most
+// maxOut bytes in memory (else tooLarge) and set.max in all into a message
+// whose long values are in set. An empty body is no message (nil, nil).
+// A read error wraps ErrStreamBroken and the reader's error.
+func readSpooled(body io.Reader, set *spoolSet, maxOut int64, tooLarge error) ([]byte, error) {
+	s := &spoolScanner{r: bufio.NewReaderSize(body, 64<<10), set: set, maxOut: maxOut, tooLarge: tooLarge}
+	if _, err := s.skipSpace(); err == io.EOF {
+		return nil, nil
+	} else if err != nil {
+		return nil, s.ioErr(err)
+	}
+	s.r.UnreadByte() //nolint:errcheck // the byte just read
+	s.read--
 	if err := s.value(roleRoot, 0); err != nil {
 		return nil, err
 	}
@@ -341,8 +358,19 @@ func readSpooled(body io.Reader, set *spoolSet, maxOut int64) ([]byte, error) {
 	} else if err != io.EOF {
 		return nil, s.ioErr(err)
 	}
-	return s.out, nil
+	if len(s.blocks) == 0 {
+		return s.out, nil
+	}
+	msg := make([]byte, 0, s.outLen)
+	for i, b := range s.blocks {
+		msg = append(msg, b...)
+		s.blocks[i] = nil
+	}
+	return append(msg, s.out...), nil
 }
+
+// outBlock is the block size of the gathered message.
+const outBlock = 1 << 20
 
 func (s *spoolScanner) syntax(msg string) error {
 	return fmt.Errorf("%w: reply is not JSON-RPC: %s (offset %d)", ErrProtocol, msg, s.read)
@@ -358,8 +386,16 @@ func (s *spoolScanner) ioErr(err error) error {
 		// that does not decode.
 		return s.syntax("unexpected end of JSON input")
 	}
-	return fmt.Errorf("%w: %v", ErrStreamBroken, err)
+	return &readError{err}
 }
+
+// readError: reading the message failed (not its content): it is
+// ErrStreamBroken, and unwraps to the reader's error.
+type readError struct{ err error }
+
+func (e *readError) Error() string        { return fmt.Sprintf("%v: %v", ErrStreamBroken, e.err) }
+func (e *readError) Unwrap() error        { return e.err }
+func (e *readError) Is(target error) bool { return target == ErrStreamBroken }
 
 // sizeError carries a cap's refusal through the byte reader.
 type sizeError struct{ err error }
@@ -410,9 +446,26 @@ func (s *spoolScanner) emit(b ...byte) error {
 		}
 		return nil
 	}
-	s.out = append(s.out, b...)
-	if int64(len(s.out)) > s.maxOut {
-		return fmt.Errorf("%w: over the %d-byte limit", ErrReplyTooLarge, s.maxOut)
+	if s.key != nil && !s.longKey {
+		if len(s.key)+len(b) > 4<<10 {
+			s.longKey = true // no role's key is this long
+		} else {
+			s.key = append(s.key, b...)
+		}
+	}
+	s.outLen += int64(len(b))
+	if s.outLen > s.maxOut {
+		return fmt.Errorf("%w: over the %d-byte limit", s.tooLarge, s.maxOut)
+	}
+	for len(b) > 0 {
+		if len(s.out) == cap(s.out) {
+			if len(s.out) > 0 {
+				s.blocks = append(s.blocks, s.out)
+			}
+			s.out = make([]byte, 0, min(outBlock, max(4<<10, int(s.outLen))))
+		}
+		n := copy(s.out[len(s.out):cap(s.out)], b)
+		s.out, b = s.out[:len(s.out)+n], b[n:]
 	}
 	return nil
 }
@@ -514,23 +567,29 @@ func (s *spoolScanner) object(r role, depth int) error {
 		if c != '"' {
 			return s.syntax(fmt.Sprintf("invalid character %q looking for beginning of object key string", c))
 		}
-		start := len(s.out)
-		if err := s.emit('"'); err != nil {
-			return err
+		tee := r != roleNone && s.capture == nil
+		if tee {
+			s.key, s.longKey = []byte{}, false
 		}
-		if err := s.stringBody(); err != nil {
-			return err
+		err := s.emit('"')
+		if err == nil {
+			err = s.stringBody()
 		}
-		if err := s.emit('"'); err != nil {
+		if err == nil {
+			err = s.emit('"')
+		}
+		key, long := s.key, s.longKey
+		s.key = nil
+		if err != nil {
 			return err
 		}
 		child := roleNone
-		if r != roleNone && s.capture == nil {
-			var key string
-			if json.Unmarshal(s.out[start:], &key) != nil {
+		if tee && !long {
+			var name string
+			if json.Unmarshal(key, &name) != nil {
 				return s.syntax("invalid object key")
 			}
-			child = childRole(r, key)
+			child = childRole(r, name)
 		}
 		if c, err = s.skipSpace(); err != nil {
 			return s.ioErr(err)

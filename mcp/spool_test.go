@@ -47,7 +47,7 @@ func memSpools(closed *int) func() (SpoolFile, error) {
 func spooledResult(body []byte, above int, closed *int) (res *ToolResult, msg []byte, readErr, decodeErr error) {
 	set := newSpoolSet(memSpools(closed), 1<<30)
 	set.above = above
-	msg, err := readSpooled(bytes.NewReader(body), set, 1<<30)
+	msg, err := readSpooled(bytes.NewReader(body), set, 1<<30, ErrReplyTooLarge)
 	if err != nil {
 		return nil, nil, err, nil
 	}
@@ -140,6 +140,7 @@ func TestSpooledToolResult(t *testing.T) {
 	esc, _ := json.Marshal(long)
 	items := `{"items":["` + strings.Repeat("x", 300<<10) + `"], "n": 1}`
 	var body string
+	asSSE := false
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
 			ID     json.RawMessage `json:"id"`
@@ -152,7 +153,13 @@ func TestSpooledToolResult(t *testing.T) {
 			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}`, req.ID)
 		case "notifications/initialized":
 			w.WriteHeader(http.StatusAccepted)
-		default:
+		case "tools/call", "tasks/result":
+			if asSSE {
+				w.Header().Set("Content-Type", "text/event-stream")
+				fmt.Fprintf(w, "id: 1\ndata: \n\nid: 2\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progress\":1}}\n\n")
+				fmt.Fprintf(w, "id: 3\ndata: {\"jsonrpc\":\"2.0\",\"id\":%s,\r\ndata: \"result\":%s}\r\n\r\n", req.ID, body)
+				return
+			}
 			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, req.ID, body)
 		}
 	}))
@@ -232,4 +239,25 @@ func TestSpooledToolResult(t *testing.T) {
 		t.Fatalf("tasks/result: spooled=%v, %d bytes", tr.SpooledText(), len(tr.Text()))
 	}
 	tr.Release()
+
+	// The same over an SSE reply (data split over two lines, a priming
+	// event and a notification first): spooled as it streams.
+	asSSE = true
+	body = `{"content":[{"type":"text","text":"short"},{"type":"text","text":` + string(esc) + `}],"structuredContent":` + items + `}`
+	if res, err = c.CallTool(ctx, CallParams{Name: "big"}); err != nil {
+		t.Fatal(err)
+	}
+	r = res.Result
+	if !r.SpooledText() || r.Text() != "short\n"+long {
+		t.Fatalf("SSE: spooled=%v, text %d bytes", r.SpooledText(), len(r.Text()))
+	}
+	if _, ok := r.StructuredReader(); !ok {
+		t.Fatal("SSE: structuredContent not spooled")
+	}
+	r.Release()
+	// An SSE event over the spool cap is refused.
+	body = `{"content":[{"type":"text","text":"` + strings.Repeat("y", 3<<20) + `"}]}`
+	if _, err = c.CallTool(ctx, CallParams{Name: "huge"}); !errors.Is(err, ErrReplyTooLarge) {
+		t.Fatalf("SSE: a 3 MiB event over a 2 MiB spool cap: %v", err)
+	}
 }
