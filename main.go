@@ -164,6 +164,7 @@ func guiDeps(p *parts) ui.Deps {
 			}
 			return out, nil
 		},
+		StartDemoMCP: startDemoMCP, Templates: templates(), // main_help.go
 		StartDemoAgent: func() (string, func(), error) {
 			// The demo agent's own address first, so a saved sample keeps
 			// working after a restart; any free port when another program

@@ -6,7 +6,7 @@
 #   scripts/deps.sh dist    the build set plus the mingw-w64 cross compiler, Wine
 #                           and desktop-file-utils (make dist)
 #   scripts/deps.sh test    the build and dist sets plus Xvfb, xdotool, ImageMagick,
-#                           D-Bus, gnome-keyring and Node (make test)
+#                           tesseract OCR, D-Bus, gnome-keyring and Node (make test)
 #
 # As root it runs apt-get; otherwise it uses sudo when there is one; otherwise it
 # prints the one apt-get line to run and exits 1. When everything is present it
@@ -20,7 +20,10 @@ build_pkgs=(gcc libc6-dev pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev
 	# package assets (scripts/cjk-font.sh).
 	fontconfig fonts-wqy-microhei)
 # dbus-x11 is deliberately absent: the tests get their bus from dbus-run-session.
-test_pkgs=(xvfb xauth xdotool imagemagick dbus gnome-keyring strace curl)
+test_pkgs=(xvfb xauth xdotool imagemagick dbus gnome-keyring strace curl
+	# OCR: the real-window tests find labels on the screen by their text
+	# (guitext_test.go), in English and Simplified Chinese.
+	tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim)
 # make dist: the Windows cross compiler, Wine to run the .exe's headless
 # commands, desktop-file-validate, xz for the fyne package tarball, file(1)
 # for the install check.
