@@ -105,13 +105,7 @@ func (r *Reader) Next() (Event, error) {
 			continue // comment / keep-alive
 		}
 		pending = true
-		field, value := line, []byte(nil)
-		if i := bytes.IndexByte(line, ':'); i >= 0 {
-			field, value = line[:i], line[i+1:]
-			if len(value) > 0 && value[0] == ' ' {
-				value = value[1:]
-			}
-		}
+		field, value := splitField(line)
 		switch string(field) {
 		case "data":
 			if int64(len(r.data)+len(value)) > r.max {
@@ -128,17 +122,42 @@ func (r *Reader) Next() (Event, error) {
 			r.data = append(r.data, '\n')
 		case "event":
 			r.ev.Event = string(value)
-		case "id":
-			if bytes.IndexByte(value, 0) < 0 {
-				r.ev.ID = string(value)
-				r.lastID = r.ev.ID
-			}
-		case "retry":
-			if n, err := strconv.ParseInt(string(value), 10, 64); err == nil && n >= 0 && len(value) > 0 && value[0] != '+' {
-				r.retry = n
+		default:
+			if r.idOrRetry(string(field), value) {
+				r.ev.ID = r.lastID
 			}
 		}
 	}
+}
+
+// splitField splits a field line into its name and value (one leading
+// space of the value dropped).
+func splitField(line []byte) (field, value []byte) {
+	field = line
+	if i := bytes.IndexByte(line, ':'); i >= 0 {
+		field, value = line[:i], line[i+1:]
+		if len(value) > 0 && value[0] == ' ' {
+			value = value[1:]
+		}
+	}
+	return field, value
+}
+
+// idOrRetry applies an id or retry field; it reports whether an id was
+// taken (one holding U+0000 is not).
+func (r *Reader) idOrRetry(field string, value []byte) bool {
+	switch field {
+	case "id":
+		if bytes.IndexByte(value, 0) < 0 {
+			r.lastID = string(value)
+			return true
+		}
+	case "retry":
+		if n, err := strconv.ParseInt(string(value), 10, 64); err == nil && n >= 0 && len(value) > 0 && value[0] != '+' {
+			r.retry = n
+		}
+	}
+	return false
 }
 
 // readLine returns one line without its LF or CRLF. Lines longer than the
@@ -271,23 +290,8 @@ func (r *Reader) fieldLine(s []byte, long bool) error {
 	if line[0] == ':' {
 		return nil
 	}
-	field, value := line, []byte(nil)
-	if i := bytes.IndexByte(line, ':'); i >= 0 {
-		field, value = line[:i], line[i+1:]
-		if len(value) > 0 && value[0] == ' ' {
-			value = value[1:]
-		}
-	}
-	switch string(field) {
-	case "id":
-		if bytes.IndexByte(value, 0) < 0 {
-			r.lastID = string(value)
-		}
-	case "retry":
-		if n, err := strconv.ParseInt(string(value), 10, 64); err == nil && n >= 0 && len(value) > 0 && value[0] != '+' {
-			r.retry = n
-		}
-	}
+	field, value := splitField(line)
+	r.idOrRetry(string(field), value)
 	return nil
 }
 
