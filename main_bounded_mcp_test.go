@@ -30,6 +30,12 @@ type bigMCPServer struct {
 	size int
 	json bool
 	meta bool
+	// secret, when set, is echoed in the text, split across two writes
+	// (each flushed) 1 MiB in; hold, when set, keeps the reply open after
+	// that many text bytes until the client goes away (reached closed then).
+	secret  string
+	hold    int
+	reached chan struct{}
 }
 
 func (s *bigMCPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -66,6 +72,26 @@ func (s *bigMCPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"`, req.ID)
+		if !s.json && (s.secret != "" || s.hold > 0) {
+			fl := w.(http.Flusher)
+			const at = 1 << 20
+			writeFiller(w, at, "<text>")
+			half := len(s.secret) / 2
+			io.WriteString(w, s.secret[:half])
+			fl.Flush()
+			io.WriteString(w, s.secret[half:])
+			written := at + len(s.secret)
+			if s.hold > 0 {
+				writeFiller(w, s.hold-written, "<more>")
+				fl.Flush()
+				close(s.reached)
+				<-r.Context().Done()
+				return
+			}
+			writeFiller(w, s.size-written, "<more>")
+			io.WriteString(w, `"}]}}`)
+			return
+		}
 		if !s.json {
 			writeFiller(w, s.size, "<text>")
 			io.WriteString(w, `"}]}}`)
@@ -286,5 +312,92 @@ func TestRefusedA2AEventBounded(t *testing.T) {
 	t.Logf("refused 100 MiB event: peak RSS %d MiB (+%d MiB above a 1 KiB answer)", rss>>20, (rss-idle)>>20)
 	if rss-idle > 64<<20+32<<20 {
 		t.Errorf("a refused event cost %d MiB above the small run; the cap's buffer is 64 MiB", (rss-idle)>>20)
+	}
+}
+
+// TestMCPSpoolKilledLeavesNoSecret (issue 27 item 3, MCP): a server echoes
+// the credential's token inside a large text result, split across two
+// writes. A `workrun run` killed (SIGKILL) while the reply is being
+// spooled leaves no file that holds the token or either half, and the
+// next start removes its spool file. A run that completes stores the text
+// with the token redacted.
+func TestMCPSpoolKilledLeavesNoSecret(t *testing.T) {
+	bin := buildPlainWorkrun(t)
+	const token = "sk-live-Mc9Pq2Lw7Tz4Rb8N"
+	halves := []string{token[:len(token)/2], token[len(token)/2:]}
+	srv := &bigMCPServer{secret: token, hold: 8 << 20, reached: make(chan struct{})}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	url := ts.URL + "/mcp"
+	dir := t.TempDir()
+	env := withCredential(t, bin, dir, "bounded-mcp", ts.URL, token)
+	wf := strings.Replace(string(must(os.ReadFile(bigMCPFlow(t, url)))), `"timeout_seconds":300`, `"timeout_seconds":300,"credential":"bounded-mcp"`, 1)
+	flow := filepath.Join(t.TempDir(), "flow.json")
+	if err := os.WriteFile(flow, []byte(wf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "--data-dir", dir, "run", flow)
+	cmd.Env = env
+	var out syncBuf
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	select {
+	case <-srv.reached:
+	case <-time.After(60 * time.Second):
+		t.Fatalf("the server never sent 8 MiB:\n%s", out.String())
+	}
+	tmp := filepath.Join(dir, "artifacts", "tmp")
+	deadline := time.Now().Add(60 * time.Second)
+	for treeSize(tmp) < 6<<20 {
+		if time.Now().After(deadline) {
+			t.Fatalf("nothing spooled in %s:\n%s", tmp, out.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if hits := filesHolding(t, dir, append(halves, token)...); len(hits) > 0 {
+		t.Errorf("while the reply is spooled, files hold the token: %v", hits)
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	if left, _ := os.ReadDir(tmp); len(left) == 0 {
+		t.Fatal("no spool file was left by the kill: the test proves nothing")
+	}
+	if b, err := exec.Command(bin, "--data-dir", dir, "runs").CombinedOutput(); err != nil {
+		t.Fatalf("runs: %v\n%s", err, b)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("after the next start, temporary files are left: %v", left)
+	}
+	if hits := filesHolding(t, dir, append(halves, token)...); len(hits) > 0 {
+		t.Errorf("after the next start, files hold the token: %v", hits)
+	}
+
+	// Completed: the text is stored once, redacted.
+	srv2 := &bigMCPServer{size: 4 << 20, secret: token}
+	ts2 := httptest.NewServer(srv2)
+	defer ts2.Close()
+	env = withCredential(t, bin, dir, "bounded-mcp", ts2.URL, token)
+	if err := os.WriteFile(flow, []byte(strings.ReplaceAll(wf, ts.URL, ts2.URL)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	run := exec.Command(bin, "--data-dir", dir, "run", flow)
+	run.Env = env
+	b, err := run.CombinedOutput()
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, tail(b))
+	}
+	if bytes.Contains(b, []byte(halves[0])) || bytes.Contains(b, []byte(halves[1])) {
+		t.Errorf("the output shows the token")
+	}
+	if hits := filesHolding(t, dir, append(halves, token)...); len(hits) > 0 {
+		t.Errorf("after a completed run, files hold the token: %v", hits)
+	}
+	if hits := filesHolding(t, filepath.Join(dir, "artifacts"), remotecallRedacted+"<more>"); len(hits) == 0 {
+		t.Error("the stored text does not hold the redaction marker where the token was")
 	}
 }
