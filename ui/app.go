@@ -227,6 +227,7 @@ func (w *Window) build() {
 		w.panel.OnRunFrom = w.runFrom // run_from.go
 	}
 	w.panel.OnRunChanged = w.refreshTasks
+	w.panel.OnPickRun = w.pickRun // app_runs.go
 	w.wireFiles(w.panel, w.win)
 	w.tasks = w.newRemotePanel()
 	w.records = w.newRecordsView()
@@ -560,6 +561,7 @@ func (w *Window) showLoadedRun(r workrun.Run, nrs []workrun.NodeRun, ms []workru
 	w.refreshTasks(runID)
 	w.tabs.SelectIndex(0)
 	w.updateRunButtons()
+	w.refreshRecent()
 }
 
 // --- workflows (docs/product.md W1) ---
