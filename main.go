@@ -16,6 +16,7 @@ import (
 	"workrun/artifacts"
 	"workrun/cli"
 	"workrun/credentials"
+	"workrun/mcp"
 	"workrun/nodes/askhuman"
 	"workrun/nodes/condition"
 	"workrun/nodes/humanreview"
@@ -37,6 +38,7 @@ import (
 var version = "0.1.0-dev"
 
 func main() {
+	mcp.RunStdioGuard() // started as a Tool App program's guard: be that, and exit
 	deps := cli.Deps{
 		Version: version,
 		Open:    openServices,
@@ -164,6 +166,7 @@ func guiDeps(p *parts) ui.Deps {
 			}
 			return out, nil
 		},
+		StartDemoMCP: startDemoMCP, Templates: templates(), // main_help.go
 		StartDemoAgent: func() (string, func(), error) {
 			// The demo agent's own address first, so a saved sample keeps
 			// working after a restart; any free port when another program

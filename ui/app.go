@@ -3,7 +3,6 @@ package ui
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -19,7 +18,6 @@ import (
 	"fyne.io/fyne/v2/app"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
@@ -102,6 +100,7 @@ type Window struct {
 	views       // the widgets
 	eventPump   // the engine subscription
 	demoAgent   // the built-in demo agent this window started
+	demoMCP     // the built-in demo MCP server this window started (help_samples.go)
 
 	rs runState // run-related app state (run.go)
 }
@@ -196,6 +195,9 @@ func (w *Window) Close() {
 	if w.demoStop != nil {
 		w.demoStop()
 	}
+	if w.mcpStop != nil {
+		w.mcpStop()
+	}
 	w.stop()
 	w.quiesce()
 }
@@ -225,6 +227,7 @@ func (w *Window) build() {
 		w.panel.OnRunFrom = w.runFrom // run_from.go
 	}
 	w.panel.OnRunChanged = w.refreshTasks
+	w.panel.OnPickRun = w.pickRun // app_runs.go
 	w.wireFiles(w.panel, w.win)
 	w.tasks = w.newRemotePanel()
 	w.records = w.newRecordsView()
@@ -318,7 +321,7 @@ func (w *Window) build() {
 	body := container.NewBorder(toolbar, w.status, nil, nil, w.panes)
 	w.win.SetContent(container.NewStack(body, w.tips.root))
 	w.win.SetMainMenu(w.menu())
-	w.shortcuts()
+	w.bindKeys()
 	w.docChanged()
 }
 
@@ -366,66 +369,42 @@ func (w *Window) toggleList()      { w.panes.ToggleList() }
 func (w *Window) toggleInspector() { w.panes.ToggleInspector() }
 
 func (w *Window) menu() *fyne.MainMenu {
-	item := func(label string, sc fyne.Shortcut, f func()) *fyne.MenuItem {
-		m := fyne.NewMenuItem(label, f)
-		m.Shortcut = sc // shown next to the item as the hint
-		return m
-	}
-	ctrl := fyne.KeyModifierShortcutDefault
-	key := func(k fyne.KeyName, m fyne.KeyModifier) fyne.Shortcut {
-		return &desktop.CustomShortcut{KeyName: k, Modifier: m}
-	}
+	item := func(label string, f func()) *fyne.MenuItem { return fyne.NewMenuItem(label, f) }
+	// The keys come from one table (help_keys.go), which Help lists too.
+	k := func(id string) *fyne.MenuItem { return w.binding(id).menuItem() }
+	quit := w.binding("quit")
 	file := fyne.NewMenu(lang.X("menu.file", "File"),
-		item(lang.X("wf.new", "New"), key(fyne.KeyN, ctrl), w.newWorkflow),
-		item(lang.X("wf.save", "Save"), key(fyne.KeyS, ctrl), w.save),
+		k("new"),
+		w.templatesItem(),
+		k("save"),
 		fyne.NewMenuItemSeparator(),
-		item(lang.X("wf.import_menu", "Import workflow file (.json)…"), key(fyne.KeyO, ctrl), w.importWorkflow),
-		item(lang.X("wf.import_path_menu", "Import from a typed path…"), nil, w.importFromPath),
-		item(lang.X("wf.export_menu", "Export workflow file (.json)…"), key(fyne.KeyE, ctrl), w.exportWorkflow),
+		k("import"),
+		item(lang.X("wf.import_path_menu", "Import from a typed path…"), w.importFromPath),
+		k("export"),
 		fyne.NewMenuItemSeparator(),
-		w.quitItem(key(fyne.KeyQ, ctrl)),
+		w.quitItem(quit.keys[0]),
 	)
-	// The text-editing keys are only named in the label: a menu shortcut
-	// would take them from the entry being typed in.
-	hint := func(label, keys string) string { return label + "    " + keys }
 	edit := fyne.NewMenu(lang.X("menu.edit", "Edit"),
-		item(hint(lang.X("edit.undo", "Undo"), "Ctrl+Z"), nil, func() { w.doc.Undo() }),
-		item(hint(lang.X("edit.redo", "Redo"), "Ctrl+Shift+Z"), nil, func() { w.doc.Redo() }),
+		k("undo"), k("redo"),
 		fyne.NewMenuItemSeparator(),
-		item(hint(lang.X("edit.copy", "Copy"), "Ctrl+C"), nil, func() { w.doc.Copy() }),
-		item(hint(lang.X("edit.paste", "Paste"), "Ctrl+V"), nil, func() { w.doc.Paste() }),
-		item(lang.X("edit.duplicate", "Duplicate"), key(fyne.KeyD, ctrl), func() { w.doc.Duplicate() }),
-		item(hint(lang.X("edit.delete", "Delete"), "Delete"), nil, func() { w.doc.DeleteSelection() }),
-		item(hint(lang.X("edit.select_all", "Select all"), "Ctrl+A"), nil, func() { w.doc.SelectAll() }),
+		k("copy"), k("paste"), k("duplicate"), k("delete"), k("select_all"),
 	)
 	view := fyne.NewMenu(lang.X("menu.view", "View"),
-		item(lang.X("view.zoom_in", "Zoom in"), key(fyne.KeyEqual, ctrl), w.zoomIn),
-		item(lang.X("view.zoom_out", "Zoom out"), key(fyne.KeyMinus, ctrl), w.zoomOut),
-		item(lang.X("view.fit", "Fit to view"), key(fyne.Key0, ctrl), func() { w.cv.Fit() }),
+		k("zoom_in"), k("zoom_out"), k("fit"),
 		fyne.NewMenuItemSeparator(),
-		item(lang.X("view.toggle_list", "Show or hide the workflow list"), key(fyne.KeyL, ctrl), w.toggleList),
-		item(lang.X("view.toggle_inspector", "Show or hide the inspector"), key(fyne.KeyI, ctrl), w.toggleInspector),
+		k("toggle_list"), k("toggle_inspector"),
 	)
 	run := fyne.NewMenu(lang.X("menu.run", "Run"),
-		item(lang.X("run.run", "Run"), key(fyne.KeyR, ctrl), w.runClicked),
-		item(lang.X("run.stop", "Stop"), nil, w.stopRun),
-		item(lang.X("tab.records", "Run records"), nil, func() { w.tabs.SelectIndex(3); w.records.Reload() }),
+		k("run"),
+		item(lang.X("run.stop", "Stop"), w.stopRun),
+		item(lang.X("tab.records", "Run records"), func() { w.tabs.SelectIndex(3); w.records.Reload() }),
 	)
 	settings := fyne.NewMenu(lang.X("menu.settings", "Settings"),
-		item(lang.X("cred.title", "Credentials…"), nil, w.showCredentials),
+		item(lang.X("cred.title", "Credentials…"), w.showCredentials),
 		w.langItem("English", "en"),
 		w.langItem("简体中文", "zh-Hans"),
 	)
-	help := fyne.NewMenu(lang.X("menu.help", "Help"),
-		item(lang.X("help.demo", "Start demo agent"), nil, w.startDemo),
-		item(lang.X("help.sample_remote", "Sample: Remote Agent demo"), nil, func() { w.openSample(SampleRemote) }),
-		item(lang.X("help.sample_parallel", "Sample: parallel branches with a failure"), nil, func() { w.openSample(SampleParallel) }),
-		item(lang.X("help.sample_tool_app", "Sample: Tool App (an MCP server on this machine)"), nil, func() { w.openSample(SampleToolApp) }),
-		item(lang.X("help.demo_words", "What the demo agent understands"), nil, w.showDemoWords),
-		item(lang.X("about.format_doc", "Workflow file format"), nil, w.showFormatDoc),
-		item(lang.X("help.about", "About Workrun"), nil, w.showAbout),
-	)
-	return fyne.NewMainMenu(file, edit, view, run, settings, help)
+	return fyne.NewMainMenu(file, edit, view, run, settings, w.helpMenu())
 }
 
 // DemoWords explains the words the built-in demo agent acts on; the sample's
@@ -451,40 +430,6 @@ func (w *Window) showDemoWords() {
 	d := dialog.NewCustom(lang.X("help.demo_words", "What the demo agent understands"), lang.X("close", "Close"), l, w.win)
 	d.Resize(fyne.NewSize(min(560, w.win.Canvas().Size().Width-40), 320))
 	d.Show()
-}
-
-// shortcuts binds the canvas keys (docs/product.md W1). Entries keep their
-// own copy and paste because a focused widget receives shortcuts first.
-func (w *Window) shortcuts() {
-	c := w.win.Canvas()
-	on := func(sc fyne.Shortcut, f func()) { c.AddShortcut(sc, func(fyne.Shortcut) { f() }) }
-	custom := func(k fyne.KeyName, m fyne.KeyModifier) fyne.Shortcut {
-		return &desktop.CustomShortcut{KeyName: k, Modifier: m}
-	}
-	ctrl := fyne.KeyModifierShortcutDefault
-	on(&fyne.ShortcutUndo{}, func() { w.doc.Undo() })
-	on(&fyne.ShortcutRedo{}, func() { w.doc.Redo() })
-	on(custom(fyne.KeyZ, ctrl|fyne.KeyModifierShift), func() { w.doc.Redo() })
-	on(&fyne.ShortcutCopy{}, func() { w.doc.Copy() })
-	on(&fyne.ShortcutPaste{}, func() { w.doc.Paste() })
-	on(&fyne.ShortcutSelectAll{}, func() { w.doc.SelectAll() })
-	on(custom(fyne.KeyD, ctrl), func() { w.doc.Duplicate() })
-	on(custom(fyne.KeyS, ctrl), w.save)
-	on(custom(fyne.KeyN, ctrl), w.newWorkflow)
-	on(custom(fyne.KeyO, ctrl), w.importWorkflow)
-	on(custom(fyne.KeyE, ctrl), w.exportWorkflow)
-	on(custom(fyne.KeyR, ctrl), w.runClicked)
-	on(custom(fyne.KeyQ, ctrl), w.requestQuit)
-	on(custom(fyne.KeyEqual, ctrl), w.zoomIn)
-	on(custom(fyne.KeyMinus, ctrl), w.zoomOut)
-	on(custom(fyne.Key0, ctrl), func() { w.cv.Fit() })
-	on(custom(fyne.KeyL, ctrl), w.toggleList)
-	on(custom(fyne.KeyI, ctrl), w.toggleInspector)
-	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
-		if ev.Name == fyne.KeyDelete || ev.Name == fyne.KeyBackspace {
-			w.doc.DeleteSelection()
-		}
-	})
 }
 
 // docChanged refreshes everything that shows the document.
@@ -616,6 +561,7 @@ func (w *Window) showLoadedRun(r workrun.Run, nrs []workrun.NodeRun, ms []workru
 	w.refreshTasks(runID)
 	w.tabs.SelectIndex(0)
 	w.updateRunButtons()
+	w.refreshRecent()
 }
 
 // --- workflows (docs/product.md W1) ---
@@ -895,21 +841,10 @@ func (w *Window) SetLanguage(code string) {
 // --- demo agent and samples ---
 
 func (w *Window) startDemo() {
-	if w.demoURL != "" {
-		w.setStatus(lang.X("help.demo_running", "Demo agent running at") + " " + w.demoURL)
-		return
-	}
-	if w.deps.StartDemoAgent == nil {
-		w.showError(errors.New(lang.X("help.demo_missing", "this build has no demo agent")))
-		return
-	}
-	u, stop, err := w.deps.StartDemoAgent()
-	if err != nil {
-		w.showError(fmt.Errorf("start demo agent: %w", err))
-		return
-	}
-	w.demoURL, w.demoStop = u, stop
-	w.setStatus(lang.X("help.demo_running", "Demo agent running at") + " " + u)
+	w.startBuiltIn(builtIn{url: &w.demoURL, stop: &w.demoStop, start: w.deps.StartDemoAgent,
+		running: lang.X("help.demo_running", "Demo agent running at"),
+		missing: lang.X("help.demo_missing", "this build has no demo agent"),
+		failed:  "start demo agent"})
 }
 
 // DemoAgentURL is where Workrun starts its built-in demo agent when the
@@ -928,13 +863,18 @@ func (w *Window) openSample(make func(agentURL string) workrun.Workflow) {
 	if u == "" {
 		u = DemoAgentURL
 	}
-	wf := make(u)
+	w.openSampleAt(make(u), u, workrun.ProtocolA2A)
+}
+
+// openSampleAt opens wf, or its saved copy moved to the demo server at u
+// (its nodes that call protocol on loopback), and saves it.
+func (w *Window) openSampleAt(wf workrun.Workflow, u, protocol string) {
 	w.leave(func() {
 		w.reloadList("")
 		if i := slices.IndexFunc(w.recs, func(r workrun.WorkflowRecord) bool { return r.Workflow.Name == wf.Name }); i >= 0 {
 			r := w.recs[i]
 			w.open(r)
-			w.pointAtDemo(u)
+			w.pointAtDemo(u, protocol)
 			if w.doc.Dirty() {
 				w.save()
 			}
@@ -946,13 +886,14 @@ func (w *Window) openSample(make func(agentURL string) workrun.Workflow) {
 	})
 }
 
-// pointAtDemo moves the open workflow's nodes that call an A2A agent on
-// loopback (the demo agent's address) to url (the demo agent had to take another port).
-func (w *Window) pointAtDemo(url string) {
+// pointAtDemo moves the open workflow's nodes that call protocol on
+// loopback at the demo server's path to url (the demo server had to take
+// another port).
+func (w *Window) pointAtDemo(url, protocol string) {
 	for _, n := range w.doc.wf.Nodes {
 		cfg := n.Config
-		for _, key := range keysOf(n.Type, workrun.ValueURL, workrun.ProtocolA2A) {
-			if u := configString(cfg, key); u != url && isLoopbackDemo(u) {
+		for _, key := range keysOf(n.Type, workrun.ValueURL, protocol) {
+			if u := configString(cfg, key); u != url && isLoopbackDemo(u, url) {
 				cfg = withConfigKey(cfg, key, url)
 			}
 		}
@@ -962,16 +903,32 @@ func (w *Window) pointAtDemo(url string) {
 	}
 }
 
-func isLoopbackDemo(u string) bool {
-	return strings.HasPrefix(u, "http://127.0.0.1:") && !strings.Contains(strings.TrimPrefix(u, "http://127.0.0.1:"), "/")
+// isLoopbackDemo reports whether u is a loopback address with the same
+// path as the demo server's demo (any port).
+func isLoopbackDemo(u, demo string) bool {
+	const lo = "http://127.0.0.1:"
+	if !strings.HasPrefix(u, lo) || !strings.HasPrefix(demo, lo) {
+		return false
+	}
+	path := func(s string) string {
+		s = strings.TrimPrefix(s, lo)
+		if i := strings.IndexByte(s, '/'); i >= 0 {
+			return s[i:]
+		}
+		return ""
+	}
+	return path(u) == path(demo)
 }
 
 // usesDemo reports whether a Remote Agent node of wf calls the demo agent's
 // fixed address.
-func usesDemo(wf workrun.Workflow) bool {
+func usesDemo(wf workrun.Workflow) bool { return callsURL(wf, workrun.ProtocolA2A, DemoAgentURL) }
+
+// callsURL reports whether a node of wf calls protocol at url.
+func callsURL(wf workrun.Workflow, protocol, url string) bool {
 	for _, n := range wf.Nodes {
-		for _, key := range keysOf(n.Type, workrun.ValueURL, workrun.ProtocolA2A) {
-			if strings.TrimSuffix(configString(n.Config, key), "/") == DemoAgentURL {
+		for _, key := range keysOf(n.Type, workrun.ValueURL, protocol) {
+			if strings.TrimSuffix(configString(n.Config, key), "/") == url {
 				return true
 			}
 		}
@@ -994,6 +951,9 @@ func (w *Window) runClicked() {
 	}
 	if w.demoURL == "" && w.deps.StartDemoAgent != nil && usesDemo(w.doc.wf) {
 		w.startDemo()
+	}
+	if w.mcpURL == "" && w.deps.StartDemoMCP != nil && usesDemoMCP(w.doc.wf) {
+		w.startDemoMCP()
 	}
 	w.askInputs()
 }

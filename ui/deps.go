@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"time"
 
 	"workrun/workrun"
@@ -51,6 +52,12 @@ type Deps struct {
 	OAuth OAuth
 	// StartDemoAgent starts the built-in demo agent on loopback.
 	StartDemoAgent func() (url string, stop func(), err error)
+	// StartDemoMCP starts the built-in demo MCP server on loopback
+	// (Help → Sample: Remote MCP demo); url is its MCP endpoint.
+	StartDemoMCP func() (url string, stop func(), err error)
+	// Templates holds the shipped example workflows (*.json) that File →
+	// New from template offers; nil offers none.
+	Templates fs.FS
 	// Lang is "en", "zh-Hans" or "" for the system language.
 	Lang string
 	// About is what Help → About shows, and the keyring check at start.

@@ -30,8 +30,8 @@ type RunInputs struct {
 // is each file field's picker (see NewInputsForm).
 func newRunInputs(wf workrun.Workflow, names []string, last workrun.Values, chooseFile func(f *InputsForm, field string)) *RunInputs {
 	ri := &RunInputs{Names: names, box: container.NewVBox()}
-	if usesDemo(wf) || SampleInputs[wf.Name] != nil {
-		hint := widget.NewLabel(DemoWords())
+	if h := sampleHint(wf); h != "" {
+		hint := widget.NewLabel(h)
 		hint.Wrapping = fyne.TextWrapWord
 		hint.Importance = widget.LowImportance
 		ri.box.Add(hint)

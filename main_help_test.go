@@ -1,0 +1,53 @@
+package main
+
+import (
+	"io"
+	"io/fs"
+	"net/http"
+	"strings"
+	"testing"
+
+	"workrun/cli"
+	"workrun/mcp/demoserver"
+	"workrun/ui"
+)
+
+// TestDemoMCPAddressAgrees: the window's fixed demo MCP address is the one
+// `workrun demo-mcp` serves on, and the one the shipped example names.
+func TestDemoMCPAddressAgrees(t *testing.T) {
+	if want := "http://" + cli.DemoMCPAddr + demoserver.Path; ui.DemoMCPURL != want {
+		t.Errorf("ui.DemoMCPURL %q, want %q", ui.DemoMCPURL, want)
+	}
+	b, err := fs.ReadFile(templates(), "remote-mcp.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), ui.DemoMCPURL) {
+		t.Errorf("examples/remote-mcp.json does not name %s", ui.DemoMCPURL)
+	}
+}
+
+// TestStartDemoMCP: the window's demo MCP server answers MCP on loopback
+// and stop ends it.
+func TestStartDemoMCP(t *testing.T) {
+	u, stop, err := startDemoMCP()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(u, "http://127.0.0.1:") || !strings.HasSuffix(u, demoserver.Path) {
+		t.Errorf("url %q", u)
+	}
+	resp, err := http.Get(strings.TrimSuffix(u, demoserver.Path) + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(body), "demo MCP server") {
+		t.Errorf("root answered %q", body)
+	}
+	stop()
+	if _, err := http.Get(u); err == nil {
+		t.Error("the server still answers after stop")
+	}
+}
