@@ -646,7 +646,7 @@ func TestGUIFindText(t *testing.T) {
 				t.Errorf("%q at %d,%d is not in the menu under %q at %d,%d", c.about, ax, ay, c.help, x, y)
 			}
 			scr.click(t, ax, ay)
-			if _, ok := scr.waitText(t, below, c.openDir, textWait); !ok {
+			if _, ok := scr.waitLabel(t, below, c.openDir, textWait); !ok {
 				scr.shot(t, "no-about")
 				t.Fatalf("the About dialog's %q did not appear after clicking %q (steps in %s)", c.openDir, c.about, scr.shots)
 			}
