@@ -230,6 +230,7 @@ func (w *Window) build() {
 	w.panel.OnRunChanged = w.refreshTasks
 	w.wireFiles(w.panel, w.win)
 	w.tasks = w.newRemotePanel()
+	w.tasks.KindOf = kindIn(func() workrun.Workflow { return w.panel.Run().Workflow })
 	w.records = w.newRecordsView()
 	w.openWork = w.newOpenWorkView()
 
