@@ -19,7 +19,9 @@ func TestDuration_ClosedTimeNotCounted(t *testing.T) {
 	created := now.Add(-10 * time.Hour)
 	wf := workrun.Workflow{Name: "wf", Nodes: []workrun.NodeSpec{{ID: "a", Type: "process"}, {ID: "b", Type: "process"}}}
 	run := workrun.Run{ID: "r", Workflow: wf, WorkflowName: "wf", CreatedAt: created}
-	hours := func(s string) bool { return strings.Contains(s, "h0") || strings.Contains(s, "10h") || strings.Contains(s, "m0") }
+	hours := func(s string) bool {
+		return strings.Contains(s, "h0") || strings.Contains(s, "10h") || strings.Contains(s, "m0")
+	}
 
 	// Resumed 3 s ago: a finished 2 s of work before the exit, b runs again.
 	run.Status = workrun.RunRunning
