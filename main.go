@@ -16,6 +16,7 @@ import (
 	"workrun/artifacts"
 	"workrun/cli"
 	"workrun/credentials"
+	"workrun/mcp"
 	"workrun/nodes/askhuman"
 	"workrun/nodes/condition"
 	"workrun/nodes/humanreview"
@@ -37,6 +38,7 @@ import (
 var version = "0.1.0-dev"
 
 func main() {
+	mcp.RunStdioGuard() // started as a Tool App program's guard: be that, and exit
 	deps := cli.Deps{
 		Version: version,
 		Open:    openServices,

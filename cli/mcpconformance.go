@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"workrun/mcp"
+	"workrun/workrun"
 )
 
 // The conformance client: what the official MCP conformance suite runs as
@@ -203,18 +204,26 @@ func clipRunes(s string, n int) string {
 }
 
 // preAnswer answers one input request from the --answers values: a form
-// is accepted with them and the form's defaults when that fits, else
-// declined; anything else (URL mode, sampling) is declined.
+// is accepted with the values of its own fields (one set of answers serves
+// every form) and the form's defaults, when that fits the engine's form
+// rule (workrun.Form.Answer), else declined; anything else (URL mode,
+// sampling) is declined.
 func preAnswer(r mcp.InputRequest, answers map[string]any) mcp.ElicitResult {
 	e, err := r.Elicitation()
 	if err != nil || e.Mode != mcp.ElicitForm {
 		return mcp.ElicitResult{Action: mcp.ActionDecline}
 	}
-	schema, err := mcp.ParseFormSchema(e.RequestedSchema)
+	form, err := workrun.ParseForm(e.RequestedSchema)
 	if err != nil {
 		return mcp.ElicitResult{Action: mcp.ActionDecline}
 	}
-	content, err := schema.Answer(answers)
+	values := map[string]any{}
+	for k, v := range answers {
+		if _, ok := form.Field(k); ok {
+			values[k] = v
+		}
+	}
+	content, err := form.Answer(values)
 	if err != nil {
 		return mcp.ElicitResult{Action: mcp.ActionDecline}
 	}

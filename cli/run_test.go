@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"workrun/mcp"
 	"workrun/nodes/askhuman"
 	"workrun/nodes/condition"
 	"workrun/nodes/humanreview"
@@ -363,9 +364,11 @@ func TestSIGINTStopsTheRun(t *testing.T) {
 
 const runnerEnv = "WORKRUN_TEST_RUNNER"
 
-// TestMain turns the test binary into a workrun runner process when
+// TestMain hosts the stdio guard (the examples run a Tool App in this
+// process) and turns the test binary into a workrun runner process when
 // WORKRUN_TEST_RUNNER is set: the same CLI over the real SQLite store.
 func TestMain(m *testing.M) {
+	mcp.RunStdioGuard()
 	if os.Getenv(runnerEnv) == "1" {
 		args := strings.Split(os.Getenv("WORKRUN_TEST_ARGS"), "\x1f")
 		os.Exit(Main(context.Background(), args, Stdio{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}, realDeps()))

@@ -43,7 +43,7 @@
 // (CancelTask returns nil, nil); WatchTask follows subscriptions/listen's
 // notifications/tasks.
 //
-// Input requests (input.go, form.go). With Options.Elicitation declared
+// Input requests (input.go). With Options.Elicitation declared
 // (initialize's capabilities; every 2026-07-28 request's
 // clientCapabilities) the server may ask: an MRTR input_required result
 // comes back as *InputRequiredError (answer by calling again with
@@ -53,8 +53,9 @@
 // person can answer (ErrAskPerson) the wait ends with *InputRequiredError
 // carrying its StreamID, answered later with Respond. Listen keeps the
 // legacy GET stream for requests outside a reply. ping is answered {};
-// sampling (-1) and roots (-32601) are declined. FormSchema reads a
-// requestedSchema, fills SEP-1034 defaults and checks an answer.
+// sampling (-1) and roots (-32601) are declined. The requestedSchema stays
+// raw JSON here: reading it, its SEP-1034 defaults and checking an answer
+// is the engine's one form rule (workrun.ParseForm, Form.Answer).
 //
 // Strictness. A reply counts only if it is JSON-RPC 2.0 with the request's
 // id (an error may carry a null id), with exactly one of result and error;

@@ -43,7 +43,19 @@ var (
 	ErrLineTooLarge = errors.New("mcp: line over the limit")
 	// ErrStopped: the transport was stopped (Close) before the answer came.
 	ErrStopped = errors.New("mcp: the tool program was stopped")
+	// ErrNoGuardHost: on Unix, StartStdio in an executable whose main (or
+	// TestMain) did not call RunStdioGuard; nothing was started.
+	ErrNoGuardHost = errors.New("mcp: this executable does not host the stdio guard (call mcp.RunStdioGuard first in main or TestMain)")
 )
+
+// RunStdioGuard makes this executable the host of the stdio guard (on
+// Unix, the small process StartStdio starts a program under, which kills
+// the program's whole tree when it ends or Workrun dies; docs/tool-app.md
+// T3): the guard is this executable started again in the guard's mode.
+// Started so, RunStdioGuard runs the guard and exits; else it returns at
+// once and StartStdio may use this executable as the guard. Call it first
+// in main, and in the TestMain of a test binary that starts programs.
+func RunStdioGuard() { runStdioGuard() }
 
 // StdioOptions say how to start a local MCP server program.
 type StdioOptions struct {

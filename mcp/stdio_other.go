@@ -16,6 +16,8 @@ const sigTerm = 0
 // (docs/tool-app.md T3).
 type guardHandle struct{}
 
+func runStdioGuard() {}
+
 func programCommand(opts StdioOptions) (*exec.Cmd, *guardHandle, error) {
 	cmd := exec.Command(opts.Argv[0], opts.Argv[1:]...)
 	cmd.Env = append(os.Environ(), opts.Env...)

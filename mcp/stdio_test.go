@@ -32,6 +32,7 @@ const (
 )
 
 func TestMain(m *testing.M) {
+	RunStdioGuard() // the tests' programs run under this binary as their guard
 	if mode := os.Getenv(helperEnv); mode != "" {
 		os.Exit(stdioHelper(mode))
 	}

@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -21,8 +22,8 @@ const sigTerm = syscall.SIGTERM
 
 // The guard (docs/tool-app.md T3). On Unix the program is not started by
 // Workrun directly but by a small guard process: Workrun's own executable
-// started again with guardEnv set, which runs runGuard from this package's
-// init instead of Workrun. The guard (in a process group of its own, out of
+// started again with guardEnv set, which runs runGuard from RunStdioGuard
+// (main's first call) instead of Workrun. The guard (in a process group of its own, out of
 // the terminal's reach) starts the program; it holds the read end of a pipe whose only
 // write end Workrun keeps. The program leads a process group of its own.
 // When Workrun dies — even by SIGKILL — the kernel closes that end, the
@@ -48,10 +49,16 @@ const (
 	guardKillWait = 2 * time.Second
 )
 
-func init() {
+// guardHosted: RunStdioGuard was called, so this executable, started
+// again, acts as the guard (rather than, say, running a test binary's
+// tests once more).
+var guardHosted atomic.Bool
+
+func runStdioGuard() {
 	if os.Getenv(guardEnv) == "1" && len(os.Args) > 0 && os.Args[0] == guardArg0 {
 		os.Exit(runGuard(os.Args[1:]))
 	}
+	guardHosted.Store(true)
 }
 
 // guardHandle is Workrun's side of one guard.
@@ -68,6 +75,9 @@ func programCommand(opts StdioOptions) (*exec.Cmd, *guardHandle, error) {
 	probe := exec.Command(opts.Argv[0]) // resolves the name in PATH as exec.Command does
 	if probe.Err != nil {
 		return nil, nil, probe.Err
+	}
+	if !guardHosted.Load() {
+		return nil, nil, ErrNoGuardHost
 	}
 	self, err := guardExecutable()
 	if err != nil {

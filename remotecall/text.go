@@ -28,6 +28,9 @@ const (
 	msgSignInAgain    msgID = "remotecall.sign_in_again"
 	msgSignInAgainWhy msgID = "remotecall.sign_in_again_why"
 	msgSignInResume   msgID = "remotecall.sign_in_resume"
+
+	msgWhyRefused msgID = "remotecall.why_refused"
+	msgWhyReset   msgID = "remotecall.why_reset"
 )
 
 // The Chinese of msgURLNotAbsolute leaves out the service ("an A2A
@@ -51,5 +54,7 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgSignInAgain:    {"sign in to %s again", "请重新登录 %s"},
 	msgSignInAgainWhy: {"sign in to %s again: %s", "请重新登录 %s：%s"},
 	msgSignInResume:   {"sign in to %s again, then resume: task %s is kept at the server and followed again (%s)", "请重新登录 %s，然后点击“恢复”：任务 %s 保留在服务器上，恢复后继续跟进（%s）"},
+	msgWhyRefused:     {"the connection was refused", "连接被拒绝"},
+	msgWhyReset:       {"the connection was reset", "连接被重置"},
 	msgTimeoutRange:   {"timeout_seconds: %v is out of range; use a whole number of seconds from %d to %d", "timeout_seconds：%v 超出范围；请填写 %d 到 %d 之间的整数秒"},
 })

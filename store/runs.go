@@ -87,6 +87,16 @@ func (s *Store) ListRuns(ctx context.Context, f workrun.RunFilter) ([]workrun.Ru
 		q += ` AND status=?`
 		args = append(args, string(f.Status))
 	}
+	if f.Text != "" {
+		q += ` AND (` + textMatch
+		like := "%" + likeEscaper.Replace(f.Text) + "%"
+		args = append(args, like, like, like, like, like)
+		for _, st := range f.TextStatuses {
+			q += ` OR status=?`
+			args = append(args, string(st))
+		}
+		q += `)`
+	}
 	if f.Before != "" {
 		var created int64
 		err := s.r.QueryRowContext(ctx, `SELECT created_at FROM runs WHERE id=?`, f.Before).Scan(&created)
@@ -103,6 +113,14 @@ func (s *Store) ListRuns(ctx context.Context, f workrun.RunFilter) ([]workrun.Ru
 	args = append(args, limit)
 	return s.queryRuns(ctx, "list runs", q, args...)
 }
+
+// textMatch is RunFilter.Text's search: a scan of the runs table (a person
+// typing in the run records, not a hot path); LIKE ignores ASCII case, and
+// the Go side lowers nothing, so other scripts match as written.
+const textMatch = `workflow_name LIKE ? ESCAPE '\' OR id LIKE ? ESCAPE '\' OR status LIKE ? ESCAPE '\' OR reason LIKE ? ESCAPE '\' OR failed_node LIKE ? ESCAPE '\'`
+
+// likeEscaper makes a text match itself in a LIKE pattern.
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
 // RunsWithStatus returns the runs in one status through the runs_status
 // index, oldest first; it never walks history (docs/remote-agent.md R13).

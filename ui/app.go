@@ -228,6 +228,7 @@ func (w *Window) build() {
 		w.panel.OnRunFrom = w.runFrom // run_from.go
 	}
 	w.panel.OnRunChanged = w.refreshTasks
+	w.panel.OnPickRun = w.pickRun // app_runs.go
 	w.wireFiles(w.panel, w.win)
 	w.tasks = w.newRemotePanel()
 	w.tasks.KindOf = kindIn(func() workrun.Workflow { return w.panel.Run().Workflow })
@@ -564,6 +565,7 @@ func (w *Window) showLoadedRun(r workrun.Run, nrs []workrun.NodeRun, ms []workru
 	w.refreshTasks(runID)
 	w.tabs.SelectIndex(0)
 	w.updateRunButtons()
+	w.refreshRecent()
 }
 
 // --- workflows (docs/product.md W1) ---

@@ -24,6 +24,7 @@ func (w *Window) newRecordsView() *RecordsView {
 		v.OnReload = func(f workrun.RunFilter) { w.reloadRecords(v, f) }
 	}
 	v.OnOpen = w.openRecord
+	v.OnEdit = w.openInEditor
 	return v
 }
 
@@ -182,6 +183,7 @@ var errFileResults = errors.New("file results")
 // now; a run whose workflow was deleted opens its own copy, unsaved.
 func (w *Window) openInEditor(r workrun.Run) {
 	w.leave(func() {
+		w.tabs.SelectIndex(0) // the editor's own run panel, not the records
 		if i := slices.IndexFunc(w.recs, func(x workrun.WorkflowRecord) bool { return x.ID == r.WorkflowID }); i >= 0 && r.WorkflowID != "" {
 			w.open(w.recs[i])
 			w.selectListed(r.WorkflowID)

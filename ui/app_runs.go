@@ -47,21 +47,107 @@ func (w *Window) showLatestRun() {
 				w.showError(err)
 				return
 			}
-			w.panel.Load(r, nrs, ms)
-			w.cv.ClearStatus()
-			for id, n := range w.panel.nodes {
-				if _, ok := w.doc.Node(id); ok {
-					w.cv.SetStatus(id, shownStatus(n))
-				}
-			}
-			w.refreshTasks(r.ID)
-			w.updateRunButtons()
-			w.updateTitle()
-			w.runStatusChanged()
+			w.showOpenRun(r, nrs, ms)
 			if w.rs.latestShown != nil {
 				w.rs.latestShown(r.ID)
 			}
 		})
+	})
+}
+
+// recentOf is the workflow whose recent runs the panel lists: that of the
+// run shown, or the open one for a run just started ("" for no run).
+func (w *Window) recentOf() string {
+	if w.panel.RunID() == "" {
+		return ""
+	}
+	if id := w.panel.Run().WorkflowID; id != "" {
+		return id
+	}
+	return w.wfID
+}
+
+// showOpenRun shows a run of the open workflow in the run panel, its node
+// statuses on the canvas; the open document stays as it is (the panel
+// notes when the run is of an older version).
+func (w *Window) showOpenRun(r workrun.Run, nrs []workrun.NodeRun, ms []workrun.Message) {
+	w.panel.Load(r, nrs, ms)
+	w.cv.ClearStatus()
+	for id, n := range w.panel.nodes {
+		if _, ok := w.doc.Node(id); ok {
+			w.cv.SetStatus(id, shownStatus(n))
+		}
+	}
+	w.refreshTasks(r.ID)
+	w.updateRunButtons()
+	w.updateTitle()
+	w.runStatusChanged()
+}
+
+// pickRun shows another recent run of the workflow, picked in the run
+// panel's header; the open document stays (it is that run's workflow as it
+// is now).
+func (w *Window) pickRun(runID string) {
+	if w.deps.Runs == nil {
+		return
+	}
+	doc := w.doc
+	w.readRun(runID, func(r workrun.Run, nrs []workrun.NodeRun, ms []workrun.Message, err error) {
+		if w.doc != doc {
+			return // another workflow was opened meanwhile
+		}
+		if err != nil {
+			w.showError(err)
+			return
+		}
+		if r.WorkflowID != w.wfID {
+			w.showLoadedRun(r, nrs, ms)
+			return
+		}
+		w.showOpenRun(r, nrs, ms)
+	})
+}
+
+// refreshRecent reads the recent runs of the workflow whose run the panel
+// shows (the open one while a run just started) off the UI thread and
+// lists them in the panel's header; one read at a time, the last request
+// read again when it ends.
+func (w *Window) refreshRecent() {
+	if w.deps.Runs == nil {
+		return
+	}
+	wfID := w.recentOf()
+	if wfID == "" {
+		w.panel.SetRecent(nil)
+		return
+	}
+	if w.rs.recentBusy {
+		w.rs.recentAgain = true
+		return
+	}
+	w.rs.recentBusy = true
+	var rs []workrun.Run
+	var err error
+	w.background(func() {
+		rs, err = w.deps.Runs.ListRuns(w.ctx, workrun.RunFilter{WorkflowID: wfID, Limit: recentLimit})
+	}, func() {
+		w.rs.recentBusy = false
+		if w.rs.recentAgain {
+			w.rs.recentAgain = false
+			w.refreshRecent()
+			return
+		}
+		if w.recentOf() != wfID {
+			return // the panel shows another workflow's run by now
+		}
+		if err != nil {
+			w.setStatus(fmt.Sprintf("%s: %s", lang.X("run.recent_failed", "Could not read this workflow's recent runs"), HumanError(err.Error())))
+			return
+		}
+		w.panel.SetRecent(rs)
+		if w.rs.recentRead != nil {
+			w.rs.recentRead(rs)
+		}
 	})
 }
 

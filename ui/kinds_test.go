@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2/widget"
 	"github.com/google/go-cmp/cmp"
 
 	"workrun/workrun"
@@ -183,5 +184,96 @@ func TestMergeConfig_KeepsUnknownKeys(t *testing.T) {
 	want := map[string]any{"url": "http://b", "inputs": []any{"q"}, "timeout_seconds": 9.0, "future_key": map[string]any{"x": 1.0}}
 	if diff := cmp.Diff(want, m); diff != "" {
 		t.Errorf("merged (-want +got):\n%s", diff)
+	}
+}
+
+// TestInspectorAnswers (docs/workflow-format.md "answers"): the inspector
+// edits both remote kinds' `answers` — the Remote Agent's as one text
+// template, the Remote MCP Tool's as a JSON object of field → template —
+// writes it into the workflow, shows it again, removes the key when the box
+// is emptied (a person answers), shows the engine's problem for a template
+// over a field State lacks, refuses a form's answers that are not an
+// object, and labels the field in Chinese too.
+func TestInspectorAnswers(t *testing.T) {
+	state := map[string]workrun.FieldType{"city": workrun.FieldText, "region": workrun.FieldText, "answer": workrun.FieldText}
+	for _, c := range []struct {
+		kind, given, bad, zh string
+		base                 map[string]any
+		check                func(json.RawMessage) bool
+	}{
+		{kind: "remote_agent", given: "To {{city}}, soon", bad: "To {{nowhere}}", zh: "对智能体第一个问题的回答",
+			base: map[string]any{"url": "http://127.0.0.1:41241/", "inputs": []string{"city"}, "output": "answer", "timeout_seconds": 120},
+			check: func(raw json.RawMessage) bool {
+				var v string
+				return json.Unmarshal(raw, &v) == nil && v == "To {{city}}, soon"
+			}},
+		{kind: "remote_mcp", given: `{"region": "{{region}}", "depth": "quick"}`, bad: "quick, please", zh: "对服务器第一个表单的回答",
+			base: map[string]any{"url": "http://127.0.0.1:41251/mcp", "tool": "survey", "output": "answer", "timeout_seconds": 120},
+			check: func(raw json.RawMessage) bool {
+				var v map[string]string
+				return json.Unmarshal(raw, &v) == nil && v["region"] == "{{region}}" && v["depth"] == "quick" && len(v) == 2
+			}},
+	} {
+		t.Run(c.kind, func(t *testing.T) {
+			w := newTestWindow(t, Deps{Engine: kindsEngine()})
+			cfg, _ := json.Marshal(c.base)
+			w.OpenWorkflow("", workrun.Workflow{Name: "answers", State: state,
+				Nodes: []workrun.NodeSpec{{ID: "start", Type: "start"}, {ID: "n", Type: c.kind, Config: cfg}},
+				Edges: []workrun.Edge{{From: "start", To: "n"}}})
+			w.doc.Select("n", false)
+			answers := func() (json.RawMessage, bool) {
+				n, _ := w.doc.Node("n")
+				var m map[string]json.RawMessage
+				if err := json.Unmarshal(n.Config, &m); err != nil {
+					t.Fatalf("config %s: %v", n.Config, err)
+				}
+				v, ok := m["answers"]
+				return v, ok
+			}
+			entry := func() *widget.Entry {
+				e, ok := w.insp.widgets["answers"].(*widget.Entry)
+				if !ok {
+					t.Fatalf("no answers editor in the %s inspector", c.kind)
+				}
+				return e
+			}
+			entry().SetText(c.given)
+			if v, ok := answers(); !ok || !c.check(v) {
+				t.Fatalf("answers after editing: %s (set %v)", v, ok)
+			}
+			if p := w.Problems(); len(p) != 0 {
+				t.Fatalf("problems: %v", p)
+			}
+			w.doc.Select("start", false)
+			w.doc.Select("n", false)
+			if got := entry().Text; !strings.Contains(got, "{{") {
+				t.Errorf("shown again: %q", got)
+			}
+			entry().SetText(c.bad)
+			switch c.kind {
+			case "remote_agent":
+				if p := w.Problems(); len(p) != 1 || p[0].NodeID != "n" || !strings.Contains(p[0].Message, `answers: State has no field "nowhere"`) {
+					t.Errorf("a template over a missing field: problems %v", p)
+				}
+			case "remote_mcp":
+				if p := w.insp.Pending(); !strings.Contains(p, "write a JSON object") || !strings.Contains(p, c.bad) {
+					t.Errorf("answers that are not an object: pending %q, want it refused, named", p)
+				}
+				if v, _ := answers(); !c.check(v) {
+					t.Errorf("the refused text replaced the answers: %s", v)
+				}
+			}
+			entry().SetText("")
+			if v, ok := answers(); ok {
+				t.Errorf("an emptied box left answers %s in the config", v)
+			}
+			SetupLanguage("zh-Hans")
+			defer SetupLanguage("en")
+			w.doc.Select("start", false)
+			w.doc.Select("n", false)
+			if shown := strings.Join(texts(w.insp.Object()), ""); !strings.Contains(shown, c.zh) {
+				t.Errorf("no Chinese label for answers:\n%s", shown)
+			}
+		})
 	}
 }

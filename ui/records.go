@@ -3,11 +3,13 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"image/color"
 	"slices"
 	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/lang"
@@ -19,8 +21,10 @@ import (
 )
 
 // RecordsView lists past runs in columns — workflow, status, started,
-// duration, reason — filterable by workflow and status and sorted by any
-// column (click its heading; again to reverse). A finished run opens
+// duration, reason — filterable by workflow and status, searchable (workflow
+// name, run id, status, failure reason; the store searches, so older runs
+// are found too) and sorted by any column (click its heading; again to
+// reverse). Each row opens its run's workflow in the editor. A finished run opens
 // read-only with its timeline; one that can still change opens in the main
 // run panel (docs/product.md W5). The view reads nothing itself: it asks
 // for a list (OnReload) and for a run to be opened (OnOpen), and the app
@@ -30,6 +34,8 @@ type RecordsView struct {
 	OnReload func(f workrun.RunFilter)
 	// OnOpen reports that the person picked run r.
 	OnOpen func(r workrun.Run)
+	// OnEdit asks to open run r's workflow in the editor (nil: no button).
+	OnEdit func(r workrun.Run)
 	// loaded, when set, is called after SetRuns showed a list (tests wait
 	// on it).
 	loaded func()
@@ -38,6 +44,7 @@ type RecordsView struct {
 	wfIDs  []string
 	wfSel  *widget.Select
 	stSel  *widget.Select
+	search *widget.Entry
 	list   *widget.List
 	msg    *widget.Label
 	heads  []*widget.Button
@@ -103,6 +110,10 @@ func NewRecordsView() *RecordsView {
 	}
 	v.stSel = newSelect(opts, func(string) { v.applyFilter() })
 	v.stSel.PlaceHolder = opts[0]
+	v.search = widget.NewEntry()
+	v.search.SetPlaceHolder(lang.X("rec.search", "Search: workflow, run id, status, reason"))
+	v.search.OnChanged = func(string) { v.applyFilter() }
+	editLabel := lang.X("rec.open_editor", "Open in editor")
 	v.list = widget.NewList(func() int { return len(v.runs) },
 		func() fyne.CanvasObject {
 			cells := make([]fyne.CanvasObject, numCols)
@@ -111,14 +122,25 @@ func NewRecordsView() *RecordsView {
 				l.Truncation = fyne.TextTruncateEllipsis
 				cells[i] = l
 			}
-			return container.New(columns{}, cells...)
+			edit := widget.NewButton(editLabel, nil)
+			edit.Importance = widget.LowImportance
+			return container.NewBorder(nil, nil, nil, edit, container.New(columns{}, cells...))
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			if i >= len(v.runs) {
 				return
 			}
+			row := o.(*fyne.Container)
+			edit := row.Objects[1].(*widget.Button)
+			r := v.runs[i]
+			edit.OnTapped = func() {
+				if v.OnEdit != nil {
+					v.OnEdit(r)
+				}
+			}
+			edit.Hidden = v.OnEdit == nil
 			cells := v.row(i)
-			for c, obj := range o.(*fyne.Container).Objects {
+			for c, obj := range row.Objects[0].(*fyne.Container).Objects {
 				l := obj.(*widget.Label)
 				l.SetText(cells[c])
 				l.Importance = widget.MediumImportance
@@ -146,8 +168,13 @@ func NewRecordsView() *RecordsView {
 	}
 	v.markSort()
 	refresh := widget.NewButton(lang.X("rec.refresh", "Refresh"), v.Reload)
-	bar := container.NewHBox(widget.NewLabel(lang.X("rec.filter", "Filter:")), v.wfSel, v.stSel, refresh, v.msg)
-	v.root = container.NewBorder(container.NewVBox(bar, container.New(columns{}, heads...)), nil, nil, nil, v.list)
+	bar := container.NewBorder(nil, nil, container.NewHBox(widget.NewLabel(lang.X("rec.filter", "Filter:")), v.wfSel, v.stSel),
+		container.NewHBox(refresh, v.msg), v.search)
+	// The headings stay over their columns: as wide a gap on the right as
+	// a row's Open in editor.
+	gap := canvas.NewRectangle(color.Transparent)
+	gap.SetMinSize(fyne.NewSize(widget.NewButton(editLabel, nil).MinSize().Width, 1))
+	v.root = container.NewBorder(container.NewVBox(bar, container.NewBorder(nil, nil, nil, gap, container.New(columns{}, heads...))), nil, nil, nil, v.list)
 	return v
 }
 
@@ -262,7 +289,7 @@ func (v *RecordsView) setWorkflows(recs []workrun.WorkflowRecord) {
 
 // SetFilter lists the runs of one workflow id and status ("" for any).
 func (v *RecordsView) SetFilter(workflowID string, s workrun.RunStatus) {
-	v.filter = workrun.RunFilter{WorkflowID: workflowID, Status: s, Limit: 200}
+	v.filter = v.searchFilter(workrun.RunFilter{WorkflowID: workflowID, Status: s, Limit: 200})
 	// Show the status in the picker without its callback (which would
 	// filter again).
 	v.stSel.Selected = ""
@@ -274,7 +301,7 @@ func (v *RecordsView) SetFilter(workflowID string, s workrun.RunStatus) {
 }
 
 func (v *RecordsView) applyFilter() {
-	f := workrun.RunFilter{Limit: 200, WorkflowID: v.filter.WorkflowID}
+	f := v.searchFilter(workrun.RunFilter{Limit: 200, WorkflowID: v.filter.WorkflowID})
 	if i := v.wfSel.SelectedIndex(); i > 0 && i < len(v.wfIDs) {
 		f.WorkflowID = v.wfIDs[i]
 	} else if i == 0 {
@@ -285,6 +312,23 @@ func (v *RecordsView) applyFilter() {
 	}
 	v.filter = f
 	v.Reload()
+}
+
+// searchFilter adds what the search box holds to f: the text, and the
+// statuses whose name in the window's language contains it (the store
+// knows statuses only by their English words).
+func (v *RecordsView) searchFilter(f workrun.RunFilter) workrun.RunFilter {
+	q := strings.TrimSpace(v.search.Text)
+	f.Text, f.TextStatuses = q, nil
+	if q == "" {
+		return f
+	}
+	for _, s := range runStatuses {
+		if strings.Contains(strings.ToLower(StatusLabel(string(s))), strings.ToLower(q)) {
+			f.TextStatuses = append(f.TextStatuses, s)
+		}
+	}
+	return f
 }
 
 // Reload asks for the run list again (one page of 200; the store pages by

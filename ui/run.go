@@ -22,7 +22,11 @@ type runState struct {
 	ticking    bool // a ticker goroutine redraws durations
 	tasksBusy  bool // a remote task read is under way
 	tasksAgain bool // read the remote tasks again when it ends
-	recordsSeq int  // the newest run records read asked for
+	// recentBusy and recentAgain do the same for the run panel's recent
+	// runs (app_runs.go); recentRead, when set, is told each list shown.
+	recentBusy, recentAgain bool
+	recentRead              func(runs []workrun.Run)
+	recordsSeq              int // the newest run records read asked for
 	// recordsRead, when set, is called on the UI thread after each run
 	// records read ended, shown or not (tests wait on it).
 	recordsRead func()
@@ -219,6 +223,7 @@ func (w *Window) runStatusChanged() {
 		}
 		w.setStatus(s)
 	}
+	w.refreshRecent()
 	w.startTicker()
 }
 

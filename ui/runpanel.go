@@ -44,25 +44,28 @@ type RunPanel struct {
 	dirtyHeader, dirtyNodes, dirtyDetail, dirtyMsgs bool
 	listShown                                       time.Time // last redraw of the message list
 
-	header   *widget.Label
-	note     *widget.Label // what the app layer says of the run shown (an older version)
-	reason   *widget.Label
-	actions  *fyne.Container
-	nodeList *widget.List
-	title    *widget.Label
-	nodeErr  *widget.Label
-	decision *fyne.Container
-	ask      *fyne.Container // a remote's question (question.go)
-	askView  *questionView
-	askPrev  *questionView    // the last one shown, until another is
-	detail   *container.Split // the node's detail above its messages
-	vals     *ValuesView      // the selected node's inputs and outputs
-	msgList  *widget.List
-	shown    *msgLog // messages of sel
-	shownN   int     // how many of them the list shows (as of its last redraw)
-	root     fyne.CanvasObject
+	header    *widget.Label
+	note      *widget.Label // what the app layer says of the run shown (an older version)
+	reason    *widget.Label
+	actions   *fyne.Container
+	recent    *widget.Select // the workflow's recent runs (runpanel_recent.go)
+	recentBox *fyne.Container
+	nodeList  *widget.List
+	title     *widget.Label
+	nodeErr   *widget.Label
+	decision  *fyne.Container
+	ask       *fyne.Container // a remote's question (question.go)
+	askView   *questionView
+	askPrev   *questionView    // the last one shown, until another is
+	detail    *container.Split // the node's detail above its messages
+	vals      *ValuesView      // the selected node's inputs and outputs
+	msgList   *widget.List
+	shown     *msgLog // messages of sel
+	shownN    int     // how many of them the list shows (as of its last redraw)
+	root      fyne.CanvasObject
 
 	runFromBox *fyne.Container // Run from here / Test this node (runpanel_runfrom.go)
+	recentRuns []workrun.Run   // the runs recent lists, in its order
 
 	// Callbacks the window sets; nil in read-only views.
 	OnStatus   func(nodeID string, s workrun.NodeStatus)
@@ -87,6 +90,9 @@ type RunPanel struct {
 	// OnRunChanged is called when the panel starts showing another run
 	// ("" for none), so the remote task panel can follow it.
 	OnRunChanged func(runID string)
+	// OnPickRun asks to show another of the workflow's recent runs
+	// (runpanel_recent.go).
+	OnPickRun func(runID string)
 }
 
 // NewRunPanel makes an empty panel; the app layer loads runs into it.
@@ -103,6 +109,7 @@ func NewRunPanel(readOnly bool) *RunPanel {
 	p.note.Wrapping = fyne.TextWrapWord
 	p.note.Hide()
 	p.actions = container.NewHBox()
+	p.newRecent()
 
 	p.nodeList = widget.NewList(func() int { return len(p.order) },
 		func() fyne.CanvasObject {
@@ -162,7 +169,7 @@ func NewRunPanel(readOnly bool) *RunPanel {
 	p.detail = detail
 	split := container.NewHSplit(p.nodeList, detail)
 	split.Offset = 0.34
-	p.root = container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, p.actions, p.header), p.note, p.reason), nil, nil, nil, split)
+	p.root = container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(p.recentBox, p.actions), p.header), p.note, p.reason), nil, nil, nil, split)
 	p.reset("")
 	p.Flush()
 	return p
@@ -190,6 +197,9 @@ func (p *RunPanel) reset(runID string) {
 	p.sel, p.picked = "", false
 	p.shown, p.shownN = nil, 0
 	p.dirtyHeader, p.dirtyNodes, p.dirtyDetail = true, true, true
+	if runID == "" && p.recent != nil {
+		p.SetRecent(nil)
+	}
 	if changed && p.OnRunChanged != nil {
 		p.OnRunChanged(runID)
 	}
@@ -279,6 +289,7 @@ func (p *RunPanel) Load(r workrun.Run, nrs []workrun.NodeRun, ms []workrun.Messa
 func (p *RunPanel) Adopt(old *RunPanel) {
 	p.runID, p.run, p.nodes, p.kinds, p.msgs, p.seen = old.runID, old.run, old.nodes, old.kinds, old.msgs, old.seen
 	p.order, p.touched, p.sel, p.picked = old.order, old.touched, old.sel, old.picked
+	p.SetRecent(old.recentRuns) // named in the new language
 	for id, n := range p.nodes {
 		if p.OnStatus != nil {
 			p.OnStatus(id, shownStatus(n))

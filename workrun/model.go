@@ -2,6 +2,7 @@ package workrun
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -284,6 +285,26 @@ type RunFilter struct {
 	Status     RunStatus
 	Limit      int    // page size; 0 means 50
 	Before     string // run id cursor: runs created before this one (paging)
+	// Text, when set, keeps the runs whose workflow name, id, status,
+	// failure reason or failed node contains it (case-insensitive), or
+	// whose status is one of TextStatuses (the statuses whose name in the
+	// person's language Text matches).
+	Text         string
+	TextStatuses []RunStatus
+}
+
+// Matches reports whether r's own fields contain f.Text (see RunFilter.Text).
+func (f RunFilter) Matches(r Run) bool {
+	if f.Text == "" || slices.Contains(f.TextStatuses, r.Status) {
+		return true
+	}
+	q := strings.ToLower(f.Text)
+	for _, s := range []string{r.WorkflowName, r.ID, string(r.Status), r.Reason, r.FailedNode} {
+		if strings.Contains(strings.ToLower(s), q) {
+			return true
+		}
+	}
+	return false
 }
 
 // WorkflowRecord is a saved workflow with its latest revision.

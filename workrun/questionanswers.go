@@ -116,12 +116,7 @@ func PreAnswer(nc NodeContext, q Question, a Answers) (d Decision, ok bool, err 
 				vals[name] = v
 			}
 		}
-		for k, v := range form.Defaults() {
-			if _, given := vals[k]; !given {
-				vals[k] = v
-			}
-		}
-		if d.Content, err = json.Marshal(vals); err != nil {
+		if d.Content, err = json.Marshal(form.Fill(vals)); err != nil {
 			return Decision{}, false, err
 		}
 	}

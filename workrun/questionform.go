@@ -249,6 +249,49 @@ func (f Form) Defaults() map[string]any {
 	return out
 }
 
+// Fill returns values with every field that has no value set to its
+// default (SEP-1034: defaults apply where no value was given).
+func (f Form) Fill(values map[string]any) map[string]any {
+	out := make(map[string]any, len(values)+len(f.Fields))
+	for k, v := range values {
+		out[k] = v
+	}
+	for k, v := range f.Defaults() {
+		if _, given := out[k]; !given {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// Answer is the content an accept answer to f sends: values, where text
+// given for a field that is not text is read as that field's value
+// (FormField.Parse), with defaults for the rest (Fill), checked (Validate;
+// a field the form does not have is a problem).
+func (f Form) Answer(values map[string]any) (map[string]any, error) {
+	given := make(map[string]any, len(values))
+	for k, v := range values {
+		if fd, ok := f.Field(k); ok && fd.Kind != FormString {
+			if s, isText := v.(string); isText {
+				pv, err := fd.Parse(s)
+				if err != nil {
+					return nil, err
+				}
+				if pv == nil {
+					continue // empty text: no value
+				}
+				v = pv
+			}
+		}
+		given[k] = v
+	}
+	content := f.Fill(given)
+	if err := f.Validate(content); err != nil {
+		return nil, err
+	}
+	return content, nil
+}
+
 // FieldProblem is why one field's value does not fit (Field "" for the
 // answer as a whole).
 type FieldProblem struct {

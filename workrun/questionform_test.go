@@ -159,6 +159,54 @@ func TestParseForm_Refuses(t *testing.T) {
 	}
 }
 
+// TestFormAnswer: the content an accept answer sends — text read as each
+// field's type, defaults for the fields without a value (SEP-1034), then
+// checked; the one form rule for the engine, the window, the CLI, the
+// Remote MCP Tool node and the conformance client.
+func TestFormAnswer(t *testing.T) {
+	f, err := workrun.ParseForm(json.RawMessage(`{"type":"object","properties":{
+		"name":{"type":"string","default":"John Doe","maxLength":10},
+		"age":{"type":"integer","default":30,"minimum":0},
+		"score":{"type":"number","default":95.5},
+		"status":{"type":"string","enum":["active","inactive"],"default":"active"},
+		"verified":{"type":"boolean","default":true},
+		"tags":{"type":"array","items":{"anyOf":[{"const":"a","title":"A"},{"const":"b","title":"B"}]}},
+		"pin":{"type":"string","format":"password"},
+		"must":{"type":"string"}},"required":["must"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := f.Answer(map[string]any{"must": "x", "age": "41", "tags": "a, B", "verified": false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"age":41,"must":"x","name":"John Doe","score":95.5,"status":"active","tags":["a","b"],"verified":false}`
+	if b, _ := json.Marshal(got); string(b) != want {
+		t.Errorf("answer %s\nwant   %s", b, want)
+	}
+	for _, bad := range []map[string]any{
+		{},                              // required missing
+		{"must": ""},                    // required left empty
+		{"must": "x", "age": "old"},     // not a number
+		{"must": "x", "age": 1.5},       // not whole
+		{"must": "x", "age": -1.0},      // below minimum
+		{"must": "x", "status": "gone"}, // not a choice
+		{"must": "x", "tags": "c"},      // not a choice
+		{"must": "x", "name": "far too long a name"},
+		{"must": "x", "other": "y"}, // not a field of the form
+	} {
+		if _, err := f.Answer(bad); !errors.Is(err, workrun.ErrBadAnswer) {
+			t.Errorf("%v: err = %v, want ErrBadAnswer", bad, err)
+		}
+	}
+	if pin, _ := f.Field("pin"); !pin.Secret {
+		t.Error("a password field is not secret")
+	}
+	if name, _ := f.Field("name"); name.Secret {
+		t.Error("a plain field is secret")
+	}
+}
+
 // FuzzParseForm: a remote's schema is network bytes.
 func FuzzParseForm(f *testing.F) {
 	f.Add([]byte(sep1330))
@@ -169,6 +217,11 @@ func FuzzParseForm(f *testing.F) {
 			return
 		}
 		_ = form.Check(form.Defaults())
+		if content, err := form.Answer(map[string]any{}); err == nil {
+			if probs := form.Check(content); len(probs) > 0 {
+				t.Fatalf("Answer gave %v, which Check refuses: %v", content, probs)
+			}
+		}
 		for _, fd := range form.Fields {
 			_, _ = fd.Parse("1,2")
 		}

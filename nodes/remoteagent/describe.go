@@ -12,6 +12,7 @@ const (
 	msgLabelOutputFiles msgID = "remoteagent.label_output_files"
 	msgLabelCredential  msgID = "remoteagent.label_credential"
 	msgLabelTimeout     msgID = "remoteagent.label_timeout"
+	msgLabelAnswers     msgID = "remoteagent.label_answers"
 )
 
 // Describe implements workrun.Describer: the fields ParseConfig reads, with
@@ -27,5 +28,6 @@ func (k *Kind) Describe() workrun.KindInfo {
 		{Key: "credential", Value: workrun.ValueCredential, Label: texts.Msg(msgLabelCredential)},
 		{Key: "timeout_seconds", Value: workrun.ValueInt, Label: texts.Msg(msgLabelTimeout, workrun.RemoteTimeoutMinSeconds, workrun.RemoteTimeoutMaxSeconds),
 			Default: workrun.RemoteTimeoutDefaultSeconds, Min: workrun.RemoteTimeoutMinSeconds, Max: workrun.RemoteTimeoutMaxSeconds},
+		{Key: "answers", Value: workrun.ValueText, Label: texts.Msg(msgLabelAnswers), Hint: workrun.Plain("To {{city}}, on {{date}}")},
 	}}
 }

@@ -3,9 +3,9 @@ package remoteagent
 import (
 	"context"
 	"errors"
-	"syscall"
 
 	"workrun/a2a"
+	"workrun/remotecall"
 	"workrun/workrun"
 )
 
@@ -14,43 +14,24 @@ import (
 // byte-identical to what the CLI and tests always read; the Chinese leaves
 // only the agent's own words untranslated (docs/remote-agent.md R7).
 
-// reasonError is a failure reason from the catalogue that still wraps its
-// sentinel and its cause, so errors.Is sees both.
-type reasonError struct {
-	msg     string
-	wrapped []error
-}
-
-func (e *reasonError) Error() string   { return e.msg }
-func (e *reasonError) Unwrap() []error { return e.wrapped }
-
 // reason is message id with args in the current language, wrapping the
 // given errors (nil ones left out).
 func reason(wrapped []error, id msgID, args ...any) error {
-	e := &reasonError{msg: texts.Text(id, args...)}
-	for _, w := range wrapped {
-		if w != nil {
-			e.wrapped = append(e.wrapped, w)
-		}
-	}
-	return e
+	return remotecall.Reason(texts.Text(id, args...), wrapped...)
 }
 
-// why is err as the detail of a reason in the current language: its own
-// text in English (unchanged), and in Chinese the catalogue's words for the
-// wire and network errors a call meets; anything else keeps its text.
-func why(err error) string {
-	if err == nil || !workrun.IsChinese(workrun.Language()) {
-		return errText(err)
-	}
+// why is err as the detail of a reason in the current language
+// (remotecall.Why), with this kind's words for A2A's errors and its own.
+func why(err error) string { return remotecall.Why(err, wireWhy) }
+
+// wireWhy names, in the catalogue's words, the wire errors an A2A call
+// meets ("" for any other error).
+func wireWhy(err error) string {
 	var (
 		h   *a2a.HTTPError
 		rpc *a2a.RPCError
-		te  *workrun.TextError
 	)
 	switch {
-	case errors.As(err, &te):
-		return te.Text.In("zh")
 	case errors.Is(err, a2a.ErrStreamBroken):
 		return texts.Text(msgWhyStreamBroken)
 	case errors.Is(err, errIdle), errors.Is(err, context.DeadlineExceeded):
@@ -64,19 +45,8 @@ func why(err error) string {
 		return texts.Text(msgWhyRPC, rpc.Code, rpc.Message)
 	case errors.Is(err, a2a.ErrProtocol):
 		return texts.Text(msgWhyProtocol)
-	case errors.Is(err, syscall.ECONNREFUSED):
-		return texts.Text(msgWhyRefused)
-	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
-		return texts.Text(msgWhyReset)
 	}
-	return err.Error()
-}
-
-func errText(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
+	return ""
 }
 
 // stateIn is a task state's name in the current language ("failed", "已失败").

@@ -73,8 +73,6 @@ const (
 	msgWhyHTTPRPC           msgID = "remoteagent.why_http_rpc"
 	msgWhyRPC               msgID = "remoteagent.why_rpc"
 	msgWhyProtocol          msgID = "remoteagent.why_protocol"
-	msgWhyRefused           msgID = "remoteagent.why_refused"
-	msgWhyReset             msgID = "remoteagent.why_reset"
 	msgSaveFailed           msgID = "remoteagent.save_failed"
 )
 
@@ -184,8 +182,6 @@ func catalogue() map[msgID][2]string {
 		msgWhyHTTPRPC:           {"HTTP %d: error %d: %s", "HTTP %d：错误 %d：%s"},
 		msgWhyRPC:               {"JSON-RPC error %d: %s", "智能体返回错误 %d：%s"},
 		msgWhyProtocol:          {"the agent's answer is not valid A2A JSON-RPC", "智能体的答复不是有效的 A2A JSON-RPC"},
-		msgWhyRefused:           {"the connection was refused", "连接被拒绝"},
-		msgWhyReset:             {"the connection was reset", "连接被重置"},
 		msgSaveFailed:           {"saving the remote call record failed: %s", "保存远程调用记录失败：%s"},
 
 		// Editor labels (describe.go).
@@ -197,6 +193,7 @@ func catalogue() map[msgID][2]string {
 		msgLabelOutputFiles: {"Result files into field", "结果文件写入字段"},
 		msgLabelCredential:  {"Credential", "凭据"},
 		msgLabelTimeout:     {"Request timeout (%d–%d s)", "请求超时（%d–%d 秒）"},
+		msgLabelAnswers:     {"Answer to the agent's first question (a template; empty: a person answers)", "对智能体第一个问题的回答（模板；留空则由人回答）"},
 		// Configuration errors Compile returns (workrun.Problem renders them).
 		msgCfgURLRequired: {"remote agent config: url is required", "远程智能体配置：必须填写 url"},
 		msgCfgDecode:      {"remote agent config: %v", "远程智能体配置有误：%v"},

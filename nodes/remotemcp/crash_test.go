@@ -2,66 +2,13 @@ package remotemcp_test
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"workrun/mcp/demoserver"
-	"workrun/nodes/output"
-	"workrun/nodes/process"
-	"workrun/nodes/remotemcp"
-	"workrun/nodes/start"
-	"workrun/store"
-	"workrun/store/storetest"
 	"workrun/workrun"
 )
-
-// TestMain lets the test binary act as the runner process of the crash
-// tests: with WORKRUN_MCP_CHILD_DIR set it starts a run in that data
-// directory and waits to be killed.
-func TestMain(m *testing.M) {
-	storetest.ChildMain(m, "WORKRUN_MCP_CHILD_DIR", func(dir string) int {
-		if os.Getenv("WORKRUN_MCP_CHILD_DECIDE") != "" {
-			return decideChild(dir) // input_test.go
-		}
-		wf := crashWorkflow(os.Getenv("WORKRUN_MCP_CHILD_URL"))
-		if tool := os.Getenv("WORKRUN_MCP_CHILD_TOOL"); tool != "" {
-			// WORKRUN_MCP_CHILD_CFG: more config keys, e.g. `,"arguments":{…}`.
-			wf = flow(state, []workrun.NodeSpec{mcpNode("m", os.Getenv("WORKRUN_MCP_CHILD_URL"), tool, os.Getenv("WORKRUN_MCP_CHILD_CFG")+`,"output":"answer"`)})
-		}
-		return storetest.StartRun(dir, wf, workrun.Values{"q": "tides"},
-			func(st *store.Store) []workrun.Kind {
-				return []workrun.Kind{start.Kind{}, process.Kind{}, output.Kind{}, remotemcp.New(remotemcp.Deps{Calls: st})}
-			})
-	})
-}
-
-func crashWorkflow(url string) workrun.Workflow {
-	return flow(state, []workrun.NodeSpec{mcpNode("m", url, "research", `,"arguments":{"topic":"{{q}}","stages":12},"output":"answer"`)})
-}
-
-// startKilledRun runs the workflow in a child process and SIGKILLs it right
-// after the task id is committed. It returns the data directory, the run id
-// and the saved task id.
-func startKilledRun(t *testing.T, url string, env ...string) (string, string, string) {
-	t.Helper()
-	dir := t.TempDir()
-	cmd, runID := storetest.StartChild(t, append([]string{"WORKRUN_MCP_CHILD_DIR=" + dir, "WORKRUN_MCP_CHILD_URL=" + url}, env...)...)
-	st, err := store.Open(t.Context(), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var taskID string
-	waitUntil(t, 30*time.Second, func() bool {
-		c, err := st.GetRemoteCall(t.Context(), runID, "m", "call")
-		taskID = c.TaskID
-		return err == nil && c.TaskID != ""
-	})
-	st.Close()
-	storetest.Kill(t, cmd)
-	return dir, runID, taskID
-}
 
 // TestCrashAfterTaskIDThenResume: the runner is SIGKILLed right after the
 // task id is committed; after a restart the run resumes, follows the
@@ -72,17 +19,7 @@ func TestCrashAfterTaskIDThenResume(t *testing.T) {
 		t.Run(fmt.Sprintf("coreOnly=%v", coreOnly), func(t *testing.T) {
 			d, url := demo(t, demoserver.Options{CoreOnly: coreOnly, StageDuration: 250 * time.Millisecond})
 			dir, runID, taskID := startKilledRun(t, url)
-			e := newEnv(t, dir)
-			if c := e.call(t, runID, "m"); c.Ended {
-				t.Fatalf("the task ended before the kill; the test proves nothing: %+v", c)
-			}
-			if _, err := e.eng.RecoverInterrupted(t.Context()); err != nil {
-				t.Fatal(err)
-			}
-			if err := e.eng.Resume(t.Context(), runID); err != nil {
-				t.Fatal(err)
-			}
-			r := e.wait(t, runID)
+			e, r := resumeKilled(t, dir, runID)
 			msgs := e.messages(t, runID, "m")
 			if r.Status != workrun.RunSucceeded {
 				t.Fatalf("resumed run = %s: %s\n%q", r.Status, r.Reason, msgs)
@@ -113,14 +50,7 @@ func TestResumeAfterServerLostTheSession(t *testing.T) {
 	d, url := demo(t, demoserver.Options{CoreOnly: true, StageDuration: 250 * time.Millisecond})
 	dir, runID, _ := startKilledRun(t, url)
 	d.DropSessions()
-	e := newEnv(t, dir)
-	if _, err := e.eng.RecoverInterrupted(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	if err := e.eng.Resume(t.Context(), runID); err != nil {
-		t.Fatal(err)
-	}
-	r := e.wait(t, runID)
+	e, r := resumeRun(t, dir, runID)
 	sess := strings.TrimSpace(strings.SplitN(e.call(t, runID, "m").ContextID, "session=", 2)[1])
 	want := "remote task status unknown: the server no longer has session " + sess
 	if r.Status != workrun.RunFailed || !strings.Contains(r.Reason, want) {
@@ -138,17 +68,7 @@ func TestCrashAfterTaskIDThenResumeModern(t *testing.T) {
 	f := &modernServer{workingReads: 4, pollMs: 300}
 	url := f.start(t)
 	dir, runID, taskID := startKilledRun(t, url, "WORKRUN_MCP_CHILD_TOOL=t")
-	e := newEnv(t, dir)
-	if c := e.call(t, runID, "m"); c.Ended {
-		t.Fatalf("the task ended before the kill; the test proves nothing: %+v", c)
-	}
-	if _, err := e.eng.RecoverInterrupted(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	if err := e.eng.Resume(t.Context(), runID); err != nil {
-		t.Fatal(err)
-	}
-	r := e.wait(t, runID)
+	e, r := resumeKilled(t, dir, runID)
 	if r.Status != workrun.RunSucceeded || r.State["answer"] != "finished" {
 		t.Fatalf("resumed run = %s: %s\n%q", r.Status, r.Reason, e.messages(t, runID, "m"))
 	}

@@ -20,6 +20,7 @@ const (
 	msgTaskNever        msgID = "remotemcp.task_never"
 	msgLabelCleanupTool msgID = "remotemcp.label_cleanup_tool"
 	msgLabelCleanupArgs msgID = "remotemcp.label_cleanup_arguments"
+	msgLabelAnswers     msgID = "remotemcp.label_answers"
 )
 
 // Describe implements workrun.Describer: the fields ParseConfig reads, with
@@ -43,5 +44,7 @@ func (k *Kind) Describe() workrun.KindInfo {
 		{Key: "cleanup_tool", Value: workrun.ValueText, Label: texts.Msg(msgLabelCleanupTool)},
 		{Key: "cleanup_arguments", Value: workrun.ValueJSONObject, Label: texts.Msg(msgLabelCleanupArgs),
 			Hint: workrun.Plain(`{"source": "{{written}}", "destination": "{{written}}.aside"}`)},
+		{Key: "answers", Value: workrun.ValueJSONObject, Label: texts.Msg(msgLabelAnswers),
+			Hint: workrun.Plain(`{"region": "{{region}}", "depth": "quick"}`)},
 	}}
 }

@@ -168,10 +168,10 @@ func (c *call) gather(ctx context.Context, st *inputState) error {
 // had any.
 func (c *call) keep(st *inputState, key string, res mcp.ElicitResult, secret bool) {
 	saved := res
-	if schema := schemaOf(st.Requests[key]); schema != nil && res.Content != nil {
+	if form, ok := formOf(st.Requests[key]); ok && res.Content != nil {
 		saved.Content = map[string]any{}
 		for k, v := range res.Content {
-			if secret || schema.Properties[k].Secret() {
+			if fd, _ := form.Field(k); secret || fd.Secret {
 				continue
 			}
 			saved.Content[k] = v
@@ -284,7 +284,7 @@ func (c *call) answerOf(r mcp.InputRequest, d workrun.Decision) (mcp.ElicitResul
 		return mcp.ElicitResult{Action: action}, nil
 	case mcp.ActionAccept:
 	default:
-		return mcp.ElicitResult{}, fmt.Errorf("%w: action %q", mcp.ErrBadAnswer, clip(action, 20))
+		return mcp.ElicitResult{}, fmt.Errorf("%w: action %q", workrun.ErrBadAnswer, clip(action, 20))
 	}
 	e, err := r.Elicitation()
 	if err != nil {
@@ -293,33 +293,32 @@ func (c *call) answerOf(r mcp.InputRequest, d workrun.Decision) (mcp.ElicitResul
 	if e.Mode == mcp.ElicitURL {
 		return mcp.ElicitResult{Action: mcp.ActionAccept}, nil
 	}
-	schema, err := mcp.ParseFormSchema(e.RequestedSchema)
+	form, err := workrun.ParseForm(e.RequestedSchema)
 	if err != nil {
 		return mcp.ElicitResult{}, err
 	}
 	values := map[string]any{}
 	if len(d.Content) > 0 {
 		if err := json.Unmarshal(d.Content, &values); err != nil {
-			return mcp.ElicitResult{}, fmt.Errorf("%w: %v", mcp.ErrBadAnswer, err)
+			return mcp.ElicitResult{}, fmt.Errorf("%w: %v", workrun.ErrBadAnswer, err)
 		}
 	}
-	content, err := schema.Answer(values)
+	content, err := form.Answer(values)
 	if err != nil {
 		return mcp.ElicitResult{}, err
 	}
 	return mcp.ElicitResult{Action: mcp.ActionAccept, Content: content}, nil
 }
 
-func schemaOf(r mcp.InputRequest) *mcp.FormSchema {
+// formOf is the form a request asks to fill (ok false for any other
+// request, or a schema the form cannot read).
+func formOf(r mcp.InputRequest) (workrun.Form, bool) {
 	e, err := r.Elicitation()
 	if err != nil || e.Mode != mcp.ElicitForm {
-		return nil
+		return workrun.Form{}, false
 	}
-	s, err := mcp.ParseFormSchema(e.RequestedSchema)
-	if err != nil {
-		return nil
-	}
-	return s
+	f, err := workrun.ParseForm(e.RequestedSchema)
+	return f, err == nil
 }
 
 func keysOf[V any](m map[string]V) func(func(string) bool) {

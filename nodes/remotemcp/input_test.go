@@ -19,10 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"workrun/artifacts"
 	"workrun/mcp/demoserver"
-	"workrun/nodes/remotemcp"
-	"workrun/nodes/start"
 	"workrun/store"
 	"workrun/store/storetest"
 	"workrun/workrun"
@@ -232,27 +229,12 @@ func TestAnswer_KilledWhileSending(t *testing.T) {
 				t.Fatal("the runner never sent its answers")
 			}
 			storetest.Kill(t, cmd)
-			regionAnswers := func() int {
-				n := 0
-				for _, r := range d.Requests() {
-					if strings.Contains(string(r.Params), `"inputResponses":{"region"`) {
-						n++
-					}
-				}
-				return n
-			}
+			regionAnswers := func() int { return answersTo(d, "region") }
 			before := regionAnswers()
 			if want := map[bool]int{true: 0, false: 1}[tc.holdRequest]; before != want {
 				t.Fatalf("before the resume the server had %d answers, want %d", before, want)
 			}
-			e := newEnv(t, dir)
-			if _, err := e.eng.RecoverInterrupted(t.Context()); err != nil {
-				t.Fatal(err)
-			}
-			if err := e.eng.Resume(t.Context(), runID); err != nil {
-				t.Fatal(err)
-			}
-			r := e.wait(t, runID)
+			e, r := resumeRun(t, dir, runID)
 			if tc.task == "never" {
 				if r.Status != workrun.RunFailed || !strings.Contains(r.Reason, "submission result unknown") || !strings.Contains(r.Reason, "not sent again") {
 					t.Fatalf("run %s: %s", r.Status, r.Reason)
@@ -401,40 +383,21 @@ func TestAnswer_LegacyGETStream(t *testing.T) {
 func signInServer(t *testing.T) (string, func() []string) {
 	var mu sync.Mutex
 	var seen []string
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var m struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Params struct {
-				InputResponses map[string]json.RawMessage `json:"inputResponses"`
-				RequestState   *string                    `json:"requestState"`
-			} `json:"params"`
+	url := callServer(t, "sign-in", "fetch", func(params json.RawMessage) string {
+		var p struct {
+			InputResponses map[string]json.RawMessage `json:"inputResponses"`
+			RequestState   *string                    `json:"requestState"`
 		}
-		json.NewDecoder(r.Body).Decode(&m) //nolint:errcheck // the client sends JSON
-		answer := func(result string) {
-			w.Header().Set("Content-Type", "application/json")
-			io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":`+result+`}`) //nolint:errcheck // test server
+		json.Unmarshal(params, &p) //nolint:errcheck // the client sends JSON
+		mu.Lock()
+		seen = append(seen, string(p.InputResponses["auth"]))
+		mu.Unlock()
+		if a := p.InputResponses["auth"]; strings.Contains(string(a), `"accept"`) && p.RequestState != nil && *p.RequestState == "s-1" {
+			return `{"resultType":"complete","content":[{"type":"text","text":"fetched as the signed-in user"}]}`
 		}
-		switch m.Method {
-		case "server/discover":
-			answer(`{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"serverInfo":{"name":"sign-in","version":"1"}}`)
-		case "tools/list":
-			answer(`{"resultType":"complete","tools":[{"name":"fetch","inputSchema":{"type":"object"}}]}`)
-		case "tools/call":
-			mu.Lock()
-			seen = append(seen, string(m.Params.InputResponses["auth"]))
-			mu.Unlock()
-			if a := m.Params.InputResponses["auth"]; strings.Contains(string(a), `"accept"`) && m.Params.RequestState != nil && *m.Params.RequestState == "s-1" {
-				answer(`{"resultType":"complete","content":[{"type":"text","text":"fetched as the signed-in user"}]}`)
-				return
-			}
-			answer(`{"resultType":"input_required","requestState":"s-1","inputRequests":{"auth":{"method":"elicitation/create","params":{"mode":"url","message":"Sign in to the archive","url":"https://archive.example/login?s=1","elicitationId":"e-1"}}}}`)
-		default:
-			answer(`{"resultType":"complete"}`)
-		}
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL + "/mcp", func() []string { mu.Lock(); defer mu.Unlock(); return append([]string(nil), seen...) }
+		return `{"resultType":"input_required","requestState":"s-1","inputRequests":{"auth":{"method":"elicitation/create","params":{"mode":"url","message":"Sign in to the archive","url":"https://archive.example/login?s=1","elicitationId":"e-1"}}}}`
+	})
+	return url, func() []string { mu.Lock(); defer mu.Unlock(); return append([]string(nil), seen...) }
 }
 
 // TestAnswer_SignIn: a URL-mode elicitation is a sign-in question — the
@@ -466,36 +429,21 @@ func TestAnswer_RequestStateOnly(t *testing.T) {
 		t.Run(fmt.Sprintf("forever=%v", forever), func(t *testing.T) {
 			var mu sync.Mutex
 			calls := 0
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				var m struct {
-					ID     json.RawMessage `json:"id"`
-					Method string          `json:"method"`
-					Params struct {
-						RequestState *string `json:"requestState"`
-					} `json:"params"`
+			url := callServer(t, "busy", "t", func(params json.RawMessage) string {
+				var p struct {
+					RequestState *string `json:"requestState"`
 				}
-				json.NewDecoder(r.Body).Decode(&m) //nolint:errcheck // the client sends JSON
-				w.Header().Set("Content-Type", "application/json")
-				result := `{"resultType":"complete"}`
-				switch m.Method {
-				case "server/discover":
-					result = `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"serverInfo":{"name":"busy","version":"1"}}`
-				case "tools/list":
-					result = `{"resultType":"complete","tools":[{"name":"t","inputSchema":{"type":"object"}}]}`
-				case "tools/call":
-					mu.Lock()
-					calls++
-					mu.Unlock()
-					result = `{"resultType":"input_required","requestState":"later"}`
-					if !forever && m.Params.RequestState != nil && *m.Params.RequestState == "later" {
-						result = `{"resultType":"complete","content":[{"type":"text","text":"done"}]}`
-					}
+				json.Unmarshal(params, &p) //nolint:errcheck // the client sends JSON
+				mu.Lock()
+				calls++
+				mu.Unlock()
+				if !forever && p.RequestState != nil && *p.RequestState == "later" {
+					return `{"resultType":"complete","content":[{"type":"text","text":"done"}]}`
 				}
-				io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":`+result+`}`) //nolint:errcheck // test server
-			}))
-			t.Cleanup(srv.Close)
+				return `{"resultType":"input_required","requestState":"later"}`
+			})
 			e := newEnv(t, "")
-			r := e.run(t, flow(state, []workrun.NodeSpec{mcpNode("m", srv.URL+"/mcp", "t", `,"output":"answer"`)}), nil)
+			r := e.run(t, flow(state, []workrun.NodeSpec{mcpNode("m", url, "t", `,"output":"answer"`)}), nil)
 			if !forever {
 				if r.Status != workrun.RunSucceeded || r.State["answer"] != "done" || calls != 2 {
 					t.Fatalf("run %s: %s; %d calls", r.Status, r.Reason, calls)
@@ -516,37 +464,21 @@ func TestAnswer_SecretFieldNeverSaved(t *testing.T) {
 	const pin = "s3cret-pin-4711"
 	var got []string
 	var mu sync.Mutex
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var m struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Params struct {
-				InputResponses map[string]json.RawMessage `json:"inputResponses"`
-			} `json:"params"`
+	url := callServer(t, "vault", "open", func(params json.RawMessage) string {
+		var p struct {
+			InputResponses map[string]json.RawMessage `json:"inputResponses"`
 		}
-		json.NewDecoder(r.Body).Decode(&m) //nolint:errcheck // the client sends JSON
-		w.Header().Set("Content-Type", "application/json")
-		result := `{"resultType":"complete"}`
-		switch m.Method {
-		case "server/discover":
-			result = `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"serverInfo":{"name":"vault","version":"1"}}`
-		case "tools/list":
-			result = `{"resultType":"complete","tools":[{"name":"open","inputSchema":{"type":"object"}}]}`
-		case "tools/call":
-			if a, ok := m.Params.InputResponses["pin"]; ok {
-				mu.Lock()
-				got = append(got, string(a))
-				mu.Unlock()
-				result = `{"resultType":"complete","content":[{"type":"text","text":"opened"}]}`
-			} else {
-				result = `{"resultType":"input_required","inputRequests":{"pin":{"method":"elicitation/create","params":{"message":"PIN?","requestedSchema":{"type":"object","properties":{"user":{"type":"string"},"pin":{"type":"string","format":"password"}},"required":["pin"]}}}}}`
-			}
+		json.Unmarshal(params, &p) //nolint:errcheck // the client sends JSON
+		if a, ok := p.InputResponses["pin"]; ok {
+			mu.Lock()
+			got = append(got, string(a))
+			mu.Unlock()
+			return `{"resultType":"complete","content":[{"type":"text","text":"opened"}]}`
 		}
-		io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":`+result+`}`) //nolint:errcheck // test server
-	}))
-	t.Cleanup(srv.Close)
+		return `{"resultType":"input_required","inputRequests":{"pin":{"method":"elicitation/create","params":{"message":"PIN?","requestedSchema":{"type":"object","properties":{"user":{"type":"string"},"pin":{"type":"string","format":"password"}},"required":["pin"]}}}}}`
+	})
 	e := newEnv(t, "")
-	r := e.run(t, flow(state, []workrun.NodeSpec{mcpNode("m", srv.URL+"/mcp", "open", `,"output":"answer"`)}), nil)
+	r := e.run(t, flow(state, []workrun.NodeSpec{mcpNode("m", url, "open", `,"output":"answer"`)}), nil)
 	e.waitsFor(t, r, "m", 1, "PIN?")
 	r = e.answer(t, r.ID, "m", 1, workrun.AnswerAccept, `{"user":"ada","pin":"`+pin+`"}`)
 	if r.Status != workrun.RunSucceeded || r.State["answer"] != "opened" {
@@ -574,36 +506,6 @@ func TestAnswer_SecretFieldNeverSaved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-}
-
-// decideChild is the test binary as a person's answering process: it
-// gives the answer in WORKRUN_MCP_CHILD_DECIDE (round 1, form content) to
-// node m of run WORKRUN_MCP_CHILD_RUN — the run goes on in this process —
-// prints the run id and waits to be killed.
-func decideChild(dir string) int {
-	ctx := context.Background()
-	st, err := store.Open(ctx, dir)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	arts, err := artifacts.New(dir, st)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	eng := workrun.NewEngine(st, arts, start.Kind{}, remotemcp.New(remotemcp.Deps{Calls: st}))
-	id := os.Getenv("WORKRUN_MCP_CHILD_RUN")
-	if _, err := eng.RecoverInterrupted(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	if err := eng.Decide(ctx, workrun.Decision{RunID: id, NodeID: "m", Round: 1, Content: json.RawMessage(os.Getenv("WORKRUN_MCP_CHILD_DECIDE"))}); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	fmt.Println("run", id)
-	select {} // killed by the parent
 }
 
 // TestAnswer_KilledAfterThePersonAnswered: the person's answer is given in
@@ -638,23 +540,8 @@ func TestAnswer_KilledAfterThePersonAnswered(t *testing.T) {
 				t.Fatal("the answering process never sent the answer")
 			}
 			storetest.Kill(t, decider)
-			regionAnswers := func() int {
-				n := 0
-				for _, r := range d.Requests() {
-					if strings.Contains(string(r.Params), `"inputResponses":{"region"`) {
-						n++
-					}
-				}
-				return n
-			}
-			e := newEnv(t, dir)
-			if _, err := e.eng.RecoverInterrupted(t.Context()); err != nil {
-				t.Fatal(err)
-			}
-			if err := e.eng.Resume(t.Context(), runID); err != nil {
-				t.Fatal(err)
-			}
-			r := e.wait(t, runID)
+			regionAnswers := func() int { return answersTo(d, "region") }
+			e, r := resumeRun(t, dir, runID)
 			if task == "never" {
 				if r.Status != workrun.RunFailed || !strings.Contains(r.Reason, "not sent again") || regionAnswers() != 0 {
 					t.Fatalf("run %s: %s; the server got %d answers", r.Status, r.Reason, regionAnswers())

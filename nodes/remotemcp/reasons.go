@@ -3,11 +3,9 @@ package remotemcp
 import (
 	"context"
 	"errors"
-	"syscall"
 
 	"workrun/mcp"
 	"workrun/remotecall"
-	"workrun/workrun"
 )
 
 // A node's failure reason is saved as text, written now in the current
@@ -21,27 +19,18 @@ func reason(wrapped []error, id msgID, args ...any) error {
 	return remotecall.Reason(texts.Text(id, args...), wrapped...)
 }
 
-// why is err as the detail of a reason in the current language: its own
-// text in English (unchanged), and in Chinese the catalogue's words for the
-// wire and network errors a call meets; the server's own message is kept.
-func why(err error) string {
-	if err == nil {
-		return ""
-	}
-	if !workrun.IsChinese(workrun.Language()) {
-		return err.Error()
-	}
+// why is err as the detail of a reason in the current language
+// (remotecall.Why), with this kind's words for MCP's errors.
+func why(err error) string { return remotecall.Why(err, wireWhy) }
+
+// wireWhy names, in the catalogue's words, the wire errors an MCP call
+// meets ("" for any other error; the server's own message is kept).
+func wireWhy(err error) string {
 	var (
 		h   *mcp.HTTPError
 		rpc *mcp.RPCError
-		te  *workrun.TextError
-		re  *remotecall.ReasonError
 	)
 	switch {
-	case errors.As(err, &re):
-		return re.Error() // already in the current language
-	case errors.As(err, &te):
-		return te.Text.In("zh")
 	case errors.Is(err, mcp.ErrStreamBroken):
 		return texts.Text(msgWhyStreamBroken)
 	case errors.Is(err, context.DeadlineExceeded):
@@ -59,10 +48,6 @@ func why(err error) string {
 		return texts.Text(msgWhyTooLarge)
 	case errors.Is(err, mcp.ErrProtocol):
 		return texts.Text(msgWhyProtocol)
-	case errors.Is(err, syscall.ECONNREFUSED):
-		return texts.Text(msgWhyRefused)
-	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
-		return texts.Text(msgWhyReset)
 	}
-	return err.Error()
+	return ""
 }

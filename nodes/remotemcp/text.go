@@ -94,8 +94,6 @@ const (
 	msgWhySession        msgID = "remotemcp.why_session"
 	msgWhyTooLarge       msgID = "remotemcp.why_too_large"
 	msgWhyProtocol       msgID = "remotemcp.why_protocol"
-	msgWhyRefused        msgID = "remotemcp.why_refused"
-	msgWhyReset          msgID = "remotemcp.why_reset"
 )
 
 // Configuration errors Compile returns: the window shows them in the
@@ -198,8 +196,6 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgWhySession:      {"the server no longer has this session", "服务器已不再保留此会话"},
 	msgWhyTooLarge:     {"the reply is too large", "应答过大"},
 	msgWhyProtocol:     {"the server's answer is not a valid MCP answer", "服务器的答复不是有效的 MCP 应答"},
-	msgWhyRefused:      {"the connection was refused", "连接被拒绝"},
-	msgWhyReset:        {"the connection was reset", "连接被重置"},
 
 	// Editor labels (describe.go).
 	msgKindLabel:        {"Remote MCP Tool", "远程 MCP 工具"},
@@ -218,6 +214,7 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgTaskNever:        {"never (a plain call)", "从不（普通调用）"},
 	msgLabelCleanupTool: {"Cleanup tool on failure (same server)", "失败时的清理工具（同一服务器）"},
 	msgLabelCleanupArgs: {"Cleanup tool's arguments (a JSON object; templates may name this node's outputs)", "清理工具的参数（JSON 对象；模板可引用本节点的输出）"},
+	msgLabelAnswers:     {"Answers to the server's first form (a JSON object: field → template; empty: a person answers)", "对服务器第一个表单的回答（JSON 对象：字段 → 模板；留空则由人回答）"},
 	// Configuration errors Compile returns (workrun.Problem renders them).
 	msgCfgURLRequired: {"remote MCP config: url is required", "远程 MCP 配置：必须填写 url"},
 	msgCfgDecode:      {"remote MCP config: %v", "远程 MCP 配置有误：%v"},

@@ -207,22 +207,3 @@ func TestTSPeerDualEra(t *testing.T) {
 		}
 	})
 }
-
-// resumeKilled opens the data directory of a run whose runner was killed
-// (startKilledRun) in a new engine, recovers and resumes the run, and
-// waits for it. It fails the test if node m's call had already ended
-// before the kill (the test would prove nothing).
-func resumeKilled(t *testing.T, dir, runID string) (*env, workrun.Run) {
-	t.Helper()
-	e := newEnv(t, dir)
-	if c := e.call(t, runID, "m"); c.Ended {
-		t.Fatalf("the task ended before the kill; the test proves nothing: %+v", c)
-	}
-	if _, err := e.eng.RecoverInterrupted(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	if err := e.eng.Resume(t.Context(), runID); err != nil {
-		t.Fatal(err)
-	}
-	return e, e.wait(t, runID)
-}

@@ -7,15 +7,17 @@ import (
 	"testing"
 	"time"
 
+	"workrun/mcp"
 	"workrun/store/storetest"
 	"workrun/workrun"
 )
 
-// TestMain pins the language and lets the test binary act as the runner
+// TestMain hosts the stdio guard, pins the language and lets the test binary act as the runner
 // process of the crash tests: with WORKRUN_TOOLAPP_CHILD_DIR set it starts
 // a run of WORKRUN_TOOLAPP_CHILD_FLOW in that data directory and waits to be
 // killed.
 func TestMain(m *testing.M) {
+	mcp.RunStdioGuard()         // the tests' programs run under this binary as their guard
 	os.Setenv("LANGUAGE", "en") //nolint:errcheck // the tests assert English; a failure shows in their output
 	storetest.ChildMain(m, "WORKRUN_TOOLAPP_CHILD_DIR", func(dir string) int {
 		var wf workrun.Workflow

@@ -37,17 +37,11 @@ func ChildMain(m *testing.M, dirEnv string, child func(dir string) int) {
 // only on a failure, with exit code 1.
 func StartRun(dir string, wf workrun.Workflow, in workrun.Values, kinds func(st *store.Store) []workrun.Kind) int {
 	ctx := context.Background()
-	st, err := store.Open(ctx, dir)
+	eng, err := OpenEngine(ctx, dir, kinds)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	arts, err := artifacts.New(dir, st)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	eng := workrun.NewEngine(st, arts, kinds(st)...)
 	id, err := eng.Start(ctx, "", wf, in)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -55,6 +49,22 @@ func StartRun(dir string, wf workrun.Workflow, in workrun.Values, kinds func(st 
 	}
 	fmt.Println("run", id)
 	select {} // killed by the parent
+}
+
+// OpenEngine is a child's engine over the data directory's store and
+// artifacts, with kinds (given the store). The child never closes them: it
+// is killed.
+func OpenEngine(ctx context.Context, dir string, kinds func(st *store.Store) []workrun.Kind) (*workrun.Engine, error) {
+	st, err := store.Open(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	arts, err := artifacts.New(dir, st)
+	if err != nil {
+		st.Close() //nolint:errcheck // the open error is the one to report
+		return nil, err
+	}
+	return workrun.NewEngine(st, arts, kinds(st)...), nil
 }
 
 // StartChild runs the test binary as the child (env: its extra variables,

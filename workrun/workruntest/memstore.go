@@ -140,7 +140,7 @@ func (s *MemStore) ListRuns(ctx context.Context, f workrun.RunFilter) ([]workrun
 	var out []workrun.Run
 	for _, id := range slices.Backward(s.order) {
 		r := s.runs[id]
-		if (f.WorkflowID == "" || r.WorkflowID == f.WorkflowID) && (f.Status == "" || r.Status == f.Status) {
+		if (f.WorkflowID == "" || r.WorkflowID == f.WorkflowID) && (f.Status == "" || r.Status == f.Status) && f.Matches(r) {
 			out = append(out, r)
 		}
 	}
