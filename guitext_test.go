@@ -92,7 +92,13 @@ func (p ocrPage) String() string {
 
 // find returns the boxes of text on the page in reading order: the exact
 // matches, or when there are none the close ones (see the file's comment).
-func (p ocrPage) find(text string) []image.Rectangle {
+func (p ocrPage) find(text string) []image.Rectangle { return p.match(text, false) }
+
+// findLabel is find for a whole label: a run of whole words must read
+// text and nothing more ("Save…" is not found in "Saved file").
+func (p ocrPage) findLabel(text string) []image.Rectangle { return p.match(text, true) }
+
+func (p ocrPage) match(text string, whole bool) []image.Rectangle {
 	q := []rune(foldText(text))
 	if len(q) == 0 {
 		return nil
@@ -125,6 +131,19 @@ func (p ocrPage) find(text string) []image.Rectangle {
 				// found on its own turn).
 				rest := joined[len(norm[i]):]
 				span := spanBox(l[i : j+1])
+				if whole {
+					switch {
+					case string(joined) == string(q):
+						exact = append(exact, span)
+					case slack > 0 && abs(len(joined)-len(q)) <= slack && editDistance(joined, q) <= slack:
+						close = append(close, span)
+					default:
+						if len(joined) <= len(q)+slack {
+							continue
+						}
+					}
+					break
+				}
 				if containsRunes(joined, q) {
 					if !containsRunes(rest, q) {
 						exact = append(exact, span)
@@ -196,9 +215,21 @@ func containsRunes(s, sub []rune) bool {
 
 // nearSubstring is the least edit distance between q and any substring of s
 // (Sellers' algorithm).
-func nearSubstring(s, q []rune) int {
-	prev := make([]int, len(s)+1) // row 0: a match may start anywhere
+func nearSubstring(s, q []rune) int { return distance(q, s, true) }
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b []rune) int { return distance(a, b, false) }
+
+// distance is the edit distance from q to s, or with anywhere to the
+// closest substring of s (a match may start and end anywhere in s).
+func distance(q, s []rune, anywhere bool) int {
+	prev := make([]int, len(s)+1)
 	cur := make([]int, len(s)+1)
+	if !anywhere { // else row 0 stays 0: free to start anywhere
+		for j := range prev {
+			prev[j] = j
+		}
+	}
 	for i := 1; i <= len(q); i++ {
 		cur[0] = i
 		for j := 1; j <= len(s); j++ {
@@ -210,7 +241,10 @@ func nearSubstring(s, q []rune) int {
 		}
 		prev, cur = cur, prev
 	}
-	return slices.Min(prev)
+	if anywhere {
+		return slices.Min(prev)
+	}
+	return prev[len(s)]
 }
 
 // parseTSV reads tesseract's tsv output (level 5 rows are words) into
@@ -376,6 +410,12 @@ func ocr(t *testing.T, img image.Image, area image.Rectangle, scale int, langs s
 // (the whole screen when empty), in reading order, and what was read.
 func (s *screen) lookText(t *testing.T, area image.Rectangle, text string) ([]image.Rectangle, ocrPage) {
 	t.Helper()
+	return s.look(t, area, text, false)
+}
+
+// look is lookText; whole asks for a whole label (ocrPage.findLabel).
+func (s *screen) look(t *testing.T, area image.Rectangle, text string, whole bool) ([]image.Rectangle, ocrPage) {
+	t.Helper()
 	langs := "eng"
 	if hasHan(text) {
 		langs = "chi_sim+eng"
@@ -384,11 +424,23 @@ func (s *screen) lookText(t *testing.T, area image.Rectangle, text string) ([]im
 	var page ocrPage
 	for _, scale := range []int{2, 3} {
 		page = ocr(t, img, area, scale, langs)
-		if found := page.find(text); len(found) > 0 {
+		if found := page.match(text, whole); len(found) > 0 {
 			return found, page
 		}
 	}
 	return nil, page
+}
+
+// readText reads area of the screen once (×2), in English or, when
+// chinese, in Chinese and English: for tests that look for a pattern
+// rather than a label.
+func (s *screen) readText(t *testing.T, area image.Rectangle, chinese bool) ocrPage {
+	t.Helper()
+	langs := "eng"
+	if chinese {
+		langs = "chi_sim+eng"
+	}
+	return ocr(t, s.capture(t), area, 2, langs)
 }
 
 // waitText waits up to d until text is shown in area and returns its first
@@ -406,9 +458,25 @@ func (s *screen) waitText(t *testing.T, area image.Rectangle, text string, d tim
 // boxes in reading order.
 func (s *screen) waitAll(t *testing.T, area image.Rectangle, text string, d time.Duration) ([]image.Rectangle, bool) {
 	t.Helper()
+	return s.waitMatch(t, area, text, false, d)
+}
+
+// waitLabel is waitText for a whole label (ocrPage.findLabel): a button's
+// "Save…", not the "Saved" of a message.
+func (s *screen) waitLabel(t *testing.T, area image.Rectangle, text string, d time.Duration) (image.Rectangle, bool) {
+	t.Helper()
+	all, ok := s.waitMatch(t, area, text, true, d)
+	if !ok {
+		return image.Rectangle{}, false
+	}
+	return all[0], true
+}
+
+func (s *screen) waitMatch(t *testing.T, area image.Rectangle, text string, whole bool, d time.Duration) ([]image.Rectangle, bool) {
+	t.Helper()
 	deadline := time.Now().Add(d)
 	for {
-		found, page := s.lookText(t, area, text)
+		found, page := s.look(t, area, text, whole)
 		if len(found) > 0 {
 			return found, true
 		}
@@ -511,6 +579,18 @@ func TestOCRMatching(t *testing.T) {
 	one("Local check", image.Rect(60, 100, 175, 113))
 	one("Temporarily", image.Rect(60, 300, 140, 313))
 	one("帮助", image.Rect(245, 500, 271, 513))
+	if got := page.findLabel("Sign in…"); len(got) != 1 {
+		t.Errorf("findLabel(Sign in…) = %v, want the one label", got)
+	}
+	if got := page.findLabel("Sig"); len(got) != 0 {
+		t.Errorf("findLabel(Sig) = %v, want nothing: no word is Sig", got)
+	}
+	if got := page.findLabel("Temporarily"); len(got) != 1 {
+		t.Errorf("findLabel(Temporarily) = %v, want the word read with one letter lost", got)
+	}
+	if got := page.findLabel("Loca"); len(got) != 0 || len(page.find("Loca")) != 1 {
+		t.Errorf("Loca: findLabel %v (want none), find %v (want one)", page.findLabel("Loca"), page.find("Loca"))
+	}
 	if got := page.find("Run"); len(got) != 2 || got[0].Min.Y != 400 || got[1].Min.Y != 450 {
 		t.Errorf("find(Run) = %v, want the two rows in reading order", got)
 	}
@@ -566,7 +646,7 @@ func TestGUIFindText(t *testing.T) {
 				t.Errorf("%q at %d,%d is not in the menu under %q at %d,%d", c.about, ax, ay, c.help, x, y)
 			}
 			scr.click(t, ax, ay)
-			if _, ok := scr.waitText(t, below, c.openDir, textWait); !ok {
+			if _, ok := scr.waitLabel(t, below, c.openDir, textWait); !ok {
 				scr.shot(t, "no-about")
 				t.Fatalf("the About dialog's %q did not appear after clicking %q (steps in %s)", c.openDir, c.about, scr.shots)
 			}

@@ -24,10 +24,18 @@ import (
 // bigMCPServer is a minimal MCP server: server/discover is unknown (so the
 // client falls back to initialize), initialize, tools/list with one tool
 // "big", and tools/call answering with size bytes as text (json false) or
-// as structuredContent {"items": ["…", …]} (json true).
+// as structuredContent {"items": ["…", …]} (json true); meta puts the size
+// bytes in the result's _meta instead, where nothing is spooled.
 type bigMCPServer struct {
 	size int
 	json bool
+	meta bool
+	// secret, when set, is echoed in the text, split across two writes
+	// (each flushed) 1 MiB in; hold, when set, keeps the reply open after
+	// that many text bytes until the client goes away (reached closed then).
+	secret  string
+	hold    int
+	reached chan struct{}
 }
 
 func (s *bigMCPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -57,7 +65,33 @@ func (s *bigMCPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		reply(`{"tools":[{"name":"big","inputSchema":{"type":"object"}}]}`)
 	case "tools/call":
 		w.Header().Set("Content-Type", "application/json")
+		if s.meta {
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"_meta":{"x":"`, req.ID)
+			writeFiller(w, s.size, "<meta>")
+			io.WriteString(w, `"},"content":[{"type":"text","text":"small"}]}}`)
+			return
+		}
 		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"`, req.ID)
+		if !s.json && (s.secret != "" || s.hold > 0) {
+			fl := w.(http.Flusher)
+			const at = 1 << 20
+			writeFiller(w, at, "<text>")
+			half := len(s.secret) / 2
+			io.WriteString(w, s.secret[:half])
+			fl.Flush()
+			io.WriteString(w, s.secret[half:])
+			written := at + len(s.secret)
+			if s.hold > 0 {
+				writeFiller(w, s.hold-written, "<more>")
+				fl.Flush()
+				close(s.reached)
+				<-r.Context().Done()
+				return
+			}
+			writeFiller(w, s.size-written, "<more>")
+			io.WriteString(w, `"}]}}`)
+			return
+		}
 		if !s.json {
 			writeFiller(w, s.size, "<text>")
 			io.WriteString(w, `"}]}}`)
@@ -108,7 +142,11 @@ func bigMCPFlow(t testing.TB, url string) string {
 // returns the child's peak RSS, the database's growth, the data
 // directory's growth and the output.
 func runBigMCP(t testing.TB, bin string, size int, asJSON bool) (rss, db, data int64, out string, exit int) {
-	ts := httptest.NewServer(&bigMCPServer{size: size, json: asJSON})
+	return runMCPServer(t, bin, &bigMCPServer{size: size, json: asJSON})
+}
+
+func runMCPServer(t testing.TB, bin string, srv *bigMCPServer) (rss, db, data int64, out string, exit int) {
+	ts := httptest.NewServer(srv)
 	defer ts.Close()
 	dir := t.TempDir()
 	flow := bigMCPFlow(t, ts.URL+"/mcp")
@@ -143,13 +181,14 @@ func treeSize(dir string) int64 {
 // structuredContent are each stored once, as an artifact: the database
 // grows by next to nothing (State, node outputs, the next node's inputs and
 // the call record hold a reference), the data directory by the result
-// once. Peak RSS stays under 5 × the result above a run with a small
-// result (the reply is still decoded whole: docs/BENCHMARKS.md). A reply
-// over the 64 MiB cap fails the node and costs about the cap's buffer, not
-// a multiple of it.
+// once. Peak RSS stays within 64 MiB of a run with a small result: the
+// client streams the reply and its long values go to the spool
+// (docs/BENCHMARKS.md). A reply over the 256 MiB spooled-reply cap, and a
+// reply whose 100 MiB sit where nothing is spooled (over the 64 MiB
+// in-memory cap), fail the node and cost no more than the cap's buffer.
 func TestLargeMCPResultStoredOnce(t *testing.T) {
 	if testing.Short() {
-		t.Skip("moves 200 MB")
+		t.Skip("moves 600 MB")
 	}
 	bin := buildPlainWorkrun(t)
 	const size = 40 << 20
@@ -171,20 +210,32 @@ func TestLargeMCPResultStoredOnce(t *testing.T) {
 		if data > size+size/8+8<<20 {
 			t.Errorf("%s: the data directory grew by %d MiB for a %d MiB result: it is stored more than once", what, data>>20, size>>20)
 		}
-		if rss-idle > 5*size {
-			t.Errorf("%s: peak RSS %d MiB above the small run for a %d MiB result", what, (rss-idle)>>20, size>>20)
+		if rss-idle > 64<<20 {
+			t.Errorf("%s: peak RSS %d MiB above the small run for a %d MiB result (target: 64 MiB)", what, (rss-idle)>>20, size>>20)
 		}
 		if !strings.Contains(out, "more bytes kept in artifact") {
 			t.Errorf("%s: the output node does not show the artifact:\n%s", what, tail([]byte(out)))
 		}
 	}
-	rss, _, _, out, exit := runBigMCP(t, bin, 100<<20, false)
-	t.Logf("refused 100 MiB reply: peak RSS %d MiB (+%d MiB above the small run)", rss>>20, (rss-idle)>>20)
-	if exit != 1 || !strings.Contains(out, "over the 67108864-byte limit") {
-		t.Errorf("a reply over the cap: exit %d\n%s", exit, tail([]byte(out)))
-	}
-	if rss-idle > 64<<20+32<<20 {
-		t.Errorf("a refused reply cost %d MiB above the small run; the cap's buffer is 64 MiB", (rss-idle)>>20)
+	for _, c := range []struct {
+		what  string
+		srv   *bigMCPServer
+		limit string
+	}{
+		{"a 300 MiB text over the spooled-reply cap", &bigMCPServer{size: 300 << 20}, "over the 268435456-byte limit"},
+		{"100 MiB in _meta, over the in-memory cap", &bigMCPServer{size: 100 << 20, meta: true}, "over the 67108864-byte limit"},
+	} {
+		rss, _, data, out, exit := runMCPServer(t, bin, c.srv)
+		t.Logf("refused (%s): peak RSS %d MiB (+%d MiB above the small run); data directory +%.1f MiB", c.what, rss>>20, (rss-idle)>>20, float64(data)/(1<<20))
+		if exit != 1 || !strings.Contains(out, c.limit) {
+			t.Errorf("%s: exit %d\n%s", c.what, exit, tail([]byte(out)))
+		}
+		if rss-idle > 64<<20+32<<20 {
+			t.Errorf("%s: the refusal cost %d MiB above the small run; the cap's buffer is 64 MiB", c.what, (rss-idle)>>20)
+		}
+		if data > 4<<20 {
+			t.Errorf("%s: the data directory kept %d MiB of a refused reply (the spool must go)", c.what, data>>20)
+		}
 	}
 }
 
@@ -198,7 +249,7 @@ func BenchmarkLargeMCPResult(b *testing.B) {
 		bins["before"] = base
 	}
 	for _, kind := range []string{"text", "structured"} {
-		for _, mib := range []int{1, 10, 40, 100} {
+		for _, mib := range []int{1, 10, 40, 100, 240} {
 			for _, name := range []string{"before", "after"} {
 				bin, ok := bins[name]
 				if !ok {
@@ -206,7 +257,7 @@ func BenchmarkLargeMCPResult(b *testing.B) {
 				}
 				b.Run(fmt.Sprintf("%s/%s/%dMiB", name, kind, mib), func(b *testing.B) {
 					rss, db, _, out, exit := runBigMCP(b, bin, mib<<20, kind == "structured")
-					if mib < 64 && exit != 0 {
+					if exit != 0 && (mib < 64 || name == "after") {
 						b.Fatalf("exit %d\n%s", exit, tail([]byte(out)))
 					}
 					b.ReportMetric(float64(rss)/(1<<20), "peakRSS-MiB")
@@ -261,5 +312,92 @@ func TestRefusedA2AEventBounded(t *testing.T) {
 	t.Logf("refused 100 MiB event: peak RSS %d MiB (+%d MiB above a 1 KiB answer)", rss>>20, (rss-idle)>>20)
 	if rss-idle > 64<<20+32<<20 {
 		t.Errorf("a refused event cost %d MiB above the small run; the cap's buffer is 64 MiB", (rss-idle)>>20)
+	}
+}
+
+// TestMCPSpoolKilledLeavesNoSecret (issue 27 item 3, MCP): a server echoes
+// the credential's token inside a large text result, split across two
+// writes. A `workrun run` killed (SIGKILL) while the reply is being
+// spooled leaves no file that holds the token or either half, and the
+// next start removes its spool file. A run that completes stores the text
+// with the token redacted.
+func TestMCPSpoolKilledLeavesNoSecret(t *testing.T) {
+	bin := buildPlainWorkrun(t)
+	const token = "sk-live-Mc9Pq2Lw7Tz4Rb8N"
+	halves := []string{token[:len(token)/2], token[len(token)/2:]}
+	srv := &bigMCPServer{secret: token, hold: 8 << 20, reached: make(chan struct{})}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	url := ts.URL + "/mcp"
+	dir := t.TempDir()
+	env := withCredential(t, bin, dir, "bounded-mcp", ts.URL, token)
+	wf := strings.Replace(string(must(os.ReadFile(bigMCPFlow(t, url)))), `"timeout_seconds":300`, `"timeout_seconds":300,"credential":"bounded-mcp"`, 1)
+	flow := filepath.Join(t.TempDir(), "flow.json")
+	if err := os.WriteFile(flow, []byte(wf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "--data-dir", dir, "run", flow)
+	cmd.Env = env
+	var out syncBuf
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	select {
+	case <-srv.reached:
+	case <-time.After(60 * time.Second):
+		t.Fatalf("the server never sent 8 MiB:\n%s", out.String())
+	}
+	tmp := filepath.Join(dir, "artifacts", "tmp")
+	deadline := time.Now().Add(60 * time.Second)
+	for treeSize(tmp) < 6<<20 {
+		if time.Now().After(deadline) {
+			t.Fatalf("nothing spooled in %s:\n%s", tmp, out.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if hits := filesHolding(t, dir, append(halves, token)...); len(hits) > 0 {
+		t.Errorf("while the reply is spooled, files hold the token: %v", hits)
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	if left, _ := os.ReadDir(tmp); len(left) == 0 {
+		t.Fatal("no spool file was left by the kill: the test proves nothing")
+	}
+	if b, err := exec.Command(bin, "--data-dir", dir, "runs").CombinedOutput(); err != nil {
+		t.Fatalf("runs: %v\n%s", err, b)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("after the next start, temporary files are left: %v", left)
+	}
+	if hits := filesHolding(t, dir, append(halves, token)...); len(hits) > 0 {
+		t.Errorf("after the next start, files hold the token: %v", hits)
+	}
+
+	// Completed: the text is stored once, redacted.
+	srv2 := &bigMCPServer{size: 4 << 20, secret: token}
+	ts2 := httptest.NewServer(srv2)
+	defer ts2.Close()
+	env = withCredential(t, bin, dir, "bounded-mcp", ts2.URL, token)
+	if err := os.WriteFile(flow, []byte(strings.ReplaceAll(wf, ts.URL, ts2.URL)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	run := exec.Command(bin, "--data-dir", dir, "run", flow)
+	run.Env = env
+	b, err := run.CombinedOutput()
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, tail(b))
+	}
+	if bytes.Contains(b, []byte(halves[0])) || bytes.Contains(b, []byte(halves[1])) {
+		t.Errorf("the output shows the token")
+	}
+	if hits := filesHolding(t, dir, append(halves, token)...); len(hits) > 0 {
+		t.Errorf("after a completed run, files hold the token: %v", hits)
+	}
+	if hits := filesHolding(t, filepath.Join(dir, "artifacts"), remotecallRedacted+"<more>"); len(hits) == 0 {
+		t.Error("the stored text does not hold the redaction marker where the token was")
 	}
 }

@@ -8,6 +8,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -38,6 +39,9 @@ type bigTextAgent struct {
 	hold    int
 	reached chan struct{}
 	once    sync.Once
+	// files: each chunk is a file part (raw bytes, base64 on the wire)
+	// appended to the artifact instead of text.
+	files bool
 }
 
 func startBigTextAgent(t *testing.T, a *bigTextAgent) string {
@@ -94,6 +98,17 @@ func (a *bigTextAgent) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		copy(chunk[min(len(chunk)-1, 100):], fmt.Sprintf("<chunk %d>", i))
+		if a.files {
+			fmt.Fprintf(w, "data: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"artifactUpdate\":{\"taskId\":\"t1\",\"contextId\":\"c1\",\"append\":%t,\"artifact\":{\"artifactId\":\"answer\",\"parts\":[{\"filename\":\"part-%d.bin\",\"mediaType\":\"application/octet-stream\",\"raw\":\"", id, i > 0, i)
+			enc := base64.NewEncoder(base64.StdEncoding, w)
+			enc.Write(chunk) //nolint:errcheck
+			enc.Close()      //nolint:errcheck
+			if _, err := w.Write([]byte("\"}]}}}}\n\n")); err != nil {
+				return
+			}
+			fl.Flush()
+			continue
+		}
 		fmt.Fprintf(w, "data: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"artifactUpdate\":{\"taskId\":\"t1\",\"contextId\":\"c1\",\"append\":%t,\"artifact\":{\"artifactId\":\"answer\",\"parts\":[{\"text\":\"", id, i > 0)
 		w.Write(chunk) //nolint:errcheck
 		if _, err := w.Write([]byte("\"}]}}}}\n\n")); err != nil {
@@ -121,7 +136,7 @@ func buildPlainWorkrun(t *testing.T) string {
 // largeAnswerFlow: start → a remote agent whose text answer goes to
 // "answer" → an output node reading it (so "answer" is the next node's
 // input too).
-func largeAnswerFlow(t *testing.T, url string) string {
+func largeAnswerFlow(t testing.TB, url string) string {
 	t.Helper()
 	wf := fmt.Sprintf(`{"name":"large answer","state":{"question":"text","answer":"text"},
 	"nodes":[{"id":"start","type":"start"},
@@ -198,17 +213,20 @@ func TestLargeTextResultBounded(t *testing.T) {
 	const chunks, chunkBytes = 30, 8 << 20
 	const size = chunks * chunkBytes
 
-	measure := func(chunks, chunkBytes int) (rss, db, data int64, out string) {
-		url := startBigTextAgent(t, &bigTextAgent{chunks: chunks, chunkBytes: chunkBytes})
+	measure := func(chunks, chunkBytes int, files bool) (rss, db, data int64, out string) {
+		url := startBigTextAgent(t, &bigTextAgent{chunks: chunks, chunkBytes: chunkBytes, files: files})
 		dir := t.TempDir()
 		flow := largeAnswerFlow(t, url)
+		if files {
+			flow = largeFilesFlow(t, url)
+		}
 		runMeasured(t, bin, "--data-dir", dir, "runs") // the empty database
 		db0, data0 := dirSize(t, dir, isDB), dirSize(t, dir, func(string) bool { return true })
 		rss, out = runMeasured(t, bin, "--data-dir", dir, "run", flow, "--input", "question=q")
 		return rss, dirSize(t, dir, isDB) - db0, dirSize(t, dir, func(string) bool { return true }) - data0, out
 	}
-	idleRSS, _, _, _ := measure(1, 1024)
-	rss, db, data, out := measure(chunks, chunkBytes)
+	idleRSS, _, _, _ := measure(1, 1024, false)
+	rss, db, data, out := measure(chunks, chunkBytes, false)
 	t.Logf("peak RSS: %d MiB with a 1 KiB answer, %d MiB with %d MiB (+%d MiB); database +%.1f MiB, data directory +%.1f MiB",
 		idleRSS>>20, rss>>20, size>>20, (rss-idleRSS)>>20, float64(db)/(1<<20), float64(data)/(1<<20))
 	if rss-idleRSS > 64<<20 {
@@ -223,6 +241,39 @@ func TestLargeTextResultBounded(t *testing.T) {
 	if !strings.Contains(out, "<chunk 0>") || !strings.Contains(out, "more bytes kept in artifact") {
 		t.Errorf("the output node does not show the answer's beginning and its artifact:\n%s", tail([]byte(out)))
 	}
+
+	// The same bytes as 30 file parts (base64 on the wire, 8 MiB each).
+	rss, db, data, out = measure(chunks, chunkBytes, true)
+	t.Logf("files: peak RSS %d MiB with %d × %d MiB files (+%d MiB above the 1 KiB text run); database +%.1f MiB, data directory +%.1f MiB",
+		rss>>20, chunks, chunkBytes>>20, (rss-idleRSS)>>20, float64(db)/(1<<20), float64(data)/(1<<20))
+	if rss-idleRSS > 64<<20 {
+		t.Errorf("files: peak RSS %d MiB is %d MiB above the small run's (limit 64 MiB)", rss>>20, (rss-idleRSS)>>20)
+	}
+	if db > 8<<20 {
+		t.Errorf("files: the database grew by %d MiB for %d MiB of files", db>>20, size>>20)
+	}
+	if data > size+16<<20 || data < size {
+		t.Errorf("files: the data directory grew by %d MiB for %d MiB of files: not stored exactly once", data>>20, size>>20)
+	}
+	if !strings.Contains(out, "part-29.bin") {
+		t.Errorf("the output node does not list the last file:\n%s", tail([]byte(out)))
+	}
+}
+
+// largeFilesFlow: start → a remote agent whose file parts go to "files"
+// → an output node showing them.
+func largeFilesFlow(t testing.TB, url string) string {
+	t.Helper()
+	wf := fmt.Sprintf(`{"name":"large files","state":{"question":"text","answer":"text","files":"files"},
+	"nodes":[{"id":"start","type":"start"},
+	 {"id":"ask","type":"remote_agent","config":{"url":%q,"inputs":["question"],"output":"answer","output_files":"files","timeout_seconds":300}},
+	 {"id":"end","type":"output","config":{"fields":["answer","files"]}}],
+	"edges":[{"from":"start","to":"ask"},{"from":"ask","to":"end"}]}`, url)
+	p := filepath.Join(t.TempDir(), "flow.json")
+	if err := os.WriteFile(p, []byte(wf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // withCredential saves a bearer credential for origin in the Secret
@@ -372,38 +423,42 @@ func BenchmarkLargeTextResult(b *testing.B) {
 	if base := os.Getenv("WORKRUN_BASELINE_BIN"); base != "" {
 		bins["before"] = base
 	}
-	for _, mib := range []int{1, 10, 100, 240} {
-		for _, name := range []string{"before", "after"} {
-			bin, ok := bins[name]
-			if !ok {
-				continue
-			}
-			b.Run(fmt.Sprintf("%s/%dMiB", name, mib), func(b *testing.B) {
-				chunk := min(mib<<20, 8<<20)
-				a := &bigTextAgent{chunks: (mib << 20) / chunk, chunkBytes: chunk, reached: make(chan struct{})}
-				ts := httptest.NewServer(a)
-				defer ts.Close()
-				dir := b.TempDir()
-				flowDir := b.TempDir()
-				flow := filepath.Join(flowDir, "flow.json")
-				wf := fmt.Sprintf(`{"name":"large answer","state":{"question":"text","answer":"text"},
-	"nodes":[{"id":"start","type":"start"},
-	 {"id":"ask","type":"remote_agent","config":{"url":%q,"inputs":["question"],"output":"answer","timeout_seconds":300}},
-	 {"id":"end","type":"output","config":{"fields":["answer"]}}],
-	"edges":[{"from":"start","to":"ask"},{"from":"ask","to":"end"}]}`, ts.URL)
-				os.WriteFile(flow, []byte(wf), 0o600)
-				exec.Command(bin, "--data-dir", dir, "runs").Run()
-				db0 := dbSize(dir)
-				cmd := exec.Command(bin, "--data-dir", dir, "run", flow, "--input", "question=q")
-				if out, err := cmd.CombinedOutput(); err != nil {
-					b.Fatalf("%v\n%s", err, tail(out))
+	for _, kind := range []string{"text", "files"} {
+		for _, mib := range []int{1, 10, 100, 240} {
+			for _, name := range []string{"before", "after"} {
+				bin, ok := bins[name]
+				if !ok {
+					continue
 				}
-				ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-				b.ReportMetric(float64(ru.Maxrss)/1024, "peakRSS-MiB")
-				b.ReportMetric(float64(dbSize(dir)-db0)/(1<<20), "db-MiB")
-			})
+				b.Run(fmt.Sprintf("%s/%s/%dMiB", name, kind, mib), func(b *testing.B) {
+					benchLargeA2A(b, bin, mib, kind == "files")
+				})
+			}
 		}
 	}
+}
+
+// benchLargeA2A runs one large A2A answer (text, or file parts) of mib
+// MiB in 8 MiB chunks and reports the peak RSS and the database growth.
+func benchLargeA2A(b *testing.B, bin string, mib int, files bool) {
+	chunk := min(mib<<20, 8<<20)
+	a := &bigTextAgent{chunks: (mib << 20) / chunk, chunkBytes: chunk, reached: make(chan struct{}), files: files}
+	ts := httptest.NewServer(a)
+	defer ts.Close()
+	dir := b.TempDir()
+	flow := largeAnswerFlow(b, ts.URL)
+	if files {
+		flow = largeFilesFlow(b, ts.URL)
+	}
+	exec.Command(bin, "--data-dir", dir, "runs").Run()
+	db0 := dbSize(dir)
+	cmd := exec.Command(bin, "--data-dir", dir, "run", flow, "--input", "question=q")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("%v\n%s", err, tail(out))
+	}
+	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	b.ReportMetric(float64(ru.Maxrss)/1024, "peakRSS-MiB")
+	b.ReportMetric(float64(dbSize(dir)-db0)/(1<<20), "db-MiB")
 }
 
 func dbSize(dir string) int64 {

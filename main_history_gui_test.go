@@ -27,6 +27,9 @@ import (
 //     to a workflow that has a run from an earlier session shows that run —
 //     the window title names its status — not "No run yet"; switching back
 //     shows the first workflow's newest run.
+//   - In the run records, typing in the search box lists only the seeded
+//     run (by its failure reason); its row's Open in editor opens its
+//     workflow with that run (labels found by OCR, guitext_test.go).
 //
 // Where it clicks comes from the screen: the canvas's ports by their
 // colour, the Run again button in the run panel's header under the
@@ -142,6 +145,23 @@ func historyInWindow(t *testing.T, g guiTest, lng string) {
 	scr.click(t, firstRow.x, firstRow.y)
 	scr.waitTitle(t, app, win, "^Workrun — History"+titleSucceeded)
 	scr.shot(t, "5-back")
+
+	// Run records: the search finds the seeded run by its reason, and its
+	// row's Open in editor opens Other with that run.
+	words := map[string][3]string{"en": {"Run records", "Search", "Open in editor"}, "zh": {"运行记录", "搜索", "在编辑器中打开"}}[lng]
+	scr.clickText(t, words[0])
+	scr.clickText(t, words[1])
+	scr.typeText(t, "seeded")
+	below := image.Rect(0, divider, scr.width, scr.height-40) // the records, not the status bar
+	if !scr.waitTextGone(t, below, "History", textWait) {
+		scr.shot(t, "6-search")
+		t.Fatalf("searching for the seeded run still lists History's runs (steps in %s)", scr.shots)
+	}
+	scr.findTextIn(t, below, "seeded failure")
+	scr.shot(t, "6-search")
+	scr.clickTextIn(t, below, words[2])
+	scr.waitTitle(t, app, win, "^Workrun — Other"+titleFailed)
+	scr.shot(t, "7-opened")
 	quitApp(t, app)
 	if runs := cliRuns(t, g.bin, data); len(runs) != 3 || !slices.ContainsFunc(runs, func(r workrun.Run) bool { return r.ID == seeded }) {
 		t.Errorf("after the session the records are %d runs, want the seeded one and History's two", len(runs))

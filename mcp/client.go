@@ -52,6 +52,13 @@ type Options struct {
 	// OnRequest answers an elicitation a legacy server sends on a stream;
 	// nil (or ErrAskPerson) ends the wait with an *InputRequiredError.
 	OnRequest RequestHandler
+	// Spool, if set, makes the spool files a long tool result waits in
+	// (tools/call, tasks/result, tasks/get in a JSON reply over HTTP): the
+	// result's memory then does not grow with it (docs/remote-mcp.md
+	// "Large results"), and the reply may be up to MaxSpoolBytes.
+	Spool func() (SpoolFile, error)
+	// MaxSpoolBytes caps a reply read with Spool, spooled values included.
+	MaxSpoolBytes int64
 }
 
 func (o Options) withDefaults() Options {
@@ -60,6 +67,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxEventBytes <= 0 {
 		o.MaxEventBytes = DefaultMaxEventBytes
+	}
+	if o.MaxSpoolBytes <= 0 {
+		o.MaxSpoolBytes = DefaultMaxSpoolBytes
 	}
 	if o.ClientInfo.Name == "" {
 		o.ClientInfo = Implementation{Name: "workrun", Version: "1"}
@@ -324,6 +334,17 @@ type reqOpts struct {
 	header    http.Header // Idempotency-Key, Mcp-Param-*
 	tasks     bool        // declare the Tasks extension (2026-07-28)
 	watchTask string      // end the wait when this task needs input
+	spool     *spoolSet   // takes a tool result's long values (newSpool)
+}
+
+// newSpool is the spool for one request whose reply may be a tool result;
+// nil without Options.Spool. The caller attaches it to the result or
+// releases it.
+func (c *Client) newSpool() *spoolSet {
+	if c.opts.Spool == nil {
+		return nil
+	}
+	return newSpoolSet(c.opts.Spool, c.opts.MaxSpoolBytes)
 }
 
 // clientCapabilities is what a 2026-07-28 request declares: the Tasks
@@ -380,7 +401,7 @@ func (c *Client) requestSession(ctx context.Context, method string, params map[s
 			p["_meta"] = meta
 			sess = "" // a stray session id is neither kept nor sent
 		}
-		raw, rsess, err := c.roundTrip(ctx, method, p, h, sess, !modern && version != "", o.watchTask)
+		raw, rsess, err := c.roundTrip(ctx, method, p, h, sess, !modern && version != "", o)
 		if err != nil {
 			var rpc *RPCError
 			if modern && attempt == 0 && errors.As(err, &rpc) && rpc.Code == codeUnsupportedVersion {
@@ -431,20 +452,20 @@ func (c *Client) notify(ctx context.Context, method string) error {
 // Notifications go to Options.OnNotification; with watchTask set, an
 // input_required status of that task, or a request from the server, ends
 // the wait with ErrInputRequired.
-func (c *Client) roundTrip(ctx context.Context, method string, params map[string]any, h http.Header, session string, resumable bool, watchTask string) (json.RawMessage, string, error) {
+func (c *Client) roundTrip(ctx context.Context, method string, params map[string]any, h http.Header, session string, resumable bool, o reqOpts) (json.RawMessage, string, error) {
 	id := c.nextID.Add(1)
 	b, err := json.Marshal(request{JSONRPC: "2.0", ID: &id, Method: method, Params: params})
 	if err != nil {
 		return nil, "", err
 	}
-	rep, err := c.t.Send(ctx, &Message{ID: id, Method: method, Body: b, Header: h, Session: session, Resumable: resumable})
+	rep, err := c.t.Send(ctx, &Message{ID: id, Method: method, Body: b, Header: h, Session: session, Resumable: resumable, spool: o.spool})
 	if err != nil {
 		return nil, "", err
 	}
 	if rep.Messages == nil {
 		return nil, rep.Session, fmt.Errorf("%w: no reply", ErrStreamBroken)
 	}
-	res, err := c.readReply(ctx, rep.Messages, strconv.AppendInt(nil, id, 10), watchTask)
+	res, err := c.readReply(ctx, rep.Messages, strconv.AppendInt(nil, id, 10), o.watchTask)
 	return res, rep.Session, err
 }
 
@@ -621,6 +642,8 @@ func (c *Client) CallTool(ctx context.Context, p CallParams) (*CallResult, error
 		}
 		maps.Copy(o.header, ph)
 	}
+	o.spool = c.newSpool()
+	defer o.spool.release(false) //nolint:errcheck // an unused spool holds nothing yet
 	var raw json.RawMessage
 	if err := c.request(ctx, "tools/call", params, o, &raw); err != nil {
 		return nil, fmt.Errorf("tools/call %s: %w", p.Name, err)
@@ -628,6 +651,10 @@ func (c *Client) CallTool(ctx context.Context, p CallParams) (*CallResult, error
 	res, err := decodeCallResult(raw)
 	if err != nil {
 		return nil, fmt.Errorf("tools/call %s: %w", p.Name, err)
+	}
+	o.spool.attach(res.Result)
+	if res.Task != nil {
+		o.spool.attach(res.Task.Result)
 	}
 	return res, nil
 }
@@ -713,7 +740,9 @@ var ErrTaskIDTooLong = fmt.Errorf("mcp: task id longer than %d bytes", MaxTaskID
 // GetTask reads a task; the reply must name it. In the extension form a
 // terminal task carries its result or error.
 func (c *Client) GetTask(ctx context.Context, taskID string) (*Task, error) {
-	raw, err := c.taskRequest(ctx, "tasks/get", taskID)
+	spool := c.newSpool()
+	defer spool.release(false) //nolint:errcheck // an unused spool holds nothing yet
+	raw, err := c.taskRequest(ctx, "tasks/get", taskID, spool)
 	if err != nil {
 		return nil, err
 	}
@@ -721,6 +750,7 @@ func (c *Client) GetTask(ctx context.Context, taskID string) (*Task, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tasks/get %s: %w", clipString(taskID, 64), err)
 	}
+	spool.attach(t.Result)
 	return t, nil
 }
 
@@ -729,7 +759,7 @@ func (c *Client) GetTask(ctx context.Context, taskID string) (*Task, error) {
 // acknowledged with an empty result — on 2026-07-28 that is the answer: the
 // server accepted the cancel.
 func (c *Client) CancelTask(ctx context.Context, taskID string) (*Task, error) {
-	raw, err := c.taskRequest(ctx, "tasks/cancel", taskID)
+	raw, err := c.taskRequest(ctx, "tasks/cancel", taskID, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -754,12 +784,12 @@ func (c *Client) CancelTask(ctx context.Context, taskID string) (*Task, error) {
 // on 2026-07-28, the Tasks extension is declared (the server must refuse
 // tasks/* otherwise). -32602 (the id is the only parameter) is
 // ErrTaskNotFound.
-func (c *Client) taskRequest(ctx context.Context, method, taskID string) (json.RawMessage, error) {
+func (c *Client) taskRequest(ctx context.Context, method, taskID string, spool *spoolSet) (json.RawMessage, error) {
 	if len(taskID) > MaxTaskIDBytes {
 		return nil, fmt.Errorf("%s: %w (%d bytes)", method, ErrTaskIDTooLong, len(taskID))
 	}
 	var raw json.RawMessage
-	err := c.request(ctx, method, map[string]any{"taskId": taskID}, reqOpts{name: taskID, tasks: true}, &raw)
+	err := c.request(ctx, method, map[string]any{"taskId": taskID}, reqOpts{name: taskID, tasks: true, spool: spool}, &raw)
 	return raw, taskError(method, taskID, err)
 }
 
@@ -782,9 +812,12 @@ func (c *Client) TaskResult(ctx context.Context, taskID string) (*ToolResult, er
 		return nil, fmt.Errorf("tasks/result: %w (%d bytes)", ErrTaskIDTooLong, len(taskID))
 	}
 	var r ToolResult
-	err := c.request(ctx, "tasks/result", map[string]any{"taskId": taskID}, reqOpts{name: taskID, watchTask: taskID}, &r)
+	o := reqOpts{name: taskID, watchTask: taskID, spool: c.newSpool()}
+	defer o.spool.release(false) //nolint:errcheck // an unused spool holds nothing yet
+	err := c.request(ctx, "tasks/result", map[string]any{"taskId": taskID}, o, &r)
 	if err != nil {
 		return nil, taskError("tasks/result", taskID, err)
 	}
+	o.spool.attach(&r)
 	return &r, nil
 }

@@ -70,7 +70,11 @@
 //
 // Time and size. No http.Client.Timeout (it would cut SSE replies); every
 // deadline comes from the caller's context. JSON replies and single SSE
-// events are capped (Options). POSTs are never retried by the transport, so
+// events are capped (Options). With Options.Spool, a tool result's long
+// text and structuredContent are streamed to a spool file as the reply
+// arrives (ToolResult.TextReader, StructuredReader, Release), so a result
+// costs memory independent of its size (docs/remote-mcp.md "Large
+// results"). POSTs are never retried by the transport, so
 // one CallTool submits at most once; CallParams.IdempotencyKey goes out as
 // the Idempotency-Key header and in _meta["io.workrun/idempotencyKey"] for
 // servers that can recognise a repeat.

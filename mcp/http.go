@@ -111,7 +111,7 @@ func (t *HTTPTransport) Send(ctx context.Context, m *Message) (*Reply, error) {
 	case "text/event-stream":
 		rep.Messages = t.stream(ctx, resp, m)
 	case "application/json":
-		rep.Messages = t.single(resp)
+		rep.Messages = t.single(resp, m)
 	default:
 		resp.Body.Close()
 		return nil, fmt.Errorf("%w: reply of type %q", ErrProtocol, clipString(resp.Header.Get("Content-Type"), 60))
@@ -119,10 +119,25 @@ func (t *HTTPTransport) Send(ctx context.Context, m *Message) (*Reply, error) {
 	return rep, nil
 }
 
-// single yields a JSON body as one message.
-func (t *HTTPTransport) single(resp *http.Response) iter.Seq2[json.RawMessage, error] {
+// single yields a JSON body as one message. With a spool (a tool result
+// may come back) the body is read as a stream, its long values going to
+// the spool (readSpooled).
+func (t *HTTPTransport) single(resp *http.Response, m *Message) iter.Seq2[json.RawMessage, error] {
 	return func(yield func(json.RawMessage, error) bool) {
 		defer resp.Body.Close()
+		if m.spool != nil {
+			if resp.ContentLength > m.spool.max {
+				yield(nil, fmt.Errorf("%w: over the %d-byte limit", ErrReplyTooLarge, m.spool.max))
+				return
+			}
+			body, err := readSpooled(resp.Body, m.spool, t.maxReply, ErrReplyTooLarge)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			yield(body, nil)
+			return
+		}
 		if resp.ContentLength > t.maxReply {
 			yield(nil, fmt.Errorf("%w: over the %d-byte limit", ErrReplyTooLarge, t.maxReply))
 			return
@@ -195,19 +210,26 @@ func (t *HTTPTransport) stream(ctx context.Context, resp *http.Response, m *Mess
 			gotEvent := false
 			var readErr error
 			for {
-				ev, err := r.Next()
+				data, err := t.next(r, m.spool)
 				if id := r.LastEventID(); id != "" {
 					lastID = id
 				}
 				if ms, ok := r.Retry(); ok {
 					retry = min(time.Duration(ms)*time.Millisecond, maxRetry)
 				}
+				var fatal *fatalEvent
+				if errors.As(err, &fatal) {
+					r.Release()
+					resp.Body.Close()
+					yield(nil, fatal.err)
+					return
+				}
 				if err != nil {
 					readErr = err
 					break
 				}
 				gotEvent = true
-				data := bytes.TrimSpace(ev.Data)
+				data = bytes.TrimSpace(data)
 				if len(data) == 0 {
 					continue // a priming event
 				}
@@ -251,6 +273,36 @@ func (t *HTTPTransport) stream(ctx context.Context, resp *http.Response, m *Mess
 		}
 	}
 }
+
+// next reads one event's data. With a spool the data is streamed through
+// readSpooled, so a tool result's long values go to the spool as they
+// arrive and the event costs no more memory than its other parts (capped
+// at the event limit). A stream error is returned as it is (the stream may
+// be resumed); a refused event is a *fatalEvent.
+func (t *HTTPTransport) next(r *sse.Reader, spool *spoolSet) ([]byte, error) {
+	if spool == nil {
+		ev, err := r.Next()
+		return ev.Data, err
+	}
+	rd, err := r.NextStream()
+	if err != nil {
+		return nil, err
+	}
+	msg, err := readSpooled(rd, spool, t.maxEvent, ErrEventTooLarge)
+	if err != nil {
+		var broken *readError
+		if errors.As(err, &broken) {
+			return nil, broken.err // the stream's own error
+		}
+		return nil, &fatalEvent{err}
+	}
+	return msg, nil
+}
+
+// fatalEvent: an event that ends the reply (refused, or not JSON).
+type fatalEvent struct{ err error }
+
+func (e *fatalEvent) Error() string { return e.err.Error() }
 
 // resume re-opens a legacy reply stream with GET and Last-Event-ID.
 func (t *HTTPTransport) resume(ctx context.Context, m *Message, lastID string) (*http.Response, error) {

@@ -39,6 +39,9 @@ type Message struct {
 	// Resumable: a legacy (2025-11-25 and earlier) request whose SSE reply
 	// may be resumed with GET and Last-Event-ID when it breaks.
 	Resumable bool
+	// spool, when set, takes the long values of a tool result in a JSON
+	// reply (HTTP; other transports ignore it).
+	spool *spoolSet
 }
 
 // Reply is what the server sends back for one message.

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"encoding/json"
+	"io"
 	"strings"
 )
 
@@ -182,6 +183,8 @@ type Content struct {
 	Description string `json:"description,omitempty"`
 	// resource (embedded)
 	Resource *ResourceContents `json:"resource,omitempty"`
+	// spooled: a long text, in the result's spool (Text is then "").
+	spooled *spoolValue
 }
 
 // ResourceContents is an embedded resource: text or a base64 blob.
@@ -194,21 +197,84 @@ type ResourceContents struct {
 }
 
 // ToolResult is a CallToolResult.
+// A long text or structuredContent of a reply read over HTTP with
+// Options.Spool set is not in memory (Content.Text is "" and
+// StructuredContent nil): read it with TextReader and StructuredReader,
+// and Release the result when done.
 type ToolResult struct {
 	Content           []Content       `json:"content"`
 	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
 	IsError           bool            `json:"isError,omitempty"`
+
+	spool      *spoolSet
+	structured *spoolValue
 }
 
-// Text joins the result's text blocks with newlines.
+// Text joins the result's text blocks with newlines. A spooled text is
+// read back whole: for a long result use TextReader.
 func (r *ToolResult) Text() string {
-	var parts []string
+	if !r.SpooledText() {
+		var parts []string
+		for _, c := range r.Content {
+			if c.Type == "text" {
+				parts = append(parts, c.Text)
+			}
+		}
+		return strings.Join(parts, "\n")
+	}
+	var b strings.Builder
+	if _, err := io.Copy(&b, r.TextReader()); err != nil {
+		b.WriteString("\n(" + err.Error() + ")")
+	}
+	return b.String()
+}
+
+// SpooledText reports whether a text block of r is in its spool (and
+// longer than the inline limit, so the text is).
+func (r *ToolResult) SpooledText() bool {
 	for _, c := range r.Content {
-		if c.Type == "text" {
-			parts = append(parts, c.Text)
+		if c.Type == "text" && c.spooled != nil {
+			return true
 		}
 	}
-	return strings.Join(parts, "\n")
+	return false
+}
+
+// TextReader streams what Text returns.
+func (r *ToolResult) TextReader() io.Reader {
+	var rs []io.Reader
+	for _, c := range r.Content {
+		if c.Type != "text" {
+			continue
+		}
+		if len(rs) > 0 {
+			rs = append(rs, strings.NewReader("\n"))
+		}
+		if c.spooled != nil {
+			rs = append(rs, c.spooled.reader())
+		} else {
+			rs = append(rs, strings.NewReader(c.Text))
+		}
+	}
+	return io.MultiReader(rs...)
+}
+
+// StructuredReader streams a spooled structuredContent (its JSON, already
+// checked); ok is false when it is not spooled (see StructuredContent).
+func (r *ToolResult) StructuredReader() (rd io.Reader, ok bool) {
+	if r.structured == nil {
+		return nil, false
+	}
+	return r.structured.reader(), true
+}
+
+// Release removes the result's spool; its spooled values are unreadable
+// after. Without a spool it does nothing.
+func (r *ToolResult) Release() error {
+	if r == nil {
+		return nil
+	}
+	return r.spool.release(true)
 }
 
 // Task is a task as tools/call, tasks/get and tasks/cancel report it, in

@@ -57,7 +57,15 @@ func (o Outputs) Save(ctx context.Context, nc workrun.NodeContext, r *mcp.ToolRe
 		return nil, err
 	}
 	saved := savedResult{Files: files}
-	if o.Output != "" {
+	if o.Output != "" && r.SpooledText() {
+		// Longer than the inline limit and not in memory: streamed from
+		// the client's spool into the artifact store.
+		ref, err := workrun.PutValue(ctx, nc.Artifacts(), workrun.FieldText, r.TextReader(), nc.RunID(), nc.NodeID())
+		if err != nil {
+			return nil, fmt.Errorf("save the tool's text: %w", err)
+		}
+		saved.TextRef = ref
+	} else if o.Output != "" {
 		if text := r.Text(); len(text) > workrun.InlineValueLimit {
 			ref, err := workrun.PutValue(ctx, nc.Artifacts(), workrun.FieldText, strings.NewReader(text), nc.RunID(), nc.NodeID())
 			if err != nil {
@@ -68,7 +76,14 @@ func (o Outputs) Save(ctx context.Context, nc workrun.NodeContext, r *mcp.ToolRe
 			saved.Text = text
 		}
 	}
-	if sc := bytes.TrimSpace(r.StructuredContent); o.OutputJSON != "" && len(sc) > 0 && json.Valid(sc) {
+	if rd, ok := r.StructuredReader(); ok && o.OutputJSON != "" {
+		// Spooled: checked JSON, longer than the inline limit.
+		ref, err := workrun.PutValue(ctx, nc.Artifacts(), workrun.FieldJSON, rd, nc.RunID(), nc.NodeID())
+		if err != nil {
+			return nil, fmt.Errorf("save the tool's structuredContent: %w", err)
+		}
+		saved.JSONRef = ref
+	} else if sc := bytes.TrimSpace(r.StructuredContent); o.OutputJSON != "" && len(sc) > 0 && json.Valid(sc) {
 		if len(sc) > workrun.InlineValueLimit {
 			ref, err := workrun.PutValue(ctx, nc.Artifacts(), workrun.FieldJSON, bytes.NewReader(sc), nc.RunID(), nc.NodeID())
 			if err != nil {

@@ -105,13 +105,7 @@ func (r *Reader) Next() (Event, error) {
 			continue // comment / keep-alive
 		}
 		pending = true
-		field, value := line, []byte(nil)
-		if i := bytes.IndexByte(line, ':'); i >= 0 {
-			field, value = line[:i], line[i+1:]
-			if len(value) > 0 && value[0] == ' ' {
-				value = value[1:]
-			}
-		}
+		field, value := splitField(line)
 		switch string(field) {
 		case "data":
 			if int64(len(r.data)+len(value)) > r.max {
@@ -128,17 +122,42 @@ func (r *Reader) Next() (Event, error) {
 			r.data = append(r.data, '\n')
 		case "event":
 			r.ev.Event = string(value)
-		case "id":
-			if bytes.IndexByte(value, 0) < 0 {
-				r.ev.ID = string(value)
-				r.lastID = r.ev.ID
-			}
-		case "retry":
-			if n, err := strconv.ParseInt(string(value), 10, 64); err == nil && n >= 0 && len(value) > 0 && value[0] != '+' {
-				r.retry = n
+		default:
+			if r.idOrRetry(string(field), value) {
+				r.ev.ID = r.lastID
 			}
 		}
 	}
+}
+
+// splitField splits a field line into its name and value (one leading
+// space of the value dropped).
+func splitField(line []byte) (field, value []byte) {
+	field = line
+	if i := bytes.IndexByte(line, ':'); i >= 0 {
+		field, value = line[:i], line[i+1:]
+		if len(value) > 0 && value[0] == ' ' {
+			value = value[1:]
+		}
+	}
+	return field, value
+}
+
+// idOrRetry applies an id or retry field; it reports whether an id was
+// taken (one holding U+0000 is not).
+func (r *Reader) idOrRetry(field string, value []byte) bool {
+	switch field {
+	case "id":
+		if bytes.IndexByte(value, 0) < 0 {
+			r.lastID = string(value)
+			return true
+		}
+	case "retry":
+		if n, err := strconv.ParseInt(string(value), 10, 64); err == nil && n >= 0 && len(value) > 0 && value[0] != '+' {
+			r.retry = n
+		}
+	}
+	return false
 }
 
 // readLine returns one line without its LF or CRLF. Lines longer than the
@@ -205,4 +224,162 @@ func trimEOL(s []byte) []byte {
 		s = s[:n-1]
 	}
 	return s
+}
+
+// NextStream is Next for an event whose data may be longer than memory
+// should hold: it returns a reader of the next event's data (its data
+// lines joined by "\n", exactly Event.Data), read from the body as the
+// caller reads it, with no cap of its own (the caller bounds what it
+// reads). The reader must be read to io.EOF before the Reader is used
+// again. Fields before, between and after the data lines are applied as
+// Next applies them, except that a field line other than data longer
+// than the line buffer is skipped.
+func (r *Reader) NextStream() (io.Reader, error) {
+	pending := false
+	for {
+		s, err := r.br.ReadSlice('\n')
+		long := errors.Is(err, bufio.ErrBufferFull)
+		switch {
+		case err == nil || long:
+		case errors.Is(err, io.EOF) && (pending || (len(s) > 0 && s[0] != ':')):
+			return nil, ErrTruncated
+		default:
+			return nil, err
+		}
+		if !long && len(trimEOL(s)) == 0 {
+			pending = false // an event without data is not dispatched
+			continue
+		}
+		if !isData(s, long) {
+			pending = pending || s[0] != ':' // a comment is no field
+			if err := r.fieldLine(s, long); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		d := &dataReader{r: r}
+		d.startLine(s, long)
+		return d, nil
+	}
+}
+
+// isData reports whether a line (or the start of a long one) is a data
+// field: "data:…", or "data" alone.
+func isData(s []byte, long bool) bool {
+	return bytes.HasPrefix(s, []byte("data:")) || (!long && string(trimEOL(s)) == "data")
+}
+
+// fieldLine applies a line that is not data (a comment is skipped); a
+// long one is read to its end and skipped.
+func (r *Reader) fieldLine(s []byte, long bool) error {
+	if long {
+		for {
+			_, err := r.br.ReadSlice('\n')
+			if err == nil {
+				return nil
+			}
+			if !errors.Is(err, bufio.ErrBufferFull) {
+				if errors.Is(err, io.EOF) {
+					return ErrTruncated
+				}
+				return err
+			}
+		}
+	}
+	line := trimEOL(s)
+	if line[0] == ':' {
+		return nil
+	}
+	field, value := splitField(line)
+	r.idOrRetry(string(field), value)
+	return nil
+}
+
+// dataReader streams one event's data (NextStream).
+type dataReader struct {
+	r      *Reader
+	cur    []byte // unread bytes of the current piece (valid until the next read of the body)
+	inLine bool   // the current data line goes on past cur
+	lines  int    // data lines begun
+	cr     bool   // cur's line ended in a '\r' held back (CRLF split across reads)
+	err    error
+}
+
+// startLine begins a data line read as s (long: it goes on).
+func (d *dataReader) startLine(s []byte, long bool) {
+	v := s[4:]
+	if len(v) > 0 && v[0] == ':' {
+		v = v[1:]
+		if len(v) > 0 && v[0] == ' ' {
+			v = v[1:]
+		}
+	}
+	if d.lines > 0 {
+		d.cur = append(d.cur[:0:0], '\n')
+		d.cur = append(d.cur, d.piece(v, long)...)
+	} else {
+		d.cur = d.piece(v, long)
+	}
+	d.lines++
+	d.inLine = long
+}
+
+// piece is the data of one read of a line: without its line end when the
+// line ends here; a trailing '\r' of a long piece is held back until the
+// next read shows whether '\n' follows.
+func (d *dataReader) piece(v []byte, long bool) []byte {
+	held := d.cr
+	d.cr = false
+	if !long {
+		v = v[:len(v)-1] // '\n'
+		if held && len(v) == 0 {
+			return nil // the held '\r' was the line end
+		}
+		if n := len(v); n > 0 && v[n-1] == '\r' {
+			v = v[:n-1]
+		}
+	} else if n := len(v); n > 0 && v[n-1] == '\r' {
+		v, d.cr = v[:n-1], true
+	}
+	if held {
+		return append([]byte{'\r'}, v...)
+	}
+	return v
+}
+
+func (d *dataReader) Read(p []byte) (int, error) {
+	for {
+		if len(d.cur) > 0 {
+			n := copy(p, d.cur)
+			d.cur = d.cur[n:]
+			return n, nil
+		}
+		if d.err != nil {
+			return 0, d.err
+		}
+		s, err := d.r.br.ReadSlice('\n')
+		long := errors.Is(err, bufio.ErrBufferFull)
+		if err != nil && !long {
+			if errors.Is(err, io.EOF) {
+				err = ErrTruncated
+			}
+			d.err = err
+			continue
+		}
+		if d.inLine {
+			d.cur = d.piece(s, long)
+			d.inLine = long
+			continue
+		}
+		switch {
+		case !long && len(trimEOL(s)) == 0:
+			d.err = io.EOF // the blank line: the event is whole
+		case isData(s, long):
+			d.startLine(s, long)
+		default:
+			if err := d.r.fieldLine(s, long); err != nil {
+				d.err = err
+			}
+		}
+	}
 }

@@ -541,8 +541,12 @@ func (w *Window) showRun(runID string) {
 }
 
 // showLoadedRun shows a run read from the store in the main run panel; the
-// run's workflow replaces the open one.
+// run's workflow replaces the open one (as saved now when it is saved:
+// app_runs.go showSavedRun).
 func (w *Window) showLoadedRun(r workrun.Run, nrs []workrun.NodeRun, ms []workrun.Message) {
+	if w.showSavedRun(r, nrs, ms) {
+		return
+	}
 	runID := r.ID
 	w.panel.Load(r, nrs, ms)
 	r = w.panel.Run()

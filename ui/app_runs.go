@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2/lang"
@@ -82,6 +83,28 @@ func (w *Window) showOpenRun(r workrun.Run, nrs []workrun.NodeRun, ms []workrun.
 	w.updateRunButtons()
 	w.updateTitle()
 	w.runStatusChanged()
+}
+
+// showSavedRun shows a run of a saved workflow beside that workflow as it
+// is now — never its own older copy in the editor, where a save would
+// quietly undo the changes made since. It reports false when the run's
+// workflow is not saved (any more); the caller then opens the run's copy.
+func (w *Window) showSavedRun(r workrun.Run, nrs []workrun.NodeRun, ms []workrun.Message) bool {
+	i := slices.IndexFunc(w.recs, func(x workrun.WorkflowRecord) bool { return x.ID == r.WorkflowID })
+	if r.WorkflowID == "" || i < 0 {
+		return false
+	}
+	if r.WorkflowID != w.wfID {
+		if w.doc.Dirty() {
+			w.saveNow()
+		}
+		w.wfID = r.WorkflowID
+		w.setDocument(NewDocument(w.recs[i].Workflow))
+		w.selectListed(r.WorkflowID)
+	}
+	w.showOpenRun(r, nrs, ms)
+	w.tabs.SelectIndex(0)
+	return true
 }
 
 // pickRun shows another recent run of the workflow, picked in the run

@@ -231,3 +231,39 @@ func TestRecords_SearchAndOpenInEditor(t *testing.T) {
 		}
 	})
 }
+
+// TestOpenRecord_RunOfAnOlderVersionKeepsTheSavedWorkflow: an interrupted
+// run (it opens live, for Resume or Stop) of an older version of a saved
+// workflow shows in the run panel beside that workflow as saved now — its
+// older copy never replaces it in the editor, where a save would undo the
+// changes made since — and the panel says the run is of an older version.
+func TestOpenRecord_RunOfAnOlderVersionKeepsTheSavedWorkflow(t *testing.T) {
+	wfs := newMemWorkflows()
+	now := helloFlow("Beta")
+	now.State["added_since"] = workrun.FieldText
+	beta, _ := wfs.SaveWorkflow(t.Context(), "", now)
+	alpha, _ := wfs.SaveWorkflow(t.Context(), "", helloFlow("Alpha"))
+	h := &historyRuns{runs: []workrun.Run{{ID: "beta-old", WorkflowID: beta.ID, WorkflowName: "Beta", Workflow: helloFlow("Beta"),
+		Status: workrun.RunInterrupted, Interruption: workrun.InterruptedByExit, CreatedAt: time.Now().Add(-time.Hour)}}}
+	w := newTestWindow(t, Deps{Engine: &fakeEngine{}, Workflows: wfs, Runs: h.fake()})
+	onUI(w, func() {
+		w.reloadList(alpha.ID)
+		w.openRecord(h.runs[0])
+	})
+	waitFor(t, "the interrupted run shows in the run panel", func() bool {
+		var id string
+		onUI(w, func() { id = w.panel.RunID() })
+		return id == "beta-old"
+	})
+	onUI(w, func() {
+		if w.wfID != beta.ID || !sameWorkflow(w.doc.Workflow(), beta.Workflow) || w.doc.Dirty() {
+			t.Errorf("the editor holds %q %v (dirty %v), want Beta as saved now", w.wfID, w.doc.Workflow().State, w.doc.Dirty())
+		}
+		if !w.panel.note.Visible() || !strings.Contains(w.panel.note.Text, "older version") {
+			t.Errorf("the note is %q (visible %v), want it to say the run is of an older version", w.panel.note.Text, w.panel.note.Visible())
+		}
+		if got := w.panel.actionLabels(); !slices.Contains(got, "Resume") {
+			t.Errorf("actions %q, want Resume for a run interrupted by an exit", got)
+		}
+	})
+}

@@ -829,11 +829,16 @@ func (p *RunPanel) refreshHeader() {
 	}
 	switch {
 	case r.Status == workrun.RunFailed && r.Reason != "":
+		// Chinese takes full-width brackets and colon, as HumanError's.
+		open, shut, colon := " (", ")", ": "
+		if workrun.IsChinese(CurrentLanguage()) {
+			open, shut, colon = "（", "）", "："
+		}
 		node := ""
 		if r.FailedNode != "" {
-			node = " (" + r.FailedNode + ")"
+			node = open + r.FailedNode + shut
 		}
-		p.reason.SetText(lang.X("run.failed_because", "Failed") + node + ": " + HumanError(r.Reason))
+		p.reason.SetText(lang.X("run.failed_because", "Failed") + node + colon + HumanError(r.Reason))
 		p.reason.Show()
 	case r.Status == workrun.RunInterrupted:
 		p.reason.SetText(interruptionText(r))

@@ -104,7 +104,8 @@ func (v *ValuesView) render() {
 	var need []string
 	for _, s := range v.sections {
 		if len(s.Values) == 0 {
-			v.add(widget.NewLabel(s.Title+": "+s.Empty), s.Title+": "+s.Empty)
+			line := s.Title + colon() + s.Empty
+			v.add(widget.NewLabel(line), line)
 			continue
 		}
 		h := widget.NewLabelWithStyle(s.Title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -141,7 +142,8 @@ func (v *ValuesView) value(name string, val any) (need []string) {
 			}
 		}
 		if len(ids) == 0 {
-			v.add(widget.NewLabel(name+": "+lang.X("values.no_files", "no files")), name+": "+lang.X("values.no_files", "no files"))
+			line := name + colon() + lang.X("values.no_files", "no files")
+			v.add(widget.NewLabel(line), line)
 		}
 		return need
 	}
@@ -214,6 +216,15 @@ func (v *ValuesView) fileRow(field, id string) fyne.CanvasObject {
 	l := widget.NewLabel(v.fileLine(field, id))
 	l.Truncation = fyne.TextTruncateEllipsis
 	return container.NewBorder(nil, nil, nil, container.NewHBox(open, save), l)
+}
+
+// colon is the colon after a label in the window's language: Chinese
+// takes the full-width one (as HumanError's lines do).
+func colon() string {
+	if workrun.IsChinese(CurrentLanguage()) {
+		return "："
+	}
+	return ": "
 }
 
 // sizeText is a byte count for a person (1.5 KiB).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"unicode/utf8"
 	"workrun/workrun"
 )
@@ -31,10 +32,13 @@ func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, e
 			return nil, texts.Fail(nil, msgCfgFieldUndeclared, f)
 		}
 	}
-	return step{fields: c.Fields}, nil
+	return step{fields: c.Fields, types: wf.State}, nil
 }
 
-type step struct{ fields []string }
+type step struct {
+	fields []string
+	types  map[string]workrun.FieldType
+}
 
 func (s step) Reads() []string { return s.fields }
 func (step) Writes() []string  { return nil }
@@ -55,9 +59,47 @@ func (s step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, 
 			nc.Log(texts.Msg(msgRef, f, head, r.Size-int64(len(head)), r.Artifact))
 			continue
 		}
+		if t := s.types[f]; t == workrun.FieldFile || t == workrun.FieldFiles {
+			nc.Log(texts.Msg(msgValue, f, fileNames(ctx, nc.Artifacts(), v)))
+			continue
+		}
 		nc.Log(texts.Msg(msgValue, f, workrun.FormatValue(v)))
 	}
 	return nil, nil
+}
+
+// fileNames names the files of a file or files value for a person — name,
+// media type and size — instead of their artifact ids (issue 23 item 5);
+// a file whose description cannot be read keeps its id, with the reason.
+func fileNames(ctx context.Context, arts workrun.ArtifactStore, v any) string {
+	var ids []string
+	switch x := v.(type) {
+	case string:
+		ids = []string{x}
+	case []any:
+		for _, e := range x {
+			if s, ok := e.(string); ok {
+				ids = append(ids, s)
+			}
+		}
+	}
+	if len(ids) == 0 {
+		return texts.Text(msgNoFiles)
+	}
+	parts := make([]string, 0, len(ids))
+	for _, id := range ids {
+		if arts == nil {
+			parts = append(parts, id)
+			continue
+		}
+		a, err := arts.Stat(ctx, id)
+		if err != nil {
+			parts = append(parts, texts.Text(msgFileUnread, id, err))
+			continue
+		}
+		parts = append(parts, texts.Text(msgFile, a.Name, a.MediaType, a.Size))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // ReadsRefs implements workrun.RefReader: a large value is shown by its

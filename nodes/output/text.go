@@ -11,6 +11,10 @@ const (
 	msgNotSet msgID = "output.not_set"
 	msgValue  msgID = "output.value"
 	msgRef    msgID = "output.value_ref"
+
+	msgFile       msgID = "output.file"
+	msgFileUnread msgID = "output.file_unread"
+	msgNoFiles    msgID = "output.no_files"
 )
 
 // Configuration errors Compile returns: the window shows them in the
@@ -24,6 +28,10 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgNotSet: {"%s: (not set)", "%s：（未设置）"},
 	msgValue:  {"%s: %s", "%s：%s"},
 	msgRef:    {"%s: %s…[%s more bytes kept in artifact %s]", "%s：%s…[另有 %s 字节保存在产物 %s 中]"},
+
+	msgFile:       {"%s (%s, %d bytes)", "%s（%s，%d 字节）"},
+	msgFileUnread: {"file %s (its description cannot be read: %v)", "文件 %s（无法读取其描述：%v）"},
+	msgNoFiles:    {"no files", "没有文件"},
 
 	// Editor labels (describe.go).
 	msgKindLabel:   {"Output", "输出"},

@@ -109,9 +109,15 @@ func (c *call) dial(ctx context.Context) (MCPClient, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv, err := c.s.kind.deps.Dial(c.s.cfg.URL, hc, mcp.Options{OnNotification: c.notification,
+	o := mcp.Options{OnNotification: c.notification,
 		ClientInfo:  mcp.Implementation{Name: "workrun", Version: "1"},
-		Elicitation: mcp.ElicitationModes{Form: true, URL: true}, OnRequest: c.onRequest})
+		Elicitation: mcp.ElicitationModes{Form: true, URL: true}, OnRequest: c.onRequest}
+	if sp, ok := c.nc.Artifacts().(workrun.Spooler); ok {
+		// A long result waits in the artifact store's spool, not in
+		// memory (docs/remote-mcp.md "Large results").
+		o.Spool = func() (mcp.SpoolFile, error) { return sp.Spool() }
+	}
+	srv, err := c.s.kind.deps.Dial(c.s.cfg.URL, hc, o)
 	if err != nil {
 		return nil, reason([]error{err}, msgConnectFailed, c.s.cfg.URL, why(err))
 	}

@@ -31,6 +31,7 @@ func (c *call) finish(ctx context.Context, srv MCPClient, r *mcp.ToolResult) (wo
 	if r == nil {
 		return nil, reason([]error{mcp.ErrProtocol}, msgNoResult, c.s.cfg.Tool)
 	}
+	defer r.Release() //nolint:errcheck // the spool is removed; nothing to report
 	if r.IsError {
 		text := clip(r.Text(), 2000)
 		if err := c.Update(ctx, func(rec *workrun.RemoteCall) {
