@@ -103,6 +103,7 @@ type Window struct {
 	eventPump   // the engine subscription
 	demoAgent   // the built-in demo agent this window started
 	demoMCP     // the built-in demo MCP server this window started (help_samples.go)
+	statusLine  // the condition the status bar states, if any (status.go)
 
 	rs runState // run-related app state (run.go)
 
@@ -238,6 +239,7 @@ func (w *Window) build() {
 	w.panel.OnPickRun = w.pickRun // app_runs.go
 	w.wireFiles(w.panel, w.win)
 	w.tasks = w.newRemotePanel()
+	w.tasks.KindOf = kindIn(func() workrun.Workflow { return w.panel.Run().Workflow })
 	w.records = w.newRecordsView()
 	w.openWork = w.newOpenWorkView()
 
@@ -442,6 +444,7 @@ func (w *Window) showDemoWords() {
 
 // docChanged refreshes everything that shows the document.
 func (w *Window) docChanged() {
+	defer w.recheckStatus() // status.go
 	w.cv.Refresh()
 	w.validate()
 	if w.undoBtn != nil {
@@ -494,6 +497,7 @@ func (w *Window) updateRunButtons() {
 }
 
 func (w *Window) setStatus(text string) {
+	w.holds = nil // an event replaces a condition's line
 	w.status.SetText(time.Now().Format("15:04:05") + "  " + text)
 }
 
@@ -953,7 +957,7 @@ func callsURL(wf workrun.Workflow, protocol, url string) bool {
 // calls it, and then asks for the inputs.
 func (w *Window) runClicked() {
 	if p := w.insp.Pending(); p != "" {
-		w.setStatus(fmt.Sprintf(lang.X("wf.fix_first", "Fix the marked value first: %s"), p))
+		w.fixFirst(p)
 		return
 	}
 	if w.wfID == "" || w.doc.Dirty() {

@@ -86,6 +86,7 @@ func (w *Window) readRecord(ctx context.Context, runID string) (runRecord, error
 // showRecord shows a past run read-only in its own window.
 func (w *Window) showRecord(rec runRecord) fyne.Window {
 	tasks := w.newRemotePanel()
+	tasks.KindOf = kindIn(func() workrun.Workflow { return rec.run.Workflow })
 	tasks.ShowResult(rec.tasks, rec.files, rec.tasksErr)
 	return recordWindow(w.app, rec, tasks, func() { w.openInEditor(rec.run) }, w.wireFiles)
 }

@@ -185,7 +185,7 @@ func (w *Window) runAgainWorkflow(r workrun.Run) (wf workrun.Workflow, ok bool) 
 		return r.Workflow, true
 	}
 	if p := w.insp.Pending(); p != "" {
-		w.setStatus(fmt.Sprintf(lang.X("wf.fix_first", "Fix the marked value first: %s"), p))
+		w.fixFirst(p)
 		return wf, false
 	}
 	if w.doc.Dirty() && !w.saveNow() {

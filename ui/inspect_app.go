@@ -28,6 +28,7 @@ func (w *Window) newInspector() *Inspector {
 		EdgePort:        func(k EdgeKey, port string) { w.doc.SetEdgePort(k, port) },
 	}
 	in.OnStatus = w.setStatus
+	in.OnStatusWhile = w.setStatusWhile
 	in.OnAddCredential = w.showCredentials
 	if w.deps.OAuth != nil {
 		in.OnSignIn = w.showSignIn

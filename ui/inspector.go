@@ -48,6 +48,8 @@ type Inspector struct {
 	Fields func(workrun.Workflow) map[string]workrun.NodeFields
 	// OnStatus shows a line in the window's status bar.
 	OnStatus func(text string)
+	// OnStatusWhile shows a line that the bar drops once holds() is false.
+	OnStatusWhile func(text string, holds func() bool)
 	// OnTestAgent asks for the Remote Agent connection test of url with
 	// the named credential (docs/remote-agent.md R3.4); show gets the
 	// result. Nil: the test is not available.
@@ -211,7 +213,7 @@ func (in *Inspector) Show() {
 		return
 	}
 	if in.pending != "" {
-		in.status(fmt.Sprintf(lang.X("insp.dropped", "Not applied: %s"), in.pending))
+		in.dropped() // status.go
 		in.pending = ""
 	}
 	in.sig = sig

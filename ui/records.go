@@ -214,8 +214,8 @@ func runDuration(r workrun.Run) time.Duration {
 	}
 	end := r.EndedAt
 	if end.IsZero() {
-		if r.Status.Terminal() {
-			return 0
+		if r.Status != workrun.RunRunning && r.Status != workrun.RunStopping {
+			return 0 // an interrupted run does not count the time it sits (Workrun may be closed)
 		}
 		end = time.Now()
 	}

@@ -20,6 +20,9 @@ import (
 // and hands them to ShowResult; a file result's Save… is reported to
 // saveFile.
 type RemotePanel struct {
+	// KindOf names the node kind of a node id (nil: told from the record,
+	// remote_mcp.go); an MCP call shows its server and its saved link in words.
+	KindOf   func(nodeID string) string
 	saveFile func(workrun.ArtifactInfo)
 	box      *fyne.Container
 	root     fyne.CanvasObject
@@ -66,37 +69,12 @@ func (p *RemotePanel) ShowTasks(ts []workrun.RemoteCall, files map[string][]work
 	}
 	for _, t := range ts {
 		var b strings.Builder
-		fmt.Fprintf(&b, "%s: %s\n", lang.X("remote.agent", "Agent"), t.AgentURL)
-		task := t.TaskID
-		if task == "" {
-			task = lang.X("remote.no_task", "(no task id received)")
+		if p.isMCP(t) {
+			writeMCPCall(&b, t) // remote_mcp.go
+		} else {
+			writeA2ACall(&b, t)
 		}
-		fmt.Fprintf(&b, "%s: %s\n", lang.X("remote.task", "Task"), task)
-		if t.ContextID != "" {
-			fmt.Fprintf(&b, "%s: %s\n", lang.X("remote.context", "Context"), t.ContextID)
-		}
-		fmt.Fprintf(&b, "%s: %s", lang.X("remote.state2", "Remote state"), RemoteStateLabel(t.RemoteState))
-		if t.Ended {
-			b.WriteString(" (" + lang.X("remote.ended", "ended") + ")")
-		}
-		if t.StatusText != "" {
-			fmt.Fprintf(&b, "\n%s: %s", lang.X("remote.status", "Status message"), HumanError(LocalizeMessage(t.StatusText)))
-		}
-		if t.CancelOutcome != "" || t.CancelText != "" {
-			line := cancelOutcomeLabel(t.CancelOutcome)
-			switch ct := HumanError(LocalizeMessage(t.CancelText)); {
-			case line == "":
-				line = ct
-			case ct != "" && !strings.Contains(ct, line):
-				line += " — " + ct
-			case ct != "":
-				line = ct
-			}
-			fmt.Fprintf(&b, "\n%s: %s", lang.X("remote.cancel", "Cancel"), line)
-		}
-		if !t.UpdatedAt.IsZero() {
-			fmt.Fprintf(&b, "\n%s: %s", lang.X("remote.updated2", "Last update"), t.UpdatedAt.Local().Format("2006-01-02 15:04:05"))
-		}
+		writeState(&b, t)
 		l := widget.NewLabel(b.String())
 		l.Wrapping = fyne.TextWrapWord
 		items := []fyne.CanvasObject{l}
@@ -105,6 +83,46 @@ func (p *RemotePanel) ShowTasks(ts []workrun.RemoteCall, files map[string][]work
 		}
 		card := widget.NewCard(t.NodeID, "", container.NewVBox(items...))
 		p.box.Add(card)
+	}
+}
+
+// writeA2ACall writes a Remote Agent call's agent, task and context.
+func writeA2ACall(b *strings.Builder, t workrun.RemoteCall) {
+	fmt.Fprintf(b, "%s: %s\n", lang.X("remote.agent", "Agent"), t.AgentURL)
+	task := t.TaskID
+	if task == "" {
+		task = lang.X("remote.no_task", "(no task id received)")
+	}
+	fmt.Fprintf(b, "%s: %s\n", lang.X("remote.task", "Task"), task)
+	if t.ContextID != "" {
+		fmt.Fprintf(b, "%s: %s\n", lang.X("remote.context", "Context"), t.ContextID)
+	}
+}
+
+// writeState writes what both kinds share: the remote state, the status
+// and cancel messages, the last update.
+func writeState(b *strings.Builder, t workrun.RemoteCall) {
+	fmt.Fprintf(b, "%s: %s", lang.X("remote.state2", "Remote state"), RemoteStateLabel(t.RemoteState))
+	if t.Ended {
+		b.WriteString(" (" + lang.X("remote.ended", "ended") + ")")
+	}
+	if t.StatusText != "" {
+		fmt.Fprintf(b, "\n%s: %s", lang.X("remote.status", "Status message"), HumanError(LocalizeMessage(t.StatusText)))
+	}
+	if t.CancelOutcome != "" || t.CancelText != "" {
+		line := cancelOutcomeLabel(t.CancelOutcome)
+		switch ct := HumanError(LocalizeMessage(t.CancelText)); {
+		case line == "":
+			line = ct
+		case ct != "" && !strings.Contains(ct, line):
+			line += " — " + ct
+		case ct != "":
+			line = ct
+		}
+		fmt.Fprintf(b, "\n%s: %s", lang.X("remote.cancel", "Cancel"), line)
+	}
+	if !t.UpdatedAt.IsZero() {
+		fmt.Fprintf(b, "\n%s: %s", lang.X("remote.updated2", "Last update"), t.UpdatedAt.Local().Format("2006-01-02 15:04:05"))
 	}
 }
 

@@ -122,3 +122,60 @@ func sampleRunWithOutputs(outputs workrun.Values) *fakeRuns {
 		},
 	}
 }
+
+// TestRemotePanel_MCPCallInWords: a Remote MCP Tool call names its server
+// ("Server:", not "Agent:") and shows its saved link — version, task form,
+// session — in words, never the raw "protocol=…; handle=…" metadata, in
+// English and Chinese; a Remote Agent call keeps "Agent:".
+func TestRemotePanel_MCPCallInWords(t *testing.T) {
+	newTestWindow(t, Deps{})
+	t.Cleanup(func() { SetupLanguage("en") })
+	// The records as nodes/remotemcp saves them (kind.go link.String).
+	ts := []workrun.RemoteCall{
+		{NodeID: "research", AgentURL: "http://127.0.0.1:41251/mcp", TaskID: "task-7", RemoteState: "working",
+			ContextID: "protocol=2026-07-28; handle=task; form=extension; session="},
+		{NodeID: "legacy", AgentURL: "http://127.0.0.1:9/mcp", TaskID: "t-2", RemoteState: "completed", Ended: true,
+			ContextID: "protocol=2025-11-25; handle=task; form=2025-11-25; session=sess-123"},
+		{NodeID: "fresh", AgentURL: "http://127.0.0.1:9/mcp"},
+		{NodeID: "ask", AgentURL: "http://127.0.0.1:1", TaskID: "a-1", ContextID: "ctx-9", RemoteState: "TASK_STATE_WORKING"},
+	}
+	kinds := map[string]string{"research": "remote_mcp", "legacy": "remote_mcp", "fresh": "remote_mcp", "ask": "remote_agent"}
+	shown := func() string {
+		p := NewRemotePanel(nil)
+		p.KindOf = func(id string) string { return kinds[id] }
+		p.ShowTasks(ts, nil)
+		var out []string
+		for _, o := range test.LaidOutObjects(p.Object()) {
+			if l, ok := o.(*widget.Label); ok {
+				out = append(out, l.Text)
+			}
+		}
+		return strings.Join(out, "\n")
+	}
+	for _, tt := range []struct {
+		code string
+		want []string
+	}{
+		{"en", []string{"Server: http://127.0.0.1:41251/mcp", "Task: task-7", "Runs as: a task (Tasks extension)", "MCP version: 2026-07-28",
+			"Server: http://127.0.0.1:9/mcp", "Runs as: a task\n", "Session: sess-123", "Runs as: not connected yet",
+			"Agent: http://127.0.0.1:1", "Context: ctx-9"}},
+		{"zh-Hans", []string{"服务器: http://127.0.0.1:41251/mcp", "运行方式: 任务（Tasks 扩展）", "MCP 版本: 2026-07-28", "会话: sess-123", "智能体: http://127.0.0.1:1"}},
+	} {
+		SetupLanguage(tt.code)
+		loadEditorTranslations()
+		all := shown()
+		for _, w := range tt.want {
+			if !strings.Contains(all, w) {
+				t.Errorf("%s: panel lacks %q:\n%s", tt.code, w, all)
+			}
+		}
+		for _, raw := range []string{"protocol=", "handle=", "form=", "map["} {
+			if strings.Contains(all, raw) {
+				t.Errorf("%s: panel shows raw metadata %q:\n%s", tt.code, raw, all)
+			}
+		}
+		if n := strings.Count(all, "Agent: ") + strings.Count(all, "智能体: "); n != 1 {
+			t.Errorf("%s: %d calls labelled Agent, want only the Remote Agent's:\n%s", tt.code, n, all)
+		}
+	}
+}

@@ -551,7 +551,9 @@ func (p *RunPanel) nodeStatus(id string) string {
 	if n.Status == workrun.NodeStopped && p.run.Status == workrun.RunFailed && p.run.FailedNode != "" && p.run.FailedNode != id {
 		s = fmt.Sprintf(lang.X("run.stopped_by_failure", "stopped because %s failed"), p.run.FailedNode)
 	}
-	if d := nodeDuration(n); d > 0 {
+	// A node counts up only while its run goes on: one a crash left
+	// "running" would otherwise count the time Workrun was closed.
+	if d := nodeDuration(n); d > 0 && (n.EndedAt.IsZero() && p.Active() || !n.EndedAt.IsZero()) {
 		s += " (" + formatDuration(d) + ")"
 	}
 	return s + failureNote(p.run, n) // runpanel_failure.go
@@ -804,15 +806,15 @@ func (p *RunPanel) refreshHeaderText() {
 	if r.Status == workrun.RunStopping {
 		status = lang.X("run.stopping", "stopping…")
 	}
+	// The time the run was at work, not since it was created: the time
+	// Workrun was closed is not counted (duration.go).
+	ran, last := ranFor(p.nodes, p.Active(), time.Now())
+	if r.Status == workrun.RunInterrupted && !last.IsZero() {
+		status = fmt.Sprintf(lang.X("run.interrupted_at", "interrupted at %s"), last.Local().Format("15:04:05"))
+	}
 	line := fmt.Sprintf("%s · %s · %s", name, shortID(r.ID), status)
-	if !r.CreatedAt.IsZero() {
-		end := r.EndedAt
-		if end.IsZero() && p.Active() {
-			end = time.Now()
-		}
-		if !end.IsZero() && end.After(r.CreatedAt) {
-			line += " (" + formatDuration(end.Sub(r.CreatedAt)) + ")"
-		}
+	if ran > 0 {
+		line += " (" + formatDuration(ran) + ")"
 	}
 	p.header.SetText(line)
 }

@@ -1,0 +1,89 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2/lang"
+
+	"workrun/workrun"
+)
+
+// isMCP tells a Remote MCP Tool call from a Remote Agent call: by the
+// node's kind when the panel knows it, else by the record's saved link
+// (which an MCP call writes before its first request).
+func (p *RemotePanel) isMCP(t workrun.RemoteCall) bool {
+	if p.KindOf != nil {
+		if k := p.KindOf(t.NodeID); k != "" {
+			return len(keysOf(k, workrun.ValueURL, workrun.ProtocolMCP)) > 0
+		}
+	}
+	return strings.HasPrefix(t.ContextID, "protocol=")
+}
+
+// mcpLink is the Remote MCP Tool's saved link, read from the record's
+// ContextID: "protocol=V; handle=task|job|; form=F; session=S" (written by
+// nodes/remotemcp, kind.go; the session runs to the end).
+type mcpLink struct{ protocol, handle, form, session string }
+
+func parseMCPLink(s string) mcpLink {
+	var l mcpLink
+	head, sess, _ := strings.Cut(s, "session=")
+	l.session = strings.TrimSpace(sess)
+	for _, kv := range strings.Split(head, ";") {
+		k, v, _ := strings.Cut(strings.TrimSpace(kv), "=")
+		switch k {
+		case "protocol":
+			l.protocol = v
+		case "handle":
+			l.handle = v
+		case "form":
+			l.form = v
+		}
+	}
+	return l
+}
+
+// writeMCPCall writes an MCP call's server, its task (or job) and how it
+// runs, in words: never the raw link.
+func writeMCPCall(b *strings.Builder, t workrun.RemoteCall) {
+	fmt.Fprintf(b, "%s: %s\n", lang.X("remote.server", "Server"), t.AgentURL)
+	l := parseMCPLink(t.ContextID)
+	switch {
+	case l.handle == "job":
+		fmt.Fprintf(b, "%s: %s\n", lang.X("remote.job", "Job"), t.TaskID)
+	case t.TaskID != "":
+		fmt.Fprintf(b, "%s: %s\n", lang.X("remote.task", "Task"), t.TaskID)
+	}
+	how := lang.X("remote.mcp_call", "a tool call that answers directly")
+	switch {
+	case l.handle == "job":
+		how = lang.X("remote.mcp_job", "a job the server runs; its result is fetched with get_job_result")
+	case l.form == "extension":
+		how = lang.X("remote.mcp_task_ext", "a task (Tasks extension)")
+	case l.form != "":
+		how = lang.X("remote.mcp_task", "a task")
+	case t.TaskID == "" && t.ContextID == "":
+		how = lang.X("remote.mcp_not_connected", "not connected yet")
+	}
+	fmt.Fprintf(b, "%s: %s\n", lang.X("remote.runs_as", "Runs as"), how)
+	if l.protocol != "" {
+		fmt.Fprintf(b, "%s: %s\n", lang.X("remote.protocol", "MCP version"), l.protocol)
+	}
+	if l.session != "" {
+		fmt.Fprintf(b, "%s: %s\n", lang.X("remote.session", "Session"), l.session)
+	}
+}
+
+// kindIn returns a function naming the kind of a node of the workflow wf()
+// gives (the run shown): RemotePanel.KindOf.
+func kindIn(wf func() workrun.Workflow) func(string) string {
+	return func(id string) string {
+		for _, n := range wf().Nodes {
+			if n.ID == id {
+				return n.Type
+			}
+		}
+		return ""
+	}
+}

@@ -1,0 +1,64 @@
+package ui
+
+import (
+	"bytes"
+	"fmt"
+
+	"fyne.io/fyne/v2/lang"
+)
+
+// statusLine is what the status bar says about a condition rather than an
+// event: the line goes when the condition no longer holds, so the bar never
+// keeps saying something that stopped being true (a "Not applied" value
+// the person has since typed again, a "Fix the marked value first" that
+// was fixed).
+type statusLine struct {
+	holds func() bool // nil: the line is an event and stays until replaced
+}
+
+// setStatusWhile shows text in the status bar for as long as holds().
+func (w *Window) setStatusWhile(text string, holds func() bool) {
+	w.setStatus(text)
+	w.holds = holds
+}
+
+// recheckStatus clears the status bar when the condition its line states
+// has ended; the window calls it on every document change.
+func (w *Window) recheckStatus() {
+	if w.holds != nil && !w.holds() {
+		w.holds = nil
+		w.status.SetText("")
+	}
+}
+
+// fixFirst says, while it holds, that the inspector's marked value keeps
+// the run from starting.
+func (w *Window) fixFirst(p string) {
+	w.setStatusWhile(fmt.Sprintf(lang.X("wf.fix_first", "Fix the marked value first: %s"), p),
+		func() bool { return w.insp.Pending() != "" })
+}
+
+// dropped reports that the pending value was left unapplied (the selection
+// moved on) for as long as that is news: until the node — or, for the
+// workflow form, the workflow's name — it was typed for changes, or another
+// workflow opens.
+func (in *Inspector) dropped() {
+	text := fmt.Sprintf(lang.X("insp.dropped", "Not applied: %s"), in.pending)
+	if in.OnStatusWhile == nil {
+		in.status(text)
+		return
+	}
+	d, id := in.doc(), in.nodeID
+	was, _ := d.Node(id)
+	name := d.wf.Name
+	in.OnStatusWhile(text, func() bool {
+		if in.doc() != d {
+			return false
+		}
+		if id == "" {
+			return d.wf.Name == name
+		}
+		n, ok := d.Node(id)
+		return ok && n.Title == was.Title && bytes.Equal(n.Config, was.Config)
+	})
+}
