@@ -257,17 +257,19 @@ first_start() {
 	done
 	[ -n "$win" ] || fail "no Workrun window for the sample run: $(tail -5 "$work/sample.log")"
 	# Without a keyring the window opens with its "No OS keyring" dialog
-	# (centred, Close at the bottom): close it as a person would.
+	# (centred, Close at the bottom): close it as a person would. Then
+	# Help → Sample: Remote Agent demo, the menu's third item (after
+	# Getting started and Keyboard shortcuts, ui/help.go) at y=128.
 	sleep 3
 	xdotool mousemove --window "$win" 639 474 click 1 && sleep 0.7 &&
 		xdotool mousemove --window "$win" 287 14 click 1 && sleep 0.7 &&
-		xdotool mousemove --window "$win" 368 83 click 1 && sleep 2 &&
+		xdotool mousemove --window "$win" 368 128 click 1 && sleep 2 &&
 		xdotool key ctrl+r && sleep 1.5 &&
 		xdotool key Return ||
 		fail "xdotool could not drive the sample run"
 	local title=
 	for _ in $(seq 1 600); do
-		win=$(xdotool search --onlyvisible --name '^Workrun .* — (succeeded|failed|stopped|interrupted)$' 2>/dev/null | head -n1 || true)
+		win=$(xdotool search --onlyvisible --name '^Workrun — Remote Agent demo — (succeeded|failed|stopped|interrupted)$' 2>/dev/null | head -n1 || true)
 		if [ -n "$win" ]; then
 			title=$(xdotool getwindowname "$win")
 			break
