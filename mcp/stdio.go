@@ -115,7 +115,8 @@ type Stdio struct {
 	mu      sync.Mutex
 	pending map[string]*waiter
 	nextSeq uint64
-	fatal   error // set once: the reason nothing more will be answered
+	fatal   error         // set once: the reason nothing more will be answered
+	failed  chan struct{} // closed when fatal is set
 	lineNo  int
 
 	stderr *stderrLog
@@ -202,6 +203,7 @@ func StartStdio(ctx context.Context, opts StdioOptions) (*Stdio, error) {
 		stderr:   &stderrLog{max: opts.StderrLines, on: opts.OnStderr},
 		readDone: make(chan struct{}),
 		exited:   make(chan struct{}),
+		failed:   make(chan struct{}),
 	}
 	stderrDone := make(chan struct{})
 	go func() {
@@ -402,6 +404,7 @@ func (s *Stdio) fail(err error) {
 	defer s.mu.Unlock()
 	if s.fatal == nil {
 		s.fatal = err
+		close(s.failed)
 	}
 	for k, w := range s.pending {
 		delete(s.pending, k)
@@ -435,6 +438,24 @@ func (s *Stdio) write(msg []byte) error {
 	return nil
 }
 
+// writeFailure is the reason to give for a write that failed. A program
+// that printed a line and exited closes its stdin before it reads ours
+// (broken pipe); how it ended — the exit status and stderr, or the line
+// that was not JSON-RPC — says what went wrong, and is known once the
+// last of its output is read (bounded: StartStdio's drains).
+func (s *Stdio) writeFailure(ctx context.Context, err error) error {
+	t := time.NewTimer(2*drainAfterExit + time.Second)
+	defer t.Stop()
+	select {
+	case <-s.failed:
+		return s.Err()
+	case <-t.C:
+		return err // stdin closed, the program still runs: the write error is the story
+	case <-ctx.Done():
+		return err
+	}
+}
+
 // Notify sends a notification (or a response to a server's request).
 func (s *Stdio) Notify(ctx context.Context, msg []byte) error {
 	if err := s.Err(); err != nil {
@@ -443,7 +464,10 @@ func (s *Stdio) Notify(ctx context.Context, msg []byte) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return s.write(msg)
+	if err := s.write(msg); err != nil {
+		return s.writeFailure(ctx, err)
+	}
+	return nil
 }
 
 // RoundTrip sends one JSON-RPC request and returns the server's answer to
@@ -504,10 +528,7 @@ func (s *Stdio) Stream(ctx context.Context, req []byte) (iter.Seq2[json.RawMessa
 	s.mu.Unlock()
 	if err := s.write(req); err != nil {
 		s.forget(key, w)
-		if ferr := s.Err(); ferr != nil {
-			return nil, ferr
-		}
-		return nil, err
+		return nil, s.writeFailure(ctx, err)
 	}
 	return func(yield func(json.RawMessage, error) bool) {
 		defer s.forget(key, w)

@@ -44,6 +44,7 @@ func TestMain(m *testing.M) {
 //   - crash: reads one request, writes to stderr, exits 3
 //   - garbage: writes a line that is not JSON
 //   - huge: writes a 2 MiB line
+//   - early, earlycrash: closes stdin unread, then after a while prints a line that is not JSON and exits 0, or writes to stderr and exits 4
 //   - deaf: ignores stdin EOF and SIGTERM (only SIGKILL ends it)
 //   - termonly: ignores stdin EOF, dies on SIGTERM
 //   - grandchild: starts `sleep 60` (which keeps stdout), prints its pid on stderr, exits on EOF
@@ -80,6 +81,15 @@ func stdioHelper(mode string) int {
 		fmt.Println("Server listening on stdio")
 		in.Scan()
 		return 0
+	case "early", "earlycrash":
+		os.Stdin.Close()
+		time.Sleep(300 * time.Millisecond)
+		if mode == "early" {
+			fmt.Println("Listening on stdio")
+			return 0
+		}
+		fmt.Fprintln(os.Stderr, "fatal: no config")
+		return 4
 	case "huge":
 		in.Scan()
 		fmt.Println(`{"jsonrpc":"2.0","id":1,"result":{"x":"` + strings.Repeat("a", 2<<20) + `"}}`)
@@ -260,6 +270,34 @@ func TestStdio_NotJSONIsAProtocolErrorNamingTheLine(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 	waitExit(t, s)
+}
+
+// TestStdio_ProgramGoneBeforeItReads: a program that prints a line and
+// exits without reading its stdin makes our write fail (broken pipe); the
+// error says what the program did instead — the line, or its exit status
+// and stderr — for requests and notifications alike.
+func TestStdio_ProgramGoneBeforeItReads(t *testing.T) {
+	for _, tc := range []struct {
+		mode, want string
+		is         error
+	}{
+		{"early", `stdout line 1 is not a JSON-RPC message: "Listening on stdio"`, ErrProtocol},
+		{"earlycrash", "exited during the call (exit status 4); its stderr ends with: fatal: no config", ErrProgramExited},
+	} {
+		for _, notify := range []bool{false, true} {
+			s := startHelper(t, tc.mode, StdioOptions{})
+			time.Sleep(100 * time.Millisecond) // stdin is closed by now; the line comes later
+			var err error
+			if notify {
+				err = s.Notify(t.Context(), []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+			} else {
+				_, err = s.RoundTrip(t.Context(), rpcLine(1, "server/discover"))
+			}
+			if !errors.Is(err, tc.is) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s (notify %v): got %v, want %q", tc.mode, notify, err, tc.want)
+			}
+		}
+	}
 }
 
 func waitExit(t *testing.T, s *Stdio) {
