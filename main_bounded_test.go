@@ -42,6 +42,9 @@ type bigTextAgent struct {
 	// files: each chunk is a file part (raw bytes, base64 on the wire)
 	// appended to the artifact instead of text.
 	files bool
+	// rest, when set, is one more chunk of that many bytes after the
+	// others (a size that is not a whole number of chunks).
+	rest int
 }
 
 func startBigTextAgent(t *testing.T, a *bigTextAgent) string {
@@ -80,13 +83,20 @@ func (a *bigTextAgent) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprintf(w, "data: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"task\":{\"id\":\"t1\",\"contextId\":\"c1\",\"status\":{\"state\":\"TASK_STATE_WORKING\"}}}}\n\n", id)
 	fl.Flush()
 	body := bytes.Repeat([]byte("x"), a.chunkBytes)
-	for i := range a.chunks {
+	n := a.chunks
+	if a.rest > 0 {
+		n++
+	}
+	for i := range n {
 		if a.hold > 0 && i == a.hold {
 			a.once.Do(func() { close(a.reached) })
 			<-r.Context().Done()
 			return
 		}
 		chunk := body
+		if i == a.chunks {
+			chunk = body[:a.rest]
+		}
 		if a.secret != "" && i < 2 {
 			// The first half of the secret ends chunk 0, the rest begins chunk 1.
 			chunk = bytes.Clone(body)
@@ -414,14 +424,22 @@ func must[T any](v T, err error) T {
 	return v
 }
 
-// BenchmarkLargeTextResult reports peak RSS and database growth of a real
+// BenchmarkLargeTextResult reports peak RSS, its excess over a run with a
+// 1 KiB answer, database and data-directory growth and wall time of a real
 // `workrun run` against result sizes 1, 10, 100 and 240 MiB (8 MiB append
-// chunks), for this binary and, side by side, the binary named by
-// WORKRUN_BASELINE_BIN (docs/BENCHMARKS.md).
+// chunks, the last one shorter), text and file parts, for this binary and,
+// side by side, the binary named by WORKRUN_BASELINE_BIN (docs/BENCHMARKS.md).
 func BenchmarkLargeTextResult(b *testing.B) {
-	bins := map[string]string{"after": buildPlainWorkrunB(b)}
-	if base := os.Getenv("WORKRUN_BASELINE_BIN"); base != "" {
-		bins["before"] = base
+	bins := baselineBins(b, "WORKRUN_BASELINE_BIN")
+	idle := map[string]int64{}
+	for _, name := range []string{"before", "after"} {
+		if bin, ok := bins[name]; ok {
+			b.Run(name+"/idle/1KiB", func(b *testing.B) {
+				r := measureA2A(b, bin, 1<<10, false)
+				idle[name] = r.rss
+				r.report(b, r.rss)
+			})
+		}
 	}
 	for _, kind := range []string{"text", "files"} {
 		for _, mib := range []int{1, 10, 100, 240} {
@@ -431,18 +449,44 @@ func BenchmarkLargeTextResult(b *testing.B) {
 					continue
 				}
 				b.Run(fmt.Sprintf("%s/%s/%dMiB", name, kind, mib), func(b *testing.B) {
-					benchLargeA2A(b, bin, mib, kind == "files")
+					measureA2A(b, bin, mib<<20, kind == "files").report(b, idle[name])
 				})
 			}
 		}
 	}
 }
 
-// benchLargeA2A runs one large A2A answer (text, or file parts) of mib
-// MiB in 8 MiB chunks and reports the peak RSS and the database growth.
-func benchLargeA2A(b *testing.B, bin string, mib int, files bool) {
-	chunk := min(mib<<20, 8<<20)
-	a := &bigTextAgent{chunks: (mib << 20) / chunk, chunkBytes: chunk, reached: make(chan struct{}), files: files}
+// baselineBins: "after" is this tree's binary, "before" the one named by
+// the environment variable env when it is set.
+func baselineBins(b *testing.B, env string) map[string]string {
+	bins := map[string]string{"after": buildPlainWorkrunB(b)}
+	if base := os.Getenv(env); base != "" {
+		bins["before"] = base
+	}
+	return bins
+}
+
+// benchRun is one measured `workrun run`: the child's peak RSS, the growth
+// of the database (with -wal, -shm) and of the whole data directory, and
+// the run's wall time.
+type benchRun struct {
+	rss, db, data int64
+	wall          time.Duration
+}
+
+func (r benchRun) report(b *testing.B, idle int64) {
+	b.ReportMetric(float64(r.rss)/(1<<20), "peakRSS-MiB")
+	b.ReportMetric(float64(r.rss-idle)/(1<<20), "aboveIdle-MiB")
+	b.ReportMetric(float64(r.db)/(1<<20), "db-MiB")
+	b.ReportMetric(float64(r.data)/(1<<20), "data-MiB")
+	b.ReportMetric(r.wall.Seconds(), "wall-s")
+}
+
+// measureA2A runs one A2A answer (text, or file parts) of size bytes in
+// 8 MiB append chunks.
+func measureA2A(b *testing.B, bin string, size int, files bool) benchRun {
+	chunk := min(size, 8<<20)
+	a := &bigTextAgent{chunks: size / chunk, chunkBytes: chunk, rest: size % chunk, reached: make(chan struct{}), files: files}
 	ts := httptest.NewServer(a)
 	defer ts.Close()
 	dir := b.TempDir()
@@ -450,15 +494,17 @@ func benchLargeA2A(b *testing.B, bin string, mib int, files bool) {
 	if files {
 		flow = largeFilesFlow(b, ts.URL)
 	}
-	exec.Command(bin, "--data-dir", dir, "runs").Run()
-	db0 := dbSize(dir)
+	exec.Command(bin, "--data-dir", dir, "runs").Run() // the empty database
+	db0, data0 := dbSize(dir), treeSize(dir)
 	cmd := exec.Command(bin, "--data-dir", dir, "run", flow, "--input", "question=q")
+	cmd.Env = append(os.Environ(), "LANG=C.UTF-8", "LANGUAGE=en")
+	start := time.Now()
 	if out, err := cmd.CombinedOutput(); err != nil {
 		b.Fatalf("%v\n%s", err, tail(out))
 	}
+	wall := time.Since(start)
 	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	b.ReportMetric(float64(ru.Maxrss)/1024, "peakRSS-MiB")
-	b.ReportMetric(float64(dbSize(dir)-db0)/(1<<20), "db-MiB")
+	return benchRun{rss: ru.Maxrss << 10, db: dbSize(dir) - db0, data: treeSize(dir) - data0, wall: wall}
 }
 
 func dbSize(dir string) int64 {
