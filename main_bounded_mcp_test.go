@@ -365,33 +365,7 @@ func TestMCPSpoolKilledLeavesNoSecret(t *testing.T) {
 	case <-time.After(60 * time.Second):
 		t.Fatalf("the server never sent 8 MiB:\n%s", out.String())
 	}
-	tmp := filepath.Join(dir, "artifacts", "tmp")
-	deadline := time.Now().Add(60 * time.Second)
-	for treeSize(tmp) < 6<<20 {
-		if time.Now().After(deadline) {
-			t.Fatalf("nothing spooled in %s:\n%s", tmp, out.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if hits := filesHolding(t, dir, append(halves, token)...); len(hits) > 0 {
-		t.Errorf("while the reply is spooled, files hold the token: %v", hits)
-	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	_ = cmd.Wait()
-	if left, _ := os.ReadDir(tmp); len(left) == 0 {
-		t.Fatal("no spool file was left by the kill: the test proves nothing")
-	}
-	if b, err := exec.Command(bin, "--data-dir", dir, "runs").CombinedOutput(); err != nil {
-		t.Fatalf("runs: %v\n%s", err, b)
-	}
-	if left, _ := os.ReadDir(tmp); len(left) != 0 {
-		t.Errorf("after the next start, temporary files are left: %v", left)
-	}
-	if hits := filesHolding(t, dir, append(halves, token)...); len(hits) > 0 {
-		t.Errorf("after the next start, files hold the token: %v", hits)
-	}
+	killWhileSpooled(t, bin, dir, cmd, &out, 6<<20, append(halves, token)...)
 
 	// Completed: the text is stored once, redacted.
 	srv2 := &bigMCPServer{size: 4 << 20, secret: token}

@@ -330,6 +330,42 @@ func filesHolding(t *testing.T, dir string, needles ...string) []string {
 	return hits
 }
 
+// killWhileSpooled: once the spool of the data directory dir holds n
+// bytes, with no file holding a needle, it SIGKILLs cmd (a `workrun run`
+// on dir, its output in out). The kill must leave a spool file (else the
+// test proves nothing); the next start (any command opening dir) must
+// remove it and leave no file holding a needle.
+func killWhileSpooled(t *testing.T, bin, dir string, cmd *exec.Cmd, out fmt.Stringer, n int64, needles ...string) {
+	t.Helper()
+	tmp := filepath.Join(dir, "artifacts", "tmp")
+	deadline := time.Now().Add(60 * time.Second)
+	for treeSize(tmp) < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("nothing spooled in %s:\n%s", tmp, out.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if hits := filesHolding(t, dir, needles...); len(hits) > 0 {
+		t.Errorf("while the answer is spooled, files hold the token: %v", hits)
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	if left, _ := os.ReadDir(tmp); len(left) == 0 {
+		t.Fatal("no spool file was left by the kill: the test proves nothing")
+	}
+	if b, err := exec.Command(bin, "--data-dir", dir, "runs").CombinedOutput(); err != nil {
+		t.Fatalf("runs: %v\n%s", err, b)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("after the next start, temporary files are left: %v", left)
+	}
+	if hits := filesHolding(t, dir, needles...); len(hits) > 0 {
+		t.Errorf("after the next start, files hold the token: %v", hits)
+	}
+}
+
 // TestSpoolKilledLeavesNoSecret (issue 27 item 3): an agent echoes the
 // credential's token inside a large text answer, split across two append
 // chunks. A `workrun run` killed (SIGKILL) while the answer is spooled
@@ -352,7 +388,7 @@ func TestSpoolKilledLeavesNoSecret(t *testing.T) {
 
 	cmd := exec.Command(bin, "--data-dir", dir, "run", flow, "--input", "question=q")
 	cmd.Env = env
-	var out bytes.Buffer
+	var out syncBuf
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -364,35 +400,7 @@ func TestSpoolKilledLeavesNoSecret(t *testing.T) {
 		t.Fatalf("the agent never sent 4 chunks:\n%s", out.String())
 	}
 	// The four chunks (8 MiB) are spooled once the spool file has them.
-	tmp := filepath.Join(dir, "artifacts", "tmp")
-	deadline := time.Now().Add(60 * time.Second)
-	for dirSize(t, tmp, func(string) bool { return true }) < 4*(2<<20) {
-		if time.Now().After(deadline) {
-			t.Fatalf("nothing spooled in %s:\n%s", tmp, out.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if hits := filesHolding(t, dir, append(halves, token)...); len(hits) > 0 {
-		t.Errorf("while the answer is spooled, files hold the token: %v", hits)
-	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	_ = cmd.Wait()
-	if left, _ := os.ReadDir(tmp); len(left) == 0 {
-		t.Fatal("no spool file was left by the kill: the test proves nothing")
-	}
-
-	// The next start (any command opening the data directory).
-	if b, err := exec.Command(bin, "--data-dir", dir, "runs").CombinedOutput(); err != nil {
-		t.Fatalf("runs: %v\n%s", err, b)
-	}
-	if left, _ := os.ReadDir(tmp); len(left) != 0 {
-		t.Errorf("after the next start, temporary files are left: %v", left)
-	}
-	if hits := filesHolding(t, dir, append(halves, token)...); len(hits) > 0 {
-		t.Errorf("after the next start, files hold the token: %v", hits)
-	}
+	killWhileSpooled(t, bin, dir, cmd, &out, 4*(2<<20), append(halves, token)...)
 
 	// Completed: the answer is stored redacted.
 	agent2 := &bigTextAgent{chunks: 3, chunkBytes: 2 << 20, secret: token}
