@@ -19,6 +19,11 @@ const (
 	// that would push a palette that fits otherwise into scrolling.
 	RowsBottomHeight = 320
 	PaletteWidth     = 150
+	// CompactWidth is the body width under which the workflow list gives
+	// way to the canvas (docs/product.md, "The window"): at 1024 wide the
+	// list, palette and inspector left the canvas ~340 px, too little for
+	// a sample at a readable zoom.
+	CompactWidth = 1200
 
 	minPane     = 120 // a pane is never narrower than this while shown
 	minCanvas   = 260 // the canvas keeps at least this much width
@@ -55,7 +60,11 @@ type Panes struct {
 
 	listW, inspW, bottomH float32
 	listOn, inspOn        bool
-	bottomSet             bool // the person chose bottomH (dragged it, now or before)
+	// compact is whether the last layout was narrower than CompactWidth;
+	// compactListOn is the list's state there: hidden until the person
+	// opens it, and never written to prefListOn (the wide window's choice).
+	compact, compactListOn bool
+	bottomSet              bool // the person chose bottomH (dragged it, now or before)
 
 	// TopWant, when set, is the height the panes above the run panel would
 	// like (the palette's whole list): see defaultBottom.
@@ -85,8 +94,27 @@ func NewPanes(prefs fyne.Preferences, list, centre, insp, bottom fyne.CanvasObje
 	return p
 }
 
-// ToggleList and ToggleInspector collapse or reopen a side pane.
-func (p *Panes) ToggleList()      { p.listOn = !p.listOn; p.remember(); p.Refresh() }
+// ToggleList and ToggleInspector collapse or reopen a side pane. In a
+// compact body the list's toggle lasts only while the body stays compact.
+func (p *Panes) ToggleList() {
+	if p.compact {
+		p.compactListOn = !p.compactListOn
+		p.Refresh()
+		return
+	}
+	p.listOn = !p.listOn
+	p.remember()
+	p.Refresh()
+}
+
+// ListShown reports whether the workflow list is open at the current width.
+func (p *Panes) ListShown() bool {
+	if p.compact {
+		return p.compactListOn
+	}
+	return p.listOn
+}
+
 func (p *Panes) ToggleInspector() { p.inspOn = !p.inspOn; p.remember(); p.Refresh() }
 
 // ShowInspector opens the inspector if it was collapsed.
@@ -133,8 +161,14 @@ func (r *panesRenderer) Layout(s fyne.Size) {
 	}
 	p.bottomH = clamp(p.bottomH, 60, s.Height*0.7)
 	topH := s.Height - p.bottomH - dividerSize
+	compact := s.Width < CompactWidth
+	if compact && !p.compact {
+		p.compactListOn = false // each narrowing starts with the list away
+	}
+	p.compact = compact
+	listOn := p.ListShown()
 	listW, inspW := float32(0), float32(0)
-	if p.listOn {
+	if listOn {
 		p.listW = clamp(p.listW, minPane, s.Width*0.35)
 		listW = p.listW
 	}
@@ -177,9 +211,9 @@ func (r *panesRenderer) Layout(s fyne.Size) {
 		d.Resize(fyne.NewSize(dividerSize+grab, topH))
 		x += dividerSize
 	}
-	place(p.list, p.listOn, listW)
-	divider(p.divList, p.listOn)
-	place(p.centre, true, max(0, s.Width-listW-inspW-dividerSize*(b2f(p.listOn)+b2f(p.inspOn))))
+	place(p.list, listOn, listW)
+	divider(p.divList, listOn)
+	place(p.centre, true, max(0, s.Width-listW-inspW-dividerSize*(b2f(listOn)+b2f(p.inspOn))))
 	divider(p.divInsp, p.inspOn)
 	place(p.insp, p.inspOn, inspW)
 	p.divBottom.Move(fyne.NewPos(0, topH-dividerGrab))

@@ -18,7 +18,7 @@ func (cv *CanvasView) ghostShown() bool { return cv.ghost.Visible() }
 func (cv *CanvasView) minimapShown() bool { return cv.mini.Visible() }
 
 // listShown reports whether the workflow list pane is open.
-func (p *Panes) listShown() bool { return p.listOn }
+func (p *Panes) listShown() bool { return p.ListShown() }
 
 // widths returns the laid-out widths of list, canvas column and inspector
 // (0 for a collapsed pane) and the height of the bottom pane.
