@@ -415,6 +415,7 @@ func TestGUIWindowFitsScreen(t *testing.T) {
 			if w0 > size[0] || h0 > size[1] || w0 < 1000 || h0 < 600 {
 				t.Fatalf("window opened at %dx%d on a %dx%d screen", w0, h0, size[0], size[1])
 			}
+			scr.openWorkflowList(t, w0, "en")
 			fits := func(after string) {
 				t.Helper()
 				if w, h := scr.windowSize(t, win); w != w0 || h != h0 {

@@ -68,6 +68,7 @@ func TestGUIFailureHandlingRetryAndErrorBranch(t *testing.T) {
 	if w != 1024 || h > 700 {
 		t.Fatalf("window %dx%d on a 1024x700 screen", w, h)
 	}
+	scr.openWorkflowList(t, w, "en")
 
 	// File → Import from a typed path…, the path typed into its entry.
 	scr.menuItem(t, menuFileX, "Import from a typed path…")

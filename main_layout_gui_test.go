@@ -118,6 +118,7 @@ func layoutAt1024(t *testing.T, g guiTest, c layoutCase, agentURL string) {
 	win := scr.readyWindow(t, app, g.importTool)
 	scr.run(t, "windowmove", win, "0", "0", "windowsize", win, fmt.Sprint(sw), fmt.Sprint(sh))
 	settle()
+	scr.openWorkflowList(t, sw, c.lang)
 
 	// Open the workflow from the list.
 	scr.clickTextIn(t, image.Rect(0, 60, 260, sh), "Layout check")

@@ -50,6 +50,7 @@ func TestGUISignIn(t *testing.T) {
 			win := scr.waitWindow(t, app, "^Workrun( |$)")
 			time.Sleep(time.Second) // the window takes the screen's size once shown
 			w0, h0 := scr.windowSize(t, win)
+			scr.openWorkflowList(t, w0, c.lang)
 
 			// Help → Sample: Remote Agent demo; select its agent and type
 			// the protected agent's URL.

@@ -214,6 +214,7 @@ func openQuestionWindow(t *testing.T, g guiTest, lng, tag, data, name string) (*
 	scr.run(t, "windowmove", win, "0", "0", "windowsize", win, fmt.Sprint(sw), fmt.Sprint(sh))
 	settle()
 	scr.shot(t, "0-start")
+	scr.openWorkflowList(t, sw, lng)
 
 	// Open the saved workflow from the list (its first row).
 	scr.click(t, 40, 208)
