@@ -44,7 +44,9 @@ func (w *rowWraps) index(l *msgLog, width float32, th fyne.Theme) {
 	size := th.Size(theme.SizeNameText)
 	fit := 1 << 30
 	if width > 0 {
-		wide := max(fyne.MeasureText("W", size, fyne.TextStyle{}).Width, fyne.MeasureText("中", size, fyne.TextStyle{}).Width)
+		// The widest glyph: "W", or a Chinese one, about 1 em (not
+		// measured: that would load the Chinese font for an English line).
+		wide := max(fyne.MeasureText("W", size, fyne.TextStyle{}).Width, 1.1*size)
 		fit = int(width / wide)
 	}
 	for i := w.n; i < n; i++ {
