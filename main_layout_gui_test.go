@@ -29,8 +29,9 @@ import (
 //   - Item 10: the opened workflow's zoom (the toolbar's "NN %") is at
 //     least the readable minimum, 60 %, and a node's title on the canvas
 //     can be read; after the run the run panel shows all five node rows;
-//     the Process's "Running …" message wraps: its last word is on the
-//     screen, on a line below its first.
+//     the Process's "Running …" message wraps in the message list: its
+//     last word is on the screen, on a row below its first (and again,
+//     whole, in the detail when that row is chosen).
 //   - Item 5: the Remote Agent's outputs and the Output node show the
 //     file by name, media type and size (demo.txt, text/plain, 34 B) with
 //     Open and Save…, never "1 files" or the artifact's id; Open hands the
@@ -161,15 +162,22 @@ func layoutAt1024(t *testing.T, g guiTest, c layoutCase, agentURL string) {
 		}
 	}
 
-	// Item 10: a long message can be read whole: the message list keeps
-	// one line a row (a stream of 100 000 lines stays fast), and choosing
-	// the row shows the line wrapped above, to its last word.
+	// Item 10: a long message can be read whole: it wraps in the message
+	// list (onto rows of one height: a stream of 100 000 lines stays
+	// fast), its last word on the screen below its first line before any
+	// row is chosen; choosing the row shows the whole line wrapped above.
 	scr.clickTextIn(t, rows, "Long line")
 	detail := image.Rect(350, div, sw, sh)
 	first, ok := scr.waitText(t, detail, c.running, 20*time.Second)
 	if !ok {
 		scr.shot(t, "no-message")
 		t.Fatalf("the Process's %q message is not shown (steps in %s)", c.running, scr.shots)
+	}
+	scr.shot(t, "3-long-line")
+	if last, ok := scr.waitText(t, detail, layoutLastWord, 20*time.Second); !ok {
+		t.Errorf("the end of the long message (%q) is not in the run panel's message list: cut at the right edge, not wrapped (steps in %s)", layoutLastWord, scr.shots)
+	} else if last.Min.Y <= first.Max.Y {
+		t.Errorf("the long message's last word at %v, its first line at %v: not wrapped onto the rows below", last, first)
 	}
 	scr.click(t, first.Max.X+40, (first.Min.Y+first.Max.Y)/2)
 	scr.shot(t, "3-message-chosen")

@@ -23,12 +23,12 @@ func TestCountText(t *testing.T) {
 		{"en", "run.interrupted_note", "%d interrupted run can be resumed: see Run records.", "%d interrupted runs can be resumed: see Run records.", 1, "1 interrupted run can be resumed: see Run records."},
 		{"en", "values.more_text", "… %d more character (Copy copies all)", "… %d more characters (Copy copies all)", 1, "… 1 more character (Copy copies all)"},
 		{"en", "open.some", "%d remote task has not ended or has an open outcome. Workrun only shows it here; it neither queries nor cancels it from this list.", "", 1, "1 remote task has not ended or has an open outcome. Workrun only shows it here; it neither queries nor cancels it from this list."},
-		{"zh", "rec.count", "%d run", "%d runs", 1, "1 次运行"},
-		{"zh", "rec.count", "%d run", "%d runs", 3, "3 次运行"},
-		{"zh", "insp.mcp_tools_found", "%d tool", "%d tools", 1, "1 个工具"},
-		{"zh", "run.interrupted_note", "", "", 1, "有 1 个中断的运行可以恢复：请查看运行记录。"},
-		{"zh", "values.more_text", "", "", 1, "… 还有 1 个字符（“复制”会复制全部）"},
-		{"zh", "open.some", "", "", 1, "1 个远程任务尚未结束或结果未定。Workrun 在此只做展示，不会从这个列表查询或取消它。"},
+		{"zh-Hans", "rec.count", "%d run", "%d runs", 1, "1 次运行"},
+		{"zh-Hans", "rec.count", "%d run", "%d runs", 3, "3 次运行"},
+		{"zh-Hans", "insp.mcp_tools_found", "%d tool", "%d tools", 1, "1 个工具"},
+		{"zh-Hans", "run.interrupted_note", "", "", 1, "有 1 个中断的运行可以恢复：请查看运行记录。"},
+		{"zh-Hans", "values.more_text", "", "", 1, "… 还有 1 个字符（“复制”会复制全部）"},
+		{"zh-Hans", "open.some", "", "", 1, "1 个远程任务尚未结束或结果未定。Workrun 在此只做展示，不会从这个列表查询或取消它。"},
 	} {
 		SetupLanguage(tt.lang)
 		if got := countText(tt.n, tt.key, tt.one, tt.other); got != tt.want {
