@@ -42,6 +42,9 @@ type bigTextAgent struct {
 	// files: each chunk is a file part (raw bytes, base64 on the wire)
 	// appended to the artifact instead of text.
 	files bool
+	// rest, when set, is one more chunk of that many bytes after the
+	// others (a size that is not a whole number of chunks).
+	rest int
 }
 
 func startBigTextAgent(t *testing.T, a *bigTextAgent) string {
@@ -80,13 +83,20 @@ func (a *bigTextAgent) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprintf(w, "data: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"task\":{\"id\":\"t1\",\"contextId\":\"c1\",\"status\":{\"state\":\"TASK_STATE_WORKING\"}}}}\n\n", id)
 	fl.Flush()
 	body := bytes.Repeat([]byte("x"), a.chunkBytes)
-	for i := range a.chunks {
+	n := a.chunks
+	if a.rest > 0 {
+		n++
+	}
+	for i := range n {
 		if a.hold > 0 && i == a.hold {
 			a.once.Do(func() { close(a.reached) })
 			<-r.Context().Done()
 			return
 		}
 		chunk := body
+		if i == a.chunks {
+			chunk = body[:a.rest]
+		}
 		if a.secret != "" && i < 2 {
 			// The first half of the secret ends chunk 0, the rest begins chunk 1.
 			chunk = bytes.Clone(body)
@@ -320,6 +330,42 @@ func filesHolding(t *testing.T, dir string, needles ...string) []string {
 	return hits
 }
 
+// killWhileSpooled: once the spool of the data directory dir holds n
+// bytes, with no file holding a needle, it SIGKILLs cmd (a `workrun run`
+// on dir, its output in out). The kill must leave a spool file (else the
+// test proves nothing); the next start (any command opening dir) must
+// remove it and leave no file holding a needle.
+func killWhileSpooled(t *testing.T, bin, dir string, cmd *exec.Cmd, out fmt.Stringer, n int64, needles ...string) {
+	t.Helper()
+	tmp := filepath.Join(dir, "artifacts", "tmp")
+	deadline := time.Now().Add(60 * time.Second)
+	for treeSize(tmp) < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("nothing spooled in %s:\n%s", tmp, out.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if hits := filesHolding(t, dir, needles...); len(hits) > 0 {
+		t.Errorf("while the answer is spooled, files hold the token: %v", hits)
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	if left, _ := os.ReadDir(tmp); len(left) == 0 {
+		t.Fatal("no spool file was left by the kill: the test proves nothing")
+	}
+	if b, err := exec.Command(bin, "--data-dir", dir, "runs").CombinedOutput(); err != nil {
+		t.Fatalf("runs: %v\n%s", err, b)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("after the next start, temporary files are left: %v", left)
+	}
+	if hits := filesHolding(t, dir, needles...); len(hits) > 0 {
+		t.Errorf("after the next start, files hold the token: %v", hits)
+	}
+}
+
 // TestSpoolKilledLeavesNoSecret (issue 27 item 3): an agent echoes the
 // credential's token inside a large text answer, split across two append
 // chunks. A `workrun run` killed (SIGKILL) while the answer is spooled
@@ -342,7 +388,7 @@ func TestSpoolKilledLeavesNoSecret(t *testing.T) {
 
 	cmd := exec.Command(bin, "--data-dir", dir, "run", flow, "--input", "question=q")
 	cmd.Env = env
-	var out bytes.Buffer
+	var out syncBuf
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -354,35 +400,7 @@ func TestSpoolKilledLeavesNoSecret(t *testing.T) {
 		t.Fatalf("the agent never sent 4 chunks:\n%s", out.String())
 	}
 	// The four chunks (8 MiB) are spooled once the spool file has them.
-	tmp := filepath.Join(dir, "artifacts", "tmp")
-	deadline := time.Now().Add(60 * time.Second)
-	for dirSize(t, tmp, func(string) bool { return true }) < 4*(2<<20) {
-		if time.Now().After(deadline) {
-			t.Fatalf("nothing spooled in %s:\n%s", tmp, out.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if hits := filesHolding(t, dir, append(halves, token)...); len(hits) > 0 {
-		t.Errorf("while the answer is spooled, files hold the token: %v", hits)
-	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	_ = cmd.Wait()
-	if left, _ := os.ReadDir(tmp); len(left) == 0 {
-		t.Fatal("no spool file was left by the kill: the test proves nothing")
-	}
-
-	// The next start (any command opening the data directory).
-	if b, err := exec.Command(bin, "--data-dir", dir, "runs").CombinedOutput(); err != nil {
-		t.Fatalf("runs: %v\n%s", err, b)
-	}
-	if left, _ := os.ReadDir(tmp); len(left) != 0 {
-		t.Errorf("after the next start, temporary files are left: %v", left)
-	}
-	if hits := filesHolding(t, dir, append(halves, token)...); len(hits) > 0 {
-		t.Errorf("after the next start, files hold the token: %v", hits)
-	}
+	killWhileSpooled(t, bin, dir, cmd, &out, 4*(2<<20), append(halves, token)...)
 
 	// Completed: the answer is stored redacted.
 	agent2 := &bigTextAgent{chunks: 3, chunkBytes: 2 << 20, secret: token}
@@ -414,14 +432,22 @@ func must[T any](v T, err error) T {
 	return v
 }
 
-// BenchmarkLargeTextResult reports peak RSS and database growth of a real
+// BenchmarkLargeTextResult reports peak RSS, its excess over a run with a
+// 1 KiB answer, database and data-directory growth and wall time of a real
 // `workrun run` against result sizes 1, 10, 100 and 240 MiB (8 MiB append
-// chunks), for this binary and, side by side, the binary named by
-// WORKRUN_BASELINE_BIN (docs/BENCHMARKS.md).
+// chunks, the last one shorter), text and file parts, for this binary and,
+// side by side, the binary named by WORKRUN_BASELINE_BIN (docs/BENCHMARKS.md).
 func BenchmarkLargeTextResult(b *testing.B) {
-	bins := map[string]string{"after": buildPlainWorkrunB(b)}
-	if base := os.Getenv("WORKRUN_BASELINE_BIN"); base != "" {
-		bins["before"] = base
+	bins := baselineBins(b, "WORKRUN_BASELINE_BIN")
+	idle := map[string]int64{}
+	for _, name := range []string{"before", "after"} {
+		if bin, ok := bins[name]; ok {
+			b.Run(name+"/idle/1KiB", func(b *testing.B) {
+				r := measureA2A(b, bin, 1<<10, false)
+				idle[name] = r.rss
+				r.report(b, r.rss)
+			})
+		}
 	}
 	for _, kind := range []string{"text", "files"} {
 		for _, mib := range []int{1, 10, 100, 240} {
@@ -431,18 +457,44 @@ func BenchmarkLargeTextResult(b *testing.B) {
 					continue
 				}
 				b.Run(fmt.Sprintf("%s/%s/%dMiB", name, kind, mib), func(b *testing.B) {
-					benchLargeA2A(b, bin, mib, kind == "files")
+					measureA2A(b, bin, mib<<20, kind == "files").report(b, idle[name])
 				})
 			}
 		}
 	}
 }
 
-// benchLargeA2A runs one large A2A answer (text, or file parts) of mib
-// MiB in 8 MiB chunks and reports the peak RSS and the database growth.
-func benchLargeA2A(b *testing.B, bin string, mib int, files bool) {
-	chunk := min(mib<<20, 8<<20)
-	a := &bigTextAgent{chunks: (mib << 20) / chunk, chunkBytes: chunk, reached: make(chan struct{}), files: files}
+// baselineBins: "after" is this tree's binary, "before" the one named by
+// the environment variable env when it is set.
+func baselineBins(b *testing.B, env string) map[string]string {
+	bins := map[string]string{"after": buildPlainWorkrunB(b)}
+	if base := os.Getenv(env); base != "" {
+		bins["before"] = base
+	}
+	return bins
+}
+
+// benchRun is one measured `workrun run`: the child's peak RSS, the growth
+// of the database (with -wal, -shm) and of the whole data directory, and
+// the run's wall time.
+type benchRun struct {
+	rss, db, data int64
+	wall          time.Duration
+}
+
+func (r benchRun) report(b *testing.B, idle int64) {
+	b.ReportMetric(float64(r.rss)/(1<<20), "peakRSS-MiB")
+	b.ReportMetric(float64(r.rss-idle)/(1<<20), "aboveIdle-MiB")
+	b.ReportMetric(float64(r.db)/(1<<20), "db-MiB")
+	b.ReportMetric(float64(r.data)/(1<<20), "data-MiB")
+	b.ReportMetric(r.wall.Seconds(), "wall-s")
+}
+
+// measureA2A runs one A2A answer (text, or file parts) of size bytes in
+// 8 MiB append chunks.
+func measureA2A(b *testing.B, bin string, size int, files bool) benchRun {
+	chunk := min(size, 8<<20)
+	a := &bigTextAgent{chunks: size / chunk, chunkBytes: chunk, rest: size % chunk, reached: make(chan struct{}), files: files}
 	ts := httptest.NewServer(a)
 	defer ts.Close()
 	dir := b.TempDir()
@@ -450,15 +502,17 @@ func benchLargeA2A(b *testing.B, bin string, mib int, files bool) {
 	if files {
 		flow = largeFilesFlow(b, ts.URL)
 	}
-	exec.Command(bin, "--data-dir", dir, "runs").Run()
-	db0 := dbSize(dir)
+	exec.Command(bin, "--data-dir", dir, "runs").Run() // the empty database
+	db0, data0 := dbSize(dir), treeSize(dir)
 	cmd := exec.Command(bin, "--data-dir", dir, "run", flow, "--input", "question=q")
+	cmd.Env = append(os.Environ(), "LANG=C.UTF-8", "LANGUAGE=en")
+	start := time.Now()
 	if out, err := cmd.CombinedOutput(); err != nil {
 		b.Fatalf("%v\n%s", err, tail(out))
 	}
+	wall := time.Since(start)
 	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	b.ReportMetric(float64(ru.Maxrss)/1024, "peakRSS-MiB")
-	b.ReportMetric(float64(dbSize(dir)-db0)/(1<<20), "db-MiB")
+	return benchRun{rss: ru.Maxrss << 10, db: dbSize(dir) - db0, data: treeSize(dir) - data0, wall: wall}
 }
 
 func dbSize(dir string) int64 {

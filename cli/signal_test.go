@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
+	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -21,20 +23,18 @@ func TestExitSignalsInterruptNotStop(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) {
 			agent, url := startDemoAgent(t)
 			dir := t.TempDir()
+			// 12 steps of 0.5 s: the task is still working when the signal
+			// comes, however slowly a loaded machine gets there.
 			flow := writeFlow(t, fmt.Sprintf(`{"name":"exit","state":{"prompt":"text","answer":"text"},
 				"nodes":[{"id":"start","type":"start"},
-				  {"id":"ra","type":"remote_agent","config":{"url":%q,"inputs":["prompt"],"output":"answer","timeout_seconds":10}}],
+				  {"id":"ra","type":"remote_agent","config":{"url":%q,"inputs":["prompt"],"output":"answer","timeout_seconds":120}}],
 				"edges":[{"from":"start","to":"ra"}]}`, url))
-			cmd, runID := startRunnerArgs(t, "--data-dir", dir, "run", "--json", flow, "--input", "prompt=slow 6 500")
+			cmd, runID := startRunnerArgs(t, "--data-dir", dir, "run", "--json", flow, "--input", "prompt=slow 12 500")
 			msgID := remoteagent.MessageID(runID, "ra", "send")
-			deadline := time.Now().Add(20 * time.Second)
-			for agent.SubmissionsFor(msgID) == 0 || agent.Calls("SendStreamingMessage") == 0 {
-				if time.Now().After(deadline) {
-					t.Fatalf("the task never reached the agent; stderr: %s", cmd.Stderr)
-				}
-				time.Sleep(20 * time.Millisecond)
-			}
-			time.Sleep(300 * time.Millisecond) // the task id is committed, the task works
+			// The signal comes once the task's id is saved: an exit before
+			// that leaves an unknown outcome, which resume rightly never
+			// sends again — not what this test is about.
+			waitTaskSaved(t, dir, runID, "ra", cmd)
 			if err := cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)
 			}
@@ -49,7 +49,7 @@ func TestExitSignalsInterruptNotStop(t *testing.T) {
 				t.Errorf("%v sent %d CancelTask, want 0", sig, n)
 			}
 			res := runMain(t, []string{"--data-dir", dir, "resume", runID}, nil, realDeps())
-			if res.Code != ExitOK || !strings.Contains(res.Stdout, "done after 6 steps") {
+			if res.Code != ExitOK || !strings.Contains(res.Stdout, "done after 12 steps") {
 				t.Fatalf("resume: exit %d\n%s\n%s", res.Code, res.Stdout, res.Stderr)
 			}
 			if n := agent.SubmissionsFor(msgID); n != 1 {
@@ -59,5 +59,30 @@ func TestExitSignalsInterruptNotStop(t *testing.T) {
 				t.Errorf("%d CancelTask in all, want 0", n)
 			}
 		})
+	}
+}
+
+// waitTaskSaved waits until `workrun show` lists node's remote call with its
+// task id (not a side record's) — the call is then committed as a task the agent works on. It
+// fails, with the runner's stderr, if that does not happen within a minute.
+func waitTaskSaved(t *testing.T, dir, runID, node string, runner *exec.Cmd) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	var last string
+	for {
+		res := runMain(t, []string{"--data-dir", dir, "show", "--json", runID}, nil, realDeps())
+		last = res.Stdout + res.Stderr
+		var sr shownRun
+		if res.Code == ExitOK && json.Unmarshal([]byte(res.Stdout), &sr) == nil {
+			for _, c := range sr.RemoteCalls {
+				if c.NodeID == node && !strings.Contains(c.CallKey, "/") && c.TaskID != "" {
+					return
+				}
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("node %s's task id was never saved; last show: %s\nrunner stderr: %s", node, last, runner.Stderr)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

@@ -603,21 +603,11 @@ func (s *spoolScanner) object(r role, depth int) error {
 		if err := s.value(child, depth); err != nil {
 			return err
 		}
+		if more, err := s.next('}', "object key:value pair"); err != nil || !more {
+			return err
+		}
 		if c, err = s.skipSpace(); err != nil {
 			return s.ioErr(err)
-		}
-		switch c {
-		case ',':
-			if err := s.emit(','); err != nil {
-				return err
-			}
-			if c, err = s.skipSpace(); err != nil {
-				return s.ioErr(err)
-			}
-		case '}':
-			return s.emit('}')
-		default:
-			return s.syntax(fmt.Sprintf("invalid character %q after object key:value pair", c))
 		}
 	}
 }
@@ -648,19 +638,27 @@ func (s *spoolScanner) array(r role, depth int) error {
 		if err := s.value(elem, depth); err != nil {
 			return err
 		}
-		if c, err = s.skipSpace(); err != nil {
-			return s.ioErr(err)
+		if more, err := s.next(']', "array element"); err != nil || !more {
+			return err
 		}
-		switch c {
-		case ',':
-			if err := s.emit(','); err != nil {
-				return err
-			}
-		case ']':
-			return s.emit(']')
-		default:
-			return s.syntax(fmt.Sprintf("invalid character %q after array element", c))
-		}
+	}
+}
+
+// next copies what follows an object's member or an array's element: a
+// comma (more is true: another one follows) or the closing byte (more is
+// false); anything else is a syntax error naming what it came after.
+func (s *spoolScanner) next(closing byte, after string) (more bool, err error) {
+	c, err := s.skipSpace()
+	if err != nil {
+		return false, s.ioErr(err)
+	}
+	switch c {
+	case ',':
+		return true, s.emit(',')
+	case closing:
+		return false, s.emit(closing)
+	default:
+		return false, s.syntax(fmt.Sprintf("invalid character %q after %s", c, after))
 	}
 }
 

@@ -32,6 +32,10 @@ const (
 	// drainAfterExit bounds how long the reader may still deliver lines the
 	// program wrote before it exited (a descendant may hold stdout open).
 	drainAfterExit = 500 * time.Millisecond
+	// writeFailureWait bounds how long a failed write waits for the
+	// program's exit to say why (Stdio.writeFailure): generous, as it
+	// costs only when stdin is closed and the program still runs.
+	writeFailureWait = 10 * time.Second
 )
 
 // Errors of the stdio transport, for errors.Is.
@@ -442,9 +446,9 @@ func (s *Stdio) write(msg []byte) error {
 // that printed a line and exited closes its stdin before it reads ours
 // (broken pipe); how it ended — the exit status and stderr, or the line
 // that was not JSON-RPC — says what went wrong, and is known once the
-// last of its output is read (bounded: StartStdio's drains).
+// last of its output is read (bounded by writeFailureWait).
 func (s *Stdio) writeFailure(ctx context.Context, err error) error {
-	t := time.NewTimer(2*drainAfterExit + time.Second)
+	t := time.NewTimer(writeFailureWait)
 	defer t.Stop()
 	select {
 	case <-s.failed:

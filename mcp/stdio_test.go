@@ -44,7 +44,7 @@ func TestMain(m *testing.M) {
 //   - crash: reads one request, writes to stderr, exits 3
 //   - garbage: writes a line that is not JSON
 //   - huge: writes a 2 MiB line
-//   - early, earlycrash: closes stdin unread, then after a while prints a line that is not JSON and exits 0, or writes to stderr and exits 4
+//   - early, earlycrash: closes stdin unread (says so on stderr), then after a while prints a line that is not JSON and exits 0, or writes to stderr and exits 4
 //   - deaf: ignores stdin EOF and SIGTERM (only SIGKILL ends it)
 //   - termonly: ignores stdin EOF, dies on SIGTERM
 //   - grandchild: starts `sleep 60` (which keeps stdout), prints its pid on stderr, exits on EOF
@@ -83,7 +83,8 @@ func stdioHelper(mode string) int {
 		return 0
 	case "early", "earlycrash":
 		os.Stdin.Close()
-		time.Sleep(300 * time.Millisecond)
+		fmt.Fprintln(os.Stderr, "stdin closed")
+		time.Sleep(200 * time.Millisecond)
 		if mode == "early" {
 			fmt.Println("Listening on stdio")
 			return 0
@@ -282,11 +283,20 @@ func TestStdio_ProgramGoneBeforeItReads(t *testing.T) {
 		is         error
 	}{
 		{"early", `stdout line 1 is not a JSON-RPC message: "Listening on stdio"`, ErrProtocol},
-		{"earlycrash", "exited during the call (exit status 4); its stderr ends with: fatal: no config", ErrProgramExited},
+		{"earlycrash", "exited during the call (exit status 4); its stderr ends with: stdin closed | fatal: no config", ErrProgramExited},
 	} {
 		for _, notify := range []bool{false, true} {
-			s := startHelper(t, tc.mode, StdioOptions{})
-			time.Sleep(100 * time.Millisecond) // stdin is closed by now; the line comes later
+			closed := make(chan struct{}, 1)
+			s := startHelper(t, tc.mode, StdioOptions{OnStderr: func(l string) {
+				if l == "stdin closed" {
+					closed <- struct{}{}
+				}
+			}})
+			select { // our write comes after the close, before the line (mostly)
+			case <-closed:
+			case <-time.After(time.Minute):
+				t.Fatal("the program did not close its stdin")
+			}
 			var err error
 			if notify {
 				err = s.Notify(t.Context(), []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))

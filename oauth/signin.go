@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"golang.org/x/oauth2"
@@ -109,7 +110,7 @@ func (s SignIn) AuthorizationCode(ctx context.Context, d *Discovery, ch Challeng
 	}
 	tok, err := cfg.Exchange(tctx, r.Code, opts...)
 	if err != nil {
-		return Grant{}, fmt.Errorf("sign in: token request: %w", tokenError(err))
+		return Grant{}, fmt.Errorf("sign in: token request: %w", tokenError(err, c.Secret, r.Code, verifier))
 	}
 	g, err := newGrant(d, c, FlowAuthorizationCode)
 	if err != nil {
@@ -137,7 +138,7 @@ func (s SignIn) Device(ctx context.Context, d *Discovery, ch Challenge, show fun
 	resource := oauth2.SetAuthURLParam("resource", d.Resource)
 	da, err := cfg.DeviceAuth(tctx, resource)
 	if err != nil {
-		return Grant{}, fmt.Errorf("sign in: device authorization: %w", tokenError(err))
+		return Grant{}, fmt.Errorf("sign in: device authorization: %w", tokenError(err, c.Secret))
 	}
 	uri := da.VerificationURIComplete
 	if uri == "" {
@@ -155,7 +156,7 @@ func (s SignIn) Device(ctx context.Context, d *Discovery, ch Challenge, show fun
 		if errors.Is(context.Cause(wctx), ErrSignInTimeout) {
 			return Grant{}, fmt.Errorf("sign in: %w after %s", ErrSignInTimeout, timeout)
 		}
-		return Grant{}, fmt.Errorf("sign in: %w", tokenError(err))
+		return Grant{}, fmt.Errorf("sign in: %w", tokenError(err, c.Secret, da.DeviceCode))
 	}
 	g, err := newGrant(d, c, FlowDeviceCode)
 	if err != nil {
@@ -200,7 +201,7 @@ func (g *Grant) clientCredentialsToken(ctx context.Context, hc *http.Client) err
 	}
 	tok, err := cc.Token(tokenContext(ctx, hc))
 	if err != nil {
-		return fmt.Errorf("client credentials: token request: %w", tokenError(err))
+		return fmt.Errorf("client credentials: token request: %w", tokenError(err, g.Secrets()...))
 	}
 	g.fromToken(tok, g.Scopes)
 	return nil
@@ -221,17 +222,20 @@ func (g *Grant) refresh(ctx context.Context, hc *http.Client) error {
 	if err != nil {
 		var re *oauth2.RetrieveError
 		if errors.As(err, &re) && re.Response != nil && re.Response.StatusCode >= 400 && re.Response.StatusCode < 500 {
-			return &SignInError{Origin: g.Origin, Reason: "the authorization server refused to refresh the token", Err: tokenError(err)}
+			return &SignInError{Origin: g.Origin, Reason: "the authorization server refused to refresh the token", Err: tokenError(err, g.Secrets()...)}
 		}
-		return fmt.Errorf("refresh the token for %s: %w", g.Origin, tokenError(err))
+		return fmt.Errorf("refresh the token for %s: %w", g.Origin, tokenError(err, g.Secrets()...))
 	}
 	g.fromToken(tok, g.Scopes)
 	return nil
 }
 
 // tokenError keeps an OAuth error reply's code and description and drops
-// its body (a server may echo what it was sent).
-func tokenError(err error) error {
+// its body (a server may echo what it was sent). secrets are what the
+// request carried (client secret, refresh token, code, verifier): a server
+// that echoes one in its description gets it replaced, so no error text
+// carries it.
+func tokenError(err error, secrets ...string) error {
 	var re *oauth2.RetrieveError
 	if errors.As(err, &re) {
 		s := "HTTP error"
@@ -239,9 +243,10 @@ func tokenError(err error) error {
 			s = fmt.Sprintf("HTTP %d", re.Response.StatusCode)
 		}
 		if re.ErrorCode != "" {
-			s += ": " + clip(re.ErrorCode)
+			// Replaced before clip, which could cut a secret in two.
+			s += ": " + clip(withoutSecrets(re.ErrorCode, secrets))
 			if re.ErrorDescription != "" {
-				s += ": " + clip(re.ErrorDescription)
+				s += ": " + clip(withoutSecrets(re.ErrorDescription, secrets))
 			}
 			if re.ErrorCode == "access_denied" {
 				return fmt.Errorf("%w: %s", ErrDenied, s)
@@ -249,5 +254,22 @@ func tokenError(err error) error {
 		}
 		return errors.New(s)
 	}
+	if s := withoutSecrets(err.Error(), secrets); s != err.Error() {
+		return errors.New(s)
+	}
 	return err
+}
+
+// minSecretLen: shorter "secrets" are not replaced (they would garble the
+// text and protect nothing).
+const minSecretLen = 4
+
+// withoutSecrets replaces every secret in s.
+func withoutSecrets(s string, secrets []string) string {
+	for _, sec := range secrets {
+		if len(sec) >= minSecretLen {
+			s = strings.ReplaceAll(s, sec, "[redacted]")
+		}
+	}
+	return s
 }

@@ -59,6 +59,34 @@ func shownText(win fyne.Window) string {
 	return strings.Join(out, "\n")
 }
 
+// openHelpItem chooses the menu item labelled title (in the window's
+// language, code) and returns the window it opens: renderedWindow.
+func openHelpItem(t *testing.T, w *Window, code, title string) (fyne.Window, string) {
+	t.Helper()
+	item := menuItemNamed(w, title)
+	if item == nil {
+		t.Fatalf("%s: Help has no %q item", code, title)
+	}
+	fyne.DoAndWait(item.Action)
+	return renderedWindow(t, code, title)
+}
+
+// renderedWindow is the open window titled title and what it shows; the
+// test fails when there is none, and is marked failed when it shows raw
+// Markdown.
+func renderedWindow(t *testing.T, code, title string) (fyne.Window, string) {
+	t.Helper()
+	win := windowNamed(title)
+	if win == nil {
+		t.Fatalf("%s: no %q window", code, title)
+	}
+	shown := shownText(win)
+	if m := rawMarkdown.FindString(shown); m != "" {
+		t.Errorf("%s: %q shows raw Markdown %q:\n%.2000s", code, title, m, shown)
+	}
+	return win, shown
+}
+
 // rawMarkdown is Markdown a person must not see: pipes of a table row,
 // emphasis stars, heading hashes, escapes.
 var rawMarkdown = regexp.MustCompile(`(^|\n)\s*(\||#)|\*\*|\\[*_|#]`)
@@ -75,19 +103,7 @@ func TestHelp_ShortcutsListEveryBinding(t *testing.T) {
 		{"zh-Hans", "键盘快捷键", "放大"},
 	} {
 		w.SetLanguage(tt.code)
-		item := menuItemNamed(w, tt.title)
-		if item == nil {
-			t.Fatalf("%s: Help has no %q item", tt.code, tt.title)
-		}
-		fyne.DoAndWait(item.Action)
-		win := windowNamed(tt.title)
-		if win == nil {
-			t.Fatalf("%s: no %q window", tt.code, tt.title)
-		}
-		shown := shownText(win)
-		if m := rawMarkdown.FindString(shown); m != "" {
-			t.Errorf("%s: the shortcut list shows raw Markdown %q:\n%s", tt.code, m, shown)
-		}
+		win, shown := openHelpItem(t, w, tt.code, tt.title)
 		// Every shortcut a menu item carries is listed, beside its label.
 		for _, m := range w.win.MainMenu().Items {
 			for _, it := range m.Items {
@@ -137,19 +153,7 @@ func TestHelp_GettingStartedInBothLanguages(t *testing.T) {
 	t.Cleanup(func() { SetupLanguage("en") })
 	for _, tt := range []struct{ code, title string }{{"en", "Getting started"}, {"zh-Hans", "入门"}} {
 		w.SetLanguage(tt.code)
-		item := menuItemNamed(w, tt.title)
-		if item == nil {
-			t.Fatalf("%s: Help has no %q item", tt.code, tt.title)
-		}
-		fyne.DoAndWait(item.Action)
-		win := windowNamed(tt.title)
-		if win == nil {
-			t.Fatalf("%s: no %q window", tt.code, tt.title)
-		}
-		shown := shownText(win)
-		if m := rawMarkdown.FindString(shown); m != "" {
-			t.Errorf("%s: the page shows raw Markdown %q:\n%s", tt.code, m, shown)
-		}
+		win, shown := openHelpItem(t, w, tt.code, tt.title)
 		for _, label := range []string{menuLabel(w, "help.sample_remote"), menuLabel(w, "help.sample_mcp"), menuLabel(w, "wf.new_from_template"), menuLabel(w, "help.shortcuts")} {
 			if !strings.Contains(strings.Join(strings.Fields(shown), " "), label) {
 				t.Errorf("%s: the page does not name the menu item %q", tt.code, label)
@@ -179,14 +183,7 @@ func TestHelp_FormatDocRendersTables(t *testing.T) {
 	}
 	w := newTestWindow(t, Deps{About: AboutInfo{FormatDoc: string(doc)}})
 	fyne.DoAndWait(w.showFormatDoc)
-	win := windowNamed("Workflow file format")
-	if win == nil {
-		t.Fatal("no format window")
-	}
-	shown := shownText(win)
-	if m := rawMarkdown.FindString(shown); m != "" {
-		t.Errorf("the format document shows raw Markdown %q", m)
-	}
+	_, shown := renderedWindow(t, "en", "Workflow file format")
 	if !strings.Contains(shown, "shown in the window and the run records") {
 		t.Errorf("the name row is missing:\n%.2000s", shown)
 	}

@@ -67,6 +67,35 @@ func TestInspector_CredentialAddedInSettingsShowsAtOnce(t *testing.T) {
 	})
 }
 
+// TestInspector_CredentialListsAnsweredOutOfOrder: the picker's lists are
+// read off the UI thread; when an older list (read before a credential was
+// saved) answers after a newer one, the picker keeps the newer one.
+func TestInspector_CredentialListsAnsweredOutOfOrder(t *testing.T) {
+	_, creds := newMemKeyring()
+	w := newTestWindow(t, Deps{Engine: &fakeEngine{}, Credentials: creds})
+	var asked []func([]Credential, error)
+	var opts []string
+	onUI(w, func() {
+		w.insp.OnCredentials = func(show func([]Credential, error)) { asked = append(asked, show) }
+		w.OpenWorkflow("", SampleRemote("https://agent.example.com"))
+		w.doc.Select("ask", false)
+		w.insp.Show()
+		if len(asked) == 0 {
+			t.Fatal("the open node's picker asked for no credential list")
+		}
+		w.insp.RefreshCredentials() // as after a save in Settings → Credentials
+		latest := asked[len(asked)-1]
+		latest([]Credential{{Name: "prod", Origin: "https://agent.example.com:443", Kind: "bearer"}}, nil)
+		for _, older := range asked[:len(asked)-1] {
+			older(nil, nil)
+		}
+		opts = append(opts, w.insp.widgets["credential"].(*widget.Select).Options...)
+	})
+	if want := []string{"No authentication", "prod"}; !slices.Equal(opts, want) {
+		t.Errorf("picker %q, want %q: an older list answering late replaced the newer one", opts, want)
+	}
+}
+
 // waitFor polls cond until it holds, failing after a generous deadline.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()

@@ -94,6 +94,11 @@ type Inspector struct {
 	testDone func()
 	mcp      mcpState // the tool lists of MCP connection tests (inspector_mcp.go)
 	mcpShown *mcpForm // the MCP tool picker of the form shown, if any
+	// credLists counts the credential lists asked for each picker: lists are
+	// read off the UI thread and may answer out of order, so only the latest
+	// one asked fills the picker (an older one lacks a credential saved since).
+	credLists map[*widget.Select]uint64 // the latest list asked per picker
+	credAsked uint64                    // lists asked in all: each ask's number
 }
 
 // InspectorEdits are the changes the inspector reports. as names the undo
@@ -781,7 +786,17 @@ func (in *Inspector) loadCredentials(s *widget.Select, current string) {
 		return
 	}
 	id := in.nodeID
+	if in.credLists == nil {
+		in.credLists = map[*widget.Select]uint64{}
+	}
+	in.credAsked++
+	asked := in.credAsked
+	in.credLists[s] = asked
 	in.OnCredentials(func(cs []Credential, err error) {
+		if in.credLists[s] != asked {
+			return // a list asked for later fills the picker
+		}
+		delete(in.credLists, s)
 		opts := []string{noCredential()}
 		for _, c := range cs {
 			opts = append(opts, c.Name)

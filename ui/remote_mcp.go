@@ -21,57 +21,34 @@ func (p *RemotePanel) isMCP(t workrun.RemoteCall) bool {
 	return strings.HasPrefix(t.ContextID, "protocol=")
 }
 
-// mcpLink is the Remote MCP Tool's saved link, read from the record's
-// ContextID: "protocol=V; handle=task|job|; form=F; session=S" (written by
-// nodes/remotemcp, kind.go; the session runs to the end).
-type mcpLink struct{ protocol, handle, form, session string }
-
-func parseMCPLink(s string) mcpLink {
-	var l mcpLink
-	head, sess, _ := strings.Cut(s, "session=")
-	l.session = strings.TrimSpace(sess)
-	for _, kv := range strings.Split(head, ";") {
-		k, v, _ := strings.Cut(strings.TrimSpace(kv), "=")
-		switch k {
-		case "protocol":
-			l.protocol = v
-		case "handle":
-			l.handle = v
-		case "form":
-			l.form = v
-		}
-	}
-	return l
-}
-
 // writeMCPCall writes an MCP call's server, its task (or job) and how it
 // runs, in words: never the raw link.
 func writeMCPCall(b *strings.Builder, t workrun.RemoteCall) {
 	fmt.Fprintf(b, "%s: %s\n", lang.X("remote.server", "Server"), t.AgentURL)
-	l := parseMCPLink(t.ContextID)
+	l := workrun.ParseMCPLink(t.ContextID) // written by nodes/remotemcp
 	switch {
-	case l.handle == "job":
+	case l.Handle == "job":
 		fmt.Fprintf(b, "%s: %s\n", lang.X("remote.job", "Job"), t.TaskID)
 	case t.TaskID != "":
 		fmt.Fprintf(b, "%s: %s\n", lang.X("remote.task", "Task"), t.TaskID)
 	}
 	how := lang.X("remote.mcp_call", "a tool call that answers directly")
 	switch {
-	case l.handle == "job":
+	case l.Handle == "job":
 		how = lang.X("remote.mcp_job", "a job the server runs; its result is fetched with get_job_result")
-	case l.form == "extension":
+	case l.Form == "extension":
 		how = lang.X("remote.mcp_task_ext", "a task (Tasks extension)")
-	case l.form != "":
+	case l.Form != "":
 		how = lang.X("remote.mcp_task", "a task")
 	case t.TaskID == "" && t.ContextID == "":
 		how = lang.X("remote.mcp_not_connected", "not connected yet")
 	}
 	fmt.Fprintf(b, "%s: %s\n", lang.X("remote.runs_as", "Runs as"), how)
-	if l.protocol != "" {
-		fmt.Fprintf(b, "%s: %s\n", lang.X("remote.protocol", "MCP version"), l.protocol)
+	if l.Protocol != "" {
+		fmt.Fprintf(b, "%s: %s\n", lang.X("remote.protocol", "MCP version"), l.Protocol)
 	}
-	if l.session != "" {
-		fmt.Fprintf(b, "%s: %s\n", lang.X("remote.session", "Session"), l.session)
+	if l.Session != "" {
+		fmt.Fprintf(b, "%s: %s\n", lang.X("remote.session", "Session"), l.Session)
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"iter"
 	"net/http"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -162,34 +161,7 @@ const (
 )
 
 // link is what a call keeps in the record's ContextID besides the handle id
-// (TaskID): the protocol version, the handle kind, the task form and the
-// session, in a form a person can read ("protocol=2025-11-25; handle=task;
-// form=2025-11-25; session=…"). The session comes last and runs to the end,
-// so any session id round-trips.
-type link struct {
-	Protocol, Handle, Form, Session string
-}
+// (TaskID): workrun.MCPLink, which the window reads too.
+type link = workrun.MCPLink
 
-func (l link) String() string {
-	return fmt.Sprintf("protocol=%s; handle=%s; form=%s; session=%s", l.Protocol, l.Handle, l.Form, l.Session)
-}
-
-func parseLink(s string) link {
-	var l link
-	head, sess, ok := strings.Cut(s, "session=")
-	if ok {
-		l.Session = sess
-	}
-	for _, kv := range strings.Split(head, ";") {
-		k, v, _ := strings.Cut(strings.TrimSpace(kv), "=")
-		switch k {
-		case "protocol":
-			l.Protocol = v
-		case "handle":
-			l.Handle = v
-		case "form":
-			l.Form = v
-		}
-	}
-	return l
-}
+func parseLink(s string) link { return workrun.ParseMCPLink(s) }
