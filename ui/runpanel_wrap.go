@@ -16,15 +16,53 @@ import (
 // row; rowWraps says where the others' continuation rows are.
 
 // rowWraps maps a node's messages to the list's visual rows at one width.
-// Messages are read once each as they arrive (their shown length in runes,
-// kept); only one that may not fit — more runes than the widest glyph fits
-// — is measured and wrapped.
+// Each message is read once as it arrives: its width is estimated from the
+// advance of each of its characters (measured once per character, kept in
+// adv), so a stream of short lines costs no text measuring; only a message
+// whose estimate comes near the width is measured and wrapped.
 type rowWraps struct {
-	width float32 // text width wrapped for (0: not laid out yet, no wraps)
-	n     int     // messages indexed
-	runes []int32 // shown length of each message
+	width float32   // text width wrapped for (0: not laid out yet, no wraps)
+	n     int       // messages indexed
+	est   []float32 // estimated width of each message as the list shows it
 	long  []wrapped
 	rows  int // visual rows of the n messages
+	adv   advances
+}
+
+// advances is the width of single characters at one text size: ASCII in
+// an array, the rest in a map, each measured the first time it is seen.
+type advances struct {
+	size  float32
+	ascii [128]float32
+	other map[rune]float32
+}
+
+// of is the estimated width of s: the sum of its characters' advances. It
+// leaves out kerning, which narrows text, so index keeps a margin.
+func (a *advances) of(s string, size float32) float32 {
+	if a.size != size {
+		*a = advances{size: size}
+	}
+	var w float32
+	for _, r := range s {
+		if r < 128 {
+			if a.ascii[r] == 0 {
+				a.ascii[r] = max(fyne.MeasureText(string(r), size, fyne.TextStyle{}).Width, 0.01)
+			}
+			w += a.ascii[r]
+			continue
+		}
+		v, ok := a.other[r]
+		if !ok {
+			if a.other == nil {
+				a.other = map[rune]float32{}
+			}
+			v = fyne.MeasureText(string(r), size, fyne.TextStyle{}).Width
+			a.other[r] = v
+		}
+		w += v
+	}
+	return w
 }
 
 // wrapped is a message shown on more than one row: first is its first
@@ -35,27 +73,26 @@ type wrapped struct {
 }
 
 // index brings w up to date with the log's l messages at width (a new
-// width re-wraps all of them; the lengths are kept).
+// width re-wraps all of them; the estimates are kept).
 func (w *rowWraps) index(l *msgLog, width float32, th fyne.Theme) {
 	if width != w.width {
 		w.width, w.n, w.long, w.rows = width, 0, w.long[:0], 0
 	}
 	n := l.len()
 	size := th.Size(theme.SizeNameText)
-	fit := 1 << 30
+	// Below this estimate a message surely fits: kerning only narrows a
+	// line, and the margin covers rounding of many advances.
+	fit := float32(1 << 30)
 	if width > 0 {
-		// The widest glyph: "W", or a Chinese one, about 1 em (not
-		// measured: that would load the Chinese font for an English line).
-		wide := max(fyne.MeasureText("W", size, fyne.TextStyle{}).Width, 1.1*size)
-		fit = int(width / wide)
+		fit = 0.95*width - size
 	}
 	for i := w.n; i < n; i++ {
 		var s string
-		if i >= len(w.runes) {
+		if i >= len(w.est) {
 			s = rowLine(*l.at(i))
-			w.runes = append(w.runes, int32(utf8.RuneCountInString(s)))
+			w.est = append(w.est, w.adv.of(s, size))
 		}
-		if int(w.runes[i]) > fit {
+		if w.est[i] > fit {
 			if s == "" {
 				s = rowLine(*l.at(i))
 			}
@@ -82,7 +119,7 @@ func (w *rowWraps) truncate(pos int) {
 		lw := w.long[k-1]
 		w.rows = lw.first + len(lw.lines) + pos - lw.msg - 1
 	}
-	w.long, w.n, w.runes = w.long[:k], pos, w.runes[:pos]
+	w.long, w.n, w.est = w.long[:k], pos, w.est[:pos]
 }
 
 // at is the message and the part of it (0: its first line) on visual row v,
