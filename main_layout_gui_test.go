@@ -29,8 +29,9 @@ import (
 //   - Item 10: the opened workflow's zoom (the toolbar's "NN %") is at
 //     least the readable minimum, 60 %, and a node's title on the canvas
 //     can be read; after the run the run panel shows all five node rows;
-//     the Process's "Running …" message wraps: its last word is on the
-//     screen, on a line below its first.
+//     the Process's "Running …" message wraps in the message list: its
+//     last word is on the screen, on a row below its first (and again,
+//     whole, in the detail when that row is chosen).
 //   - Item 5: the Remote Agent's outputs and the Output node show the
 //     file by name, media type and size (demo.txt, text/plain, 34 B) with
 //     Open and Save…, never "1 files" or the artifact's id; Open hands the
@@ -47,16 +48,16 @@ func TestGUILayout1024(t *testing.T) {
 	lookTool(t, "tesseract")
 	agentURL := startDemoAgentProcess(t, g.bin)
 	for _, c := range []layoutCase{
-		{lang: "en", locale: "C.UTF-8", succeeded: "succeeded", running: "Running", open: "Open", save: "Save…", openRead: true},
-		{lang: "zh", locale: "zh_CN.UTF-8", succeeded: "成功", running: "正在运行", open: "打开", save: "保存…"},
+		{lang: "en", locale: "C.UTF-8", succeeded: "succeeded", open: "Open", save: "Save…", openRead: true},
+		{lang: "zh", locale: "zh_CN.UTF-8", succeeded: "成功", open: "打开", save: "保存…"},
 	} {
 		t.Run(c.lang, func(t *testing.T) { layoutAt1024(t, g, c, agentURL) })
 	}
 }
 
 type layoutCase struct {
-	lang, locale                   string
-	succeeded, running, open, save string
+	lang, locale          string
+	succeeded, open, save string
 	// openRead: OCR reads the Open button's label. chi_sim does not read
 	// "打开" beside its icon on the small grey button (it reads "BHF"), so
 	// in Chinese the Open button is the one left of Save… on the file's
@@ -70,6 +71,9 @@ type layoutCase struct {
 var layoutTitles = []string{"Begin", "Ask for a file", "Fetch file", "Long line", "Result"}
 
 const layoutLastWord = "finalword"
+
+// layoutFirstWords are on the long message's first row.
+const layoutFirstWords = "this command"
 
 func layoutWorkflow(agentURL string) string {
 	long := "echo ok; : this command line is long enough to need more than one line in the run panel of a window " +
@@ -162,15 +166,34 @@ func layoutAt1024(t *testing.T, g guiTest, c layoutCase, agentURL string) {
 		}
 	}
 
-	// Item 10: a long message can be read whole: the message list keeps
-	// one line a row (a stream of 100 000 lines stays fast), and choosing
-	// the row shows the line wrapped above, to its last word.
+	// Item 10: a long message can be read whole: it wraps in the message
+	// list (onto rows of one height: a stream of 100 000 lines stays
+	// fast), its last word on the screen below its first line before any
+	// row is chosen; choosing the row shows the whole line wrapped above.
 	scr.clickTextIn(t, rows, "Long line")
 	detail := image.Rect(350, div, sw, sh)
-	first, ok := scr.waitText(t, detail, c.running, 20*time.Second)
+	end, ok := scr.waitText(t, detail, layoutLastWord, 20*time.Second)
+	scr.shot(t, "3-long-line")
+	if !ok {
+		t.Fatalf("the end of the long message (%q) is not in the run panel's message list: cut at the right edge, not wrapped (steps in %s)", layoutLastWord, scr.shots)
+	}
+	if end.Max.X > sw {
+		t.Errorf("the long message's last word at %v: past the window's right edge", end)
+	}
+	// The list follows the newest line, so the message's first line may be
+	// above the few rows shown: scroll up to it (wheel over the list).
+	scr.run(t, "mousemove", fmt.Sprint(end.Max.X), fmt.Sprint((end.Min.Y+end.Max.Y)/2))
+	scr.run(t, "click", "--repeat", "3", "--delay", "50", "4")
+	settle()
+	// Its first row, found by words the same in both languages (chi_sim
+	// reads the small "正在运行" before a quote poorly).
+	first, ok := scr.waitText(t, detail, layoutFirstWords, 20*time.Second)
 	if !ok {
 		scr.shot(t, "no-message")
-		t.Fatalf("the Process's %q message is not shown (steps in %s)", c.running, scr.shots)
+		t.Fatalf("the Process's message (%q) is not shown (steps in %s)", layoutFirstWords, scr.shots)
+	}
+	if end, ok := scr.waitText(t, detail, layoutLastWord, 5*time.Second); ok && end.Min.Y <= first.Max.Y {
+		t.Errorf("the long message's last word at %v, its first line at %v: not wrapped onto the rows below", end, first)
 	}
 	scr.click(t, first.Max.X+40, (first.Min.Y+first.Max.Y)/2)
 	scr.shot(t, "3-message-chosen")

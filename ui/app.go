@@ -527,7 +527,7 @@ func (w *Window) noteInterrupted() {
 		case err != nil:
 			w.setStatus(fmt.Sprintf("%s: %s", lang.X("run.interrupted_read_failed", "Could not look for interrupted runs"), HumanError(err.Error())))
 		case len(rs) > 0:
-			w.setStatus(fmt.Sprintf(lang.X("run.interrupted_note", "%d interrupted runs can be resumed: see Run records."), len(rs)))
+			w.setStatus(countText(len(rs), "run.interrupted_note", "%d interrupted run can be resumed: see Run records.", "%d interrupted runs can be resumed: see Run records."))
 			w.records.SetFilter("", workrun.RunInterrupted)
 		}
 	})

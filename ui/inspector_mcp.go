@@ -262,7 +262,7 @@ func (f *mcpForm) showTools(tools []MCPTool, err error) {
 	}
 	f.status.SetText("")
 	f.status.Hide()
-	f.tools.Items[0].Title = "✓ " + fmt.Sprintf(lang.X("insp.mcp_tools_found", "%d tools"), len(tools))
+	f.tools.Items[0].Title = "✓ " + countText(len(tools), "insp.mcp_tools_found", "%d tool", "%d tools")
 	names := make([]string, 0, len(tools))
 	for _, t := range tools {
 		names = append(names, t.Name)

@@ -55,7 +55,7 @@ func (v *OpenWorkView) SetTasks(ts []workrun.OpenTask, err error) {
 	case len(ts) == 0:
 		v.note.SetText(lang.X("open.none", "No remote task is open: every task Workrun sent has ended."))
 	default:
-		v.note.SetText(fmt.Sprintf(lang.X("open.some", "%d remote tasks have not ended or have an open outcome. Workrun only shows them here; it neither queries nor cancels them from this list."), len(ts)))
+		v.note.SetText(countText(len(ts), "open.some", "%d remote task has not ended or has an open outcome. Workrun only shows it here; it neither queries nor cancels it from this list.", "%d remote tasks have not ended or have an open outcome. Workrun only shows them here; it neither queries nor cancels them from this list."))
 	}
 	for _, t := range ts {
 		head := widget.NewLabelWithStyle(fmt.Sprintf("%s · %s — %s", t.Run.WorkflowName, t.Call.NodeID, OpenStateLabel(t.State)),

@@ -352,7 +352,7 @@ func (v *RecordsView) SetRuns(rs []workrun.Run, err error) {
 	} else {
 		v.runs = rs
 		v.sort()
-		v.msg.SetText(fmt.Sprintf(lang.X("rec.count", "%d runs"), len(rs)))
+		v.msg.SetText(countText(len(rs), "rec.count", "%d run", "%d runs"))
 		v.list.Refresh()
 	}
 	if v.loaded != nil {

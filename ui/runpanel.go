@@ -62,6 +62,7 @@ type RunPanel struct {
 	msgList   *widget.List
 	shown     *msgLog // messages of sel
 	shownN    int     // how many of them the list shows (as of its last redraw)
+	shownRows int     // the list's rows: a long message wraps onto several (runpanel_wrap.go)
 	root      fyne.CanvasObject
 
 	runFromBox *fyne.Container // Run from here / Test this node (runpanel_runfrom.go)
@@ -145,17 +146,23 @@ func NewRunPanel(readOnly bool) *RunPanel {
 			p.OnNeedFiles(ids)
 		}
 	}
-	p.msgList = widget.NewList(func() int { return p.shownN },
+	p.msgList = widget.NewList(func() int { return p.shownRows },
 		func() fyne.CanvasObject { return newMsgRow() },
 		func(i widget.ListItemID, o fyne.CanvasObject) {
-			if i < p.shownN {
-				o.(*msgRow).SetText(rowLine(*p.shown.at(i)))
+			if i < p.shownRows {
+				msg, _, line := p.shown.wraps.at(i)
+				if line == "" {
+					line = rowLine(*p.shown.at(msg))
+				}
+				o.(*msgRow).SetText(line)
 			}
 		})
 	p.msgList.OnSelected = func(i widget.ListItemID) {
-		// A long line is cut to one row; selecting it shows it whole.
-		if i < p.shownN {
-			p.nodeErr.SetText(messageLine(*p.shown.at(i)))
+		// A line wraps in the list up to rowRunes; selecting it shows it
+		// whole.
+		if i < p.shownRows {
+			msg, _, _ := p.shown.wraps.at(i)
+			p.nodeErr.SetText(messageLine(*p.shown.at(msg)))
 			p.nodeErr.Importance = widget.MediumImportance
 			p.nodeErr.Show()
 		}
@@ -164,7 +171,7 @@ func NewRunPanel(readOnly bool) *RunPanel {
 	// halves scroll on their own, so the panel stays usable when the window
 	// gives it only a few lines.
 	detailTop := container.NewVScroll(container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(p.decision, p.runFromBox), p.title), p.nodeErr, p.ask, p.vals.Object()))
-	detail := container.NewVSplit(detailTop, p.msgList)
+	detail := container.NewVSplit(detailTop, container.New(msgListLayout{p}, p.msgList))
 	detail.Offset = detailOffset
 	p.detail = detail
 	split := container.NewHSplit(p.nodeList, detail)
@@ -195,7 +202,7 @@ func (p *RunPanel) reset(runID string) {
 	p.touched = map[string]bool{}
 	p.order = nil
 	p.sel, p.picked = "", false
-	p.shown, p.shownN = nil, 0
+	p.shown, p.shownN, p.shownRows = nil, 0, 0
 	p.dirtyHeader, p.dirtyNodes, p.dirtyDetail = true, true, true
 	if runID == "" && p.recent != nil {
 		p.SetRecent(nil)
@@ -621,7 +628,11 @@ func (p *RunPanel) refreshDetail() {
 func (p *RunPanel) refreshMessages() {
 	p.listShown = time.Now()
 	p.shown = p.msgs[p.sel]
-	p.shownN = p.shown.len()
+	p.shownN, p.shownRows = p.shown.len(), p.shown.len()
+	if p.shown != nil {
+		p.shown.wraps.index(p.shown, p.wrapWidth(p.msgList.Size().Width), p.msgList.Theme())
+		p.shownRows = p.shown.wraps.rows
+	}
 	p.msgList.Refresh()
 	if p.shownN > 0 && p.Active() {
 		p.msgList.ScrollToBottom()
@@ -689,10 +700,10 @@ func messageLine(m workrun.Message) string {
 	return m.Time.Local().Format("15:04:05") + "  " + MessageText(m)
 }
 
-// rowRunes is the most characters a row of the message list shows: more
-// than the widest list shows (the list clips the rest), few enough that a
-// long agent message is not shaped in full on every redraw.
-const rowRunes = 200
+// rowRunes is the most characters of a message the list shows, wrapped
+// onto rows (runpanel_wrap.go): a dozen lines at most, so a long agent
+// message is not wrapped and shaped in full; selecting it shows it whole.
+const rowRunes = 1000
 
 // rowLine is a message cut to what one row of the list can show (the whole
 // line is shown when the row is selected).

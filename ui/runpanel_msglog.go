@@ -26,6 +26,7 @@ type msgLog struct {
 	lastStored int              // position of the newest stored line (-1: none)
 	live       map[uint64]chain // words hash → live lines not yet replaced
 	seed       maphash.Seed
+	wraps      rowWraps // the lines as the list shows them (runpanel_wrap.go)
 }
 
 // msgEntry is one line with its place in the live index: h is the hash of
@@ -123,6 +124,7 @@ func (l *msgLog) replaceLive(m workrun.Message) bool {
 		}
 		next := e.next
 		*e = msgEntry{m: m, next: -1}
+		l.wraps.truncate(int(pos))
 		l.lastSeq = max(l.lastSeq, m.Seq)
 		l.lastStored = max(l.lastStored, int(pos))
 		switch {
@@ -195,6 +197,7 @@ func (l *msgLog) drain() []msgEntry {
 	}
 	l.chunks, l.n, l.lastSeq, l.lastStored = nil, 0, 0, -1
 	clear(l.live)
+	l.wraps = rowWraps{}
 	return out
 }
 

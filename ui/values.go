@@ -251,7 +251,7 @@ func clipText(s string) string {
 		return s
 	}
 	cut := strings.ToValidUTF8(s[:maxShownText], "")
-	return cut + "\n" + fmt.Sprintf(lang.X("values.more_text", "… %d more characters (Copy copies all)"), len([]rune(s[len(cut):])))
+	return cut + "\n" + countText(len([]rune(s[len(cut):])), "values.more_text", "… %d more character (Copy copies all)", "… %d more characters (Copy copies all)")
 }
 
 func firstLine(s string) string {
