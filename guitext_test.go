@@ -605,10 +605,13 @@ func TestOCRMatching(t *testing.T) {
 }
 
 // TestGUIFindText is the OCR's own check in the real window, 1024×700, in
-// English and Chinese: it finds the Help menu's title in the menu bar,
-// clicks it, finds and clicks "About Workrun" in the menu that opened, and
-// finds the About dialog's button (only there after the click), closes the
-// dialog by its Close button and sees the button gone.
+// Chinese: it finds the Help menu's title in the menu bar, clicks it,
+// finds and clicks "关于 Workrun" in the menu that opened, and finds the
+// About dialog's button (only there after the click), closes the dialog by
+// its Close button and sees the button gone. Chinese only: chi_sim is the
+// weaker reader, and English text is found the same way by every English
+// real-window test (menu items, buttons, rows); the English case cost a
+// minute of make test and proved nothing those do not.
 func TestGUIFindText(t *testing.T) {
 	g := newGUITest(t)
 	lookTool(t, "tesseract")
@@ -616,7 +619,6 @@ func TestGUIFindText(t *testing.T) {
 		lang, locale                    string
 		help, about, openDir, closeText string
 	}{
-		{"en", "C.UTF-8", "Help", "About Workrun", "Open data directory", "Close"},
 		{"zh", "zh_CN.UTF-8", "帮助", "关于 Workrun", "打开数据目录", "关闭"},
 	} {
 		t.Run(c.lang, func(t *testing.T) {

@@ -118,7 +118,7 @@ type scenarioOutcome struct {
 // that owns them.
 func TestMCPConformanceClient(t *testing.T) {
 	node, cli := conformanceSuite(t)
-	bin := buildWorkrun(t, t.TempDir())
+	bin := buildWorkrun(t)
 	results := t.TempDir()
 	ctx, cancel := context.WithTimeout(t.Context(), 15*time.Minute)
 	defer cancel()

@@ -155,7 +155,7 @@ func newWorkrunCLI(t *testing.T) *workrunCLI {
 	// The "system browser" fetches the authorization URL and follows the
 	// server's 302 to Workrun's loopback listener, as a person's would.
 	env := append(os.Environ(), "BROWSER="+curl+" -s -o /dev/null -L", "LANG=C")
-	return &workrunCLI{t: t, bin: buildWorkrun(t, dir), data: filepath.Join(dir, "data"), env: env}
+	return &workrunCLI{t: t, bin: buildWorkrun(t), data: filepath.Join(dir, "data"), env: env}
 }
 
 func writeAgentFlow(t *testing.T, dir, url, credential string) string {

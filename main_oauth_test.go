@@ -62,7 +62,7 @@ func TestOAuthConformance(t *testing.T) {
 		missing(t, fmt.Sprintf("no Secret Service reachable for the OAuth credentials: %v", err))
 	}
 	_ = keyring.Delete("workrun-test", probe)
-	bin := buildWorkrun(t, t.TempDir())
+	bin := buildWorkrun(t)
 	command := oauthConformanceCommand(bin)
 	overall := regexp.MustCompile(`OVERALL: (PASSED|FAILED)`)
 

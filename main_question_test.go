@@ -189,10 +189,10 @@ func keepQuestionShot(t *testing.T, g guiTest, scr *screen, app *runningApp, nam
 	saveScreenshot(t, shot, filepath.Join("assets", "screenshots", name+"-1024x700.png"))
 }
 
-// openQuestionWindow starts the binary on a 1024×700 screen in language lng
-// with data dir data, opens the one saved workflow (named name) from the
-// list. tag names the test's home and step folders.
-func openQuestionWindow(t *testing.T, g guiTest, lng, tag, data, name string) (*screen, *runningApp, string) {
+// startWindow1024 starts the built binary with data dir data on its own
+// 1024×700 screen, in language lng ("en" or "zh"), with the session's
+// keyring, and waits for its window; tag names its home and step pictures.
+func startWindow1024(t *testing.T, g guiTest, lng, tag, data string) (*screen, *runningApp, string) {
 	t.Helper()
 	const sw, sh = 1024, 700
 	home := filepath.Join(g.tmp, "home-"+tag)
@@ -214,7 +214,16 @@ func openQuestionWindow(t *testing.T, g guiTest, lng, tag, data, name string) (*
 	scr.run(t, "windowmove", win, "0", "0", "windowsize", win, fmt.Sprint(sw), fmt.Sprint(sh))
 	settle()
 	scr.shot(t, "0-start")
-	scr.openWorkflowList(t, sw, lng)
+	return scr, app, win
+}
+
+// openQuestionWindow starts the binary on a 1024×700 screen in language lng
+// with data dir data, opens the one saved workflow (named name) from the
+// list. tag names the test's home and step folders.
+func openQuestionWindow(t *testing.T, g guiTest, lng, tag, data, name string) (*screen, *runningApp, string) {
+	t.Helper()
+	scr, app, win := startWindow1024(t, g, lng, tag, data)
+	scr.openWorkflowList(t, 1024, lng)
 
 	// Open the saved workflow from the list (its first row).
 	scr.click(t, 40, 208)

@@ -89,7 +89,7 @@ func newGUITest(t *testing.T) guiTest {
 		importTool: lookTool(t, "import"), // ImageMagick; not convert, which may be a stand-in
 		tmp:        t.TempDir(),
 	}
-	g.bin = buildWorkrun(t, g.tmp)
+	g.bin = buildWorkrun(t)
 	g.home = filepath.Join(g.tmp, "home")
 	g.dataDir = filepath.Join(g.tmp, "data")
 	if err := os.Mkdir(g.home, 0o700); err != nil {
@@ -138,26 +138,49 @@ func lookTool(t *testing.T, name string) string {
 	return p
 }
 
-// buildWorkrun builds the binary of this package, with -race when the test
-// itself was built with -race (the instrumented packages are then cached).
-func buildWorkrun(t *testing.T, dir string) string {
+// buildWorkrun is the binary of this package, built once per test process
+// (with -race when the test itself was built with -race, so the
+// instrumented packages are cached) into a directory TestMain removes:
+// every real-binary test runs the same file, and the link of a -race cgo
+// binary (~6 s, more under load) is not paid per test.
+func buildWorkrun(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(dir, "workrun")
-	args := []string{"build", "-o", bin}
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			if s.Key == "-race" && s.Value == "true" {
-				args = append(args, "-race")
+	built.once.Do(func() {
+		d, err := os.MkdirTemp("", "workrun-testbin-")
+		if err != nil {
+			built.err = err
+			return
+		}
+		built.dir = d
+		bin := filepath.Join(d, "workrun")
+		args := []string{"build", "-o", bin}
+		if bi, ok := debug.ReadBuildInfo(); ok {
+			for _, s := range bi.Settings {
+				if s.Key == "-race" && s.Value == "true" {
+					args = append(args, "-race")
+				}
 			}
 		}
+		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "go", append(args, ".")...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+			return
+		}
+		built.bin = bin
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "go", append(args, ".")...)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return bin
+	return built.bin
+}
+
+// built is the binary buildWorkrun made for this test process.
+var built struct {
+	once     sync.Once
+	bin, dir string
+	err      error
 }
 
 // appEnv is the test's environment with a fresh HOME and LANG=C.UTF-8.
