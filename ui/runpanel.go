@@ -440,7 +440,8 @@ func (p *RunPanel) know(id, kind string) {
 
 // autoSelect follows the run until the person picks a node: the node that
 // failed, else one that waits for a person, else the last one running, else
-// the last one that finished.
+// the last one that finished. A skipped node (a branch not taken) is never
+// chosen: it has nothing to show, and the path the run took ends elsewhere.
 func (p *RunPanel) autoSelect() {
 	if p.picked || len(p.order) == 0 {
 		return
@@ -458,7 +459,7 @@ func (p *RunPanel) autoSelect() {
 			r = 3
 		case n.Status == workrun.NodeFailed:
 			r = 2
-		case n.Status != "" && n.Status != workrun.NodePending:
+		case n.Status != "" && n.Status != workrun.NodePending && n.Status != workrun.NodeSkipped:
 			r = 1
 		}
 		if r > 0 && r >= rank {
