@@ -47,6 +47,7 @@ type RunPanel struct {
 	header    *widget.Label
 	note      *widget.Label // what the app layer says of the run shown (an older version)
 	reason    *widget.Label
+	reasonBox *cappedText // runpanel_reason.go
 	actions   *fyne.Container
 	recent    *widget.Select // the workflow's recent runs (runpanel_recent.go)
 	recentBox *fyne.Container
@@ -104,7 +105,7 @@ func NewRunPanel(readOnly bool) *RunPanel {
 	p.reason = widget.NewLabel("")
 	p.reason.Importance = widget.DangerImportance
 	p.reason.Wrapping = fyne.TextWrapWord
-	p.reason.Hide()
+	p.reasonBox = newCappedText(p.reason, reasonLines)
 	p.note = widget.NewLabel("")
 	p.note.Importance = widget.WarningImportance
 	p.note.Wrapping = fyne.TextWrapWord
@@ -176,7 +177,7 @@ func NewRunPanel(readOnly bool) *RunPanel {
 	p.detail = detail
 	split := container.NewHSplit(p.nodeList, detail)
 	split.Offset = 0.34
-	p.root = container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(p.recentBox, p.actions), p.header), p.note, p.reason), nil, nil, nil, split)
+	p.root = container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(p.recentBox, p.actions), p.header), p.note, p.reasonBox.box), nil, nil, nil, split)
 	p.reset("")
 	p.Flush()
 	return p
@@ -835,7 +836,7 @@ func (p *RunPanel) refreshHeader() {
 	r := p.run
 	p.refreshHeaderText()
 	if p.runID == "" {
-		p.reason.Hide()
+		p.reasonBox.Hide()
 		p.actions.RemoveAll()
 		return
 	}
@@ -850,16 +851,15 @@ func (p *RunPanel) refreshHeader() {
 		if r.FailedNode != "" {
 			node = open + r.FailedNode + shut
 		}
-		p.reason.SetText(lang.X("run.failed_because", "Failed") + node + colon + HumanError(r.Reason))
-		p.reason.Show()
+		p.reasonBox.Show(lang.X("run.failed_because", "Failed") + node + colon + HumanError(r.Reason))
 	case r.Status == workrun.RunInterrupted:
-		p.reason.SetText(interruptionText(r))
+		text := interruptionText(r)
 		if q := p.OpenQuestion(); q != nil && r.Interruption == workrun.InterruptedByHuman {
-			p.reason.SetText(questionHeader(*q)) // question.go
+			text = questionHeader(*q) // question.go
 		}
-		p.reason.Show()
+		p.reasonBox.Show(text)
 	default:
-		p.reason.Hide()
+		p.reasonBox.Hide()
 	}
 	p.actions.RemoveAll()
 	if p.readOnly {
