@@ -3,6 +3,7 @@ package ui
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -49,7 +50,8 @@ func (c *cappedText) Hide() {
 }
 
 // cappedLayout sizes its one object (the scroll) to the label's height,
-// never more than the reference label's (lines of text).
+// never more than the reference label's (lines of text): a longer text shows
+// its first lines and scrolls.
 type cappedLayout struct {
 	text *widget.Label
 	ref  *widget.Label
@@ -58,7 +60,8 @@ type cappedLayout struct {
 func (c *cappedLayout) MinSize([]fyne.CanvasObject) fyne.Size {
 	s := c.text.MinSize()
 	if max := c.ref.MinSize().Height; s.Height > max {
-		s.Height = max
+		// Without the bottom padding, so no part of the next line peeks in.
+		s.Height = max - theme.InnerPadding()
 	}
 	return s
 }
