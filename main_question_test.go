@@ -106,7 +106,7 @@ func answerInWindow(t *testing.T, g guiTest, lng, mcpURL string, d *demoserver.S
 // TestGUIAnswersRemoteQuestions: a saved workflow's Remote Agent sends
 // "input 2" to the demo agent, which asks twice (INPUT_REQUIRED). Each
 // time xdotool types the answer into the question's text box in the run
-// panel and presses Shift+Enter (Answer). The run succeeds with both
+// panel and presses Enter (Answer). The run succeeds with both
 // answers in the agent's echo, the record shows each answer in the node's
 // messages, and the agent got the first message and each round's answer
 // exactly once (its per-messageId counters).
@@ -145,7 +145,7 @@ func answerAgentInWindow(t *testing.T, g guiTest, lng, agentURL string, a *demoa
 	scr.shot(t, "1-asked")
 
 	// Each round: the keyboard is in the answer's text box; type, then
-	// Shift+Enter presses Answer.
+	// Enter presses Answer (Shift+Enter would start a new line).
 	answers := []string{"blue " + lng, "green tea " + lng}
 	for i, ans := range answers {
 		if i > 0 {
@@ -158,7 +158,7 @@ func answerAgentInWindow(t *testing.T, g guiTest, lng, agentURL string, a *demoa
 		if i == 0 {
 			keepQuestionShot(t, g, scr, app, "question-agent-"+lng)
 		}
-		scr.key(t, "shift+Return")
+		scr.key(t, "Return")
 	}
 	shown := endSucceeded(t, g, scr, app, win, data, runID)
 	if got, _ := shown.Run.State["answer"].(string); !strings.Contains(got, strings.Join(answers, " | ")) {

@@ -328,6 +328,15 @@ func (w *Window) build() {
 	w.insp.OnSubjectChanged = inspScroll.ScrollToTop
 	w.panes = NewPanes(w.app.Preferences(), left, centre, inspScroll, w.tabs)
 	w.panes.TopWant = w.palette.WantHeight
+	// A question's form in view without dragging (docs/product.md "The
+	// window"): the tab bar over the run panel plus the panel's need.
+	w.panes.BottomWant = func() float32 {
+		if want := w.panel.WantHeight(); want > 0 {
+			return want + w.tabs.MinSize().Height
+		}
+		return 0
+	}
+	w.panel.OnAskChanged = w.panes.Refresh
 	body := container.NewBorder(toolbar, w.status, nil, nil, w.panes)
 	w.win.SetContent(container.NewStack(body, w.tips.root))
 	w.win.SetMainMenu(w.menu())

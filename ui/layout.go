@@ -69,6 +69,10 @@ type Panes struct {
 	// TopWant, when set, is the height the panes above the run panel would
 	// like (the palette's whole list): see defaultBottom.
 	TopWant func() float32
+	// BottomWant, when set and above 0, is the height the run panel needs
+	// now (a question's whole form): it gets it, up to 70 % of the body,
+	// without changing the height the person chose.
+	BottomWant func() float32
 }
 
 // NewPanes lays out the four panes; prefs (may be nil) keeps the sizes.
@@ -160,7 +164,13 @@ func (r *panesRenderer) Layout(s fyne.Size) {
 		p.bottomH = p.defaultBottom(s.Height)
 	}
 	p.bottomH = clamp(p.bottomH, 60, s.Height*0.7)
-	topH := s.Height - p.bottomH - dividerSize
+	bottomH := p.bottomH
+	if p.BottomWant != nil {
+		if want := min(p.BottomWant(), s.Height*0.7); want > bottomH {
+			bottomH = want
+		}
+	}
+	topH := s.Height - bottomH - dividerSize
 	compact := s.Width < CompactWidth
 	if compact && !p.compact {
 		p.compactListOn = false // each narrowing starts with the list away
@@ -219,7 +229,7 @@ func (r *panesRenderer) Layout(s fyne.Size) {
 	p.divBottom.Move(fyne.NewPos(0, topH-dividerGrab))
 	p.divBottom.Resize(fyne.NewSize(s.Width, dividerSize+2*dividerGrab))
 	p.bottom.Move(fyne.NewPos(0, topH+dividerSize))
-	p.bottom.Resize(fyne.NewSize(s.Width, p.bottomH))
+	p.bottom.Resize(fyne.NewSize(s.Width, bottomH))
 }
 
 // defaultBottom is the run panel's height until the person drags it: room

@@ -10,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
 	"workrun/workrun"
@@ -129,9 +130,8 @@ func partLine(p workrun.QuestionPart) string {
 // text is a text answer: an entry (hidden while "Secret" is ticked) and
 // Answer.
 func (v *questionView) text(q workrun.Question, decide func(workrun.Decision)) []fyne.CanvasObject {
-	e := widget.NewMultiLineEntry()
+	e := newAnswerEntry()
 	e.SetMinRowsVisible(2)
-	e.Wrapping = fyne.TextWrapWord
 	e.SetPlaceHolder(qText(msgQTypeAnswer))
 	v.first = e
 	v.inputs = append(v.inputs, e)
@@ -147,8 +147,55 @@ func (v *questionView) text(q workrun.Question, decide func(workrun.Decision)) [
 		decide(d)
 	})
 	answer.Importance = widget.HighImportance
-	e.OnSubmitted = func(string) { answer.OnTapped() } // Shift+Enter
-	return []fyne.CanvasObject{e, problem, container.NewHBox(answer, secret)}
+	e.send = answer.OnTapped
+	row := container.NewHBox(answer)
+	for _, b := range v.declineButtons(q, decide) {
+		row.Add(b)
+	}
+	row.Add(secret)
+	return []fyne.CanvasObject{e, problem, row}
+}
+
+// answerEntry is a text answer's box: Enter sends the answer, Shift+Enter
+// starts a new line (docs/product.md W6), as in the chat boxes people know.
+type answerEntry struct {
+	widget.Entry
+	shift bool
+	send  func()
+}
+
+func newAnswerEntry() *answerEntry {
+	e := &answerEntry{}
+	e.MultiLine = true
+	e.Wrapping = fyne.TextWrapWord
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+func isShift(k fyne.KeyName) bool { return k == desktop.KeyShiftLeft || k == desktop.KeyShiftRight }
+
+func (e *answerEntry) KeyDown(k *fyne.KeyEvent) {
+	if isShift(k.Name) {
+		e.shift = true
+	}
+	e.Entry.KeyDown(k)
+}
+
+func (e *answerEntry) KeyUp(k *fyne.KeyEvent) {
+	if isShift(k.Name) {
+		e.shift = false
+	}
+	e.Entry.KeyUp(k)
+}
+
+// TypedKey sends on Enter; with Shift held the entry (which has no
+// OnSubmitted) inserts the new line itself.
+func (e *answerEntry) TypedKey(k *fyne.KeyEvent) {
+	if (k.Name == fyne.KeyReturn || k.Name == fyne.KeyEnter) && !e.shift && e.send != nil {
+		e.send()
+		return
+	}
+	e.Entry.TypedKey(k)
 }
 
 // signIn shows the link (selectable, never opened by itself), Copy and
@@ -489,16 +536,15 @@ func (p *RunPanel) refreshQuestion(id string) {
 		}
 		p.askView = nil
 		p.ask.RemoveAll()
-		if p.detail.Offset == askOffset {
-			p.detail.SetOffset(detailOffset)
+		if p.ask.Visible() {
+			p.ask.Hide()
+			p.askChanged()
 		}
 		return
 	}
-	// The question says what the node's reason says; it gets the room.
+	// The question says what the node's reason says; it takes the top of
+	// the detail area, over the node's values and messages.
 	p.nodeErr.Hide()
-	if p.detail.Offset == detailOffset {
-		p.detail.SetOffset(askOffset)
-	}
 	if p.askView != nil && p.askView.key == questionKey(p.runID, id, *q) {
 		return
 	}
@@ -510,6 +556,8 @@ func (p *RunPanel) refreshQuestion(id string) {
 	p.askView = newQuestionView(p.runID, id, *q, p.OnDecide, p.OnOpenURL)
 	p.ask.RemoveAll()
 	p.ask.Add(p.askView.root)
+	p.ask.Show()
+	p.askChanged()
 	// The keyboard goes to the answer, unless the person is typing
 	// somewhere else.
 	if app := fyne.CurrentApp(); app != nil && p.askView.first != nil {
@@ -521,12 +569,29 @@ func (p *RunPanel) refreshQuestion(id string) {
 	}
 }
 
-// Offsets of the run panel's detail split: the node's detail gets more of
-// it while a question is shown.
-const (
-	detailOffset = 0.45
-	askOffset    = 0.8
-)
+// detailOffset is the run panel's detail split: the node's values above
+// its messages.
+const detailOffset = 0.45
+
+// askChanged tells the window that a question came or went: while one is
+// open the run panel asks for the height its form needs (Asking, WantHeight).
+func (p *RunPanel) askChanged() {
+	if p.OnAskChanged != nil {
+		p.OnAskChanged()
+	}
+}
+
+// Asking reports whether the panel shows a question to answer.
+func (p *RunPanel) Asking() bool { return p.ask.Visible() && len(p.ask.Objects) > 0 }
+
+// WantHeight is the height the panel needs to show its header, the open
+// question's whole form and a row of the node list (0 with no question).
+func (p *RunPanel) WantHeight() float32 {
+	if !p.Asking() {
+		return 0
+	}
+	return p.root.MinSize().Height
+}
 
 // typingIn reports whether f is a text input (the person may be typing
 // there: a question does not take the keyboard from it).

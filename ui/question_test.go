@@ -154,7 +154,7 @@ func TestQuestionText_AndSignIn(t *testing.T) {
 	if len(*got) != 0 || !strings.Contains(visibleLabels(p.ask), "the answer is empty") {
 		t.Fatalf("empty answer: %+v\n%s", *got, visibleLabels(p.ask))
 	}
-	e := objectsOf[*widget.Entry](p.ask)[0]
+	e := objectsOf[*answerEntry](p.ask)[0]
 	test.Type(e, "Lisbon")
 	objectsOf[*widget.Check](p.ask)[0].SetChecked(true)
 	if !e.Password {
@@ -167,7 +167,7 @@ func TestQuestionText_AndSignIn(t *testing.T) {
 	// Redraws keep what was typed while the same round is open.
 	p.dirtyDetail = true
 	p.Flush()
-	if objectsOf[*widget.Entry](p.ask)[0].Text != "Lisbon" {
+	if objectsOf[*answerEntry](p.ask)[0].Text != "Lisbon" {
 		t.Error("a redraw lost the typed answer")
 	}
 

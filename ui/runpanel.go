@@ -77,6 +77,9 @@ type RunPanel struct {
 	// OnSignIn opens Sign in for the run's node that needs it (ui/runpanel_signin.go).
 	OnSignIn func()
 	OnDecide func(d workrun.Decision)
+	// OnAskChanged is called when a question's form appears or goes
+	// (question.go): the window gives the panel WantHeight meanwhile.
+	OnAskChanged func()
 	// OnOpenURL opens a sign-in link when the person presses Open (never
 	// by itself); nil hides the button.
 	OnOpenURL func(u *url.URL)
@@ -140,6 +143,7 @@ func NewRunPanel(readOnly bool) *RunPanel {
 	p.nodeErr.Hide()
 	p.decision = container.NewHBox()
 	p.ask = container.NewVBox()
+	p.ask.Hide()
 	p.runFromBox = container.NewHBox()
 	p.vals = NewValuesView()
 	p.vals.OnNeedFiles = func(ids []string) {
@@ -171,11 +175,13 @@ func NewRunPanel(readOnly bool) *RunPanel {
 	// The node's title, error, inputs and outputs above its messages; both
 	// halves scroll on their own, so the panel stays usable when the window
 	// gives it only a few lines.
-	detailTop := container.NewVScroll(container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(p.decision, p.runFromBox), p.title), p.nodeErr, p.ask, p.vals.Object()))
+	detailTop := container.NewVScroll(container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(p.decision, p.runFromBox), p.title), p.nodeErr, p.vals.Object()))
 	detail := container.NewVSplit(detailTop, container.New(msgListLayout{p}, p.msgList))
 	detail.Offset = detailOffset
 	p.detail = detail
-	split := container.NewHSplit(p.nodeList, detail)
+	// A question's form sits over the split, outside its scrolls: the
+	// window grows the panel to show it whole (WantHeight).
+	split := container.NewHSplit(p.nodeList, container.NewBorder(p.ask, nil, nil, nil, detail))
 	split.Offset = 0.34
 	p.root = container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(p.recentBox, p.actions), p.header), p.note, p.reasonBox.box), nil, nil, nil, split)
 	p.reset("")

@@ -1,0 +1,142 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"workrun/workrun"
+)
+
+// The layout rules of docs/product.md "The window" at the two screen sizes
+// people use most: 1024×700 and 1440×900.
+var ruleSizes = []fyne.Size{{Width: 1024, Height: 700}, {Width: 1440, Height: 900}}
+
+// absRect is o's rectangle in window coordinates.
+func absRect(o fyne.CanvasObject) (fyne.Position, fyne.Position) {
+	p := fyne.CurrentApp().Driver().AbsolutePositionForObject(o)
+	return p, p.AddXY(o.Size().Width, o.Size().Height)
+}
+
+// inView reports whether o is drawn whole inside every scroll that holds it
+// and inside the window: the person sees it without dragging or scrolling.
+func inView(w *Window, o fyne.CanvasObject) error {
+	if !o.Visible() || o.Size().Height <= 0 {
+		return fmt.Errorf("not shown")
+	}
+	a, b := absRect(o)
+	cs := w.win.Canvas().Size()
+	if a.X < 0 || a.Y < 0 || b.X > cs.Width+1 || b.Y > cs.Height+1 {
+		return fmt.Errorf("at %v–%v, outside the %v window", a, b, cs)
+	}
+	for _, s := range objectsOf[*container.Scroll](w.win.Content()) {
+		sa, sb := absRect(s)
+		if !s.Visible() || !holds(s, o) {
+			continue
+		}
+		if a.Y < sa.Y-1 || b.Y > sb.Y+1 || a.X < sa.X-1 || b.X > sb.X+1 {
+			return fmt.Errorf("at %v–%v, outside the scroll %v–%v that holds it", a, b, sa, sb)
+		}
+	}
+	return nil
+}
+
+// holds reports whether o is in c's tree.
+func holds(c, o fyne.CanvasObject) bool {
+	for _, x := range test.LaidOutObjects(c) {
+		if x == o && x != c {
+			return true
+		}
+	}
+	return false
+}
+
+func buttonIn(t *testing.T, c fyne.CanvasObject, text string) *widget.Button {
+	t.Helper()
+	for _, b := range objectsOf[*widget.Button](c) {
+		if b.Text == text {
+			return b
+		}
+	}
+	t.Fatalf("no button %q", text)
+	return nil
+}
+
+// askInWindow shows a run whose node waits on q in w's run panel.
+func askInWindow(w *Window, q workrun.Question) *[]workrun.Decision {
+	var got []workrun.Decision
+	w.panel.OnDecide = func(d workrun.Decision) { got = append(got, d) }
+	wf := workrun.Workflow{Nodes: []workrun.NodeSpec{{ID: "start", Type: "start"}, {ID: "agent", Type: "remote_mcp"}}}
+	w.panel.Load(workrun.Run{ID: "r1", Workflow: wf, Status: workrun.RunInterrupted},
+		[]workrun.NodeRun{{RunID: "r1", NodeID: "start", Type: "start", Status: workrun.NodeSucceeded},
+			{RunID: "r1", NodeID: "agent", Type: "remote_mcp", Status: workrun.NodeInterrupted, Question: &q}}, nil)
+	return &got
+}
+
+// TestLayout_QuestionFormInView: when a run needs an answer, the answer
+// form — its input, Answer, Decline and Cancel request — is in view at
+// 1024×700 and 1440×900 without dragging a divider (the run panel grows);
+// when the question is answered the panel goes back to its own height.
+func TestLayout_QuestionFormInView(t *testing.T) {
+	for _, lng := range []string{"en", "zh-Hans"} {
+		for _, size := range ruleSizes {
+			t.Run(fmt.Sprintf("%s/%vx%v", lng, size.Width, size.Height), func(t *testing.T) {
+				w := newTestWindow(t, Deps{})
+				SetupLanguage(lng)
+				t.Cleanup(func() { SetupLanguage("en") })
+				w.win.Resize(size)
+				_, _, _, before := w.panes.widths()
+				q := workrun.Question{Round: 1, Kind: workrun.QuestionForm, From: "Survey tool", Message: "Which region?",
+					Schema: json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","title":"Region"}},"required":["region"]}`)}
+				askInWindow(w, q)
+				for _, name := range []string{qText(msgQAnswer), qText(msgQDecline), qText(msgQCancel)} {
+					if err := inView(w, buttonIn(t, w.panel.ask, name)); err != nil {
+						t.Errorf("%s: %v", name, err)
+					}
+				}
+				for _, e := range objectsOf[*widget.Entry](w.panel.ask) {
+					if err := inView(w, e); err != nil {
+						t.Errorf("the answer's input: %v", err)
+					}
+				}
+				// Answered: the question goes, the panel has its own height again.
+				w.panel.Load(workrun.Run{ID: "r1", Workflow: w.panel.Run().Workflow, Status: workrun.RunSucceeded},
+					[]workrun.NodeRun{{RunID: "r1", NodeID: "agent", Type: "remote_mcp", Status: workrun.NodeSucceeded}}, nil)
+				if _, _, _, after := w.panes.widths(); after != before {
+					t.Errorf("after the answer the run panel is %v high, was %v before the question", after, before)
+				}
+			})
+		}
+	}
+}
+
+// TestQuestionText_EnterSends: in a text answer Enter sends and
+// Shift+Enter starts a new line.
+func TestQuestionText_EnterSends(t *testing.T) {
+	test.NewTempApp(t)
+	SetupLanguage("en")
+	p, got := askedPanel(t, workrun.Question{Round: 1, Kind: workrun.QuestionText, From: "Travel agent", Message: "Which city?"}, workrun.RunInterrupted)
+	e := p.askView.first.(interface {
+		fyne.Focusable
+		desktop.Keyable
+	})
+	test.Type(e, "Lisbon")
+	e.KeyDown(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
+	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	e.KeyUp(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
+	test.Type(e, "Porto")
+	if len(*got) != 0 {
+		t.Fatalf("Shift+Enter sent %+v", *got)
+	}
+	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if len(*got) != 1 || !strings.Contains((*got)[0].Text, "Lisbon\nPorto") {
+		t.Fatalf("Enter sent %+v, want one answer of two lines", *got)
+	}
+}
