@@ -121,13 +121,15 @@ type editorState struct {
 // views are the window's widgets; build makes them again when the
 // language changes.
 type views struct {
-	list    *widget.List
-	cv      *CanvasView
-	insp    *Inspector
-	probBox *widget.List
-	panel   *RunPanel
-	tasks   *RemotePanel
-	records *RecordsView
+	list *widget.List
+	cv   *CanvasView
+	insp *Inspector
+	// inspScroll scrolls the inspector (the wheel anywhere over it: wheel.go).
+	inspScroll *container.Scroll
+	probBox    *widget.List
+	panel      *RunPanel
+	tasks      *RemotePanel
+	records    *RecordsView
 	// openWork lists the open remote tasks of every run (openwork.go).
 	openWork *OpenWorkView
 	tabs     *container.AppTabs
@@ -324,9 +326,9 @@ func (w *Window) build() {
 			w.openWork.Reload()
 		}
 	}
-	inspScroll := container.NewVScroll(w.insp.Object())
-	w.insp.OnSubjectChanged = inspScroll.ScrollToTop
-	w.panes = NewPanes(w.app.Preferences(), left, centre, inspScroll, w.tabs)
+	w.inspScroll = container.NewVScroll(w.insp.Object())
+	w.insp.OnSubjectChanged = w.inspScroll.ScrollToTop
+	w.panes = NewPanes(w.app.Preferences(), left, centre, wheelOver(w.inspScroll), w.tabs)
 	w.panes.TopWant = w.palette.WantHeight
 	// A question's form in view without dragging (docs/product.md "The
 	// window"): the tab bar over the run panel plus the panel's need.

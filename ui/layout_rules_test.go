@@ -140,3 +140,65 @@ func TestQuestionText_EnterSends(t *testing.T) {
 		t.Fatalf("Enter sent %+v, want one answer of two lines", *got)
 	}
 }
+
+// TestLayout_InspectorWheelOverEntry: the mouse wheel scrolls the
+// inspector wherever the pointer is over it — over an entry, a select or a
+// label — and one notch (the desktop driver's 25 px) moves it by a few
+// lines, not a few pixels.
+func TestLayout_InspectorWheelOverEntry(t *testing.T) {
+	for _, size := range ruleSizes {
+		t.Run(fmt.Sprintf("%vx%v", size.Width, size.Height), func(t *testing.T) {
+			w := newTestWindow(t, Deps{Engine: checkingEngine()})
+			w.win.Resize(size)
+			w.OpenWorkflow("", SampleRemote("http://127.0.0.1:41241"))
+			w.doc.Select("ask", false)
+			if w.inspScroll.Content.MinSize().Height <= w.inspScroll.Size().Height {
+				t.Fatalf("the inspector fits (%v in %v): nothing to scroll", w.inspScroll.Content.MinSize(), w.inspScroll.Size())
+			}
+			over := map[string]fyne.CanvasObject{}
+			for _, o := range test.LaidOutObjects(w.insp.Object()) {
+				if !o.Visible() || o.Size().Height <= 0 {
+					continue
+				}
+				what := ""
+				switch o := o.(type) {
+				case *widget.Entry:
+					what = "an entry"
+				case *widget.Select:
+					what = "a select"
+				case *widget.Label:
+					if o.Text != "" {
+						what = "a label"
+					}
+				}
+				if what != "" && over[what] == nil {
+					over[what] = o
+				}
+			}
+			content := w.inspScroll.Content
+			maxOff := content.Size().Height - w.inspScroll.Size().Height
+			for _, what := range []string{"an entry", "a select", "a label"} {
+				o := over[what]
+				if o == nil {
+					t.Errorf("no %s in the inspector", what)
+					continue
+				}
+				// Bring it into view with room below to scroll.
+				ca, _ := absRect(content)
+				oa, _ := absRect(o)
+				off := min(max(0, oa.Y-ca.Y-20), maxOff-60)
+				w.inspScroll.ScrollToOffset(fyne.NewPos(0, off))
+				off = w.inspScroll.Offset.Y
+				if err := inView(w, o); err != nil {
+					t.Errorf("%s: %v", what, err)
+					continue
+				}
+				a, b := absRect(o)
+				test.Scroll(w.win.Canvas(), fyne.NewPos((a.X+b.X)/2, (a.Y+b.Y)/2), 0, -25)
+				if got := w.inspScroll.Offset.Y - off; got < 40 {
+					t.Errorf("one wheel notch over %s moved the inspector by %v px, want at least 40", what, got)
+				}
+			}
+		})
+	}
+}
