@@ -71,10 +71,13 @@ func Run(d Deps) error {
 				fyne.LogError("take SIGINT/SIGTERM from Fyne's watcher", err)
 			}
 		}()
-		// Never larger than the screen: 1280×800 where it fits, else the
-		// screen's size (the layout works from 1024×640 up).
-		if sw, sh, ok := screenSize(); ok {
-			w.win.Resize(fitScreen(sw, sh, w.win.Canvas().Scale()))
+		// Never larger than the screen's work area: the whole of it below
+		// 1600×1000, else 1280×800, or the size the person left it at on
+		// a screen of this size; the dividers too are kept per screen size.
+		if s, ok := screenSize(); ok {
+			w.screenKey = s.key()
+			w.panes.UseScreen(w.screenKey)
+			w.win.Resize(windowSizeFor(s, w.win.Canvas().Scale(), w.app.Preferences().String(prefWindowSize+w.screenKey)))
 		}
 	})
 	w.win.SetCloseIntercept(w.requestQuit)
@@ -108,6 +111,9 @@ type Window struct {
 	rs runState // run-related app state (run.go)
 
 	closed bool // Close ran (exit.go)
+	// screenKey names the screen's size ("1440x900"): the window's size and
+	// dividers are remembered per screen size (screen.go).
+	screenKey string
 }
 
 // editorState is the workflow being edited and what is known about it.

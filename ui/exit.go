@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"bytes"
 	"context"
 	"errors"
@@ -31,6 +32,7 @@ import (
 // (the tests' windows) it quits the Fyne app instead.
 func (w *Window) exit() {
 	w.stop()
+	w.rememberSize()
 	w.saveAtExit()
 	w.Close()
 	if w.deps.Exit != nil {
@@ -83,4 +85,16 @@ func fyneWatcherParked() bool {
 		}
 	}
 	return false
+}
+
+// rememberSize keeps the window's size for the next start on a screen of
+// this size (screen.go).
+func (w *Window) rememberSize() {
+	if w.screenKey == "" {
+		return
+	}
+	sz := w.win.Canvas().Size()
+	if sz.Width >= PanesMinSize.Width && sz.Height >= PanesMinSize.Height {
+		w.app.Preferences().SetString(prefWindowSize+w.screenKey, fmt.Sprintf("%g %g", sz.Width, sz.Height))
+	}
 }

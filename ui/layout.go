@@ -65,6 +65,9 @@ type Panes struct {
 	// opens it, and never written to prefListOn (the wide window's choice).
 	compact, compactListOn bool
 	bottomSet              bool // the person chose bottomH (dragged it, now or before)
+	// screen suffixes the preference keys: sizes are kept per screen size
+	// ("" until UseScreen).
+	screen string
 
 	// TopWant, when set, is the height the panes above the run panel would
 	// like (the palette's whole list): see defaultBottom.
@@ -128,6 +131,25 @@ func (p *Panes) ShowInspector() {
 	}
 }
 
+// UseScreen keeps the pane sizes per screen size from now on: the sizes
+// the person dragged on a screen of this size come back; a screen size not
+// seen before keeps the side widths and starts with the default run panel
+// height (a height dragged on a tall screen is not one for a short one).
+func (p *Panes) UseScreen(key string) {
+	p.screen = "." + key
+	if p.prefs == nil {
+		return
+	}
+	p.listW = float32(p.prefs.FloatWithFallback(prefListW+p.screen, float64(p.listW)))
+	p.inspW = float32(p.prefs.FloatWithFallback(prefInspW+p.screen, float64(p.inspW)))
+	if h := p.prefs.FloatWithFallback(prefBottomH+p.screen, 0); h > 0 {
+		p.bottomH, p.bottomSet = float32(h), true
+	} else {
+		p.bottomH, p.bottomSet = DefaultBottomHeight, false
+	}
+	p.Refresh()
+}
+
 func (p *Panes) remember() {
 	if p.prefs == nil {
 		return
@@ -136,6 +158,13 @@ func (p *Panes) remember() {
 	p.prefs.SetFloat(prefInspW, float64(p.inspW))
 	if p.bottomSet {
 		p.prefs.SetFloat(prefBottomH, float64(p.bottomH))
+	}
+	if p.screen != "" {
+		p.prefs.SetFloat(prefListW+p.screen, float64(p.listW))
+		p.prefs.SetFloat(prefInspW+p.screen, float64(p.inspW))
+		if p.bottomSet {
+			p.prefs.SetFloat(prefBottomH+p.screen, float64(p.bottomH))
+		}
 	}
 	p.prefs.SetBool(prefListOn, p.listOn)
 	p.prefs.SetBool(prefInspOn, p.inspOn)

@@ -202,3 +202,62 @@ func TestLayout_InspectorWheelOverEntry(t *testing.T) {
 		})
 	}
 }
+
+// TestWindowSize_ForScreen: below 1600×1000 the window opens at the
+// screen's work area (maximised); on a larger screen at the preferred
+// 1280×800; a size the person left on a screen of that size comes back,
+// never larger than the work area.
+func TestWindowSize_ForScreen(t *testing.T) {
+	for _, tt := range []struct {
+		name       string
+		screen     [2]int
+		work       [4]int
+		remembered string
+		want       fyne.Size
+	}{
+		{"1024x700", [2]int{1024, 700}, [4]int{0, 0, 1024, 700}, "", fyne.NewSize(1024, 700)},
+		{"1440x900 with a panel", [2]int{1440, 900}, [4]int{0, 32, 1440, 868}, "", fyne.NewSize(1440, 868)},
+		{"1920x1080", [2]int{1920, 1080}, [4]int{0, 0, 1920, 1050}, "", fyne.NewSize(1280, 800)},
+		{"remembered", [2]int{1440, 900}, [4]int{0, 0, 1440, 900}, "1200 760", fyne.NewSize(1200, 760)},
+		{"remembered larger than the work area", [2]int{1440, 900}, [4]int{0, 0, 1440, 860}, "1440 900", fyne.NewSize(1440, 860)},
+		{"remembered nonsense", [2]int{1440, 900}, [4]int{0, 0, 1440, 900}, "wide", fyne.NewSize(1440, 900)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := screenInfo{w: tt.screen[0], h: tt.screen[1], workW: tt.work[2], workH: tt.work[3]}
+			if got := windowSizeFor(s, 1, tt.remembered); got != tt.want {
+				t.Errorf("window %v on a %v screen (work area %v, remembered %q), want %v", got, tt.screen, tt.work, tt.remembered, tt.want)
+			}
+		})
+	}
+}
+
+// TestPanes_RememberedPerScreen: the dividers the person dragged are kept
+// per screen size: another screen starts from its own (or the defaults),
+// and coming back brings the dragged ones back.
+func TestPanes_RememberedPerScreen(t *testing.T) {
+	a := test.NewTempApp(t)
+	prefs := a.Preferences()
+	p := NewPanes(prefs, widget.NewLabel("list"), widget.NewLabel("canvas"), widget.NewLabel("insp"), widget.NewLabel("run"))
+	win := test.NewWindow(p)
+	defer win.Close()
+	win.Resize(fyne.NewSize(1024, 700))
+	p.UseScreen("1024x700")
+	p.Resize(fyne.NewSize(1024, 700))
+	p.divBottom.Dragged(&fyne.DragEvent{Dragged: fyne.Delta{DY: -100}})
+	p.divBottom.DragEnd()
+	_, _, _, dragged := p.widths()
+	if dragged != RowsBottomHeight+100 {
+		t.Fatalf("dragged run panel %v high, want %v", dragged, RowsBottomHeight+100)
+	}
+	p.UseScreen("1440x900")
+	p.Resize(fyne.NewSize(1440, 900))
+	if _, _, _, h := p.widths(); h != RowsBottomHeight {
+		t.Errorf("on another screen size the run panel is %v high, want the default %v", h, RowsBottomHeight)
+	}
+	p.UseScreen("1024x700")
+	p.Resize(fyne.NewSize(1024, 700))
+	p.Refresh()
+	if _, _, _, h := p.widths(); h != dragged {
+		t.Errorf("back on 1024x700 the run panel is %v high, want the dragged %v", h, dragged)
+	}
+}

@@ -1,36 +1,69 @@
 package ui
 
 import (
+	"fmt"
+
 	"fyne.io/fyne/v2"
 	"github.com/go-gl/glfw/v3.3/glfw"
 )
 
-// Preferred window size; smaller screens get a window that fits them.
-var preferredSize = fyne.NewSize(1280, 800)
+// Preferred window size on a large screen; a screen smaller than
+// maximiseBelow gets a window over its whole work area (docs/product.md
+// "The window").
+var (
+	preferredSize = fyne.NewSize(1280, 800)
+	maximiseBelow = fyne.NewSize(1600, 1000)
+)
 
-// screenSize returns the primary monitor's size in pixels. Only the desktop
-// driver's main thread may ask (from Lifecycle.SetOnStarted or fyne.Do);
-// the test driver has no monitor.
-func screenSize() (w, h int, ok bool) {
+// prefWindowSize keeps the size the person left the window at, per screen
+// size (screenInfo.key): "W H".
+const prefWindowSize = "window.size."
+
+// screenInfo is the primary monitor: its size and its work area (the
+// screen less the desktop's panels), in pixels.
+type screenInfo struct {
+	w, h         int
+	workW, workH int
+}
+
+// key names the screen's size in the preferences: sizes and dividers are
+// remembered per screen size.
+func (s screenInfo) key() string { return fmt.Sprintf("%dx%d", s.w, s.h) }
+
+// screenSize returns the primary monitor. Only the desktop driver's main
+// thread may ask (from Lifecycle.SetOnStarted or fyne.Do); the test driver
+// has no monitor.
+func screenSize() (screenInfo, bool) {
 	m := glfw.GetPrimaryMonitor()
 	if m == nil {
-		return 0, 0, false
+		return screenInfo{}, false
 	}
 	v := m.GetVideoMode()
 	if v == nil {
-		return 0, 0, false
+		return screenInfo{}, false
 	}
-	return v.Width, v.Height, true
+	s := screenInfo{w: v.Width, h: v.Height, workW: v.Width, workH: v.Height}
+	if _, _, ww, wh := m.GetWorkarea(); ww > 0 && wh > 0 {
+		s.workW, s.workH = ww, wh
+	}
+	return s, true
 }
 
-// fitScreen is the window size for a screen of sw×sh pixels at scale: the
-// preferred size, or less, leaving room for the desktop's panels and the
-// window's frame.
-func fitScreen(sw, sh int, scale float32) fyne.Size {
+// windowSizeFor is the window's size on screen s at scale: the size the
+// person left it at on a screen of this size (remembered, "W H"), else the
+// whole work area below maximiseBelow, else preferredSize; never larger
+// than the work area.
+func windowSizeFor(s screenInfo, scale float32, remembered string) fyne.Size {
 	if scale <= 0 {
 		scale = 1
 	}
-	w := min(preferredSize.Width, float32(sw)/scale)
-	h := min(preferredSize.Height, float32(sh)/scale-40)
-	return fyne.NewSize(w, h)
+	work := fyne.NewSize(float32(s.workW)/scale, float32(s.workH)/scale)
+	var rw, rh float32
+	if n, err := fmt.Sscanf(remembered, "%g %g", &rw, &rh); err == nil && n == 2 && rw >= PanesMinSize.Width && rh >= PanesMinSize.Height {
+		return fyne.NewSize(min(rw, work.Width), min(rh, work.Height))
+	}
+	if float32(s.w) < maximiseBelow.Width || float32(s.h) < maximiseBelow.Height {
+		return work
+	}
+	return fyne.NewSize(min(preferredSize.Width, work.Width), min(preferredSize.Height, work.Height))
 }
