@@ -96,7 +96,7 @@ func (w *Window) showLicenses() {
 		func(i widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(lines[i]) })
 	win := w.app.NewWindow(lang.X("about.licenses", "Third-party licences"))
 	win.SetContent(list)
-	win.Resize(fyne.NewSize(760, 640))
+	win.Resize(w.fit(fyne.NewSize(760, 640)))
 	win.Show()
 }
 
@@ -111,7 +111,7 @@ func (w *Window) showFormatDoc() {
 	win := w.app.NewWindow(lang.X("about.format_doc", "Workflow file format"))
 	win.SetContent(container.NewVScroll(rt))
 	closeKeys(win)
-	win.Resize(fyne.NewSize(820, 700))
+	win.Resize(w.fit(fyne.NewSize(820, 700)))
 	win.Show()
 }
 

@@ -76,6 +76,11 @@ func Run(d Deps) error {
 		// a screen of this size; the dividers too are kept per screen size.
 		if s, ok := screenSize(); ok {
 			w.screenKey = s.key()
+			sc := w.win.Canvas().Scale()
+			if sc <= 0 {
+				sc = 1
+			}
+			w.screenArea = fyne.NewSize(float32(s.workW)/sc, float32(s.workH)/sc)
 			w.panes.UseScreen(w.screenKey)
 			w.win.Resize(windowSizeFor(s, w.win.Canvas().Scale(), w.app.Preferences().String(prefWindowSize+w.screenKey)))
 		}
@@ -114,6 +119,9 @@ type Window struct {
 	// screenKey names the screen's size ("1440x900"): the window's size and
 	// dividers are remembered per screen size (screen.go).
 	screenKey string
+	// screenArea is the screen's work area (in the window's units; zero
+	// until known): the room a separate window gets (screen.go fit).
+	screenArea fyne.Size
 }
 
 // editorState is the workflow being edited and what is known about it.
@@ -455,7 +463,7 @@ func (w *Window) showDemoWords() {
 	l := widget.NewLabel(DemoWords())
 	l.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustom(lang.X("help.demo_words", "What the demo agent understands"), lang.X("close", "Close"), l, w.win)
-	d.Resize(fyne.NewSize(min(560, w.win.Canvas().Size().Width-40), 320))
+	d.Resize(w.fitDialog(fyne.NewSize(560, 320)))
 	d.Show()
 }
 

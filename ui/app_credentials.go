@@ -25,7 +25,7 @@ func (w *Window) showCredentials() {
 	}
 	v := w.newCredentialsView()
 	d := dialog.NewCustom(lang.X("cred.title", "Credentials…"), lang.X("close", "Close"), v.Object(), w.win)
-	d.Resize(fyne.NewSize(680, 620))
+	d.Resize(w.fitDialog(fyne.NewSize(680, 620)))
 	d.Show()
 	w.reloadCredentials(v)
 }

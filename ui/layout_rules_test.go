@@ -261,3 +261,30 @@ func TestPanes_RememberedPerScreen(t *testing.T) {
 		t.Errorf("back on 1024x700 the run panel is %v high, want the dragged %v", h, dragged)
 	}
 }
+
+// TestLayout_DialogsFitTheScreen: every window and dialog the main window
+// opens fits the screen it opens on (a run record opened 1000×720 on a
+// 700 px screen, its buttons off-screen).
+func TestLayout_DialogsFitTheScreen(t *testing.T) {
+	for _, size := range ruleSizes {
+		t.Run(fmt.Sprintf("%vx%v", size.Width, size.Height), func(t *testing.T) {
+			w := newTestWindow(t, Deps{})
+			w.screenArea = size
+			w.win.Resize(size)
+			room := fyne.NewSize(size.Width, size.Height)
+			check := func(what string, got fyne.Size) {
+				t.Helper()
+				if got.Width > room.Width || got.Height > room.Height {
+					t.Errorf("%s is %v on a %v screen", what, got, room)
+				}
+			}
+			wf := workrun.Workflow{Name: "wf", Nodes: []workrun.NodeSpec{{ID: "start", Type: "start"}}}
+			rec := w.showRecord(runRecord{run: workrun.Run{ID: "r1", Workflow: wf, Status: workrun.RunSucceeded}})
+			check("the run record window", rec.Canvas().Size())
+			rec.Close()
+			for _, want := range []fyne.Size{{Width: 1000, Height: 720}, {Width: 680, Height: 620}, {Width: 560, Height: 380}, {Width: 820, Height: 700}} {
+				check(fmt.Sprintf("a dialog that wants %v", want), w.fit(want))
+			}
+		})
+	}
+}

@@ -376,7 +376,7 @@ type runRecord struct {
 // remote task panel already filled).
 //
 // files (may be nil) lets its panel open and save file values.
-func recordWindow(a fyne.App, rec runRecord, tasks *RemotePanel, openInEditor func(), files func(*RunPanel, fyne.Window)) fyne.Window {
+func recordWindow(a fyne.App, size fyne.Size, rec runRecord, tasks *RemotePanel, openInEditor func(), files func(*RunPanel, fyne.Window)) fyne.Window {
 	r := rec.run
 	win := a.NewWindow(fmt.Sprintf("%s — %s (%s)", r.WorkflowName, shortID(r.ID), lang.X("rec.readonly", "read-only")))
 	panel := NewRunPanel(true)
@@ -409,7 +409,7 @@ func recordWindow(a fyne.App, rec runRecord, tasks *RemotePanel, openInEditor fu
 	}
 	win.SetContent(container.NewBorder(nil, bar, nil, nil, split))
 	closeKeys(win)
-	win.Resize(fyne.NewSize(1000, 720))
+	win.Resize(size)
 	win.Show()
 	cv.Fit()
 	return win

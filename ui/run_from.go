@@ -164,7 +164,7 @@ func (w *Window) askPins(ps PartStarter, wfID string, wf workrun.Workflow, rf wo
 			pf.submit()
 		}
 	}, w.win)
-	dlg.Resize(fyne.NewSize(520, dlg.MinSize().Height))
+	dlg.Resize(w.fitDialog(fyne.NewSize(520, dlg.MinSize().Height)))
 	dlg.Show()
 	if w.pinsAsked != nil {
 		w.pinsAsked()

@@ -67,3 +67,27 @@ func windowSizeFor(s screenInfo, scale float32, remembered string) fyne.Size {
 	}
 	return fyne.NewSize(min(preferredSize.Width, work.Width), min(preferredSize.Height, work.Height))
 }
+
+// fit is a window's or dialog's size: want, or less so it fits the room
+// there is (docs/product.md "The window": every dialog fits the screen it
+// opens on). A separate window gets the screen's work area, less a margin
+// for its frame; a dialog inside the main window gets that window.
+func (w *Window) fit(want fyne.Size) fyne.Size {
+	room := w.screenArea
+	if room.Width <= 0 || room.Height <= 0 {
+		room = w.win.Canvas().Size()
+	}
+	return fyne.NewSize(min(want.Width, max(room.Width-fitMargin, 320)), min(want.Height, max(room.Height-fitMargin, 240)))
+}
+
+// fitDialog is fit for a dialog over the main window.
+func (w *Window) fitDialog(want fyne.Size) fyne.Size {
+	s := w.win.Canvas().Size()
+	if s.Width <= 0 || s.Height <= 0 {
+		return w.fit(want)
+	}
+	return fyne.NewSize(min(want.Width, max(s.Width-fitMargin, 320)), min(want.Height, max(s.Height-fitMargin, 240)))
+}
+
+// fitMargin leaves room around a window for its frame and the desktop.
+const fitMargin = 40

@@ -153,7 +153,7 @@ func (w *Window) showSignInAs(u, name, kind string, signedIn func(name string)) 
 		}
 	}
 	d := dialog.NewCustom(lang.X("signin.title", "Sign in"), lang.X("close", "Close"), v.root, w.win)
-	d.Resize(fyne.NewSize(560, 380))
+	d.Resize(w.fitDialog(fyne.NewSize(560, 380)))
 	var stop context.CancelFunc
 	v.cancel.OnTapped = func() {
 		if stop != nil {
