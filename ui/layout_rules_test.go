@@ -288,3 +288,43 @@ func TestLayout_DialogsFitTheScreen(t *testing.T) {
 		})
 	}
 }
+
+// TestLayout_NodeHeaderAfterRetriedFailure: after a retried failure the
+// selected node's header stays one line beside Run from here and Test this
+// node, which keep their size and label (they turned into blank boxes
+// while the header wrapped under them); the attempt and the last failure
+// are said below it.
+func TestLayout_NodeHeaderAfterRetriedFailure(t *testing.T) {
+	for _, size := range ruleSizes {
+		t.Run(fmt.Sprintf("%vx%v", size.Width, size.Height), func(t *testing.T) {
+			w := newTestWindow(t, Deps{})
+			w.win.Resize(size)
+			w.panel.OnRunFrom = func(string, bool) {}
+			wf := workrun.Workflow{Nodes: []workrun.NodeSpec{{ID: "start", Type: "start"},
+				{ID: "fetch", Type: "remote_agent", Title: "Fetch the quarterly report", Retry: &workrun.RetryPolicy{MaxAttempts: 3}}}}
+			last := "remote agent http://127.0.0.1:9/a2a: connection refused while sending the message; the agent did not answer"
+			w.panel.Load(workrun.Run{ID: "r1", Workflow: wf, Status: workrun.RunFailed, FailedNode: "fetch"},
+				[]workrun.NodeRun{{RunID: "r1", NodeID: "start", Type: "start", Status: workrun.NodeSucceeded},
+					{RunID: "r1", NodeID: "fetch", Type: "remote_agent", Status: workrun.NodeFailed, Attempt: 3, Error: last, LastError: last}}, nil)
+			w.panel.selectNode("fetch")
+			w.panel.Flush()
+			title, _, _ := w.panel.detailTexts()
+			if !strings.Contains(title, uiText(msgAttemptOf, "3", "3")) {
+				t.Errorf("the header says %q, without the attempt", title)
+			}
+			line := widget.NewLabelWithStyle("x", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}).MinSize().Height
+			if h := w.panel.title.Size().Height; h > line+1 {
+				t.Errorf("the node header is %v high (one line is %v): it wraps under the buttons", h, line)
+			}
+			for _, name := range []string{uiText(msgRunFromHere), uiText(msgTestThisNode)} {
+				b := buttonIn(t, w.panel.runFromBox, name)
+				if s, m := b.Size(), b.MinSize(); s.Width < m.Width-1 || s.Height > m.Height+1 {
+					t.Errorf("%s is %v, its label needs %v", name, s, m)
+				}
+				if err := inView(w, b); err != nil {
+					t.Errorf("%s: %v", name, err)
+				}
+			}
+		})
+	}
+}

@@ -53,6 +53,8 @@ type RunPanel struct {
 	recentBox *fyne.Container
 	nodeList  *widget.List
 	title     *widget.Label
+	titleNote *widget.Label // the attempt and last failure under the title
+	titleRow  *fyne.Container
 	nodeErr   *widget.Label
 	decision  *fyne.Container
 	ask       *fyne.Container // a remote's question (question.go)
@@ -135,8 +137,14 @@ func NewRunPanel(readOnly bool) *RunPanel {
 		}
 	}
 
+	// The node's header is one line beside Run from here / Test this node
+	// (cut with an ellipsis; the node list has it too); what a retry adds —
+	// the attempt, the last failure — wraps on the line below (titleNote).
 	p.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	p.title.Wrapping = fyne.TextWrapWord
+	p.title.Truncation = fyne.TextTruncateEllipsis
+	p.titleNote = widget.NewLabel("")
+	p.titleNote.Wrapping = fyne.TextWrapWord
+	p.titleNote.Hide()
 	p.nodeErr = widget.NewLabel("")
 	p.nodeErr.Importance = widget.DangerImportance
 	p.nodeErr.Wrapping = fyne.TextWrapWord
@@ -175,7 +183,8 @@ func NewRunPanel(readOnly bool) *RunPanel {
 	// The node's title, error, inputs and outputs above its messages; both
 	// halves scroll on their own, so the panel stays usable when the window
 	// gives it only a few lines.
-	detailTop := container.NewVScroll(container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(p.decision, p.runFromBox), p.title), p.nodeErr, p.vals.Object()))
+	p.titleRow = container.NewBorder(nil, nil, nil, container.NewVBox(container.NewHBox(p.decision, p.runFromBox)), p.title)
+	detailTop := container.NewVScroll(container.NewVBox(p.titleRow, p.titleNote, p.nodeErr, p.vals.Object()))
 	detail := container.NewVSplit(detailTop, container.New(msgListLayout{p}, p.msgList))
 	detail.Offset = detailOffset
 	p.detail = detail
@@ -536,7 +545,7 @@ func (p *RunPanel) Tick() {
 	p.nodeList.Refresh()
 	p.refreshHeaderText()
 	if n, ok := p.nodes[p.sel]; ok && n.Status == workrun.NodeRunning {
-		p.title.SetText(p.nodeTitle(p.sel))
+		p.setTitle(p.sel)
 	}
 	p.flush(true) // lines held back by Flush
 }
@@ -611,9 +620,26 @@ func (p *RunPanel) nodeTitle(id string) string {
 	return p.nodeLine(id)
 }
 
+// setTitle shows node id's name and status in the header line and what a
+// retry or a pin adds (failureNote) on the line below.
+func (p *RunPanel) setTitle(id string) {
+	line := p.nodeTitle(id)
+	note := ""
+	if n, ok := p.nodes[id]; ok && id != "" {
+		if note = failureNote(p.run, n); note != "" {
+			line = strings.TrimSuffix(line, note)
+			note = strings.TrimPrefix(note, " · ")
+		}
+	}
+	p.title.SetText(line)
+	p.titleNote.SetText(note)
+	p.titleNote.Hidden = note == ""
+	p.titleNote.Refresh()
+}
+
 func (p *RunPanel) refreshDetail() {
 	id := p.sel
-	p.title.SetText(p.nodeTitle(id))
+	p.setTitle(id)
 	n := p.nodes[id]
 	p.nodeErr.Importance = widget.DangerImportance
 	if n.Error != "" && (n.Status == workrun.NodeFailed || n.Status == workrun.NodeStopped || n.Status == workrun.NodeInterrupted) {
@@ -629,6 +655,10 @@ func (p *RunPanel) refreshDetail() {
 	}
 	p.refreshDecision(id)
 	p.refreshRunFrom(id)
+	// The buttons beside the title came or went: lay the row out again, or
+	// the title keeps the whole width and the buttons are drawn past the
+	// panel's edge (blank boxes at its border).
+	p.titleRow.Refresh()
 }
 
 // refreshMessages shows the selected node's messages, following the newest
@@ -765,7 +795,11 @@ func (p *RunPanel) detailTexts() (title, errText, io string) {
 	if p.nodeErr.Visible() {
 		e = p.nodeErr.Text
 	}
-	return p.title.Text, e, p.vals.text()
+	title = p.title.Text
+	if p.titleNote.Visible() {
+		title += " · " + p.titleNote.Text
+	}
+	return title, e, p.vals.text()
 }
 
 // headerTexts returns the status line and the failure reason as shown.
