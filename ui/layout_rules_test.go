@@ -328,3 +328,39 @@ func TestLayout_NodeHeaderAfterRetriedFailure(t *testing.T) {
 		})
 	}
 }
+
+// TestLayout_NodeDetailShowsFirstRows: at 1024×700 (and 1440×900) the
+// selected node's detail shows its first input row and its first output
+// row without dragging the divider between the detail and the messages.
+func TestLayout_NodeDetailShowsFirstRows(t *testing.T) {
+	for _, size := range ruleSizes {
+		t.Run(fmt.Sprintf("%vx%v", size.Width, size.Height), func(t *testing.T) {
+			w := newTestWindow(t, Deps{})
+			w.win.Resize(size)
+			wf := workrun.Workflow{State: map[string]workrun.FieldType{"question": workrun.FieldText, "answer": workrun.FieldText, "note": workrun.FieldText},
+				Nodes: []workrun.NodeSpec{{ID: "start", Type: "start"}, {ID: "fetch", Type: "remote_agent", Title: "Fetch"}}}
+			w.panel.Load(workrun.Run{ID: "r1", Workflow: wf, Status: workrun.RunSucceeded},
+				[]workrun.NodeRun{{RunID: "r1", NodeID: "start", Type: "start", Status: workrun.NodeSucceeded},
+					{RunID: "r1", NodeID: "fetch", Type: "remote_agent", Status: workrun.NodeSucceeded,
+						Inputs:  map[string]any{"question": "which file?", "note": "none"},
+						Outputs: map[string]any{"answer": "the file is attached", "note": "kept"}}}, nil)
+			w.panel.selectNode("fetch")
+			w.panel.Flush()
+			v := w.panel.vals
+			var firsts []fyne.CanvasObject
+			for i, line := range v.shown {
+				if strings.HasPrefix(line, "  ") && (i < 2 || !strings.HasPrefix(v.shown[i-2], "  ")) {
+					firsts = append(firsts, v.objs[i])
+				}
+			}
+			if len(firsts) != 2 {
+				t.Fatalf("found %d first value rows in %q", len(firsts), v.shown)
+			}
+			for i, o := range firsts {
+				if err := inView(w, o); err != nil {
+					t.Errorf("the first %s row: %v", []string{"input", "output"}[i], err)
+				}
+			}
+		})
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"workrun/workrun"
@@ -55,6 +56,10 @@ type RunPanel struct {
 	title     *widget.Label
 	titleNote *widget.Label // the attempt and last failure under the title
 	titleRow  *fyne.Container
+	// fitFor and fitOffset: the node fitDetail last set the detail's
+	// divider for, and where (a different offset is the person's drag).
+	fitFor    string
+	fitOffset float64
 	nodeErr   *widget.Label
 	decision  *fyne.Container
 	ask       *fyne.Container // a remote's question (question.go)
@@ -655,6 +660,7 @@ func (p *RunPanel) refreshDetail() {
 	}
 	p.refreshDecision(id)
 	p.refreshRunFrom(id)
+	p.fitDetail()
 	// The buttons beside the title came or went: lay the row out again, or
 	// the title keeps the whole width and the buttons are drawn past the
 	// panel's edge (blank boxes at its border).
@@ -994,4 +1000,28 @@ func LocalizeMessage(text string) string {
 		}
 	}
 	return text
+}
+
+// fitDetail moves the divider between the node's detail and its messages
+// so that the detail shows its header and its first input and output rows
+// (docs/product.md "The window"), up to 70 % of the height; the messages
+// keep the rest. The person's own drag lasts until another node is shown.
+func (p *RunPanel) fitDetail() {
+	total := p.detail.Size().Height
+	if total <= 0 {
+		return
+	}
+	pad := theme.Padding()
+	want := p.titleRow.MinSize().Height + pad
+	for _, o := range []fyne.CanvasObject{p.titleNote, p.nodeErr} {
+		if o.Visible() {
+			want += o.MinSize().Height + pad
+		}
+	}
+	want += p.vals.firstRowsHeight() + 2*pad
+	if p.fitFor == p.sel && p.detail.Offset != p.fitOffset {
+		return // the person dragged it for this node
+	}
+	p.fitFor, p.fitOffset = p.sel, float64(clamp(want/total, detailOffset, 0.7))
+	p.detail.SetOffset(p.fitOffset)
 }

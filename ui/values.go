@@ -29,7 +29,9 @@ import (
 // with KnowFiles; Open and Save… go to OnOpenFile and OnSaveFile.
 type ValuesView struct {
 	box   *fyne.Container
-	shown []string // one line per row shown, in order (what tests read)
+	shown []string            // one line per row shown, in order (what tests read)
+	objs  []fyne.CanvasObject // the object that draws each line of shown
+	col   *fyne.Container     // the column render adds to (nil: box)
 
 	sections []ValuesSection
 	types    map[string]workrun.FieldType
@@ -100,9 +102,17 @@ func (v *ValuesView) text() string { return strings.Join(v.shown, "\n") }
 
 func (v *ValuesView) render() {
 	v.box.RemoveAll()
-	v.shown = v.shown[:0]
+	v.shown, v.objs = v.shown[:0], v.objs[:0]
 	var need []string
+	// Inputs and outputs side by side: a node's first input and first
+	// output row then show in the few rows a 1024×700 window leaves the
+	// detail (docs/product.md "The window").
+	var cols []*fyne.Container
 	for _, s := range v.sections {
+		if len(v.sections) == 2 {
+			v.col = container.NewVBox()
+			cols = append(cols, v.col)
+		}
 		if len(s.Values) == 0 {
 			line := s.Title + colon() + s.Empty
 			v.add(widget.NewLabel(line), line)
@@ -119,6 +129,10 @@ func (v *ValuesView) render() {
 			need = append(need, v.value(name, s.Values[name])...)
 		}
 	}
+	if len(cols) == 2 {
+		v.box.Add(container.NewGridWithColumns(2, cols[0], cols[1]))
+	}
+	v.col = nil
 	v.box.Refresh()
 	if len(need) > 0 && v.OnNeedFiles != nil {
 		v.OnNeedFiles(need)
@@ -126,8 +140,23 @@ func (v *ValuesView) render() {
 }
 
 func (v *ValuesView) add(o fyne.CanvasObject, line string) {
-	v.box.Add(o)
+	if v.col != nil {
+		v.col.Add(o)
+	} else {
+		v.box.Add(o)
+	}
 	v.shown = append(v.shown, line)
+	v.objs = append(v.objs, o)
+}
+
+// oneRow is the longest text value drawn on its name's row (name, value,
+// Copy): at 1024×700 a node's detail has room for a few rows only, and a
+// short value took two (docs/product.md "The window").
+const oneRow = 60
+
+// short reports whether a text value fits on its name's row.
+func short(s string) bool {
+	return s != "" && !strings.ContainsAny(s, "\n\r") && len([]rune(s)) <= oneRow
 }
 
 // value adds the rows of one value and returns the file ids whose
@@ -150,6 +179,16 @@ func (v *ValuesView) value(name string, val any) (need []string) {
 	switch x := val.(type) {
 	case string:
 		l := selectableText(clipText(x))
+		if short(x) {
+			l.Wrapping = fyne.TextWrapOff
+			l.Truncation = fyne.TextTruncateEllipsis
+			name := widget.NewLabelWithStyle(name+colon(), fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
+			row := container.NewBorder(nil, nil, name, copyButton(x), l)
+			v.add(row, strings.TrimSuffix(name.Text, colon())+":")
+			v.shown = append(v.shown, "  "+x) // drawn by the same row
+			v.objs = append(v.objs, row)
+			return nil
+		}
 		v.add(container.NewBorder(nil, nil, nil, copyButton(x), widget.NewLabelWithStyle(name, fyne.TextAlignLeading, fyne.TextStyle{Italic: true})), name+":")
 		v.add(l, "  "+firstLine(x))
 	case map[string]any, []any:
@@ -351,4 +390,32 @@ func jsonNode(key string, val any, depth int, open bool) fyne.CanvasObject {
 	toggle.OnTapped = func() { set(!children.Visible()) }
 	set(open && len(keys) > 0)
 	return container.NewVBox(toggle, children)
+}
+
+// firstRowsHeight is the height down to the end of each section's first
+// value row (the taller column when side by side).
+func (v *ValuesView) firstRowsHeight() float32 {
+	var h, best float32
+	pad := theme.Padding()
+	for _, c := range v.box.Objects {
+		g, ok := c.(*fyne.Container)
+		if !ok || len(g.Objects) != 2 {
+			continue
+		}
+		for _, col := range g.Objects {
+			cc, ok := col.(*fyne.Container)
+			if !ok {
+				continue
+			}
+			h = 0
+			for j, o := range cc.Objects {
+				h += o.MinSize().Height + pad
+				if j >= 2 {
+					break
+				}
+			}
+			best = max(best, h)
+		}
+	}
+	return best
 }
