@@ -251,7 +251,12 @@ func (w *Window) build() {
 	if _, ok := w.deps.Engine.(PartStarter); ok {
 		w.panel.OnRunFrom = w.runFrom // run_from.go
 	}
-	w.panel.OnRunChanged = w.refreshTasks
+	w.panel.OnRunChanged = func(runID string) {
+		w.refreshTasks(runID)
+		if w.panes != nil {
+			w.panes.Refresh() // RunShown changed
+		}
+	}
 	w.panel.OnPickRun = w.pickRun // app_runs.go
 	w.wireFiles(w.panel, w.win)
 	w.tasks = w.newRemotePanel()
@@ -353,6 +358,7 @@ func (w *Window) build() {
 		return 0
 	}
 	w.panel.OnAskChanged = w.panes.Refresh
+	w.panes.RunShown = func() bool { return w.panel.RunID() != "" }
 	body := container.NewBorder(toolbar, w.status, nil, nil, w.panes)
 	w.win.SetContent(container.NewStack(body, w.tips.root))
 	w.win.SetMainMenu(w.menu())

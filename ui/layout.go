@@ -76,6 +76,9 @@ type Panes struct {
 	// now (a question's whole form): it gets it, up to 70 % of the body,
 	// without changing the height the person chose.
 	BottomWant func() float32
+	// RunShown, when set, reports whether the run panel shows a run; while
+	// it shows none the editor keeps at least 45 % of the height.
+	RunShown func() bool
 }
 
 // NewPanes lays out the four panes; prefs (may be nil) keeps the sizes.
@@ -194,6 +197,9 @@ func (r *panesRenderer) Layout(s fyne.Size) {
 	}
 	p.bottomH = clamp(p.bottomH, 60, s.Height*0.7)
 	bottomH := p.bottomH
+	if p.RunShown != nil && !p.RunShown() {
+		bottomH = min(bottomH, max(60, s.Height*0.55-dividerSize))
+	}
 	if p.BottomWant != nil {
 		if want := min(p.BottomWant(), s.Height*0.7); want > bottomH {
 			bottomH = want

@@ -364,3 +364,30 @@ func TestLayout_NodeDetailShowsFirstRows(t *testing.T) {
 		})
 	}
 }
+
+// TestLayout_EditorKeepsItsHeight: while no run is shown the editor (the
+// canvas column) keeps at least 45 % of the body's height, also when the
+// person dragged the run panel higher; a run shown gives the panel back
+// the height the person chose.
+func TestLayout_EditorKeepsItsHeight(t *testing.T) {
+	for _, size := range ruleSizes {
+		t.Run(fmt.Sprintf("%vx%v", size.Width, size.Height), func(t *testing.T) {
+			w := newTestWindow(t, Deps{})
+			w.win.Resize(size)
+			w.panes.divBottom.Dragged(&fyne.DragEvent{Dragged: fyne.Delta{DY: -size.Height}})
+			w.panes.divBottom.DragEnd()
+			w.panel.Clear()
+			w.panes.Refresh()
+			body := w.panes.Size().Height
+			if top := w.panes.centre.Size().Height; top < 0.45*body {
+				t.Errorf("with no run shown the editor is %v of %v px (%.0f %%), want at least 45 %%", top, body, 100*top/body)
+			}
+			wf := workrun.Workflow{Nodes: []workrun.NodeSpec{{ID: "start", Type: "start"}}}
+			w.panel.Load(workrun.Run{ID: "r1", Workflow: wf, Status: workrun.RunSucceeded}, nil, nil)
+			w.panes.Refresh()
+			if top := w.panes.centre.Size().Height; top >= 0.45*body {
+				t.Errorf("with a run shown the editor is still %v of %v: the panel did not get the height dragged", top, body)
+			}
+		})
+	}
+}
