@@ -312,7 +312,11 @@ func (w *Window) build() {
 	w.status = newTipLabel(w.tips)
 	centre := container.NewBorder(nil, nil, container.New(fixedWidth(PaletteWidth), w.palette.Object()), nil, w.cv)
 
-	w.probBox = labelList(func() int { return len(w.probs) }, func(i int) string {
+	// With no problem the list says so (a blank tab read as broken).
+	w.probBox = labelList(func() int { return max(1, len(w.probs)) }, func(i int) string {
+		if i >= len(w.probs) {
+			return noProblems()
+		}
 		p := w.probs[i]
 		if p.NodeID != "" {
 			return "⚠ " + p.NodeID + ": " + p.In(msgLang())
@@ -1045,3 +1049,12 @@ func (w *Window) selectListed(id string) {
 	}
 	w.list.OnSelected = on
 }
+
+// noProblems is the Problems tab's one row when there is none.
+func noProblems() string {
+	return lang.X("problems.none", "No problems: the workflow can run.")
+}
+
+// credentialsTitle is the credentials dialog's title (the menu item that
+// opens it ends in "…").
+func credentialsTitle() string { return lang.X("cred.dialog_title", "Credentials") }

@@ -24,7 +24,7 @@ func (w *Window) showCredentials() {
 		return
 	}
 	v := w.newCredentialsView()
-	d := dialog.NewCustom(lang.X("cred.title", "Credentials…"), lang.X("close", "Close"), v.Object(), w.win)
+	d := dialog.NewCustom(credentialsTitle(), lang.X("close", "Close"), v.Object(), w.win)
 	d.Resize(w.fitDialog(fyne.NewSize(680, 620)))
 	d.Show()
 	w.reloadCredentials(v)

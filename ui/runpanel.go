@@ -574,6 +574,9 @@ func (p *RunPanel) nodeName(id string) string {
 func (p *RunPanel) nodeStatus(id string) string {
 	n, ok := p.nodes[id]
 	if !ok || n.Status == "" {
+		if p.run.Status.Terminal() {
+			return notReached()
+		}
 		return StatusLabel(string(workrun.NodePending))
 	}
 	s := StatusLabel(string(shownStatus(n)))
@@ -695,6 +698,9 @@ func (p *RunPanel) showValues(id string) {
 	outEmpty := "—"
 	if n.Status == workrun.NodeRunning || n.Status == "" || n.Status == workrun.NodePending {
 		outEmpty = pending
+		if p.run.Status.Terminal() && n.Status != workrun.NodeRunning {
+			outEmpty = notReached() // it never will, in this run
+		}
 	}
 	p.vals.Show(p.run.Workflow.State,
 		ValuesSection{Title: lang.X("rec.inputs", "inputs"), Values: n.Inputs, Empty: "—"},
@@ -1024,4 +1030,10 @@ func (p *RunPanel) fitDetail() {
 	}
 	p.fitFor, p.fitOffset = p.sel, float64(clamp(want/total, detailOffset, 0.7))
 	p.detail.SetOffset(p.fitOffset)
+}
+
+// notReached says a node the run ended without reaching: not "pending",
+// it will not run in this run.
+func notReached() string {
+	return lang.X("run.not_reached", "not reached")
 }
