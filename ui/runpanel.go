@@ -877,8 +877,14 @@ func (p *RunPanel) refreshHeaderText() {
 	if r.Status == workrun.RunInterrupted && !last.IsZero() {
 		status = fmt.Sprintf(lang.X("run.interrupted_at", "interrupted at %s"), last.Local().Format("15:04:05"))
 	}
+	// A run that waits on a question is not broken off: it waits for the
+	// person, and the milliseconds its nodes worked say nothing then.
+	waiting := r.Status == workrun.RunInterrupted && p.OpenQuestion() != nil
+	if waiting {
+		status = qText(msgQStatus) // question.go
+	}
 	line := fmt.Sprintf("%s · %s · %s", name, shortID(r.ID), status)
-	if ran > 0 {
+	if ran > 0 && !waiting {
 		line += " (" + formatDuration(ran) + ")"
 	}
 	p.header.SetText(line)

@@ -72,3 +72,21 @@ func TestWords_CredentialsTitle(t *testing.T) {
 	}
 	SetupLanguage("en")
 }
+
+// TestWords_WaitingRunIsNotInterrupted: a run that waits for the person's
+// answer says "waiting for you" in the run panel's header, not
+// "interrupted at …" with the few milliseconds its nodes worked.
+func TestWords_WaitingRunIsNotInterrupted(t *testing.T) {
+	for _, lng := range []string{"en", "zh-Hans"} {
+		t.Run(lng, func(t *testing.T) {
+			test.NewTempApp(t)
+			SetupLanguage(lng)
+			t.Cleanup(func() { SetupLanguage("en") })
+			p, _ := askedPanel(t, workrun.Question{Round: 1, Kind: workrun.QuestionText, Message: "Which city?"}, workrun.RunInterrupted)
+			h := p.header.Text
+			if !strings.Contains(h, qText(msgQStatus)) || strings.Contains(h, StatusLabel(string(workrun.RunInterrupted))) {
+				t.Errorf("the header of a run waiting for an answer says %q, want %q and not %q", h, qText(msgQStatus), StatusLabel(string(workrun.RunInterrupted)))
+			}
+		})
+	}
+}
