@@ -96,6 +96,9 @@ func TestLayout_QuestionFormInView(t *testing.T) {
 				q := workrun.Question{Round: 1, Kind: workrun.QuestionForm, From: "Survey tool", Message: "Which region?",
 					Schema: json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","title":"Region"}},"required":["region"]}`)}
 				askInWindow(w, q)
+				if f := w.win.Canvas().Focused(); f == nil || f != w.panel.askView.first {
+					t.Errorf("the keyboard is in %T, not in the question's first input", f)
+				}
 				for _, name := range []string{qText(msgQAnswer), qText(msgQDecline), qText(msgQCancel)} {
 					if err := inView(w, buttonIn(t, w.panel.ask, name)); err != nil {
 						t.Errorf("%s: %v", name, err)

@@ -559,9 +559,11 @@ func (p *RunPanel) refreshQuestion(id string) {
 	p.ask.Show()
 	p.askChanged()
 	// The keyboard goes to the answer, unless the person is typing
-	// somewhere else.
+	// somewhere else. The canvas is found by the node list: the driver
+	// knows no canvas for p.ask until it has drawn it once, and p.ask is
+	// hidden while no question is open.
 	if app := fyne.CurrentApp(); app != nil && p.askView.first != nil {
-		if c := app.Driver().CanvasForObject(p.ask); c != nil {
+		if c := app.Driver().CanvasForObject(p.nodeList); c != nil {
 			if f := c.Focused(); !typingIn(f) || old != nil && old.owns(f) {
 				c.Focus(p.askView.first)
 			}
