@@ -540,7 +540,8 @@ func (in *Inspector) addField(n workrun.NodeSpec, f workrun.ConfigField, raw jso
 		} else if str != "" {
 			opts = []string{str}
 		}
-		none := ""
+		// The empty choice is named: a blank first entry read as broken.
+		none := noField()
 		if f.Value == workrun.ValueCredential {
 			none = noCredential()
 		}
@@ -960,3 +961,6 @@ func lines(s string) []string {
 	}
 	return out
 }
+
+// noField is an optional field picker's empty choice.
+func noField() string { return lang.X("insp.no_field", "(none: not kept)") }

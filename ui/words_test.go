@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"workrun/workrun"
 )
@@ -88,5 +89,28 @@ func TestWords_WaitingRunIsNotInterrupted(t *testing.T) {
 				t.Errorf("the header of a run waiting for an answer says %q, want %q and not %q", h, qText(msgQStatus), StatusLabel(string(workrun.RunInterrupted)))
 			}
 		})
+	}
+}
+
+// TestWords_OptionalFieldPickerSaysNone: an optional "into field" picker
+// names its empty choice ("(none: not kept)") instead of a blank first
+// entry, and picking it keeps no field.
+func TestWords_OptionalFieldPickerSaysNone(t *testing.T) {
+	w := newTestWindow(t, Deps{})
+	for _, kind := range []string{"remote_agent", "remote_mcp", "process"} {
+		w.newWorkflow()
+		id := w.doc.AddNode(kind, workrun.Position{X: 100, Y: 100})
+		w.doc.Select(id, false)
+		for key, o := range w.insp.widgets {
+			s, ok := o.(*widget.Select)
+			if !ok {
+				continue
+			}
+			for _, opt := range s.Options {
+				if strings.TrimSpace(opt) == "" {
+					t.Errorf("%s: the picker %s has a blank choice in %q", kind, key, s.Options)
+				}
+			}
+		}
 	}
 }
