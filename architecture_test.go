@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -18,7 +19,8 @@ import (
 // engine imports no other package of the project; the window sees only the
 // engine and its assets; node kinds reach persistence and secrets only
 // through the interfaces in their Deps, and share code only through
-// remotecall, which sees only the engine; the protocol clients import nothing
+// remotecall, which sees only the engine (OAuth sign-in uses remotecall's
+// origin, loopback and redaction rule too); the protocol clients import nothing
 // of the project but the SSE reader and the JSON-RPC errors they share; the CLI reaches the data
 // directory only through cli.Services. It asks `go list -deps`, so indirect imports count too.
 func TestImportArrows(t *testing.T) {
@@ -39,7 +41,7 @@ func TestImportArrows(t *testing.T) {
 		{pkgs: "./store", allowed: []string{"workrun/store", "workrun/workrun"}},
 		{pkgs: "./artifacts", allowed: []string{"workrun/artifacts", "workrun/workrun"}},
 		{pkgs: "./credentials", allowed: []string{"workrun/credentials", "workrun/workrun", "workrun/remotecall", "workrun/a2a", "workrun/mcp", "workrun/sse", "workrun/jsonrpc", "workrun/oauth"}},
-		{pkgs: "./oauth", allowed: []string{"workrun/oauth"}},
+		{pkgs: "./oauth", allowed: []string{"workrun/oauth", "workrun/remotecall", "workrun/workrun"}},
 		{pkgs: "./cli", forbid: []string{"workrun/store", "workrun/ui"}},
 	}
 	for _, r := range rules {
@@ -86,26 +88,18 @@ func projectDeps(t *testing.T, pattern string) []string {
 	return deps
 }
 
-// oneLayerExceptions are files allowed, for now, to hold a piece of the
-// origin rule or of putting a credential on a request outside remotecall,
-// each with its reason. Empty it, never grow it.
-var oneLayerExceptions = map[string]string{
-	// The OAuth token transport sits under remotecall.Transport
-	// (Binding.Wrap) and sets the token it renews; its origin parsing moves
-	// to remotecall.ParseOrigin (oauth owner, issue 21).
-	"oauth/transport.go": "sets the OAuth token under remotecall.Transport (Binding.Wrap)",
-	"oauth/discovery.go": "origin parsing moves to remotecall.ParseOrigin (oauth owner, issue 21)",
-}
-
-// TestOneRemoteLayer fails when the origin rule (loopback, host:port
-// joining) or a credential check (setting Authorization, a "Bearer "
-// header) is written outside remotecall, the one remote layer
-// (docs/ARCHITECTURE.md). Servers of our own that read a credential
-// (a2a/demoagent, mcp/demoserver, the tests' authorization server
-// oauth/oauthtest) and tests are not clients and are not scanned.
+// TestOneRemoteLayer fails when a piece of the origin rule (loopback,
+// host:port joining, an origin built by hand), putting a credential on a
+// request (setting Authorization, a "Bearer " header) or secret redaction
+// (the "[redacted]" marker) is written outside remotecall, the one remote
+// layer (docs/ARCHITECTURE.md). There is no exemption: servers of our own
+// that read a credential (a2a/demoagent, mcp/demoserver, the tests'
+// authorization server oauth/oauthtest) and tests are not clients and are
+// not scanned; every other package reaches the rule through remotecall.
 func TestOneRemoteLayer(t *testing.T) {
 	skipDir := map[string]bool{"remotecall": true, "third_party": true, "testdata": true, "a2a/demoagent": true, "mcp/demoserver": true, "oauth/oauthtest": true, "node_modules": true, "bin": true}
 	fset := token.NewFileSet()
+	scanned := 0
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -123,38 +117,100 @@ func TestOneRemoteLayer(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if _, ok := oneLayerExceptions[filepath.ToSlash(path)]; ok {
-			return nil
+		scanned++
+		for _, v := range oneLayerViolations(fset, f) {
+			t.Error(v)
 		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.SelectorExpr:
-				if n.Sel.Name == "IsLoopback" || n.Sel.Name == "JoinHostPort" {
-					t.Errorf("%s: %s is the origin rule; use remotecall (Origin, IsLoopbackHost)", fset.Position(n.Pos()), n.Sel.Name)
-				}
-			case *ast.BasicLit:
-				if v, err := strconv.Unquote(n.Value); err == nil && n.Kind == token.STRING {
-					switch {
-					case strings.EqualFold(v, "localhost"), strings.HasSuffix(strings.ToLower(v), ".localhost"):
-						t.Errorf("%s: %q is the loopback rule; use remotecall.IsLoopbackHost", fset.Position(n.Pos()), v)
-					case v == "Bearer ":
-						t.Errorf("%s: a bearer header is put on requests only by remotecall's Authorizer", fset.Position(n.Pos()))
-					}
-				}
-			case *ast.CallExpr:
-				sel, ok := n.Fun.(*ast.SelectorExpr)
-				if !ok || (sel.Sel.Name != "Set" && sel.Sel.Name != "Add") || len(n.Args) == 0 {
-					return true
-				}
-				if lit, ok := n.Args[0].(*ast.BasicLit); ok && strings.EqualFold(strings.Trim(lit.Value, "`\""), "Authorization") {
-					t.Errorf("%s: the Authorization header is set only by remotecall's Authorizer", fset.Position(n.Pos()))
-				}
-			}
-			return true
-		})
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if scanned < 50 {
+		t.Fatalf("scanned only %d files; the walk is broken", scanned)
+	}
+}
+
+// oneLayerViolations lists where f writes a piece of the one remote layer
+// itself instead of calling remotecall.
+func oneLayerViolations(fset *token.FileSet, f *ast.File) []string {
+	var out []string
+	bad := func(n ast.Node, format string, args ...any) {
+		out = append(out, fset.Position(n.Pos()).String()+": "+fmt.Sprintf(format, args...))
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			switch n.Sel.Name {
+			case "IsLoopback", "JoinHostPort", "SplitHostPort":
+				bad(n, "%s is the origin rule; use remotecall (Origin, IsLoopbackHost)", n.Sel.Name)
+			}
+		case *ast.BinaryExpr:
+			if n.Op == token.ADD && (isStringLit(n.X, "://") || isStringLit(n.Y, "://")) {
+				bad(n, `an origin built with "://" is the origin rule; use remotecall.ParseOrigin`)
+			}
+		case *ast.BasicLit:
+			if v, err := strconv.Unquote(n.Value); err == nil && n.Kind == token.STRING {
+				switch {
+				case strings.EqualFold(v, "localhost"), strings.HasSuffix(strings.ToLower(v), ".localhost"):
+					bad(n, "%q is the loopback rule; use remotecall.IsLoopbackHost", v)
+				case v == "Bearer ":
+					bad(n, "a bearer header is put on requests only by remotecall's Authorizer")
+				case strings.Contains(strings.ToLower(v), "[redacted]"):
+					bad(n, "secret redaction is remotecall's Redactor (remotecall.Redacted)")
+				}
+			}
+		case *ast.CallExpr:
+			sel, ok := n.Fun.(*ast.SelectorExpr)
+			if !ok || (sel.Sel.Name != "Set" && sel.Sel.Name != "Add") || len(n.Args) == 0 {
+				return true
+			}
+			if lit, ok := n.Args[0].(*ast.BasicLit); ok && strings.EqualFold(strings.Trim(lit.Value, "`\""), "Authorization") {
+				bad(n, "the Authorization header is set only by remotecall's Authorizer")
+			}
+		}
+		return true
+	})
+	return out
+}
+
+func isStringLit(e ast.Expr, want string) bool {
+	lit, ok := e.(*ast.BasicLit)
+	if !ok || lit.Kind != token.STRING {
+		return false
+	}
+	v, err := strconv.Unquote(lit.Value)
+	return err == nil && v == want
+}
+
+// TestOneRemoteLayer_Catches: each way of writing the rule a second time
+// is found, and calling remotecall is not.
+func TestOneRemoteLayer_Catches(t *testing.T) {
+	for _, c := range []struct {
+		name, body string
+		caught     bool
+	}{
+		{"net loopback", `func f(h string) bool { ip := net.ParseIP(h); return ip != nil && ip.IsLoopback() }`, true},
+		{"localhost literal", `func f(h string) bool { return strings.EqualFold(h, "localhost") }`, true},
+		{"dot localhost", `func f(h string) bool { return strings.HasSuffix(h, ".localhost") }`, true},
+		{"host port", `func f(h, p string) string { return net.JoinHostPort(h, p) }`, true},
+		{"split host port", `func f(a string) string { h, _, _ := net.SplitHostPort(a); return h }`, true},
+		{"origin by hand", `func f(u *url.URL) string { return strings.ToLower(u.Scheme) + "://" + u.Host }`, true},
+		{"redaction marker", `func f(s, sec string) string { return strings.ReplaceAll(s, sec, "[redacted]") }`, true},
+		{"replacer", `var r = strings.NewReplacer("tok", "[REDACTED]")`, true},
+		{"bearer", `func f(r *http.Request, tok string) { r.Header.Set("X", "Bearer "+tok) }`, true},
+		{"authorization", `func f(r *http.Request, tok string) { r.Header.Add("authorization", tok) }`, true},
+		{"remotecall origin", `func f(raw string) (string, error) { o, err := remotecall.ParseOrigin(raw); return o.String(), err }`, false},
+		{"remotecall loopback", `func f(h string) bool { return remotecall.IsLoopbackHost(h) }`, false},
+		{"remotecall redactor", `func f(s, sec string) string { return remotecall.NewRedactor(sec).String(s) }`, false},
+	} {
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, "snippet.go", "package p\n"+c.body, 0)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := len(oneLayerViolations(fset, f)) > 0; got != c.caught {
+			t.Errorf("%s: caught %v, want %v", c.name, got, c.caught)
+		}
 	}
 }

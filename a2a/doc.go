@@ -1,5 +1,6 @@
 // Package a2a is Workrun's own A2A 1.0 JSON-RPC client (docs/remote-agent.md R3, R4, R7,
-// R14–R16). It imports nothing else of the project.
+// R14–R16). It imports nothing else of the project but the SSE reader (sse)
+// and the JSON-RPC errors it shares with the MCP client (jsonrpc).
 //
 // Discovery. Discover reads the Agent Card (a base URL goes through
 // /.well-known/agent-card.json), picks the card's first JSONRPC interface of
@@ -41,16 +42,16 @@
 // pipe with a precomputed Content-Length, so a 20 MiB send never holds the
 // encoded request in memory.
 //
-// Credentials. A bearer token or API key is bound to one origin
-// (scheme://host:port). It is sent only there, never on a redirect to another
-// origin (the request is refused: Go keeps custom headers across hosts), and a
-// card whose interface lives on another origin is refused with
-// ErrCrossOriginCredential. Over plain http a credential is refused unless the
-// host is loopback (ErrInsecureCredential). The card fetch carries no
-// credential. Secrets never appear in error messages: the client puts none
-// there, and one an agent echoes back (WWW-Authenticate, an error body, a
-// JSON-RPC error message) is replaced by Redacted in every error it returns
-// (RedactSecret).
+// Credentials. The client holds no credential, origin or redaction code: it
+// sends every request through Options.HTTPClient, and in the product that
+// client's transport is remotecall.Transport, which binds the credential to
+// one origin (scheme://host:port), refuses a redirect or a card interface on
+// another origin (remotecall.ErrOtherOrigin), refuses a credential over plain
+// http to a host that is not loopback (remotecall.ErrInsecureCredential) and
+// replaces every secret an agent echoes back (WWW-Authenticate, an error
+// body, a JSON-RPC error message) before this package reads it. The card
+// fetch (Options.CardHTTPClient) carries no credential; URLs in error texts
+// go through url.URL.Redacted, which drops a password.
 //
 // Connection test. CheckAccess reads a task id that cannot exist: an A2A
 // answer proves discovery and authentication without submitting work

@@ -6,11 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
+
+	"workrun/remotecall"
 )
 
 // Caps on what an authorization or resource server may send back. A reply
@@ -234,6 +235,14 @@ func checkServerMetadata(m ServerMetadata, from, issuer string) error {
 	return nil
 }
 
+// authority is scheme://host as u spells it, the prefix of a well-known URL
+// and of an issuer identifier, which keep the server's own spelling (an
+// issuer is compared as a string, RFC 8414 §3.3). It is not an origin: where
+// two URLs must be on the same origin, remotecall.Origin compares them.
+func authority(u *url.URL) string {
+	return (&url.URL{Scheme: u.Scheme, Host: u.Host}).String()
+}
+
 // prmURLs lists where to look for Protected Resource Metadata, in order.
 func prmURLs(ru *url.URL, fromChallenge string) []string {
 	var out []string
@@ -242,7 +251,7 @@ func prmURLs(ru *url.URL, fromChallenge string) []string {
 			out = append(out, cu.String())
 		}
 	}
-	base := ru.Scheme + "://" + ru.Host
+	base := authority(ru)
 	if p := strings.TrimSuffix(ru.EscapedPath(), "/"); p != "" {
 		out = append(out, base+"/.well-known/oauth-protected-resource"+p)
 	}
@@ -253,7 +262,7 @@ func prmURLs(ru *url.URL, fromChallenge string) []string {
 // RFC 8414 §3.1 inserts the well-known segment before the issuer's path;
 // OpenID Connect Discovery inserts it (the form servers use) or appends it.
 func asMetadataURLs(iu *url.URL) []string {
-	base := iu.Scheme + "://" + iu.Host
+	base := authority(iu)
 	p := strings.TrimSuffix(iu.EscapedPath(), "/")
 	if p == "" {
 		return []string{base + "/.well-known/oauth-authorization-server", base + "/.well-known/openid-configuration"}
@@ -283,7 +292,8 @@ func resourceAllowed(resource string, ru *url.URL) bool {
 	if err != nil || r.Fragment != "" {
 		return false
 	}
-	if !strings.EqualFold(r.Scheme, ru.Scheme) || !strings.EqualFold(hostPort(r), hostPort(ru)) {
+	ro, err := remotecall.OriginOf(r)
+	if err != nil || !ro.Matches(ru) {
 		return false
 	}
 	rp := strings.TrimSuffix(r.EscapedPath(), "/") + "/"
@@ -291,40 +301,19 @@ func resourceAllowed(resource string, ru *url.URL) bool {
 	return strings.HasPrefix(up, rp)
 }
 
-func hostPort(u *url.URL) string {
-	port := u.Port()
-	if port == "" {
-		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
-	}
-	return net.JoinHostPort(strings.ToLower(u.Hostname()), port)
-}
-
 // CheckServerURL refuses a URL that is not https, except http to a loopback
-// host (a local test server), with ErrInsecure.
+// host (a local test server), with ErrInsecure. Origin and loopback are
+// remotecall's rule (an address in 127.0.0.0/8 or ::1, localhost and
+// *.localhost), the same one a run's transport applies.
 func CheckServerURL(raw string) error {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return fmt.Errorf("%w: %q", ErrBadURL, clip(raw))
+	o, err := remotecall.ParseOrigin(raw)
+	if err != nil {
+		return fmt.Errorf("%w: %q: %w", ErrBadURL, clip(raw), err)
 	}
-	switch strings.ToLower(u.Scheme) {
-	case "https":
-		return nil
-	case "http":
-		if IsLoopback(u.Hostname()) {
-			return nil
-		}
-		return fmt.Errorf("%w: %s uses plain http", ErrInsecure, u.Host)
+	if o.Scheme() == "http" && !o.Loopback() {
+		return fmt.Errorf("%w: %s uses plain http", ErrInsecure, o)
 	}
-	return fmt.Errorf("%w: %q", ErrBadURL, clip(raw))
-}
-
-// IsLoopback reports whether host is localhost or a loopback address.
-func IsLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return nil
 }
 
 func clip(s string) string {

@@ -1,8 +1,11 @@
 // Package oauth signs Workrun in to protected MCP servers and A2A agents
 // with OAuth 2.1 (docs/oauth.md) and keeps the tokens usable during runs.
-// It imports nothing else of the project: package credentials keeps what it
-// produces (a Grant) in the OS keyring, and the protocol clients take its
-// Transport as their HTTP transport.
+// Of the project it imports only remotecall, whose origin, loopback and
+// redaction rule it uses (ParseOrigin, IsLoopbackHost through Origin, the
+// Redactor, the bearer header of StaticAuth), so sign-in and a run agree on
+// what an origin is: package credentials keeps what it produces (a Grant)
+// in the OS keyring, and the protocol clients take its Transport as their
+// HTTP transport.
 //
 // What comes from golang.org/x/oauth2: the authorization URL, the PKCE
 // verifier and S256 challenge (GenerateVerifier, S256ChallengeOption), the
@@ -19,7 +22,8 @@
 //     Discovery's two forms); its issuer must equal the identifier exactly,
 //     no normalisation. Every document is size- and time-capped
 //     (MaxMetadataBytes, MaxReplyTime), and a server on plain http is
-//     refused unless it is loopback (CheckServerURL).
+//     refused unless it is loopback (CheckServerURL, remotecall's rule:
+//     127.0.0.0/8, ::1, localhost and *.localhost).
 //   - The WWW-Authenticate Bearer challenge parser (ParseChallenge).
 //   - Client choice in the specification's order (ChooseClient): a
 //     pre-registered client id, a Client ID Metadata Document where the
@@ -47,5 +51,6 @@
 //     403 insufficient_scope, at most DefaultMaxSignIns times.
 //
 // Error texts never carry a token or secret: OAuth error replies are
-// reduced to their error code and description.
+// reduced to their error code and description, and a secret the server
+// echoes there is replaced by remotecall's Redactor.
 package oauth

@@ -4,12 +4,13 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
 	"slices"
 	"strings"
 	"time"
 
 	"golang.org/x/oauth2"
+
+	"workrun/remotecall"
 )
 
 // Grant flows.
@@ -165,13 +166,14 @@ func SelectScopes(d *Discovery, ch Challenge, extra []string) []string {
 	return s
 }
 
-// originOf is scheme://host:port with the default port made explicit.
+// originOf is raw's origin as remotecall normalises it (the one origin
+// rule): scheme://host:port, the default port explicit.
 func originOf(raw string) (string, error) {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return "", fmt.Errorf("%w: %q", ErrBadURL, clip(raw))
+	o, err := remotecall.ParseOrigin(raw)
+	if err != nil {
+		return "", fmt.Errorf("%w: %q: %w", ErrBadURL, clip(raw), err)
 	}
-	return strings.ToLower(u.Scheme) + "://" + hostPort(u), nil
+	return o.String(), nil
 }
 
 // newGrant starts a grant for d with client c.

@@ -105,7 +105,7 @@ func issuerOfMetadataURL(raw string, openID bool) (string, error) {
 	if err := CheckServerURL(raw); err != nil {
 		return "", err
 	}
-	origin := u.Scheme + "://" + u.Host
+	origin := authority(u)
 	const rfc8414, oidc = "/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"
 	switch {
 	case strings.HasSuffix(u.Path, oidc):

@@ -8,11 +8,12 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"strings"
 	"time"
 
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/clientcredentials"
+
+	"workrun/remotecall"
 )
 
 // DefaultSignInTimeout is how long a sign-in waits for the browser.
@@ -260,16 +261,8 @@ func tokenError(err error, secrets ...string) error {
 	return err
 }
 
-// minSecretLen: shorter "secrets" are not replaced (they would garble the
-// text and protect nothing).
-const minSecretLen = 4
-
-// withoutSecrets replaces every secret in s.
+// withoutSecrets replaces every secret in s with remotecall's Redactor,
+// the one redaction rule (a JSON-escaped echo is caught too).
 func withoutSecrets(s string, secrets []string) string {
-	for _, sec := range secrets {
-		if len(sec) >= minSecretLen {
-			s = strings.ReplaceAll(s, sec, "[redacted]")
-		}
-	}
-	return s
+	return remotecall.NewRedactor(secrets...).String(s)
 }

@@ -8,6 +8,8 @@ import (
 	"io"
 	"net/http"
 	"sync"
+
+	"workrun/remotecall"
 )
 
 // DefaultMaxSignIns bounds the sign-ins one interactive transport runs
@@ -96,7 +98,15 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 				}
 				continue
 			}
-			r.Header.Set("Authorization", "Bearer "+tok)
+			// remotecall's static bearer puts it on, the one place a
+			// bearer header is written.
+			auth, err := remotecall.NewStaticAuth(remotecall.Credential{Kind: remotecall.CredentialBearer, Secret: tok})
+			if err != nil {
+				return nil, fmt.Errorf("oauth: the token cannot go on a request: %w", err)
+			}
+			if err := auth.Authorize(r); err != nil {
+				return nil, err
+			}
 			sent = tok
 		}
 		resp, err := t.base().RoundTrip(r)

@@ -85,8 +85,8 @@ session() {
 	report "$work/acceptance.log" "$toolapp_interop_test" "Tool App over stdio (@modelcontextprotocol/server-everything and server-filesystem 2026.8.31)" || status=1
 	report "$work/acceptance.log" "$keyring_test" "keyring round trip (real Secret Service)" || status=1
 	report "$work/acceptance.log" "$oauth_conformance_test" "MCP conformance suite, client-credentials extension scenarios (workrun credential login, real keyring)" || status=1
-	report "$work/acceptance.log" "$mcp_conformance_test" "MCP conformance suite, client scenarios of 2025-11-25 and 2026-07-28 (workrun mcp-conformance-client)" || status=1
-	grep -E 'MCP conformance, client scenarios required by' "$work/acceptance.log" | sed 's/^ *main_mcpconformance_test.go:[0-9]*: //' || true
+	report "$work/acceptance.log" "$mcp_conformance_test" "MCP conformance suite, every client scenario 2025-11-25 and 2026-07-28 list, scored and unscored (workrun run, check-mcp, credential login; no revision given)" || status=1
+	grep -E 'MCP conformance, client scenarios required by|conformance client [0-9-]+ [^ ]+: [0-9]+/[0-9]+ checks passed' "$work/acceptance.log" | sed 's/^ *main_mcpconformance_test.go:[0-9]*: //' || true
 	report "$work/acceptance.log" "$mcp_server_conformance_test" "MCP conformance suite, server scenarios, against the demo server (2026-07-28 with the Tasks extension, 2025-11-25)" || status=1
 	grep -o 'conformance server [0-9-]*: .* checks)' "$work/acceptance.log" || true
 	return $status

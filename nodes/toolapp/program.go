@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 	"time"
 
 	"workrun/mcp"
@@ -26,34 +25,26 @@ type program struct {
 }
 
 // redactor hides the secret_env values in whatever the program says
-// (stderr, results, errors): a server may echo its environment.
-type redactor struct{ r *strings.Replacer }
+// (stderr, results, errors): a server may echo its environment. It is
+// remotecall's Redactor, the one redaction rule; the zero redactor hides
+// nothing.
+type redactor struct{ r *remotecall.Redactor }
 
-func (r redactor) string(s string) string {
-	if r.r == nil {
-		return s
-	}
-	return r.r.Replace(s)
-}
+func (r redactor) string(s string) string { return r.r.String(s) }
 
 // secrets resolves secret_env: variable → secret.
 func (s *step) secrets(ctx context.Context) (map[string]string, redactor, error) {
 	out := map[string]string{}
-	var pairs []string
+	red := remotecall.NewRedactor()
 	for _, name := range slices.Sorted(maps.Keys(s.cfg.SecretEnv)) {
 		cred, err := remotecall.NamedCredential(ctx, s.kind.deps.Credentials, s.cfg.SecretEnv[name])
 		if err != nil {
 			return nil, redactor{}, fmt.Errorf("secret_env %s: %w", name, err)
 		}
 		out[name] = cred.Secret
-		if len(cred.Secret) >= 4 {
-			pairs = append(pairs, cred.Secret, "[redacted]")
-		}
+		red.Add(cred.Secret)
 	}
-	if len(pairs) == 0 {
-		return out, redactor{}, nil
-	}
-	return out, redactor{strings.NewReplacer(pairs...)}, nil
+	return out, redactor{red}, nil
 }
 
 // start starts the tool program with the node's command, env and cwd (its
