@@ -212,6 +212,18 @@ func (s *Service) Get(ctx context.Context, caller, id string) (Task, error) {
 	return s.task(ctx, st)
 }
 
+// ByKey reads the task the caller started with key (ErrTaskNotFound if none).
+func (s *Service) ByKey(ctx context.Context, caller, key string) (Task, error) {
+	st, err := s.store.ServedTaskByKey(ctx, caller, key)
+	if errors.Is(err, workrun.ErrNotFound) {
+		return Task{}, ErrTaskNotFound
+	}
+	if err != nil {
+		return Task{}, fmt.Errorf("get task: %w", err)
+	}
+	return s.task(ctx, st)
+}
+
 // ListFilter selects the caller's tasks.
 type ListFilter struct {
 	Publication string
