@@ -106,23 +106,12 @@ func (s *Store) ServedTasks(ctx context.Context, f workrun.ServedTaskFilter) ([]
 	return out, rows.Err()
 }
 
-// ServeToken is a caller's token as stored: its label and the SHA-256 of
-// its secret (hex), never the secret.
-type ServeToken struct {
-	Label     string
-	Hash      string
-	CreatedAt int64 // unix nanoseconds
-}
-
-// ErrTokenExists: a token with that label is already saved.
-var ErrTokenExists = errors.New("a token with this label exists")
-
 // SaveServeToken saves a new token's label and hash.
 func (s *Store) SaveServeToken(ctx context.Context, label, hash string) error {
 	_, err := s.exec(ctx, `INSERT INTO serve_tokens (label, hash, created_at) VALUES (?,?,?)`, label, hash, unixNano(s.now()))
 	if err != nil {
 		if strings.Contains(err.Error(), "UNIQUE") {
-			return fmt.Errorf("save token %s: %w", label, ErrTokenExists)
+			return fmt.Errorf("save token %s: %w", label, workrun.ErrTokenExists)
 		}
 		return fmt.Errorf("save token %s: %w", label, err)
 	}
@@ -130,18 +119,20 @@ func (s *Store) SaveServeToken(ctx context.Context, label, hash string) error {
 }
 
 // ServeTokens lists the saved tokens by label.
-func (s *Store) ServeTokens(ctx context.Context) ([]ServeToken, error) {
+func (s *Store) ServeTokens(ctx context.Context) ([]workrun.ServeToken, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT label, hash, created_at FROM serve_tokens ORDER BY label`)
 	if err != nil {
 		return nil, fmt.Errorf("list tokens: %w", err)
 	}
 	defer rows.Close()
-	var out []ServeToken
+	var out []workrun.ServeToken
 	for rows.Next() {
-		var t ServeToken
-		if err := rows.Scan(&t.Label, &t.Hash, &t.CreatedAt); err != nil {
+		var t workrun.ServeToken
+		var created int64
+		if err := rows.Scan(&t.Label, &t.Hash, &created); err != nil {
 			return nil, fmt.Errorf("list tokens: %w", err)
 		}
+		t.CreatedAt = fromNano(created)
 		out = append(out, t)
 	}
 	return out, rows.Err()

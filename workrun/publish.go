@@ -2,8 +2,20 @@ package workrun
 
 import (
 	"context"
+	"errors"
 	"time"
 )
+
+// ErrTokenExists: a serve token with that label is already saved.
+var ErrTokenExists = errors.New("a token with this label exists")
+
+// ServeToken is a caller's bearer token as stored: its label and the
+// SHA-256 of its secret (hex), never the secret (docs/serve.md S11).
+type ServeToken struct {
+	Label     string    `json:"label"`
+	Hash      string    `json:"hash"`
+	CreatedAt time.Time `json:"created_at"`
+}
 
 // Publish is a workflow's publish settings: what a caller of the served
 // workflow sees and fills (docs/serve.md, docs/workflow-format.md#publish).
