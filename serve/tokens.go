@@ -78,7 +78,9 @@ func (t *Tokens) Create(ctx context.Context, label string) (string, error) {
 }
 
 // List returns the tokens' labels and hashes.
-func (t *Tokens) List(ctx context.Context) ([]workrun.ServeToken, error) { return t.Store.ServeTokens(ctx) }
+func (t *Tokens) List(ctx context.Context) ([]workrun.ServeToken, error) {
+	return t.Store.ServeTokens(ctx)
+}
 
 // Revoke deletes label's token; a caller using it is refused from then on.
 func (t *Tokens) Revoke(ctx context.Context, label string) error {
