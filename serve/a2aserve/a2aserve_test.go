@@ -52,7 +52,7 @@ func (t tokens) Caller(_ context.Context, tok string) (string, bool) {
 	return l, ok
 }
 
-func newServer(t *testing.T, auth a2aserve.Authenticator) *httptest.Server {
+func newServer(t testing.TB, auth a2aserve.Authenticator) *httptest.Server {
 	t.Helper()
 	_, st, arts := storetest.Open(t, "")
 	eng := workrun.NewEngine(st, arts, start.Kind{}, set.Kind{}, output.Kind{}, humanreview.Kind{}, process.Kind{})
