@@ -29,6 +29,7 @@ import (
 	"workrun/nodes/start"
 	"workrun/nodes/toolapp"
 	"workrun/remotecall"
+	"workrun/serve"
 	"workrun/store"
 	"workrun/ui"
 	"workrun/workrun"
@@ -97,6 +98,7 @@ func openServices(ctx context.Context, dataDir string) (*cli.Services, error) {
 	return &cli.Services{
 		DataDir: dataDir, Runs: p.store, Workflows: p.store, Artifacts: p.artifacts, Engine: p.engine,
 		RemoteCalls: p.store, RunArtifacts: p.store, ArtifactGC: p.artifacts, Credentials: p.creds, OAuth: p.creds,
+		Served: p.store, ServeTokens: &serve.Tokens{Store: p.store, Keyring: credentials.OSKeyring{}},
 		Close: p.store.Close,
 	}, nil
 }

@@ -6,6 +6,7 @@ import (
 	"workrun/artifacts"
 	"workrun/credentials"
 	"workrun/remotecall"
+	"workrun/serve"
 	"workrun/workrun"
 )
 
@@ -34,6 +35,10 @@ type Services struct {
 	// OAuth signs in and keeps OAuth credentials (`credential login`,
 	// credential_oauth.go); nil in a build without it.
 	OAuth OAuthCredentials
+	// Served reads the tasks of served workflows (`serve`); *store.Store.
+	Served serve.Store
+	// ServeTokens is the book of callers' bearer tokens (`serve token`).
+	ServeTokens *serve.Tokens
 	// Close releases everything (flushes batched progress lines, closes SQLite).
 	Close func() error
 }

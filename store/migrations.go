@@ -160,6 +160,25 @@ var migrations = []string{
 	ALTER TABLE decisions ADD COLUMN content TEXT NOT NULL DEFAULT '';
 	ALTER TABLE decisions ADD COLUMN secret INTEGER NOT NULL DEFAULT 0;
 	ALTER TABLE decisions ADD COLUMN withheld INTEGER NOT NULL DEFAULT 0;`,
+	// served: tasks of served workflows (one per caller and idempotency
+	// key, written with their run) and callers' token hashes (docs/serve.md).
+	`CREATE TABLE served_tasks (
+		id          TEXT PRIMARY KEY,
+		caller      TEXT NOT NULL,
+		idem_key    TEXT NOT NULL,
+		publication TEXT NOT NULL,
+		context_id  TEXT NOT NULL,
+		run_id      TEXT NOT NULL UNIQUE,
+		message     BLOB,
+		created_at  INTEGER NOT NULL
+	);
+	CREATE UNIQUE INDEX served_tasks_key ON served_tasks(caller, idem_key);
+	CREATE INDEX served_tasks_caller ON served_tasks(caller, created_at);
+	CREATE TABLE serve_tokens (
+		label      TEXT PRIMARY KEY,
+		hash       TEXT NOT NULL UNIQUE,
+		created_at INTEGER NOT NULL
+	);`,
 }
 
 // schemaVersion is the schema version this build writes.

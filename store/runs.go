@@ -25,11 +25,22 @@ func (s *Store) CreateRun(ctx context.Context, r workrun.Run) error {
 	if err != nil {
 		return fmt.Errorf("create run %s: %w", r.ID, err)
 	}
-	_, err = s.exec(ctx, `INSERT INTO runs (id, workflow_id, workflow_name,
+	task, served := workrun.ServedTaskFrom(ctx)
+	err = s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if served {
+			// The task first: its unique key refuses a second run for
+			// the same caller and key (docs/serve.md S2).
+			if err := insertServedTask(ctx, tx, task, r.ID); err != nil {
+				return err
+			}
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO runs (id, workflow_id, workflow_name,
 		workflow, inputs, state, status, interruption, reason, failed_node, created_at, ended_at, owner, pinned_from)
 		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
-		r.ID, r.WorkflowID, r.WorkflowName, wf, inputs, state, string(r.Status),
-		string(r.Interruption), r.Reason, r.FailedNode, unixNano(r.CreatedAt), unixNano(r.EndedAt), s.owner.id, r.PinnedFrom)
+			r.ID, r.WorkflowID, r.WorkflowName, wf, inputs, state, string(r.Status),
+			string(r.Interruption), r.Reason, r.FailedNode, unixNano(r.CreatedAt), unixNano(r.EndedAt), s.owner.id, r.PinnedFrom)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("create run %s: %w", r.ID, err)
 	}

@@ -26,6 +26,9 @@ type Workflow struct {
 	State map[string]FieldType `json:"state"`
 	Nodes []NodeSpec           `json:"nodes"`
 	Edges []Edge               `json:"edges"`
+	// Publish, when set, makes the workflow callable as an agent by
+	// `workrun serve` (docs/serve.md; docs/workflow-format.md#publish).
+	Publish *Publish `json:"publish,omitempty"`
 }
 
 // NodeSpec is one node of a workflow as saved in its file.

@@ -1,0 +1,287 @@
+package cli
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"workrun/remotecall"
+	"workrun/serve"
+	"workrun/serve/a2aserve"
+	"workrun/workrun"
+)
+
+func init() {
+	register(&Command{
+		Name:    "serve",
+		Args:    "[--addr HOST:PORT] [--tls-cert FILE --tls-key FILE] [--lang en|zh] [FLOW.json ...] | serve token create LABEL | list | revoke LABEL",
+		Summary: "serve workflows as A2A agents (the files given, or every workflow published in the window); prints `a2a URL` per workflow, then `ready`",
+		Run:     serveCommand,
+	})
+}
+
+// DefaultServeAddr is where `workrun serve` listens without --addr: the
+// loopback interface, a free port.
+const DefaultServeAddr = "127.0.0.1:0"
+
+func serveCommand(ctx context.Context, env *Env, args []string) int {
+	if len(args) > 0 && args[0] == "token" {
+		return serveTokenCommand(ctx, env, args[1:])
+	}
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	addr := fs.String("addr", DefaultServeAddr, "")
+	certFile := fs.String("tls-cert", "", "")
+	keyFile := fs.String("tls-key", "", "")
+	langFlag := fs.String("lang", "", "")
+	files, err := parseInterleaved(fs, args)
+	if err != nil {
+		return usageError(env, "serve: "+err.Error())
+	}
+	lang, err := readerLanguage(env, *langFlag)
+	if err != nil {
+		return usageError(env, "serve: "+err.Error())
+	}
+	say := func(id serveMsg, a ...any) string { return serveTexts.In(lang, id, a...) }
+	if (*certFile == "") != (*keyFile == "") {
+		return usageError(env, say(msgServeTLSPair))
+	}
+	host, _, err := net.SplitHostPort(*addr)
+	if err != nil {
+		return usageError(env, "serve: --addr: "+err.Error())
+	}
+	svc, code := env.open(ctx)
+	if svc == nil {
+		return code
+	}
+	defer closeServices(env, svc)
+	if svc.Engine == nil || svc.Served == nil || svc.ServeTokens == nil {
+		fmt.Fprintln(env.Stderr, "workrun: this build cannot serve workflows")
+		return ExitFailed
+	}
+	pubs, err := publications(ctx, svc, files, lang)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(err.Error(), "  "))
+		return ExitUsage
+	}
+	if len(pubs) == 0 {
+		fmt.Fprintf(env.Stderr, "workrun: %s\n", say(msgServeNoFlows))
+		return ExitUsage
+	}
+	toks, err := svc.ServeTokens.List(ctx)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(err.Error(), "  "))
+		return ExitFailed
+	}
+	// S12: another machine is served only over TLS and with tokens.
+	if !remotecall.IsLoopbackHost(host) && (*certFile == "" || len(toks) == 0) {
+		fmt.Fprintf(env.Stderr, "workrun: %s\n", say(msgServeNonLoopback, termLine(*addr)))
+		return ExitUsage
+	}
+	var tlsConf *tls.Config
+	if *certFile != "" {
+		cert, err := tls.LoadX509KeyPair(*certFile, *keyFile)
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "workrun: serve: TLS: %s\n", termText(err.Error(), "  "))
+			return ExitUsage
+		}
+		tlsConf = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	}
+	core, err := serve.New(svc.Engine, svc.Served, pubs)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(err.Error(), "  "))
+		return ExitUsage
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "workrun: serve: %s\n", termText(err.Error(), "  "))
+		return ExitFailed
+	}
+	scheme := "http"
+	if tlsConf != nil {
+		scheme = "https"
+		ln = tls.NewListener(ln, tlsConf)
+	}
+	base := scheme + "://" + ln.Addr().String()
+	opts := a2aserve.Options{BaseURL: base, Artifacts: svc.Artifacts, Version: "workrun",
+		Logger: slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}
+	if len(toks) > 0 {
+		opts.Tokens = svc.ServeTokens
+		fmt.Fprintln(env.Stderr, say(msgServeTokensOn, len(toks)))
+	} else {
+		fmt.Fprintln(env.Stderr, say(msgServeTokensOff))
+	}
+	front := a2aserve.New(core, opts)
+	srv := &http.Server{Handler: front.Handler(), ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+
+	// S3: the runs a previous process left unfinished go on, as `workrun resume`.
+	resumed, err := core.ResumeUnfinished(ctx)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(err.Error(), "  "))
+	}
+	if len(resumed) > 0 {
+		fmt.Fprintln(env.Stderr, say(msgServeResumed, len(resumed)))
+	}
+	for _, p := range pubs {
+		fmt.Fprintf(env.Stdout, "a2a %s\n", front.URL(p.ID))
+	}
+	fmt.Fprintln(env.Stdout, "ready")
+
+	sigCtx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	select {
+	case <-sigCtx.Done():
+		fmt.Fprintln(env.Stderr, say(msgServeStopping, "signal"))
+	case err := <-served:
+		fmt.Fprintf(env.Stderr, "workrun: serve: %s\n", termText(err.Error(), "  "))
+		return ExitFailed
+	}
+	// S8: exit never cancels. Streams are closed, then the engine closes
+	// its runs as interrupted by exit; the next start resumes them.
+	shutCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutCtx); err != nil {
+		srv.Close() //nolint:errcheck // streams cut: their callers resubscribe
+	}
+	if err := svc.Engine.Close(context.WithoutCancel(ctx)); err != nil {
+		fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(err.Error(), "  "))
+		return ExitFailed
+	}
+	return ExitOK
+}
+
+// publications reads the files given, or every published saved workflow.
+func publications(ctx context.Context, svc *Services, files []string, lang string) ([]serve.Publication, error) {
+	var pubs []serve.Publication
+	add := func(id, workflowID string, wf workrun.Workflow, where string) error {
+		if probs := svc.Engine.Validate(wf); len(probs) > 0 {
+			var lines []string
+			for _, p := range probs {
+				lines = append(lines, "  "+p.StringIn(lang))
+			}
+			return fmt.Errorf("%s is not a valid workflow:\n%s", where, strings.Join(lines, "\n"))
+		}
+		p, err := serve.NewPublication(id, workflowID, wf)
+		if err != nil {
+			return err
+		}
+		pubs = append(pubs, p)
+		return nil
+	}
+	for _, f := range files {
+		wf, err := readWorkflow(f)
+		if err != nil {
+			return nil, err
+		}
+		name := wf.Name
+		if wf.Publish != nil && wf.Publish.Name != "" {
+			name = wf.Publish.Name
+		}
+		if name == "" {
+			name = strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))
+		}
+		if err := add(serve.Slug(name), "", wf, f); err != nil {
+			return nil, err
+		}
+	}
+	if len(files) > 0 || svc.Workflows == nil {
+		return pubs, nil
+	}
+	recs, err := svc.Workflows.ListWorkflows(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range recs {
+		if r.Workflow.Publish == nil {
+			continue
+		}
+		name := r.Workflow.Publish.Name
+		if name == "" {
+			name = r.Workflow.Name
+		}
+		if err := add(serve.Slug(name), r.ID, r.Workflow, r.Workflow.Name); err != nil {
+			return nil, err
+		}
+	}
+	return pubs, nil
+}
+
+func serveTokenCommand(ctx context.Context, env *Env, args []string) int {
+	fs := flag.NewFlagSet("serve token", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	langFlag := fs.String("lang", "", "")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return usageError(env, "serve token: "+err.Error())
+	}
+	lang, err := readerLanguage(env, *langFlag)
+	if err != nil {
+		return usageError(env, "serve token: "+err.Error())
+	}
+	say := func(id serveMsg, a ...any) string { return serveTexts.In(lang, id, a...) }
+	if len(pos) == 0 {
+		return usageError(env, "serve token needs create LABEL, list or revoke LABEL")
+	}
+	want := map[string]int{"create": 2, "list": 1, "revoke": 2}
+	if n, ok := want[pos[0]]; !ok || len(pos) != n {
+		return usageError(env, "serve token needs create LABEL, list or revoke LABEL")
+	}
+	svc, code := env.open(ctx)
+	if svc == nil {
+		return code
+	}
+	defer closeServices(env, svc)
+	if svc.ServeTokens == nil {
+		fmt.Fprintln(env.Stderr, "workrun: "+say(msgServeNoKeyring))
+		return ExitFailed
+	}
+	switch pos[0] {
+	case "create":
+		secret, err := svc.ServeTokens.Create(ctx, pos[1])
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(err.Error(), "  "))
+			if errors.Is(err, serve.ErrBadLabel) || errors.Is(err, workrun.ErrTokenExists) {
+				return ExitUsage
+			}
+			return ExitFailed
+		}
+		fmt.Fprintln(env.Stderr, say(msgServeTokenCreated, termLine(pos[1])))
+		fmt.Fprintln(env.Stdout, secret)
+	case "list":
+		toks, err := svc.ServeTokens.List(ctx)
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(err.Error(), "  "))
+			return ExitFailed
+		}
+		if len(toks) == 0 {
+			fmt.Fprintln(env.Stdout, say(msgServeTokenNone))
+		}
+		for _, t := range toks {
+			fmt.Fprintf(env.Stdout, "%s\t%s\tsha256:%s…\n", termLine(t.Label), t.CreatedAt.Local().Format(time.DateTime), t.Hash[:12])
+		}
+	case "revoke":
+		if err := svc.ServeTokens.Revoke(ctx, pos[1]); err != nil {
+			fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(err.Error(), "  "))
+			if errors.Is(err, workrun.ErrNotFound) {
+				return ExitUsage
+			}
+			return ExitFailed
+		}
+		fmt.Fprintln(env.Stdout, say(msgServeTokenRevoked, termLine(pos[1])))
+	}
+	return ExitOK
+}
