@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -58,7 +59,7 @@ func serveCommand(ctx context.Context, env *Env, args []string) int {
 	if (*certFile == "") != (*keyFile == "") {
 		return usageError(env, say(msgServeTLSPair))
 	}
-	host, _, err := net.SplitHostPort(*addr)
+	loopback, err := remotecall.ListenAddrLoopback(*addr)
 	if err != nil {
 		return usageError(env, "serve: --addr: "+err.Error())
 	}
@@ -86,7 +87,7 @@ func serveCommand(ctx context.Context, env *Env, args []string) int {
 		return ExitFailed
 	}
 	// S12: another machine is served only over TLS and with tokens.
-	if !remotecall.IsLoopbackHost(host) && (*certFile == "" || len(toks) == 0) {
+	if !loopback && (*certFile == "" || len(toks) == 0) {
 		fmt.Fprintf(env.Stderr, "workrun: %s\n", say(msgServeNonLoopback, termLine(*addr)))
 		return ExitUsage
 	}
@@ -114,7 +115,7 @@ func serveCommand(ctx context.Context, env *Env, args []string) int {
 		scheme = "https"
 		ln = tls.NewListener(ln, tlsConf)
 	}
-	base := scheme + "://" + ln.Addr().String()
+	base := (&url.URL{Scheme: scheme, Host: ln.Addr().String()}).String()
 	opts := a2aserve.Options{BaseURL: base, Artifacts: svc.Artifacts, Version: "workrun",
 		Logger: slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}
 	if len(toks) > 0 {

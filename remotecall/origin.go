@@ -2,6 +2,7 @@ package remotecall
 
 import (
 	"errors"
+	"fmt"
 	"net"
 	"net/url"
 	"strconv"
@@ -137,6 +138,19 @@ func IsLoopbackHost(host string) bool {
 	}
 	ip := net.ParseIP(h)
 	return ip != nil && ip.IsLoopback()
+}
+
+// ListenAddrLoopback reports whether a listen address (HOST:PORT, as
+// net.Listen takes it) binds only this machine's loopback interface. An
+// empty host binds every interface, so it is not loopback. The serving side
+// uses it for its rule that a non-loopback listener needs TLS and tokens
+// (docs/serve.md).
+func ListenAddrLoopback(addr string) (bool, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false, fmt.Errorf("listen address %q: %w", addr, err)
+	}
+	return host != "" && IsLoopbackHost(host), nil
 }
 
 // PlainHTTPAllowed is the plain-http rule: a credential may be sent over

@@ -258,7 +258,6 @@ func (s *Service) List(ctx context.Context, caller string, f ListFilter) ([]Task
 			if len(out) == limit {
 				return out, out[len(out)-1].ID, nil
 			}
-			before = st.ID
 			if i == limit { // the look-ahead row: read as the next batch's first
 				break
 			}

@@ -224,7 +224,6 @@ func TestSameKeyEightProcessesOneRun(t *testing.T) {
 		out string
 		err error
 	}
-	var cmds []*exec.Cmd
 	var gos []interface{ Close() error }
 	results := make([]res, 8)
 	var wg sync.WaitGroup
@@ -240,7 +239,7 @@ func TestSameKeyEightProcessesOneRun(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		cmds, gos = append(cmds, cmd), append(gos, in)
+		gos = append(gos, in)
 		wg.Go(func() { err := cmd.Wait(); results[i] = res{out.String(), err} })
 	}
 	for _, g := range gos {
