@@ -7,9 +7,13 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -21,6 +25,8 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2aclient/agentcard"
 	"github.com/zalando/go-keyring"
 
+	"workrun/a2a/a2atest"
+	"workrun/a2a/demoagent"
 	"workrun/store"
 	"workrun/workrun"
 )
@@ -127,8 +133,11 @@ func runsIn(t *testing.T, dataDir string) []workrun.Run {
 }
 
 // TestServeA2A is issue 37's acceptance test against the real binary:
-// a2a-go's a2aclient discovers, sends, streams, gets, lists, cancels and
-// resubscribes; one messageId sent to two serve processes at once makes
+// a2a-go's a2aclient and @a2a-js/sdk's ClientFactory (node
+// a2a/testdata/jsagent/serve_client.mjs) discover, send, stream, get,
+// list, cancel and resubscribe; a two-hop chain caller → serve → serve →
+// demo agent cancels end to end with exactly one CancelTask per hop;
+// one messageId sent to two serve processes at once makes
 // one run; SIGKILL mid-run then restart completes the one run; Workrun's
 // own Remote Agent node calls a served workflow; a non-loopback address
 // without TLS and tokens is refused; with tokens, no token is 401.
@@ -197,6 +206,30 @@ func TestServeA2A(t *testing.T) {
 		}
 		if last != sdk.TaskStateCanceled {
 			t.Fatalf("subscriber saw %s last", last)
+		}
+	})
+
+	t.Run("JSClientFactory", func(t *testing.T) {
+		if !a2atest.NodeAvailable(t) {
+			return
+		}
+		a2atest.EnsureNodeModules(t)
+		data := t.TempDir()
+		s := startServe(t, bin, data, hello, slow)
+		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "node", "serve_client.mjs", s.urls["hello"], s.urls["slow"])
+		cmd.Dir = a2atest.Dir()
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("serve_client.mjs: %v\n%s\nserve: %s", err, stderr.String(), s.err.String())
+		}
+		checkJSClient(t, out)
+		// Two messageIds to hello (one sent twice), one to slow: three runs.
+		if runs := runsIn(t, data); len(runs) != 3 {
+			t.Fatalf("%d runs, want 3 (one per messageId)", len(runs))
 		}
 	})
 
@@ -281,6 +314,64 @@ func TestServeA2A(t *testing.T) {
 		}
 		if !strings.Contains(string(out), "Hello, Grace!") || !strings.Contains(string(out), `"status":"succeeded"`) {
 			t.Fatalf("run output:\n%s", out)
+		}
+	})
+
+	t.Run("TwoHopCancelReachesTheBottomOnce", func(t *testing.T) {
+		// caller → serve A (Remote Agent node) → serve B (Remote Agent
+		// node) → the demo agent. B is reached through a counting proxy.
+		agent := demoagent.New(demoagent.Options{})
+		agentURL, stopAgent, err := agent.Start("127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(stopAgent)
+		relay := func(name, url string) string {
+			return `{"name":"` + name + `","state":{"q":"text","a":"text"},"publish":{"inputs":["q"],"outputs":["a"]},
+ "nodes":[{"id":"start","type":"start"},{"id":"ask","type":"remote_agent","config":{"url":"` + url + `","inputs":["q"],"output":"a","timeout_seconds":120}}],
+ "edges":[{"from":"start","to":"ask"}]}`
+		}
+		dir := t.TempDir()
+		b := startServe(t, bin, t.TempDir(), writeFlow(t, dir, "inner.json", relay("Inner", agentURL)))
+		proxy := newCountingProxy(t, b.urls["inner"])
+		a := startServe(t, bin, t.TempDir(), writeFlow(t, dir, "outer.json", relay("Outer", proxy.agentURL)))
+
+		c := sdkFor(t, a.urls["outer"])
+		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+		defer cancel()
+		res, err := c.SendMessage(ctx, &sdk.SendMessageRequest{Message: sdk.NewMessage(sdk.MessageRoleUser, sdk.NewTextPart("hang")),
+			Config: &sdk.SendMessageConfig{ReturnImmediately: true}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		top := res.(*sdk.Task)
+		// Wait until the bottom agent hangs on the message B relayed.
+		waitFor(t, 60*time.Second, "the demo agent to get the relayed message", func() bool { return len(agent.Stats().Submissions) == 1 })
+		got, err := c.CancelTask(ctx, &sdk.CancelTaskRequest{ID: top.ID})
+		if err != nil || got.Status.State != sdk.TaskStateCanceled {
+			t.Fatalf("cancel at the top: %+v %v", got, err)
+		}
+		cancels := func() int {
+			n := 0
+			for _, k := range agent.Stats().Cancels {
+				n += k
+			}
+			return n
+		}
+		waitFor(t, 30*time.Second, "the CancelTask to reach the demo agent", func() bool { return cancels() > 0 })
+		time.Sleep(time.Second) // a second cancel would come now
+		if n := proxy.count("CancelTask"); n != 1 {
+			t.Fatalf("serve B got %d CancelTask, want 1", n)
+		}
+		if n := cancels(); n != 1 {
+			t.Fatalf("the demo agent got %d CancelTask, want 1 (%v)", n, agent.Stats().Cancels)
+		}
+		if n := proxy.count("SendMessage") + proxy.count("SendStreamingMessage"); n != 1 {
+			t.Fatalf("serve B got %d messages, want 1", n)
+		}
+		final, err := c.GetTask(ctx, &sdk.GetTaskRequest{ID: top.ID})
+		if err != nil || final.Status.State != sdk.TaskStateCanceled {
+			t.Fatalf("top task: %+v %v", final, err)
 		}
 	})
 
@@ -373,4 +464,175 @@ func postTaskID(t *testing.T, url, body string) string {
 		t.Errorf("send: %v %s", err, rep.Error)
 	}
 	return rep.Result.Task.ID
+}
+
+// jsTask is the wire form of a task as serve_client.mjs prints it.
+type jsTask struct {
+	ID     string `json:"id"`
+	Status struct {
+		State string `json:"state"`
+	} `json:"status"`
+	Artifacts []struct {
+		Name  string `json:"name"`
+		Parts []struct {
+			Text string `json:"text"`
+		} `json:"parts"`
+	} `json:"artifacts"`
+	History []struct {
+		MessageID string `json:"messageId"`
+		Role      string `json:"role"`
+	} `json:"history"`
+}
+
+type jsStreamEvent struct {
+	Task         *jsTask `json:"task"`
+	StatusUpdate *struct {
+		TaskID    string `json:"taskId"`
+		ContextID string `json:"contextId"`
+		Status    struct {
+			State string `json:"state"`
+		} `json:"status"`
+	} `json:"statusUpdate"`
+}
+
+// checkJSClient checks what the @a2a-js/sdk client saw of workrun serve.
+func checkJSClient(t *testing.T, out []byte) {
+	t.Helper()
+	var r struct {
+		SDK       string `json:"sdk"`
+		Card      string `json:"card"`
+		Blocking  jsTask `json:"blocking"`
+		Duplicate jsTask `json:"duplicate"`
+		Immediate jsTask `json:"immediate"`
+		Get       jsTask `json:"get"`
+		GetFull   jsTask `json:"getFull"`
+		List      struct {
+			IDs           []string
+			NextPageToken string
+		} `json:"list"`
+		List2 struct {
+			IDs           []string
+			NextPageToken string
+		} `json:"list2"`
+		Stream []jsStreamEvent `json:"stream"`
+		Resub  []jsStreamEvent `json:"resubscribed"`
+		Cancel jsTask          `json:"cancel"`
+		After  jsTask          `json:"after"`
+	}
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatalf("decode %s: %v", out, err)
+	}
+	if r.SDK != "1.3.0" || r.Card != "Hello" {
+		t.Fatalf("sdk %q card %q", r.SDK, r.Card)
+	}
+	b := r.Blocking
+	if b.Status.State != "TASK_STATE_COMPLETED" || len(b.Artifacts) != 1 || b.Artifacts[0].Parts[0].Text != "Hello, Ada!" {
+		t.Fatalf("blocking send: %+v", b)
+	}
+	if r.Duplicate.ID != b.ID {
+		t.Fatalf("the same messageId made task %s, then %s", b.ID, r.Duplicate.ID)
+	}
+	if r.Immediate.ID == "" || r.Immediate.ID == b.ID || len(r.Immediate.History) == 0 || r.Immediate.History[0].MessageID != "js-m2" {
+		t.Fatalf("returnImmediately: %+v", r.Immediate)
+	}
+	if len(r.Get.History) != 1 || len(r.GetFull.History) < 1 || r.GetFull.History[0].MessageID != "js-m1" {
+		t.Fatalf("GetTask historyLength 1: %+v; without: %+v", r.Get.History, r.GetFull.History)
+	}
+	if len(r.List.IDs) != 1 || r.List.NextPageToken == "" || len(r.List2.IDs) != 1 || r.List2.IDs[0] == r.List.IDs[0] || r.List2.NextPageToken != "" {
+		t.Fatalf("ListTasks pages: %+v %+v", r.List, r.List2)
+	}
+	if len(r.Stream) < 2 || r.Stream[0].Task == nil || r.Stream[0].Task.Status.State != "TASK_STATE_WORKING" {
+		t.Fatalf("stream: %s", out)
+	}
+	for _, ev := range r.Stream[1:] {
+		if ev.StatusUpdate == nil || ev.StatusUpdate.TaskID != r.Stream[0].Task.ID || ev.StatusUpdate.ContextID == "" {
+			t.Fatalf("stream event without task or context id: %+v", ev)
+		}
+	}
+	if len(r.Resub) == 0 || r.Resub[0].Task == nil || r.Resub[0].Task.Status.State != "TASK_STATE_WORKING" {
+		t.Fatalf("resubscribe: %+v", r.Resub)
+	}
+	if last := r.Resub[len(r.Resub)-1]; last.StatusUpdate == nil || last.StatusUpdate.Status.State != "TASK_STATE_CANCELED" {
+		t.Fatalf("the subscriber's last event: %+v", last)
+	}
+	if r.Cancel.Status.State != "TASK_STATE_CANCELED" || r.After.Status.State != "TASK_STATE_CANCELED" {
+		t.Fatalf("cancel %+v, then %+v", r.Cancel.Status, r.After.Status)
+	}
+}
+
+func waitFor(t *testing.T, d time.Duration, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited %v for %s", d, what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// countingProxy forwards to one served agent and counts its JSON-RPC
+// methods; the agent's card is rewritten to name the proxy, so a client
+// that discovers the agent through it keeps calling through it.
+type countingProxy struct {
+	agentURL string
+	mu       sync.Mutex
+	methods  map[string]int
+}
+
+func (p *countingProxy) count(method string) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.methods[method]
+}
+
+func newCountingProxy(t *testing.T, agentURL string) *countingProxy {
+	t.Helper()
+	target, err := url.Parse(agentURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	origin := &url.URL{Scheme: target.Scheme, Host: target.Host}
+	p := &countingProxy{methods: map[string]int{}}
+	rp := httputil.NewSingleHostReverseProxy(origin)
+	rp.FlushInterval = -1
+	srv := httptest.NewUnstartedServer(nil)
+	self := (&url.URL{Scheme: "http", Host: srv.Listener.Addr().String()}).String()
+	rp.ModifyResponse = func(resp *http.Response) error {
+		if !strings.HasSuffix(resp.Request.URL.Path, "/.well-known/agent-card.json") {
+			return nil
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			return err
+		}
+		body = bytes.ReplaceAll(body, []byte(origin.String()), []byte(self))
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+		resp.ContentLength = int64(len(body))
+		resp.Header.Set("Content-Length", strconv.Itoa(len(body)))
+		return nil
+	}
+	srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			body, err := io.ReadAll(r.Body)
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
+			var req struct{ Method string }
+			if json.Unmarshal(body, &req) == nil {
+				p.mu.Lock()
+				p.methods[req.Method]++
+				p.mu.Unlock()
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			r.ContentLength = int64(len(body))
+		}
+		rp.ServeHTTP(w, r)
+	})
+	srv.Start()
+	t.Cleanup(srv.Close)
+	p.agentURL = strings.Replace(agentURL, origin.String(), self, 1)
+	return p
 }

@@ -142,7 +142,8 @@ func (c *call) list(ctx context.Context, p listParams) (any, error) {
 		size = int(*p.PageSize)
 	}
 	f := serve.ListFilter{Publication: c.pub.ID, ContextID: p.ContextID, Limit: size, Before: p.PageToken}
-	if p.Status != "" {
+	// TASK_STATE_UNSPECIFIED is protobuf's unset value: no filter.
+	if p.Status != "" && p.Status != "TASK_STATE_UNSPECIFIED" {
 		st, ok := stateFromWire(a2a.TaskState(p.Status))
 		if !ok {
 			return nil, fail(codeInvalidParams, "status is not a task state this agent uses")
@@ -652,6 +653,7 @@ func (c *call) stream(w http.ResponseWriter, r *http.Request, params json.RawMes
 		return true
 	}
 	first := true
+	var contextID string // every event names the task's context (A2A 1.0 TaskStatusUpdateEvent)
 	for ev, err := range c.s.svc.Events(ctx, c.caller, id) {
 		if err != nil {
 			if ctx.Err() == nil {
@@ -663,6 +665,7 @@ func (c *call) stream(w http.ResponseWriter, r *http.Request, params json.RawMes
 		switch {
 		case ev.Task != nil && first:
 			first = false
+			contextID = ev.Task.ContextID
 			if !emit(a2a.StreamEvent{Task: c.task(ctx, *ev.Task, nil, true)}) {
 				return
 			}
@@ -682,9 +685,9 @@ func (c *call) stream(w http.ResponseWriter, r *http.Request, params json.RawMes
 			m := ev.Message
 			text := capText(m.In("en"))
 			st := a2a.TaskStatus{State: a2a.TaskStateWorking, Timestamp: &m.Time, Message: &a2a.Message{
-				MessageID: fmt.Sprintf("%s-%s-%d-%d", id, m.NodeID, m.Seq, m.Time.UnixNano()), TaskID: id, Role: a2a.RoleAgent,
+				MessageID: fmt.Sprintf("%s-%s-%d-%d", id, m.NodeID, m.Seq, m.Time.UnixNano()), TaskID: id, ContextID: contextID, Role: a2a.RoleAgent,
 				Parts: []a2a.Part{{Text: "[" + m.NodeID + "] " + text}}}}
-			if !emit(a2a.StreamEvent{StatusUpdate: &a2a.TaskStatusUpdateEvent{TaskID: id, Status: st}}) {
+			if !emit(a2a.StreamEvent{StatusUpdate: &a2a.TaskStatusUpdateEvent{TaskID: id, ContextID: contextID, Status: st}}) {
 				return
 			}
 		}
