@@ -232,6 +232,54 @@ type ListFilter struct {
 	Limit       int   // 0: 50
 	// Before is a task id: only tasks older than it (paging).
 	Before string
+	// StatusAfter, when set, keeps tasks whose status changed at or after it.
+	StatusAfter time.Time
+}
+
+// keeps reports whether t passes f's state and status-time filters.
+func (f ListFilter) keeps(t Task) bool {
+	return (f.State == "" || t.State == f.State) && (f.StatusAfter.IsZero() || !t.StatusTime().Before(f.StatusAfter))
+}
+
+// StatusTime is when the task's status was last saved: the run's end, or
+// its start while it goes on.
+func (t Task) StatusTime() time.Time {
+	if !t.Run.EndedAt.IsZero() {
+		return t.Run.EndedAt
+	}
+	return t.Run.CreatedAt
+}
+
+// Count is how many of the caller's tasks pass f (its Limit and Before
+// ignored): ListTasks' totalSize.
+func (s *Service) Count(ctx context.Context, caller string, f ListFilter) (int, error) {
+	n := 0
+	before := ""
+	const batch = 500
+	for {
+		page, err := s.store.ServedTasks(ctx, workrun.ServedTaskFilter{Caller: caller, Publication: f.Publication,
+			ContextID: f.ContextID, Before: before, Limit: batch})
+		if err != nil {
+			return 0, fmt.Errorf("count tasks: %w", err)
+		}
+		for _, st := range page {
+			if f.State == "" && f.StatusAfter.IsZero() {
+				n++
+				continue
+			}
+			t, err := s.task(ctx, st)
+			if err != nil {
+				return 0, err
+			}
+			if f.keeps(t) {
+				n++
+			}
+		}
+		if len(page) < batch {
+			return n, nil
+		}
+		before = page[len(page)-1].ID
+	}
 }
 
 // List returns the caller's tasks newest first, and the id to pass as
@@ -265,7 +313,7 @@ func (s *Service) List(ctx context.Context, caller string, f ListFilter) ([]Task
 			if err != nil {
 				return nil, "", err
 			}
-			if f.State == "" || t.State == f.State {
+			if f.keeps(t) {
 				out = append(out, t)
 			}
 		}

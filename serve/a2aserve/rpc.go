@@ -142,6 +142,9 @@ func (c *call) list(ctx context.Context, p listParams) (any, error) {
 		size = int(*p.PageSize)
 	}
 	f := serve.ListFilter{Publication: c.pub.ID, ContextID: p.ContextID, Limit: size, Before: p.PageToken}
+	if p.StatusTimestampAfter != nil {
+		f.StatusAfter = *p.StatusTimestampAfter
+	}
 	// TASK_STATE_UNSPECIFIED is protobuf's unset value: no filter.
 	if p.Status != "" && p.Status != "TASK_STATE_UNSPECIFIED" {
 		st, ok := stateFromWire(a2a.TaskState(p.Status))
@@ -159,14 +162,14 @@ func (c *call) list(ctx context.Context, p listParams) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := listResult{Tasks: []*a2a.Task{}, NextPageToken: next, PageSize: size}
+	total, err := c.s.svc.Count(ctx, c.caller, f)
+	if err != nil {
+		return nil, err
+	}
+	res := listResult{Tasks: []*a2a.Task{}, NextPageToken: next, PageSize: size, TotalSize: total}
 	for _, t := range tasks {
-		if p.StatusTimestampAfter != nil && statusTime(t).Before(*p.StatusTimestampAfter) {
-			continue
-		}
 		res.Tasks = append(res.Tasks, c.task(ctx, t, p.HistoryLength, p.IncludeArtifacts))
 	}
-	res.TotalSize = len(res.Tasks)
 	return res, nil
 }
 
@@ -250,7 +253,11 @@ func (c *call) inputs(parts []a2a.Part) (workrun.Values, []fileInput, error) {
 				in[name] = v
 			}
 		case p.URL != "":
-			return nil, nil, fail(codeContentType, fmt.Sprintf("part %d: files by URL are not accepted; send the bytes inline", i))
+			field, err := c.fileField(p)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, nil, fail(codeContentType, fmt.Sprintf("part %d (%q): files by URL are not accepted; send the bytes inline", i, field))
 		case p.Raw != nil:
 			field, err := c.fileField(p)
 			if err != nil {
@@ -258,7 +265,7 @@ func (c *call) inputs(parts []a2a.Part) (workrun.Values, []fileInput, error) {
 			}
 			fileBytes += int64(len(p.Raw))
 			if fileBytes > c.s.opts.MaxFileBytes {
-				return nil, nil, fail(codeInvalidParams, fmt.Sprintf("files over %d bytes in one message", c.s.opts.MaxFileBytes))
+				return nil, nil, fail(codeInvalidParams, fmt.Sprintf("%q: the message's files are over this agent's cap of %d bytes", field, c.s.opts.MaxFileBytes))
 			}
 			files = append(files, fileInput{field, p})
 		default:

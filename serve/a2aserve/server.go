@@ -328,9 +328,4 @@ func writeReply(w http.ResponseWriter, rep rpcReply) {
 }
 
 // statusTime is the time a task's status was last saved.
-func statusTime(t serve.Task) time.Time {
-	if !t.Run.EndedAt.IsZero() {
-		return t.Run.EndedAt
-	}
-	return t.Run.CreatedAt
-}
+func statusTime(t serve.Task) time.Time { return t.StatusTime() }
