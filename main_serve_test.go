@@ -43,6 +43,12 @@ const serveSlow = `{"name":"Slow","state":{"out":"text"},"publish":{"outputs":["
  "nodes":[{"id":"start","type":"start"},{"id":"wait","type":"process","config":{"command":["sh","-c","echo started; sleep 3; echo done"],"stdout":"out"}}],
  "edges":[{"from":"start","to":"wait"}]}`
 
+const serveReview = `{"name":"Review","state":{"draft":"text","published":"text"},
+ "publish":{"inputs":["draft"],"outputs":["published"]},
+ "nodes":[{"id":"start","type":"start"},{"id":"review","type":"human_review","config":{"prompt":"Publish this draft?","fields":["draft"]}},
+  {"id":"publish","type":"set","config":{"values":{"published":"Published: {{draft}}"}}}],
+ "edges":[{"from":"start","to":"review"},{"from":"review","to":"publish"}]}`
+
 type served struct {
 	cmd  *exec.Cmd
 	urls map[string]string // publication id → agent URL
@@ -135,7 +141,8 @@ func runsIn(t *testing.T, dataDir string) []workrun.Run {
 // TestServeA2A is issue 37's acceptance test against the real binary:
 // a2a-go's a2aclient and @a2a-js/sdk's ClientFactory (node
 // a2a/testdata/jsagent/serve_client.mjs) discover, send, stream, get,
-// list, cancel and resubscribe; a two-hop chain caller → serve → serve →
+// list, cancel and resubscribe (the JS one also answers INPUT_REQUIRED);
+// a two-hop chain caller → serve → serve →
 // demo agent cancels end to end with exactly one CancelTask per hop;
 // one messageId sent to two serve processes at once makes
 // one run; SIGKILL mid-run then restart completes the one run; Workrun's
@@ -146,6 +153,7 @@ func TestServeA2A(t *testing.T) {
 	flows := t.TempDir()
 	hello := writeFlow(t, flows, "hello.json", serveHello)
 	slow := writeFlow(t, flows, "slow.json", serveSlow)
+	review := writeFlow(t, flows, "review.json", serveReview)
 
 	t.Run("SDKClient", func(t *testing.T) {
 		data := t.TempDir()
@@ -215,10 +223,10 @@ func TestServeA2A(t *testing.T) {
 		}
 		a2atest.EnsureNodeModules(t)
 		data := t.TempDir()
-		s := startServe(t, bin, data, hello, slow)
+		s := startServe(t, bin, data, hello, slow, review)
 		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 		defer cancel()
-		cmd := exec.CommandContext(ctx, "node", "serve_client.mjs", s.urls["hello"], s.urls["slow"])
+		cmd := exec.CommandContext(ctx, "node", "serve_client.mjs", s.urls["hello"], s.urls["slow"], s.urls["review"])
 		cmd.Dir = a2atest.Dir()
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
@@ -227,9 +235,10 @@ func TestServeA2A(t *testing.T) {
 			t.Fatalf("serve_client.mjs: %v\n%s\nserve: %s", err, stderr.String(), s.err.String())
 		}
 		checkJSClient(t, out)
-		// Two messageIds to hello (one sent twice), one to slow: three runs.
-		if runs := runsIn(t, data); len(runs) != 3 {
-			t.Fatalf("%d runs, want 3 (one per messageId)", len(runs))
+		// Two messageIds to hello (one sent twice), one to slow, one to
+		// review (its answer goes on the same run): four runs.
+		if runs := runsIn(t, data); len(runs) != 4 {
+			t.Fatalf("%d runs, want 4 (one per new task)", len(runs))
 		}
 	})
 
@@ -514,10 +523,12 @@ func checkJSClient(t *testing.T, out []byte) {
 			IDs           []string
 			NextPageToken string
 		} `json:"list2"`
-		Stream []jsStreamEvent `json:"stream"`
-		Resub  []jsStreamEvent `json:"resubscribed"`
-		Cancel jsTask          `json:"cancel"`
-		After  jsTask          `json:"after"`
+		Stream   []jsStreamEvent `json:"stream"`
+		Resub    []jsStreamEvent `json:"resubscribed"`
+		Cancel   jsTask          `json:"cancel"`
+		After    jsTask          `json:"after"`
+		Asked    *jsTask         `json:"asked"`
+		Answered *jsTask         `json:"answered"`
 	}
 	if err := json.Unmarshal(out, &r); err != nil {
 		t.Fatalf("decode %s: %v", out, err)
@@ -557,6 +568,12 @@ func checkJSClient(t *testing.T, out []byte) {
 	}
 	if r.Cancel.Status.State != "TASK_STATE_CANCELED" || r.After.Status.State != "TASK_STATE_CANCELED" {
 		t.Fatalf("cancel %+v, then %+v", r.Cancel.Status, r.After.Status)
+	}
+	if r.Asked == nil || r.Asked.Status.State != "TASK_STATE_INPUT_REQUIRED" {
+		t.Fatalf("review: %+v", r.Asked)
+	}
+	if a := r.Answered; a == nil || a.ID != r.Asked.ID || a.Status.State != "TASK_STATE_COMPLETED" || len(a.Artifacts) != 1 || a.Artifacts[0].Parts[0].Text != "Published: D" {
+		t.Fatalf("answered: %+v", r.Answered)
 	}
 }
 

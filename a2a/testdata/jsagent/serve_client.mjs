@@ -2,10 +2,11 @@
 // `workrun serve` process (docs/serve.md; driven by TestServeA2A's
 // JSClientFactory in the repository root's main_serve_test.go).
 //
-//   node serve_client.mjs HELLO_AGENT_URL SLOW_AGENT_URL
+//   node serve_client.mjs HELLO_AGENT_URL SLOW_AGENT_URL [REVIEW_AGENT_URL]
 //
 // HELLO greets the text it is sent; SLOW runs a few seconds (it prints
-// "started" first). The script discovers both cards, sends (blocking, the
+// "started" first); REVIEW asks a Human Review question, answered on the
+// same task with the text "approve". The script discovers both cards, sends (blocking, the
 // same messageId again, returnImmediately), gets (historyLength), lists,
 // streams, resubscribes and cancels, and prints one JSON object of what it
 // saw (wire form) on stdout for the Go test to check. Any SDK error ends it
@@ -16,7 +17,7 @@ import {
 } from '@a2a-js/sdk';
 import { ClientFactory } from '@a2a-js/sdk/client';
 
-const [helloUrl, slowUrl] = process.argv.slice(2);
+const [helloUrl, slowUrl, reviewUrl] = process.argv.slice(2);
 if (!helloUrl || !slowUrl) {
   process.stderr.write('usage: node serve_client.mjs HELLO_AGENT_URL SLOW_AGENT_URL\n');
   process.exit(2);
@@ -75,5 +76,13 @@ for (let i = 0; i < 100 && out.resubscribed.length === 0; i++) await new Promise
 out.cancel = wireTask(await slow.cancelTask(CancelTaskRequest.fromJSON({ id: taskId })));
 await sub;
 out.after = wireTask(await slow.getTask(GetTaskRequest.fromJSON({ id: taskId })));
+
+if (reviewUrl) {
+  // INPUT_REQUIRED, then the answer as the next message on the task.
+  const review = await connect(reviewUrl);
+  const asked = await send(review, { messageId: 'js-r1', parts: [{ text: 'D' }] });
+  out.asked = wireTask(asked);
+  out.answered = wireTask(await send(review, { messageId: 'js-r2', taskId: asked.id, contextId: asked.contextId, parts: [{ text: 'approve' }] }));
+}
 process.stdout.write(JSON.stringify(out) + '\n');
 
