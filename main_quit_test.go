@@ -69,13 +69,14 @@ func TestGUIQuit(t *testing.T) {
 				if exited(app, 0) {
 					t.Fatalf("Ctrl+Q during a run quit without asking\n%s", app.out.String())
 				}
-				return scr.waitQuitButton(20 * time.Second)
+				return scr.waitQuitButton(t, win, 20*time.Second)
 			})
 			if exited(app, 3*time.Second) {
 				t.Fatalf("Ctrl+Q during a run quit without asking\n%s", app.out.String())
 			}
 			scr.shot(t, "quit-dialog")
-			scr.click(t, quitDialogQuitX, quitDialogQuitY)
+			qx, qy := scr.quitButtonAt(t, win)
+			scr.click(t, qx, qy)
 			waitExit(t, app, "Quit in the quit dialog")
 			runs := cliRuns(t, g.bin, data)
 			if len(runs) != 1 || runs[0].Status != workrun.RunInterrupted {
@@ -85,14 +86,15 @@ func TestGUIQuit(t *testing.T) {
 	}
 }
 
-// Where the quit dialog's Quit button is in the 1280×800 window, in
-// English and in Chinese (the dialog is centred), and the workflow list's
-// first row.
+// Where the quit dialog's Quit button is, in English and in Chinese, from
+// the window's centre (the dialog is centred in the window, which takes
+// the screen's work area below 1600×1000), and the workflow list's first
+// row.
 const (
-	quitDialogQuitX = 690
-	quitDialogQuitY = 514
-	firstWorkflowX  = 60
-	firstWorkflowY  = 204
+	quitDialogQuitDX = 50
+	quitDialogQuitDY = 114
+	firstWorkflowX   = 60
+	firstWorkflowY   = 204
 )
 
 // readyWindow waits until the app's window is mapped and drawn, then gives
@@ -141,12 +143,21 @@ func (s *screen) quitKey(t *testing.T, app *runningApp, win string, done func() 
 	t.Fatalf("three Ctrl+Q did nothing (steps in %s)\n%s", s.shots, app.out.String())
 }
 
+// quitButtonAt is where the quit dialog's Quit button is in win.
+func (s *screen) quitButtonAt(t *testing.T, win string) (x, y int) {
+	t.Helper()
+	w, h := s.windowSize(t, win)
+	return w/2 + quitDialogQuitDX, h/2 + quitDialogQuitDY
+}
+
 // waitQuitButton waits until the quit dialog's Quit button (the dialog's
 // primary, blue button) is on the screen.
-func (s *screen) waitQuitButton(timeout time.Duration) bool {
+func (s *screen) waitQuitButton(t *testing.T, win string, timeout time.Duration) bool {
+	t.Helper()
 	deadline := time.Now().Add(timeout)
+	x, y := s.quitButtonAt(t, win)
 	for {
-		if r, g, b, ok := s.pixel(quitDialogQuitX, quitDialogQuitY); ok && b > r+60 && b > g+30 {
+		if r, g, b, ok := s.pixel(x, y); ok && b > r+60 && b > g+30 {
 			return true
 		}
 		if time.Now().After(deadline) {
