@@ -430,6 +430,31 @@ func TestServeA2A(t *testing.T) {
 		if code := post(t, s.urls["hello"], body, tok); code != 200 {
 			t.Fatalf("token: %d", code)
 		}
+		// A run started by an authenticated caller is marked with the
+		// token's label in `workrun runs` and `workrun show`.
+		send := `{"jsonrpc":"2.0","id":2,"method":"SendMessage","params":{"message":{"messageId":"by-1","role":"ROLE_USER","parts":[{"text":"Ada"}]}}}`
+		if code := post(t, s.urls["hello"], send, tok); code != 200 {
+			t.Fatalf("send with token: %d", code)
+		}
+		out := func(args ...string) string {
+			cmd := exec.Command(bin, append([]string{"--data-dir", data}, args...)...)
+			cmd.Env = append(os.Environ(), "LANGUAGE=en")
+			b, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("workrun %v: %v\n%s", args, err, b)
+			}
+			return string(b)
+		}
+		var rows []struct{ ID string }
+		if err := json.Unmarshal([]byte(out("runs", "--json")), &rows); err != nil || len(rows) != 1 {
+			t.Fatalf("runs --json: %v %+v", err, rows)
+		}
+		if list := out("runs"); !strings.Contains(list, "A2A caller (caller-one)") {
+			t.Errorf("runs does not name the caller:\n%s", list)
+		}
+		if shown := out("show", "--lang", "en", rows[0].ID); !strings.Contains(shown, "Started by: A2A caller (caller-one)") {
+			t.Errorf("show does not name the caller:\n%s", shown)
+		}
 	})
 }
 

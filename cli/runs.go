@@ -53,13 +53,14 @@ func runsCommand(ctx context.Context, env *Env, args []string) int {
 			Interruption workrun.Interruption `json:"interruption,omitempty"`
 			Reason       string               `json:"reason,omitempty"`
 			FailedNode   string               `json:"failed_node,omitempty"`
+			StartedBy    workrun.StartedBy    `json:"started_by,omitzero"`
 			CreatedAt    string               `json:"created_at"`
 			EndedAt      string               `json:"ended_at,omitempty"`
 		}
 		rows := make([]row, 0, len(runs))
 		for _, r := range runs {
 			x := row{ID: r.ID, WorkflowID: r.WorkflowID, WorkflowName: r.WorkflowName, Status: r.Status,
-				Interruption: r.Interruption, Reason: r.Reason, FailedNode: r.FailedNode, CreatedAt: r.CreatedAt.UTC().Format("2006-01-02T15:04:05Z")}
+				Interruption: r.Interruption, Reason: r.Reason, FailedNode: r.FailedNode, StartedBy: r.StartedBy, CreatedAt: r.CreatedAt.UTC().Format("2006-01-02T15:04:05Z")}
 			if !r.EndedAt.IsZero() {
 				x.EndedAt = r.EndedAt.UTC().Format("2006-01-02T15:04:05Z")
 			}
@@ -75,12 +76,21 @@ func runsCommand(ctx context.Context, env *Env, args []string) int {
 		return ExitOK
 	}
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "RUN\tSTATUS\tWORKFLOW\tSTARTED\tREASON")
+	fmt.Fprintln(tw, "RUN\tSTATUS\tWORKFLOW\tSTARTED\tBY\tREASON")
 	for _, r := range runs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", termLine(r.ID), termLine(statusText(r)), termLine(r.WorkflowName), r.CreatedAt.Local().Format("2006-01-02 15:04:05"), oneLine(r.Reason, 60))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", termLine(r.ID), termLine(statusText(r)), termLine(r.WorkflowName), r.CreatedAt.Local().Format("2006-01-02 15:04:05"), startedByCell(r.StartedBy), oneLine(r.Reason, 60))
 	}
 	_ = tw.Flush()
 	return ExitOK
+}
+
+// startedByCell is who started a run, in the table's English ("-" when not
+// recorded); the label is data, escaped and shortened.
+func startedByCell(by workrun.StartedBy) string {
+	if by.IsZero() {
+		return "-"
+	}
+	return oneLine(by.In("en"), 40)
 }
 
 func statusText(r workrun.Run) string {

@@ -215,6 +215,9 @@ func printRun(w io.Writer, sr shownRun, lang string) {
 		line(msgShowReason, termText(r.Reason, "  "))
 	}
 	line(msgShowStarted, r.CreatedAt.Local().Format(time.DateTime))
+	if !r.StartedBy.IsZero() {
+		line(msgShowStartedBy, termLine(r.StartedBy.In(lang)))
+	}
 	if !r.EndedAt.IsZero() {
 		line(msgShowEnded, r.EndedAt.Local().Format(time.DateTime))
 	}

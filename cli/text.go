@@ -20,6 +20,7 @@ const (
 	msgShowReason      msgID = "cli.show_reason"
 	msgShowStarted     msgID = "cli.show_started"
 	msgShowEnded       msgID = "cli.show_ended"
+	msgShowStartedBy   msgID = "cli.show_started_by"
 	msgShowNodes       msgID = "cli.show_nodes"
 	msgShowRemoteTasks msgID = "cli.show_remote_tasks"
 	msgShowTask        msgID = "cli.show_task"
@@ -46,6 +47,7 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgShowReason:      {"Reason: %s", "原因：%s"},
 	msgShowStarted:     {"Started: %s", "开始于：%s"},
 	msgShowEnded:       {"Ended: %s", "结束于：%s"},
+	msgShowStartedBy:   {"Started by: %s", "发起者：%s"},
 	msgShowNodes:       {"Nodes:", "节点："},
 	msgShowRemoteTasks: {"Remote tasks:", "远程任务："},
 	msgShowTask:        {"%s → %s task %s: %s", "%s → %s 任务 %s：%s"},

@@ -150,6 +150,9 @@ type StartRequest struct {
 	ContextID   string // "" : a new one
 	Inputs      workrun.Values
 	Message     []byte // the caller's message as received, kept with the task
+	// Via is the kind of front the caller came through, recorded with
+	// Caller (the token's label) as the run's StartedBy; "" is A2A.
+	Via workrun.StartedByKind
 }
 
 // Start starts the publication's run for the caller, or returns the task
@@ -182,7 +185,11 @@ func (s *Service) Start(ctx context.Context, req StartRequest) (t Task, created 
 	if st.ContextID == "" {
 		st.ContextID = uuid.NewString()
 	}
-	runID, err := s.engine.Start(workrun.WithServedTask(ctx, st), p.WorkflowID, p.Workflow, in)
+	by := workrun.StartedBy{Kind: req.Via, Label: req.Caller} // the label, never the token
+	if by.Kind == "" {
+		by.Kind = workrun.StartedByA2A
+	}
+	runID, err := s.engine.Start(workrun.WithStartedBy(workrun.WithServedTask(ctx, st), by), p.WorkflowID, p.Workflow, in)
 	if err != nil {
 		// Another process may have saved the same key first: its task is
 		// the answer, and no run of ours was created (one transaction).

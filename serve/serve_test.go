@@ -410,3 +410,30 @@ func TestResumeUnfinishedAfterCrash(t *testing.T) {
 		t.Fatalf("state %s", got.State)
 	}
 }
+
+// A caller's run is marked with the caller's token label and its front's
+// kind, in the saved run the window and `workrun runs` read.
+func TestStartRecordsStartedBy(t *testing.T) {
+	f := newService(t, "", helloJSON)
+	for _, c := range []struct {
+		req  serve.StartRequest
+		want workrun.StartedBy
+	}{
+		{serve.StartRequest{Caller: "ci-bot", Publication: "hello", Key: "m1"}, workrun.StartedBy{Kind: workrun.StartedByA2A, Label: "ci-bot"}},
+		{serve.StartRequest{Caller: "", Publication: "hello", Key: "m2"}, workrun.StartedBy{Kind: workrun.StartedByA2A}},
+		{serve.StartRequest{Caller: "tools", Publication: "hello", Key: "m3", Via: workrun.StartedByMCP}, workrun.StartedBy{Kind: workrun.StartedByMCP, Label: "tools"}},
+	} {
+		task, created, err := f.svc.Start(t.Context(), c.req)
+		if err != nil || !created {
+			t.Fatalf("start %+v: %v %v", c.req, created, err)
+		}
+		waitState(t, f.svc, c.req.Caller, task.ID)
+		r, err := f.st.GetRun(t.Context(), task.RunID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.StartedBy != c.want {
+			t.Errorf("run of %+v: StartedBy = %+v, want %+v", c.req, r.StartedBy, c.want)
+		}
+	}
+}

@@ -179,6 +179,12 @@ var migrations = []string{
 		hash       TEXT NOT NULL UNIQUE,
 		created_at INTEGER NOT NULL
 	);`,
+
+	// started by: who or what started a run (workrun.StartedBy) — its
+	// kind and label (a serve token's label, never its secret; a trigger's
+	// name). Rows from before keep '' '': not recorded.
+	`ALTER TABLE runs ADD COLUMN started_by TEXT NOT NULL DEFAULT '';
+	ALTER TABLE runs ADD COLUMN started_by_label TEXT NOT NULL DEFAULT '';`,
 }
 
 // schemaVersion is the schema version this build writes.

@@ -35,10 +35,12 @@ func (s *Store) CreateRun(ctx context.Context, r workrun.Run) error {
 			}
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO runs (id, workflow_id, workflow_name,
-		workflow, inputs, state, status, interruption, reason, failed_node, created_at, ended_at, owner, pinned_from)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		workflow, inputs, state, status, interruption, reason, failed_node, created_at, ended_at, owner, pinned_from,
+		started_by, started_by_label)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 			r.ID, r.WorkflowID, r.WorkflowName, wf, inputs, state, string(r.Status),
-			string(r.Interruption), r.Reason, r.FailedNode, unixNano(r.CreatedAt), unixNano(r.EndedAt), s.owner.id, r.PinnedFrom)
+			string(r.Interruption), r.Reason, r.FailedNode, unixNano(r.CreatedAt), unixNano(r.EndedAt), s.owner.id, r.PinnedFrom,
+			string(r.StartedBy.Kind), r.StartedBy.Label)
 		return err
 	})
 	if err != nil {
@@ -161,16 +163,19 @@ func (s *Store) queryRuns(ctx context.Context, op, q string, args ...any) ([]wor
 }
 
 const runCols = `id, workflow_id, workflow_name, workflow, inputs, state, status,
-	interruption, reason, failed_node, created_at, ended_at, pinned_from`
+	interruption, reason, failed_node, created_at, ended_at, pinned_from,
+	started_by, started_by_label`
 
 func scanRun(sc scanner) (workrun.Run, error) {
 	var r workrun.Run
-	var wf, inputs, state, status, intr string
+	var wf, inputs, state, status, intr, startedBy string
 	var created, ended int64
 	if err := sc.Scan(&r.ID, &r.WorkflowID, &r.WorkflowName, &wf, &inputs, &state, &status,
-		&intr, &r.Reason, &r.FailedNode, &created, &ended, &r.PinnedFrom); err != nil {
+		&intr, &r.Reason, &r.FailedNode, &created, &ended, &r.PinnedFrom,
+		&startedBy, &r.StartedBy.Label); err != nil {
 		return workrun.Run{}, err
 	}
+	r.StartedBy.Kind = workrun.StartedByKind(startedBy)
 	r.Status, r.Interruption = workrun.RunStatus(status), workrun.Interruption(intr)
 	r.CreatedAt, r.EndedAt = fromNano(created), fromNano(ended)
 	if err := json.Unmarshal([]byte(wf), &r.Workflow); err != nil {

@@ -179,6 +179,7 @@ func (e *Engine) Start(ctx context.Context, workflowID string, wf Workflow, inpu
 		State:        Values{},
 		Status:       RunRunning,
 		CreatedAt:    e.now().UTC(),
+		StartedBy:    StartedByFrom(ctx),
 	}
 	if err := e.runs.CreateRun(ctx, r); err != nil {
 		return "", fmt.Errorf("start run: %w", err)

@@ -77,6 +77,7 @@ func (e *Engine) StartFrom(ctx context.Context, workflowID string, wf Workflow, 
 		State:        Values{},
 		Status:       RunRunning,
 		PinnedFrom:   from.PinRun,
+		StartedBy:    StartedByFrom(ctx),
 		CreatedAt:    e.now().UTC(),
 	}
 	pinned, err := pinnedRecords(r, steps, from, prevRecs, e.now().UTC())

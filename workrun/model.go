@@ -149,9 +149,12 @@ type Run struct {
 	FailedNode   string       `json:"failed_node,omitempty"` // the node whose failure ended the run
 	// PinnedFrom is the earlier run whose outputs this run took for the
 	// nodes it did not run (Engine.StartFrom); empty for a whole run.
-	PinnedFrom string    `json:"pinned_from,omitempty"`
-	CreatedAt  time.Time `json:"created_at"`
-	EndedAt    time.Time `json:"ended_at,omitzero"`
+	PinnedFrom string `json:"pinned_from,omitempty"`
+	// StartedBy is who or what started the run (WithStartedBy); zero
+	// when not recorded.
+	StartedBy StartedBy `json:"started_by,omitzero"`
+	CreatedAt time.Time `json:"created_at"`
+	EndedAt   time.Time `json:"ended_at,omitzero"`
 }
 
 // NodeRun is the durable record of one node within a run.

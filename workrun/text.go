@@ -6,31 +6,37 @@ package workrun
 type msgID string
 
 const (
-	msgStoppedByUser   msgID = "workrun.stopped_by_user"
-	msgAppExited       msgID = "workrun.app_exited"
-	msgSaveFailed      msgID = "workrun.save_failed"
-	msgNeverReady      msgID = "workrun.never_ready"
-	msgNodePanicked    msgID = "workrun.node_panicked"
-	msgNoBranch        msgID = "workrun.no_branch"
-	msgUndeclaredWrite msgID = "workrun.undeclared_write"
-	msgBadFieldValue   msgID = "workrun.bad_field_value"
-	msgNodeAppExited   msgID = "workrun.node_app_exited"
-	msgNodeNotStopped  msgID = "workrun.node_not_stopped"
-	msgNodeStopped     msgID = "workrun.node_stopped"
-	msgWantString      msgID = "workrun.want_string"
-	msgWantNumber      msgID = "workrun.want_number"
-	msgWantBoolean     msgID = "workrun.want_boolean"
-	msgWantFilesItem   msgID = "workrun.want_files_item"
-	msgWantFiles       msgID = "workrun.want_files"
-	msgWantJSON        msgID = "workrun.want_j_s_o_n"
-	msgUnknownType     msgID = "workrun.unknown_type"
-	msgHookPanicked    msgID = "workrun.hook_panicked"
-	msgRearmPanicked   msgID = "workrun.rearm_panicked"
-	msgNodesNotSaved   msgID = "workrun.nodes_not_saved"
-	msgRunNotSaved     msgID = "workrun.run_not_saved"
-	msgLineNotSaved    msgID = "workrun.line_not_saved"
-	msgNoRearm         msgID = "workrun.no_rearm"
-	msgStoppedNode     msgID = "workrun.stopped_node"
+	msgStartedByPerson   msgID = "workrun.started_by_person"
+	msgStartedByA2A      msgID = "workrun.started_by_a2a"
+	msgStartedByMCP      msgID = "workrun.started_by_mcp"
+	msgStartedBySchedule msgID = "workrun.started_by_schedule"
+	msgStartedByWebhook  msgID = "workrun.started_by_webhook"
+	msgStartedByLabel    msgID = "workrun.started_by_label"
+	msgStoppedByUser     msgID = "workrun.stopped_by_user"
+	msgAppExited         msgID = "workrun.app_exited"
+	msgSaveFailed        msgID = "workrun.save_failed"
+	msgNeverReady        msgID = "workrun.never_ready"
+	msgNodePanicked      msgID = "workrun.node_panicked"
+	msgNoBranch          msgID = "workrun.no_branch"
+	msgUndeclaredWrite   msgID = "workrun.undeclared_write"
+	msgBadFieldValue     msgID = "workrun.bad_field_value"
+	msgNodeAppExited     msgID = "workrun.node_app_exited"
+	msgNodeNotStopped    msgID = "workrun.node_not_stopped"
+	msgNodeStopped       msgID = "workrun.node_stopped"
+	msgWantString        msgID = "workrun.want_string"
+	msgWantNumber        msgID = "workrun.want_number"
+	msgWantBoolean       msgID = "workrun.want_boolean"
+	msgWantFilesItem     msgID = "workrun.want_files_item"
+	msgWantFiles         msgID = "workrun.want_files"
+	msgWantJSON          msgID = "workrun.want_j_s_o_n"
+	msgUnknownType       msgID = "workrun.unknown_type"
+	msgHookPanicked      msgID = "workrun.hook_panicked"
+	msgRearmPanicked     msgID = "workrun.rearm_panicked"
+	msgNodesNotSaved     msgID = "workrun.nodes_not_saved"
+	msgRunNotSaved       msgID = "workrun.run_not_saved"
+	msgLineNotSaved      msgID = "workrun.line_not_saved"
+	msgNoRearm           msgID = "workrun.no_rearm"
+	msgStoppedNode       msgID = "workrun.stopped_node"
 
 	// Validate's problems. A list joined with " or " comes twice, the
 	// second time joined in Chinese ("或"); each language names the one it
@@ -102,17 +108,23 @@ const (
 )
 
 var texts = NewCatalog(map[msgID][2]string{
-	msgStoppedByUser:   {"stopped by the user", "已被用户停止"},
-	msgAppExited:       {"the application exited while the run was going on", "运行期间应用程序已退出"},
-	msgSaveFailed:      {"saving the run failed: %v", "保存运行失败：%v"},
-	msgNeverReady:      {"the run could not go on: some nodes never became ready", "运行无法继续：有些节点始终未能就绪"},
-	msgNodePanicked:    {"node panicked: %v", "节点崩溃：%v"},
-	msgNoBranch:        {"picked no branch (got %q)", "未选择任何分支（得到 %q）"},
-	msgUndeclaredWrite: {"write not permitted: wrote field %q, which the node does not declare it writes", "不允许写入：写入了字段 %q，但节点未声明会写入该字段"},
-	msgBadFieldValue:   {"write not permitted: field %q: %v", "不允许写入：字段 %q：%v"},
-	msgNodeAppExited:   {"the application exited", "应用程序已退出"},
-	msgNodeNotStopped:  {"did not stop within %s", "未能在 %s 内停止"},
-	msgNodeStopped:     {"the run failed or was stopped while this node ran", "运行失败或被停止时本节点仍在执行"},
+	msgStartedByPerson:   {"a person", "用户"},
+	msgStartedByA2A:      {"A2A caller", "A2A 调用方"},
+	msgStartedByMCP:      {"MCP caller", "MCP 调用方"},
+	msgStartedBySchedule: {"schedule", "定时触发"},
+	msgStartedByWebhook:  {"webhook", "Webhook 触发"},
+	msgStartedByLabel:    {"%s (%s)", "%s（%s）"},
+	msgStoppedByUser:     {"stopped by the user", "已被用户停止"},
+	msgAppExited:         {"the application exited while the run was going on", "运行期间应用程序已退出"},
+	msgSaveFailed:        {"saving the run failed: %v", "保存运行失败：%v"},
+	msgNeverReady:        {"the run could not go on: some nodes never became ready", "运行无法继续：有些节点始终未能就绪"},
+	msgNodePanicked:      {"node panicked: %v", "节点崩溃：%v"},
+	msgNoBranch:          {"picked no branch (got %q)", "未选择任何分支（得到 %q）"},
+	msgUndeclaredWrite:   {"write not permitted: wrote field %q, which the node does not declare it writes", "不允许写入：写入了字段 %q，但节点未声明会写入该字段"},
+	msgBadFieldValue:     {"write not permitted: field %q: %v", "不允许写入：字段 %q：%v"},
+	msgNodeAppExited:     {"the application exited", "应用程序已退出"},
+	msgNodeNotStopped:    {"did not stop within %s", "未能在 %s 内停止"},
+	msgNodeStopped:       {"the run failed or was stopped while this node ran", "运行失败或被停止时本节点仍在执行"},
 	// NormalizeValue: they reach a failure reason through msgBadFieldValue.
 	msgWantString:    {"want %s (a string), got %T", "应为 %s（字符串），实际为 %T"},
 	msgWantNumber:    {"want a number, got %T", "应为数字，实际为 %T"},
