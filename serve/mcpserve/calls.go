@@ -180,6 +180,10 @@ func (s *Server) modernCall(w http.ResponseWriter, r *http.Request, msg *message
 			return
 		}
 	}
+	used := map[string]bool{}
+	if t.Question != nil {
+		used[questionKey(*t.Question)] = true
+	}
 	if _, werr := s.answer(ctx, caller, t, cp.InputResponses); werr != nil {
 		writeError(w, http.StatusOK, msg.ID, werr)
 		return
@@ -208,7 +212,18 @@ func (s *Server) modernCall(w http.ResponseWriter, r *http.Request, msg *message
 	if tasks {
 		bound = s.opts.SyncBound
 	}
-	t, settled, err := s.wait(ctx, caller, t.ID, bound, progressSender(out, cp.Meta["progressToken"], func() string { return "" }))
+	onMsg := progressSender(out, cp.Meta["progressToken"], func() string { return "" })
+	t, settled, err := s.wait(ctx, caller, t.ID, bound, onMsg)
+	// Answers sent with the call to a question the run asks only now
+	// (inputResponses given up front) are taken once each.
+	for err == nil && settled && t.State == serve.StateInputRequired && !used[questionKey(*t.Question)] && cp.InputResponses[questionKey(*t.Question)] != nil {
+		used[questionKey(*t.Question)] = true
+		if _, werr := s.answer(ctx, caller, t, cp.InputResponses); werr != nil {
+			replyErr(werr)
+			return
+		}
+		t, settled, err = s.wait(ctx, caller, t.ID, bound, onMsg)
+	}
 	switch {
 	case err != nil:
 		replyErr(s.wireErr(err))
@@ -298,15 +313,13 @@ func (s *Server) serveModern(w http.ResponseWriter, r *http.Request, msg *messag
 	switch msg.Method {
 	case "server/discover":
 		writeResult(w, msg.ID, map[string]any{
-			"resultType": "complete", "supportedVersions": []string{Modern},
+			"resultType": "complete", "supportedVersions": []string{Modern}, "ttlMs": 0, "cacheScope": "public",
 			"capabilities": map[string]any{"tools": map[string]any{}, "extensions": map[string]any{mcp.TasksExtension: map[string]any{}}},
 			"serverInfo":   s.serverInfo(), "instructions": texts.In("en", msgInstructions),
 			"_meta": map[string]any{"io.modelcontextprotocol/serverInfo": s.serverInfo()},
 		})
-	case "ping":
-		writeResult(w, msg.ID, map[string]any{"resultType": "complete"})
 	case "tools/list":
-		writeResult(w, msg.ID, map[string]any{"resultType": "complete", "tools": s.tools(false)})
+		writeResult(w, msg.ID, map[string]any{"resultType": "complete", "tools": s.tools(false), "ttlMs": 0, "cacheScope": "public"})
 	case "tools/call":
 		s.modernCall(w, r, msg, meta, caller)
 	case "tasks/get", "tasks/update", "tasks/cancel":
@@ -323,7 +336,8 @@ func (s *Server) serveModern(w http.ResponseWriter, r *http.Request, msg *messag
 		}
 		writeResult(w, msg.ID, res)
 	default:
-		writeError(w, http.StatusOK, msg.ID, &mcp.WireError{Code: mcp.CodeMethodNotFound, Message: "Method not found: " + strconv.Quote(clip(msg.Method))})
+		// 2026-07-28 answers an unknown (or removed: initialize, ping, …) method with HTTP 404.
+		writeError(w, http.StatusNotFound, msg.ID, &mcp.WireError{Code: mcp.CodeMethodNotFound, Message: "Method not found: " + strconv.Quote(clip(msg.Method))})
 	}
 }
 

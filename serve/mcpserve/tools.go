@@ -261,7 +261,19 @@ func answerOf(q serve.Question, raw json.RawMessage) (serve.Answer, bool, *mcp.W
 		return serve.Answer{Approved: *c.Approved, Text: c.Comment}, true, nil
 	}
 	if c.Answer == nil {
-		return serve.Answer{}, false, &mcp.WireError{Code: mcp.CodeInvalidParams, Message: `Invalid params: the answer needs "answer" (text)`}
+		// A client that filled a form of its own: its only text value is the answer.
+		var m map[string]any
+		json.Unmarshal(er.Content, &m) //nolint:errcheck // read as an object above
+		var texts []string
+		for _, v := range m {
+			if s, ok := v.(string); ok {
+				texts = append(texts, s)
+			}
+		}
+		if len(texts) != 1 {
+			return serve.Answer{}, false, &mcp.WireError{Code: mcp.CodeInvalidParams, Message: `Invalid params: the answer needs "answer" (text)`}
+		}
+		c.Answer = &texts[0]
 	}
 	return serve.Answer{Approved: true, Text: *c.Answer}, true, nil
 }
