@@ -27,6 +27,8 @@ var servedMCPScenarios = map[string][]string{
 		"input-required-result-basic-elicitation", "input-required-result-missing-input-response",
 		"input-required-result-result-type", "input-required-result-unsupported-methods",
 		"input-required-result-ignore-extra-params", "input-required-result-validate-input",
+		"tasks-lifecycle", "tasks-capability-negotiation", "tasks-wire-fields", "tasks-request-state-removal",
+		"tasks-mrtr-input", "tasks-request-headers", "tasks-dispatch-and-envelope", "tasks-mrtr-composition",
 	},
 	"2025-11-25": {
 		"server-initialize", "server-session-lifecycle", "ping", "tools-list", "tools-call-simple-text", "tools-call-error",
@@ -81,8 +83,11 @@ var servedMCPNotApplicable = map[string]string{
 // notApplicableChecks are single checks of judged scenarios that need a
 // fixture tool no workflow can be, with why.
 var notApplicableChecks = map[string]string{
-	"sep-2575-server-rejects-undeclared-capability": "needs test_missing_capability, a tool that requires sampling; no node kind samples",
-	"sep-2575-missing-capability-http-400":          "as above",
+	"sep-2575-server-rejects-undeclared-capability":  "needs test_missing_capability, a tool that requires sampling; no node kind samples",
+	"sep-2575-missing-capability-http-400":           "as above",
+	"sep-2663-tasks-get-status-failed":               "needs protocol_error_job, a tool failing with a JSON-RPC error; a failing workflow is a tool execution error (isError)",
+	"tasks-mrtr-partial-fulfillment":                 "needs multi_input, two questions at once; a run waits on one question at a time",
+	"sep-2663-mrtr-synchronous-before-task-creation": "needs test_tool_with_task, which asks before it becomes a task; a run asks only once it runs, and a tasks caller gets the task",
 }
 
 // TestServeMCPConformance runs the official MCP conformance suite's server

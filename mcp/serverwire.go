@@ -119,7 +119,7 @@ func NamedBy(method string) (field string, ok bool) {
 		return "name", true
 	case "resources/read":
 		return "uri", true
-	case "tasks/get", "tasks/update", "tasks/cancel", "tasks/result":
+	case "tasks/get", "tasks/update", "tasks/cancel":
 		return "taskId", true
 	}
 	return "", false

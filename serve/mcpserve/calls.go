@@ -227,7 +227,9 @@ func (s *Server) modernCall(w http.ResponseWriter, r *http.Request, msg *message
 	switch {
 	case err != nil:
 		replyErr(s.wireErr(err))
-	case !settled:
+	case !settled, tasks && t.State == serve.StateInputRequired:
+		// Still going, or waiting for an answer: a task for a caller that
+		// takes them (tasks/get shows the inputRequests, tasks/update answers).
 		snap := s.snapshot(t, false)
 		snap["resultType"] = "task"
 		reply(snap)
@@ -277,19 +279,16 @@ func (s *Server) modernTask(ctx context.Context, caller, method string, params j
 		}
 		return snap, nil
 	case "tasks/update":
-		if t.Question == nil {
-			return nil, s.wireErr(serve.ErrNoQuestion)
-		}
-		answered, werr := s.answer(ctx, caller, t, p.InputResponses)
-		if werr != nil {
+		// Acknowledged; keys that answer no open question are ignored
+		// (the task stays input_required, tasks/get says so).
+		if _, werr := s.answer(ctx, caller, t, p.InputResponses); werr != nil {
 			return nil, werr
-		}
-		if !answered {
-			return nil, &mcp.WireError{Code: mcp.CodeInvalidParams, Message: "Invalid params: inputResponses has no answer to " + strconv.Quote(questionKey(*t.Question))}
 		}
 		return map[string]any{"resultType": "complete"}, nil
 	case "tasks/cancel":
-		if _, err := s.svc.Cancel(ctx, caller, t.ID); err != nil {
+		// Acknowledged with an empty result, also for a task already final
+		// (the extension's cancel is idempotent).
+		if _, err := s.svc.Cancel(ctx, caller, t.ID); err != nil && !errors.Is(err, serve.ErrNotCancelable) {
 			return nil, s.wireErr(err)
 		}
 		return map[string]any{"resultType": "complete"}, nil

@@ -35,7 +35,7 @@ type Options struct {
 	// MaxBodyBytes caps a request body; default 32 MiB.
 	MaxBodyBytes int64
 	// SyncBound is how long tools/call waits for the run before it answers
-	// with a task (for a caller that takes tasks); default 10 s.
+	// with a task (for a caller that takes tasks); default 1 s.
 	SyncBound time.Duration
 	// PollInterval is the poll interval tasks announce; default 1 s.
 	PollInterval time.Duration
@@ -72,7 +72,7 @@ func New(svc *serve.Service, opts Options) *Server {
 		opts.MaxBodyBytes = 32 << 20
 	}
 	if opts.SyncBound <= 0 {
-		opts.SyncBound = 10 * time.Second
+		opts.SyncBound = time.Second
 	}
 	if opts.PollInterval <= 0 {
 		opts.PollInterval = time.Second

@@ -142,12 +142,17 @@ func errorResult(text string) map[string]any {
 	return map[string]any{"content": []any{map[string]any{"type": "text", "text": text}}, "isError": true}
 }
 
-// statusOf is a task's MCP status.
-func statusOf(t serve.Task) string {
+// statusOf is a task's MCP status. A failed run is a tool execution
+// error (isError): on 2025-11-25 the task is "failed", on the Tasks
+// extension "completed" with the isError result (docs/serve.md M6).
+func statusOf(t serve.Task, core bool) string {
 	switch t.State {
 	case serve.StateCompleted:
 		return "completed"
 	case serve.StateFailed:
+		if !core {
+			return "completed"
+		}
 		return "failed"
 	case serve.StateCanceled:
 		return "cancelled"
@@ -167,7 +172,7 @@ func (s *Server) snapshot(t serve.Task, core bool) map[string]any {
 		updated = t.Run.CreatedAt
 	}
 	m := map[string]any{
-		"taskId": t.ID, "status": statusOf(t),
+		"taskId": t.ID, "status": statusOf(t, core),
 		"createdAt": t.CreatedAt.UTC().Format(time.RFC3339Nano), "lastUpdatedAt": updated.UTC().Format(time.RFC3339Nano),
 	}
 	switch {
@@ -255,6 +260,20 @@ func answerOf(q serve.Question, raw json.RawMessage) (serve.Answer, bool, *mcp.W
 		return serve.Answer{}, false, &mcp.WireError{Code: mcp.CodeInvalidParams, Message: "Invalid params: the answer's content must be an object"}
 	}
 	if q.Type == "human_review" {
+		if c.Approved == nil {
+			// A client that filled a form of its own: its only boolean is the decision.
+			var m map[string]any
+			json.Unmarshal(er.Content, &m) //nolint:errcheck // read as an object above
+			var bools []bool
+			for _, v := range m {
+				if b, ok := v.(bool); ok {
+					bools = append(bools, b)
+				}
+			}
+			if len(bools) == 1 {
+				c.Approved = &bools[0]
+			}
+		}
 		if c.Approved == nil {
 			return serve.Answer{}, false, &mcp.WireError{Code: mcp.CodeInvalidParams, Message: `Invalid params: a review answer needs "approved" (true or false)`}
 		}
