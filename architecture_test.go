@@ -43,10 +43,12 @@ func TestImportArrows(t *testing.T) {
 		{pkgs: "./credentials", allowed: []string{"workrun/credentials", "workrun/workrun", "workrun/remotecall", "workrun/a2a", "workrun/mcp", "workrun/sse", "workrun/jsonrpc", "workrun/oauth"}},
 		{pkgs: "./oauth", allowed: []string{"workrun/oauth", "workrun/remotecall", "workrun/workrun"}},
 		// serve: the domain core reaches the engine only; its A2A front
-		// adds the wire types (a2a, sse, jsonrpc) and nothing else —
+		// adds the wire types (a2a, sse, jsonrpc), its MCP front mcp and
+		// remotecall (the loopback rule of the Host check), nothing else —
 		// never the window, the store or a node kind (docs/serve.md).
 		{pkgs: "./serve", allowed: []string{"workrun/serve", "workrun/workrun"}},
-		{pkgs: "./serve/...", allowed: []string{"workrun/serve", "workrun/serve/a2aserve", "workrun/workrun", "workrun/a2a", "workrun/sse", "workrun/jsonrpc"}},
+		{pkgs: "./serve/...", allowed: []string{"workrun/serve", "workrun/serve/a2aserve", "workrun/workrun", "workrun/a2a", "workrun/sse", "workrun/jsonrpc",
+			"workrun/serve/mcpserve", "workrun/mcp", "workrun/remotecall"}},
 		{pkgs: "./cli", forbid: []string{"workrun/store", "workrun/ui"}},
 	}
 	for _, r := range rules {

@@ -28,7 +28,7 @@ func init() {
 	register(&Command{
 		Name:    "serve",
 		Args:    "[--addr HOST:PORT] [--tls-cert FILE --tls-key FILE] [--lang en|zh] [FLOW.json ...] | serve token create LABEL | list | revoke LABEL",
-		Summary: "serve workflows as A2A agents (the files given, or every workflow published in the window); prints `a2a URL` per workflow, then `ready`",
+		Summary: "serve workflows as A2A agents and MCP tools (the files given, or every workflow published in the window); prints `a2a URL` per workflow, `mcp URL` once, then `ready`",
 		Run:     serveCommand,
 	})
 }
@@ -125,7 +125,8 @@ func serveCommand(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintln(env.Stderr, say(msgServeTokensOff))
 	}
 	front := a2aserve.New(core, opts)
-	srv := &http.Server{Handler: front.Handler(), ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
+	handler, mcpLine := withMCP(core, opts, front.Handler())
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 
@@ -140,6 +141,7 @@ func serveCommand(ctx context.Context, env *Env, args []string) int {
 	for _, p := range pubs {
 		fmt.Fprintf(env.Stdout, "a2a %s\n", front.URL(p.ID))
 	}
+	mcpLine(env.Stdout)
 	fmt.Fprintln(env.Stdout, "ready")
 
 	sigCtx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
