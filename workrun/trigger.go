@@ -283,3 +283,22 @@ func firstErr(errs ...error) error {
 	}
 	return nil
 }
+
+// Fire states (docs/triggers.md T1).
+const (
+	FirePending = "pending" // recorded; its run is being started
+	FireStarted = "started" // its run was started (TaskID)
+	FireQueued  = "queued"  // waits for the schedule's last run to end (overlap queue)
+	FireSkipped = "skipped" // no run: the last run was unfinished (overlap skip)
+	FireMissed  = "missed"  // no run: fell while no server ran (missed skip)
+)
+
+// TriggerFire is one fire of a schedule as stored: one row per
+// (Workflow, Trigger, At), written before its run starts.
+type TriggerFire struct {
+	Workflow string    `json:"workflow"` // the publication id
+	Trigger  int       `json:"trigger"`  // index in the start node's triggers
+	At       time.Time `json:"at"`       // the scheduled fire time
+	State    string    `json:"state"`
+	TaskID   string    `json:"task_id,omitempty"` // the served task of its run
+}
