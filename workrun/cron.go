@@ -189,15 +189,28 @@ func (c Cron) nextInDay(y int, m time.Month, d int, after time.Time, loc *time.L
 	plain := off0 == off1 && off0 == offPrev
 	var best time.Time
 	found := false
-	for h := 0; h < 24; h++ {
+	// On a plain day the search starts at after's wall time.
+	h0, m0, s0 := -1, -1, -1
+	if la := after.In(loc); plain && la.Year() == y && la.Month() == m && la.Day() == d {
+		h0, m0, s0 = la.Hour(), la.Minute(), la.Second()
+	}
+	for h := max(h0, 0); h < 24; h++ {
 		if !has(c.hour, h) {
 			continue
 		}
-		for mi := 0; mi < 60; mi++ {
+		mStart := 0
+		if h == h0 {
+			mStart = m0
+		}
+		for mi := mStart; mi < 60; mi++ {
 			if !has(c.min, mi) {
 				continue
 			}
-			for s := 0; s < 60; s++ {
+			sStart := 0
+			if h == h0 && mi == m0 {
+				sStart = s0
+			}
+			for s := sStart; s < 60; s++ {
 				if !has(c.sec, s) {
 					continue
 				}
