@@ -27,7 +27,7 @@ import (
 func init() {
 	register(&Command{
 		Name:    "serve",
-		Args:    "[--addr HOST:PORT] [--tls-cert FILE --tls-key FILE] [--lang en|zh] [FLOW.json ...] | serve token create LABEL | list | revoke LABEL",
+		Args:    "[--addr HOST:PORT] [--tls-cert FILE --tls-key FILE] [--lang en|zh] [FLOW.json ...] | serve token create LABEL | list | revoke LABEL | serve webhook-secret FLOW [--show|--new]",
 		Summary: "serve workflows as A2A agents (the files given, or every workflow published in the window); prints `a2a URL` per workflow, then `ready`",
 		Run:     serveCommand,
 	})
@@ -40,6 +40,9 @@ const DefaultServeAddr = "127.0.0.1:0"
 func serveCommand(ctx context.Context, env *Env, args []string) int {
 	if len(args) > 0 && args[0] == "token" {
 		return serveTokenCommand(ctx, env, args[1:])
+	}
+	if len(args) > 0 && args[0] == "webhook-secret" {
+		return serveWebhookSecretCommand(ctx, env, args[1:])
 	}
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -125,7 +128,12 @@ func serveCommand(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintln(env.Stderr, say(msgServeTokensOff))
 	}
 	front := a2aserve.New(core, opts)
-	srv := &http.Server{Handler: front.Handler(), ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
+	trig, err := newServedTriggers(env, svc, core, pubs, base, lang) // serve_triggers.go
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(err.Error(), "  "))
+		return ExitUsage
+	}
+	srv := &http.Server{Handler: trig.mount(front.Handler()), ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 
@@ -140,7 +148,10 @@ func serveCommand(ctx context.Context, env *Env, args []string) int {
 	for _, p := range pubs {
 		fmt.Fprintf(env.Stdout, "a2a %s\n", front.URL(p.ID))
 	}
+	trig.printURLs(env.Stdout)
 	fmt.Fprintln(env.Stdout, "ready")
+	stopTriggers := trig.start(ctx, env, lang)
+	defer stopTriggers()
 
 	sigCtx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
@@ -153,6 +164,7 @@ func serveCommand(ctx context.Context, env *Env, args []string) int {
 	}
 	// S8: exit never cancels. Streams are closed, then the engine closes
 	// its runs as interrupted by exit; the next start resumes them.
+	stopTriggers()
 	shutCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(shutCtx); err != nil {
