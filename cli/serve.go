@@ -27,8 +27,8 @@ import (
 func init() {
 	register(&Command{
 		Name:    "serve",
-		Args:    "[--addr HOST:PORT] [--tls-cert FILE --tls-key FILE] [--lang en|zh] [FLOW.json ...] | serve token create LABEL | list | revoke LABEL",
-		Summary: "serve workflows as A2A agents and MCP tools (the files given, or every workflow published in the window); prints `a2a URL` per workflow, `mcp URL` once, then `ready`",
+		Args:    "[--addr HOST:PORT] [--tls-cert FILE --tls-key FILE] [--lang en|zh] [FLOW.json ...] | serve token create LABEL | list | revoke LABEL | serve webhook-secret FLOW [--show|--new]",
+		Summary: "serve workflows as A2A agents and MCP tools, with their schedules and webhooks (the files given, or every workflow published in the window); prints `a2a URL` per workflow, `mcp URL` once, `webhook URL` per webhook, then `ready`",
 		Run:     serveCommand,
 	})
 }
@@ -40,6 +40,9 @@ const DefaultServeAddr = "127.0.0.1:0"
 func serveCommand(ctx context.Context, env *Env, args []string) int {
 	if len(args) > 0 && args[0] == "token" {
 		return serveTokenCommand(ctx, env, args[1:])
+	}
+	if len(args) > 0 && args[0] == "webhook-secret" {
+		return serveWebhookSecretCommand(ctx, env, args[1:])
 	}
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -125,7 +128,12 @@ func serveCommand(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintln(env.Stderr, say(msgServeTokensOff))
 	}
 	front := a2aserve.New(core, opts)
-	handler, mcpLine := withMCP(core, opts, front.Handler())
+	trig, err := newServedTriggers(env, svc, core, pubs, base, lang) // serve_triggers.go
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(err.Error(), "  "))
+		return ExitUsage
+	}
+	handler, mcpLine := withMCP(core, opts, trig.mount(front.Handler()))
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -142,7 +150,10 @@ func serveCommand(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintf(env.Stdout, "a2a %s\n", front.URL(p.ID))
 	}
 	mcpLine(env.Stdout)
+	trig.printURLs(env.Stdout)
 	fmt.Fprintln(env.Stdout, "ready")
+	stopTriggers := trig.start(ctx, env, lang)
+	defer stopTriggers()
 
 	sigCtx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
@@ -155,6 +166,7 @@ func serveCommand(ctx context.Context, env *Env, args []string) int {
 	}
 	// S8: exit never cancels. Streams are closed, then the engine closes
 	// its runs as interrupted by exit; the next start resumes them.
+	stopTriggers()
 	shutCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(shutCtx); err != nil {

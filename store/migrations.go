@@ -185,6 +185,27 @@ var migrations = []string{
 	// name). Rows from before keep '' '': not recorded.
 	`ALTER TABLE runs ADD COLUMN started_by TEXT NOT NULL DEFAULT '';
 	ALTER TABLE runs ADD COLUMN started_by_label TEXT NOT NULL DEFAULT '';`,
+
+	// triggers (docs/triggers.md): one row per schedule fire, written
+	// before its run starts (the primary key refuses a second fire of the
+	// same time), and the webhook signatures seen (a replay is refused).
+	`CREATE TABLE trigger_fires (
+		workflow   TEXT NOT NULL,
+		trigger    INTEGER NOT NULL,
+		fire_at    INTEGER NOT NULL,
+		state      TEXT NOT NULL,
+		task_id    TEXT NOT NULL,
+		updated_at INTEGER NOT NULL,
+		PRIMARY KEY (workflow, trigger, fire_at)
+	);
+	CREATE INDEX trigger_fires_state ON trigger_fires(workflow, state, fire_at);
+	CREATE TABLE webhook_signatures (
+		workflow  TEXT NOT NULL,
+		signature TEXT NOT NULL,
+		seen_at   INTEGER NOT NULL,
+		PRIMARY KEY (workflow, signature)
+	);
+	CREATE INDEX webhook_signatures_seen ON webhook_signatures(seen_at);`,
 }
 
 // schemaVersion is the schema version this build writes.

@@ -3,7 +3,6 @@ package start
 import (
 	"context"
 	"slices"
-	"strings"
 
 	"workrun/workrun"
 )
@@ -13,10 +12,11 @@ type Kind struct{}
 
 func (Kind) Type() string { return "start" }
 
-// Compile accepts an empty config.
+// Compile accepts an empty config or the workflow's triggers
+// (workrun.ParseStartConfig, docs/triggers.md).
 func (Kind) Compile(spec workrun.NodeSpec, wf workrun.Workflow) (workrun.Step, error) {
-	if c := strings.TrimSpace(string(spec.Config)); c != "" && c != "{}" && c != "null" {
-		return nil, texts.Fail(nil, msgCfgNone, c)
+	if _, err := workrun.ParseStartConfig(spec.Config); err != nil {
+		return nil, err
 	}
 	return step{}, nil
 }
