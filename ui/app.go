@@ -146,16 +146,18 @@ type views struct {
 	records    *RecordsView
 	// openWork lists the open remote tasks of every run (openwork.go).
 	openWork *OpenWorkView
-	tabs     *container.AppTabs
-	runBtn   *widget.Button
-	stopBtn  *widget.Button
-	undoBtn  *widget.Button
-	redoBtn  *widget.Button
-	status   *tipLabel
-	tips     *tipLayer
-	panes    *Panes
-	palette  *Palette
-	zoomLbl  *widget.Label
+	// publish is the Publish as agent… dialog's view while it is open.
+	publish *PublishView
+	tabs    *container.AppTabs
+	runBtn  *widget.Button
+	stopBtn *widget.Button
+	undoBtn *widget.Button
+	redoBtn *widget.Button
+	status  *tipLabel
+	tips    *tipLayer
+	panes   *Panes
+	palette *Palette
+	zoomLbl *widget.Label
 	// openURL hands a file or link to the desktop (the app's OpenURL).
 	openURL func(*url.URL) error
 }
@@ -444,12 +446,15 @@ func (w *Window) menu() *fyne.MainMenu {
 		item(lang.X("run.stop", "Stop"), w.stopRun),
 		item(lang.X("tab.records", "Run records"), func() { w.tabs.SelectIndex(3); w.records.Reload() }),
 	)
+	workflow := fyne.NewMenu(pubText(msgPubMenu),
+		item(pubText(msgPubItem), w.showPublish),
+	)
 	settings := fyne.NewMenu(lang.X("menu.settings", "Settings"),
 		item(lang.X("cred.title", "Credentials…"), w.showCredentials),
 		w.langItem("English", "en"),
 		w.langItem("简体中文", "zh-Hans"),
 	)
-	return fyne.NewMainMenu(file, edit, view, run, settings, w.helpMenu())
+	return fyne.NewMainMenu(file, edit, view, workflow, run, settings, w.helpMenu())
 }
 
 // DemoWords explains the words the built-in demo agent acts on; the sample's
@@ -592,6 +597,7 @@ func (w *Window) showLoadedRun(r workrun.Run, nrs []workrun.NodeRun, ms []workru
 	}
 	runID := r.ID
 	w.panel.Load(r, nrs, ms)
+	w.showCaller(runID)
 	r = w.panel.Run()
 	w.cv.ClearStatus()
 	if len(r.Workflow.Nodes) > 0 {

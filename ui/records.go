@@ -30,6 +30,8 @@ import (
 // for a list (OnReload) and for a run to be opened (OnOpen), and the app
 // layer hands it the runs (SetRuns).
 type RecordsView struct {
+	// callers names who started runs through `workrun serve` (SetCallers).
+	callers map[string]string
 	// OnReload asks for the runs that match f; the answer comes to SetRuns.
 	OnReload func(f workrun.RunFilter)
 	// OnOpen reports that the person picked run r.
@@ -205,6 +207,9 @@ func (v *RecordsView) row(i int) [numCols]string {
 	if dur := runDuration(r); dur > 0 {
 		d = formatDuration(dur)
 	}
+	if c := v.callers[r.ID]; c != "" {
+		name += " · " + c
+	}
 	return [numCols]string{name, StatusLabel(string(r.Status)), r.CreatedAt.Local().Format("2006-01-02 15:04:05"), d, HumanError(r.Reason)}
 }
 
@@ -345,6 +350,10 @@ func (v *RecordsView) Reload() {
 	v.OnReload(f)
 }
 
+// SetCallers names who started the runs a caller of a served workflow
+// started (run id → calledByText); the next SetRuns shows them.
+func (v *RecordsView) SetCallers(c map[string]string) { v.callers = c }
+
 // SetRuns lists runs, or says why they could not be read.
 func (v *RecordsView) SetRuns(rs []workrun.Run, err error) {
 	if err != nil {
@@ -369,6 +378,8 @@ type runRecord struct {
 	files map[string][]workrun.ArtifactInfo
 	// tasksErr is why the remote tasks could not be read (the rest shows).
 	tasksErr error
+	// caller says who started the run through `workrun serve` ("" a person).
+	caller string
 }
 
 // recordWindow shows a past run read-only in its own window of a: its
@@ -378,7 +389,11 @@ type runRecord struct {
 // files (may be nil) lets its panel open and save file values.
 func recordWindow(a fyne.App, size fyne.Size, rec runRecord, tasks *RemotePanel, openInEditor func(), files func(*RunPanel, fyne.Window)) fyne.Window {
 	r := rec.run
-	win := a.NewWindow(fmt.Sprintf("%s — %s (%s)", r.WorkflowName, shortID(r.ID), lang.X("rec.readonly", "read-only")))
+	title := fmt.Sprintf("%s — %s (%s)", r.WorkflowName, shortID(r.ID), lang.X("rec.readonly", "read-only"))
+	if rec.caller != "" {
+		title += " · " + rec.caller
+	}
+	win := a.NewWindow(title)
 	panel := NewRunPanel(true)
 	cv := NewCanvasView(NewDocument(r.Workflow), true)
 	panel.OnStatus = cv.SetStatus
@@ -386,6 +401,7 @@ func recordWindow(a fyne.App, size fyne.Size, rec runRecord, tasks *RemotePanel,
 		files(panel, win)
 	}
 	panel.Load(r, rec.nodes, rec.msgs)
+	panel.SetCaller(r.ID, rec.caller)
 	for _, n := range rec.nodes {
 		cv.SetStatus(n.NodeID, shownStatus(n))
 	}

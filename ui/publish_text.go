@@ -1,0 +1,66 @@
+package ui
+
+import "workrun/workrun"
+
+// The wording of Workflow → Publish as agent… and of runs a caller
+// started (docs/serve.md), in the window's language.
+const (
+	msgPubMenu       uiMsgID = "ui.pub_menu"
+	msgPubItem       uiMsgID = "ui.pub_item"
+	msgPubTitle      uiMsgID = "ui.pub_title"
+	msgPubOn         uiMsgID = "ui.pub_on"
+	msgPubName       uiMsgID = "ui.pub_name"
+	msgPubDesc       uiMsgID = "ui.pub_desc"
+	msgPubDescHint   uiMsgID = "ui.pub_desc_hint"
+	msgPubInputs     uiMsgID = "ui.pub_inputs"
+	msgPubNoFields   uiMsgID = "ui.pub_no_fields"
+	msgPubTextInput  uiMsgID = "ui.pub_text_input"
+	msgPubTextAuto   uiMsgID = "ui.pub_text_auto"
+	msgPubOutputs    uiMsgID = "ui.pub_outputs"
+	msgPubAddr       uiMsgID = "ui.pub_addr"
+	msgPubURL        uiMsgID = "ui.pub_url"
+	msgPubCopy       uiMsgID = "ui.pub_copy"
+	msgPubServer     uiMsgID = "ui.pub_server"
+	msgPubCheck      uiMsgID = "ui.pub_check"
+	msgPubChecking   uiMsgID = "ui.pub_checking"
+	msgPubRunning    uiMsgID = "ui.pub_running"
+	msgPubNotRunning uiMsgID = "ui.pub_not_running"
+	msgPubCommand    uiMsgID = "ui.pub_command"
+	msgPubSave       uiMsgID = "ui.pub_save"
+	msgPubCancel     uiMsgID = "ui.pub_cancel"
+	msgPubBadAddr    uiMsgID = "ui.pub_bad_addr"
+	msgCalledBy      uiMsgID = "ui.called_by"
+	msgCalledByAny   uiMsgID = "ui.called_by_any"
+)
+
+var pubTexts = workrun.NewCatalog(map[uiMsgID][2]string{
+	msgPubMenu:       {"Workflow", "工作流"},
+	msgPubItem:       {"Publish as agent…", "发布为智能体…"},
+	msgPubTitle:      {"Publish as agent", "发布为智能体"},
+	msgPubOn:         {"Publish this workflow: other programs can call it as an A2A agent", "发布此工作流：其他程序可以把它当作 A2A 智能体调用"},
+	msgPubName:       {"Agent name (empty: the workflow's name)", "智能体名称（留空：用工作流名称）"},
+	msgPubDesc:       {"Description", "说明"},
+	msgPubDescHint:   {"What the agent does, for its callers", "告诉调用者这个智能体做什么"},
+	msgPubInputs:     {"Run-input fields the caller fills", "调用者填写的运行输入字段"},
+	msgPubNoFields:   {"This workflow has no State fields yet: add them in the workflow's inspector.", "此工作流还没有状态字段：请在工作流检查器中添加。"},
+	msgPubTextInput:  {"A plain text message fills", "纯文本消息填入"},
+	msgPubTextAuto:   {"(the one text input, if there is one)", "（唯一的文本输入，如果有）"},
+	msgPubOutputs:    {"Output fields returned to the caller", "返回给调用者的输出字段"},
+	msgPubAddr:       {"Server address (host:port)", "服务器地址（主机:端口）"},
+	msgPubURL:        {"Agent URL", "智能体 URL"},
+	msgPubCopy:       {"Copy", "复制"},
+	msgPubServer:     {"Server", "服务器"},
+	msgPubCheck:      {"Check", "检查"},
+	msgPubChecking:   {"checking…", "正在检查…"},
+	msgPubRunning:    {"running: the agent %q answers at this URL", "运行中：智能体 %q 在此 URL 应答"},
+	msgPubNotRunning: {"not running here (%s). Save, then start the server with the command below; a server started before Save serves this agent only after a restart.", "未在此运行（%s）。请先保存，再用下面的命令启动服务器；保存前启动的服务器要重启后才提供此智能体。"},
+	msgPubCommand:    {"Start the server: workrun serve --addr %s", "启动服务器：workrun serve --addr %s"},
+	msgPubSave:       {"Save", "保存"},
+	msgPubCancel:     {"Cancel", "取消"},
+	msgPubBadAddr:    {"Type the address as HOST:PORT with a port, e.g. 127.0.0.1:8470: without one the server takes any free port and the URL is not known before it starts.", "请按 主机:端口 填写地址并写明端口，例如 127.0.0.1:8470：不写端口时服务器会用任意空闲端口，启动前无法知道 URL。"},
+	msgCalledBy:      {"called by %s", "调用者：%s"},
+	msgCalledByAny:   {"called by an agent", "由智能体调用"},
+})
+
+// pubText renders one entry in the window's language.
+func pubText(id uiMsgID, args ...any) string { return pubTexts.Msg(id, args...).In(msgLang()) }
