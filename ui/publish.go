@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -83,7 +84,7 @@ func NewPublishView(wf workrun.Workflow, addr string) *PublishView {
 	v.on = widget.NewCheck(pubText(msgPubOn), func(bool) { v.enable() })
 	v.on.Checked = wf.Publish != nil
 	v.name = widget.NewEntry()
-	v.name.SetPlaceHolder(wf.Name)
+	v.name.SetPlaceHolder(pubText(msgPubNameHint, wf.Name))
 	v.name.SetText(set.Name)
 	v.name.OnChanged = func(string) { v.showURL() }
 	v.desc = widget.NewMultiLineEntry()
@@ -121,22 +122,25 @@ func NewPublishView(wf workrun.Workflow, addr string) *PublishView {
 	none := widget.NewLabel(pubText(msgPubNoFields))
 	none.Wrapping = fyne.TextWrapWord
 	none.Hidden = len(fields) > 0
-	row := func(label string, o fyne.CanvasObject) fyne.CanvasObject {
-		l := widget.NewLabelWithStyle(label, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-		return container.NewVBox(l, o)
+	// Label left, control right: the whole dialog is in view at 1024×700.
+	row := func(label string, o fyne.CanvasObject) []fyne.CanvasObject {
+		return []fyne.CanvasObject{widget.NewLabelWithStyle(label, fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}), o}
 	}
-	v.form = container.NewVBox(
+	grid := func(rows ...[]fyne.CanvasObject) *fyne.Container {
+		return container.New(layout.NewFormLayout(), slices.Concat(rows...)...)
+	}
+	v.form = grid(
 		row(pubText(msgPubName), v.name),
 		row(pubText(msgPubDesc), v.desc),
 		row(pubText(msgPubInputs), container.NewVBox(none, v.inputs)),
 		row(pubText(msgPubTextInput), v.textIn),
 		row(pubText(msgPubOutputs), v.outputs),
 	)
-	server := container.NewVBox(
+	server := grid(
 		row(pubText(msgPubAddr), v.addr),
 		row(pubText(msgPubURL), container.NewBorder(nil, nil, nil, v.copyB, v.url)),
 		row(pubText(msgPubServer), container.NewBorder(nil, nil, nil, v.checkB, v.status)),
-		v.cmd,
+		row("", v.cmd),
 	)
 	v.root = container.NewVScroll(container.NewVBox(v.on, v.form, widget.NewSeparator(), server))
 	v.enable()

@@ -10,6 +10,7 @@ const (
 	msgPubTitle      uiMsgID = "ui.pub_title"
 	msgPubOn         uiMsgID = "ui.pub_on"
 	msgPubName       uiMsgID = "ui.pub_name"
+	msgPubNameHint   uiMsgID = "ui.pub_name_hint"
 	msgPubDesc       uiMsgID = "ui.pub_desc"
 	msgPubDescHint   uiMsgID = "ui.pub_desc_hint"
 	msgPubInputs     uiMsgID = "ui.pub_inputs"
@@ -37,27 +38,28 @@ var pubTexts = workrun.NewCatalog(map[uiMsgID][2]string{
 	msgPubMenu:       {"Workflow", "工作流"},
 	msgPubItem:       {"Publish as agent…", "发布为智能体…"},
 	msgPubTitle:      {"Publish as agent", "发布为智能体"},
-	msgPubOn:         {"Publish this workflow: other programs can call it as an A2A agent", "发布此工作流：其他程序可以把它当作 A2A 智能体调用"},
-	msgPubName:       {"Agent name (empty: the workflow's name)", "智能体名称（留空：用工作流名称）"},
+	msgPubOn:         {"Publish this workflow: other programs can call it as an A2A agent", "发布此工作流：其他程序可以把它当作A2A智能体调用"},
+	msgPubName:       {"Agent name", "智能体名称"},
+	msgPubNameHint:   {"%s (the workflow's name)", "%s（工作流名称）"},
 	msgPubDesc:       {"Description", "说明"},
 	msgPubDescHint:   {"What the agent does, for its callers", "告诉调用者这个智能体做什么"},
-	msgPubInputs:     {"Run-input fields the caller fills", "调用者填写的运行输入字段"},
+	msgPubInputs:     {"Caller fills", "调用者填写"},
 	msgPubNoFields:   {"This workflow has no State fields yet: add them in the workflow's inspector.", "此工作流还没有状态字段：请在工作流检查器中添加。"},
-	msgPubTextInput:  {"A plain text message fills", "纯文本消息填入"},
+	msgPubTextInput:  {"Text message fills", "文本消息填入"},
 	msgPubTextAuto:   {"(the one text input, if there is one)", "（唯一的文本输入，如果有）"},
-	msgPubOutputs:    {"Output fields returned to the caller", "返回给调用者的输出字段"},
-	msgPubAddr:       {"Server address (host:port)", "服务器地址（主机:端口）"},
-	msgPubURL:        {"Agent URL", "智能体 URL"},
+	msgPubOutputs:    {"Returned", "返回字段"},
+	msgPubAddr:       {"Serve on (host:port)", "服务地址（主机:端口）"},
+	msgPubURL:        {"Agent URL", "智能体URL"},
 	msgPubCopy:       {"Copy", "复制"},
 	msgPubServer:     {"Server", "服务器"},
 	msgPubCheck:      {"Check", "检查"},
 	msgPubChecking:   {"checking…", "正在检查…"},
-	msgPubRunning:    {"running: the agent %q answers at this URL", "运行中：智能体 %q 在此 URL 应答"},
+	msgPubRunning:    {"running: the agent %q answers at this URL", "运行中：智能体“%s”在此URL应答"},
 	msgPubNotRunning: {"not running here (%s). Save, then start the server with the command below; a server started before Save serves this agent only after a restart.", "未在此运行（%s）。请先保存，再用下面的命令启动服务器；保存前启动的服务器要重启后才提供此智能体。"},
-	msgPubCommand:    {"Start the server: workrun serve --addr %s", "启动服务器：workrun serve --addr %s"},
+	msgPubCommand:    {"Start it with: workrun serve --addr %s", "启动命令：workrun serve --addr %s"},
 	msgPubSave:       {"Save", "保存"},
 	msgPubCancel:     {"Cancel", "取消"},
-	msgPubBadAddr:    {"Type the address as HOST:PORT with a port, e.g. 127.0.0.1:8470: without one the server takes any free port and the URL is not known before it starts.", "请按 主机:端口 填写地址并写明端口，例如 127.0.0.1:8470：不写端口时服务器会用任意空闲端口，启动前无法知道 URL。"},
+	msgPubBadAddr:    {"Type the address as HOST:PORT with a port, e.g. 127.0.0.1:8470: without one the server takes any free port and the URL is not known before it starts.", "请按“主机:端口”填写地址并写明端口，例如127.0.0.1:8470：不写端口时服务器会用任意空闲端口，启动前无法知道URL。"},
 	msgCalledBy:      {"called by %s", "调用者：%s"},
 	msgCalledByAny:   {"called by an agent", "由智能体调用"},
 })
