@@ -45,7 +45,7 @@ func TestGUIRunsSampleAgainstDemoAgent(t *testing.T) {
 	scr.shots = filepath.Join(g.tmp, "steps")
 
 	// Help → Sample: Remote Agent demo.
-	scr.menuItem(t, menuHelpX, "Sample: Remote Agent demo")
+	scr.menuItem(t, menuHelpX("en"), "Sample: Remote Agent demo")
 	scr.waitTitle(t, app, win, "^Workrun — Remote Agent demo$")
 	scr.shot(t, "1-sample")
 
@@ -262,13 +262,26 @@ func (s *screen) typeText(t *testing.T, text string) {
 	settle()
 }
 
-// Where the menu bar's menus are (x; the bar is at y=14), the same in
-// English and Chinese.
-const (
-	menuFileX     = 27
-	menuSettingsX = 226
-	menuHelpX     = 287
-)
+// Where the menu bar's menus are (x; the bar is at y=14). File is at the
+// same place in English and Chinese; the Workflow menu before Run is wider
+// in English, so Settings and Help are further right there.
+const menuFileX = 27
+
+// menuSettingsX and menuHelpX are where Settings and Help are in the
+// window's language lng ("en" or "zh").
+func menuSettingsX(lng string) int {
+	if lng == "zh" {
+		return 284
+	}
+	return 308
+}
+
+func menuHelpX(lng string) int {
+	if lng == "zh" {
+		return 331
+	}
+	return 369
+}
 
 // menuItem opens the menu at x on the menu bar and clicks its item label,
 // found on the screen by its text (guitext_test.go): an item's position
@@ -439,7 +452,7 @@ func TestGUIWindowFitsScreen(t *testing.T) {
 			scr.waitTitle(t, app, win, "•$") // the nodes were added: unsaved changes
 
 			// The sample, its agent's URL made long by typing, and a run.
-			scr.menuItem(t, menuHelpX, "Sample: Remote Agent demo")
+			scr.menuItem(t, menuHelpX("en"), "Sample: Remote Agent demo")
 			scr.waitTitle(t, app, win, "^Workrun — Remote Agent demo$")
 			x, y := sampleNodeCentre(w0, h0, 300, 120)
 			scr.click(t, x, y)

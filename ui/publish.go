@@ -138,8 +138,8 @@ func NewPublishView(wf workrun.Workflow, addr string) *PublishView {
 	)
 	server := grid(
 		row(pubText(msgPubAddr), v.addr),
-		row(pubText(msgPubURL), container.NewBorder(nil, nil, nil, v.copyB, v.url)),
-		row(pubText(msgPubServer), container.NewBorder(nil, nil, nil, v.checkB, v.status)),
+		row(pubText(msgPubURL), container.NewBorder(nil, nil, nil, container.NewVBox(v.copyB), v.url)),
+		row(pubText(msgPubServer), container.NewBorder(nil, nil, nil, container.NewVBox(v.checkB), v.status)),
 		row("", v.cmd),
 	)
 	v.root = container.NewVScroll(container.NewVBox(v.on, v.form, widget.NewSeparator(), server))
@@ -193,6 +193,7 @@ func (v *PublishView) showURL() {
 	u, err := v.URLFor(addr, v.agentName())
 	if err != nil {
 		v.url.SetText("")
+		v.cmd.SetText("")
 		v.status.Importance = widget.WarningImportance
 		v.status.SetText(HumanError(err.Error()))
 		if errors.Is(err, ErrServeAddr) {
@@ -201,6 +202,9 @@ func (v *PublishView) showURL() {
 		v.copyB.Disable()
 		v.checkB.Disable()
 		return
+	}
+	if u != v.url.Text { // what was found is about another URL
+		v.status.SetText("")
 	}
 	v.url.SetText(u)
 	v.copyB.Enable()
@@ -226,8 +230,10 @@ func (v *PublishView) SetStatus(url, cardName string, err error) {
 	}
 	switch {
 	case err != nil:
+		// Why the card could not be read is the connection test's
+		// business; here it only means no agent of ours answers.
 		v.status.Importance = widget.WarningImportance
-		v.status.SetText(pubText(msgPubNotRunning, HumanError(err.Error())))
+		v.status.SetText(pubText(msgPubNotRunning))
 	default:
 		v.status.Importance = widget.SuccessImportance
 		v.status.SetText(pubText(msgPubRunning, cardName))

@@ -55,7 +55,7 @@ var pubTexts = workrun.NewCatalog(map[uiMsgID][2]string{
 	msgPubCheck:      {"Check", "检查"},
 	msgPubChecking:   {"checking…", "正在检查…"},
 	msgPubRunning:    {"running: the agent %q answers at this URL", "运行中：智能体“%s”在此URL应答"},
-	msgPubNotRunning: {"not running here (%s). Save, then start the server with the command below; a server started before Save serves this agent only after a restart.", "未在此运行（%s）。请先保存，再用下面的命令启动服务器；保存前启动的服务器要重启后才提供此智能体。"},
+	msgPubNotRunning: {"not running here: no agent answers at this URL. Save, then start the server with the command below (one started before Save serves this agent after a restart).", "未在此运行：此URL没有智能体应答。请先保存，再用下面的命令启动服务器（保存前启动的服务器要重启后才提供此智能体）。"},
 	msgPubCommand:    {"Start it with: workrun serve --addr %s", "启动命令：workrun serve --addr %s"},
 	msgPubSave:       {"Save", "保存"},
 	msgPubCancel:     {"Cancel", "取消"},
