@@ -167,3 +167,26 @@ func TestCredentialsView_NoKeyring(t *testing.T) {
 		t.Errorf("message %q does not say plainly that there is no keyring", m)
 	}
 }
+
+// TestCredentialsView_DeleteAfterSave: a credential just saved is the one
+// selected, so Delete is enabled at once (it stayed disabled, issue 40),
+// and the form replaces its secret instead of adding another.
+func TestCredentialsView_DeleteAfterSave(t *testing.T) {
+	_, mgr := newMemKeyring()
+	w := newTestWindow(t, Deps{Credentials: mgr})
+	v := w.newCredentialsView()
+	runView(t, v, func() { w.reloadCredentials(v) })
+	runView(t, v, func() {
+		v.fill(Credential{Name: "demo", Origin: "http://127.0.0.1:41241", Kind: "bearer"}, "tok-1")
+		v.save()
+	})
+	var del bool
+	var save, msg string
+	fyne.DoAndWait(func() { del, save, msg = !v.delB.Disabled(), v.saveB.Text, v.msg.Text })
+	if !del {
+		t.Error("Delete is disabled after saving a credential")
+	}
+	if save != "Replace secret" || !strings.Contains(msg, `Saved "demo"`) {
+		t.Errorf("after saving: button %q, message %q; want Replace secret and the saved message", save, msg)
+	}
+}
