@@ -146,18 +146,20 @@ type views struct {
 	records    *RecordsView
 	// openWork lists the open remote tasks of every run (openwork.go).
 	openWork *OpenWorkView
-	// publish is the Publish as agent… dialog's view while it is open.
-	publish *PublishView
-	tabs    *container.AppTabs
-	runBtn  *widget.Button
-	stopBtn *widget.Button
-	undoBtn *widget.Button
-	redoBtn *widget.Button
-	status  *tipLabel
-	tips    *tipLayer
-	panes   *Panes
-	palette *Palette
-	zoomLbl *widget.Label
+	// publish is the Publish as agent… dialog's view while it is open;
+	// credView the credentials dialog's.
+	publish  *PublishView
+	credView *CredentialsView
+	tabs     *container.AppTabs
+	runBtn   *widget.Button
+	stopBtn  *widget.Button
+	undoBtn  *widget.Button
+	redoBtn  *widget.Button
+	status   *tipLabel
+	tips     *tipLayer
+	panes    *Panes
+	palette  *Palette
+	zoomLbl  *widget.Label
 	// openURL hands a file or link to the desktop (the app's OpenURL).
 	openURL func(*url.URL) error
 }

@@ -190,3 +190,24 @@ func TestCredentialsView_DeleteAfterSave(t *testing.T) {
 		t.Errorf("after saving: button %q, message %q; want Replace secret and the saved message", save, msg)
 	}
 }
+
+// TestCredentials_SaysNoKeyringOnOpen: without an OS keyring the
+// credentials dialog says so as it opens, before the person types a
+// secret and presses Save (it said so only after Save, issue 40).
+func TestCredentials_SaysNoKeyringOnOpen(t *testing.T) {
+	saved := 0
+	mgr := &fakeCreds{
+		ListFunc: func(context.Context) ([]Credential, error) { return nil, nil },
+		SetFunc:  func(context.Context, Credential, string) error { saved++; return nil },
+	}
+	noKeyring := func() error { return fmt.Errorf("keyring: %w", ErrNoKeyring) }
+	w := newTestWindow(t, Deps{Credentials: mgr, About: AboutInfo{CheckKeyring: noKeyring}})
+	onUI(w, w.showCredentials)
+	waitFor(t, "the dialog says there is no keyring", func() (ok bool) {
+		onUI(w, func() { ok = w.credView != nil && strings.HasPrefix(w.credView.msg.Text, "No OS keyring is available") })
+		return ok
+	})
+	if saved != 0 {
+		t.Errorf("%d saves before Save was pressed", saved)
+	}
+}
