@@ -203,7 +203,7 @@ func NewWindow(a fyne.App, d Deps) *Window {
 	w.build()
 	w.subscribe()
 	w.reloadList("")
-	w.newEmpty()
+	w.openLast()
 	if len(w.recs) == 0 {
 		w.setStatus(lang.X("help.first", "New here? Help → Sample: Remote Agent demo starts the demo agent and opens a workflow you can run at once."))
 	}
@@ -643,8 +643,25 @@ func (w *Window) reloadList(selectID string) {
 
 func (w *Window) open(r workrun.WorkflowRecord) {
 	w.wfID = r.ID
+	w.app.Preferences().SetString(prefLastWorkflow, r.ID)
 	w.setDocument(NewDocument(r.Workflow))
 	w.showLatestRun()
+}
+
+// prefLastWorkflow keeps the id of the saved workflow last opened or
+// saved, which the next start opens again.
+const prefLastWorkflow = "workflow.last"
+
+// openLast opens the saved workflow the person worked on last, or a new
+// one when there is none (or it was deleted since).
+func (w *Window) openLast() {
+	id := w.app.Preferences().String(prefLastWorkflow)
+	if i := slices.IndexFunc(w.recs, func(r workrun.WorkflowRecord) bool { return r.ID == id }); id != "" && i >= 0 {
+		w.open(w.recs[i])
+		w.selectListed(id)
+		return
+	}
+	w.newEmpty()
 }
 
 // OpenWorkflow shows wf as an unsaved (id "") or saved workflow.
@@ -682,6 +699,7 @@ func (w *Window) saveNow() bool {
 		return false
 	}
 	w.wfID = r.ID
+	w.app.Preferences().SetString(prefLastWorkflow, r.ID)
 	w.doc.MarkSaved()
 	w.docChanged()
 	w.reloadList("")
