@@ -342,3 +342,43 @@ func (in *Inspector) testResult() string {
 	}
 	return in.testOut.Text
 }
+
+// TestInspector_TestResultKeptOnReselect: a node's connection test result
+// shows again when the node is selected again (it vanished, issue 40),
+// but not once its URL changed.
+func TestInspector_TestResultKeptOnReselect(t *testing.T) {
+	check := func(_ context.Context, u, _ string) (AgentReport, error) {
+		return AgentReport{CardName: "Demo Agent", InterfaceURL: u}, nil
+	}
+	w := newTestWindow(t, Deps{CheckAgent: check})
+	w.OpenWorkflow("", SampleRemote("http://127.0.0.1:41241"))
+	w.doc.Select("ask", false)
+	in := w.insp
+	done := make(chan struct{})
+	in.testDone = func() { close(done) }
+	fyne.DoAndWait(in.testConnection)
+	<-done
+	var first string
+	fyne.DoAndWait(func() { first = in.testResult() })
+	if !strings.Contains(first, "Demo Agent") {
+		t.Fatalf("the test shows %q", first)
+	}
+	var again string
+	fyne.DoAndWait(func() {
+		w.doc.Select("start", false)
+		w.doc.Select("ask", false)
+		again = in.testResult()
+	})
+	if again != first {
+		t.Errorf("reselected, the node shows %q, want its last result %q", again, first)
+	}
+	fyne.DoAndWait(func() {
+		in.widgets["url"].(*widget.Entry).SetText("http://127.0.0.1:9")
+		w.doc.Select("start", false)
+		w.doc.Select("ask", false)
+		again = in.testResult()
+	})
+	if again != "" {
+		t.Errorf("with another URL the old result still shows: %q", again)
+	}
+}
