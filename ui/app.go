@@ -679,7 +679,14 @@ func (w *Window) setDocument(d *Document) {
 	w.cv.Fit()
 }
 
-func (w *Window) newWorkflow() { w.leave(w.newEmpty) }
+// newWorkflow starts a new workflow and saves it at once, so that it is in
+// the workflow list (selected) from the start, not only after a Save.
+func (w *Window) newWorkflow() {
+	w.leave(func() {
+		w.newEmpty()
+		w.saveNow()
+	})
+}
 
 func (w *Window) newEmpty() {
 	wf := workrun.Workflow{Name: lang.X("wf.untitled", "Untitled workflow"), State: map[string]workrun.FieldType{}}
