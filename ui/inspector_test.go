@@ -56,8 +56,9 @@ func TestInspector_RemoteAgentForm(t *testing.T) {
 			}
 		}
 	}
-	// Only file fields are offered as attachments.
-	if diff := cmp.Diff([]string{"document"}, in.widgets["attachments"].(*widget.CheckGroup).Options); diff != "" {
+	// Only file fields are offered as attachments (the sample's files
+	// field keeps the agent's files).
+	if diff := cmp.Diff([]string{"document", "files"}, in.widgets["attachments"].(*widget.CheckGroup).Options); diff != "" {
 		t.Errorf("attachment choices (-want +got):\n%s", diff)
 	}
 	// No Apply button: what was typed is in the document already.
@@ -67,7 +68,7 @@ func TestInspector_RemoteAgentForm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Config{URL: "http://127.0.0.1:41241", Inputs: []string{"question"}, Attachments: []string{"document"}, Output: "answer", TimeoutSeconds: 600}
+	want := Config{URL: "http://127.0.0.1:41241", Inputs: []string{"question"}, Attachments: []string{"document"}, Output: "answer", OutputFiles: "files", TimeoutSeconds: 600}
 	if diff := cmp.Diff(want, c); diff != "" {
 		t.Errorf("applied config (-want +got):\n%s", diff)
 	}

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"image/color"
+	"maps"
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -449,27 +451,62 @@ func timeline(r workrun.Run, nrs []workrun.NodeRun) string {
 	if r.Reason != "" {
 		fmt.Fprintf(&b, "%s\n", r.Reason)
 	}
+	titles := map[string]string{}
+	for _, n := range r.Workflow.Nodes {
+		if n.Title != "" {
+			titles[n.ID] = n.Title
+		}
+	}
 	for i, n := range ns {
-		d := ""
-		if !n.StartedAt.IsZero() && !n.EndedAt.IsZero() {
-			d = n.EndedAt.Sub(n.StartedAt).Round(time.Millisecond).String()
+		name := n.NodeID
+		if t := titles[n.NodeID]; t != "" {
+			name = t
 		}
-		start := "—"
+		line := fmt.Sprintf("%d. %s (%s) · %s", i+1, name, KindLabel(n.Type), StatusLabel(string(n.Status)))
 		if !n.StartedAt.IsZero() {
-			start = n.StartedAt.Local().Format("15:04:05.000")
+			line += " · " + n.StartedAt.Local().Format("15:04:05.000")
 		}
-		fmt.Fprintf(&b, "\n%d. %s (%s) %s  %s  %s\n", i+1, n.NodeID, n.Type, StatusLabel(string(n.Status)), start, d)
-		if len(n.Inputs) > 0 {
-			fmt.Fprintf(&b, "   %s: %s\n", lang.X("rec.inputs", "inputs"), compactJSON(n.Inputs))
+		if !n.StartedAt.IsZero() && !n.EndedAt.IsZero() {
+			line += " · " + formatDuration(n.EndedAt.Sub(n.StartedAt))
 		}
-		if len(n.Outputs) > 0 {
-			fmt.Fprintf(&b, "   %s: %s\n", lang.X("rec.outputs", "outputs"), compactJSON(n.Outputs))
+		fmt.Fprintf(&b, "\n%s\n", line)
+		// Values as "name: value" lines, text as it is: not one JSON object.
+		for _, part := range []struct {
+			head string
+			vals workrun.Values
+		}{{lang.X("rec.inputs", "inputs"), n.Inputs}, {lang.X("rec.outputs", "outputs"), n.Outputs}} {
+			if len(part.vals) == 0 {
+				continue
+			}
+			fmt.Fprintf(&b, "   %s:\n", part.head)
+			for _, k := range slices.Sorted(maps.Keys(part.vals)) {
+				fmt.Fprintf(&b, "      %s: %s\n", k, timelineValue(part.vals[k]))
+			}
 		}
 		if n.Error != "" {
 			fmt.Fprintf(&b, "   %s: %s\n", lang.X("rec.error", "error"), n.Error)
 		}
 	}
 	return b.String()
+}
+
+// timelineValue is one value on one line: text as it is (its line breaks
+// shown as ⏎), a number or boolean plainly, anything else as compact JSON;
+// capped at 400 bytes.
+func timelineValue(v any) string {
+	s, ok := v.(string)
+	if !ok {
+		return compactJSON(v)
+	}
+	s = strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", " ⏎ ")
+	if len(s) > 400 {
+		cut := 400
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return s
 }
 
 func compactJSON(v any) string {
