@@ -181,7 +181,7 @@ func TestSample_ReopensAndRunsAgainstDemo(t *testing.T) {
 	first := w.wfID
 	w.newWorkflow()
 	w.openSample(SampleRemote)
-	if w.wfID != first || len(w.recs) != 1 {
+	if w.wfID != first || len(w.recs) != 2 { // the sample and the new workflow (New saves it)
 		t.Fatalf("second Help → Sample: open %q (first %q), %d workflows saved; want the same one", w.wfID, first, len(w.recs))
 	}
 	if started != 1 {
