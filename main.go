@@ -118,6 +118,7 @@ func runGUI(ctx context.Context, env *cli.Env) error {
 	}
 	defer p.engine.Close(context.WithoutCancel(ctx))
 	d := guiDeps(p)
+	publishDeps(&d, p.store) // main_publish.go
 	d.About = aboutInfo(env.DataDir)
 	// Every quit of the window ends the process itself, once the window has
 	// saved its work (ui/exit.go): the deferred closes above run only when

@@ -150,7 +150,7 @@ func TestGUIFailureHandlingRetryAndErrorBranch(t *testing.T) {
 					scr.shot(t, "timeout")
 					t.Fatalf("the window never switched to Chinese (steps in %s)", scr.shots)
 				}
-				scr.menuItem(t, menuSettingsX, "简体中文")
+				scr.menuItem(t, menuSettingsX("en"), "简体中文")
 				for end := time.Now().Add(20 * time.Second); !switched && time.Now().Before(end); time.Sleep(300 * time.Millisecond) {
 					switched = strings.HasSuffix(strings.TrimSpace(scr.run(t, "getwindowname", win)), "— 成功")
 				}

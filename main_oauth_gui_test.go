@@ -58,7 +58,7 @@ func TestGUISignIn(t *testing.T) {
 			if c.lang == "zh" {
 				sample = "示例：远程智能体演示"
 			}
-			scr.menuItem(t, menuHelpX, sample)
+			scr.menuItem(t, menuHelpX(c.lang), sample)
 			scr.waitTitle(t, app, win, "^Workrun — .+$")
 			time.Sleep(2 * time.Second) // the sample is fitted into the canvas
 			x, y := sampleNodeCentre(w0, h0, 300, 120)

@@ -185,8 +185,9 @@ func credentialShowsInOpenNode(t *testing.T, g guiTest, c itemsLang, scr *screen
 	// row above English (chi_sim does not read the small 凭据…; English and
 	// 简体中文 below it read in both languages).
 	const name = "teamkey"
-	scr.click(t, menuSettingsX, 14)
-	menu := image.Rect(max(0, menuSettingsX-30), 22, min(sw, menuSettingsX+400), sh/2)
+	mx := menuSettingsX(c.lang)
+	scr.click(t, mx, 14)
+	menu := image.Rect(max(0, mx-30), 22, min(sw, mx+400), sh/2)
 	en, ok := scr.waitLabel(t, menu, "English", textWait)
 	if !ok {
 		scr.shot(t, "no-menu")

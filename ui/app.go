@@ -146,6 +146,10 @@ type views struct {
 	records    *RecordsView
 	// openWork lists the open remote tasks of every run (openwork.go).
 	openWork *OpenWorkView
+	// publish is the Publish as agent… dialog's view while it is open;
+	// credView the credentials dialog's.
+	publish  *PublishView
+	credView *CredentialsView
 	tabs     *container.AppTabs
 	runBtn   *widget.Button
 	stopBtn  *widget.Button
@@ -199,7 +203,7 @@ func NewWindow(a fyne.App, d Deps) *Window {
 	w.build()
 	w.subscribe()
 	w.reloadList("")
-	w.newEmpty()
+	w.openLast()
 	if len(w.recs) == 0 {
 		w.setStatus(lang.X("help.first", "New here? Help → Sample: Remote Agent demo starts the demo agent and opens a workflow you can run at once."))
 	}
@@ -444,12 +448,15 @@ func (w *Window) menu() *fyne.MainMenu {
 		item(lang.X("run.stop", "Stop"), w.stopRun),
 		item(lang.X("tab.records", "Run records"), func() { w.tabs.SelectIndex(3); w.records.Reload() }),
 	)
+	workflow := fyne.NewMenu(pubText(msgPubMenu),
+		item(pubText(msgPubItem), w.showPublish),
+	)
 	settings := fyne.NewMenu(lang.X("menu.settings", "Settings"),
 		item(lang.X("cred.title", "Credentials…"), w.showCredentials),
 		w.langItem("English", "en"),
 		w.langItem("简体中文", "zh-Hans"),
 	)
-	return fyne.NewMainMenu(file, edit, view, run, settings, w.helpMenu())
+	return fyne.NewMainMenu(file, edit, view, workflow, run, settings, w.helpMenu())
 }
 
 // DemoWords explains the words the built-in demo agent acts on; the sample's
@@ -592,6 +599,7 @@ func (w *Window) showLoadedRun(r workrun.Run, nrs []workrun.NodeRun, ms []workru
 	}
 	runID := r.ID
 	w.panel.Load(r, nrs, ms)
+	w.showCaller(runID)
 	r = w.panel.Run()
 	w.cv.ClearStatus()
 	if len(r.Workflow.Nodes) > 0 {
@@ -635,8 +643,25 @@ func (w *Window) reloadList(selectID string) {
 
 func (w *Window) open(r workrun.WorkflowRecord) {
 	w.wfID = r.ID
+	w.app.Preferences().SetString(prefLastWorkflow, r.ID)
 	w.setDocument(NewDocument(r.Workflow))
 	w.showLatestRun()
+}
+
+// prefLastWorkflow keeps the id of the saved workflow last opened or
+// saved, which the next start opens again.
+const prefLastWorkflow = "workflow.last"
+
+// openLast opens the saved workflow the person worked on last, or a new
+// one when there is none (or it was deleted since).
+func (w *Window) openLast() {
+	id := w.app.Preferences().String(prefLastWorkflow)
+	if i := slices.IndexFunc(w.recs, func(r workrun.WorkflowRecord) bool { return r.ID == id }); id != "" && i >= 0 {
+		w.open(w.recs[i])
+		w.selectListed(id)
+		return
+	}
+	w.newEmpty()
 }
 
 // OpenWorkflow shows wf as an unsaved (id "") or saved workflow.
@@ -654,7 +679,14 @@ func (w *Window) setDocument(d *Document) {
 	w.cv.Fit()
 }
 
-func (w *Window) newWorkflow() { w.leave(w.newEmpty) }
+// newWorkflow starts a new workflow and saves it at once, so that it is in
+// the workflow list (selected) from the start, not only after a Save.
+func (w *Window) newWorkflow() {
+	w.leave(func() {
+		w.newEmpty()
+		w.saveNow()
+	})
+}
 
 func (w *Window) newEmpty() {
 	wf := workrun.Workflow{Name: lang.X("wf.untitled", "Untitled workflow"), State: map[string]workrun.FieldType{}}
@@ -674,6 +706,7 @@ func (w *Window) saveNow() bool {
 		return false
 	}
 	w.wfID = r.ID
+	w.app.Preferences().SetString(prefLastWorkflow, r.ID)
 	w.doc.MarkSaved()
 	w.docChanged()
 	w.reloadList("")

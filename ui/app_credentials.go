@@ -27,7 +27,18 @@ func (w *Window) showCredentials() {
 	d := dialog.NewCustom(credentialsTitle(), lang.X("close", "Close"), v.Object(), w.win)
 	d.Resize(w.fitDialog(fyne.NewSize(680, 620)))
 	d.Show()
+	w.credView = v
 	w.reloadCredentials(v)
+	// The list is the data directory's index and reads without a keyring:
+	// whether there is one to save into is said before Save, not after.
+	if check := w.deps.About.CheckKeyring; check != nil {
+		var err error
+		w.background(func() { err = check() }, func() {
+			if err != nil {
+				v.failed(err)
+			}
+		})
+	}
 }
 
 // newCredentialsView makes the credentials dialog's view with its events

@@ -35,17 +35,44 @@ func (w *Window) reloadRecords(v *RecordsView, f workrun.RunFilter) {
 	w.rs.recordsSeq++
 	seq := w.rs.recordsSeq
 	var rs []workrun.Run
-	var err error
+	var callers map[string]string
+	var err, cerr error
 	w.background(func() {
 		rs, err = w.deps.Runs.ListRuns(w.ctx, f)
+		if err == nil {
+			callers, cerr = w.readCallers(rs)
+		}
 	}, func() {
 		if seq == w.rs.recordsSeq {
+			v.SetCallers(callers)
 			v.SetRuns(rs, err)
+			if cerr != nil { // the runs show; who called them is unknown
+				v.msg.SetText(cerr.Error())
+			}
 		}
 		if w.rs.recordsRead != nil {
 			w.rs.recordsRead()
 		}
 	})
+}
+
+// readCallers says who started each run of rs that a caller of a served
+// workflow started; it runs off the UI thread.
+func (w *Window) readCallers(rs []workrun.Run) (map[string]string, error) {
+	if w.deps.ServedCaller == nil {
+		return nil, nil
+	}
+	out := map[string]string{}
+	for _, r := range rs {
+		c, err := w.readCaller(w.ctx, r.ID)
+		if err != nil {
+			return nil, fmt.Errorf("read callers: %w", err)
+		}
+		if c != "" {
+			out[r.ID] = c
+		}
+	}
+	return out, nil
 }
 
 // openRecord opens a run picked in the run records. A finished run opens
@@ -80,6 +107,9 @@ func (w *Window) readRecord(ctx context.Context, runID string) (runRecord, error
 		return rec, err
 	}
 	rec.tasks, rec.files, rec.tasksErr = w.readTasks(ctx, runID)
+	if rec.caller, err = w.readCaller(ctx, runID); err != nil {
+		return rec, err
+	}
 	return rec, nil
 }
 

@@ -73,6 +73,7 @@ func (w *Window) recentOf() string {
 // notes when the run is of an older version).
 func (w *Window) showOpenRun(r workrun.Run, nrs []workrun.NodeRun, ms []workrun.Message) {
 	w.panel.Load(r, nrs, ms)
+	w.showCaller(r.ID)
 	w.cv.ClearStatus()
 	for id, n := range w.panel.nodes {
 		if _, ok := w.doc.Node(id); ok {

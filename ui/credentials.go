@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -218,6 +219,11 @@ func (v *CredentialsView) saved(name string, cs []Credential) {
 	v.secret.SetText("")
 	v.creds = cs
 	v.list.Refresh()
+	// The saved credential is the one selected now: Delete and Replace
+	// secret apply to it at once.
+	if i := slices.IndexFunc(cs, func(c Credential) bool { return c.Name == name }); i >= 0 {
+		v.list.Select(i)
+	}
 	v.show(fmt.Sprintf(lang.X("cred.saved", "Saved %q in the OS keyring."), name))
 }
 

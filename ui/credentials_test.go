@@ -167,3 +167,47 @@ func TestCredentialsView_NoKeyring(t *testing.T) {
 		t.Errorf("message %q does not say plainly that there is no keyring", m)
 	}
 }
+
+// TestCredentialsView_DeleteAfterSave: a credential just saved is the one
+// selected, so Delete is enabled at once (it stayed disabled, issue 40),
+// and the form replaces its secret instead of adding another.
+func TestCredentialsView_DeleteAfterSave(t *testing.T) {
+	_, mgr := newMemKeyring()
+	w := newTestWindow(t, Deps{Credentials: mgr})
+	v := w.newCredentialsView()
+	runView(t, v, func() { w.reloadCredentials(v) })
+	runView(t, v, func() {
+		v.fill(Credential{Name: "demo", Origin: "http://127.0.0.1:41241", Kind: "bearer"}, "tok-1")
+		v.save()
+	})
+	var del bool
+	var save, msg string
+	fyne.DoAndWait(func() { del, save, msg = !v.delB.Disabled(), v.saveB.Text, v.msg.Text })
+	if !del {
+		t.Error("Delete is disabled after saving a credential")
+	}
+	if save != "Replace secret" || !strings.Contains(msg, `Saved "demo"`) {
+		t.Errorf("after saving: button %q, message %q; want Replace secret and the saved message", save, msg)
+	}
+}
+
+// TestCredentials_SaysNoKeyringOnOpen: without an OS keyring the
+// credentials dialog says so as it opens, before the person types a
+// secret and presses Save (it said so only after Save, issue 40).
+func TestCredentials_SaysNoKeyringOnOpen(t *testing.T) {
+	saved := 0
+	mgr := &fakeCreds{
+		ListFunc: func(context.Context) ([]Credential, error) { return nil, nil },
+		SetFunc:  func(context.Context, Credential, string) error { saved++; return nil },
+	}
+	noKeyring := func() error { return fmt.Errorf("keyring: %w", ErrNoKeyring) }
+	w := newTestWindow(t, Deps{Credentials: mgr, About: AboutInfo{CheckKeyring: noKeyring}})
+	onUI(w, w.showCredentials)
+	waitFor(t, "the dialog says there is no keyring", func() (ok bool) {
+		onUI(w, func() { ok = w.credView != nil && strings.HasPrefix(w.credView.msg.Text, "No OS keyring is available") })
+		return ok
+	})
+	if saved != 0 {
+		t.Errorf("%d saves before Save was pressed", saved)
+	}
+}

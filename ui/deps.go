@@ -55,6 +55,16 @@ type Deps struct {
 	// StartDemoMCP starts the built-in demo MCP server on loopback
 	// (Help → Sample: Remote MCP demo); url is its MCP endpoint.
 	StartDemoMCP func() (url string, stop func(), err error)
+	// AgentURL is the URL `workrun serve --addr addr` gives the agent
+	// published under name (docs/serve.md); nil shows none.
+	AgentURL func(addr, name string) (string, error)
+	// ServeStatus reads the agent card at url: the card's name when a
+	// server answers there, else why not (the Publish dialog's "Server").
+	ServeStatus func(ctx context.Context, url string) (cardName string, err error)
+	// ServedCaller names the caller whose task started runID (a serve
+	// token's label, "" for a server without tokens); ok is false for a
+	// run a person started (docs/serve.md S1, S9).
+	ServedCaller func(ctx context.Context, runID string) (caller string, ok bool, err error)
 	// Exit ends the process once the window has saved its work and let go
 	// of the engine (exit.go); it does not return. nil quits the Fyne app
 	// instead (tests).

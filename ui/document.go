@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 
@@ -497,6 +498,22 @@ func (d *Document) EditName(name, as string) {
 	d.changed()
 }
 
+// SetPublish sets the workflow's publish settings (nil: not published),
+// one undo step (docs/serve.md, docs/workflow-format.md#publish).
+func (d *Document) SetPublish(p *workrun.Publish) {
+	if reflect.DeepEqual(d.wf.Publish, p) {
+		return
+	}
+	d.checkpoint()
+	d.wf.Publish = nil
+	if p != nil {
+		c := *p
+		c.Inputs, c.Outputs = slices.Clone(p.Inputs), slices.Clone(p.Outputs)
+		d.wf.Publish = &c
+	}
+	d.changed()
+}
+
 // SetField adds or changes a State field; an empty type removes it.
 func (d *Document) SetField(name string, t workrun.FieldType) {
 	if d.wf.State[name] == t {
@@ -526,5 +543,10 @@ func cloneWorkflow(wf workrun.Workflow) workrun.Workflow {
 		out.Nodes[i] = n
 	}
 	out.Edges = slices.Clone(wf.Edges)
+	if wf.Publish != nil {
+		p := *wf.Publish
+		p.Inputs, p.Outputs = slices.Clone(p.Inputs), slices.Clone(p.Outputs)
+		out.Publish = &p
+	}
 	return out
 }

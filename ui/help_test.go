@@ -216,7 +216,7 @@ func TestSample_RemoteMCP(t *testing.T) {
 	}
 	w.newWorkflow()
 	fyne.DoAndWait(item.Action)
-	if w.wfID != first || len(w.recs) != 1 || started != 1 {
+	if w.wfID != first || len(w.recs) != 2 || started != 1 { // the sample and the new workflow (New saves it)
 		t.Fatalf("second open: id %q (first %q), %d saved, server started %d times; want one of each", w.wfID, first, len(w.recs), started)
 	}
 	w.runClicked()

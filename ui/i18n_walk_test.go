@@ -202,6 +202,7 @@ func TestChineseEverywhere(t *testing.T) {
 			dialog.ShowCustom(lang.X("run.inputs", "Run inputs"), lang.X("cancel", "Cancel"), form.Object(), w.win)
 		}},
 		{"rename", w.renameWorkflow},
+		{"publish as agent", w.showPublish},
 	}
 	for _, d := range dialogs {
 		onUI(w, d.open)

@@ -31,9 +31,9 @@ type RunInputs struct {
 func newRunInputs(wf workrun.Workflow, names []string, last workrun.Values, chooseFile func(f *InputsForm, field string)) *RunInputs {
 	ri := &RunInputs{Names: names, box: container.NewVBox()}
 	if h := sampleHint(wf); h != "" {
+		// Read as ordinary text: the low importance's grey looked disabled.
 		hint := widget.NewLabel(h)
 		hint.Wrapping = fyne.TextWrapWord
-		hint.Importance = widget.LowImportance
 		ri.box.Add(hint)
 	}
 	for _, n := range ri.Names {

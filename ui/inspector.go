@@ -84,6 +84,9 @@ type Inspector struct {
 	readers  []fieldReader                // the form's config keys, in order
 	problems *widget.Label
 	testOut  *widget.Label
+	// tested keeps each node's last connection test (node id → result), shown
+	// again when the node is selected again.
+	tested   map[string]testedResult
 	addCred  *widget.Button // offered when the agent wants a credential
 	signIn   *widget.Button // offered when the agent wants a sign-in (ui/inspector_signin.go)
 	pending  string         // the value the form holds but could not apply, with why
@@ -879,7 +882,20 @@ func (in *Inspector) agentTestRow() fyne.CanvasObject {
 	})
 	in.addCred.Hide()
 	in.signIn = in.signInButton(SignInAgent, in.agentURL)
+	// The node's last result shows again when it is selected again, as
+	// long as it was for the URL and credential the form holds.
+	if r, ok := in.tested[in.nodeID]; ok && r.url == in.agentURL() && r.cred == in.credential() {
+		in.testOut.SetText(r.text)
+		in.addCred.Hidden = !r.add
+		in.signIn.Hidden = !r.sign
+	}
 	return container.NewVBox(testB, in.signIn, in.testOut, in.addCred)
+}
+
+// testedResult is a node's last connection test as shown.
+type testedResult struct {
+	url, cred, text string
+	add, sign       bool // Add a credential…, Sign in offered
 }
 
 // testConnection checks discovery and authentication of the typed URL with
@@ -895,13 +911,21 @@ func (in *Inspector) testConnection() {
 	add.Hide()
 	sign.Hide()
 	done := in.testDone
-	in.OnTestAgent(in.agentURL(), cred, func(rep AgentReport, err error) {
-		out.SetText(reportText(rep, err, cred != "") + "\n" + testedWith(cred))
+	id, url := in.nodeID, in.agentURL()
+	in.OnTestAgent(url, cred, func(rep AgentReport, err error) {
+		r := testedResult{url: url, cred: cred, text: reportText(rep, err, cred != "") + "\n" + testedWith(cred)}
+		out.SetText(r.text)
 		if errors.Is(err, ErrNeedsSignIn) {
 			sign.Show()
+			r.sign = true
 		} else if errors.Is(err, ErrNeedsCredential) || errors.Is(err, ErrCredentialRefused) {
 			add.Show()
+			r.add = true
 		}
+		if in.tested == nil {
+			in.tested = map[string]testedResult{}
+		}
+		in.tested[id] = r
 		if done != nil {
 			done()
 		}

@@ -56,8 +56,9 @@ func TestInspector_RemoteAgentForm(t *testing.T) {
 			}
 		}
 	}
-	// Only file fields are offered as attachments.
-	if diff := cmp.Diff([]string{"document"}, in.widgets["attachments"].(*widget.CheckGroup).Options); diff != "" {
+	// Only file fields are offered as attachments (the sample's files
+	// field keeps the agent's files).
+	if diff := cmp.Diff([]string{"document", "files"}, in.widgets["attachments"].(*widget.CheckGroup).Options); diff != "" {
 		t.Errorf("attachment choices (-want +got):\n%s", diff)
 	}
 	// No Apply button: what was typed is in the document already.
@@ -67,7 +68,7 @@ func TestInspector_RemoteAgentForm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Config{URL: "http://127.0.0.1:41241", Inputs: []string{"question"}, Attachments: []string{"document"}, Output: "answer", TimeoutSeconds: 600}
+	want := Config{URL: "http://127.0.0.1:41241", Inputs: []string{"question"}, Attachments: []string{"document"}, Output: "answer", OutputFiles: "files", TimeoutSeconds: 600}
 	if diff := cmp.Diff(want, c); diff != "" {
 		t.Errorf("applied config (-want +got):\n%s", diff)
 	}
@@ -341,4 +342,44 @@ func (in *Inspector) testResult() string {
 		return ""
 	}
 	return in.testOut.Text
+}
+
+// TestInspector_TestResultKeptOnReselect: a node's connection test result
+// shows again when the node is selected again (it vanished, issue 40),
+// but not once its URL changed.
+func TestInspector_TestResultKeptOnReselect(t *testing.T) {
+	check := func(_ context.Context, u, _ string) (AgentReport, error) {
+		return AgentReport{CardName: "Demo Agent", InterfaceURL: u}, nil
+	}
+	w := newTestWindow(t, Deps{CheckAgent: check})
+	w.OpenWorkflow("", SampleRemote("http://127.0.0.1:41241"))
+	w.doc.Select("ask", false)
+	in := w.insp
+	done := make(chan struct{})
+	in.testDone = func() { close(done) }
+	fyne.DoAndWait(in.testConnection)
+	<-done
+	var first string
+	fyne.DoAndWait(func() { first = in.testResult() })
+	if !strings.Contains(first, "Demo Agent") {
+		t.Fatalf("the test shows %q", first)
+	}
+	var again string
+	fyne.DoAndWait(func() {
+		w.doc.Select("start", false)
+		w.doc.Select("ask", false)
+		again = in.testResult()
+	})
+	if again != first {
+		t.Errorf("reselected, the node shows %q, want its last result %q", again, first)
+	}
+	fyne.DoAndWait(func() {
+		in.widgets["url"].(*widget.Entry).SetText("http://127.0.0.1:9")
+		w.doc.Select("start", false)
+		w.doc.Select("ask", false)
+		again = in.testResult()
+	})
+	if again != "" {
+		t.Errorf("with another URL the old result still shows: %q", again)
+	}
 }

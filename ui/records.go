@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"image/color"
+	"maps"
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -30,6 +32,8 @@ import (
 // for a list (OnReload) and for a run to be opened (OnOpen), and the app
 // layer hands it the runs (SetRuns).
 type RecordsView struct {
+	// callers names who started runs through `workrun serve` (SetCallers).
+	callers map[string]string
 	// OnReload asks for the runs that match f; the answer comes to SetRuns.
 	OnReload func(f workrun.RunFilter)
 	// OnOpen reports that the person picked run r.
@@ -205,6 +209,9 @@ func (v *RecordsView) row(i int) [numCols]string {
 	if dur := runDuration(r); dur > 0 {
 		d = formatDuration(dur)
 	}
+	if c := v.callers[r.ID]; c != "" {
+		name += " · " + c
+	}
 	return [numCols]string{name, StatusLabel(string(r.Status)), r.CreatedAt.Local().Format("2006-01-02 15:04:05"), d, HumanError(r.Reason)}
 }
 
@@ -345,6 +352,10 @@ func (v *RecordsView) Reload() {
 	v.OnReload(f)
 }
 
+// SetCallers names who started the runs a caller of a served workflow
+// started (run id → calledByText); the next SetRuns shows them.
+func (v *RecordsView) SetCallers(c map[string]string) { v.callers = c }
+
 // SetRuns lists runs, or says why they could not be read.
 func (v *RecordsView) SetRuns(rs []workrun.Run, err error) {
 	if err != nil {
@@ -369,6 +380,8 @@ type runRecord struct {
 	files map[string][]workrun.ArtifactInfo
 	// tasksErr is why the remote tasks could not be read (the rest shows).
 	tasksErr error
+	// caller says who started the run through `workrun serve` ("" a person).
+	caller string
 }
 
 // recordWindow shows a past run read-only in its own window of a: its
@@ -378,7 +391,11 @@ type runRecord struct {
 // files (may be nil) lets its panel open and save file values.
 func recordWindow(a fyne.App, size fyne.Size, rec runRecord, tasks *RemotePanel, openInEditor func(), files func(*RunPanel, fyne.Window)) fyne.Window {
 	r := rec.run
-	win := a.NewWindow(fmt.Sprintf("%s — %s (%s)", r.WorkflowName, shortID(r.ID), lang.X("rec.readonly", "read-only")))
+	title := fmt.Sprintf("%s — %s (%s)", r.WorkflowName, shortID(r.ID), lang.X("rec.readonly", "read-only"))
+	if rec.caller != "" {
+		title += " · " + rec.caller
+	}
+	win := a.NewWindow(title)
 	panel := NewRunPanel(true)
 	cv := NewCanvasView(NewDocument(r.Workflow), true)
 	panel.OnStatus = cv.SetStatus
@@ -386,6 +403,7 @@ func recordWindow(a fyne.App, size fyne.Size, rec runRecord, tasks *RemotePanel,
 		files(panel, win)
 	}
 	panel.Load(r, rec.nodes, rec.msgs)
+	panel.SetCaller(r.ID, rec.caller)
 	for _, n := range rec.nodes {
 		cv.SetStatus(n.NodeID, shownStatus(n))
 	}
@@ -433,27 +451,62 @@ func timeline(r workrun.Run, nrs []workrun.NodeRun) string {
 	if r.Reason != "" {
 		fmt.Fprintf(&b, "%s\n", r.Reason)
 	}
+	titles := map[string]string{}
+	for _, n := range r.Workflow.Nodes {
+		if n.Title != "" {
+			titles[n.ID] = n.Title
+		}
+	}
 	for i, n := range ns {
-		d := ""
-		if !n.StartedAt.IsZero() && !n.EndedAt.IsZero() {
-			d = n.EndedAt.Sub(n.StartedAt).Round(time.Millisecond).String()
+		name := n.NodeID
+		if t := titles[n.NodeID]; t != "" {
+			name = t
 		}
-		start := "—"
+		line := fmt.Sprintf("%d. %s (%s) · %s", i+1, name, KindLabel(n.Type), StatusLabel(string(n.Status)))
 		if !n.StartedAt.IsZero() {
-			start = n.StartedAt.Local().Format("15:04:05.000")
+			line += " · " + n.StartedAt.Local().Format("15:04:05.000")
 		}
-		fmt.Fprintf(&b, "\n%d. %s (%s) %s  %s  %s\n", i+1, n.NodeID, n.Type, StatusLabel(string(n.Status)), start, d)
-		if len(n.Inputs) > 0 {
-			fmt.Fprintf(&b, "   %s: %s\n", lang.X("rec.inputs", "inputs"), compactJSON(n.Inputs))
+		if !n.StartedAt.IsZero() && !n.EndedAt.IsZero() {
+			line += " · " + formatDuration(n.EndedAt.Sub(n.StartedAt))
 		}
-		if len(n.Outputs) > 0 {
-			fmt.Fprintf(&b, "   %s: %s\n", lang.X("rec.outputs", "outputs"), compactJSON(n.Outputs))
+		fmt.Fprintf(&b, "\n%s\n", line)
+		// Values as "name: value" lines, text as it is: not one JSON object.
+		for _, part := range []struct {
+			head string
+			vals workrun.Values
+		}{{lang.X("rec.inputs", "inputs"), n.Inputs}, {lang.X("rec.outputs", "outputs"), n.Outputs}} {
+			if len(part.vals) == 0 {
+				continue
+			}
+			fmt.Fprintf(&b, "   %s:\n", part.head)
+			for _, k := range slices.Sorted(maps.Keys(part.vals)) {
+				fmt.Fprintf(&b, "      %s: %s\n", k, timelineValue(part.vals[k]))
+			}
 		}
 		if n.Error != "" {
 			fmt.Fprintf(&b, "   %s: %s\n", lang.X("rec.error", "error"), n.Error)
 		}
 	}
 	return b.String()
+}
+
+// timelineValue is one value on one line: text as it is (its line breaks
+// shown as ⏎), a number or boolean plainly, anything else as compact JSON;
+// capped at 400 bytes.
+func timelineValue(v any) string {
+	s, ok := v.(string)
+	if !ok {
+		return compactJSON(v)
+	}
+	s = strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", " ⏎ ")
+	if len(s) > 400 {
+		cut := 400
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return s
 }
 
 func compactJSON(v any) string {

@@ -31,6 +31,10 @@ import (
 type RunPanel struct {
 	readOnly bool
 
+	// callerRun is the run a caller started and caller names it ("called
+	// by LABEL", SetCaller); the header says so while that run is shown.
+	callerRun, caller string
+
 	runID   string
 	run     workrun.Run
 	nodes   map[string]workrun.NodeRun
@@ -814,6 +818,13 @@ func (p *RunPanel) detailTexts() (title, errText, io string) {
 	return title, e, p.vals.text()
 }
 
+// SetCaller marks runID as started by a caller of a served workflow: text
+// is calledByText's ("called by LABEL"); the header shows it with the run.
+func (p *RunPanel) SetCaller(runID, text string) {
+	p.callerRun, p.caller = runID, text
+	p.refreshHeaderText()
+}
+
 // headerTexts returns the status line and the failure reason as shown.
 func (p *RunPanel) headerTexts() (status, reason string) {
 	r := ""
@@ -886,6 +897,9 @@ func (p *RunPanel) refreshHeaderText() {
 	line := fmt.Sprintf("%s · %s · %s", name, shortID(r.ID), status)
 	if ran > 0 && !waiting {
 		line += " (" + formatDuration(ran) + ")"
+	}
+	if p.callerRun == r.ID && p.caller != "" {
+		line += " · " + p.caller
 	}
 	p.header.SetText(line)
 }

@@ -20,12 +20,13 @@ var SampleInputs = map[string]map[string]string{
 func SampleRemote(agentURL string) workrun.Workflow {
 	return workrun.Workflow{
 		Name:  "Remote Agent demo",
-		State: map[string]workrun.FieldType{"question": workrun.FieldText, "answer": workrun.FieldText},
+		State: map[string]workrun.FieldType{"question": workrun.FieldText, "answer": workrun.FieldText, "files": workrun.FieldFiles},
 		Nodes: []workrun.NodeSpec{
 			{ID: "start", Type: "start", Title: "Question", Position: pos(40, 120)},
+			// The demo's "file" answer comes with a file: kept in files.
 			{ID: "ask", Type: "remote_agent", Title: "Ask the agent", Position: pos(300, 120),
-				Config: encodeConfig(map[string]any{"url": agentURL, "inputs": []string{"question"}, "output": "answer", "timeout_seconds": workrun.RemoteTimeoutDefaultSeconds})},
-			{ID: "end", Type: "output", Title: "Answer", Position: pos(560, 120), Config: encodeConfig(map[string]any{"fields": []string{"answer"}})},
+				Config: encodeConfig(map[string]any{"url": agentURL, "inputs": []string{"question"}, "output": "answer", "output_files": "files", "timeout_seconds": workrun.RemoteTimeoutDefaultSeconds})},
+			{ID: "end", Type: "output", Title: "Answer", Position: pos(560, 120), Config: encodeConfig(map[string]any{"fields": []string{"answer", "files"}})},
 		},
 		Edges: []workrun.Edge{{From: "start", To: "ask"}, {From: "ask", To: "end"}},
 	}

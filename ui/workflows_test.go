@@ -123,11 +123,11 @@ func TestRecords_FilterAndOpen(t *testing.T) {
 	defer win.Close()
 	nrs, _ := runs.NodeRuns(context.Background(), "r1")
 	tl := timeline(run, nrs)
-	iStart, iAsk, iEnd := strings.Index(tl, "1. start"), strings.Index(tl, "2. ask"), strings.Index(tl, "3. end")
+	iStart, iAsk, iEnd := strings.Index(tl, "1. Question"), strings.Index(tl, "2. Ask the agent"), strings.Index(tl, "3. Answer")
 	if iStart < 0 || iAsk < iStart || iEnd < iAsk {
 		t.Errorf("timeline not in start order:\n%s", tl)
 	}
-	for _, want := range []string{"2s", `inputs: {"question":"q"}`, "error: boom"} {
+	for _, want := range []string{"2s", "inputs:\n      question: q\n", "error: boom"} {
 		if !strings.Contains(tl, want) {
 			t.Errorf("timeline lacks %q:\n%s", want, tl)
 		}
@@ -181,7 +181,7 @@ func TestSample_ReopensAndRunsAgainstDemo(t *testing.T) {
 	first := w.wfID
 	w.newWorkflow()
 	w.openSample(SampleRemote)
-	if w.wfID != first || len(w.recs) != 1 {
+	if w.wfID != first || len(w.recs) != 2 { // the sample and the new workflow (New saves it)
 		t.Fatalf("second Help → Sample: open %q (first %q), %d workflows saved; want the same one", w.wfID, first, len(w.recs))
 	}
 	if started != 1 {
@@ -237,4 +237,24 @@ func confirmDialog(t *testing.T, w *Window) {
 		}
 	}
 	t.Fatal("the dialog has no confirm button")
+}
+
+// TestTimeline_Readable: the run record's Timeline names a node by its
+// title and kind and lists values as "name: value" lines, text as it is,
+// not as raw JSON like {"question":"input"} (issue 40).
+func TestTimeline_Readable(t *testing.T) {
+	SetupLanguage("en")
+	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.Local)
+	run := workrun.Run{ID: "r1", WorkflowName: "Demo", Workflow: SampleRemote("http://x"), Status: workrun.RunSucceeded, CreatedAt: start}
+	nrs := []workrun.NodeRun{{RunID: "r1", NodeID: "ask", Type: "remote_agent", Status: workrun.NodeSucceeded, StartedAt: start, EndedAt: start.Add(1500 * time.Millisecond),
+		Inputs: workrun.Values{"question": "input"}, Outputs: workrun.Values{"answer": "line one\nline two", "n": 3.0}}}
+	tl := timeline(run, nrs)
+	for _, want := range []string{"1. Ask the agent (Remote Agent) · ", "      question: input\n", "      answer: line one ⏎ line two\n", "      n: 3\n"} {
+		if !strings.Contains(tl, want) {
+			t.Errorf("timeline lacks %q:\n%s", want, tl)
+		}
+	}
+	if strings.Contains(tl, `{"question"`) {
+		t.Errorf("timeline shows raw JSON:\n%s", tl)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"workrun/a2a"
@@ -140,6 +141,9 @@ func (c *call) flushProgress() {
 func (l progressLine) msg(more int64) workrun.Text {
 	var t workrun.Text
 	switch {
+	case l.kind == progressArtifact && (l.artifactID == "" || strings.EqualFold(l.artifactID, "result")):
+		// A result named "result" says nothing more: not "Result result: …".
+		t = texts.Msg(msgArtifactPlain, l.text)
 	case l.kind == progressArtifact:
 		t = texts.Msg(msgArtifact, l.artifactID, l.text)
 	case l.kind == progressMessage:

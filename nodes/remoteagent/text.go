@@ -28,6 +28,7 @@ const (
 	msgTaskAccepted           msgID = "remoteagent.task_accepted"
 	msgStatusLine             msgID = "remoteagent.status_line" // the agent's words with no state
 	msgArtifact               msgID = "remoteagent.artifact"
+	msgArtifactPlain          msgID = "remoteagent.artifact_plain"
 	msgStreamLost             msgID = "remoteagent.stream_lost"
 	msgReadingTask            msgID = "remoteagent.reading_task"
 	msgSubscribing            msgID = "remoteagent.subscribing"
@@ -136,13 +137,14 @@ func catalogue() map[msgID][2]string {
 		msgTaskAccepted:           {"Remote task %s accepted (context %s)", "远程任务 %s 已接收（上下文 %s）"},
 		msgStatusLine:             {"Remote task: %s", "远程任务：%s"},
 		msgArtifact:               {"Result %s: %s", "结果 %s：%s"},
+		msgArtifactPlain:          {"Result: %s", "结果：%s"},
 		msgStreamLost:             {"Remote task: update stream lost (%s); reading the task instead of resubmitting", "远程任务：更新流中断（%s），改为读取原任务，不重新提交"},
 		msgReadingTask:            {"Remote task %s: reading its current state", "远程任务 %s：读取当前状态"},
 		msgSubscribing:            {"Remote task %s: following its updates", "远程任务 %s：订阅更新"},
 		msgCompleted:              {"Remote task: completed", "远程任务：已完成"},
 		msgReused:                 {"Remote task %s: reusing the saved result", "远程任务 %s：复用已保存的结果"},
 		msgFileSaved:              {"Saved file %s (%s, %d bytes)", "已保存文件 %s（%s，%d 字节）"},
-		msgFileNotKept:            {"File %s not kept: no output_files field is configured", "文件 %s 未保存：未配置 output_files 字段"},
+		msgFileNotKept:            {"File %s not kept: no field is chosen in “Result files into field”", "文件 %s 未保存：“结果文件写入字段”未选择字段"},
 		msgURLNotDownloaded:       {"File link not downloaded: %s", "文件链接未下载：%s"},
 		msgResuming:               {"Resuming remote task %s", "恢复远程任务 %s"},
 		msgNeedsInput:             {"Remote task needs input: %s", "远程任务需要输入：%s"},

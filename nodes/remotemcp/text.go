@@ -138,7 +138,7 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgResuming:               {"Resuming remote task %s (session %s)", "恢复远程任务 %s（会话 %s）"},
 	msgReused:                 {"Remote task %s: reusing the saved result", "远程任务 %s：复用已保存的结果"},
 	msgFileSaved:              {"Saved file %s (%s, %d bytes)", "已保存文件 %s（%s，%d 字节）"},
-	msgFileNotKept:            {"File %s not kept: no output_files field is configured", "文件 %s 未保存：未配置 output_files 字段"},
+	msgFileNotKept:            {"File %s not kept: no field is chosen in “Result files into field”", "文件 %s 未保存：“结果文件写入字段”未选择字段"},
 	msgFileInvalid:            {"File %s not kept: %s", "文件 %s 未保存：%s"},
 	msgLinkNotDownloaded:      {"Resource link not downloaded: %s", "资源链接未下载：%s"},
 	msgCompleted:              {"Remote tool %s: completed", "远程工具 %s：已完成"},

@@ -1,0 +1,329 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"workrun/workrun"
+)
+
+// Workflow → Publish as agent… (docs/serve.md "Publishing"): the dialog
+// writes the workflow's publish settings, which `workrun serve` reads from
+// the saved workflow, and tells the agent's URL and whether a server
+// answers there.
+
+// DefaultServeAddr is the address the dialog suggests serving on until the
+// person names another (kept in the app's preferences as prefServeAddr).
+// `workrun serve` itself takes any free port without --addr, so the dialog
+// shows the command with this address.
+const DefaultServeAddr = "127.0.0.1:8470"
+
+const prefServeAddr = "serve.addr"
+
+// ErrServeAddr is what Deps.AgentURL returns (wrapped) for an address that
+// is not HOST:PORT with a fixed port; the dialog says so in its words.
+var ErrServeAddr = errors.New("the server address is not HOST:PORT with a port")
+
+// serveProbeTimeout bounds one look for the server's agent card.
+const serveProbeTimeout = 5 * time.Second
+
+// PublishView is the dialog's content: it renders a workflow's publish
+// settings and emits nothing until Settings is read.
+type PublishView struct {
+	wf      workrun.Workflow
+	on      *widget.Check
+	name    *widget.Entry
+	desc    *widget.Entry
+	inputs  *widget.CheckGroup
+	textIn  *widget.Select
+	outputs *widget.CheckGroup
+	addr    *widget.Entry
+	url     *widget.Label
+	copyB   *widget.Button
+	status  *widget.Label
+	checkB  *widget.Button
+	cmd     *widget.Label
+	form    *fyne.Container
+	root    fyne.CanvasObject
+	// URLFor makes the agent's URL from the address and the agent's name
+	// (nil: no URL is shown).
+	URLFor func(addr, name string) (string, error)
+	// OnCheck asks whether a server answers at url; the answer comes back
+	// through SetStatus.
+	OnCheck func(url string)
+}
+
+// NewPublishView shows wf's publish settings (none: publishing off, every
+// field unticked).
+func NewPublishView(wf workrun.Workflow, addr string) *PublishView {
+	v := &PublishView{wf: wf}
+	set := workrun.Publish{}
+	if wf.Publish != nil {
+		set = *wf.Publish
+	}
+	fields := make([]string, 0, len(wf.State))
+	var texts []string
+	for n, t := range wf.State {
+		fields = append(fields, n)
+		if t == workrun.FieldText {
+			texts = append(texts, n)
+		}
+	}
+	slices.Sort(fields)
+	slices.Sort(texts)
+	v.on = widget.NewCheck(pubText(msgPubOn), func(bool) { v.enable() })
+	v.on.Checked = wf.Publish != nil
+	v.name = widget.NewEntry()
+	v.name.SetPlaceHolder(pubText(msgPubNameHint, wf.Name))
+	v.name.SetText(set.Name)
+	v.name.OnChanged = func(string) { v.showURL() }
+	v.desc = widget.NewMultiLineEntry()
+	v.desc.SetMinRowsVisible(2)
+	v.desc.Wrapping = fyne.TextWrapWord
+	v.desc.SetPlaceHolder(pubText(msgPubDescHint))
+	v.desc.SetText(set.Description)
+	v.inputs = widget.NewCheckGroup(fields, nil)
+	v.inputs.Horizontal = true
+	v.inputs.Selected = keep(set.Inputs, fields)
+	auto := pubText(msgPubTextAuto)
+	v.textIn = newSelect(append([]string{auto}, texts...), nil)
+	v.textIn.SetSelected(auto)
+	if slices.Contains(texts, set.TextInput) {
+		v.textIn.SetSelected(set.TextInput)
+	}
+	v.outputs = widget.NewCheckGroup(fields, nil)
+	v.outputs.Horizontal = true
+	v.outputs.Selected = keep(set.Outputs, fields)
+	v.addr = widget.NewEntry()
+	v.addr.SetText(addr)
+	v.addr.OnChanged = func(string) { v.showURL() }
+	v.url = widget.NewLabel("")
+	v.url.Selectable = true
+	v.url.Wrapping = fyne.TextWrapBreak
+	v.copyB = widget.NewButtonWithIcon(pubText(msgPubCopy), theme.ContentCopyIcon(), func() {
+		fyne.CurrentApp().Clipboard().SetContent(v.url.Text)
+	})
+	v.status = widget.NewLabel("")
+	v.status.Wrapping = fyne.TextWrapWord
+	v.checkB = widget.NewButtonWithIcon(pubText(msgPubCheck), theme.ViewRefreshIcon(), v.check)
+	v.cmd = widget.NewLabel("")
+	v.cmd.Selectable = true
+	v.cmd.Wrapping = fyne.TextWrapBreak
+	none := widget.NewLabel(pubText(msgPubNoFields))
+	none.Wrapping = fyne.TextWrapWord
+	none.Hidden = len(fields) > 0
+	// Label left, control right: the whole dialog is in view at 1024×700.
+	row := func(label string, o fyne.CanvasObject) []fyne.CanvasObject {
+		return []fyne.CanvasObject{widget.NewLabelWithStyle(label, fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}), o}
+	}
+	grid := func(rows ...[]fyne.CanvasObject) *fyne.Container {
+		return container.New(layout.NewFormLayout(), slices.Concat(rows...)...)
+	}
+	v.form = grid(
+		row(pubText(msgPubName), v.name),
+		row(pubText(msgPubDesc), v.desc),
+		row(pubText(msgPubInputs), container.NewVBox(none, v.inputs)),
+		row(pubText(msgPubTextInput), v.textIn),
+		row(pubText(msgPubOutputs), v.outputs),
+	)
+	server := grid(
+		row(pubText(msgPubAddr), v.addr),
+		row(pubText(msgPubURL), container.NewBorder(nil, nil, nil, container.NewVBox(v.copyB), v.url)),
+		row(pubText(msgPubServer), container.NewBorder(nil, nil, nil, container.NewVBox(v.checkB), v.status)),
+		row("", v.cmd),
+	)
+	v.root = container.NewVScroll(container.NewVBox(v.on, v.form, widget.NewSeparator(), server))
+	v.enable()
+	v.showURL()
+	return v
+}
+
+// keep is the names of want that are among have, in want's order.
+func keep(want, have []string) []string {
+	var out []string
+	for _, n := range want {
+		if slices.Contains(have, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// Object is the view's widget tree.
+func (v *PublishView) Object() fyne.CanvasObject { return v.root }
+
+func (v *PublishView) enable() {
+	for _, w := range []fyne.Disableable{v.name, v.desc, v.inputs, v.textIn, v.outputs} {
+		if v.on.Checked {
+			w.Enable()
+		} else {
+			w.Disable()
+		}
+	}
+}
+
+// agentName is the name the agent is served under.
+func (v *PublishView) agentName() string {
+	if n := strings.TrimSpace(v.name.Text); n != "" {
+		return n
+	}
+	return v.wf.Name
+}
+
+// showURL shows the URL the agent has at the address typed.
+func (v *PublishView) showURL() {
+	addr := strings.TrimSpace(v.addr.Text)
+	v.cmd.SetText(pubText(msgPubCommand, addr))
+	if v.URLFor == nil {
+		v.url.SetText("")
+		v.copyB.Disable()
+		v.checkB.Disable()
+		return
+	}
+	u, err := v.URLFor(addr, v.agentName())
+	if err != nil {
+		v.url.SetText("")
+		v.cmd.SetText("")
+		v.status.Importance = widget.WarningImportance
+		v.status.SetText(HumanError(err.Error()))
+		if errors.Is(err, ErrServeAddr) {
+			v.status.SetText(pubText(msgPubBadAddr))
+		}
+		v.copyB.Disable()
+		v.checkB.Disable()
+		return
+	}
+	if u != v.url.Text { // what was found is about another URL
+		v.status.SetText("")
+	}
+	v.url.SetText(u)
+	v.copyB.Enable()
+	if v.OnCheck != nil {
+		v.checkB.Enable()
+	}
+}
+
+// check asks whether the server answers at the URL shown.
+func (v *PublishView) check() {
+	if v.OnCheck == nil || v.url.Text == "" {
+		return
+	}
+	v.status.SetText(pubText(msgPubChecking))
+	v.OnCheck(v.url.Text)
+}
+
+// SetStatus shows what the look at url found: the card's name, or why no
+// server answered. An answer for a URL no longer shown is dropped.
+func (v *PublishView) SetStatus(url, cardName string, err error) {
+	if url != v.url.Text {
+		return
+	}
+	switch {
+	case err != nil:
+		// Why the card could not be read is the connection test's
+		// business; here it only means no agent of ours answers.
+		v.status.Importance = widget.WarningImportance
+		v.status.SetText(pubText(msgPubNotRunning))
+	default:
+		v.status.Importance = widget.SuccessImportance
+		v.status.SetText(pubText(msgPubRunning, cardName))
+	}
+}
+
+// Settings is what the dialog says: nil when publishing is off.
+func (v *PublishView) Settings() *workrun.Publish {
+	if !v.on.Checked {
+		return nil
+	}
+	p := &workrun.Publish{Name: strings.TrimSpace(v.name.Text), Description: strings.TrimSpace(v.desc.Text),
+		Inputs: slices.Clone(v.inputs.Selected), Outputs: slices.Clone(v.outputs.Selected)}
+	if s := v.textIn.Selected; s != "" && s != pubText(msgPubTextAuto) {
+		p.TextInput = s
+	}
+	return p
+}
+
+// Addr is the server address typed.
+func (v *PublishView) Addr() string { return strings.TrimSpace(v.addr.Text) }
+
+// showPublish opens Workflow → Publish as agent… for the workflow open.
+// Save writes the settings into the workflow and saves it, so that
+// `workrun serve` (which reads saved workflows) serves it.
+func (w *Window) showPublish() {
+	prefs := w.app.Preferences()
+	v := NewPublishView(w.doc.Workflow(), prefs.StringWithFallback(prefServeAddr, DefaultServeAddr))
+	v.URLFor = w.deps.AgentURL
+	if w.deps.ServeStatus != nil {
+		v.OnCheck = func(url string) {
+			var name string
+			var err error
+			w.background(func() {
+				ctx, cancel := context.WithTimeout(w.ctx, serveProbeTimeout)
+				defer cancel()
+				name, err = w.deps.ServeStatus(ctx, url)
+			}, func() { v.SetStatus(url, name, err) })
+		}
+	}
+	v.showURL()
+	d := dialog.NewCustomConfirm(pubText(msgPubTitle), pubText(msgPubSave), pubText(msgPubCancel), v.Object(), func(ok bool) {
+		if !ok {
+			return
+		}
+		prefs.SetString(prefServeAddr, v.Addr())
+		w.doc.SetPublish(v.Settings())
+		w.saveNow()
+	}, w.win)
+	d.Resize(w.fitDialog(fyne.NewSize(640, 640)))
+	d.Show()
+	w.publish = v
+	v.check()
+}
+
+// calledByText says who started a run through `workrun serve`: the
+// caller's token label, or an agent when the server needs no token.
+func calledByText(caller string) string {
+	if caller == "" {
+		return pubText(msgCalledByAny)
+	}
+	return pubText(msgCalledBy, caller)
+}
+
+// readCaller says who started runID through `workrun serve` ("" for a run
+// a person started); it runs off the UI thread. A failed read is returned,
+// the caller is then unknown.
+func (w *Window) readCaller(ctx context.Context, runID string) (string, error) {
+	if w.deps.ServedCaller == nil || runID == "" {
+		return "", nil
+	}
+	c, ok, err := w.deps.ServedCaller(ctx, runID)
+	if err != nil || !ok {
+		return "", err
+	}
+	return calledByText(c), nil
+}
+
+// showCaller marks the run shown in the main run panel with its caller.
+func (w *Window) showCaller(runID string) {
+	if w.deps.ServedCaller == nil {
+		return
+	}
+	var text string
+	var err error
+	w.background(func() { text, err = w.readCaller(w.ctx, runID) }, func() {
+		if err != nil {
+			w.setStatus(err.Error())
+			return
+		}
+		w.panel.SetCaller(runID, text)
+	})
+}

@@ -1,0 +1,260 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"workrun/artifacts"
+	"workrun/nodes/output"
+	"workrun/nodes/remoteagent"
+	"workrun/nodes/set"
+	"workrun/nodes/start"
+	"workrun/serve"
+	"workrun/serve/a2aserve"
+	"workrun/store"
+	"workrun/workrun"
+)
+
+const greeterJSON = `{"name":"Greeter","state":{"name":"text","message":"text","count":"number"},
+	"nodes":[{"id":"start","type":"start","position":{"x":0,"y":0}},
+	  {"id":"hi","type":"set","position":{"x":200,"y":0},"config":{"values":{"message":"hello {{name}}"}}},
+	  {"id":"end","type":"output","config":{"fields":["message"]},"position":{"x":400,"y":0}}],
+	"edges":[{"from":"start","to":"hi"},{"from":"hi","to":"end"}]}`
+
+// menuAction finds a main-menu item by its label.
+func menuAction(t *testing.T, w *Window, menu, label string) func() {
+	t.Helper()
+	for _, m := range w.win.MainMenu().Items {
+		if m.Label != menu {
+			continue
+		}
+		for _, it := range m.Items {
+			if it.Label == label {
+				return it.Action
+			}
+		}
+	}
+	t.Fatalf("no menu item %s → %s", menu, label)
+	return nil
+}
+
+// freeAddr is a loopback address with a port no one listens on now.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return addr
+}
+
+// TestPublish_DialogPublishesAndSeesTheServer drives Workflow → Publish as
+// agent… on a real store: the settings typed are saved in the workflow
+// (what `workrun serve` reads); before a server runs the dialog says it is
+// not running, once a real A2A server (serve + a2aserve, as `workrun serve`
+// builds them) serves the saved workflow at the address it names, the
+// dialog finds its card by the URL it shows, Copy puts that URL on the
+// clipboard, and a run a caller starts through the server is marked with
+// the caller's label in Run records and in its record window.
+func TestPublish_DialogPublishesAndSeesTheServer(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	st, err := store.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	arts, err := artifacts.New(dir, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := workrun.NewEngine(st, arts, start.Kind{}, set.Kind{}, output.Kind{})
+	t.Cleanup(func() { eng.Close(context.WithoutCancel(ctx)) })
+	wf, err := workrun.DecodeWorkflow([]byte(greeterJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := st.SaveWorkflow(ctx, "", wf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := freeAddr(t)
+	base := (&url.URL{Scheme: "http", Host: addr}).String()
+	w := newTestWindow(t, Deps{Engine: eng, Runs: st, Workflows: st, Artifacts: arts,
+		// The URL as a2aserve makes it for the publication id serve gives
+		// the name (main.go's agentURL is checked against it in the root).
+		AgentURL: func(a, name string) (string, error) {
+			return (&url.URL{Scheme: "http", Host: a}).String() + a2aserve.PathPrefix + serve.Slug(name), nil
+		},
+		ServeStatus: func(ctx context.Context, u string) (string, error) {
+			r, err := remoteagent.CheckAgent(ctx, u, nil)
+			return r.Name, err
+		},
+		ServedCaller: func(ctx context.Context, runID string) (string, bool, error) {
+			task, err := st.ServedTaskForRun(ctx, runID)
+			if errors.Is(err, workrun.ErrNotFound) {
+				return "", false, nil
+			}
+			return task.Caller, err == nil, err
+		},
+	})
+	onUI(w, func() { w.reloadList("") })
+	waitFor(t, "the workflow is listed", func() (ok bool) {
+		onUI(w, func() { ok = len(w.recs) == 1 })
+		return ok
+	})
+	onUI(w, func() { w.list.Select(0) })
+	waitFor(t, "the workflow opens", func() (ok bool) {
+		onUI(w, func() { ok = w.wfID == rec.ID })
+		return ok
+	})
+
+	// Open the dialog from the menu; it starts unpublished.
+	onUI(w, menuAction(t, w, "Workflow", "Publish as agent…"))
+	var v *PublishView
+	onUI(w, func() { v = w.publish })
+	if v == nil || w.win.Canvas().Overlays().Top() == nil {
+		t.Fatal("Publish as agent… opened no dialog")
+	}
+	onUI(w, func() {
+		if v.on.Checked || !v.name.Disabled() {
+			t.Errorf("an unpublished workflow: publish %v, name enabled %v; want off and disabled", v.on.Checked, !v.name.Disabled())
+		}
+		if !slices.Equal(v.inputs.Options, []string{"count", "message", "name"}) {
+			t.Errorf("input choices %v, want the State fields", v.inputs.Options)
+		}
+		test.Tap(v.on)
+		test.Type(v.name, "Greeter Bot")
+		test.Type(v.desc, "Greets whoever you name.")
+		v.inputs.SetSelected([]string{"name"})
+		v.outputs.SetSelected([]string{"message"})
+		v.addr.SetText(addr)
+	})
+	wantURL := base + "/a2a/greeter-bot"
+	statusText := func() (s string) { onUI(w, func() { s = v.status.Text }); return s }
+	onUI(w, func() {
+		if v.url.Text != wantURL {
+			t.Errorf("agent URL %q, want %q", v.url.Text, wantURL)
+		}
+		if !strings.Contains(v.cmd.Text, "workrun serve --addr "+addr) {
+			t.Errorf("command %q does not name the address", v.cmd.Text)
+		}
+		test.Tap(v.checkB)
+	})
+	waitFor(t, "the dialog says no server runs", func() bool { return strings.HasPrefix(statusText(), "not running here") })
+
+	onUI(w, func() { tapButton(t, w.win.Canvas().Overlays().Top(), "Save") })
+	got, err := st.GetWorkflow(ctx, rec.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := workrun.Publish{Name: "Greeter Bot", Description: "Greets whoever you name.", Inputs: []string{"name"}, Outputs: []string{"message"}}
+	if p := got.Workflow.Publish; p == nil || p.Name != want.Name || p.Description != want.Description ||
+		!slices.Equal(p.Inputs, want.Inputs) || !slices.Equal(p.Outputs, want.Outputs) || p.TextInput != "" {
+		t.Fatalf("saved publish settings %+v, want %+v", got.Workflow.Publish, want)
+	}
+	if w.app.Preferences().String(prefServeAddr) != addr {
+		t.Errorf("the address typed was not kept: %q", w.app.Preferences().String(prefServeAddr))
+	}
+
+	// A server as `workrun serve` builds it, on the saved workflow.
+	pub, err := serve.NewPublication(serve.Slug(got.Workflow.Publish.Name), rec.ID, got.Workflow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	core, err := serve.New(eng, st, []serve.Publication{pub})
+	if err != nil {
+		t.Fatal(err)
+	}
+	front := a2aserve.New(core, a2aserve.Options{BaseURL: base, Artifacts: arts, Version: "test"})
+	if front.URL(pub.ID) != wantURL {
+		t.Fatalf("the server serves at %s, the dialog showed %s", front.URL(pub.ID), wantURL)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: front.Handler(), ReadHeaderTimeout: 5 * time.Second}
+	go srv.Serve(ln) //nolint:errcheck // ends with Close
+	t.Cleanup(func() { srv.Close() })
+
+	// Opened again: the settings show, and the server is found.
+	onUI(w, menuAction(t, w, "Workflow", "Publish as agent…"))
+	onUI(w, func() { v = w.publish })
+	onUI(w, func() {
+		if !v.on.Checked || v.name.Text != "Greeter Bot" || !slices.Equal(v.outputs.Selected, []string{"message"}) || v.addr.Text != addr {
+			t.Errorf("reopened: on %v name %q outputs %v addr %q; want the saved settings", v.on.Checked, v.name.Text, v.outputs.Selected, v.addr.Text)
+		}
+	})
+	waitFor(t, "the dialog finds the server", func() bool {
+		return statusText() == `running: the agent "Greeter Bot" answers at this URL`
+	})
+	onUI(w, func() {
+		test.Tap(v.copyB)
+		if c := fyne.CurrentApp().Clipboard().Content(); c != wantURL {
+			t.Errorf("Copy put %q on the clipboard, want %q", c, wantURL)
+		}
+		tapButton(t, w.win.Canvas().Overlays().Top(), "Cancel")
+	})
+
+	// A caller's run is marked with the caller's label.
+	task, _, err := core.Start(ctx, serve.StartRequest{Caller: "ci-bot", Publication: pub.ID, Key: "m1",
+		Inputs: workrun.Values{"name": "Ada"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := core.Wait(ctx, "ci-bot", task.ID); err != nil {
+		t.Fatal(err)
+	}
+	onUI(w, func() {
+		w.rs.recordsRead = nil
+		w.records.Reload()
+	})
+	row := func() (s string) {
+		onUI(w, func() {
+			if len(w.records.runs) > 0 {
+				s = w.records.row(0)[colWorkflow]
+			}
+		})
+		return s
+	}
+	waitFor(t, "Run records list the caller's run", func() bool { return row() != "" })
+	if r := row(); r != "Greeter · called by ci-bot" {
+		t.Errorf("the caller's run is listed as %q, want it marked 'called by ci-bot'", r)
+	}
+	var runs []workrun.Run
+	onUI(w, func() { runs = slices.Clone(w.records.runs) })
+	record, err := w.readRecord(ctx, runs[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var win fyne.Window
+	onUI(w, func() { win = w.showRecord(record) })
+	t.Cleanup(win.Close)
+	if !strings.HasSuffix(win.Title(), "· called by ci-bot") {
+		t.Errorf("the record window is titled %q, want the caller in it", win.Title())
+	}
+	var header string
+	test.LaidOutObjects(win.Content())
+	for _, o := range test.LaidOutObjects(win.Content()) {
+		if l, ok := o.(*widget.Label); ok && strings.HasPrefix(l.Text, "Greeter · ") {
+			header = l.Text
+		}
+	}
+	if !strings.HasSuffix(header, "· called by ci-bot") {
+		t.Errorf("the record's run panel header is %q, want the caller in it", header)
+	}
+}
