@@ -109,9 +109,8 @@ func (c *call) dial(ctx context.Context) (MCPClient, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := mcp.Options{OnNotification: c.notification,
-		ClientInfo:  mcp.Implementation{Name: "workrun", Version: "1"},
-		Elicitation: mcp.ElicitationModes{Form: true, URL: true}, OnRequest: c.onRequest}
+	o := connectOptions()
+	o.OnNotification, o.OnRequest = c.notification, c.onRequest
 	if sp, ok := c.nc.Artifacts().(workrun.Spooler); ok {
 		// A long result waits in the artifact store's spool, not in
 		// memory (docs/remote-mcp.md "Large results").
