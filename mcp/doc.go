@@ -56,8 +56,10 @@
 // task's inputRequests are on Task and answered with UpdateTask; a legacy
 // request on a reply stream goes to Options.OnRequest, and when only a
 // person can answer (ErrAskPerson) the wait ends with *InputRequiredError
-// carrying its StreamID, answered later with Respond. Listen keeps the
-// legacy GET stream for requests outside a reply. ping is answered {};
+// carrying its StreamID, answered later with Respond. Listen opens the
+// legacy GET stream for requests outside a reply beside the caller's
+// requests, never gating them (docs/remote-mcp.md M15 "Side streams");
+// WatchTask's stream is as optional. ping is answered {};
 // sampling (-1) and roots (-32601) are declined. The requestedSchema stays
 // raw JSON here: reading it, its SEP-1034 defaults and checking an answer
 // is the engine's one form rule (workrun.ParseForm, Form.Answer).
