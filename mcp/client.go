@@ -232,14 +232,6 @@ func legacyAnswer(err error) (legacy bool, offer string) {
 	return errors.Is(err, ErrProtocol), offer
 }
 
-func httpStatus(err error) int {
-	var h *HTTPError
-	if errors.As(err, &h) {
-		return h.StatusCode
-	}
-	return 0
-}
-
 func (c *Client) setState(version, session string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
