@@ -46,7 +46,7 @@ func printMCPReport(w io.Writer, r remotemcp.Report, credName string) {
 	case mcp.FormCore:
 		tasks = "2025-11-25 (tasks/get, tasks/result, tasks/cancel)"
 	case mcp.FormExtension:
-		tasks = "io.modelcontextprotocol/tasks extension"
+		tasks = "io.modelcontextprotocol/tasks extension (the server decides per call)"
 	}
 	lifecycle := fmt.Sprintf("session: %v", r.Session)
 	if mcp.IsModern(r.Version) {

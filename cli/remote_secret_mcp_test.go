@@ -52,7 +52,7 @@ func echoingMCPServer(t *testing.T) string {
 		}
 		switch m.Method {
 		case "server/discover":
-			answer(map[string]any{"resultType": "complete", "supportedVersions": []string{"2026-07-28"}, "serverInfo": map[string]any{"name": "echo " + tok, "version": "1"},
+			answer(map[string]any{"resultType": "complete", "ttlMs": 0, "cacheScope": "private", "supportedVersions": []string{"2026-07-28"}, "serverInfo": map[string]any{"name": "echo " + tok, "version": "1"},
 				"capabilities": map[string]any{"tools": map[string]any{}, "extensions": map[string]any{mcp.TasksExtension: map[string]any{}}}})
 		case "tools/list":
 			var tools []any

@@ -135,11 +135,16 @@ func (c *Client) InitializeResult() *InitializeResult {
 	return c.server
 }
 
-// Connect chooses the revision as docs/remote-mcp.md M2 says: unless
-// Options.Version pins a legacy one, it sends server/discover on 2026-07-28;
-// on -32022 it retries with a version from the error's supported list; when
-// the answer is not a recognised modern error (the server is legacy) it
-// falls back to Initialize. It never offers 2026-07-28 inside initialize.
+// Connect chooses the revision as docs/remote-mcp.md M2 "Detection" says:
+// unless Options.Version pins a legacy one, it sends server/discover on
+// 2026-07-28. The server is a 2026-07-28 server only when the answer is a
+// valid discover result (ParseDiscoverResult) listing a modern version this
+// client speaks; on -32022 it retries with a version from the error's
+// supported list. An empty or malformed result, a result listing only legacy
+// versions, a garbage reply, a JSON-RPC error that is no modern one, or HTTP
+// 400/404/405/406 falls back to Initialize; when that fails too, the error
+// names what the server answered to both. A pinned 2026-07-28 never falls
+// back. It never offers 2026-07-28 inside initialize.
 func (c *Client) Connect(ctx context.Context) (*InitializeResult, error) {
 	pinned := c.opts.Version
 	if pinned != "" && !IsModern(pinned) {
@@ -152,11 +157,10 @@ func (c *Client) Connect(ctx context.Context) (*InitializeResult, error) {
 	c.setState(v, "")
 	res, err := c.Discover(ctx)
 	if err == nil {
-		if len(res.SupportedVersions) == 0 || slices.Contains(res.SupportedVersions, v) {
+		if slices.Contains(res.SupportedVersions, v) {
 			return res, nil
 		}
-		// The server answered but lists other versions (a legacy SDK that
-		// knows server/discover): choose from its list.
+		// A valid result that lists other versions: choose from its list.
 		if m := pickModern(res.SupportedVersions); m != "" && pinned == "" {
 			c.setState(m, "")
 			return c.Discover(ctx)
@@ -171,18 +175,9 @@ func (c *Client) Connect(ctx context.Context) (*InitializeResult, error) {
 		if pinned != "" || offer == "" {
 			return nil, fmt.Errorf("server/discover: %w: the server supports %s", ErrUnsupportedVersion, clipString(strings.Join(res.SupportedVersions, ", "), 200))
 		}
+		// A legacy SDK that knows server/discover.
 		c.setState("", "")
 		return c.initialize(ctx, offer)
-	}
-	var rpc *RPCError
-	if errors.As(err, &rpc) && rpc.Code == -32601 && httpStatus(err) == http.StatusNotFound {
-		// A modern server without server/discover: it speaks 2026-07-28 and
-		// says nothing of itself.
-		res := &InitializeResult{ProtocolVersion: c.Version()}
-		c.mu.Lock()
-		c.server = res
-		c.mu.Unlock()
-		return res, nil
 	}
 	legacy, offer := legacyAnswer(err)
 	if pinned != "" || !legacy {
@@ -191,7 +186,7 @@ func (c *Client) Connect(ctx context.Context) (*InitializeResult, error) {
 	c.setState("", "")
 	res, ierr := c.initialize(ctx, offer)
 	if ierr != nil {
-		return nil, fmt.Errorf("%w (the server did not answer server/discover either: %v)", ierr, err)
+		return nil, fmt.Errorf("%w: the server speaks neither revision: to server/discover (2026-07-28) it answered: %v; to initialize (%s): %w", ErrUnsupportedVersion, err, offer, ierr)
 	}
 	return res, nil
 }
@@ -203,6 +198,9 @@ func (c *Client) Connect(ctx context.Context) (*InitializeResult, error) {
 // to initialize with.
 func legacyAnswer(err error) (legacy bool, offer string) {
 	offer = LegacyVersions[0]
+	if errors.Is(err, ErrNotDiscoverResult) {
+		return true, offer
+	}
 	var rpc *RPCError
 	if errors.As(err, &rpc) {
 		switch rpc.Code {
@@ -226,15 +224,12 @@ func legacyAnswer(err error) (legacy bool, offer string) {
 		}
 		return false, ""
 	}
-	return rpc != nil, offer
-}
-
-func httpStatus(err error) int {
-	var h *HTTPError
-	if errors.As(err, &h) {
-		return h.StatusCode
+	if rpc != nil {
+		return true, offer
 	}
-	return 0
+	// A 2xx reply that is no JSON-RPC answer at all (garbage, HTML, plain
+	// text): not a 2026-07-28 server; initialize says what it is.
+	return errors.Is(err, ErrProtocol), offer
 }
 
 func (c *Client) setState(version, session string) {
@@ -243,30 +238,23 @@ func (c *Client) setState(version, session string) {
 	c.version, c.session = version, session
 }
 
-// Discover sends server/discover (2026-07-28) and keeps what it says.
+// Discover sends server/discover (2026-07-28) and keeps what it says. An
+// answer that is no valid discover result is ErrNotDiscoverResult
+// (ParseDiscoverResult).
 func (c *Client) Discover(ctx context.Context) (*InitializeResult, error) {
-	var res InitializeResult
 	var raw json.RawMessage
 	if err := c.request(ctx, "server/discover", map[string]any{}, reqOpts{}, &raw); err != nil {
 		return nil, fmt.Errorf("server/discover: %w", err)
 	}
-	var meta struct {
-		Meta struct {
-			ServerInfo *Implementation `json:"io.modelcontextprotocol/serverInfo"`
-		} `json:"_meta"`
-	}
-	if err := json.Unmarshal(raw, &res); err != nil {
-		return nil, fmt.Errorf("server/discover: %w: %v", ErrProtocol, err)
-	}
-	// 2026-07-28 servers name themselves in the result's _meta.
-	if json.Unmarshal(raw, &meta) == nil && meta.Meta.ServerInfo != nil && res.ServerInfo.Name == "" {
-		res.ServerInfo = *meta.Meta.ServerInfo
+	res, err := ParseDiscoverResult(raw)
+	if err != nil {
+		return nil, fmt.Errorf("server/discover: %w", err)
 	}
 	res.ProtocolVersion = c.Version()
 	c.mu.Lock()
-	c.server = &res
+	c.server = res
 	c.mu.Unlock()
-	return &res, nil
+	return res, nil
 }
 
 // Initialize opens a legacy session: initialize (offering Options.Version

@@ -74,7 +74,7 @@ func (f *fakeServer) start(t *testing.T) string {
 			w.Header().Set("Mcp-Session-Id", "stray")
 			switch m.Method {
 			case "server/discover":
-				jsonAnswer(w, m.ID, map[string]any{"resultType": "complete", "supportedVersions": []string{mcp.Version20260728},
+				jsonAnswer(w, m.ID, map[string]any{"resultType": "complete", "ttlMs": 0, "cacheScope": "private", "supportedVersions": []string{mcp.Version20260728},
 					"capabilities": map[string]any{"tools": map[string]any{}, "extensions": map[string]any{mcp.TasksExtension: map[string]any{}}},
 					"serverInfo":   map[string]any{"name": "modern", "version": "2"}})
 			case "initialize", "notifications/initialized":

@@ -17,9 +17,14 @@
 // params._meta, the protocol version, the client capabilities and the
 // client info. 2025-11-25 and older are legacy: initialize (never offering
 // 2026-07-28), notifications/initialized, Mcp-Session-Id on every request,
-// DELETE at the end. Connect chooses: server/discover on 2026-07-28 first;
-// -32022 is retried with a version from data.supported; a legacy answer
-// (a 4xx without a recognised modern error) falls back to initialize.
+// DELETE at the end. Connect chooses (docs/remote-mcp.md M2 "Detection"):
+// server/discover on 2026-07-28 first, and the server is 2026-07-28 only
+// when the answer is a valid discover result listing a version this client
+// speaks (ParseDiscoverResult); -32022 is retried with a version from
+// data.supported; any other answer (an empty or malformed result, a
+// non-modern JSON-RPC error, HTTP 400/404/405/406, a garbage body) falls
+// back to initialize, and a server refusing both gets one error naming both
+// answers.
 // Attach continues a saved call on its revision (and legacy session).
 //
 // Transport. The client builds the JSON-RPC messages and reads the replies;
@@ -51,8 +56,10 @@
 // task's inputRequests are on Task and answered with UpdateTask; a legacy
 // request on a reply stream goes to Options.OnRequest, and when only a
 // person can answer (ErrAskPerson) the wait ends with *InputRequiredError
-// carrying its StreamID, answered later with Respond. Listen keeps the
-// legacy GET stream for requests outside a reply. ping is answered {};
+// carrying its StreamID, answered later with Respond. Listen opens the
+// legacy GET stream for requests outside a reply beside the caller's
+// requests, never gating them (docs/remote-mcp.md M15 "Side streams");
+// WatchTask's stream is as optional. ping is answered {};
 // sampling (-1) and roots (-32601) are declined. The requestedSchema stays
 // raw JSON here: reading it, its SEP-1034 defaults and checking an answer
 // is the engine's one form rule (workrun.ParseForm, Form.Answer).

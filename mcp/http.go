@@ -114,7 +114,7 @@ func (t *HTTPTransport) Send(ctx context.Context, m *Message) (*Reply, error) {
 		rep.Messages = t.single(resp, m)
 	default:
 		resp.Body.Close()
-		return nil, fmt.Errorf("%w: reply of type %q", ErrProtocol, clipString(resp.Header.Get("Content-Type"), 60))
+		return nil, fmt.Errorf("%w: HTTP %d reply of type %q (is this the server's MCP endpoint?)", ErrProtocol, resp.StatusCode, clipString(resp.Header.Get("Content-Type"), 60))
 	}
 	return rep, nil
 }

@@ -269,11 +269,16 @@ var ErrNoListenStream = errors.New("mcp: the server offers no stream for its own
 
 // Listen opens the legacy GET stream on which a server sends requests
 // that belong to no client request (2025-11-25 elicitation outside a
-// reply), answers them as a reply stream's are, and returns once the
-// stream is open; the stream is read until ctx ends or the server closes
-// it. A request only a person can answer goes to onAsk (the stream goes
-// on). 2026-07-28 has no such stream (ErrNoListenStream).
-func (c *Client) Listen(ctx context.Context, onAsk func(*InputRequiredError)) error {
+// reply) and answers them as a reply stream's are. The stream is optional
+// and never gates anything (docs/remote-mcp.md M15 "Side streams"): Listen
+// returns at once and the stream opens beside the caller's requests, in
+// the background, read until ctx ends or the server closes it. A request
+// only a person can answer goes to onAsk (the stream goes on). If the
+// stream cannot be opened, or breaks for good, onGiveUp hears why, once
+// (ErrNoListenStream when the server offers none: 405); a late opening is
+// used when it comes. Listen's own error is only that this conversation has
+// no such stream: 2026-07-28, or not over HTTP (ErrNoListenStream).
+func (c *Client) Listen(ctx context.Context, onAsk func(*InputRequiredError), onGiveUp func(error)) error {
 	v, sess := c.Version(), c.Session()
 	if v == "" || IsModern(v) {
 		return fmt.Errorf("listen: %w (MCP %s)", ErrNoListenStream, display(v))
@@ -282,17 +287,24 @@ func (c *Client) Listen(ctx context.Context, onAsk func(*InputRequiredError)) er
 	if !ok {
 		return fmt.Errorf("listen: %w (not over HTTP)", ErrNoListenStream)
 	}
-	rep, err := op.OpenStream(ctx, &Message{Header: http.Header{"MCP-Protocol-Version": {v}}, Session: sess, Resumable: true})
-	if err != nil {
-		var h *HTTPError
-		if errors.As(err, &h) && h.StatusCode == http.StatusMethodNotAllowed {
-			return fmt.Errorf("listen: %w", ErrNoListenStream)
+	giveUp := func(err error) {
+		if onGiveUp != nil && ctx.Err() == nil {
+			onGiveUp(err)
 		}
-		return fmt.Errorf("listen: %w", err)
 	}
 	go func() {
+		rep, err := op.OpenStream(ctx, &Message{Header: http.Header{"MCP-Protocol-Version": {v}}, Session: sess, Resumable: true})
+		if err != nil {
+			var h *HTTPError
+			if errors.As(err, &h) && h.StatusCode == http.StatusMethodNotAllowed {
+				err = ErrNoListenStream
+			}
+			giveUp(fmt.Errorf("listen: %w", err))
+			return
+		}
 		for data, err := range rep.Messages {
 			if err != nil {
+				giveUp(fmt.Errorf("listen: %w", err))
 				return
 			}
 			var env envelope

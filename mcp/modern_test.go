@@ -160,7 +160,7 @@ func TestVersionChoice(t *testing.T) {
 					tc.refuse(w, id)
 					return true
 				}
-				jsonAnswer(w, id, map[string]any{"resultType": "complete", "supportedVersions": []string{"2026-07-28"}, "capabilities": map[string]any{}, "serverInfo": map[string]any{"name": "s", "version": "1"}})
+				jsonAnswer(w, id, map[string]any{"resultType": "complete", "ttlMs": 0, "cacheScope": "private", "supportedVersions": []string{"2026-07-28"}, "capabilities": map[string]any{}, "serverInfo": map[string]any{"name": "s", "version": "1"}})
 				return true
 			}}
 			if tc.wantOffer != "" {

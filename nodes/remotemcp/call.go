@@ -109,9 +109,8 @@ func (c *call) dial(ctx context.Context) (MCPClient, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := mcp.Options{OnNotification: c.notification,
-		ClientInfo:  mcp.Implementation{Name: "workrun", Version: "1"},
-		Elicitation: mcp.ElicitationModes{Form: true, URL: true}, OnRequest: c.onRequest}
+	o := connectOptions()
+	o.OnNotification, o.OnRequest = c.notification, c.onRequest
 	if sp, ok := c.nc.Artifacts().(workrun.Spooler); ok {
 		// A long result waits in the artifact store's spool, not in
 		// memory (docs/remote-mcp.md "Large results").
@@ -243,15 +242,18 @@ func (c *call) callTool(ctx context.Context, srv MCPClient, init *mcp.Initialize
 	params := mcp.CallParams{Name: c.s.cfg.Tool, Arguments: args, Task: form,
 		TTLMillis: taskTTL.Milliseconds(), IdempotencyKey: key, ProgressToken: key}
 	// A legacy server may ask outside the call's reply, on the GET stream
-	// (docs/remote-mcp.md M15): it is open while the call is; a request
-	// there that needs the person stops the call's wait.
+	// (docs/remote-mcp.md M15 "Side streams"): it opens beside the call,
+	// never before it — the call is sent at once and nothing waits on the
+	// stream. A request there that needs the person stops the call's wait;
+	// a stream that cannot open (or breaks) is given up once, with one
+	// message, and the call goes on.
 	cctx, cut := context.WithCancel(ctx)
 	defer cut()
 	var onGET atomic.Pointer[mcp.InputRequiredError]
 	if !mcp.IsModern(srv.Version()) {
-		err := srv.Listen(cctx, func(a *mcp.InputRequiredError) { onGET.Store(a); cut() })
-		if err != nil && !errors.Is(err, mcp.ErrNoListenStream) && !errors.Is(err, mcp.ErrMethodNotFound) {
-			c.log(msgNoListen, clip(c.red.String(err.Error()), 300))
+		err := srv.Listen(cctx, func(a *mcp.InputRequiredError) { onGET.Store(a); cut() }, c.sideStreamGivenUp)
+		if err != nil && !errors.Is(err, mcp.ErrNoListenStream) {
+			return nil, err
 		}
 	}
 	res, timedOut, err := c.sendCall(cctx, srv, params)
@@ -450,7 +452,11 @@ func (c *call) followTask(ctx context.Context, srv MCPClient, t *mcp.Task, readF
 	if f.pollOnly && mcp.IsModern(l.Protocol) {
 		lctx, stop := context.WithCancel(ctx)
 		defer stop()
-		f.notes = listen(lctx, srv, f.id)
+		f.notes = listen(lctx, srv, f.id, func(err error) {
+			if !errors.Is(err, mcp.ErrMethodNotFound) && lctx.Err() == nil {
+				c.log(msgNoWatch, clip(c.red.String(err.Error()), 300))
+			}
+		})
 	}
 	var err error
 	// in: what the server asked so far (docs/remote-mcp.md M15).
@@ -781,15 +787,28 @@ func (c *call) remoteFailed(r workrun.RemoteCall) error {
 	return err
 }
 
+// sideStreamGivenUp says once, in one message, that the legacy GET stream
+// could not be opened (or broke) and the call goes on without it; a server
+// that offers none (405) is no news.
+func (c *call) sideStreamGivenUp(err error) {
+	if errors.Is(err, mcp.ErrNoListenStream) || errors.Is(err, mcp.ErrMethodNotFound) {
+		return
+	}
+	c.log(msgNoListen, clip(c.red.String(err.Error()), 300))
+}
+
 // listen follows the task's status notifications in the background; the
 // channel closes when the stream ends (or the server offers none: then the
-// poll alone follows the task).
-func listen(ctx context.Context, srv MCPClient, id string) <-chan *mcp.Task {
+// poll alone follows the task). The stream is optional and gates nothing
+// (docs/remote-mcp.md M15 "Side streams"): the poll goes on whatever it
+// does, and a stream that fails is given up once, told to onGiveUp.
+func listen(ctx context.Context, srv MCPClient, id string, onGiveUp func(error)) <-chan *mcp.Task {
 	ch := make(chan *mcp.Task, 1)
 	go func() {
 		defer close(ch)
 		for t, err := range srv.WatchTask(ctx, id) {
 			if err != nil {
+				onGiveUp(err)
 				return
 			}
 			select {

@@ -14,6 +14,10 @@ type ToolInfo struct {
 	Name        string `json:"name"`
 	Title       string `json:"title,omitempty"`
 	Description string `json:"description,omitempty"`
+	// TaskSupport is the tool's execution.taskSupport ("forbidden" when
+	// absent) on a legacy revision; on 2026-07-28, where the server
+	// decides per call whether a tools/call becomes a task, it is the
+	// tool's hint when it gives one, else TaskPerCall.
 	TaskSupport string `json:"task_support"`
 	InputSchema any    `json:"input_schema,omitempty"`
 }
@@ -29,6 +33,20 @@ type Report struct {
 	TaskForm          string     `json:"task_form"` // "", "2025-11-25" or "extension"
 	CredentialUsed    bool       `json:"credential_used"`
 	Tools             []ToolInfo `json:"tools"`
+}
+
+// TaskPerCall is ToolInfo.TaskSupport on 2026-07-28, where a tool declares
+// no task support and the server decides per call (docs/remote-mcp.md M12).
+const TaskPerCall = "per_call"
+
+// connectOptions are the identity and capabilities every connection
+// declares — the run's and the connection test's alike, so the tools the
+// test lists are the tools a run can call (docs/remote-mcp.md M12).
+func connectOptions() mcp.Options {
+	return mcp.Options{
+		ClientInfo:  mcp.Implementation{Name: "workrun", Version: "1"},
+		Elicitation: mcp.ElicitationModes{Form: true, URL: true},
+	}
 }
 
 // ErrCredentialRefused: the server answered 401/403 with a credential.
@@ -57,7 +75,9 @@ func Check(ctx context.Context, rawURL string, cred *remotecall.Credential) (Rep
 	if err != nil {
 		return Report{}, err
 	}
-	c, err := mcp.New(rawURL, mcp.Options{HTTPClient: tr.Client()})
+	o := connectOptions()
+	o.HTTPClient = tr.Client()
+	c, err := mcp.New(rawURL, o)
 	if err != nil {
 		return Report{}, err
 	}
@@ -98,6 +118,9 @@ func check(ctx context.Context, c MCPClient, withCred bool) (Report, error) {
 	}
 	for _, t := range tools {
 		ti := ToolInfo{Name: t.Name, Title: t.Title, Description: t.Description, TaskSupport: t.TaskSupport()}
+		if mcp.IsModern(rep.Version) && (t.Execution == nil || t.Execution.TaskSupport == "") {
+			ti.TaskSupport = TaskPerCall // no hint: not "forbidden"
+		}
 		if len(t.InputSchema) > 0 {
 			ti.InputSchema = t.InputSchema
 		}

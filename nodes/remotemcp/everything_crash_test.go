@@ -24,9 +24,19 @@ import (
 // the JSON-RPC methods of the requests it forwards (the server has no
 // counters of its own); SSE replies stream through.
 type methodCounter struct {
+	// holdGET makes the proxy hold a GET's response headers the way Go's
+	// net/http server (and many gateways) do until a handler flushes: the
+	// answer is forwarded without flushing, so nothing of it — headers
+	// included — reaches the client before its first body bytes fill the
+	// server's buffer. An idle legacy GET stream then never opens.
+	holdGET bool
+
 	mu     sync.Mutex
 	counts map[string]int
 }
+
+// noFlush hides the ResponseWriter's Flush from the reverse proxy.
+type noFlush struct{ http.ResponseWriter }
 
 func (m *methodCounter) count(method string) int {
 	m.mu.Lock()
@@ -60,6 +70,15 @@ func (m *methodCounter) proxy(t *testing.T, target string) string {
 				m.mu.Unlock()
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		if r.Method == http.MethodGet {
+			m.mu.Lock()
+			m.counts["GET"]++
+			m.mu.Unlock()
+			if m.holdGET {
+				rp.ServeHTTP(noFlush{w}, r)
+				return
+			}
 		}
 		rp.ServeHTTP(w, r)
 	}))

@@ -32,7 +32,7 @@ type MCPClient interface {
 	CancelTask(ctx context.Context, taskID string) (*mcp.Task, error)
 	UpdateTask(ctx context.Context, taskID string, responses map[string]json.RawMessage) error
 	Respond(ctx context.Context, id, result json.RawMessage, rpcErr *mcp.RPCError) error
-	Listen(ctx context.Context, onAsk func(*mcp.InputRequiredError)) error
+	Listen(ctx context.Context, onAsk func(*mcp.InputRequiredError), onGiveUp func(error)) error
 	WatchTask(ctx context.Context, taskID string) iter.Seq2[*mcp.Task, error]
 	Close(ctx context.Context) error
 }

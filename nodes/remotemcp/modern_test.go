@@ -116,7 +116,7 @@ func (f *modernServer) start(t *testing.T) string {
 			"result": map[string]any{"content": []any{map[string]any{"type": "text", "text": "finished"}}}}
 		switch m.Method {
 		case "server/discover":
-			answer(map[string]any{"resultType": "complete", "supportedVersions": []string{"2026-07-28"},
+			answer(map[string]any{"resultType": "complete", "ttlMs": 0, "cacheScope": "private", "supportedVersions": []string{"2026-07-28"},
 				"capabilities": map[string]any{"tools": map[string]any{}, "extensions": map[string]any{mcp.TasksExtension: map[string]any{}}},
 				"serverInfo":   map[string]any{"name": "modern", "version": "1"}})
 		case "tools/list":

@@ -160,7 +160,7 @@ func callServer(t *testing.T, name, tool string, call func(params json.RawMessag
 		result := `{"resultType":"complete"}`
 		switch m.Method {
 		case "server/discover":
-			result = `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"serverInfo":{"name":` + strconv.Quote(name) + `,"version":"1"}}`
+			result = `{"resultType":"complete","ttlMs":0,"cacheScope":"private","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"serverInfo":{"name":` + strconv.Quote(name) + `,"version":"1"}}`
 		case "tools/list":
 			result = `{"resultType":"complete","tools":[{"name":` + strconv.Quote(tool) + `,"inputSchema":{"type":"object"}}]}`
 		case "tools/call":

@@ -54,6 +54,7 @@ const (
 	msgAnswersResent        msgID = "remotemcp.answers_resent"
 	msgUnreachable          msgID = "remotemcp.unreachable"
 	msgNoListen             msgID = "remotemcp.no_listen"
+	msgNoWatch              msgID = "remotemcp.no_watch"
 	msgNotAnswered          msgID = "remotemcp.not_answered"
 	msgKeptBreaking         msgID = "remotemcp.kept_breaking"
 )
@@ -145,6 +146,7 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgInterrupted:            {"Remote task needs input: %s", "远程任务需要输入：%s"},
 	msgAnswersSent:            {"Sending the answers of server round %d (%d answer(s))", "正在发送服务器第 %d 轮的答案（%d 个）"},
 	msgWaitingForYou:          {"The MCP server asks: %s", "MCP 服务器提问：%s"},
+	msgNoWatch:                {"The task's status notifications stopped (%s); the task is followed by polling", "任务状态通知已停止（%s）；改为轮询跟踪任务"},
 	msgNoListen:               {"The server's stream for its own requests could not be opened (%s); only requests on the call's reply are answered", "无法打开服务器用于其自身请求的流（%s）；只回答调用应答中的请求"},
 	msgUnreachable:            {"Server unreachable since %s (%s); retrying", "MCP 服务器自 %s 起无法连接（%s）；正在重试"},
 	msgNotAnswered:            {"the MCP server has not answered since %s (last: %s); resume when it is back, or stop", "MCP 服务器自 %s 起没有应答（最后一次：%s）；待其恢复后请继续运行，或停止"},
