@@ -185,3 +185,16 @@ func (b Binding) CredentialHeader() string {
 	}
 	return "Authorization"
 }
+
+// RequestBearer is the token of a request's "Authorization: Bearer TOKEN"
+// header (the scheme case-insensitive, RFC 6750 §2.1), or false. The
+// serving side reads its callers' tokens with it, so the bearer rule is
+// written once for both directions.
+func RequestBearer(r *http.Request) (string, bool) {
+	scheme, tok, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	tok = strings.TrimSpace(tok)
+	if !ok || !strings.EqualFold(scheme, "bearer") || tok == "" {
+		return "", false
+	}
+	return tok, true
+}

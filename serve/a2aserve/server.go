@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"workrun/remotecall"
 
 	"workrun/a2a"
 	"workrun/serve"
@@ -156,12 +157,11 @@ func (s *Server) caller(r *http.Request) (string, bool) {
 	if s.opts.Tokens == nil {
 		return "", true
 	}
-	h := r.Header.Get("Authorization")
-	scheme, tok, ok := strings.Cut(h, " ")
-	if !ok || !strings.EqualFold(scheme, "bearer") || tok == "" {
+	tok, ok := remotecall.RequestBearer(r)
+	if !ok {
 		return "", false
 	}
-	return s.opts.Tokens.Caller(r.Context(), strings.TrimSpace(tok))
+	return s.opts.Tokens.Caller(r.Context(), tok)
 }
 
 // rpcRequest is a JSON-RPC 2.0 request.

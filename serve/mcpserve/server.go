@@ -286,11 +286,11 @@ func (s *Server) caller(r *http.Request) (string, bool) {
 	if s.opts.Tokens == nil {
 		return "", true
 	}
-	scheme, tok, ok := strings.Cut(r.Header.Get("Authorization"), " ")
-	if !ok || !strings.EqualFold(scheme, "bearer") || strings.TrimSpace(tok) == "" {
+	tok, ok := remotecall.RequestBearer(r)
+	if !ok {
 		return "", false
 	}
-	return s.opts.Tokens.Caller(r.Context(), strings.TrimSpace(tok))
+	return s.opts.Tokens.Caller(r.Context(), tok)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -10,6 +10,7 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+	"workrun/remotecall"
 
 	"github.com/google/uuid"
 
@@ -191,8 +192,8 @@ func (w *Webhooks) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 // authenticate checks a bearer token or the HMAC signature (T6, T7).
 func (w *Webhooks) authenticate(r *http.Request, h hook, body []byte) bool {
 	if h.trig.AuthMethod() == workrun.WebhookBearer {
-		tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		if !ok || tok == "" || w.opts.Tokens == nil {
+		tok, ok := remotecall.RequestBearer(r)
+		if !ok || w.opts.Tokens == nil {
 			return false
 		}
 		_, ok = w.opts.Tokens.Caller(r.Context(), tok)
