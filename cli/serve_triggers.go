@@ -62,7 +62,6 @@ type servedTriggers struct {
 	hooks *trigger.Webhooks
 	sched *trigger.Scheduler
 	base  string
-	stop  func()
 	wg    sync.WaitGroup
 }
 
