@@ -66,6 +66,7 @@ func (f *fromFlags) runFrom(wf workrun.Workflow) (workrun.RunFrom, bool, error) 
 // startRun starts the whole workflow, or the part the flags name; with
 // part of it and no --input or --file, the inputs are the pinned run's.
 func startRun(ctx context.Context, e *workrun.Engine, wf workrun.Workflow, in workrun.Values, rf workrun.RunFrom, part bool) (string, error) {
+	ctx = workrun.WithStartedBy(ctx, workrun.StartedBy{Kind: workrun.StartedByPerson})
 	if !part {
 		return e.Start(ctx, "", wf, in)
 	}

@@ -342,7 +342,7 @@ func (w *Window) launch(wf workrun.Workflow, vals workrun.Values) {
 	if w.wfID == "" || w.doc.Dirty() {
 		w.save()
 	}
-	id, err := w.deps.Engine.Start(w.ctx, w.wfID, wf, vals)
+	id, err := w.deps.Engine.Start(byPerson(w.ctx), w.wfID, wf, vals)
 	if err != nil {
 		w.showError(fmt.Errorf("start run: %w", err))
 		return
@@ -421,7 +421,7 @@ func (w *Window) runAgain() {
 	if !ok {
 		return
 	}
-	id, err := w.deps.Engine.Start(w.ctx, r.WorkflowID, wf, r.Inputs)
+	id, err := w.deps.Engine.Start(byPerson(w.ctx), r.WorkflowID, wf, r.Inputs)
 	if err != nil {
 		w.showError(fmt.Errorf("run again: %w", err))
 		return
@@ -549,4 +549,9 @@ func (w *Window) fileChooser() func(f *InputsForm, field string) {
 			})
 		}, w.win)
 	}
+}
+
+// byPerson marks a run the person starts in the window (Run.StartedBy).
+func byPerson(ctx context.Context) context.Context {
+	return workrun.WithStartedBy(ctx, workrun.StartedBy{Kind: workrun.StartedByPerson})
 }

@@ -84,7 +84,7 @@ func (w *Window) runFrom(id string, only bool) {
 
 // startFrom starts the run rf asks for and shows it in the run panel.
 func (w *Window) startFrom(ps PartStarter, wfID string, wf workrun.Workflow, rf workrun.RunFrom) error {
-	runID, err := ps.StartFrom(w.ctx, wfID, wf, nil, rf)
+	runID, err := ps.StartFrom(byPerson(w.ctx), wfID, wf, nil, rf)
 	if err != nil {
 		return err
 	}

@@ -73,7 +73,7 @@ func (s *Server) start(ctx context.Context, caller string, cp callParams, key st
 	if werr != nil {
 		return serve.Task{}, werr
 	}
-	t, _, err := s.svc.Start(ctx, serve.StartRequest{Caller: caller, Publication: pub.ID, Key: key, Inputs: in, Message: raw})
+	t, _, err := s.svc.Start(ctx, serve.StartRequest{Caller: caller, Publication: pub.ID, Key: key, Inputs: in, Message: raw, Via: workrun.StartedByMCP})
 	if err != nil {
 		return serve.Task{}, s.wireErr(err)
 	}

@@ -324,7 +324,7 @@ func (s *Scheduler) record(ctx context.Context, sc *schedule, f workrun.TriggerF
 
 // start starts f's run (idempotent by its key) and marks it started.
 func (s *Scheduler) start(ctx context.Context, sc *schedule, f workrun.TriggerFire) error {
-	t, _, err := s.runner.Start(ctx, serve.StartRequest{Caller: ScheduleCaller, Publication: sc.pub, Key: FireKey(f), Inputs: workrun.Values{}})
+	t, _, err := s.runner.Start(ctx, serve.StartRequest{Caller: ScheduleCaller, Publication: sc.pub, Key: FireKey(f), Inputs: workrun.Values{}, Via: workrun.StartedBySchedule})
 	if err != nil {
 		return fmt.Errorf("start fire %s: %w", f.At.Format(time.RFC3339), err)
 	}

@@ -99,6 +99,7 @@ type fakeRunner struct {
 	byKey   map[string]string
 	states  map[string]serve.State
 	keys    []string // keys of the runs started, in order
+	vias    []workrun.StartedByKind
 	failing int      // Start fails this many times (a crash before the run)
 }
 
@@ -122,6 +123,7 @@ func (r *fakeRunner) Start(_ context.Context, req serve.StartRequest) (serve.Tas
 	id := fmt.Sprintf("task%d", len(r.keys)+1)
 	r.byKey[k], r.states[id] = id, serve.StateWorking
 	r.keys = append(r.keys, req.Key)
+	r.vias = append(r.vias, req.Via)
 	return serve.Task{ServedTask: workrun.ServedTask{ID: id}}, true, nil
 }
 
@@ -218,6 +220,11 @@ func TestScheduleOnceAcrossRestartAndCrash(t *testing.T) {
 	}
 	if f, _ := st.LastFire(t.Context(), "w", 0); f.State != workrun.FireStarted || f.TaskID != "task2" {
 		t.Fatalf("fire after restart: %+v", f)
+	}
+	for _, v := range r.vias {
+		if v != workrun.StartedBySchedule {
+			t.Errorf("a scheduled run is started via %q, want %q (Run.StartedBy)", v, workrun.StartedBySchedule)
+		}
 	}
 }
 

@@ -162,7 +162,7 @@ func (w *Webhooks) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		key = "key:" + key
 	}
 	caller := WebhookCaller(id)
-	t, _, err := w.opts.Runner.Start(r.Context(), serve.StartRequest{Caller: caller, Publication: id, Key: key, Inputs: in, Message: nil})
+	t, _, err := w.opts.Runner.Start(r.Context(), serve.StartRequest{Caller: caller, Publication: id, Key: key, Inputs: in, Via: workrun.StartedByWebhook})
 	if err != nil {
 		if errors.Is(err, serve.ErrBadInput) {
 			reply(rw, http.StatusBadRequest, Response{Error: err.Error()})

@@ -104,6 +104,9 @@ func TestWebhookHMAC(t *testing.T) {
 	if code != http.StatusAccepted || res.TaskID == "" || len(r.inputs) != 1 || r.inputs[0]["name"] != "Ada" {
 		t.Fatalf("valid: %d %+v %v", code, res, r.inputs)
 	}
+	if len(r.vias) != 1 || r.vias[0] != workrun.StartedByWebhook {
+		t.Errorf("a webhook run is started via %v, want %q (Run.StartedBy)", r.vias, workrun.StartedByWebhook)
+	}
 	for name, hdr := range map[string]map[string]string{
 		"replay":       sign("whsec_test", t0, body),
 		"wrong secret": sign("whsec_other", t0.Add(time.Second), body),
