@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -71,6 +72,7 @@ type triggerMsg string
 
 const (
 	msgTrigBadJSON   triggerMsg = "workrun.trigger_bad_json"
+	msgTrigUnknown   triggerMsg = "workrun.trigger_unknown_key"
 	msgTrigType      triggerMsg = "workrun.trigger_type"
 	msgTrigCron      triggerMsg = "workrun.trigger_cron"
 	msgTrigCronEvery triggerMsg = "workrun.trigger_cron_every"
@@ -86,6 +88,7 @@ const (
 
 var triggerTexts = NewCatalog(map[triggerMsg][2]string{
 	msgTrigBadJSON: {"start config: %s (it takes {\"triggers\": [...]} only)", "开始节点配置：%s（只接受 {\"triggers\": [...]}）"},
+	msgTrigUnknown: {"start config: unknown key %q (it takes {\"triggers\": [...]} only)", "开始节点配置：未知的键 %q（只接受 {\"triggers\": [...]}）"},
 	msgTrigType:    {"trigger %s: type %q is not manual, schedule or webhook", "触发器 %s：类型 %q 不是 manual、schedule 或 webhook"},
 	msgTrigCron:    {"trigger %s: %s", "触发器 %s：cron 表达式无法读取（%s）"},
 	msgTrigCronEvery: {"trigger %s: a schedule takes either cron or every_minutes, exactly one",
@@ -113,6 +116,13 @@ func ParseStartConfig(raw json.RawMessage) (StartConfig, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
+		// encoding/json words an unknown key only in English; name it in
+		// the reader's language instead.
+		if k, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			if uk, err := strconv.Unquote(k); err == nil {
+				return StartConfig{}, triggerTexts.Fail(ErrTrigger, msgTrigUnknown, uk)
+			}
+		}
 		return StartConfig{}, triggerTexts.Fail(ErrTrigger, msgTrigBadJSON, err.Error())
 	}
 	hooks := 0
