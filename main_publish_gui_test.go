@@ -121,7 +121,9 @@ wait:
 			if l == "ready" {
 				break wait
 			}
-			served = append(served, l)
+			if strings.HasPrefix(l, "a2a ") { // one agent per workflow; the mcp line is the server's one MCP endpoint
+				served = append(served, l)
+			}
 		case <-time.After(30 * time.Second):
 			t.Fatalf("workrun serve not ready: %v; stderr: %s", served, stderr.String())
 		}
