@@ -100,7 +100,7 @@ type fakeRunner struct {
 	states  map[string]serve.State
 	keys    []string // keys of the runs started, in order
 	vias    []workrun.StartedByKind
-	failing int      // Start fails this many times (a crash before the run)
+	failing int // Start fails this many times (a crash before the run)
 }
 
 func newRunner() *fakeRunner {
