@@ -2,7 +2,8 @@
 # make install / make uninstall: put Workrun into PREFIX (default ~/.local) so
 # it appears in the desktop's application menu, and take it out again.
 #
-#   scripts/install.sh install     binary, hicolor icon set, .desktop entry, docs
+#   scripts/install.sh install     binary, hicolor icon set, .desktop entry, docs,
+#                                  a systemd user unit for workrun serve (not enabled)
 #   scripts/install.sh uninstall   remove exactly what install wrote
 #   scripts/install.sh selftest    install into a temporary prefix, check every
 #                                  file, start it the way a menu does, uninstall,
@@ -63,6 +64,36 @@ StartupWMClass=Workrun
 DESKTOP
 }
 
+# serve_unit_name is the systemd user unit that runs workrun serve. It goes
+# to PREFIX/share/systemd/user, a directory systemd's user manager reads for
+# PREFIX ~/.local and /usr/local alike; install never enables it: the person
+# does (README "Serving while the window is closed").
+serve_unit_name=workrun-serve.service
+
+# serve_unit prints the unit for a binary installed at exe. SIGTERM makes
+# serve stop taking calls and exit without cancelling anything (docs/serve.md);
+# exit status 2 is a usage error (nothing published yet), which restarting
+# would not mend.
+serve_unit() {
+	local exe=$1
+	cat <<UNIT
+[Unit]
+Description=Workrun: published workflows as A2A agents and MCP tools, their schedules and webhooks
+Documentation=file://${exe%/bin/workrun}/share/doc/workrun/README.md
+
+[Service]
+ExecStart="$exe" serve
+Restart=on-failure
+RestartSec=5
+RestartPreventExitStatus=2
+KillSignal=SIGTERM
+TimeoutStopSec=30
+
+[Install]
+WantedBy=default.target
+UNIT
+}
+
 do_install() {
 	local prefix=$1
 	[ -x "$BIN" ] || {
@@ -80,9 +111,10 @@ do_install() {
 	# Everything is laid out in a stage first, then copied file by file,
 	# each file and each new directory noted in the manifest.
 	local exe=$prefix/bin/workrun
-	mkdir -p "$stage/bin" "$stage/share/applications" "$stage/share/doc/workrun"
+	mkdir -p "$stage/bin" "$stage/share/applications" "$stage/share/doc/workrun" "$stage/share/systemd/user"
 	cp "$BIN" "$stage/bin/workrun"
 	desktop_entry "$exe" >"$stage/share/applications/$app_id.desktop"
+	serve_unit "$exe" >"$stage/share/systemd/user/$serve_unit_name"
 	go run ./scripts/icons -src assets/icon.png -name "$app_id" -o "$stage/share/icons/hicolor" >/dev/null
 	cp docs/workflow-format.md README.md "$stage/share/doc/workrun/"
 	if [ -f assets/licenses/THIRD_PARTY_LICENSES.txt ]; then
@@ -118,6 +150,7 @@ do_install() {
 	printf '%s\n' "${entries[@]}" >"$manifest"
 	echo "install: $(grep -c '^f ' "$manifest") files into $prefix (manifest: $manifest)"
 	echo "install: the menu entry starts $exe"
+	echo "install: to serve published workflows while the window is closed: systemctl --user daemon-reload && systemctl --user enable --now ${serve_unit_name%.service}"
 	case ":$PATH:" in
 	*":$prefix/bin:"*) ;;
 	*) echo "install: $prefix/bin is not on PATH; add it to run workrun from a terminal" ;;
@@ -135,6 +168,13 @@ do_uninstall() {
 	# Read it whole first: the manifest lists itself.
 	local lines line n=0 i
 	mapfile -t lines <"$manifest"
+	# A unit the person enabled is stopped and disabled before its file goes,
+	# so no enable link is left pointing at nothing.
+	if grep -qx "f $prefix/share/systemd/user/$serve_unit_name" "$manifest" && command -v systemctl >/dev/null &&
+		systemctl --user is-enabled --quiet "$serve_unit_name" 2>/dev/null; then
+		echo "uninstall: stopping and disabling $serve_unit_name"
+		systemctl --user disable --now "$serve_unit_name"
+	fi
 	for line in "${lines[@]}"; do
 		[[ $line == "f "* ]] || continue
 		rm -f -- "${line#f }"
@@ -173,6 +213,7 @@ selftest() {
 		"share/doc/workrun/workflow-format.md"
 		"share/doc/workrun/README.md"
 		"share/workrun/install-manifest"
+		"share/systemd/user/$serve_unit_name"
 	)
 	local n
 	for n in 16 24 32 48 64 128 256; do
@@ -198,6 +239,7 @@ selftest() {
 	echo "install check: ${#want[@]} files in place, desktop-file-validate accepts the entry, manifest complete"
 
 	first_start "$work" "$desktop"
+	serve_unit_check "$work" "$prefix/share/systemd/user/$serve_unit_name"
 
 	# Installing again replaces the installation and keeps one manifest.
 	PREFIX=$prefix do_install "$prefix" >"$work/install.log" || fail "second install: $(cat "$work/install.log")"
@@ -284,6 +326,41 @@ first_start() {
 		fail "the Remote Agent sample did not succeed against the demo agent (window title '$title'): $(tail -5 "$work/sample.log")"
 	[ "$status" -eq 0 ] || fail "Workrun exited with status $status after the sample run"
 	echo "install check: the Remote Agent sample ran against the built-in demo agent without a keyring: '$title'"
+}
+
+# serve_unit_check verifies the unit as systemd reads it and starts its
+# binary the way the user manager would (a fresh home, no terminal, no
+# keyring), serving one workflow file: it must print its endpoints and ready,
+# and exit 0 on SIGTERM.
+serve_unit_check() {
+	local work=$1 unit=$2
+	grep -qx "ExecStart=\"$prefix/bin/workrun\" serve" "$unit" || fail "the unit's ExecStart is not the installed binary: $(grep ExecStart "$unit")"
+	if command -v systemd-analyze >/dev/null; then
+		# verify checks the unit's syntax and that ExecStart exists.
+		systemd-analyze verify --man=no "$unit" >"$work/verify.log" 2>&1 ||
+			fail "systemd-analyze verify rejects $unit: $(cat "$work/verify.log")"
+	fi
+	local home=$work/servehome exe
+	mkdir -p "$home"
+	exe=$(sed -n 's/^ExecStart="\(.*\)" serve$/\1/p' "$unit")
+	cp examples/hello.json "$home/hello.json"
+	env -i HOME="$home" PATH=/usr/bin:/bin LANG=C.UTF-8 "$exe" serve "$home/hello.json" </dev/null >"$work/serve.log" 2>&1 &
+	local pid=$!
+	for _ in $(seq 1 150); do
+		grep -qx ready "$work/serve.log" && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.2
+	done
+	grep -qx ready "$work/serve.log" || {
+		kill "$pid" 2>/dev/null || true
+		fail "the unit's workrun serve did not get ready: $(tail -5 "$work/serve.log")"
+	}
+	grep -q '^a2a http://127.0.0.1:' "$work/serve.log" || fail "the unit's workrun serve printed no a2a URL: $(cat "$work/serve.log")"
+	kill -TERM "$pid"
+	local status=0
+	wait "$pid" || status=$?
+	[ "$status" -eq 0 ] || fail "the unit's workrun serve exited with status $status after SIGTERM: $(tail -5 "$work/serve.log")"
+	echo "install check: the systemd user unit verifies; its workrun serve got ready and stopped cleanly on SIGTERM"
 }
 
 case "${1:-}" in
