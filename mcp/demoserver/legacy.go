@@ -134,7 +134,7 @@ func (s *Server) legacyCall(w http.ResponseWriter, r *http.Request, msg *rpcMess
 	form := ""
 	switch {
 	case spec.taskSupport == "forbidden":
-	case env.declaresTasks() && !s.opts.CoreOnly:
+	case env.DeclaresExtension(TasksExtension) && !s.opts.CoreOnly:
 		form = formExtension
 	case cp.Task != nil:
 		form = formCore

@@ -136,7 +136,7 @@ func (s *Server) listen(w http.ResponseWriter, r *http.Request, msg *rpcMessage,
 		writeRPCError(w, http.StatusBadRequest, msg.ID, e)
 		return
 	}
-	if len(p.Notifications.TaskIDs) > 0 && !env.declaresTasks() {
+	if len(p.Notifications.TaskIDs) > 0 && !env.DeclaresExtension(TasksExtension) {
 		e := missingTasks("task notifications")
 		writeRPCError(w, e.status(), msg.ID, e)
 		return

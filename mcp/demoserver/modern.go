@@ -13,12 +13,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"workrun/mcp"
 )
 
 // serveModern serves one 2026-07-28 request: checks first (docs/demo-mcp.md
 // "Checks, in order"), then the method.
 func (s *Server) serveModern(w http.ResponseWriter, r *http.Request, msg *rpcMessage, env envelope) {
-	version, _ := env.modernVersion()
+	version, _ := env.ProtocolVersion()
 	s.record(r, msg, env, version, "")
 	if !msg.isRequest() {
 		// No client notification is defined on 2026-07-28 HTTP; accepted
@@ -39,7 +40,7 @@ func (s *Server) serveModern(w http.ResponseWriter, r *http.Request, msg *rpcMes
 	case "tools/call":
 		s.modernCall(w, r, msg, env)
 	case "tasks/get", "tasks/update", "tasks/cancel":
-		if !env.declaresTasks() {
+		if !env.DeclaresExtension(TasksExtension) {
 			e := missingTasks(msg.Method)
 			writeRPCError(w, e.status(), msg.ID, e)
 			return
@@ -56,14 +57,14 @@ func (s *Server) serveModern(w http.ResponseWriter, r *http.Request, msg *rpcMes
 
 // checkModern checks the per-request _meta and the standard headers.
 func (s *Server) checkModern(r *http.Request, msg *rpcMessage, env envelope) *rpcError {
-	version, ok := env.modernVersion()
+	version, ok := env.ProtocolVersion()
 	if !ok {
-		e := errorf(codeInvalidParams, "Invalid params: _meta[%q] (the protocol version) is required on every request", metaVersion)
+		e := errorf(codeInvalidParams, "Invalid params: _meta[%q] (the protocol version) is required on every request", mcp.MetaProtocolVersion)
 		return withStatus(e, http.StatusBadRequest)
 	}
 	var caps map[string]json.RawMessage
-	if raw, ok := env.Meta[metaCapabilities]; !ok || json.Unmarshal(raw, &caps) != nil || caps == nil {
-		e := errorf(codeInvalidParams, "Invalid params: _meta[%q] (an object) is required on every request", metaCapabilities)
+	if raw, ok := env.Meta[mcp.MetaClientCapabilities]; !ok || json.Unmarshal(raw, &caps) != nil || caps == nil {
+		e := errorf(codeInvalidParams, "Invalid params: _meta[%q] (an object) is required on every request", mcp.MetaClientCapabilities)
 		return withStatus(e, http.StatusBadRequest)
 	}
 	hv := r.Header.Get("MCP-Protocol-Version")
@@ -359,13 +360,13 @@ func (s *Server) modernCall(w http.ResponseWriter, r *http.Request, msg *rpcMess
 		writeRPCError(w, perr.status(), msg.ID, perr)
 		return
 	}
-	if spec.needs != "" && !env.declaresCapability(spec.needs) {
+	if spec.needs != "" && !env.Declares(spec.needs) {
 		e := &rpcError{Code: codeMissingCap, Message: fmt.Sprintf("Missing required client capability: tool %s needs %q in _meta clientCapabilities", spec.name, spec.needs),
 			Data: map[string]any{"requiredCapabilities": map[string]any{spec.needs: map[string]any{}}}}
 		writeRPCError(w, e.status(), msg.ID, e)
 		return
 	}
-	declares := env.declaresTasks()
+	declares := env.DeclaresExtension(TasksExtension)
 	if spec.taskSupport == "required" && !declares {
 		e := missingTasks("tool " + spec.name)
 		writeRPCError(w, e.status(), msg.ID, e)

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"workrun/mcp"
 )
 
 // Path is where Handler serves MCP when mounted by ListenAndServe.
@@ -213,60 +214,15 @@ func (m *rpcMessage) isRequest() bool { return len(m.ID) > 0 && string(m.ID) != 
 
 // Meta keys of a 2026-07-28 request.
 const (
-	metaVersion      = "io.modelcontextprotocol/protocolVersion"
-	metaCapabilities = "io.modelcontextprotocol/clientCapabilities"
-	metaClientInfo   = "io.modelcontextprotocol/clientInfo"
 	metaSubscription = "io.modelcontextprotocol/subscriptionId"
 	metaServerInfo   = "io.modelcontextprotocol/serverInfo"
 )
 
-// envelope is the part of every params object the server reads first.
-type envelope struct {
-	Meta map[string]json.RawMessage `json:"_meta"`
-}
+// envelope is the part of every params object the server reads first: the
+// one reader every Workrun server uses (mcp/serverwire.go).
+type envelope = mcp.RequestMeta
 
-func readEnvelope(params json.RawMessage) (envelope, bool) {
-	var e envelope
-	if len(params) == 0 {
-		return e, true
-	}
-	return e, json.Unmarshal(params, &e) == nil
-}
-
-// modernVersion is the protocol version in a request's _meta, if any.
-func (e envelope) modernVersion() (string, bool) {
-	raw, ok := e.Meta[metaVersion]
-	if !ok {
-		return "", false
-	}
-	var v string
-	if json.Unmarshal(raw, &v) != nil {
-		return "", false
-	}
-	return v, true
-}
-
-// declaresCapability says the _meta client capabilities name capability.
-func (e envelope) declaresCapability(capability string) bool {
-	var caps map[string]json.RawMessage
-	if json.Unmarshal(e.Meta[metaCapabilities], &caps) != nil {
-		return false
-	}
-	_, ok := caps[capability]
-	return ok
-}
-
-// declaresTasks says the _meta client capabilities declare the extension.
-func (e envelope) declaresTasks() bool {
-	var caps struct {
-		Extensions map[string]json.RawMessage `json:"extensions"`
-	}
-	if json.Unmarshal(e.Meta[metaCapabilities], &caps) != nil {
-		return false
-	}
-	_, ok := caps.Extensions[TasksExtension]
-	return ok
-}
+func readEnvelope(params json.RawMessage) (envelope, bool) { return mcp.ReadRequestMeta(params) }
 
 // ServeHTTP serves MCP Streamable HTTP. The era is chosen per request as
 // docs/demo-mcp.md says: a request with 2026-07-28 _meta is served
@@ -319,7 +275,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sessID := r.Header.Get("Mcp-Session-Id")
-	_, modern := env.modernVersion()
+	_, modern := env.ProtocolVersion()
 	s.mu.Lock()
 	sess := s.sessions[sessID]
 	s.mu.Unlock()
@@ -349,7 +305,7 @@ func (s *Server) record(r *http.Request, msg *rpcMessage, env envelope, version,
 	if !msg.isRequest() {
 		return
 	}
-	rec := Request{Method: msg.Method, Session: session, Version: version, Extension: env.declaresTasks(),
+	rec := Request{Method: msg.Method, Session: session, Version: version, Extension: env.DeclaresExtension(TasksExtension),
 		Header: r.Header.Clone(), Params: append(json.RawMessage(nil), msg.Params...), Time: time.Now()}
 	var p struct {
 		Name   string `json:"name"`
