@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"workrun/remotecall"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
@@ -246,11 +247,7 @@ func (a *Server) Card(baseURL string) *a2a.AgentCard {
 }
 
 func (a *Server) serveCard(w http.ResponseWriter, r *http.Request) {
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	body, err := json.Marshal(a.Card(scheme + "://" + r.Host))
+	body, err := json.Marshal(a.Card(remotecall.RequestOrigin(r)))
 	if err != nil {
 		http.Error(w, "card: "+err.Error(), http.StatusInternalServerError)
 		return

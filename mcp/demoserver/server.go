@@ -9,13 +9,12 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"net"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync"
 	"time"
 	"workrun/mcp"
+	"workrun/remotecall"
 )
 
 // Path is where Handler serves MCP when mounted by ListenAndServe.
@@ -228,7 +227,7 @@ func readEnvelope(params json.RawMessage) (envelope, bool) { return mcp.ReadRequ
 // docs/demo-mcp.md says: a request with 2026-07-28 _meta is served
 // statelessly; initialize, or a known Mcp-Session-Id, selects 2025-11-25.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !allowedOrigin(r) {
+	if !remotecall.RebindingSafe(r) {
 		writeStatusError(w, http.StatusForbidden, nil, codeInvalidRequest, "Forbidden: the Host or Origin header is not this local server")
 		return
 	}
@@ -322,39 +321,6 @@ func (s *Server) record(r *http.Request, msg *rpcMessage, env envelope, version,
 	s.mu.Lock()
 	s.log = append(s.log, rec)
 	s.mu.Unlock()
-}
-
-// allowedOrigin guards a server bound to loopback against DNS rebinding: the
-// Host header must name a loopback host, and an Origin, when sent, too.
-func allowedOrigin(r *http.Request) bool {
-	local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
-	tcp, ok := local.(*net.TCPAddr)
-	if !ok || !tcp.IP.IsLoopback() {
-		return true
-	}
-	if !loopbackHost(r.Host) {
-		return false
-	}
-	if o := r.Header.Get("Origin"); o != "" {
-		u, err := url.Parse(o)
-		if err != nil || !loopbackHost(u.Host) {
-			return false
-		}
-	}
-	return true
-}
-
-func loopbackHost(hostport string) bool {
-	h := hostport
-	if host, _, err := net.SplitHostPort(hostport); err == nil {
-		h = host
-	}
-	h = strings.Trim(h, "[]")
-	if strings.EqualFold(h, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
 }
 
 // rpcError is a JSON-RPC error object.

@@ -24,6 +24,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"workrun/remotecall"
 )
 
 // Options shape the server.
@@ -410,7 +411,7 @@ func (s *Server) Protect(h http.Handler, resource string, public func(*http.Requ
 			h.ServeHTTP(w, r)
 			return
 		}
-		tok, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		tok, _ := remotecall.RequestBearer(r)
 		if !s.Valid(tok, resource) {
 			s.mu.Lock()
 			s.stats.Rejected++
@@ -433,7 +434,7 @@ func (s *Server) Protect(h http.Handler, resource string, public func(*http.Requ
 			r.Body = readCloser{strings.NewReader(body)}
 			r.ContentLength = int64(len(body))
 		}
-		w.Header().Set("X-Echo-Authorization", "Bearer "+tok)
+		w.Header().Set("X-Echo-Authorization", r.Header.Get("Authorization"))
 		h.ServeHTTP(w, r)
 	})
 }

@@ -8,9 +8,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -140,7 +138,7 @@ func (s *Server) Handler() http.Handler {
 
 // ServeHTTP serves MCP Streamable HTTP (docs/serve.md M2–M4).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !allowedHost(r) {
+	if !remotecall.RebindingSafe(r) {
 		writeError(w, http.StatusForbidden, nil, &mcp.WireError{Code: mcp.CodeInvalidRequest, Message: texts.In("en", msgForbiddenHost)})
 		return
 	}
@@ -254,31 +252,6 @@ func idOf(m *message) json.RawMessage {
 		return nil
 	}
 	return m.ID
-}
-
-// allowedHost guards a loopback listener against DNS rebinding: the Host
-// header must name a loopback host, and an Origin, when sent, a loopback
-// origin (docs/serve.md M7). remotecall holds the loopback rule.
-func allowedHost(r *http.Request) bool {
-	local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
-	if local == nil {
-		return true
-	}
-	loop, err := remotecall.ListenAddrLoopback(local.String())
-	if err != nil || !loop {
-		return true
-	}
-	u, err := url.Parse("//" + r.Host)
-	if err != nil || !remotecall.IsLoopbackHost(u.Hostname()) {
-		return false
-	}
-	if o := r.Header.Get("Origin"); o != "" {
-		origin, err := remotecall.ParseOrigin(o)
-		if err != nil || !origin.Loopback() {
-			return false
-		}
-	}
-	return true
 }
 
 // caller authenticates r: the token's label, "" without tokens.
