@@ -65,17 +65,33 @@ session() {
 	echo "secret service: org.freedesktop.secrets is owned on the session bus (gnome-keyring)"
 
 	local status=0
-	# Everything else, quietly; then the two acceptance tests verbosely so the
+	# Everything else, quietly; then the acceptance tests verbosely so the
 	# log shows that they ran.
 	echo "== go test ${gotest_flags[*]} ${test_pkgs[*]}"
 	go test "${gotest_flags[@]}" -skip "^(${smoke_test}|${run_test}|${failure_gui_test}|${history_gui_test}|${layout_gui_test}|${items_gui_test}|${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${oauth_conformance_test}|${toolapp_interop_test}|${mcp_server_conformance_test}|${serve_test}|${serve_mcp_test}|${triggers_test})\$" "${test_pkgs[@]}" || status=1
 
+	# The acceptance tests in two go test processes side by side: the
+	# real-window tests (one X display, so one after another) and all the
+	# others (suites, servers, keyring). Each set is sequential within
+	# itself; together they keep make test under 30 minutes on 2 cores, and
+	# every test must pass with the other set's load beside it.
+	local gui_tests="${smoke_test}|${run_test}|${failure_gui_test}|${history_gui_test}|${layout_gui_test}|${items_gui_test}"
+	local other_tests="${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${oauth_conformance_test}|${toolapp_interop_test}|${mcp_server_conformance_test}|${serve_test}|${serve_mcp_test}|${triggers_test}"
 	local pkgs=(.)
 	[ -d credentials ] && pkgs+=(./credentials)
 	pkgs+=(./a2a ./nodes/remotemcp ./nodes/toolapp ./mcp/demoserver)
-	echo "== go test -v -run '^(${smoke_test}|${run_test}|${failure_gui_test}|${history_gui_test}|${layout_gui_test}|${items_gui_test}|${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${oauth_conformance_test}|${toolapp_interop_test}|${mcp_server_conformance_test}|${serve_test}|${serve_mcp_test}|${triggers_test})\$' ${pkgs[*]}"
-	go test "${gotest_flags[@]}" -count=1 -v -run "^(${smoke_test}|${run_test}|${failure_gui_test}|${history_gui_test}|${layout_gui_test}|${items_gui_test}|${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${oauth_conformance_test}|${toolapp_interop_test}|${mcp_server_conformance_test}|${serve_test}|${serve_mcp_test}|${triggers_test})\$" "${pkgs[@]}" 2>&1 |
-		tee "$work/acceptance.log" || status=1
+	echo "== go test -v -run '^(${gui_tests})\$' . (real window, beside the next)"
+	echo "== go test -v -run '^(${other_tests})\$' ${pkgs[*]}"
+	local gui_status=0 other_status=0
+	go test "${gotest_flags[@]}" -count=1 -v -run "^(${gui_tests})\$" . >"$work/acceptance-gui.log" 2>&1 &
+	local gui_pid=$!
+	go test "${gotest_flags[@]}" -count=1 -v -run "^(${other_tests})\$" "${pkgs[@]}" 2>&1 |
+		tee "$work/acceptance-other.log" || other_status=1
+	wait "$gui_pid" || gui_status=1
+	# The real-window tests' log, printed whole once they are done.
+	cat "$work/acceptance-gui.log"
+	cat "$work/acceptance-gui.log" "$work/acceptance-other.log" >"$work/acceptance.log"
+	[ "$gui_status" -eq 0 ] && [ "$other_status" -eq 0 ] || status=1
 
 	report "$work/acceptance.log" "$smoke_test" "GUI smoke test (real binary under Xvfb)" || status=1
 	report "$work/acceptance.log" "$run_test" "GUI run of the Remote Agent sample against the demo agent (real window)" || status=1
