@@ -4,9 +4,13 @@ import (
 	"strings"
 )
 
-// Challenge is what a resource server's WWW-Authenticate: Bearer header says
-// (RFC 6750 §3, RFC 9728 §5.1).
+// Challenge is what a resource server's WWW-Authenticate: Bearer or DPoP
+// header says (RFC 6750 §3, RFC 9728 §5.1, RFC 9449 §7.1).
 type Challenge struct {
+	// DPoP: the server offers (or asks for) the DPoP scheme.
+	DPoP bool
+	// DPoPAlgs is the DPoP challenge's algs, if given.
+	DPoPAlgs []string
 	// ResourceMetadata is the resource_metadata URL, if given.
 	ResourceMetadata string
 	// Scope lists the scopes the server asks for, if given.
@@ -21,9 +25,10 @@ func (c Challenge) InsufficientScope() bool { return c.Error == "insufficient_sc
 // maxChallengeBytes bounds the header a parser looks at.
 const maxChallengeBytes = 8 << 10
 
-// ParseChallenge reads the Bearer challenge among the values of
-// WWW-Authenticate headers; ok is false when there is none. Other schemes
-// (Basic, DPoP, …) are skipped. Parameter values may be tokens or quoted
+// ParseChallenge reads the Bearer or DPoP challenge among the values of
+// WWW-Authenticate headers; ok is false when there is none. The first one
+// gives resource_metadata, error and scope; a DPoP challenge anywhere sets
+// DPoP (and its algs). Other schemes (Basic, …) are skipped. Parameter values may be tokens or quoted
 // strings; unknown parameters are ignored.
 func ParseChallenge(headers []string) (c Challenge, ok bool) {
 	for _, h := range headers {
@@ -38,7 +43,12 @@ func ParseChallenge(headers []string) (c Challenge, ok bool) {
 				continue
 			}
 			params := p.params()
-			if !strings.EqualFold(scheme, "Bearer") || ok {
+			isDPoP := strings.EqualFold(scheme, "DPoP")
+			if isDPoP && !c.DPoP {
+				c.DPoP = true
+				c.DPoPAlgs = strings.Fields(params["algs"])
+			}
+			if !(isDPoP || strings.EqualFold(scheme, "Bearer")) || ok {
 				continue
 			}
 			ok = true
