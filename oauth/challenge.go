@@ -9,8 +9,10 @@ import (
 type Challenge struct {
 	// DPoP: the server offers (or asks for) the DPoP scheme.
 	DPoP bool
-	// DPoPAlgs is the DPoP challenge's algs, if given.
-	DPoPAlgs []string
+	// DPoPAlgs and DPoPError are the DPoP challenge's algs and error
+	// ("use_dpop_nonce": send the DPoP-Nonce in the proof, RFC 9449 §9).
+	DPoPAlgs  []string
+	DPoPError string
 	// ResourceMetadata is the resource_metadata URL, if given.
 	ResourceMetadata string
 	// Scope lists the scopes the server asks for, if given.
@@ -26,11 +28,13 @@ func (c Challenge) InsufficientScope() bool { return c.Error == "insufficient_sc
 const maxChallengeBytes = 8 << 10
 
 // ParseChallenge reads the Bearer or DPoP challenge among the values of
-// WWW-Authenticate headers; ok is false when there is none. The first one
-// gives resource_metadata, error and scope; a DPoP challenge anywhere sets
-// DPoP (and its algs). Other schemes (Basic, …) are skipped. Parameter values may be tokens or quoted
+// WWW-Authenticate headers; ok is false when there is none. The Bearer
+// challenge gives resource_metadata, error and scope, else the DPoP one; a
+// DPoP challenge sets DPoP, DPoPAlgs and DPoPError. Other schemes (Basic,
+// …) are skipped. Parameter values may be tokens or quoted
 // strings; unknown parameters are ignored.
 func ParseChallenge(headers []string) (c Challenge, ok bool) {
+	bearer := false // the fields are the Bearer challenge's
 	for _, h := range headers {
 		if len(h) > maxChallengeBytes {
 			h = h[:maxChallengeBytes]
@@ -47,13 +51,16 @@ func ParseChallenge(headers []string) (c Challenge, ok bool) {
 			if isDPoP && !c.DPoP {
 				c.DPoP = true
 				c.DPoPAlgs = strings.Fields(params["algs"])
+				c.DPoPError = params["error"]
 			}
-			if !(isDPoP || strings.EqualFold(scheme, "Bearer")) || ok {
+			isBearer := strings.EqualFold(scheme, "Bearer")
+			if !(isDPoP && !ok || isBearer && !bearer) {
 				continue
 			}
-			ok = true
+			ok, bearer = true, bearer || isBearer
 			c.ResourceMetadata = params["resource_metadata"]
 			c.Error = params["error"]
+			c.Scope = nil
 			if s := params["scope"]; s != "" {
 				c.Scope = strings.Fields(s)
 			}

@@ -149,7 +149,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		switch resp.StatusCode {
 		case http.StatusUnauthorized:
 			ch, _ := ParseChallenge(resp.Header.Values("WWW-Authenticate"))
-			if newNonce && ch.Error == errUseDPoPNonce && !nonceRetried {
+			if newNonce && ch.DPoPError == errUseDPoPNonce && !nonceRetried {
 				// The resource asks for its nonce in the proof: once more
 				// with a fresh proof carrying it; the token is good.
 				nonceRetried = true
