@@ -65,7 +65,13 @@ func verifyProof(proof, method, htu, token string) (checkedProof, error) {
 	if err := errors.Join(err1, err2); err != nil || len(sig) != 64 {
 		return checkedProof{}, fmt.Errorf("bad key or signature length: %v", err)
 	}
-	pub := &ecdsa.PublicKey{Curve: elliptic.P256(), X: new(big.Int).SetBytes(x), Y: new(big.Int).SetBytes(y)}
+	if len(x) != 32 || len(y) != 32 {
+		return checkedProof{}, errors.New("bad key coordinates")
+	}
+	pub, err := ecdsa.ParseUncompressedPublicKey(elliptic.P256(), append(append([]byte{4}, x...), y...))
+	if err != nil {
+		return checkedProof{}, err
+	}
 	sum := sha256.Sum256([]byte(parts[0] + "." + parts[1]))
 	if !ecdsa.Verify(pub, sum[:], new(big.Int).SetBytes(sig[:32]), new(big.Int).SetBytes(sig[32:])) {
 		return checkedProof{}, errors.New("signature does not verify")
@@ -179,14 +185,14 @@ func TestParseChallengeDPoP(t *testing.T) {
 // dpopServers is an authorization server and a resource that both bind
 // tokens to DPoP proofs and both require their nonce, as RFC 9449 §8/§9.
 type dpopServers struct {
-	as, rs             *httptest.Server
-	mu                 sync.Mutex
-	asChallenges       int
-	rsChallenges       int
-	rsOK               int
-	jtis               map[string]bool
-	tokenReqs, refused int
-	failures           []string
+	as, rs       *httptest.Server
+	mu           sync.Mutex
+	asChallenges int
+	rsChallenges int
+	rsOK         int
+	jtis         map[string]bool
+	tokenReqs    int
+	failures     []string
 }
 
 func (s *dpopServers) fail(format string, a ...any) {
