@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -25,7 +26,7 @@ type OAuthCredentials interface {
 	RemoveOAuth(ctx context.Context, name string) error
 }
 
-const loginUsage = "credential login URL [--name NAME] [--agent | --mcp] [--client-id ID [--client-secret-stdin | --private-key-file PEM]] [--client-metadata-url URL] [--device | --client-credentials] [--timeout SECONDS]"
+const loginUsage = "credential login URL [--name NAME] [--agent | --mcp] [--client-id ID [--client-secret-stdin | --private-key-file PEM]] [--client-metadata-url URL] [--device | --client-credentials | --assertion-file JWT | --id-token-file JWT (--idp-issuer URL | --idp-token-url URL) [--idp-client-id ID]] [--timeout SECONDS]"
 
 // credentialLogin signs in to the MCP server or A2A agent at URL and saves
 // the OAuth credential (credentials.Manager.SignIn): an MCP server signs in
@@ -46,11 +47,21 @@ func credentialLogin(ctx context.Context, env *Env, args []string) int {
 	metadataURL := fs.String("client-metadata-url", "", "")
 	device := fs.Bool("device", false, "")
 	machine := fs.Bool("client-credentials", false, "")
+	assertionFile := fs.String("assertion-file", "", "")
+	idTokenFile := fs.String("id-token-file", "", "")
+	idpIssuer := fs.String("idp-issuer", "", "")
+	idpTokenURL := fs.String("idp-token-url", "", "")
+	idpClientID := fs.String("idp-client-id", "", "")
 	timeoutSec := fs.Int("timeout", int(oauth.DefaultSignInTimeout/time.Second), "")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageError(env, "credential login: "+err.Error())
 	}
+	lang, err := readerLanguage(env, "")
+	if err != nil {
+		return usageError(env, "credential login: "+err.Error())
+	}
+	say := func(id loginMsg, a ...any) string { return loginTexts.In(lang, id, a...) }
 	if len(pos) != 1 {
 		return usageError(env, "usage: workrun "+loginUsage)
 	}
@@ -68,6 +79,48 @@ func credentialLogin(ctx context.Context, env *Env, args []string) int {
 	if *device && *machine {
 		return usageError(env, "credential login: --device and --client-credentials exclude each other")
 	}
+	modes := 0
+	for _, on := range []bool{*device, *machine, *assertionFile != "", *idTokenFile != ""} {
+		if on {
+			modes++
+		}
+	}
+	if modes > 1 {
+		return usageError(env, say(msgLoginAssertionModes))
+	}
+	if *idTokenFile == "" && (*idpIssuer != "" || *idpTokenURL != "" || *idpClientID != "") {
+		return usageError(env, say(msgLoginIdPWithout))
+	}
+	if *idTokenFile != "" && *idpIssuer == "" && *idpTokenURL == "" {
+		return usageError(env, say(msgLoginIdPNeeded))
+	}
+	for _, u := range []struct{ flag, url string }{{"--idp-issuer", *idpIssuer}, {"--idp-token-url", *idpTokenURL}} {
+		if u.url == "" {
+			continue
+		}
+		if err := oauth.CheckServerURL(u.url); err != nil {
+			return usageError(env, say(msgLoginBadIdPURL, u.flag, err.Error()))
+		}
+	}
+	var assertion oauth.AssertionConfig
+	for _, f := range []string{*assertionFile, *idTokenFile} {
+		if f == "" {
+			continue
+		}
+		// The grant keeps the path and reads the file again at every
+		// token request (a rotated token is picked up): absolute, so a
+		// run started elsewhere finds it. Its content is never printed.
+		abs, err := filepath.Abs(f)
+		if err == nil {
+			_, err = os.Stat(abs)
+		}
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "workrun: %s\n", say(msgLoginTokenFile, termLine(f), termLine(err.Error())))
+			return ExitFailed
+		}
+		assertion.File = abs
+	}
+	assertion.IdP = oauth.IdP{Issuer: *idpIssuer, TokenURL: *idpTokenURL, ClientID: *idpClientID}
 	if *agent && *mcpOnly {
 		return usageError(env, "credential login: --agent and --mcp exclude each other")
 	}
@@ -104,7 +157,7 @@ func credentialLogin(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintln(env.Stderr, "workrun: this build cannot sign in (no OAuth credential store)")
 		return ExitFailed
 	}
-	req := credentials.SignInRequest{URL: target, Name: *name, Client: cfg, Timeout: time.Duration(*timeoutSec) * time.Second,
+	req := credentials.SignInRequest{URL: target, Name: *name, Client: cfg, Assertion: assertion, Timeout: time.Duration(*timeoutSec) * time.Second,
 		Open: func(ctx context.Context, u string) error {
 			fmt.Fprintf(env.Stdout, "Open this page to sign in:\n  %s\nWaiting for the browser to come back (%ds)…\n", termLine(u), *timeoutSec)
 			if err := oauth.OpenBrowser(ctx, u); err != nil {
@@ -122,6 +175,10 @@ func credentialLogin(ctx context.Context, env *Env, args []string) int {
 		req.Mode = oauth.ModeDevice
 	case *machine:
 		req.Mode = oauth.ModeClientCredentials
+	case *assertionFile != "":
+		req.Mode = oauth.ModeJWTBearer
+	case *idTokenFile != "":
+		req.Mode = oauth.ModeEnterprise
 	}
 	switch {
 	case *agent:

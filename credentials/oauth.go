@@ -37,7 +37,7 @@ type OAuthInfo struct {
 func infoOf(name string, g oauth.Grant) OAuthInfo {
 	return OAuthInfo{Name: name, Origin: g.Origin, Resource: g.Resource, Issuer: g.Issuer, Flow: g.Flow,
 		Scopes: g.Scopes, Expiry: g.Expiry, Subject: g.Subject,
-		Refreshable: g.RefreshToken != "" || g.Flow == oauth.FlowClientCredentials}
+		Refreshable: g.RefreshToken != "" || g.Flow == oauth.FlowClientCredentials || g.Flow == oauth.FlowJWTBearer || g.Flow == oauth.FlowEnterprise}
 }
 
 // oauthSessions keeps one oauth.Session per credential name in this

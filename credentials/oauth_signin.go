@@ -42,9 +42,12 @@ type SignInRequest struct {
 	Kind string // SignInAuto, SignInMCP, SignInAgent
 	// Client is a pre-registered client (id, secret, key), if the person
 	// entered one.
-	Client  oauth.ClientConfig
-	Mode    string // oauth.ModeBrowser (default), ModeDevice, ModeClientCredentials
-	Timeout time.Duration
+	Client oauth.ClientConfig
+	Mode   string // oauth.ModeBrowser (default), ModeDevice, ModeClientCredentials, ModeJWTBearer, ModeEnterprise
+	// Assertion is the token file (and identity provider) of ModeJWTBearer
+	// and ModeEnterprise.
+	Assertion oauth.AssertionConfig
+	Timeout   time.Duration
 	// Open shows the authorization page; ShowDevice the device code.
 	Open       func(ctx context.Context, authURL string) error
 	ShowDevice func(verificationURL, userCode string)
@@ -94,7 +97,7 @@ func (m *Manager) SignIn(ctx context.Context, req SignInRequest) (SignInResult, 
 
 func (m *Manager) interactive(req SignInRequest, prev *oauth.Grant, saved **oauth.Grant) *oauth.Interactive {
 	return &oauth.Interactive{
-		HTTP: HTTPForOAuth, ResourceURL: req.URL, Mode: req.Mode,
+		HTTP: HTTPForOAuth, ResourceURL: req.URL, Mode: req.Mode, Assertion: req.Assertion,
 		SignIn:     oauth.SignIn{Client: req.Client, Prev: prev, Timeout: req.Timeout, Open: req.Open},
 		ShowDevice: req.ShowDevice,
 		Save: func(ctx context.Context, g oauth.Grant) error {

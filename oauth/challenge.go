@@ -4,9 +4,15 @@ import (
 	"strings"
 )
 
-// Challenge is what a resource server's WWW-Authenticate: Bearer header says
-// (RFC 6750 §3, RFC 9728 §5.1).
+// Challenge is what a resource server's WWW-Authenticate: Bearer or DPoP
+// header says (RFC 6750 §3, RFC 9728 §5.1, RFC 9449 §7.1).
 type Challenge struct {
+	// DPoP: the server offers (or asks for) the DPoP scheme.
+	DPoP bool
+	// DPoPAlgs and DPoPError are the DPoP challenge's algs and error
+	// ("use_dpop_nonce": send the DPoP-Nonce in the proof, RFC 9449 §9).
+	DPoPAlgs  []string
+	DPoPError string
 	// ResourceMetadata is the resource_metadata URL, if given.
 	ResourceMetadata string
 	// Scope lists the scopes the server asks for, if given.
@@ -21,11 +27,14 @@ func (c Challenge) InsufficientScope() bool { return c.Error == "insufficient_sc
 // maxChallengeBytes bounds the header a parser looks at.
 const maxChallengeBytes = 8 << 10
 
-// ParseChallenge reads the Bearer challenge among the values of
-// WWW-Authenticate headers; ok is false when there is none. Other schemes
-// (Basic, DPoP, …) are skipped. Parameter values may be tokens or quoted
+// ParseChallenge reads the Bearer or DPoP challenge among the values of
+// WWW-Authenticate headers; ok is false when there is none. The Bearer
+// challenge gives resource_metadata, error and scope, else the DPoP one; a
+// DPoP challenge sets DPoP, DPoPAlgs and DPoPError. Other schemes (Basic,
+// …) are skipped. Parameter values may be tokens or quoted
 // strings; unknown parameters are ignored.
 func ParseChallenge(headers []string) (c Challenge, ok bool) {
+	bearer := false // the fields are the Bearer challenge's
 	for _, h := range headers {
 		if len(h) > maxChallengeBytes {
 			h = h[:maxChallengeBytes]
@@ -38,12 +47,20 @@ func ParseChallenge(headers []string) (c Challenge, ok bool) {
 				continue
 			}
 			params := p.params()
-			if !strings.EqualFold(scheme, "Bearer") || ok {
+			isDPoP := strings.EqualFold(scheme, "DPoP")
+			if isDPoP && !c.DPoP {
+				c.DPoP = true
+				c.DPoPAlgs = strings.Fields(params["algs"])
+				c.DPoPError = params["error"]
+			}
+			isBearer := strings.EqualFold(scheme, "Bearer")
+			if !(isDPoP && !ok || isBearer && !bearer) {
 				continue
 			}
-			ok = true
+			ok, bearer = true, bearer || isBearer
 			c.ResourceMetadata = params["resource_metadata"]
 			c.Error = params["error"]
+			c.Scope = nil
 			if s := params["scope"]; s != "" {
 				c.Scope = strings.Fields(s)
 			}

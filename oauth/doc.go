@@ -10,7 +10,8 @@
 // What comes from golang.org/x/oauth2: the authorization URL, the PKCE
 // verifier and S256 challenge (GenerateVerifier, S256ChallengeOption), the
 // code exchange, refresh, the device authorization grant and the client
-// credentials grant (clientcredentials), with client_secret_basic /
+// credentials grant (clientcredentials, also carrying the JWT bearer and
+// token exchange grants), with client_secret_basic /
 // client_secret_post / none as the token endpoint auth style.
 //
 // What is written here because no library does it for us:
@@ -41,6 +42,18 @@
 //     limit and cancel through the context. The redirect's iss (RFC 9207)
 //     must equal the issuer exactly when present, and must be present when
 //     the server says it sends it.
+//   - DPoP (RFC 9449, dpop.go): a P-256 key per grant when the server
+//     offers it, a proof on every token and resource request, the
+//     authorization server's and the resource's nonce challenge answered
+//     once, `Authorization: DPoP` through remotecall's CredentialDPoP; the
+//     DPoP-Nonce parser (ParseDPoPNonce). The WWW-Authenticate parser
+//     reads DPoP challenges too.
+//   - The JWT bearer grants without a person (assertiongrant.go): a
+//     workload identity token as the grant (RFC 7523 §2.1, JWTBearer) and
+//     enterprise-managed authorization (Enterprise: the ID token exchanged
+//     at the identity provider for an ID-JAG by RFC 8693, then the JWT
+//     bearer grant), sent as x/oauth2 client credentials requests with
+//     grant_type replaced; the token file is read again at each request.
 //   - private_key_jwt client assertions (RFC 7523), token revocation
 //     (RFC 7009), the system browser opener (BROWSER honoured).
 //   - Session and Transport: the token goes only to the resource's origin;

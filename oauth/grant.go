@@ -18,6 +18,13 @@ const (
 	FlowAuthorizationCode = "authorization_code"
 	FlowClientCredentials = "client_credentials"
 	FlowDeviceCode        = "urn:ietf:params:oauth:grant-type:device_code"
+	// FlowJWTBearer: a workload signs in with a JWT of its identity
+	// provider as the grant (RFC 7523 §2.1).
+	FlowJWTBearer = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+	// FlowEnterprise: enterprise-managed authorization — the person's ID
+	// token is exchanged at their identity provider for an ID-JAG (RFC
+	// 8693), which is the JWT bearer grant at the authorization server.
+	FlowEnterprise = "enterprise_id_jag"
 )
 
 // Grant is everything a sign-in produced for one protected resource: the
@@ -56,6 +63,16 @@ type Grant struct {
 	// Subject is who signed in, when the server says (id_token or
 	// token response); may be empty.
 	Subject string `json:"subject,omitempty"`
+	// DPoPKey is the PKCS#8 PEM P-256 key the tokens are bound to (RFC
+	// 9449), "" for tokens that are not DPoP-bound. Secret.
+	DPoPKey string `json:"dpop_key,omitempty"`
+	// AssertionFile is the file a JWT bearer grant reads its assertion
+	// from (FlowJWTBearer: the workload identity token; FlowEnterprise: the
+	// person's ID token), read again at every token request so that a
+	// rotated token is picked up.
+	AssertionFile string `json:"assertion_file,omitempty"`
+	// IdP is the identity provider of FlowEnterprise.
+	IdP *IdP `json:"idp,omitempty"`
 	// PastTokens are the last tokens this grant replaced (at most
 	// maxPastTokens): no longer sent, but a server may still echo one (a
 	// task's result computed with it), so they stay redacted.
@@ -83,7 +100,7 @@ func (g *Grant) Remember(old ...string) {
 // and its client's secret and key — what must never be shown.
 func (g Grant) Secrets() []string {
 	var out []string
-	for _, s := range append([]string{g.AccessToken, g.RefreshToken, g.Client.Secret, g.Client.PrivateKeyPEM}, g.PastTokens...) {
+	for _, s := range append([]string{g.AccessToken, g.RefreshToken, g.Client.Secret, g.Client.PrivateKeyPEM, g.DPoPKey}, g.PastTokens...) {
 		if s != "" {
 			out = append(out, s)
 		}
@@ -114,14 +131,36 @@ func (c Client) config(authURL, tokenURL, redirect string, scopes []string) *oau
 		Endpoint: oauth2.Endpoint{AuthURL: authURL, TokenURL: tokenURL, AuthStyle: style}}
 }
 
-// tokenContext makes x/oauth2 use hc (caps, loopback rules of the caller).
-func tokenContext(ctx context.Context, hc *http.Client) context.Context {
+// tokenContext makes x/oauth2 use hc (caps, loopback rules of the
+// caller); with key, every token request carries a DPoP proof of it.
+func tokenContext(ctx context.Context, hc *http.Client, key *dpopKey) context.Context {
 	if hc == nil {
 		hc = http.DefaultClient
 	}
 	capped := *hc
 	capped.Timeout = MaxReplyTime
+	if key != nil {
+		base := capped.Transport
+		if base == nil {
+			base = http.DefaultTransport
+		}
+		capped.Transport = &dpopTokenTransport{base: base, key: key}
+	}
 	return context.WithValue(ctx, oauth2.HTTPClient, &capped)
+}
+
+// dpop is the grant's DPoP key, nil when its tokens are not bound.
+func (g Grant) dpop() (*dpopKey, error) {
+	if g.DPoPKey == "" {
+		return nil, nil
+	}
+	return parseDPoPKey(g.DPoPKey)
+}
+
+// DPoPBound reports whether the access token is presented with the DPoP
+// scheme: a key is kept and the token response said token_type DPoP.
+func (g Grant) DPoPBound() bool {
+	return g.DPoPKey != "" && strings.EqualFold(g.TokenType, TokenTypeDPoP)
 }
 
 // fromToken fills g's token fields from a token response.

@@ -10,6 +10,10 @@ const (
 	ModeBrowser           = "browser"
 	ModeDevice            = "device"
 	ModeClientCredentials = "client_credentials"
+	// ModeJWTBearer: a workload's identity token is the grant (JWTBearer).
+	ModeJWTBearer = "jwt_bearer"
+	// ModeEnterprise: enterprise-managed authorization (Enterprise).
+	ModeEnterprise = "enterprise"
 )
 
 // Interactive is a sign-in the person started (connection test, `workrun
@@ -18,8 +22,10 @@ const (
 type Interactive struct {
 	HTTP        *http.Client
 	ResourceURL string
-	Mode        string // ModeBrowser (default), ModeDevice, ModeClientCredentials
+	Mode        string // ModeBrowser (default), ModeDevice, ModeClientCredentials, ModeJWTBearer, ModeEnterprise
 	SignIn      SignIn
+	// Assertion is what ModeJWTBearer and ModeEnterprise read.
+	Assertion AssertionConfig
 	// ShowDevice shows the device code flow's URL and code.
 	ShowDevice func(verificationURL, userCode string)
 	// Save keeps a new or refreshed grant (the keyring); may be nil.
@@ -51,6 +57,10 @@ func (in *Interactive) Func() SignInFunc {
 		switch in.Mode {
 		case ModeClientCredentials:
 			g, err = ClientCredentials(ctx, in.HTTP, d, si.Client, ch)
+		case ModeJWTBearer:
+			g, err = JWTBearer(ctx, in.HTTP, d, si.Client, in.Assertion, ch)
+		case ModeEnterprise:
+			g, err = Enterprise(ctx, in.HTTP, d, si.Client, in.Assertion, ch)
 		case ModeDevice:
 			g, err = si.Device(ctx, d, ch, in.ShowDevice)
 		default:

@@ -40,10 +40,15 @@ func FuzzParseChallenge(f *testing.F) {
 	f.Add(`Bearer resource_metadata="https://x/y", scope="a b", error="insufficient_scope"`)
 	f.Add(`Basic realm="x", Bearer abc==, scope=`)
 	f.Add(`Bearer "unterminated`)
+	f.Add(`DPoP error="use_dpop_nonce", algs="ES256", resource_metadata="https://r/m"`)
+	f.Add(`DPoP algs=ES256, Bearer scope="x y"`)
 	f.Fuzz(func(t *testing.T, h string) {
 		c, ok := ParseChallenge([]string{h})
 		if !ok && (c.Error != "" || c.ResourceMetadata != "" || c.Scope != nil) {
 			t.Fatalf("no challenge but fields set: %+v", c)
+		}
+		if !c.DPoP && (c.DPoPError != "" || c.DPoPAlgs != nil) || c.DPoP && !ok {
+			t.Fatalf("DPoP fields without a DPoP challenge: %+v, %v", c, ok)
 		}
 	})
 }

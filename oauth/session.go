@@ -66,6 +66,24 @@ func (s *Session) Token(ctx context.Context) (string, error) {
 	return s.g.AccessToken, nil
 }
 
+// tokenAndKey is Token and, for a DPoP-bound token, the key its proofs
+// are signed with (nil for a bearer token).
+func (s *Session) tokenAndKey(ctx context.Context) (string, *dpopKey, error) {
+	tok, err := s.Token(ctx)
+	if err != nil {
+		return "", nil, err
+	}
+	g := s.Grant()
+	if !g.DPoPBound() {
+		return tok, nil, nil
+	}
+	key, err := g.dpop()
+	if err != nil {
+		return "", nil, &SignInError{Origin: g.Origin, Reason: "the saved DPoP key cannot be read", Err: err}
+	}
+	return tok, key, nil
+}
+
 // Renew is called after the server refused token with a 401. If another
 // request renewed it meanwhile, the new one is returned. If the resource's
 // metadata now names another authorization server, the grant is of no use

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"golang.org/x/oauth2"
-	"golang.org/x/oauth2/clientcredentials"
 
 	"workrun/remotecall"
 )
@@ -100,7 +99,18 @@ func (s SignIn) AuthorizationCode(ctx context.Context, d *Discovery, ch Challeng
 	if err := checkIss(r, m); err != nil {
 		return Grant{}, fmt.Errorf("sign in: %w", err)
 	}
-	tctx := tokenContext(ctx, s.HTTP)
+	g, err := newGrant(d, c, FlowAuthorizationCode)
+	if err != nil {
+		return Grant{}, err
+	}
+	if err := g.bindDPoP(d, ch); err != nil {
+		return Grant{}, err
+	}
+	key, err := g.dpop()
+	if err != nil {
+		return Grant{}, err
+	}
+	tctx := tokenContext(ctx, s.HTTP, key)
 	opts := []oauth2.AuthCodeOption{oauth2.VerifierOption(verifier), resource}
 	if c.AuthMethod == AuthPrivateKeyJWT {
 		a, err := assertionOptions(c, m.Issuer)
@@ -112,10 +122,6 @@ func (s SignIn) AuthorizationCode(ctx context.Context, d *Discovery, ch Challeng
 	tok, err := cfg.Exchange(tctx, r.Code, opts...)
 	if err != nil {
 		return Grant{}, fmt.Errorf("sign in: token request: %w", tokenError(err, c.Secret, r.Code, verifier))
-	}
-	g, err := newGrant(d, c, FlowAuthorizationCode)
-	if err != nil {
-		return Grant{}, err
 	}
 	g.fromToken(tok, scopes)
 	return g, nil
@@ -135,9 +141,19 @@ func (s SignIn) Device(ctx context.Context, d *Discovery, ch Challenge, show fun
 	scopes := SelectScopes(d, ch, s.prevScopes(d.IssuerID))
 	cfg := c.config(m.AuthorizationEndpoint, m.TokenEndpoint, "", scopes)
 	cfg.Endpoint.DeviceAuthURL = m.DeviceAuthorizationEndpoint
-	tctx := tokenContext(ctx, s.HTTP)
+	g, err := newGrant(d, c, FlowDeviceCode)
+	if err != nil {
+		return Grant{}, err
+	}
+	if err := g.bindDPoP(d, ch); err != nil {
+		return Grant{}, err
+	}
+	key, err := g.dpop()
+	if err != nil {
+		return Grant{}, err
+	}
 	resource := oauth2.SetAuthURLParam("resource", d.Resource)
-	da, err := cfg.DeviceAuth(tctx, resource)
+	da, err := cfg.DeviceAuth(tokenContext(ctx, s.HTTP, nil), resource)
 	if err != nil {
 		return Grant{}, fmt.Errorf("sign in: device authorization: %w", tokenError(err, c.Secret))
 	}
@@ -150,7 +166,7 @@ func (s SignIn) Device(ctx context.Context, d *Discovery, ch Challenge, show fun
 	if timeout <= 0 {
 		timeout = DefaultSignInTimeout
 	}
-	wctx, cancel := context.WithTimeoutCause(tctx, timeout, ErrSignInTimeout)
+	wctx, cancel := context.WithTimeoutCause(tokenContext(ctx, s.HTTP, key), timeout, ErrSignInTimeout)
 	defer cancel()
 	tok, err := cfg.DeviceAccessToken(wctx, da, resource)
 	if err != nil {
@@ -158,10 +174,6 @@ func (s SignIn) Device(ctx context.Context, d *Discovery, ch Challenge, show fun
 			return Grant{}, fmt.Errorf("sign in: %w after %s", ErrSignInTimeout, timeout)
 		}
 		return Grant{}, fmt.Errorf("sign in: %w", tokenError(err, c.Secret, da.DeviceCode))
-	}
-	g, err := newGrant(d, c, FlowDeviceCode)
-	if err != nil {
-		return Grant{}, err
 	}
 	g.fromToken(tok, scopes)
 	return g, nil
@@ -182,6 +194,9 @@ func ClientCredentials(ctx context.Context, hc *http.Client, d *Discovery, cfg C
 		return Grant{}, err
 	}
 	g.Scopes = SelectScopes(d, ch, nil)
+	if err := g.bindDPoP(d, ch); err != nil {
+		return Grant{}, err
+	}
 	if err := g.clientCredentialsToken(ctx, hc); err != nil {
 		return Grant{}, err
 	}
@@ -189,37 +204,42 @@ func ClientCredentials(ctx context.Context, hc *http.Client, d *Discovery, cfg C
 }
 
 func (g *Grant) clientCredentialsToken(ctx context.Context, hc *http.Client) error {
-	base := g.Client.config("", g.TokenURL, "", g.Scopes)
-	cc := clientcredentials.Config{ClientID: base.ClientID, ClientSecret: base.ClientSecret, TokenURL: g.TokenURL,
-		Scopes: g.Scopes, AuthStyle: base.Endpoint.AuthStyle, EndpointParams: map[string][]string{"resource": {g.Resource}}}
-	if g.Client.AuthMethod == AuthPrivateKeyJWT {
-		a, err := clientAssertion(g.Client, g.Issuer)
-		if err != nil {
-			return fmt.Errorf("client credentials: %w", err)
-		}
-		cc.EndpointParams["client_assertion_type"] = []string{assertionType}
-		cc.EndpointParams["client_assertion"] = []string{a}
+	return g.grantToken(ctx, hc, "client credentials", map[string][]string{})
+}
+
+// bindDPoP gives the grant a new DPoP key when the sign-in with d binds
+// its tokens (SupportsDPoP).
+func (g *Grant) bindDPoP(d *Discovery, ch Challenge) error {
+	if !SupportsDPoP(d, ch) {
+		return nil
 	}
-	tok, err := cc.Token(tokenContext(ctx, hc))
+	p, err := newDPoPKeyPEM()
 	if err != nil {
-		return fmt.Errorf("client credentials: token request: %w", tokenError(err, g.Secrets()...))
+		return fmt.Errorf("sign in: %w", err)
 	}
-	g.fromToken(tok, g.Scopes)
+	g.DPoPKey = p
 	return nil
 }
 
 // refresh gets a new access token: with the refresh token, or for a
 // machine client by asking again. A refusal is ErrSignInRequired.
 func (g *Grant) refresh(ctx context.Context, hc *http.Client) error {
-	if g.Flow == FlowClientCredentials {
+	switch g.Flow {
+	case FlowClientCredentials:
 		return g.clientCredentialsToken(ctx, hc)
+	case FlowJWTBearer, FlowEnterprise:
+		return g.assertionToken(ctx, hc)
 	}
 	if g.RefreshToken == "" {
 		return &SignInError{Origin: g.Origin, Reason: "the token expired and the server gave no refresh token"}
 	}
+	key, err := g.dpop()
+	if err != nil {
+		return err
+	}
 	cfg := g.Client.config("", g.TokenURL, "", nil)
 	old := &oauth2.Token{RefreshToken: g.RefreshToken, Expiry: time.Unix(1, 0)}
-	tok, err := cfg.TokenSource(tokenContext(ctx, hc), old).Token()
+	tok, err := cfg.TokenSource(tokenContext(ctx, hc, key), old).Token()
 	if err != nil {
 		var re *oauth2.RetrieveError
 		if errors.As(err, &re) && re.Response != nil && re.Response.StatusCode >= 400 && re.Response.StatusCode < 500 {

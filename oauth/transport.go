@@ -39,6 +39,27 @@ type Transport struct {
 	mu      sync.Mutex
 	session *Session
 	signIns int
+	// nonce is the resource's last DPoP-Nonce (RFC 9449 §9).
+	nonce string
+}
+
+func (t *Transport) dpopNonce() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.nonce
+}
+
+// keepNonce keeps resp's DPoP-Nonce; changed reports a new one.
+func (t *Transport) keepNonce(resp *http.Response) (changed bool) {
+	n, ok := nonceOf(resp)
+	if !ok {
+		return false
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	changed = n != t.nonce
+	t.nonce = n
+	return changed
 }
 
 // NewTransport is a transport over base for s (nil until signed in).
@@ -77,7 +98,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	ctx := req.Context()
-	renewed := false
+	renewed, nonceRetried := false, false
 	for {
 		s := t.Session()
 		r := req.Clone(ctx)
@@ -87,8 +108,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			}
 		}
 		sent := ""
+		var key *dpopKey
 		if s != nil {
-			tok, err := s.Token(ctx)
+			tok, k, err := s.tokenAndKey(ctx)
 			if err != nil {
 				if !errors.Is(err, ErrSignInRequired) || t.SignIn == nil {
 					return nil, err
@@ -98,24 +120,42 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 				}
 				continue
 			}
-			// remotecall's static bearer puts it on, the one place a
-			// bearer header is written.
-			auth, err := remotecall.NewStaticAuth(remotecall.Credential{Kind: remotecall.CredentialBearer, Secret: tok})
+			// remotecall's static credential puts it on, the one place an
+			// Authorization header is written: Bearer, or DPoP with the
+			// proof beside it (RFC 9449 §7.1).
+			kind := remotecall.CredentialBearer
+			if k != nil {
+				kind = remotecall.CredentialDPoP
+				p, err := k.proof(r.Method, r.URL, tok, t.dpopNonce())
+				if err != nil {
+					return nil, err
+				}
+				r.Header.Set("DPoP", p)
+			}
+			auth, err := remotecall.NewStaticAuth(remotecall.Credential{Kind: kind, Secret: tok})
 			if err != nil {
 				return nil, fmt.Errorf("oauth: the token cannot go on a request: %w", err)
 			}
 			if err := auth.Authorize(r); err != nil {
 				return nil, err
 			}
-			sent = tok
+			sent, key = tok, k
 		}
 		resp, err := t.base().RoundTrip(r)
 		if err != nil {
 			return nil, err
 		}
+		newNonce := key != nil && t.keepNonce(resp)
 		switch resp.StatusCode {
 		case http.StatusUnauthorized:
 			ch, _ := ParseChallenge(resp.Header.Values("WWW-Authenticate"))
+			if newNonce && ch.DPoPError == errUseDPoPNonce && !nonceRetried {
+				// The resource asks for its nonce in the proof: once more
+				// with a fresh proof carrying it; the token is good.
+				nonceRetried = true
+				discard(resp)
+				continue
+			}
 			if sent != "" && !renewed {
 				renewed = true
 				_, rerr := s.Renew(ctx, sent, ch)

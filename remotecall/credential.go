@@ -36,6 +36,9 @@ const (
 	// CredentialOAuth: Wrap supplies the transport that puts the token on
 	// each request and renews it (package oauth).
 	CredentialOAuth = "oauth"
+	// CredentialDPoP: a DPoP-bound access token (RFC 9449 §7.1), sent as
+	// "Authorization: DPoP TOKEN"; package oauth adds the proof header.
+	CredentialDPoP = "dpop"
 )
 
 // Credential is a saved credential with its secret, as both remote node
@@ -85,7 +88,7 @@ type StaticAuth struct{ cred Credential }
 // NewStaticAuth checks c can go on a request (ErrBadCredential naming why).
 func NewStaticAuth(c Credential) (StaticAuth, error) {
 	switch c.Kind {
-	case CredentialBearer:
+	case CredentialBearer, CredentialDPoP:
 	case CredentialAPIKey:
 		if strings.TrimSpace(c.Header) == "" {
 			return StaticAuth{}, texts.Fail(ErrBadCredential, msgBadCredential, "an API key needs its header name")
@@ -112,9 +115,12 @@ func NewStaticAuth(c Credential) (StaticAuth, error) {
 
 // Authorize implements Authorizer.
 func (a StaticAuth) Authorize(req *http.Request) error {
-	if a.cred.Kind == CredentialBearer {
+	switch a.cred.Kind {
+	case CredentialBearer:
 		req.Header.Set("Authorization", "Bearer "+a.cred.Secret)
-	} else {
+	case CredentialDPoP:
+		req.Header.Set("Authorization", "DPoP "+a.cred.Secret)
+	default:
 		req.Header.Set(a.cred.Header, a.cred.Secret)
 	}
 	return nil
@@ -129,7 +135,7 @@ func (a StaticAuth) Secret() string { return a.cred.Secret }
 
 // HeaderName is the header the credential travels in.
 func (a StaticAuth) HeaderName() string {
-	if a.cred.Kind == CredentialBearer {
+	if a.cred.Kind == CredentialBearer || a.cred.Kind == CredentialDPoP {
 		return "Authorization"
 	}
 	return http.CanonicalHeaderKey(a.cred.Header)

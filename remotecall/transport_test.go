@@ -299,9 +299,19 @@ func TestCredentialOrigin(t *testing.T) {
 		{Credential{Kind: CredentialBearer}, "no secret"},
 		{Credential{Kind: CredentialBearer, Secret: "s\nX-Evil: 1"}, "line break"},
 		{Credential{Kind: "basic", Secret: "s"}, "unknown kind"},
+		{Credential{Kind: CredentialDPoP, Secret: "s\rX-Evil: 1"}, "line break"},
 	} {
 		if _, err := NewStaticAuth(c.cred); !errors.Is(err, ErrBadCredential) || !strings.Contains(err.Error(), c.msg) || strings.Contains(err.Error(), "X-Evil") {
 			t.Errorf("%+v: %v, want %q", c.cred, err, c.msg)
 		}
+	}
+	// A DPoP-bound token goes in Authorization with the DPoP scheme.
+	a, err := NewStaticAuth(Credential{Kind: CredentialDPoP, Secret: "tok"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest("GET", "https://a.example/", nil)
+	if err := a.Authorize(req); err != nil || req.Header.Get("Authorization") != "DPoP tok" || a.HeaderName() != "Authorization" {
+		t.Errorf("DPoP: %v %q %q", err, req.Header.Get("Authorization"), a.HeaderName())
 	}
 }

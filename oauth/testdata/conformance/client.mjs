@@ -44,6 +44,20 @@ if (ctx.private_key_pem) {
   writeFileSync(key, ctx.private_key_pem, { mode: 0o600 });
   login.push('--private-key-file', key);
 }
+// A workload's identity token (auth/wif-jwt-bearer): the JWT bearer grant.
+if (ctx.valid_jwt) {
+  const f = join(dir, 'workload.jwt');
+  writeFileSync(f, ctx.valid_jwt, { mode: 0o600 });
+  login.push('--assertion-file', f);
+}
+// Enterprise-managed authorization: the person's ID token from their
+// identity provider, exchanged there for an ID-JAG.
+if (ctx.idp_id_token) {
+  const f = join(dir, 'id-token.jwt');
+  writeFileSync(f, ctx.idp_id_token, { mode: 0o600 });
+  login.push('--id-token-file', f, '--idp-issuer', ctx.idp_issuer);
+  if (ctx.idp_client_id) login.push('--idp-client-id', ctx.idp_client_id);
+}
 if ((process.env.MCP_CONFORMANCE_SCENARIO ?? '').startsWith('auth/client-credentials')) login.push('--client-credentials');
 // The suite's stand-in for a Client ID Metadata Document URL of this client.
 login.push('--client-metadata-url', 'https://conformance-test.local/client-metadata.json');
