@@ -7,8 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptrace"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 )
 
 // Input requests: what a server asks the client (docs/remote-mcp.md M15).
@@ -292,8 +295,17 @@ func (c *Client) Listen(ctx context.Context, onAsk func(*InputRequiredError), on
 			onGiveUp(err)
 		}
 	}
+	// The GET goes out first: Listen returns once its request is written
+	// (at most listenHeadStart), never waiting for the server's answer, so
+	// a server that tells the streams apart by arrival sees the stream
+	// before the call, and a proxy that holds the answer holds nothing else.
+	written := make(chan struct{})
+	var once sync.Once
+	wrote := func() { once.Do(func() { close(written) }) }
+	tctx := httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{WroteRequest: func(httptrace.WroteRequestInfo) { wrote() }})
 	go func() {
-		rep, err := op.OpenStream(ctx, &Message{Header: http.Header{"MCP-Protocol-Version": {v}}, Session: sess, Resumable: true})
+		defer wrote()
+		rep, err := op.OpenStream(tctx, &Message{Header: http.Header{"MCP-Protocol-Version": {v}}, Session: sess, Resumable: true})
 		if err != nil {
 			var h *HTTPError
 			if errors.As(err, &h) && h.StatusCode == http.StatusMethodNotAllowed {
@@ -308,7 +320,15 @@ func (c *Client) Listen(ctx context.Context, onAsk func(*InputRequiredError), on
 				return
 			}
 			var env envelope
-			if json.Unmarshal(data, &env) != nil || env.Method == "" {
+			if json.Unmarshal(data, &env) != nil {
+				continue
+			}
+			if env.Method == "" {
+				// An answer to a request of ours that the server sent
+				// here rather than on the request's reply stream.
+				if present(env.ID) {
+					c.answerOnSide(env)
+				}
 				continue
 			}
 			if !present(env.ID) {
@@ -323,8 +343,19 @@ func (c *Client) Listen(ctx context.Context, onAsk func(*InputRequiredError), on
 			}
 		}
 	}()
+	t := time.NewTimer(listenHeadStart)
+	defer t.Stop()
+	select {
+	case <-written:
+	case <-t.C:
+	case <-ctx.Done():
+	}
 	return nil
 }
+
+// listenHeadStart bounds how long Listen waits for the GET request to be
+// written (a connection that cannot even be made holds nothing).
+const listenHeadStart = 2 * time.Second
 
 // streamOpener is a transport that can open a stream for the server's own
 // messages (HTTP: GET on the endpoint).
