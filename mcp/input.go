@@ -7,10 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/http/httptrace"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -274,8 +272,11 @@ var ErrNoListenStream = errors.New("mcp: the server offers no stream for its own
 // that belong to no client request (2025-11-25 elicitation outside a
 // reply) and answers them as a reply stream's are. The stream is optional
 // and never gates anything (docs/remote-mcp.md M15 "Side streams"): Listen
-// returns at once and the stream opens beside the caller's requests, in
-// the background, read until ctx ends or the server closes it. A request
+// returns when the server has answered the GET, or after at most
+// listenHeadStart without an answer, and the stream is read beside the
+// caller's requests, in the background, until ctx ends or the server
+// closes it. An answer to a request of ours that comes on it ends that
+// request's wait (roundTrip). A request
 // only a person can answer goes to onAsk (the stream goes on). If the
 // stream cannot be opened, or breaks for good, onGiveUp hears why, once
 // (ErrNoListenStream when the server offers none: 405); a late opening is
@@ -295,17 +296,17 @@ func (c *Client) Listen(ctx context.Context, onAsk func(*InputRequiredError), on
 			onGiveUp(err)
 		}
 	}
-	// The GET goes out first: Listen returns once its request is written
-	// (at most listenHeadStart), never waiting for the server's answer, so
-	// a server that tells the streams apart by arrival sees the stream
-	// before the call, and a proxy that holds the answer holds nothing else.
-	written := make(chan struct{})
-	var once sync.Once
-	wrote := func() { once.Do(func() { close(written) }) }
-	tctx := httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{WroteRequest: func(httptrace.WroteRequestInfo) { wrote() }})
+	// The GET goes first: Listen returns once the server has answered it
+	// (its response headers, or a refusal) or after listenHeadStart,
+	// whichever comes first. A request written is not enough: the server
+	// may still take the call first, and a server that sends a request of
+	// its own only on a GET stream it already has (the TypeScript SDK's)
+	// drops the request it makes during the call. A proxy that holds the
+	// headers costs the call listenHeadStart, once, and holds nothing.
+	answered := make(chan struct{})
 	go func() {
-		defer wrote()
-		rep, err := op.OpenStream(tctx, &Message{Header: http.Header{"MCP-Protocol-Version": {v}}, Session: sess, Resumable: true})
+		rep, err := op.OpenStream(ctx, &Message{Header: http.Header{"MCP-Protocol-Version": {v}}, Session: sess, Resumable: true})
+		close(answered)
 		if err != nil {
 			var h *HTTPError
 			if errors.As(err, &h) && h.StatusCode == http.StatusMethodNotAllowed {
@@ -346,15 +347,16 @@ func (c *Client) Listen(ctx context.Context, onAsk func(*InputRequiredError), on
 	t := time.NewTimer(listenHeadStart)
 	defer t.Stop()
 	select {
-	case <-written:
+	case <-answered:
 	case <-t.C:
 	case <-ctx.Done():
 	}
 	return nil
 }
 
-// listenHeadStart bounds how long Listen waits for the GET request to be
-// written (a connection that cannot even be made holds nothing).
+// listenHeadStart bounds how long Listen waits for the server's answer to
+// the GET (a proxy that holds it, or a connection that cannot be made,
+// delays the call by this much at most).
 const listenHeadStart = 2 * time.Second
 
 // streamOpener is a transport that can open a stream for the server's own
