@@ -159,13 +159,20 @@ func clientScript(bin, slots, rcDir string, first int, scenarios []string) strin
 
 func rcName(scenario string) string { return strings.ReplaceAll(scenario, "/", "_") }
 
-// checkCounts reads the scenario's checks.json under results: how many
-// checks ran, failed and warned, and the warnings' texts.
+// checkCounts reads the scenario's checks.json under results (countChecks).
 func checkCounts(results, scenario string) (checks, failures, warnings int, text string) {
 	b, err := os.ReadFile(filepath.Join(resultDir(results, scenario), "checks.json"))
 	if err != nil {
 		return 0, 0, 0, ""
 	}
+	return countChecks(b)
+}
+
+// countChecks counts the checks of a checks.json that ran: SUCCESS,
+// FAILURE and WARNING. The suite's INFO entries (requests it saw, answers
+// it sent) and SKIPPED checks judge nothing, so a scenario with only those
+// ran no check and does not pass. It also returns the warnings' texts.
+func countChecks(b []byte) (checks, failures, warnings int, text string) {
 	var list []struct {
 		Name, Status, ErrorMessage, Description string
 	}
@@ -173,11 +180,14 @@ func checkCounts(results, scenario string) (checks, failures, warnings int, text
 		return 0, 0, 0, ""
 	}
 	for _, c := range list {
-		checks++
 		switch c.Status {
+		case "SUCCESS":
+			checks++
 		case "FAILURE":
+			checks++
 			failures++
 		case "WARNING":
+			checks++
 			warnings++
 			text += "; warning " + c.Name + ": " + cmp.Or(c.ErrorMessage, c.Description)
 		}
@@ -228,4 +238,27 @@ func clientLog(results, scenario string) string {
 		}
 	}
 	return out.String()
+}
+
+// TestCountChecks: only checks that judge count; a checks.json of INFO and
+// SKIPPED entries ran no check (TestMCPConformanceClient fails such a
+// scenario instead of passing it with "N/N").
+func TestCountChecks(t *testing.T) {
+	for _, tc := range []struct {
+		name                       string
+		json                       string
+		checks, failures, warnings int
+	}{
+		{"info only", `[{"status":"INFO"},{"status":"INFO"},{"status":"SKIPPED"}]`, 0, 0, 0},
+		{"mixed", `[{"status":"INFO"},{"status":"SUCCESS"},{"status":"FAILURE"},{"status":"WARNING","name":"w","errorMessage":"late"},{"status":"SKIPPED"}]`, 3, 1, 1},
+		{"not JSON", `{`, 0, 0, 0},
+	} {
+		c, f, w, text := countChecks([]byte(tc.json))
+		if c != tc.checks || f != tc.failures || w != tc.warnings {
+			t.Errorf("%s: %d checks, %d failures, %d warnings; want %d, %d, %d", tc.name, c, f, w, tc.checks, tc.failures, tc.warnings)
+		}
+		if tc.warnings > 0 && !strings.Contains(text, "w: late") {
+			t.Errorf("%s: warning text %q", tc.name, text)
+		}
+	}
 }

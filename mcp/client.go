@@ -90,6 +90,9 @@ type Client struct {
 	version string // "" until Connect, Initialize or Attach
 	server  *InitializeResult
 	params  map[string][]headerParam // x-mcp-header annotations by tool, from tools/list
+	// waiting: legacy requests waiting for an answer, by id, which may come
+	// on the GET stream (Listen).
+	waiting map[int64]chan envelope
 }
 
 // New returns a client for endpoint (the server's MCP URL) over the
@@ -446,15 +449,82 @@ func (c *Client) roundTrip(ctx context.Context, method string, params map[string
 	if err != nil {
 		return nil, "", err
 	}
+	wantID := strconv.AppendInt(nil, id, 10)
+	// A legacy server may send the answer on the session's GET stream
+	// instead of the request's own (or resumed) reply stream: Listen hands
+	// it over, and the wait on the reply stream ends with it.
+	var side atomic.Pointer[envelope]
+	if resumable {
+		rctx, stop := context.WithCancel(ctx)
+		defer stop()
+		ch := c.await(id)
+		defer c.unawait(id)
+		go func() {
+			select {
+			case e := <-ch:
+				side.Store(&e)
+				stop()
+			case <-rctx.Done():
+			}
+		}()
+		ctx = rctx
+	}
+	sideAnswer := func(err error) (json.RawMessage, error) {
+		if e := side.Load(); e != nil && err != nil {
+			return checkResponse(e, wantID)
+		}
+		return nil, err
+	}
 	rep, err := c.t.Send(ctx, &Message{ID: id, Method: method, Body: b, Header: h, Session: session, Resumable: resumable, spool: o.spool})
 	if err != nil {
-		return nil, "", err
+		res, err := sideAnswer(err)
+		return res, session, err
 	}
 	if rep.Messages == nil {
-		return nil, rep.Session, fmt.Errorf("%w: no reply", ErrStreamBroken)
+		res, err := sideAnswer(fmt.Errorf("%w: no reply", ErrStreamBroken))
+		return res, rep.Session, err
 	}
-	res, err := c.readReply(ctx, rep.Messages, strconv.AppendInt(nil, id, 10), o.watchTask)
+	res, err := c.readReply(ctx, rep.Messages, wantID, o.watchTask)
+	if err != nil {
+		res, err = sideAnswer(err)
+	}
 	return res, rep.Session, err
+}
+
+// await registers a legacy request waiting for its answer, which Listen
+// may find on the GET stream; unawait ends the wait.
+func (c *Client) await(id int64) <-chan envelope {
+	ch := make(chan envelope, 1)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.waiting == nil {
+		c.waiting = map[int64]chan envelope{}
+	}
+	c.waiting[id] = ch
+	return ch
+}
+
+func (c *Client) unawait(id int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.waiting, id)
+}
+
+// answerOnSide hands an answer that came on the GET stream to the request
+// waiting for it; it reports whether one was.
+func (c *Client) answerOnSide(env envelope) bool {
+	id, err := strconv.ParseInt(string(env.ID), 10, 64)
+	if err != nil {
+		return false
+	}
+	c.mu.Lock()
+	ch, ok := c.waiting[id]
+	delete(c.waiting, id)
+	c.mu.Unlock()
+	if ok {
+		ch <- env // buffered, sent once
+	}
+	return ok
 }
 
 func (c *Client) readReply(ctx context.Context, msgs iter.Seq2[json.RawMessage, error], wantID []byte, watchTask string) (json.RawMessage, error) {

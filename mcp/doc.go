@@ -57,8 +57,10 @@
 // request on a reply stream goes to Options.OnRequest, and when only a
 // person can answer (ErrAskPerson) the wait ends with *InputRequiredError
 // carrying its StreamID, answered later with Respond. Listen opens the
-// legacy GET stream for requests outside a reply beside the caller's
-// requests, never gating them (docs/remote-mcp.md M15 "Side streams");
+// legacy GET stream for requests outside a reply with a bounded head start
+// (it returns when the server has answered the GET, at most 2 s), never
+// gating the caller's requests, and hands an answer that comes on it to the
+// request waiting for it (docs/remote-mcp.md M15 "Side streams");
 // WatchTask's stream is as optional. ping is answered {};
 // sampling (-1) and roots (-32601) are declined. The requestedSchema stays
 // raw JSON here: reading it, its SEP-1034 defaults and checking an answer

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Input requests: what a server asks the client (docs/remote-mcp.md M15).
@@ -271,8 +272,11 @@ var ErrNoListenStream = errors.New("mcp: the server offers no stream for its own
 // that belong to no client request (2025-11-25 elicitation outside a
 // reply) and answers them as a reply stream's are. The stream is optional
 // and never gates anything (docs/remote-mcp.md M15 "Side streams"): Listen
-// returns at once and the stream opens beside the caller's requests, in
-// the background, read until ctx ends or the server closes it. A request
+// returns when the server has answered the GET, or after at most
+// listenHeadStart without an answer, and the stream is read beside the
+// caller's requests, in the background, until ctx ends or the server
+// closes it. An answer to a request of ours that comes on it ends that
+// request's wait (roundTrip). A request
 // only a person can answer goes to onAsk (the stream goes on). If the
 // stream cannot be opened, or breaks for good, onGiveUp hears why, once
 // (ErrNoListenStream when the server offers none: 405); a late opening is
@@ -292,8 +296,17 @@ func (c *Client) Listen(ctx context.Context, onAsk func(*InputRequiredError), on
 			onGiveUp(err)
 		}
 	}
+	// The GET goes first: Listen returns once the server has answered it
+	// (its response headers, or a refusal) or after listenHeadStart,
+	// whichever comes first. A request written is not enough: the server
+	// may still take the call first, and a server that sends a request of
+	// its own only on a GET stream it already has (the TypeScript SDK's)
+	// drops the request it makes during the call. A proxy that holds the
+	// headers costs the call listenHeadStart, once, and holds nothing.
+	answered := make(chan struct{})
 	go func() {
 		rep, err := op.OpenStream(ctx, &Message{Header: http.Header{"MCP-Protocol-Version": {v}}, Session: sess, Resumable: true})
+		close(answered)
 		if err != nil {
 			var h *HTTPError
 			if errors.As(err, &h) && h.StatusCode == http.StatusMethodNotAllowed {
@@ -308,7 +321,15 @@ func (c *Client) Listen(ctx context.Context, onAsk func(*InputRequiredError), on
 				return
 			}
 			var env envelope
-			if json.Unmarshal(data, &env) != nil || env.Method == "" {
+			if json.Unmarshal(data, &env) != nil {
+				continue
+			}
+			if env.Method == "" {
+				// An answer to a request of ours that the server sent
+				// here rather than on the request's reply stream.
+				if present(env.ID) {
+					c.answerOnSide(env)
+				}
 				continue
 			}
 			if !present(env.ID) {
@@ -323,8 +344,20 @@ func (c *Client) Listen(ctx context.Context, onAsk func(*InputRequiredError), on
 			}
 		}
 	}()
+	t := time.NewTimer(listenHeadStart)
+	defer t.Stop()
+	select {
+	case <-answered:
+	case <-t.C:
+	case <-ctx.Done():
+	}
 	return nil
 }
+
+// listenHeadStart bounds how long Listen waits for the server's answer to
+// the GET (a proxy that holds it, or a connection that cannot be made,
+// delays the call by this much at most).
+const listenHeadStart = 2 * time.Second
 
 // streamOpener is a transport that can open a stream for the server's own
 // messages (HTTP: GET on the endpoint).

@@ -242,9 +242,10 @@ func (c *call) callTool(ctx context.Context, srv MCPClient, init *mcp.Initialize
 	params := mcp.CallParams{Name: c.s.cfg.Tool, Arguments: args, Task: form,
 		TTLMillis: taskTTL.Milliseconds(), IdempotencyKey: key, ProgressToken: key}
 	// A legacy server may ask outside the call's reply, on the GET stream
-	// (docs/remote-mcp.md M15 "Side streams"): it opens beside the call,
-	// never before it — the call is sent at once and nothing waits on the
-	// stream. A request there that needs the person stops the call's wait;
+	// (docs/remote-mcp.md M15 "Side streams"): it gets a bounded head start
+	// — the call is sent once the server has answered the GET, or after at
+	// most 2 s without an answer — and nothing else waits on the stream. A
+	// request there that needs the person stops the call's wait;
 	// a stream that cannot open (or breaks) is given up once, with one
 	// message, and the call goes on.
 	cctx, cut := context.WithCancel(ctx)

@@ -58,8 +58,27 @@ try {
   console.error('client.mjs: check-mcp --json printed no JSON: ' + e);
   process.exit(1);
 }
+// What a person does with the listed tools, for the scenarios that ask for
+// more (or less) than calling each one (the suite names the scenario in
+// MCP_CONFORMANCE_SCENARIO; the reference client does the same per scenario):
+//   json-schema-2020-12-preservation: pass the input schema check-mcp
+//     printed for json_schema_2020_12_tool, as it is, to json_schema_echo
+//     (the suite diffs what it gets back against what it sent);
+//   json-schema-ref-no-deref: list the tools only (the server has no
+//     tools/call; what is judged is that nothing fetched the schema's
+//     network $ref).
+const plans = {
+  'json-schema-2020-12-preservation': tools => {
+    const focal = tools.find(t => t.name === 'json_schema_2020_12_tool');
+    if (!focal) throw new Error('check-mcp listed no json_schema_2020_12_tool');
+    return [{ name: 'json_schema_echo', args: { schema: focal.input_schema } }];
+  },
+  'json-schema-ref-no-deref': () => [],
+};
 let calls = (ctx.toolCalls ?? []).map(c => ({ name: c.name, args: c.arguments ?? {} }));
-if (calls.length === 0) calls = (report.tools ?? []).map(t => ({ name: t.name, args: exampleObject(t.input_schema) }));
+const plan = plans[process.env.MCP_CONFORMANCE_SCENARIO ?? ''];
+if (calls.length === 0 && plan) calls = plan(report.tools ?? []);
+else if (calls.length === 0) calls = (report.tools ?? []).map(t => ({ name: t.name, args: exampleObject(t.input_schema) }));
 
 let status = 0;
 calls.forEach((c, i) => {
