@@ -199,7 +199,7 @@ func TestServePush(t *testing.T) {
 	if len(st.Held) != 1 {
 		t.Fatalf("held tasks at the agent: %v", st.Held)
 	}
-	waitFor(t, 10*time.Second, "0 open connections from Workrun to the agent", func() bool { return agent.stats(t).OpenConnections == 0 })
+	waitFor(t, 2*time.Second, "0 open connections from Workrun to the agent (well before Node's 5 s keep-alive timeout would close an idle one)", func() bool { return agent.stats(t).OpenConnections == 0 })
 	time.Sleep(time.Second) // still none a second later: nothing reconnects
 	if st = agent.stats(t); st.OpenConnections != 0 || st.Methods["SendMessage"] != 1 || st.Methods["SendStreamingMessage"] != 0 || st.Methods["SubscribeToTask"] != 0 || st.Methods["GetTask"] != 0 {
 		t.Fatalf("while waiting by push: %+v", st)
@@ -248,7 +248,7 @@ func TestServePush(t *testing.T) {
 		_, ok := pushWaitingRun(t, dataDir, map[string]bool{run1.ID: true})
 		return ok
 	})
-	waitFor(t, 10*time.Second, "0 open connections again", func() bool { return agent.stats(t).OpenConnections == 0 })
+	waitFor(t, 2*time.Second, "0 open connections again", func() bool { return agent.stats(t).OpenConnections == 0 })
 	if err := s.cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
