@@ -17,7 +17,9 @@ type fakePush struct {
 	EndpointFunc func(run, node, key string) (string, bool)
 }
 
-func (f fakePush) Endpoint(run, node, key string) (string, bool) { return f.EndpointFunc(run, node, key) }
+func (f fakePush) Endpoint(run, node, key string) (string, bool) {
+	return f.EndpointFunc(run, node, key)
+}
 
 func pushAt(url string) fakePush {
 	return fakePush{EndpointFunc: func(run, node, key string) (string, bool) {

@@ -30,7 +30,7 @@ type fakeEngine struct {
 }
 
 func (f fakeEngine) Wait(_ context.Context, id string) (workrun.Run, error) { return f.WaitFunc(id) }
-func (f fakeEngine) Resume(_ context.Context, id string) error             { return f.ResumeFunc(id) }
+func (f fakeEngine) Resume(_ context.Context, id string) error              { return f.ResumeFunc(id) }
 
 const testToken = "tok-0123456789abcdef"
 
