@@ -123,8 +123,8 @@ func presentedToken(h http.Header) string {
 			return v
 		}
 	}
-	if v, ok := strings.CutPrefix(h.Get("Authorization"), "Bearer "); ok {
-		return strings.TrimSpace(v)
+	if v, ok := remotecall.RequestBearer(&http.Request{Header: h}); ok {
+		return v
 	}
 	return ""
 }
