@@ -181,12 +181,12 @@ func serveCommand(ctx context.Context, env *Env, args []string) int {
 	if err := srv.Shutdown(shutCtx); err != nil {
 		srv.Close() //nolint:errcheck // streams cut: their callers resubscribe
 	}
+	if svc.Push != nil {
+		svc.Push.Close() // no resume starts once the engine closes
+	}
 	if err := svc.Engine.Close(context.WithoutCancel(ctx)); err != nil {
 		fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(err.Error(), "  "))
 		return ExitFailed
-	}
-	if svc.Push != nil {
-		svc.Push.Close()
 	}
 	return ExitOK
 }

@@ -51,15 +51,21 @@ type Receiver struct {
 	base   string
 	engine Engine
 	log    *slog.Logger
-	// resumes counts the resumes in flight (Close waits for them).
+	// resumes counts the resumes in flight; Close ends them (stop) and
+	// waits for them.
 	resumes sync.WaitGroup
+	stopCtx context.Context
+	stop    context.CancelFunc
 	// ResumeTimeout bounds one resume after a settling push (waiting for
 	// the run to leave this process, then Resume); 0 means 2 minutes.
 	ResumeTimeout time.Duration
 }
 
 // New returns a receiver with no public URL: Endpoint answers nothing.
-func New(st Store) *Receiver { return &Receiver{store: st, log: slog.New(slog.DiscardHandler)} }
+func New(st Store) *Receiver {
+	ctx, stop := context.WithCancel(context.Background())
+	return &Receiver{store: st, log: slog.New(slog.DiscardHandler), stopCtx: ctx, stop: stop}
+}
 
 // SetPublicURL makes the receiver reachable at base (serve's URL as the
 // agents see it) and returns the receiver's own URL.
@@ -112,8 +118,13 @@ func (r *Receiver) Handler(e Engine, log *slog.Logger) http.Handler {
 	return mux
 }
 
-// Close waits for the resumes in flight.
-func (r *Receiver) Close() { r.resumes.Wait() }
+// Close ends the resumes in flight (a run not resumed yet is resumed by
+// the next start, P5) and waits for them; call it after the HTTP server
+// stopped and before the engine closes.
+func (r *Receiver) Close() {
+	r.stop()
+	r.resumes.Wait()
+}
 
 // presentedToken is the token a push carries: an SDK token header, or
 // Authorization: Bearer.
@@ -178,7 +189,7 @@ func (r *Receiver) receive(w http.ResponseWriter, req *http.Request) {
 		return // progress, or a wait already settled: nothing to do
 	}
 	r.resumes.Add(1)
-	go r.resume(context.WithoutCancel(ctx), runID)
+	go r.resume(r.stopCtx, runID)
 }
 
 // resume resumes the run a settling push names, once it is no longer

@@ -25,12 +25,18 @@ func (f fakeStore) GetRemoteCall(_ context.Context, run, node, key string) (work
 func (f fakeStore) GetRun(_ context.Context, id string) (workrun.Run, error) { return f.GetRunFunc(id) }
 
 type fakeEngine struct {
-	WaitFunc   func(runID string) (workrun.Run, error)
-	ResumeFunc func(runID string) error
+	WaitFunc    func(runID string) (workrun.Run, error)
+	WaitCtxFunc func(ctx context.Context, runID string) (workrun.Run, error)
+	ResumeFunc  func(runID string) error
 }
 
-func (f fakeEngine) Wait(_ context.Context, id string) (workrun.Run, error) { return f.WaitFunc(id) }
-func (f fakeEngine) Resume(_ context.Context, id string) error              { return f.ResumeFunc(id) }
+func (f fakeEngine) Wait(ctx context.Context, id string) (workrun.Run, error) {
+	if f.WaitCtxFunc != nil {
+		return f.WaitCtxFunc(ctx, id)
+	}
+	return f.WaitFunc(id)
+}
+func (f fakeEngine) Resume(_ context.Context, id string) error { return f.ResumeFunc(id) }
 
 const testToken = "tok-0123456789abcdef"
 
@@ -151,6 +157,38 @@ func TestReceive_OnlyAPushWaitIsResumed(t *testing.T) {
 		if got := rs.got(); len(got) != 0 {
 			t.Fatalf("run %s/%s resumed", st.status, st.cause)
 		}
+	}
+}
+
+// TestClose_EndsPendingResume: a resume still waiting for its run to
+// leave the engine is ended by Close, and resumes nothing (the next start
+// reads the task, P5).
+func TestClose_EndsPendingResume(t *testing.T) {
+	waiting := make(chan struct{})
+	var resumed int
+	e := fakeEngine{
+		WaitCtxFunc: func(ctx context.Context, id string) (workrun.Run, error) {
+			close(waiting)
+			<-ctx.Done()
+			return workrun.Run{}, ctx.Err()
+		},
+		ResumeFunc: func(string) error { resumed++; return nil },
+	}
+	r := New(waitStore(stateWaiting))
+	h := r.Handler(e, nil)
+	if got := push(t, h, "/push/r/ask/send", testToken, "X-A2A-Notification-Token", completed); got != 204 {
+		t.Fatalf("HTTP %d", got)
+	}
+	<-waiting
+	done := make(chan struct{})
+	go func() { r.Close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close did not end the pending resume")
+	}
+	if resumed != 0 {
+		t.Fatal("resumed after Close")
 	}
 }
 
