@@ -48,7 +48,7 @@ func TestImportArrows(t *testing.T) {
 		// never the window, the store or a node kind (docs/serve.md).
 		{pkgs: "./serve", allowed: []string{"workrun/serve", "workrun/workrun"}},
 		{pkgs: "./serve/...", allowed: []string{"workrun/serve", "workrun/serve/a2aserve", "workrun/workrun", "workrun/a2a", "workrun/sse", "workrun/jsonrpc",
-			"workrun/serve/mcpserve", "workrun/serve/trigger", "workrun/mcp", "workrun/remotecall"}},
+			"workrun/serve/mcpserve", "workrun/serve/trigger", "workrun/serve/push", "workrun/mcp", "workrun/remotecall"}},
 		{pkgs: "./cli", forbid: []string{"workrun/store", "workrun/ui"}},
 	}
 	for _, r := range rules {

@@ -30,6 +30,7 @@ import (
 	"workrun/nodes/toolapp"
 	"workrun/remotecall"
 	"workrun/serve"
+	"workrun/serve/push"
 	"workrun/store"
 	"workrun/ui"
 	"workrun/workrun"
@@ -56,6 +57,7 @@ type parts struct {
 	engine    *workrun.Engine
 	kinds     []workrun.Kind // what engine runs; the window describes them
 	toolApp   *toolapp.Kind  // its connection test starts a program
+	push      *push.Receiver // serve's push receiver (docs/triggers.md P1)
 }
 
 // openParts opens the store, artifacts, credentials and engine for dataDir.
@@ -71,8 +73,12 @@ func openParts(ctx context.Context, dataDir string) (*parts, error) {
 	}
 	// Secrets live in the OS keyring; SQLite holds only their names (docs/product.md W8).
 	creds := credentials.NewManager(st, nil)
+	// The push receiver hands out URLs only once `workrun serve
+	// --public-url` sets one (docs/triggers.md P1).
+	pushRecv := push.New(st)
 	remote := remoteagent.New(remoteagent.Deps{
 		Calls:       st,
+		Push:        pushRecv,
 		Credentials: credentials.RemoteSource{Manager: creds},
 		// Large results wait beside the artifacts, on the data directory's
 		// disk rather than a RAM-backed /tmp.
@@ -86,7 +92,7 @@ func openParts(ctx context.Context, dataDir string) (*parts, error) {
 	kinds := []workrun.Kind{remote, remoteMCP, start.Kind{}, set.Kind{}, condition.Kind{}, join.Kind{}, output.Kind{},
 		humanreview.Kind{}, askhuman.Kind{}, process.Kind{}, toolApp}
 	engine := workrun.NewEngine(st, arts, kinds...)
-	return &parts{store: st, artifacts: arts, creds: creds, engine: engine, kinds: kinds, toolApp: toolApp}, nil
+	return &parts{store: st, artifacts: arts, creds: creds, engine: engine, kinds: kinds, toolApp: toolApp, push: pushRecv}, nil
 }
 
 // openServices is the CLI's view of openParts.
@@ -99,6 +105,7 @@ func openServices(ctx context.Context, dataDir string) (*cli.Services, error) {
 		DataDir: dataDir, Runs: p.store, Workflows: p.store, Artifacts: p.artifacts, Engine: p.engine,
 		RemoteCalls: p.store, RunArtifacts: p.store, ArtifactGC: p.artifacts, Credentials: p.creds, OAuth: p.creds,
 		Served: p.store, ServeTokens: &serve.Tokens{Store: p.store, Keyring: credentials.OSKeyring{}},
+		Push:  p.push,
 		Close: p.store.Close,
 	}, nil
 }

@@ -273,6 +273,27 @@ type SendMessageConfiguration struct {
 	AcceptedOutputModes []string `json:"acceptedOutputModes,omitempty"`
 	HistoryLength       *int32   `json:"historyLength,omitempty"`
 	ReturnImmediately   bool     `json:"returnImmediately,omitempty"`
+	// TaskPushNotificationConfig asks the agent to POST the task's updates
+	// to a webhook (A2A 1.0 §1.7); its TaskID stays empty inside a send.
+	TaskPushNotificationConfig *TaskPushNotificationConfig `json:"taskPushNotificationConfig,omitempty"`
+}
+
+// TaskPushNotificationConfig is where and how an agent pushes a task's
+// updates: an HTTP POST of one StreamResponse to URL, carrying Token (in
+// the SDKs' token header) or Authentication (as Authorization: SCHEME
+// CREDENTIALS). Token is a secret: never saved, logged or shown.
+type TaskPushNotificationConfig struct {
+	ID             string              `json:"id,omitempty"`
+	TaskID         string              `json:"taskId,omitempty"`
+	URL            string              `json:"url"`
+	Token          string              `json:"token,omitempty"`
+	Authentication *AuthenticationInfo `json:"authentication,omitempty"`
+}
+
+// AuthenticationInfo is the Authorization an agent sends with a push.
+type AuthenticationInfo struct {
+	Scheme      string `json:"scheme"`
+	Credentials string `json:"credentials,omitempty"`
 }
 
 // SendResult is SendMessage's answer: exactly one of Task and Message.

@@ -505,6 +505,8 @@ func (p *eventPrinter) final(r workrun.Run) {
 			}
 		} else if r.Interruption == workrun.InterruptedByExit || r.Interruption == workrun.InterruptedByUnreachable {
 			fmt.Fprintf(p.w, "  continue with: workrun resume %s\n", id)
+		} else if r.Interruption == workrun.InterruptedByPush {
+			fmt.Fprintf(p.w, "  waits for the agent's push under workrun serve (no connection held); to read the task once now: workrun resume %s\n", id)
 		} else if r.Interruption == workrun.InterruptedBySignIn {
 			fmt.Fprintf(p.w, "  sign in with: workrun credential login URL --name CREDENTIAL, then: workrun resume %s\n", id)
 		} else if r.Interruption == workrun.InterruptedByUnsaved {

@@ -27,7 +27,7 @@ import (
 func init() {
 	register(&Command{
 		Name:    "serve",
-		Args:    "[--addr HOST:PORT] [--tls-cert FILE --tls-key FILE] [--lang en|zh] [FLOW.json ...] | serve token create LABEL | list | revoke LABEL | serve webhook-secret FLOW [--show|--new]",
+		Args:    "[--addr HOST:PORT] [--tls-cert FILE --tls-key FILE] [--public-url URL] [--lang en|zh] [FLOW.json ...] | serve token create LABEL | list | revoke LABEL | serve webhook-secret FLOW [--show|--new]",
 		Summary: "serve workflows as A2A agents and MCP tools, with their schedules and webhooks (the files given, or every workflow published in the window); prints `a2a URL` per workflow, `mcp URL` once, `webhook URL` per webhook, then `ready`",
 		Run:     serveCommand,
 	})
@@ -50,6 +50,7 @@ func serveCommand(ctx context.Context, env *Env, args []string) int {
 	certFile := fs.String("tls-cert", "", "")
 	keyFile := fs.String("tls-key", "", "")
 	langFlag := fs.String("lang", "", "")
+	publicURL := fs.String("public-url", "", "")
 	files, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageError(env, "serve: "+err.Error())
@@ -61,6 +62,9 @@ func serveCommand(ctx context.Context, env *Env, args []string) int {
 	say := func(id serveMsg, a ...any) string { return serveTexts.In(lang, id, a...) }
 	if (*certFile == "") != (*keyFile == "") {
 		return usageError(env, say(msgServeTLSPair))
+	}
+	if *publicURL == "" {
+		*publicURL = env.Getenv("WORKRUN_PUBLIC_URL")
 	}
 	loopback, err := remotecall.ListenAddrLoopback(*addr)
 	if err != nil {
@@ -134,6 +138,10 @@ func serveCommand(ctx context.Context, env *Env, args []string) int {
 		return ExitUsage
 	}
 	handler, mcpLine := withMCP(core, opts, trig.mount(front.Handler()))
+	pushLine, code := mountPush(env, svc, *publicURL, lang, &handler) // serve_push.go
+	if code != ExitOK {
+		return code
+	}
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -150,6 +158,7 @@ func serveCommand(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintf(env.Stdout, "a2a %s\n", front.URL(p.ID))
 	}
 	mcpLine(env.Stdout)
+	pushLine(env.Stdout)
 	trig.printURLs(env.Stdout)
 	fmt.Fprintln(env.Stdout, "ready")
 	stopTriggers := trig.start(ctx, env, lang)
@@ -171,6 +180,9 @@ func serveCommand(ctx context.Context, env *Env, args []string) int {
 	defer cancel()
 	if err := srv.Shutdown(shutCtx); err != nil {
 		srv.Close() //nolint:errcheck // streams cut: their callers resubscribe
+	}
+	if svc.Push != nil {
+		svc.Push.Close() // no resume starts once the engine closes
 	}
 	if err := svc.Engine.Close(context.WithoutCancel(ctx)); err != nil {
 		fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(err.Error(), "  "))

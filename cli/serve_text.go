@@ -3,7 +3,8 @@ package cli
 import "workrun/workrun"
 
 // `workrun serve`'s words for a person (docs/conventions.md §9). The lines
-// a program reads — "a2a URL" and "ready" on stdout — are data, not text.
+// a program reads — "a2a URL", "push URL" and "ready" on stdout — are
+// data, not text.
 type serveMsg string
 
 const (
@@ -18,6 +19,8 @@ const (
 	msgServeTokenNone    serveMsg = "cli.serve_token_none"
 	msgServeTokenRevoked serveMsg = "cli.serve_token_revoked"
 	msgServeNoKeyring    serveMsg = "cli.serve_no_keyring"
+	msgServePublicURL    serveMsg = "cli.serve_public_url"
+	msgServePushOn       serveMsg = "cli.serve_push_on"
 )
 
 var serveTexts = workrun.NewCatalog(map[serveMsg][2]string{
@@ -36,4 +39,8 @@ var serveTexts = workrun.NewCatalog(map[serveMsg][2]string{
 	msgServeTokenNone:    {"no tokens", "没有令牌"},
 	msgServeTokenRevoked: {"token %s revoked", "令牌 %s 已吊销"},
 	msgServeNoKeyring:    {"serve token: no OS keyring in this build", "serve token：此版本没有系统密钥环"},
+	msgServePublicURL: {"serve: --public-url (or WORKRUN_PUBLIC_URL) %s: give an absolute http or https URL of this server as agents reach it, without query or fragment",
+		"serve：--public-url（或 WORKRUN_PUBLIC_URL）%s：请给出远端智能体访问本服务所用的绝对 http 或 https 地址，不带查询串或片段"},
+	msgServePushOn: {"serve: Remote Agent nodes whose agent supports push notifications wait by push at %s (no connection held)",
+		"serve：若远端智能体支持推送通知，远程智能体节点将通过 %s 接收推送并等待（不占用连接）"},
 })

@@ -7,6 +7,7 @@ import (
 	"workrun/credentials"
 	"workrun/remotecall"
 	"workrun/serve"
+	"workrun/serve/push"
 	"workrun/workrun"
 )
 
@@ -39,6 +40,10 @@ type Services struct {
 	Served serve.Store
 	// ServeTokens is the book of callers' bearer tokens (`serve token`).
 	ServeTokens *serve.Tokens
+	// Push is serve's receiver of A2A push notifications, the one the
+	// Remote Agent kind asks for URLs (docs/triggers.md P1); nil in a
+	// build without it.
+	Push *push.Receiver
 	// Close releases everything (flushes batched progress lines, closes SQLite).
 	Close func() error
 }

@@ -561,7 +561,8 @@ func (s *Service) Wait(ctx context.Context, caller, id string) (Task, error) {
 }
 
 // ResumeUnfinished resumes the served runs a previous process left
-// unfinished (interrupted by exit, or running when it died), exactly as
+// unfinished (interrupted by exit, or running when it died, or waiting by
+// push: one GetTask catches a push missed while down), exactly as
 // `workrun resume` does; it returns the task ids resumed. A run another
 // live process has is left to it.
 func (s *Service) ResumeUnfinished(ctx context.Context) ([]string, error) {
@@ -575,7 +576,7 @@ func (s *Service) ResumeUnfinished(ctx context.Context) ([]string, error) {
 	var resumed []string
 	var errs []error
 	for _, r := range runs {
-		if r.Interruption != workrun.InterruptedByExit && r.Interruption != workrun.InterruptedByUnreachable {
+		if r.Interruption != workrun.InterruptedByExit && r.Interruption != workrun.InterruptedByUnreachable && r.Interruption != workrun.InterruptedByPush {
 			continue
 		}
 		st, err := s.store.ServedTaskForRun(ctx, r.ID)

@@ -111,6 +111,11 @@ const (
 	// followed; resumable after signing in, nothing was cancelled
 	// (docs/oauth.md O9).
 	InterruptedBySignIn Interruption = "sign_in"
+	// InterruptedByPush: a remote task was handed to push notifications
+	// (docs/triggers.md P1–P6): the run waits holding no connection and
+	// resumes when the push arrives, or at the next start, where one
+	// GetTask reads the task.
+	InterruptedByPush Interruption = "push"
 )
 
 // NodeStatus is the status of one node within a run.

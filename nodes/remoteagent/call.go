@@ -177,6 +177,9 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 	req := a2a.SendMessageRequest{Message: a2a.Message{
 		MessageID: c.Record().MessageID, Role: a2a.RoleUser, Parts: parts,
 	}}
+	if url, ok := c.pushEndpoint(agent); ok {
+		return c.submitPush(ctx, agent, req, url) // docs/triggers.md P1
+	}
 	if !agent.Streaming() {
 		return c.sendBlocking(ctx, agent, req)
 	}
@@ -202,34 +205,7 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 // sendBlocking is the non-streaming path: SendMessage waits for the final
 // answer; an unfinished task in it fails the node (docs/remote-agent.md R7).
 func (c *call) sendBlocking(ctx context.Context, agent AgentClient, req a2a.SendMessageRequest) (workrun.Values, error) {
-	rctx, cancel := context.WithTimeout(ctx, c.s.timeout)
-	defer cancel()
-	res, err := agent.SendMessage(rctx, req)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		if rctx.Err() != nil {
-			return nil, reason([]error{ErrSubmissionUnknown}, msgErrSubmissionTimeout, c.s.timeout)
-		}
-		if se := remotecall.SignInNeeded(err); se != nil {
-			return nil, c.signInFailed(ctx, se)
-		}
-		if notSubmitted(err) {
-			return nil, c.refused(ctx, err)
-		}
-		return nil, reason([]error{ErrSubmissionUnknown, err}, msgErrSubmissionUnknown, why(err))
-	}
-	var ev a2a.StreamEvent
-	switch {
-	case res.Task != nil:
-		ev.Task = res.Task
-	case res.Message != nil:
-		ev.Message = res.Message
-	default:
-		return nil, fmt.Errorf("send to remote agent: %w: empty answer", a2a.ErrProtocol)
-	}
-	done, err := c.handle(ctx, ev)
+	done, err := c.sendOnce(ctx, agent, req)
 	if err != nil {
 		return nil, err
 	}
@@ -238,6 +214,39 @@ func (c *call) sendBlocking(ctx context.Context, agent AgentClient, req a2a.Send
 		return nil, reason([]error{ErrUnfinished}, msgErrUnfinishedBlock, r.TaskID, stateIn(a2a.TaskState(r.RemoteState)))
 	}
 	return c.finish(ctx)
+}
+
+// sendOnce sends one SendMessage and handles its answer; done: the task
+// has ended or asks (or a message answered).
+func (c *call) sendOnce(ctx context.Context, agent AgentClient, req a2a.SendMessageRequest) (bool, error) {
+	rctx, cancel := context.WithTimeout(ctx, c.s.timeout)
+	defer cancel()
+	res, err := agent.SendMessage(rctx, req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return false, ctx.Err()
+		}
+		if rctx.Err() != nil {
+			return false, reason([]error{ErrSubmissionUnknown}, msgErrSubmissionTimeout, c.s.timeout)
+		}
+		if se := remotecall.SignInNeeded(err); se != nil {
+			return false, c.signInFailed(ctx, se)
+		}
+		if notSubmitted(err) {
+			return false, c.refused(ctx, err)
+		}
+		return false, reason([]error{ErrSubmissionUnknown, err}, msgErrSubmissionUnknown, why(err))
+	}
+	var ev a2a.StreamEvent
+	switch {
+	case res.Task != nil:
+		ev.Task = res.Task
+	case res.Message != nil:
+		ev.Message = res.Message
+	default:
+		return false, fmt.Errorf("send to remote agent: %w: empty answer", a2a.ErrProtocol)
+	}
+	return c.handle(ctx, ev)
 }
 
 // notSubmitted reports errors that prove no task was created: the request
@@ -313,6 +322,15 @@ func (c *call) resume(ctx context.Context) (workrun.Values, error) {
 		return nil, err
 	}
 	c.SetClient(agent)
+	push, err := c.pushWaiting(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if push {
+		// P4: one read of a task that waits by push, never a subscription.
+		c.log(msgPushChecking, r.TaskID)
+		return c.recoverTask(ctx, agent, true)
+	}
 	c.log(msgResuming, r.TaskID)
 	return c.recoverTask(ctx, agent, false)
 }
@@ -331,7 +349,10 @@ func (c *call) resume(ctx context.Context) (workrun.Values, error) {
 // interrupts the node the same way, naming what it kept doing. Only an
 // answer that the task is not found ends the call as "remote task status
 // unknown".
-func (c *call) recoverTask(ctx context.Context, agent AgentClient, _ bool) (workrun.Values, error) {
+//
+// byPush (docs/triggers.md P4): the task waits by push; a read that finds
+// it unsettled waits by push again instead of subscribing.
+func (c *call) recoverTask(ctx context.Context, agent AgentClient, byPush bool) (workrun.Values, error) {
 	taskID := c.Record().TaskID
 	var (
 		out    workrun.Values
@@ -356,9 +377,16 @@ func (c *call) recoverTask(ctx context.Context, agent AgentClient, _ bool) (work
 			if herr != nil {
 				return false, nil, herr
 			}
+			if d && byPush {
+				out, outErr = c.settlePush(ctx)
+				return true, nil, nil
+			}
 			if d {
 				out, outErr = c.finish(ctx)
 				return true, nil, nil
+			}
+			if byPush {
+				return false, nil, errPushWait
 			}
 			if !agent.Streaming() {
 				return false, nil, reason([]error{ErrUnfinished}, msgErrUnfinishedNoPoll, taskID, stateIn(t.Status.State))
@@ -394,6 +422,8 @@ func (c *call) recoverTask(ctx context.Context, agent AgentClient, _ bool) (work
 	var unreachable *remotecall.UnreachableError
 	var loop *remotecall.NoProgressError
 	switch {
+	case errors.Is(err, errPushWait):
+		return nil, c.waitByPush()
 	case errors.As(err, &unreachable):
 		return nil, &workrun.InterruptError{Cause: workrun.InterruptedByUnreachable,
 			Reason: texts.Text(msgNotAnswered, unreachable.Since.UTC().Format(time.RFC3339), c.red.String(fmt.Sprint(unreachable.Last)))}

@@ -13,6 +13,16 @@
 // update, so a stream runs at wire speed. A crash may lose the latest
 // progress lines, never an identity.
 //
+// Waits by push (docs/triggers.md P1–P6). With Deps.Push handing out a URL
+// (`workrun serve --public-url`) and an agent whose card offers push
+// notifications, the message goes as one non-blocking SendMessage with a
+// taskPushNotificationConfig and a fresh token whose hash (never the
+// token) is committed first; once the task id is committed the node lets
+// go of its connections and interrupts the run (InterruptedByPush). A
+// resume — serve's receiver after a settling push, serve's next start, a
+// person — reads the task once and settles it or waits again; it never
+// subscribes.
+//
 // Progress. The first line of each state, and every terminal or interrupted
 // state, is a committed node message. Other status updates, the agent's own
 // messages in the stream and artifact chunks are progress lines

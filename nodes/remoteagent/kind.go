@@ -60,6 +60,9 @@ type Deps struct {
 	// MaxResultBytes caps the artifact bytes one call keeps; 0 means
 	// DefaultMaxResultBytes.
 	MaxResultBytes int64
+	// Push hands out the push receiver's URL (serve with a public base
+	// URL); nil, or no URL, means the node streams (docs/triggers.md P1).
+	Push PushEndpoints
 	// SpoolDir holds the temporary files of results too large for memory;
 	// "" means os.TempDir().
 	SpoolDir string

@@ -38,6 +38,9 @@ const (
 	msgFileNotKept            msgID = "remoteagent.file_not_kept"
 	msgURLNotDownloaded       msgID = "remoteagent.url_not_downloaded"
 	msgResuming               msgID = "remoteagent.resuming"
+	msgPushAsked              msgID = "remoteagent.push_asked"
+	msgPushWaiting            msgID = "remoteagent.push_waiting"
+	msgPushChecking           msgID = "remoteagent.push_checking"
 	msgNeedsInput             msgID = "remoteagent.needs_input"
 	msgNeedsAuth              msgID = "remoteagent.needs_auth"
 	msgUnreachable            msgID = "remoteagent.unreachable"
@@ -147,6 +150,9 @@ func catalogue() map[msgID][2]string {
 		msgFileNotKept:            {"File %s not kept: no field is chosen in “Result files into field”", "文件 %s 未保存：“结果文件写入字段”未选择字段"},
 		msgURLNotDownloaded:       {"File link not downloaded: %s", "文件链接未下载：%s"},
 		msgResuming:               {"Resuming remote task %s", "恢复远程任务 %s"},
+		msgPushAsked:              {"The agent will push the task's updates to Workrun's serve (%s); no stream is kept open", "远端智能体将把任务更新推送到 Workrun 服务（%s）；不保持流连接"},
+		msgPushWaiting:            {"waiting for the agent's push about remote task %s (no connection held)", "等待远端智能体推送远程任务 %s 的结果（不占用连接）"},
+		msgPushChecking:           {"Reading remote task %s once (it waits by push)", "读取一次远程任务 %s（该任务通过推送等待）"},
 		msgNeedsInput:             {"Remote task needs input: %s", "远程任务需要输入：%s"},
 		msgNeedsAuth:              {"Remote task needs authentication: %s", "远程任务需要认证：%s"},
 		msgUnreachable:            {"Agent unreachable since %s (%s); retrying", "远端智能体自 %s 起无法连接（%s）；正在重试"},

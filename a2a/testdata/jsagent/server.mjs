@@ -4,7 +4,15 @@
 //
 //   node server.mjs [--bearer TOKEN] [--api-key KEY] [--api-key-header NAME]
 //                   [--no-streaming] [--uncancelable-ms MS] [--slow-ms MS]
-//                   [--watch-stdin]
+//                   [--watch-stdin] [--push]
+//
+// --push declares capabilities.pushNotifications: the SDK's own push store
+// and sender (DefaultPushNotificationSender) POST each update of a task
+// whose send carried a taskPushNotificationConfig. The command "held" keeps
+// a task WORKING until POST /_release/TASK_ID; /_stats lists the held tasks,
+// the pushes sent and failed, the tokens pushes carried (so a test can
+// look for them where they must not be), and openConnections: the HTTP connections
+// open to this server other than the one asking.
 //
 // It listens on 127.0.0.1:0 and prints one line to stdout when ready:
 //   listening http://127.0.0.1:PORT @a2a-js/sdk 1.3.0
@@ -21,7 +29,9 @@ import {
 } from '@a2a-js/sdk';
 import {
   AgentEvent,
+  DefaultPushNotificationSender,
   DefaultRequestHandler,
+  InMemoryPushNotificationStore,
   InMemoryTaskStore,
 } from '@a2a-js/sdk/server';
 import { UserBuilder, agentCardHandler, jsonRpcHandler } from '@a2a-js/sdk/server/express';
@@ -42,7 +52,7 @@ const JSONRPC_PATH = '/a2a';
 const MAX_SLOW_STEPS = 100000;
 
 function parseArgs(argv) {
-  const opts = { bearer: '', apiKey: '', apiKeyHeader: 'X-API-Key', streaming: true, uncancelableMs: 3000, slowMs: 100, watchStdin: false };
+  const opts = { bearer: '', apiKey: '', apiKeyHeader: 'X-API-Key', streaming: true, uncancelableMs: 3000, slowMs: 100, watchStdin: false, push: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const next = () => {
@@ -57,6 +67,7 @@ function parseArgs(argv) {
       case '--uncancelable-ms': opts.uncancelableMs = Number(next()); break;
       case '--slow-ms': opts.slowMs = Number(next()); break;
       case '--watch-stdin': opts.watchStdin = true; break;
+      case '--push': opts.push = true; break;
       default: throw new Error(`unknown argument ${a}`);
     }
   }
@@ -65,7 +76,9 @@ function parseArgs(argv) {
 
 const opts = parseArgs(process.argv.slice(2));
 
-const stats = { methods: {}, submissions: {}, cancels: {}, unauthorized: 0 };
+const stats = { methods: {}, submissions: {}, cancels: {}, unauthorized: 0, pushesSent: 0, pushesFailed: 0, pushTokens: [], held: [] };
+// Tasks of the "held" command waiting for POST /_release/TASK_ID.
+const held = new Map(); // taskId -> resolve
 const bump = (m, k) => { m[k] = (m[k] ?? 0) + 1; };
 
 function cardJSON(baseUrl) {
@@ -75,12 +88,12 @@ function cardJSON(baseUrl) {
     version: '1.0.0',
     supportedInterfaces: [{ url: baseUrl + JSONRPC_PATH, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
     provider: { organization: 'Workrun', url: 'https://example.invalid/workrun' },
-    capabilities: { streaming: opts.streaming },
+    capabilities: { streaming: opts.streaming, pushNotifications: opts.push },
     defaultInputModes: ['text/plain', 'application/octet-stream'],
     defaultOutputModes: ['text/plain', 'application/octet-stream'],
     skills: [{
       id: 'demo', name: 'Demo behaviours',
-      description: 'echo, slow N, file, hang, uncancelable, unfinished, fail, input, auth, reject, message',
+      description: 'echo, slow N, file, hang, held, uncancelable, unfinished, fail, input, auth, reject, message',
       tags: ['demo', 'test'], examples: ['echo hello', 'slow 3', 'file', 'hang'],
     }],
   };
@@ -241,6 +254,15 @@ class DemoExecutor {
           }]));
           bus.publish(status(ctx, 'TASK_STATE_COMPLETED'));
           break;
+        case 'held': {
+          bus.publish(status(ctx, 'TASK_STATE_WORKING', 'held until released'));
+          const released = new Promise((resolve) => held.set(ctx.taskId, resolve));
+          stats.held.push(ctx.taskId);
+          await released;
+          bus.publish(artifact(ctx, 'result', [textPart('released')]));
+          bus.publish(status(ctx, 'TASK_STATE_COMPLETED'));
+          break;
+        }
         case 'hang':
           bus.publish(status(ctx, 'TASK_STATE_WORKING', 'hanging until canceled'));
           await sleep(-1, signal); // cancelTask publishes CANCELED, then aborts
@@ -295,12 +317,44 @@ class DemoExecutor {
 
 const taskStore = new InMemoryTaskStore();
 const internalCard = AgentCard.fromJSON(cardJSON('http://127.0.0.1'));
-const requestHandler = new DefaultRequestHandler(internalCard, taskStore, new DemoExecutor());
+// The SDK's push sender, counting what it delivered (it logs and drops a
+// failed push; it never retries).
+class CountingPushSender extends DefaultPushNotificationSender {
+  async _dispatchNotification(streamResponse, storedConfig, ...rest) {
+    const tok = storedConfig?.config?.token;
+    if (tok && !stats.pushTokens.includes(tok)) stats.pushTokens.push(tok);
+    try {
+      await super._dispatchNotification(streamResponse, storedConfig, ...rest);
+      stats.pushesSent++;
+    } catch (err) {
+      stats.pushesFailed++;
+      throw err;
+    }
+  }
+}
+const pushStore = opts.push ? new InMemoryPushNotificationStore() : undefined;
+const pushSender = opts.push ? new CountingPushSender(pushStore) : undefined;
+const requestHandler = new DefaultRequestHandler(internalCard, taskStore, new DemoExecutor(), undefined, pushStore, pushSender);
 
 const app = express();
 app.disable('x-powered-by');
 
-app.get('/_stats', (_req, res) => res.json(stats));
+const sockets = new Set();
+app.get('/_stats', (req, res) => {
+  let open = 0;
+  for (const s of sockets) if (s !== req.socket && !s.destroyed) open++;
+  res.set('Connection', 'close');
+  res.json({ ...stats, openConnections: open });
+});
+app.post('/_release/:task', (req, res) => {
+  const resolve = held.get(req.params.task);
+  if (!resolve) return res.status(404).type('text/plain').send('no such held task\n');
+  held.delete(req.params.task);
+  stats.held = stats.held.filter((t) => t !== req.params.task);
+  resolve();
+  res.set('Connection', 'close');
+  res.status(204).end();
+});
 
 // The card's interface URL follows the Host the client used. The SDK's card
 // handler JSON.stringify()s what the provider returns, so the provider returns
@@ -360,6 +414,10 @@ app.use(JSONRPC_PATH, jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.
 const server = app.listen(0, '127.0.0.1', () => {
   const { port } = server.address();
   process.stdout.write(`listening http://127.0.0.1:${port} @a2a-js/sdk ${SDK_VERSION}\n`);
+});
+server.on('connection', (socket) => {
+  sockets.add(socket);
+  socket.on('close', () => sockets.delete(socket));
 });
 server.on('error', (err) => {
   process.stderr.write(`server error: ${err.message}\n`);
