@@ -24,6 +24,7 @@ keyring_test=TestKeyringRoundTrip_RealSecretService
 serve_test=TestServeA2A
 serve_mcp_test=TestServeMCPConformance
 triggers_test=TestServeTriggers
+push_test=TestServePush
 gotest_flags=(-race -timeout 30m -p 2)
 # TEST_PKGS narrows the run while working on a few packages (default ./...).
 read -r -a test_pkgs <<<"${TEST_PKGS:-./...}"
@@ -68,7 +69,7 @@ session() {
 	# Everything else, quietly; then the acceptance tests verbosely so the
 	# log shows that they ran.
 	echo "== go test ${gotest_flags[*]} ${test_pkgs[*]}"
-	go test "${gotest_flags[@]}" -skip "^(${smoke_test}|${run_test}|${failure_gui_test}|${history_gui_test}|${layout_gui_test}|${items_gui_test}|${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${oauth_conformance_test}|${toolapp_interop_test}|${mcp_server_conformance_test}|${serve_test}|${serve_mcp_test}|${triggers_test})\$" "${test_pkgs[@]}" || status=1
+	go test "${gotest_flags[@]}" -skip "^(${smoke_test}|${run_test}|${failure_gui_test}|${history_gui_test}|${layout_gui_test}|${items_gui_test}|${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${oauth_conformance_test}|${toolapp_interop_test}|${mcp_server_conformance_test}|${serve_test}|${serve_mcp_test}|${triggers_test}|${push_test})\$" "${test_pkgs[@]}" || status=1
 
 	# The acceptance tests in two go test processes side by side: the
 	# real-window tests (one X display, so one after another) and all the
@@ -76,7 +77,7 @@ session() {
 	# itself; together they keep make test under 30 minutes on 2 cores, and
 	# every test must pass with the other set's load beside it.
 	local gui_tests="${smoke_test}|${run_test}|${failure_gui_test}|${history_gui_test}|${layout_gui_test}|${items_gui_test}"
-	local other_tests="${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${oauth_conformance_test}|${toolapp_interop_test}|${mcp_server_conformance_test}|${serve_test}|${serve_mcp_test}|${triggers_test}"
+	local other_tests="${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${oauth_conformance_test}|${toolapp_interop_test}|${mcp_server_conformance_test}|${serve_test}|${serve_mcp_test}|${triggers_test}|${push_test}"
 	local pkgs=(.)
 	[ -d credentials ] && pkgs+=(./credentials)
 	pkgs+=(./a2a ./nodes/remotemcp ./nodes/toolapp ./mcp/demoserver)
@@ -103,6 +104,7 @@ session() {
 	report "$work/acceptance.log" "$mcp_interop_test" "MCP interop suite (@modelcontextprotocol/server-everything 2026.8.31 and the go-sdk demo server)" || status=1
 	report "$work/acceptance.log" "$toolapp_interop_test" "Tool App over stdio (@modelcontextprotocol/server-everything and server-filesystem 2026.8.31)" || status=1
 	report "$work/acceptance.log" "$triggers_test" "workrun serve triggers: a */1 s schedule fires three times, SIGKILL, restart: one run per fire, the downtime one run (missed run_once); webhook HMAC valid 202, wrong/old/replayed 401 and no run, one Idempotency-Key one run (real binary, real keyring)" || status=1
+	report "$work/acceptance.log" "$push_test" "Remote Agent waits by push under workrun serve: 0 connections while it waits, the push settles it with one GetTask, a push missed while serve was down is caught by one GetTask at restart (real serve, @a2a-js/sdk 1.3.0 with push)" || status=1
 	report "$work/acceptance.log" "$serve_test" "workrun serve as an A2A agent: a2a-go a2aclient, one run per messageId across two processes, SIGKILL and restart, Remote Agent node, non-loopback refusal, 401 (real binary, real keyring)" || status=1
 	report "$work/acceptance.log" "$serve_mcp_test" "workrun serve as MCP tools: the conformance suite's server scenarios, both revisions (real binary)" || status=1
 	report "$work/acceptance.log" "$keyring_test" "keyring round trip (real Secret Service)" || status=1
