@@ -118,7 +118,7 @@ func runGUI(ctx context.Context, env *cli.Env) error {
 	}
 	defer p.engine.Close(context.WithoutCancel(ctx))
 	d := guiDeps(p)
-	publishDeps(&d, p.store) // main_publish.go
+	publishDeps(&d, p.store)                                     // main_publish.go
 	stopSchedules := scheduleDeps(ctx, &d, p, stderrReport(env)) // main_schedule.go
 	defer stopSchedules()
 	d.About = aboutInfo(env.DataDir)

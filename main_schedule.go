@@ -132,8 +132,8 @@ func (w *windowSchedules) rebuildLater(ctx context.Context) {
 // also rebuilds the window's schedules.
 type rebuildingWorkflows struct {
 	workrun.WorkflowStore
-	ctx    context.Context
-	sched  *windowSchedules
+	ctx   context.Context
+	sched *windowSchedules
 }
 
 func (r rebuildingWorkflows) SaveWorkflow(ctx context.Context, id string, wf workrun.Workflow) (workrun.WorkflowRecord, error) {
