@@ -30,6 +30,7 @@ import (
 	"workrun/nodes/toolapp"
 	"workrun/remotecall"
 	"workrun/serve"
+	"workrun/serve/trigger"
 	"workrun/store"
 	"workrun/ui"
 	"workrun/workrun"
@@ -118,8 +119,8 @@ func runGUI(ctx context.Context, env *cli.Env) error {
 	}
 	defer p.engine.Close(context.WithoutCancel(ctx))
 	d := guiDeps(p)
-	publishDeps(&d, p.store)                                     // main_publish.go
-	stopSchedules := scheduleDeps(ctx, &d, p, stderrReport(env)) // main_schedule.go
+	publishDeps(&d, p.store)                                                            // main_publish.go
+	stopSchedules := scheduleDeps(ctx, &d, p, trigger.SystemClock{}, stderrReport(env)) // main_schedule.go
 	defer stopSchedules()
 	d.About = aboutInfo(env.DataDir)
 	// Every quit of the window ends the process itself, once the window has

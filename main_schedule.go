@@ -155,8 +155,8 @@ func (r rebuildingWorkflows) DeleteWorkflow(ctx context.Context, id string) erro
 // scheduleDeps starts the window's schedules and wires the window's
 // Triggers section to the fires (ui.Deps.Fires). The returned stop ends the
 // schedules; it runs before the engine closes.
-func scheduleDeps(ctx context.Context, d *ui.Deps, p *parts, report func(error)) (stop func()) {
-	ws := &windowSchedules{engine: p.engine, store: p.store, clock: trigger.SystemClock{}, report: report}
+func scheduleDeps(ctx context.Context, d *ui.Deps, p *parts, clk trigger.Clock, report func(error)) (stop func()) {
+	ws := &windowSchedules{engine: p.engine, store: p.store, clock: clk, report: report}
 	if err := ws.rebuild(ctx); err != nil {
 		report(err)
 	}
