@@ -557,8 +557,11 @@ func (f *triggerForm) refresh() {
 	}
 	if !f.due.IsZero() && !now.Before(f.due.Add(time.Second)) {
 		f.loadFires() // a fire was due a second ago: its record is there
+		f.due = time.Time{}
 	}
-	f.due = due
+	if f.due.IsZero() || !due.IsZero() && due.Before(f.due) {
+		f.due = due
+	}
 }
 
 // nextFireText is "Next: <local time> (in 8 s)".
