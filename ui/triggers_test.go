@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
-	"testing"
 	"sync/atomic"
+	"testing"
 	"time"
 
 	"fyne.io/fyne/v2"
