@@ -1,0 +1,85 @@
+//go:build linux
+
+package main
+
+import (
+	"image"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"workrun/workrun"
+)
+
+// triggersGUIWorkflow is published and fires every second; its webhook
+// shows the webhook settings.
+const triggersGUIWorkflow = `{"name":"Tick","state":{"message":"text"},"publish":{"outputs":["message"]},
+ "nodes":[{"id":"start","type":"start","title":"Clock","position":{"x":40,"y":60},"config":{"triggers":[
+   {"type":"schedule","cron":"*/1 * * * * *","time_zone":"Asia/Shanghai","overlap":"allow"},{"type":"webhook","auth":"hmac"}]}},
+  {"id":"say","type":"set","title":"Say","position":{"x":260,"y":60},"config":{"values":{"message":"tick"}}}],
+ "edges":[{"from":"start","to":"say"}]}`
+
+// TestGUITriggersInWindow: the open window (real binary, Xvfb 1024×700,
+// OCR), with no `workrun serve` running, fires the published workflow's
+// `*/1 * * * * *` schedule into run records, marked as started by a
+// schedule; the start node's inspector shows its Triggers section with the
+// next fire time, in English and then in Chinese (docs/triggers.md "In the
+// window"). The pictures of the section are kept as steps
+// (WORKRUN_GUI_STEPS keeps them after the test).
+func TestGUITriggersInWindow(t *testing.T) {
+	g := newGUITest(t)
+	data := filepath.Join(g.tmp, "data-triggers")
+	wfID := saveWorkflowJSON(t, data, triggersGUIWorkflow)
+	for _, c := range []struct{ lang, heading, next, fired string }{
+		{"en", "Triggers", "Next:", "started a run"},
+		{"zh", "触发器", "下次", "已启动运行"},
+	} {
+		t.Run(c.lang, func(t *testing.T) {
+			began := time.Now()
+			scr, app, win := startWindow1024(t, g, c.lang, "triggers-"+c.lang, data)
+			openListed(t, scr, app, win, "Tick")
+			scr.clickText(t, "Clock")
+			if _, ok := scr.waitText(t, image.Rectangle{}, c.heading, textWait); !ok {
+				scr.shot(t, "no-triggers")
+				t.Fatalf("the start node shows no %q section (steps in %s)", c.heading, scr.shots)
+			}
+			// The section is below the node's title: the wheel over the inspector.
+			scr.run(t, "mousemove", "1000", "300")
+			scr.run(t, "click", "--repeat", "40", "--delay", "30", "5")
+			settle()
+			if _, ok := scr.waitText(t, image.Rectangle{}, c.next, textWait); !ok {
+				scr.shot(t, "no-next")
+				t.Fatalf("no next fire time %q (steps in %s)", c.next, scr.shots)
+			}
+			// Fires while the window is open, and nothing else serves: runs
+			// started by a schedule appear, and the section lists them.
+			deadline := time.Now().Add(90 * time.Second)
+			for len(scheduleRunsCLI(t, g.bin, data, wfID, began)) < 2 {
+				if time.Now().After(deadline) {
+					scr.shot(t, "no-fires")
+					t.Fatalf("the open window started no scheduled runs in 90 s (steps in %s)\noutput:\n%s", scr.shots, app.out.String())
+				}
+				time.Sleep(500 * time.Millisecond)
+			}
+			if _, ok := scr.waitText(t, image.Rectangle{}, c.fired, textWait); !ok {
+				scr.shot(t, "no-fired")
+				t.Fatalf("the section lists no fire %q (steps in %s)", c.fired, scr.shots)
+			}
+			scr.shot(t, "triggers-"+c.lang)
+			quitApp(t, app)
+		})
+	}
+}
+
+// scheduleRunsCLI are workflow wfID's runs a schedule started since
+// began, read through the CLI (the newest runs).
+func scheduleRunsCLI(t *testing.T, bin, data, wfID string, began time.Time) []workrun.Run {
+	t.Helper()
+	var out []workrun.Run
+	for _, r := range cliRuns(t, bin, data) {
+		if r.WorkflowID == wfID && r.StartedBy.Kind == workrun.StartedBySchedule && r.CreatedAt.After(began) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
