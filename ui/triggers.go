@@ -659,3 +659,14 @@ func startedByText(r workrun.Run) string {
 	}
 	return ""
 }
+
+// triggerCallerText marks a run a trigger's serve caller started
+// ("trigger:schedule", "trigger:webhook": docs/triggers.md) as started by
+// it; "" for another caller.
+func triggerCallerText(caller string) string {
+	kind, ok := strings.CutPrefix(caller, "trigger:")
+	if !ok || kind != string(workrun.StartedBySchedule) && kind != string(workrun.StartedByWebhook) {
+		return ""
+	}
+	return startedByText(workrun.Run{StartedBy: workrun.StartedBy{Kind: workrun.StartedByKind(kind)}})
+}

@@ -301,6 +301,12 @@ func TestStartedByText(t *testing.T) {
 	if diff := cmp.Diff([]string{"started by a schedule", "", ""}, got); diff != "" {
 		t.Error(diff)
 	}
+	if got := calledByText("trigger:schedule"); got != "started by a schedule" {
+		t.Errorf("the run panel's caller line for a schedule: %q", got)
+	}
+	if got := calledByText("ci-bot"); got != "called by ci-bot" {
+		t.Errorf("a token's caller: %q", got)
+	}
 	SetupLanguage("zh-Hans")
 	defer SetupLanguage("en")
 	if got := startedByText(workrun.Run{StartedBy: workrun.StartedBy{Kind: workrun.StartedBySchedule}}); got != "由定时触发启动" {
