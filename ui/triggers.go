@@ -624,6 +624,16 @@ func (f *triggerForm) showFires() {
 	}
 }
 
+// fireTime is a fire's local time: the clock time on today's date, else
+// with the date.
+func fireTime(at, now time.Time) string {
+	at, now = at.In(time.Local), now.In(time.Local)
+	if at.Format(time.DateOnly) == now.Format(time.DateOnly) {
+		return at.Format(time.TimeOnly)
+	}
+	return at.Format("2006-01-02 15:04:05")
+}
+
 func fireStateText(s string) string {
 	switch s {
 	case workrun.FireStarted:
@@ -642,7 +652,7 @@ func fireStateText(s string) string {
 
 // fireLine is one fire: when, what became of it, and its run.
 func (f *triggerForm) fireLine(fr FiredRun) fyne.CanvasObject {
-	l := caption(fr.At.In(time.Local).Format("2006-01-02 15:04:05") + " · " + fireStateText(fr.State))
+	l := caption(fireTime(fr.At, f.now()) + " · " + fireStateText(fr.State))
 	if fr.RunID == "" || f.in.Triggers.OpenRun == nil {
 		return l
 	}

@@ -231,7 +231,7 @@ func TestTriggers_NextFireAndFires(t *testing.T) {
 		}
 		return ""
 	}
-	if got := line(f.rows[0].fires.Objects[0]); got != local(at(0))+" · started a run" {
+	if got := line(f.rows[0].fires.Objects[0]); got != fireTime(at(0), now)+" · started a run" {
 		t.Errorf("first fire line %q", got)
 	}
 	if got := line(f.rows[0].fires.Objects[1]); !strings.Contains(got, "skipped") {
@@ -266,7 +266,7 @@ func TestTriggers_NextFireAndFires(t *testing.T) {
 	})
 	w.rs.mu.Lock()
 	defer w.rs.mu.Unlock()
-	if got := line(f.rows[0].fires.Objects[0]); got != local(at(60))+" · started a run" {
+	if got := line(f.rows[0].fires.Objects[0]); got != fireTime(at(60), now)+" · started a run" {
 		t.Errorf("newest fire line %q", got)
 	}
 	// Published and saved: no note; unpublished: the note says schedules do not fire.
@@ -290,6 +290,16 @@ func TestUntilText(t *testing.T) {
 		if got := untilText(d); got != want {
 			t.Errorf("untilText(%v) = %q, want %q", d, got, want)
 		}
+	}
+}
+
+func TestFireTime(t *testing.T) {
+	now := time.Date(2026, 12, 7, 12, 0, 0, 0, time.Local)
+	if got := fireTime(now.Add(-time.Hour), now); got != "11:00:00" {
+		t.Errorf("today: %q", got)
+	}
+	if got := fireTime(now.Add(-24*time.Hour), now); got != "2026-12-06 12:00:00" {
+		t.Errorf("yesterday: %q", got)
 	}
 }
 
