@@ -31,6 +31,7 @@ import (
 	"workrun/remotecall"
 	"workrun/serve"
 	"workrun/serve/push"
+	"workrun/serve/trigger"
 	"workrun/store"
 	"workrun/ui"
 	"workrun/workrun"
@@ -125,13 +126,16 @@ func runGUI(ctx context.Context, env *cli.Env) error {
 	}
 	defer p.engine.Close(context.WithoutCancel(ctx))
 	d := guiDeps(p)
-	publishDeps(&d, p.store) // main_publish.go
+	publishDeps(&d, p.store)                                                            // main_publish.go
+	stopSchedules := scheduleDeps(ctx, &d, p, trigger.SystemClock{}, stderrReport(env)) // main_schedule.go
+	defer stopSchedules()
 	d.About = aboutInfo(env.DataDir)
 	// Every quit of the window ends the process itself, once the window has
 	// saved its work (ui/exit.go): the deferred closes above run only when
 	// Fyne ends its loop on its own.
 	d.Exit = func() {
 		code := 0
+		stopSchedules()
 		if err := p.engine.Close(context.WithoutCancel(ctx)); err != nil {
 			fmt.Fprintf(env.Stderr, "workrun: %v\n", err)
 			code = 1

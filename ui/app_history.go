@@ -64,6 +64,10 @@ func (w *Window) readCallers(rs []workrun.Run) (map[string]string, error) {
 	}
 	out := map[string]string{}
 	for _, r := range rs {
+		if s := startedByText(r); s != "" { // triggers.go
+			out[r.ID] = s
+			continue
+		}
 		c, err := w.readCaller(w.ctx, r.ID)
 		if err != nil {
 			return nil, fmt.Errorf("read callers: %w", err)

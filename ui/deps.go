@@ -65,6 +65,10 @@ type Deps struct {
 	// token's label, "" for a server without tokens); ok is false for a
 	// run a person started (docs/serve.md S1, S9).
 	ServedCaller func(ctx context.Context, runID string) (caller string, ok bool, err error)
+	// Fires lists a workflow's last schedule fires, newest first, with the
+	// run each started (the start node's Triggers section, triggers.go);
+	// nil shows none.
+	Fires func(ctx context.Context, workflowID string, wf workrun.Workflow, limit int) ([]FiredRun, error)
 	// Exit ends the process once the window has saved its work and let go
 	// of the engine (exit.go); it does not return. nil quits the Fyne app
 	// instead (tests).

@@ -30,6 +30,7 @@ func (w *Window) newInspector() *Inspector {
 	in.OnStatus = w.setStatus
 	in.OnStatusWhile = w.setStatusWhile
 	in.OnAddCredential = w.showCredentials
+	in.Triggers = w.triggerHooks() // triggers_app.go
 	if w.deps.OAuth != nil {
 		in.OnSignIn = w.showSignIn
 	}

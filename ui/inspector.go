@@ -72,6 +72,9 @@ type Inspector struct {
 	// OnSignIn asks for the Sign in dialog for url (kind SignInAgent or
 	// SignInMCP); signedIn gets the new credential's name.
 	OnSignIn func(url, kind string, signedIn func(name string))
+	// Triggers serve the start node's Triggers section (triggers.go).
+	Triggers TriggerHooks
+	trig     *triggerForm
 
 	box  *fyne.Container
 	root fyne.CanvasObject
@@ -405,6 +408,7 @@ func (in *Inspector) showNode(d *Document, n workrun.NodeSpec) {
 	in.building = true
 	in.addPolicy(n, state, form) // inspector_policy.go
 	in.building = false
+	in.addTriggers(n, form) // triggers.go
 	in.title.OnChanged = func(string) { in.edit(n, "title") }
 	// The problems go under the form: appearing and going as a value is
 	// typed, they never move the field being typed in.

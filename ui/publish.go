@@ -292,6 +292,9 @@ func (w *Window) showPublish() {
 // calledByText says who started a run through `workrun serve`: the
 // caller's token label, or an agent when the server needs no token.
 func calledByText(caller string) string {
+	if s := triggerCallerText(caller); s != "" { // triggers.go
+		return s
+	}
 	if caller == "" {
 		return pubText(msgCalledByAny)
 	}
