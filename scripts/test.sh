@@ -14,6 +14,7 @@ failure_gui_test=TestGUIFailureHandlingRetryAndErrorBranch
 history_gui_test=TestGUIRunHistory
 layout_gui_test=TestGUILayout1024
 items_gui_test=TestGUIWindowItems
+triggers_gui_test=TestGUITriggersInWindow
 interop_test=TestInterop
 mcp_interop_test=TestInteropMCP
 toolapp_interop_test=TestInteropToolApp
@@ -69,14 +70,14 @@ session() {
 	# Everything else, quietly; then the acceptance tests verbosely so the
 	# log shows that they ran.
 	echo "== go test ${gotest_flags[*]} ${test_pkgs[*]}"
-	go test "${gotest_flags[@]}" -skip "^(${smoke_test}|${run_test}|${failure_gui_test}|${history_gui_test}|${layout_gui_test}|${items_gui_test}|${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${oauth_conformance_test}|${toolapp_interop_test}|${mcp_server_conformance_test}|${serve_test}|${serve_mcp_test}|${triggers_test}|${push_test})\$" "${test_pkgs[@]}" || status=1
+	go test "${gotest_flags[@]}" -skip "^(${smoke_test}|${run_test}|${failure_gui_test}|${history_gui_test}|${layout_gui_test}|${items_gui_test}|${triggers_gui_test}|${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${oauth_conformance_test}|${toolapp_interop_test}|${mcp_server_conformance_test}|${serve_test}|${serve_mcp_test}|${triggers_test}|${push_test})\$" "${test_pkgs[@]}" || status=1
 
 	# The acceptance tests in two go test processes side by side: the
 	# real-window tests (one X display, so one after another) and all the
 	# others (suites, servers, keyring). Each set is sequential within
 	# itself; together they keep make test under 30 minutes on 2 cores, and
 	# every test must pass with the other set's load beside it.
-	local gui_tests="${smoke_test}|${run_test}|${failure_gui_test}|${history_gui_test}|${layout_gui_test}|${items_gui_test}"
+	local gui_tests="${smoke_test}|${run_test}|${failure_gui_test}|${history_gui_test}|${layout_gui_test}|${items_gui_test}|${triggers_gui_test}"
 	local other_tests="${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${oauth_conformance_test}|${toolapp_interop_test}|${mcp_server_conformance_test}|${serve_test}|${serve_mcp_test}|${triggers_test}|${push_test}"
 	local pkgs=(.)
 	[ -d credentials ] && pkgs+=(./credentials)
@@ -100,6 +101,7 @@ session() {
 	report "$work/acceptance.log" "$history_gui_test" "GUI run history: Run again runs the saved edit, a workflow shows its last run (real window, en+zh)" || status=1
 	report "$work/acceptance.log" "$layout_gui_test" "GUI at 1024x700: readable zoom, five run rows, long lines, files by name with Open, divider drag (real window, OCR)" || status=1
 	report "$work/acceptance.log" "$items_gui_test" "GUI run inputs prefilled selected, typing replaces them; a credential added in Settings shows at once in the open node (issue 23 items 6, 2; real window, en+zh)" || status=1
+	report "$work/acceptance.log" "$triggers_gui_test" "GUI: the open window fires a */1 s schedule into run records (no serve running); the start node's Triggers section shows the next fire and the last fires (real window, en+zh)" || status=1
 	report "$work/acceptance.log" "$interop_test" "interop suite (a2a-go demo agent and @a2a-js/sdk 1.3.0 server)" || status=1
 	report "$work/acceptance.log" "$mcp_interop_test" "MCP interop suite (@modelcontextprotocol/server-everything 2026.8.31 and the go-sdk demo server)" || status=1
 	report "$work/acceptance.log" "$toolapp_interop_test" "Tool App over stdio (@modelcontextprotocol/server-everything and server-filesystem 2026.8.31)" || status=1
