@@ -78,12 +78,21 @@ const updateRunSQL = `UPDATE runs SET status=?, interruption=?, reason=?,
 
 // GetRun returns one run or workrun.ErrNotFound.
 func (s *Store) GetRun(ctx context.Context, id string) (workrun.Run, error) {
-	r, err := scanRun(s.r.QueryRowContext(ctx, `SELECT `+runCols+` FROM runs WHERE id=?`, id))
+	var owner string
+	r, err := scanRun(prefixScanner{s.r.QueryRowContext(ctx, `SELECT owner, `+runCols+` FROM runs WHERE id=?`, id), &owner})
 	if errors.Is(err, sql.ErrNoRows) {
 		return workrun.Run{}, fmt.Errorf("get run %s: %w", id, workrun.ErrNotFound)
 	}
 	if err != nil {
 		return workrun.Run{}, fmt.Errorf("get run %s: %w", id, err)
+	}
+	if owner == s.owner.id && unsavedStatus(r.Status) {
+		// A status this store kept is in its own lock file, whose
+		// statuses it holds in memory: no need to read the lock files.
+		if k, ok := s.owner.keptFor(r.ID); ok {
+			return k.report(r), nil
+		}
+		return r, nil
 	}
 	return s.withKept([]workrun.Run{r})[0], nil
 }
