@@ -58,8 +58,8 @@
 // Statements. Node records are written with an upsert (ON CONFLICT DO
 // UPDATE: the row is updated in place, where INSERT OR REPLACE deleted and
 // inserted it again), several per statement. The statements every run
-// uses (run update, node upsert of 1 to 8 rows, message insert, a run's
-// highest seq) are prepared once when the store opens. A batch of a single
+// uses (run update, node upsert of 1 to 8 rows, message insert; only
+// writes) are prepared once when the store opens. A batch of a single
 // write runs without a savepoint.
 //
 // Concurrency. All writes go through one *sql.DB limited to a single

@@ -161,9 +161,12 @@ func upsertNodeRunsSQL(n int) string {
 const preparedSizes = 8
 
 // hotStatements are prepared once, when the store opens (on the writer
-// connection, outside any transaction): the statements of every run.
+// connection, outside any transaction): the statements of every run. Only
+// statements that write: a prepared query left unfinished would keep a
+// read snapshot open past its transaction, and the next BEGIN IMMEDIATE
+// would fail with SQLITE_BUSY when another process wrote meanwhile.
 func hotStatements() []string {
-	q := []string{updateRunSQL, insertMessage, maxSeqSQL}
+	q := []string{updateRunSQL, insertMessage}
 	for n := 1; n <= preparedSizes; n++ {
 		q = append(q, upsertNodeRunsSQL(n))
 	}
@@ -192,10 +195,8 @@ func (s *Store) execTx(ctx context.Context, tx *sql.Tx, query string, args ...an
 	return tx.ExecContext(ctx, query, args...)
 }
 
-// queryRowTx is execTx for a query of one row.
+// queryRowTx runs a query of one row in tx (never prepared, see
+// hotStatements).
 func (s *Store) queryRowTx(ctx context.Context, tx *sql.Tx, query string, args ...any) *sql.Row {
-	if st, ok := s.stmts[query]; ok {
-		return tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
-	}
 	return tx.QueryRowContext(ctx, query, args...)
 }
