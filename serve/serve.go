@@ -337,6 +337,11 @@ func (s *Service) task(ctx context.Context, st workrun.ServedTask) (Task, error)
 	if err != nil {
 		return Task{}, fmt.Errorf("read task %s: %w", st.ID, err)
 	}
+	return s.taskOf(ctx, st, r)
+}
+
+// taskOf says what the caller sees of st whose run is r as saved.
+func (s *Service) taskOf(ctx context.Context, st workrun.ServedTask, r workrun.Run) (Task, error) {
 	t := Task{ServedTask: st, Run: r}
 	switch r.Status {
 	case workrun.RunSucceeded:
@@ -502,6 +507,7 @@ func (s *Service) Events(ctx context.Context, caller, id string) iter.Seq2[Event
 		defer tick.Stop()
 		for {
 			var changed bool
+			var run *workrun.Run
 			select {
 			case <-ctx.Done():
 				yield(Event{}, ctx.Err())
@@ -520,6 +526,10 @@ func (s *Service) Events(ctx context.Context, caller, id string) iter.Seq2[Event
 					}
 					continue
 				}
+				if ev.Type == workrun.EventRun && ev.Run != nil {
+					// The run as just committed: no need to read it back.
+					run = ev.Run
+				}
 				changed = ev.Type == workrun.EventRun
 			case <-tick.C:
 				changed = true
@@ -527,7 +537,14 @@ func (s *Service) Events(ctx context.Context, caller, id string) iter.Seq2[Event
 			if !changed {
 				continue
 			}
-			nt, err := s.Get(ctx, caller, id)
+			var nt Task
+			var err error
+			if run != nil {
+				nt, err = s.taskOf(ctx, t.ServedTask, *run)
+				run = nil
+			} else {
+				nt, err = s.Get(ctx, caller, id)
+			}
 			if err != nil {
 				yield(Event{}, err)
 				return

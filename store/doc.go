@@ -20,6 +20,23 @@
 // states never wait for a batch: they are written through
 // SaveNodeRun/UpdateRun/AppendMessage.
 //
+// Write-behind (queue.go, workrun.WriteBehindStore). QueueNodeRun and
+// QueueMessage take the records and lines of pure nodes (docs/engine.md
+// "Write-behind") without waiting for a commit. They join the batch like
+// progress lines — lines in one list with the progress lines, so a run's
+// lines keep their order — and are committed, in the order queued, first
+// in the next transaction: before the next write that waits returns (its
+// savepoint comes after them in the same transaction), by Flush or Close,
+// and within about 100ms otherwise. A later record of the same node queued
+// before the commit replaces the earlier one (one upsert per node). Each
+// caller's done is called after the commit, in queue order, before any
+// write of the batch returns. A batch that does not commit (or whose
+// queued part fails) fails every write that waits in it and keeps the
+// queued records and lines for the next commit; one that took part in
+// three failed commits is given up (done gets the error). A crash loses
+// at most the queued writes no commit carried yet: a prefix of the queue
+// survives, never a hole, and never a write that returned.
+//
 // Progress bursts. A node's progress line that is still queued is replaced
 // by the node's next one with the same key, which counts it
 // (workrun.Message.Repeat, shown "… (+1,234 updates)"): a million status
@@ -37,6 +54,13 @@
 // Ordering. A run's messages carry increasing Seq in the order they were
 // appended (batched progress lines are committed before a following
 // AppendMessage). A write that returned is visible to every later read.
+//
+// Statements. Node records are written with an upsert (ON CONFLICT DO
+// UPDATE: the row is updated in place, where INSERT OR REPLACE deleted and
+// inserted it again), several per statement. The statements every run
+// uses (run update, node upsert of 1 to 8 rows, message insert; only
+// writes) are prepared once when the store opens. A batch of a single
+// write runs without a savepoint.
 //
 // Concurrency. All writes go through one *sql.DB limited to a single
 // connection, so writes from parallel branches queue in Go instead of

@@ -28,7 +28,7 @@ func (s *Store) AppendMessage(ctx context.Context, m workrun.Message) (workrun.M
 	m = capMessage(m)
 	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var err error
-		m, err = insertLine(ctx, tx, m)
+		m, err = s.insertLine(ctx, tx, m)
 		return err
 	})
 	if err != nil {
@@ -37,13 +37,15 @@ func (s *Store) AppendMessage(ctx context.Context, m workrun.Message) (workrun.M
 	return m, nil
 }
 
+const maxSeqSQL = `SELECT MAX(seq) FROM messages WHERE run_id=?`
+
 const insertMessage = `INSERT INTO messages (run_id, seq, node_id, time, text, key, args, repeat) VALUES (?,?,?,?,?,?,?,?)`
 
 // insertLine numbers m after the highest seq of its run and inserts it.
 // Only the single writer connection runs it, so the numbering cannot race.
-func insertLine(ctx context.Context, tx *sql.Tx, m workrun.Message) (workrun.Message, error) {
+func (s *Store) insertLine(ctx context.Context, tx *sql.Tx, m workrun.Message) (workrun.Message, error) {
 	var max sql.NullInt64
-	if err := tx.QueryRowContext(ctx, `SELECT MAX(seq) FROM messages WHERE run_id=?`, m.RunID).Scan(&max); err != nil {
+	if err := s.queryRowTx(ctx, tx, maxSeqSQL, m.RunID).Scan(&max); err != nil {
 		return m, err
 	}
 	m.Seq = max.Int64 + 1
@@ -51,7 +53,7 @@ func insertLine(ctx context.Context, tx *sql.Tx, m workrun.Message) (workrun.Mes
 	if err != nil {
 		return m, err
 	}
-	_, err = tx.ExecContext(ctx, insertMessage, m.RunID, m.Seq, m.NodeID, unixNano(m.Time), text, key, args, m.Repeat)
+	_, err = s.execTx(ctx, tx, insertMessage, m.RunID, m.Seq, m.NodeID, unixNano(m.Time), text, key, args, m.Repeat)
 	return m, err
 }
 
@@ -61,8 +63,9 @@ func insertLine(ctx context.Context, tx *sql.Tx, m workrun.Message) (workrun.Mes
 const insertChunk = 64
 
 // insertLines inserts a batch of lines, reading each run's highest seq
-// once and inserting up to insertChunk rows per statement.
-func insertLines(ctx context.Context, tx *sql.Tx, lines []workrun.Message) error {
+// once and inserting up to insertChunk rows per statement; each line's Seq
+// is set in lines.
+func (s *Store) insertLines(ctx context.Context, tx *sql.Tx, lines []workrun.Message) error {
 	next := map[string]int64{}
 	var full *sql.Stmt // the statement for a whole chunk, prepared once
 	defer func() {
@@ -75,22 +78,30 @@ func insertLines(ctx context.Context, tx *sql.Tx, lines []workrun.Message) error
 		chunk := lines[:min(len(lines), insertChunk)]
 		lines = lines[len(chunk):]
 		args = args[:0]
-		for _, m := range chunk {
+		for i := range chunk {
+			m := &chunk[i]
 			seq, ok := next[m.RunID]
 			if !ok {
 				var max sql.NullInt64
-				if err := tx.QueryRowContext(ctx, `SELECT MAX(seq) FROM messages WHERE run_id=?`, m.RunID).Scan(&max); err != nil {
+				if err := s.queryRowTx(ctx, tx, maxSeqSQL, m.RunID).Scan(&max); err != nil {
 					return err
 				}
 				seq = max.Int64
 			}
 			seq++
 			next[m.RunID] = seq
-			text, key, jargs, err := lineColumns(m)
+			m.Seq = seq
+			text, key, jargs, err := lineColumns(*m)
 			if err != nil {
 				return err
 			}
 			args = append(args, m.RunID, seq, m.NodeID, unixNano(m.Time), text, key, jargs, m.Repeat)
+		}
+		if len(chunk) == 1 {
+			if _, err := s.execTx(ctx, tx, insertMessage, args...); err != nil {
+				return err
+			}
+			continue
 		}
 		if len(chunk) < insertChunk {
 			if _, err := tx.ExecContext(ctx, insertRows(len(chunk)), args...); err != nil {

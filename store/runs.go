@@ -57,10 +57,13 @@ func (s *Store) UpdateRun(ctx context.Context, r workrun.Run) error {
 	if err != nil {
 		return fmt.Errorf("update run %s: %w", r.ID, err)
 	}
-	res, err := s.exec(ctx, `UPDATE runs SET status=?, interruption=?, reason=?,
-		failed_node=?, state=?, ended_at=?, owner=? WHERE id=?`,
-		string(r.Status), string(r.Interruption), r.Reason, r.FailedNode, state,
-		unixNano(r.EndedAt), s.owner.id, r.ID)
+	var res sql.Result
+	err = s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var err error
+		res, err = s.execTx(ctx, tx, updateRunSQL, string(r.Status), string(r.Interruption), r.Reason, r.FailedNode, state,
+			unixNano(r.EndedAt), s.owner.id, r.ID)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("update run %s: %w", r.ID, err)
 	}
@@ -70,14 +73,26 @@ func (s *Store) UpdateRun(ctx context.Context, r workrun.Run) error {
 	return nil
 }
 
+const updateRunSQL = `UPDATE runs SET status=?, interruption=?, reason=?,
+		failed_node=?, state=?, ended_at=?, owner=? WHERE id=?`
+
 // GetRun returns one run or workrun.ErrNotFound.
 func (s *Store) GetRun(ctx context.Context, id string) (workrun.Run, error) {
-	r, err := scanRun(s.r.QueryRowContext(ctx, `SELECT `+runCols+` FROM runs WHERE id=?`, id))
+	var owner string
+	r, err := scanRun(prefixScanner{s.r.QueryRowContext(ctx, `SELECT owner, `+runCols+` FROM runs WHERE id=?`, id), &owner})
 	if errors.Is(err, sql.ErrNoRows) {
 		return workrun.Run{}, fmt.Errorf("get run %s: %w", id, workrun.ErrNotFound)
 	}
 	if err != nil {
 		return workrun.Run{}, fmt.Errorf("get run %s: %w", id, err)
+	}
+	if owner == s.owner.id && unsavedStatus(r.Status) {
+		// A status this store kept is in its own lock file, whose
+		// statuses it holds in memory: no need to read the lock files.
+		if k, ok := s.owner.keptFor(r.ID); ok {
+			return k.report(r), nil
+		}
+		return r, nil
 	}
 	return s.withKept([]workrun.Run{r})[0], nil
 }
@@ -232,7 +247,9 @@ func (s *Store) SaveNodeRun(ctx context.Context, n workrun.NodeRun) error {
 	if err != nil {
 		return err
 	}
-	if _, err = s.exec(ctx, saveNodeRunSQL, args...); err != nil {
+	if err = s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		return s.upsertNodeRows(ctx, tx, [][]any{args})
+	}); err != nil {
 		return fmt.Errorf("save node run %s/%s: %w", n.RunID, n.NodeID, err)
 	}
 	return nil
@@ -253,23 +270,11 @@ func (s *Store) SaveNodeRuns(ctx context.Context, ns []workrun.NodeRun) error {
 		}
 		all[i] = args
 	}
+	// Multi-row statements: inside the group-commit savepoint every
+	// statement opens and truncates a statement journal, so one statement
+	// per record would cost a journal round per record.
 	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		// Multi-row statements: inside the group-commit savepoint every
-		// statement opens and truncates a statement journal, so one
-		// statement per record would cost a journal round per record.
-		for len(all) > 0 {
-			n := min(len(all), nodeRunsPerStatement)
-			q := saveNodeRunSQL + strings.Repeat(",(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", n-1)
-			args := make([]any, 0, n*len(all[0]))
-			for _, a := range all[:n] {
-				args = append(args, a...)
-			}
-			if _, err := tx.ExecContext(ctx, q, args...); err != nil {
-				return err
-			}
-			all = all[n:]
-		}
-		return nil
+		return s.upsertNodeRows(ctx, tx, all)
 	})
 	if err != nil {
 		return fmt.Errorf("save %d node runs: %w", len(ns), err)
@@ -282,10 +287,6 @@ func (s *Store) SaveNodeRuns(ctx context.Context, ns []workrun.NodeRun) error {
 const nodeRunsPerStatement = 200
 
 var _ workrun.NodeRunBatchSaver = (*Store)(nil)
-
-const saveNodeRunSQL = `INSERT OR REPLACE INTO node_runs (run_id, node_id, type,
-	status, inputs, outputs, error, started_at, ended_at, branch,
-	attempt, last_error, deadline_at, pinned_from, question) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
 
 func nodeRunArgs(n workrun.NodeRun) ([]any, error) {
 	in, err := marshalValues(n.Inputs)

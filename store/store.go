@@ -36,9 +36,16 @@ type Store struct {
 	commitMu sync.Mutex
 	qMu      sync.Mutex
 	queue    []writeReq        // writes waiting for a commit
-	pending  []workrun.Message // batched progress lines
-	timer    *time.Timer       // commits pending within progressDelay
-	flushErr error             // failed progress batch, reported by Flush
+	pending  []workrun.Message // batched progress lines and queued durable lines
+	// pendingDone holds, for each line of pending queued by QueueMessage,
+	// what to call once it is committed (nil for a progress line).
+	pendingDone []*lineWait
+	// nodeQ holds the node records queued by QueueNodeRun, in order;
+	// nodeLast indexes each record's latest entry, for coalescing.
+	nodeQ    []queuedNode
+	nodeLast map[nodeKey]int
+	timer    *time.Timer // commits pending within progressDelay
+	flushErr error       // failed progress batch, reported by Flush
 	closed   bool
 	// lastPending indexes each node's latest line in pending, for
 	// coalescing; pendingBytes is about what pending holds; flushNow says
@@ -48,6 +55,11 @@ type Store struct {
 	flushNow     bool
 
 	commits atomic.Int64 // write transactions begun, for tests and benchmarks
+	queued  int64        // order of what QueueNodeRun and QueueMessage queued (under qMu)
+
+	// stmts caches the writer connection's prepared statements (under
+	// commitMu: only the committing goroutine runs statements).
+	stmts map[string]*sql.Stmt
 
 	owner    *ownerLock // held while open; see owner.go
 	locksDir string
@@ -103,6 +115,10 @@ func Open(ctx context.Context, dataDir string) (*Store, error) {
 		s.w.Close()
 		return nil, err
 	}
+	if err := s.prepare(ctx); err != nil {
+		s.w.Close()
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
 	s.r, err = sql.Open("sqlite", fileURI(path)+"?"+pragmas+"&_pragma=query_only(1)")
 	if err != nil {
 		s.w.Close()
@@ -151,6 +167,13 @@ func (s *Store) Close() error {
 	s.closed = true // no new lines from here on
 	s.qMu.Unlock()
 	ferr := s.Flush(context.Background())
+	s.giveUpQueued(fmt.Errorf("close store: %w", ErrClosed))
+	s.commitMu.Lock()
+	for _, st := range s.stmts {
+		st.Close()
+	}
+	s.stmts = nil
+	s.commitMu.Unlock()
 	rerr := s.r.Close()
 	werr := s.w.Close()
 	oerr := s.owner.release()

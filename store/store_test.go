@@ -577,7 +577,7 @@ func TestGroupCommit_BadWriteFailsOnlyItsCaller(t *testing.T) {
 			if _, err := tx.ExecContext(ctx, `UPDATE runs SET reason=reason||? WHERE id='r1'`, "["+run+"]"); err != nil {
 				return err
 			}
-			m, err := insertLine(ctx, tx, workrun.Message{RunID: run, NodeID: "a", Time: t0, Text: run})
+			m, err := s.insertLine(ctx, tx, workrun.Message{RunID: run, NodeID: "a", Time: t0, Text: run})
 			seqs[i] = m.Seq
 			return err
 		}})
@@ -616,7 +616,7 @@ func TestGroupCommit_LostTransactionFailsWholeBatch(t *testing.T) {
 	}
 	line := func(text string) func(context.Context, *sql.Tx) error {
 		return func(ctx context.Context, tx *sql.Tx) error {
-			_, err := insertLine(ctx, tx, workrun.Message{RunID: "r1", NodeID: "a", Text: text})
+			_, err := s.insertLine(ctx, tx, workrun.Message{RunID: "r1", NodeID: "a", Text: text})
 			return err
 		}
 	}

@@ -158,6 +158,18 @@ func (s *Store) allKept() map[string]keptRun {
 	return out
 }
 
+// keptFor is the status this store kept for run, if any.
+func (l *ownerLock) keptFor(run string) (keptRun, bool) {
+	l.kept.mu.Lock()
+	defer l.kept.mu.Unlock()
+	for _, k := range l.kept.runs {
+		if k.Run == run {
+			return k, true
+		}
+	}
+	return keptRun{}, false
+}
+
 // report turns a kept status into how the run is reported.
 func (k keptRun) report(r workrun.Run) workrun.Run {
 	r.Status, r.Reason, r.FailedNode, r.EndedAt = k.Status, k.Reason, k.FailedNode, k.EndedAt

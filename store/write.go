@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"workrun/workrun"
@@ -64,15 +65,18 @@ func (s *Store) exec(ctx context.Context, query string, args ...any) (sql.Result
 	return res, err
 }
 
-// commitLocked commits everything queued, batched progress lines first, in
-// one transaction. Callers hold commitMu.
+// commitLocked commits everything queued in one transaction: batched
+// progress lines with the lines QueueMessage queued, in their order; the
+// node records QueueNodeRun queued; then the writes that wait for their
+// commit. Callers hold commitMu.
 func (s *Store) commitLocked(ctx context.Context) {
 	// The batch belongs to every waiter, not only to this caller.
 	ctx = context.WithoutCancel(ctx)
 	s.qMu.Lock()
-	progress, reqs := s.pending, s.queue
-	s.pending, s.queue = nil, nil
+	lines, lineDone, nodes, reqs := s.pending, s.pendingDone, s.nodeQ, s.queue
+	s.pending, s.pendingDone, s.nodeQ, s.queue = nil, nil, nil, nil
 	clear(s.lastPending)
+	clear(s.nodeLast)
 	s.pendingBytes = 0
 	if s.timer != nil {
 		s.timer.Stop()
@@ -80,27 +84,39 @@ func (s *Store) commitLocked(ctx context.Context) {
 	}
 	s.flushNow = false
 	s.qMu.Unlock()
-	if len(progress) == 0 && len(reqs) == 0 {
+	if len(lines) == 0 && len(nodes) == 0 && len(reqs) == 0 {
 		return
 	}
 	s.commits.Add(1)
 	errs := make([]error, len(reqs))
-	progressErr := s.commitBatch(ctx, progress, reqs, errs)
+	progressErr, queuedErr := s.commitBatch(ctx, lines, lineDone, nodes, reqs, errs)
 	if progressErr != nil {
 		s.qMu.Lock()
-		s.flushErr = errors.Join(s.flushErr, fmt.Errorf("commit %d progress lines: %w", len(progress), progressErr))
+		s.flushErr = errors.Join(s.flushErr, fmt.Errorf("commit %d progress lines: %w", len(lines), progressErr))
 		s.qMu.Unlock()
 	}
+	if queuedErr != nil {
+		s.requeue(lines, lineDone, nodes, queuedErr)
+	} else {
+		queuedCommitted(lines, lineDone, nodes)
+	}
+	// What was queued is told before any write of the batch returns: a
+	// caller that waited for its write finds every earlier queued record
+	// committed and told.
 	for i, r := range reqs {
 		r.res <- errs[i]
 	}
 }
 
-// commitBatch runs the progress lines and each request in its own
-// savepoint of one transaction and commits it. errs receives each request's
-// result; the progress lines' result is returned.
-func (s *Store) commitBatch(ctx context.Context, progress []workrun.Message, reqs []writeReq, errs []error) error {
-	var progressErr error
+// commitBatch runs, in one transaction, the lines (progress and queued),
+// the queued node records and each request in its own savepoint, and
+// commits it. errs receives each request's result. progressErr is the
+// lines' failure when they were all progress lines; queuedErr is set when
+// the batch did not commit what was queued (every request then fails too:
+// a write that waits never commits without the queued writes before it).
+func (s *Store) commitBatch(ctx context.Context, lines []workrun.Message, lineDone []*lineWait, nodes []queuedNode,
+	reqs []writeReq, errs []error) (progressErr, queuedErr error) {
+	queuedLines := slices.ContainsFunc(lineDone, func(w *lineWait) bool { return w != nil })
 	// failAll gives err to every write that has no error of its own.
 	failAll := func(err error) {
 		for i := range errs {
@@ -108,36 +124,164 @@ func (s *Store) commitBatch(ctx context.Context, progress []workrun.Message, req
 				errs[i] = err
 			}
 		}
-		if len(progress) > 0 && progressErr == nil {
+		if len(lines) > 0 && progressErr == nil && !queuedLines {
 			progressErr = err
+		}
+		if (queuedLines || len(nodes) > 0) && queuedErr == nil {
+			queuedErr = err
 		}
 	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		failAll(err)
-		return progressErr
+		return progressErr, queuedErr
 	}
 	defer tx.Rollback()
-	if len(progress) > 0 {
-		progressErr = savepoint(ctx, tx, func(ctx context.Context, tx *sql.Tx) error {
-			return insertLines(ctx, tx, progress)
-		})
+	if len(lines) == 0 && len(nodes) == 0 && len(reqs) == 1 {
+		// One write alone needs no savepoint: its failure is the batch's.
+		if errs[0] = reqs[0].fn(ctx, tx); errs[0] != nil {
+			return nil, nil
+		}
+		if err := tx.Commit(); err != nil {
+			errs[0] = err
+		}
+		return nil, nil
 	}
-	if errors.Is(progressErr, errTxLost) {
-		failAll(progressErr)
-		return progressErr
+	if len(lines) > 0 {
+		err := savepoint(ctx, tx, func(ctx context.Context, tx *sql.Tx) error {
+			return s.insertLines(ctx, tx, lines)
+		})
+		switch {
+		case err != nil && queuedLines:
+			failAll(err)
+			return progressErr, queuedErr
+		case errors.Is(err, errTxLost):
+			failAll(err)
+			return progressErr, queuedErr
+		case err != nil:
+			progressErr = err
+		}
+	}
+	if len(nodes) > 0 {
+		if err := savepoint(ctx, tx, func(ctx context.Context, tx *sql.Tx) error {
+			return s.upsertQueued(ctx, tx, nodes)
+		}); err != nil {
+			failAll(err)
+			return progressErr, queuedErr
+		}
 	}
 	for i, r := range reqs {
 		errs[i] = savepoint(ctx, tx, r.fn)
 		if errors.Is(errs[i], errTxLost) {
 			failAll(errs[i])
-			return progressErr
+			return progressErr, queuedErr
 		}
 	}
 	if err := tx.Commit(); err != nil {
 		failAll(err)
 	}
-	return progressErr
+	return progressErr, queuedErr
+}
+
+// maxQueuedTries is how many commits a queued record or line takes part
+// in before it is given up: a write that fails for itself must not fail
+// every later commit.
+const maxQueuedTries = 3
+
+// queuedCommitted tells every queued line and node record of a committed
+// batch, in the order they were queued.
+func queuedCommitted(lines []workrun.Message, lineDone []*lineWait, nodes []queuedNode) {
+	i, j := 0, 0
+	for {
+		for i < len(lineDone) && lineDone[i] == nil {
+			i++
+		}
+		switch {
+		case i < len(lineDone) && (j == len(nodes) || lineDone[i].ord < nodes[j].ord):
+			lineDone[i].done(lines[i], nil)
+			i++
+		case j < len(nodes):
+			nodes[j].done(nil)
+			j++
+		default:
+			return
+		}
+	}
+}
+
+// requeue puts the queued lines and node records of a batch that did not
+// commit back at the head of the queue, in their order, so that the next
+// commit carries them; its progress lines are dropped (Flush reports
+// them). A record or line that took part in maxQueuedTries failed commits
+// is given up: its done gets the error.
+func (s *Store) requeue(lines []workrun.Message, lineDone []*lineWait, nodes []queuedNode, cause error) {
+	var keptLines []workrun.Message
+	var keptDone []*lineWait
+	var gaveUp []func()
+	for i, w := range lineDone {
+		if w == nil {
+			continue
+		}
+		if w.tries++; w.tries >= maxQueuedTries {
+			m := lines[i]
+			gaveUp = append(gaveUp, func() { w.done(m, cause) })
+			continue
+		}
+		m := lines[i]
+		m.Seq = 0
+		keptLines = append(keptLines, m)
+		keptDone = append(keptDone, w)
+	}
+	var keptNodes []queuedNode
+	for _, n := range nodes {
+		if n.tries++; n.tries >= maxQueuedTries {
+			gaveUp = append(gaveUp, func() { n.done(cause) })
+			continue
+		}
+		keptNodes = append(keptNodes, n)
+	}
+	s.qMu.Lock()
+	s.pending = append(keptLines, s.pending...)
+	s.pendingDone = append(keptDone, s.pendingDone...)
+	clear(s.lastPending)
+	s.pendingBytes = 0
+	for _, m := range s.pending {
+		s.pendingBytes += lineBytes(m)
+	}
+	s.nodeQ = append(keptNodes, s.nodeQ...)
+	if s.nodeLast == nil {
+		s.nodeLast = map[nodeKey]int{}
+	}
+	clear(s.nodeLast)
+	for i, n := range s.nodeQ {
+		if !n.superseded {
+			s.nodeLast[n.key] = i
+		}
+	}
+	if (len(s.pending) > 0 || len(s.nodeQ) > 0) && s.timer == nil && !s.closed {
+		s.timer = time.AfterFunc(progressDelay, s.flushTimer)
+	}
+	s.qMu.Unlock()
+	for _, f := range gaveUp {
+		f()
+	}
+}
+
+// giveUpQueued tells everything still queued that it will not be
+// committed (Close after a failed last commit).
+func (s *Store) giveUpQueued(cause error) {
+	s.qMu.Lock()
+	lines, lineDone, nodes := s.pending, s.pendingDone, s.nodeQ
+	s.pending, s.pendingDone, s.nodeQ = nil, nil, nil
+	s.qMu.Unlock()
+	for i, w := range lineDone {
+		if w != nil {
+			w.done(lines[i], cause)
+		}
+	}
+	for _, n := range nodes {
+		n.done(cause)
+	}
 }
 
 // errTxLost marks a batch whose transaction SQLite already rolled back

@@ -50,7 +50,13 @@
 //
 // Every change of a run or node record and every node message is committed
 // through the RunStore before it is published to subscribers (progress lines,
-// which the store may batch, are the one exception). The node records of one
+// which the store may batch, are the one exception). The records and durable
+// lines of pure nodes (PureStep) and the records of skipped nodes are
+// written behind when the store is a WriteBehindStore: queued, committed
+// with — and before — the store's next write that waits (at the latest the
+// running record of a node that is not pure, or the run's end), and
+// published once committed; a queued write the store gives up fails the
+// run, which is then never saved succeeded (docs/engine.md "Write-behind"). The node records of one
 // scheduling round are committed together when the store implements
 // NodeRunBatchSaver. Each subscriber has its own unbounded queue: a slow
 // listener never holds back a run. Node messages are published in commit

@@ -98,6 +98,12 @@ type execution struct {
 	retries []retryStart // owned by the loop: attempts handle asked for
 	done    chan struct{}
 
+	// A record or line written behind (WriteBehindStore) that the store
+	// gave up: the run fails, and never ends succeeded.
+	lostMu  sync.Mutex
+	lostErr error
+	lostCh  chan struct{} // capacity 1: lostErr was set
+
 	hmu       sync.Mutex
 	hooks     []abortHook
 	aborting  bool
@@ -128,6 +134,7 @@ func newExecution(e *Engine, r Run, steps map[string]Step, recs []NodeRun) *exec
 		rerunCh: make(chan rerunReq),
 		dlReqs:  make(chan deadlineReq),
 		done:    make(chan struct{}),
+		lostCh:  make(chan struct{}, 1),
 	}
 	if x.run.State == nil {
 		x.run.State = Values{}
@@ -314,6 +321,9 @@ func (x *execution) loop() {
 		case req := <-x.dlReqs:
 			x.saveDeadline(req)
 			continue
+		case <-x.lostCh:
+			x.beginAbort("", texts.Text(msgSaveFailed, x.lost()), true)
+			continue
 		case <-x.deadline:
 			// Canceled nodes did not return in time; stop waiting for them.
 			x.deadline = nil
@@ -422,8 +432,9 @@ func (x *execution) runNode(rec NodeRun, resumed bool, wait time.Duration) {
 	id := rec.NodeID
 	ctx, cancel := context.WithCancelCause(x.ctx)
 	defer cancel(nil)
+	_, pure := x.steps[id].(PureStep)
 	nc := &nodeContext{x: x, runID: x.run.ID, id: id, inputs: maps.Clone(rec.Inputs), resumed: resumed,
-		attempt: rec.AttemptNo(), cancelNode: cancel}
+		attempt: rec.AttemptNo(), cancelNode: cancel, pure: pure}
 	if !rec.DeadlineAt.IsZero() {
 		nc.armDeadline(rec.DeadlineAt)
 	}
@@ -653,27 +664,85 @@ func (x *execution) checkOutputs(id string, out Values) (Values, error) {
 }
 
 // saveNodes commits node records, then publishes them (docs/product.md W4).
+// The records of pure nodes (PureStep) and of skipped nodes are written
+// behind when the store can (WriteBehindStore): queued, and published once
+// the commit that carries them is done — at the latest, the commit of the
+// next record here that is not written behind (docs/engine.md
+// "Write-behind").
 func (x *execution) saveNodes(batch []NodeRun) error {
 	if len(batch) == 0 {
 		return nil
 	}
 	ctx := context.Background()
-	if b, ok := x.e.runs.(NodeRunBatchSaver); ok && len(batch) > 1 {
-		if err := b.SaveNodeRuns(ctx, batch); err != nil {
+	durable := batch
+	if wb, ok := x.e.runs.(WriteBehindStore); ok {
+		durable = nil
+		for _, n := range batch {
+			if !x.behind(n) {
+				durable = append(durable, n)
+				continue
+			}
+			ev := n
+			ev.Inputs, ev.Outputs = maps.Clone(n.Inputs), maps.Clone(n.Outputs)
+			err := wb.QueueNodeRun(n, func(err error) {
+				if err != nil {
+					x.loseWrite(err)
+					return
+				}
+				x.e.publish(Event{Type: EventNode, RunID: ev.RunID, NodeID: ev.NodeID, Node: &ev})
+			})
+			if err != nil {
+				return err
+			}
+		}
+	}
+	if b, ok := x.e.runs.(NodeRunBatchSaver); ok && len(durable) > 1 {
+		if err := b.SaveNodeRuns(ctx, durable); err != nil {
 			return err
 		}
 	} else {
-		for _, n := range batch {
+		for _, n := range durable {
 			if err := x.e.runs.SaveNodeRun(ctx, n); err != nil {
 				return err
 			}
 		}
 	}
-	for _, n := range batch {
+	for _, n := range durable {
 		n.Inputs, n.Outputs = maps.Clone(n.Inputs), maps.Clone(n.Outputs)
 		x.e.publish(Event{Type: EventNode, RunID: n.RunID, NodeID: n.NodeID, Node: &n})
 	}
 	return nil
+}
+
+// behind reports whether n's record may be written behind: its node is
+// pure, or was skipped (it did nothing).
+func (x *execution) behind(n NodeRun) bool {
+	if n.Status == NodeSkipped {
+		return true
+	}
+	_, pure := x.steps[n.NodeID].(PureStep)
+	return pure
+}
+
+// loseWrite notes a record or line written behind that the store gave
+// up; the loop fails the run.
+func (x *execution) loseWrite(err error) {
+	x.lostMu.Lock()
+	if x.lostErr == nil {
+		x.lostErr = err
+	}
+	x.lostMu.Unlock()
+	select {
+	case x.lostCh <- struct{}{}:
+	default:
+	}
+}
+
+// lost is the first write behind the store gave up, or nil.
+func (x *execution) lost() error {
+	x.lostMu.Lock()
+	defer x.lostMu.Unlock()
+	return x.lostErr
 }
 
 // beginAbort ends scheduling after a failure (fail true) or Stop: the run is
@@ -832,7 +901,7 @@ func (x *execution) finish() {
 		}
 	}
 	x.run.State = maps.Clone(x.run.State)
-	_ = x.e.saveFinal(x.run) // a failure is reported (and kept) there
+	_ = x.e.saveFinalChecked(x.run, x.lost) // a failure is reported (and kept) there
 	x.e.dropAnswers(x.run.ID)
 	x.e.finished(x, parked)
 }
@@ -854,6 +923,7 @@ type nodeContext struct {
 	inputs  Values
 	resumed bool
 	attempt int
+	pure    bool // its lines are written behind (PureStep)
 	// cancelNode ends the node's context (nil for a rearmed node).
 	cancelNode context.CancelCauseFunc
 
@@ -872,7 +942,51 @@ func (c *nodeContext) Attempt() int             { return max(c.attempt, 1) }
 func (c *nodeContext) Artifacts() ArtifactStore { return c.x.e.arts }
 
 func (c *nodeContext) Log(msg Text) {
-	c.x.e.logLine(c.x.e.line(c.runID, c.id, msg))
+	m := c.x.e.line(c.runID, c.id, msg)
+	if c.pure && c.x.queueLine(m) {
+		return
+	}
+	c.x.e.logLine(m)
+}
+
+// queueLine writes a pure node's line behind (WriteBehindStore): it is
+// published, in commit order with every other line, once the commit that
+// carries it is done. It reports false when the store cannot queue it.
+func (x *execution) queueLine(m Message) bool {
+	wb, ok := x.e.runs.(WriteBehindStore)
+	if !ok {
+		return false
+	}
+	e := x.e
+	o := &e.lines
+	// The ticket is taken and the line queued under one lock, so tickets
+	// follow the store's queue order.
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.inflight == nil {
+		o.inflight = map[int64]struct{}{}
+	}
+	t := o.next
+	o.next++
+	o.inflight[t] = struct{}{}
+	err := wb.QueueMessage(m, func(saved Message, err error) {
+		o.mu.Lock()
+		delete(o.inflight, t)
+		if err == nil {
+			o.ready = append(o.ready, readyLine{m: saved, upTo: o.next - 1, done: make(chan struct{})})
+		}
+		e.publishReadyLocked()
+		o.mu.Unlock()
+		if err != nil {
+			e.unsaved(m, err)
+			x.loseWrite(err)
+		}
+	})
+	if err != nil {
+		delete(o.inflight, t)
+		return false
+	}
+	return true
 }
 
 func (c *nodeContext) Progress(msg Text) {

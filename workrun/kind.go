@@ -83,6 +83,21 @@ type EntryStep interface {
 	Entry()
 }
 
+// PureStep is implemented by the steps of kinds whose Run has no effect
+// outside the process — it reads its inputs (and artifacts), computes, logs
+// and returns — so that running it again after a crash is harmless and
+// gives the same result: start, set, condition, join, output. Their node
+// records and lines are written behind (WriteBehindStore): they do not
+// wait for their own commit, and are committed with the run's next write
+// that must be durable — at the latest before a node that is not pure
+// starts and before the run's end is saved (docs/engine.md
+// "Write-behind"). A kind that calls out, starts a process, writes files
+// or waits for a person must not implement it.
+type PureStep interface {
+	Step
+	Pure()
+}
+
 // BranchingStep is implemented by steps that call NodeContext.SetBranch
 // (condition). Branches lists the values an outgoing edge's When may take;
 // validation refuses a When on the edges of any other node.

@@ -63,6 +63,22 @@ type NodeRunBatchSaver interface {
 	SaveNodeRuns(ctx context.Context, ns []NodeRun) error
 }
 
+// WriteBehindStore is implemented by stores that can take a record or a
+// line without waiting for its commit (docs/engine.md "Write-behind"). The
+// engine queues through it the node records and durable lines of pure
+// nodes (PureStep) and of skipped nodes. What is queued is committed in
+// the order queued, in the same transaction as — and before — the store's
+// next write that waits for its commit (any RunStore write, and a node's
+// own records such as a Remote Agent's call record), by Flush or Close,
+// and within about 100 ms otherwise. done is called once it is committed
+// (nil; a line with its Seq) or given up (the error), in the order queued,
+// before the write that carried it returns, on the committing goroutine:
+// it must neither block nor write to the store.
+type WriteBehindStore interface {
+	QueueNodeRun(n NodeRun, done func(error)) error
+	QueueMessage(m Message, done func(Message, error)) error
+}
+
 // OwnedRunStore is implemented by stores that several processes share (the
 // GUI next to `workrun run` on one data directory). The store records which
 // process saved each run last and can tell whether that process still runs.

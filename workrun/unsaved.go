@@ -112,13 +112,27 @@ func (e *Engine) saveRetryFor() time.Duration {
 // pauses, for SaveRetryFor; then it is reported and, with an
 // UnsavedKeeper, kept (and the report form published). It returns an error
 // only when r was neither saved nor kept.
-func (e *Engine) saveFinal(r Run) error {
+func (e *Engine) saveFinal(r Run) error { return e.saveFinalChecked(r, nil) }
+
+// saveFinalChecked is saveFinal for a run whose records were written
+// behind: before each try, lost says whether the store gave one of them up,
+// and such a run is never saved succeeded (it fails: its record is not
+// whole).
+func (e *Engine) saveFinalChecked(r Run, lost func() error) error {
 	ctx := context.Background()
-	err := e.runs.UpdateRun(ctx, r)
+	update := func() error {
+		if lost != nil && r.Status == RunSucceeded {
+			if err := lost(); err != nil {
+				r.Status, r.Reason = RunFailed, texts.Text(msgSaveFailed, err)
+			}
+		}
+		return e.runs.UpdateRun(ctx, r)
+	}
+	err := update()
 	end := time.Now().Add(e.saveRetryFor())
 	for wait := 50 * time.Millisecond; err != nil && time.Now().Add(wait).Before(end); wait *= 2 {
 		time.Sleep(wait)
-		err = e.runs.UpdateRun(ctx, r)
+		err = update()
 	}
 	if err == nil {
 		e.publishRun(r)

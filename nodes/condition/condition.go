@@ -135,3 +135,7 @@ func opName(op string) string {
 	}
 	return op
 }
+
+// Pure implements workrun.PureStep: the node has no effect outside the
+// process, so its record and lines are written behind (docs/engine.md).
+func (*step) Pure() {}

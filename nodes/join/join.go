@@ -57,3 +57,7 @@ func (s step) NeedsAllInputs() bool { return s.all }
 func (step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
 	return nil, nil
 }
+
+// Pure implements workrun.PureStep: the node has no effect outside the
+// process, so its record and lines are written behind (docs/engine.md).
+func (step) Pure() {}

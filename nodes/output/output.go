@@ -129,3 +129,7 @@ func refHead(ctx context.Context, arts workrun.ArtifactStore, r workrun.ValueRef
 	}
 	return string(b), nil
 }
+
+// Pure implements workrun.PureStep: the node has no effect outside the
+// process, so its record and lines are written behind (docs/engine.md).
+func (step) Pure() {}

@@ -114,3 +114,7 @@ func (s *step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values,
 	nc.Log(texts.Msg(msgSet, workrun.JoinList(set)))
 	return out, nil
 }
+
+// Pure implements workrun.PureStep: the node has no effect outside the
+// process, so its record and lines are written behind (docs/engine.md).
+func (*step) Pure() {}

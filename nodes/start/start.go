@@ -41,3 +41,7 @@ func (step) Run(ctx context.Context, nc workrun.NodeContext) (workrun.Values, er
 	}
 	return in, nil
 }
+
+// Pure implements workrun.PureStep: the node has no effect outside the
+// process, so its record and lines are written behind (docs/engine.md).
+func (step) Pure() {}
