@@ -195,8 +195,9 @@ func (s *Server) settle(w http.ResponseWriter, r *http.Request, msg *message, se
 		writeJSON(w, http.StatusOK, ans)
 	}
 	onMsg := progressSender(out, progress, nextID)
+	var sent int64
 	for {
-		cur, _, err := s.wait(ctx, sess.caller, t.ID, 0, onMsg)
+		cur, _, err := s.wait(ctx, sess.caller, t.ID, 0, onMsg, &sent)
 		if err != nil {
 			replyErr(s.wireErr(err))
 			return
