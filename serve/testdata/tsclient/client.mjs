@@ -13,7 +13,7 @@
 //   review TOOL JSON     as complete, answering the question {approved: true}: + asked
 //   cancel TOOL JSON     call as a task, print {taskId}, wait for a line on stdin,
 //                        cancel, settle: {status}
-//   start TOOL JSON      call as a task, print {taskId}, leave it running
+//   start TOOL JSON      call as a task, print {taskId}, exit without closing (the task runs on)
 //   get TASKID           tasks/get, then wait for its outcome: {status, text}
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createTaskSessionFromClient } from '@modelcontextprotocol/ext-tasks/client';
@@ -107,8 +107,9 @@ try {
       const [tool, args] = rest;
       const execution = await session.callTool(tool, JSON.parse(args), { task: { preference: 'require' } });
       out({ kind: execution.kind, taskId: execution.handle?.taskId });
-      await execution.detach();
-      break;
+      // Leave without closing: ext-tasks' session.close() cancels the
+      // tasks it still holds on 2026-07-28, even a detached one.
+      process.exit(0);
     }
     case 'get': {
       const [taskId] = rest;
