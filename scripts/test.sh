@@ -24,6 +24,7 @@ mcp_server_conformance_test=TestConformanceServer
 keyring_test=TestKeyringRoundTrip_RealSecretService
 serve_test=TestServeA2A
 serve_mcp_test=TestServeMCPConformance
+serve_mcp_clients_test=TestServeMCPClients
 triggers_test=TestServeTriggers
 push_test=TestServePush
 gotest_flags=(-race -timeout 30m -p 2)
@@ -70,7 +71,7 @@ session() {
 	# Everything else, quietly; then the acceptance tests verbosely so the
 	# log shows that they ran.
 	echo "== go test ${gotest_flags[*]} ${test_pkgs[*]}"
-	go test "${gotest_flags[@]}" -skip "^(${smoke_test}|${run_test}|${failure_gui_test}|${history_gui_test}|${layout_gui_test}|${items_gui_test}|${triggers_gui_test}|${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${oauth_conformance_test}|${toolapp_interop_test}|${mcp_server_conformance_test}|${serve_test}|${serve_mcp_test}|${triggers_test}|${push_test})\$" "${test_pkgs[@]}" || status=1
+	go test "${gotest_flags[@]}" -skip "^(${smoke_test}|${run_test}|${failure_gui_test}|${history_gui_test}|${layout_gui_test}|${items_gui_test}|${triggers_gui_test}|${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${oauth_conformance_test}|${toolapp_interop_test}|${mcp_server_conformance_test}|${serve_test}|${serve_mcp_test}|${serve_mcp_clients_test}|${triggers_test}|${push_test})\$" "${test_pkgs[@]}" || status=1
 
 	# The acceptance tests in two go test processes side by side: the
 	# real-window tests (one X display, so one after another) and all the
@@ -78,7 +79,7 @@ session() {
 	# itself; together they keep make test under 30 minutes on 2 cores, and
 	# every test must pass with the other set's load beside it.
 	local gui_tests="${smoke_test}|${run_test}|${failure_gui_test}|${history_gui_test}|${layout_gui_test}|${items_gui_test}|${triggers_gui_test}"
-	local other_tests="${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${oauth_conformance_test}|${toolapp_interop_test}|${mcp_server_conformance_test}|${serve_test}|${serve_mcp_test}|${triggers_test}|${push_test}"
+	local other_tests="${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${oauth_conformance_test}|${toolapp_interop_test}|${mcp_server_conformance_test}|${serve_test}|${serve_mcp_test}|${serve_mcp_clients_test}|${triggers_test}|${push_test}"
 	local pkgs=(.)
 	[ -d credentials ] && pkgs+=(./credentials)
 	pkgs+=(./a2a ./nodes/remotemcp ./nodes/toolapp ./mcp/demoserver)
@@ -109,6 +110,7 @@ session() {
 	report "$work/acceptance.log" "$push_test" "Remote Agent waits by push under workrun serve: 0 connections while it waits, the push settles it with one GetTask, a push missed while serve was down is caught by one GetTask at restart (real serve, @a2a-js/sdk 1.3.0 with push)" || status=1
 	report "$work/acceptance.log" "$serve_test" "workrun serve as an A2A agent: a2a-go a2aclient, one run per messageId across two processes, SIGKILL and restart, Remote Agent node, non-loopback refusal, 401 (real binary, real keyring)" || status=1
 	report "$work/acceptance.log" "$serve_mcp_test" "workrun serve as MCP tools: the conformance suite's server scenarios, both revisions (real binary)" || status=1
+	report "$work/acceptance.log" "$serve_mcp_clients_test" "workrun serve as MCP tools: the TypeScript SDK v2 client and the Remote MCP Tool node, both revisions: a task to completion, tasks/cancel with one inner cancel, a Human Review answered, SIGKILL and restart (real binary)" || status=1
 	report "$work/acceptance.log" "$keyring_test" "keyring round trip (real Secret Service)" || status=1
 	report "$work/acceptance.log" "$oauth_conformance_test" "MCP conformance suite, client-credentials extension scenarios (workrun credential login, real keyring)" || status=1
 	report "$work/acceptance.log" "$mcp_conformance_test" "MCP conformance suite, every client scenario 2025-11-25 and 2026-07-28 list, scored and unscored (workrun run, check-mcp, credential login; no revision given)" || status=1
@@ -161,6 +163,7 @@ npm_ci mcp/testdata/everything # the MCP reference server of the MCP interop tes
 npm_ci mcp/testdata/conformance # the official MCP conformance suite and its Node 22
 npm_ci mcp/testdata/filesystem # the MCP server the Tool App tests start over stdio
 npm_ci mcp/testdata/tsserver   # the TypeScript SDK v2 interop peer (mcp/mcptest)
+npm_ci serve/testdata/tsclient # the TypeScript SDK v2 client against workrun serve (TestServeMCPClients)
 
 echo "== gofmt"
 mapfile -t gofiles < <(find . \( -name .git -o -name node_modules \) -prune -o -name '*.go' -type f -print)

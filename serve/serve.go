@@ -35,6 +35,7 @@ type Store interface {
 	NodeRuns(ctx context.Context, runID string) ([]workrun.NodeRun, error)
 	RunsWithStatus(ctx context.Context, s workrun.RunStatus) ([]workrun.Run, error)
 	GetDecision(ctx context.Context, runID, nodeID string) (workrun.Decision, error)
+	Messages(ctx context.Context, runID string) ([]workrun.Message, error)
 }
 
 // State is a task's state as a caller sees it.
@@ -488,8 +489,26 @@ type Event struct {
 const pollEvery = 500 * time.Millisecond
 
 // Events yields the task as it is, then its node messages and status
-// changes until it is final or needs input (S5). Break to stop.
+// changes until it is final or needs input (S5). Break to stop. Messages
+// published before it subscribed are not yielded (EventsSince yields them).
 func (s *Service) Events(ctx context.Context, caller, id string) iter.Seq2[Event, error] {
+	return s.events(ctx, caller, id, -1)
+}
+
+// EventsSince is Events that misses no message after seq after (0: every
+// message of the run): the saved messages the run logged before the
+// subscription are yielded after the task, and before each status change
+// the saved ones the live stream had not delivered yet — a message is
+// saved before the run's next status, so none is lost between a run that
+// ends and a status read from the store (docs/serve.md M5). Each message
+// is yielded once: a saved one by its Seq, a batched progress line (shown
+// live before its commit, Seq 0) by its node, time and key.
+func (s *Service) EventsSince(ctx context.Context, caller, id string, after int64) iter.Seq2[Event, error] {
+	return s.events(ctx, caller, id, max(after, 0))
+}
+
+// events is Events (after < 0) or EventsSince.
+func (s *Service) events(ctx context.Context, caller, id string, after int64) iter.Seq2[Event, error] {
 	return func(yield func(Event, error) bool) {
 		events, cancel := s.engine.Subscribe()
 		defer cancel()
@@ -498,7 +517,37 @@ func (s *Service) Events(ctx context.Context, caller, id string) iter.Seq2[Event
 			yield(Event{}, err)
 			return
 		}
-		if !yield(Event{Task: &t}, nil) || settledForCaller(t) {
+		if !yield(Event{Task: &t}, nil) {
+			return
+		}
+		seen := after
+		live := map[liveKey]struct{}{} // progress lines yielded before their commit
+		// saved yields the saved messages after seen (when asked to).
+		saved := func() bool {
+			if seen < 0 {
+				return true
+			}
+			msgs, err := s.store.Messages(ctx, t.RunID)
+			if err != nil {
+				yield(Event{}, fmt.Errorf("serve: messages of task %s: %w", id, err))
+				return false
+			}
+			for _, m := range msgs {
+				if m.Seq <= seen {
+					continue
+				}
+				seen = m.Seq
+				if _, ok := live[keyOf(m)]; ok {
+					delete(live, keyOf(m))
+					continue
+				}
+				if !yield(Event{Message: &m}, nil) {
+					return false
+				}
+			}
+			return true
+		}
+		if !saved() || settledForCaller(t) {
 			return
 		}
 		last := t.Run.Status
@@ -521,6 +570,15 @@ func (s *Service) Events(ctx context.Context, caller, id string) iter.Seq2[Event
 				}
 				if ev.Type == workrun.EventMessage && ev.Message != nil {
 					m := *ev.Message
+					switch {
+					case seen < 0:
+					case m.Seq == 0:
+						live[keyOf(m)] = struct{}{}
+					case m.Seq <= seen:
+						continue // yielded from the store already
+					default:
+						seen = m.Seq
+					}
 					if !yield(Event{Message: &m}, nil) {
 						return
 					}
@@ -553,11 +611,23 @@ func (s *Service) Events(ctx context.Context, caller, id string) iter.Seq2[Event
 				continue
 			}
 			last, lastInterruption = nt.Run.Status, nt.Run.Interruption
-			if !yield(Event{Task: &nt}, nil) || settledForCaller(nt) {
+			// A status read on the tick can overtake messages still on
+			// their way: the store has them.
+			if !saved() || !yield(Event{Task: &nt}, nil) || settledForCaller(nt) {
 				return
 			}
 		}
 	}
+}
+
+// liveKey names a progress line shown before its commit.
+type liveKey struct {
+	node, key string
+	nanos     int64
+}
+
+func keyOf(m workrun.Message) liveKey {
+	return liveKey{node: m.NodeID, key: m.Key + "\x00" + m.Text, nanos: m.Time.UnixNano()}
 }
 
 // settledForCaller: nothing more happens until the caller acts.

@@ -82,8 +82,11 @@ func (s *Server) start(ctx context.Context, caller string, cp callParams, key st
 
 // wait follows the task until it is final or needs input, or bound
 // passes (bound 0: no bound); settled says which. Each node message goes
-// to onMessage.
-func (s *Server) wait(ctx context.Context, caller, id string, bound time.Duration, onMessage func(workrun.Message)) (serve.Task, bool, error) {
+// to onMessage: every message of the run after seq *after, also those
+// logged before this call subscribed (serve.EventsSince: a run logs its
+// first message while the call is still opening its stream); *after
+// moves to the last one sent.
+func (s *Server) wait(ctx context.Context, caller, id string, bound time.Duration, onMessage func(workrun.Message), after *int64) (serve.Task, bool, error) {
 	wctx := ctx
 	if bound > 0 {
 		var cancel context.CancelFunc
@@ -91,7 +94,11 @@ func (s *Server) wait(ctx context.Context, caller, id string, bound time.Duratio
 		defer cancel()
 	}
 	var last serve.Task
-	for ev, err := range s.svc.Events(wctx, caller, id) {
+	events := s.svc.Events(wctx, caller, id)
+	if onMessage != nil {
+		events = s.svc.EventsSince(wctx, caller, id, *after)
+	}
+	for ev, err := range events {
 		if err != nil {
 			if ctx.Err() == nil && wctx.Err() != nil && last.ID != "" {
 				return last, false, nil
@@ -100,6 +107,7 @@ func (s *Server) wait(ctx context.Context, caller, id string, bound time.Duratio
 		}
 		if ev.Message != nil && onMessage != nil {
 			onMessage(*ev.Message)
+			*after = max(*after, ev.Message.Seq)
 		}
 		if ev.Task != nil {
 			last = *ev.Task
@@ -213,7 +221,8 @@ func (s *Server) modernCall(w http.ResponseWriter, r *http.Request, msg *message
 		bound = s.opts.SyncBound
 	}
 	onMsg := progressSender(out, cp.Meta["progressToken"], func() string { return "" })
-	t, settled, err := s.wait(ctx, caller, t.ID, bound, onMsg)
+	var sent int64
+	t, settled, err := s.wait(ctx, caller, t.ID, bound, onMsg, &sent)
 	// Answers sent with the call to a question the run asks only now
 	// (inputResponses given up front) are taken once each.
 	for err == nil && settled && t.State == serve.StateInputRequired && !used[questionKey(*t.Question)] && cp.InputResponses[questionKey(*t.Question)] != nil {
@@ -222,7 +231,7 @@ func (s *Server) modernCall(w http.ResponseWriter, r *http.Request, msg *message
 			replyErr(werr)
 			return
 		}
-		t, settled, err = s.wait(ctx, caller, t.ID, bound, onMsg)
+		t, settled, err = s.wait(ctx, caller, t.ID, bound, onMsg, &sent)
 	}
 	switch {
 	case err != nil:

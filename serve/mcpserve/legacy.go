@@ -153,6 +153,7 @@ func (s *Server) legacyCall(w http.ResponseWriter, r *http.Request, msg *message
 	}
 	if cp.Task != nil {
 		writeResult(w, msg.ID, map[string]any{"task": s.snapshot(t, true)})
+		s.watch(sess, t.ID)
 		return
 	}
 	s.settle(w, r, msg, sess, t, cp.Meta["progressToken"], false)
@@ -195,8 +196,9 @@ func (s *Server) settle(w http.ResponseWriter, r *http.Request, msg *message, se
 		writeJSON(w, http.StatusOK, ans)
 	}
 	onMsg := progressSender(out, progress, nextID)
+	var sent int64
 	for {
-		cur, _, err := s.wait(ctx, sess.caller, t.ID, 0, onMsg)
+		cur, _, err := s.wait(ctx, sess.caller, t.ID, 0, onMsg, &sent)
 		if err != nil {
 			replyErr(s.wireErr(err))
 			return
@@ -206,7 +208,7 @@ func (s *Server) settle(w http.ResponseWriter, r *http.Request, msg *message, se
 			return
 		}
 		q := *cur.Question
-		if out == nil || !sess.elicitation {
+		if out == nil || !sess.elicitation || (taskResult && s.asksOnGet(sess, t.ID)) {
 			if taskResult {
 				if err := waitOther(ctx, s, sess.caller, cur); err != nil {
 					replyErr(s.wireErr(err))
@@ -365,7 +367,124 @@ func (s *Server) serveGet(w http.ResponseWriter, r *http.Request, caller string)
 		}
 		return
 	}
-	<-r.Context().Done() // the server sends nothing unsolicited; the stream stays open
+	// The stream stays open for what the server sends unasked: the status
+	// notifications and questions of the session's tasks (watch).
+	prefix := randomID()[:8]
+	sess.mu.Lock()
+	sess.get, sess.getID, sess.getN = out, prefix, 0
+	sess.mu.Unlock()
+	out.retry(500, prefix+"-0")
+	<-r.Context().Done()
+	sess.mu.Lock()
+	if sess.get == out {
+		sess.get = nil
+	}
+	sess.mu.Unlock()
+	out.close()
+}
+
+// push sends v on the session's open GET stream; false when none is open.
+func (s *Server) push(sess *session, v any) bool {
+	sess.mu.Lock()
+	out := sess.get
+	sess.getN++
+	id := sess.getID + "-" + strconv.Itoa(sess.getN)
+	sess.mu.Unlock()
+	if out == nil {
+		return false
+	}
+	s.remember(sess, out, id, v)
+	return true
+}
+
+// asksOnGet reports whether the session's GET stream carries the task's
+// questions (watch), so tasks/result does not ask them a second time.
+func (s *Server) asksOnGet(sess *session, taskID string) bool {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	return sess.get != nil && sess.watched[taskID]
+}
+
+// watch follows a task the session created (2025-11-25 core Tasks,
+// docs/serve.md M6): each status change goes as notifications/tasks/status
+// on the session's GET stream while one is open, and a question as
+// elicitation/create with the related-task _meta there (the client polls
+// tasks/get and listens on that stream; it calls tasks/result once the
+// task is final). The answer is POSTed back as for a call's stream; an
+// answer from the window, or through tasks/result, is taken as well.
+func (s *Server) watch(sess *session, taskID string) {
+	sess.mu.Lock()
+	if sess.watched == nil {
+		sess.watched = map[string]bool{}
+	}
+	if sess.watched[taskID] {
+		sess.mu.Unlock()
+		return
+	}
+	sess.watched[taskID] = true
+	sess.mu.Unlock()
+	go func() {
+		ctx := context.Background() // the task outlives the request; it ends final
+		related := map[string]any{"io.modelcontextprotocol/related-task": map[string]any{"taskId": taskID}}
+		last := ""
+		for {
+			var cur serve.Task
+			for ev, err := range s.svc.Events(ctx, sess.caller, taskID) {
+				if err != nil {
+					s.opts.Logger.Error("mcp task watch", "task", taskID, "err", err)
+					return
+				}
+				if ev.Task == nil {
+					continue
+				}
+				cur = *ev.Task
+				if st := statusOf(cur, true); st != last {
+					last = st
+					s.push(sess, map[string]any{"jsonrpc": "2.0", "method": "notifications/tasks/status", "params": s.snapshot(cur, true)})
+				}
+			}
+			if cur.State != serve.StateInputRequired || cur.Question == nil {
+				return // final (or gone): nothing more to say
+			}
+			if err := s.askOnGet(ctx, sess, cur, related); err != nil {
+				s.opts.Logger.Error("mcp task watch", "task", taskID, "err", err)
+				return
+			}
+		}
+	}()
+}
+
+// askOnGet asks the task's open question on the session's GET stream and
+// takes the answer; without a stream or elicitation it waits until the
+// question is answered another way.
+func (s *Server) askOnGet(ctx context.Context, sess *session, cur serve.Task, meta map[string]any) error {
+	q := *cur.Question
+	eid := "elicit-" + randomID()
+	e := &elicitation{caller: sess.caller, got: make(chan json.RawMessage, 1)}
+	s.mu.Lock()
+	s.pending[eid] = e
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.pending, eid)
+		s.mu.Unlock()
+	}()
+	params := elicitParams(q)
+	params["_meta"] = meta
+	if !sess.elicitation || !s.push(sess, map[string]any{"jsonrpc": "2.0", "id": eid, "method": "elicitation/create", "params": params}) {
+		return waitOther(ctx, s, sess.caller, cur)
+	}
+	raw, err := s.await(ctx, e, cur)
+	if err != nil || raw == nil {
+		return err // nil, nil: answered elsewhere
+	}
+	if _, werr := s.answer(ctx, sess.caller, cur, map[string]json.RawMessage{questionKey(q): raw}); werr != nil {
+		if werr.Message == "Invalid params: "+texts.In("en", msgNotAnswered, questionText(q)) {
+			return waitOther(ctx, s, sess.caller, cur) // cancelled: the question stays open
+		}
+		return werr
+	}
+	return nil
 }
 
 // serveDelete ends a 2025-11-25 session.

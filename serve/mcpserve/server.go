@@ -98,8 +98,12 @@ type session struct {
 	tasks       bool
 	created     time.Time
 
-	mu     sync.Mutex
-	events []sseEvent // the session's GET stream history, for Last-Event-ID
+	mu      sync.Mutex
+	events  []sseEvent // the session's streams' history, for Last-Event-ID
+	get     *sseWriter // the open GET stream (server-sent messages), or nil
+	getID   string     // its event id prefix
+	getN    int
+	watched map[string]bool // tasks this session created, followed on the GET stream
 }
 
 type sseEvent struct {
@@ -292,9 +296,18 @@ func writeError(w http.ResponseWriter, status int, id json.RawMessage, e *mcp.Wi
 
 // sseWriter writes one SSE response; ids are set on resumable streams.
 type sseWriter struct {
-	mu sync.Mutex
-	w  http.ResponseWriter
-	fl http.Flusher
+	mu     sync.Mutex
+	w      http.ResponseWriter
+	fl     http.Flusher
+	closed bool // the handler returned: nothing may be written now
+}
+
+// close ends the stream for senders on other goroutines; the handler
+// calls it before it returns.
+func (s *sseWriter) close() {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
 }
 
 func newSSE(w http.ResponseWriter, h http.Header) *sseWriter {
@@ -314,6 +327,9 @@ func newSSE(w http.ResponseWriter, h http.Header) *sseWriter {
 func (s *sseWriter) send(id string, v any) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
 	var b strings.Builder
 	if id != "" {
 		b.WriteString("id: " + id + "\n")
