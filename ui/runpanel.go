@@ -957,7 +957,7 @@ func (p *RunPanel) refreshHeader() {
 		if r.Interruption == workrun.InterruptedBySignIn {
 			add(lang.X("run.sign_in", "Sign in…"), p.OnSignIn)
 		}
-		if r.Interruption == workrun.InterruptedByExit || r.Interruption == workrun.InterruptedByUnreachable || r.Interruption == workrun.InterruptedBySignIn {
+		if r.Interruption == workrun.InterruptedByExit || r.Interruption == workrun.InterruptedByUnreachable || r.Interruption == workrun.InterruptedBySignIn || r.Interruption == workrun.InterruptedByPush {
 			add(lang.X("run.resume", "Resume"), p.OnResume)
 		}
 		add(lang.X("run.stop", "Stop"), p.OnStop)
@@ -989,6 +989,8 @@ func interruptionText(r workrun.Run) string {
 		s = lang.X("run.int_unreachable", "Interrupted: a remote server stopped answering about a task it accepted; nothing was cancelled. Resume continues the same task once it is back; Stop ends the run and cancels its remote tasks.")
 	case workrun.InterruptedBySignIn:
 		s = lang.X("run.int_sign_in", "Interrupted: a remote task was accepted, but its credential needs you to sign in again; nothing was cancelled. Sign in (Credentials), then Resume follows the same task.")
+	case workrun.InterruptedByPush:
+		s = lang.X("run.int_push", "Waiting by push: the remote agent will say when its task is done; no connection is held. Resume reads the task once now; Stop ends the run and cancels the task.")
 	case workrun.InterruptedByHuman:
 		s = lang.X("run.int_human", "Waiting for a person: approve, reject or answer below.")
 	default:
