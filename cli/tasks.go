@@ -104,6 +104,8 @@ func openStateText(s workrun.OpenState) string {
 		return "cancel unconfirmed"
 	case workrun.OpenNotEnded:
 		return "not seen to end"
+	case workrun.OpenWaitingPush:
+		return "waiting by push (no connection held)"
 	}
 	return string(s)
 }

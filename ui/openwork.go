@@ -93,6 +93,8 @@ func OpenStateLabel(s workrun.OpenState) string {
 		return lang.X("open.cancel_unconfirmed", "cancel unconfirmed")
 	case workrun.OpenNotEnded:
 		return lang.X("open.not_ended", "not seen to end")
+	case workrun.OpenWaitingPush:
+		return lang.X("open.waiting_push", "waiting by push: no connection is held until the agent reports")
 	}
 	return string(s)
 }

@@ -27,6 +27,7 @@ const (
 	OpenSubmissionUnknown OpenState = "submission_unknown" // sent, but whether the server took it is not known
 	OpenCancelUnconfirmed OpenState = "cancel_unconfirmed" // a cancel was sent; its result is not confirmed
 	OpenNotEnded          OpenState = "not_ended"          // the run ended but the task was never seen to end
+	OpenWaitingPush       OpenState = "waiting_push"       // the run waits, holding no connection, for the agent's push (docs/triggers.md P2)
 )
 
 // The cancel outcomes that leave a task's fate open (remotecall saves
@@ -46,6 +47,8 @@ func OpenStateOf(r Run, c RemoteCall) (OpenState, bool) {
 		return "", false
 	case c.TaskID == "" && r.Status.Terminal():
 		return OpenSubmissionUnknown, true
+	case r.Status == RunInterrupted && r.Interruption == InterruptedByPush:
+		return OpenWaitingPush, true
 	case r.Status == RunInterrupted:
 		return OpenInterrupted, true
 	case !r.Status.Terminal():
@@ -74,6 +77,9 @@ func OpenTasks(ctx context.Context, runs RunStore, calls func(ctx context.Contex
 				return out, fmt.Errorf("open remote tasks of run %s: %w", r.ID, err)
 			}
 			for _, c := range cs {
+				if c.IsSide() {
+					continue // a node kind's bookkeeping beside its call, not a task
+				}
 				if st, open := OpenStateOf(r, c); open {
 					out = append(out, OpenTask{Run: r, Call: c, State: st, Since: c.CreatedAt})
 				}

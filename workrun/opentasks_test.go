@@ -14,6 +14,7 @@ func TestOpenStateOf(t *testing.T) {
 	}{
 		{"working", running, RemoteCall{TaskID: "t"}, OpenWorking, true},
 		{"interrupted", interrupted, RemoteCall{TaskID: "t"}, OpenInterrupted, true},
+		{"waiting by push", Run{Status: RunInterrupted, Interruption: InterruptedByPush}, RemoteCall{TaskID: "t"}, OpenWaitingPush, true},
 		{"cancel unconfirmed", failed, RemoteCall{TaskID: "t", CancelOutcome: "unconfirmed"}, OpenCancelUnconfirmed, true},
 		{"submission unknown", failed, RemoteCall{CancelOutcome: "submission_unknown"}, OpenSubmissionUnknown, true},
 		{"never got a task id", failed, RemoteCall{}, OpenSubmissionUnknown, true},
