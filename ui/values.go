@@ -252,9 +252,13 @@ func (v *ValuesView) fileRow(field, id string) fyne.CanvasObject {
 	if v.OnSaveFile == nil {
 		save.Disable()
 	}
+	// The file's line whole (wrapped, never cut), its buttons on the line
+	// below: beside the buttons, in the half of a 1024 px detail a node's
+	// outputs get, the line was cut to "docs: demo.txt (t…" and the type
+	// and size were lost.
 	l := widget.NewLabel(v.fileLine(field, id))
-	l.Truncation = fyne.TextTruncateEllipsis
-	return container.NewBorder(nil, nil, nil, container.NewHBox(open, save), l)
+	l.Wrapping = fyne.TextWrapWord
+	return container.NewVBox(l, container.NewHBox(open, save))
 }
 
 // colon is the colon after a label in the window's language: Chinese
