@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"mime"
 	"slices"
 	"strings"
 
@@ -240,7 +241,17 @@ func (v *ValuesView) fileLine(field, id string) string {
 	if !ok {
 		return fmt.Sprintf("%s: 📄 %s…", field, shortID(id))
 	}
-	return fmt.Sprintf("%s: 📄 %s (%s, %s)", field, a.Name, a.MediaType, sizeText(a.Size))
+	return fmt.Sprintf("%s: 📄 %s (%s, %s)", field, a.Name, mediaEssence(a.MediaType), sizeText(a.Size))
+}
+
+// mediaEssence is a media type without its parameters ("text/plain" for
+// "text/plain; charset=utf-8"): the parameters tell a person nothing and
+// made the line too long for half a 1024 px detail.
+func mediaEssence(t string) string {
+	if mt, _, err := mime.ParseMediaType(t); err == nil {
+		return mt
+	}
+	return t
 }
 
 func (v *ValuesView) fileRow(field, id string) fyne.CanvasObject {

@@ -3,6 +3,7 @@ package ui
 import (
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -62,7 +63,7 @@ func TestValues_ReadableAndFiles(t *testing.T) {
 		onUI(w, func() { _, _, s = w.panel.detailTexts() })
 		return s
 	}
-	want := "report: 📄 report.txt (" + a.MediaType + ", 1.8 KiB)"
+	want := "report: 📄 report.txt (" + mediaEssence(a.MediaType) + ", 1.8 KiB)"
 	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(shown(), want) {
 		if time.Now().After(deadline) {
@@ -164,7 +165,7 @@ func TestValues_FileLineWholeInHalfADetail(t *testing.T) {
 			v := NewValuesView()
 			v.OnOpenFile, v.OnSaveFile = func(string) {}, func(string) {}
 			id := "0b7e3c5e-8a51-4f0e-9c1d-2f3a4b5c6d7e"
-			v.KnowFiles(map[string]workrun.ArtifactInfo{id: {ID: id, Name: "demo.txt", MediaType: "text/plain", Size: 34}}, nil)
+			v.KnowFiles(map[string]workrun.ArtifactInfo{id: {ID: id, Name: "demo.txt", MediaType: "text/plain; charset=utf-8", Size: 34}}, nil)
 			v.Show(map[string]workrun.FieldType{"docs": workrun.FieldFiles, "answer": workrun.FieldText},
 				ValuesSection{Title: "inputs", Values: workrun.Values{"answer": "file"}},
 				ValuesSection{Title: "outputs", Values: workrun.Values{"docs": []any{id}}})
@@ -185,11 +186,15 @@ func TestValues_FileLineWholeInHalfADetail(t *testing.T) {
 					buttons[x.Text] = x
 				}
 			}
+			// Each on one line (the size not split "34" / "B)").
 			drawn := strings.Join(lines, " ")
 			for _, want := range []string{"demo.txt", "text/plain", "34 B"} {
-				if !strings.Contains(drawn, want) {
-					t.Errorf("%s, column %.0f px: %q is not drawn whole; drawn: %q", lng, width, want, lines)
+				if !slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, want) }) {
+					t.Errorf("%s, column %.0f px: %q is not drawn whole on a line; drawn: %q", lng, width, want, lines)
 				}
+			}
+			if width >= 330 && !slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, "demo.txt (text/plain, 34 B)") }) {
+				t.Errorf("%s, column %.0f px: the file's name, type and size are not on one line; drawn: %q", lng, width, lines)
 			}
 			if strings.Contains(drawn, "…") && !strings.Contains(drawn, lang.X("remote.save", "Save…")) {
 				t.Errorf("%s, column %.0f px: a line is cut: %q", lng, width, lines)
