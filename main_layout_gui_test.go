@@ -295,7 +295,7 @@ func (s *screen) checkFileShown(t *testing.T, detail image.Rectangle, c layoutCa
 	s.run(t, "mousemove", fmt.Sprint(detail.Min.X+250), fmt.Sprint(detail.Min.Y+110))
 	s.run(t, "click", "--repeat", "15", "--delay", "30", "4")
 	settle()
-	var save, open image.Rectangle
+	var save, open, name image.Rectangle
 	found := false
 	for try := 0; try < 24 && !found; try++ {
 		if try > 0 { // the values scroll under the node's title
@@ -312,17 +312,18 @@ func (s *screen) checkFileShown(t *testing.T, detail image.Rectangle, c layoutCa
 		for _, b := range page.findLabel(c.save) {
 			row := image.Rect(detail.Min.X, b.Min.Y-8, b.Min.X, b.Max.Y+8)
 			above := image.Rect(detail.Min.X, b.Min.Y-fileLineAbove, detail.Max.X, b.Min.Y)
-			named := slices.ContainsFunc(page.find(demoagent.DemoFile.Name), func(o image.Rectangle) bool { return o.In(above) })
-			if !named {
+			names := page.find(demoagent.DemoFile.Name)
+			n := slices.IndexFunc(names, func(o image.Rectangle) bool { return o.In(above) })
+			if n < 0 {
 				continue
 			}
 			if !c.openRead {
-				save, found = b, true
+				save, name, found = b, names[n], true
 				break
 			}
 			left := page.findLabel(c.open)
 			if i := slices.IndexFunc(left, func(o image.Rectangle) bool { return o.In(row) }); i >= 0 {
-				save, open, found = b, left[i], true
+				save, open, name, found = b, left[i], names[n], true
 				break
 			}
 		}
@@ -331,7 +332,9 @@ func (s *screen) checkFileShown(t *testing.T, detail image.Rectangle, c layoutCa
 		s.shot(t, "no-save")
 		t.Fatalf("%s: no file row with %q under the file's name (steps in %s)", where, c.save, s.shots)
 	}
-	line := image.Rect(detail.Min.X, save.Min.Y-fileLineAbove, detail.Max.X, save.Min.Y)
+	// From the file's name down to its buttons (the value above it, the
+	// agent's answer "files: 0", is not the file's line).
+	line := image.Rect(detail.Min.X, name.Min.Y-6, detail.Max.X, save.Min.Y)
 	size := fmt.Sprintf("%d B", len(demoagent.DemoFile.Content))
 	for _, want := range []string{demoagent.DemoFile.Name, demoagent.DemoFile.MediaType, size} {
 		if _, ok := s.waitText(t, line, want, 5*time.Second); !ok {
