@@ -6,14 +6,18 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -180,7 +184,7 @@ func startXvfb(t *testing.T, w, h int) *screen {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(xvfb, "-displayfd", "3", "-screen", "0", fmt.Sprintf("%dx%dx24", w, h), "-nolisten", "tcp")
+	cmd := exec.Command(xvfb, ":"+strconv.Itoa(freeDisplay(t)), "-displayfd", "3", "-screen", "0", fmt.Sprintf("%dx%dx24", w, h), "-nolisten", "tcp")
 	cmd.ExtraFiles = []*os.File{wr}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
@@ -207,6 +211,26 @@ func startXvfb(t *testing.T, w, h int) *screen {
 		t.Fatal("Xvfb did not start within 30 s")
 	}
 	return nil
+}
+
+// freeDisplay is a display number no X server uses: neither its socket
+// nor its lock file exists. It is picked at random from a high range, not
+// the lowest free one -displayfd alone takes: on a machine where other GUI
+// runs start servers too, and a lock file can be missing, two servers took
+// the same lowest number and the second unlinked the first's socket (its
+// tests then failed with "Can't open display").
+func freeDisplay(t *testing.T) int {
+	t.Helper()
+	for range 200 {
+		n := 300 + rand.IntN(3000)
+		_, errSock := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n))
+		_, errLock := os.Stat(fmt.Sprintf("/tmp/.X%d-lock", n))
+		if errors.Is(errSock, fs.ErrNotExist) && errors.Is(errLock, fs.ErrNotExist) {
+			return n
+		}
+	}
+	t.Fatal("no free X display number")
+	return 0
 }
 
 // withDisplay returns env with DISPLAY set to display.

@@ -5,6 +5,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"image"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -54,6 +55,9 @@ func TestGUIFailureHandlingRetryAndErrorBranch(t *testing.T) {
 
 	scr := startXvfb(t, 1024, 700)
 	scr.shots = filepath.Join(g.tmp, "steps")
+	if d := os.Getenv("WORKRUN_GUI_STEPS"); d != "" {
+		scr.shots = filepath.Join(d, "failure") // kept after the test
+	}
 	env := append(withDisplay(appEnv(g.home), scr.display), sessionKeyring(t, g.home)...)
 	app := startApp(t, g.bin, []string{"--data-dir", g.dataDir}, env)
 	win := scr.waitWindow(t, app, "^Workrun( |$)")
@@ -71,52 +75,82 @@ func TestGUIFailureHandlingRetryAndErrorBranch(t *testing.T) {
 	scr.openWorkflowList(t, w, "en")
 
 	// File → Import from a typed path…, the path typed into its entry.
+	// The dialog opens over the window's middle, its entry focused; the
+	// path is typed once its title shows, and Enter imports it.
 	scr.menuItem(t, menuFileX, "Import from a typed path…")
-	scr.click(t, 530, 327)
+	if _, ok := scr.waitText(t, image.Rect(w/2-300, 60, w/2+300, h-60), "Import from a typed path", textWait); !ok {
+		scr.shot(t, "no-import-dialog")
+		t.Fatalf("File → Import from a typed path… opened no dialog (steps in %s)", scr.shots)
+	}
 	scr.typeText(t, flow)
-	scr.click(t, 558, 367)
+	scr.key(t, "Return")
 	scr.waitTitle(t, app, win, `^Workrun — Retry and error branch \(imported\)$`)
 	scr.shot(t, "1-imported")
 	// The error branch, made in the window: the edge flaky → handler is
-	// clicked on the canvas (on its line, between the two nodes) and the
-	// inspector's "Leaves from" is set to the error port. Until then the
-	// workflow has a problem (flaky branches on error without an error
-	// edge) and Run is disabled: the step is repeated until the Run button
-	// is no longer drawn as it was on import.
-	disabledRun := scr.regionSum(t, 390, 38, 60, 22)
+	// clicked on the canvas (on its line, between the two nodes), and the
+	// inspector's "Leaves from" is set to the error port, both found by
+	// their text. Until then the workflow has a problem (flaky branches on
+	// error without an error edge) and Run is disabled. Repeated until the
+	// inspector says the edge leaves from the error port: a loaded machine
+	// may miss a click.
+	insp := image.Rect(w-290, 72, w, runPanelDivider(t, g.importTool, scr)-4)
 	deadline := time.Now().Add(2 * time.Minute)
-	for scr.regionSum(t, 390, 38, 60, 22) == disabledRun {
+	for {
 		if time.Now().After(deadline) {
 			scr.shot(t, "timeout")
-			t.Fatalf("Run stayed disabled: the edge never became an error edge (steps in %s)\noutput:\n%s", scr.shots, app.out.String())
+			t.Fatalf("the edge never became an error edge (steps in %s)\noutput:\n%s", scr.shots, app.out.String())
 		}
 		scr.click(t, 615, 148) // the edge's line
-		settle()
-		scr.click(t, 928, 171) // Leaves from
-		settle()
-		scr.click(t, 850, 243) // the error port (taken when the node fails)
-		for end := time.Now().Add(10 * time.Second); time.Now().Before(end) && scr.regionSum(t, 390, 38, 60, 22) == disabledRun; {
-			time.Sleep(300 * time.Millisecond)
+		leaves, ok := scr.waitText(t, insp, "Leaves from", 10*time.Second)
+		if !ok {
+			continue
+		}
+		// Its select is right of the label, on the same row (Delete is
+		// under them).
+		cy := (leaves.Min.Y + leaves.Max.Y) / 2
+		scr.click(t, leaves.Max.X+70, cy)
+		if port, ok := scr.waitText(t, image.Rect(w-420, cy+10, w, h), "the error port", 10*time.Second); ok {
+			scr.click(t, (port.Min.X+port.Max.X)/2, (port.Min.Y+port.Max.Y)/2)
+		}
+		if _, ok := scr.waitText(t, image.Rect(leaves.Max.X, leaves.Min.Y-10, w, leaves.Max.Y+10), "error port", 10*time.Second); ok {
+			break
 		}
 	}
 	scr.shot(t, "1b-error-edge")
 
-	// Select flaky, scroll the inspector to its On failure section (the
-	// wheel over the inspector's scroll bar: to the bottom, then
-	// five steps up) and type 2 attempts.
+	// Select flaky, scroll the inspector with the wheel (over its entries:
+	// it scrolls there too) until its On failure section's "Attempts in
+	// all" shows with the entry under it, and type 2 attempts there.
 	scr.click(t, 560, 122)
-	scr.run(t, "mousemove", "1019", "200")
-	scr.run(t, "click", "--repeat", "40", "--delay", "30", "5") // to the bottom
-	scr.run(t, "click", "--repeat", "5", "--delay", "50", "4")  // up to "Attempts in all"
-	settle()
-	scr.click(t, 870, 93)
+	if _, ok := scr.waitText(t, insp, "Flaky command", textWait); !ok {
+		scr.shot(t, "no-flaky")
+		t.Fatalf("clicking the node Flaky command did not show it in the inspector (steps in %s)", scr.shots)
+	}
+	var attempts image.Rectangle
+	for step := 0; ; step++ {
+		if bs, _ := scr.lookText(t, insp, "Attempts in all"); len(bs) > 0 && bs[0].Max.Y+40 < insp.Max.Y {
+			attempts = bs[0]
+			break
+		}
+		if step == 30 {
+			scr.shot(t, "no-attempts")
+			t.Fatalf("the inspector never showed Attempts in all with its entry (steps in %s)", scr.shots)
+		}
+		scr.run(t, "mousemove", fmt.Sprint(w-150), fmt.Sprint(insp.Max.Y-60))
+		scr.run(t, "click", "5")
+		settle()
+	}
+	scr.click(t, attempts.Min.X+40, attempts.Max.Y+22) // the entry under its caption
 	scr.key(t, "ctrl+a")
 	scr.typeText(t, "2")
 	scr.shot(t, "2-policy")
 
-	// Run; the inputs dialog asks for "why" (nothing typed). Its Run is
-	// pressed until the run ends: a loaded machine may show the dialog late.
+	// Run; the inputs dialog asks for "why" (nothing typed): once its
+	// title shows, Enter runs (its entry has the focus). Until the run
+	// ends Enter is pressed again while the dialog shows: a loaded machine
+	// may show it late.
 	scr.click(t, 415, 49)
+	dialogArea := image.Rect(w/2-330, 60, w/2+330, h/2)
 	var title string
 	deadline = time.Now().Add(4 * time.Minute)
 	for title == "" {
@@ -124,7 +158,10 @@ func TestGUIFailureHandlingRetryAndErrorBranch(t *testing.T) {
 			scr.shot(t, "timeout")
 			t.Fatalf("the run never ended (steps in %s)\noutput:\n%s", scr.shots, app.out.String())
 		}
-		scr.click(t, 556, 521)
+		if _, ok := scr.waitText(t, dialogArea, "Run inputs", 20*time.Second); ok {
+			scr.shot(t, "2b-inputs")
+			scr.key(t, "Return")
+		}
 		for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(300 * time.Millisecond) {
 			if s := strings.TrimSpace(scr.run(t, "getwindowname", win)); strings.HasSuffix(s, "— succeeded") ||
 				strings.HasSuffix(s, "— failed") || strings.HasSuffix(s, "— stopped") || strings.HasSuffix(s, "— interrupted") {
@@ -140,7 +177,7 @@ func TestGUIFailureHandlingRetryAndErrorBranch(t *testing.T) {
 
 	// The run panel: flaky's line picked shows its attempts, in both languages.
 	deadline = time.Now().Add(3 * time.Minute)
-	scr.click(t, 175, 433)
+	scr.clickTextIn(t, image.Rect(0, runPanelDivider(t, g.importTool, scr), 350, h), "Flaky command")
 	shots := map[string]string{}
 	for _, lng := range []string{"en", "zh-Hans"} {
 		if lng == "zh-Hans" {

@@ -286,7 +286,7 @@ func (s *screen) zoomPercent(t *testing.T, toolbar image.Rectangle) int {
 }
 
 // checkFileShown checks that the detail shows the demo agent's file by its
-// name, media type and size with Open and Save… on its line (scrolling the
+// name, media type and size with Open and Save… under it (scrolling the
 // node's values down to it, as a person would), and neither a count of
 // files nor an artifact id; it returns the middle of the Open button.
 func (s *screen) checkFileShown(t *testing.T, detail image.Rectangle, c layoutCase, where string) image.Point {
@@ -295,7 +295,7 @@ func (s *screen) checkFileShown(t *testing.T, detail image.Rectangle, c layoutCa
 	s.run(t, "mousemove", fmt.Sprint(detail.Min.X+250), fmt.Sprint(detail.Min.Y+110))
 	s.run(t, "click", "--repeat", "15", "--delay", "30", "4")
 	settle()
-	var save, open image.Rectangle
+	var save, open, name image.Rectangle
 	found := false
 	for try := 0; try < 24 && !found; try++ {
 		if try > 0 { // the values scroll under the node's title
@@ -306,24 +306,35 @@ func (s *screen) checkFileShown(t *testing.T, detail image.Rectangle, c layoutCa
 		// One quick reading a step (×2 only): most steps do not show it.
 		// The file's row is the one with Save… and, left of it, Open or
 		// the file's name ("保存" alone is also in "已保存文件").
+		// The buttons are on their own line under the file's line (which
+		// wraps rather than being cut beside them).
 		page := s.readText(t, detail, c.lang == "zh")
 		for _, b := range page.findLabel(c.save) {
 			row := image.Rect(detail.Min.X, b.Min.Y-8, b.Min.X, b.Max.Y+8)
-			left := page.find(demoagent.DemoFile.Name)
-			if c.openRead {
-				left = page.findLabel(c.open)
+			above := image.Rect(detail.Min.X, b.Min.Y-fileLineAbove, detail.Max.X, b.Min.Y)
+			names := page.find(demoagent.DemoFile.Name)
+			n := slices.IndexFunc(names, func(o image.Rectangle) bool { return o.In(above) })
+			if n < 0 {
+				continue
 			}
+			if !c.openRead {
+				save, name, found = b, names[n], true
+				break
+			}
+			left := page.findLabel(c.open)
 			if i := slices.IndexFunc(left, func(o image.Rectangle) bool { return o.In(row) }); i >= 0 {
-				save, open, found = b, left[i], true
+				save, open, name, found = b, left[i], names[n], true
 				break
 			}
 		}
 	}
 	if !found {
 		s.shot(t, "no-save")
-		t.Fatalf("%s: no file row with %q (steps in %s)", where, c.save, s.shots)
+		t.Fatalf("%s: no file row with %q under the file's name (steps in %s)", where, c.save, s.shots)
 	}
-	line := image.Rect(detail.Min.X, save.Min.Y-8, detail.Max.X, save.Max.Y+8)
+	// From the file's name down to its buttons (the value above it, the
+	// agent's answer "files: 0", is not the file's line).
+	line := image.Rect(detail.Min.X, name.Min.Y-6, detail.Max.X, save.Min.Y)
 	size := fmt.Sprintf("%d B", len(demoagent.DemoFile.Content))
 	for _, want := range []string{demoagent.DemoFile.Name, demoagent.DemoFile.MediaType, size} {
 		if _, ok := s.waitText(t, line, want, 5*time.Second); !ok {
@@ -340,6 +351,10 @@ func (s *screen) checkFileShown(t *testing.T, detail image.Rectangle, c layoutCa
 	}
 	return open.Min.Add(open.Max).Div(2)
 }
+
+// fileLineAbove is how far above its Open and Save… buttons a file's line
+// (one or two rows, wrapped) is looked for.
+const fileLineAbove = 80
 
 // checkOpened waits until the opener was handed a file URL and checks that
 // the file holds the demo agent's bytes.

@@ -35,7 +35,7 @@ func TestGUIPublishAsAgent(t *testing.T) {
 	data := filepath.Join(g.tmp, "data-publish")
 	saveWorkflowJSON(t, data, publishWorkflow)
 	scr, app, win := startWindow1024(t, g, "en", "publish-en", data)
-	openListed(t, scr, app, win, "Greeter")
+	openListed(t, scr, app, win, "en", "Greeter")
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -209,12 +209,35 @@ func startWindow1024(t *testing.T, g guiTest, lng, tag, data string) (*screen, *
 		env = append(env, "LANG=zh_CN.UTF-8")
 	}
 	app := startApp(t, g.bin, []string{"--data-dir", data}, env)
-	win := scr.waitWindow(t, app, "^Workrun( |$)")
-	time.Sleep(2 * time.Second) // the window takes its size once shown
+	// The window shows at 1280×800 and then takes the screen's work area;
+	// on a loaded machine (a -race build) that can be seconds later. Keys
+	// sent before it did act on the wide layout (Ctrl+L there hides the
+	// wide window's list, remembered), so wait for the size and a drawn
+	// frame.
+	win := scr.readyWindow(t, app, g.importTool)
+	scr.waitWorkArea(t, win)
 	scr.run(t, "windowmove", win, "0", "0", "windowsize", win, fmt.Sprint(sw), fmt.Sprint(sh))
 	settle()
 	scr.shot(t, "0-start")
 	return scr, app, win
+}
+
+// waitWorkArea waits until win has the screen's size (the app opens over
+// the work area of a screen smaller than 1600×1000; Xvfb has no panels).
+func (s *screen) waitWorkArea(t *testing.T, win string) {
+	t.Helper()
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		w, h := s.windowSize(t, win)
+		if w == s.width && h == s.height {
+			return
+		}
+		if time.Now().After(deadline) {
+			s.shot(t, "no-work-area")
+			t.Fatalf("the window is %dx%d, not the %dx%d screen's work area, after 90 s (steps in %s)", w, h, s.width, s.height, s.shots)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
 }
 
 // openQuestionWindow starts the binary on a 1024×700 screen in language lng

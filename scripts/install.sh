@@ -250,6 +250,63 @@ selftest() {
 	echo "install check: install twice, uninstall: the prefix is as it was (the user's own file kept)"
 }
 
+# ocr_find WORK WORD X Y W H prints the middle ("x y") of the first WORD
+# that OCR (tesseract) reads in that part of the screen (clipped to it), or
+# nothing. Dark pictures are inverted and all are enlarged twice first, as
+# the GUI tests do (guitext_test.go).
+ocr_find() {
+	local work=$1 word=$2 x=$3 y=$4 w=$5 h=$6 f=$1/ocr.png dark sw sh
+	read -r sw sh < <(xdotool getdisplaygeometry)
+	w=$((x + w > sw ? sw - x : w))
+	h=$((y + h > sh ? sh - y : h))
+	dark=$(import -window root -crop "${w}x${h}+${x}+${y}" +repage -colorspace Gray -format '%[fx:mean<0.5]' info: 2>/dev/null) || return 0
+	local neg=()
+	[ "$dark" = 1 ] && neg=(-negate)
+	import -window root -crop "${w}x${h}+${x}+${y}" +repage -colorspace Gray "${neg[@]}" -resize 200% "png:$f" 2>/dev/null || return 0
+	OMP_THREAD_LIMIT=1 tesseract "$f" - -l eng --psm 11 --dpi 150 tsv 2>/dev/null |
+		awk -F'\t' -v word="$word" -v ox="$x" -v oy="$y" \
+			'$1 == 5 && $12 == word { printf "%d %d\n", ox + ($7 + $9 / 2) / 2, oy + ($8 + $10 / 2) / 2; exit }'
+}
+
+# ocr_wait WORK WORD X Y W H waits up to 90 s until OCR reads WORD there.
+ocr_wait() {
+	local i
+	for i in $(seq 1 90); do
+		[ -n "$(ocr_find "$@")" ] && return 0
+		sleep 1
+	done
+	return 1
+}
+
+# ocr_click WORK FIRST WORD X Y W H waits up to 90 s until OCR reads WORD
+# there (and FIRST anywhere on the screen, when given: the dialog or menu
+# WORD belongs to) and clicks it.
+ocr_click() {
+	local work=$1 first=$2 word=$3 at i
+	shift 3
+	for i in $(seq 1 90); do
+		if [ -z "$first" ] || [ -n "$(ocr_find "$work" "$first" 0 0 9999 9999)" ]; then
+			at=$(ocr_find "$work" "$word" "$@")
+			if [ -n "$at" ]; then
+				# shellcheck disable=SC2086 # "x y"
+				xdotool mousemove $at click 1 && sleep 0.5 && return 0
+			fi
+		fi
+		sleep 1
+	done
+	return 1
+}
+
+# wait_title PATTERN waits up to 90 s for a visible window titled PATTERN.
+wait_title() {
+	local i
+	for i in $(seq 1 450); do
+		xdotool search --onlyvisible --name "$1" >/dev/null 2>&1 && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
 # first_start starts the installed app the way a desktop menu does: the
 # .desktop Exec line, a fresh home, no terminal, none of Workrun's variables
 # and no D-Bus session (so no OS keyring), and checks that the window opens
@@ -298,17 +355,32 @@ first_start() {
 		sleep 0.2
 	done
 	[ -n "$win" ] || fail "no Workrun window for the sample run: $(tail -5 "$work/sample.log")"
-	# Without a keyring the window opens with its "No OS keyring" dialog
-	# (centred, Close at the bottom): close it as a person would. Then
-	# Help → Sample: Remote Agent demo, the menu's third item (after
-	# Getting started and Keyboard shortcuts, ui/help.go) at y=128.
-	sleep 3
-	xdotool mousemove --window "$win" 639 474 click 1 && sleep 0.7 &&
-		xdotool mousemove --window "$win" 287 14 click 1 && sleep 0.7 &&
-		xdotool mousemove --window "$win" 368 128 click 1 && sleep 2 &&
-		xdotool key ctrl+r && sleep 1.5 &&
-		xdotool key Return ||
-		fail "xdotool could not drive the sample run"
+	# Each step waits for what a person would see before acting (OCR of
+	# the screen, ocr_click): a loaded machine draws late, and the items'
+	# places move whenever the window's size or its menus change. Without
+	# a keyring the window shows its "No OS keyring" dialog as soon as the
+	# check has run: Close it. Then Help (on the menu bar) → Sample:
+	# Remote Agent demo, which opens the sample; Ctrl+R, and Enter in the
+	# run-inputs dialog runs it with the sample's question.
+	ocr_click "$work" keyring Close 0 0 9999 9999 ||
+		fail "no 'No OS keyring' dialog with Close on the screen within 90 s: $(tail -5 "$work/sample.log")"
+	local help hx
+	for _ in $(seq 1 30); do
+		help=$(ocr_find "$work" Help 0 0 9999 28)
+		[ -n "$help" ] && break
+		sleep 1
+	done
+	[ -n "$help" ] || fail "no Help menu on the menu bar"
+	# shellcheck disable=SC2086 # "x y"
+	xdotool mousemove $help click 1 || fail "xdotool could not open the Help menu"
+	hx=${help%% *}
+	# The menu opens under Help; the palette's "Remote Agent" is further left.
+	ocr_click "$work" "" Agent $((hx > 40 ? hx - 40 : 0)) 28 520 400 || fail "the Help menu shows no 'Sample: Remote Agent demo'"
+	wait_title '^Workrun — Remote Agent demo$' ||
+		fail "Help → Sample: Remote Agent demo did not open the sample (window title '$(xdotool getwindowname "$win" 2>/dev/null)')"
+	xdotool windowfocus --sync "$win" key ctrl+r || fail "xdotool could not press Ctrl+R"
+	ocr_wait "$work" inputs 0 60 9999 400 || fail "Ctrl+R did not open the run-inputs dialog (its title Run inputs)"
+	xdotool key Return || fail "xdotool could not press Enter"
 	local title=
 	for _ in $(seq 1 600); do
 		win=$(xdotool search --onlyvisible --name '^Workrun — Remote Agent demo — (succeeded|failed|stopped|interrupted)$' 2>/dev/null | head -n1 || true)

@@ -794,12 +794,17 @@ func (w *Window) importFromPath() {
 	w.leave(func() {
 		e := widget.NewEntry()
 		e.SetPlaceHolder("/home/me/flows/report.json")
-		dialog.ShowForm(lang.X("wf.import_path_menu", "Import from a typed path…"), lang.X("wf.import", "Import"), lang.X("cancel", "Cancel"),
+		d := dialog.NewForm(lang.X("wf.import_path_menu", "Import from a typed path…"), lang.X("wf.import", "Import"), lang.X("cancel", "Cancel"),
 			[]*widget.FormItem{widget.NewFormItem(lang.X("wf.path", "File"), e)}, func(ok bool) {
 				if ok {
 					w.importPath(strings.TrimSpace(e.Text))
 				}
 			}, w.win)
+		// The path is typed at once and Enter imports it: the person came
+		// to type a path, not to aim at the entry first.
+		e.OnSubmitted = func(string) { d.Submit() }
+		d.Show()
+		w.win.Canvas().Focus(e)
 	})
 }
 

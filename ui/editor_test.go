@@ -512,3 +512,27 @@ func TestPanes_DividerTakesDragsNearIt(t *testing.T) {
 		t.Errorf("nodes moved (-before +after):\n%s", diff)
 	}
 }
+
+// TestImportFromPath_TypedAtOnce: File → Import from a typed path… opens
+// with its entry focused, so the path is typed at once, and Enter imports
+// it (the entry had no focus and Enter did nothing: the person had to aim
+// at the entry and then at Import).
+func TestImportFromPath_TypedAtOnce(t *testing.T) {
+	w := newTestWindow(t, Deps{})
+	b, _ := ExportWorkflow(SampleParallel("http://x"))
+	path := t.TempDir() + "/flow.json"
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	onUI(w, w.importFromPath)
+	c := w.win.Canvas()
+	e, ok := c.Focused().(*widget.Entry)
+	if !ok {
+		t.Fatalf("focused after the dialog opened: %T, want its path entry", c.Focused())
+	}
+	test.Type(e, path)
+	onUI(w, func() { e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) })
+	if w.doc.wf.Name != "Parallel branches, one fails (imported)" {
+		t.Errorf("after typing the path and Enter the open workflow is %q, want the imported one", w.doc.wf.Name)
+	}
+}

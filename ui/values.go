@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"mime"
 	"slices"
 	"strings"
 
@@ -240,7 +241,17 @@ func (v *ValuesView) fileLine(field, id string) string {
 	if !ok {
 		return fmt.Sprintf("%s: 📄 %s…", field, shortID(id))
 	}
-	return fmt.Sprintf("%s: 📄 %s (%s, %s)", field, a.Name, a.MediaType, sizeText(a.Size))
+	return fmt.Sprintf("%s: 📄 %s (%s, %s)", field, a.Name, mediaEssence(a.MediaType), sizeText(a.Size))
+}
+
+// mediaEssence is a media type without its parameters ("text/plain" for
+// "text/plain; charset=utf-8"): the parameters tell a person nothing and
+// made the line too long for half a 1024 px detail.
+func mediaEssence(t string) string {
+	if mt, _, err := mime.ParseMediaType(t); err == nil {
+		return mt
+	}
+	return t
 }
 
 func (v *ValuesView) fileRow(field, id string) fyne.CanvasObject {
@@ -252,9 +263,13 @@ func (v *ValuesView) fileRow(field, id string) fyne.CanvasObject {
 	if v.OnSaveFile == nil {
 		save.Disable()
 	}
+	// The file's line whole (wrapped, never cut), its buttons on the line
+	// below: beside the buttons, in the half of a 1024 px detail a node's
+	// outputs get, the line was cut to "docs: demo.txt (t…" and the type
+	// and size were lost.
 	l := widget.NewLabel(v.fileLine(field, id))
-	l.Truncation = fyne.TextTruncateEllipsis
-	return container.NewBorder(nil, nil, nil, container.NewHBox(open, save), l)
+	l.Wrapping = fyne.TextWrapWord
+	return container.NewVBox(l, container.NewHBox(open, save))
 }
 
 // colon is the colon after a label in the window's language: Chinese
