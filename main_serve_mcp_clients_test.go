@@ -4,9 +4,14 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -261,7 +266,51 @@ func TestServeMCPClients(t *testing.T) {
 		})
 	}
 
-	t.Run("RemoteMCPToolNode", func(t *testing.T) {
+	// The node detects the revision (docs/remote-mcp.md M2): against serve
+	// it speaks 2026-07-28; behind a gateway that knows only 2025-11-25 (it
+	// refuses server/discover) the same node falls back to initialize and a
+	// session.
+	for _, rev := range []string{"2026-07-28", "2025-11-25"} {
+		t.Run("RemoteMCPToolNode/"+rev, func(t *testing.T) { testServedToolFromNode(t, bin, slow, rev) })
+	}
+}
+
+// legacyGateway is a reverse proxy in front of an MCP endpoint that
+// forwards 2025-11-25 traffic and answers server/discover 404, as a
+// gateway built before 2026-07-28 does.
+func legacyGateway(t *testing.T, target string) string {
+	t.Helper()
+	u, err := url.Parse(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: u.Scheme, Host: u.Host})
+	proxy.FlushInterval = -1 // SSE goes through as it comes
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			body, err := io.ReadAll(r.Body)
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
+			var msg struct {
+				Method string `json:"method"`
+			}
+			if json.Unmarshal(body, &msg) == nil && msg.Method == "server/discover" {
+				http.NotFound(w, r)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		r.Host = u.Host // serve guards its loopback listener by Host
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + u.Path
+}
+
+func testServedToolFromNode(t *testing.T, bin, slow, rev string) {
+	{
 		agent := demoagent.New(demoagent.Options{})
 		agentURL, stopAgent, err := agent.Start("127.0.0.1:0")
 		if err != nil {
@@ -271,10 +320,13 @@ func TestServeMCPClients(t *testing.T) {
 		relay := writeFlow(t, t.TempDir(), "relay.json", serveMCPRelay(agentURL))
 		data := t.TempDir()
 		s := startServe(t, bin, data, slow, relay)
-		url := mcpURLOf(t, s)
+		endpoint := mcpURLOf(t, s)
+		if rev == "2025-11-25" {
+			endpoint = legacyGateway(t, endpoint)
+		}
 		caller := func(tool, args string) string {
 			return writeFlow(t, t.TempDir(), "call.json", `{"name":"Call","state":{"a":"text"},
- "nodes":[{"id":"start","type":"start"},{"id":"call","type":"remote_mcp","config":{"url":"`+url+`","tool":"`+tool+`","arguments":`+args+`,"output":"a","timeout_seconds":120}},
+ "nodes":[{"id":"start","type":"start"},{"id":"call","type":"remote_mcp","config":{"url":"`+endpoint+`","tool":"`+tool+`","arguments":`+args+`,"output":"a","timeout_seconds":120}},
   {"id":"end","type":"output","config":{"fields":["a"]}}],
  "edges":[{"from":"start","to":"call"},{"from":"call","to":"end"}]}`)
 		}
@@ -285,6 +337,9 @@ func TestServeMCPClients(t *testing.T) {
 		out, err := cmd.CombinedOutput()
 		if err != nil || !strings.Contains(string(out), `"status":"succeeded"`) || !strings.Contains(string(out), `started\ndone`) {
 			t.Fatalf("run: %v\n%s", err, out)
+		}
+		if want := "(MCP " + rev; !strings.Contains(string(out), want) {
+			t.Fatalf("the node did not speak %s (no %q in its messages):\n%s", rev, want, out)
 		}
 		var tasks int
 		for _, r := range runsIn(t, data) {
@@ -366,5 +421,5 @@ func TestServeMCPClients(t *testing.T) {
 		if stopped != 1 {
 			t.Fatalf("%d served runs stopped, want 1 (the relay's)", stopped)
 		}
-	})
+	}
 }
