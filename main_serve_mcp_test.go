@@ -74,7 +74,7 @@ var servedMCPNotApplicable = map[string]string{
 	"input-required-result-capability-check":        "sampling capability of a fixture tool",
 	"http-custom-header-server-validation":          "x-mcp-header parameters: no workflow input declares one",
 	"sep-2164-resource-not-found":                   "resources/read: no resources (answered -32601)",
-	"tasks-status-notifications":                    "runs 0 checks (no subscriptions/listen)",
+	"tasks-status-notifications":                    "the suite runs 0 checks (its scenario awaits a rewrite for subscriptions/listen, which serve serves: TestModernListenTaskStatus)",
 	"sep-2640-skills-directory":                     "skills extension: not offered",
 	"sep-2640-skills-enumeration":                   "skills extension: not offered",
 	"sep-2640-skills-manifest":                      "skills extension: not offered",

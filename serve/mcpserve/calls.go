@@ -330,6 +330,8 @@ func (s *Server) serveModern(w http.ResponseWriter, r *http.Request, msg *messag
 		writeResult(w, msg.ID, map[string]any{"resultType": "complete", "tools": s.tools(false), "ttlMs": 0, "cacheScope": "public"})
 	case "tools/call":
 		s.modernCall(w, r, msg, meta, caller)
+	case "subscriptions/listen":
+		s.listen(w, r, msg, meta, caller)
 	case "tasks/get", "tasks/update", "tasks/cancel":
 		if !meta.DeclaresExtension(mcp.TasksExtension) {
 			writeError(w, http.StatusBadRequest, msg.ID, &mcp.WireError{Code: mcp.CodeMissingCapability,
