@@ -50,9 +50,10 @@ const serveReview = `{"name":"Review","state":{"draft":"text","published":"text"
  "edges":[{"from":"start","to":"review"},{"from":"review","to":"publish"}]}`
 
 type served struct {
-	cmd  *exec.Cmd
-	urls map[string]string // publication id → agent URL
-	err  *bytes.Buffer
+	cmd   *exec.Cmd
+	urls  map[string]string // publication id → agent URL
+	lines []string          // its stdout lines before ready
+	err   *bytes.Buffer
 }
 
 func writeFlow(t *testing.T, dir, name, body string) string {
@@ -64,7 +65,8 @@ func writeFlow(t *testing.T, dir, name, body string) string {
 	return p
 }
 
-// startServe runs `workrun serve` and waits for its "ready" line.
+// startServe runs `workrun serve` and waits for its "ready" line,
+// keeping the lines before it.
 func startServe(t *testing.T, bin, dataDir string, args ...string) *served {
 	t.Helper()
 	cmd := exec.Command(bin, append([]string{"--data-dir", dataDir, "serve"}, args...)...)
@@ -102,6 +104,7 @@ func startServe(t *testing.T, bin, dataDir string, args ...string) *served {
 				}()
 				return s
 			}
+			s.lines = append(s.lines, l)
 			if u, ok := strings.CutPrefix(l, "a2a "); ok {
 				s.urls[u[strings.LastIndex(u, "/")+1:]] = u
 			}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"net/http"
 	"os"
@@ -29,57 +28,6 @@ const triggerHook = `{"name":"Hook","state":{"name":"text","message":"text"},"pu
  "nodes":[{"id":"start","type":"start","config":{"triggers":[{"type":"webhook","auth":"hmac"}]}},
   {"id":"greet","type":"set","config":{"values":{"message":"Hello, {{name}}!"}}}],
  "edges":[{"from":"start","to":"greet"}]}`
-
-type servedProc struct {
-	cmd   *exec.Cmd
-	lines []string
-	err   *bytes.Buffer
-}
-
-// startServeLines runs `workrun serve` and returns its stdout lines up to ready.
-func startServeLines(t *testing.T, bin, dataDir string, args ...string) *servedProc {
-	t.Helper()
-	cmd := exec.Command(bin, append([]string{"--data-dir", dataDir, "serve"}, args...)...)
-	cmd.Env = append(os.Environ(), "LANGUAGE=en")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() }) //nolint:errcheck // already ended in the normal case
-	p := &servedProc{cmd: cmd, err: &stderr}
-	lines := make(chan string)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	deadline := time.After(60 * time.Second)
-	for {
-		select {
-		case l, ok := <-lines:
-			if !ok {
-				t.Fatalf("serve ended before ready: %s", stderr.String())
-			}
-			if l == "ready" {
-				go func() {
-					for range lines {
-					}
-				}()
-				return p
-			}
-			p.lines = append(p.lines, l)
-		case <-deadline:
-			t.Fatalf("no ready line within 60 s: %s", stderr.String())
-		}
-	}
-}
 
 func firesIn(t *testing.T, dataDir, wf string) []workrun.TriggerFire {
 	t.Helper()
@@ -122,7 +70,7 @@ func TestServeTriggers(t *testing.T) {
 	t.Run("ScheduleSIGKILLRestart", func(t *testing.T) {
 		data := t.TempDir()
 		tick := writeFlow(t, flows, "tick.json", triggerTick)
-		s := startServeLines(t, bin, data, tick)
+		s := startServe(t, bin, data, tick)
 		before := waitFires(t, data, "tick", 3)
 		if err := s.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 			t.Fatal(err)
@@ -130,7 +78,7 @@ func TestServeTriggers(t *testing.T) {
 		s.cmd.Wait() //nolint:errcheck // killed: its exit status is the signal
 		killed := firesIn(t, data, "tick")
 		time.Sleep(4 * time.Second) // down: three or four fires fall; run_once runs the latest
-		s2 := startServeLines(t, bin, data, tick)
+		s2 := startServe(t, bin, data, tick)
 		waitFires(t, data, "tick", len(killed)+3)
 		if err := s2.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 			t.Fatal(err)
@@ -199,7 +147,7 @@ func TestServeTriggers(t *testing.T) {
 		if !strings.HasPrefix(secret, "whsec_") {
 			t.Fatalf("secret %q", secret)
 		}
-		s := startServeLines(t, bin, data, hook)
+		s := startServe(t, bin, data, hook)
 		var url string
 		for _, l := range s.lines {
 			if u, ok := strings.CutPrefix(l, "webhook "); ok {
