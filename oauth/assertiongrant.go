@@ -112,7 +112,7 @@ func assertionSignIn(ctx context.Context, hc *http.Client, d *Discovery, cfg Cli
 	if err != nil {
 		return Grant{}, fmt.Errorf("sign in: %w", err)
 	}
-	g, err := newGrant(d, c, flow)
+	g, err := newGrant(d, c, flow, ch)
 	if err != nil {
 		return Grant{}, err
 	}
@@ -121,9 +121,6 @@ func assertionSignIn(ctx context.Context, hc *http.Client, d *Discovery, cfg Cli
 	if flow == FlowEnterprise {
 		idp := a.IdP
 		g.IdP = &idp
-	}
-	if err := g.bindDPoP(d, ch); err != nil {
-		return Grant{}, err
 	}
 	if err := g.assertionToken(ctx, hc); err != nil {
 		return Grant{}, err

@@ -215,12 +215,17 @@ func originOf(raw string) (string, error) {
 	return o.String(), nil
 }
 
-// newGrant starts a grant for d with client c.
-func newGrant(d *Discovery, c Client, flow string) (Grant, error) {
+// newGrant starts a grant for d with client c, with a DPoP key of its own
+// when the sign-in binds its tokens (bindDPoP, challenge ch).
+func newGrant(d *Discovery, c Client, flow string, ch Challenge) (Grant, error) {
 	origin, err := originOf(d.ResourceURL)
 	if err != nil {
 		return Grant{}, err
 	}
-	return Grant{Origin: origin, Resource: d.Resource, ResourceURL: d.ResourceURL, Issuer: d.IssuerID,
-		TokenURL: d.Server.TokenEndpoint, RevocationURL: d.Server.RevocationEndpoint, Flow: flow, Client: c, Scheme: d.Scheme}, nil
+	g := Grant{Origin: origin, Resource: d.Resource, ResourceURL: d.ResourceURL, Issuer: d.IssuerID,
+		TokenURL: d.Server.TokenEndpoint, RevocationURL: d.Server.RevocationEndpoint, Flow: flow, Client: c, Scheme: d.Scheme}
+	if err := g.bindDPoP(d, ch); err != nil {
+		return Grant{}, err
+	}
+	return g, nil
 }

@@ -99,11 +99,8 @@ func (s SignIn) AuthorizationCode(ctx context.Context, d *Discovery, ch Challeng
 	if err := checkIss(r, m); err != nil {
 		return Grant{}, fmt.Errorf("sign in: %w", err)
 	}
-	g, err := newGrant(d, c, FlowAuthorizationCode)
+	g, err := newGrant(d, c, FlowAuthorizationCode, ch)
 	if err != nil {
-		return Grant{}, err
-	}
-	if err := g.bindDPoP(d, ch); err != nil {
 		return Grant{}, err
 	}
 	key, err := g.dpop()
@@ -141,11 +138,8 @@ func (s SignIn) Device(ctx context.Context, d *Discovery, ch Challenge, show fun
 	scopes := SelectScopes(d, ch, s.prevScopes(d.IssuerID))
 	cfg := c.config(m.AuthorizationEndpoint, m.TokenEndpoint, "", scopes)
 	cfg.Endpoint.DeviceAuthURL = m.DeviceAuthorizationEndpoint
-	g, err := newGrant(d, c, FlowDeviceCode)
+	g, err := newGrant(d, c, FlowDeviceCode, ch)
 	if err != nil {
-		return Grant{}, err
-	}
-	if err := g.bindDPoP(d, ch); err != nil {
 		return Grant{}, err
 	}
 	key, err := g.dpop()
@@ -189,14 +183,11 @@ func ClientCredentials(ctx context.Context, hc *http.Client, d *Discovery, cfg C
 	if err != nil {
 		return Grant{}, err
 	}
-	g, err := newGrant(d, c, FlowClientCredentials)
+	g, err := newGrant(d, c, FlowClientCredentials, ch)
 	if err != nil {
 		return Grant{}, err
 	}
 	g.Scopes = SelectScopes(d, ch, nil)
-	if err := g.bindDPoP(d, ch); err != nil {
-		return Grant{}, err
-	}
 	if err := g.clientCredentialsToken(ctx, hc); err != nil {
 		return Grant{}, err
 	}
