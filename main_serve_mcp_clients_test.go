@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -235,7 +236,11 @@ func TestServeMCPClients(t *testing.T) {
 			if last.Status != "cancelled" {
 				t.Fatalf("cancel: outcome %+v", last)
 			}
-			waitFor(t, 30*time.Second, "the cancel to reach the demo agent", func() bool { return demoCancels(agent) > 0 })
+			for deadline := time.Now().Add(30 * time.Second); demoCancels(agent) == 0; time.Sleep(50 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("no cancel reached the demo agent within 30 s; the relay's run:\n%s", runStory(t, data, first.TaskID))
+				}
+			}
 			time.Sleep(time.Second) // a second cancel would come now
 			if n := demoCancels(agent); n != 1 {
 				t.Fatalf("the inner remote call got %d cancels, want 1 (%v)", n, agent.Stats().Cancels)
@@ -422,4 +427,33 @@ func testServedToolFromNode(t *testing.T, bin, slow, rev string) {
 			t.Fatalf("%d served runs stopped, want 1 (the relay's)", stopped)
 		}
 	}
+}
+
+// runStory is a served task's run as a failure message shows it: its
+// status, its node messages and its remote call records.
+func runStory(t *testing.T, dataDir, taskID string) string {
+	t.Helper()
+	_, run := servedTask(t, dataDir, taskID)
+	st, err := store.Open(t.Context(), dataDir)
+	if err != nil {
+		return err.Error()
+	}
+	defer st.Close()
+	var b strings.Builder
+	fmt.Fprintf(&b, "run %s: %s %s %s\n", run.ID, run.Status, run.Interruption, run.Reason)
+	ms, err := st.Messages(t.Context(), run.ID)
+	if err != nil {
+		fmt.Fprintf(&b, "messages: %v\n", err)
+	}
+	for _, m := range ms {
+		fmt.Fprintf(&b, "  %s %s: %s\n", m.Time.Format("15:04:05.000"), m.NodeID, m.Key+" "+strings.Join(m.Args, " | ")+m.Text)
+	}
+	cs, err := st.RemoteCallsForRun(t.Context(), run.ID)
+	if err != nil {
+		fmt.Fprintf(&b, "remote calls: %v\n", err)
+	}
+	for _, c := range cs {
+		fmt.Fprintf(&b, "  call %s/%s task %q ended %v cancel %q\n", c.NodeID, c.CallKey, c.TaskID, c.Ended, c.CancelOutcome)
+	}
+	return b.String()
 }
