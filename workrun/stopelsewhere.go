@@ -179,7 +179,6 @@ func (e *Engine) takeStopRequests(sr StopRequester) error {
 		x := e.active[q.RunID]
 		e.mu.Unlock()
 		if x != nil {
-			e.report(q.RunID, "", texts.Msg(msgStopAskedBy, q.ByPID))
 			x.requestStop()
 		}
 		if err := sr.DeleteStopRequest(ctx, q.RunID); err != nil {

@@ -37,7 +37,6 @@ const (
 	msgLineNotSaved      msgID = "workrun.line_not_saved"
 	msgNoRearm           msgID = "workrun.no_rearm"
 	msgStoppedNode       msgID = "workrun.stopped_node"
-	msgStopAskedBy       msgID = "workrun.stop_asked_by"
 	msgStopRequestFailed msgID = "workrun.stop_request_failed"
 
 	// Validate's problems. A list joined with " or " comes twice, the
@@ -117,7 +116,6 @@ var texts = NewCatalog(map[msgID][2]string{
 	msgStartedByWebhook:  {"webhook", "Webhook 触发"},
 	msgStartedByLabel:    {"%s (%s)", "%s（%s）"},
 	msgStoppedByUser:     {"stopped by the user", "已被用户停止"},
-	msgStopAskedBy:       {"Stop asked from process %d", "进程 %d 请求停止"},
 	msgStopRequestFailed: {"cannot read or clear stop requests: %v", "无法读取或清除停止请求：%v"},
 	msgAppExited:         {"the application exited while the run was going on", "运行期间应用程序已退出"},
 	msgSaveFailed:        {"saving the run failed: %v", "保存运行失败：%v"},
