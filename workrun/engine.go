@@ -209,8 +209,10 @@ func (e *Engine) Start(ctx context.Context, workflowID string, wf Workflow, inpu
 // holds for it, or else those its saved nodes register again
 // (RearmableStep), run before Stop returns, so every unfinished remote task
 // gets its one cancel. A caller that loses the claim gets a *ClaimError
-// (ErrRunClaimed); a run going on in another live process gives one too
-// (stop it there). Stopping a run that already ended is a no-op.
+// (ErrRunClaimed). A run going on in another live process is asked to
+// stop there and waited for, at most StopWait (StopRequester; a store
+// without it gives a *ClaimError: stop it there). Stopping a run that
+// already ended is a no-op.
 func (e *Engine) Stop(ctx context.Context, runID string) error {
 	return e.stop(ctx, runID, false)
 }
