@@ -52,6 +52,21 @@ func menuAction(t *testing.T, w *Window, menu, label string) func() {
 	return nil
 }
 
+// openOnlyWorkflow lists the store's one workflow and opens it.
+func openOnlyWorkflow(t *testing.T, w *Window, id string) {
+	t.Helper()
+	onUI(w, func() { w.reloadList("") })
+	waitFor(t, "the workflow is listed", func() (ok bool) {
+		onUI(w, func() { ok = len(w.recs) == 1 })
+		return ok
+	})
+	onUI(w, func() { w.list.Select(0) })
+	waitFor(t, "the workflow opens", func() (ok bool) {
+		onUI(w, func() { ok = w.wfID == id })
+		return ok
+	})
+}
+
 // freeAddr is a loopback address with a port no one listens on now.
 func freeAddr(t *testing.T) string {
 	t.Helper()
@@ -114,16 +129,7 @@ func TestPublish_DialogPublishesAndSeesTheServer(t *testing.T) {
 			return task.Caller, err == nil, err
 		},
 	})
-	onUI(w, func() { w.reloadList("") })
-	waitFor(t, "the workflow is listed", func() (ok bool) {
-		onUI(w, func() { ok = len(w.recs) == 1 })
-		return ok
-	})
-	onUI(w, func() { w.list.Select(0) })
-	waitFor(t, "the workflow opens", func() (ok bool) {
-		onUI(w, func() { ok = w.wfID == rec.ID })
-		return ok
-	})
+	openOnlyWorkflow(t, w, rec.ID)
 
 	// Open the dialog from the menu; it starts unpublished.
 	onUI(w, menuAction(t, w, "Workflow", "Publish as agent…"))
@@ -305,16 +311,7 @@ func TestPublish_ServeFromThisWindow(t *testing.T) {
 			return []string{"a2a http://" + addr + "/a2a/greeter", "mcp http://" + addr + "/mcp"}, nil
 		},
 	})
-	onUI(w, func() { w.reloadList("") })
-	waitFor(t, "the workflow is listed", func() (ok bool) {
-		onUI(w, func() { ok = len(w.recs) == 1 })
-		return ok
-	})
-	onUI(w, func() { w.list.Select(0) })
-	waitFor(t, "the workflow opens", func() (ok bool) {
-		onUI(w, func() { ok = w.wfID == rec.ID })
-		return ok
-	})
+	openOnlyWorkflow(t, w, rec.ID)
 	next := func(what string) call {
 		t.Helper()
 		select {
