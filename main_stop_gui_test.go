@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"image"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"testing"
@@ -25,16 +26,26 @@ import (
 // from the store — the agent's progress number read off the screen goes
 // up — and presses Stop. Serve stops the run: the demo agent gets exactly
 // one CancelTask, the window's title says stopped, the record is stopped,
-// and the caller's task is CANCELED.
+// and the caller's task is CANCELED. In English and in Chinese.
 func TestGUIStopsServedRun(t *testing.T) {
 	g := newGUITest(t)
+	for _, lng := range []string{"en", "zh"} {
+		t.Run(lng, func(t *testing.T) { stopServedInWindow(t, g, lng) })
+	}
+}
+
+func stopServedInWindow(t *testing.T, g guiTest, lng string) {
+	words := map[string][3]string{ // running, stopped, the Stop button
+		"en": {"running", "stopped", "Stop"},
+		"zh": {"运行中", "已停止", "停止"},
+	}[lng]
 	agent := demoagent.New(demoagent.Options{})
 	agentURL, stopAgent, err := agent.Start("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(stopAgent)
-	data := g.dataDir
+	data := filepath.Join(g.tmp, "data-stop-"+lng)
 	saveWorkflowJSON(t, data, relayFlow("Relay", agentURL))
 	s := startServe(t, g.bin, data) // no file: the published saved workflows
 
@@ -50,8 +61,8 @@ func TestGUIStopsServedRun(t *testing.T) {
 	waitFor(t, 60*time.Second, "the demo agent to get the message", func() bool { return len(agent.Stats().Submissions) == 1 })
 	run := servedRunning(t, data)
 
-	scr, app, win := startWindow1024(t, g, "en", "stop-served", data)
-	scr.openWorkflowList(t, 1024, "en")
+	scr, app, win := startWindow1024(t, g, lng, "stop-served-"+lng, data)
+	scr.openWorkflowList(t, 1024, lng)
 	box, ok := scr.waitText(t, image.Rect(0, 60, 260, scr.height), "Relay", textWait)
 	if !ok {
 		scr.shot(t, "no-list")
@@ -60,7 +71,7 @@ func TestGUIStopsServedRun(t *testing.T) {
 	at := box.Min.Add(box.Max).Div(2)
 	scr.click(t, at.X, at.Y)
 	// Opening the workflow shows its latest run: the served one.
-	scr.waitTitle(t, app, win, "^Workrun — Relay — running$")
+	scr.waitTitle(t, app, win, "^Workrun — Relay — "+words[0]+"$")
 	scr.drag(t, scr.width/2, runPanelDivider(t, g.importTool, scr), scr.width/2, 150)
 	settle()
 	scr.shot(t, "1-following")
@@ -71,7 +82,7 @@ func TestGUIStopsServedRun(t *testing.T) {
 	progress := regexp.MustCompile(`progress (\d+)/2000`)
 	seen := func() int {
 		best := -1
-		for _, m := range progress.FindAllStringSubmatch(scr.readText(t, panel, false).String(), -1) {
+		for _, m := range progress.FindAllStringSubmatch(scr.readText(t, panel, lng == "zh").String(), -1) {
 			if n, err := strconv.Atoi(m[1]); err == nil && n > best {
 				best = n
 			}
@@ -102,8 +113,8 @@ func TestGUIStopsServedRun(t *testing.T) {
 	}
 
 	// Stop, the toolbar's button.
-	scr.clickTextIn(t, image.Rect(0, 24, scr.width, 90), "Stop")
-	scr.waitTitle(t, app, win, "^Workrun — Relay — stopped$")
+	scr.clickTextIn(t, image.Rect(0, 24, scr.width, 90), words[2])
+	scr.waitTitle(t, app, win, "^Workrun — Relay — "+words[1]+"$")
 	scr.shot(t, "2-stopped")
 	waitFor(t, 30*time.Second, "the CancelTask to reach the demo agent", func() bool { return demoCancels(agent) > 0 })
 	got, err := c.GetTask(ctx, &sdk.GetTaskRequest{ID: task.ID})
