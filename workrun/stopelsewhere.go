@@ -148,6 +148,16 @@ func (e *Engine) watchStops(sr StopRequester) {
 		}
 		e.mu.Unlock()
 		err := e.takeStopRequests(sr)
+		if err != nil {
+			e.mu.Lock()
+			// The last run ended meanwhile and its process may be closing
+			// the store: nothing was missed.
+			idle := len(e.active) == 0
+			e.mu.Unlock()
+			if idle {
+				continue
+			}
+		}
 		// A failing read is said once, not four times a second.
 		if err != nil && err.Error() != lastErr {
 			w := e.Errors
