@@ -227,3 +227,87 @@ func killAt(t *testing.T, test, dir, want string) {
 		t.Fatalf("child did not die by SIGKILL: %v\n%s", err, stderr.String())
 	}
 }
+
+// TestRunPure_EndsAsItEnds: the one commit carries the run however it
+// ended — a failed node fails it; the engine closing meanwhile saves it
+// interrupted by exit, and Resume finishes it, running only what was not
+// done.
+func TestRunPure_EndsAsItEnds(t *testing.T) {
+	ctx := t.Context()
+	s := openTest(t)
+	entered := make(chan struct{})
+	ran := map[string]*atomic.Int32{"p1": {}, "mid": {}}
+	mk := func(fail, block bool) (workrun.Workflow, workrun.Kind) {
+		start := &wbStep{run: func(context.Context, workrun.NodeContext) (workrun.Values, error) { return nil, nil }}
+		p1 := &wbStep{writes: []string{"a"}, run: func(context.Context, workrun.NodeContext) (workrun.Values, error) {
+			ran["p1"].Add(1)
+			return workrun.Values{"a": "x"}, nil
+		}}
+		mid := &wbStep{reads: []string{"a"}, writes: []string{"b"}, run: func(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
+			ran["mid"].Add(1)
+			if block {
+				close(entered)
+				<-ctx.Done()
+				return nil, ctx.Err()
+			}
+			if fail {
+				return nil, errors.New("mid failed")
+			}
+			return workrun.Values{"b": "xy"}, nil
+		}}
+		steps := map[string]workrun.Step{"start": wbEntry{wbPure{start}}, "p1": wbPure{p1}, "mid": wbPure{mid}}
+		wf := workrun.Workflow{Name: "ends", State: map[string]workrun.FieldType{"a": workrun.FieldText, "b": workrun.FieldText}}
+		for _, id := range []string{"start", "p1", "mid"} {
+			wf.Nodes = append(wf.Nodes, workrun.NodeSpec{ID: id, Type: "wb"})
+		}
+		wf.Edges = []workrun.Edge{{From: "start", To: "p1"}, {From: "p1", To: "mid"}}
+		return wf, wbKind{steps}
+	}
+
+	wf, k := mk(true, false)
+	r, err := workrun.NewEngine(s, nil, k).RunPure(wholeCtx(ctx, "f", "fails"), "", wf, nil)
+	if err != nil || r.Status != workrun.RunFailed || r.FailedNode != "mid" {
+		t.Fatalf("failing run = %s %q, %v", r.Status, r.FailedNode, err)
+	}
+	if got, err := s.GetRun(ctx, r.ID); err != nil || got.Status != workrun.RunFailed {
+		t.Fatalf("saved failing run = %+v, %v", got, err)
+	}
+
+	wf, k = mk(false, true)
+	e := workrun.NewEngine(s, nil, k)
+	type result struct {
+		r   workrun.Run
+		err error
+	}
+	res := make(chan result, 1)
+	go func() {
+		r, err := e.RunPure(wholeCtx(ctx, "c", "closed"), "", wf, nil)
+		res <- result{r, err}
+	}()
+	<-entered
+	if n := countRows(t, s, "runs"); n != 1 {
+		t.Fatalf("%d runs while the run goes on, want only the failed one", n)
+	}
+	if err := e.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got := <-res
+	if got.err != nil || got.r.Status != workrun.RunInterrupted || got.r.Interruption != workrun.InterruptedByExit {
+		t.Fatalf("closed run = %s %s, %v", got.r.Status, got.r.Interruption, got.err)
+	}
+	if st, err := s.ServedTaskByKey(ctx, "c", "closed"); err != nil || st.RunID != got.r.ID {
+		t.Fatalf("task of the closed run = %+v, %v", st, err)
+	}
+	wf, k = mk(false, false)
+	e = workrun.NewEngine(s, nil, k)
+	if err := e.Resume(ctx, got.r.ID); err != nil {
+		t.Fatal(err)
+	}
+	end, err := e.Wait(ctx, got.r.ID)
+	if err != nil || end.Status != workrun.RunSucceeded || end.State["b"] != "xy" {
+		t.Fatalf("resumed run = %+v, %v", end, err)
+	}
+	if ran["p1"].Load() != 2 || ran["mid"].Load() != 3 {
+		t.Errorf("p1 ran %d times (want 2: once per run), mid %d (want 3: failing, closed, resumed)", ran["p1"].Load(), ran["mid"].Load())
+	}
+}
