@@ -257,12 +257,15 @@ func TestPublish_DialogPublishesAndSeesTheServer(t *testing.T) {
 		t.Errorf("the record window is titled %q, want the caller in it", win.Title())
 	}
 	var header string
-	test.LaidOutObjects(win.Content())
-	for _, o := range test.LaidOutObjects(win.Content()) {
-		if l, ok := o.(*widget.Label); ok && strings.HasPrefix(l.Text, "Greeter · ") {
-			header = l.Text
+	// On the UI thread: the window's own work (a records reload) lays out
+	// widgets there too.
+	onUI(w, func() {
+		for _, o := range test.LaidOutObjects(win.Content()) {
+			if l, ok := o.(*widget.Label); ok && strings.HasPrefix(l.Text, "Greeter · ") {
+				header = l.Text
+			}
 		}
-	}
+	})
 	if !strings.HasSuffix(header, "· called by ci-bot") {
 		t.Errorf("the record's run panel header is %q, want the caller in it", header)
 	}
