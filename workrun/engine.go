@@ -176,17 +176,7 @@ func (e *Engine) Start(ctx context.Context, workflowID string, wf Workflow, inpu
 	if err != nil {
 		return "", err
 	}
-	r := Run{
-		ID:           uuid.NewString(),
-		WorkflowID:   workflowID,
-		WorkflowName: wf.Name,
-		Workflow:     wf,
-		Inputs:       in,
-		State:        Values{},
-		Status:       RunRunning,
-		CreatedAt:    e.now().UTC(),
-		StartedBy:    StartedByFrom(ctx),
-	}
+	r := e.newRun(ctx, workflowID, wf, in)
 	if err := e.runs.CreateRun(ctx, r); err != nil {
 		return "", fmt.Errorf("start run: %w", err)
 	}
@@ -804,4 +794,20 @@ func (e *Engine) MarkExited(ctx context.Context, runID string) (Run, error) {
 	}
 	e.publishRun(r)
 	return r, nil
+}
+
+// newRun is a run of wf about to start: a new id, running, now, started
+// by whoever ctx names (Start and RunPure).
+func (e *Engine) newRun(ctx context.Context, workflowID string, wf Workflow, in Values) Run {
+	return Run{
+		ID:           uuid.NewString(),
+		WorkflowID:   workflowID,
+		WorkflowName: wf.Name,
+		Workflow:     wf,
+		Inputs:       in,
+		State:        Values{},
+		Status:       RunRunning,
+		CreatedAt:    e.now().UTC(),
+		StartedBy:    StartedByFrom(ctx),
+	}
 }

@@ -8,8 +8,6 @@ import (
 	"os"
 	"sync"
 	"time"
-
-	"github.com/google/uuid"
 )
 
 var (
@@ -77,17 +75,7 @@ func (e *Engine) RunPure(ctx context.Context, workflowID string, wf Workflow, in
 	if err != nil {
 		return Run{}, err
 	}
-	r := Run{
-		ID:           uuid.NewString(),
-		WorkflowID:   workflowID,
-		WorkflowName: wf.Name,
-		Workflow:     wf,
-		Inputs:       in,
-		State:        Values{},
-		Status:       RunRunning,
-		CreatedAt:    e.now().UTC(),
-		StartedBy:    StartedByFrom(ctx),
-	}
+	r := e.newRun(ctx, workflowID, wf, in)
 	x := newExecution(e, r, steps, nil)
 	x.whole = &wholeRun{ctx: context.WithoutCancel(ctx), saver: saver, at: map[string]int{}}
 	e.mu.Lock()
