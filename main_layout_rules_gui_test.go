@@ -9,11 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"testing"
 	"time"
 
-	"workrun/a2a/demoagent"
+	"workrun/mcp/demoserver"
 )
 
 // ruleScreens are the screens the layout rules are met on (docs/product.md
@@ -22,115 +21,128 @@ var ruleScreens = [][2]int{{1024, 700}, {1440, 900}}
 
 // TestGUIQuestionFormVisibleWithoutDragging: a question's answer form is
 // visible without dragging. The real binary on a 1024×700 and a 1440×900
-// screen, in English and Chinese, runs a saved workflow whose Remote Agent
-// asks the person twice (the demo agent's "input 2"). Without touching a
-// divider, the screen (read by OCR) shows the question's Answer, Decline
-// and Cancel request on one row inside the screen, the hint that Enter
-// sends, and the answer typed into the box; Enter sends each answer and the
-// run succeeds with both in the agent's echo.
+// screen, in English and Chinese, runs a saved workflow whose Remote MCP
+// Tool calls the demo server's survey tool, which asks twice (a region,
+// then a depth). Without touching a divider, the screen (read by OCR) shows
+// each round's Answer, Decline and Cancel request on one row inside the
+// screen, and the answer typed into the form above them; Enter in the
+// one-line region sends it, the depth is picked with the keyboard, and the
+// run succeeds with both answers.
 //
 // WORKRUN_SAVE_SCREENSHOT=1 writes assets/screenshots/question-form-{en,zh}-WxH.png
 // (the form with the typed answer, before it is sent).
 func TestGUIQuestionFormVisibleWithoutDragging(t *testing.T) {
 	g := newGUITest(t)
 	lookTool(t, "tesseract")
+	d := demoserver.New(demoserver.Options{})
+	srv := httptest.NewServer(d.Mux())
+	t.Cleanup(func() { srv.Close(); d.Close() })
 	for _, size := range ruleScreens {
 		for _, lng := range []string{"en", "zh"} {
 			t.Run(fmt.Sprintf("%s-%dx%d", lng, size[0], size[1]), func(t *testing.T) {
-				a := demoagent.New(demoagent.Options{})
-				srv := httptest.NewServer(a.Handler())
-				t.Cleanup(func() { srv.Close(); a.Close() })
-				questionFormInView(t, g, lng, size[0], size[1], srv.URL)
+				questionFormInView(t, g, lng, size[0], size[1], srv.URL+demoserver.Path)
 			})
 		}
 	}
 }
 
-func questionFormInView(t *testing.T, g guiTest, lng string, sw, sh int, agentURL string) {
+func questionFormInView(t *testing.T, g guiTest, lng string, sw, sh int, mcpURL string) {
 	tag := fmt.Sprintf("form-%s-%d", lng, sw)
 	data := filepath.Join(g.tmp, "data-"+tag)
-	wfID := saveWorkflowJSON(t, data, agentAsksWorkflow(agentURL))
+	topic := "tea " + lng
+	wfID := saveSurveyWorkflow(t, data, mcpURL, topic)
 	scr, app, win := startWindowAt(t, g, lng, tag, data, sw, sh)
 	scr.openWorkflowList(t, sw, lng)
-	scr.clickTextIn(t, image.Rect(0, 150, 220, sh/2), "Agent asks")
-	scr.waitTitle(t, app, win, "^Workrun — Agent asks$")
+	scr.clickTextIn(t, image.Rect(0, 150, 220, sh/2), "Survey")
+	scr.waitTitle(t, app, win, "^Workrun — Survey$")
 	scr.shot(t, "0-opened")
 
 	scr.key(t, "ctrl+r")
-	runID := waitQuestionRound(t, g.bin, data, wfID, "ask", 1, app)
+	runID := waitQuestionRound(t, g.bin, data, wfID, "survey", 1, app)
 	settle()
 	scr.shot(t, "1-asked")
+	decline := scr.formButtonsInView(t, lng, "round 1")
 
-	whole := image.Rect(0, 0, sw, sh)
-	labels := map[string][4]string{
-		"en": {"Answer", "Decline", "Cancel request", "Shift+Enter"},
-		"zh": {"回答", "拒绝", "取消请求", "换行"},
-	}[lng]
-	// Decline is found first: Answer sits on its row (in Chinese 回答 is
-	// also in the header's 等待你回答).
-	decline, ok := scr.waitLabel(t, whole, labels[1], textWait)
+	// Round 1: the keyboard is in the region's one-line input; what is
+	// typed shows above the buttons, and Enter sends it.
+	region := "Porto " + lng
+	scr.typeText(t, region)
+	typed, ok := scr.waitText(t, image.Rect(0, sh/3, sw, sh), region, textWait)
 	if !ok {
-		scr.shot(t, "no-decline")
-		t.Fatalf("%q is not in view without dragging (steps in %s)", labels[1], scr.shots)
+		scr.shot(t, "1-not-typed")
+		t.Fatalf("the typed answer %q is not in view (steps in %s)", region, scr.shots)
 	}
-	row := func(b image.Rectangle) bool { return abs(b.Min.Y-decline.Min.Y) <= 12 }
-	for _, want := range []string{labels[0], labels[2]} {
-		boxes, page := scr.look(t, whole, want, true)
-		found := false
-		for _, b := range boxes {
-			found = found || row(b)
-		}
-		if !found {
-			scr.shot(t, "no-"+safeName(want))
-			t.Errorf("%q is not in view beside %q (at y=%d) without dragging (steps in %s); the screen reads:\n%s", want, labels[1], decline.Min.Y, scr.shots, page)
-		}
+	if typed.Min.Y > decline.Min.Y {
+		t.Errorf("the answer's input (y=%d) is below its buttons (y=%d)", typed.Min.Y, decline.Min.Y)
 	}
-	if decline.Max.Y > sh-4 {
-		t.Errorf("the answer's buttons end at y=%d, past the %d px screen", decline.Max.Y, sh)
+	if os.Getenv("WORKRUN_SAVE_SCREENSHOT") == "1" {
+		shot := filepath.Join(g.tmp, tag+".png")
+		waitForPicture(t, app, g.importTool, "root", shot, "DISPLAY="+scr.display)
+		saveScreenshot(t, shot, filepath.Join("assets", "screenshots", fmt.Sprintf("question-form-%s-%dx%d.png", lng, sw, sh)))
 	}
-	if _, ok := scr.waitText(t, whole, labels[3], 10*time.Second); !ok {
-		t.Errorf("no hint %q saying how to send", labels[3])
-	}
+	scr.key(t, "Return")
 
-	answers := []string{"blue " + lng, "green " + lng}
-	for i, ans := range answers {
-		if i > 0 {
-			waitQuestionRound(t, g.bin, data, wfID, "ask", i+1, app)
-			settle()
-		}
-		scr.typeText(t, ans)
-		typed, ok := scr.waitText(t, image.Rect(0, sh/3, sw, sh), ans, textWait)
-		if !ok {
-			scr.shot(t, fmt.Sprintf("%d-not-typed", i+1))
-			t.Fatalf("the typed answer %q is not in view (steps in %s)", ans, scr.shots)
-		}
-		if typed.Min.Y > decline.Min.Y {
-			t.Errorf("the answer's box (y=%d) is below its buttons (y=%d)", typed.Min.Y, decline.Min.Y)
-		}
-		if i == 0 && os.Getenv("WORKRUN_SAVE_SCREENSHOT") == "1" {
-			shot := filepath.Join(g.tmp, tag+".png")
-			waitForPicture(t, app, g.importTool, "root", shot, "DISPLAY="+scr.display)
-			saveScreenshot(t, shot, filepath.Join("assets", "screenshots", fmt.Sprintf("question-form-%s-%dx%d.png", lng, sw, sh)))
-		}
-		scr.key(t, "Return") // Enter sends
-	}
+	// Round 2: a choice; its buttons are in view too. → → picks
+	// "thorough", Tab goes to Answer, Space presses it.
+	waitQuestionRound(t, g.bin, data, wfID, "survey", 2, app)
+	settle()
+	scr.shot(t, "2-round2")
+	scr.formButtonsInView(t, lng, "round 2")
+	scr.key(t, "Right")
+	scr.key(t, "Right")
+	scr.key(t, "Tab")
+	scr.key(t, "space")
 	shown := endSucceeded(t, g, scr, app, win, data, runID)
-	if got, _ := shown.Run.State["answer"].(string); !strings.Contains(got, strings.Join(answers, " | ")) {
-		t.Errorf("answer %q, want the agent's echo of %q", got, strings.Join(answers, " | "))
+	report, _ := shown.Run.State["report"].(string)
+	if want := fmt.Sprintf("Survey of %s: region %s, thorough.", topic, region); report != want {
+		t.Errorf("report %q, want %q", report, want)
 	}
 	checkAppOutput(t, app)
 }
 
-// agentAsksWorkflow is a workflow whose Remote Agent at agentURL sends
-// "input 2": the demo agent asks twice before it answers.
-func agentAsksWorkflow(agentURL string) string {
-	return fmt.Sprintf(`{"name":"Agent asks","state":{"question":"text","answer":"text"},
-		"nodes":[{"id":"start","type":"start","position":{"x":20,"y":40}},
-		  {"id":"q","type":"set","config":{"values":{"question":"input 2"}},"position":{"x":160,"y":40}},
-		  {"id":"ask","type":"remote_agent","title":"Ask the agent","position":{"x":300,"y":40},
-		   "config":{"url":%q,"inputs":["question"],"output":"answer"}},
-		  {"id":"end","type":"output","config":{"fields":["answer"]},"position":{"x":460,"y":40}}],
-		"edges":[{"from":"start","to":"q"},{"from":"q","to":"ask"},{"from":"ask","to":"end"}]}`, agentURL)
+// formButtonsInView checks that a question's Answer, Decline and Cancel
+// request are on the screen, on one row, inside it, and returns Decline's
+// box. Decline and Cancel request are read by OCR; Answer by its colour.
+func (s *screen) formButtonsInView(t *testing.T, lng, when string) image.Rectangle {
+	t.Helper()
+	labels := map[string][3]string{
+		"en": {"Answer", "Decline", "Cancel request"},
+		"zh": {"回答", "拒绝", "取消请求"},
+	}[lng]
+	whole := image.Rect(0, 0, s.width, s.height)
+	decline, ok := s.waitLabel(t, whole, labels[1], textWait)
+	if !ok {
+		s.shot(t, "no-decline")
+		t.Fatalf("%s: %q is not in view without dragging (steps in %s)", when, labels[1], s.shots)
+	}
+	boxes, page := s.look(t, whole, labels[2], true)
+	found := false
+	for _, b := range boxes {
+		found = found || abs(b.Min.Y-decline.Min.Y) <= 12
+	}
+	if !found {
+		s.shot(t, "no-cancel")
+		t.Errorf("%s: %q is not in view beside %q (y=%d) without dragging (steps in %s); the screen reads:\n%s", when, labels[2], labels[1], decline.Min.Y, s.shots, page)
+	}
+	// Answer is the blue (high-importance) button left of Decline: OCR
+	// misreads white text on blue, so it is found by its colour.
+	img := s.capture(t)
+	y := (decline.Min.Y + decline.Max.Y) / 2
+	blue := 0
+	for x := decline.Min.X - 8; x > max(0, decline.Min.X-220); x-- {
+		r, g, b, _ := img.At(x, y).RGBA()
+		if b>>8 > 180 && r>>8 < 100 && g>>8 < 160 {
+			blue++
+		}
+	}
+	if blue < 30 {
+		s.shot(t, "no-answer")
+		t.Errorf("%s: no %s button (blue) left of %q at y=%d: %d blue pixels on its row (steps in %s)", when, labels[0], labels[1], y, blue, s.shots)
+	}
+	if decline.Max.Y > s.height-4 {
+		t.Errorf("%s: the answer's buttons end at y=%d, past the %d px screen", when, decline.Max.Y, s.height)
+	}
+	return decline
 }
 
 // TestGUIInspectorScrollsWithWheelOverEntry: the inspector scrolls with
@@ -153,8 +165,8 @@ func TestGUIInspectorScrollsWithWheelOverEntry(t *testing.T) {
 			scr.clickTextIn(t, image.Rect(0, 70, sw*2/3, sh/2), "Ask the agent")
 			insp := image.Rect(sw-340, 60, sw, sh*3/5)
 			// Over the URL entry (its text), then over the label above the
-			// input fields.
-			for _, over := range []string{"127.0.0.1:41241", "Input fields"} {
+			// URL.
+			for _, over := range []string{"127.0.0.1:41241", "A2A service URL"} {
 				x, y0 := scr.findTextIn(t, insp, over)
 				scr.run(t, "mousemove", fmt.Sprint(x), fmt.Sprint(y0))
 				time.Sleep(200 * time.Millisecond)
