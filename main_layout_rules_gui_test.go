@@ -129,15 +129,17 @@ func (s *screen) formButtonsInView(t *testing.T, lng, when string) image.Rectang
 	img := s.capture(t)
 	y := (decline.Min.Y + decline.Max.Y) / 2
 	blue := 0
-	for x := decline.Min.X - 8; x > max(0, decline.Min.X-220); x-- {
-		r, g, b, _ := img.At(x, y).RGBA()
-		if b>>8 > 180 && r>>8 < 100 && g>>8 < 160 {
-			blue++
+	for _, dy := range []int{-8, 0, 8} { // above, through and below its text
+		for x := decline.Min.X - 8; x > max(0, decline.Min.X-220); x-- {
+			r, g, b, _ := img.At(x, y+dy).RGBA()
+			if b>>8 > 180 && r>>8 < 100 && g>>8 < 160 {
+				blue++
+			}
 		}
 	}
 	if blue < 30 {
 		s.shot(t, "no-answer")
-		t.Errorf("%s: no %s button (blue) left of %q at y=%d: %d blue pixels on its row (steps in %s)", when, labels[0], labels[1], y, blue, s.shots)
+		t.Errorf("%s: no %s button (blue) left of %q at y=%d: %d blue pixels on three lines of its row (steps in %s)", when, labels[0], labels[1], y, blue, s.shots)
 	}
 	if decline.Max.Y > s.height-4 {
 		t.Errorf("%s: the answer's buttons end at y=%d, past the %d px screen", when, decline.Max.Y, s.height)
