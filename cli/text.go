@@ -34,6 +34,9 @@ const (
 	msgShowInterrupted msgID = "cli.show_interrupted"
 )
 
+// `workrun stop`.
+const msgStopAsking msgID = "cli.stop_asking"
+
 // `workrun demo-mcp`.
 const (
 	msgDemoMCPBanner msgID = "cli.demo_mcp_banner"
@@ -59,6 +62,9 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgShowArtifact:    {"%s %s (%s, %d bytes)", "%s %s（%s，%d 字节）"},
 	msgShowMissing:     {"(missing: %s)", "（缺失：%s）"},
 	msgShowInterrupted: {"interrupted (%s)", "已中断（%s）"},
+
+	msgStopAsking: {"workrun: run %s is going on in process %d: asked it to stop the run; waiting for it to end",
+		"workrun：运行 %s 正在进程 %d 中进行：已请求该进程停止它，正在等待运行结束"},
 
 	msgDemoMCPBanner: {"workrun demo MCP server (Streamable HTTP: 2026-07-28 per request, 2025-11-25 after initialize; Tasks extension and core Tasks).\n" +
 		"Tools: echo (sync), broken (isError), research (task, stages, progress), hang (task that never ends), ask (asks once),\n" +

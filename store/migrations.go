@@ -206,6 +206,17 @@ var migrations = []string{
 		PRIMARY KEY (workflow, signature)
 	);
 	CREATE INDEX webhook_signatures_seen ON webhook_signatures(seen_at);`,
+
+	// stop requests (docs/engine.md "Stop across processes"): a Stop of a
+	// run another live process executes, addressed to that process (the
+	// run's owner when asked), which polls for its own by the index.
+	`CREATE TABLE stop_requests (
+		run_id       TEXT PRIMARY KEY,
+		owner        TEXT NOT NULL,
+		requested_by INTEGER NOT NULL,
+		requested_at INTEGER NOT NULL
+	);
+	CREATE INDEX stop_requests_owner ON stop_requests(owner);`,
 }
 
 // schemaVersion is the schema version this build writes.

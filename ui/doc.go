@@ -63,7 +63,10 @@
 // Resume only for a run interrupted by exit, Approve/Reject and an answer
 // box for runs waiting for a person, and Run again (a new run) for ended
 // runs and for a run a remote agent interrupted asking for input — never
-// Continue (docs/remote-agent.md R12). The remote task panel follows the run shown and lists the
+// Continue (docs/remote-agent.md R12). A run another process executes (a
+// caller's run in `workrun serve`) sends this engine no events: the app
+// layer follows it from the store (run.go, followRun) until it ends, and
+// its Stop asks that process (docs/serve.md S6). The remote task panel follows the run shown and lists the
 // saved remote task records and file results with no query, fetch or cancel
 // buttons (docs/remote-agent.md R8). Run records list runs in sortable columns (workflow, status,
 // started, duration, reason), filtered by workflow and status.

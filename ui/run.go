@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -49,6 +50,12 @@ type runState struct {
 	openShown func()
 	// creds is the credential list as last read (nil: not read yet).
 	creds []Credential
+	// following is the run another process executes that the panel
+	// follows from the store (run_follow in run.go); "" for none.
+	following string
+	// followed, when set, is told each time a followed run was read and
+	// shown (tests).
+	followed func(runID string)
 	// mu is held by every function the app layer's goroutines hand to
 	// fyne.Do. In a window those all run on the one UI thread anyway; the
 	// test driver runs them on the calling goroutine, and this keeps two of
@@ -230,6 +237,7 @@ func (w *Window) runStatusChanged() {
 // startTicker redraws the running durations once a second while the run
 // shown is active; the goroutine ends when it no longer is.
 func (w *Window) startTicker() {
+	w.followRun()
 	if w.rs.ticking || !w.panel.Active() {
 		return
 	}
@@ -383,6 +391,13 @@ func (w *Window) stopRun() {
 		err = w.deps.Engine.Stop(context.WithoutCancel(w.ctx), id)
 	}, func() {
 		if err == nil {
+			return
+		}
+		var pending *workrun.StopPendingError
+		if errors.As(err, &pending) {
+			// Asked of the process that runs it, which has not ended it
+			// yet: the panel goes on following the run from the store.
+			w.showError(fmt.Errorf(lang.X("run.stop_pending", "Stop was asked of process %d, which runs this run; it has not ended the run within %s."), pending.PID, pending.Waited.Round(time.Second)))
 			return
 		}
 		if w.panel.RunID() == id && w.panel.Run().Status == workrun.RunStopping {
@@ -554,4 +569,103 @@ func (w *Window) fileChooser() func(f *InputsForm, field string) {
 // byPerson marks a run the person starts in the window (Run.StartedBy).
 func byPerson(ctx context.Context) context.Context {
 	return workrun.WithStartedBy(ctx, workrun.StartedBy{Kind: workrun.StartedByPerson})
+}
+
+// followEvery and followIdleEvery are how often the panel reads a run
+// another process executes: going on, and waiting (interrupted).
+const (
+	followEvery     = 500 * time.Millisecond
+	followIdleEvery = 2 * time.Second
+)
+
+// followRun follows the run shown from the store while another process —
+// `workrun serve`, a `workrun run` — executes it: this engine publishes no
+// events for it, so its records, messages and status are read at a modest
+// interval and shown as the events they are, until it ends or another
+// run is shown (docs/serve.md S6). A run going on in this engine is not
+// followed: its events arrive.
+func (w *Window) followRun() {
+	id := w.panel.RunID()
+	if w.rs.following != "" || !w.followable(id) {
+		return
+	}
+	w.rs.following = id
+	w.followNext(id)
+}
+
+// followable says whether the run shown is one to follow from the store.
+func (w *Window) followable(id string) bool {
+	if id == "" || id != w.panel.RunID() || w.deps.Runs == nil || w.panel.Run().Status.Terminal() || w.panel.Run().Status == "" {
+		return false
+	}
+	a, ok := w.deps.Engine.(interface{ Active(runID string) bool })
+	return ok && !a.Active(id)
+}
+
+// followNext reads the followed run once more after the interval, off the
+// UI thread, and shows what changed.
+func (w *Window) followNext(id string) {
+	every := followEvery
+	if w.panel.Run().Status == workrun.RunInterrupted {
+		every = followIdleEvery
+	}
+	var r workrun.Run
+	var nrs []workrun.NodeRun
+	var ms []workrun.Message
+	var err error
+	w.background(func() {
+		select {
+		case <-time.After(every):
+		case <-w.ctx.Done():
+			return
+		}
+		r, nrs, ms, err = readRunRecords(w.ctx, w.deps.Runs, id)
+	}, func() {
+		if !w.followable(id) {
+			w.rs.following = ""
+			w.followRun() // another run shown meanwhile may need it
+			return
+		}
+		if err != nil {
+			w.setStatus(HumanError(err.Error()))
+		} else {
+			if evs := w.followEvents(r, nrs, ms); len(evs) > 0 {
+				w.applyBatch(evs)
+			}
+			if w.rs.followed != nil {
+				w.rs.followed(id)
+			}
+		}
+		if w.followable(id) {
+			w.followNext(id)
+		} else {
+			w.rs.following = ""
+		}
+	})
+}
+
+// followEvents are the changes between what the panel shows and the
+// records read: the run's status, the node records that differ, and the
+// messages not shown yet.
+func (w *Window) followEvents(r workrun.Run, nrs []workrun.NodeRun, ms []workrun.Message) []Event {
+	var evs []Event
+	shown := w.panel.Run()
+	// A Stop pressed here shows "stopping" until the other process saved
+	// it; the run read just before that is not shown over it.
+	if !(shown.Status == workrun.RunStopping && r.Status == workrun.RunRunning) &&
+		(shown.Status != r.Status || shown.Reason != r.Reason || shown.Interruption != r.Interruption || !shown.EndedAt.Equal(r.EndedAt)) {
+		evs = append(evs, Event{Type: "run", RunID: r.ID, Run: &r})
+	}
+	for i := range nrs {
+		n := nrs[i]
+		if old, ok := w.panel.nodes[n.NodeID]; !ok || !reflect.DeepEqual(old, n) {
+			evs = append(evs, Event{Type: "node", RunID: r.ID, NodeID: n.NodeID, Node: &n})
+		}
+	}
+	for i := range ms {
+		if m := ms[i]; !w.panel.seen[m.Seq] {
+			evs = append(evs, Event{Type: "message", RunID: r.ID, NodeID: m.NodeID, Message: &m})
+		}
+	}
+	return evs
 }

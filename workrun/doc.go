@@ -63,6 +63,10 @@
 // order (their Seq) even when parallel nodes log at once: a line that came
 // back from the store waits until every append still in flight when it
 // came back has returned, and Log returns once its line is published.
+// RunPure runs a workflow of pure nodes only and writes it whole — the run
+// as it ended, its records, lines and served task — in one commit at its
+// end (WholeRunSaver), publishing nothing before: a crash before leaves
+// nothing (docs/engine.md "One commit for a run of pure nodes").
 //
 // One stored message holds at most MaxMessageBytes (16 KiB) of arguments
 // (and twice that of rendered text); what is longer is cut before it reaches
@@ -121,9 +125,21 @@
 // holds, else those the saved nodes register again (RearmableStep), so every
 // unfinished remote task with a task id gets its one best-effort cancel —
 // its nodes left running or interrupted are saved stopped, and it is saved
-// "stopped". A run going on in another live process is not stopped from
-// here (*ClaimError: stop it there). StopClaimed also refuses a run that
-// already ended.
+// "stopped". StopClaimed also refuses a run that already ended.
+//
+// # Stop across processes (docs/engine.md "Stop across processes")
+//
+// A run going on in another live process is not claimed: with a store that
+// is a StopRequester, Stop saves a request addressed to that process (one
+// transaction that checks the run is running and its owner alive) and
+// waits, at most StopWait, for the run to end. Every engine with runs
+// going on reads the requests addressed to it every StopPollEvery and
+// stops each run named exactly as its own Stop does (abort hooks and
+// all), removing the request. A run that ends first ends as it would have
+// (StopClaimed then says it had ended); one interrupted meanwhile, or
+// whose process died, is claimed by the asker as above; one still going
+// after the wait gives *StopPendingError (ErrStopPending) and the request
+// stands. Exit never takes a request: it interrupts without hooks.
 //
 // A node interrupted by its remote agent with nothing it can answer
 // (InterruptedByRemote, R8) takes no decision — only steps that implement

@@ -108,6 +108,10 @@ type Engine struct {
 	// (UnsavedKeeper); zero means DefaultSaveRetryFor. Set before use.
 	SaveRetryFor time.Duration
 
+	// StopWait bounds how long a Stop of a run another process executes
+	// waits for it to end; zero means DefaultStopWait. Set before use.
+	StopWait time.Duration
+
 	// Errors receives what the engine cannot save (the store itself
 	// failing); nil means os.Stderr. Set before use.
 	Errors io.Writer
@@ -118,7 +122,9 @@ type Engine struct {
 	parked  map[string][]abortHook // hooks of interrupted runs, for Stop and Resume
 	subs    map[*subscriber]struct{}
 	now     func() time.Time
-	lines   lineOrder
+	// watching says the goroutine reading stop requests runs (stopelsewhere.go).
+	watching bool
+	lines    lineOrder
 
 	answerMu sync.Mutex             // one answer per question round (question.go)
 	secrets  map[answerKey]Decision // secret answers, held in memory only
@@ -187,6 +193,7 @@ func (e *Engine) Start(ctx context.Context, workflowID string, wf Workflow, inpu
 	x := newExecution(e, r, steps, nil)
 	e.mu.Lock()
 	e.active[r.ID] = x
+	e.watchStopsLocked()
 	e.mu.Unlock()
 	e.publishRun(r)
 	go x.loop()
@@ -202,8 +209,10 @@ func (e *Engine) Start(ctx context.Context, workflowID string, wf Workflow, inpu
 // holds for it, or else those its saved nodes register again
 // (RearmableStep), run before Stop returns, so every unfinished remote task
 // gets its one cancel. A caller that loses the claim gets a *ClaimError
-// (ErrRunClaimed); a run going on in another live process gives one too
-// (stop it there). Stopping a run that already ended is a no-op.
+// (ErrRunClaimed). A run going on in another live process is asked to
+// stop there and waited for, at most StopWait (StopRequester; a store
+// without it gives a *ClaimError: stop it there). Stopping a run that
+// already ended is a no-op.
 func (e *Engine) Stop(ctx context.Context, runID string) error {
 	return e.stop(ctx, runID, false)
 }
@@ -226,6 +235,20 @@ func (e *Engine) stop(ctx context.Context, runID string, strict bool) error {
 	r, err := e.runs.GetRun(ctx, runID)
 	if err != nil {
 		return fmt.Errorf("stop run %s: %w", runID, err)
+	}
+	if sr, ok := e.runs.(StopRequester); ok && r.Status == RunRunning {
+		// Going on in another live process: that process stops it.
+		done, err := e.stopElsewhere(ctx, sr, r, strict)
+		if err != nil {
+			return fmt.Errorf("stop run %s: %w", runID, err)
+		}
+		if done {
+			return nil
+		}
+		// Interrupted meanwhile, or its process ended: taken over here.
+		if r, err = e.runs.GetRun(ctx, runID); err != nil {
+			return fmt.Errorf("stop run %s: %w", runID, err)
+		}
 	}
 	if r.Status.Terminal() {
 		if strict {
@@ -437,6 +460,7 @@ func (e *Engine) resume(ctx context.Context, runID string, d *Decision) error {
 	}
 	e.mu.Lock()
 	e.active[runID] = x
+	e.watchStopsLocked()
 	e.mu.Unlock()
 	if !held {
 		x.rearm(NodeSucceeded)

@@ -90,6 +90,7 @@ func (e *Engine) StartFrom(ctx context.Context, workflowID string, wf Workflow, 
 	x := newExecution(e, r, steps, pinned)
 	e.mu.Lock()
 	e.active[r.ID] = x
+	e.watchStopsLocked()
 	e.mu.Unlock()
 	// The pinned records are saved before any node starts, like a
 	// scheduling round.

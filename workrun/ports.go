@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"time"
 )
 
 // ErrNotFound is returned by stores for a missing run, node run, workflow or artifact.
@@ -121,6 +122,30 @@ type RunClaim struct {
 	// it last); 0 when unknown. OwnerAlive says whether it still runs.
 	OwnerPID   int
 	OwnerAlive bool
+}
+
+// StopRequester is implemented by stores several processes share: a Stop
+// of a run another live process executes is a durable request to that
+// process, which notices it and stops the run as its own Stop does
+// (docs/engine.md "Stop across processes").
+type StopRequester interface {
+	// RequestStop saves a stop request for the run, addressed to its
+	// owner, only if the run is running and its owner is another process
+	// that still runs: the check and the write are one transaction. The
+	// result says whether it was saved and what was found.
+	RequestStop(ctx context.Context, runID string) (RunClaim, error)
+	// StopRequests returns the requests addressed to this store's owner,
+	// through an index.
+	StopRequests(ctx context.Context) ([]StopRequest, error)
+	// DeleteStopRequest removes the run's request, if any.
+	DeleteStopRequest(ctx context.Context, runID string) error
+}
+
+// StopRequest is one saved request to stop a run another process executes.
+type StopRequest struct {
+	RunID string
+	ByPID int // the process that asked
+	At    time.Time
 }
 
 // ErrSignInRequired: a remote call needs the person to sign in again (an

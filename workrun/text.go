@@ -37,6 +37,7 @@ const (
 	msgLineNotSaved      msgID = "workrun.line_not_saved"
 	msgNoRearm           msgID = "workrun.no_rearm"
 	msgStoppedNode       msgID = "workrun.stopped_node"
+	msgStopRequestFailed msgID = "workrun.stop_request_failed"
 
 	// Validate's problems. A list joined with " or " comes twice, the
 	// second time joined in Chinese ("或"); each language names the one it
@@ -115,6 +116,7 @@ var texts = NewCatalog(map[msgID][2]string{
 	msgStartedByWebhook:  {"webhook", "Webhook 触发"},
 	msgStartedByLabel:    {"%s (%s)", "%s（%s）"},
 	msgStoppedByUser:     {"stopped by the user", "已被用户停止"},
+	msgStopRequestFailed: {"cannot read or clear stop requests: %v", "无法读取或清除停止请求：%v"},
 	msgAppExited:         {"the application exited while the run was going on", "运行期间应用程序已退出"},
 	msgSaveFailed:        {"saving the run failed: %v", "保存运行失败：%v"},
 	msgNeverReady:        {"the run could not go on: some nodes never became ready", "运行无法继续：有些节点始终未能就绪"},
