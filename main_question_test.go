@@ -194,7 +194,12 @@ func keepQuestionShot(t *testing.T, g guiTest, scr *screen, app *runningApp, nam
 // keyring, and waits for its window; tag names its home and step pictures.
 func startWindow1024(t *testing.T, g guiTest, lng, tag, data string) (*screen, *runningApp, string) {
 	t.Helper()
-	const sw, sh = 1024, 700
+	return startWindowAt(t, g, lng, tag, data, 1024, 700)
+}
+
+// startWindowAt is startWindow1024 on a screen of sw×sh.
+func startWindowAt(t *testing.T, g guiTest, lng, tag, data string, sw, sh int) (*screen, *runningApp, string) {
+	t.Helper()
 	home := filepath.Join(g.tmp, "home-"+tag)
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		t.Fatal(err)

@@ -120,8 +120,8 @@ func TestLayout_QuestionFormInView(t *testing.T) {
 	}
 }
 
-// TestQuestionText_EnterSends: in a text answer Enter sends and
-// Shift+Enter starts a new line.
+// TestQuestionText_EnterSends: in a text answer Enter and Ctrl+Enter send,
+// Shift+Enter starts a new line, and a hint under the box says so.
 func TestQuestionText_EnterSends(t *testing.T) {
 	test.NewTempApp(t)
 	SetupLanguage("en")
@@ -141,6 +141,25 @@ func TestQuestionText_EnterSends(t *testing.T) {
 	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	if len(*got) != 1 || !strings.Contains((*got)[0].Text, "Lisbon\nPorto") {
 		t.Fatalf("Enter sent %+v, want one answer of two lines", *got)
+	}
+	// Ctrl+Enter (a shortcut to the driver) sends too, and the hint under
+	// the box says how.
+	p2, got2 := askedPanel(t, workrun.Question{Round: 1, Kind: workrun.QuestionText, From: "Travel agent", Message: "Which city?"}, workrun.RunInterrupted)
+	e2 := p2.askView.first.(interface {
+		fyne.Focusable
+		fyne.Shortcutable
+	})
+	test.Type(e2, "Faro")
+	e2.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierControl})
+	if len(*got2) != 1 || (*got2)[0].Text != "Faro" {
+		t.Fatalf("Ctrl+Enter sent %+v, want the answer Faro", *got2)
+	}
+	hint := false
+	for _, l := range objectsOf[*widget.Label](p2.askView.root) {
+		hint = hint || l.Text == qText(msgQEnterHint)
+	}
+	if !hint {
+		t.Errorf("no hint %q under the answer's box", qText(msgQEnterHint))
 	}
 }
 

@@ -153,11 +153,16 @@ func (v *questionView) text(q workrun.Question, decide func(workrun.Decision)) [
 		row.Add(b)
 	}
 	row.Add(secret)
-	return []fyne.CanvasObject{e, problem, row}
+	hint := widget.NewLabel(qText(msgQEnterHint))
+	hint.Importance = widget.LowImportance
+	hint.Wrapping = fyne.TextWrapWord
+	return []fyne.CanvasObject{e, hint, problem, row}
 }
 
-// answerEntry is a text answer's box: Enter sends the answer, Shift+Enter
-// starts a new line (docs/product.md W6), as in the chat boxes people know.
+// answerEntry is a text answer's box: Enter (or Ctrl+Enter, as in a
+// multi-line box) sends the answer, Shift+Enter starts a new line
+// (docs/product.md "Layout rules"), as in the chat boxes people know; the
+// hint under the box says so.
 type answerEntry struct {
 	widget.Entry
 	shift bool
@@ -196,6 +201,17 @@ func (e *answerEntry) TypedKey(k *fyne.KeyEvent) {
 		return
 	}
 	e.Entry.TypedKey(k)
+}
+
+// TypedShortcut sends on Ctrl+Enter: the desktop driver hands a key with
+// Ctrl held to the focused widget as a shortcut, not as a typed key.
+func (e *answerEntry) TypedShortcut(sc fyne.Shortcut) {
+	if c, ok := sc.(*desktop.CustomShortcut); ok && (c.KeyName == fyne.KeyReturn || c.KeyName == fyne.KeyEnter) &&
+		c.Modifier == fyne.KeyModifierControl && e.send != nil {
+		e.send()
+		return
+	}
+	e.Entry.TypedShortcut(sc)
 }
 
 // signIn shows the link (selectable, never opened by itself), Copy and
@@ -497,6 +513,7 @@ const (
 	msgQPick       qMsgID = "ui.question_pick"
 	msgQStatus     qMsgID = "ui.status_waiting"
 	msgQHeader     qMsgID = "ui.question_header"
+	msgQEnterHint  qMsgID = "ui.question_enter_hint"
 )
 
 var questionTexts = workrun.NewCatalog(map[qMsgID][2]string{
@@ -518,6 +535,7 @@ var questionTexts = workrun.NewCatalog(map[qMsgID][2]string{
 	msgQYes:        {"yes", "是"},
 	msgQPick:       {"(pick one)", "（请选择）"},
 	msgQStatus:     {"waiting for you", "等待你回答"},
+	msgQEnterHint:  {"Enter or Ctrl+Enter sends; Shift+Enter starts a new line.", "按 Enter 或 Ctrl+Enter 发送；Shift+Enter 换行。"},
 	msgQHeader:     {"Waiting for you — %s asks: %s — answer below; Stop ends the run and sends the remote task its cancel; Run again starts a new run.", "等待你回答 — %s 提问：%s — 请在下方回答；“停止”会结束运行并向远程任务发送取消；“重新运行”会开始新的运行。"},
 })
 
