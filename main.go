@@ -102,13 +102,19 @@ func openServices(ctx context.Context, dataDir string) (*cli.Services, error) {
 	if err != nil {
 		return nil, err
 	}
+	return servicesOf(dataDir, p), nil
+}
+
+// servicesOf is the CLI's view of the parts: `workrun serve` and the
+// window's own server (main_serve_window.go) run on it.
+func servicesOf(dataDir string, p *parts) *cli.Services {
 	return &cli.Services{
 		DataDir: dataDir, Runs: p.store, Workflows: p.store, Artifacts: p.artifacts, Engine: p.engine,
 		RemoteCalls: p.store, RunArtifacts: p.store, ArtifactGC: p.artifacts, Credentials: p.creds, OAuth: p.creds,
 		Served: p.store, ServeTokens: &serve.Tokens{Store: p.store, Keyring: credentials.OSKeyring{}},
 		Push:  p.push,
 		Close: p.store.Close,
-	}, nil
+	}
 }
 
 // runGUI opens the window on the data directory and blocks until it closes.
@@ -126,15 +132,18 @@ func runGUI(ctx context.Context, env *cli.Env) error {
 	}
 	defer p.engine.Close(context.WithoutCancel(ctx))
 	d := guiDeps(p)
-	publishDeps(&d, p.store)                                                            // main_publish.go
-	stopSchedules := scheduleDeps(ctx, &d, p, trigger.SystemClock{}, stderrReport(env)) // main_schedule.go
+	publishDeps(&d, p.store)                                                                    // main_publish.go
+	server, stopServer := serveDeps(&d, servicesOf(env.DataDir, p), env.Stderr)                 // main_serve_window.go
+	stopSchedules := scheduleDeps(ctx, &d, p, trigger.SystemClock{}, stderrReport(env), server) // main_schedule.go
 	defer stopSchedules()
+	defer stopServer()
 	d.About = aboutInfo(env.DataDir)
 	// Every quit of the window ends the process itself, once the window has
 	// saved its work (ui/exit.go): the deferred closes above run only when
 	// Fyne ends its loop on its own.
 	d.Exit = func() {
 		code := 0
+		stopServer()
 		stopSchedules()
 		if err := p.engine.Close(context.WithoutCancel(ctx)); err != nil {
 			fmt.Fprintf(env.Stderr, "workrun: %v\n", err)

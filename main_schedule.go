@@ -39,7 +39,7 @@ type windowSchedules struct {
 func windowPublications(ctx context.Context, e *workrun.Engine, st workrun.WorkflowStore) ([]serve.Publication, error) {
 	recs, err := st.ListWorkflows(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("window schedules: %w", err)
+		return nil, fmt.Errorf("published workflows: %w", err)
 	}
 	var pubs []serve.Publication
 	var errs []error
@@ -49,16 +49,16 @@ func windowPublications(ctx context.Context, e *workrun.Engine, st workrun.Workf
 			continue
 		}
 		if probs := e.Validate(r.Workflow); len(probs) > 0 {
-			errs = append(errs, fmt.Errorf("window schedules: %s is not valid: %s", r.Workflow.Name, probs[0].StringIn("en")))
+			errs = append(errs, fmt.Errorf("published workflows: %s is not valid: %s", r.Workflow.Name, probs[0].StringIn("en")))
 			continue
 		}
 		p, err := serve.NewPublication("", r.ID, r.Workflow)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("window schedules: %w", err))
+			errs = append(errs, fmt.Errorf("published workflows: %w", err))
 			continue
 		}
 		if seen[p.ID] {
-			errs = append(errs, fmt.Errorf("window schedules: two workflows publish as %q; %s is left out", p.ID, r.Workflow.Name))
+			errs = append(errs, fmt.Errorf("published workflows: two workflows publish as %q; %s is left out", p.ID, r.Workflow.Name))
 			continue
 		}
 		seen[p.ID] = true
@@ -132,14 +132,24 @@ func (w *windowSchedules) rebuildLater(ctx context.Context) {
 // also rebuilds the window's schedules.
 type rebuildingWorkflows struct {
 	workrun.WorkflowStore
-	ctx   context.Context
-	sched *windowSchedules
+	ctx    context.Context
+	sched  *windowSchedules
+	server *windowServer // main_serve_window.go; nil: none
+}
+
+// rebuildLater rebuilds the schedules and the window's server off the
+// caller's goroutine (a save runs on the UI thread).
+func (r rebuildingWorkflows) rebuildLater() {
+	r.sched.rebuildLater(r.ctx)
+	if r.server != nil {
+		r.server.rebuildLater(r.ctx, r.sched.report)
+	}
 }
 
 func (r rebuildingWorkflows) SaveWorkflow(ctx context.Context, id string, wf workrun.Workflow) (workrun.WorkflowRecord, error) {
 	rec, err := r.WorkflowStore.SaveWorkflow(ctx, id, wf)
 	if err == nil {
-		r.sched.rebuildLater(r.ctx)
+		r.rebuildLater()
 	}
 	return rec, err
 }
@@ -147,7 +157,7 @@ func (r rebuildingWorkflows) SaveWorkflow(ctx context.Context, id string, wf wor
 func (r rebuildingWorkflows) DeleteWorkflow(ctx context.Context, id string) error {
 	err := r.WorkflowStore.DeleteWorkflow(ctx, id)
 	if err == nil {
-		r.sched.rebuildLater(r.ctx)
+		r.rebuildLater()
 	}
 	return err
 }
@@ -155,12 +165,12 @@ func (r rebuildingWorkflows) DeleteWorkflow(ctx context.Context, id string) erro
 // scheduleDeps starts the window's schedules and wires the window's
 // Triggers section to the fires (ui.Deps.Fires). The returned stop ends the
 // schedules; it runs before the engine closes.
-func scheduleDeps(ctx context.Context, d *ui.Deps, p *parts, clk trigger.Clock, report func(error)) (stop func()) {
+func scheduleDeps(ctx context.Context, d *ui.Deps, p *parts, clk trigger.Clock, report func(error), server *windowServer) (stop func()) {
 	ws := &windowSchedules{engine: p.engine, store: p.store, clock: clk, report: report}
 	if err := ws.rebuild(ctx); err != nil {
 		report(err)
 	}
-	d.Workflows = rebuildingWorkflows{WorkflowStore: p.store, ctx: ctx, sched: ws}
+	d.Workflows = rebuildingWorkflows{WorkflowStore: p.store, ctx: ctx, sched: ws, server: server}
 	d.Fires = func(ctx context.Context, workflowID string, wf workrun.Workflow, limit int) ([]ui.FiredRun, error) {
 		return firedRuns(ctx, p.store, workflowID, wf, limit)
 	}

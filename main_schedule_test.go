@@ -98,7 +98,7 @@ func TestWindowFiresSchedules(t *testing.T) {
 	var errs []error
 	var mu sync.Mutex
 	var d ui.Deps
-	stop := scheduleDeps(ctx, &d, p, clk, func(err error) { mu.Lock(); errs = append(errs, err); mu.Unlock() })
+	stop := scheduleDeps(ctx, &d, p, clk, func(err error) { mu.Lock(); errs = append(errs, err); mu.Unlock() }, nil)
 	defer stop()
 	select {
 	case <-clk.moved:
@@ -215,7 +215,7 @@ func TestWindowAndServeShareFires(t *testing.T) {
 		clk := newStepClock(at, 3)
 		clocks = append(clocks, clk)
 		var d ui.Deps
-		stop := scheduleDeps(ctx, &d, p, clk, func(err error) { t.Errorf("scheduler: %v", err) })
+		stop := scheduleDeps(ctx, &d, p, clk, func(err error) { t.Errorf("scheduler: %v", err) }, nil)
 		defer stop()
 	}
 	for _, c := range clocks {

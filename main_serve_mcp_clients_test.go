@@ -224,6 +224,13 @@ func TestServeMCPClients(t *testing.T) {
 				t.Fatalf("cancel: first line %q: %s", lines.Text(), stderr.String())
 			}
 			waitFor(t, 60*time.Second, "the demo agent to get the relayed message", func() bool { return len(agent.Stats().Submissions) == 1 })
+			// The inner call is cancelable once its task id is saved: a Stop
+			// before that is "submission result unknown", no cancel
+			// (docs/remote-agent.md R9).
+			waitFor(t, 60*time.Second, "the relay's inner call to save the agent's task id", func() bool {
+				_, run := servedTask(t, data, first.TaskID)
+				return innerTaskSaved(t, data, run.ID)
+			})
 			io.WriteString(stdin, "cancel\n") //nolint:errcheck // a broken pipe shows in the outcome
 			stdin.Close()
 			if !lines.Scan() || json.Unmarshal(lines.Bytes(), &last) != nil {
@@ -394,6 +401,14 @@ func testServedToolFromNode(t *testing.T, bin, slow, rev string) {
 		case <-time.After(60 * time.Second):
 			t.Fatal("the Remote MCP Tool node never got the served task")
 		}
+		waitFor(t, 60*time.Second, "the relay's inner call to save the agent's task id", func() bool {
+			for _, r := range runsIn(t, data) {
+				if r.Status == workrun.RunRunning && innerTaskSaved(t, data, r.ID) {
+					return true
+				}
+			}
+			return false
+		})
 		if err := cmd.Process.Signal(os.Interrupt); err != nil {
 			t.Fatal(err)
 		}
@@ -427,6 +442,27 @@ func testServedToolFromNode(t *testing.T, bin, slow, rev string) {
 			t.Fatalf("%d served runs stopped, want 1 (the relay's)", stopped)
 		}
 	}
+}
+
+// innerTaskSaved reports whether a remote call of run has saved the task id
+// its agent gave it (only then can a Stop cancel it).
+func innerTaskSaved(t *testing.T, dataDir, runID string) bool {
+	t.Helper()
+	st, err := store.Open(t.Context(), dataDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	cs, err := st.RemoteCallsForRun(t.Context(), runID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cs {
+		if c.TaskID != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // runStory is a served task's run as a failure message shows it: its

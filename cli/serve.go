@@ -2,15 +2,10 @@ package cli
 
 import (
 	"context"
-	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
-	"net"
-	"net/http"
-	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -20,7 +15,6 @@ import (
 
 	"workrun/remotecall"
 	"workrun/serve"
-	"workrun/serve/a2aserve"
 	"workrun/workrun"
 )
 
@@ -60,14 +54,13 @@ func serveCommand(ctx context.Context, env *Env, args []string) int {
 		return usageError(env, "serve: "+err.Error())
 	}
 	say := func(id serveMsg, a ...any) string { return serveTexts.In(lang, id, a...) }
-	if (*certFile == "") != (*keyFile == "") {
-		return usageError(env, say(msgServeTLSPair))
-	}
 	if *publicURL == "" {
 		*publicURL = env.Getenv("WORKRUN_PUBLIC_URL")
 	}
-	loopback, err := remotecall.ListenAddrLoopback(*addr)
-	if err != nil {
+	if (*certFile == "") != (*keyFile == "") {
+		return usageError(env, say(msgServeTLSPair))
+	}
+	if _, err := remotecall.ListenAddrLoopback(*addr); err != nil {
 		return usageError(env, "serve: --addr: "+err.Error())
 	}
 	svc, code := env.open(ctx)
@@ -84,103 +77,33 @@ func serveCommand(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(err.Error(), "  "))
 		return ExitUsage
 	}
-	if len(pubs) == 0 {
-		fmt.Fprintf(env.Stderr, "workrun: %s\n", say(msgServeNoFlows))
-		return ExitUsage
-	}
-	toks, err := svc.ServeTokens.List(ctx)
+	srv, err := StartServer(ctx, svc, ServerConfig{Addr: *addr, CertFile: *certFile, KeyFile: *keyFile,
+		PublicURL: *publicURL, Pubs: pubs, Lang: lang, Log: env.Stderr})
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(err.Error(), "  "))
-		return ExitFailed
-	}
-	// S12: another machine is served only over TLS and with tokens.
-	if !loopback && (*certFile == "" || len(toks) == 0) {
-		fmt.Fprintf(env.Stderr, "workrun: %s\n", say(msgServeNonLoopback, termLine(*addr)))
-		return ExitUsage
-	}
-	var tlsConf *tls.Config
-	if *certFile != "" {
-		cert, err := tls.LoadX509KeyPair(*certFile, *keyFile)
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "workrun: serve: TLS: %s\n", termText(err.Error(), "  "))
+		if IsUsageError(err) {
 			return ExitUsage
 		}
-		tlsConf = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
-	}
-	core, err := serve.New(svc.Engine, svc.Served, pubs)
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(err.Error(), "  "))
-		return ExitUsage
-	}
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "workrun: serve: %s\n", termText(err.Error(), "  "))
 		return ExitFailed
 	}
-	scheme := "http"
-	if tlsConf != nil {
-		scheme = "https"
-		ln = tls.NewListener(ln, tlsConf)
+	for _, l := range srv.Lines() {
+		fmt.Fprintln(env.Stdout, l)
 	}
-	base := (&url.URL{Scheme: scheme, Host: ln.Addr().String()}).String()
-	opts := a2aserve.Options{BaseURL: base, Artifacts: svc.Artifacts, Version: "workrun",
-		Logger: slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}
-	if len(toks) > 0 {
-		opts.Tokens = svc.ServeTokens
-		fmt.Fprintln(env.Stderr, say(msgServeTokensOn, len(toks)))
-	} else {
-		fmt.Fprintln(env.Stderr, say(msgServeTokensOff))
-	}
-	front := a2aserve.New(core, opts)
-	trig, err := newServedTriggers(env, svc, core, pubs, base, lang) // serve_triggers.go
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(err.Error(), "  "))
-		return ExitUsage
-	}
-	handler, mcpLine := withMCP(core, opts, trig.mount(front.Handler()))
-	pushLine, code := mountPush(env, svc, *publicURL, lang, &handler) // serve_push.go
-	if code != ExitOK {
-		return code
-	}
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-
-	// S3: the runs a previous process left unfinished go on, as `workrun resume`.
-	resumed, err := core.ResumeUnfinished(ctx)
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "workrun: %s\n", termText(err.Error(), "  "))
-	}
-	if len(resumed) > 0 {
-		fmt.Fprintln(env.Stderr, say(msgServeResumed, len(resumed)))
-	}
-	for _, p := range pubs {
-		fmt.Fprintf(env.Stdout, "a2a %s\n", front.URL(p.ID))
-	}
-	mcpLine(env.Stdout)
-	pushLine(env.Stdout)
-	trig.printURLs(env.Stdout)
 	fmt.Fprintln(env.Stdout, "ready")
-	stopTriggers := trig.start(ctx, env, lang)
-	defer stopTriggers()
+	defer srv.Close(ctx)
 
 	sigCtx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	select {
 	case <-sigCtx.Done():
 		fmt.Fprintln(env.Stderr, say(msgServeStopping, "signal"))
-	case err := <-served:
+	case err := <-srv.Done():
 		fmt.Fprintf(env.Stderr, "workrun: serve: %s\n", termText(err.Error(), "  "))
 		return ExitFailed
 	}
 	// S8: exit never cancels. Streams are closed, then the engine closes
 	// its runs as interrupted by exit; the next start resumes them.
-	stopTriggers()
-	shutCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shutCtx); err != nil {
-		srv.Close() //nolint:errcheck // streams cut: their callers resubscribe
-	}
+	srv.Close(ctx)
 	if svc.Push != nil {
 		svc.Push.Close() // no resume starts once the engine closes
 	}

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"fmt"
-	"io"
 	"net/http"
 
 	"workrun/serve"
@@ -14,7 +12,7 @@ import (
 // published workflow: docs/serve.md M1) beside the A2A agents, on the same
 // core, tokens and logger. It returns the handler to serve and what prints
 // the `mcp URL` line.
-func withMCP(core *serve.Service, opts a2aserve.Options, agents http.Handler) (http.Handler, func(io.Writer)) {
+func withMCP(core *serve.Service, opts a2aserve.Options, agents http.Handler) (http.Handler, string) {
 	mo := mcpserve.Options{BaseURL: opts.BaseURL, Version: opts.Version, Logger: opts.Logger}
 	if opts.Tokens != nil {
 		mo.Tokens = opts.Tokens
@@ -23,5 +21,5 @@ func withMCP(core *serve.Service, opts a2aserve.Options, agents http.Handler) (h
 	mux := http.NewServeMux()
 	mux.Handle(mcpserve.Path, front)
 	mux.Handle("/", agents)
-	return mux, func(w io.Writer) { fmt.Fprintf(w, "mcp %s\n", front.URL()) }
+	return mux, "mcp " + front.URL()
 }

@@ -67,10 +67,10 @@ type servedTriggers struct {
 
 // newServedTriggers reads the publications' triggers; nil when this build
 // has no store for fires (said on stderr).
-func newServedTriggers(env *Env, svc *Services, core *serve.Service, pubs []serve.Publication, base, lang string) (*servedTriggers, error) {
+func newServedTriggers(log io.Writer, svc *Services, core *serve.Service, pubs []serve.Publication, base, lang string) (*servedTriggers, error) {
 	st, ok := svc.Served.(trigger.Store)
 	if !ok {
-		fmt.Fprintln(env.Stderr, triggerTexts.In(lang, msgTrigNoStore))
+		fmt.Fprintln(log, triggerTexts.In(lang, msgTrigNoStore))
 		return nil, nil
 	}
 	var kr trigger.SecretReader
@@ -83,7 +83,7 @@ func newServedTriggers(env *Env, svc *Services, core *serve.Service, pubs []serv
 		kr = noKeyring{}
 	}
 	hooks, err := trigger.NewWebhooks(trigger.WebhookOptions{Runner: core, Store: st, Secrets: kr, Tokens: tokens, Artifacts: svc.Artifacts,
-		Logger: slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}, pubs)
+		Logger: slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelWarn}))}, pubs)
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +94,7 @@ func newServedTriggers(env *Env, svc *Services, core *serve.Service, pubs []serv
 	for _, id := range hooks.IDs() {
 		if hooks.Auth(id) == workrun.WebhookHMAC {
 			if s, err := kr.Get(trigger.SecretService, id); err != nil || s == "" {
-				fmt.Fprintln(env.Stderr, triggerTexts.In(lang, msgTrigNoSecret, termLine(id)))
+				fmt.Fprintln(log, triggerTexts.In(lang, msgTrigNoSecret, termLine(id)))
 			}
 		}
 	}
@@ -118,18 +118,20 @@ func (t *servedTriggers) mount(next http.Handler) http.Handler {
 	return mux
 }
 
-// printURLs writes a `webhook URL` line per webhook (data, not text).
-func (t *servedTriggers) printURLs(w io.Writer) {
+// urlLines are the `webhook URL` lines, one per webhook (data, not text).
+func (t *servedTriggers) urlLines() []string {
 	if t == nil {
-		return
+		return nil
 	}
+	var lines []string
 	for _, id := range t.hooks.IDs() {
-		fmt.Fprintf(w, "webhook %s%s%s\n", t.base, trigger.Prefix, id)
+		lines = append(lines, "webhook "+t.base+trigger.Prefix+id)
 	}
+	return lines
 }
 
 // start runs the scheduler until the returned stop is called.
-func (t *servedTriggers) start(ctx context.Context, env *Env, lang string) func() {
+func (t *servedTriggers) start(ctx context.Context, log io.Writer, lang string) func() {
 	if t == nil || t.sched.Len() == 0 {
 		return func() {}
 	}
@@ -140,14 +142,14 @@ func (t *servedTriggers) start(ctx context.Context, env *Env, lang string) func(
 			first = n.At.Local().Format(time.DateTime)
 		}
 	}
-	fmt.Fprintln(env.Stderr, triggerTexts.In(lang, msgTrigSchedules, t.sched.Len(), first))
+	fmt.Fprintln(log, triggerTexts.In(lang, msgTrigSchedules, t.sched.Len(), first))
 	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	var mu sync.Mutex
 	t.wg.Go(func() {
 		t.sched.Run(ctx, func(err error) {
 			mu.Lock()
 			defer mu.Unlock()
-			fmt.Fprintf(env.Stderr, "workrun: serve: %s\n", termText(err.Error(), "  "))
+			fmt.Fprintf(log, "workrun: serve: %s\n", termText(err.Error(), "  "))
 		})
 	})
 	return func() { cancel(); t.wg.Wait() }

@@ -70,8 +70,33 @@ session() {
 	local status=0
 	# Everything else, quietly; then the acceptance tests verbosely so the
 	# log shows that they ran.
-	echo "== go test ${gotest_flags[*]} ${test_pkgs[*]}"
-	go test "${gotest_flags[@]}" -skip "^(${smoke_test}|${run_test}|${failure_gui_test}|${history_gui_test}|${layout_gui_test}|${items_gui_test}|${triggers_gui_test}|${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${oauth_conformance_test}|${toolapp_interop_test}|${mcp_server_conformance_test}|${serve_test}|${serve_mcp_test}|${serve_mcp_clients_test}|${triggers_test}|${push_test})\$" "${test_pkgs[@]}" || status=1
+	local acceptance="${smoke_test}|${run_test}|${failure_gui_test}|${history_gui_test}|${layout_gui_test}|${items_gui_test}|${triggers_gui_test}|${keyring_test}|${interop_test}|${mcp_interop_test}|${mcp_conformance_test}|${oauth_conformance_test}|${toolapp_interop_test}|${mcp_server_conformance_test}|${serve_test}|${serve_mcp_test}|${serve_mcp_clients_test}|${triggers_test}|${push_test}"
+	# The root package's other real-window tests (TestGUI*, each on its
+	# own private Xvfb) mostly wait for windows and processes: they run in
+	# a go test process of their own beside the rest, which would otherwise
+	# wait for them at the end (they are ~7 of the root package's 14 minutes).
+	local unit_gui_status=0 unit_root_status=0 unit_gui_pid= unit_root_pid=
+	if [ -z "${TEST_PKGS:-}" ]; then
+		local others
+		others=$(go list ./... | grep -vx workrun)
+		echo "== go test ${gotest_flags[*]} -run '^TestGUI' -skip acceptance . (beside the next two)"
+		go test "${gotest_flags[@]}" -count=1 -run '^TestGUI' -skip "^(${acceptance})\$" . >"$work/unit-gui.log" 2>&1 &
+		unit_gui_pid=$!
+		echo "== go test ${gotest_flags[*]} -skip acceptance and TestGUI* . (beside the next)"
+		go test "${gotest_flags[@]}" -skip "^(${acceptance}|TestGUI.*)\$" . >"$work/unit-root.log" 2>&1 &
+		unit_root_pid=$!
+		echo "== go test ${gotest_flags[*]} -skip acceptance (every other package)"
+		# shellcheck disable=SC2086 # one package a word
+		go test "${gotest_flags[@]}" -skip "^(${acceptance})\$" $others || status=1
+		wait "$unit_root_pid" || unit_root_status=1
+		cat "$work/unit-root.log"
+		wait "$unit_gui_pid" || unit_gui_status=1
+		cat "$work/unit-gui.log"
+		[ "$unit_gui_status" -eq 0 ] && [ "$unit_root_status" -eq 0 ] || status=1
+	else
+		echo "== go test ${gotest_flags[*]} ${test_pkgs[*]}"
+		go test "${gotest_flags[@]}" -skip "^(${acceptance})\$" "${test_pkgs[@]}" || status=1
+	fi
 
 	# The acceptance tests in two go test processes side by side: the
 	# real-window tests (one X display, so one after another) and all the

@@ -13,7 +13,11 @@
 //     process or another one on the same data directory, before or after a
 //     restart. A duplicate gets the first task back (created false); a
 //     concurrent duplicate in this process waits for the first to be saved
-//     (S1, S2).
+//     (S1, S2). With StartRequest.Wait (a blocking SendMessage) Start
+//     returns the task settled, and a workflow of pure nodes only runs by
+//     workrun.Engine.RunPure: task and run are written in the one commit of
+//     the run's end, nothing of it is seen before, a crash before leaves
+//     nothing (S1).
 //   - Get and List answer for every task the caller started, also after a
 //     restart; a caller never sees another caller's task (ErrTaskNotFound, S9).
 //   - Events(caller, task) is an iter.Seq2: first the task as it is, then

@@ -88,6 +88,7 @@ type Service struct {
 	store  Store
 	pubs   map[string]Publication
 	order  []string
+	pure   map[string]bool // publication → every node pure (workrun.Engine.Pure)
 
 	mu       sync.Mutex
 	starting map[string]*sync.Mutex // caller+key → held while its first Start saves
@@ -95,12 +96,13 @@ type Service struct {
 
 // New builds a Service for pubs (their IDs unique).
 func New(e *workrun.Engine, st Store, pubs []Publication) (*Service, error) {
-	s := &Service{engine: e, store: st, pubs: map[string]Publication{}, starting: map[string]*sync.Mutex{}}
+	s := &Service{engine: e, store: st, pubs: map[string]Publication{}, pure: map[string]bool{}, starting: map[string]*sync.Mutex{}}
 	for _, p := range pubs {
 		if _, dup := s.pubs[p.ID]; dup {
 			return nil, fmt.Errorf("serve: two workflows publish as %q", p.ID)
 		}
 		s.pubs[p.ID] = p
+		s.pure[p.ID] = e != nil && e.Pure(p.Workflow)
 		s.order = append(s.order, p.ID)
 	}
 	return s, nil
@@ -154,12 +156,31 @@ type StartRequest struct {
 	// Via is the kind of front the caller came through, recorded with
 	// Caller (the token's label) as the run's StartedBy; "" is A2A.
 	Via workrun.StartedByKind
+	// Wait: the caller waits for the task to settle (a blocking
+	// SendMessage): Start returns it final or needing input. A run of pure
+	// nodes only is then saved in one commit with its task, at its end
+	// (docs/serve.md S1).
+	Wait bool
 }
 
 // Start starts the publication's run for the caller, or returns the task
 // the same caller and key started before (created false). The inputs must
-// be the publication's input fields only (Publication.CheckInputs).
+// be the publication's input fields only (Publication.CheckInputs). With
+// req.Wait it returns the task once it is final or needs input.
 func (s *Service) Start(ctx context.Context, req StartRequest) (t Task, created bool, err error) {
+	t, created, err = s.start(ctx, req)
+	if err != nil || !req.Wait || settledForCaller(t) {
+		return t, created, err
+	}
+	t, err = s.Wait(ctx, req.Caller, t.ID)
+	return t, created, err
+}
+
+// start is Start up to the run's start, or, for a caller that waits on a
+// run of pure nodes, up to its end and its one commit. The key's lock is
+// held until the task is saved, so a duplicate in this process waits for
+// it and reads it (S2); between processes the unique index decides.
+func (s *Service) start(ctx context.Context, req StartRequest) (t Task, created bool, err error) {
 	p, ok := s.pubs[req.Publication]
 	if !ok {
 		return Task{}, false, ErrNoPublication
@@ -190,7 +211,19 @@ func (s *Service) Start(ctx context.Context, req StartRequest) (t Task, created 
 	if by.Kind == "" {
 		by.Kind = workrun.StartedByA2A
 	}
-	runID, err := s.engine.Start(workrun.WithStartedBy(workrun.WithServedTask(ctx, st), by), p.WorkflowID, p.Workflow, in)
+	sctx := workrun.WithStartedBy(workrun.WithServedTask(ctx, st), by)
+	var runID string
+	var ended *workrun.Run
+	if req.Wait && s.pure[p.ID] {
+		// Nothing of it is seen before its end: the task is saved with
+		// the run's end, in one commit (S1).
+		var r workrun.Run
+		if r, err = s.engine.RunPure(sctx, p.WorkflowID, p.Workflow, in); err == nil {
+			runID, ended = r.ID, &r
+		}
+	} else {
+		runID, err = s.engine.Start(sctx, p.WorkflowID, p.Workflow, in)
+	}
 	if err != nil {
 		// Another process may have saved the same key first: its task is
 		// the answer, and no run of ours was created (one transaction).
@@ -204,7 +237,11 @@ func (s *Service) Start(ctx context.Context, req StartRequest) (t Task, created 
 		return Task{}, false, fmt.Errorf("start: %w", err)
 	}
 	st.RunID = runID
-	t, err = s.task(ctx, st)
+	if ended != nil {
+		t, err = s.taskOf(ctx, st, *ended)
+	} else {
+		t, err = s.task(ctx, st)
+	}
 	return t, true, err
 }
 

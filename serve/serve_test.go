@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -171,6 +172,73 @@ func TestSameKeyConcurrentlyOneRun(t *testing.T) {
 	}
 }
 
+// S1, S2: duplicates of one key racing in one process, each waiting for
+// the task (a blocking SendMessage, whose run of pure nodes is saved with
+// its task in one commit at its end): one run, one task, every duplicate
+// gets it completed; the run was saved with its task in one commit.
+func TestSameKeyConcurrentlyWaitingOneRun(t *testing.T) {
+	f := newService(t, "", helloJSON)
+	var wg sync.WaitGroup
+	tasks := make([]serve.Task, 16)
+	var created atomic.Int32
+	for i := range tasks {
+		wg.Go(func() {
+			task, c, err := f.svc.Start(t.Context(), serve.StartRequest{Caller: "a", Publication: "hello", Key: "same",
+				Inputs: workrun.Values{"name": "x"}, Wait: true})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			tasks[i] = task
+			if c {
+				created.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	for _, task := range tasks {
+		if task.ID != tasks[0].ID || task.State != serve.StateCompleted || task.Outputs["message"] != "Hello, x!" {
+			t.Fatalf("task %+v, first %s", task, tasks[0].ID)
+		}
+	}
+	runs, _ := f.st.ListRuns(t.Context(), workrun.RunFilter{})
+	if created.Load() != 1 || len(runs) != 1 || runs[0].Status != workrun.RunSucceeded {
+		t.Fatalf("created %d, runs %+v", created.Load(), runs)
+	}
+	// The same key afterwards: the saved task, completed.
+	again, c, err := f.svc.Start(t.Context(), serve.StartRequest{Caller: "a", Publication: "hello", Key: "same", Wait: true})
+	if err != nil || c || again.ID != tasks[0].ID || again.State != serve.StateCompleted {
+		t.Fatalf("again: %+v %v %v", again, c, err)
+	}
+	// A workflow with a node that is not pure keeps the task saved before
+	// the run starts: a concurrent Get finds it while it runs.
+	slow := newService(t, "", slowJSON)
+	done := make(chan error, 1)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	go func() {
+		_, _, err := slow.svc.Start(ctx, serve.StartRequest{Caller: "a", Publication: "slow", Key: "s1", Wait: true})
+		done <- err
+	}()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if task, err := slow.svc.ByKey(t.Context(), "a", "s1"); err == nil {
+			if task.State != serve.StateWorking {
+				t.Fatalf("slow task %s while it runs", task.State)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the slow task was not saved while its run went on")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("blocking start of slow after cancel: %v", err)
+	}
+}
+
 // child: starts the hello publication with key "race" and prints the task
 // id and whether it created it.
 func child(dir string) int {
@@ -198,7 +266,8 @@ func child(dir string) int {
 		var b [1]byte
 		os.Stdin.Read(b[:]) //nolint:errcheck // EOF is the word too
 	}
-	task, created, err := svc.Start(ctx, serve.StartRequest{Caller: "a", Publication: "hello", Key: "race", Inputs: workrun.Values{"name": "p"}})
+	wait := os.Getenv("WORKRUN_SERVE_CHILD_WAIT") != ""
+	task, created, err := svc.Start(ctx, serve.StartRequest{Caller: "a", Publication: "hello", Key: "race", Inputs: workrun.Values{"name": "p"}, Wait: wait})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -212,7 +281,16 @@ func child(dir string) int {
 }
 
 // S2 across processes: eight processes start the same key at once; one run.
+// Wait: each waits for the task as a blocking SendMessage does, so each runs
+// hello (pure nodes only) to its end and the unique index refuses all but
+// the first commit of the task with the run (S1).
 func TestSameKeyEightProcessesOneRun(t *testing.T) {
+	for _, wait := range []bool{false, true} {
+		t.Run(fmt.Sprint("wait=", wait), func(t *testing.T) { sameKeyEightProcesses(t, wait) })
+	}
+}
+
+func sameKeyEightProcesses(t *testing.T, wait bool) {
 	dir := t.TempDir()
 	// Create the schema first, so the children race on the task, not the migration.
 	st, err := store.Open(t.Context(), dir)
@@ -230,6 +308,9 @@ func TestSameKeyEightProcessesOneRun(t *testing.T) {
 	for i := range results {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
 		cmd.Env = append(os.Environ(), childDir+"="+dir, "WORKRUN_SERVE_CHILD_GO=1")
+		if wait {
+			cmd.Env = append(cmd.Env, "WORKRUN_SERVE_CHILD_WAIT=1")
+		}
 		in, err := cmd.StdinPipe()
 		if err != nil {
 			t.Fatal(err)
@@ -283,8 +364,9 @@ func TestCancelStopsRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Wait for the process node to be running.
-	for ev, err := range f.svc.Events(t.Context(), "a", task.ID) {
+	// Wait for the process node to be running (its line may be saved
+	// before the subscription: EventsSince yields it from the store).
+	for ev, err := range f.svc.EventsSince(t.Context(), "a", task.ID, 0) {
 		if err != nil {
 			t.Fatal(err)
 		}

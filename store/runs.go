@@ -34,19 +34,24 @@ func (s *Store) CreateRun(ctx context.Context, r workrun.Run) error {
 				return err
 			}
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO runs (id, workflow_id, workflow_name,
-		workflow, inputs, state, status, interruption, reason, failed_node, created_at, ended_at, owner, pinned_from,
-		started_by, started_by_label)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
-			r.ID, r.WorkflowID, r.WorkflowName, wf, inputs, state, string(r.Status),
-			string(r.Interruption), r.Reason, r.FailedNode, unixNano(r.CreatedAt), unixNano(r.EndedAt), s.owner.id, r.PinnedFrom,
-			string(r.StartedBy.Kind), r.StartedBy.Label)
-		return err
+		return s.insertRun(ctx, tx, r, wf, inputs, state)
 	})
 	if err != nil {
 		return fmt.Errorf("create run %s: %w", r.ID, err)
 	}
 	return nil
+}
+
+// insertRun inserts r's row, owned by this store (owner.go).
+func (s *Store) insertRun(ctx context.Context, tx *sql.Tx, r workrun.Run, wf, inputs, state string) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO runs (id, workflow_id, workflow_name,
+		workflow, inputs, state, status, interruption, reason, failed_node, created_at, ended_at, owner, pinned_from,
+		started_by, started_by_label)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		r.ID, r.WorkflowID, r.WorkflowName, wf, inputs, state, string(r.Status),
+		string(r.Interruption), r.Reason, r.FailedNode, unixNano(r.CreatedAt), unixNano(r.EndedAt), s.owner.id, r.PinnedFrom,
+		string(r.StartedBy.Kind), r.StartedBy.Label)
+	return err
 }
 
 // UpdateRun saves status, interruption, reason, failed node, state and ended

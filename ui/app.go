@@ -84,6 +84,9 @@ func Run(d Deps) error {
 			w.panes.UseScreen(w.screenKey)
 			w.win.Resize(windowSizeFor(s, w.win.Canvas().Scale(), w.app.Preferences().String(prefWindowSize+w.screenKey)))
 		}
+		if w.app.Preferences().Bool(prefServeHere) {
+			w.applyServeHere() // publish.go
+		}
 	})
 	w.win.SetCloseIntercept(w.requestQuit)
 	w.win.ShowAndRun()
@@ -118,6 +121,8 @@ type Window struct {
 
 	closed bool      // Close ran (exit.go)
 	loop   loopState // whether Fyne's loop still runs fyne.Do's functions (uithread.go)
+	// serving is what serving from this window came to last (publish.go).
+	serving serveHereState
 	// screenKey names the screen's size ("1440x900"): the window's size and
 	// dividers are remembered per screen size (screen.go).
 	screenKey string

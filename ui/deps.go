@@ -65,6 +65,13 @@ type Deps struct {
 	// token's label, "" for a server without tokens); ok is false for a
 	// run a person started (docs/serve.md S1, S9).
 	ServedCaller func(ctx context.Context, runID string) (caller string, ok bool, err error)
+	// ServeHere serves the saved published workflows from this process at
+	// addr while the window is open — A2A agents, the MCP endpoint and the
+	// webhooks, as `workrun serve --addr addr` would (docs/serve.md
+	// "Serving from the window") — replacing what it served before; "" stops.
+	// It returns the server's lines (`a2a URL`, `mcp URL`, `webhook URL`);
+	// none while nothing is published. nil: the window cannot serve.
+	ServeHere func(ctx context.Context, addr string) (lines []string, err error)
 	// Fires lists a workflow's last schedule fires, newest first, with the
 	// run each started (the start node's Triggers section, triggers.go);
 	// nil shows none.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -30,6 +31,10 @@ const DefaultServeAddr = "127.0.0.1:8470"
 
 const prefServeAddr = "serve.addr"
 
+// prefServeHere keeps whether the window serves the published workflows
+// while it is open (Deps.ServeHere).
+const prefServeHere = "serve.here"
+
 // ErrServeAddr is what Deps.AgentURL returns (wrapped) for an address that
 // is not HOST:PORT with a fixed port; the dialog says so in its words.
 var ErrServeAddr = errors.New("the server address is not HOST:PORT with a port")
@@ -53,6 +58,8 @@ type PublishView struct {
 	status  *widget.Label
 	checkB  *widget.Button
 	cmd     *widget.Label
+	here    *widget.Check // serve from this window (hidden without Deps.ServeHere)
+	hereMsg *widget.Label
 	form    *fyne.Container
 	root    fyne.CanvasObject
 	// URLFor makes the agent's URL from the address and the agent's name
@@ -119,6 +126,12 @@ func NewPublishView(wf workrun.Workflow, addr string) *PublishView {
 	v.cmd = widget.NewLabel("")
 	v.cmd.Selectable = true
 	v.cmd.Wrapping = fyne.TextWrapBreak
+	v.here = widget.NewCheck(pubText(msgPubHere), nil)
+	v.here.Hide()
+	v.hereMsg = widget.NewLabel("")
+	v.hereMsg.Wrapping = fyne.TextWrapWord
+	v.hereMsg.Selectable = true
+	v.hereMsg.Hide()
 	none := widget.NewLabel(pubText(msgPubNoFields))
 	none.Wrapping = fyne.TextWrapWord
 	none.Hidden = len(fields) > 0
@@ -141,6 +154,8 @@ func NewPublishView(wf workrun.Workflow, addr string) *PublishView {
 		row(pubText(msgPubURL), container.NewBorder(nil, nil, nil, container.NewVBox(v.copyB), v.url)),
 		row(pubText(msgPubServer), container.NewBorder(nil, nil, nil, container.NewVBox(v.checkB), v.status)),
 		row("", v.cmd),
+		row("", v.here),
+		row("", v.hereMsg),
 	)
 	v.root = container.NewVScroll(container.NewVBox(v.on, v.form, widget.NewSeparator(), server))
 	v.enable()
@@ -253,6 +268,28 @@ func (v *PublishView) Settings() *workrun.Publish {
 	return p
 }
 
+// OfferServeHere shows "Serve from this window", ticked as on says.
+func (v *PublishView) OfferServeHere(on bool) {
+	v.here.SetChecked(on)
+	v.here.Show()
+}
+
+// ServeHere is whether "Serve from this window" is ticked (false when it
+// is not offered).
+func (v *PublishView) ServeHere() bool { return v.here.Visible() && v.here.Checked }
+
+// SetServing shows what serving from this window came to: its lines, or
+// why it could not start ("" and no lines: off).
+func (v *PublishView) SetServing(text string, ok bool) {
+	v.hereMsg.SetText(text)
+	v.hereMsg.Importance = widget.SuccessImportance
+	if !ok {
+		v.hereMsg.Importance = widget.WarningImportance
+	}
+	v.hereMsg.Hidden = text == ""
+	v.hereMsg.Refresh()
+}
+
 // Addr is the server address typed.
 func (v *PublishView) Addr() string { return strings.TrimSpace(v.addr.Text) }
 
@@ -275,13 +312,23 @@ func (w *Window) showPublish() {
 		}
 	}
 	v.showURL()
+	if w.deps.ServeHere != nil {
+		v.OfferServeHere(prefs.Bool(prefServeHere))
+		v.SetServing(w.servingText())
+	}
 	d := dialog.NewCustomConfirm(pubText(msgPubTitle), pubText(msgPubSave), pubText(msgPubCancel), v.Object(), func(ok bool) {
 		if !ok {
 			return
 		}
+		addrChanged := prefs.StringWithFallback(prefServeAddr, DefaultServeAddr) != v.Addr()
+		hereChanged := prefs.Bool(prefServeHere) != v.ServeHere()
 		prefs.SetString(prefServeAddr, v.Addr())
+		prefs.SetBool(prefServeHere, v.ServeHere())
 		w.doc.SetPublish(v.Settings())
 		w.saveNow()
+		if w.deps.ServeHere != nil && (hereChanged || (v.ServeHere() && addrChanged)) {
+			w.applyServeHere() // a save alone rebuilds a running server (main)
+		}
 	}, w.win)
 	d.Resize(w.fitDialog(fyne.NewSize(640, 640)))
 	d.Show()
@@ -329,4 +376,59 @@ func (w *Window) showCaller(runID string) {
 		}
 		w.panel.SetCaller(runID, text)
 	})
+}
+
+// serveHereState is what serving from this window came to last.
+type serveHereState struct {
+	addr  string
+	lines []string
+	err   error
+}
+
+// applyServeHere starts, restarts or stops serving from this window as
+// the preferences say (Deps.ServeHere), off the UI thread; the outcome is
+// said in the status bar and in the Publish dialog if it is open.
+func (w *Window) applyServeHere() {
+	if w.deps.ServeHere == nil {
+		return
+	}
+	prefs := w.app.Preferences()
+	addr := ""
+	if prefs.Bool(prefServeHere) {
+		addr = prefs.StringWithFallback(prefServeAddr, DefaultServeAddr)
+	}
+	var st serveHereState
+	w.background(func() {
+		st.addr = addr
+		st.lines, st.err = w.deps.ServeHere(w.ctx, addr)
+	}, func() {
+		w.serving = st
+		text, ok := w.servingText()
+		if w.publish != nil {
+			w.publish.SetServing(text, ok)
+		}
+		switch {
+		case st.err != nil:
+			w.setStatus(text)
+		case addr != "" && len(st.lines) > 0:
+			w.setStatus(pubText(msgPubHereStatus, addr))
+		}
+	})
+}
+
+// servingText says what serving from this window came to; ok is false for
+// a failure.
+func (w *Window) servingText() (string, bool) {
+	st := w.serving
+	switch {
+	case st.err != nil && errors.Is(st.err, syscall.EADDRINUSE):
+		return pubText(msgPubHereInUse, st.addr), false
+	case st.err != nil:
+		return pubText(msgPubHereFailed, st.addr, HumanError(st.err.Error())), false
+	case st.addr == "":
+		return "", true
+	case len(st.lines) == 0:
+		return pubText(msgPubHereNone), true
+	}
+	return pubText(msgPubHereOn, strings.Join(st.lines, "\n")), true
 }

@@ -6,8 +6,11 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"slices"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -47,6 +50,21 @@ func menuAction(t *testing.T, w *Window, menu, label string) func() {
 	}
 	t.Fatalf("no menu item %s → %s", menu, label)
 	return nil
+}
+
+// openOnlyWorkflow lists the store's one workflow and opens it.
+func openOnlyWorkflow(t *testing.T, w *Window, id string) {
+	t.Helper()
+	onUI(w, func() { w.reloadList("") })
+	waitFor(t, "the workflow is listed", func() (ok bool) {
+		onUI(w, func() { ok = len(w.recs) == 1 })
+		return ok
+	})
+	onUI(w, func() { w.list.Select(0) })
+	waitFor(t, "the workflow opens", func() (ok bool) {
+		onUI(w, func() { ok = w.wfID == id })
+		return ok
+	})
 }
 
 // freeAddr is a loopback address with a port no one listens on now.
@@ -111,16 +129,7 @@ func TestPublish_DialogPublishesAndSeesTheServer(t *testing.T) {
 			return task.Caller, err == nil, err
 		},
 	})
-	onUI(w, func() { w.reloadList("") })
-	waitFor(t, "the workflow is listed", func() (ok bool) {
-		onUI(w, func() { ok = len(w.recs) == 1 })
-		return ok
-	})
-	onUI(w, func() { w.list.Select(0) })
-	waitFor(t, "the workflow opens", func() (ok bool) {
-		onUI(w, func() { ok = w.wfID == rec.ID })
-		return ok
-	})
+	openOnlyWorkflow(t, w, rec.ID)
 
 	// Open the dialog from the menu; it starts unpublished.
 	onUI(w, menuAction(t, w, "Workflow", "Publish as agent…"))
@@ -256,5 +265,125 @@ func TestPublish_DialogPublishesAndSeesTheServer(t *testing.T) {
 	}
 	if !strings.HasSuffix(header, "· called by ci-bot") {
 		t.Errorf("the record's run panel header is %q, want the caller in it", header)
+	}
+}
+
+// TestPublish_ServeFromThisWindow: the dialog offers "Serve from this
+// window" when the window can serve (Deps.ServeHere); ticking it and
+// saving serves at the address typed, says so in the status bar and, when
+// the dialog is opened again, lists the server's lines; an address in use
+// is said in the window's words (is `workrun serve` already running
+// there?), and unticking stops serving ("" to ServeHere). The choice is
+// kept in the preferences, so a restart serves again (Run's start-up).
+func TestPublish_ServeFromThisWindow(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	st, err := store.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	wf, err := workrun.DecodeWorkflow([]byte(greeterJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := st.SaveWorkflow(ctx, "", wf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type call struct{ addr string }
+	calls := make(chan call, 10)
+	var failMu sync.Mutex
+	var fail error
+	setFail := func(err error) { failMu.Lock(); fail = err; failMu.Unlock() }
+	w := newTestWindow(t, Deps{Workflows: st,
+		AgentURL: func(a, name string) (string, error) {
+			return "http://" + a + a2aserve.PathPrefix + serve.Slug(name), nil
+		},
+		ServeHere: func(_ context.Context, addr string) ([]string, error) {
+			calls <- call{addr}
+			failMu.Lock()
+			err := fail
+			failMu.Unlock()
+			if err != nil || addr == "" {
+				return nil, err
+			}
+			return []string{"a2a http://" + addr + "/a2a/greeter", "mcp http://" + addr + "/mcp"}, nil
+		},
+	})
+	openOnlyWorkflow(t, w, rec.ID)
+	next := func(what string) call {
+		t.Helper()
+		select {
+		case c := <-calls:
+			return c
+		case <-time.After(10 * time.Second):
+			t.Fatalf("ServeHere was not called: %s", what)
+		}
+		return call{}
+	}
+	addr := freeAddr(t)
+	var v *PublishView
+	open := func() {
+		onUI(w, menuAction(t, w, "Workflow", "Publish as agent…"))
+		onUI(w, func() { v = w.publish })
+	}
+	open()
+	onUI(w, func() {
+		if !v.here.Visible() || v.here.Checked {
+			t.Errorf("Serve from this window: shown %v ticked %v; want shown, not ticked", v.here.Visible(), v.here.Checked)
+		}
+		test.Tap(v.on)
+		v.addr.SetText(addr)
+		test.Tap(v.here)
+		tapButton(t, w.win.Canvas().Overlays().Top(), "Save")
+	})
+	if c := next("after Save with the box ticked"); c.addr != addr {
+		t.Fatalf("served at %q, want %q", c.addr, addr)
+	}
+	waitFor(t, "the status bar says the window serves", func() (ok bool) {
+		onUI(w, func() { ok = strings.HasSuffix(w.status.Text, "Serving published workflows at "+addr) }) // after the time
+		return ok
+	})
+	if !w.app.Preferences().Bool(prefServeHere) {
+		t.Error("the choice was not kept in the preferences")
+	}
+	open()
+	onUI(w, func() {
+		if !v.here.Checked || !strings.Contains(v.hereMsg.Text, "a2a http://"+addr+"/a2a/greeter") || v.hereMsg.Hidden {
+			t.Errorf("reopened: ticked %v, says %q; want ticked and the server's lines", v.here.Checked, v.hereMsg.Text)
+		}
+		tapButton(t, w.win.Canvas().Overlays().Top(), "Cancel")
+	})
+
+	// Another address, taken: said in the window's words.
+	setFail(&net.OpError{Op: "listen", Net: "tcp", Err: os.NewSyscallError("bind", syscall.EADDRINUSE)})
+	other := freeAddr(t)
+	open()
+	onUI(w, func() {
+		v.addr.SetText(other)
+		tapButton(t, w.win.Canvas().Overlays().Top(), "Save")
+	})
+	if c := next("after Save with another address"); c.addr != other {
+		t.Fatalf("served at %q, want %q", c.addr, other)
+	}
+	inUse := "This window could not serve at " + other + ": the address is in use"
+	waitFor(t, "the status bar says the address is in use", func() (ok bool) {
+		onUI(w, func() { ok = strings.Contains(w.status.Text, inUse) })
+		return ok
+	})
+
+	// Unticked: serving stops.
+	setFail(nil)
+	open()
+	onUI(w, func() {
+		if !strings.HasPrefix(v.hereMsg.Text, inUse) {
+			t.Errorf("reopened after the failure: %q", v.hereMsg.Text)
+		}
+		test.Tap(v.here)
+		tapButton(t, w.win.Canvas().Overlays().Top(), "Save")
+	})
+	if c := next("after Save with the box unticked"); c.addr != "" {
+		t.Fatalf("unticked: ServeHere(%q), want \"\" (stop)", c.addr)
 	}
 }

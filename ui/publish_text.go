@@ -30,6 +30,12 @@ const (
 	msgPubSave       uiMsgID = "ui.pub_save"
 	msgPubCancel     uiMsgID = "ui.pub_cancel"
 	msgPubBadAddr    uiMsgID = "ui.pub_bad_addr"
+	msgPubHere       uiMsgID = "ui.pub_here"
+	msgPubHereOn     uiMsgID = "ui.pub_here_on"
+	msgPubHereNone   uiMsgID = "ui.pub_here_none"
+	msgPubHereFailed uiMsgID = "ui.pub_here_failed"
+	msgPubHereInUse  uiMsgID = "ui.pub_here_in_use"
+	msgPubHereStatus uiMsgID = "ui.pub_here_status"
 	msgCalledBy      uiMsgID = "ui.called_by"
 	msgCalledByAny   uiMsgID = "ui.called_by_any"
 )
@@ -60,6 +66,12 @@ var pubTexts = workrun.NewCatalog(map[uiMsgID][2]string{
 	msgPubSave:       {"Save", "保存"},
 	msgPubCancel:     {"Cancel", "取消"},
 	msgPubBadAddr:    {"Type the address as HOST:PORT with a port, e.g. 127.0.0.1:8470: without one the server takes any free port and the URL is not known before it starts.", "请按“主机:端口”填写地址并写明端口，例如127.0.0.1:8470：不写端口时服务器会用任意空闲端口，启动前无法知道URL。"},
+	msgPubHere:       {"Serve from this window while it is open (A2A agents, MCP tools and webhooks at this address)", "窗口打开期间由本窗口提供服务（在此地址提供A2A智能体、MCP工具和Webhook）"},
+	msgPubHereOn:     {"Serving from this window:\n%s", "本窗口正在提供服务：\n%s"},
+	msgPubHereNone:   {"Serving from this window once a workflow is published and saved.", "发布并保存工作流后，本窗口即开始提供服务。"},
+	msgPubHereFailed: {"This window could not serve at %s: %s", "本窗口无法在 %s 提供服务：%s"},
+	msgPubHereInUse:  {"This window could not serve at %s: the address is in use (is `workrun serve` already running there? It serves the same workflows).", "本窗口无法在 %s 提供服务：地址已被占用（是否已有 `workrun serve` 在此运行？它提供的是同样的工作流）。"},
+	msgPubHereStatus: {"Serving published workflows at %s", "正在 %s 提供已发布的工作流"},
 	msgCalledBy:      {"called by %s", "调用者：%s"},
 	msgCalledByAny:   {"called by an agent", "由智能体调用"},
 })

@@ -83,7 +83,7 @@ var trigTexts = workrun.NewCatalog(map[uiMsgID][2]string{
 	msgTrigNextNever:   {"Next: never (the expression matches no date)", "下次：无（该表达式不匹配任何日期）"},
 	msgTrigNextUnsaved: {"Fires once saved: the window fires the saved workflow.", "保存后生效：窗口按已保存的工作流触发。"},
 	msgTrigNotPub:      {"Not published: schedules fire only for published workflows (Workflow → Publish as agent…).", "未发布：只有已发布的工作流才会定时触发（工作流 → 发布为智能体…）。"},
-	msgTrigHookServe:   {"Webhooks are answered by `workrun serve` only (the window listens on no port); it prints the webhook URL.", "Webhook 只由 `workrun serve` 应答（窗口不监听端口）；它会打印 webhook URL。"},
+	msgTrigHookServe:   {"Webhooks are answered by `workrun serve`, or by this window while it serves (Workflow → Publish as agent… → Serve from this window); either shows the webhook URL.", "Webhook 由 `workrun serve` 应答，或在本窗口提供服务时由本窗口应答（工作流 → 发布为智能体… → 由本窗口提供服务）；两者都会显示 webhook URL。"},
 	msgTrigFires:       {"Last fires", "最近触发"},
 	msgTrigNoFires:     {"No fires yet.", "尚未触发。"},
 	msgTrigOpen:        {"Open run", "打开运行"},

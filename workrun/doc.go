@@ -63,6 +63,10 @@
 // order (their Seq) even when parallel nodes log at once: a line that came
 // back from the store waits until every append still in flight when it
 // came back has returned, and Log returns once its line is published.
+// RunPure runs a workflow of pure nodes only and writes it whole — the run
+// as it ended, its records, lines and served task — in one commit at its
+// end (WholeRunSaver), publishing nothing before: a crash before leaves
+// nothing (docs/engine.md "One commit for a run of pure nodes").
 //
 // One stored message holds at most MaxMessageBytes (16 KiB) of arguments
 // (and twice that of rendered text); what is longer is cut before it reaches

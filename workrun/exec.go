@@ -104,6 +104,10 @@ type execution struct {
 	lostErr error
 	lostCh  chan struct{} // capacity 1: lostErr was set
 
+	// whole is set for a run of RunPure: everything it writes is held
+	// here until its one commit at the end.
+	whole *wholeRun
+
 	hmu       sync.Mutex
 	hooks     []abortHook
 	aborting  bool
@@ -496,11 +500,11 @@ func (x *execution) retry(rec *NodeRun, err error) bool {
 		return false
 	}
 	if _, remote := x.steps[rec.NodeID].(RemoteStep); remote && !errors.Is(err, ErrKnownFailure) {
-		x.e.logLine(x.e.line(x.run.ID, rec.NodeID, texts.Msg(msgAttemptNotRetried, n, p.MaxAttempts, err)))
+		x.logLine(x.e.line(x.run.ID, rec.NodeID, texts.Msg(msgAttemptNotRetried, n, p.MaxAttempts, err)), false)
 		return false
 	}
 	wait := p.Wait(n + 1)
-	x.e.logLine(x.e.line(x.run.ID, rec.NodeID, texts.Msg(msgAttemptFailed, n, p.MaxAttempts, err, wait)))
+	x.logLine(x.e.line(x.run.ID, rec.NodeID, texts.Msg(msgAttemptFailed, n, p.MaxAttempts, err, wait)), false)
 	rec.Status, rec.Attempt, rec.LastError = NodeRunning, n+1, err.Error()
 	rec.Error, rec.Outputs, rec.DeadlineAt, rec.EndedAt = "", nil, time.Time{}, time.Time{}
 	x.running++
@@ -569,7 +573,7 @@ func (x *execution) handle(r nodeResult) NodeRun {
 			x.interrupt = ie
 		}
 		if ie.Question != nil {
-			x.e.logLine(x.e.line(x.run.ID, r.id, questionLine(*ie.Question)))
+			x.logLine(x.e.line(x.run.ID, r.id, questionLine(*ie.Question)), false)
 		}
 	case x.retry(&rec, r.err):
 		x.status[r.id], x.recs[r.id] = rec.Status, rec
@@ -612,7 +616,7 @@ func (x *execution) handled(rec *NodeRun, r nodeResult) {
 	rec.Status, rec.Error, rec.Outputs, rec.Branch = NodeHandled, reason, out, ""
 	x.status[r.id], x.branch[r.id] = NodeHandled, ""
 	maps.Copy(x.run.State, out)
-	x.e.logLine(x.e.line(x.run.ID, r.id, texts.Msg(msgErrorHandled, spec.OnError, reason)))
+	x.logLine(x.e.line(x.run.ID, r.id, texts.Msg(msgErrorHandled, spec.OnError, reason)), false)
 	x.release(r.id)
 }
 
@@ -671,6 +675,10 @@ func (x *execution) checkOutputs(id string, out Values) (Values, error) {
 // "Write-behind").
 func (x *execution) saveNodes(batch []NodeRun) error {
 	if len(batch) == 0 {
+		return nil
+	}
+	if x.whole != nil {
+		x.whole.addNodes(batch)
 		return nil
 	}
 	ctx := context.Background()
@@ -758,9 +766,12 @@ func (x *execution) beginAbort(node, reason string, fail bool) bool {
 	r := x.run
 	r.Status, r.Reason, r.FailedNode = RunStopping, reason, node
 	r.State = maps.Clone(r.State)
-	if err := x.e.saveFinal(r); err != nil && !fail {
-		x.e.report(x.run.ID, "", unsavedTexts.Msg(msgStopNotSaved, err))
-		return false
+	// A run of RunPure has nothing saved yet: its end carries it all.
+	if x.whole == nil {
+		if err := x.e.saveFinal(r); err != nil && !fail {
+			x.e.report(x.run.ID, "", unsavedTexts.Msg(msgStopNotSaved, err))
+			return false
+		}
 	}
 	x.mode = modeAborting
 	x.failRun = fail
@@ -901,7 +912,11 @@ func (x *execution) finish() {
 		}
 	}
 	x.run.State = maps.Clone(x.run.State)
-	_ = x.e.saveFinalChecked(x.run, x.lost) // a failure is reported (and kept) there
+	if x.whole != nil {
+		x.saveWhole()
+	} else {
+		_ = x.e.saveFinalChecked(x.run, x.lost) // a failure is reported (and kept) there
+	}
 	x.e.dropAnswers(x.run.ID)
 	x.e.finished(x, parked)
 }
@@ -942,11 +957,19 @@ func (c *nodeContext) Attempt() int             { return max(c.attempt, 1) }
 func (c *nodeContext) Artifacts() ArtifactStore { return c.x.e.arts }
 
 func (c *nodeContext) Log(msg Text) {
-	m := c.x.e.line(c.runID, c.id, msg)
-	if c.pure && c.x.queueLine(m) {
-		return
+	c.x.logLine(c.x.e.line(c.runID, c.id, msg), c.pure)
+}
+
+// logLine writes a line of the run: held for a run of RunPure, written
+// behind for a pure node (pure), else committed before it returns.
+func (x *execution) logLine(m Message, pure bool) {
+	switch {
+	case x.whole != nil:
+		x.whole.addLine(m)
+	case pure && x.queueLine(m):
+	default:
+		x.e.logLine(m)
 	}
-	c.x.e.logLine(m)
 }
 
 // queueLine writes a pure node's line behind (WriteBehindStore): it is
@@ -991,6 +1014,10 @@ func (x *execution) queueLine(m Message) bool {
 
 func (c *nodeContext) Progress(msg Text) {
 	m := c.x.e.line(c.runID, c.id, msg)
+	if c.x.whole != nil {
+		c.x.whole.addLine(m)
+		return
+	}
 	if err := c.x.e.runs.AppendProgress(context.Background(), m); err != nil {
 		// Not batched: try it as a line of its own (which reports a failure).
 		c.x.e.logLine(m)

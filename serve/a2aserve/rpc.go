@@ -64,11 +64,12 @@ func (c *call) method(ctx context.Context, name string, params json.RawMessage) 
 		if err := decodeParams(params, &req); err != nil {
 			return nil, err
 		}
-		t, err := c.send(ctx, req)
+		blocking := req.Configuration == nil || !req.Configuration.ReturnImmediately
+		t, err := c.send(ctx, req, blocking)
 		if err != nil {
 			return nil, err
 		}
-		if req.Configuration == nil || !req.Configuration.ReturnImmediately {
+		if blocking && !t.State.Final() && t.State != serve.StateInputRequired {
 			if t, err = c.s.svc.Wait(ctx, c.caller, t.ID); err != nil {
 				return nil, err
 			}
@@ -173,8 +174,9 @@ func (c *call) list(ctx context.Context, p listParams) (any, error) {
 	return res, nil
 }
 
-// send starts the message's run, or answers the task it names.
-func (c *call) send(ctx context.Context, req a2a.SendMessageRequest) (serve.Task, error) {
+// send starts the message's run, or answers the task it names; blocking:
+// the caller waits for the task to settle (serve.StartRequest.Wait).
+func (c *call) send(ctx context.Context, req a2a.SendMessageRequest, blocking bool) (serve.Task, error) {
 	m := req.Message
 	if m.MessageID == "" {
 		return serve.Task{}, fail(codeInvalidParams, "message.messageId is required")
@@ -218,7 +220,7 @@ func (c *call) send(ctx context.Context, req a2a.SendMessageRequest) (serve.Task
 	}
 	raw, _ := json.Marshal(m) // a decoded message encodes again
 	t, _, err := c.s.svc.Start(ctx, serve.StartRequest{Caller: c.caller, Publication: c.pub.ID, Key: m.MessageID,
-		ContextID: m.ContextID, Inputs: in, Message: raw})
+		ContextID: m.ContextID, Inputs: in, Message: raw, Wait: blocking})
 	return t, err
 }
 
@@ -618,7 +620,7 @@ func (c *call) stream(w http.ResponseWriter, r *http.Request, params json.RawMes
 			writeReply(w, rpcReply{JSONRPC: "2.0", ID: c.id, Error: c.s.rpcErr(err)})
 			return
 		}
-		t, err := c.send(ctx, req)
+		t, err := c.send(ctx, req, false)
 		if err != nil {
 			writeReply(w, rpcReply{JSONRPC: "2.0", ID: c.id, Error: c.s.rpcErr(err)})
 			return
