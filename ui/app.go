@@ -47,10 +47,9 @@ func Run(d Deps) error {
 		}
 	}
 	w := NewWindow(a, d)
-	// Only this goroutine runs the driver's loop: Window.do drops what Fyne
-	// would run elsewhere once it shuts down (uithread.go).
-	uiGoroutine.Store(goroutineID())
-	defer uiGoroutine.Store(0)
+	// From here Fyne runs what fyne.Do is handed on its loop, until the
+	// loop is marked stopping (uithread.go).
+	w.loop.start()
 	// A signal that came while the window was being built waits in sigs.
 	// The window's context ends first, so no app goroutine hands the
 	// driver work while it shuts down; Fyne's own signal watcher may quit
@@ -59,12 +58,13 @@ func Run(d Deps) error {
 		if _, ok := <-sigs; ok {
 			w.stop()
 			fyne.Do(func() {
-				if onUIGoroutine() {
+				if w.loop.runs() {
 					w.exit()
 				}
 			})
 		}
 	}()
+	a.Lifecycle().SetOnStopped(w.loop.markStopping)
 	a.Lifecycle().SetOnStarted(func() {
 		go func() {
 			if err := takeSignals(sigs); err != nil {
@@ -90,6 +90,7 @@ func Run(d Deps) error {
 	})
 	w.win.SetCloseIntercept(w.requestQuit)
 	w.win.ShowAndRun()
+	w.loop.markStopping()
 	// Only a loop that Fyne ended by itself comes here (every quit of ours
 	// ends in w.exit, exit.go): save what changed without touching the
 	// widgets.
@@ -118,7 +119,8 @@ type Window struct {
 
 	rs runState // run-related app state (run.go)
 
-	closed bool // Close ran (exit.go)
+	closed bool      // Close ran (exit.go)
+	loop   loopState // whether Fyne's loop still runs fyne.Do's functions (uithread.go)
 	// serving is what serving from this window came to last (publish.go).
 	serving serveHereState
 	// screenKey names the screen's size ("1440x900"): the window's size and
@@ -194,7 +196,6 @@ func NewWindow(a fyne.App, d Deps) *Window {
 	if e, ok := d.Engine.(*workrun.Engine); ok && e == nil {
 		d.Engine = nil // a nil *Engine in the interface is no engine
 	}
-	loadEditorTranslations()
 	setKinds(d.Kinds)
 	w := &Window{deps: d, app: a, wfs: d.Workflows}
 	w.openURL = a.OpenURL
@@ -927,7 +928,6 @@ func (w *Window) copyArtifact(dst io.Writer, id string) error {
 // SetLanguage switches the window's language and remembers the choice.
 func (w *Window) SetLanguage(code string) {
 	SetupLanguage(code)
-	loadEditorTranslations()
 	w.app.Preferences().SetString("lang", code)
 	w.rebuildKeeping(w.build)
 }

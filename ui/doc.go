@@ -13,7 +13,9 @@
 // call to Deps (engine, stores, keyring, network), with contexts derived
 // from w.ctx; and every fyne.Do, made only by Window.do, which serialises
 // those functions (the test driver runs fyne.Do on the calling goroutine)
-// and drops them once the window is closed. Window itself only composes
+// and drops them once the window is closed or Fyne's loop is marked
+// stopping (uithread.go: an explicit state the app layer sets, not a
+// goroutine id). Window itself only composes
 // state grouped by concern: editorState (the open workflow), views (the
 // widgets), eventPump, demoAgent and runState.
 //
@@ -72,7 +74,8 @@
 // started, duration, reason), filtered by workflow and status.
 //
 // Languages. English and Simplified Chinese through fyne.io/fyne/v2/lang
-// with the translations embedded in package assets; a C locale means
+// with the translations embedded in package assets (one catalogue,
+// assets/translations; docs/conventions.md §9); a C locale means
 // English, quietly. Node messages are catalogue keys with arguments,
 // rendered when shown (MessageText), so switching language re-renders old
 // runs; saved reasons and errors that carry internal words ("context

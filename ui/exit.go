@@ -31,6 +31,7 @@ import (
 // exit ends the window and then the process (Deps.Exit). Without Deps.Exit
 // (the tests' windows) it quits the Fyne app instead.
 func (w *Window) exit() {
+	w.loop.markStopping() // before Quit: Fyne may run queued work inline from then on (uithread.go)
 	w.stop()
 	w.rememberSize()
 	w.saveAtExit()

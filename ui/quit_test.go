@@ -106,41 +106,47 @@ func TestQuit_NoRunQuitsAtOnce(t *testing.T) {
 	}
 }
 
-// TestUIGoroutine: once the driver's loop is recorded, work Fyne would run
-// on another goroutine (as it does while it shuts down) is dropped.
-func TestUIGoroutine(t *testing.T) {
-	if !onUIGoroutine() {
-		t.Fatal("with no loop recorded every goroutine counts as the UI's")
+// TestLoopState: work is run while there is no loop (the test driver) or
+// the loop runs, and dropped once the loop is marked stopping.
+func TestLoopState(t *testing.T) {
+	var l loopState
+	if !l.runs() {
+		t.Fatal("with no loop work is not run")
 	}
-	uiGoroutine.Store(goroutineID())
-	defer uiGoroutine.Store(0)
-	if !onUIGoroutine() {
-		t.Fatal("the recorded goroutine is not the UI's")
+	l.start()
+	if !l.runs() {
+		t.Fatal("with the loop running work is not run")
 	}
-	other := make(chan bool)
-	go func() { other <- onUIGoroutine() }()
-	if <-other {
-		t.Fatal("another goroutine counts as the UI's")
+	l.markStopping()
+	if l.runs() {
+		t.Fatal("with the loop stopping work is still run")
+	}
+	l.start()
+	if l.runs() {
+		t.Fatal("start after stopping made the loop run again")
 	}
 }
 
-// TestDo_DropsWorkRunOffTheLoop: when fyne.Do runs a function on the
-// caller's goroutine (Fyne does so once its loop shuts down; the test
-// driver always does), Window.do drops it if a loop was recorded.
+// TestDo_DropsWorkRunOffTheLoop: once the loop is marked stopping (Fyne
+// then runs fyne.Do's functions inline, on the caller's goroutine),
+// Window.do drops what it is handed.
 func TestDo_DropsWorkRunOffTheLoop(t *testing.T) {
 	w := newTestWindow(t, Deps{})
 	ran := false
 	w.do(func() { ran = true })
 	if !ran {
-		t.Fatal("with no loop recorded do did not run the function")
+		t.Fatal("with no loop do did not run the function")
 	}
-	loop := make(chan uint64)
-	go func() { loop <- goroutineID() }()
-	uiGoroutine.Store(<-loop) // a goroutine that is not this one
-	defer uiGoroutine.Store(0)
+	w.loop.start()
+	ran = false
+	w.do(func() { ran = true })
+	if !ran {
+		t.Fatal("with the loop running do did not run the function")
+	}
+	w.loop.markStopping()
 	ran = false
 	w.do(func() { ran = true })
 	if ran {
-		t.Fatal("do ran a function off the recorded loop goroutine")
+		t.Fatal("do ran a function after the loop was marked stopping")
 	}
 }

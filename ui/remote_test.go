@@ -162,7 +162,6 @@ func TestRemotePanel_MCPCallInWords(t *testing.T) {
 		{"zh-Hans", []string{"服务器: http://127.0.0.1:41251/mcp", "运行方式: 任务（Tasks 扩展）", "MCP 版本: 2026-07-28", "会话: sess-123", "智能体: http://127.0.0.1:1"}},
 	} {
 		SetupLanguage(tt.code)
-		loadEditorTranslations()
 		all := shown()
 		for _, w := range tt.want {
 			if !strings.Contains(all, w) {

@@ -70,7 +70,7 @@ func (w *Window) do(f func()) {
 		return // the window is closing: the driver may be shutting down
 	}
 	fyne.Do(func() {
-		if !onUIGoroutine() {
+		if !w.loop.runs() {
 			return // Fyne is shutting down and runs it inline (uithread.go)
 		}
 		w.rs.mu.Lock()

@@ -1,39 +1,35 @@
 package ui
 
-import (
-	"bytes"
-	"runtime"
-	"strconv"
-	"sync/atomic"
-)
+import "sync/atomic"
 
-// uiGoroutine is the id of the goroutine that runs the Fyne driver's loop
-// (the one that called Run), or 0 under the test driver.
+// loopState says whether the Fyne driver's loop still runs the functions
+// handed to fyne.Do on itself. The app layer sets it explicitly: running
+// from just before ShowAndRun, stopping from the first of Window.exit (every
+// quit of ours, exit.go), the app's OnStopped hook and ShowAndRun returning.
+// Under the test driver it stays loopAbsent: that driver runs fyne.Do on the
+// calling goroutine, and everything is run.
 //
 // Why it is needed: once Fyne's loop has begun shutting down it stops its
 // queue and fyne.Do runs the function at once, on the goroutine that called
 // it (fyne-io/fyne#5748). Work handed over then would touch widgets and the
 // driver's event queues concurrently with the shutdown. Window.do and the
-// signal watcher therefore run a function only on this goroutine; a function
-// that Fyne runs anywhere else is dropped (the window is going away).
-var uiGoroutine atomic.Uint64
+// signal watcher therefore drop a function once the loop is marked stopping.
+// Every quit of ours marks it on the loop itself before it calls Quit, so no
+// function Fyne runs inline after that is run; only a quit Fyne makes by
+// itself (its own signal watcher, in the moment before takeSignals replaces
+// it) is marked later, by OnStopped.
+type loopState struct{ v atomic.Int32 }
 
-// onUIGoroutine reports whether the caller runs on the driver's loop, or
-// true when no loop was recorded (the test driver runs fyne.Do inline).
-func onUIGoroutine() bool {
-	id := uiGoroutine.Load()
-	return id == 0 || id == goroutineID()
-}
+const (
+	loopAbsent int32 = iota
+	loopRunning
+	loopStopping
+)
 
-// goroutineID is the caller's goroutine id, read from the first line of its
-// stack ("goroutine 17 [running]:"), as Fyne's own thread check does.
-func goroutineID() uint64 {
-	var buf [64]byte
-	b := buf[:runtime.Stack(buf[:], false)]
-	b = bytes.TrimPrefix(b, []byte("goroutine "))
-	if i := bytes.IndexByte(b, ' '); i > 0 {
-		b = b[:i]
-	}
-	id, _ := strconv.ParseUint(string(b), 10, 64)
-	return id
-}
+func (l *loopState) start() { l.v.CompareAndSwap(loopAbsent, loopRunning) }
+
+func (l *loopState) markStopping() { l.v.Store(loopStopping) }
+
+// runs reports whether a function handed to fyne.Do may run now: the loop
+// is running it, or there is no loop (the test driver).
+func (l *loopState) runs() bool { return l.v.Load() != loopStopping }
