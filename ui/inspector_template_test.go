@@ -288,3 +288,35 @@ func TestTemplatePrefix(t *testing.T) {
 		}
 	}
 }
+
+// TestInspectorTemplate_Chinese walks the message editor in Simplified
+// Chinese with its list, its problem and both new-field rows open: no
+// English phrase or bare key (as TestChineseEverywhere).
+func TestInspectorTemplate_Chinese(t *testing.T) {
+	w := newTestWindow(t, Deps{Engine: kindsEngine()})
+	w.SetLanguage("zh-Hans")
+	t.Cleanup(func() { SetupLanguage("en") })
+	wf := templateWorkflow()
+	wf.State = map[string]workrun.FieldType{"问题": workrun.FieldText, "答案": workrun.FieldText}
+	wf.Nodes[1].Config = json.RawMessage(`{"url":"http://127.0.0.1:41241/","inputs":["问题"],"output":"答案","timeout_seconds":120}`)
+	w.OpenWorkflow("", wf)
+	w.doc.Select("ask", false)
+	in := w.insp
+	e := in.widgets["message"].(*templateEntry)
+	test.Type(e, "请回答 {{未知}} {{")
+	if len(completionNames(in)) != 2 {
+		t.Fatalf("list %q", completionNames(in))
+	}
+	test.Tap(in.widgets["output+new"].(fyne.Tappable))
+	test.Tap(in.widgets["inputs+new"].(fyne.Tappable))
+	row := in.newFields["inputs"]
+	row.name.SetText("问题")
+	row.name.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // exists: said in place
+	allowed := []string{"ask", "start", "问题", "答案", "未知", "http://127.0.0.1:41241/", "A2A", "JSON", "URL", "ID", "tpl"}
+	if bad := untranslated(texts(in.Object()), allowed); len(bad) > 0 {
+		t.Errorf("untranslated in zh-Hans:\n  %s", strings.Join(bad, "\n  "))
+	}
+	if !strings.Contains(row.err.Text, "状态中已有字段“问题”") {
+		t.Errorf("an existing name in Chinese: %q", row.err.Text)
+	}
+}
