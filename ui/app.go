@@ -24,6 +24,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"workrun/assets"
+	"workrun/ui/records"
 	"workrun/workrun"
 )
 
@@ -150,7 +151,7 @@ type views struct {
 	probBox    *widget.List
 	panel      *RunPanel
 	tasks      *RemotePanel
-	records    *RecordsView
+	records    *records.View
 	// openWork lists the open remote tasks of every run (openwork.go).
 	openWork *OpenWorkView
 	// publish is the Publish as agent… dialog's view while it is open;
@@ -644,7 +645,7 @@ func (w *Window) reloadList(selectID string) {
 			w.list.Select(i)
 		}
 	}
-	w.records.setWorkflows(recs)
+	w.records.SetWorkflows(recs)
 }
 
 func (w *Window) open(r workrun.WorkflowRecord) {
