@@ -24,6 +24,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"workrun/assets"
+	"workrun/ui/credentials"
 	"workrun/ui/records"
 	"workrun/workrun"
 )
@@ -157,7 +158,7 @@ type views struct {
 	// publish is the Publish as agent… dialog's view while it is open;
 	// credView the credentials dialog's.
 	publish  *PublishView
-	credView *CredentialsView
+	credView *credentials.View
 	tabs     *container.AppTabs
 	runBtn   *widget.Button
 	stopBtn  *widget.Button
