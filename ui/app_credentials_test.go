@@ -153,7 +153,9 @@ func TestCredentials_SaysNoKeyringOnOpen(t *testing.T) {
 	w := newTestWindow(t, Deps{Credentials: mgr, About: AboutInfo{CheckKeyring: noKeyring}})
 	onUI(w, w.showCredentials)
 	waitFor(t, "the dialog says there is no keyring", func() (ok bool) {
-		onUI(w, func() { ok = w.credView != nil && strings.HasPrefix(w.credView.Message(), "No OS keyring is available") })
+		onUI(w, func() {
+			ok = w.credView != nil && strings.HasPrefix(w.credView.Message(), "No OS keyring is available")
+		})
 		return ok
 	})
 	if saved != 0 {
