@@ -175,7 +175,7 @@ func (c *fieldCompletion) key(k *fyne.KeyEvent) bool {
 	case fyne.KeyUp:
 		c.sel = (c.sel + len(c.items) - 1) % len(c.items)
 		c.mark()
-	case fyne.KeyReturn, fyne.KeyEnter, fyne.KeyTab:
+	case fyne.KeyReturn, fyne.KeyEnter:
 		c.pick(c.sel)
 	case fyne.KeyEscape:
 		c.close()
@@ -438,5 +438,6 @@ func (in *Inspector) addFieldPicker(n workrun.NodeSpec, f workrun.ConfigField, p
 	})
 	add := newTipButton(in.tips, "", theme.ContentAddIcon(), lang.X("insp.new_field_for", "Create a new State field for this"), func() { nf.open("") })
 	in.widgets[f.Key+"+new"] = add
-	return container.NewVBox(container.NewBorder(nil, nil, nil, add, picker), nf.box)
+	// The + stays at the top right, its own height, beside a tall list.
+	return container.NewVBox(container.NewBorder(nil, nil, nil, container.NewVBox(add), picker), nf.box)
 }
