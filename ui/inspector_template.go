@@ -85,6 +85,9 @@ type fieldCompletion struct {
 	create func(name string) // opens the new-field row for name
 }
 
+// maxCompletions is how many fields the list shows at once.
+const maxCompletions = 8
+
 // completionItem is one line of the list: a field to insert, or a name to
 // make a field of.
 type completionItem struct {
@@ -115,7 +118,9 @@ func (c *fieldCompletion) update() {
 			then = append(then, n)
 		}
 	}
-	for _, n := range append(first, then...) {
+	// A few at a time: typing narrows the list, which never pushes the
+	// rest of the form far down.
+	for _, n := range append(first, then...)[:min(len(first)+len(then), maxCompletions)] {
 		c.items = append(c.items, completionItem{name: n})
 	}
 	if _, exists := state[prefix]; prefix != "" && !exists && workrun.IsFieldName(prefix) {
@@ -416,7 +421,11 @@ func (in *Inspector) createField(n workrun.NodeSpec, name string, t workrun.Fiel
 	}
 	vals, err := in.collect()
 	if err != nil {
+		// Another value of the form cannot be read: nothing is applied
+		// until it is fixed, and the field is not made without the node's
+		// use of it.
 		in.pending = err.Error()
+		in.status(fmt.Sprintf(lang.X("insp.dropped", "Not applied: %s"), err.Error()))
 		return
 	}
 	in.pending = ""

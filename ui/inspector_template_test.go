@@ -2,6 +2,7 @@ package ui
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -318,5 +319,27 @@ func TestInspectorTemplate_Chinese(t *testing.T) {
 	}
 	if !strings.Contains(row.err.Text, "状态中已有字段“问题”") {
 		t.Errorf("an existing name in Chinese: %q", row.err.Text)
+	}
+}
+
+// TestInspectorTemplate_ListIsShort: with many fields the list shows a few
+// at a time, the best matches first, and typing narrows it.
+func TestInspectorTemplate_ListIsShort(t *testing.T) {
+	w := newTestWindow(t, Deps{Engine: kindsEngine()})
+	wf := templateWorkflow()
+	for i := range 12 {
+		wf.State[fmt.Sprintf("f%02d", i)] = workrun.FieldText
+	}
+	w.OpenWorkflow("", wf)
+	w.doc.Select("ask", false)
+	e := w.insp.widgets["message"].(*templateEntry)
+	test.Type(e, "{{f")
+	got := completionNames(w.insp)
+	if len(got) != maxCompletions+1 || got[0] != "f00  (text)" || got[maxCompletions] != "Create the field “f”…" {
+		t.Errorf("list %q, want %d fields and the create line", got, maxCompletions)
+	}
+	test.Type(e, "11")
+	if got := completionNames(w.insp); !slices.Equal(got, []string{"f11  (text)"}) {
+		t.Errorf("narrowed: %q", got)
 	}
 }
