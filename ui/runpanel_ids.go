@@ -31,8 +31,8 @@ func shortIDs(s string) string {
 }
 
 // shortField shortens an id the remote gave (a task, context or session
-// id of any shape) when it is long: over 20 characters, the shortest a
-// UUID-like id has once its dashes are counted out.
+// id of any shape) when it is longer than 20 characters; a short id such
+// as "task-874a06bb-1" reads whole.
 func shortField(id string) string {
 	r := []rune(id)
 	if len(r) <= 20 {
