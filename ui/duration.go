@@ -8,7 +8,7 @@ import (
 )
 
 // tookText says a run's duration in the run panel (docs/product.md W5):
-// took, start to end — the figure Run records shows (runDuration) — and,
+// took, start to end — the figure Run records shows (records.RunDuration) — and,
 // when its nodes were at work for much less of it (it waited for a person,
 // or Workrun was closed), that too: "41.9s, 38ms of it at work". A run
 // records give no duration (an interrupted one) says only its time at

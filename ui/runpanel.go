@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"workrun/ui/records"
 	"workrun/workrun"
 )
 
@@ -910,7 +911,7 @@ func (p *RunPanel) refreshHeaderText() {
 		status = qText(msgQStatus) // question.go
 	}
 	line := fmt.Sprintf("%s · %s · %s", name, shortID(r.ID), status)
-	if took := tookText(runDuration(r), ran); took != "" && !waiting {
+	if took := tookText(records.RunDuration(r), ran); took != "" && !waiting {
 		line += " (" + took + ")"
 	}
 	if p.callerRun == r.ID && p.caller != "" {

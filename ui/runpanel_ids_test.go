@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"workrun/ui/records"
 	"workrun/workrun"
 )
 
@@ -150,16 +151,16 @@ func TestRunPanel_DurationAsRecords(t *testing.T) {
 	// Re-entered after the answer: the record's interval is the last one.
 	nrs := []workrun.NodeRun{{RunID: "r", NodeID: "q", Type: "ask_human", Status: workrun.NodeSucceeded,
 		StartedAt: t0.Add(41862 * time.Millisecond), EndedAt: t0.Add(41900 * time.Millisecond)}}
-	records := formatDuration(runDuration(r))
-	if records != "41.9s" {
-		t.Fatalf("Run records says %q, want 41.9s", records)
+	inRecords := formatDuration(records.RunDuration(r))
+	if inRecords != "41.9s" {
+		t.Fatalf("Run records says %q, want 41.9s", inRecords)
 	}
 	for lang, want := range map[string]string{"en": "(41.9s, 38ms of it at work)", "zh-Hans": "(41.9s，其中运行 38ms)"} {
 		SetupLanguage(lang)
 		p := NewRunPanel(false)
 		p.Load(r, nrs, nil)
 		if h, _ := p.headerTexts(); !strings.Contains(h, want) {
-			t.Errorf("%s: run panel header %q, want %q (Run records: %s)", lang, h, want, records)
+			t.Errorf("%s: run panel header %q, want %q (Run records: %s)", lang, h, want, inRecords)
 		}
 	}
 
@@ -168,8 +169,8 @@ func TestRunPanel_DurationAsRecords(t *testing.T) {
 	nrs[0].StartedAt = t0
 	p := NewRunPanel(false)
 	p.Load(r, nrs, nil)
-	if h, _ := p.headerTexts(); !strings.HasSuffix(h, "("+records+")") {
-		t.Errorf("run at work throughout: header %q, want (%s)", h, records)
+	if h, _ := p.headerTexts(); !strings.HasSuffix(h, "("+inRecords+")") {
+		t.Errorf("run at work throughout: header %q, want (%s)", h, inRecords)
 	}
 }
 
