@@ -138,14 +138,29 @@ func timeline(r workrun.Run, nrs []workrun.NodeRun) string {
 }
 
 // timelineValue is one value on one line: text as it is (its line breaks
-// shown as ⏎), a number or boolean plainly, anything else as compact JSON;
-// capped at 400 bytes.
+// shown as ⏎), a number or boolean plainly, a list or object in words as
+// the run panel reads JSON message arguments (readableJSON), an empty one
+// as "none"; capped at 400 bytes.
 func timelineValue(v any) string {
 	s, ok := v.(string)
 	if !ok {
-		return compactJSON(v)
+		b, err := json.Marshal(v)
+		if err != nil {
+			return capLine(fmt.Sprint(v))
+		}
+		switch t := string(b); t {
+		case "null", "[]", "{}":
+			return lang.X("rec.none_value", "none")
+		default:
+			r, _ := readableJSON(t) // runpanel_ids.go; a number or boolean stays as JSON writes it
+			return capLine(r)
+		}
 	}
-	s = strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", " ⏎ ")
+	return capLine(strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", " ⏎ "))
+}
+
+// capLine cuts s to at most 400 bytes on a character boundary.
+func capLine(s string) string {
 	if len(s) > 400 {
 		cut := 400
 		for cut > 0 && !utf8.RuneStart(s[cut]) {
