@@ -42,6 +42,10 @@ var version = "0.1.0-dev"
 
 func main() {
 	mcp.RunStdioGuard() // started as a Tool App program's guard: be that, and exit
+	// The language words are written in, decided once from the user's
+	// locale; the window decides its own at start (runGUI) and on a switch
+	// (docs/conventions.md §9).
+	workrun.SetLanguage(workrun.DetectLanguage(os.Getenv))
 	deps := cli.Deps{
 		Version: version,
 		Open:    openServices,
@@ -162,6 +166,7 @@ func runGUI(ctx context.Context, env *cli.Env) error {
 func guiDeps(p *parts) ui.Deps {
 	st, creds := p.store, p.creds
 	return ui.Deps{
+		Lang:   ui.SystemLanguage(), // unless the person chose one in Settings
 		Engine: p.engine, Kinds: workrun.Describe(p.kinds...), Runs: st, Workflows: st, Artifacts: p.artifacts,
 		Credentials: credAdapter{creds},
 		OAuth:       oauthAdapter{creds}, // main_oauth.go

@@ -8,7 +8,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/lang"
 
 	"workrun/workrun"
 )
@@ -20,11 +19,11 @@ const keyringTimeout = 30 * time.Second
 // showCredentials opens Settings → Credentials.
 func (w *Window) showCredentials() {
 	if w.deps.Credentials == nil {
-		w.showError(errors.New(lang.X("cred.missing", "credentials are not available in this build")))
+		w.showError(errors.New(w.loc.X("cred.missing", "credentials are not available in this build")))
 		return
 	}
 	v := w.newCredentialsView()
-	d := dialog.NewCustom(credentialsTitle(), lang.X("close", "Close"), v.Object(), w.win)
+	d := dialog.NewCustom(credentialsTitle(w.loc), w.loc.X("close", "Close"), v.Object(), w.win)
 	d.Resize(w.fitDialog(fyne.NewSize(680, 620)))
 	d.Show()
 	w.credView = v

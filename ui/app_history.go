@@ -64,7 +64,7 @@ func (w *Window) readCallers(rs []workrun.Run) (map[string]string, error) {
 	}
 	out := map[string]string{}
 	for _, r := range rs {
-		if s := startedByText(r); s != "" { // triggers.go
+		if s := startedByText(w.loc, r); s != "" { // triggers.go
 			out[r.ID] = s
 			continue
 		}
@@ -129,9 +129,9 @@ func (w *Window) showRecord(rec runRecord) fyne.Window {
 // the artifact store (none when the window has no artifact store).
 func (w *Window) newRemotePanel() *RemotePanel {
 	if w.deps.Artifacts == nil {
-		return NewRemotePanel(nil)
+		return NewRemotePanel(w.loc, nil)
 	}
-	return NewRemotePanel(w.saveArtifact)
+	return NewRemotePanel(w.loc, w.saveArtifact)
 }
 
 // readTasks reads a run's remote task records and the file results found

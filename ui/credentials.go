@@ -79,7 +79,7 @@ func NewCredentialsView(win fyne.Window) *CredentialsView {
 	v.origin.SetPlaceHolder(lang.X("cred.origin_example", "for example: https://agent.example.com"))
 	v.header = widget.NewEntry()
 	v.header.SetPlaceHolder(lang.X("cred.header_example", "for example: X-API-Key"))
-	v.scheme = newSelect([]string{schemeLabel(schemeBearer), schemeLabel(schemeAPIKey)}, func(string) {
+	v.scheme = newSelect(processWords(), []string{schemeLabel(schemeBearer), schemeLabel(schemeAPIKey)}, func(string) {
 		if v.kind() == schemeAPIKey {
 			v.header.Enable()
 		} else {

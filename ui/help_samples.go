@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 
-	"fyne.io/fyne/v2/lang"
-
 	"workrun/workrun"
 )
 
@@ -81,9 +79,9 @@ func (w *Window) startBuiltIn(s builtIn) {
 // startDemoMCP starts the demo MCP server once and says where it runs.
 func (w *Window) startDemoMCP() {
 	w.startBuiltIn(builtIn{url: &w.mcpURL, stop: &w.mcpStop, start: w.deps.StartDemoMCP,
-		running: lang.X("help.demo_mcp_running", "Demo MCP server running at"),
-		missing: lang.X("help.demo_mcp_missing", "this build has no demo MCP server"),
-		failed:  lang.X("help.demo_mcp_failed", "start the demo MCP server")})
+		running: w.loc.X("help.demo_mcp_running", "Demo MCP server running at"),
+		missing: w.loc.X("help.demo_mcp_missing", "this build has no demo MCP server"),
+		failed:  w.loc.X("help.demo_mcp_failed", "start the demo MCP server")})
 }
 
 // openMCPSample is Help → Sample: Remote MCP demo: it starts the demo MCP
@@ -106,7 +104,7 @@ func usesDemoMCP(wf workrun.Workflow) bool { return callsURL(wf, workrun.Protoco
 // sampleHint is what the run-inputs dialog says above a sample's inputs:
 // the demo agent's words for a workflow that calls it, what the demo MCP
 // server does for one that calls it, nothing otherwise.
-func sampleHint(wf workrun.Workflow) string {
+func sampleHint(loc workrun.Localizer, wf workrun.Workflow) string {
 	calls := func(protocol string) bool {
 		for _, n := range wf.Nodes {
 			if len(keysOf(n.Type, workrun.ValueURL, protocol)) > 0 {
@@ -118,9 +116,9 @@ func sampleHint(wf workrun.Workflow) string {
 	sample := SampleInputs[wf.Name] != nil
 	switch {
 	case usesDemo(wf) || sample && calls(workrun.ProtocolA2A):
-		return DemoWords()
+		return DemoWords(loc)
 	case usesDemoMCP(wf) || sample && calls(workrun.ProtocolMCP):
-		return lang.X("help.demo_mcp_words", "The demo MCP server's research tool studies the topic in stages as a task (watch its progress in the run panel), then returns a report, findings as JSON and a CSV file.")
+		return loc.X("help.demo_mcp_words", "The demo MCP server's research tool studies the topic in stages as a task (watch its progress in the run panel), then returns a report, findings as JSON and a CSV file.")
 	}
 	return ""
 }

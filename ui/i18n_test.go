@@ -2,11 +2,9 @@ package ui
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 
-	"workrun/assets"
 	"workrun/workrun"
 )
 
@@ -25,13 +23,13 @@ func TestLanguageSwitch(t *testing.T) {
 		if got := w.runBtn.Text; got != tt.run {
 			t.Errorf("%s: Run button %q, want %q", tt.lang, got, tt.run)
 		}
-		if got := LocalizeMessage("Remote task: canceled"); got != tt.canceled {
+		if got := LocalizeMessage(w.loc, "Remote task: canceled"); got != tt.canceled {
 			t.Errorf("%s: %q, want %q", tt.lang, got, tt.canceled)
 		}
-		if got := LocalizeMessage("Cancel result unconfirmed: the request failed or timed out; it will not be retried automatically."); got != tt.unconfirmed {
+		if got := LocalizeMessage(w.loc, "Cancel result unconfirmed: the request failed or timed out; it will not be retried automatically."); got != tt.unconfirmed {
 			t.Errorf("%s: %q, want %q", tt.lang, got, tt.unconfirmed)
 		}
-		if got := KindLabel("remote_agent"); got != tt.kind {
+		if got := KindLabel(w.loc, "remote_agent"); got != tt.kind {
 			t.Errorf("%s: kind label %q, want %q", tt.lang, got, tt.kind)
 		}
 		if got := w.app.Preferences().String("lang"); got != tt.lang {
@@ -40,27 +38,16 @@ func TestLanguageSwitch(t *testing.T) {
 	}
 }
 
-// TestTranslations_Complete: every English key has a Chinese translation.
+// TestTranslations_Complete: every key of the window's catalogue has its
+// English and its Chinese.
 func TestTranslations_Complete(t *testing.T) {
-	read := func(name string) map[string]string {
-		b, err := assets.Translations.ReadFile("translations/" + name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := map[string]string{}
-		if err := json.Unmarshal(b, &m); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		return m
-	}
-	en, zh := read("en.json"), read("zh-Hans.json")
-	for k := range en {
-		if zh[k] == "" {
-			t.Errorf("zh-Hans lacks %q", k)
+	for k, w := range windowWords {
+		if w[0] == "" || w[1] == "" {
+			t.Errorf("%s: %q / %q", k, w[0], w[1])
 		}
 	}
-	if len(en) < 150 {
-		t.Errorf("only %d English strings", len(en))
+	if len(windowWords) < 150 {
+		t.Errorf("only %d window strings", len(windowWords))
 	}
 }
 
@@ -120,3 +107,7 @@ func TestLanguageSwitchKeepsTheView(t *testing.T) {
 		}
 	}
 }
+
+// langNow is a localizer in the language the test last set with
+// SetupLanguage, for the views and texts a test builds without a window.
+func langNow() workrun.Localizer { return workrun.NewLocalizer(CurrentLanguage()) }

@@ -106,13 +106,13 @@ func (columns) Layout(objs []fyne.CanvasObject, s fyne.Size) {
 // NewRecordsView makes the run records view; it lists nothing until SetRuns.
 func NewRecordsView() *RecordsView {
 	v := &RecordsView{msg: widget.NewLabel(""), col: colStarted, desc: true}
-	v.wfSel = newSelect(nil, func(string) { v.applyFilter() })
+	v.wfSel = newSelect(processWords(), nil, func(string) { v.applyFilter() })
 	v.wfSel.PlaceHolder = lang.X("rec.any_workflow", "any workflow")
 	opts := []string{lang.X("rec.any_status", "any status")}
 	for _, s := range runStatuses {
 		opts = append(opts, StatusLabel(string(s)))
 	}
-	v.stSel = newSelect(opts, func(string) { v.applyFilter() })
+	v.stSel = newSelect(processWords(), opts, func(string) { v.applyFilter() })
 	v.stSel.PlaceHolder = opts[0]
 	v.search = widget.NewEntry()
 	v.search.SetPlaceHolder(lang.X("rec.search", "Search: workflow, run id, status, reason"))
@@ -212,7 +212,7 @@ func (v *RecordsView) row(i int) [numCols]string {
 	if c := v.callers[r.ID]; c != "" {
 		name += " · " + c
 	}
-	return [numCols]string{name, StatusLabel(string(r.Status)), r.CreatedAt.Local().Format("2006-01-02 15:04:05"), d, HumanError(r.Reason)}
+	return [numCols]string{name, StatusLabel(string(r.Status)), r.CreatedAt.Local().Format("2006-01-02 15:04:05"), d, HumanError(processWords(), r.Reason)}
 }
 
 func runDuration(r workrun.Run) time.Duration {
@@ -262,7 +262,7 @@ func (v *RecordsView) sort() {
 		case colStatus:
 			return StatusLabel(string(r.Status))
 		case colReason:
-			return HumanError(r.Reason)
+			return HumanError(processWords(), r.Reason)
 		}
 		return ""
 	}
@@ -363,7 +363,7 @@ func (v *RecordsView) SetRuns(rs []workrun.Run, err error) {
 	} else {
 		v.runs = rs
 		v.sort()
-		v.msg.SetText(countText(len(rs), "rec.count", "%d run", "%d runs"))
+		v.msg.SetText(countText(processWords(), len(rs), "rec.count", "%d run", "%d runs"))
 		v.list.Refresh()
 	}
 	if v.loaded != nil {
@@ -396,7 +396,7 @@ func recordWindow(a fyne.App, size fyne.Size, rec runRecord, tasks *RemotePanel,
 		title += " · " + rec.caller
 	}
 	win := a.NewWindow(title)
-	panel := NewRunPanel(true)
+	panel := NewRunPanel(processWords(), true)
 	cv := NewCanvasView(NewDocument(r.Workflow), true)
 	panel.OnStatus = cv.SetStatus
 	if files != nil {
@@ -462,7 +462,7 @@ func timeline(r workrun.Run, nrs []workrun.NodeRun) string {
 		if t := titles[n.NodeID]; t != "" {
 			name = t
 		}
-		line := fmt.Sprintf("%d. %s (%s) · %s", i+1, name, KindLabel(n.Type), StatusLabel(string(n.Status)))
+		line := fmt.Sprintf("%d. %s (%s) · %s", i+1, name, KindLabel(processWords(), n.Type), StatusLabel(string(n.Status)))
 		if !n.StartedAt.IsZero() {
 			line += " · " + n.StartedAt.Local().Format("15:04:05.000")
 		}

@@ -141,7 +141,7 @@ func TestRemotePanel_MCPCallInWords(t *testing.T) {
 	}
 	kinds := map[string]string{"research": "remote_mcp", "legacy": "remote_mcp", "fresh": "remote_mcp", "ask": "remote_agent"}
 	shown := func() string {
-		p := NewRemotePanel(nil)
+		p := NewRemotePanel(langNow(), nil)
 		p.KindOf = func(id string) string { return kinds[id] }
 		p.ShowTasks(ts, nil)
 		var out []string

@@ -10,20 +10,20 @@ import (
 // handling: "· attempt 2 of 3 · last failed: …" for a node with a retry
 // policy past its first attempt, "· pinned from run R" for a node taken
 // from an earlier run (docs/engine.md).
-func failureNote(r workrun.Run, n workrun.NodeRun) string {
+func failureNote(loc workrun.Localizer, r workrun.Run, n workrun.NodeRun) string {
 	var s string
 	if max := maxAttempts(r.Workflow, n.NodeID); max > 1 && n.AttemptNo() > 1 {
-		s += " · " + uiText(msgAttemptOf, strconv.Itoa(n.AttemptNo()), strconv.Itoa(max))
+		s += " · " + uiText(loc, msgAttemptOf, strconv.Itoa(n.AttemptNo()), strconv.Itoa(max))
 		if n.LastError != "" {
-			s += " · " + uiText(msgLastFailed, clipRunes(n.LastError, 120))
+			s += " · " + uiText(loc, msgLastFailed, clipRunes(n.LastError, 120))
 		}
 	}
 	switch n.PinnedFrom {
 	case "":
 	case workrun.PinnedByHand:
-		s += " · " + uiText(msgPinnedTyped)
+		s += " · " + uiText(loc, msgPinnedTyped)
 	default:
-		s += " · " + uiText(msgPinnedFromRun, shortID(n.PinnedFrom))
+		s += " · " + uiText(loc, msgPinnedFromRun, shortID(n.PinnedFrom))
 	}
 	return s
 }

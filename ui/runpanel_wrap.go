@@ -7,6 +7,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
+
+	"workrun/workrun"
 )
 
 // A long message wraps in the message list (issue 23 item 10): the list
@@ -74,7 +76,7 @@ type wrapped struct {
 
 // index brings w up to date with the log's l messages at width (a new
 // width re-wraps all of them; the estimates are kept).
-func (w *rowWraps) index(l *msgLog, width float32, th fyne.Theme) {
+func (w *rowWraps) index(loc workrun.Localizer, l *msgLog, width float32, th fyne.Theme) {
 	if width != w.width {
 		w.width, w.n, w.long, w.rows = width, 0, w.long[:0], 0
 	}
@@ -89,12 +91,12 @@ func (w *rowWraps) index(l *msgLog, width float32, th fyne.Theme) {
 	for i := w.n; i < n; i++ {
 		var s string
 		if i >= len(w.est) {
-			s = rowLine(*l.at(i))
+			s = rowLine(loc, *l.at(i))
 			w.est = append(w.est, w.adv.of(s, size))
 		}
 		if w.est[i] > fit {
 			if s == "" {
-				s = rowLine(*l.at(i))
+				s = rowLine(loc, *l.at(i))
 			}
 			if lines := wrapText(s, width, size); len(lines) > 1 {
 				w.long = append(w.long, wrapped{msg: i, first: w.rows, lines: lines})
