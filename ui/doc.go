@@ -73,12 +73,24 @@
 // buttons (docs/remote-agent.md R8). Run records list runs in sortable columns (workflow, status,
 // started, duration, reason), filtered by workflow and status.
 //
-// Languages. English and Simplified Chinese through fyne.io/fyne/v2/lang
-// with the translations embedded in package assets (one catalogue,
-// assets/translations; docs/conventions.md §9); a C locale means
-// English, quietly. Node messages are catalogue keys with arguments,
-// rendered when shown (MessageText), so switching language re-renders old
-// runs; saved reasons and errors that carry internal words ("context
+// Languages. English and Simplified Chinese (docs/conventions.md §9). The
+// language is decided once at start (Run: the person's choice saved in
+// Settings, else Deps.Lang, which main sets to the system's; a C locale
+// means English) and held by the window as its localizer, a
+// workrun.Localizer made from that explicit language: Window.loc, handed to
+// each view it builds (a loc field) and to each text function (a loc
+// parameter). Nothing reads the language from the environment or from a
+// global while drawing; two windows of two languages could live side by
+// side. Window.SetLanguage makes a new localizer and rebuilds the widgets,
+// keeping the run shown, the zoom and the selection. The words are one
+// workrun.Catalog, windowWords (window_words.go), beside the failure,
+// publishing, trigger and question tables, all read by key. What is
+// process-wide is set in one place, SetupLanguage, at start and on a
+// switch: the language the engine writes new failure reasons in
+// (workrun.SetLanguage) and Fyne's own words (dialog buttons), which Fyne
+// 2.7 takes only from LANGUAGE (fyneLanguage). Node messages are catalogue
+// keys with arguments, rendered when shown (MessageText), so switching
+// language re-renders old runs; saved reasons and errors that carry internal words ("context
 // canceled", an exit status, TASK_STATE_…) read as sentences (HumanError).
 // The theme (theme.go) draws Chinese with the system's CJK font found
 // through fontconfig, or with the WenQuanYi Micro Hei subset embedded in
