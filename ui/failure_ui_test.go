@@ -116,7 +116,21 @@ func TestFailureHandling_InspectorRunPanelAndRunFromHere(t *testing.T) {
 	})
 
 	// Run from here on the handler: flaky is pinned from the run shown.
-	onUI(w, func() { w.runFrom("handler", false) })
+	// Only another run's end counts: the first run may report its end
+	// more than once, and a second report of it may wait in ended.
+	later := make(chan workrun.Run, 1)
+	onUI(w, func() {
+		w.applied = func(ev Event) {
+			if ev.Run != nil && ev.Run.Status.Terminal() && ev.Run.ID != first {
+				select {
+				case later <- *ev.Run:
+				default:
+				}
+			}
+		}
+		w.runFrom("handler", false)
+	})
+	ended = later
 	second := waitEnded(t, w, ended, 20*time.Second, "the run from here did not end")
 	if second.ID == first || second.Status != workrun.RunSucceeded || second.PinnedFrom != first {
 		t.Fatalf("run from here: %s %s pinned from %q", second.ID, second.Status, second.PinnedFrom)

@@ -381,6 +381,9 @@ func (p *RunPanel) setRun(r workrun.Run) {
 	if r.WorkflowName == "" {
 		r.WorkflowName = p.run.WorkflowName
 	}
+	if r.WorkflowID == "" {
+		r.WorkflowID = p.run.WorkflowID
+	}
 	p.run = r
 	for _, n := range r.Workflow.Nodes {
 		p.know(n.ID, n.Type)
