@@ -243,7 +243,7 @@ func (w *Window) Close() {
 // build makes every widget and the menus; it is called again when the
 // language changes.
 func (w *Window) build() {
-	applyTheme(w.loc, w.ctx, w.app)
+	applyTheme(w.ctx, w.loc, w.app)
 	w.tips = newTipLayer(w.win)
 	w.cv = NewCanvasView(w.doc, false)
 	w.cv.OnSelect = func() { w.insp.Show() }

@@ -88,7 +88,8 @@
 // process-wide is set in one place, SetupLanguage, at start and on a
 // switch: the language the engine writes new failure reasons in
 // (workrun.SetLanguage) and Fyne's own words (dialog buttons), which Fyne
-// 2.7 takes only from LANGUAGE (fyneLanguage). Node messages are catalogue
+// 2.7 takes from go-locale; fyneLanguage names the language through our
+// patched go-locale, writing no environment variable. Node messages are catalogue
 // keys with arguments, rendered when shown (MessageText), so switching
 // language re-renders old runs; saved reasons and errors that carry internal words ("context
 // canceled", an exit status, TASK_STATE_…) read as sentences (HumanError).

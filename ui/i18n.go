@@ -2,13 +2,13 @@ package ui
 
 import (
 	"encoding/json"
-	"os"
 	"regexp"
 	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/widget"
+	"github.com/jeandeaual/go-locale"
 
 	"workrun/workrun"
 )
@@ -50,26 +50,15 @@ func processWords() workrun.Localizer { return workrun.NewLocalizer(current) }
 func msgLang() string { return processWords().Messages() }
 
 // fyneLanguage makes Fyne's own words (its dialogs' buttons, the file
-// picker) follow code. Fyne 2.7 has no call that sets its language: it picks
-// it from the environment (go-locale: LANGUAGE, unless LC_ALL, LC_MESSAGES or
-// LANG names the C locale, which it reads as English) each time
-// translations are added. So this is the one place that writes LANGUAGE,
-// and adding translations makes Fyne read it again. The translations added
-// are the window's catalogue (windowWords), for the files still calling
-// Fyne's lang.X (see processWords).
+// picker) follow code. Fyne 2.7 has no call that sets its language: it
+// takes the locales of go-locale each time translations are added. Our
+// patched go-locale (third_party/go-locale, PATCHED.md) lets us name them
+// (SetLocales), so this is the one place Fyne's language is chosen, and no
+// environment variable is written. The translations added are the
+// window's catalogue (windowWords), for the files still calling Fyne's
+// lang.X (see processWords); adding them makes Fyne pick its language again.
 func fyneLanguage(code string) {
-	// go-locale reads LANGUAGE unless LC_ALL/LC_MESSAGES/LANG names the
-	// C locale (C, C.UTF-8, POSIX); for another language that variable has
-	// to name it.
-	os.Setenv("LANGUAGE", code) //nolint:errcheck // Setenv fails only on a bad name
-	for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
-		if v := os.Getenv(k); v != "" {
-			if isCLocale(v) && code != "en" {
-				os.Setenv(k, strings.ReplaceAll(code, "-", "_")+".UTF-8") //nolint:errcheck // as above
-			}
-			break
-		}
-	}
+	locale.SetLocales(code)
 	for i, l := range []string{"en", "zh-Hans"} {
 		words := make(map[string]string, len(windowWords))
 		for k, w := range windowWords {
@@ -94,11 +83,6 @@ func SystemLanguage() string {
 		return "zh-Hans"
 	}
 	return "en"
-}
-
-func isCLocale(v string) bool {
-	base, _, _ := strings.Cut(v, ".")
-	return base == "C" || base == "POSIX"
 }
 
 // Words of internals that reach a failure reason or a node's error as

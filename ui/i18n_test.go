@@ -2,8 +2,11 @@ package ui
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
+
+	"fyne.io/fyne/v2/lang"
 
 	"workrun/workrun"
 )
@@ -48,14 +51,6 @@ func TestTranslations_Complete(t *testing.T) {
 	}
 	if len(windowWords) < 150 {
 		t.Errorf("only %d window strings", len(windowWords))
-	}
-}
-
-func TestIsCLocale(t *testing.T) {
-	for v, want := range map[string]bool{"C": true, "C.UTF-8": true, "POSIX": true, "en_US.UTF-8": false, "zh_CN.UTF-8": false} {
-		if got := isCLocale(v); got != want {
-			t.Errorf("isCLocale(%q) = %v", v, got)
-		}
 	}
 }
 
@@ -111,3 +106,52 @@ func TestLanguageSwitchKeepsTheView(t *testing.T) {
 // langNow is a localizer in the language the test last set with
 // SetupLanguage, for the views and texts a test builds without a window.
 func langNow() workrun.Localizer { return workrun.NewLocalizer(CurrentLanguage()) }
+
+// TestTwoWindowsInTwoLanguages: the language is the window's own
+// localizer, not the process's: an English and a Chinese window live side
+// by side in one process and each keeps its words, whatever the process
+// language (and the environment) say.
+func TestTwoWindowsInTwoLanguages(t *testing.T) {
+	en := newTestWindow(t, Deps{})
+	zh := NewWindow(en.app, Deps{Lang: "zh-Hans", Kinds: en.deps.Kinds, CheckOrigin: en.deps.CheckOrigin})
+	t.Cleanup(func() { zh.Close(); zh.win.Close() })
+	t.Setenv("LANGUAGE", "en")
+	for _, process := range []string{"en", "zh-Hans"} {
+		SetupLanguage(process)
+		if got := en.runBtn.Text; got != "Run" {
+			t.Errorf("process %s: the English window's Run button says %q", process, got)
+		}
+		if got := zh.runBtn.Text; got != "运行" {
+			t.Errorf("process %s: the Chinese window's Run button says %q", process, got)
+		}
+		if got := HumanError(zh.loc, "context canceled"); got != "未完成即被停止" {
+			t.Errorf("process %s: the Chinese window's words for a stop: %q", process, got)
+		}
+		if got := HumanError(en.loc, "context canceled"); got != "stopped before it finished" {
+			t.Errorf("process %s: the English window's words for a stop: %q", process, got)
+		}
+	}
+	SetupLanguage("en")
+}
+
+// TestFyneWordsFollowWithoutTheEnvironment: Fyne's own words (a dialog's
+// Cancel) follow the language set, and setting it writes no environment
+// variable (docs/conventions.md §9).
+func TestFyneWordsFollowWithoutTheEnvironment(t *testing.T) {
+	t.Setenv("LANGUAGE", "sv")
+	t.Setenv("LC_ALL", "")
+	t.Setenv("LC_MESSAGES", "")
+	t.Setenv("LANG", "C.UTF-8")
+	t.Cleanup(func() { SetupLanguage("en") })
+	for _, tt := range []struct{ code, cancel string }{{"zh-Hans", "取消"}, {"en", "Cancel"}} {
+		SetupLanguage(tt.code)
+		if got := lang.L("Cancel"); got != tt.cancel {
+			t.Errorf("%s: Fyne's Cancel reads %q, want %q", tt.code, got, tt.cancel)
+		}
+		for k, want := range map[string]string{"LANGUAGE": "sv", "LANG": "C.UTF-8"} {
+			if got := os.Getenv(k); got != want {
+				t.Errorf("%s: %s is %q, want %q untouched", tt.code, k, got, want)
+			}
+		}
+	}
+}

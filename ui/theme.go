@@ -61,8 +61,8 @@ func newAppTheme(ctx context.Context, code string) fyne.Theme {
 	return t
 }
 
-// applyTheme sets the theme for the current language on a.
-func applyTheme(loc workrun.Localizer, ctx context.Context, a fyne.App) {
+// applyTheme sets the theme for loc's language on a.
+func applyTheme(ctx context.Context, loc workrun.Localizer, a fyne.App) {
 	a.Settings().SetTheme(newAppTheme(ctx, loc.Language()))
 }
 
