@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 
+	"workrun/ui/credentials"
 	"workrun/workrun"
 )
 
@@ -34,7 +35,7 @@ func (w *Window) showCredentials() {
 		var err error
 		w.background(func() { err = check() }, func() {
 			if err != nil {
-				v.failed(err)
+				v.Say(KeyringErrorText(w.loc, err))
 			}
 		})
 	}
@@ -43,9 +44,11 @@ func (w *Window) showCredentials() {
 // newCredentialsView makes the credentials dialog's view with its events
 // wired to the keyring. A saved or deleted credential counts at once: in
 // the list Run checks, and in the Remote Agent picker of the node shown.
-func (w *Window) newCredentialsView() *CredentialsView {
-	v := NewCredentialsView(w.win)
-	v.CheckOrigin = w.deps.CheckOrigin
+func (w *Window) newCredentialsView() *credentials.View {
+	v := credentials.New(w.win, w.loc)
+	if check := w.deps.CheckOrigin; check != nil {
+		v.CheckOrigin = func(raw string) (string, error) { return checkOriginWords(w.loc, check, raw) }
+	}
 	if w.deps.OAuth != nil {
 		v.OnSignIn = func() { w.showSignIn("", "", func(string) { w.reloadCredentials(v); w.insp.RefreshCredentials() }) }
 	}
@@ -60,7 +63,7 @@ func (w *Window) newCredentialsView() *CredentialsView {
 				return nil, err
 			}
 			cs, err := w.deps.Credentials.List(ctx)
-			return func() { v.saved(c.Name, cs); changed(cs) }, err
+			return func() { v.Saved(c.Name, cs); changed(cs) }, err
 		}, v)
 	}
 	v.OnDelete = func(name string) {
@@ -69,24 +72,24 @@ func (w *Window) newCredentialsView() *CredentialsView {
 				return nil, err
 			}
 			cs, err := w.deps.Credentials.List(ctx)
-			return func() { v.deleted(name, cs); changed(cs) }, err
+			return func() { v.Deleted(name, cs); changed(cs) }, err
 		}, v)
 	}
 	return v
 }
 
 // reloadCredentials lists the credentials in v again.
-func (w *Window) reloadCredentials(v *CredentialsView) {
+func (w *Window) reloadCredentials(v *credentials.View) {
 	w.keyring(func(ctx context.Context) (func(), error) {
 		cs, err := w.deps.Credentials.List(ctx)
-		return func() { v.setList(cs) }, err
+		return func() { v.SetList(cs) }, err
 	}, v)
 }
 
 // keyring runs a keyring call off the UI thread, bounded and ended with
 // the window, then applies what it returned on the UI thread; a failure is
 // shown in v (after what the call managed to apply).
-func (w *Window) keyring(call func(ctx context.Context) (func(), error), v *CredentialsView) {
+func (w *Window) keyring(call func(ctx context.Context) (func(), error), v *credentials.View) {
 	var apply func()
 	var err error
 	w.background(func() {
@@ -98,10 +101,30 @@ func (w *Window) keyring(call func(ctx context.Context) (func(), error), v *Cred
 			apply()
 		}
 		if err != nil {
-			v.failed(err)
+			v.Say(KeyringErrorText(w.loc, err))
 		}
-		v.finished()
+		v.Finished()
 	})
+}
+
+// KeyringErrorText says plainly what went wrong with the keyring.
+func KeyringErrorText(loc workrun.Localizer, err error) string {
+	if errors.Is(err, ErrNoKeyring) {
+		return loc.X("cred.no_keyring", "No OS keyring is available, so secrets cannot be saved. Start a Secret Service (for example gnome-keyring) and try again.")
+	}
+	return err.Error()
+}
+
+// checkOriginWords checks a typed origin with the remote layer's rule
+// (Deps.CheckOrigin) and words a refusal that carries its own sentence
+// (workrun.TextError) in the window's language.
+func checkOriginWords(loc workrun.Localizer, check func(string) (string, error), raw string) (string, error) {
+	origin, err := check(raw)
+	var te *workrun.TextError
+	if errors.As(err, &te) {
+		return "", errors.New(te.Text.In(loc.Messages()))
+	}
+	return origin, err
 }
 
 // loadCredentials reads the credential list off the UI thread, so Run can
@@ -118,7 +141,7 @@ func (w *Window) loadCredentials() {
 		cs, err = w.deps.Credentials.List(ctx)
 	}, func() {
 		if err != nil {
-			w.setStatus(KeyringErrorText(err))
+			w.setStatus(KeyringErrorText(w.loc, err))
 			return
 		}
 		if cs == nil {

@@ -42,9 +42,10 @@ var current = "en"
 func CurrentLanguage() string { return current }
 
 // processWords and msgLang are the process language for the widget files
-// that do not take a localizer yet (records, credentials, canvas, palette,
-// minimap: they are moving into their own packages, which declare a
-// Localizer interface); every other view holds the window's localizer.
+// that do not take a localizer yet (canvas, palette, minimap: they are
+// moving into their own packages, which declare a Localizer interface, as
+// ui/records and ui/credentials do); every other view holds the window's
+// localizer.
 func processWords() workrun.Localizer { return workrun.NewLocalizer(current) }
 
 func msgLang() string { return processWords().Messages() }

@@ -816,7 +816,7 @@ func (in *Inspector) loadCredentials(s *widget.Select, current string) {
 		s.Options = opts
 		s.Refresh()
 		if err != nil && in.nodeID == id && in.testOut != nil {
-			in.testOut.SetText(KeyringErrorText(err))
+			in.testOut.SetText(KeyringErrorText(in.loc, err))
 			in.testOut.Show()
 		}
 		if in.mcp.credsShown != nil {
