@@ -85,9 +85,11 @@
 // means English) and held by the window as its localizer, a
 // workrun.Localizer made from that explicit language: Window.loc, handed to
 // each view it builds (a loc field) and to each text function (a loc
-// parameter). Nothing reads the language from the environment or from a
-// global while drawing; two windows of two languages could live side by
-// side. Window.SetLanguage makes a new localizer and rebuilds the widgets,
+// parameter), and to the widget packages as their Localizer. Nothing reads
+// the language from the environment while drawing (the canvas, palette and
+// minimap still take the process language, processWords, until they move
+// into their package); two windows of two languages live side by side.
+// Window.SetLanguage makes a new localizer and rebuilds the widgets,
 // keeping the run shown, the zoom and the selection. The words are one
 // workrun.Catalog, windowWords (window_words.go), beside the failure,
 // publishing, trigger and question tables, all read by key. What is
@@ -95,10 +97,11 @@
 // switch: the language the engine writes new failure reasons in
 // (workrun.SetLanguage) and Fyne's own words (dialog buttons), which Fyne
 // 2.7 takes from go-locale; fyneLanguage names the language through our
-// patched go-locale, writing no environment variable. Node messages are catalogue
-// keys with arguments, rendered when shown (MessageText), so switching
-// language re-renders old runs; saved reasons and errors that carry internal words ("context
-// canceled", an exit status, TASK_STATE_…) read as sentences (HumanError).
+// patched go-locale, writing no environment variable. Node messages are
+// catalogue keys with arguments, rendered when shown (MessageText), so
+// switching language re-renders old runs; saved reasons and errors that
+// carry internal words ("context canceled", an exit status, TASK_STATE_…)
+// read as sentences (HumanError).
 // The theme (theme.go) draws Chinese with the system's CJK font found
 // through fontconfig, or with the WenQuanYi Micro Hei subset embedded in
 // package assets where the system has none, so Chinese never renders as
