@@ -39,6 +39,7 @@ func (w *Window) restoreView(v viewKept) {
 		w.tabs.SelectIndex(v.tab)
 	}
 	w.cv.SetOffset(v.pan)
+	w.renameUntitled() // new_names.go
 	// The new panes lay out before their scrollers take the old offsets:
 	// a scroller clamps an offset to its content, which has no size
 	// before its first layout.
