@@ -9,7 +9,7 @@ import (
 // A language switch builds the window's widgets anew (rebuildKeeping).
 // What the person arranged stays as it was: the dividers, the canvas pan,
 // the selected run tab and how far each pane was scrolled
-// (docs/product.md, "The window").
+// (docs/product.md, "Languages").
 
 // viewKept is the view of the window before a rebuild.
 type viewKept struct {
