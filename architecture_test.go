@@ -30,7 +30,9 @@ func TestImportArrows(t *testing.T) {
 		forbid  []string
 	}{
 		{pkgs: "./workrun", allowed: []string{"workrun/workrun"}},
-		{pkgs: "./ui", allowed: []string{"workrun/ui", "workrun/workrun", "workrun/assets"}},
+		// The window's app layer sees the engine, the assets and its own
+		// widget packages (TestWidgetPackages holds those to less).
+		{pkgs: "./ui", allowed: []string{"workrun/ui", "workrun/ui/...", "workrun/workrun", "workrun/assets"}},
 		{pkgs: "./nodes/...", forbid: []string{"workrun/store", "workrun/credentials", "workrun/artifacts", "workrun/ui", "workrun/cli"}},
 		{pkgs: "./remotecall", allowed: []string{"workrun/remotecall", "workrun/workrun"}},
 		{pkgs: "./mcptool", allowed: []string{"workrun/mcptool", "workrun/workrun", "workrun/remotecall", "workrun/mcp", "workrun/sse", "workrun/jsonrpc"}},
@@ -53,7 +55,7 @@ func TestImportArrows(t *testing.T) {
 	}
 	for _, r := range rules {
 		for _, dep := range projectDeps(t, r.pkgs) {
-			if slices.Contains(r.forbid, dep) || (r.allowed != nil && !slices.Contains(r.allowed, dep)) {
+			if slices.Contains(r.forbid, dep) || (r.allowed != nil && !allowedDep(r.allowed, dep)) {
 				t.Errorf("%s depends on %s", r.pkgs, dep)
 			}
 		}
@@ -69,6 +71,15 @@ func TestImportArrows(t *testing.T) {
 			}
 		}
 	}
+}
+
+// allowedDep reports whether dep is in allowed, where "p/..." allows every
+// package under p.
+func allowedDep(allowed []string, dep string) bool {
+	return slices.ContainsFunc(allowed, func(a string) bool {
+		p, tree := strings.CutSuffix(a, "/...")
+		return dep == a || tree && strings.HasPrefix(dep, p+"/")
+	})
 }
 
 // projectDeps lists the packages of this module that pattern depends on,
@@ -217,6 +228,108 @@ func TestOneRemoteLayer_Catches(t *testing.T) {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		if got := len(oneLayerViolations(fset, f)) > 0; got != c.caught {
+			t.Errorf("%s: caught %v, want %v", c.name, got, c.caught)
+		}
+	}
+}
+
+// TestWidgetPackages keeps the window's cut (docs/ARCHITECTURE.md, ui/doc.go):
+// every package under ui/ is a widget package, which renders what it is
+// given and reports events through callbacks. Only the app layer (package
+// ui itself) owns goroutines and marshals onto the UI goroutine, so a
+// widget package imports nothing of the project but the engine's types
+// (workrun), assets and other widget packages — never the app layer, the
+// store, a node kind, the CLI or serve — and in its shipped code starts no
+// goroutine, calls no fyne.Do or fyne.DoAndWait and names no engine
+// (workrun.Engine, workrun.NewEngine).
+func TestWidgetPackages(t *testing.T) {
+	out, err := exec.CommandContext(t.Context(), "go", "list", "./ui/...").Output()
+	if err != nil {
+		t.Fatalf("go list ./ui/...: %v", err)
+	}
+	widgets := 0
+	for _, pkg := range strings.Fields(string(out)) {
+		dir, ok := strings.CutPrefix(pkg, "workrun/ui/")
+		if !ok {
+			continue
+		}
+		widgets++
+		for _, dep := range projectDeps(t, "./ui/"+dir) {
+			if !allowedDep([]string{"workrun/ui/...", "workrun/workrun", "workrun/assets"}, dep) {
+				t.Errorf("widget package %s depends on %s", pkg, dep)
+			}
+		}
+		fset := token.NewFileSet()
+		files, err := filepath.Glob(filepath.Join("ui", filepath.FromSlash(dir), "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, path := range files {
+			if strings.HasSuffix(path, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(fset, path, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, v := range widgetViolations(fset, f) {
+				t.Errorf("%s (a widget package; only the app layer in package ui may)", v)
+			}
+		}
+	}
+	if widgets < 2 {
+		t.Fatalf("found %d widget packages under ui/; the walk is broken", widgets)
+	}
+}
+
+// widgetViolations lists where f does what only the app layer may.
+func widgetViolations(fset *token.FileSet, f *ast.File) []string {
+	var out []string
+	bad := func(n ast.Node, what string) {
+		out = append(out, fset.Position(n.Pos()).String()+": "+what)
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.GoStmt:
+			bad(n, "starts a goroutine")
+		case *ast.SelectorExpr:
+			x, ok := n.X.(*ast.Ident)
+			if !ok {
+				return true
+			}
+			switch {
+			case x.Name == "fyne" && (n.Sel.Name == "Do" || n.Sel.Name == "DoAndWait"):
+				bad(n, "calls fyne."+n.Sel.Name)
+			case x.Name == "workrun" && (n.Sel.Name == "Engine" || n.Sel.Name == "NewEngine"):
+				bad(n, "names the engine (workrun."+n.Sel.Name+")")
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// TestWidgetPackages_Catches: each thing a widget may not do is found, and
+// what a widget does (a callback, a widget call) is not.
+func TestWidgetPackages_Catches(t *testing.T) {
+	for _, c := range []struct {
+		name, body string
+		caught     bool
+	}{
+		{"goroutine", `func f(g func()) { go g() }`, true},
+		{"fyne.Do", `func f(g func()) { fyne.Do(g) }`, true},
+		{"fyne.DoAndWait", `func f(g func()) { fyne.DoAndWait(g) }`, true},
+		{"engine", `func f(e *workrun.Engine) {}`, true},
+		{"new engine", `var e = workrun.NewEngine`, true},
+		{"callback", `type V struct{ OnSave func(string) }; func (v *V) f() { if v.OnSave != nil { v.OnSave("x") } }`, false},
+		{"engine's types", `func f(r workrun.Run, l *widget.Label) { l.SetText(string(r.Status)) }`, false},
+	} {
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, "snippet.go", "package p\n"+c.body, 0)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := len(widgetViolations(fset, f)) > 0; got != c.caught {
 			t.Errorf("%s: caught %v, want %v", c.name, got, c.caught)
 		}
 	}

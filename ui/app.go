@@ -24,6 +24,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"workrun/assets"
+	"workrun/ui/credentials"
+	"workrun/ui/records"
 	"workrun/workrun"
 )
 
@@ -150,13 +152,13 @@ type views struct {
 	probBox    *widget.List
 	panel      *RunPanel
 	tasks      *RemotePanel
-	records    *RecordsView
+	records    *records.View
 	// openWork lists the open remote tasks of every run (openwork.go).
 	openWork *OpenWorkView
 	// publish is the Publish as agent… dialog's view while it is open;
 	// credView the credentials dialog's.
 	publish  *PublishView
-	credView *CredentialsView
+	credView *credentials.View
 	tabs     *container.AppTabs
 	runBtn   *widget.Button
 	stopBtn  *widget.Button
@@ -644,7 +646,7 @@ func (w *Window) reloadList(selectID string) {
 			w.list.Select(i)
 		}
 	}
-	w.records.setWorkflows(recs)
+	w.records.SetWorkflows(recs)
 }
 
 func (w *Window) open(r workrun.WorkflowRecord) {

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/lang"
 
+	"workrun/ui/credentials"
 	"workrun/workrun"
 )
 
@@ -35,7 +36,7 @@ func (w *Window) showCredentials() {
 		var err error
 		w.background(func() { err = check() }, func() {
 			if err != nil {
-				v.failed(err)
+				v.Say(KeyringErrorText(err))
 			}
 		})
 	}
@@ -44,9 +45,11 @@ func (w *Window) showCredentials() {
 // newCredentialsView makes the credentials dialog's view with its events
 // wired to the keyring. A saved or deleted credential counts at once: in
 // the list Run checks, and in the Remote Agent picker of the node shown.
-func (w *Window) newCredentialsView() *CredentialsView {
-	v := NewCredentialsView(w.win)
-	v.CheckOrigin = w.deps.CheckOrigin
+func (w *Window) newCredentialsView() *credentials.View {
+	v := credentials.New(w.win, langLocalizer{})
+	if check := w.deps.CheckOrigin; check != nil {
+		v.CheckOrigin = func(raw string) (string, error) { return checkOriginWords(check, raw) }
+	}
 	if w.deps.OAuth != nil {
 		v.OnSignIn = func() { w.showSignIn("", "", func(string) { w.reloadCredentials(v); w.insp.RefreshCredentials() }) }
 	}
@@ -61,7 +64,7 @@ func (w *Window) newCredentialsView() *CredentialsView {
 				return nil, err
 			}
 			cs, err := w.deps.Credentials.List(ctx)
-			return func() { v.saved(c.Name, cs); changed(cs) }, err
+			return func() { v.Saved(c.Name, cs); changed(cs) }, err
 		}, v)
 	}
 	v.OnDelete = func(name string) {
@@ -70,24 +73,24 @@ func (w *Window) newCredentialsView() *CredentialsView {
 				return nil, err
 			}
 			cs, err := w.deps.Credentials.List(ctx)
-			return func() { v.deleted(name, cs); changed(cs) }, err
+			return func() { v.Deleted(name, cs); changed(cs) }, err
 		}, v)
 	}
 	return v
 }
 
 // reloadCredentials lists the credentials in v again.
-func (w *Window) reloadCredentials(v *CredentialsView) {
+func (w *Window) reloadCredentials(v *credentials.View) {
 	w.keyring(func(ctx context.Context) (func(), error) {
 		cs, err := w.deps.Credentials.List(ctx)
-		return func() { v.setList(cs) }, err
+		return func() { v.SetList(cs) }, err
 	}, v)
 }
 
 // keyring runs a keyring call off the UI thread, bounded and ended with
 // the window, then applies what it returned on the UI thread; a failure is
 // shown in v (after what the call managed to apply).
-func (w *Window) keyring(call func(ctx context.Context) (func(), error), v *CredentialsView) {
+func (w *Window) keyring(call func(ctx context.Context) (func(), error), v *credentials.View) {
 	var apply func()
 	var err error
 	w.background(func() {
@@ -99,10 +102,30 @@ func (w *Window) keyring(call func(ctx context.Context) (func(), error), v *Cred
 			apply()
 		}
 		if err != nil {
-			v.failed(err)
+			v.Say(KeyringErrorText(err))
 		}
-		v.finished()
+		v.Finished()
 	})
+}
+
+// KeyringErrorText says plainly what went wrong with the keyring.
+func KeyringErrorText(err error) string {
+	if errors.Is(err, ErrNoKeyring) {
+		return lang.X("cred.no_keyring", "No OS keyring is available, so secrets cannot be saved. Start a Secret Service (for example gnome-keyring) and try again.")
+	}
+	return err.Error()
+}
+
+// checkOriginWords checks a typed origin with the remote layer's rule
+// (Deps.CheckOrigin) and words a refusal that carries its own sentence
+// (workrun.TextError) in the window's language.
+func checkOriginWords(check func(string) (string, error), raw string) (string, error) {
+	origin, err := check(raw)
+	var te *workrun.TextError
+	if errors.As(err, &te) {
+		return "", errors.New(te.Text.In(msgLang()))
+	}
+	return origin, err
 }
 
 // loadCredentials reads the credential list off the UI thread, so Run can

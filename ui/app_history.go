@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"workrun/ui/records"
 	"workrun/workrun"
 )
 
@@ -18,8 +19,8 @@ import (
 
 // newRecordsView makes the run records view, reading its lists off the UI
 // thread.
-func (w *Window) newRecordsView() *RecordsView {
-	v := NewRecordsView()
+func (w *Window) newRecordsView() *records.View {
+	v := records.New(langLocalizer{}, recordsWording)
 	if w.deps.Runs != nil {
 		v.OnReload = func(f workrun.RunFilter) { w.reloadRecords(v, f) }
 	}
@@ -31,7 +32,7 @@ func (w *Window) newRecordsView() *RecordsView {
 // reloadRecords reads the runs matching f off the UI thread and lists them
 // in v; only the newest request is shown, so a slow read never replaces
 // the answer to a later filter.
-func (w *Window) reloadRecords(v *RecordsView, f workrun.RunFilter) {
+func (w *Window) reloadRecords(v *records.View, f workrun.RunFilter) {
 	w.rs.recordsSeq++
 	seq := w.rs.recordsSeq
 	var rs []workrun.Run
@@ -47,7 +48,7 @@ func (w *Window) reloadRecords(v *RecordsView, f workrun.RunFilter) {
 			v.SetCallers(callers)
 			v.SetRuns(rs, err)
 			if cerr != nil { // the runs show; who called them is unknown
-				v.msg.SetText(cerr.Error())
+				v.SetMessage(cerr.Error())
 			}
 		}
 		if w.rs.recordsRead != nil {

@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
-	"time"
 
+	"workrun/ui/credentials"
 	"workrun/workrun"
 )
 
@@ -122,17 +122,9 @@ type Problem = workrun.Problem
 // committed it. Exactly one of Run, Node and Message is set.
 type Event = workrun.Event
 
-// Credential names a secret kept in the OS keyring; it never holds the secret.
-type Credential struct {
-	Name   string
-	Origin string // scheme://host:port the secret is bound to
-	Kind   string // "bearer", "apikey" or "oauth"
-	Header string // header name for api_key
-	// OAuth: what a sign-in granted (Kind "oauth"); no secret.
-	Resource string
-	Scopes   []string
-	Expiry   time.Time
-}
+// Credential names a secret kept in the OS keyring; it never holds the
+// secret. It is the credentials view's own type (ui/credentials).
+type Credential = credentials.Credential
 
 // CredentialManager lists and changes credentials. Set stores the secret only
 // in the OS keyring; it returns an error wrapping ErrNoKeyring when there is none.

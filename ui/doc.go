@@ -5,8 +5,8 @@
 // disables what needs it and keeps workflows in memory).
 //
 // App layer and widgets. Window is the app layer: the methods on *Window
-// (app.go, run.go, run_from.go, app_history.go, app_credentials.go, about.go and
-// inspect_app.go) own the window's context, w.ctx, canceled in
+// (app.go, run.go, run_from.go, app_history.go, record_window.go,
+// app_credentials.go, about.go and inspect_app.go) own the window's context, w.ctx, canceled in
 // Close; every goroutine: a piece of work goes through Window.background
 // (work off the UI thread, then a function on it), besides which there are
 // only the event pump, the duration ticker and Run's signal watcher; every
@@ -19,14 +19,20 @@
 // state grouped by concern: editorState (the open workflow), views (the
 // widgets), eventPump, demoAgent and runState.
 //
-// A widget (CanvasView, Palette, Panes, Inspector, RunPanel, RecordsView,
-// RemotePanel, CredentialsView, RunInputs/InputsForm) holds no *Window and
-// no Deps: it takes data through its constructor and setters (SetRuns,
-// ShowResult, setList…), reports what the person did through callback
-// fields (OnReload, OnOpen, OnSave, OnDelete, a file chooser…), and
-// changes only its own widgets, on the UI thread. It starts no goroutine,
-// makes no fyne.Do and reads no store; dialogs it opens (a confirmation)
-// are UI, not work.
+// A widget holds no *Window and no Deps: it takes data through its
+// constructor and setters (SetRuns, ShowResult, SetList…), reports what
+// the person did through callback fields (OnReload, OnOpen, OnSave,
+// OnDelete, a file chooser…), and changes only its own widgets, on the UI
+// thread. It starts no goroutine, makes no fyne.Do and reads no store;
+// dialogs it opens (a confirmation) are UI, not work. The widget packages
+// under ui/ (records: the run records; credentials: the credentials form)
+// are held to that by architecture_test.go (TestWidgetPackages): they
+// import only the engine's types, assets and each other, and word their
+// labels through the Localizer they declare, which the app layer hands
+// them (app_widgets.go), together with its own wording of what the store
+// saved (an error's translation stays here). The widgets still in this
+// package (CanvasView, Palette, Panes, Inspector, RunPanel, RemotePanel,
+// RunInputs/InputsForm) keep the same rules by convention.
 //
 // Engine events arrive on one subscription channel; the pump goroutine
 // collects a frame's worth (16 ms) and applies them in one batch with one
@@ -54,6 +60,11 @@
 // per config key by its value kind, keys not described kept as they are.
 // The window declares no kind's keys or checks; the problems it shows are
 // the engine's (each kind's Compile, through Engine.Validate).
+// A template key (workrun.ValueTemplate, the Remote Agent's message) is
+// typed with completion of the State fields its description allows, and
+// workrun.CheckTemplate, the check the kind's Compile makes, is shown
+// beside it; a State field made from a node's form is one undo step with
+// the node's use of it (Document.CreateField, docs/remote-agent.md R3.2).
 //
 // Runs. The run panel shows a run's status, duration and failure reason on
 // top; every node with its status and duration (ticking while it runs; a

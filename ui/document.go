@@ -528,6 +528,20 @@ func (d *Document) SetField(name string, t workrun.FieldType) {
 	d.changed()
 }
 
+// CreateField adds State field name of type t and sets node id's config
+// to cfg, which uses it, as one undo step: a field made from a node's
+// inspector is never left half made by an undo.
+func (d *Document) CreateField(name string, t workrun.FieldType, id string, cfg json.RawMessage) {
+	i := d.index(id)
+	if _, ok := d.wf.State[name]; ok || t == "" || i < 0 {
+		return
+	}
+	d.checkpoint()
+	d.wf.State[name] = t
+	d.wf.Nodes[i].Config = slices.Clone(cfg)
+	d.changed()
+}
+
 func cloneWorkflow(wf workrun.Workflow) workrun.Workflow {
 	out := workrun.Workflow{Name: wf.Name, State: make(map[string]workrun.FieldType, len(wf.State))}
 	for k, v := range wf.State {

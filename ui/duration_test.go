@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"workrun/ui/records"
 	"workrun/workrun"
 )
 
@@ -62,7 +63,7 @@ func TestDuration_ClosedTimeNotCounted(t *testing.T) {
 	if l := p2.nodeLine("b"); hours(l) {
 		t.Errorf("node left running by a crash: %q counts the closed time", l)
 	}
-	if d := runDuration(crashed); d != 0 {
+	if d := records.RunDuration(crashed); d != 0 {
 		t.Errorf("run records: an interrupted run's duration %v counts the time it sat", d)
 	}
 }

@@ -176,10 +176,12 @@ func TestRecords_SearchAndOpenInEditor(t *testing.T) {
 	w := newTestWindow(t, Deps{Engine: &fakeEngine{}, Workflows: wfs, Runs: h.fake()})
 	v := w.records
 	onUI(w, func() { w.reloadList("") })
+	var search *widget.Entry
+	onUI(w, func() { search = recordsSearch(v) })
 	ids := func() []string {
 		var out []string
 		onUI(w, func() {
-			for _, r := range v.runs {
+			for _, r := range v.Runs() {
 				out = append(out, r.ID)
 			}
 		})
@@ -199,10 +201,10 @@ func TestRecords_SearchAndOpenInEditor(t *testing.T) {
 	} {
 		SetupLanguage(c.lang)
 		waitRecords(t, w, func() {
-			if v.search.Text == c.text {
+			if search.Text == c.text {
 				v.Reload() // SetText of the same text changes nothing
 			} else {
-				v.search.SetText(c.text)
+				search.SetText(c.text)
 			}
 		})
 		if got := ids(); !slices.Equal(got, c.want) {
@@ -210,7 +212,7 @@ func TestRecords_SearchAndOpenInEditor(t *testing.T) {
 		}
 	}
 	SetupLanguage("en")
-	waitRecords(t, w, func() { v.search.SetText("exit status") })
+	waitRecords(t, w, func() { search.SetText("exit status") })
 	onUI(w, func() {
 		w.tabs.SelectIndex(3) // Run records
 		var edit *widget.Button

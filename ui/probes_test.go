@@ -47,16 +47,6 @@ func (p *Palette) shownKinds() []string {
 	return out
 }
 
-// filterStatus lists only runs in status s ("" for any), as the status
-// picker does.
-func (v *RecordsView) filterStatus(s workrun.RunStatus) {
-	if i := slices.Index(runStatuses, s); i >= 0 {
-		v.stSel.SetSelectedIndex(i + 1)
-	} else {
-		v.stSel.SetSelectedIndex(0)
-	}
-}
-
 // shownTasks returns what is shown.
 func (p *RemotePanel) shownTasks() []workrun.RemoteCall { return p.shown }
 

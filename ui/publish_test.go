@@ -26,6 +26,7 @@ import (
 	"workrun/serve"
 	"workrun/serve/a2aserve"
 	"workrun/store"
+	"workrun/ui/records"
 	"workrun/workrun"
 )
 
@@ -234,8 +235,8 @@ func TestPublish_DialogPublishesAndSeesTheServer(t *testing.T) {
 	})
 	row := func() (s string) {
 		onUI(w, func() {
-			if len(w.records.runs) > 0 {
-				s = w.records.row(0)[colWorkflow]
+			if len(w.records.Runs()) > 0 {
+				s = w.records.Cells(0)[records.ColWorkflow]
 			}
 		})
 		return s
@@ -245,7 +246,7 @@ func TestPublish_DialogPublishesAndSeesTheServer(t *testing.T) {
 		t.Errorf("the caller's run is listed as %q, want it marked 'called by ci-bot'", r)
 	}
 	var runs []workrun.Run
-	onUI(w, func() { runs = slices.Clone(w.records.runs) })
+	onUI(w, func() { runs = w.records.Runs() })
 	record, err := w.readRecord(ctx, runs[0].ID)
 	if err != nil {
 		t.Fatal(err)

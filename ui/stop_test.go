@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"workrun/a2a/demoagent"
+	"workrun/ui/credentials"
 	"workrun/workrun"
 )
 
@@ -133,8 +134,7 @@ func TestRunNamesMissingCredentialsFirst(t *testing.T) {
 	}
 	onUI(w, func() {
 		v := w.newCredentialsView()
-		v.fill(Credential{Name: "prod", Origin: "https://agent.example.com", Kind: schemeBearer}, "tok")
-		v.save()
+		v.OnSave(Credential{Name: "prod", Origin: "https://agent.example.com:443", Kind: credentials.SchemeBearer}, "tok")
 	})
 	waitFor("the saved credential", func() bool { return len(w.rs.creds) == 1 })
 	var missing []string

@@ -112,8 +112,8 @@ func TestRecords_FilterAndOpen(t *testing.T) {
 	if gotFilter.WorkflowID != "wf1" || gotFilter.Status != workrun.RunFailed {
 		t.Errorf("filter sent %+v", gotFilter)
 	}
-	if len(w.records.runs) != 1 {
-		t.Fatalf("listed %d runs", len(w.records.runs))
+	if len(w.records.Runs()) != 1 {
+		t.Fatalf("listed %d runs", len(w.records.Runs()))
 	}
 	rec, err := w.readRecord(t.Context(), "r1")
 	if err != nil {

@@ -55,6 +55,11 @@ const (
 	ValueText ValueKind = "text"
 	// ValueLongText is text of several lines (a JSON string).
 	ValueLongText ValueKind = "long_text"
+	// ValueTemplate is text of several lines in which "{{field}}" stands
+	// for a State field of FieldTypes (any type when none), as
+	// ExpandTemplate fills it in (a JSON string). An editor offers the
+	// fields' names as one types "{{".
+	ValueTemplate ValueKind = "template"
 	// ValueURL is an absolute http(s) URL (a JSON string); Protocol names
 	// what answers there, so an editor can test the connection.
 	ValueURL ValueKind = "url"
@@ -118,7 +123,7 @@ type ConfigField struct {
 	// Options are the values of a ValueChoice.
 	Options []Choice
 	// FieldTypes are the State field types a ValueField or ValueFields
-	// accepts (none: any type).
+	// accepts, or a ValueTemplate may name (none: any type).
 	FieldTypes []FieldType
 	// Protocol is what answers at a ValueURL (ProtocolA2A, ProtocolMCP) or
 	// a ValueCommand (ProtocolMCPStdio).

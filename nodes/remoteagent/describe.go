@@ -6,6 +6,8 @@ import "workrun/workrun"
 const (
 	msgKindLabel        msgID = "remoteagent.kind"
 	msgLabelURL         msgID = "remoteagent.label_url"
+	msgLabelMessage     msgID = "remoteagent.label_message"
+	msgHintMessage      msgID = "remoteagent.hint_message"
 	msgLabelInputs      msgID = "remoteagent.label_inputs"
 	msgLabelAttachments msgID = "remoteagent.label_attachments"
 	msgLabelOutput      msgID = "remoteagent.label_output"
@@ -21,8 +23,8 @@ const (
 func (k *Kind) Describe() workrun.KindInfo {
 	return workrun.KindInfo{Type: Type, Group: workrun.GroupAgents, Label: texts.Msg(msgKindLabel), Fields: []workrun.ConfigField{
 		{Key: "url", Value: workrun.ValueURL, Label: texts.Msg(msgLabelURL), Hint: workrun.Plain("https://agent.example.com"), Required: true, Protocol: workrun.ProtocolA2A},
-		{Key: "inputs", Value: workrun.ValueFields, Label: texts.Msg(msgLabelInputs),
-			FieldTypes: []workrun.FieldType{workrun.FieldText, workrun.FieldNumber, workrun.FieldBoolean, workrun.FieldJSON}},
+		{Key: "message", Value: workrun.ValueTemplate, Label: texts.Msg(msgLabelMessage), Hint: texts.Msg(msgHintMessage), FieldTypes: MessageFieldTypes},
+		{Key: "inputs", Value: workrun.ValueFields, Label: texts.Msg(msgLabelInputs), FieldTypes: MessageFieldTypes},
 		{Key: "attachments", Value: workrun.ValueFields, Label: texts.Msg(msgLabelAttachments), FieldTypes: []workrun.FieldType{workrun.FieldFile, workrun.FieldFiles}},
 		{Key: "output", Value: workrun.ValueField, Label: texts.Msg(msgLabelOutput), FieldTypes: []workrun.FieldType{workrun.FieldText}},
 		{Key: "output_files", Value: workrun.ValueField, Label: texts.Msg(msgLabelOutputFiles), FieldTypes: []workrun.FieldType{workrun.FieldFiles}},

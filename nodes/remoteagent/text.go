@@ -195,7 +195,9 @@ func catalogue() map[msgID][2]string {
 		// Editor labels (describe.go).
 		msgKindLabel:        {"Remote Agent", "远程智能体"},
 		msgLabelURL:         {"A2A service URL", "A2A 服务地址"},
-		msgLabelInputs:      {"Input fields (the instructions travel here)", "输入字段（业务指令在这里传递）"},
+		msgLabelMessage:     {"Message to the agent (type {{ to insert a State field)", "发给智能体的消息（输入 {{ 插入状态字段）"},
+		msgHintMessage:      {"Summarise {{question}} in three sentences.", "用三句话概括 {{question}}。"},
+		msgLabelInputs:      {"Fields sent as they are, after the message", "原样发送的字段（在消息之后）"},
 		msgLabelAttachments: {"Attachments (file fields)", "附件（文件字段）"},
 		msgLabelOutput:      {"Answer into field", "答案写入字段"},
 		msgLabelOutputFiles: {"Result files into field", "结果文件写入字段"},
@@ -206,7 +208,7 @@ func catalogue() map[msgID][2]string {
 		// Configuration errors Compile returns (workrun.Problem renders them).
 		msgCfgURLRequired: {"remote agent config: url is required", "远程智能体配置：必须填写 url"},
 		msgCfgDecode:      {"remote agent config: %v", "远程智能体配置有误：%v"},
-		msgCfgNoInputs:    {"remote agent config: inputs: list at least one State field to send", "远程智能体配置：inputs：至少列出一个要发送的状态字段"},
+		msgCfgNoInputs:    {"remote agent config: message, inputs: write a message or list at least one State field to send", "远程智能体配置：message、inputs：请写一条消息，或至少列出一个要发送的状态字段"},
 		msgCfgEmptyField:  {"remote agent config: %s: empty field name", "远程智能体配置：%s：字段名为空"},
 		msgCfgNoField:     {"remote agent config: %s: State has no field %q", "远程智能体配置：%s：状态中没有字段 %q"},
 		msgCfgFieldUsed:   {"remote agent config: %s: field %q is already used in %s", "远程智能体配置：%s：字段 %q 已在 %s 中使用"},

@@ -1,78 +1,76 @@
-package ui
+package credentials
 
 import (
-	"context"
 	"errors"
-	"fmt"
+	"maps"
+	"slices"
 	"strings"
-	"sync"
 	"testing"
 
-	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
 	"github.com/google/go-cmp/cmp"
+
+	"workrun/remotecall"
+	"workrun/workrun"
 )
 
-// memKeyring is a fake keyring behind fakeCreds: names and origins listed,
-// secrets kept apart (the view must never read them back).
-type memKeyring struct {
-	mu      sync.Mutex
+// english is the catalogue's fallback: every label in English.
+type english struct{}
+
+func (english) X(_, fallback string) string { return fallback }
+
+// keyring stands in for the app layer over an OS keyring: it answers the
+// view's events at once, as the app layer does once its keyring call
+// returned (SetList/Saved/Deleted, then Finished). Secrets are kept apart
+// from the list the view is given.
+type keyring struct {
 	creds   map[string]Credential
 	secrets map[string]string
 }
 
-func newMemKeyring() (*memKeyring, *fakeCreds) {
-	k := &memKeyring{creds: map[string]Credential{}, secrets: map[string]string{}}
-	return k, &fakeCreds{
-		ListFunc: func(context.Context) ([]Credential, error) {
-			k.mu.Lock()
-			defer k.mu.Unlock()
-			var out []Credential
-			for _, n := range sortedKeys(k.names()) {
-				out = append(out, k.creds[n])
-			}
-			return out, nil
-		},
-		SetFunc: func(_ context.Context, c Credential, s string) error {
-			k.mu.Lock()
-			defer k.mu.Unlock()
-			k.creds[c.Name], k.secrets[c.Name] = c, s
-			return nil
-		},
-		DeleteFunc: func(_ context.Context, n string) error {
-			k.mu.Lock()
-			defer k.mu.Unlock()
-			delete(k.creds, n)
-			delete(k.secrets, n)
-			return nil
-		},
+func (k *keyring) list() []Credential {
+	var out []Credential
+	for _, n := range slices.Sorted(maps.Keys(k.creds)) {
+		out = append(out, k.creds[n])
 	}
+	return out
 }
 
-func (k *memKeyring) names() map[string]string {
-	m := map[string]string{}
-	for n := range k.creds {
-		m[n] = n
-	}
-	return m
-}
-
-// runView performs op and waits until the view finished the async call.
-func runView(t *testing.T, v *CredentialsView, op func()) {
+// newView builds the view with its events wired to k, and the origin
+// check wired as the app layer wires it (the remote layer's rule, its
+// worded errors in English).
+func newView(t *testing.T) (*View, *keyring) {
 	t.Helper()
-	done := make(chan struct{}, 1)
-	v.done = func() { done <- struct{}{} }
-	fyne.DoAndWait(op)
-	<-done
+	a := test.NewTempApp(t)
+	k := &keyring{creds: map[string]Credential{}, secrets: map[string]string{}}
+	v := New(a.NewWindow("credentials"), english{})
+	v.CheckOrigin = func(raw string) (string, error) {
+		o, err := remotecall.CheckCredentialOrigin(raw)
+		var te *workrun.TextError
+		if errors.As(err, &te) {
+			return "", errors.New(te.Text.In("en"))
+		}
+		return o, err
+	}
+	v.OnSave = func(c Credential, secret string) {
+		k.creds[c.Name], k.secrets[c.Name] = c, secret
+		v.Saved(c.Name, k.list())
+		v.Finished()
+	}
+	v.OnDelete = func(name string) {
+		delete(k.creds, name)
+		delete(k.secrets, name)
+		v.Deleted(name, k.list())
+		v.Finished()
+	}
+	v.SetList(k.list())
+	return v, k
 }
 
 // TestCredentialsView_W8 adds a bearer and an API key credential, replaces a
-// secret and deletes, through the dialog's widgets on a fake keyring.
+// secret and deletes, through the view's widgets.
 func TestCredentialsView_W8(t *testing.T) {
-	k, mgr := newMemKeyring()
-	w := newTestWindow(t, Deps{Credentials: mgr})
-	v := w.newCredentialsView()
-	runView(t, v, func() { w.reloadCredentials(v) })
-
+	v, k := newView(t)
 	if !v.secret.Password {
 		t.Fatal("the secret field is not a password field")
 	}
@@ -126,45 +124,24 @@ func TestCredentialsView_W8(t *testing.T) {
 			map[string]string{"demo": "tok-3", "local": "s2", "v6": "s3"}, `Saved "v6"`},
 	}
 	for _, s := range steps {
-		runView(t, v, s.do)
-		var got []Credential
-		var m, secretField string
-		fyne.DoAndWait(func() { got, m, secretField = v.creds, v.msg.Text, v.secret.Text })
-		if diff := cmp.Diff(s.want, got); diff != "" {
+		finished := 0
+		v.OnFinished = func() { finished++ }
+		s.do()
+		if finished != 1 {
+			t.Errorf("%s: the operation finished %d times, want once", s.name, finished)
+		}
+		if diff := cmp.Diff(s.want, v.creds); diff != "" {
 			t.Errorf("%s: listed (-want +got):\n%s", s.name, diff)
 		}
-		k.mu.Lock()
 		if diff := cmp.Diff(s.secrets, k.secrets); diff != "" {
 			t.Errorf("%s: keyring secrets (-want +got):\n%s", s.name, diff)
 		}
-		k.mu.Unlock()
-		if !strings.Contains(m, s.msg) {
+		if m := v.Message(); !strings.Contains(m, s.msg) {
 			t.Errorf("%s: message %q, want it to contain %q", s.name, m, s.msg)
 		}
-		if strings.HasPrefix(m, "Saved") && secretField != "" {
+		if strings.HasPrefix(v.Message(), "Saved") && v.secret.Text != "" {
 			t.Errorf("%s: the secret stays in the form after saving", s.name)
 		}
-	}
-}
-
-// TestCredentialsView_NoKeyring says plainly that there is no keyring.
-func TestCredentialsView_NoKeyring(t *testing.T) {
-	mgr := &fakeCreds{
-		ListFunc: func(context.Context) ([]Credential, error) { return nil, nil },
-		SetFunc: func(context.Context, Credential, string) error {
-			return fmt.Errorf("keyring set: %w", errors.Join(ErrNoKeyring, errors.New("dbus: no session bus")))
-		},
-	}
-	w := newTestWindow(t, Deps{Credentials: mgr})
-	v := w.newCredentialsView()
-	runView(t, v, func() {
-		v.fill(Credential{Name: "demo", Origin: "http://127.0.0.1:1", Kind: "bearer"}, "tok")
-		v.save()
-	})
-	var m string
-	fyne.DoAndWait(func() { m = v.msg.Text })
-	if !strings.HasPrefix(m, "No OS keyring is available") {
-		t.Errorf("message %q does not say plainly that there is no keyring", m)
 	}
 }
 
@@ -172,42 +149,28 @@ func TestCredentialsView_NoKeyring(t *testing.T) {
 // selected, so Delete is enabled at once (it stayed disabled, issue 40),
 // and the form replaces its secret instead of adding another.
 func TestCredentialsView_DeleteAfterSave(t *testing.T) {
-	_, mgr := newMemKeyring()
-	w := newTestWindow(t, Deps{Credentials: mgr})
-	v := w.newCredentialsView()
-	runView(t, v, func() { w.reloadCredentials(v) })
-	runView(t, v, func() {
-		v.fill(Credential{Name: "demo", Origin: "http://127.0.0.1:41241", Kind: "bearer"}, "tok-1")
-		v.save()
-	})
-	var del bool
-	var save, msg string
-	fyne.DoAndWait(func() { del, save, msg = !v.delB.Disabled(), v.saveB.Text, v.msg.Text })
-	if !del {
+	v, _ := newView(t)
+	v.fill(Credential{Name: "demo", Origin: "http://127.0.0.1:41241", Kind: "bearer"}, "tok-1")
+	v.save()
+	if v.delB.Disabled() {
 		t.Error("Delete is disabled after saving a credential")
 	}
-	if save != "Replace secret" || !strings.Contains(msg, `Saved "demo"`) {
+	if save, msg := v.saveB.Text, v.Message(); save != "Replace secret" || !strings.Contains(msg, `Saved "demo"`) {
 		t.Errorf("after saving: button %q, message %q; want Replace secret and the saved message", save, msg)
 	}
 }
 
-// TestCredentials_SaysNoKeyringOnOpen: without an OS keyring the
-// credentials dialog says so as it opens, before the person types a
-// secret and presses Save (it said so only after Save, issue 40).
-func TestCredentials_SaysNoKeyringOnOpen(t *testing.T) {
-	saved := 0
-	mgr := &fakeCreds{
-		ListFunc: func(context.Context) ([]Credential, error) { return nil, nil },
-		SetFunc:  func(context.Context, Credential, string) error { saved++; return nil },
+// TestCredentialsView_OAuthIsSignedOutNotReplaced: an OAuth credential
+// has no secret to type; its Delete reads Sign out and its row names its
+// scopes.
+func TestCredentialsView_OAuthIsSignedOutNotReplaced(t *testing.T) {
+	v, _ := newView(t)
+	v.SetList([]Credential{{Name: "gh", Origin: "https://api.example.com:443", Kind: SchemeOAuth, Scopes: []string{"read", "write"}}})
+	v.list.Select(0)
+	if !v.secret.Disabled() || !v.saveB.Disabled() || v.delB.Text != "Sign out" {
+		t.Errorf("OAuth credential picked: secret disabled %v, save disabled %v, delete %q; want true, true, Sign out", v.secret.Disabled(), v.saveB.Disabled(), v.delB.Text)
 	}
-	noKeyring := func() error { return fmt.Errorf("keyring: %w", ErrNoKeyring) }
-	w := newTestWindow(t, Deps{Credentials: mgr, About: AboutInfo{CheckKeyring: noKeyring}})
-	onUI(w, w.showCredentials)
-	waitFor(t, "the dialog says there is no keyring", func() (ok bool) {
-		onUI(w, func() { ok = w.credView != nil && strings.HasPrefix(w.credView.msg.Text, "No OS keyring is available") })
-		return ok
-	})
-	if saved != 0 {
-		t.Errorf("%d saves before Save was pressed", saved)
+	if m := v.Message(); !strings.Contains(m, "scopes read write") {
+		t.Errorf("message %q does not name the scopes", m)
 	}
 }
