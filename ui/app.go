@@ -273,6 +273,7 @@ func (w *Window) build() {
 	w.wireFiles(w.panel, w.win)
 	w.tasks = w.newRemotePanel()
 	w.tasks.KindOf = kindIn(func() workrun.Workflow { return w.panel.Run().Workflow })
+	w.tasks.NameOf = nameIn(func() workrun.Workflow { return w.panel.Run().Workflow })
 	w.records = w.newRecordsView()
 	w.openWork = w.newOpenWorkView()
 
