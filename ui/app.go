@@ -702,7 +702,7 @@ func (w *Window) newWorkflow() {
 
 func (w *Window) newEmpty() {
 	wf := workrun.Workflow{Name: w.loc.X("wf.untitled", "Untitled workflow"), State: map[string]workrun.FieldType{}}
-	wf.Nodes = []workrun.NodeSpec{{ID: "start", Type: "start", Config: DefaultConfig("start"), Position: &workrun.Position{X: 40, Y: 120}}}
+	wf.Nodes = []workrun.NodeSpec{{ID: "start", Type: "start", Title: newNodeTitle(nil, "start"), Config: DefaultConfig("start"), Position: &workrun.Position{X: 40, Y: 120}}}
 	w.OpenWorkflow("", wf)
 	w.selectListed("")
 }
@@ -972,7 +972,7 @@ func (w *Window) openSample(make func(agentURL string) workrun.Workflow) {
 func (w *Window) openSampleAt(wf workrun.Workflow, u, protocol string) {
 	w.leave(func() {
 		w.reloadList("")
-		if i := slices.IndexFunc(w.recs, func(r workrun.WorkflowRecord) bool { return r.Workflow.Name == wf.Name }); i >= 0 {
+		if i := slices.IndexFunc(w.recs, func(r workrun.WorkflowRecord) bool { return sameSample(r.Workflow.Name, wf.Name) }); i >= 0 {
 			r := w.recs[i]
 			w.open(r)
 			w.pointAtDemo(u, protocol)

@@ -44,7 +44,8 @@ func CurrentLanguage() string { return current }
 // processWords and msgLang are the process language for the widget files
 // that do not take a localizer yet (canvas, palette, minimap: they are
 // moving into their own packages, which declare a Localizer interface, as
-// ui/records and ui/credentials do); every other view holds the window's
+// ui/records and ui/credentials do; and the names of what is made, samples
+// and new nodes, new_names.go); every other view holds the window's
 // localizer.
 func processWords() workrun.Localizer { return workrun.NewLocalizer(current) }
 
@@ -206,6 +207,7 @@ func (w *Window) langItem(label, code string) *fyne.MenuItem {
 // selection, and says in the status bar which language is on.
 func (w *Window) rebuildKeeping(build func()) {
 	old, zoom := w.panel, w.cv.Zoom()
+	view := w.keepView() // language_switch.go
 	build()
 	w.cv.SetZoom(zoom)
 	if old.RunID() != "" {
@@ -214,5 +216,6 @@ func (w *Window) rebuildKeeping(build func()) {
 		w.updateRunButtons()
 		w.updateTitle()
 	}
+	w.restoreView(view)
 	w.setStatus(w.loc.X("lang.now", "Language: English"))
 }

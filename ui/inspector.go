@@ -354,7 +354,7 @@ func (in *Inspector) showWorkflow(d *Document) {
 	in.box.Add(container.NewGridWithColumns(2, fname, ftype))
 	in.box.Add(add)
 	in.box.Add(widget.NewSeparator())
-	hint := widget.NewLabel(in.loc.X("insp.hint2", "Add nodes from the palette (click, or drag onto the canvas); drag from a node's right dot to another node to connect them. Edits apply as you type. Ctrl+Z undo, Ctrl+Shift+Z redo, Ctrl+C/V copy and paste, Ctrl+D duplicate, Delete removes."))
+	hint := newBreakingLabel(in.loc.X("insp.hint2", "Add nodes from the palette (click, or drag onto the canvas); drag from a node's right dot to another node to connect them. Edits apply as you type. Ctrl+Z undo, Ctrl+Shift+Z redo, Ctrl+C/V copy and paste, Ctrl+D duplicate, Delete removes."))
 	hint.Wrapping = fyne.TextWrapWord
 	in.box.Add(hint)
 }
