@@ -66,7 +66,8 @@ test-deps:
 ##             docs/screenshot-{1024x700,1440x900}.png from the real-window
 ##             tests, then the sample runs (docs/screenshot-run.png and
 ##             assets/screenshots/parallel-*.png, English and Chinese, at
-##             1440x900 and 1024x700) with scripts/screenshots.sh
+##             1440x900 and 1024x700) and the states of issue 40
+##             (assets/screenshots/states/) with scripts/screenshots.sh
 screenshot: test-deps
 	WORKRUN_SAVE_SCREENSHOT=1 xvfb-run -a -s '-screen 0 1280x800x24' \
 		$(GO) test -count=1 -v -run '^(TestGUISmoke|TestGUIWindowFitsScreen)$$' .

@@ -199,6 +199,13 @@ if [ -n "$unformatted" ]; then
 	exit 1
 fi
 
+echo "== no merge-conflict markers in tracked files"
+if git rev-parse --git-dir >/dev/null 2>&1 && markers=$(git grep -nE '^(<<<<<<< |>>>>>>> )' -- ':!*.png' ':!third_party'); then
+	echo "FAIL: a merge conflict was committed unresolved:" >&2
+	echo "$markers" >&2
+	exit 1
+fi
+
 echo "== go vet ./... (and the GL frame probe, built only with its tag)"
 go vet ./...
 go vet -tags glprobe ./ui

@@ -273,6 +273,7 @@ func (w *Window) build() {
 	w.wireFiles(w.panel, w.win)
 	w.tasks = w.newRemotePanel()
 	w.tasks.KindOf = kindIn(func() workrun.Workflow { return w.panel.Run().Workflow })
+	w.tasks.NameOf = nameIn(func() workrun.Workflow { return w.panel.Run().Workflow })
 	w.records = w.newRecordsView()
 	w.openWork = w.newOpenWorkView()
 
@@ -698,7 +699,7 @@ func (w *Window) newWorkflow() {
 
 func (w *Window) newEmpty() {
 	wf := workrun.Workflow{Name: lang.X("wf.untitled", "Untitled workflow"), State: map[string]workrun.FieldType{}}
-	wf.Nodes = []workrun.NodeSpec{{ID: "start", Type: "start", Config: DefaultConfig("start"), Position: &workrun.Position{X: 40, Y: 120}}}
+	wf.Nodes = []workrun.NodeSpec{{ID: "start", Type: "start", Title: newNodeTitle(nil, "start"), Config: DefaultConfig("start"), Position: &workrun.Position{X: 40, Y: 120}}}
 	w.OpenWorkflow("", wf)
 	w.selectListed("")
 }
@@ -967,7 +968,7 @@ func (w *Window) openSample(make func(agentURL string) workrun.Workflow) {
 func (w *Window) openSampleAt(wf workrun.Workflow, u, protocol string) {
 	w.leave(func() {
 		w.reloadList("")
-		if i := slices.IndexFunc(w.recs, func(r workrun.WorkflowRecord) bool { return r.Workflow.Name == wf.Name }); i >= 0 {
+		if i := slices.IndexFunc(w.recs, func(r workrun.WorkflowRecord) bool { return sameSample(r.Workflow.Name, wf.Name) }); i >= 0 {
 			r := w.recs[i]
 			w.open(r)
 			w.pointAtDemo(u, protocol)

@@ -122,6 +122,7 @@ func (w *Window) readRecord(ctx context.Context, runID string) (runRecord, error
 func (w *Window) showRecord(rec runRecord) fyne.Window {
 	tasks := w.newRemotePanel()
 	tasks.KindOf = kindIn(func() workrun.Workflow { return rec.run.Workflow })
+	tasks.NameOf = nameIn(func() workrun.Workflow { return rec.run.Workflow })
 	tasks.ShowResult(rec.tasks, rec.files, rec.tasksErr)
 	return recordWindow(w.app, w.fit(fyne.NewSize(1000, 720)), rec, tasks, func() { w.openInEditor(rec.run) }, w.wireFiles)
 }

@@ -202,6 +202,12 @@ func (cv *CanvasView) pan(dx, dy float32) {
 // Offset returns the screen position of the workflow origin.
 func (cv *CanvasView) Offset() fyne.Position { return cv.offset }
 
+// SetOffset pans the view so that the workflow origin is at p.
+func (cv *CanvasView) SetOffset(p fyne.Position) {
+	cv.offset = p
+	cv.layoutAll()
+}
+
 // ToWorkflow converts a position in the view to workflow coordinates.
 func (cv *CanvasView) ToWorkflow(p fyne.Position) workrun.Position {
 	return workrun.Position{X: (p.X - cv.offset.X) / cv.zoom, Y: (p.Y - cv.offset.Y) / cv.zoom}

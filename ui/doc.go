@@ -61,6 +61,11 @@
 // per config key by its value kind, keys not described kept as they are.
 // The window declares no kind's keys or checks; the problems it shows are
 // the engine's (each kind's Compile, through Engine.Validate).
+// A template key (workrun.ValueTemplate, the Remote Agent's message) is
+// typed with completion of the State fields its description allows, and
+// workrun.CheckTemplate, the check the kind's Compile makes, is shown
+// beside it; a State field made from a node's form is one undo step with
+// the node's use of it (Document.CreateField, docs/remote-agent.md R3.2).
 //
 // Runs. The run panel shows a run's status, duration and failure reason on
 // top; every node with its status and duration (ticking while it runs; a

@@ -169,7 +169,7 @@ func (d *Document) AddNode(kind string, pos workrun.Position) string {
 	d.checkpoint()
 	id := d.newID(kind)
 	p := pos
-	d.wf.Nodes = append(d.wf.Nodes, workrun.NodeSpec{ID: id, Type: kind, Config: DefaultConfig(kind), Position: &p})
+	d.wf.Nodes = append(d.wf.Nodes, workrun.NodeSpec{ID: id, Type: kind, Title: newNodeTitle(d, kind), Config: DefaultConfig(kind), Position: &p})
 	d.selectOnly([]string{id})
 	d.changed()
 	return id
@@ -525,6 +525,20 @@ func (d *Document) SetField(name string, t workrun.FieldType) {
 	} else {
 		d.wf.State[name] = t
 	}
+	d.changed()
+}
+
+// CreateField adds State field name of type t and sets node id's config
+// to cfg, which uses it, as one undo step: a field made from a node's
+// inspector is never left half made by an undo.
+func (d *Document) CreateField(name string, t workrun.FieldType, id string, cfg json.RawMessage) {
+	i := d.index(id)
+	if _, ok := d.wf.State[name]; ok || t == "" || i < 0 {
+		return
+	}
+	d.checkpoint()
+	d.wf.State[name] = t
+	d.wf.Nodes[i].Config = slices.Clone(cfg)
 	d.changed()
 }
 

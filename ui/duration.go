@@ -7,6 +7,24 @@ import (
 	"workrun/workrun"
 )
 
+// tookText says a run's duration in the run panel (docs/product.md W5):
+// took, start to end — the figure Run records shows (records.RunDuration) — and,
+// when its nodes were at work for much less of it (it waited for a person,
+// or Workrun was closed), that too: "41.9s, 38ms of it at work". A run
+// records give no duration (an interrupted one) says only its time at
+// work.
+func tookText(took, ran time.Duration) string {
+	switch {
+	case took <= 0 && ran <= 0:
+		return ""
+	case took <= 0:
+		return uiText(msgAtWork, formatDuration(ran))
+	case took-ran >= time.Second && ran < took*9/10:
+		return uiText(msgTookAtWork, formatDuration(took), formatDuration(ran))
+	}
+	return formatDuration(took)
+}
+
 // ranFor is how long a run has been at work: the union of its nodes'
 // working intervals (docs/product.md W5). A node still running counts up to
 // now only while the run goes on (active); a node a crash left "running"

@@ -28,7 +28,9 @@ const (
 	msgEdgeErrorLabel  uiMsgID = "ui.edge_error_label"
 	msgStatusHandled   uiMsgID = "ui.status_handled"
 	msgAttemptOf       uiMsgID = "ui.attempt_of"
-	msgLastFailed      uiMsgID = "ui.last_failed"
+	msgAttemptFailed   uiMsgID = "ui.attempt_failed"
+	msgTookAtWork      uiMsgID = "ui.took_at_work"
+	msgAtWork          uiMsgID = "ui.at_work"
 	msgPinnedFromRun   uiMsgID = "ui.pinned_from_run"
 	msgPinnedTyped     uiMsgID = "ui.pinned_typed"
 	msgRunFromHere     uiMsgID = "ui.run_from_here"
@@ -61,7 +63,9 @@ var uiTexts = workrun.NewCatalog(map[uiMsgID][2]string{
 	msgEdgeErrorLabel:  {"on error", "出错时"},
 	msgStatusHandled:   {"failed (handled)", "失败（已处理）"},
 	msgAttemptOf:       {"attempt %s of %s", "第 %s 次尝试，共 %s 次"},
-	msgLastFailed:      {"last failed: %s", "上次失败：%s"},
+	msgAttemptFailed:   {"attempt %s failed: %s", "第 %s 次尝试失败：%s"},
+	msgTookAtWork:      {"%s, %s of it at work", "%s，其中运行 %s"},
+	msgAtWork:          {"%s at work", "运行 %s"},
 	msgPinnedFromRun:   {"pinned from run %s", "固定自运行 %s"},
 	msgPinnedTyped:     {"pinned: typed by hand", "已固定：手动填写"},
 	msgRunFromHere:     {"Run from here", "从这里运行"},

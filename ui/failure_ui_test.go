@@ -91,7 +91,7 @@ func TestFailureHandling_InspectorRunPanelAndRunFromHere(t *testing.T) {
 	}
 	var status string
 	onUI(w, func() { status = w.panel.nodeStatus("flaky") })
-	for _, want := range []string{"failed (handled)", "attempt 2 of 2", "last failed: command failed: exit status 3"} {
+	for _, want := range []string{"failed (handled)", "attempt 2 of 2", "attempt 1 failed: command failed: exit status 3"} {
 		if !strings.Contains(status, want) {
 			t.Errorf("flaky's status %q lacks %q", status, want)
 		}

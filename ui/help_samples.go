@@ -25,27 +25,27 @@ type demoMCP struct {
 // runs as a task (progress, a report, JSON findings and a file) on a topic.
 func SampleMCP(serverURL string) workrun.Workflow {
 	return workrun.Workflow{
-		Name: "Remote MCP demo",
+		Name: word("sample.mcp.name", "Remote MCP demo"),
 		State: map[string]workrun.FieldType{
 			"topic": workrun.FieldText, "report": workrun.FieldText, "findings": workrun.FieldJSON, "files": workrun.FieldFiles,
 		},
 		Nodes: []workrun.NodeSpec{
-			{ID: "start", Type: "start", Title: "Topic", Position: pos(40, 140)},
-			{ID: "research", Type: "remote_mcp", Title: "Research with the demo MCP server", Position: pos(300, 140),
+			{ID: "start", Type: "start", Title: word("sample.mcp.start", "Topic"), Position: pos(40, 140)},
+			{ID: "research", Type: "remote_mcp", Title: word("sample.mcp.research", "Research with the demo MCP server"), Position: pos(300, 140),
 				Config: encodeConfig(map[string]any{
 					"url": serverURL, "tool": "research",
 					"arguments": map[string]any{"topic": "{{topic}}", "stages": 3},
 					"output":    "report", "output_json": "findings", "output_files": "files",
 					"task": "auto", "timeout_seconds": workrun.RemoteTimeoutDefaultSeconds,
 				})},
-			{ID: "end", Type: "output", Title: "Report", Position: pos(560, 140), Config: encodeConfig(map[string]any{"fields": []string{"report", "findings", "files"}})},
+			{ID: "end", Type: "output", Title: word("sample.mcp.end", "Report"), Position: pos(560, 140), Config: encodeConfig(map[string]any{"fields": []string{"report", "findings", "files"}})},
 		},
 		Edges: []workrun.Edge{{From: "start", To: "research"}, {From: "research", To: "end"}},
 	}
 }
 
 func init() {
-	SampleInputs["Remote MCP demo"] = map[string]string{"topic": "solar panels on flat roofs"}
+	noteSample("sample.mcp.name", "Remote MCP demo", map[string][2]string{"topic": {"sample.mcp.topic", "solar panels on flat roofs"}})
 }
 
 // builtIn is a demo server the window starts on loopback: the demo agent

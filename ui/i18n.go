@@ -193,6 +193,7 @@ func (w *Window) langItem(label, code string) *fyne.MenuItem {
 // selection, and says in the status bar which language is on.
 func (w *Window) rebuildKeeping(build func()) {
 	old, zoom := w.panel, w.cv.Zoom()
+	view := w.keepView() // language_switch.go
 	build()
 	w.cv.SetZoom(zoom)
 	if old.RunID() != "" {
@@ -201,5 +202,6 @@ func (w *Window) rebuildKeeping(build func()) {
 		w.updateRunButtons()
 		w.updateTitle()
 	}
+	w.restoreView(view)
 	w.setStatus(lang.X("lang.now", "Language: English"))
 }

@@ -24,8 +24,11 @@ func (w *Window) newInspector() *Inspector {
 		DeleteSelection: func() { w.doc.DeleteSelection() },
 		Title:           func(id, title, as string) { w.doc.EditTitle(id, title, as) },
 		Config:          func(id string, cfg json.RawMessage, as string) { w.doc.EditConfig(id, cfg, as) },
-		Policy:          func(id string, p NodePolicy) { w.doc.SetPolicy(id, p) },
-		EdgePort:        func(k EdgeKey, port string) { w.doc.SetEdgePort(k, port) },
+		NewField: func(name string, t workrun.FieldType, id string, cfg json.RawMessage) {
+			w.doc.CreateField(name, t, id, cfg)
+		},
+		Policy:   func(id string, p NodePolicy) { w.doc.SetPolicy(id, p) },
+		EdgePort: func(k EdgeKey, port string) { w.doc.SetEdgePort(k, port) },
 	}
 	in.OnStatus = w.setStatus
 	in.OnStatusWhile = w.setStatusWhile

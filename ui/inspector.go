@@ -105,6 +105,15 @@ type Inspector struct {
 	// one asked fills the picker (an older one lacks a credential saved since).
 	credLists map[*widget.Select]uint64 // the latest list asked per picker
 	credAsked uint64                    // lists asked in all: each ask's number
+
+	// stateShown are called after a field was created in the node's form
+	// (inspector_template.go): its pickers and templates show the new State.
+	stateShown []func()
+	// inPlace return the problems shown beside their field, which the
+	// list under the form does not repeat.
+	inPlace []func() string
+	// newFields are the form's new-field rows, by config key.
+	newFields map[string]*newFieldRow
 }
 
 // InspectorEdits are the changes the inspector reports. as names the undo
@@ -117,6 +126,9 @@ type InspectorEdits struct {
 	DeleteSelection func()
 	Title           func(nodeID, title, as string)
 	Config          func(nodeID string, config json.RawMessage, as string)
+	// NewField adds State field name of type t and sets node nodeID's
+	// config to config (which uses it) as one undo step.
+	NewField func(name string, t workrun.FieldType, nodeID string, config json.RawMessage)
 	// Policy and EdgePort edit failure handling (inspector_policy.go).
 	Policy   func(nodeID string, p NodePolicy)
 	EdgePort func(k EdgeKey, port string)
@@ -149,6 +161,12 @@ func (e InspectorEdits) deleteSelection() {
 func (e InspectorEdits) title(id, title, as string) {
 	if e.Title != nil {
 		e.Title(id, title, as)
+	}
+}
+
+func (e InspectorEdits) newField(name string, t workrun.FieldType, id string, cfg json.RawMessage) {
+	if e.NewField != nil {
+		e.NewField(name, t, id, cfg)
 	}
 }
 
@@ -241,6 +259,7 @@ func (in *Inspector) Show() {
 	in.nodeID = ""
 	in.widgets = map[string]fyne.CanvasObject{}
 	in.readers = nil
+	in.stateShown, in.inPlace, in.newFields = nil, nil, map[string]*newFieldRow{}
 	in.testOut, in.addCred, in.mcpShown = nil, nil, nil
 	switch {
 	case len(sel) == 1:
@@ -334,7 +353,7 @@ func (in *Inspector) showWorkflow(d *Document) {
 	in.box.Add(container.NewGridWithColumns(2, fname, ftype))
 	in.box.Add(add)
 	in.box.Add(widget.NewSeparator())
-	hint := widget.NewLabel(lang.X("insp.hint2", "Add nodes from the palette (click, or drag onto the canvas); drag from a node's right dot to another node to connect them. Edits apply as you type. Ctrl+Z undo, Ctrl+Shift+Z redo, Ctrl+C/V copy and paste, Ctrl+D duplicate, Delete removes."))
+	hint := newBreakingLabel(lang.X("insp.hint2", "Add nodes from the palette (click, or drag onto the canvas); drag from a node's right dot to another node to connect them. Edits apply as you type. Ctrl+Z undo, Ctrl+Shift+Z redo, Ctrl+C/V copy and paste, Ctrl+D duplicate, Delete removes."))
 	hint.Wrapping = fyne.TextWrapWord
 	in.box.Add(hint)
 }
@@ -460,6 +479,10 @@ func (in *Inspector) addField(n workrun.NodeSpec, f workrun.ConfigField, raw jso
 		e := entry(str, true)
 		item(label, e)
 		reader(func() (any, bool, error) { return e.Text, e.Text != "", nil })
+	case workrun.ValueTemplate:
+		item(label, in.addTemplate(n, f, str, hint, changed)) // inspector_template.go
+		e := in.widgets[f.Key].(*templateEntry)
+		reader(func() (any, bool, error) { return e.Text, strings.TrimSpace(e.Text) != "", nil })
 	case workrun.ValueURL:
 		if f.Protocol == workrun.ProtocolMCP {
 			mf := mcpFor()
@@ -561,7 +584,6 @@ func (in *Inspector) addField(n workrun.NodeSpec, f workrun.ConfigField, raw jso
 			s.Selected = none
 		}
 		in.widgets[f.Key] = s
-		item(label, s)
 		reader(func() (any, bool, error) {
 			if s.Selected == none {
 				return "", false, nil
@@ -569,8 +591,23 @@ func (in *Inspector) addField(n workrun.NodeSpec, f workrun.ConfigField, raw jso
 			return s.Selected, s.Selected != "", nil
 		})
 		if f.Value == workrun.ValueCredential {
+			item(label, s)
 			in.loadCredentials(s, str)
+			break
 		}
+		options := func() []string {
+			o := fieldNames(in.doc().wf.State, f.FieldTypes...)
+			if !f.Required {
+				o = append([]string{none}, o...)
+			}
+			return o
+		}
+		in.stateShown = append(in.stateShown, func() { s.Options = options(); s.Refresh() })
+		item(label, in.addFieldPicker(n, f, s, func(name string) { // inspector_template.go
+			s.Options = append(options(), name)
+			s.Selected = name
+			s.Refresh()
+		}))
 	case workrun.ValueFields:
 		var vals []string
 		_ = json.Unmarshal(raw, &vals) // not a list: none ticked; the engine names the problem
@@ -578,13 +615,22 @@ func (in *Inspector) addField(n workrun.NodeSpec, f workrun.ConfigField, raw jso
 		g := widget.NewCheckGroup(opts, func([]string) { changed() })
 		g.Selected = vals
 		in.widgets[f.Key] = g
-		if len(opts) == 0 {
-			l := widget.NewLabel(lang.X("insp.no_fields", "(no suitable State fields; add them to the workflow)"))
-			l.Wrapping = fyne.TextWrapWord
-			item(label, l)
-		} else {
-			item(label, g)
+		none := widget.NewLabel(lang.X("insp.no_fields", "(no suitable State fields; add them to the workflow)"))
+		none.Wrapping = fyne.TextWrapWord
+		shown := func() {
+			g.Options = fieldNames(in.doc().wf.State, f.FieldTypes...)
+			g.Hidden, none.Hidden = len(g.Options) == 0, len(g.Options) > 0
+			g.Refresh()
+			none.Refresh()
 		}
+		g.Hidden, none.Hidden = len(opts) == 0, len(opts) > 0
+		in.stateShown = append(in.stateShown, shown)
+		item(label, in.addFieldPicker(n, f, container.NewVBox(none, g), func(name string) { // inspector_template.go
+			g.Options = append(g.Options, name)
+			g.Selected = append(slices.Clone(g.Selected), name)
+			g.Hidden, none.Hidden = false, true
+			g.Refresh()
+		}))
 		reader(func() (any, bool, error) { return slices.Clone(g.Selected), len(g.Selected) > 0, nil })
 	case workrun.ValueAssignments, workrun.ValueEnv:
 		sep := " = "
@@ -772,10 +818,21 @@ func (in *Inspector) recheck(n workrun.NodeSpec) {
 				wf.Nodes[i].Config = mergeConfig(wf.Nodes[i].Config, in.info, vals)
 			}
 		}
-		for _, p := range in.Check(wf) {
-			if p.NodeID == n.ID && p.EdgeIndex < 0 {
-				ps = append(ps, p.In(msgLang()))
+		var beside []string
+		for _, f := range in.inPlace {
+			if t := f(); t != "" {
+				beside = append(beside, t)
 			}
+		}
+		for _, p := range in.Check(wf) {
+			if p.NodeID != n.ID || p.EdgeIndex >= 0 {
+				continue
+			}
+			t := p.In(msgLang())
+			if slices.ContainsFunc(beside, func(b string) bool { return strings.HasSuffix(t, b) }) {
+				continue // shown beside its field
+			}
+			ps = append(ps, t)
 		}
 	}
 	if len(ps) == 0 {

@@ -45,6 +45,10 @@ func (in *Inspector) addPolicy(n workrun.NodeSpec, state map[string]workrun.Fiel
 	if p.ErrorField != "" {
 		errField.SetSelected(p.ErrorField)
 	}
+	in.stateShown = append(in.stateShown, func() { // a field made in the form (inspector_template.go)
+		errField.Options = append([]string{uiText(msgPolicyNoField)}, fieldNames(in.doc().wf.State, workrun.FieldText)...)
+		errField.Refresh()
+	})
 	deadline := widget.NewEntry()
 	if p.DeadlineSeconds > 0 {
 		deadline.SetText(strconv.Itoa(p.DeadlineSeconds))

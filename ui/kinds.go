@@ -161,7 +161,7 @@ func KindIcon(kind string) fyne.Resource {
 // describes it; "{}" for a kind not described.
 func DefaultConfig(kind string) json.RawMessage {
 	if k, ok := kindInfo(kind); ok {
-		return k.DefaultConfig()
+		return k.DefaultConfigIn(msgLang()) // a Text default in the window's language
 	}
 	return json.RawMessage("{}")
 }

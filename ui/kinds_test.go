@@ -124,6 +124,8 @@ func TestDescriptions_MatchCompile(t *testing.T) {
 			switch f.Value {
 			case workrun.ValueText, workrun.ValueLongText, workrun.ValueTool, workrun.ValueJSON:
 				v = "x"
+			case workrun.ValueTemplate:
+				v = "x {{" + field() + "}}"
 			case workrun.ValueURL:
 				v = "http://127.0.0.1:1/"
 			case workrun.ValueCredential:

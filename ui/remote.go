@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -22,7 +23,10 @@ import (
 type RemotePanel struct {
 	// KindOf names the node kind of a node id (nil: told from the record,
 	// remote_mcp.go); an MCP call shows its server and its saved link in words.
-	KindOf   func(nodeID string) string
+	KindOf func(nodeID string) string
+	// NameOf names a node for people (its title; nil or "": its id): the
+	// card of a call says whose it is (nameIn).
+	NameOf   func(nodeID string) string
 	saveFile func(workrun.ArtifactInfo)
 	box      *fyne.Container
 	root     fyne.CanvasObject
@@ -69,33 +73,89 @@ func (p *RemotePanel) ShowTasks(ts []workrun.RemoteCall, files map[string][]work
 	}
 	for _, t := range ts {
 		var b strings.Builder
+		var ids []idToCopy
 		if p.isMCP(t) {
-			writeMCPCall(&b, t) // remote_mcp.go
+			ids = writeMCPCall(&b, t) // remote_mcp.go
 		} else {
-			writeA2ACall(&b, t)
+			ids = writeA2ACall(&b, t)
 		}
 		writeState(&b, t)
 		l := widget.NewLabel(b.String())
 		l.Wrapping = fyne.TextWrapWord
 		items := []fyne.CanvasObject{l}
+		if row := copyRow(ids); row != nil {
+			items = append(items, row)
+		}
 		for _, a := range files[t.NodeID] {
 			items = append(items, p.fileRow(a))
 		}
-		card := widget.NewCard(t.NodeID, "", container.NewVBox(items...))
+		card := widget.NewCard(p.callTitle(t), "", container.NewVBox(items...))
 		p.box.Add(card)
 	}
 }
 
-// writeA2ACall writes a Remote Agent call's agent, task and context.
-func writeA2ACall(b *strings.Builder, t workrun.RemoteCall) {
+// writeA2ACall writes a Remote Agent call's agent, task and context, the
+// ids short (runpanel_ids.go); it returns the ids to offer a Copy of.
+func writeA2ACall(b *strings.Builder, t workrun.RemoteCall) []idToCopy {
 	fmt.Fprintf(b, "%s: %s\n", lang.X("remote.agent", "Agent"), t.AgentURL)
+	var ids []idToCopy
 	task := t.TaskID
 	if task == "" {
 		task = lang.X("remote.no_task", "(no task id received)")
+	} else {
+		task = shortField(task)
+		ids = append(ids, idToCopy{lang.X("remote.copy_task", "Copy task id"), t.TaskID})
 	}
 	fmt.Fprintf(b, "%s: %s\n", lang.X("remote.task", "Task"), task)
 	if t.ContextID != "" {
-		fmt.Fprintf(b, "%s: %s\n", lang.X("remote.context", "Context"), t.ContextID)
+		fmt.Fprintf(b, "%s: %s\n", lang.X("remote.context", "Context"), shortField(t.ContextID))
+		ids = append(ids, idToCopy{lang.X("remote.copy_context", "Copy context id"), t.ContextID})
+	}
+	return ids
+}
+
+// idToCopy is an id a card shows short, and its Copy button's label.
+type idToCopy struct{ label, id string }
+
+// copyRow offers a Copy of each id whole (nil: none).
+func copyRow(ids []idToCopy) fyne.CanvasObject {
+	if len(ids) == 0 {
+		return nil
+	}
+	row := container.NewHBox()
+	for _, c := range ids {
+		row.Add(copyFullButton(c.label, func() string { return c.id }))
+	}
+	return row
+}
+
+// callTitle names a call's card: the node's name and, past the first, the
+// attempt the call was made in (workrun.AttemptCallKey: "key#N").
+func (p *RemotePanel) callTitle(t workrun.RemoteCall) string {
+	name := t.NodeID
+	if p.NameOf != nil {
+		if n := p.NameOf(t.NodeID); n != "" {
+			name = n
+		}
+	}
+	if i := strings.LastIndexByte(t.CallKey, '#'); i >= 0 {
+		if n, err := strconv.Atoi(t.CallKey[i+1:]); err == nil && n > 1 {
+			name += " · " + fmt.Sprintf(lang.X("remote.attempt", "attempt %d"), n)
+		}
+	}
+	return name
+}
+
+// nameIn returns a function naming a node of the workflow wf() gives for
+// people, "Title (id)" or its id: RemotePanel.NameOf.
+func nameIn(wf func() workrun.Workflow) func(string) string {
+	return func(id string) string {
+		for _, n := range wf().Nodes {
+			if n.ID == id && n.Title != "" && n.Title != id {
+				return n.Title + " (" + id + ")"
+			}
+		}
+		return id
 	}
 }
 

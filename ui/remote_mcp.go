@@ -22,15 +22,19 @@ func (p *RemotePanel) isMCP(t workrun.RemoteCall) bool {
 }
 
 // writeMCPCall writes an MCP call's server, its task (or job) and how it
-// runs, in words: never the raw link.
-func writeMCPCall(b *strings.Builder, t workrun.RemoteCall) {
+// runs, in words: never the raw link, the ids short (runpanel_ids.go); it
+// returns the ids to offer a Copy of.
+func writeMCPCall(b *strings.Builder, t workrun.RemoteCall) []idToCopy {
 	fmt.Fprintf(b, "%s: %s\n", lang.X("remote.server", "Server"), t.AgentURL)
 	l := workrun.ParseMCPLink(t.ContextID) // written by nodes/remotemcp
+	var ids []idToCopy
 	switch {
 	case l.Handle == "job":
-		fmt.Fprintf(b, "%s: %s\n", lang.X("remote.job", "Job"), t.TaskID)
+		fmt.Fprintf(b, "%s: %s\n", lang.X("remote.job", "Job"), shortField(t.TaskID))
+		ids = append(ids, idToCopy{lang.X("remote.copy_job", "Copy job id"), t.TaskID})
 	case t.TaskID != "":
-		fmt.Fprintf(b, "%s: %s\n", lang.X("remote.task", "Task"), t.TaskID)
+		fmt.Fprintf(b, "%s: %s\n", lang.X("remote.task", "Task"), shortField(t.TaskID))
+		ids = append(ids, idToCopy{lang.X("remote.copy_task", "Copy task id"), t.TaskID})
 	}
 	how := lang.X("remote.mcp_call", "a tool call that answers directly")
 	switch {
@@ -48,8 +52,10 @@ func writeMCPCall(b *strings.Builder, t workrun.RemoteCall) {
 		fmt.Fprintf(b, "%s: %s\n", lang.X("remote.protocol", "MCP version"), l.Protocol)
 	}
 	if l.Session != "" {
-		fmt.Fprintf(b, "%s: %s\n", lang.X("remote.session", "Session"), l.Session)
+		fmt.Fprintf(b, "%s: %s\n", lang.X("remote.session", "Session"), shortField(l.Session))
+		ids = append(ids, idToCopy{lang.X("remote.copy_session", "Copy session id"), l.Session})
 	}
+	return ids
 }
 
 // kindIn returns a function naming the kind of a node of the workflow wf()

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -68,12 +69,18 @@ func TestRemotePanel_R8(t *testing.T) {
 			t.Errorf("panel shows %q (internal wording or a repeated line):\n%s", internal, all)
 		}
 	}
+	// Copying an id asks the remote nothing: it is not a manual query.
+	saves := 0
 	for _, b := range buttons {
-		if b != "Save…" {
-			t.Errorf("panel offers %q; only saving a file result is allowed (docs/remote-agent.md R8)", b)
+		switch {
+		case b == "Save…":
+			saves++
+		case strings.HasPrefix(b, "Copy "):
+		default:
+			t.Errorf("panel offers %q; only saving a file result (and copying an id) is allowed (docs/remote-agent.md R8)", b)
 		}
 	}
-	if len(buttons) != 1 {
+	if saves != 1 {
 		t.Errorf("buttons %q, want one Save… for the one file", buttons)
 	}
 }
@@ -175,6 +182,74 @@ func TestRemotePanel_MCPCallInWords(t *testing.T) {
 		}
 		if n := strings.Count(all, "Agent: ") + strings.Count(all, "智能体: "); n != 1 {
 			t.Errorf("%s: %d calls labelled Agent, want only the Remote Agent's:\n%s", tt.code, n, all)
+		}
+	}
+}
+
+// TestRemotePanel_ShortIDsAndCopy: a call's card names the node and the
+// attempt it was made in, shows its task, context and session ids short,
+// and each Copy puts one id whole on the clipboard, in English and
+// Chinese.
+func TestRemotePanel_ShortIDsAndCopy(t *testing.T) {
+	test.NewTempApp(t)
+	defer SetupLanguage("en")
+	const task, ctx, session = "3f2a9c1e-8b7d-4e6f-a5c4-1d2e3f4a5b6c", "c0ffee00-1234-4abc-8def-0123456789ab", "86f303ffc46e9ee38d94727a036f28fa"
+	wf := workrun.Workflow{Nodes: []workrun.NodeSpec{{ID: "agent", Type: "remote_agent", Title: "Travel agent"}, {ID: "m", Type: "remote_mcp"}}}
+	calls := []workrun.RemoteCall{
+		{NodeID: "agent", CallKey: "agent#2", AgentURL: "http://127.0.0.1:1", TaskID: task, ContextID: ctx, RemoteState: "TASK_STATE_FAILED"},
+		{NodeID: "m", CallKey: "m", AgentURL: "http://127.0.0.1:2/mcp", TaskID: "task-874a06bb-1", ContextID: workrun.MCPLink{Protocol: "2025-11-25", Form: "core", Session: session}.String()},
+	}
+	for _, c := range []struct{ lang, title, copyTask, copyCtx, copySession string }{
+		{"en", "Travel agent (agent) · attempt 2", "Copy task id", "Copy context id", "Copy session id"},
+		{"zh-Hans", "Travel agent (agent) · 第 2 次尝试", "复制任务 ID", "复制上下文 ID", "复制会话 ID"},
+	} {
+		SetupLanguage(c.lang)
+		p := NewRemotePanel(nil)
+		p.KindOf = kindIn(func() workrun.Workflow { return wf })
+		p.NameOf = nameIn(func() workrun.Workflow { return wf })
+		p.ShowTasks(calls, nil)
+		var texts, titles []string
+		buttons := map[string]*widget.Button{}
+		walkObjects(p.box, func(o fyne.CanvasObject) {
+			switch x := o.(type) {
+			case *widget.Card:
+				titles = append(titles, x.Title)
+				walkObjects(x.Content, func(o fyne.CanvasObject) {
+					switch y := o.(type) {
+					case *widget.Label:
+						texts = append(texts, y.Text)
+					case *widget.Button:
+						if buttons[y.Text] == nil {
+							buttons[y.Text] = y
+						}
+					}
+				})
+			}
+		})
+		all := strings.Join(texts, "\n")
+		if len(titles) != 2 || titles[0] != c.title || titles[1] != "m" {
+			t.Errorf("%s: card titles %q, want %q and m", c.lang, titles, c.title)
+		}
+		for _, whole := range []string{task, ctx, session} {
+			if strings.Contains(all, whole) {
+				t.Errorf("%s: the panel shows the id %s whole:\n%s", c.lang, whole, all)
+			}
+		}
+		for _, short := range []string{task[:8] + "…", ctx[:8] + "…", session[:8] + "…", "task-874a06bb-1"} {
+			if !strings.Contains(all, short) {
+				t.Errorf("%s: the panel lacks %q:\n%s", c.lang, short, all)
+			}
+		}
+		for label, want := range map[string]string{c.copyTask: task, c.copyCtx: ctx, c.copySession: session} {
+			b := buttons[label]
+			if b == nil {
+				t.Errorf("%s: no %q button", c.lang, label)
+				continue
+			}
+			test.Tap(b)
+			if got := fyne.CurrentApp().Clipboard().Content(); got != want {
+				t.Errorf("%s: %q copied %q, want %q", c.lang, label, got, want)
+			}
 		}
 	}
 }

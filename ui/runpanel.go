@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"workrun/ui/records"
 	"workrun/workrun"
 )
 
@@ -77,6 +78,14 @@ type RunPanel struct {
 	shownRows int     // the list's rows: a long message wraps onto several (runpanel_wrap.go)
 	root      fyne.CanvasObject
 
+	// nodeErrRow holds nodeErr and its Copy, which copies nodeErrFull:
+	// the line with its ids whole (runpanel_ids.go).
+	nodeErrRow  *fyne.Container
+	nodeErrFull string
+	// reasonRow holds the run's reason and its Copy (reasonFull).
+	reasonRow  *fyne.Container
+	reasonFull string
+
 	runFromBox *fyne.Container // Run from here / Test this node (runpanel_runfrom.go)
 	recentRuns []workrun.Run   // the runs recent lists, in its order
 
@@ -120,6 +129,8 @@ func NewRunPanel(readOnly bool) *RunPanel {
 	p.reason.Importance = widget.DangerImportance
 	p.reason.Wrapping = fyne.TextWrapWord
 	p.reasonBox = newCappedText(p.reason, reasonLines)
+	p.reasonRow = container.NewBorder(nil, nil, nil, container.NewVBox(copyFullButton("", func() string { return p.reasonFull })), p.reasonBox.box)
+	p.reasonRow.Hide()
 	p.note = widget.NewLabel("")
 	p.note.Importance = widget.WarningImportance
 	p.note.Wrapping = fyne.TextWrapWord
@@ -158,6 +169,8 @@ func NewRunPanel(readOnly bool) *RunPanel {
 	p.nodeErr.Importance = widget.DangerImportance
 	p.nodeErr.Wrapping = fyne.TextWrapWord
 	p.nodeErr.Hide()
+	p.nodeErrRow = container.NewBorder(nil, nil, nil, container.NewVBox(copyFullButton("", func() string { return p.nodeErrFull })), p.nodeErr)
+	p.nodeErrRow.Hide()
 	p.decision = container.NewHBox()
 	p.ask = container.NewVBox()
 	p.ask.Hide()
@@ -184,16 +197,15 @@ func NewRunPanel(readOnly bool) *RunPanel {
 		// whole.
 		if i < p.shownRows {
 			msg, _, _ := p.shown.wraps.at(i)
-			p.nodeErr.SetText(messageLine(*p.shown.at(msg)))
-			p.nodeErr.Importance = widget.MediumImportance
-			p.nodeErr.Show()
+			m := *p.shown.at(msg)
+			p.showErr(messageLine(m), m.Time.Local().Format("15:04:05")+"  "+m.In(msgLang()), widget.MediumImportance)
 		}
 	}
 	// The node's title, error, inputs and outputs above its messages; both
 	// halves scroll on their own, so the panel stays usable when the window
 	// gives it only a few lines.
 	p.titleRow = container.NewBorder(nil, nil, nil, container.NewVBox(container.NewHBox(p.decision, p.runFromBox)), p.title)
-	detailTop := container.NewVScroll(container.NewVBox(p.titleRow, p.titleNote, p.nodeErr, p.vals.Object()))
+	detailTop := container.NewVScroll(container.NewVBox(p.titleRow, p.titleNote, p.nodeErrRow, p.vals.Object()))
 	detail := container.NewVSplit(detailTop, container.New(msgListLayout{p}, p.msgList))
 	detail.Offset = detailOffset
 	p.detail = detail
@@ -201,7 +213,7 @@ func NewRunPanel(readOnly bool) *RunPanel {
 	// window grows the panel to show it whole (WantHeight).
 	split := container.NewHSplit(p.nodeList, container.NewBorder(p.ask, nil, nil, nil, detail))
 	split.Offset = 0.34
-	p.root = container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(p.recentBox, p.actions), p.header), p.note, p.reasonBox.box), nil, nil, nil, split)
+	p.root = container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(p.recentBox, p.actions), p.header), p.note, p.reasonRow), nil, nil, nil, split)
 	p.reset("")
 	p.Flush()
 	return p
@@ -656,12 +668,11 @@ func (p *RunPanel) refreshDetail() {
 	id := p.sel
 	p.setTitle(id)
 	n := p.nodes[id]
-	p.nodeErr.Importance = widget.DangerImportance
 	if n.Error != "" && (n.Status == workrun.NodeFailed || n.Status == workrun.NodeStopped || n.Status == workrun.NodeInterrupted) {
-		p.nodeErr.SetText(HumanError(n.Error))
-		p.nodeErr.Show()
+		text := HumanError(n.Error)
+		p.showErr(shortIDs(attemptFailed(p.run, n, text)), attemptFailed(p.run, n, text), widget.DangerImportance)
 	} else {
-		p.nodeErr.Hide()
+		p.hideErr()
 	}
 	p.showValues(id)
 	p.refreshMessages()
@@ -722,7 +733,8 @@ func (p *RunPanel) KnowFiles(infos map[string]workrun.ArtifactInfo, failed map[s
 // refreshDecision shows Approve/Reject or an answer box on a node waiting
 // for a person (docs/product.md W7).
 func (p *RunPanel) refreshDecision(id string) {
-	p.refreshQuestion(id) // question.go
+	p.refreshQuestion(id)                      // question.go
+	p.nodeErrRow.Hidden = !p.nodeErr.Visible() // a question hides the node's reason
 	p.decision.RemoveAll()
 	n := p.nodes[id]
 	waiting := n.Status == workrun.NodeInterrupted && p.run.Status == workrun.RunInterrupted && p.run.Interruption == workrun.InterruptedByHuman
@@ -765,7 +777,7 @@ const rowRunes = 1000
 // rowLine is a message cut to what one row of the list can show (the whole
 // line is shown when the row is selected).
 func rowLine(m workrun.Message) string {
-	s := messageLine(m)
+	s := shortIDs(messageLine(m)) // selecting the row shows the ids whole
 	if len(s) > 2*rowRunes {
 		r := []rune(s)
 		if len(r) > rowRunes {
@@ -781,6 +793,7 @@ func rowLine(m workrun.Message) string {
 // MessageText renders a node message in the window's language: a
 // catalogue key with its arguments, or a line stored before keys existed.
 func MessageText(m workrun.Message) string {
+	m.Args = readableArgs(m.Args) // the record keeps the JSON (runpanel_ids.go)
 	s := m.In(msgLang())
 	if m.Key == "" {
 		s = LocalizeMessage(s)
@@ -885,8 +898,8 @@ func (p *RunPanel) refreshHeaderText() {
 	if r.Status == workrun.RunStopping {
 		status = lang.X("run.stopping", "stopping…")
 	}
-	// The time the run was at work, not since it was created: the time
-	// Workrun was closed is not counted (duration.go).
+	// The run's time from start to end, as Run records says it, and the
+	// time its nodes were at work when that is much less (duration.go).
 	ran, last := ranFor(p.nodes, p.Active(), time.Now())
 	if r.Status == workrun.RunInterrupted && !last.IsZero() {
 		status = fmt.Sprintf(lang.X("run.interrupted_at", "interrupted at %s"), last.Local().Format("15:04:05"))
@@ -898,8 +911,8 @@ func (p *RunPanel) refreshHeaderText() {
 		status = qText(msgQStatus) // question.go
 	}
 	line := fmt.Sprintf("%s · %s · %s", name, shortID(r.ID), status)
-	if ran > 0 && !waiting {
-		line += " (" + formatDuration(ran) + ")"
+	if took := tookText(records.RunDuration(r), ran); took != "" && !waiting {
+		line += " (" + took + ")"
 	}
 	if p.callerRun == r.ID && p.caller != "" {
 		line += " · " + p.caller
@@ -912,6 +925,7 @@ func (p *RunPanel) refreshHeader() {
 	p.refreshHeaderText()
 	if p.runID == "" {
 		p.reasonBox.Hide()
+		p.reasonRow.Hide()
 		p.actions.RemoveAll()
 		return
 	}
@@ -924,18 +938,24 @@ func (p *RunPanel) refreshHeader() {
 		}
 		node := ""
 		if r.FailedNode != "" {
-			node = open + r.FailedNode + shut
+			// The attempt that failed, as the node's header says it
+			// (failureNote): its task is the one the reason names.
+			node = open + r.FailedNode + attemptNote(r, p.nodes[r.FailedNode]) + shut
 		}
-		p.reasonBox.Show(lang.X("run.failed_because", "Failed") + node + colon + HumanError(r.Reason))
+		p.reasonFull = lang.X("run.failed_because", "Failed") + node + colon + HumanError(r.Reason)
+		p.reasonBox.Show(shortIDs(p.reasonFull))
 	case r.Status == workrun.RunInterrupted:
 		text := interruptionText(r)
 		if q := p.OpenQuestion(); q != nil && r.Interruption == workrun.InterruptedByHuman {
 			text = questionHeader(*q) // question.go
 		}
-		p.reasonBox.Show(text)
+		p.reasonFull = text
+		p.reasonBox.Show(shortIDs(text))
 	default:
 		p.reasonBox.Hide()
 	}
+	p.reasonRow.Hidden = !p.reasonBox.box.Visible()
+	p.reasonRow.Refresh()
 	p.actions.RemoveAll()
 	if p.readOnly {
 		return
@@ -1044,7 +1064,7 @@ func (p *RunPanel) fitDetail() {
 	}
 	pad := theme.Padding()
 	want := p.titleRow.MinSize().Height + pad
-	for _, o := range []fyne.CanvasObject{p.titleNote, p.nodeErr} {
+	for _, o := range []fyne.CanvasObject{p.titleNote, p.nodeErrRow} {
 		if o.Visible() {
 			want += o.MinSize().Height + pad
 		}

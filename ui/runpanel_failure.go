@@ -3,20 +3,21 @@ package ui
 import (
 	"strconv"
 
+	"fyne.io/fyne/v2/widget"
+
 	"workrun/workrun"
 )
 
 // failureNote is what the run panel adds to a node's status about failure
-// handling: "· attempt 2 of 3 · last failed: …" for a node with a retry
-// policy past its first attempt, "· pinned from run R" for a node taken
-// from an earlier run (docs/engine.md).
+// handling: "· attempt 2 of 3 · attempt 1 failed: …" for a node with a
+// retry policy past its first attempt, "· pinned from run R" for a node
+// taken from an earlier run (docs/engine.md). The earlier failure is named
+// by its attempt: the node's own reason (attemptFailed) is the attempt the
+// record is of, and each names its own remote task.
 func failureNote(r workrun.Run, n workrun.NodeRun) string {
-	var s string
-	if max := maxAttempts(r.Workflow, n.NodeID); max > 1 && n.AttemptNo() > 1 {
-		s += " · " + uiText(msgAttemptOf, strconv.Itoa(n.AttemptNo()), strconv.Itoa(max))
-		if n.LastError != "" {
-			s += " · " + uiText(msgLastFailed, clipRunes(n.LastError, 120))
-		}
+	s := attemptNote(r, n)
+	if s != "" && n.LastError != "" {
+		s += " · " + uiText(msgAttemptFailed, strconv.Itoa(n.AttemptNo()-1), shortIDs(clipRunes(HumanError(n.LastError), 120)))
 	}
 	switch n.PinnedFrom {
 	case "":
@@ -26,6 +27,40 @@ func failureNote(r workrun.Run, n workrun.NodeRun) string {
 		s += " · " + uiText(msgPinnedFromRun, shortID(n.PinnedFrom))
 	}
 	return s
+}
+
+// attemptNote is " · attempt N of M" for a node past its first attempt of
+// several, else "".
+func attemptNote(r workrun.Run, n workrun.NodeRun) string {
+	if max := maxAttempts(r.Workflow, n.NodeID); max > 1 && n.AttemptNo() > 1 {
+		return " · " + uiText(msgAttemptOf, strconv.Itoa(n.AttemptNo()), strconv.Itoa(max))
+	}
+	return ""
+}
+
+// attemptFailed is a node's reason as its detail shows it: "attempt N
+// failed: reason" when the node ran more than one attempt.
+func attemptFailed(r workrun.Run, n workrun.NodeRun, reason string) string {
+	if attemptNote(r, n) == "" {
+		return reason
+	}
+	return uiText(msgAttemptFailed, strconv.Itoa(n.AttemptNo()), reason)
+}
+
+// showErr shows a line under the node's header (its reason, or a message
+// picked in the list) with full, the same with its ids whole, for Copy.
+func (p *RunPanel) showErr(text, full string, imp widget.Importance) {
+	p.nodeErr.Importance = imp
+	p.nodeErr.SetText(text)
+	p.nodeErr.Show()
+	p.nodeErrFull = full
+	p.nodeErrRow.Show()
+}
+
+func (p *RunPanel) hideErr() {
+	p.nodeErr.Hide()
+	p.nodeErrRow.Hide()
+	p.nodeErrFull = ""
 }
 
 func maxAttempts(wf workrun.Workflow, id string) int {

@@ -110,6 +110,7 @@ func (w *Window) newFromTemplate(file string) {
 		w.showError(errors.New(file + ": " + lang.X("tmpl.empty", "the template has no nodes")))
 		return
 	}
+	wf = localExample(file, wf) // new_names.go
 	w.leave(func() {
 		w.OpenWorkflow("", wf)
 		w.doc.dirty = true // unsaved until Save (or leaving it saves it)

@@ -3,8 +3,10 @@ package workrun
 import (
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 var templateField = regexp.MustCompile(`\{\{\s*([^{}\s]+)\s*\}\}`)
@@ -22,6 +24,54 @@ func TemplateFields(tmpl string) []string {
 	}
 	return out
 }
+
+// IsFieldName reports whether name can name a State field that a template
+// references: not empty, without braces or white space (docs/workflow-format.md
+// "Templates").
+func IsFieldName(name string) bool {
+	if name == "" || strings.ContainsAny(name, "{}") {
+		return false
+	}
+	if _, bad := invisibleRune(name); bad {
+		return false
+	}
+	return !strings.ContainsFunc(name, unicode.IsSpace)
+}
+
+// CheckTemplate checks that every field the template tmpl of config key
+// key names is in state and, when types are given, of one of them. The
+// error (a *TextError, rendered in the reader's language) names the key
+// and the first field that is not; Compile returns it wrapped in the
+// kind's config error, so Validate, the window and `workrun run` all
+// refuse the template before anything is sent.
+func CheckTemplate(key, tmpl string, state map[string]FieldType, types ...FieldType) error {
+	for _, f := range TemplateFields(tmpl) {
+		t, ok := state[f]
+		if !ok {
+			return templateTexts.Fail(nil, msgTemplateNoField, key, f)
+		}
+		if len(types) > 0 && !slices.Contains(types, t) {
+			names := make([]string, len(types))
+			for i, a := range types {
+				names[i] = string(a)
+			}
+			return templateTexts.Fail(nil, msgTemplateFieldType, key, f, t, strings.Join(names, "/"))
+		}
+	}
+	return nil
+}
+
+const (
+	msgTemplateNoField   msgID = "workrun.template_no_field"
+	msgTemplateFieldType msgID = "workrun.template_field_type"
+)
+
+var templateTexts = NewCatalog(map[msgID][2]string{
+	msgTemplateNoField: {"%s: {{%s}} is not a State field: add it to the workflow's State or correct the name",
+		"%s：{{%s}} 不是状态字段：请把它加入工作流的状态字段，或改正名称"},
+	msgTemplateFieldType: {"%s: {{%s}} is a %s field; this text can name only %s fields",
+		"%s：{{%s}} 是 %s 字段；这段文字只能引用 %s 字段"},
+})
 
 // TemplateSingleField reports the field when tmpl is exactly one "{{field}}".
 func TemplateSingleField(tmpl string) (string, bool) {

@@ -21,12 +21,20 @@ const (
 	MaxFileBytes = 20 << 20
 )
 
+// MessageFieldTypes are the State field types the message template may
+// name: values that read as text (files travel as attachments).
+var MessageFieldTypes = []workrun.FieldType{workrun.FieldText, workrun.FieldNumber, workrun.FieldBoolean, workrun.FieldJSON}
+
 // ErrConfig is wrapped by every configuration error Compile returns.
 var ErrConfig = errors.New("remote agent config")
 
 // Config is the node's configuration as saved in the workflow file.
 type Config struct {
-	URL            string   `json:"url"`
+	URL string `json:"url"`
+	// Message is the business instruction: a text template over State
+	// fields, sent as the message's first text part (docs/remote-agent.md
+	// R3.2).
+	Message        string   `json:"message,omitempty"`
 	Inputs         []string `json:"inputs,omitempty"`
 	Attachments    []string `json:"attachments,omitempty"`
 	Output         string   `json:"output,omitempty"`
@@ -53,8 +61,11 @@ func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, time.Duratio
 	if err := checkURL(c.URL, c.Credential != ""); err != nil {
 		return c, 0, err
 	}
-	if len(c.Inputs) == 0 && len(c.Attachments) == 0 {
+	if strings.TrimSpace(c.Message) == "" && len(c.Inputs) == 0 && len(c.Attachments) == 0 {
 		return c, 0, texts.Fail(ErrConfig, msgCfgNoInputs)
+	}
+	if err := workrun.CheckTemplate("message", c.Message, wf.State, MessageFieldTypes...); err != nil {
+		return c, 0, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	seen := map[string]string{}
 	use := func(key, field string, allowed ...workrun.FieldType) error {
@@ -81,7 +92,7 @@ func ParseConfig(raw json.RawMessage, wf workrun.Workflow) (Config, time.Duratio
 		return texts.Fail(ErrConfig, msgCfgFieldType, key, field, t, strings.Join(names, " or "), strings.Join(names, " 或 "))
 	}
 	for _, f := range c.Inputs {
-		if err := use("inputs", f, workrun.FieldText, workrun.FieldNumber, workrun.FieldBoolean, workrun.FieldJSON); err != nil {
+		if err := use("inputs", f, MessageFieldTypes...); err != nil {
 			return c, 0, err
 		}
 	}

@@ -15,15 +15,20 @@ import (
 	"workrun/workrun"
 )
 
-// buildParts turns the node's inputs into message parts: text, number and
-// boolean fields become text parts in the order listed, json fields data
-// parts, then the attachments as inline file parts. The attachment limits are
+// buildParts turns the node's inputs into message parts: the message
+// template filled in (one text part, left out when it comes out blank),
+// then text, number and boolean fields as text parts in the order listed,
+// json fields as data parts, then the attachments as inline file parts. The attachment limits are
 // checked here, before anything is sent (docs/remote-agent.md R14). Artifact ids stay local:
 // a file part carries only its name, media type and bytes.
 func (s *step) buildParts(ctx context.Context, nc workrun.NodeContext) ([]a2a.Part, partCounts, error) {
 	in := nc.Inputs()
 	var parts []a2a.Part
 	var n partCounts
+	if msg := workrun.ExpandTemplate(s.cfg.Message, in); strings.TrimSpace(msg) != "" {
+		parts = append(parts, a2a.Part{Text: msg})
+		n.texts++
+	}
 	for _, f := range s.cfg.Inputs {
 		v, ok := in[f]
 		if !ok || v == nil {

@@ -135,7 +135,7 @@ func (s *step) RemoteCalls() {}
 
 func (s *step) Reads() []string {
 	r := append(append([]string{}, s.cfg.Inputs...), s.cfg.Attachments...)
-	for _, f := range s.cfg.Answers.Reads() {
+	for _, f := range append(workrun.TemplateFields(s.cfg.Message), s.cfg.Answers.Reads()...) {
 		if !slices.Contains(r, f) {
 			r = append(r, f)
 		}

@@ -36,7 +36,11 @@ func TestParseConfig(t *testing.T) {
 		{"no url", `{"inputs":["prompt"]}`, 0, "url is required"},
 		{"relative url", `{"url":"/a2a","inputs":["prompt"]}`, 0, "not an absolute http(s) URL"},
 		{"ftp url", `{"url":"ftp://x/","inputs":["prompt"]}`, 0, "not an absolute http(s) URL"},
-		{"no inputs", `{"url":"https://a.example/"}`, 0, "inputs: list at least one"},
+		{"no inputs", `{"url":"https://a.example/"}`, 0, "write a message or list at least one"},
+		{"blank message, no inputs", `{"url":"https://a.example/","message":"  \n"}`, 0, "write a message or list at least one"},
+		{"message only", `{"url":"https://a.example/","message":"Summarise {{prompt}} in {{n}} lines"}`, 120 * time.Second, ""},
+		{"message over a missing field", `{"url":"https://a.example/","message":"Summarise {{promt}}"}`, 0, `message: {{promt}} is not a State field`},
+		{"message over a file field", `{"url":"https://a.example/","message":"Read {{doc}}"}`, 0, `message: {{doc}} is a file field`},
 		{"unknown key", `{"url":"https://a.example/","inputs":["prompt"],"prompt":"x"}`, 0, `unknown field "prompt"`},
 		{"missing field", `{"url":"https://a.example/","inputs":["nope"]}`, 0, `inputs: State has no field "nope"`},
 		{"file as input", `{"url":"https://a.example/","inputs":["doc"]}`, 0, `inputs: field "doc" is file`},
@@ -62,6 +66,40 @@ func TestParseConfig(t *testing.T) {
 			}
 			if timeout != tt.wantTimeout {
 				t.Errorf("timeout = %v, want %v", timeout, tt.wantTimeout)
+			}
+		})
+	}
+}
+
+// TestRun_MessageTemplate (docs/remote-agent.md R3.2): the message is
+// filled in from the node's reads and sent as the first text part, before
+// the input fields.
+func TestRun_MessageTemplate(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		in   workrun.Values
+		want []a2a.Part
+	}{
+		{"filled in", workrun.Values{"prompt": "the report", "n": 3.0, "obj": map[string]any{"k": "v"}},
+			[]a2a.Part{{Text: "Summarise the report in 3 lines"}, {Data: []byte(`{"k":"v"}`)}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var sent a2a.SendMessageRequest
+			agent := &fakeAgent{card: &a2a.AgentCard{Name: "Demo"}}
+			agent.SendMessageFunc = func(ctx context.Context, req a2a.SendMessageRequest) (*a2a.SendResult, error) {
+				sent = req
+				return &a2a.SendResult{Message: &a2a.Message{MessageID: "m", Role: a2a.RoleAgent, Parts: []a2a.Part{{Text: "ok"}}}}, nil
+			}
+			st := compile(t, Deps{Calls: newMemCalls(), Connect: connectTo(agent)},
+				`{"url":"http://127.0.0.1:1/","message":"Summarise {{prompt}} in {{n}} lines","inputs":["obj"],"output":"answer"}`)
+			if diff := cmp.Diff([]string{"obj", "prompt", "n"}, st.Reads()); diff != "" {
+				t.Errorf("Reads (-want +got):\n%s", diff)
+			}
+			if _, err := st.Run(t.Context(), newNC("run1", "ra", c.in)); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(c.want, sent.Message.Parts); diff != "" {
+				t.Errorf("parts (-want +got):\n%s", diff)
 			}
 		})
 	}
