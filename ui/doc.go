@@ -1,6 +1,7 @@
 // Package ui is the Workrun desktop window (Fyne). It adds no behaviour the
 // command line lacks and never touches SQLite or the network itself: every
-// effect goes through the interfaces collected in Deps, which main.go wires.
+// effect goes through the interfaces collected in Deps, which package desktop
+// fills.
 // Run opens the window; every Deps field may be nil (the window then
 // disables what needs it and keeps workflows in memory).
 //
