@@ -27,7 +27,7 @@ func TestQuestionForm_NamesNodeAndNaturalLabels(t *testing.T) {
 			t.Cleanup(func() { SetupLanguage("en") })
 			q := workrun.Question{Round: 1, Kind: workrun.QuestionForm, From: "127.0.0.1:36297", Message: "Which region?",
 				Schema: []byte(`{"type":"object","properties":{"region":{"type":"string","description":"A region"}},"required":["region"]}`)}
-			p := NewRunPanel(false)
+			p := NewRunPanel(langNow(), false)
 			p.OnDecide = func(workrun.Decision) {}
 			wf := workrun.Workflow{Nodes: []workrun.NodeSpec{{ID: "start", Type: "start"}, {ID: "survey", Type: "remote_mcp", Title: "Survey"}}}
 			p.Load(workrun.Run{ID: "r1", Workflow: wf, Status: workrun.RunInterrupted, Interruption: workrun.InterruptedByHuman},

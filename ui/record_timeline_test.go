@@ -26,7 +26,7 @@ func TestTimeline_ValuesInWords(t *testing.T) {
 			run := workrun.Run{ID: "r1", WorkflowName: "Demo", Workflow: SampleRemote("http://x"), Status: workrun.RunSucceeded, CreatedAt: start}
 			nrs := []workrun.NodeRun{{RunID: "r1", NodeID: "ask", Type: "remote_agent", Status: workrun.NodeSucceeded, StartedAt: start, EndedAt: start.Add(time.Second),
 				Outputs: workrun.Values{"answer": "blue", "files": []any{}, "meta": map[string]any{"city": "Oslo", "tags": []any{"a", "b"}}, "n": 3.0}}}
-			tl := timeline(run, nrs)
+			tl := timeline(langNow(), run, nrs)
 			for _, want := range []string{tt.none, tt.obj, "      n: 3\n", "      answer: blue\n"} {
 				if !strings.Contains(tl, want) {
 					t.Errorf("timeline lacks %q:\n%s", want, tl)

@@ -45,10 +45,10 @@ func TestRetryLine_NowAndNoDoubledDash(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct{ lng, want string }{{"en", "— trying again now"}, {"zh-Hans", "；立即重试"}} {
-		SetupLanguage(tt.lng)
+
 		var lines []string
 		for _, m := range ms {
-			if s := MessageText(m); m.NodeID == "check" && (strings.Contains(s, "Attempt 1") || strings.Contains(s, "第 1 次")) {
+			if s := MessageText(workrun.NewLocalizer(tt.lng), m); m.NodeID == "check" && (strings.Contains(s, "Attempt 1") || strings.Contains(s, "第 1 次")) {
 				lines = append(lines, s)
 			}
 		}
@@ -56,5 +56,5 @@ func TestRetryLine_NowAndNoDoubledDash(t *testing.T) {
 			t.Errorf("%s: the retry line reads %q, want one ending %q with no doubled dash and no 0s", tt.lng, lines, tt.want)
 		}
 	}
-	SetupLanguage("en")
+
 }
