@@ -244,6 +244,7 @@ func confirmDialog(t *testing.T, w *Window) {
 // not as raw JSON like {"question":"input"} (issue 40).
 func TestTimeline_Readable(t *testing.T) {
 	SetupLanguage("en")
+	setKinds(workrun.Describe(realKinds()...)) // as a window does: kinds by their names
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.Local)
 	run := workrun.Run{ID: "r1", WorkflowName: "Demo", Workflow: SampleRemote("http://x"), Status: workrun.RunSucceeded, CreatedAt: start}
 	nrs := []workrun.NodeRun{{RunID: "r1", NodeID: "ask", Type: "remote_agent", Status: workrun.NodeSucceeded, StartedAt: start, EndedAt: start.Add(1500 * time.Millisecond),
