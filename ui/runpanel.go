@@ -65,6 +65,7 @@ type RunPanel struct {
 	// divider for, and where (a different offset is the person's drag).
 	fitFor    string
 	fitOffset float64
+	fitHeight float32 // FitHeight as the window was last told
 	nodeErr   *widget.Label
 	decision  *fyne.Container
 	ask       *fyne.Container // a remote's question (question.go)
@@ -115,6 +116,9 @@ type RunPanel struct {
 	// OnRunChanged is called when the panel starts showing another run
 	// ("" for none), so the remote task panel can follow it.
 	OnRunChanged func(runID string)
+	// OnFitChanged is called when FitHeight may have changed: the window
+	// lays its panes out again.
+	OnFitChanged func()
 	// OnPickRun asks to show another of the workflow's recent runs
 	// (runpanel_recent.go).
 	OnPickRun func(runID string)
@@ -211,7 +215,9 @@ func NewRunPanel(readOnly bool) *RunPanel {
 	p.detail = detail
 	// A question's form sits over the split, outside its scrolls: the
 	// window grows the panel to show it whole (WantHeight).
-	split := container.NewHSplit(p.nodeList, container.NewBorder(p.ask, nil, nil, nil, detail))
+	// detailFit moves the detail's divider again when the window gives
+	// the panel another height (FitHeight).
+	split := container.NewHSplit(p.nodeList, container.NewBorder(p.ask, nil, nil, nil, container.New(&detailFit{p: p}, detail)))
 	split.Offset = 0.34
 	p.root = container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(p.recentBox, p.actions), p.header), p.note, p.reasonRow), nil, nil, nil, split)
 	p.reset("")
@@ -1053,15 +1059,9 @@ func LocalizeMessage(text string) string {
 	return text
 }
 
-// fitDetail moves the divider between the node's detail and its messages
-// so that the detail shows its header and its first input and output rows
-// (docs/product.md "The window"), up to 70 % of the height; the messages
-// keep the rest. The person's own drag lasts until another node is shown.
-func (p *RunPanel) fitDetail() {
-	total := p.detail.Size().Height
-	if total <= 0 {
-		return
-	}
+// detailWant is the height of the selected node's detail down to its
+// first input and output rows: its header, what a retry adds, its reason.
+func (p *RunPanel) detailWant() float32 {
 	pad := theme.Padding()
 	want := p.titleRow.MinSize().Height + pad
 	for _, o := range []fyne.CanvasObject{p.titleNote, p.nodeErrRow} {
@@ -1069,12 +1069,74 @@ func (p *RunPanel) fitDetail() {
 			want += o.MinSize().Height + pad
 		}
 	}
-	want += p.vals.firstRowsHeight() + 2*pad
+	return want + p.vals.firstRowsHeight() + 2*pad
+}
+
+// msgRowHeight is the height of one whole message row.
+func (p *RunPanel) msgRowHeight() float32 {
+	return newMsgRow().MinSize().Height + theme.Padding()
+}
+
+// fitDetail moves the divider between the node's detail and its messages
+// so that the detail shows its header and its first input and output rows
+// (docs/product.md "The window"), leaving the messages at least one whole
+// row. The person's own drag lasts until another node is shown.
+func (p *RunPanel) fitDetail() {
+	total := p.detail.Size().Height
+	if total <= 0 {
+		return
+	}
+	want := p.detailWant()
 	if p.fitFor == p.sel && p.detail.Offset != p.fitOffset {
 		return // the person dragged it for this node
 	}
-	p.fitFor, p.fitOffset = p.sel, float64(clamp(want/total, detailOffset, 0.7))
+	// The messages keep a whole row when there is room for one beside
+	// the detail's first rows, else they give way: the rows come first.
+	avail := total - 2*theme.Padding() // the split's divider
+	top := want
+	if want+p.msgRowHeight() > avail {
+		top = min(want, avail)
+	}
+	p.fitFor, p.fitOffset = p.sel, float64(clamp(top/avail, detailOffset, 1))
 	p.detail.SetOffset(p.fitOffset)
+	if fit := p.FitHeight(); fit != p.fitHeight {
+		p.fitHeight = fit
+		if p.OnFitChanged != nil {
+			p.OnFitChanged()
+		}
+	}
+}
+
+// detailFit lays the detail split out at its size and fits its divider
+// again when that height changes.
+type detailFit struct {
+	p *RunPanel
+	h float32
+}
+
+func (l *detailFit) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Resize(size)
+	}
+	if size.Height != l.h {
+		l.h = size.Height
+		l.p.fitDetail()
+	}
+}
+
+func (l *detailFit) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].MinSize() }
+
+// FitHeight is the height the panel needs to show its header, the selected
+// node's detail down to its first input and output rows and one message
+// row (0 with no run shown): the window gives it that much, up to its cap,
+// without changing the height the person chose.
+func (p *RunPanel) FitHeight() float32 {
+	if p.runID == "" || p.sel == "" {
+		return 0
+	}
+	// The panel's own minimum has the detail split at its smallest: add
+	// what the detail and a message row need instead.
+	return p.root.MinSize().Height - p.detail.MinSize().Height + p.detailWant() + 2*theme.Padding() + p.msgRowHeight()
 }
 
 // notReached says a node the run ended without reaching: not "pending",

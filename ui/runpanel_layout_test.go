@@ -1,0 +1,70 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+
+	"workrun/workrun"
+)
+
+// firstValueRows is the selected node's first input row and first output
+// row as the panel draws them.
+func firstValueRows(t *testing.T, p *RunPanel) []fyne.CanvasObject {
+	t.Helper()
+	v := p.vals
+	var firsts []fyne.CanvasObject
+	for i, line := range v.shown {
+		if strings.HasPrefix(line, "  ") && (i < 2 || !strings.HasPrefix(v.shown[i-2], "  ")) {
+			firsts = append(firsts, v.objs[i])
+		}
+	}
+	if len(firsts) != 2 {
+		t.Fatalf("found %d first value rows in %q", len(firsts), v.shown)
+	}
+	return firsts
+}
+
+// TestLayout_RetriedFailureShowsFirstRows: after a retried failure the
+// node's header has grown by the attempt and the failure lines; its first
+// input and output rows are still in view without dragging a divider, in
+// both languages at 1024×700 and 1440×900.
+func TestLayout_RetriedFailureShowsFirstRows(t *testing.T) {
+	for _, lng := range []string{"en", "zh-Hans"} {
+		for _, size := range ruleSizes {
+			t.Run(fmt.Sprintf("%s/%vx%v", lng, size.Width, size.Height), func(t *testing.T) {
+				w := newTestWindow(t, Deps{})
+				SetupLanguage(lng)
+				t.Cleanup(func() { SetupLanguage("en") })
+				w.win.Resize(size)
+				w.panel.OnRunFrom = func(string, bool) {}
+				wf := workrun.Workflow{State: map[string]workrun.FieldType{"question": workrun.FieldText, "check": workrun.FieldText},
+					Nodes: []workrun.NodeSpec{{ID: "start", Type: "start"}, {ID: "ask", Type: "remote_agent", Title: "Slow remote work"},
+						{ID: "check", Type: "process", Title: "Local check (fails)", Retry: &workrun.RetryPolicy{MaxAttempts: 2}},
+						{ID: "join", Type: "join"}, {ID: "end", Type: "output"}}}
+				last := "command failed: exit status 3: check failed"
+				var ms []workrun.Message
+				for i := range 6 {
+					ms = append(ms, workrun.Message{RunID: "r1", NodeID: "check", Seq: int64(i + 1), Text: fmt.Sprintf("line %d of the check's output", i)})
+				}
+				w.panel.Load(workrun.Run{ID: "r1", Workflow: wf, Status: workrun.RunFailed, FailedNode: "check", Reason: last},
+					[]workrun.NodeRun{{RunID: "r1", NodeID: "start", Type: "start", Status: workrun.NodeSucceeded},
+						{RunID: "r1", NodeID: "ask", Type: "remote_agent", Status: workrun.NodeStopped},
+						{RunID: "r1", NodeID: "check", Type: "process", Status: workrun.NodeFailed, Attempt: 2, Error: last, LastError: last,
+							Inputs: map[string]any{"question": "which file?"}, Outputs: map[string]any{"check": "partial"}}}, ms)
+				w.panel.selectNode("check")
+				w.panel.Flush()
+				if !w.panel.titleNote.Visible() || !w.panel.nodeErrRow.Visible() {
+					t.Fatalf("the retry's attempt and failure lines are not shown")
+				}
+				for i, o := range firstValueRows(t, w.panel) {
+					if err := inView(w, o); err != nil {
+						t.Errorf("the first %s row: %v", []string{"input", "output"}[i], err)
+					}
+				}
+			})
+		}
+	}
+}
