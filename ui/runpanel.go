@@ -72,6 +72,7 @@ type RunPanel struct {
 	askView   *questionView
 	askPrev   *questionView    // the last one shown, until another is
 	detail    *container.Split // the node's detail above its messages
+	split     *container.Split // the node list beside the detail; hidden with no run
 	vals      *ValuesView      // the selected node's inputs and outputs
 	msgList   *widget.List
 	shown     *msgLog // messages of sel
@@ -219,6 +220,7 @@ func NewRunPanel(readOnly bool) *RunPanel {
 	// the panel another height (FitHeight).
 	split := container.NewHSplit(p.nodeList, container.NewBorder(p.ask, nil, nil, nil, container.New(&detailFit{p: p}, detail)))
 	split.Offset = 0.34
+	p.split = split
 	p.root = container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(p.recentBox, p.actions), p.header), p.note, p.reasonRow), nil, nil, nil, split)
 	p.reset("")
 	p.Flush()
@@ -893,7 +895,7 @@ func (p *RunPanel) tapAction(label string) bool {
 func (p *RunPanel) refreshHeaderText() {
 	r := p.run
 	if p.runID == "" {
-		p.header.SetText(lang.X("run.none", "No run yet. Press Run to start one."))
+		p.header.SetText(lang.X("run.none", "No run yet — Run (Ctrl+R) shows it here"))
 		return
 	}
 	name := r.WorkflowName
@@ -929,6 +931,21 @@ func (p *RunPanel) refreshHeaderText() {
 func (p *RunPanel) refreshHeader() {
 	r := p.run
 	p.refreshHeaderText()
+	// With no run the panel is its one line: no empty list and detail.
+	if p.split.Hidden != (p.runID == "") {
+		p.split.Hidden = p.runID == ""
+		p.root.Refresh() // lay the panel out with or without it
+	}
+	// A run that waits is not a failure: its reason is said in the
+	// attention colour, a failed run's in the error colour.
+	imp := widget.DangerImportance
+	if r.Status == workrun.RunInterrupted {
+		imp = widget.WarningImportance
+	}
+	if p.reason.Importance != imp {
+		p.reason.Importance = imp
+		p.reason.Refresh()
+	}
 	if p.runID == "" {
 		p.reasonBox.Hide()
 		p.reasonRow.Hide()

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"workrun/workrun"
 )
@@ -66,5 +68,77 @@ func TestLayout_RetriedFailureShowsFirstRows(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// drawn reports whether o is in c's tree with c and every container
+// between them shown.
+func drawn(c, o fyne.CanvasObject) bool {
+	if c == nil || !c.Visible() {
+		return false
+	}
+	if c == o {
+		return true
+	}
+	var kids []fyne.CanvasObject
+	switch x := c.(type) {
+	case *fyne.Container:
+		kids = x.Objects
+	case fyne.Widget:
+		kids = test.WidgetRenderer(x).Objects()
+	}
+	for _, k := range kids {
+		if drawn(k, o) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestRunPanel_NoRunIsOneLine: before any run the panel says where a run
+// will show, in the window's language, and draws no empty node list,
+// detail or split handle; a run shown brings them.
+func TestRunPanel_NoRunIsOneLine(t *testing.T) {
+	for _, lng := range []string{"en", "zh-Hans"} {
+		t.Run(lng, func(t *testing.T) {
+			w := newTestWindow(t, Deps{})
+			SetupLanguage(lng)
+			t.Cleanup(func() { SetupLanguage("en") })
+			w.win.Resize(fyne.NewSize(1024, 700))
+			w.panel.Clear()
+			if s, _ := w.panel.headerTexts(); !strings.Contains(s, "Ctrl+R") {
+				t.Errorf("with no run the panel says %q, not that Run (Ctrl+R) shows one here", s)
+			}
+			if drawn(w.panel.Object(), w.panel.nodeList) {
+				t.Errorf("with no run the panel draws its empty node list and detail")
+			}
+			wf := workrun.Workflow{Nodes: []workrun.NodeSpec{{ID: "start", Type: "start"}}}
+			w.panel.Load(workrun.Run{ID: "r1", Workflow: wf, Status: workrun.RunSucceeded},
+				[]workrun.NodeRun{{RunID: "r1", NodeID: "start", Type: "start", Status: workrun.NodeSucceeded}}, nil)
+			if !drawn(w.panel.Object(), w.panel.nodeList) || w.panel.nodeList.Size().Height <= 0 {
+				t.Errorf("a run shown has no node list")
+			}
+		})
+	}
+}
+
+// TestRunPanel_WaitingIsNotAnError: a run waiting for the person's answer
+// says so in the attention colour; only a failed run's reason is drawn in
+// the error colour.
+func TestRunPanel_WaitingIsNotAnError(t *testing.T) {
+	w := newTestWindow(t, Deps{})
+	w.win.Resize(fyne.NewSize(1024, 700))
+	askInWindow(w, workrun.Question{Round: 1, Kind: workrun.QuestionText, From: "demo agent", Message: "Which colour?"})
+	if _, reason := w.panel.headerTexts(); reason == "" {
+		t.Fatal("the waiting run shows no line about its question")
+	}
+	if imp := w.panel.reason.Importance; imp == widget.DangerImportance {
+		t.Errorf("the waiting run's line is drawn in the error colour")
+	}
+	wf := workrun.Workflow{Nodes: []workrun.NodeSpec{{ID: "start", Type: "start"}}}
+	w.panel.Load(workrun.Run{ID: "r2", Workflow: wf, Status: workrun.RunFailed, Reason: "exit status 3", FailedNode: "start"},
+		[]workrun.NodeRun{{RunID: "r2", NodeID: "start", Type: "start", Status: workrun.NodeFailed, Error: "exit status 3"}}, nil)
+	if imp := w.panel.reason.Importance; imp != widget.DangerImportance {
+		t.Errorf("a failed run's reason is drawn with importance %v, not the error colour", imp)
 	}
 }
