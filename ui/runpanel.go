@@ -66,19 +66,23 @@ type RunPanel struct {
 	fitFor    string
 	fitOffset float64
 	fitHeight float32 // FitHeight as the window was last told
-	nodeErr   *widget.Label
-	decision  *fyne.Container
-	ask       *fyne.Container // a remote's question (question.go)
-	askView   *questionView
-	askPrev   *questionView    // the last one shown, until another is
-	detail    *container.Split // the node's detail above its messages
-	split     *container.Split // the node list beside the detail; hidden with no run
-	vals      *ValuesView      // the selected node's inputs and outputs
-	msgList   *widget.List
-	shown     *msgLog // messages of sel
-	shownN    int     // how many of them the list shows (as of its last redraw)
-	shownRows int     // the list's rows: a long message wraps onto several (runpanel_wrap.go)
-	root      fyne.CanvasObject
+	// listFitFor and listFitOffset: the run fitList last set the node
+	// list's divider for, and where.
+	listFitFor    string
+	listFitOffset float64
+	nodeErr       *widget.Label
+	decision      *fyne.Container
+	ask           *fyne.Container // a remote's question (question.go)
+	askView       *questionView
+	askPrev       *questionView    // the last one shown, until another is
+	detail        *container.Split // the node's detail above its messages
+	split         *container.Split // the node list beside the detail; hidden with no run
+	vals          *ValuesView      // the selected node's inputs and outputs
+	msgList       *widget.List
+	shown         *msgLog // messages of sel
+	shownN        int     // how many of them the list shows (as of its last redraw)
+	shownRows     int     // the list's rows: a long message wraps onto several (runpanel_wrap.go)
+	root          fyne.CanvasObject
 
 	// nodeErrRow holds nodeErr and its Copy, which copies nodeErrFull:
 	// the line with its ids whole (runpanel_ids.go).
@@ -151,7 +155,7 @@ func NewRunPanel(readOnly bool) *RunPanel {
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			if i < len(p.order) {
-				o.(*widget.Label).SetText(p.nodeLine(p.order[i]))
+				o.(*widget.Label).SetText(p.nodeRow(p.order[i]))
 			}
 		})
 	p.nodeList.OnSelected = func(i widget.ListItemID) {
@@ -219,7 +223,7 @@ func NewRunPanel(readOnly bool) *RunPanel {
 	// detailFit moves the detail's divider again when the window gives
 	// the panel another height (FitHeight).
 	split := container.NewHSplit(p.nodeList, container.NewBorder(p.ask, nil, nil, nil, container.New(&detailFit{p: p}, detail)))
-	split.Offset = 0.34
+	split.Offset = listOffset
 	p.split = split
 	p.root = container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(p.recentBox, p.actions), p.header), p.note, p.reasonRow), nil, nil, nil, split)
 	p.reset("")
@@ -552,6 +556,7 @@ func (p *RunPanel) flush(now bool) {
 	}
 	if p.dirtyNodes {
 		p.dirtyNodes = false
+		p.fitList()
 		p.nodeList.Refresh()
 		if i := slices.Index(p.order, p.sel); i >= 0 {
 			p.nodeList.Select(i)
@@ -647,6 +652,39 @@ func formatDuration(d time.Duration) string {
 func (p *RunPanel) nodeLine(id string) string {
 	return p.nodeName(id) + " — " + p.nodeStatus(id)
 }
+
+// nodeRow is node id's row in the node list: its line without the earlier
+// failure a retry adds (the detail says it).
+func (p *RunPanel) nodeRow(id string) string {
+	line := p.nodeLine(id)
+	if n, ok := p.nodes[id]; ok {
+		line = strings.TrimSuffix(line, failureNote(p.run, n)) + listNote(p.run, n)
+	}
+	return line
+}
+
+// fitList moves the divider beside the node list so that its widest row
+// shows whole, up to half the panel; the person's own drag lasts until
+// another run is shown.
+func (p *RunPanel) fitList() {
+	total := p.split.Size().Width - 2*theme.Padding() // the split's divider
+	if total <= 0 || len(p.order) == 0 {
+		return
+	}
+	if p.listFitFor == p.runID && p.split.Offset != p.listFitOffset {
+		return // the person dragged it for this run
+	}
+	var need float32
+	for _, id := range p.order {
+		need = max(need, fyne.MeasureText(p.nodeRow(id), theme.TextSize(), fyne.TextStyle{}).Width)
+	}
+	need += 2*theme.InnerPadding() + theme.ScrollBarSize()
+	p.listFitFor, p.listFitOffset = p.runID, float64(clamp(need/total, listOffset, 0.5))
+	p.split.SetOffset(p.listFitOffset)
+}
+
+// listOffset is the node list's least share of the panel's width.
+const listOffset = 0.34
 
 func (p *RunPanel) nodeTitle(id string) string {
 	if id == "" {
@@ -1124,19 +1162,20 @@ func (p *RunPanel) fitDetail() {
 	}
 }
 
-// detailFit lays the detail split out at its size and fits its divider
-// again when that height changes.
+// detailFit lays the detail split out at its size and fits the panel's
+// dividers again when that size changes.
 type detailFit struct {
-	p *RunPanel
-	h float32
+	p    *RunPanel
+	size fyne.Size
 }
 
 func (l *detailFit) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	for _, o := range objs {
 		o.Resize(size)
 	}
-	if size.Height != l.h {
-		l.h = size.Height
+	if size != l.size {
+		l.size = size
+		l.p.fitList()
 		l.p.fitDetail()
 	}
 }

@@ -14,9 +14,15 @@ import (
 // taken from an earlier run (docs/engine.md). The earlier failure is named
 // by its attempt: the node's own reason (attemptFailed) is the attempt the
 // record is of, and each names its own remote task.
-func failureNote(r workrun.Run, n workrun.NodeRun) string {
+func failureNote(r workrun.Run, n workrun.NodeRun) string { return note(r, n, true) }
+
+// listNote is failureNote without the earlier failure: the node list's
+// row stays one whole line, the detail says the failure.
+func listNote(r workrun.Run, n workrun.NodeRun) string { return note(r, n, false) }
+
+func note(r workrun.Run, n workrun.NodeRun, failed bool) string {
 	s := attemptNote(r, n)
-	if s != "" && n.LastError != "" {
+	if s != "" && n.LastError != "" && failed {
 		s += " · " + uiText(msgAttemptFailed, strconv.Itoa(n.AttemptNo()-1), shortIDs(clipRunes(HumanError(n.LastError), 120)))
 	}
 	switch n.PinnedFrom {

@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"workrun/workrun"
@@ -140,5 +141,88 @@ func TestRunPanel_WaitingIsNotAnError(t *testing.T) {
 		[]workrun.NodeRun{{RunID: "r2", NodeID: "start", Type: "start", Status: workrun.NodeFailed, Error: "exit status 3"}}, nil)
 	if imp := w.panel.reason.Importance; imp != widget.DangerImportance {
 		t.Errorf("a failed run's reason is drawn with importance %v, not the error colour", imp)
+	}
+}
+
+// TestLayout_NodeListRowsWhole: after a retried failure at 1440×900 the
+// node list is wide enough for each row's status ("stopped because check
+// failed", the attempt) without an ellipsis, and tall enough for its last
+// row, in both languages.
+func TestLayout_NodeListRowsWhole(t *testing.T) {
+	for _, lng := range []string{"en", "zh-Hans"} {
+		t.Run(lng, func(t *testing.T) {
+			w := newTestWindow(t, Deps{})
+			SetupLanguage(lng)
+			t.Cleanup(func() { SetupLanguage("en") })
+			w.win.Resize(fyne.NewSize(1440, 900))
+			w.panel.OnRunFrom = func(string, bool) {}
+			wf := workrun.Workflow{Nodes: []workrun.NodeSpec{{ID: "start", Type: "start"}, {ID: "ask", Type: "remote_agent", Title: "Slow remote work"},
+				{ID: "check", Type: "process", Title: "Local check (fails)", Retry: &workrun.RetryPolicy{MaxAttempts: 2}},
+				{ID: "join", Type: "join"}, {ID: "end", Type: "output"}}}
+			last := "command failed: exit status 3: check failed"
+			w.panel.Load(workrun.Run{ID: "r1", Workflow: wf, Status: workrun.RunFailed, FailedNode: "check", Reason: last},
+				[]workrun.NodeRun{{RunID: "r1", NodeID: "start", Type: "start", Status: workrun.NodeSucceeded},
+					{RunID: "r1", NodeID: "ask", Type: "remote_agent", Status: workrun.NodeStopped},
+					{RunID: "r1", NodeID: "check", Type: "process", Status: workrun.NodeFailed, Attempt: 2, Error: last, LastError: last}}, nil)
+			w.panel.selectNode("check")
+			w.panel.Flush()
+			l := w.panel.nodeList
+			room := l.Size().Width - 2*theme.InnerPadding()
+			for _, id := range w.panel.order {
+				line := w.panel.nodeRow(id)
+				if need := fyne.MeasureText(line, theme.TextSize(), fyne.TextStyle{}).Width; need > room+1 {
+					t.Errorf("the row %q needs %v px, the list gives it %v: it is cut", line, need, room)
+				}
+			}
+			row := l.CreateItem().MinSize().Height + theme.Padding()
+			if n := float32(len(w.panel.order)); l.Size().Height < n*row-theme.Padding() {
+				t.Errorf("the list is %v high for %v rows of %v: the last is cut", l.Size().Height, n, row)
+			}
+		})
+	}
+}
+
+// TestLayout_QuestionShowsDetailAndMessages: while a run waits on a
+// question, under its form the message list is in view whole, not cut by
+// the detail's divider or the window's bottom edge, in both languages at
+// 1024×700 and 1440×900; at 1440×900 the node's first input and output
+// rows are too (at 1024×700 the form takes their room).
+func TestLayout_QuestionShowsDetailAndMessages(t *testing.T) {
+	for _, lng := range []string{"en", "zh-Hans"} {
+		for _, size := range ruleSizes {
+			t.Run(fmt.Sprintf("%s/%vx%v", lng, size.Width, size.Height), func(t *testing.T) {
+				w := newTestWindow(t, Deps{})
+				SetupLanguage(lng)
+				t.Cleanup(func() { SetupLanguage("en") })
+				w.win.Resize(size)
+				q := workrun.Question{Round: 1, Kind: workrun.QuestionText, From: "demo agent", Message: "more input required; reply on this task"}
+				wf := workrun.Workflow{State: map[string]workrun.FieldType{"question": workrun.FieldText},
+					Nodes: []workrun.NodeSpec{{ID: "start", Type: "start"}, {ID: "ask", Type: "remote_agent", Title: "Ask the agent"}}}
+				w.panel.OnDecide = func(workrun.Decision) {}
+				w.panel.Load(workrun.Run{ID: "r1", Workflow: wf, Status: workrun.RunInterrupted, Interruption: workrun.InterruptedByHuman},
+					[]workrun.NodeRun{{RunID: "r1", NodeID: "start", Type: "start", Status: workrun.NodeSucceeded},
+						{RunID: "r1", NodeID: "ask", Type: "remote_agent", Status: workrun.NodeInterrupted, Question: &q,
+							Inputs: map[string]any{"question": "which colour?"}, Outputs: map[string]any{"question": "blue"}}},
+					[]workrun.Message{{RunID: "r1", NodeID: "ask", Seq: 1, Text: "demo agent asks (round 1): more input required"}})
+				w.panel.selectNode("ask")
+				w.panel.Flush()
+				w.panes.Refresh()
+				if !w.panel.Asking() {
+					t.Fatal("the question's form is not shown")
+				}
+				for i, o := range firstValueRows(t, w.panel) {
+					if err := inView(w, o); err != nil && size.Height >= 900 {
+						t.Errorf("the first %s row: %v", []string{"input", "output"}[i], err)
+					}
+				}
+				if err := inView(w, w.panel.msgList); err != nil {
+					t.Errorf("the messages: %v", err)
+				}
+				row := newMsgRow().MinSize().Height
+				if h := w.panel.msgList.Size().Height; h < row {
+					t.Errorf("the messages are %v high, a row is %v: it is cut", h, row)
+				}
+			})
+		}
 	}
 }
