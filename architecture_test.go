@@ -51,7 +51,7 @@ func TestImportArrows(t *testing.T) {
 		{pkgs: "./serve", allowed: []string{"workrun/serve", "workrun/workrun"}},
 		{pkgs: "./serve/...", allowed: []string{"workrun/serve", "workrun/serve/a2aserve", "workrun/workrun", "workrun/a2a", "workrun/sse", "workrun/jsonrpc",
 			"workrun/serve/mcpserve", "workrun/serve/trigger", "workrun/serve/push", "workrun/mcp", "workrun/remotecall"}},
-		{pkgs: "./cli", forbid: []string{"workrun/store", "workrun/ui"}},
+		{pkgs: "./cli", forbid: []string{"workrun/store", "workrun/ui", "workrun/desktop"}},
 	}
 	for _, r := range rules {
 		for _, dep := range projectDeps(t, r.pkgs) {
@@ -330,6 +330,135 @@ func TestWidgetPackages_Catches(t *testing.T) {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		if got := len(widgetViolations(fset, f)) > 0; got != c.caught {
+			t.Errorf("%s: caught %v, want %v", c.name, got, c.caught)
+		}
+	}
+}
+
+// TestDesktopComposition keeps the top of the arrows (docs/ARCHITECTURE.md
+// "The command and the desktop composition"): the command (package main)
+// reaches the window only through package desktop, which nothing else
+// imports; desktop imports the window's app layer but none of its widget
+// packages (the app layer builds those), and otherwise only what it adapts
+// to the window. Direct imports: desktop sits above everything, so its
+// indirect ones are everyone's.
+func TestDesktopComposition(t *testing.T) {
+	adapts := []string{"workrun/desktop", "workrun/ui", "workrun/workrun", "workrun/assets", "workrun/cli",
+		"workrun/store", "workrun/artifacts", "workrun/credentials", "workrun/oauth", "workrun/remotecall",
+		"workrun/serve", "workrun/serve/...", "workrun/mcp", "workrun/mcp/demoserver", "workrun/a2a/demoagent",
+		// the node kinds whose connection tests the inspector runs
+		"workrun/nodes/remoteagent", "workrun/nodes/remotemcp", "workrun/nodes/toolapp"}
+	imports := directImports(t, "./...")
+	if len(imports["workrun/desktop"]) == 0 {
+		t.Fatal("go list found no imports of workrun/desktop; the walk is broken")
+	}
+	for pkg, deps := range imports {
+		for _, dep := range deps {
+			switch {
+			case dep == "workrun/desktop" && pkg != "workrun":
+				t.Errorf("%s imports workrun/desktop (only the command may)", pkg)
+			case pkg == "workrun" && (dep == "workrun/ui" || strings.HasPrefix(dep, "workrun/ui/")):
+				t.Errorf("the command imports %s (it reaches the window through desktop)", dep)
+			case pkg == "workrun/desktop" && !allowedDep(adapts, dep):
+				t.Errorf("desktop imports %s", dep)
+			}
+		}
+	}
+}
+
+// directImports maps each package of pattern to the project packages its
+// shipped (non-test) files import.
+func directImports(t *testing.T, pattern string) map[string][]string {
+	t.Helper()
+	out, err := exec.CommandContext(t.Context(), "go", "list", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, pattern).Output()
+	if err != nil {
+		t.Fatalf("go list %s: %v", pattern, err)
+	}
+	m := map[string][]string{}
+	for line := range strings.Lines(string(out)) {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		for _, dep := range f[1:] {
+			if dep == "workrun" || strings.HasPrefix(dep, "workrun/") {
+				m[f[0]] = append(m[f[0]], dep)
+			}
+		}
+	}
+	return m
+}
+
+// TestRootIsWiring keeps the command package wiring only (docs/ARCHITECTURE.md):
+// its shipped files are main.go (open the data directory, register the node
+// kinds, hand over to the CLI or desktop.Run), shipped.go (what Go can embed
+// only from the module's root) and platform files (console_GOOS.go); and
+// none declares a type or a method: an adapter belongs in desktop.
+func TestRootIsWiring(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	shipped := 0
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		shipped++
+		if path != "main.go" && path != "shipped.go" && !strings.HasPrefix(path, "console_") {
+			t.Errorf("%s: the command's files are main.go, shipped.go and console_GOOS.go; put what it holds in desktop", path)
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range wiringViolations(fset, f) {
+			t.Errorf("%s (the command only wires; adapters live in desktop)", v)
+		}
+	}
+	if shipped < 2 {
+		t.Fatalf("found %d shipped files in the root package; the walk is broken", shipped)
+	}
+}
+
+// wiringViolations lists the types and methods f declares.
+func wiringViolations(fset *token.FileSet, f *ast.File) []string {
+	var out []string
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.GenDecl:
+			for _, s := range d.Specs {
+				if ts, ok := s.(*ast.TypeSpec); ok {
+					out = append(out, fmt.Sprintf("%s: declares type %s", fset.Position(ts.Pos()), ts.Name.Name))
+				}
+			}
+		case *ast.FuncDecl:
+			if d.Recv != nil {
+				out = append(out, fmt.Sprintf("%s: declares method %s", fset.Position(d.Pos()), d.Name.Name))
+			}
+		}
+	}
+	return out
+}
+
+// TestRootIsWiring_Catches: a type or a method is found, wiring is not.
+func TestRootIsWiring_Catches(t *testing.T) {
+	for _, c := range []struct {
+		name, body string
+		caught     bool
+	}{
+		{"adapter type", `type credAdapter struct{ m int }`, true},
+		{"type in a group", `type ( a int; b string )`, true},
+		{"method", `func (p *P) Services() {}`, true},
+		{"wiring", `var version = "x"; func main() { run(func() error { type local int; return nil }) }`, false},
+	} {
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, "snippet.go", "package p\n"+c.body, 0)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := len(wiringViolations(fset, f)) > 0; got != c.caught {
 			t.Errorf("%s: caught %v, want %v", c.name, got, c.caught)
 		}
 	}

@@ -58,10 +58,11 @@ type shotCase struct {
 
 // shotSample is what a sample is called in the Help menu (a part of the
 // item's label that no other item has), its workflow's name and the title
-// of its Remote Agent.
-var shotSamples = map[string]struct{ item, itemZh, name, agent string }{
-	"parallel": {"parallel branches with a failure", "并行分支中有一支失败", "Parallel branches, one fails", "Slow remote work"},
-	"remote":   {"Sample: Remote Agent demo", "远程智能体演示", "Remote Agent demo", "Ask the agent"},
+// of its Remote Agent, in English and in Chinese (a sample opened in a
+// Chinese window has Chinese names: docs/product.md "Languages").
+var shotSamples = map[string]struct{ item, itemZh, name, nameZh, agent, agentZh string }{
+	"parallel": {"parallel branches with a failure", "并行分支中有一支失败", "Parallel branches, one fails", "并行分支，其中一支失败", "Slow remote work", "耗时的远程工作"},
+	"remote":   {"Sample: Remote Agent demo", "远程智能体演示", "Remote Agent demo", "远程智能体演示", "Ask the agent", "询问智能体"},
 }
 
 func takeShot(t *testing.T, g guiTest, c shotCase) {
@@ -77,10 +78,10 @@ func takeShot(t *testing.T, g guiTest, c shotCase) {
 		scr.shots = filepath.Join(d, tag)
 	}
 	env := append(withDisplay(appEnv(home), scr.display), sessionKeyring(t, home)...)
-	help, item := "Help", s.item
+	help, item, name, agent := "Help", s.item, s.name, s.agent
 	if c.lang == "zh" {
 		env = append(env, "LANG=zh_CN.UTF-8", "LANGUAGE=zh_CN")
-		help, item = "帮助", s.itemZh
+		help, item, name, agent = "帮助", s.itemZh, s.nameZh, s.agentZh
 	}
 	app := startApp(t, g.bin, []string{"--data-dir", filepath.Join(g.tmp, "data-"+tag)}, env)
 	win := scr.readyWindow(t, app, g.importTool)
@@ -97,7 +98,7 @@ func takeShot(t *testing.T, g guiTest, c shotCase) {
 	scr.clickTextIn(t, image.Rect(0, 0, c.w, 30), help)
 	scr.shot(t, "1-help")
 	scr.clickTextIn(t, image.Rect(0, 26, c.w, c.h), item)
-	scr.waitTitle(t, app, win, "^Workrun — "+regexp.QuoteMeta(s.name)+"$")
+	scr.waitTitle(t, app, win, "^Workrun — "+regexp.QuoteMeta(name)+"$")
 	scr.shot(t, "2-sample")
 
 	// Run: Ctrl+R opens the inputs dialog; Enter runs with the sample's values.
@@ -141,7 +142,7 @@ func takeShot(t *testing.T, g guiTest, c shotCase) {
 
 	// The Remote Agent's row in the run panel: the detail shows its answer
 	// and, in the parallel sample, the lines of its cancel.
-	scr.clickTextIn(t, image.Rect(0, top, c.w*34/100, c.h-30), s.agent)
+	scr.clickTextIn(t, image.Rect(0, top, c.w*34/100, c.h-30), agent)
 	time.Sleep(2 * time.Second)
 	shot := filepath.Join(g.tmp, tag+".png")
 	waitForPicture(t, app, g.importTool, "root", shot, "DISPLAY="+scr.display)

@@ -1,6 +1,6 @@
 package assets
 
-import "embed"
+import _ "embed" // go:embed of []byte
 
 //go:generate go run gen_icon.go
 
@@ -8,12 +8,6 @@ import "embed"
 //
 //go:embed icon.png
 var Icon []byte
-
-// Translations holds translations/*.json, one file per language, named as
-// fyne.io/fyne/v2/lang expects ("en.json", "zh-Hans.json").
-//
-//go:embed translations
-var Translations embed.FS
 
 // CJKFont is a TrueType subset of WenQuanYi Micro Hei (Apache-2.0) holding
 // the common Chinese characters and every one this program writes; the

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"workrun/workrun/workruntest"
 
 	"workrun/mcp/demoserver"
 )
@@ -59,6 +60,7 @@ func demoMCPServer(t *testing.T, hold bool) *httptest.Server {
 // own words (its tool error and status text) and the tool names are data.
 func TestShowInChineseMCP(t *testing.T) {
 	t.Setenv("LANGUAGE", "zh_CN.UTF-8")
+	workruntest.InLanguage(t, "zh_CN.UTF-8") // the runs are made in this process
 	url := demoMCPServer(t, false).URL + demoserver.Path
 	held := demoMCPServer(t, true).URL + demoserver.Path
 	l, err := net.Listen("tcp", "127.0.0.1:0")

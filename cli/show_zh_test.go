@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"workrun/workrun/workruntest"
 )
 
 // chineseAgent is an A2A 1.0 JSON-RPC agent whose own words are all
@@ -117,6 +118,7 @@ func chineseAgent(t *testing.T) *httptest.Server {
 // must hold no Latin letter.
 func TestShowInChinese(t *testing.T) {
 	t.Setenv("LANGUAGE", "zh_CN.UTF-8")
+	workruntest.InLanguage(t, "zh_CN.UTF-8") // the runs are made in this process
 	agent := chineseAgent(t)
 	deps := artifactDeps()
 	dir := t.TempDir()

@@ -87,7 +87,7 @@ func isBidiControl(r rune) bool {
 
 // readerLanguage is the language node messages are shown in: --lang when
 // given ("en" or "zh"), else the locale of the environment the way gettext
-// reads it (LANGUAGE, LC_ALL, LC_MESSAGES, LANG; see workrun.LanguageTag).
+// reads it (LANGUAGE, LC_ALL, LC_MESSAGES, LANG; see workrun.DetectLanguage).
 func readerLanguage(env *Env, flagValue string) (string, error) {
 	switch strings.ToLower(flagValue) {
 	case "en":

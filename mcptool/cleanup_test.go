@@ -130,7 +130,7 @@ func TestCleanupOutcomes(t *testing.T) {
 			if len(texts) != 2 || texts[1].String() != tc.en || len(*sent) != 1 {
 				t.Fatalf("logs %q, sent %d", nc.Logs(), len(*sent))
 			}
-			t.Setenv("LANGUAGE", "zh_CN")
+			workruntest.InLanguage(t, "zh_CN")
 			if got := texts[1].String(); got != tc.zh {
 				t.Errorf("in Chinese: %q, want %q", got, tc.zh)
 			}

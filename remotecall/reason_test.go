@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"workrun/workrun/workruntest"
 
 	"workrun/remotecall"
 	"workrun/workrun"
@@ -70,7 +71,7 @@ func TestWhy(t *testing.T) {
 	}
 	for _, lang := range []string{"en", "zh_CN.UTF-8"} {
 		t.Run(lang, func(t *testing.T) {
-			t.Setenv("LANGUAGE", lang)
+			workruntest.InLanguage(t, lang)
 			for _, c := range cases {
 				want := c.en
 				if strings.HasPrefix(lang, "zh") {

@@ -8,9 +8,10 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
+
+	"workrun/workrun"
 )
 
 // AboutInfo is what Help → About and Help → Workflow file format show, and
@@ -34,23 +35,23 @@ type AboutInfo struct {
 }
 
 // aboutText is the body of the About dialog.
-func aboutText(a AboutInfo) string {
+func aboutText(loc workrun.Localizer, a AboutInfo) string {
 	v := a.Version
 	if v == "" {
 		v = "?"
 	}
-	return lang.X("help.about_text", "Workrun runs workflows on your machine and hands work to remote agents over A2A.") +
-		"\n\n" + lang.X("about.version", "Version") + ": " + v +
-		"\n" + lang.X("about.data_dir", "Data directory") + ": " + a.DataDir
+	return loc.X("help.about_text", "Workrun runs workflows on your machine and hands work to remote agents over A2A.") +
+		"\n\n" + loc.X("about.version", "Version") + ": " + v +
+		"\n" + loc.X("about.data_dir", "Data directory") + ": " + a.DataDir
 }
 
 // showAbout opens the About dialog: version, data directory (with a button
 // that opens it), licences and the workflow format document.
 func (w *Window) showAbout() {
 	a := w.deps.About
-	body := widget.NewLabel(aboutText(a))
+	body := widget.NewLabel(aboutText(w.loc, a))
 	body.Wrapping = fyne.TextWrapWord
-	openDir := widget.NewButton(lang.X("about.open_data_dir", "Open data directory"), func() {
+	openDir := widget.NewButton(w.loc.X("about.open_data_dir", "Open data directory"), func() {
 		if err := w.openPath(a.DataDir); err != nil {
 			w.showError(err)
 		}
@@ -58,10 +59,10 @@ func (w *Window) showAbout() {
 	if a.DataDir == "" {
 		openDir.Disable()
 	}
-	licenses := widget.NewButton(lang.X("about.licenses", "Third-party licences"), w.showLicenses)
-	format := widget.NewButton(lang.X("about.format_doc", "Workflow file format"), w.showFormatDoc)
+	licenses := widget.NewButton(w.loc.X("about.licenses", "Third-party licences"), w.showLicenses)
+	format := widget.NewButton(w.loc.X("about.format_doc", "Workflow file format"), w.showFormatDoc)
 	content := container.NewVBox(body, container.NewHBox(openDir, licenses, format))
-	d := dialog.NewCustom(lang.X("help.about", "About Workrun"), lang.X("close", "Close"), content, w.win)
+	d := dialog.NewCustom(w.loc.X("help.about", "About Workrun"), w.loc.X("close", "Close"), content, w.win)
 	d.Resize(fyne.NewSize(560, 0))
 	d.Show()
 }
@@ -88,13 +89,13 @@ func (w *Window) openPath(path string) error {
 func (w *Window) showLicenses() {
 	text := w.deps.About.Licenses
 	if text == "" {
-		text = lang.X("about.no_licenses", "This build has no licence list: it was built without make (make build and make dist generate it).")
+		text = w.loc.X("about.no_licenses", "This build has no licence list: it was built without make (make build and make dist generate it).")
 	}
 	lines := strings.Split(text, "\n")
 	list := widget.NewList(func() int { return len(lines) },
 		func() fyne.CanvasObject { return widget.NewLabel("") },
 		func(i widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(lines[i]) })
-	win := w.app.NewWindow(lang.X("about.licenses", "Third-party licences"))
+	win := w.app.NewWindow(w.loc.X("about.licenses", "Third-party licences"))
 	win.SetContent(list)
 	win.Resize(w.fit(fyne.NewSize(760, 640)))
 	win.Show()
@@ -104,11 +105,11 @@ func (w *Window) showLicenses() {
 func (w *Window) showFormatDoc() {
 	doc := w.deps.About.FormatDoc
 	if doc == "" {
-		doc = lang.X("about.no_format_doc", "This build does not include the workflow file format document.")
+		doc = w.loc.X("about.no_format_doc", "This build does not include the workflow file format document.")
 	}
 	rt := widget.NewRichTextFromMarkdown(readableMarkdown(doc))
 	rt.Wrapping = fyne.TextWrapWord
-	win := w.app.NewWindow(lang.X("about.format_doc", "Workflow file format"))
+	win := w.app.NewWindow(w.loc.X("about.format_doc", "Workflow file format"))
 	win.SetContent(container.NewVScroll(rt))
 	closeKeys(win)
 	win.Resize(w.fit(fyne.NewSize(820, 700)))
@@ -141,12 +142,12 @@ var keyringCheckDone func()
 
 // showNoKeyring explains a missing keyring and what still works.
 func (w *Window) showNoKeyring(err error) {
-	msg := lang.X("about.no_keyring", "No OS keyring is available, so credentials for remote agents cannot be saved. Workflows, the samples and the demo agent work without it. To save credentials, start a Secret Service (for example gnome-keyring, or KeePassXC with Secret Service enabled) and restart Workrun.") +
-		"\n\n" + lang.X("about.cause", "Cause") + ": " + err.Error()
+	msg := w.loc.X("about.no_keyring", "No OS keyring is available, so credentials for remote agents cannot be saved. Workflows, the samples and the demo agent work without it. To save credentials, start a Secret Service (for example gnome-keyring, or KeePassXC with Secret Service enabled) and restart Workrun.") +
+		"\n\n" + w.loc.X("about.cause", "Cause") + ": " + err.Error()
 	label := widget.NewLabel(msg)
 	label.Wrapping = fyne.TextWrapWord
-	d := dialog.NewCustom(lang.X("about.no_keyring_title", "No OS keyring"), lang.X("close", "Close"), label, w.win)
+	d := dialog.NewCustom(w.loc.X("about.no_keyring_title", "No OS keyring"), w.loc.X("close", "Close"), label, w.win)
 	d.Resize(fyne.NewSize(520, 0))
 	d.Show()
-	w.setStatus(lang.X("about.no_keyring_status", "No OS keyring: credentials cannot be saved"))
+	w.setStatus(w.loc.X("about.no_keyring_status", "No OS keyring: credentials cannot be saved"))
 }

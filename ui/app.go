@@ -18,7 +18,6 @@ import (
 	"fyne.io/fyne/v2/app"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -34,7 +33,6 @@ const AppID = "app.workrun.desktop"
 
 // Run opens the "Workrun" window and blocks until it is closed.
 func Run(d Deps) error {
-	SetupLanguage(d.Lang)
 	a := app.NewWithID(AppID)
 	// Fyne catches SIGTERM only once ShowAndRun is under way; until then a
 	// SIGTERM would kill the process without the clean exit (engine Close,
@@ -43,11 +41,14 @@ func Run(d Deps) error {
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer func() { signal.Stop(sigs); close(sigs) }() // ends the goroutine below
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
-	if d.Lang == "" {
-		if p := a.Preferences().String("lang"); p != "" {
-			SetupLanguage(p)
-		}
+	// The language is decided once, here: the person's saved choice, else
+	// the one main passed (the system's), else English. The window gets it
+	// as its localizer; SetupLanguage sets Fyne's and the engine's to match.
+	if p := a.Preferences().String("lang"); p != "" {
+		d.Lang = p
 	}
+	d.Lang = workrun.NewLocalizer(d.Lang).Language()
+	SetupLanguage(d.Lang)
 	w := NewWindow(a, d)
 	// From here Fyne runs what fyne.Do is handed on its loop, until the
 	// loop is marked stopping (uithread.go).
@@ -131,6 +132,8 @@ type Window struct {
 	// screenArea is the screen's work area (in the window's units; zero
 	// until known): the room a separate window gets (screen.go fit).
 	screenArea fyne.Size
+
+	loc workrun.Localizer // the words, in the window's language
 }
 
 // editorState is the workflow being edited and what is known about it.
@@ -199,7 +202,7 @@ func NewWindow(a fyne.App, d Deps) *Window {
 		d.Engine = nil // a nil *Engine in the interface is no engine
 	}
 	setKinds(d.Kinds)
-	w := &Window{deps: d, app: a, wfs: d.Workflows}
+	w := &Window{deps: d, app: a, wfs: d.Workflows, loc: workrun.NewLocalizer(d.Lang)}
 	w.openURL = a.OpenURL
 	if w.wfs == nil {
 		w.wfs = newMemWorkflows()
@@ -207,13 +210,13 @@ func NewWindow(a fyne.App, d Deps) *Window {
 	w.ctx, w.stop = context.WithCancel(context.Background())
 	w.win = a.NewWindow("Workrun")
 	w.win.Resize(fyne.NewSize(1280, 800))
-	w.doc = NewDocument(workrun.Workflow{Name: lang.X("wf.untitled", "Untitled workflow")})
+	w.doc = NewDocument(workrun.Workflow{Name: w.loc.X("wf.untitled", "Untitled workflow")})
 	w.build()
 	w.subscribe()
 	w.reloadList("")
 	w.openLast()
 	if len(w.recs) == 0 {
-		w.setStatus(lang.X("help.first", "New here? Help → Sample: Remote Agent demo starts the demo agent and opens a workflow you can run at once."))
+		w.setStatus(w.loc.X("help.first", "New here? Help → Sample: Remote Agent demo starts the demo agent and opens a workflow you can run at once."))
 	}
 	w.noteInterrupted()
 	w.checkKeyring()
@@ -242,7 +245,7 @@ func (w *Window) Close() {
 // build makes every widget and the menus; it is called again when the
 // language changes.
 func (w *Window) build() {
-	applyTheme(w.ctx, w.app)
+	applyTheme(w.ctx, w.loc, w.app)
 	w.tips = newTipLayer(w.win)
 	w.cv = NewCanvasView(w.doc, false)
 	w.cv.OnSelect = func() { w.insp.Show() }
@@ -252,7 +255,7 @@ func (w *Window) build() {
 	w.doc.OnChange = w.docChanged
 
 	w.insp = w.newInspector()
-	w.panel = NewRunPanel(false) // the app layer reads the runs (loadRun, showRun)
+	w.panel = NewRunPanel(w.loc, false) // the app layer reads the runs (loadRun, showRun)
 	w.panel.OnStatus = w.cv.SetStatus
 	w.panel.OnOpenURL = w.openLink // question.go
 	w.panel.OnStop = w.stopRun
@@ -289,52 +292,52 @@ func (w *Window) build() {
 	}
 	// GridWrap: the icons wrap onto a second row in a narrow list pane.
 	listBar := container.NewGridWrap(fyne.NewSize(36, 36),
-		tip(theme.ContentAddIcon(), lang.X("wf.new", "New")+"  (Ctrl+N)", w.newWorkflow),
-		tip(theme.DocumentCreateIcon(), lang.X("wf.rename", "Rename"), w.renameWorkflow),
-		tip(theme.ContentCopyIcon(), lang.X("wf.duplicate", "Duplicate"), w.duplicateWorkflow),
-		tip(theme.DeleteIcon(), lang.X("wf.delete", "Delete"), w.deleteWorkflow),
-		tip(theme.FolderOpenIcon(), lang.X("wf.import_tip", "Import a workflow file (.json)"), w.importWorkflow),
-		tip(theme.DownloadIcon(), lang.X("wf.export_tip", "Export this workflow to a file (.json)"), w.exportWorkflow),
+		tip(theme.ContentAddIcon(), w.loc.X("wf.new", "New")+"  (Ctrl+N)", w.newWorkflow),
+		tip(theme.DocumentCreateIcon(), w.loc.X("wf.rename", "Rename"), w.renameWorkflow),
+		tip(theme.ContentCopyIcon(), w.loc.X("wf.duplicate", "Duplicate"), w.duplicateWorkflow),
+		tip(theme.DeleteIcon(), w.loc.X("wf.delete", "Delete"), w.deleteWorkflow),
+		tip(theme.FolderOpenIcon(), w.loc.X("wf.import_tip", "Import a workflow file (.json)"), w.importWorkflow),
+		tip(theme.DownloadIcon(), w.loc.X("wf.export_tip", "Export this workflow to a file (.json)"), w.exportWorkflow),
 	)
-	left := container.NewBorder(container.NewVBox(heading(lang.X("wf.title", "Workflows")), listBar), nil, nil, nil, w.list)
+	left := container.NewBorder(container.NewVBox(heading(w.loc.X("wf.title", "Workflows")), listBar), nil, nil, nil, w.list)
 
 	w.palette = NewPalette(w.cv)
 
-	runB := newTipButton(w.tips, lang.X("run.run", "Run"), theme.MediaPlayIcon(), lang.X("run.run_tip", "Save and run this workflow (Ctrl+R)"), w.runClicked)
+	runB := newTipButton(w.tips, w.loc.X("run.run", "Run"), theme.MediaPlayIcon(), w.loc.X("run.run_tip", "Save and run this workflow (Ctrl+R)"), w.runClicked)
 	runB.Importance = widget.HighImportance
-	stopB := newTipButton(w.tips, lang.X("run.stop", "Stop"), theme.MediaStopIcon(), lang.X("run.stop_tip", "Stop the run shown below"), w.stopRun)
+	stopB := newTipButton(w.tips, w.loc.X("run.stop", "Stop"), theme.MediaStopIcon(), w.loc.X("run.stop_tip", "Stop the run shown below"), w.stopRun)
 	stopB.Disable()
-	undoB := tip(theme.ContentUndoIcon(), lang.X("edit.undo", "Undo")+"  (Ctrl+Z)", func() { w.doc.Undo() })
-	redoB := tip(theme.ContentRedoIcon(), lang.X("edit.redo", "Redo")+"  (Ctrl+Shift+Z)", func() { w.doc.Redo() })
+	undoB := tip(theme.ContentUndoIcon(), w.loc.X("edit.undo", "Undo")+"  (Ctrl+Z)", func() { w.doc.Undo() })
+	redoB := tip(theme.ContentRedoIcon(), w.loc.X("edit.redo", "Redo")+"  (Ctrl+Shift+Z)", func() { w.doc.Redo() })
 	w.runBtn, w.stopBtn, w.undoBtn, w.redoBtn = &runB.Button, &stopB.Button, &undoB.Button, &redoB.Button
 	w.zoomLbl = widget.NewLabel("100 %")
 	bar := container.NewHBox(
-		tip(theme.MenuIcon(), lang.X("view.toggle_list", "Show or hide the workflow list")+"  (Ctrl+L)", w.toggleList),
-		newTipButton(w.tips, lang.X("wf.save", "Save"), theme.DocumentSaveIcon(), lang.X("wf.save_tip", "Save (Ctrl+S); Run and switching workflows save by themselves"), w.save),
+		tip(theme.MenuIcon(), w.loc.X("view.toggle_list", "Show or hide the workflow list")+"  (Ctrl+L)", w.toggleList),
+		newTipButton(w.tips, w.loc.X("wf.save", "Save"), theme.DocumentSaveIcon(), w.loc.X("wf.save_tip", "Save (Ctrl+S); Run and switching workflows save by themselves"), w.save),
 		undoB, redoB,
 		widget.NewSeparator(),
-		tip(theme.ZoomOutIcon(), lang.X("view.zoom_out", "Zoom out")+"  (Ctrl+-)", w.zoomOut),
+		tip(theme.ZoomOutIcon(), w.loc.X("view.zoom_out", "Zoom out")+"  (Ctrl+-)", w.zoomOut),
 		w.zoomLbl,
-		tip(theme.ZoomInIcon(), lang.X("view.zoom_in", "Zoom in")+"  (Ctrl+=)", w.zoomIn),
-		tip(theme.ZoomFitIcon(), lang.X("view.fit", "Fit to view")+"  (Ctrl+0)", func() { w.cv.Fit() }),
+		tip(theme.ZoomInIcon(), w.loc.X("view.zoom_in", "Zoom in")+"  (Ctrl+=)", w.zoomIn),
+		tip(theme.ZoomFitIcon(), w.loc.X("view.fit", "Fit to view")+"  (Ctrl+0)", func() { w.cv.Fit() }),
 		widget.NewSeparator(),
 		runB, stopB,
 	)
 	toolbar := container.NewBorder(nil, nil, nil,
-		tip(theme.ListIcon(), lang.X("view.toggle_inspector", "Show or hide the inspector")+"  (Ctrl+I)", w.toggleInspector), bar)
+		tip(theme.ListIcon(), w.loc.X("view.toggle_inspector", "Show or hide the inspector")+"  (Ctrl+I)", w.toggleInspector), bar)
 	w.status = newTipLabel(w.tips)
 	centre := container.NewBorder(nil, nil, container.New(fixedWidth(PaletteWidth), w.palette.Object()), nil, w.cv)
 
 	// With no problem the list says so (a blank tab read as broken).
 	w.probBox = labelList(func() int { return max(1, len(w.probs)) }, func(i int) string {
 		if i >= len(w.probs) {
-			return noProblems()
+			return noProblems(w.loc)
 		}
 		p := w.probs[i]
 		if p.NodeID != "" {
-			return "⚠ " + p.NodeID + ": " + p.In(msgLang())
+			return "⚠ " + p.NodeID + ": " + p.In(w.loc.Messages())
 		}
-		return "⚠ " + p.In(msgLang())
+		return "⚠ " + p.In(w.loc.Messages())
 	})
 	w.probBox.OnSelected = func(i widget.ListItemID) {
 		if i < len(w.probs) && w.probs[i].NodeID != "" {
@@ -347,11 +350,11 @@ func (w *Window) build() {
 	// Each tab scrolls inside its pane: a long line there is clipped and
 	// scrolled to, never passed up as the window's minimum width.
 	w.tabs = container.NewAppTabs(
-		container.NewTabItem(lang.X("tab.run", "Run"), container.NewScroll(w.panel.Object())),
-		container.NewTabItem(lang.X("tab.problems", "Problems"), w.probBox),
-		container.NewTabItem(lang.X("tab.remote", "Remote tasks"), container.NewScroll(w.tasks.Object())),
-		container.NewTabItem(lang.X("tab.records", "Run records"), container.NewScroll(w.records.Object())),
-		container.NewTabItem(lang.X("tab.open_work", "Remote work"), container.NewVScroll(w.openWork.Object())),
+		container.NewTabItem(w.loc.X("tab.run", "Run"), container.NewScroll(w.panel.Object())),
+		container.NewTabItem(w.loc.X("tab.problems", "Problems"), w.probBox),
+		container.NewTabItem(w.loc.X("tab.remote", "Remote tasks"), container.NewScroll(w.tasks.Object())),
+		container.NewTabItem(w.loc.X("tab.records", "Run records"), container.NewScroll(w.records.Object())),
+		container.NewTabItem(w.loc.X("tab.open_work", "Remote work"), container.NewVScroll(w.openWork.Object())),
 	)
 	records, openWork := w.tabs.Items[3], w.tabs.Items[4]
 	w.tabs.OnSelected = func(t *container.TabItem) {
@@ -436,37 +439,37 @@ func (w *Window) menu() *fyne.MainMenu {
 	// The keys come from one table (help_keys.go), which Help lists too.
 	k := func(id string) *fyne.MenuItem { return w.binding(id).menuItem() }
 	quit := w.binding("quit")
-	file := fyne.NewMenu(lang.X("menu.file", "File"),
+	file := fyne.NewMenu(w.loc.X("menu.file", "File"),
 		k("new"),
 		w.templatesItem(),
 		k("save"),
 		fyne.NewMenuItemSeparator(),
 		k("import"),
-		item(lang.X("wf.import_path_menu", "Import from a typed path…"), w.importFromPath),
+		item(w.loc.X("wf.import_path_menu", "Import from a typed path…"), w.importFromPath),
 		k("export"),
 		fyne.NewMenuItemSeparator(),
 		w.quitItem(quit.keys[0]),
 	)
-	edit := fyne.NewMenu(lang.X("menu.edit", "Edit"),
+	edit := fyne.NewMenu(w.loc.X("menu.edit", "Edit"),
 		k("undo"), k("redo"),
 		fyne.NewMenuItemSeparator(),
 		k("copy"), k("paste"), k("duplicate"), k("delete"), k("select_all"),
 	)
-	view := fyne.NewMenu(lang.X("menu.view", "View"),
+	view := fyne.NewMenu(w.loc.X("menu.view", "View"),
 		k("zoom_in"), k("zoom_out"), k("fit"),
 		fyne.NewMenuItemSeparator(),
 		k("toggle_list"), k("toggle_inspector"),
 	)
-	run := fyne.NewMenu(lang.X("menu.run", "Run"),
+	run := fyne.NewMenu(w.loc.X("menu.run", "Run"),
 		k("run"),
-		item(lang.X("run.stop", "Stop"), w.stopRun),
-		item(lang.X("tab.records", "Run records"), func() { w.tabs.SelectIndex(3); w.records.Reload() }),
+		item(w.loc.X("run.stop", "Stop"), w.stopRun),
+		item(w.loc.X("tab.records", "Run records"), func() { w.tabs.SelectIndex(3); w.records.Reload() }),
 	)
-	workflow := fyne.NewMenu(pubText(msgPubMenu),
-		item(pubText(msgPubItem), w.showPublish),
+	workflow := fyne.NewMenu(pubText(w.loc, msgPubMenu),
+		item(pubText(w.loc, msgPubItem), w.showPublish),
 	)
-	settings := fyne.NewMenu(lang.X("menu.settings", "Settings"),
-		item(lang.X("cred.title", "Credentials…"), w.showCredentials),
+	settings := fyne.NewMenu(w.loc.X("menu.settings", "Settings"),
+		item(w.loc.X("cred.title", "Credentials…"), w.showCredentials),
 		w.langItem("English", "en"),
 		w.langItem("简体中文", "zh-Hans"),
 	)
@@ -475,8 +478,8 @@ func (w *Window) menu() *fyne.MainMenu {
 
 // DemoWords explains the words the built-in demo agent acts on; the sample's
 // inputs dialog and Help show it.
-func DemoWords() string {
-	return lang.X("help.demo_words_text", `The demo agent acts on the first word of the question:
+func DemoWords(loc workrun.Localizer) string {
+	return loc.X("help.demo_words_text", `The demo agent acts on the first word of the question:
   echo TEXT — answers TEXT at once
   slow N — sends N progress updates, then answers
   file — answers with a report of the files it got and a file
@@ -491,9 +494,9 @@ Anything else: it answers with this list of words.`)
 }
 
 func (w *Window) showDemoWords() {
-	l := widget.NewLabel(DemoWords())
+	l := widget.NewLabel(DemoWords(w.loc))
 	l.Wrapping = fyne.TextWrapWord
-	d := dialog.NewCustom(lang.X("help.demo_words", "What the demo agent understands"), lang.X("close", "Close"), l, w.win)
+	d := dialog.NewCustom(w.loc.X("help.demo_words", "What the demo agent understands"), w.loc.X("close", "Close"), l, w.win)
 	d.Resize(w.fitDialog(fyne.NewSize(560, 320)))
 	d.Show()
 }
@@ -581,9 +584,9 @@ func (w *Window) noteInterrupted() {
 	}, func() {
 		switch {
 		case err != nil:
-			w.setStatus(fmt.Sprintf("%s: %s", lang.X("run.interrupted_read_failed", "Could not look for interrupted runs"), HumanError(err.Error())))
+			w.setStatus(fmt.Sprintf("%s: %s", w.loc.X("run.interrupted_read_failed", "Could not look for interrupted runs"), HumanError(w.loc, err.Error())))
 		case len(rs) > 0:
-			w.setStatus(countText(len(rs), "run.interrupted_note", "%d interrupted run can be resumed: see Run records.", "%d interrupted runs can be resumed: see Run records."))
+			w.setStatus(countText(w.loc, len(rs), "run.interrupted_note", "%d interrupted run can be resumed: see Run records.", "%d interrupted runs can be resumed: see Run records."))
 			w.records.SetFilter("", workrun.RunInterrupted)
 		}
 	})
@@ -703,8 +706,8 @@ func (w *Window) newWorkflow() {
 }
 
 func (w *Window) newEmpty() {
-	wf := workrun.Workflow{Name: lang.X("wf.untitled", "Untitled workflow"), State: map[string]workrun.FieldType{}}
-	wf.Nodes = []workrun.NodeSpec{{ID: "start", Type: "start", Config: DefaultConfig("start"), Position: &workrun.Position{X: 40, Y: 120}}}
+	wf := workrun.Workflow{Name: w.loc.X("wf.untitled", "Untitled workflow"), State: map[string]workrun.FieldType{}}
+	wf.Nodes = []workrun.NodeSpec{{ID: "start", Type: "start", Title: newNodeTitle(nil, "start"), Config: DefaultConfig("start"), Position: &workrun.Position{X: 40, Y: 120}}}
 	w.OpenWorkflow("", wf)
 	w.selectListed("")
 }
@@ -725,15 +728,15 @@ func (w *Window) saveNow() bool {
 	w.docChanged()
 	w.reloadList("")
 	w.selectListed(r.ID)
-	w.setStatus(lang.X("wf.saved", "Saved"))
+	w.setStatus(w.loc.X("wf.saved", "Saved"))
 	return true
 }
 
 func (w *Window) renameWorkflow() {
 	e := widget.NewEntry()
 	e.SetText(w.doc.wf.Name)
-	dialog.ShowForm(lang.X("wf.rename", "Rename"), lang.X("ok", "OK"), lang.X("cancel", "Cancel"),
-		[]*widget.FormItem{widget.NewFormItem(lang.X("wf.name", "Name"), e)}, func(ok bool) {
+	dialog.ShowForm(w.loc.X("wf.rename", "Rename"), w.loc.X("ok", "OK"), w.loc.X("cancel", "Cancel"),
+		[]*widget.FormItem{widget.NewFormItem(w.loc.X("wf.name", "Name"), e)}, func(ok bool) {
 			if ok && e.Text != "" {
 				w.doc.SetName(e.Text)
 				if w.wfID != "" {
@@ -747,7 +750,7 @@ func (w *Window) duplicateWorkflow() { w.leave(w.duplicateNow) }
 
 func (w *Window) duplicateNow() {
 	wf := w.doc.Workflow()
-	wf.Name = fmt.Sprintf(lang.X("wf.copy_of", "%s (copy)"), wf.Name)
+	wf.Name = fmt.Sprintf(w.loc.X("wf.copy_of", "%s (copy)"), wf.Name)
 	r, err := w.wfs.SaveWorkflow(w.ctx, "", wf)
 	if err != nil {
 		w.showError(fmt.Errorf("duplicate workflow: %w", err))
@@ -764,7 +767,7 @@ func (w *Window) deleteWorkflow() {
 		return
 	}
 	id := w.wfID
-	dialog.ShowConfirm(lang.X("wf.delete", "Delete"), fmt.Sprintf(lang.X("wf.delete_q", "Delete the workflow %q? Its run records stay."), w.doc.wf.Name), func(ok bool) {
+	dialog.ShowConfirm(w.loc.X("wf.delete", "Delete"), fmt.Sprintf(w.loc.X("wf.delete_q", "Delete the workflow %q? Its run records stay."), w.doc.wf.Name), func(ok bool) {
 		if !ok {
 			return
 		}
@@ -808,8 +811,8 @@ func (w *Window) importFromPath() {
 	w.leave(func() {
 		e := widget.NewEntry()
 		e.SetPlaceHolder("/home/me/flows/report.json")
-		d := dialog.NewForm(lang.X("wf.import_path_menu", "Import from a typed path…"), lang.X("wf.import", "Import"), lang.X("cancel", "Cancel"),
-			[]*widget.FormItem{widget.NewFormItem(lang.X("wf.path", "File"), e)}, func(ok bool) {
+		d := dialog.NewForm(w.loc.X("wf.import_path_menu", "Import from a typed path…"), w.loc.X("wf.import", "Import"), w.loc.X("cancel", "Cancel"),
+			[]*widget.FormItem{widget.NewFormItem(w.loc.X("wf.path", "File"), e)}, func(ok bool) {
 				if ok {
 					w.importPath(strings.TrimSpace(e.Text))
 				}
@@ -846,10 +849,10 @@ func (w *Window) importPath(path string) {
 // importData opens an imported workflow under a name that tells it from
 // the original and saves it.
 func (w *Window) importData(wf workrun.Workflow, from string) {
-	wf.Name = fmt.Sprintf(lang.X("wf.imported_name", "%s (imported)"), wf.Name)
+	wf.Name = fmt.Sprintf(w.loc.X("wf.imported_name", "%s (imported)"), wf.Name)
 	w.OpenWorkflow("", wf)
 	if w.saveNow() {
-		w.setStatus(fmt.Sprintf(lang.X("wf.imported", "Imported %s as %q"), from, wf.Name))
+		w.setStatus(fmt.Sprintf(w.loc.X("wf.imported", "Imported %s as %q"), from, wf.Name))
 	}
 }
 
@@ -883,7 +886,7 @@ func (w *Window) exportWorkflow() {
 			w.showError(err)
 			return
 		}
-		w.setStatus(fmt.Sprintf(lang.X("wf.exported_to", "Exported %q to %s"), w.doc.wf.Name, uriPath(wc.URI())))
+		w.setStatus(fmt.Sprintf(w.loc.X("wf.exported_to", "Exported %q to %s"), w.doc.wf.Name, uriPath(wc.URI())))
 	}, w.win)
 	d.SetFileName(w.doc.wf.Name + ".json")
 	d.SetFilter(storage.NewExtensionFileFilter([]string{".json"}))
@@ -936,6 +939,7 @@ func (w *Window) copyArtifact(dst io.Writer, id string) error {
 // SetLanguage switches the window's language and remembers the choice.
 func (w *Window) SetLanguage(code string) {
 	SetupLanguage(code)
+	w.loc = workrun.NewLocalizer(code)
 	w.app.Preferences().SetString("lang", code)
 	w.rebuildKeeping(w.build)
 }
@@ -944,8 +948,8 @@ func (w *Window) SetLanguage(code string) {
 
 func (w *Window) startDemo() {
 	w.startBuiltIn(builtIn{url: &w.demoURL, stop: &w.demoStop, start: w.deps.StartDemoAgent,
-		running: lang.X("help.demo_running", "Demo agent running at"),
-		missing: lang.X("help.demo_missing", "this build has no demo agent"),
+		running: w.loc.X("help.demo_running", "Demo agent running at"),
+		missing: w.loc.X("help.demo_missing", "this build has no demo agent"),
 		failed:  "start demo agent"})
 }
 
@@ -973,7 +977,7 @@ func (w *Window) openSample(make func(agentURL string) workrun.Workflow) {
 func (w *Window) openSampleAt(wf workrun.Workflow, u, protocol string) {
 	w.leave(func() {
 		w.reloadList("")
-		if i := slices.IndexFunc(w.recs, func(r workrun.WorkflowRecord) bool { return r.Workflow.Name == wf.Name }); i >= 0 {
+		if i := slices.IndexFunc(w.recs, func(r workrun.WorkflowRecord) bool { return sameSample(r.Workflow.Name, wf.Name) }); i >= 0 {
 			r := w.recs[i]
 			w.open(r)
 			w.pointAtDemo(u, protocol)
@@ -1076,8 +1080,8 @@ func (w *Window) leave(then func()) {
 		save()
 		return
 	}
-	dialog.ShowConfirm(lang.X("wf.unapplied_title", "Value not applied"),
-		fmt.Sprintf(lang.X("wf.unapplied", "%s\n\nThis value is not valid and was not applied. Discard it and go on?"), p),
+	dialog.ShowConfirm(w.loc.X("wf.unapplied_title", "Value not applied"),
+		fmt.Sprintf(w.loc.X("wf.unapplied", "%s\n\nThis value is not valid and was not applied. Discard it and go on?"), p),
 		func(ok bool) {
 			if ok {
 				w.insp.Discard()
@@ -1102,10 +1106,10 @@ func (w *Window) selectListed(id string) {
 }
 
 // noProblems is the Problems tab's one row when there is none.
-func noProblems() string {
-	return lang.X("problems.none", "No problems: the workflow can run.")
+func noProblems(loc workrun.Localizer) string {
+	return loc.X("problems.none", "No problems: the workflow can run.")
 }
 
 // credentialsTitle is the credentials dialog's title (the menu item that
 // opens it ends in "…").
-func credentialsTitle() string { return lang.X("cred.dialog_title", "Credentials") }
+func credentialsTitle(loc workrun.Localizer) string { return loc.X("cred.dialog_title", "Credentials") }

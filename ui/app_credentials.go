@@ -8,7 +8,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/lang"
 
 	"workrun/ui/credentials"
 	"workrun/workrun"
@@ -21,11 +20,11 @@ const keyringTimeout = 30 * time.Second
 // showCredentials opens Settings → Credentials.
 func (w *Window) showCredentials() {
 	if w.deps.Credentials == nil {
-		w.showError(errors.New(lang.X("cred.missing", "credentials are not available in this build")))
+		w.showError(errors.New(w.loc.X("cred.missing", "credentials are not available in this build")))
 		return
 	}
 	v := w.newCredentialsView()
-	d := dialog.NewCustom(credentialsTitle(), lang.X("close", "Close"), v.Object(), w.win)
+	d := dialog.NewCustom(credentialsTitle(w.loc), w.loc.X("close", "Close"), v.Object(), w.win)
 	d.Resize(w.fitDialog(fyne.NewSize(680, 620)))
 	d.Show()
 	w.credView = v
@@ -36,7 +35,7 @@ func (w *Window) showCredentials() {
 		var err error
 		w.background(func() { err = check() }, func() {
 			if err != nil {
-				v.Say(KeyringErrorText(err))
+				v.Say(KeyringErrorText(w.loc, err))
 			}
 		})
 	}
@@ -46,9 +45,9 @@ func (w *Window) showCredentials() {
 // wired to the keyring. A saved or deleted credential counts at once: in
 // the list Run checks, and in the Remote Agent picker of the node shown.
 func (w *Window) newCredentialsView() *credentials.View {
-	v := credentials.New(w.win, langLocalizer{})
+	v := credentials.New(w.win, w.loc)
 	if check := w.deps.CheckOrigin; check != nil {
-		v.CheckOrigin = func(raw string) (string, error) { return checkOriginWords(check, raw) }
+		v.CheckOrigin = func(raw string) (string, error) { return checkOriginWords(w.loc, check, raw) }
 	}
 	if w.deps.OAuth != nil {
 		v.OnSignIn = func() { w.showSignIn("", "", func(string) { w.reloadCredentials(v); w.insp.RefreshCredentials() }) }
@@ -102,16 +101,16 @@ func (w *Window) keyring(call func(ctx context.Context) (func(), error), v *cred
 			apply()
 		}
 		if err != nil {
-			v.Say(KeyringErrorText(err))
+			v.Say(KeyringErrorText(w.loc, err))
 		}
 		v.Finished()
 	})
 }
 
 // KeyringErrorText says plainly what went wrong with the keyring.
-func KeyringErrorText(err error) string {
+func KeyringErrorText(loc workrun.Localizer, err error) string {
 	if errors.Is(err, ErrNoKeyring) {
-		return lang.X("cred.no_keyring", "No OS keyring is available, so secrets cannot be saved. Start a Secret Service (for example gnome-keyring) and try again.")
+		return loc.X("cred.no_keyring", "No OS keyring is available, so secrets cannot be saved. Start a Secret Service (for example gnome-keyring) and try again.")
 	}
 	return err.Error()
 }
@@ -119,11 +118,11 @@ func KeyringErrorText(err error) string {
 // checkOriginWords checks a typed origin with the remote layer's rule
 // (Deps.CheckOrigin) and words a refusal that carries its own sentence
 // (workrun.TextError) in the window's language.
-func checkOriginWords(check func(string) (string, error), raw string) (string, error) {
+func checkOriginWords(loc workrun.Localizer, check func(string) (string, error), raw string) (string, error) {
 	origin, err := check(raw)
 	var te *workrun.TextError
 	if errors.As(err, &te) {
-		return "", errors.New(te.Text.In(msgLang()))
+		return "", errors.New(te.Text.In(loc.Messages()))
 	}
 	return origin, err
 }
@@ -142,7 +141,7 @@ func (w *Window) loadCredentials() {
 		cs, err = w.deps.Credentials.List(ctx)
 	}, func() {
 		if err != nil {
-			w.setStatus(KeyringErrorText(err))
+			w.setStatus(KeyringErrorText(w.loc, err))
 			return
 		}
 		if cs == nil {

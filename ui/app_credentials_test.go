@@ -108,7 +108,7 @@ func TestCredentials_RefusedOriginInWindowLanguage(t *testing.T) {
 	w := newTestWindow(t, Deps{Credentials: &fakeCreds{ListFunc: func(context.Context) ([]Credential, error) { return nil, nil }}})
 	t.Cleanup(func() { SetupLanguage("en") })
 	for _, lang := range []string{"en", "zh-Hans"} {
-		SetupLanguage(lang)
+		w.SetLanguage(lang)
 		var err error
 		onUI(w, func() { _, err = w.newCredentialsView().CheckOrigin("http://192.168.1.20:8080") })
 		if err == nil {

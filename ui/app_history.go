@@ -20,7 +20,7 @@ import (
 // newRecordsView makes the run records view, reading its lists off the UI
 // thread.
 func (w *Window) newRecordsView() *records.View {
-	v := records.New(langLocalizer{}, recordsWording)
+	v := records.New(w.loc, w.recordsWording())
 	if w.deps.Runs != nil {
 		v.OnReload = func(f workrun.RunFilter) { w.reloadRecords(v, f) }
 	}
@@ -65,7 +65,7 @@ func (w *Window) readCallers(rs []workrun.Run) (map[string]string, error) {
 	}
 	out := map[string]string{}
 	for _, r := range rs {
-		if s := startedByText(r); s != "" { // triggers.go
+		if s := startedByText(w.loc, r); s != "" { // triggers.go
 			out[r.ID] = s
 			continue
 		}
@@ -124,16 +124,16 @@ func (w *Window) showRecord(rec runRecord) fyne.Window {
 	tasks.KindOf = kindIn(func() workrun.Workflow { return rec.run.Workflow })
 	tasks.NameOf = nameIn(func() workrun.Workflow { return rec.run.Workflow })
 	tasks.ShowResult(rec.tasks, rec.files, rec.tasksErr)
-	return recordWindow(w.app, w.fit(fyne.NewSize(1000, 720)), rec, tasks, func() { w.openInEditor(rec.run) }, w.wireFiles)
+	return recordWindow(w.loc, w.app, w.fit(fyne.NewSize(1000, 720)), rec, tasks, func() { w.openInEditor(rec.run) }, w.wireFiles)
 }
 
 // newRemotePanel makes a remote task panel whose file results save through
 // the artifact store (none when the window has no artifact store).
 func (w *Window) newRemotePanel() *RemotePanel {
 	if w.deps.Artifacts == nil {
-		return NewRemotePanel(nil)
+		return NewRemotePanel(w.loc, nil)
 	}
-	return NewRemotePanel(w.saveArtifact)
+	return NewRemotePanel(w.loc, w.saveArtifact)
 }
 
 // readTasks reads a run's remote task records and the file results found

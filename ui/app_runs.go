@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"fyne.io/fyne/v2/lang"
-
 	"workrun/workrun"
 )
 
@@ -34,7 +32,7 @@ func (w *Window) showLatestRun() {
 			return
 		}
 		if err != nil {
-			w.setStatus(fmt.Sprintf("%s: %s", lang.X("run.latest_failed", "Could not read this workflow's latest run"), HumanError(err.Error())))
+			w.setStatus(fmt.Sprintf("%s: %s", w.loc.X("run.latest_failed", "Could not read this workflow's latest run"), HumanError(w.loc, err.Error())))
 			return
 		}
 		if len(rs) == 0 {
@@ -165,7 +163,7 @@ func (w *Window) refreshRecent() {
 			return // the panel shows another workflow's run by now
 		}
 		if err != nil {
-			w.setStatus(fmt.Sprintf("%s: %s", lang.X("run.recent_failed", "Could not read this workflow's recent runs"), HumanError(err.Error())))
+			w.setStatus(fmt.Sprintf("%s: %s", w.loc.X("run.recent_failed", "Could not read this workflow's recent runs"), HumanError(w.loc, err.Error())))
 			return
 		}
 		w.panel.SetRecent(rs)
@@ -193,13 +191,13 @@ func (w *Window) runAgainWorkflow(r workrun.Run) (wf workrun.Workflow, ok bool) 
 		return wf, false
 	}
 	if len(w.probs) > 0 {
-		w.setStatus(lang.X("run.fix_problems", "Fix the problems of this workflow first (Problems tab)."))
+		w.setStatus(w.loc.X("run.fix_problems", "Fix the problems of this workflow first (Problems tab)."))
 		w.tabs.SelectIndex(1)
 		return wf, false
 	}
 	wf = w.doc.Workflow()
 	if missing := w.missingCredentials(wf); len(missing) > 0 {
-		w.showError(fmt.Errorf(lang.X("run.missing_credentials", "Cannot run: these credentials are not in the keyring: %s. Add them under Settings → Credentials…"), strings.Join(missing, ", ")))
+		w.showError(fmt.Errorf(w.loc.X("run.missing_credentials", "Cannot run: these credentials are not in the keyring: %s. Add them under Settings → Credentials…"), strings.Join(missing, ", ")))
 		return wf, false
 	}
 	return wf, true
@@ -213,7 +211,7 @@ func (w *Window) noteVersion() {
 		w.panel.SetNote("")
 		return
 	}
-	w.panel.SetNote(lang.X("run.older_version", "This run ran an older version of the workflow; Run again runs it as it is now."))
+	w.panel.SetNote(w.loc.X("run.older_version", "This run ran an older version of the workflow; Run again runs it as it is now."))
 }
 
 // sameWorkflow reports whether a and b are the same workflow, node

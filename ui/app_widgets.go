@@ -1,17 +1,15 @@
 package ui
 
 import (
-	"fyne.io/fyne/v2/lang"
-
 	"workrun/ui/records"
 )
 
-// langLocalizer is the Localizer the app layer hands the widget packages:
-// Fyne's catalogue (lang.X) with the translations of package assets.
-type langLocalizer struct{}
-
-func (langLocalizer) X(key, fallback string) string { return lang.X(key, fallback) }
+// The app layer hands the widget packages the window's localizer, w.loc
+// (a workrun.Localizer): each package declares the Localizer interface it
+// needs (docs/conventions.md §2, §9).
 
 // recordsWording is how the run records read what the store saved: the
-// window's error translation and duration format.
-var recordsWording = records.Wording{Reason: HumanError, Duration: formatDuration}
+// window's error translation, in its language, and duration format.
+func (w *Window) recordsWording() records.Wording {
+	return records.Wording{Reason: func(saved string) string { return HumanError(w.loc, saved) }, Duration: formatDuration}
+}

@@ -202,6 +202,12 @@ func (cv *CanvasView) pan(dx, dy float32) {
 // Offset returns the screen position of the workflow origin.
 func (cv *CanvasView) Offset() fyne.Position { return cv.offset }
 
+// SetOffset pans the view so that the workflow origin is at p.
+func (cv *CanvasView) SetOffset(p fyne.Position) {
+	cv.offset = p
+	cv.layoutAll()
+}
+
 // ToWorkflow converts a position in the view to workflow coordinates.
 func (cv *CanvasView) ToWorkflow(p fyne.Position) workrun.Position {
 	return workrun.Position{X: (p.X - cv.offset.X) / cv.zoom, Y: (p.Y - cv.offset.Y) / cv.zoom}
@@ -261,7 +267,7 @@ func (cv *CanvasView) showGhost(kind string, p fyne.Position) {
 	cv.ghost.Move(p.SubtractXY(w/2, h/2))
 	cv.ghost.Resize(fyne.NewSize(w, h))
 	cv.ghost.Show()
-	cv.ghostT.Text = KindLabel(kind)
+	cv.ghostT.Text = KindLabel(processWords(), kind)
 	cv.ghostT.TextSize = theme.TextSize() * max(cv.zoom, 0.5)
 	cv.ghostT.Move(p.SubtractXY(w/2-8*cv.zoom, cv.ghostT.MinSize().Height/2))
 	cv.ghostT.Show()
@@ -522,7 +528,7 @@ func newEdgeShape(e workrun.Edge) *edgeShape {
 		line: canvas.NewLine(c), a1: canvas.NewLine(c), a2: canvas.NewLine(c),
 		label: canvas.NewText(e.When, c)}
 	if es.errPort {
-		es.when = uiText(msgEdgeErrorLabel)
+		es.when = uiText(processWords(), msgEdgeErrorLabel)
 		es.label.Text = es.when
 	}
 	es.line.StrokeWidth, es.a1.StrokeWidth, es.a2.StrokeWidth = 1.5, 1.5, 1.5
@@ -632,7 +638,7 @@ func (nb *nodeBox) update() {
 	}
 	nb.fullTitle = title
 	nb.title.Text = title
-	nb.kind.Text = KindLabel(n.Type)
+	nb.kind.Text = KindLabel(processWords(), n.Type)
 	nb.icon.Image = kindPicture(n.Type)
 	nb.rect.FillColor = theme.Color(theme.ColorNameBackground)
 	nb.rect.StrokeColor = theme.Color(theme.ColorNameSeparator)
@@ -846,10 +852,10 @@ func StatusLabel(s string) string {
 		return ""
 	}
 	if s == string(workrun.NodeHandled) {
-		return uiText(msgStatusHandled)
+		return uiText(processWords(), msgStatusHandled)
 	}
 	if s == string(statusWaiting) {
-		return qText(msgQStatus) // question.go
+		return qText(processWords(), msgQStatus) // question.go
 	}
 	return lang.X("status."+s, s)
 }

@@ -83,7 +83,9 @@ type Deps struct {
 	// Templates holds the shipped example workflows (*.json) that File →
 	// New from template offers; nil offers none.
 	Templates fs.FS
-	// Lang is "en", "zh-Hans" or "" for the system language.
+	// Lang is the window's language when the person has chosen none in
+	// Settings: "en" or "zh-Hans" (main passes the system's; "" is English).
+	// The window holds it as its localizer (docs/conventions.md §9).
 	Lang string
 	// About is what Help → About shows, and the keyring check at start.
 	About AboutInfo

@@ -1,6 +1,7 @@
 // Package ui is the Workrun desktop window (Fyne). It adds no behaviour the
 // command line lacks and never touches SQLite or the network itself: every
-// effect goes through the interfaces collected in Deps, which main.go wires.
+// effect goes through the interfaces collected in Deps, which package desktop
+// fills.
 // Run opens the window; every Deps field may be nil (the window then
 // disables what needs it and keeps workflows in memory).
 //
@@ -84,13 +85,29 @@
 // buttons (docs/remote-agent.md R8). Run records list runs in sortable columns (workflow, status,
 // started, duration, reason), filtered by workflow and status.
 //
-// Languages. English and Simplified Chinese through fyne.io/fyne/v2/lang
-// with the translations embedded in package assets (one catalogue,
-// assets/translations; docs/conventions.md §9); a C locale means
-// English, quietly. Node messages are catalogue keys with arguments,
-// rendered when shown (MessageText), so switching language re-renders old
-// runs; saved reasons and errors that carry internal words ("context
-// canceled", an exit status, TASK_STATE_…) read as sentences (HumanError).
+// Languages. English and Simplified Chinese (docs/conventions.md §9). The
+// language is decided once at start (Run: the person's choice saved in
+// Settings, else Deps.Lang, which main sets to the system's; a C locale
+// means English) and held by the window as its localizer, a
+// workrun.Localizer made from that explicit language: Window.loc, handed to
+// each view it builds (a loc field) and to each text function (a loc
+// parameter), and to the widget packages as their Localizer. Nothing reads
+// the language from the environment while drawing (the canvas, palette and
+// minimap still take the process language, processWords, until they move
+// into their package); two windows of two languages live side by side.
+// Window.SetLanguage makes a new localizer and rebuilds the widgets,
+// keeping the run shown, the zoom and the selection. The words are one
+// workrun.Catalog, windowWords (window_words.go), beside the failure,
+// publishing, trigger and question tables, all read by key. What is
+// process-wide is set in one place, SetupLanguage, at start and on a
+// switch: the language the engine writes new failure reasons in
+// (workrun.SetLanguage) and Fyne's own words (dialog buttons), which Fyne
+// 2.7 takes from go-locale; fyneLanguage names the language through our
+// patched go-locale, writing no environment variable. Node messages are
+// catalogue keys with arguments, rendered when shown (MessageText), so
+// switching language re-renders old runs; saved reasons and errors that
+// carry internal words ("context canceled", an exit status, TASK_STATE_…)
+// read as sentences (HumanError).
 // The theme (theme.go) draws Chinese with the system's CJK font found
 // through fontconfig, or with the WenQuanYi Micro Hei subset embedded in
 // package assets where the system has none, so Chinese never renders as

@@ -169,7 +169,7 @@ func (d *Document) AddNode(kind string, pos workrun.Position) string {
 	d.checkpoint()
 	id := d.newID(kind)
 	p := pos
-	d.wf.Nodes = append(d.wf.Nodes, workrun.NodeSpec{ID: id, Type: kind, Config: DefaultConfig(kind), Position: &p})
+	d.wf.Nodes = append(d.wf.Nodes, workrun.NodeSpec{ID: id, Type: kind, Title: newNodeTitle(d, kind), Config: DefaultConfig(kind), Position: &p})
 	d.selectOnly([]string{id})
 	d.changed()
 	return id

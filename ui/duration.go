@@ -13,14 +13,14 @@ import (
 // or Workrun was closed), that too: "41.9s, 38ms of it at work". A run
 // records give no duration (an interrupted one) says only its time at
 // work.
-func tookText(took, ran time.Duration) string {
+func tookText(loc workrun.Localizer, took, ran time.Duration) string {
 	switch {
 	case took <= 0 && ran <= 0:
 		return ""
 	case took <= 0:
-		return uiText(msgAtWork, formatDuration(ran))
+		return uiText(loc, msgAtWork, formatDuration(ran))
 	case took-ran >= time.Second && ran < took*9/10:
-		return uiText(msgTookAtWork, formatDuration(took), formatDuration(ran))
+		return uiText(loc, msgTookAtWork, formatDuration(took), formatDuration(ran))
 	}
 	return formatDuration(took)
 }

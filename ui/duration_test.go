@@ -28,7 +28,7 @@ func TestDuration_ClosedTimeNotCounted(t *testing.T) {
 
 	// Resumed 3 s ago: a finished 2 s of work before the exit, b runs again.
 	run.Status = workrun.RunRunning
-	p := NewRunPanel(false)
+	p := NewRunPanel(langNow(), false)
 	p.Load(run, []workrun.NodeRun{
 		{RunID: "r", NodeID: "a", Type: "process", Status: workrun.NodeSucceeded, StartedAt: created, EndedAt: created.Add(2 * time.Second)},
 		{RunID: "r", NodeID: "b", Type: "process", Status: workrun.NodeRunning, StartedAt: now.Add(-3 * time.Second)},
@@ -51,7 +51,7 @@ func TestDuration_ClosedTimeNotCounted(t *testing.T) {
 
 	// Interrupted by a crash ten hours ago: b was left "running".
 	crashed := workrun.Run{ID: "r2", Workflow: wf, WorkflowName: "wf", CreatedAt: created, Status: workrun.RunInterrupted, Interruption: workrun.InterruptedByExit}
-	p2 := NewRunPanel(false)
+	p2 := NewRunPanel(langNow(), false)
 	p2.Load(crashed, []workrun.NodeRun{
 		{RunID: "r2", NodeID: "a", Type: "process", Status: workrun.NodeSucceeded, StartedAt: created, EndedAt: created.Add(2 * time.Second)},
 		{RunID: "r2", NodeID: "b", Type: "process", Status: workrun.NodeRunning, StartedAt: created.Add(2 * time.Second)},

@@ -244,7 +244,7 @@ func TestPalette_GroupedAndFiltered(t *testing.T) {
 		t.Errorf("palette order %v, want Remote Agent first and every kind", got)
 	}
 	var groups []string
-	for _, g := range KindGroups() {
+	for _, g := range KindGroups(langNow()) {
 		groups = append(groups, g.Name)
 	}
 	if diff := cmp.Diff([]string{"agents", "logic", "people", "local"}, groups); diff != "" {
@@ -419,7 +419,7 @@ func TestRunInputs_RememberedAndOnlyInputs(t *testing.T) {
 	test.NewTempApp(t)
 	wf := SampleRemote("http://x")
 	wf.Name = "mine"
-	ri := newRunInputs(wf, workflowInputs(wf, kindsEngine().Fields(wf)), workrun.Values{"question": "echo again", "answer": "old"}, nil)
+	ri := newRunInputs(langNow(), wf, workflowInputs(wf, kindsEngine().Fields(wf)), workrun.Values{"question": "echo again", "answer": "old"}, nil)
 	if diff := cmp.Diff([]string{"question"}, ri.Names); diff != "" {
 		t.Errorf("asked for (-want +got):\n%s", diff)
 	}

@@ -78,4 +78,6 @@ var uiTexts = workrun.NewCatalog(map[uiMsgID][2]string{
 })
 
 // uiText renders one entry in the window's language.
-func uiText(id uiMsgID, args ...any) string { return uiTexts.Msg(id, args...).In(msgLang()) }
+func uiText(loc workrun.Localizer, id uiMsgID, args ...any) string {
+	return uiTexts.Msg(id, args...).In(loc.Messages())
+}

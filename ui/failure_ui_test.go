@@ -139,7 +139,7 @@ func TestFailureHandling_InspectorRunPanelAndRunFromHere(t *testing.T) {
 	if !strings.Contains(status, "pinned from run "+first[:8]) {
 		t.Errorf("flaky's status in the second run %q", status)
 	}
-	SetupLanguage("zh-Hans")
+	w.SetLanguage("zh-Hans")
 	defer SetupLanguage("en")
 	if zh := w.panel.nodeStatus("flaky"); !strings.Contains(zh, "失败（已处理）") || !strings.Contains(zh, "固定自运行 "+first[:8]) {
 		t.Errorf("in Chinese: %q", zh)

@@ -5,7 +5,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
-	"fyne.io/fyne/v2/lang"
+
+	"workrun/workrun"
 )
 
 // keyBinding is one keyboard shortcut of the main window. The table
@@ -34,24 +35,24 @@ func (w *Window) keyBindings() []keyBinding {
 		return &desktop.CustomShortcut{KeyName: k, Modifier: m}
 	}
 	return []keyBinding{
-		{id: "new", label: lang.X("wf.new", "New"), keys: []fyne.Shortcut{key(fyne.KeyN, ctrl)}, do: w.newWorkflow, menuKey: true},
-		{id: "save", label: lang.X("wf.save", "Save"), keys: []fyne.Shortcut{key(fyne.KeyS, ctrl)}, do: w.save, menuKey: true},
-		{id: "import", label: lang.X("wf.import_menu", "Import workflow file (.json)…"), keys: []fyne.Shortcut{key(fyne.KeyO, ctrl)}, do: w.importWorkflow, menuKey: true},
-		{id: "export", label: lang.X("wf.export_menu", "Export workflow file (.json)…"), keys: []fyne.Shortcut{key(fyne.KeyE, ctrl)}, do: w.exportWorkflow, menuKey: true},
-		{id: "quit", label: lang.X("quit.quit", "Quit"), keys: []fyne.Shortcut{key(fyne.KeyQ, ctrl)}, do: w.requestQuit, menuKey: true},
-		{id: "undo", label: lang.X("edit.undo", "Undo"), keys: []fyne.Shortcut{&fyne.ShortcutUndo{}}, do: func() { w.doc.Undo() }},
-		{id: "redo", label: lang.X("edit.redo", "Redo"), keys: []fyne.Shortcut{key(fyne.KeyZ, ctrl|fyne.KeyModifierShift), &fyne.ShortcutRedo{}}, do: func() { w.doc.Redo() }},
-		{id: "copy", label: lang.X("edit.copy", "Copy"), keys: []fyne.Shortcut{&fyne.ShortcutCopy{}}, do: func() { w.doc.Copy() }},
-		{id: "paste", label: lang.X("edit.paste", "Paste"), keys: []fyne.Shortcut{&fyne.ShortcutPaste{}}, do: func() { w.doc.Paste() }},
-		{id: "duplicate", label: lang.X("edit.duplicate", "Duplicate"), keys: []fyne.Shortcut{key(fyne.KeyD, ctrl)}, do: func() { w.doc.Duplicate() }, menuKey: true},
-		{id: "delete", label: lang.X("edit.delete", "Delete"), named: keysName(fyne.KeyDelete, 0) + " / " + keysName(fyne.KeyBackspace, 0), do: func() { w.doc.DeleteSelection() }},
-		{id: "select_all", label: lang.X("edit.select_all", "Select all"), keys: []fyne.Shortcut{&fyne.ShortcutSelectAll{}}, do: func() { w.doc.SelectAll() }},
-		{id: "zoom_in", label: lang.X("view.zoom_in", "Zoom in"), keys: []fyne.Shortcut{key(fyne.KeyEqual, ctrl)}, do: w.zoomIn, menuKey: true},
-		{id: "zoom_out", label: lang.X("view.zoom_out", "Zoom out"), keys: []fyne.Shortcut{key(fyne.KeyMinus, ctrl)}, do: w.zoomOut, menuKey: true},
-		{id: "fit", label: lang.X("view.fit", "Fit to view"), keys: []fyne.Shortcut{key(fyne.Key0, ctrl)}, do: func() { w.cv.Fit() }, menuKey: true},
-		{id: "toggle_list", label: lang.X("view.toggle_list", "Show or hide the workflow list"), keys: []fyne.Shortcut{key(fyne.KeyL, ctrl)}, do: w.toggleList, menuKey: true},
-		{id: "toggle_inspector", label: lang.X("view.toggle_inspector", "Show or hide the inspector"), keys: []fyne.Shortcut{key(fyne.KeyI, ctrl)}, do: w.toggleInspector, menuKey: true},
-		{id: "run", label: lang.X("run.run", "Run"), keys: []fyne.Shortcut{key(fyne.KeyR, ctrl)}, do: w.runClicked, menuKey: true},
+		{id: "new", label: w.loc.X("wf.new", "New"), keys: []fyne.Shortcut{key(fyne.KeyN, ctrl)}, do: w.newWorkflow, menuKey: true},
+		{id: "save", label: w.loc.X("wf.save", "Save"), keys: []fyne.Shortcut{key(fyne.KeyS, ctrl)}, do: w.save, menuKey: true},
+		{id: "import", label: w.loc.X("wf.import_menu", "Import workflow file (.json)…"), keys: []fyne.Shortcut{key(fyne.KeyO, ctrl)}, do: w.importWorkflow, menuKey: true},
+		{id: "export", label: w.loc.X("wf.export_menu", "Export workflow file (.json)…"), keys: []fyne.Shortcut{key(fyne.KeyE, ctrl)}, do: w.exportWorkflow, menuKey: true},
+		{id: "quit", label: w.loc.X("quit.quit", "Quit"), keys: []fyne.Shortcut{key(fyne.KeyQ, ctrl)}, do: w.requestQuit, menuKey: true},
+		{id: "undo", label: w.loc.X("edit.undo", "Undo"), keys: []fyne.Shortcut{&fyne.ShortcutUndo{}}, do: func() { w.doc.Undo() }},
+		{id: "redo", label: w.loc.X("edit.redo", "Redo"), keys: []fyne.Shortcut{key(fyne.KeyZ, ctrl|fyne.KeyModifierShift), &fyne.ShortcutRedo{}}, do: func() { w.doc.Redo() }},
+		{id: "copy", label: w.loc.X("edit.copy", "Copy"), keys: []fyne.Shortcut{&fyne.ShortcutCopy{}}, do: func() { w.doc.Copy() }},
+		{id: "paste", label: w.loc.X("edit.paste", "Paste"), keys: []fyne.Shortcut{&fyne.ShortcutPaste{}}, do: func() { w.doc.Paste() }},
+		{id: "duplicate", label: w.loc.X("edit.duplicate", "Duplicate"), keys: []fyne.Shortcut{key(fyne.KeyD, ctrl)}, do: func() { w.doc.Duplicate() }, menuKey: true},
+		{id: "delete", label: w.loc.X("edit.delete", "Delete"), named: keysName(fyne.KeyDelete, 0) + " / " + keysName(fyne.KeyBackspace, 0), do: func() { w.doc.DeleteSelection() }},
+		{id: "select_all", label: w.loc.X("edit.select_all", "Select all"), keys: []fyne.Shortcut{&fyne.ShortcutSelectAll{}}, do: func() { w.doc.SelectAll() }},
+		{id: "zoom_in", label: w.loc.X("view.zoom_in", "Zoom in"), keys: []fyne.Shortcut{key(fyne.KeyEqual, ctrl)}, do: w.zoomIn, menuKey: true},
+		{id: "zoom_out", label: w.loc.X("view.zoom_out", "Zoom out"), keys: []fyne.Shortcut{key(fyne.KeyMinus, ctrl)}, do: w.zoomOut, menuKey: true},
+		{id: "fit", label: w.loc.X("view.fit", "Fit to view"), keys: []fyne.Shortcut{key(fyne.Key0, ctrl)}, do: func() { w.cv.Fit() }, menuKey: true},
+		{id: "toggle_list", label: w.loc.X("view.toggle_list", "Show or hide the workflow list"), keys: []fyne.Shortcut{key(fyne.KeyL, ctrl)}, do: w.toggleList, menuKey: true},
+		{id: "toggle_inspector", label: w.loc.X("view.toggle_inspector", "Show or hide the inspector"), keys: []fyne.Shortcut{key(fyne.KeyI, ctrl)}, do: w.toggleInspector, menuKey: true},
+		{id: "run", label: w.loc.X("run.run", "Run"), keys: []fyne.Shortcut{key(fyne.KeyR, ctrl)}, do: w.runClicked, menuKey: true},
 	}
 }
 
@@ -137,9 +138,9 @@ func (w *Window) bindKeys() {
 // otherKeys are the keys bound outside the main window's table: the
 // read-only windows (run record, help pages, file format) close with them
 // (closeKeys in records.go).
-func otherKeys() [][2]string {
+func otherKeys(loc workrun.Localizer) [][2]string {
 	return [][2]string{
-		{lang.X("keys.close_window", "Close a run record or help window"), keysName(fyne.KeyEscape, 0) + " / " + keysName(fyne.KeyW, fyne.KeyModifierShortcutDefault)},
-		{lang.X("keys.add_select", "Add a node to the selection"), keysName("", fyne.KeyModifierShift) + lang.X("keys.click", "click")},
+		{loc.X("keys.close_window", "Close a run record or help window"), keysName(fyne.KeyEscape, 0) + " / " + keysName(fyne.KeyW, fyne.KeyModifierShortcutDefault)},
+		{loc.X("keys.add_select", "Add a node to the selection"), keysName("", fyne.KeyModifierShift) + loc.X("keys.click", "click")},
 	}
 }

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 
-	"fyne.io/fyne/v2/lang"
-
 	"workrun/workrun"
 )
 
@@ -25,27 +23,27 @@ type demoMCP struct {
 // runs as a task (progress, a report, JSON findings and a file) on a topic.
 func SampleMCP(serverURL string) workrun.Workflow {
 	return workrun.Workflow{
-		Name: "Remote MCP demo",
+		Name: word("sample.mcp.name", "Remote MCP demo"),
 		State: map[string]workrun.FieldType{
 			"topic": workrun.FieldText, "report": workrun.FieldText, "findings": workrun.FieldJSON, "files": workrun.FieldFiles,
 		},
 		Nodes: []workrun.NodeSpec{
-			{ID: "start", Type: "start", Title: "Topic", Position: pos(40, 140)},
-			{ID: "research", Type: "remote_mcp", Title: "Research with the demo MCP server", Position: pos(300, 140),
+			{ID: "start", Type: "start", Title: word("sample.mcp.start", "Topic"), Position: pos(40, 140)},
+			{ID: "research", Type: "remote_mcp", Title: word("sample.mcp.research", "Research with the demo MCP server"), Position: pos(300, 140),
 				Config: encodeConfig(map[string]any{
 					"url": serverURL, "tool": "research",
 					"arguments": map[string]any{"topic": "{{topic}}", "stages": 3},
 					"output":    "report", "output_json": "findings", "output_files": "files",
 					"task": "auto", "timeout_seconds": workrun.RemoteTimeoutDefaultSeconds,
 				})},
-			{ID: "end", Type: "output", Title: "Report", Position: pos(560, 140), Config: encodeConfig(map[string]any{"fields": []string{"report", "findings", "files"}})},
+			{ID: "end", Type: "output", Title: word("sample.mcp.end", "Report"), Position: pos(560, 140), Config: encodeConfig(map[string]any{"fields": []string{"report", "findings", "files"}})},
 		},
 		Edges: []workrun.Edge{{From: "start", To: "research"}, {From: "research", To: "end"}},
 	}
 }
 
 func init() {
-	SampleInputs["Remote MCP demo"] = map[string]string{"topic": "solar panels on flat roofs"}
+	noteSample("sample.mcp.name", "Remote MCP demo", map[string][2]string{"topic": {"sample.mcp.topic", "solar panels on flat roofs"}})
 }
 
 // builtIn is a demo server the window starts on loopback: the demo agent
@@ -81,9 +79,9 @@ func (w *Window) startBuiltIn(s builtIn) {
 // startDemoMCP starts the demo MCP server once and says where it runs.
 func (w *Window) startDemoMCP() {
 	w.startBuiltIn(builtIn{url: &w.mcpURL, stop: &w.mcpStop, start: w.deps.StartDemoMCP,
-		running: lang.X("help.demo_mcp_running", "Demo MCP server running at"),
-		missing: lang.X("help.demo_mcp_missing", "this build has no demo MCP server"),
-		failed:  lang.X("help.demo_mcp_failed", "start the demo MCP server")})
+		running: w.loc.X("help.demo_mcp_running", "Demo MCP server running at"),
+		missing: w.loc.X("help.demo_mcp_missing", "this build has no demo MCP server"),
+		failed:  w.loc.X("help.demo_mcp_failed", "start the demo MCP server")})
 }
 
 // openMCPSample is Help → Sample: Remote MCP demo: it starts the demo MCP
@@ -106,7 +104,7 @@ func usesDemoMCP(wf workrun.Workflow) bool { return callsURL(wf, workrun.Protoco
 // sampleHint is what the run-inputs dialog says above a sample's inputs:
 // the demo agent's words for a workflow that calls it, what the demo MCP
 // server does for one that calls it, nothing otherwise.
-func sampleHint(wf workrun.Workflow) string {
+func sampleHint(loc workrun.Localizer, wf workrun.Workflow) string {
 	calls := func(protocol string) bool {
 		for _, n := range wf.Nodes {
 			if len(keysOf(n.Type, workrun.ValueURL, protocol)) > 0 {
@@ -118,9 +116,9 @@ func sampleHint(wf workrun.Workflow) string {
 	sample := SampleInputs[wf.Name] != nil
 	switch {
 	case usesDemo(wf) || sample && calls(workrun.ProtocolA2A):
-		return DemoWords()
+		return DemoWords(loc)
 	case usesDemoMCP(wf) || sample && calls(workrun.ProtocolMCP):
-		return lang.X("help.demo_mcp_words", "The demo MCP server's research tool studies the topic in stages as a task (watch its progress in the run panel), then returns a report, findings as JSON and a CSV file.")
+		return loc.X("help.demo_mcp_words", "The demo MCP server's research tool studies the topic in stages as a task (watch its progress in the run panel), then returns a report, findings as JSON and a CSV file.")
 	}
 	return ""
 }

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/lang"
 	"github.com/google/go-cmp/cmp"
 
 	"workrun/workrun"
@@ -169,7 +168,7 @@ func TestHelp_GettingStartedInBothLanguages(t *testing.T) {
 }
 
 // menuLabel is a menu label key in the current language.
-func menuLabel(_ *Window, key string) string { return lang.X(key, key) }
+func menuLabel(w *Window, key string) string { return w.loc.X(key, key) }
 
 // TestHelp_FormatDocRendersTables: Help → Workflow file format shows the
 // shipped document's tables as readable rows, never as lines of pipes.

@@ -199,7 +199,9 @@ func TestRecords_SearchAndOpenInEditor(t *testing.T) {
 		{"失败", "zh-Hans", []string{"run-b2"}},
 		{"停止", "zh-Hans", []string{"run-b1"}},
 	} {
-		SetupLanguage(c.lang)
+		if c.lang != w.loc.Language() { // the switch rebuilds the records view
+			onUI(w, func() { w.SetLanguage(c.lang); v = w.records; search = recordsSearch(v) })
+		}
 		waitRecords(t, w, func() {
 			if search.Text == c.text {
 				v.Reload() // SetText of the same text changes nothing
@@ -211,7 +213,7 @@ func TestRecords_SearchAndOpenInEditor(t *testing.T) {
 			t.Errorf("search %q (%s) lists %v, want %v", c.text, c.lang, got, c.want)
 		}
 	}
-	SetupLanguage("en")
+	onUI(w, func() { w.SetLanguage("en"); v = w.records; search = recordsSearch(v) })
 	waitRecords(t, w, func() { search.SetText("exit status") })
 	onUI(w, func() {
 		w.tabs.SelectIndex(3) // Run records

@@ -1,76 +1,90 @@
 package ui
 
 import (
-	"os"
+	"encoding/json"
 	"regexp"
 	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/widget"
+	"github.com/jeandeaual/go-locale"
 
-	"workrun/assets"
 	"workrun/workrun"
 )
 
 // Languages offered by the language switch.
 var Languages = []string{"en", "zh-Hans"}
 
-// SetupLanguage loads the embedded translations and picks the language:
-// code ("en", "zh-Hans") or, when empty, the one closest to the system's
-// (a C or POSIX locale, LANG=C or C.UTF-8, means English, quietly).
+// SetupLanguage sets the process-wide parts of language code ("en",
+// "zh-Hans"; "" is the system's): the language the engine writes new
+// failure reasons in (workrun.SetLanguage) and Fyne's own words (a
+// dialog's OK, Cancel: fyneLanguage). The window's own words do not come
+// from here but from its localizer (Window.loc), made from an explicit
+// language (docs/conventions.md §9). Run calls it once at start and
+// Window.SetLanguage on a switch.
 func SetupLanguage(code string) {
 	if code == "" {
-		code = systemLanguage()
+		code = SystemLanguage()
 	}
+	code = workrun.NewLocalizer(code).Language()
 	current = code
-	if code != "" {
-		// go-locale reads LANGUAGE unless LC_ALL/LC_MESSAGES/LANG names the
-		// C locale (C, C.UTF-8, POSIX), which it reads as English; for another
-		// language that variable has to name it.
-		os.Setenv("LANGUAGE", code)
-		for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
-			if v := os.Getenv(k); v != "" {
-				if isCLocale(v) && code != "en" {
-					os.Setenv(k, strings.ReplaceAll(code, "-", "_")+".UTF-8")
-				}
-				break
-			}
-		}
-	}
-	if err := lang.AddTranslationsFS(assets.Translations, "translations"); err != nil {
-		fyne.LogError("load translations", err)
-	}
+	workrun.SetLanguage(code)
+	fyneLanguage(code)
 }
 
-// current is the language SetupLanguage picked last.
+// current is the language SetupLanguage set last.
 var current = "en"
 
-// CurrentLanguage is the window's language: "en" or "zh-Hans".
+// CurrentLanguage is the process's language as SetupLanguage set it last:
+// "en" or "zh-Hans" (what served requests answer in; a window's own
+// language is its localizer's).
 func CurrentLanguage() string { return current }
 
-// msgLang is the language node messages are rendered in ("en" or "zh").
-func msgLang() string {
-	if workrun.IsChinese(current) {
-		return "zh"
+// processWords and msgLang are the process language for the widget files
+// that do not take a localizer yet (canvas, palette, minimap: they are
+// moving into their own packages, which declare a Localizer interface, as
+// ui/records and ui/credentials do; and the names of what is made, samples
+// and new nodes, new_names.go); every other view holds the window's
+// localizer.
+func processWords() workrun.Localizer { return workrun.NewLocalizer(current) }
+
+func msgLang() string { return processWords().Messages() }
+
+// fyneLanguage makes Fyne's own words (its dialogs' buttons, the file
+// picker) follow code. Fyne 2.7 has no call that sets its language: it
+// takes the locales of go-locale each time translations are added. Our
+// patched go-locale (third_party/go-locale, PATCHED.md) lets us name them
+// (SetLocales), so this is the one place Fyne's language is chosen, and no
+// environment variable is written. The translations added are the
+// window's catalogue (windowWords), for the files still calling Fyne's
+// lang.X (see processWords); adding them makes Fyne pick its language again.
+func fyneLanguage(code string) {
+	locale.SetLocales(code)
+	for i, l := range []string{"en", "zh-Hans"} {
+		words := make(map[string]string, len(windowWords))
+		for k, w := range windowWords {
+			words[k] = w[i]
+		}
+		data, err := json.Marshal(words)
+		if err == nil {
+			err = lang.AddTranslationsForLocale(data, fyne.Locale(l))
+		}
+		if err != nil {
+			fyne.LogError("load translations", err)
+		}
 	}
-	return "en"
 }
 
-// systemLanguage picks the offered language closest to the system's:
-// Chinese for any zh locale, English otherwise. Fyne has its own strings in
-// more languages; left to itself it would pick e.g. German and then log a
-// translation failure for every Workrun string.
-func systemLanguage() string {
+// SystemLanguage is the offered language closest to the system's locale:
+// Chinese for any zh locale, English otherwise (a C or POSIX locale, LANG=C
+// or C.UTF-8, means English). Fyne has its own strings in more languages;
+// left to itself it would pick e.g. German.
+func SystemLanguage() string {
 	if strings.HasPrefix(lang.SystemLocale().LanguageString(), "zh") {
 		return "zh-Hans"
 	}
 	return "en"
-}
-
-func isCLocale(v string) bool {
-	base, _, _ := strings.Cut(v, ".")
-	return base == "C" || base == "POSIX"
 }
 
 // Words of internals that reach a failure reason or a node's error as
@@ -93,8 +107,8 @@ var fixedReasons = [][2]string{
 // becomes "stopped before it finished", "TASK_STATE_CANCELED" "canceled", an
 // exit status and the transport words of a connection error (i18n_net.go)
 // read in the window's language. Other text is kept as is.
-func HumanError(s string) string {
-	zh := msgLang() == "zh"
+func HumanError(loc workrun.Localizer, s string) string {
+	zh := loc.Messages() == "zh"
 	for _, f := range fixedReasons {
 		from, to := f[1], f[0]
 		if zh {
@@ -104,32 +118,32 @@ func HumanError(s string) string {
 			return to
 		}
 	}
-	s = strings.ReplaceAll(s, "context canceled", lang.X("err.canceled", "stopped before it finished"))
-	s = strings.ReplaceAll(s, "context deadline exceeded", lang.X("err.deadline", "took too long and was stopped"))
+	s = strings.ReplaceAll(s, "context canceled", loc.X("err.canceled", "stopped before it finished"))
+	s = strings.ReplaceAll(s, "context deadline exceeded", loc.X("err.deadline", "took too long and was stopped"))
 	s = exitStatusRE.ReplaceAllStringFunc(s, func(m string) string {
 		code := exitStatusRE.FindStringSubmatch(m)[1]
-		return workrun.Text{Key: "process.exit", Args: []string{code}}.In(msgLang())
+		return workrun.Text{Key: "process.exit", Args: []string{code}}.In(loc.Messages())
 	})
-	s = taskStateRE.ReplaceAllStringFunc(s, RemoteStateLabel)
-	return netWords(s)
+	s = taskStateRE.ReplaceAllStringFunc(s, func(st string) string { return RemoteStateLabel(loc, st) })
+	return netWords(loc, s)
 }
 
 // RemoteStateLabel names an A2A task state for people ("TASK_STATE_INPUT_REQUIRED",
 // "input-required" or "input_required" → "waiting for input").
-func RemoteStateLabel(state string) string {
+func RemoteStateLabel(loc workrun.Localizer, state string) string {
 	k := strings.ToLower(strings.TrimPrefix(state, "TASK_STATE_"))
 	k = strings.ReplaceAll(k, "-", "_")
 	if k == "cancelled" {
 		k = "canceled"
 	}
 	if k == "" || k == "unspecified" {
-		return lang.X("remote.state.unknown", "unknown")
+		return loc.X("remote.state.unknown", "unknown")
 	}
 	en, ok := remoteStates[k]
 	if !ok {
 		return strings.ReplaceAll(k, "_", " ")
 	}
-	return lang.X("remote.state."+k, en)
+	return loc.X("remote.state."+k, en)
 }
 
 var remoteStates = map[string]string{
@@ -145,15 +159,15 @@ var remoteStates = map[string]string{
 }
 
 // FieldTypeLabel names a State field type for people.
-func FieldTypeLabel(t workrun.FieldType) string {
-	return lang.X("type."+string(t), string(t))
+func FieldTypeLabel(loc workrun.Localizer, t workrun.FieldType) string {
+	return loc.X("type."+string(t), string(t))
 }
 
 // newSelect is a widget.Select whose placeholder is in the window's
 // language (Fyne's own "(Select one)" has no translation).
-func newSelect(options []string, changed func(string)) *widget.Select {
+func newSelect(loc workrun.Localizer, options []string, changed func(string)) *widget.Select {
 	s := widget.NewSelect(options, changed)
-	s.PlaceHolder = lang.X("select.one", "(Select one)")
+	s.PlaceHolder = loc.X("select.one", "(Select one)")
 	return s
 }
 
@@ -161,12 +175,12 @@ var fieldTypes = []workrun.FieldType{workrun.FieldText, workrun.FieldNumber, wor
 
 // fieldTypeSelect picks a State field type by its translated name; text
 // is selected. SelectedFieldType reads the choice.
-func fieldTypeSelect() *widget.Select {
+func fieldTypeSelect(loc workrun.Localizer) *widget.Select {
 	opts := make([]string, len(fieldTypes))
 	for i, t := range fieldTypes {
-		opts[i] = FieldTypeLabel(t)
+		opts[i] = FieldTypeLabel(loc, t)
 	}
-	s := newSelect(opts, nil)
+	s := newSelect(loc, opts, nil)
 	s.SetSelectedIndex(0)
 	return s
 }
@@ -183,7 +197,7 @@ func SelectedFieldType(s *widget.Select) workrun.FieldType {
 // current language is checked.
 func (w *Window) langItem(label, code string) *fyne.MenuItem {
 	it := fyne.NewMenuItem(label, func() { w.SetLanguage(code) })
-	it.Checked = CurrentLanguage() == code
+	it.Checked = w.loc.Language() == code
 	return it
 }
 
@@ -193,6 +207,7 @@ func (w *Window) langItem(label, code string) *fyne.MenuItem {
 // selection, and says in the status bar which language is on.
 func (w *Window) rebuildKeeping(build func()) {
 	old, zoom := w.panel, w.cv.Zoom()
+	view := w.keepView() // language_switch.go
 	build()
 	w.cv.SetZoom(zoom)
 	if old.RunID() != "" {
@@ -201,5 +216,6 @@ func (w *Window) rebuildKeeping(build func()) {
 		w.updateRunButtons()
 		w.updateTitle()
 	}
-	w.setStatus(lang.X("lang.now", "Language: English"))
+	w.restoreView(view)
+	w.setStatus(w.loc.X("lang.now", "Language: English"))
 }

@@ -3,6 +3,8 @@ package ui
 import (
 	"regexp"
 	"strings"
+
+	"workrun/workrun"
 )
 
 // Connection-test and transport errors come from Go's net and net/http
@@ -51,8 +53,8 @@ var netWordsZh = []struct {
 
 // netWords rewrites the transport words of an error in the window's
 // language (only Chinese needs it: the words are English already).
-func netWords(s string) string {
-	if msgLang() != "zh" {
+func netWords(loc workrun.Localizer, s string) string {
+	if loc.Messages() != "zh" {
 		return s
 	}
 	for _, w := range netWordsZh {

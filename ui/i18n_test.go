@@ -2,11 +2,12 @@ package ui
 
 import (
 	"context"
-	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
-	"workrun/assets"
+	"fyne.io/fyne/v2/lang"
+
 	"workrun/workrun"
 )
 
@@ -25,13 +26,13 @@ func TestLanguageSwitch(t *testing.T) {
 		if got := w.runBtn.Text; got != tt.run {
 			t.Errorf("%s: Run button %q, want %q", tt.lang, got, tt.run)
 		}
-		if got := LocalizeMessage("Remote task: canceled"); got != tt.canceled {
+		if got := LocalizeMessage(w.loc, "Remote task: canceled"); got != tt.canceled {
 			t.Errorf("%s: %q, want %q", tt.lang, got, tt.canceled)
 		}
-		if got := LocalizeMessage("Cancel result unconfirmed: the request failed or timed out; it will not be retried automatically."); got != tt.unconfirmed {
+		if got := LocalizeMessage(w.loc, "Cancel result unconfirmed: the request failed or timed out; it will not be retried automatically."); got != tt.unconfirmed {
 			t.Errorf("%s: %q, want %q", tt.lang, got, tt.unconfirmed)
 		}
-		if got := KindLabel("remote_agent"); got != tt.kind {
+		if got := KindLabel(w.loc, "remote_agent"); got != tt.kind {
 			t.Errorf("%s: kind label %q, want %q", tt.lang, got, tt.kind)
 		}
 		if got := w.app.Preferences().String("lang"); got != tt.lang {
@@ -40,35 +41,16 @@ func TestLanguageSwitch(t *testing.T) {
 	}
 }
 
-// TestTranslations_Complete: every English key has a Chinese translation.
+// TestTranslations_Complete: every key of the window's catalogue has its
+// English and its Chinese.
 func TestTranslations_Complete(t *testing.T) {
-	read := func(name string) map[string]string {
-		b, err := assets.Translations.ReadFile("translations/" + name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := map[string]string{}
-		if err := json.Unmarshal(b, &m); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		return m
-	}
-	en, zh := read("en.json"), read("zh-Hans.json")
-	for k := range en {
-		if zh[k] == "" {
-			t.Errorf("zh-Hans lacks %q", k)
+	for k, w := range windowWords {
+		if w[0] == "" || w[1] == "" {
+			t.Errorf("%s: %q / %q", k, w[0], w[1])
 		}
 	}
-	if len(en) < 150 {
-		t.Errorf("only %d English strings", len(en))
-	}
-}
-
-func TestIsCLocale(t *testing.T) {
-	for v, want := range map[string]bool{"C": true, "C.UTF-8": true, "POSIX": true, "en_US.UTF-8": false, "zh_CN.UTF-8": false} {
-		if got := isCLocale(v); got != want {
-			t.Errorf("isCLocale(%q) = %v", v, got)
-		}
+	if len(windowWords) < 150 {
+		t.Errorf("only %d window strings", len(windowWords))
 	}
 }
 
@@ -117,6 +99,59 @@ func TestLanguageSwitchKeepsTheView(t *testing.T) {
 		}
 		if len(checked) != 1 || checked[0] != tt.checked {
 			t.Errorf("%s: checked menu items %q, want [%s]", tt.code, checked, tt.checked)
+		}
+	}
+}
+
+// langNow is a localizer in the language the test last set with
+// SetupLanguage, for the views and texts a test builds without a window.
+func langNow() workrun.Localizer { return workrun.NewLocalizer(CurrentLanguage()) }
+
+// TestTwoWindowsInTwoLanguages: the language is the window's own
+// localizer, not the process's: an English and a Chinese window live side
+// by side in one process and each keeps its words, whatever the process
+// language (and the environment) say.
+func TestTwoWindowsInTwoLanguages(t *testing.T) {
+	en := newTestWindow(t, Deps{})
+	zh := NewWindow(en.app, Deps{Lang: "zh-Hans", Kinds: en.deps.Kinds, CheckOrigin: en.deps.CheckOrigin})
+	t.Cleanup(func() { zh.Close(); zh.win.Close() })
+	t.Setenv("LANGUAGE", "en")
+	for _, process := range []string{"en", "zh-Hans"} {
+		SetupLanguage(process)
+		if got := en.runBtn.Text; got != "Run" {
+			t.Errorf("process %s: the English window's Run button says %q", process, got)
+		}
+		if got := zh.runBtn.Text; got != "运行" {
+			t.Errorf("process %s: the Chinese window's Run button says %q", process, got)
+		}
+		if got := HumanError(zh.loc, "context canceled"); got != "未完成即被停止" {
+			t.Errorf("process %s: the Chinese window's words for a stop: %q", process, got)
+		}
+		if got := HumanError(en.loc, "context canceled"); got != "stopped before it finished" {
+			t.Errorf("process %s: the English window's words for a stop: %q", process, got)
+		}
+	}
+	SetupLanguage("en")
+}
+
+// TestFyneWordsFollowWithoutTheEnvironment: Fyne's own words (a dialog's
+// Cancel) follow the language set, and setting it writes no environment
+// variable (docs/conventions.md §9).
+func TestFyneWordsFollowWithoutTheEnvironment(t *testing.T) {
+	t.Setenv("LANGUAGE", "sv")
+	t.Setenv("LC_ALL", "")
+	t.Setenv("LC_MESSAGES", "")
+	t.Setenv("LANG", "C.UTF-8")
+	t.Cleanup(func() { SetupLanguage("en") })
+	for _, tt := range []struct{ code, cancel string }{{"zh-Hans", "取消"}, {"en", "Cancel"}} {
+		SetupLanguage(tt.code)
+		if got := lang.L("Cancel"); got != tt.cancel {
+			t.Errorf("%s: Fyne's Cancel reads %q, want %q", tt.code, got, tt.cancel)
+		}
+		for k, want := range map[string]string{"LANGUAGE": "sv", "LANG": "C.UTF-8"} {
+			if got := os.Getenv(k); got != want {
+				t.Errorf("%s: %s is %q, want %q untouched", tt.code, k, got, want)
+			}
 		}
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -198,8 +197,8 @@ func TestChineseEverywhere(t *testing.T) {
 	}{
 		{"credentials", w.showCredentials},
 		{"run inputs", func() {
-			form := NewInputsForm(wf.State, nil)
-			dialog.ShowCustom(lang.X("run.inputs", "Run inputs"), lang.X("cancel", "Cancel"), form.Object(), w.win)
+			form := NewInputsForm(langNow(), wf.State, nil)
+			dialog.ShowCustom(langNow().X("run.inputs", "Run inputs"), langNow().X("cancel", "Cancel"), form.Object(), w.win)
 		}},
 		{"rename", w.renameWorkflow},
 		{"publish as agent", w.showPublish},

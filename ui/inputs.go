@@ -9,7 +9,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/widget"
 
 	"workrun/workrun"
@@ -28,9 +27,9 @@ type RunInputs struct {
 // newRunInputs builds the form for wf; names are the inputs in order
 // (Window.runInputNames); last holds the previous run's inputs; chooseFile
 // is each file field's picker (see NewInputsForm).
-func newRunInputs(wf workrun.Workflow, names []string, last workrun.Values, chooseFile func(f *InputsForm, field string)) *RunInputs {
+func newRunInputs(loc workrun.Localizer, wf workrun.Workflow, names []string, last workrun.Values, chooseFile func(f *InputsForm, field string)) *RunInputs {
 	ri := &RunInputs{Names: names, box: container.NewVBox()}
-	if h := sampleHint(wf); h != "" {
+	if h := sampleHint(loc, wf); h != "" {
 		// Read as ordinary text: the low importance's grey looked disabled.
 		hint := widget.NewLabel(h)
 		hint.Wrapping = fyne.TextWrapWord
@@ -40,7 +39,7 @@ func newRunInputs(wf workrun.Workflow, names []string, last workrun.Values, choo
 		t := wf.State[n]
 		// One single-field form per input keeps the order and reuses the
 		// widgets (and file picking) of InputsForm.
-		f := NewInputsForm(map[string]workrun.FieldType{n: t}, chooseFile)
+		f := NewInputsForm(loc, map[string]workrun.FieldType{n: t}, chooseFile)
 		v, ok := last[n]
 		if !ok {
 			if s, ok2 := SampleInputs[wf.Name][n]; ok2 {
@@ -107,12 +106,14 @@ type InputsForm struct {
 	files      map[string][]workrun.ArtifactInfo
 	flabel     map[string]*widget.Label
 	form       *widget.Form
+
+	loc workrun.Localizer // the words, in the window's language
 }
 
 // NewInputsForm builds the form; a file field's button calls chooseFile
 // (docs/product.md W3), and is disabled when chooseFile is nil.
-func NewInputsForm(state map[string]workrun.FieldType, chooseFile func(f *InputsForm, field string)) *InputsForm {
-	f := &InputsForm{state: state, chooseFile: chooseFile, text: map[string]*widget.Entry{},
+func NewInputsForm(loc workrun.Localizer, state map[string]workrun.FieldType, chooseFile func(f *InputsForm, field string)) *InputsForm {
+	f := &InputsForm{loc: loc, state: state, chooseFile: chooseFile, text: map[string]*widget.Entry{},
 		checks: map[string]*widget.Check{}, files: map[string][]workrun.ArtifactInfo{}, flabel: map[string]*widget.Label{}}
 	for n := range state {
 		f.names = append(f.names, n)
@@ -128,9 +129,9 @@ func NewInputsForm(state map[string]workrun.FieldType, chooseFile func(f *Inputs
 			f.checks[n] = c
 			o = c
 		case workrun.FieldFile, workrun.FieldFiles:
-			l := widget.NewLabel(lang.X("run.no_file", "no file"))
+			l := widget.NewLabel(loc.X("run.no_file", "no file"))
 			f.flabel[n] = l
-			b := widget.NewButton(lang.X("run.choose_file", "Choose file…"), func() { f.chooseFile(f, n) })
+			b := widget.NewButton(loc.X("run.choose_file", "Choose file…"), func() { f.chooseFile(f, n) })
 			if chooseFile == nil {
 				b.Disable()
 			}
@@ -145,7 +146,7 @@ func NewInputsForm(state map[string]workrun.FieldType, chooseFile func(f *Inputs
 			f.text[n] = e
 			o = e
 		}
-		f.form.Append(fmt.Sprintf("%s (%s)", n, FieldTypeLabel(t)), o)
+		f.form.Append(fmt.Sprintf("%s (%s)", n, FieldTypeLabel(loc, t)), o)
 	}
 	return f
 }
@@ -200,7 +201,7 @@ func (f *InputsForm) Values() (workrun.Values, error) {
 			}
 			x, err := strconv.ParseFloat(s, 64)
 			if err != nil {
-				return nil, fmt.Errorf(lang.X("run.bad_number", "%s: not a number"), n)
+				return nil, fmt.Errorf(f.loc.X("run.bad_number", "%s: not a number"), n)
 			}
 			v[n] = x
 		case workrun.FieldJSON:
@@ -210,7 +211,7 @@ func (f *InputsForm) Values() (workrun.Values, error) {
 			}
 			var x any
 			if err := json.Unmarshal([]byte(s), &x); err != nil {
-				return nil, fmt.Errorf(lang.X("run.bad_json", "%s: not valid JSON"), n)
+				return nil, fmt.Errorf(f.loc.X("run.bad_json", "%s: not valid JSON"), n)
 			}
 			v[n] = x
 		default:

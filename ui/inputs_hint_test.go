@@ -13,7 +13,7 @@ import (
 func TestRunInputs_WordListIsNotGrey(t *testing.T) {
 	newTestWindow(t, Deps{})
 	wf := SampleRemote("http://127.0.0.1:41241")
-	ri := newRunInputs(wf, workflowInputs(wf, kindsEngine().Fields(wf)), nil, nil)
+	ri := newRunInputs(langNow(), wf, workflowInputs(wf, kindsEngine().Fields(wf)), nil, nil)
 	found := false
 	for _, o := range ri.box.Objects {
 		if l, ok := o.(*widget.Label); ok && strings.Contains(l.Text, "echo TEXT") {

@@ -14,7 +14,7 @@ import (
 // closes, and hands the results back on the Fyne thread
 // (docs/conventions.md §6).
 func (w *Window) newInspector() *Inspector {
-	in := NewInspector(func() *Document { return w.doc }, w.win.Canvas(), w.tips)
+	in := NewInspector(w.loc, func() *Document { return w.doc }, w.win.Canvas(), w.tips)
 	// The edits go to the open document (w.doc changes when another
 	// workflow is opened).
 	in.Edits = InspectorEdits{

@@ -11,7 +11,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -114,6 +113,8 @@ type Inspector struct {
 	inPlace []func() string
 	// newFields are the form's new-field rows, by config key.
 	newFields map[string]*newFieldRow
+
+	loc workrun.Localizer // the words, in the window's language
 }
 
 // InspectorEdits are the changes the inspector reports. as names the undo
@@ -185,8 +186,8 @@ type fieldReader struct {
 
 // NewInspector makes an inspector of the document doc returns; canvas is
 // the window's and tips its tooltip layer.
-func NewInspector(doc func() *Document, canvas fyne.Canvas, tips *tipLayer) *Inspector {
-	in := &Inspector{doc: doc, canvas: canvas, tips: tips, box: container.NewVBox()}
+func NewInspector(loc workrun.Localizer, doc func() *Document, canvas fyne.Canvas, tips *tipLayer) *Inspector {
+	in := &Inspector{loc: loc, doc: doc, canvas: canvas, tips: tips, box: container.NewVBox()}
 	// widthFree: the form takes the pane's width instead of asking for its
 	// widest row, so a long option or text never widens the window.
 	in.root = container.New(widthFree{}, container.NewPadded(in.box))
@@ -266,7 +267,7 @@ func (in *Inspector) Show() {
 		n, _ := d.Node(sel[0])
 		in.showNode(d, n)
 	case len(sel) > 1:
-		in.box.Add(widget.NewLabel(fmt.Sprintf(lang.X("insp.multi", "%d nodes selected"), len(sel))))
+		in.box.Add(widget.NewLabel(fmt.Sprintf(in.loc.X("insp.multi", "%d nodes selected"), len(sel))))
 	case d.SelectedEdges() == 1:
 		for k := range d.selEdges {
 			in.showEdge(d, k)
@@ -303,42 +304,42 @@ func heading(text string) *widget.Label {
 // --- workflow ---
 
 func (in *Inspector) showWorkflow(d *Document) {
-	in.box.Add(heading(lang.X("insp.workflow", "Workflow")))
+	in.box.Add(heading(in.loc.X("insp.workflow", "Workflow")))
 	name := widget.NewEntry()
 	name.SetText(d.wf.Name)
 	name.Validator = func(s string) error {
 		if strings.TrimSpace(s) == "" {
-			return errors.New(lang.X("insp.name_empty", "a workflow needs a name"))
+			return errors.New(in.loc.X("insp.name_empty", "a workflow needs a name"))
 		}
 		return nil
 	}
 	name.OnChanged = func(s string) {
 		if strings.TrimSpace(s) == "" {
-			in.pending = lang.X("wf.name", "Name") + ": " + lang.X("insp.name_empty", "a workflow needs a name")
+			in.pending = in.loc.X("wf.name", "Name") + ": " + in.loc.X("insp.name_empty", "a workflow needs a name")
 			return
 		}
 		in.pending = ""
 		in.apply(func() { in.Edits.name(s, "name") })
 	}
 	in.widgets["name"] = name
-	in.box.Add(caption(lang.X("wf.name", "Name")))
+	in.box.Add(caption(in.loc.X("wf.name", "Name")))
 	in.box.Add(name)
 	in.box.Add(widget.NewSeparator())
-	in.box.Add(heading(lang.X("insp.state", "State fields")))
+	in.box.Add(heading(in.loc.X("insp.state", "State fields")))
 	ins := workflowInputs(d.wf, in.fields(d.wf))
 	for _, n := range fieldNames(d.wf.State) {
-		rm := newTipButton(in.tips, "", theme.DeleteIcon(), fmt.Sprintf(lang.X("insp.remove_field", "Remove the field %s"), n), func() { in.Edits.field(n, "") })
-		role := lang.X("insp.role_inner", "set by a node")
+		rm := newTipButton(in.tips, "", theme.DeleteIcon(), fmt.Sprintf(in.loc.X("insp.remove_field", "Remove the field %s"), n), func() { in.Edits.field(n, "") })
+		role := in.loc.X("insp.role_inner", "set by a node")
 		if slices.Contains(ins, n) {
-			role = lang.X("insp.role_input", "run input")
+			role = in.loc.X("insp.role_input", "run input")
 		}
-		l := widget.NewLabel(n + " : " + FieldTypeLabel(d.wf.State[n]) + "  (" + role + ")")
+		l := widget.NewLabel(n + " : " + FieldTypeLabel(in.loc, d.wf.State[n]) + "  (" + role + ")")
 		l.Truncation = fyne.TextTruncateEllipsis
 		in.box.Add(container.NewBorder(nil, nil, nil, rm, l))
 	}
 	fname := widget.NewEntry()
-	fname.SetPlaceHolder(lang.X("insp.field_name", "field name"))
-	ftype := fieldTypeSelect()
+	fname.SetPlaceHolder(in.loc.X("insp.field_name", "field name"))
+	ftype := fieldTypeSelect(in.loc)
 	in.widgets["field_name"], in.widgets["field_type"] = fname, ftype
 	addField := func() {
 		if n := strings.TrimSpace(fname.Text); n != "" {
@@ -349,11 +350,11 @@ func (in *Inspector) showWorkflow(d *Document) {
 		}
 	}
 	fname.OnSubmitted = func(string) { addField() } // Enter adds the field
-	add := widget.NewButtonWithIcon(lang.X("insp.add_field", "Add field"), theme.ContentAddIcon(), addField)
+	add := widget.NewButtonWithIcon(in.loc.X("insp.add_field", "Add field"), theme.ContentAddIcon(), addField)
 	in.box.Add(container.NewGridWithColumns(2, fname, ftype))
 	in.box.Add(add)
 	in.box.Add(widget.NewSeparator())
-	hint := widget.NewLabel(lang.X("insp.hint2", "Add nodes from the palette (click, or drag onto the canvas); drag from a node's right dot to another node to connect them. Edits apply as you type. Ctrl+Z undo, Ctrl+Shift+Z redo, Ctrl+C/V copy and paste, Ctrl+D duplicate, Delete removes."))
+	hint := newBreakingLabel(in.loc.X("insp.hint2", "Add nodes from the palette (click, or drag onto the canvas); drag from a node's right dot to another node to connect them. Edits apply as you type. Ctrl+Z undo, Ctrl+Shift+Z redo, Ctrl+C/V copy and paste, Ctrl+D duplicate, Delete removes."))
 	hint.Wrapping = fyne.TextWrapWord
 	in.box.Add(hint)
 }
@@ -369,17 +370,17 @@ func (in *Inspector) fields(wf workrun.Workflow) map[string]workrun.NodeFields {
 // --- edge ---
 
 func (in *Inspector) showEdge(d *Document, k EdgeKey) {
-	in.box.Add(heading(lang.X("insp.edge", "Edge")))
+	in.box.Add(heading(in.loc.X("insp.edge", "Edge")))
 	in.box.Add(widget.NewLabel(k.From + " → " + k.To))
 	from, _ := d.Node(k.From)
 	in.addEdgePort(d, k) // inspector_policy.go
 	if info, _ := kindInfo(from.Type); len(info.Branches) > 0 {
-		sel := newSelect(info.Branches, func(s string) { in.Edits.edgeWhen(k, s) })
+		sel := newSelect(in.loc, info.Branches, func(s string) { in.Edits.edgeWhen(k, s) })
 		sel.Selected = d.wf.Edges[d.edgeIndex(k)].When
 		in.widgets["when"] = sel
-		in.box.Add(widget.NewForm(widget.NewFormItem(lang.X("insp.when", "Branch"), sel)))
+		in.box.Add(widget.NewForm(widget.NewFormItem(in.loc.X("insp.when", "Branch"), sel)))
 	}
-	in.box.Add(widget.NewButtonWithIcon(lang.X("edit.delete", "Delete"), theme.DeleteIcon(), in.Edits.deleteSelection))
+	in.box.Add(widget.NewButtonWithIcon(in.loc.X("edit.delete", "Delete"), theme.DeleteIcon(), in.Edits.deleteSelection))
 }
 
 // --- node ---
@@ -390,13 +391,13 @@ func (in *Inspector) showNode(d *Document, n workrun.NodeSpec) {
 	in.info = info
 	cfg := configMap(n.Config)
 	state := d.wf.State
-	in.box.Add(container.NewHBox(widget.NewIcon(KindIcon(n.Type)), heading(KindLabel(n.Type))))
+	in.box.Add(container.NewHBox(widget.NewIcon(KindIcon(n.Type)), heading(KindLabel(in.loc, n.Type))))
 	in.title = widget.NewEntry()
 	in.title.SetText(n.Title)
 	in.title.SetPlaceHolder(n.ID)
 	// Labels above their fields, wrapping: the inspector is as narrow as
 	// its pane, never wider.
-	form := container.NewVBox(caption("ID: "+n.ID), caption(lang.X("insp.title", "Title")), in.title)
+	form := container.NewVBox(caption("ID: "+n.ID), caption(in.loc.X("insp.title", "Title")), in.title)
 	in.problems = widget.NewLabel("")
 	in.problems.Wrapping = fyne.TextWrapWord
 	in.problems.Importance = widget.DangerImportance
@@ -407,7 +408,7 @@ func (in *Inspector) showNode(d *Document, n workrun.NodeSpec) {
 		form.Add(o)
 	}
 	if !described {
-		item("", caption(fmt.Sprintf(lang.X("insp.kind_unknown", "This version of Workrun does not know nodes of type %q; their config is kept as it is."), n.Type)))
+		item("", caption(fmt.Sprintf(in.loc.X("insp.kind_unknown", "This version of Workrun does not know nodes of type %q; their config is kept as it is."), n.Type)))
 	}
 	var mf *mcpForm // the MCP tool picker, when the kind has one
 	mcpFor := func() *mcpForm {
@@ -440,8 +441,8 @@ func (in *Inspector) showNode(d *Document, n workrun.NodeSpec) {
 // and its reader.
 func (in *Inspector) addField(n workrun.NodeSpec, f workrun.ConfigField, raw json.RawMessage, state map[string]workrun.FieldType,
 	item func(string, fyne.CanvasObject), mcpFor func() *mcpForm) {
-	label := f.Label.In(msgLang())
-	hint := f.Hint.In(msgLang())
+	label := f.Label.In(in.loc.Messages())
+	hint := f.Hint.In(in.loc.Messages())
 	changed := func() { in.edit(n, f.Key) }
 	reader := func(read func() (any, bool, error)) {
 		in.readers = append(in.readers, fieldReader{key: f.Key, read: read})
@@ -510,21 +511,21 @@ func (in *Inspector) addField(n workrun.NodeSpec, f workrun.ConfigField, raw jso
 			e.SetPlaceHolder(fmt.Sprint(f.Default))
 		}
 		e.Validator = func(s string) error {
-			v, set, err := readInt(s, label)
+			v, set, err := readInt(in.loc, s, label)
 			if err == nil && set && (v < f.Min || v > f.Max) {
-				err = fmt.Errorf(lang.X("insp.int_range", "%s: %d is outside %d–%d"), label, v, f.Min, f.Max)
+				err = fmt.Errorf(in.loc.X("insp.int_range", "%s: %d is outside %d–%d"), label, v, f.Min, f.Max)
 			}
 			return err
 		}
 		item(label, e)
 		reader(func() (any, bool, error) {
-			v, set, err := readInt(e.Text, label)
+			v, set, err := readInt(in.loc, e.Text, label)
 			return v, set, err
 		})
 	case workrun.ValueChoice:
 		labels := make([]string, len(f.Options))
 		for i, o := range f.Options {
-			labels[i] = o.Label.In(msgLang())
+			labels[i] = o.Label.In(in.loc.Messages())
 		}
 		if !f.Required && f.Default == nil {
 			labels = append([]string{""}, labels...)
@@ -533,16 +534,16 @@ func (in *Inspector) addField(n workrun.NodeSpec, f workrun.ConfigField, raw jso
 		if raw == nil && f.Default != nil {
 			cur = fmt.Sprint(f.Default)
 		}
-		s := newSelect(labels, func(string) { changed() })
+		s := newSelect(in.loc, labels, func(string) { changed() })
 		s.Selected = cur
 		if i := slices.IndexFunc(f.Options, func(o workrun.Choice) bool { return o.Value == cur }); i >= 0 {
-			s.Selected = f.Options[i].Label.In(msgLang())
+			s.Selected = f.Options[i].Label.In(in.loc.Messages())
 		}
 		in.widgets[f.Key] = s
 		item(label, s)
 		reader(func() (any, bool, error) {
 			for _, o := range f.Options {
-				if o.Label.In(msgLang()) == s.Selected {
+				if o.Label.In(in.loc.Messages()) == s.Selected {
 					return o.Value, true, nil
 				}
 			}
@@ -561,7 +562,7 @@ func (in *Inspector) addField(n workrun.NodeSpec, f workrun.ConfigField, raw jso
 			if err := json.Unmarshal([]byte(s), &v); err != nil {
 				v = s // plain text is a string
 			}
-			return v, s != "", checkJSONObject(f, v, s) // inspector_policy.go
+			return v, s != "", checkJSONObject(in.loc, f, v, s) // inspector_policy.go
 		})
 	case workrun.ValueField, workrun.ValueCredential:
 		var opts []string
@@ -571,14 +572,14 @@ func (in *Inspector) addField(n workrun.NodeSpec, f workrun.ConfigField, raw jso
 			opts = []string{str}
 		}
 		// The empty choice is named: a blank first entry read as broken.
-		none := noField()
+		none := noField(in.loc)
 		if f.Value == workrun.ValueCredential {
-			none = noCredential()
+			none = noCredential(in.loc)
 		}
 		if !f.Required {
 			opts = append([]string{none}, opts...)
 		}
-		s := newSelect(opts, func(string) { changed() })
+		s := newSelect(in.loc, opts, func(string) { changed() })
 		s.Selected = str
 		if str == "" {
 			s.Selected = none
@@ -615,7 +616,7 @@ func (in *Inspector) addField(n workrun.NodeSpec, f workrun.ConfigField, raw jso
 		g := widget.NewCheckGroup(opts, func([]string) { changed() })
 		g.Selected = vals
 		in.widgets[f.Key] = g
-		none := widget.NewLabel(lang.X("insp.no_fields", "(no suitable State fields; add them to the workflow)"))
+		none := widget.NewLabel(in.loc.X("insp.no_fields", "(no suitable State fields; add them to the workflow)"))
 		none.Wrapping = fyne.TextWrapWord
 		shown := func() {
 			g.Options = fieldNames(in.doc().wf.State, f.FieldTypes...)
@@ -653,7 +654,7 @@ func (in *Inspector) addField(n workrun.NodeSpec, f workrun.ConfigField, raw jso
 			for _, l := range lines(e.Text) {
 				k, v, ok := strings.Cut(l, "=")
 				if !ok && f.Value == workrun.ValueAssignments {
-					return nil, false, fmt.Errorf(lang.X("insp.bad_value", "write each value as field = template: %q"), l)
+					return nil, false, fmt.Errorf(in.loc.X("insp.bad_value", "write each value as field = template: %q"), l)
 				}
 				out[strings.TrimSpace(k)] = strings.TrimSpace(v)
 			}
@@ -698,14 +699,14 @@ func (in *Inspector) addField(n workrun.NodeSpec, f workrun.ConfigField, raw jso
 }
 
 // readInt reads a whole number typed into an entry; empty is no value.
-func readInt(s, label string) (int, bool, error) {
+func readInt(loc workrun.Localizer, s, label string) (int, bool, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return 0, false, nil
 	}
 	v, err := strconv.Atoi(s)
 	if err != nil {
-		return 0, false, fmt.Errorf(lang.X("insp.bad_int", "%s: %q is not a whole number"), label, s)
+		return 0, false, fmt.Errorf(loc.X("insp.bad_int", "%s: %q is not a whole number"), label, s)
 	}
 	return v, true, nil
 }
@@ -828,7 +829,7 @@ func (in *Inspector) recheck(n workrun.NodeSpec) {
 			if p.NodeID != n.ID || p.EdgeIndex >= 0 {
 				continue
 			}
-			t := p.In(msgLang())
+			t := p.In(in.loc.Messages())
 			if slices.ContainsFunc(beside, func(b string) bool { return strings.HasSuffix(t, b) }) {
 				continue // shown beside its field
 			}
@@ -862,7 +863,7 @@ func (in *Inspector) loadCredentials(s *widget.Select, current string) {
 			return // a list asked for later fills the picker
 		}
 		delete(in.credLists, s)
-		opts := []string{noCredential()}
+		opts := []string{noCredential(in.loc)}
 		for _, c := range cs {
 			opts = append(opts, c.Name)
 		}
@@ -872,7 +873,7 @@ func (in *Inspector) loadCredentials(s *widget.Select, current string) {
 		s.Options = opts
 		s.Refresh()
 		if err != nil && in.nodeID == id && in.testOut != nil {
-			in.testOut.SetText(KeyringErrorText(err))
+			in.testOut.SetText(KeyringErrorText(in.loc, err))
 			in.testOut.Show()
 		}
 		if in.mcp.credsShown != nil {
@@ -885,7 +886,7 @@ func (in *Inspector) loadCredentials(s *widget.Select, current string) {
 func (in *Inspector) credential() string {
 	for _, f := range in.info.Fields {
 		if f.Value == workrun.ValueCredential {
-			if s, ok := in.widgets[f.Key].(*widget.Select); ok && s.Selected != noCredential() {
+			if s, ok := in.widgets[f.Key].(*widget.Select); ok && s.Selected != noCredential(in.loc) {
 				return s.Selected
 			}
 		}
@@ -895,7 +896,9 @@ func (in *Inspector) credential() string {
 
 // noCredential is the credential picker's first entry: the node sends no
 // credential.
-func noCredential() string { return lang.X("insp.no_credential", "No authentication") }
+func noCredential(loc workrun.Localizer) string {
+	return loc.X("insp.no_credential", "No authentication")
+}
 
 // RefreshCredentials reads the credential list again into the pickers of
 // the form shown (a credential was added or deleted in Settings), keeping
@@ -907,7 +910,7 @@ func (in *Inspector) RefreshCredentials() {
 		}
 		if s, ok := in.widgets[f.Key].(*widget.Select); ok {
 			cur := s.Selected
-			if cur == noCredential() {
+			if cur == noCredential(in.loc) {
 				cur = ""
 			}
 			in.loadCredentials(s, cur)
@@ -932,11 +935,11 @@ func (in *Inspector) agentURL() string {
 func (in *Inspector) agentTestRow() fyne.CanvasObject {
 	in.testOut = widget.NewLabel("")
 	in.testOut.Wrapping = fyne.TextWrapWord
-	testB := widget.NewButtonWithIcon(lang.X("insp.test", "Test connection"), theme.SearchIcon(), in.testConnection)
+	testB := widget.NewButtonWithIcon(in.loc.X("insp.test", "Test connection"), theme.SearchIcon(), in.testConnection)
 	if in.OnTestAgent == nil {
 		testB.Disable()
 	}
-	in.addCred = widget.NewButtonWithIcon(lang.X("insp.add_credential", "Add a credential…"), theme.ContentAddIcon(), func() {
+	in.addCred = widget.NewButtonWithIcon(in.loc.X("insp.add_credential", "Add a credential…"), theme.ContentAddIcon(), func() {
 		if in.OnAddCredential != nil {
 			in.OnAddCredential()
 		}
@@ -968,13 +971,13 @@ func (in *Inspector) testConnection() {
 	}
 	cred := in.credential()
 	out, add, sign := in.testOut, in.addCred, in.signIn
-	out.SetText(lang.X("insp.testing", "Testing…"))
+	out.SetText(in.loc.X("insp.testing", "Testing…"))
 	add.Hide()
 	sign.Hide()
 	done := in.testDone
 	id, url := in.nodeID, in.agentURL()
 	in.OnTestAgent(url, cred, func(rep AgentReport, err error) {
-		r := testedResult{url: url, cred: cred, text: reportText(rep, err, cred != "") + "\n" + testedWith(cred)}
+		r := testedResult{url: url, cred: cred, text: reportText(in.loc, rep, err, cred != "") + "\n" + testedWith(in.loc, cred)}
 		out.SetText(r.text)
 		if errors.Is(err, ErrNeedsSignIn) {
 			sign.Show()
@@ -994,18 +997,18 @@ func (in *Inspector) testConnection() {
 }
 
 // reportText renders a connection test result.
-func reportText(r AgentReport, err error, withCred bool) string {
+func reportText(loc workrun.Localizer, r AgentReport, err error, withCred bool) string {
 	switch {
 	case errors.Is(err, ErrNeedsSignIn):
-		return "✗ " + signInNeededText(err)
+		return "✗ " + signInNeededText(loc, err)
 	case errors.Is(err, ErrNeedsCredential):
-		return "✗ " + lang.X("insp.needs_credential", "The agent wants a credential: add one for this agent's address, choose it under Credential and test again.")
+		return "✗ " + loc.X("insp.needs_credential", "The agent wants a credential: add one for this agent's address, choose it under Credential and test again.")
 	case errors.Is(err, ErrCredentialRefused):
-		return "✗ " + lang.X("insp.credential_refused", "The agent refused this credential: check its secret, or add another one for this agent's address.")
+		return "✗ " + loc.X("insp.credential_refused", "The agent refused this credential: check its secret, or add another one for this agent's address.")
 	case err != nil:
-		return "✗ " + HumanError(err.Error())
+		return "✗ " + HumanError(loc, err.Error())
 	}
-	yes, no := lang.X("yes", "yes"), lang.X("no", "no")
+	yes, no := loc.X("yes", "yes"), loc.X("no", "no")
 	yn := func(b bool) string {
 		if b {
 			return yes
@@ -1014,27 +1017,27 @@ func reportText(r AgentReport, err error, withCred bool) string {
 	}
 	schemes := strings.Join(r.SecuritySchemes, ", ")
 	if schemes == "" {
-		schemes = lang.X("insp.none", "none")
+		schemes = loc.X("insp.none", "none")
 	}
 	lines := []string{
-		"✓ " + lang.X("insp.card", "Agent card") + ": " + r.CardName,
-		lang.X("insp.interface", "JSON-RPC interface") + ": " + r.InterfaceURL,
-		lang.X("insp.streaming", "Streaming") + ": " + yn(r.Streaming),
-		lang.X("insp.schemes", "Security schemes") + ": " + schemes,
+		"✓ " + loc.X("insp.card", "Agent card") + ": " + r.CardName,
+		loc.X("insp.interface", "JSON-RPC interface") + ": " + r.InterfaceURL,
+		loc.X("insp.streaming", "Streaming") + ": " + yn(r.Streaming),
+		loc.X("insp.schemes", "Security schemes") + ": " + schemes,
 	}
 	if withCred {
-		lines = append(lines, lang.X("insp.cred_ok", "Credential accepted")+": "+yn(r.CredentialAccepted))
+		lines = append(lines, loc.X("insp.cred_ok", "Credential accepted")+": "+yn(r.CredentialAccepted))
 	}
 	return strings.Join(lines, "\n")
 }
 
 // testedWith says which credential a connection test sent, so a result
 // is never read as that of another one.
-func testedWith(cred string) string {
+func testedWith(loc workrun.Localizer, cred string) string {
 	if cred == "" {
-		return lang.X("insp.tested_without", "Tested without a credential.")
+		return loc.X("insp.tested_without", "Tested without a credential.")
 	}
-	return fmt.Sprintf(lang.X("insp.tested_with", "Tested with the credential %s."), cred)
+	return fmt.Sprintf(loc.X("insp.tested_with", "Tested with the credential %s."), cred)
 }
 
 func lines(s string) []string {
@@ -1048,4 +1051,4 @@ func lines(s string) []string {
 }
 
 // noField is an optional field picker's empty choice.
-func noField() string { return lang.X("insp.no_field", "(none: not kept)") }
+func noField(loc workrun.Localizer) string { return loc.X("insp.no_field", "(none: not kept)") }

@@ -11,7 +11,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -60,6 +59,8 @@ type mcpForm struct {
 	// stdio: the server is the program of the node's command (Tool App);
 	// url then holds the tested command, the key of its tool list.
 	stdio bool
+
+	loc workrun.Localizer // the words, in the window's language
 }
 
 // mcpParam is one argument row.
@@ -79,7 +80,7 @@ func (in *Inspector) newMCPForm(n workrun.NodeSpec, state map[string]workrun.Fie
 	if in.mcp.tools == nil {
 		in.mcp.tools = map[string][]MCPTool{}
 	}
-	f := &mcpForm{in: in, n: n, state: state}
+	f := &mcpForm{loc: in.loc, in: in, n: n, state: state}
 	in.mcpShown = f
 	f.url = widget.NewEntry()
 
@@ -104,7 +105,7 @@ func (in *Inspector) newMCPForm(n workrun.NodeSpec, state map[string]workrun.Fie
 
 // testRow is the Test connection button, its status and the tools found.
 func (f *mcpForm) testRow() fyne.CanvasObject {
-	testB := widget.NewButtonWithIcon(lang.X("insp.test", "Test connection"), theme.SearchIcon(), f.test)
+	testB := widget.NewButtonWithIcon(f.loc.X("insp.test", "Test connection"), theme.SearchIcon(), f.test)
 	if (f.stdio && f.in.OnTestToolApp == nil) || (!f.stdio && f.in.OnTestMCP == nil) {
 		testB.Disable()
 	}
@@ -151,21 +152,21 @@ func (f *mcpForm) readable(state map[string]workrun.FieldType) fyne.CanvasObject
 	for _, name := range fieldNames(state) {
 		refs = append(refs, "{{"+name+"}}")
 	}
-	text := lang.X("insp.mcp_no_readable", "Each value is a template; the workflow has no State fields to name yet.")
+	text := f.loc.X("insp.mcp_no_readable", "Each value is a template; the workflow has no State fields to name yet.")
 	if len(refs) > 0 {
-		text = fmt.Sprintf(lang.X("insp.mcp_readable", "Each value is a template over State fields: %s"), strings.Join(refs, " "))
+		text = fmt.Sprintf(f.loc.X("insp.mcp_readable", "Each value is a template over State fields: %s"), strings.Join(refs, " "))
 	}
 	return caption(text)
 }
 
-func mcpSupportLabel(s string) string {
+func mcpSupportLabel(loc workrun.Localizer, s string) string {
 	switch s {
 	case "forbidden", "":
-		return lang.X("insp.mcp_support_forbidden", "no tasks (plain call)")
+		return loc.X("insp.mcp_support_forbidden", "no tasks (plain call)")
 	case "optional":
-		return lang.X("insp.mcp_support_optional", "task optional")
+		return loc.X("insp.mcp_support_optional", "task optional")
 	case "required":
-		return lang.X("insp.mcp_support_required", "task required")
+		return loc.X("insp.mcp_support_required", "task required")
 	}
 	return s
 }
@@ -199,7 +200,7 @@ func (f *mcpForm) test() {
 		return
 	}
 	u := strings.TrimSpace(f.url.Text)
-	f.status.SetText(lang.X("insp.testing", "Testing…"))
+	f.status.SetText(f.loc.X("insp.testing", "Testing…"))
 	f.status.Show()
 	f.tools.Hide()
 	if f.signIn != nil {
@@ -214,11 +215,11 @@ func (f *mcpForm) test() {
 		if f.current() {
 			f.showTools(tools, err)
 			if errors.Is(err, ErrNeedsSignIn) && !f.stdio && f.signIn != nil {
-				f.status.SetText("✗ " + signInNeededText(err))
+				f.status.SetText("✗ " + signInNeededText(f.loc, err))
 				f.signIn.Show()
 			}
 			if !f.stdio { // a Tool App sends no credential
-				f.status.SetText(strings.TrimSpace(f.status.Text + "\n" + testedWith(cred)))
+				f.status.SetText(strings.TrimSpace(f.status.Text + "\n" + testedWith(f.loc, cred)))
 				f.status.Show()
 			}
 			if f.schemaTool(strings.TrimSpace(f.tool.Text)) != f.shown {
@@ -255,14 +256,14 @@ func (f *mcpForm) showTools(tools []MCPTool, err error) {
 		}
 	}
 	if err != nil {
-		f.status.SetText("✗ " + HumanError(err.Error()))
+		f.status.SetText("✗ " + HumanError(f.loc, err.Error()))
 		f.status.Show()
 		f.tools.Hide()
 		return
 	}
 	f.status.SetText("")
 	f.status.Hide()
-	f.tools.Items[0].Title = "✓ " + countText(len(tools), "insp.mcp_tools_found", "%d tool", "%d tools")
+	f.tools.Items[0].Title = "✓ " + countText(f.loc, len(tools), "insp.mcp_tools_found", "%d tool", "%d tools")
 	names := make([]string, 0, len(tools))
 	for _, t := range tools {
 		names = append(names, t.Name)
@@ -272,11 +273,11 @@ func (f *mcpForm) showTools(tools []MCPTool, err error) {
 		}
 		name := widget.NewLabelWithStyle(head, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 		name.Wrapping = fyne.TextWrapWord
-		about := mcpSupportLabel(t.TaskSupport)
+		about := mcpSupportLabel(f.loc, t.TaskSupport)
 		if t.Description != "" {
 			about += " · " + t.Description
 		}
-		use := newTipButton(f.in.tips, lang.X("insp.mcp_use_short", "Use"), nil, fmt.Sprintf(lang.X("insp.mcp_use", "Use the tool %s"), t.Name), func() {
+		use := newTipButton(f.in.tips, f.loc.X("insp.mcp_use_short", "Use"), nil, fmt.Sprintf(f.loc.X("insp.mcp_use", "Use the tool %s"), t.Name), func() {
 			f.tool.SetText(t.Name)
 			f.tools.Close(0)
 		})
@@ -390,9 +391,9 @@ func (f *mcpForm) setRows(tool string, vals map[string]any) {
 		}
 	}
 	if len(f.params) == 0 {
-		text := lang.X("insp.mcp_no_args", "The tool takes no arguments.")
+		text := f.loc.X("insp.mcp_no_args", "The tool takes no arguments.")
 		if !known {
-			text = lang.X("insp.mcp_args_unknown", "Test the connection and choose a tool to fill in its arguments.")
+			text = f.loc.X("insp.mcp_args_unknown", "Test the connection and choose a tool to fill in its arguments.")
 		}
 		f.args.Add(caption(text))
 	}
@@ -406,9 +407,9 @@ func (f *mcpForm) addRow(p *mcpParam, description string, val any) {
 		label += " (" + strings.Join(p.types, " | ") + ")"
 	}
 	if p.required {
-		label += " *  " + lang.X("insp.mcp_required", "required")
+		label += " *  " + f.loc.X("insp.mcp_required", "required")
 	} else if !p.inSchema && f.shown != "" {
-		label += "  " + lang.X("insp.mcp_not_in_schema", "(not in the tool's schema)")
+		label += "  " + f.loc.X("insp.mcp_not_in_schema", "(not in the tool's schema)")
 	}
 	f.args.Add(widget.NewLabelWithStyle(label, fyne.TextAlignLeading, fyne.TextStyle{Bold: p.required}))
 	if description != "" {
@@ -441,7 +442,7 @@ func (f *mcpForm) checkRequired() {
 		f.missing.Hide()
 		return
 	}
-	f.missing.SetText("⚠ " + fmt.Sprintf(lang.X("insp.mcp_missing", "required arguments left empty: %s"), strings.Join(empty, ", ")))
+	f.missing.SetText("⚠ " + fmt.Sprintf(f.loc.X("insp.mcp_missing", "required arguments left empty: %s"), strings.Join(empty, ", ")))
 	f.missing.Show()
 }
 
@@ -468,7 +469,7 @@ func (f *mcpForm) arguments() (map[string]any, error) {
 				out[p.name] = s // a template, or a value the schema does not type
 				continue
 			}
-			return nil, fmt.Errorf(lang.X("insp.mcp_bad_arg", "argument %s: %q is not %s; write one, or a template such as %s"),
+			return nil, fmt.Errorf(f.loc.X("insp.mcp_bad_arg", "argument %s: %q is not %s; write one, or a template such as %s"),
 				p.name, s, strings.Join(p.types, " | "), "{{field}}")
 		}
 		out[p.name] = v

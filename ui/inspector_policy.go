@@ -25,28 +25,28 @@ func (in *Inspector) addPolicy(n workrun.NodeSpec, state map[string]workrun.Fiel
 	}
 	attempts.SetPlaceHolder("1")
 	wait.SetPlaceHolder("0")
-	backoffs := []string{uiText(msgBackoffFixed), uiText(msgBackoffExp)}
+	backoffs := []string{uiText(in.loc, msgBackoffFixed), uiText(in.loc, msgBackoffExp)}
 	backoff := widget.NewSelect(backoffs, nil)
 	backoff.SetSelectedIndex(0)
 	if p.Retry != nil && p.Retry.Backoff == workrun.BackoffExponential {
 		backoff.SetSelectedIndex(1)
 	}
 	onErrors := []workrun.OnError{workrun.OnErrorFail, workrun.OnErrorContinue, workrun.OnErrorBranch}
-	onError := widget.NewSelect([]string{uiText(msgOnErrorFail), uiText(msgOnErrorContinue), uiText(msgOnErrorBranch)}, nil)
+	onError := widget.NewSelect([]string{uiText(in.loc, msgOnErrorFail), uiText(in.loc, msgOnErrorContinue), uiText(in.loc, msgOnErrorBranch)}, nil)
 	onError.SetSelectedIndex(0)
 	for i, o := range onErrors {
 		if p.OnError == o {
 			onError.SetSelectedIndex(i)
 		}
 	}
-	fields := append([]string{uiText(msgPolicyNoField)}, fieldNames(state, workrun.FieldText)...)
+	fields := append([]string{uiText(in.loc, msgPolicyNoField)}, fieldNames(state, workrun.FieldText)...)
 	errField := widget.NewSelect(fields, nil)
 	errField.SetSelectedIndex(0)
 	if p.ErrorField != "" {
 		errField.SetSelected(p.ErrorField)
 	}
 	in.stateShown = append(in.stateShown, func() { // a field made in the form (inspector_template.go)
-		errField.Options = append([]string{uiText(msgPolicyNoField)}, fieldNames(in.doc().wf.State, workrun.FieldText)...)
+		errField.Options = append([]string{uiText(in.loc, msgPolicyNoField)}, fieldNames(in.doc().wf.State, workrun.FieldText)...)
 		errField.Refresh()
 	})
 	deadline := widget.NewEntry()
@@ -91,19 +91,19 @@ func (in *Inspector) addPolicy(n workrun.NodeSpec, state map[string]workrun.Fiel
 	in.widgets["policy.on_error"] = onError
 	in.widgets["policy.error_field"] = errField
 
-	form.Add(heading(uiText(msgPolicyHeading)))
+	form.Add(heading(uiText(in.loc, msgPolicyHeading)))
 	for _, it := range []struct {
 		label uiMsgID
 		obj   fyne.CanvasObject
 	}{{msgPolicyAttempts, attempts}, {msgPolicyWait, wait}, {msgPolicyBackoff, backoff}, {msgPolicyOnError, onError}, {msgPolicyErrField, errField}} {
-		form.Add(caption(uiText(it.label)))
+		form.Add(caption(uiText(in.loc, it.label)))
 		form.Add(it.obj)
 	}
 	if remoteKind(n.Type) {
 		in.widgets["policy.deadline_seconds"] = deadline
-		form.Add(caption(uiText(msgPolicyDeadline)))
+		form.Add(caption(uiText(in.loc, msgPolicyDeadline)))
 		form.Add(deadline)
-		form.Add(caption(uiText(msgPolicyRemote)))
+		form.Add(caption(uiText(in.loc, msgPolicyRemote)))
 	}
 }
 
@@ -125,7 +125,7 @@ func (in *Inspector) addEdgePort(d *Document, k EdgeKey) {
 	if i < 0 {
 		return
 	}
-	sel := widget.NewSelect([]string{uiText(msgEdgeNormal), uiText(msgEdgeError)}, nil)
+	sel := widget.NewSelect([]string{uiText(in.loc, msgEdgeNormal), uiText(in.loc, msgEdgeError)}, nil)
 	if d.wf.Edges[i].Port == workrun.PortError {
 		sel.SetSelectedIndex(1)
 	} else {
@@ -139,7 +139,7 @@ func (in *Inspector) addEdgePort(d *Document, k EdgeKey) {
 		in.Edits.edgePort(k, port)
 	}
 	in.widgets["port"] = sel
-	in.box.Add(widget.NewForm(widget.NewFormItem(uiText(msgEdgeLeaves), sel)))
+	in.box.Add(widget.NewForm(widget.NewFormItem(uiText(in.loc, msgEdgeLeaves), sel)))
 }
 
 func (e InspectorEdits) policy(id string, p NodePolicy) {
@@ -156,9 +156,9 @@ func (e InspectorEdits) edgePort(k EdgeKey, port string) {
 
 // checkJSONObject refuses a ValueJSONObject value that is not a JSON
 // object, naming what was typed.
-func checkJSONObject(f workrun.ConfigField, v any, typed string) error {
+func checkJSONObject(loc workrun.Localizer, f workrun.ConfigField, v any, typed string) error {
 	if _, ok := v.(map[string]any); ok || f.Value != workrun.ValueJSONObject || typed == "" {
 		return nil
 	}
-	return errors.New(uiText(msgNotObject, clipRunes(typed, 80)))
+	return errors.New(uiText(loc, msgNotObject, clipRunes(typed, 80)))
 }

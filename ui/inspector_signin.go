@@ -3,7 +3,6 @@ package ui
 import (
 	"slices"
 
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -14,7 +13,7 @@ import (
 // shown when a connection test says the server wants a sign-in; after it,
 // the new credential is chosen for the node and the test runs again.
 func (in *Inspector) signInButton(kind string, url func() string) *widget.Button {
-	b := widget.NewButtonWithIcon(lang.X("insp.sign_in", "Sign in…"), theme.LoginIcon(), func() {
+	b := widget.NewButtonWithIcon(in.loc.X("insp.sign_in", "Sign in…"), theme.LoginIcon(), func() {
 		if in.OnSignIn == nil {
 			return
 		}
@@ -49,6 +48,6 @@ func (in *Inspector) useCredential(name string) {
 }
 
 // signInNeededText says that the server wants a sign-in, and how.
-func signInNeededText(error) string {
-	return lang.X("insp.needs_sign_in", "This server wants you to sign in (OAuth): press Sign in… above.")
+func signInNeededText(loc workrun.Localizer, _ error) string {
+	return loc.X("insp.needs_sign_in", "This server wants you to sign in (OAuth): press Sign in… above.")
 }

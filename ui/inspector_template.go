@@ -8,7 +8,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -128,7 +127,7 @@ func (c *fieldCompletion) update() {
 	}
 	if len(c.items) == 0 {
 		if prefix == "" {
-			l := caption(lang.X("insp.tpl_no_fields", "No State field to insert yet: type a name after {{ to create one."))
+			l := caption(c.in.loc.X("insp.tpl_no_fields", "No State field to insert yet: type a name after {{ to create one."))
 			c.box.Add(l)
 			c.box.Show()
 		} else {
@@ -138,9 +137,9 @@ func (c *fieldCompletion) update() {
 	}
 	for i := range c.items {
 		it := &c.items[i]
-		label, icon := fmt.Sprintf(lang.X("insp.tpl_create", "Create the field “%s”…"), it.name), theme.ContentAddIcon()
+		label, icon := fmt.Sprintf(c.in.loc.X("insp.tpl_create", "Create the field “%s”…"), it.name), theme.ContentAddIcon()
 		if !it.create {
-			label, icon = it.name+"  ("+FieldTypeLabel(state[it.name])+")", theme.NavigateNextIcon()
+			label, icon = it.name+"  ("+FieldTypeLabel(c.in.loc, state[it.name])+")", theme.NavigateNextIcon()
 		}
 		idx := i
 		it.button = widget.NewButtonWithIcon(label, icon, func() { c.pick(idx) })
@@ -285,11 +284,11 @@ func (in *Inspector) addTemplate(n workrun.NodeSpec, f workrun.ConfigField, text
 			problem.SetText("")
 			problem.Hide()
 		} else {
-			problem.SetText("⚠ " + textOfError(err))
+			problem.SetText("⚠ " + textOfError(in.loc, err))
 			problem.Show()
 		}
 		if missing != "" && workrun.IsFieldName(missing) {
-			fix.SetText(fmt.Sprintf(lang.X("insp.tpl_create", "Create the field “%s”…"), missing))
+			fix.SetText(fmt.Sprintf(in.loc.X("insp.tpl_create", "Create the field “%s”…"), missing))
 			fix.Show()
 		} else {
 			fix.Hide()
@@ -312,10 +311,10 @@ func (in *Inspector) addTemplate(n workrun.NodeSpec, f workrun.ConfigField, text
 }
 
 // textOfError is a check's error in the window's language.
-func textOfError(err error) string {
+func textOfError(loc workrun.Localizer, err error) string {
 	var te *workrun.TextError
 	if errors.As(err, &te) {
-		return te.Text.In(msgLang())
+		return te.Text.In(loc.Messages())
 	}
 	return err.Error()
 }
@@ -340,11 +339,11 @@ func (in *Inspector) newFieldRow(f workrun.ConfigField, create func(name string,
 	}
 	opts := make([]string, len(r.types))
 	for i, t := range r.types {
-		opts[i] = FieldTypeLabel(t)
+		opts[i] = FieldTypeLabel(in.loc, t)
 	}
-	r.typ = newSelect(opts, nil)
+	r.typ = newSelect(in.loc, opts, nil)
 	r.typ.SetSelectedIndex(0)
-	r.name.SetPlaceHolder(lang.X("insp.new_field_name", "new field's name"))
+	r.name.SetPlaceHolder(in.loc.X("insp.new_field_name", "new field's name"))
 	r.err = widget.NewLabel("")
 	r.err.Wrapping = fyne.TextWrapWord
 	r.err.Importance = widget.DangerImportance
@@ -361,12 +360,12 @@ func (in *Inspector) newFieldRow(f workrun.ConfigField, create func(name string,
 		create(name, t)
 	}
 	r.name.OnSubmitted = func(string) { submit() }
-	ok := widget.NewButtonWithIcon(lang.X("insp.create_field", "Create field"), theme.ConfirmIcon(), submit)
+	ok := widget.NewButtonWithIcon(in.loc.X("insp.create_field", "Create field"), theme.ConfirmIcon(), submit)
 	ok.Importance = widget.HighImportance
-	cancel := newTipButton(in.tips, "", theme.CancelIcon(), lang.X("insp.cancel_field", "Do not create the field"), r.close)
+	cancel := newTipButton(in.tips, "", theme.CancelIcon(), in.loc.X("insp.cancel_field", "Do not create the field"), r.close)
 	// The row's widgets join the form only while it is open: a closed
 	// row holds nothing a walk of the form (or the keyboard) can reach.
-	r.parts = []fyne.CanvasObject{caption(lang.X("insp.new_field", "New State field")), r.name,
+	r.parts = []fyne.CanvasObject{caption(in.loc.X("insp.new_field", "New State field")), r.name,
 		container.NewBorder(nil, nil, nil, container.NewHBox(ok, cancel), r.typ), r.err}
 	r.box = container.NewVBox()
 	r.box.Hide()
@@ -400,12 +399,12 @@ func (r *newFieldRow) close() {
 func (in *Inspector) fieldNameProblem(name string) string {
 	switch {
 	case name == "":
-		return lang.X("insp.field_name_empty", "Give the field a name.")
+		return in.loc.X("insp.field_name_empty", "Give the field a name.")
 	case !workrun.IsFieldName(name):
-		return fmt.Sprintf(lang.X("insp.field_name_bad", "“%s” cannot name a field: no spaces or braces."), name)
+		return fmt.Sprintf(in.loc.X("insp.field_name_bad", "“%s” cannot name a field: no spaces or braces."), name)
 	}
 	if _, ok := in.doc().wf.State[name]; ok {
-		return fmt.Sprintf(lang.X("insp.field_exists", "State already has a field “%s”."), name)
+		return fmt.Sprintf(in.loc.X("insp.field_exists", "State already has a field “%s”."), name)
 	}
 	return ""
 }
@@ -425,7 +424,7 @@ func (in *Inspector) createField(n workrun.NodeSpec, name string, t workrun.Fiel
 		// until it is fixed, and the field is not made without the node's
 		// use of it.
 		in.pending = err.Error()
-		in.status(fmt.Sprintf(lang.X("insp.dropped", "Not applied: %s"), err.Error()))
+		in.status(fmt.Sprintf(in.loc.X("insp.dropped", "Not applied: %s"), err.Error()))
 		return
 	}
 	in.pending = ""
@@ -435,7 +434,7 @@ func (in *Inspector) createField(n workrun.NodeSpec, name string, t workrun.Fiel
 		f()
 	}
 	in.recheck(n)
-	in.status(fmt.Sprintf(lang.X("insp.field_created", "Added the State field %s (%s); Ctrl+Z removes it."), name, FieldTypeLabel(t)))
+	in.status(fmt.Sprintf(in.loc.X("insp.field_created", "Added the State field %s (%s); Ctrl+Z removes it."), name, FieldTypeLabel(in.loc, t)))
 }
 
 // addFieldPicker is the editor of a ValueField or ValueFields key: the
@@ -445,7 +444,7 @@ func (in *Inspector) addFieldPicker(n workrun.NodeSpec, f workrun.ConfigField, p
 		choose(name)
 		in.createField(n, name, t)
 	})
-	add := newTipButton(in.tips, "", theme.ContentAddIcon(), lang.X("insp.new_field_for", "Create a new State field for this"), func() { nf.open("") })
+	add := newTipButton(in.tips, "", theme.ContentAddIcon(), in.loc.X("insp.new_field_for", "Create a new State field for this"), func() { nf.open("") })
 	in.widgets[f.Key+"+new"] = add
 	// The + stays at the top right, its own height, beside a tall list.
 	return container.NewVBox(container.NewBorder(nil, nil, nil, container.NewVBox(add), picker), nf.box)

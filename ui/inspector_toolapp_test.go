@@ -98,7 +98,7 @@ func TestInspectorCleanupArguments(t *testing.T) {
 			if n, _ := w.doc.Node("m"); !strings.Contains(string(n.Config), `"destination":"{{answer}}.aside"`) {
 				t.Errorf("the refused text replaced the object: %s", n.Config)
 			}
-			SetupLanguage("zh-Hans")
+			w.SetLanguage("zh-Hans")
 			defer SetupLanguage("en")
 			w.doc.Select("start", false)
 			w.doc.Select("m", false)

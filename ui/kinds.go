@@ -6,7 +6,6 @@ import (
 	"sync/atomic"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 
 	"workrun/workrun"
@@ -92,10 +91,10 @@ type PaletteGroup struct {
 }
 
 // KindGroups returns the palette's groups with their kinds.
-func KindGroups() []PaletteGroup {
+func KindGroups(loc workrun.Localizer) []PaletteGroup {
 	var gs []PaletteGroup
 	for _, g := range workrun.KindGroups {
-		pg := PaletteGroup{Name: string(g), Label: groupLabel(g)}
+		pg := PaletteGroup{Name: string(g), Label: groupLabel(loc, g)}
 		for _, k := range kindTypes() {
 			if KindGroup(k) == string(g) {
 				pg.Kinds = append(pg.Kinds, k)
@@ -106,25 +105,25 @@ func KindGroups() []PaletteGroup {
 	return gs
 }
 
-func groupLabel(g workrun.KindGroup) string {
+func groupLabel(loc workrun.Localizer, g workrun.KindGroup) string {
 	switch g {
 	case workrun.GroupAgents:
-		return lang.X("palette.agents", "Agents")
+		return loc.X("palette.agents", "Agents")
 	case workrun.GroupLogic:
-		return lang.X("palette.logic", "Logic")
+		return loc.X("palette.logic", "Logic")
 	case workrun.GroupPeople:
-		return lang.X("palette.people", "People")
+		return loc.X("palette.people", "People")
 	case workrun.GroupLocal:
-		return lang.X("palette.local", "Local")
+		return loc.X("palette.local", "Local")
 	}
 	return string(g)
 }
 
 // KindLabel is the name of a kind in the window's language, from the
 // kind's own catalogue; the type itself when the kind is not described.
-func KindLabel(kind string) string {
+func KindLabel(loc workrun.Localizer, kind string) string {
 	if k, ok := kindInfo(kind); ok && k.Label.Key != "" {
-		return k.Label.In(msgLang())
+		return k.Label.In(loc.Messages())
 	}
 	return kind
 }
@@ -161,7 +160,7 @@ func KindIcon(kind string) fyne.Resource {
 // describes it; "{}" for a kind not described.
 func DefaultConfig(kind string) json.RawMessage {
 	if k, ok := kindInfo(kind); ok {
-		return k.DefaultConfig()
+		return k.DefaultConfigIn(msgLang()) // a Text default in the process language (the window's; see word)
 	}
 	return json.RawMessage("{}")
 }

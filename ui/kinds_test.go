@@ -70,7 +70,7 @@ func TestWindowProblems_R3(t *testing.T) {
 func TestKinds_FromTheirDescriptions(t *testing.T) {
 	w := newTestWindow(t, Deps{})
 	var got [][]string
-	for _, g := range KindGroups() {
+	for _, g := range KindGroups(langNow()) {
 		got = append(got, append([]string{g.Name}, g.Kinds...))
 	}
 	want := [][]string{{"agents", "remote_agent", "remote_mcp"}, {"logic", "start", "set", "condition", "join", "output"},
@@ -87,15 +87,15 @@ func TestKinds_FromTheirDescriptions(t *testing.T) {
 			t.Errorf("new %s node: config %s, want %s", kind, got, cfg)
 		}
 	}
-	if got := KindLabel("warp"); got != "warp" {
+	if got := KindLabel(langNow(), "warp"); got != "warp" {
 		t.Errorf("label of an unknown kind %q", got)
 	}
 	w.SetLanguage("zh-Hans")
-	if got := KindLabel("remote_mcp"); got != "远程 MCP 工具" {
+	if got := KindLabel(langNow(), "remote_mcp"); got != "远程 MCP 工具" {
 		t.Errorf("zh label %q", got)
 	}
 	w.SetLanguage("en")
-	if got := KindLabel("remote_mcp"); got != "Remote MCP Tool" {
+	if got := KindLabel(langNow(), "remote_mcp"); got != "Remote MCP Tool" {
 		t.Errorf("en label %q", got)
 	}
 }
@@ -269,7 +269,7 @@ func TestInspectorAnswers(t *testing.T) {
 			if v, ok := answers(); ok {
 				t.Errorf("an emptied box left answers %s in the config", v)
 			}
-			SetupLanguage("zh-Hans")
+			w.SetLanguage("zh-Hans")
 			defer SetupLanguage("en")
 			w.doc.Select("start", false)
 			w.doc.Select("n", false)

@@ -153,6 +153,16 @@ func (p *Panes) UseScreen(key string) {
 	p.Refresh()
 }
 
+// keepSizes takes old's sizes and shown panes (the window was rebuilt:
+// a language switch): what the person dragged and toggled, and the
+// screen the sizes are kept for, stay as they were.
+func (p *Panes) keepSizes(old *Panes) {
+	p.listW, p.inspW, p.bottomH, p.bottomSet = old.listW, old.inspW, old.bottomH, old.bottomSet
+	p.listOn, p.inspOn, p.compact, p.compactListOn = old.listOn, old.inspOn, old.compact, old.compactListOn
+	p.screen = old.screen
+	p.Refresh()
+}
+
 func (p *Panes) remember() {
 	if p.prefs == nil {
 		return

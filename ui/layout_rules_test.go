@@ -89,7 +89,7 @@ func TestLayout_QuestionFormInView(t *testing.T) {
 		for _, size := range ruleSizes {
 			t.Run(fmt.Sprintf("%s/%vx%v", lng, size.Width, size.Height), func(t *testing.T) {
 				w := newTestWindow(t, Deps{})
-				SetupLanguage(lng)
+				w.SetLanguage(lng)
 				t.Cleanup(func() { SetupLanguage("en") })
 				w.win.Resize(size)
 				_, _, _, before := w.panes.widths()
@@ -99,7 +99,7 @@ func TestLayout_QuestionFormInView(t *testing.T) {
 				if f := w.win.Canvas().Focused(); f == nil || f != w.panel.askView.first {
 					t.Errorf("the keyboard is in %T, not in the question's first input", f)
 				}
-				for _, name := range []string{qText(msgQAnswer), qText(msgQDecline), qText(msgQCancel)} {
+				for _, name := range []string{qText(langNow(), msgQAnswer), qText(langNow(), msgQDecline), qText(langNow(), msgQCancel)} {
 					if err := inView(w, buttonIn(t, w.panel.ask, name)); err != nil {
 						t.Errorf("%s: %v", name, err)
 					}
@@ -156,10 +156,10 @@ func TestQuestionText_EnterSends(t *testing.T) {
 	}
 	hint := false
 	for _, l := range objectsOf[*widget.Label](p2.askView.root) {
-		hint = hint || l.Text == qText(msgQEnterHint)
+		hint = hint || l.Text == qText(langNow(), msgQEnterHint)
 	}
 	if !hint {
-		t.Errorf("no hint %q under the answer's box", qText(msgQEnterHint))
+		t.Errorf("no hint %q under the answer's box", qText(langNow(), msgQEnterHint))
 	}
 }
 
@@ -331,14 +331,14 @@ func TestLayout_NodeHeaderAfterRetriedFailure(t *testing.T) {
 			w.panel.selectNode("fetch")
 			w.panel.Flush()
 			title, _, _ := w.panel.detailTexts()
-			if !strings.Contains(title, uiText(msgAttemptOf, "3", "3")) {
+			if !strings.Contains(title, uiText(langNow(), msgAttemptOf, "3", "3")) {
 				t.Errorf("the header says %q, without the attempt", title)
 			}
 			line := widget.NewLabelWithStyle("x", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}).MinSize().Height
 			if h := w.panel.title.Size().Height; h > line+1 {
 				t.Errorf("the node header is %v high (one line is %v): it wraps under the buttons", h, line)
 			}
-			for _, name := range []string{uiText(msgRunFromHere), uiText(msgTestThisNode)} {
+			for _, name := range []string{uiText(langNow(), msgRunFromHere), uiText(langNow(), msgTestThisNode)} {
 				b := buttonIn(t, w.panel.runFromBox, name)
 				if s, m := b.Size(), b.MinSize(); s.Width < m.Width-1 || s.Height > m.Height+1 {
 					t.Errorf("%s is %v, its label needs %v", name, s, m)

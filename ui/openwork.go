@@ -5,7 +5,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/widget"
 
 	"workrun/workrun"
@@ -23,11 +22,13 @@ type OpenWorkView struct {
 	box  *fyne.Container
 	note *widget.Label
 	rows []workrun.OpenTask
+
+	loc workrun.Localizer // the words, in the window's language
 }
 
 // NewOpenWorkView makes an empty view.
-func NewOpenWorkView() *OpenWorkView {
-	v := &OpenWorkView{box: container.NewVBox(), note: widget.NewLabel("")}
+func NewOpenWorkView(loc workrun.Localizer) *OpenWorkView {
+	v := &OpenWorkView{loc: loc, box: container.NewVBox(), note: widget.NewLabel("")}
 	v.note.Wrapping = fyne.TextWrapWord
 	v.SetTasks(nil, nil)
 	return v
@@ -51,26 +52,26 @@ func (v *OpenWorkView) SetTasks(ts []workrun.OpenTask, err error) {
 	v.box.RemoveAll()
 	switch {
 	case err != nil:
-		v.note.SetText("✗ " + HumanError(err.Error()))
+		v.note.SetText("✗ " + HumanError(v.loc, err.Error()))
 	case len(ts) == 0:
-		v.note.SetText(lang.X("open.none", "No remote task is open: every task Workrun sent has ended."))
+		v.note.SetText(v.loc.X("open.none", "No remote task is open: every task Workrun sent has ended."))
 	default:
-		v.note.SetText(countText(len(ts), "open.some", "%d remote task has not ended or has an open outcome. Workrun only shows it here; it neither queries nor cancels it from this list.", "%d remote tasks have not ended or have an open outcome. Workrun only shows them here; it neither queries nor cancels them from this list."))
+		v.note.SetText(countText(v.loc, len(ts), "open.some", "%d remote task has not ended or has an open outcome. Workrun only shows it here; it neither queries nor cancels it from this list.", "%d remote tasks have not ended or have an open outcome. Workrun only shows them here; it neither queries nor cancels them from this list."))
 	}
 	for _, t := range ts {
-		head := widget.NewLabelWithStyle(fmt.Sprintf("%s · %s — %s", t.Run.WorkflowName, t.Call.NodeID, OpenStateLabel(t.State)),
+		head := widget.NewLabelWithStyle(fmt.Sprintf("%s · %s — %s", t.Run.WorkflowName, t.Call.NodeID, OpenStateLabel(v.loc, t.State)),
 			fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 		head.Wrapping = fyne.TextWrapWord
 		task := t.Call.TaskID
 		if task == "" {
-			task = lang.X("open.no_task_id", "(no task id)")
+			task = v.loc.X("open.no_task_id", "(no task id)")
 		}
-		detail := widget.NewLabel(fmt.Sprintf("%s: %s\n%s: %s\n%s: %s · %s %s", lang.X("open.server", "Server"), t.Call.AgentURL,
-			lang.X("open.task", "Task"), task, lang.X("open.run", "Run"), shortID(t.Run.ID),
-			lang.X("open.since", "since"), t.Since.Local().Format("2006-01-02 15:04:05")))
+		detail := widget.NewLabel(fmt.Sprintf("%s: %s\n%s: %s\n%s: %s · %s %s", v.loc.X("open.server", "Server"), t.Call.AgentURL,
+			v.loc.X("open.task", "Task"), task, v.loc.X("open.run", "Run"), shortID(t.Run.ID),
+			v.loc.X("open.since", "since"), t.Since.Local().Format("2006-01-02 15:04:05")))
 		detail.Wrapping = fyne.TextWrapWord
 		r := t.Run
-		open := widget.NewButton(lang.X("open.show_run", "Show run"), func() {
+		open := widget.NewButton(v.loc.X("open.show_run", "Show run"), func() {
 			if v.OnOpen != nil {
 				v.OnOpen(r)
 			}
@@ -81,20 +82,20 @@ func (v *OpenWorkView) SetTasks(ts []workrun.OpenTask, err error) {
 }
 
 // OpenStateLabel is an open task's state in the window's language.
-func OpenStateLabel(s workrun.OpenState) string {
+func OpenStateLabel(loc workrun.Localizer, s workrun.OpenState) string {
 	switch s {
 	case workrun.OpenWorking:
-		return lang.X("open.working", "still working")
+		return loc.X("open.working", "still working")
 	case workrun.OpenInterrupted:
-		return lang.X("open.interrupted", "interrupted; the run can be resumed")
+		return loc.X("open.interrupted", "interrupted; the run can be resumed")
 	case workrun.OpenSubmissionUnknown:
-		return lang.X("open.submission_unknown", "submission result unknown")
+		return loc.X("open.submission_unknown", "submission result unknown")
 	case workrun.OpenCancelUnconfirmed:
-		return lang.X("open.cancel_unconfirmed", "cancel unconfirmed")
+		return loc.X("open.cancel_unconfirmed", "cancel unconfirmed")
 	case workrun.OpenNotEnded:
-		return lang.X("open.not_ended", "not seen to end")
+		return loc.X("open.not_ended", "not seen to end")
 	case workrun.OpenWaitingPush:
-		return lang.X("open.waiting_push", "waiting by push: no connection is held until the agent reports")
+		return loc.X("open.waiting_push", "waiting by push: no connection is held until the agent reports")
 	}
 	return string(s)
 }
@@ -102,7 +103,7 @@ func OpenStateLabel(s workrun.OpenState) string {
 // newOpenWorkView makes the Remote work view, reading its list off the UI
 // thread.
 func (w *Window) newOpenWorkView() *OpenWorkView {
-	v := NewOpenWorkView()
+	v := NewOpenWorkView(w.loc)
 	if w.deps.Runs != nil && w.deps.RemoteCalls != nil {
 		v.OnReload = func() {
 			var ts []workrun.OpenTask

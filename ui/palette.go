@@ -40,7 +40,7 @@ func NewPalette(cv *CanvasView) *Palette {
 			}
 		}
 	}
-	for _, g := range KindGroups() {
+	for _, g := range KindGroups(processWords()) {
 		h := canvas.NewText(g.Label, theme.Color(theme.ColorNamePlaceHolder))
 		h.TextSize = theme.CaptionTextSize()
 		h.TextStyle.Bold = true
@@ -70,7 +70,7 @@ func (p *Palette) apply() {
 	q := strings.ToLower(strings.TrimSpace(p.filter.Text))
 	shown := map[string]bool{}
 	for _, it := range p.items {
-		match := q == "" || strings.Contains(strings.ToLower(KindLabel(it.kind)), q) || strings.Contains(it.kind, q)
+		match := q == "" || strings.Contains(strings.ToLower(KindLabel(processWords(), it.kind)), q) || strings.Contains(it.kind, q)
 		if match {
 			it.Show()
 			shown[KindGroup(it.kind)] = true
@@ -108,7 +108,7 @@ func newPaletteItem(cv *CanvasView, kind string) *paletteItem {
 	p := &paletteItem{cv: cv, kind: kind,
 		bg:    canvas.NewRectangle(theme.Color(theme.ColorNameButton)),
 		icon:  canvas.NewImageFromResource(KindIcon(kind)),
-		label: canvas.NewText(KindLabel(kind), theme.Color(theme.ColorNameForeground)),
+		label: canvas.NewText(KindLabel(processWords(), kind), theme.Color(theme.ColorNameForeground)),
 	}
 	p.bg.CornerRadius = 4
 	p.icon.FillMode = canvas.ImageFillContain
@@ -188,7 +188,7 @@ func (r *paletteItemRenderer) Refresh() {
 	if p.hover {
 		p.bg.FillColor = theme.Color(theme.ColorNameHover)
 	}
-	p.label.Text = KindLabel(p.kind)
+	p.label.Text = KindLabel(processWords(), p.kind)
 	p.label.Color = theme.Color(theme.ColorNameForeground)
 	p.bg.Refresh()
 	p.label.Refresh()

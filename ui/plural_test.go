@@ -31,7 +31,7 @@ func TestCountText(t *testing.T) {
 		{"zh-Hans", "open.some", "", "", 1, "1 个远程任务尚未结束或结果未定。Workrun 在此只做展示，不会从这个列表查询或取消它。"},
 	} {
 		SetupLanguage(tt.lang)
-		if got := countText(tt.n, tt.key, tt.one, tt.other); got != tt.want {
+		if got := countText(langNow(), tt.n, tt.key, tt.one, tt.other); got != tt.want {
 			t.Errorf("%s %s(%d) = %q, want %q", tt.lang, tt.key, tt.n, got, tt.want)
 		}
 	}

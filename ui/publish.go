@@ -68,12 +68,14 @@ type PublishView struct {
 	// OnCheck asks whether a server answers at url; the answer comes back
 	// through SetStatus.
 	OnCheck func(url string)
+
+	loc workrun.Localizer // the words, in the window's language
 }
 
 // NewPublishView shows wf's publish settings (none: publishing off, every
 // field unticked).
-func NewPublishView(wf workrun.Workflow, addr string) *PublishView {
-	v := &PublishView{wf: wf}
+func NewPublishView(loc workrun.Localizer, wf workrun.Workflow, addr string) *PublishView {
+	v := &PublishView{loc: loc, wf: wf}
 	set := workrun.Publish{}
 	if wf.Publish != nil {
 		set = *wf.Publish
@@ -88,22 +90,22 @@ func NewPublishView(wf workrun.Workflow, addr string) *PublishView {
 	}
 	slices.Sort(fields)
 	slices.Sort(texts)
-	v.on = widget.NewCheck(pubText(msgPubOn), func(bool) { v.enable() })
+	v.on = widget.NewCheck(pubText(loc, msgPubOn), func(bool) { v.enable() })
 	v.on.Checked = wf.Publish != nil
 	v.name = widget.NewEntry()
-	v.name.SetPlaceHolder(pubText(msgPubNameHint, wf.Name))
+	v.name.SetPlaceHolder(pubText(loc, msgPubNameHint, wf.Name))
 	v.name.SetText(set.Name)
 	v.name.OnChanged = func(string) { v.showURL() }
 	v.desc = widget.NewMultiLineEntry()
 	v.desc.SetMinRowsVisible(2)
 	v.desc.Wrapping = fyne.TextWrapWord
-	v.desc.SetPlaceHolder(pubText(msgPubDescHint))
+	v.desc.SetPlaceHolder(pubText(loc, msgPubDescHint))
 	v.desc.SetText(set.Description)
 	v.inputs = widget.NewCheckGroup(fields, nil)
 	v.inputs.Horizontal = true
 	v.inputs.Selected = keep(set.Inputs, fields)
-	auto := pubText(msgPubTextAuto)
-	v.textIn = newSelect(append([]string{auto}, texts...), nil)
+	auto := pubText(loc, msgPubTextAuto)
+	v.textIn = newSelect(loc, append([]string{auto}, texts...), nil)
 	v.textIn.SetSelected(auto)
 	if slices.Contains(texts, set.TextInput) {
 		v.textIn.SetSelected(set.TextInput)
@@ -117,22 +119,22 @@ func NewPublishView(wf workrun.Workflow, addr string) *PublishView {
 	v.url = widget.NewLabel("")
 	v.url.Selectable = true
 	v.url.Wrapping = fyne.TextWrapBreak
-	v.copyB = widget.NewButtonWithIcon(pubText(msgPubCopy), theme.ContentCopyIcon(), func() {
+	v.copyB = widget.NewButtonWithIcon(pubText(loc, msgPubCopy), theme.ContentCopyIcon(), func() {
 		fyne.CurrentApp().Clipboard().SetContent(v.url.Text)
 	})
 	v.status = widget.NewLabel("")
 	v.status.Wrapping = fyne.TextWrapWord
-	v.checkB = widget.NewButtonWithIcon(pubText(msgPubCheck), theme.ViewRefreshIcon(), v.check)
+	v.checkB = widget.NewButtonWithIcon(pubText(loc, msgPubCheck), theme.ViewRefreshIcon(), v.check)
 	v.cmd = widget.NewLabel("")
 	v.cmd.Selectable = true
 	v.cmd.Wrapping = fyne.TextWrapBreak
-	v.here = widget.NewCheck(pubText(msgPubHere), nil)
+	v.here = widget.NewCheck(pubText(loc, msgPubHere), nil)
 	v.here.Hide()
 	v.hereMsg = widget.NewLabel("")
 	v.hereMsg.Wrapping = fyne.TextWrapWord
 	v.hereMsg.Selectable = true
 	v.hereMsg.Hide()
-	none := widget.NewLabel(pubText(msgPubNoFields))
+	none := widget.NewLabel(pubText(loc, msgPubNoFields))
 	none.Wrapping = fyne.TextWrapWord
 	none.Hidden = len(fields) > 0
 	// Label left, control right: the whole dialog is in view at 1024×700.
@@ -143,16 +145,16 @@ func NewPublishView(wf workrun.Workflow, addr string) *PublishView {
 		return container.New(layout.NewFormLayout(), slices.Concat(rows...)...)
 	}
 	v.form = grid(
-		row(pubText(msgPubName), v.name),
-		row(pubText(msgPubDesc), v.desc),
-		row(pubText(msgPubInputs), container.NewVBox(none, v.inputs)),
-		row(pubText(msgPubTextInput), v.textIn),
-		row(pubText(msgPubOutputs), v.outputs),
+		row(pubText(loc, msgPubName), v.name),
+		row(pubText(loc, msgPubDesc), v.desc),
+		row(pubText(loc, msgPubInputs), container.NewVBox(none, v.inputs)),
+		row(pubText(loc, msgPubTextInput), v.textIn),
+		row(pubText(loc, msgPubOutputs), v.outputs),
 	)
 	server := grid(
-		row(pubText(msgPubAddr), v.addr),
-		row(pubText(msgPubURL), container.NewBorder(nil, nil, nil, container.NewVBox(v.copyB), v.url)),
-		row(pubText(msgPubServer), container.NewBorder(nil, nil, nil, container.NewVBox(v.checkB), v.status)),
+		row(pubText(loc, msgPubAddr), v.addr),
+		row(pubText(loc, msgPubURL), container.NewBorder(nil, nil, nil, container.NewVBox(v.copyB), v.url)),
+		row(pubText(loc, msgPubServer), container.NewBorder(nil, nil, nil, container.NewVBox(v.checkB), v.status)),
 		row("", v.cmd),
 		row("", v.here),
 		row("", v.hereMsg),
@@ -198,7 +200,7 @@ func (v *PublishView) agentName() string {
 // showURL shows the URL the agent has at the address typed.
 func (v *PublishView) showURL() {
 	addr := strings.TrimSpace(v.addr.Text)
-	v.cmd.SetText(pubText(msgPubCommand, addr))
+	v.cmd.SetText(pubText(v.loc, msgPubCommand, addr))
 	if v.URLFor == nil {
 		v.url.SetText("")
 		v.copyB.Disable()
@@ -210,9 +212,9 @@ func (v *PublishView) showURL() {
 		v.url.SetText("")
 		v.cmd.SetText("")
 		v.status.Importance = widget.WarningImportance
-		v.status.SetText(HumanError(err.Error()))
+		v.status.SetText(HumanError(v.loc, err.Error()))
 		if errors.Is(err, ErrServeAddr) {
-			v.status.SetText(pubText(msgPubBadAddr))
+			v.status.SetText(pubText(v.loc, msgPubBadAddr))
 		}
 		v.copyB.Disable()
 		v.checkB.Disable()
@@ -233,7 +235,7 @@ func (v *PublishView) check() {
 	if v.OnCheck == nil || v.url.Text == "" {
 		return
 	}
-	v.status.SetText(pubText(msgPubChecking))
+	v.status.SetText(pubText(v.loc, msgPubChecking))
 	v.OnCheck(v.url.Text)
 }
 
@@ -248,10 +250,10 @@ func (v *PublishView) SetStatus(url, cardName string, err error) {
 		// Why the card could not be read is the connection test's
 		// business; here it only means no agent of ours answers.
 		v.status.Importance = widget.WarningImportance
-		v.status.SetText(pubText(msgPubNotRunning))
+		v.status.SetText(pubText(v.loc, msgPubNotRunning))
 	default:
 		v.status.Importance = widget.SuccessImportance
-		v.status.SetText(pubText(msgPubRunning, cardName))
+		v.status.SetText(pubText(v.loc, msgPubRunning, cardName))
 	}
 }
 
@@ -262,7 +264,7 @@ func (v *PublishView) Settings() *workrun.Publish {
 	}
 	p := &workrun.Publish{Name: strings.TrimSpace(v.name.Text), Description: strings.TrimSpace(v.desc.Text),
 		Inputs: slices.Clone(v.inputs.Selected), Outputs: slices.Clone(v.outputs.Selected)}
-	if s := v.textIn.Selected; s != "" && s != pubText(msgPubTextAuto) {
+	if s := v.textIn.Selected; s != "" && s != pubText(v.loc, msgPubTextAuto) {
 		p.TextInput = s
 	}
 	return p
@@ -298,7 +300,7 @@ func (v *PublishView) Addr() string { return strings.TrimSpace(v.addr.Text) }
 // `workrun serve` (which reads saved workflows) serves it.
 func (w *Window) showPublish() {
 	prefs := w.app.Preferences()
-	v := NewPublishView(w.doc.Workflow(), prefs.StringWithFallback(prefServeAddr, DefaultServeAddr))
+	v := NewPublishView(w.loc, w.doc.Workflow(), prefs.StringWithFallback(prefServeAddr, DefaultServeAddr))
 	v.URLFor = w.deps.AgentURL
 	if w.deps.ServeStatus != nil {
 		v.OnCheck = func(url string) {
@@ -316,7 +318,7 @@ func (w *Window) showPublish() {
 		v.OfferServeHere(prefs.Bool(prefServeHere))
 		v.SetServing(w.servingText())
 	}
-	d := dialog.NewCustomConfirm(pubText(msgPubTitle), pubText(msgPubSave), pubText(msgPubCancel), v.Object(), func(ok bool) {
+	d := dialog.NewCustomConfirm(pubText(w.loc, msgPubTitle), pubText(w.loc, msgPubSave), pubText(w.loc, msgPubCancel), v.Object(), func(ok bool) {
 		if !ok {
 			return
 		}
@@ -338,14 +340,14 @@ func (w *Window) showPublish() {
 
 // calledByText says who started a run through `workrun serve`: the
 // caller's token label, or an agent when the server needs no token.
-func calledByText(caller string) string {
-	if s := triggerCallerText(caller); s != "" { // triggers.go
+func calledByText(loc workrun.Localizer, caller string) string {
+	if s := triggerCallerText(loc, caller); s != "" { // triggers.go
 		return s
 	}
 	if caller == "" {
-		return pubText(msgCalledByAny)
+		return pubText(loc, msgCalledByAny)
 	}
-	return pubText(msgCalledBy, caller)
+	return pubText(loc, msgCalledBy, caller)
 }
 
 // readCaller says who started runID through `workrun serve` ("" for a run
@@ -359,7 +361,7 @@ func (w *Window) readCaller(ctx context.Context, runID string) (string, error) {
 	if err != nil || !ok {
 		return "", err
 	}
-	return calledByText(c), nil
+	return calledByText(w.loc, c), nil
 }
 
 // showCaller marks the run shown in the main run panel with its caller.
@@ -411,7 +413,7 @@ func (w *Window) applyServeHere() {
 		case st.err != nil:
 			w.setStatus(text)
 		case addr != "" && len(st.lines) > 0:
-			w.setStatus(pubText(msgPubHereStatus, addr))
+			w.setStatus(pubText(w.loc, msgPubHereStatus, addr))
 		}
 	})
 }
@@ -422,13 +424,13 @@ func (w *Window) servingText() (string, bool) {
 	st := w.serving
 	switch {
 	case st.err != nil && errors.Is(st.err, syscall.EADDRINUSE):
-		return pubText(msgPubHereInUse, st.addr), false
+		return pubText(w.loc, msgPubHereInUse, st.addr), false
 	case st.err != nil:
-		return pubText(msgPubHereFailed, st.addr, HumanError(st.err.Error())), false
+		return pubText(w.loc, msgPubHereFailed, st.addr, HumanError(w.loc, st.err.Error())), false
 	case st.addr == "":
 		return "", true
 	case len(st.lines) == 0:
-		return pubText(msgPubHereNone), true
+		return pubText(w.loc, msgPubHereNone), true
 	}
-	return pubText(msgPubHereOn, strings.Join(st.lines, "\n")), true
+	return pubText(w.loc, msgPubHereOn, strings.Join(st.lines, "\n")), true
 }

@@ -77,4 +77,6 @@ var pubTexts = workrun.NewCatalog(map[uiMsgID][2]string{
 })
 
 // pubText renders one entry in the window's language.
-func pubText(id uiMsgID, args ...any) string { return pubTexts.Msg(id, args...).In(msgLang()) }
+func pubText(loc workrun.Localizer, id uiMsgID, args ...any) string {
+	return pubTexts.Msg(id, args...).In(loc.Messages())
+}

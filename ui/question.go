@@ -36,26 +36,26 @@ func shownStatus(n workrun.NodeRun) workrun.NodeStatus {
 }
 
 // questionLine says who asks what in one line (status bar, node list).
-func questionLine(q workrun.Question) string {
+func questionLine(loc workrun.Localizer, q workrun.Question) string {
 	from := q.From
 	if from == "" {
-		from = qText(msgQRemote)
+		from = qText(loc, msgQRemote)
 	}
 	msg := strings.Join(strings.Fields(q.Message), " ")
 	if r := []rune(msg); len(r) > 80 {
 		msg = string(r[:79]) + "…"
 	}
-	return qText(msgQAsksLine, from, msg)
+	return qText(loc, msgQAsksLine, from, msg)
 }
 
 // questionHeader is the run panel's line over a run waiting on a remote's
 // question: who asks what, and what the person can do.
-func questionHeader(q workrun.Question) string {
+func questionHeader(loc workrun.Localizer, q workrun.Question) string {
 	from := q.From
 	if from == "" {
-		from = qText(msgQRemote)
+		from = qText(loc, msgQRemote)
 	}
-	return qText(msgQHeader, from, strings.Join(strings.Fields(q.Message), " "))
+	return qText(loc, msgQHeader, from, strings.Join(strings.Fields(q.Message), " "))
 }
 
 // questionView answers one round of one node's question.
@@ -69,19 +69,21 @@ type questionView struct {
 	// Set by the run panel; nil hides what needs it.
 	send    func(workrun.Decision)
 	openURL func(*url.URL)
+
+	loc workrun.Localizer // the words, in the window's language
 }
 
 func questionKey(runID, node string, q workrun.Question) string {
 	return fmt.Sprintf("%s/%s/%d", runID, node, q.Round)
 }
 
-func newQuestionView(runID, node string, q workrun.Question, send func(workrun.Decision), openURL func(*url.URL)) *questionView {
-	v := &questionView{key: questionKey(runID, node, q), send: send, openURL: openURL}
+func newQuestionView(loc workrun.Localizer, runID, node string, q workrun.Question, send func(workrun.Decision), openURL func(*url.URL)) *questionView {
+	v := &questionView{loc: loc, key: questionKey(runID, node, q), send: send, openURL: openURL}
 	from := q.From
 	if from == "" {
-		from = qText(msgQRemote)
+		from = qText(loc, msgQRemote)
 	}
-	head := widget.NewLabelWithStyle(qText(msgQWaiting, from, q.Round), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	head := widget.NewLabelWithStyle(qText(loc, msgQWaiting, from, q.Round), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	head.Wrapping = fyne.TextWrapWord
 	head.Importance = widget.WarningImportance
 	items := []fyne.CanvasObject{head}
@@ -91,7 +93,7 @@ func newQuestionView(runID, node string, q workrun.Question, send func(workrun.D
 		items = append(items, m)
 	}
 	for _, p := range q.Parts {
-		l := widget.NewLabel(partLine(p))
+		l := widget.NewLabel(partLine(loc, p))
 		l.Wrapping = fyne.TextWrapWord
 		items = append(items, l)
 	}
@@ -113,16 +115,16 @@ func newQuestionView(runID, node string, q workrun.Question, send func(workrun.D
 	return v
 }
 
-func partLine(p workrun.QuestionPart) string {
+func partLine(loc workrun.Localizer, p workrun.QuestionPart) string {
 	switch p.Kind {
 	case "file":
-		return strings.TrimSpace(fmt.Sprintf("[%s] %s %s %s", qText(msgQFile), p.Name, p.MediaType, p.URL))
+		return strings.TrimSpace(fmt.Sprintf("[%s] %s %s %s", qText(loc, msgQFile), p.Name, p.MediaType, p.URL))
 	case "data":
 		s := string(p.Data)
 		if r := []rune(s); len(r) > 300 {
 			s = string(r[:299]) + "…"
 		}
-		return fmt.Sprintf("[%s] %s", qText(msgQData), s)
+		return fmt.Sprintf("[%s] %s", qText(loc, msgQData), s)
 	}
 	return p.Text
 }
@@ -132,15 +134,15 @@ func partLine(p workrun.QuestionPart) string {
 func (v *questionView) text(q workrun.Question, decide func(workrun.Decision)) []fyne.CanvasObject {
 	e := newAnswerEntry()
 	e.SetMinRowsVisible(2)
-	e.SetPlaceHolder(qText(msgQTypeAnswer))
+	e.SetPlaceHolder(qText(v.loc, msgQTypeAnswer))
 	v.first = e
 	v.inputs = append(v.inputs, e)
-	secret := widget.NewCheck(qText(msgQSecret), func(on bool) { e.Password = on; e.Refresh() })
+	secret := widget.NewCheck(qText(v.loc, msgQSecret), func(on bool) { e.Password = on; e.Refresh() })
 	problem := problemLabel()
-	answer := widget.NewButton(qText(msgQAnswer), func() {
+	answer := widget.NewButton(qText(v.loc, msgQAnswer), func() {
 		d := workrun.Decision{Approved: true, Text: strings.TrimSpace(e.Text), Secret: secret.Checked}
 		if _, err := workrun.CheckAnswer(q, d); err != nil {
-			showProblem(problem, err)
+			showProblem(v.loc, problem, err)
 			return
 		}
 		problem.Hide()
@@ -153,7 +155,7 @@ func (v *questionView) text(q workrun.Question, decide func(workrun.Decision)) [
 		row.Add(b)
 	}
 	row.Add(secret)
-	hint := widget.NewLabel(qText(msgQEnterHint))
+	hint := widget.NewLabel(qText(v.loc, msgQEnterHint))
 	hint.Importance = widget.LowImportance
 	hint.Wrapping = fyne.TextWrapWord
 	return []fyne.CanvasObject{e, hint, problem, row}
@@ -221,19 +223,19 @@ func (v *questionView) signIn(q workrun.Question, decide func(workrun.Decision))
 	link.SetText(q.URL)
 	link.OnChanged = func(string) { link.SetText(q.URL) } // selectable, not editable
 	buttons := container.NewHBox()
-	done := widget.NewButton(qText(msgQDone), func() { decide(workrun.Decision{Approved: true, Action: workrun.AnswerAccept}) })
+	done := widget.NewButton(qText(v.loc, msgQDone), func() { decide(workrun.Decision{Approved: true, Action: workrun.AnswerAccept}) })
 	done.Importance = widget.HighImportance
 	v.first = done
 	buttons.Add(done)
-	buttons.Add(widget.NewButton(qText(msgQCopyLink), func() {
+	buttons.Add(widget.NewButton(qText(v.loc, msgQCopyLink), func() {
 		if app := fyne.CurrentApp(); app != nil {
 			app.Clipboard().SetContent(q.URL)
 		}
 	}))
 	if u, err := url.Parse(q.URL); err == nil && (u.Scheme == "https" || u.Scheme == "http") && v.openURL != nil {
-		buttons.Add(widget.NewButton(qText(msgQOpenLink), func() { v.openURL(u) }))
+		buttons.Add(widget.NewButton(qText(v.loc, msgQOpenLink), func() { v.openURL(u) }))
 	}
-	items := []fyne.CanvasObject{widget.NewLabel(qText(msgQSignInHint)), link, buttons}
+	items := []fyne.CanvasObject{widget.NewLabel(qText(v.loc, msgQSignInHint)), link, buttons}
 	return append(items, v.declineButtons(q, decide)...)
 }
 
@@ -243,9 +245,9 @@ func (v *questionView) declineButtons(q workrun.Question, decide func(workrun.De
 	for _, a := range q.Allowed() {
 		switch a {
 		case workrun.AnswerDecline:
-			row.Add(widget.NewButton(qText(msgQDecline), func() { decide(workrun.Decision{Action: workrun.AnswerDecline}) }))
+			row.Add(widget.NewButton(qText(v.loc, msgQDecline), func() { decide(workrun.Decision{Action: workrun.AnswerDecline}) }))
 		case workrun.AnswerCancel:
-			row.Add(widget.NewButton(qText(msgQCancel), func() { decide(workrun.Decision{Action: workrun.AnswerCancel}) }))
+			row.Add(widget.NewButton(qText(v.loc, msgQCancel), func() { decide(workrun.Decision{Action: workrun.AnswerCancel}) }))
 		}
 	}
 	if len(row.Objects) == 0 {
@@ -270,14 +272,14 @@ func (v *questionView) form(q workrun.Question, decide func(workrun.Decision)) [
 	f, err := workrun.ParseForm(q.Schema)
 	if err != nil {
 		l := problemLabel()
-		showProblem(l, err)
+		showProblem(v.loc, l, err)
 		return append([]fyne.CanvasObject{l}, v.declineButtons(q, decide)...)
 	}
 	var inputs []*formInput
 	var submit func()
 	grid := container.New(&formLayout{})
 	for _, fd := range f.Fields {
-		in, obj := formWidget(fd, func() { submit() })
+		in, obj := formWidget(v.loc, fd, func() { submit() })
 		inputs = append(inputs, in)
 		if fo, ok := obj.(fyne.Focusable); ok {
 			v.inputs = append(v.inputs, fo)
@@ -298,14 +300,14 @@ func (v *questionView) form(q workrun.Question, decide func(workrun.Decision)) [
 		grid.Add(container.NewVBox(obj, in.problem))
 	}
 	summary := problemLabel()
-	answer := widget.NewButton(qText(msgQAnswer), func() {
+	answer := widget.NewButton(qText(v.loc, msgQAnswer), func() {
 		vals := map[string]any{}
 		bad := false
 		for _, in := range inputs {
 			in.problem.Hide()
 			x, err := in.value()
 			if err != nil {
-				showProblem(in.problem, err)
+				showProblem(v.loc, in.problem, err)
 				bad = true
 				continue
 			}
@@ -316,21 +318,21 @@ func (v *questionView) form(q workrun.Question, decide func(workrun.Decision)) [
 		for _, p := range f.Check(vals) {
 			for _, in := range inputs {
 				if in.field.Name == p.Field && !in.problem.Visible() {
-					in.problem.SetText(p.Text.In(msgLang()))
+					in.problem.SetText(p.Text.In(v.loc.Messages()))
 					in.problem.Show()
 				}
 			}
 			bad = true
 		}
 		if bad {
-			summary.SetText(qText(msgQFix))
+			summary.SetText(qText(v.loc, msgQFix))
 			summary.Show()
 			return
 		}
 		summary.Hide()
 		content, err := json.Marshal(vals)
 		if err != nil {
-			showProblem(summary, err)
+			showProblem(v.loc, summary, err)
 			return
 		}
 		decide(workrun.Decision{Approved: true, Action: workrun.AnswerAccept, Content: content})
@@ -349,11 +351,11 @@ func (v *questionView) form(q workrun.Question, decide func(workrun.Decision)) [
 
 // formWidget makes fd's input, filled with its default; Enter in a text
 // input submits the form.
-func formWidget(fd workrun.FormField, submit func()) (*formInput, fyne.CanvasObject) {
+func formWidget(loc workrun.Localizer, fd workrun.FormField, submit func()) (*formInput, fyne.CanvasObject) {
 	in := &formInput{field: fd, problem: problemLabel()}
 	switch fd.Kind {
 	case workrun.FormBoolean:
-		c := widget.NewCheck(qText(msgQYes), nil)
+		c := widget.NewCheck(qText(loc, msgQYes), nil)
 		if b, ok := fd.Default.(bool); ok {
 			c.SetChecked(b)
 		}
@@ -361,7 +363,7 @@ func formWidget(fd workrun.FormField, submit func()) (*formInput, fyne.CanvasObj
 		return in, c
 	case workrun.FormChoice:
 		s := widget.NewSelect(optionLabels(fd), nil)
-		s.PlaceHolder = qText(msgQPick)
+		s.PlaceHolder = qText(loc, msgQPick)
 		if d, ok := fd.Default.(string); ok {
 			for _, o := range fd.Options {
 				if o.Value == d {
@@ -449,8 +451,8 @@ func problemLabel() *widget.Label {
 
 // showProblem shows err on l in the window's language: each *TextError
 // of a joined error on a line.
-func showProblem(l *widget.Label, err error) {
-	l.SetText(strings.Join(workrun.ErrorLines(err, msgLang()), "\n"))
+func showProblem(loc workrun.Localizer, l *widget.Label, err error) {
+	l.SetText(strings.Join(workrun.ErrorLines(err, loc.Messages()), "\n"))
 	l.Show()
 }
 
@@ -539,7 +541,9 @@ var questionTexts = workrun.NewCatalog(map[qMsgID][2]string{
 	msgQHeader:     {"Waiting for you — %s asks: %s — answer below; Stop ends the run and sends the remote task its cancel; Run again starts a new run.", "等待你回答 — %s 提问：%s — 请在下方回答；“停止”会结束运行并向远程任务发送取消；“重新运行”会开始新的运行。"},
 })
 
-func qText(id qMsgID, args ...any) string { return questionTexts.In(msgLang(), id, args...) }
+func qText(loc workrun.Localizer, id qMsgID, args ...any) string {
+	return questionTexts.In(loc.Messages(), id, args...)
+}
 
 // refreshQuestion shows the question node id waits on, if any, with the
 // inputs to answer it — also while other branches of the run go on. The
@@ -571,7 +575,7 @@ func (p *RunPanel) refreshQuestion(id string) {
 		old = p.askPrev
 	}
 	p.askView, p.askPrev = nil, nil
-	p.askView = newQuestionView(p.runID, id, *q, p.OnDecide, p.OnOpenURL)
+	p.askView = newQuestionView(p.loc, p.runID, id, *q, p.OnDecide, p.OnOpenURL)
 	p.ask.RemoveAll()
 	p.ask.Add(p.askView.root)
 	p.ask.Show()

@@ -25,7 +25,7 @@ const questionSchema = `{"type":"object","properties":{
 // go to the returned slice.
 func askedPanel(t *testing.T, q workrun.Question, runStatus workrun.RunStatus) (*RunPanel, *[]workrun.Decision) {
 	t.Helper()
-	p := NewRunPanel(false)
+	p := NewRunPanel(langNow(), false)
 	var got []workrun.Decision
 	p.OnDecide = func(d workrun.Decision) { got = append(got, d) }
 	wf := workrun.Workflow{Nodes: []workrun.NodeSpec{{ID: "start", Type: "start"}, {ID: "agent", Type: "remote_mcp"}}}
@@ -80,11 +80,11 @@ func TestQuestionForm_DefaultsValidationAnswer(t *testing.T) {
 			q := workrun.Question{Round: 2, Kind: workrun.QuestionForm, From: "Proxy tool", Message: "Where is the proxy?", Schema: json.RawMessage(questionSchema)}
 			// Waiting while other branches go on: the run is still running.
 			p, got := askedPanel(t, q, workrun.RunRunning)
-			if p.nodeStatus("agent") != qText(msgQStatus) {
+			if p.nodeStatus("agent") != qText(langNow(), msgQStatus) {
 				t.Errorf("node status %q, want waiting for you", p.nodeStatus("agent"))
 			}
 			labels := visibleLabels(p.ask)
-			for _, want := range []string{qText(msgQWaiting, "Proxy tool", 2), "Where is the proxy?", "Host *", "port *"} {
+			for _, want := range []string{qText(langNow(), msgQWaiting, "Proxy tool", 2), "Where is the proxy?", "Host *", "port *"} {
 				if !strings.Contains(labels, want) {
 					t.Errorf("form lacks %q:\n%s", want, labels)
 				}
@@ -97,7 +97,7 @@ func TestQuestionForm_DefaultsValidationAnswer(t *testing.T) {
 				t.Errorf("select: %+v", s)
 			}
 			test.Type(entries[1], "x") // "8080x"
-			tapQButton(t, p.ask, qText(msgQAnswer))
+			tapQButton(t, p.ask, qText(langNow(), msgQAnswer))
 			if len(*got) != 0 {
 				t.Fatalf("an invalid answer was sent: %+v", *got)
 			}
@@ -115,7 +115,7 @@ func TestQuestionForm_DefaultsValidationAnswer(t *testing.T) {
 			entries[1].SetText("3128")
 			test.Type(entries[2], "s3cret")
 			objectsOf[*widget.Select](p.ask)[0].SetSelected("Fast")
-			tapQButton(t, p.ask, qText(msgQAnswer))
+			tapQButton(t, p.ask, qText(langNow(), msgQAnswer))
 			if len(*got) != 1 {
 				t.Fatalf("sent %d answers", len(*got))
 			}
@@ -128,8 +128,8 @@ func TestQuestionForm_DefaultsValidationAnswer(t *testing.T) {
 			if d.RunID != "r1" || d.NodeID != "agent" || d.Round != 2 || d.Action != workrun.AnswerAccept || !jsonEqual(vals, wantVals) {
 				t.Errorf("sent %+v %v", d, vals)
 			}
-			tapQButton(t, p.ask, qText(msgQDecline))
-			tapQButton(t, p.ask, qText(msgQCancel))
+			tapQButton(t, p.ask, qText(langNow(), msgQDecline))
+			tapQButton(t, p.ask, qText(langNow(), msgQCancel))
 			if len(*got) != 3 || (*got)[1].Action != workrun.AnswerDecline || (*got)[2].Action != workrun.AnswerCancel || (*got)[2].Content != nil {
 				t.Errorf("decline/cancel sent %+v", (*got)[1:])
 			}

@@ -7,7 +7,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/lang"
 
 	"workrun/workrun"
 )
@@ -49,15 +48,15 @@ func (w *Window) requestQuit() {
 		w.leaveAndQuit()
 		return
 	}
-	msg := fmt.Sprintf(lang.X("quit.runs_going", "Runs still going: %d (%s).\n\nQuitting does not cancel their remote tasks: those keep running on their servers. The runs are marked interrupted and can be resumed (Resume) the next time you open Workrun. To cancel the remote work, press Stop first."),
+	msg := fmt.Sprintf(w.loc.X("quit.runs_going", "Runs still going: %d (%s).\n\nQuitting does not cancel their remote tasks: those keep running on their servers. The runs are marked interrupted and can be resumed (Resume) the next time you open Workrun. To cancel the remote work, press Stop first."),
 		len(going), strings.Join(going, ", "))
-	d := dialog.NewConfirm(lang.X("quit.title", "Quit Workrun?"), msg, func(ok bool) {
+	d := dialog.NewConfirm(w.loc.X("quit.title", "Quit Workrun?"), msg, func(ok bool) {
 		if ok {
 			w.leaveAndQuit()
 		}
 	}, w.win)
-	d.SetConfirmText(lang.X("quit.quit", "Quit"))
-	d.SetDismissText(lang.X("quit.keep", "Keep working"))
+	d.SetConfirmText(w.loc.X("quit.quit", "Quit"))
+	d.SetDismissText(w.loc.X("quit.keep", "Keep working"))
 	d.Show()
 	if w.rs.quitAsked != nil {
 		w.rs.quitAsked(msg)
@@ -89,7 +88,7 @@ func (w *Window) quitNow() {
 // quitItem is File → Quit with Ctrl+Q; Fyne keeps it as the menu's quit
 // item (it would otherwise add its own, which quits without asking).
 func (w *Window) quitItem(sc fyne.Shortcut) *fyne.MenuItem {
-	m := fyne.NewMenuItem(lang.X("quit.quit", "Quit"), w.requestQuit)
+	m := fyne.NewMenuItem(w.loc.X("quit.quit", "Quit"), w.requestQuit)
 	m.IsQuit = true
 	m.Shortcut = sc
 	return m

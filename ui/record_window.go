@@ -11,7 +11,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
@@ -36,14 +35,14 @@ type runRecord struct {
 // remote task panel already filled).
 //
 // files (may be nil) lets its panel open and save file values.
-func recordWindow(a fyne.App, size fyne.Size, rec runRecord, tasks *RemotePanel, openInEditor func(), files func(*RunPanel, fyne.Window)) fyne.Window {
+func recordWindow(loc workrun.Localizer, a fyne.App, size fyne.Size, rec runRecord, tasks *RemotePanel, openInEditor func(), files func(*RunPanel, fyne.Window)) fyne.Window {
 	r := rec.run
-	title := fmt.Sprintf("%s — %s (%s)", r.WorkflowName, shortID(r.ID), lang.X("rec.readonly", "read-only"))
+	title := fmt.Sprintf("%s — %s (%s)", r.WorkflowName, shortID(r.ID), loc.X("rec.readonly", "read-only"))
 	if rec.caller != "" {
 		title += " · " + rec.caller
 	}
 	win := a.NewWindow(title)
-	panel := NewRunPanel(true)
+	panel := NewRunPanel(loc, true)
 	cv := NewCanvasView(NewDocument(r.Workflow), true)
 	panel.OnStatus = cv.SetStatus
 	if files != nil {
@@ -54,20 +53,20 @@ func recordWindow(a fyne.App, size fyne.Size, rec runRecord, tasks *RemotePanel,
 	for _, n := range rec.nodes {
 		cv.SetStatus(n.NodeID, shownStatus(n))
 	}
-	tl := widget.NewLabel(timeline(r, rec.nodes))
+	tl := widget.NewLabel(timeline(loc, r, rec.nodes))
 	tl.Wrapping = fyne.TextWrapWord
 	tabs := container.NewAppTabs(
-		container.NewTabItem(lang.X("tab.run", "Run"), panel.Object()),
-		container.NewTabItem(lang.X("rec.timeline", "Timeline"), container.NewVScroll(tl)),
-		container.NewTabItem(lang.X("tab.remote", "Remote tasks"), tasks.Object()),
+		container.NewTabItem(loc.X("tab.run", "Run"), panel.Object()),
+		container.NewTabItem(loc.X("rec.timeline", "Timeline"), container.NewVScroll(tl)),
+		container.NewTabItem(loc.X("tab.remote", "Remote tasks"), tasks.Object()),
 	)
 	split := container.NewVSplit(cv, tabs)
 	// Closable without a window manager's frame: a Close button, Esc and
 	// Ctrl+W.
-	closeB := widget.NewButton(lang.X("close", "Close")+"  (Esc)", win.Close)
+	closeB := widget.NewButton(loc.X("close", "Close")+"  (Esc)", win.Close)
 	bar := container.NewHBox(layout.NewSpacer(), closeB)
 	if openInEditor != nil {
-		bar.Objects = append([]fyne.CanvasObject{widget.NewButton(lang.X("rec.open_editor", "Open in editor"), func() {
+		bar.Objects = append([]fyne.CanvasObject{widget.NewButton(loc.X("rec.open_editor", "Open in editor"), func() {
 			openInEditor()
 			win.Close()
 		})}, bar.Objects...)
@@ -82,7 +81,7 @@ func recordWindow(a fyne.App, size fyne.Size, rec runRecord, tasks *RemotePanel,
 
 // timeline lists a run's nodes in the order they started, with durations,
 // inputs and outputs.
-func timeline(r workrun.Run, nrs []workrun.NodeRun) string {
+func timeline(loc workrun.Localizer, r workrun.Run, nrs []workrun.NodeRun) string {
 	ns := slices.Clone(nrs)
 	slices.SortStableFunc(ns, func(a, b workrun.NodeRun) int {
 		switch {
@@ -109,7 +108,7 @@ func timeline(r workrun.Run, nrs []workrun.NodeRun) string {
 		if t := titles[n.NodeID]; t != "" {
 			name = t
 		}
-		line := fmt.Sprintf("%d. %s (%s) · %s", i+1, name, KindLabel(n.Type), StatusLabel(string(n.Status)))
+		line := fmt.Sprintf("%d. %s (%s) · %s", i+1, name, KindLabel(loc, n.Type), StatusLabel(string(n.Status)))
 		if !n.StartedAt.IsZero() {
 			line += " · " + n.StartedAt.Local().Format("15:04:05.000")
 		}
@@ -121,7 +120,7 @@ func timeline(r workrun.Run, nrs []workrun.NodeRun) string {
 		for _, part := range []struct {
 			head string
 			vals workrun.Values
-		}{{lang.X("rec.inputs", "inputs"), n.Inputs}, {lang.X("rec.outputs", "outputs"), n.Outputs}} {
+		}{{loc.X("rec.inputs", "inputs"), n.Inputs}, {loc.X("rec.outputs", "outputs"), n.Outputs}} {
 			if len(part.vals) == 0 {
 				continue
 			}
@@ -131,7 +130,7 @@ func timeline(r workrun.Run, nrs []workrun.NodeRun) string {
 			}
 		}
 		if n.Error != "" {
-			fmt.Fprintf(&b, "   %s: %s\n", lang.X("rec.error", "error"), n.Error)
+			fmt.Fprintf(&b, "   %s: %s\n", loc.X("rec.error", "error"), n.Error)
 		}
 	}
 	return b.String()

@@ -8,7 +8,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/widget"
 
 	"workrun/workrun"
@@ -31,14 +30,16 @@ type RemotePanel struct {
 	box      *fyne.Container
 	root     fyne.CanvasObject
 	shown    []workrun.RemoteCall
+
+	loc workrun.Localizer // the words, in the window's language
 }
 
 // NewRemotePanel makes the panel; saveFile is called when the person asks
 // to save a file result (nil: files cannot be saved).
-func NewRemotePanel(saveFile func(workrun.ArtifactInfo)) *RemotePanel {
-	p := &RemotePanel{saveFile: saveFile, box: container.NewVBox()}
+func NewRemotePanel(loc workrun.Localizer, saveFile func(workrun.ArtifactInfo)) *RemotePanel {
+	p := &RemotePanel{loc: loc, saveFile: saveFile, box: container.NewVBox()}
 	p.root = container.NewVScroll(p.box)
-	p.box.Add(widget.NewLabel(lang.X("remote.none", "No remote tasks in this run.")))
+	p.box.Add(widget.NewLabel(loc.X("remote.none", "No remote tasks in this run.")))
 	return p
 }
 
@@ -51,12 +52,12 @@ func (p *RemotePanel) ShowResult(ts []workrun.RemoteCall, files map[string][]wor
 	if err != nil && !errors.Is(err, errFileResults) {
 		p.box.RemoveAll()
 		p.shown = nil
-		p.box.Add(widget.NewLabel(fmt.Sprintf(lang.X("remote.read_failed", "Could not read the remote tasks: %s"), err)))
+		p.box.Add(widget.NewLabel(fmt.Sprintf(p.loc.X("remote.read_failed", "Could not read the remote tasks: %s"), err)))
 		return
 	}
 	p.ShowTasks(ts, files)
 	if err != nil {
-		l := widget.NewLabel(fmt.Sprintf(lang.X("remote.files_failed", "Some file results could not be read: %s"), err))
+		l := widget.NewLabel(fmt.Sprintf(p.loc.X("remote.files_failed", "Some file results could not be read: %s"), err))
 		l.Wrapping = fyne.TextWrapWord
 		l.Importance = widget.DangerImportance
 		p.box.Add(l)
@@ -68,18 +69,18 @@ func (p *RemotePanel) ShowTasks(ts []workrun.RemoteCall, files map[string][]work
 	p.box.RemoveAll()
 	p.shown = ts
 	if len(ts) == 0 {
-		p.box.Add(widget.NewLabel(lang.X("remote.none", "No remote tasks in this run.")))
+		p.box.Add(widget.NewLabel(p.loc.X("remote.none", "No remote tasks in this run.")))
 		return
 	}
 	for _, t := range ts {
 		var b strings.Builder
 		var ids []idToCopy
 		if p.isMCP(t) {
-			ids = writeMCPCall(&b, t) // remote_mcp.go
+			ids = writeMCPCall(p.loc, &b, t) // remote_mcp.go
 		} else {
-			ids = writeA2ACall(&b, t)
+			ids = writeA2ACall(p.loc, &b, t)
 		}
-		writeState(&b, t)
+		writeState(p.loc, &b, t)
 		l := widget.NewLabel(b.String())
 		l.Wrapping = fyne.TextWrapWord
 		items := []fyne.CanvasObject{l}
@@ -96,20 +97,20 @@ func (p *RemotePanel) ShowTasks(ts []workrun.RemoteCall, files map[string][]work
 
 // writeA2ACall writes a Remote Agent call's agent, task and context, the
 // ids short (runpanel_ids.go); it returns the ids to offer a Copy of.
-func writeA2ACall(b *strings.Builder, t workrun.RemoteCall) []idToCopy {
-	fmt.Fprintf(b, "%s: %s\n", lang.X("remote.agent", "Agent"), t.AgentURL)
+func writeA2ACall(loc workrun.Localizer, b *strings.Builder, t workrun.RemoteCall) []idToCopy {
+	fmt.Fprintf(b, "%s: %s\n", loc.X("remote.agent", "Agent"), t.AgentURL)
 	var ids []idToCopy
 	task := t.TaskID
 	if task == "" {
-		task = lang.X("remote.no_task", "(no task id received)")
+		task = loc.X("remote.no_task", "(no task id received)")
 	} else {
 		task = shortField(task)
-		ids = append(ids, idToCopy{lang.X("remote.copy_task", "Copy task id"), t.TaskID})
+		ids = append(ids, idToCopy{loc.X("remote.copy_task", "Copy task id"), t.TaskID})
 	}
-	fmt.Fprintf(b, "%s: %s\n", lang.X("remote.task", "Task"), task)
+	fmt.Fprintf(b, "%s: %s\n", loc.X("remote.task", "Task"), task)
 	if t.ContextID != "" {
-		fmt.Fprintf(b, "%s: %s\n", lang.X("remote.context", "Context"), shortField(t.ContextID))
-		ids = append(ids, idToCopy{lang.X("remote.copy_context", "Copy context id"), t.ContextID})
+		fmt.Fprintf(b, "%s: %s\n", loc.X("remote.context", "Context"), shortField(t.ContextID))
+		ids = append(ids, idToCopy{loc.X("remote.copy_context", "Copy context id"), t.ContextID})
 	}
 	return ids
 }
@@ -140,7 +141,7 @@ func (p *RemotePanel) callTitle(t workrun.RemoteCall) string {
 	}
 	if i := strings.LastIndexByte(t.CallKey, '#'); i >= 0 {
 		if n, err := strconv.Atoi(t.CallKey[i+1:]); err == nil && n > 1 {
-			name += " · " + fmt.Sprintf(lang.X("remote.attempt", "attempt %d"), n)
+			name += " · " + fmt.Sprintf(p.loc.X("remote.attempt", "attempt %d"), n)
 		}
 	}
 	return name
@@ -161,17 +162,17 @@ func nameIn(wf func() workrun.Workflow) func(string) string {
 
 // writeState writes what both kinds share: the remote state, the status
 // and cancel messages, the last update.
-func writeState(b *strings.Builder, t workrun.RemoteCall) {
-	fmt.Fprintf(b, "%s: %s", lang.X("remote.state2", "Remote state"), RemoteStateLabel(t.RemoteState))
+func writeState(loc workrun.Localizer, b *strings.Builder, t workrun.RemoteCall) {
+	fmt.Fprintf(b, "%s: %s", loc.X("remote.state2", "Remote state"), RemoteStateLabel(loc, t.RemoteState))
 	if t.Ended {
-		b.WriteString(" (" + lang.X("remote.ended", "ended") + ")")
+		b.WriteString(" (" + loc.X("remote.ended", "ended") + ")")
 	}
 	if t.StatusText != "" {
-		fmt.Fprintf(b, "\n%s: %s", lang.X("remote.status", "Status message"), HumanError(LocalizeMessage(t.StatusText)))
+		fmt.Fprintf(b, "\n%s: %s", loc.X("remote.status", "Status message"), HumanError(loc, LocalizeMessage(loc, t.StatusText)))
 	}
 	if t.CancelOutcome != "" || t.CancelText != "" {
-		line := cancelOutcomeLabel(t.CancelOutcome)
-		switch ct := HumanError(LocalizeMessage(t.CancelText)); {
+		line := cancelOutcomeLabel(loc, t.CancelOutcome)
+		switch ct := HumanError(loc, LocalizeMessage(loc, t.CancelText)); {
 		case line == "":
 			line = ct
 		case ct != "" && !strings.Contains(ct, line):
@@ -179,16 +180,16 @@ func writeState(b *strings.Builder, t workrun.RemoteCall) {
 		case ct != "":
 			line = ct
 		}
-		fmt.Fprintf(b, "\n%s: %s", lang.X("remote.cancel", "Cancel"), line)
+		fmt.Fprintf(b, "\n%s: %s", loc.X("remote.cancel", "Cancel"), line)
 	}
 	if !t.UpdatedAt.IsZero() {
-		fmt.Fprintf(b, "\n%s: %s", lang.X("remote.updated2", "Last update"), t.UpdatedAt.Local().Format("2006-01-02 15:04:05"))
+		fmt.Fprintf(b, "\n%s: %s", loc.X("remote.updated2", "Last update"), t.UpdatedAt.Local().Format("2006-01-02 15:04:05"))
 	}
 }
 
 // fileRow offers to save a file result to disk.
 func (p *RemotePanel) fileRow(a workrun.ArtifactInfo) fyne.CanvasObject {
-	save := widget.NewButton(lang.X("remote.save", "Save…"), func() { p.saveFile(a) })
+	save := widget.NewButton(p.loc.X("remote.save", "Save…"), func() { p.saveFile(a) })
 	if p.saveFile == nil {
 		save.Disable()
 	}
@@ -196,12 +197,12 @@ func (p *RemotePanel) fileRow(a workrun.ArtifactInfo) fyne.CanvasObject {
 }
 
 // cancelOutcomeLabel names a saved cancel outcome for people.
-func cancelOutcomeLabel(o string) string {
+func cancelOutcomeLabel(loc workrun.Localizer, o string) string {
 	switch o {
 	case "":
 		return ""
 	case "requested", "canceled", "still_working", "completed", "ended", "not_cancelable", "not_found", "unconfirmed", "submission_unknown":
-		return lang.X("cancel."+o, strings.ReplaceAll(o, "_", " "))
+		return loc.X("cancel."+o, strings.ReplaceAll(o, "_", " "))
 	}
 	return strings.ReplaceAll(o, "_", " ")
 }

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"fyne.io/fyne/v2/lang"
-
 	"workrun/workrun"
 )
 
@@ -24,36 +22,36 @@ func (p *RemotePanel) isMCP(t workrun.RemoteCall) bool {
 // writeMCPCall writes an MCP call's server, its task (or job) and how it
 // runs, in words: never the raw link, the ids short (runpanel_ids.go); it
 // returns the ids to offer a Copy of.
-func writeMCPCall(b *strings.Builder, t workrun.RemoteCall) []idToCopy {
-	fmt.Fprintf(b, "%s: %s\n", lang.X("remote.server", "Server"), t.AgentURL)
+func writeMCPCall(loc workrun.Localizer, b *strings.Builder, t workrun.RemoteCall) []idToCopy {
+	fmt.Fprintf(b, "%s: %s\n", loc.X("remote.server", "Server"), t.AgentURL)
 	l := workrun.ParseMCPLink(t.ContextID) // written by nodes/remotemcp
 	var ids []idToCopy
 	switch {
 	case l.Handle == "job":
-		fmt.Fprintf(b, "%s: %s\n", lang.X("remote.job", "Job"), shortField(t.TaskID))
-		ids = append(ids, idToCopy{lang.X("remote.copy_job", "Copy job id"), t.TaskID})
+		fmt.Fprintf(b, "%s: %s\n", loc.X("remote.job", "Job"), shortField(t.TaskID))
+		ids = append(ids, idToCopy{loc.X("remote.copy_job", "Copy job id"), t.TaskID})
 	case t.TaskID != "":
-		fmt.Fprintf(b, "%s: %s\n", lang.X("remote.task", "Task"), shortField(t.TaskID))
-		ids = append(ids, idToCopy{lang.X("remote.copy_task", "Copy task id"), t.TaskID})
+		fmt.Fprintf(b, "%s: %s\n", loc.X("remote.task", "Task"), shortField(t.TaskID))
+		ids = append(ids, idToCopy{loc.X("remote.copy_task", "Copy task id"), t.TaskID})
 	}
-	how := lang.X("remote.mcp_call", "a tool call that answers directly")
+	how := loc.X("remote.mcp_call", "a tool call that answers directly")
 	switch {
 	case l.Handle == "job":
-		how = lang.X("remote.mcp_job", "a job the server runs; its result is fetched with get_job_result")
+		how = loc.X("remote.mcp_job", "a job the server runs; its result is fetched with get_job_result")
 	case l.Form == "extension":
-		how = lang.X("remote.mcp_task_ext", "a task (Tasks extension)")
+		how = loc.X("remote.mcp_task_ext", "a task (Tasks extension)")
 	case l.Form != "":
-		how = lang.X("remote.mcp_task", "a task")
+		how = loc.X("remote.mcp_task", "a task")
 	case t.TaskID == "" && t.ContextID == "":
-		how = lang.X("remote.mcp_not_connected", "not connected yet")
+		how = loc.X("remote.mcp_not_connected", "not connected yet")
 	}
-	fmt.Fprintf(b, "%s: %s\n", lang.X("remote.runs_as", "Runs as"), how)
+	fmt.Fprintf(b, "%s: %s\n", loc.X("remote.runs_as", "Runs as"), how)
 	if l.Protocol != "" {
-		fmt.Fprintf(b, "%s: %s\n", lang.X("remote.protocol", "MCP version"), l.Protocol)
+		fmt.Fprintf(b, "%s: %s\n", loc.X("remote.protocol", "MCP version"), l.Protocol)
 	}
 	if l.Session != "" {
-		fmt.Fprintf(b, "%s: %s\n", lang.X("remote.session", "Session"), shortField(l.Session))
-		ids = append(ids, idToCopy{lang.X("remote.copy_session", "Copy session id"), l.Session})
+		fmt.Fprintf(b, "%s: %s\n", loc.X("remote.session", "Session"), shortField(l.Session))
+		ids = append(ids, idToCopy{loc.X("remote.copy_session", "Copy session id"), l.Session})
 	}
 	return ids
 }

@@ -148,7 +148,7 @@ func TestRemotePanel_MCPCallInWords(t *testing.T) {
 	}
 	kinds := map[string]string{"research": "remote_mcp", "legacy": "remote_mcp", "fresh": "remote_mcp", "ask": "remote_agent"}
 	shown := func() string {
-		p := NewRemotePanel(nil)
+		p := NewRemotePanel(langNow(), nil)
 		p.KindOf = func(id string) string { return kinds[id] }
 		p.ShowTasks(ts, nil)
 		var out []string
@@ -204,7 +204,7 @@ func TestRemotePanel_ShortIDsAndCopy(t *testing.T) {
 		{"zh-Hans", "Travel agent (agent) · 第 2 次尝试", "复制任务 ID", "复制上下文 ID", "复制会话 ID"},
 	} {
 		SetupLanguage(c.lang)
-		p := NewRemotePanel(nil)
+		p := NewRemotePanel(langNow(), nil)
 		p.KindOf = kindIn(func() workrun.Workflow { return wf })
 		p.NameOf = nameIn(func() workrun.Workflow { return wf })
 		p.ShowTasks(calls, nil)

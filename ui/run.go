@@ -12,7 +12,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/widget"
 
 	"workrun/workrun"
@@ -226,7 +225,7 @@ func (w *Window) runStatusChanged() {
 	if r.Status != "" {
 		s := fmt.Sprintf("%s · %s", r.WorkflowName, StatusLabel(string(r.Status)))
 		if q := w.panel.OpenQuestion(); q != nil { // question.go
-			s += " · " + questionLine(*q)
+			s += " · " + questionLine(w.loc, *q)
 		}
 		w.setStatus(s)
 	}
@@ -383,7 +382,7 @@ func (w *Window) stopRun() {
 	r.Status = workrun.RunStopping
 	w.panel.Apply(Event{Type: "run", RunID: id, Run: &r})
 	w.updateRunButtons()
-	w.setStatus(lang.X("run.stopping", "stopping…"))
+	w.setStatus(w.loc.X("run.stopping", "stopping…"))
 	// Stop goes on when the window closes meanwhile: the engine bounds
 	// the abort hooks it waits for.
 	var err error
@@ -397,7 +396,7 @@ func (w *Window) stopRun() {
 		if errors.As(err, &pending) {
 			// Asked of the process that runs it, which has not ended it
 			// yet: the panel goes on following the run from the store.
-			w.showError(fmt.Errorf(lang.X("run.stop_pending", "Stop was asked of process %d, which runs this run; it has not ended the run within %s."), pending.PID, pending.Waited.Round(time.Second)))
+			w.showError(fmt.Errorf(w.loc.X("run.stop_pending", "Stop was asked of process %d, which runs this run; it has not ended the run within %s."), pending.PID, pending.Waited.Round(time.Second)))
 			return
 		}
 		if w.panel.RunID() == id && w.panel.Run().Status == workrun.RunStopping {
@@ -405,7 +404,7 @@ func (w *Window) stopRun() {
 			w.panel.Apply(Event{Type: "run", RunID: id, Run: &prev})
 			w.updateRunButtons()
 		}
-		w.showError(fmt.Errorf("%s: %w", lang.X("run.stop_failed", "stop run"), err))
+		w.showError(fmt.Errorf("%s: %w", w.loc.X("run.stop_failed", "stop run"), err))
 	})
 }
 
@@ -465,7 +464,7 @@ func (w *Window) askInputs() {
 	}
 	wf := w.doc.Workflow()
 	if missing := w.missingCredentials(wf); len(missing) > 0 {
-		w.showError(fmt.Errorf(lang.X("run.missing_credentials", "Cannot run: these credentials are not in the keyring: %s. Add them under Settings → Credentials…"), strings.Join(missing, ", ")))
+		w.showError(fmt.Errorf(w.loc.X("run.missing_credentials", "Cannot run: these credentials are not in the keyring: %s. Add them under Settings → Credentials…"), strings.Join(missing, ", ")))
 		return
 	}
 	if w.deps.Runs == nil || w.wfID == "" {
@@ -484,7 +483,7 @@ func (w *Window) askInputs() {
 		var last workrun.Values
 		if err != nil {
 			// The dialog still opens, only not prefilled.
-			w.setStatus(fmt.Sprintf("%s: %s", lang.X("run.last_inputs_failed", "Could not read the last run's inputs"), HumanError(err.Error())))
+			w.setStatus(fmt.Sprintf("%s: %s", w.loc.X("run.last_inputs_failed", "Could not read the last run's inputs"), HumanError(w.loc, err.Error())))
 		} else if len(rs) > 0 {
 			last = rs[0].Inputs
 		}
@@ -494,12 +493,12 @@ func (w *Window) askInputs() {
 
 // showInputs shows the Run dialog for wf, prefilled with last.
 func (w *Window) showInputs(wf workrun.Workflow, last workrun.Values) {
-	ri := newRunInputs(wf, w.runInputNames(wf), last, w.fileChooser())
+	ri := newRunInputs(w.loc, wf, w.runInputNames(wf), last, w.fileChooser())
 	if len(ri.Names) == 0 {
 		w.launch(wf, workrun.Values{})
 		return
 	}
-	d := dialog.NewCustomConfirm(lang.X("run.inputs", "Run inputs"), lang.X("run.run", "Run"), lang.X("cancel", "Cancel"),
+	d := dialog.NewCustomConfirm(w.loc.X("run.inputs", "Run inputs"), w.loc.X("run.run", "Run"), w.loc.X("cancel", "Cancel"),
 		container.NewVScroll(ri.Object()), func(ok bool) {
 			if !ok {
 				return
@@ -627,7 +626,7 @@ func (w *Window) followNext(id string) {
 			return
 		}
 		if err != nil {
-			w.setStatus(HumanError(err.Error()))
+			w.setStatus(HumanError(w.loc, err.Error()))
 		} else {
 			if evs := w.followEvents(r, nrs, ms); len(evs) > 0 {
 				w.applyBatch(evs)

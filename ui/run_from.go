@@ -9,7 +9,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/widget"
 
 	"workrun/workrun"
@@ -29,8 +28,8 @@ func (w *Window) nodeMenu(id string, at fyne.Position) {
 		return
 	}
 	menu := fyne.NewMenu("",
-		fyne.NewMenuItem(uiText(msgRunFromHere), func() { w.runFrom(id, false) }),
-		fyne.NewMenuItem(uiText(msgTestThisNode), func() { w.runFrom(id, true) }),
+		fyne.NewMenuItem(uiText(w.loc, msgRunFromHere), func() { w.runFrom(id, false) }),
+		fyne.NewMenuItem(uiText(w.loc, msgTestThisNode), func() { w.runFrom(id, true) }),
 	)
 	widget.ShowPopUpMenuAtPosition(menu, w.win.Canvas(), at)
 }
@@ -72,7 +71,7 @@ func (w *Window) runFrom(id string, only bool) {
 			if errors.Is(err, workrun.ErrPin) {
 				why := err
 				if pin == "" {
-					why = errors.New(uiText(msgNoEarlierRun, id))
+					why = errors.New(uiText(w.loc, msgNoEarlierRun, id))
 				}
 				w.askPins(ps, wfID, wf, rf, why)
 				return
@@ -158,7 +157,7 @@ func (w *Window) askPins(ps PartStarter, wfID string, wf workrun.Workflow, rf wo
 		}
 	}
 	w.pins = pf
-	dlg := dialog.NewForm(uiText(msgPinsTitle, rf.Node), uiText(msgPinsRun), lang.X("cancel", "Cancel"), items, func(ok bool) {
+	dlg := dialog.NewForm(uiText(w.loc, msgPinsTitle, rf.Node), uiText(w.loc, msgPinsRun), w.loc.X("cancel", "Cancel"), items, func(ok bool) {
 		w.pins = nil
 		if ok {
 			pf.submit()

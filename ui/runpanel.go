@@ -10,7 +10,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -127,11 +126,13 @@ type RunPanel struct {
 	// OnPickRun asks to show another of the workflow's recent runs
 	// (runpanel_recent.go).
 	OnPickRun func(runID string)
+
+	loc workrun.Localizer // the words, in the window's language
 }
 
 // NewRunPanel makes an empty panel; the app layer loads runs into it.
-func NewRunPanel(readOnly bool) *RunPanel {
-	p := &RunPanel{readOnly: readOnly}
+func NewRunPanel(loc workrun.Localizer, readOnly bool) *RunPanel {
+	p := &RunPanel{loc: loc, readOnly: readOnly}
 	p.header = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	p.header.Truncation = fyne.TextTruncateEllipsis
 	p.reason = widget.NewLabel("")
@@ -184,7 +185,7 @@ func NewRunPanel(readOnly bool) *RunPanel {
 	p.ask = container.NewVBox()
 	p.ask.Hide()
 	p.runFromBox = container.NewHBox()
-	p.vals = NewValuesView()
+	p.vals = NewValuesView(p.loc)
 	p.vals.OnNeedFiles = func(ids []string) {
 		if p.OnNeedFiles != nil {
 			p.OnNeedFiles(ids)
@@ -196,7 +197,7 @@ func NewRunPanel(readOnly bool) *RunPanel {
 			if i < p.shownRows {
 				msg, _, line := p.shown.wraps.at(i)
 				if line == "" {
-					line = rowLine(*p.shown.at(msg))
+					line = rowLine(loc, *p.shown.at(msg))
 				}
 				o.(*msgRow).SetText(line)
 			}
@@ -207,7 +208,7 @@ func NewRunPanel(readOnly bool) *RunPanel {
 		if i < p.shownRows {
 			msg, _, _ := p.shown.wraps.at(i)
 			m := *p.shown.at(msg)
-			p.showErr(messageLine(m), m.Time.Local().Format("15:04:05")+"  "+m.In(msgLang()), widget.MediumImportance)
+			p.showErr(messageLine(loc, m), m.Time.Local().Format("15:04:05")+"  "+m.In(loc.Messages()), widget.MediumImportance)
 		}
 	}
 	// The node's title, error, inputs and outputs above its messages; both
@@ -596,7 +597,7 @@ func (p *RunPanel) nodeName(id string) string {
 		}
 	}
 	if k := p.kinds[id]; k != "" {
-		title = KindLabel(k) + " · " + title
+		title = KindLabel(p.loc, k) + " · " + title
 	}
 	return title
 }
@@ -607,20 +608,20 @@ func (p *RunPanel) nodeStatus(id string) string {
 	n, ok := p.nodes[id]
 	if !ok || n.Status == "" {
 		if p.run.Status.Terminal() {
-			return notReached()
+			return notReached(p.loc)
 		}
 		return StatusLabel(string(workrun.NodePending))
 	}
 	s := StatusLabel(string(shownStatus(n)))
 	if n.Status == workrun.NodeStopped && p.run.Status == workrun.RunFailed && p.run.FailedNode != "" && p.run.FailedNode != id {
-		s = fmt.Sprintf(lang.X("run.stopped_by_failure", "stopped because %s failed"), p.run.FailedNode)
+		s = fmt.Sprintf(p.loc.X("run.stopped_by_failure", "stopped because %s failed"), p.run.FailedNode)
 	}
 	// A node counts up only while its run goes on: one a crash left
 	// "running" would otherwise count the time Workrun was closed.
 	if d := nodeDuration(n); d > 0 && (n.EndedAt.IsZero() && p.Active() || !n.EndedAt.IsZero()) {
 		s += " (" + formatDuration(d) + ")"
 	}
-	return s + failureNote(p.run, n) // runpanel_failure.go
+	return s + failureNote(p.loc, p.run, n) // runpanel_failure.go
 }
 
 func nodeDuration(n workrun.NodeRun) time.Duration {
@@ -658,7 +659,7 @@ func (p *RunPanel) nodeLine(id string) string {
 func (p *RunPanel) nodeRow(id string) string {
 	line := p.nodeLine(id)
 	if n, ok := p.nodes[id]; ok {
-		line = strings.TrimSuffix(line, failureNote(p.run, n)) + listNote(p.run, n)
+		line = strings.TrimSuffix(line, failureNote(p.loc, p.run, n)) + listNote(p.loc, p.run, n)
 	}
 	return line
 }
@@ -699,7 +700,7 @@ func (p *RunPanel) setTitle(id string) {
 	line := p.nodeTitle(id)
 	note := ""
 	if n, ok := p.nodes[id]; ok && id != "" {
-		if note = failureNote(p.run, n); note != "" {
+		if note = failureNote(p.loc, p.run, n); note != "" {
 			line = strings.TrimSuffix(line, note)
 			note = strings.TrimPrefix(note, " · ")
 		}
@@ -715,8 +716,8 @@ func (p *RunPanel) refreshDetail() {
 	p.setTitle(id)
 	n := p.nodes[id]
 	if n.Error != "" && (n.Status == workrun.NodeFailed || n.Status == workrun.NodeStopped || n.Status == workrun.NodeInterrupted) {
-		text := HumanError(n.Error)
-		p.showErr(shortIDs(attemptFailed(p.run, n, text)), attemptFailed(p.run, n, text), widget.DangerImportance)
+		text := HumanError(p.loc, n.Error)
+		p.showErr(shortIDs(attemptFailed(p.loc, p.run, n, text)), attemptFailed(p.loc, p.run, n, text), widget.DangerImportance)
 	} else {
 		p.hideErr()
 	}
@@ -741,7 +742,7 @@ func (p *RunPanel) refreshMessages() {
 	p.shown = p.msgs[p.sel]
 	p.shownN, p.shownRows = p.shown.len(), p.shown.len()
 	if p.shown != nil {
-		p.shown.wraps.index(p.shown, p.wrapWidth(p.msgList.Size().Width), p.msgList.Theme())
+		p.shown.wraps.index(p.loc, p.shown, p.wrapWidth(p.msgList.Size().Width), p.msgList.Theme())
 		p.shownRows = p.shown.wraps.rows
 	}
 	p.msgList.Refresh()
@@ -758,17 +759,17 @@ func (p *RunPanel) showValues(id string) {
 		return
 	}
 	n := p.nodes[id]
-	pending := lang.X("run.outputs_pending", "not yet")
+	pending := p.loc.X("run.outputs_pending", "not yet")
 	outEmpty := "—"
 	if n.Status == workrun.NodeRunning || n.Status == "" || n.Status == workrun.NodePending {
 		outEmpty = pending
 		if p.run.Status.Terminal() && n.Status != workrun.NodeRunning {
-			outEmpty = notReached() // it never will, in this run
+			outEmpty = notReached(p.loc) // it never will, in this run
 		}
 	}
 	p.vals.Show(p.run.Workflow.State,
-		ValuesSection{Title: lang.X("rec.inputs", "inputs"), Values: n.Inputs, Empty: "—"},
-		ValuesSection{Title: lang.X("rec.outputs", "outputs"), Values: n.Outputs, Empty: outEmpty})
+		ValuesSection{Title: p.loc.X("rec.inputs", "inputs"), Values: n.Inputs, Empty: "—"},
+		ValuesSection{Title: p.loc.X("rec.outputs", "outputs"), Values: n.Outputs, Empty: outEmpty})
 }
 
 // KnowFiles hands the panel descriptions of the files it asked for.
@@ -789,15 +790,15 @@ func (p *RunPanel) refreshDecision(id string) {
 	}
 	switch p.kinds[id] {
 	case "human_review":
-		p.decision.Add(widget.NewButton(lang.X("run.approve", "Approve"), func() {
+		p.decision.Add(widget.NewButton(p.loc.X("run.approve", "Approve"), func() {
 			p.OnDecide(workrun.Decision{RunID: p.runID, NodeID: id, Approved: true, Time: time.Now()})
 		}))
-		p.decision.Add(widget.NewButton(lang.X("run.reject", "Reject"), func() {
+		p.decision.Add(widget.NewButton(p.loc.X("run.reject", "Reject"), func() {
 			p.OnDecide(workrun.Decision{RunID: p.runID, NodeID: id, Approved: false, Time: time.Now()})
 		}))
 	case "ask_human":
 		e := widget.NewEntry()
-		e.SetPlaceHolder(lang.X("run.answer_hint", "Type your answer"))
+		e.SetPlaceHolder(p.loc.X("run.answer_hint", "Type your answer"))
 		send := func() {
 			if strings.TrimSpace(e.Text) != "" {
 				p.OnDecide(workrun.Decision{RunID: p.runID, NodeID: id, Approved: true, Text: e.Text, Time: time.Now()})
@@ -805,14 +806,14 @@ func (p *RunPanel) refreshDecision(id string) {
 		}
 		e.OnSubmitted = func(string) { send() }
 		p.decision.Add(container.NewGridWrap(fyne.NewSize(260, e.MinSize().Height), e))
-		p.decision.Add(widget.NewButton(lang.X("run.answer", "Answer"), send))
+		p.decision.Add(widget.NewButton(p.loc.X("run.answer", "Answer"), send))
 	}
 }
 
 // messageLine is a message as shown: "15:04:05  text", in the window's
 // language.
-func messageLine(m workrun.Message) string {
-	return m.Time.Local().Format("15:04:05") + "  " + MessageText(m)
+func messageLine(loc workrun.Localizer, m workrun.Message) string {
+	return m.Time.Local().Format("15:04:05") + "  " + MessageText(loc, m)
 }
 
 // rowRunes is the most characters of a message the list shows, wrapped
@@ -822,8 +823,8 @@ const rowRunes = 1000
 
 // rowLine is a message cut to what one row of the list can show (the whole
 // line is shown when the row is selected).
-func rowLine(m workrun.Message) string {
-	s := shortIDs(messageLine(m)) // selecting the row shows the ids whole
+func rowLine(loc workrun.Localizer, m workrun.Message) string {
+	s := shortIDs(messageLine(loc, m)) // selecting the row shows the ids whole
 	if len(s) > 2*rowRunes {
 		r := []rune(s)
 		if len(r) > rowRunes {
@@ -838,11 +839,11 @@ func rowLine(m workrun.Message) string {
 
 // MessageText renders a node message in the window's language: a
 // catalogue key with its arguments, or a line stored before keys existed.
-func MessageText(m workrun.Message) string {
-	m.Args = readableArgs(m.Args) // the record keeps the JSON (runpanel_ids.go)
-	s := m.In(msgLang())
+func MessageText(loc workrun.Localizer, m workrun.Message) string {
+	m.Args = readableArgs(loc, m.Args) // the record keeps the JSON (runpanel_ids.go)
+	s := m.In(loc.Messages())
 	if m.Key == "" {
-		s = LocalizeMessage(s)
+		s = LocalizeMessage(loc, s)
 	}
 	return s
 }
@@ -852,7 +853,7 @@ func (p *RunPanel) messageLines(nodeID string) []string {
 	l := p.msgs[nodeID]
 	out := make([]string, l.len())
 	for i := range out {
-		out[i] = messageLine(*l.at(i))
+		out[i] = messageLine(p.loc, *l.at(i))
 	}
 	return out
 }
@@ -933,7 +934,7 @@ func (p *RunPanel) tapAction(label string) bool {
 func (p *RunPanel) refreshHeaderText() {
 	r := p.run
 	if p.runID == "" {
-		p.header.SetText(lang.X("run.none", "No run yet — Run (Ctrl+R) shows it here"))
+		p.header.SetText(p.loc.X("run.none", "No run yet — Run (Ctrl+R) shows it here"))
 		return
 	}
 	name := r.WorkflowName
@@ -942,22 +943,22 @@ func (p *RunPanel) refreshHeaderText() {
 	}
 	status := StatusLabel(string(r.Status))
 	if r.Status == workrun.RunStopping {
-		status = lang.X("run.stopping", "stopping…")
+		status = p.loc.X("run.stopping", "stopping…")
 	}
 	// The run's time from start to end, as Run records says it, and the
 	// time its nodes were at work when that is much less (duration.go).
 	ran, last := ranFor(p.nodes, p.Active(), time.Now())
 	if r.Status == workrun.RunInterrupted && !last.IsZero() {
-		status = fmt.Sprintf(lang.X("run.interrupted_at", "interrupted at %s"), last.Local().Format("15:04:05"))
+		status = fmt.Sprintf(p.loc.X("run.interrupted_at", "interrupted at %s"), last.Local().Format("15:04:05"))
 	}
 	// A run that waits on a question is not broken off: it waits for the
 	// person, and the milliseconds its nodes worked say nothing then.
 	waiting := r.Status == workrun.RunInterrupted && p.OpenQuestion() != nil
 	if waiting {
-		status = qText(msgQStatus) // question.go
+		status = qText(p.loc, msgQStatus) // question.go
 	}
 	line := fmt.Sprintf("%s · %s · %s", name, shortID(r.ID), status)
-	if took := tookText(records.RunDuration(r), ran); took != "" && !waiting {
+	if took := tookText(p.loc, records.RunDuration(r), ran); took != "" && !waiting {
 		line += " (" + took + ")"
 	}
 	if p.callerRun == r.ID && p.caller != "" {
@@ -994,21 +995,21 @@ func (p *RunPanel) refreshHeader() {
 	case r.Status == workrun.RunFailed && r.Reason != "":
 		// Chinese takes full-width brackets and colon, as HumanError's.
 		open, shut, colon := " (", ")", ": "
-		if workrun.IsChinese(CurrentLanguage()) {
+		if workrun.IsChinese(p.loc.Language()) {
 			open, shut, colon = "（", "）", "："
 		}
 		node := ""
 		if r.FailedNode != "" {
 			// The attempt that failed, as the node's header says it
 			// (failureNote): its task is the one the reason names.
-			node = open + r.FailedNode + attemptNote(r, p.nodes[r.FailedNode]) + shut
+			node = open + r.FailedNode + attemptNote(p.loc, r, p.nodes[r.FailedNode]) + shut
 		}
-		p.reasonFull = lang.X("run.failed_because", "Failed") + node + colon + HumanError(r.Reason)
+		p.reasonFull = p.loc.X("run.failed_because", "Failed") + node + colon + HumanError(p.loc, r.Reason)
 		p.reasonBox.Show(shortIDs(p.reasonFull))
 	case r.Status == workrun.RunInterrupted:
-		text := interruptionText(r)
+		text := interruptionText(p.loc, r)
 		if q := p.OpenQuestion(); q != nil && r.Interruption == workrun.InterruptedByHuman {
-			text = questionHeader(*q) // question.go
+			text = questionHeader(p.loc, *q) // question.go
 		}
 		p.reasonFull = text
 		p.reasonBox.Show(shortIDs(text))
@@ -1028,9 +1029,9 @@ func (p *RunPanel) refreshHeader() {
 	}
 	switch r.Status {
 	case workrun.RunRunning:
-		add(lang.X("run.stop", "Stop"), p.OnStop)
+		add(p.loc.X("run.stop", "Stop"), p.OnStop)
 	case workrun.RunStopping:
-		b := widget.NewButton(lang.X("run.stopping", "stopping…"), nil)
+		b := widget.NewButton(p.loc.X("run.stopping", "stopping…"), nil)
 		b.Disable()
 		p.actions.Add(b)
 	case workrun.RunInterrupted:
@@ -1039,49 +1040,49 @@ func (p *RunPanel) refreshHeader() {
 		// Stop sends its task the cancel, Run again starts a new run. Every
 		// interrupted run can be stopped.
 		if r.Interruption == workrun.InterruptedBySignIn {
-			add(lang.X("run.sign_in", "Sign in…"), p.OnSignIn)
+			add(p.loc.X("run.sign_in", "Sign in…"), p.OnSignIn)
 		}
 		if r.Interruption == workrun.InterruptedByExit || r.Interruption == workrun.InterruptedByUnreachable || r.Interruption == workrun.InterruptedBySignIn || r.Interruption == workrun.InterruptedByPush {
-			add(lang.X("run.resume", "Resume"), p.OnResume)
+			add(p.loc.X("run.resume", "Resume"), p.OnResume)
 		}
-		add(lang.X("run.stop", "Stop"), p.OnStop)
+		add(p.loc.X("run.stop", "Stop"), p.OnStop)
 		if r.Interruption == workrun.InterruptedByRemote || r.Interruption == workrun.InterruptedByHuman && p.OpenQuestion() != nil {
-			add(lang.X("run.again", "Run again"), p.OnRunAgain)
+			add(p.loc.X("run.again", "Run again"), p.OnRunAgain)
 		}
 	case workrun.RunFailed, workrun.RunStopped, workrun.RunSucceeded:
 		// R12: a failed or stopped run is never continued; it runs again as new.
 		if r.Status == workrun.RunFailed && needsSignIn(r) {
-			add(lang.X("run.sign_in", "Sign in…"), p.OnSignIn)
+			add(p.loc.X("run.sign_in", "Sign in…"), p.OnSignIn)
 		}
-		add(lang.X("run.again", "Run again"), p.OnRunAgain)
+		add(p.loc.X("run.again", "Run again"), p.OnRunAgain)
 	}
 	p.refreshDecision(p.sel)
 }
 
-func interruptionText(r workrun.Run) string {
+func interruptionText(loc workrun.Localizer, r workrun.Run) string {
 	var s string
 	switch r.Interruption {
 	case workrun.InterruptedByExit:
-		s = lang.X("run.int_exit", "Interrupted: the application exited while this run was going on. Resume continues it; Stop ends it and cancels its remote tasks.")
+		s = loc.X("run.int_exit", "Interrupted: the application exited while this run was going on. Resume continues it; Stop ends it and cancels its remote tasks.")
 	case workrun.InterruptedByRemote:
-		s = lang.X("run.int_remote2", "Workrun cannot answer the agent from here. Stop ends the run and sends the agent a cancel; Run again starts a new run.")
+		s = loc.X("run.int_remote2", "Workrun cannot answer the agent from here. Stop ends the run and sends the agent a cancel; Run again starts a new run.")
 		if r.Reason != "" {
-			s = HumanError(r.Reason) + "\n" + s
+			s = HumanError(loc, r.Reason) + "\n" + s
 		}
 		return s
 	case workrun.InterruptedByUnreachable:
-		s = lang.X("run.int_unreachable", "Interrupted: a remote server stopped answering about a task it accepted; nothing was cancelled. Resume continues the same task once it is back; Stop ends the run and cancels its remote tasks.")
+		s = loc.X("run.int_unreachable", "Interrupted: a remote server stopped answering about a task it accepted; nothing was cancelled. Resume continues the same task once it is back; Stop ends the run and cancels its remote tasks.")
 	case workrun.InterruptedBySignIn:
-		s = lang.X("run.int_sign_in", "Interrupted: a remote task was accepted, but its credential needs you to sign in again; nothing was cancelled. Sign in (Credentials), then Resume follows the same task.")
+		s = loc.X("run.int_sign_in", "Interrupted: a remote task was accepted, but its credential needs you to sign in again; nothing was cancelled. Sign in (Credentials), then Resume follows the same task.")
 	case workrun.InterruptedByPush:
-		s = lang.X("run.int_push", "Waiting by push: the remote agent will say when its task is done; no connection is held. Resume reads the task once now; Stop ends the run and cancels the task.")
+		s = loc.X("run.int_push", "Waiting by push: the remote agent will say when its task is done; no connection is held. Resume reads the task once now; Stop ends the run and cancels the task.")
 	case workrun.InterruptedByHuman:
-		s = lang.X("run.int_human", "Waiting for a person: approve, reject or answer below.")
+		s = loc.X("run.int_human", "Waiting for a person: approve, reject or answer below.")
 	default:
-		s = lang.X("run.int", "Interrupted")
+		s = loc.X("run.int", "Interrupted")
 	}
 	if r.Reason != "" && r.Interruption != workrun.InterruptedByHuman {
-		s += " " + HumanError(r.Reason)
+		s += " " + HumanError(loc, r.Reason)
 	}
 	return s
 }
@@ -1105,10 +1106,10 @@ var r11 = []struct{ key, en string }{
 
 // LocalizeMessage translates a legacy node message when it is one of the
 // fixed R11 lines (or starts with one); any other text is shown as written.
-func LocalizeMessage(text string) string {
+func LocalizeMessage(loc workrun.Localizer, text string) string {
 	for _, m := range r11 {
 		if rest, ok := strings.CutPrefix(text, m.en); ok {
-			return lang.X(m.key, m.en) + rest
+			return loc.X(m.key, m.en) + rest
 		}
 	}
 	return text
@@ -1197,6 +1198,6 @@ func (p *RunPanel) FitHeight() float32 {
 
 // notReached says a node the run ended without reaching: not "pending",
 // it will not run in this run.
-func notReached() string {
-	return lang.X("run.not_reached", "not reached")
+func notReached(loc workrun.Localizer) string {
+	return loc.X("run.not_reached", "not reached")
 }

@@ -52,7 +52,7 @@ func BenchmarkRunPanelStream(b *testing.B) {
 				var frames, cpuFrames []time.Duration
 				empty := emptyPaintCPU()
 				for b.Loop() {
-					p := NewRunPanel(false)
+					p := NewRunPanel(langNow(), false)
 					win := test.NewWindow(p.Object())
 					win.Resize(fyne.NewSize(1024, 700))
 					p.Start("r", wf)

@@ -19,7 +19,7 @@ func TestRunPanel_NodeDetails(t *testing.T) {
 	test.NewTempApp(t)
 	SetupLanguage("en")
 	wf := workrun.Workflow{Name: "wf", Nodes: []workrun.NodeSpec{{ID: "ask", Type: "remote_agent"}, {ID: "check", Type: "process"}, {ID: "end", Type: "output"}}}
-	p := NewRunPanel(false)
+	p := NewRunPanel(langNow(), false)
 	p.Start("r", wf)
 	started := time.Now().Add(-2 * time.Second)
 	p.Apply(Event{Type: "node", RunID: "r", NodeID: "ask", Node: &workrun.NodeRun{RunID: "r", NodeID: "ask", Type: "remote_agent",
@@ -72,6 +72,9 @@ func TestRunPanel_NodeDetails(t *testing.T) {
 	}
 	SetupLanguage("zh-Hans")
 	defer SetupLanguage("en")
+	zh := NewRunPanel(langNow(), false) // as the window's language switch rebuilds it
+	zh.Adopt(p)
+	p = zh
 	p.pick("ask")
 	if _, errText, _ := p.detailTexts(); errText != "未完成即被停止" {
 		t.Errorf("zh: stopped node's error %q", errText)
@@ -79,7 +82,7 @@ func TestRunPanel_NodeDetails(t *testing.T) {
 	if got := p.messageLines("ask"); !strings.HasSuffix(got[0], "已被用户停止") {
 		t.Errorf("zh: messages not rendered in Chinese: %q", got[0])
 	}
-	if got := HumanError("check: command failed: exit status 3"); got != "check：命令失败：退出状态 3" {
+	if got := HumanError(langNow(), "check: command failed: exit status 3"); got != "check：命令失败：退出状态 3" {
 		t.Errorf("zh: %q", got)
 	}
 }
@@ -91,7 +94,7 @@ func TestRunPanel_AutoSelectSkipsSkippedNodes(t *testing.T) {
 	test.NewTempApp(t)
 	SetupLanguage("en")
 	wf := workrun.Workflow{Name: "wf", Nodes: []workrun.NodeSpec{{ID: "ask", Type: "remote_agent"}, {ID: "end", Type: "output"}, {ID: "on-error", Type: "output"}}}
-	p := NewRunPanel(false)
+	p := NewRunPanel(langNow(), false)
 	p.Start("r", wf)
 	now := time.Now()
 	p.Apply(Event{Type: "node", RunID: "r", NodeID: "ask", Node: &workrun.NodeRun{RunID: "r", NodeID: "ask", Type: "remote_agent", Status: workrun.NodeSucceeded, StartedAt: now, EndedAt: now}})

@@ -14,43 +14,47 @@ import (
 // taken from an earlier run (docs/engine.md). The earlier failure is named
 // by its attempt: the node's own reason (attemptFailed) is the attempt the
 // record is of, and each names its own remote task.
-func failureNote(r workrun.Run, n workrun.NodeRun) string { return note(r, n, true) }
+func failureNote(loc workrun.Localizer, r workrun.Run, n workrun.NodeRun) string {
+	return note(loc, r, n, true)
+}
 
 // listNote is failureNote without the earlier failure: the node list's
 // row stays one whole line, the detail says the failure.
-func listNote(r workrun.Run, n workrun.NodeRun) string { return note(r, n, false) }
+func listNote(loc workrun.Localizer, r workrun.Run, n workrun.NodeRun) string {
+	return note(loc, r, n, false)
+}
 
-func note(r workrun.Run, n workrun.NodeRun, failed bool) string {
-	s := attemptNote(r, n)
+func note(loc workrun.Localizer, r workrun.Run, n workrun.NodeRun, failed bool) string {
+	s := attemptNote(loc, r, n)
 	if s != "" && n.LastError != "" && failed {
-		s += " · " + uiText(msgAttemptFailed, strconv.Itoa(n.AttemptNo()-1), shortIDs(clipRunes(HumanError(n.LastError), 120)))
+		s += " · " + uiText(loc, msgAttemptFailed, strconv.Itoa(n.AttemptNo()-1), shortIDs(clipRunes(HumanError(loc, n.LastError), 120)))
 	}
 	switch n.PinnedFrom {
 	case "":
 	case workrun.PinnedByHand:
-		s += " · " + uiText(msgPinnedTyped)
+		s += " · " + uiText(loc, msgPinnedTyped)
 	default:
-		s += " · " + uiText(msgPinnedFromRun, shortID(n.PinnedFrom))
+		s += " · " + uiText(loc, msgPinnedFromRun, shortID(n.PinnedFrom))
 	}
 	return s
 }
 
 // attemptNote is " · attempt N of M" for a node past its first attempt of
 // several, else "".
-func attemptNote(r workrun.Run, n workrun.NodeRun) string {
+func attemptNote(loc workrun.Localizer, r workrun.Run, n workrun.NodeRun) string {
 	if max := maxAttempts(r.Workflow, n.NodeID); max > 1 && n.AttemptNo() > 1 {
-		return " · " + uiText(msgAttemptOf, strconv.Itoa(n.AttemptNo()), strconv.Itoa(max))
+		return " · " + uiText(loc, msgAttemptOf, strconv.Itoa(n.AttemptNo()), strconv.Itoa(max))
 	}
 	return ""
 }
 
 // attemptFailed is a node's reason as its detail shows it: "attempt N
 // failed: reason" when the node ran more than one attempt.
-func attemptFailed(r workrun.Run, n workrun.NodeRun, reason string) string {
-	if attemptNote(r, n) == "" {
+func attemptFailed(loc workrun.Localizer, r workrun.Run, n workrun.NodeRun, reason string) string {
+	if attemptNote(loc, r, n) == "" {
 		return reason
 	}
-	return uiText(msgAttemptFailed, strconv.Itoa(n.AttemptNo()), reason)
+	return uiText(loc, msgAttemptFailed, strconv.Itoa(n.AttemptNo()), reason)
 }
 
 // showErr shows a line under the node's header (its reason, or a message

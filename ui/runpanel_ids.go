@@ -51,10 +51,10 @@ func copyFullButton(label string, full func() string) *widget.Button {
 
 // readableArgs renders the JSON objects and lists among a message's
 // arguments in words (readableJSON); the others stay as they are.
-func readableArgs(args []string) []string {
+func readableArgs(loc workrun.Localizer, args []string) []string {
 	var out []string
 	for i, a := range args {
-		if r, ok := readableJSON(a); ok {
+		if r, ok := readableJSON(loc, a); ok {
 			if out == nil {
 				out = slices.Clone(args)
 			}
@@ -71,7 +71,7 @@ func readableArgs(args []string) []string {
 // list as its items, strings without quotes, a nested object in brackets:
 // {"topic":"tides","findings":["a","b"]} reads "findings: a, b · topic:
 // tides". ok is false when s is not a JSON object or list.
-func readableJSON(s string) (string, bool) {
+func readableJSON(loc workrun.Localizer, s string) (string, bool) {
 	t := strings.TrimSpace(s)
 	if t == "" || t[0] != '{' && t[0] != '[' {
 		return s, false
@@ -82,13 +82,13 @@ func readableJSON(s string) (string, bool) {
 	if err := d.Decode(&v); err != nil || d.More() {
 		return s, false
 	}
-	return readableValue(v, 0), true
+	return readableValue(loc, v, 0), true
 }
 
 // readableValue renders v at depth (0: the whole value): a list shows
 // brackets only inside a list or a nested object.
-func readableValue(v any, depth int) string {
-	zh := workrun.IsChinese(msgLang())
+func readableValue(loc workrun.Localizer, v any, depth int) string {
+	zh := workrun.IsChinese(loc.Messages())
 	colon, comma, open, shut := ": ", ", ", "(", ")"
 	if zh {
 		colon, comma, open, shut = "：", "，", "（", "）"
@@ -105,7 +105,7 @@ func readableValue(v any, depth int) string {
 		slices.Sort(keys)
 		parts := make([]string, len(keys))
 		for i, k := range keys {
-			parts[i] = k + colon + readableValue(x[k], depth+1)
+			parts[i] = k + colon + readableValue(loc, x[k], depth+1)
 		}
 		if depth == 0 {
 			return strings.Join(parts, " · ")
@@ -117,7 +117,7 @@ func readableValue(v any, depth int) string {
 		}
 		parts := make([]string, len(x))
 		for i, e := range x {
-			parts[i] = readableValue(e, depth+2)
+			parts[i] = readableValue(loc, e, depth+2)
 		}
 		if depth <= 1 {
 			return strings.Join(parts, comma)

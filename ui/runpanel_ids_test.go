@@ -53,7 +53,7 @@ func TestRunPanel_ShortIDsCopyAndAttempts(t *testing.T) {
 	} {
 		t.Run(c.lang, func(t *testing.T) {
 			SetupLanguage(c.lang)
-			p := NewRunPanel(false)
+			p := NewRunPanel(langNow(), false)
 			test.NewWindow(p.Object()).Resize(fyne.NewSize(1000, 600))
 			p.Load(retriedRun())
 			p.pick("agent")
@@ -157,7 +157,7 @@ func TestRunPanel_DurationAsRecords(t *testing.T) {
 	}
 	for lang, want := range map[string]string{"en": "(41.9s, 38ms of it at work)", "zh-Hans": "(41.9s，其中运行 38ms)"} {
 		SetupLanguage(lang)
-		p := NewRunPanel(false)
+		p := NewRunPanel(langNow(), false)
 		p.Load(r, nrs, nil)
 		if h, _ := p.headerTexts(); !strings.Contains(h, want) {
 			t.Errorf("%s: run panel header %q, want %q (Run records: %s)", lang, h, want, inRecords)
@@ -167,7 +167,7 @@ func TestRunPanel_DurationAsRecords(t *testing.T) {
 	// A run that worked all along says one figure, the records' one.
 	SetupLanguage("en")
 	nrs[0].StartedAt = t0
-	p := NewRunPanel(false)
+	p := NewRunPanel(langNow(), false)
 	p.Load(r, nrs, nil)
 	if h, _ := p.headerTexts(); !strings.HasSuffix(h, "("+inRecords+")") {
 		t.Errorf("run at work throughout: header %q, want (%s)", h, inRecords)
@@ -188,7 +188,7 @@ func TestRunPanel_FindingsReadable(t *testing.T) {
 		"zh-Hans": "findings：findings：finding 1 about tides，finding 2 about tides · stages：2 · topic：tides",
 	} {
 		SetupLanguage(lang)
-		p := NewRunPanel(false)
+		p := NewRunPanel(langNow(), false)
 		test.NewWindow(p.Object()).Resize(fyne.NewSize(1000, 600))
 		p.Load(workrun.Run{ID: "r", Workflow: wf, Status: workrun.RunSucceeded}, []workrun.NodeRun{{RunID: "r", NodeID: "end", Type: "output", Status: workrun.NodeSucceeded}}, []workrun.Message{m})
 		p.pick("end")

@@ -110,7 +110,7 @@ func TestMsgLog_AddMerges(t *testing.T) {
 // merged with lines that arrived live holds each line once, in sequence
 // order.
 func TestRunPanel_ManyLinesLoadedAndStreamed(t *testing.T) {
-	p := NewRunPanel(true)
+	p := NewRunPanel(langNow(), true)
 	wf := workrun.Workflow{Nodes: []workrun.NodeSpec{{ID: "n", Type: "remote_agent"}}}
 	p.Start("r", wf)
 	const n = 5000
@@ -143,7 +143,7 @@ func TestRunPanel_ManyLinesLoadedAndStreamed(t *testing.T) {
 func TestRunPanel_StreamRedrawsListAtMostEvery(t *testing.T) {
 	test.NewTempApp(t)
 	SetupLanguage("en")
-	p := NewRunPanel(true)
+	p := NewRunPanel(langNow(), true)
 	win := test.NewWindow(p.Object())
 	defer win.Close()
 	win.Resize(fyne.NewSize(1024, 700))

@@ -20,12 +20,12 @@ func TestRunPanel_WaitsByPush(t *testing.T) {
 	} {
 		SetupLanguage(tt.lang)
 		run := workrun.Run{ID: "r", Status: workrun.RunInterrupted, Interruption: workrun.InterruptedByPush}
-		if got := interruptionText(run); !strings.HasPrefix(got, tt.want) {
+		if got := interruptionText(langNow(), run); !strings.HasPrefix(got, tt.want) {
 			t.Errorf("%s: interruption text %q, want it to start %q", tt.lang, got, tt.want)
 		}
 	}
 	SetupLanguage("en")
-	p := NewRunPanel(false)
+	p := NewRunPanel(langNow(), false)
 	p.OnStop, p.OnResume, p.OnRunAgain, p.OnSignIn = func() {}, func() {}, func() {}, func() {}
 	p.Start("r", workrun.Workflow{Name: "wf"})
 	p.Apply(runEv(workrun.Run{ID: "r", Status: workrun.RunInterrupted, Interruption: workrun.InterruptedByPush}))

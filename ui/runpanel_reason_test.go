@@ -26,7 +26,7 @@ func TestRunPanel_LongReasonKeepsFiveRows(t *testing.T) {
 	for i := range 6 {
 		wf.Nodes = append(wf.Nodes, workrun.NodeSpec{ID: fmt.Sprintf("n%d", i), Type: "process"})
 	}
-	p := NewRunPanel(false)
+	p := NewRunPanel(langNow(), false)
 	win := test.NewWindow(p.Object())
 	defer win.Close()
 	win.Resize(fyne.NewSize(1024, 300))

@@ -7,7 +7,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -32,7 +31,7 @@ func (p *RunPanel) newRecent() {
 
 func (p *RunPanel) newRecentSelect() *widget.Select {
 	s := widget.NewSelect(nil, nil)
-	s.PlaceHolder = lang.X("run.recent", "Recent runs")
+	s.PlaceHolder = p.loc.X("run.recent", "Recent runs")
 	s.OnChanged = func(string) {
 		i := s.SelectedIndex()
 		if i < 0 || i >= len(p.recentRuns) || p.recentRuns[i].ID == p.runID {

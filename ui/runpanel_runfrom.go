@@ -13,8 +13,8 @@ func (p *RunPanel) refreshRunFrom(id string) {
 	if p.readOnly || p.OnRunFrom == nil || id == "" || !p.run.Status.Terminal() || p.kinds[id] == "start" {
 		return
 	}
-	p.runFromBox.Add(widget.NewButton(uiText(msgRunFromHere), func() { p.OnRunFrom(id, false) }))
-	p.runFromBox.Add(widget.NewButton(uiText(msgTestThisNode), func() { p.OnRunFrom(id, true) }))
+	p.runFromBox.Add(widget.NewButton(uiText(p.loc, msgRunFromHere), func() { p.OnRunFrom(id, false) }))
+	p.runFromBox.Add(widget.NewButton(uiText(p.loc, msgTestThisNode), func() { p.OnRunFrom(id, true) }))
 }
 
 // runFromLabels returns the labels of the node-level run-from buttons shown.

@@ -27,7 +27,7 @@ func TestRunPanel_SignInActions(t *testing.T) {
 		{"another failure: Run again only", workrun.Run{Status: workrun.RunFailed, Reason: "HTTP 500"}, []string{"Run again"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			p := NewRunPanel(false)
+			p := NewRunPanel(langNow(), false)
 			p.OnStop, p.OnResume, p.OnRunAgain, p.OnSignIn = func() {}, func() {}, func() {}, func() {}
 			tt.run.ID = "r"
 			p.Start("r", workrun.Workflow{Name: "wf"})

@@ -141,7 +141,7 @@ func TestRunPanel_Actions(t *testing.T) {
 	SetupLanguage("en")
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := NewRunPanel(false)
+			p := NewRunPanel(langNow(), false)
 			p.OnStop, p.OnResume, p.OnRunAgain = func() {}, func() {}, func() {}
 			tt.run.ID = "r"
 			p.Start("r", workrun.Workflow{Name: "wf"})
@@ -199,7 +199,7 @@ func TestRunPanel_StopIsHonest(t *testing.T) {
 // nodes waiting for a person, and sends the decision to the engine.
 func TestRunPanel_HumanDecisions(t *testing.T) {
 	var got []workrun.Decision
-	p := NewRunPanel(false)
+	p := NewRunPanel(langNow(), false)
 	p.OnDecide = func(d workrun.Decision) { d.Time = time.Time{}; got = append(got, d) }
 	p.Start("r", workrun.Workflow{Nodes: []workrun.NodeSpec{{ID: "rev", Type: "human_review"}, {ID: "ask", Type: "ask_human"}}})
 	p.Apply(nodeEv("r", "rev", "human_review", workrun.NodeInterrupted, ""))
@@ -266,7 +266,7 @@ func TestInputsForm_Types(t *testing.T) {
 	SetupLanguage("en")
 	state := map[string]workrun.FieldType{"q": workrun.FieldText, "n": workrun.FieldNumber, "ok": workrun.FieldBoolean,
 		"j": workrun.FieldJSON, "doc": workrun.FieldFile, "docs": workrun.FieldFiles, "unset": workrun.FieldText}
-	f := NewInputsForm(state, func(*InputsForm, string) {})
+	f := NewInputsForm(langNow(), state, func(*InputsForm, string) {})
 	f.SetText("q", "hello")
 	f.SetText("n", "2.5")
 	f.SetText("j", `{"a": [1, 2]}`)

@@ -2,11 +2,11 @@ package ui
 
 import (
 	"sort"
-	"strings"
-	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
+
+	"workrun/workrun"
 )
 
 // A long message wraps in the message list (issue 23 item 10): the list
@@ -74,7 +74,7 @@ type wrapped struct {
 
 // index brings w up to date with the log's l messages at width (a new
 // width re-wraps all of them; the estimates are kept).
-func (w *rowWraps) index(l *msgLog, width float32, th fyne.Theme) {
+func (w *rowWraps) index(loc workrun.Localizer, l *msgLog, width float32, th fyne.Theme) {
 	if width != w.width {
 		w.width, w.n, w.long, w.rows = width, 0, w.long[:0], 0
 	}
@@ -89,12 +89,12 @@ func (w *rowWraps) index(l *msgLog, width float32, th fyne.Theme) {
 	for i := w.n; i < n; i++ {
 		var s string
 		if i >= len(w.est) {
-			s = rowLine(*l.at(i))
+			s = rowLine(loc, *l.at(i))
 			w.est = append(w.est, w.adv.of(s, size))
 		}
 		if w.est[i] > fit {
 			if s == "" {
-				s = rowLine(*l.at(i))
+				s = rowLine(loc, *l.at(i))
 			}
 			if lines := wrapText(s, width, size); len(lines) > 1 {
 				w.long = append(w.long, wrapped{msg: i, first: w.rows, lines: lines})
@@ -137,39 +137,10 @@ func (w *rowWraps) at(v int) (msg, part int, line string) {
 	return lw.msg + 1 + v - (lw.first + len(lw.lines)), 0, ""
 }
 
-// wrapText breaks s into lines no wider than width: at the last space that
-// fits, or inside a word (or a run of Chinese) that alone is wider.
+// wrapText breaks s into lines no wider than width, where a line may
+// break (linebreak.go).
 func wrapText(s string, width float32, size float32) []string {
-	fits := func(r []rune) bool { return fyne.MeasureText(string(r), size, fyne.TextStyle{}).Width <= width }
-	r := []rune(s)
-	var out []string
-	for len(r) > 0 {
-		if fits(r) {
-			out = append(out, string(r))
-			break
-		}
-		// The longest prefix that fits (at least one rune).
-		n := sort.Search(len(r), func(k int) bool { return !fits(r[:k+1]) })
-		n = max(n, 1)
-		if i := strings.LastIndex(string(r[:n+1]), " "); i > 0 {
-			cut := utf8.RuneCountInString(string(r[:n+1])[:i])
-			out = append(out, string(r[:cut]))
-			r = trimmed(r[cut+1:])
-			continue
-		}
-		out = append(out, string(r[:n]))
-		r = trimmed(r[n:])
-	}
-	return out
-}
-
-// trimmed drops the spaces a line starts with (the one it broke at, and
-// the second of "15:04:05  ").
-func trimmed(r []rune) []rune {
-	for len(r) > 0 && r[0] == ' ' {
-		r = r[1:]
-	}
-	return r
+	return breakLines(s, func(l string) bool { return fyne.MeasureText(l, size, fyne.TextStyle{}).Width <= width })
 }
 
 // msgListLayout lays the message list out at the panel's size and, when

@@ -21,7 +21,7 @@ func TestRunPanel_LongLineWraps(t *testing.T) {
 	test.NewTempApp(t)
 	SetupLanguage("en")
 	wf := workrun.Workflow{Name: "wf", Nodes: []workrun.NodeSpec{{ID: "ask", Type: "remote_agent"}}}
-	p := NewRunPanel(false)
+	p := NewRunPanel(langNow(), false)
 	win := test.NewWindow(p.Object())
 	defer win.Close()
 	win.Resize(fyne.NewSize(1024, 700))

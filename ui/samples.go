@@ -6,27 +6,30 @@ import (
 
 func pos(x, y float32) *workrun.Position { return &workrun.Position{X: x, Y: y} }
 
-// SampleInputs are the run inputs the samples' inputs dialog starts with:
-// the built-in demo agent reads its behaviour from the message's first word
-// ("echo …", "hang", "slow N", …).
-var SampleInputs = map[string]map[string]string{
-	"Remote Agent demo":            {"question": "echo Hello from Workrun"},
-	"Parallel branches, one fails": {"question": "hang"},
-	"Tool App demo":                {"name": "Ada"},
+// SampleInputs are the run inputs the samples' inputs dialog starts with,
+// by the sample's name in each language (noteSample): the built-in demo
+// agent reads its behaviour from the message's first word ("echo …",
+// "hang", "slow N", …).
+var SampleInputs = map[string]map[string]string{}
+
+func init() {
+	noteSample("sample.remote.name", "Remote Agent demo", map[string][2]string{"question": {"sample.remote.question", "echo Hello from Workrun"}})
+	noteSample("sample.parallel.name", "Parallel branches, one fails", map[string][2]string{"question": {"", "hang"}})
+	noteSample("sample.tool_app.name", "Tool App demo", map[string][2]string{"name": {"", "Ada"}})
 }
 
 // SampleRemote is the Remote Agent demo: a question goes to the agent at
 // agentURL and its answer comes out.
 func SampleRemote(agentURL string) workrun.Workflow {
 	return workrun.Workflow{
-		Name:  "Remote Agent demo",
+		Name:  word("sample.remote.name", "Remote Agent demo"),
 		State: map[string]workrun.FieldType{"question": workrun.FieldText, "answer": workrun.FieldText, "files": workrun.FieldFiles},
 		Nodes: []workrun.NodeSpec{
-			{ID: "start", Type: "start", Title: "Question", Position: pos(40, 120)},
+			{ID: "start", Type: "start", Title: word("sample.remote.start", "Question"), Position: pos(40, 120)},
 			// The demo's "file" answer comes with a file: kept in files.
-			{ID: "ask", Type: "remote_agent", Title: "Ask the agent", Position: pos(300, 120),
+			{ID: "ask", Type: "remote_agent", Title: word("sample.remote.ask", "Ask the agent"), Position: pos(300, 120),
 				Config: encodeConfig(map[string]any{"url": agentURL, "inputs": []string{"question"}, "output": "answer", "output_files": "files", "timeout_seconds": workrun.RemoteTimeoutDefaultSeconds})},
-			{ID: "end", Type: "output", Title: "Answer", Position: pos(560, 120), Config: encodeConfig(map[string]any{"fields": []string{"answer", "files"}})},
+			{ID: "end", Type: "output", Title: word("sample.remote.end", "Answer"), Position: pos(560, 120), Config: encodeConfig(map[string]any{"fields": []string{"answer", "files"}})},
 		},
 		Edges: []workrun.Edge{{From: "start", To: "ask"}, {From: "ask", To: "end"}},
 	}
@@ -38,18 +41,18 @@ func SampleRemote(agentURL string) workrun.Workflow {
 // With the question "hang" the demo agent works until it is canceled.
 func SampleParallel(agentURL string) workrun.Workflow {
 	return workrun.Workflow{
-		Name: "Parallel branches, one fails",
+		Name: word("sample.parallel.name", "Parallel branches, one fails"),
 		State: map[string]workrun.FieldType{
 			"question": workrun.FieldText, "answer": workrun.FieldText, "check": workrun.FieldText,
 		},
 		Nodes: []workrun.NodeSpec{
-			{ID: "start", Type: "start", Position: pos(40, 160)},
-			{ID: "ask", Type: "remote_agent", Title: "Slow remote work", Position: pos(300, 60),
+			{ID: "start", Type: "start", Title: word("sample.parallel.start", "Question"), Position: pos(40, 160)},
+			{ID: "ask", Type: "remote_agent", Title: word("sample.parallel.ask", "Slow remote work"), Position: pos(300, 60),
 				Config: encodeConfig(map[string]any{"url": agentURL, "inputs": []string{"question"}, "output": "answer", "timeout_seconds": workrun.RemoteTimeoutDefaultSeconds})},
-			{ID: "check", Type: "process", Title: "Local check (fails)", Position: pos(300, 260),
+			{ID: "check", Type: "process", Title: word("sample.parallel.check", "Local check (fails)"), Position: pos(300, 260),
 				Config: encodeConfig(map[string]any{"command": []string{"sh", "-c", "sleep 2; echo 'check failed' >&2; exit 3"}, "timeout_seconds": 30, "stdout": "check"})},
-			{ID: "join", Type: "join", Position: pos(560, 160)},
-			{ID: "end", Type: "output", Position: pos(800, 160), Config: encodeConfig(map[string]any{"fields": []string{"answer", "check"}})},
+			{ID: "join", Type: "join", Title: word("sample.parallel.join", "Both branches"), Position: pos(560, 160)},
+			{ID: "end", Type: "output", Title: word("sample.parallel.end", "Results"), Position: pos(800, 160), Config: encodeConfig(map[string]any{"fields": []string{"answer", "check"}})},
 		},
 		Edges: []workrun.Edge{
 			{From: "start", To: "ask"}, {From: "start", To: "check"},

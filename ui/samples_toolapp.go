@@ -7,18 +7,18 @@ import "workrun/workrun"
 // it once) and calls its echo tool. It needs no agent; the URL is unused.
 func SampleToolApp(string) workrun.Workflow {
 	return workrun.Workflow{
-		Name:  "Tool App demo",
+		Name:  word("sample.tool_app.name", "Tool App demo"),
 		State: map[string]workrun.FieldType{"name": workrun.FieldText, "answer": workrun.FieldText},
 		Nodes: []workrun.NodeSpec{
-			{ID: "start", Type: "start", Title: "Name", Position: pos(40, 140)},
-			{ID: "echo", Type: "tool_app", Title: "Echo with the MCP reference server (stdio)", Position: pos(300, 140),
+			{ID: "start", Type: "start", Title: word("sample.tool_app.start", "Name"), Position: pos(40, 140)},
+			{ID: "echo", Type: "tool_app", Title: word("sample.tool_app.echo", "Echo with the MCP reference server (stdio)"), Position: pos(300, 140),
 				Config: encodeConfig(map[string]any{
 					"command":   []string{"npx", "-y", "@modelcontextprotocol/server-everything@2026.8.31", "stdio"},
 					"tool":      "echo",
-					"arguments": map[string]any{"message": "Hello, {{name}}!"},
+					"arguments": map[string]any{"message": word("sample.tool_app.message", "Hello, {{name}}!")},
 					"output":    "answer", "timeout_seconds": workrun.RemoteTimeoutDefaultSeconds,
 				})},
-			{ID: "end", Type: "output", Title: "Answer", Position: pos(560, 140), Config: encodeConfig(map[string]any{"fields": []string{"answer"}})},
+			{ID: "end", Type: "output", Title: word("sample.tool_app.end", "Answer"), Position: pos(560, 140), Config: encodeConfig(map[string]any{"fields": []string{"answer"}})},
 		},
 		Edges: []workrun.Edge{{From: "start", To: "echo"}, {From: "echo", To: "end"}},
 	}

@@ -11,8 +11,9 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/widget"
+
+	"workrun/workrun"
 )
 
 // ErrNeedsSignIn is what a connection test returns (wrapped) when the
@@ -69,23 +70,23 @@ type signInView struct {
 	root              fyne.CanvasObject
 }
 
-func newSignInView(u, name string) *signInView {
+func newSignInView(loc workrun.Localizer, u, name string) *signInView {
 	v := &signInView{url: widget.NewEntry(), name: widget.NewEntry(), client: widget.NewEntry(), status: widget.NewLabel("")}
-	v.url.SetPlaceHolder(lang.X("signin.url_example", "for example: https://mcp.example.com/mcp"))
+	v.url.SetPlaceHolder(loc.X("signin.url_example", "for example: https://mcp.example.com/mcp"))
 	v.url.SetText(u)
 	v.name.SetText(name)
-	v.client.SetPlaceHolder(lang.X("signin.client_hint", "optional: a client id registered for Workrun"))
+	v.client.SetPlaceHolder(loc.X("signin.client_hint", "optional: a client id registered for Workrun"))
 	v.status.Wrapping = fyne.TextWrapWord
-	v.start = widget.NewButton(lang.X("signin.start", "Sign in"), nil)
+	v.start = widget.NewButton(loc.X("signin.start", "Sign in"), nil)
 	v.start.Importance = widget.HighImportance
-	v.cancel = widget.NewButton(lang.X("signin.cancel", "Cancel sign-in"), nil)
+	v.cancel = widget.NewButton(loc.X("signin.cancel", "Cancel sign-in"), nil)
 	v.cancel.Disable()
 	form := widget.NewForm(
-		widget.NewFormItem(lang.X("signin.url", "Server URL"), v.url),
-		widget.NewFormItem(lang.X("cred.name", "Name"), v.name),
-		widget.NewFormItem(lang.X("signin.client", "Client id"), v.client),
+		widget.NewFormItem(loc.X("signin.url", "Server URL"), v.url),
+		widget.NewFormItem(loc.X("cred.name", "Name"), v.name),
+		widget.NewFormItem(loc.X("signin.client", "Client id"), v.client),
 	)
-	intro := widget.NewLabel(lang.X("signin.intro", "Workrun opens the sign-in page in your browser and waits for it to come back to this computer (127.0.0.1). The tokens are kept only in the OS keyring."))
+	intro := widget.NewLabel(loc.X("signin.intro", "Workrun opens the sign-in page in your browser and waits for it to come back to this computer (127.0.0.1). The tokens are kept only in the OS keyring."))
 	intro.Wrapping = fyne.TextWrapWord
 	v.root = container.NewVBox(intro, form, container.NewHBox(v.start, v.cancel), v.status)
 	return v
@@ -101,29 +102,29 @@ func defaultCredentialName(raw string) string {
 }
 
 // signedInText is "Signed in to ORIGIN as … with scopes …".
-func signedInText(r SignedIn) string {
-	s := fmt.Sprintf(lang.X("signin.done", "Signed in to %s"), r.Origin)
+func signedInText(loc workrun.Localizer, r SignedIn) string {
+	s := fmt.Sprintf(loc.X("signin.done", "Signed in to %s"), r.Origin)
 	if r.Subject != "" {
-		s += " " + fmt.Sprintf(lang.X("signin.as", "as %s"), r.Subject)
+		s += " " + fmt.Sprintf(loc.X("signin.as", "as %s"), r.Subject)
 	}
 	if len(r.Scopes) > 0 {
-		s += " " + fmt.Sprintf(lang.X("signin.scopes", "with scopes %s"), strings.Join(r.Scopes, " "))
+		s += " " + fmt.Sprintf(loc.X("signin.scopes", "with scopes %s"), strings.Join(r.Scopes, " "))
 	}
 	if !r.Expiry.IsZero() {
-		s += fmt.Sprintf(lang.X("signin.expires2", "; the token expires %s (renewed by itself)"), r.Expiry.Local().Format("2006-01-02 15:04"))
+		s += fmt.Sprintf(loc.X("signin.expires2", "; the token expires %s (renewed by itself)"), r.Expiry.Local().Format("2006-01-02 15:04"))
 	}
-	return "✓ " + s + lang.X("signin.end", ".")
+	return "✓ " + s + loc.X("signin.end", ".")
 }
 
 // signInErrorText says why a sign-in did not complete.
-func signInErrorText(err error) string {
+func signInErrorText(loc workrun.Localizer, err error) string {
 	switch {
 	case errors.Is(err, context.Canceled):
-		return lang.X("signin.cancelled", "Sign-in cancelled.")
+		return loc.X("signin.cancelled", "Sign-in cancelled.")
 	case strings.Contains(err.Error(), "sign-in denied"):
-		return "✗ " + lang.X("signin.denied", "The sign-in was denied at the server.") + " (" + err.Error() + ")"
+		return "✗ " + loc.X("signin.denied", "The sign-in was denied at the server.") + " (" + err.Error() + ")"
 	case strings.Contains(err.Error(), "sign-in timed out"):
-		return "✗ " + lang.X("signin.timeout", "The browser did not come back in time; try again.")
+		return "✗ " + loc.X("signin.timeout", "The browser did not come back in time; try again.")
 	}
 	return "✗ " + err.Error()
 }
@@ -140,19 +141,19 @@ func (w *Window) showSignIn(u, kind string, signedIn func(name string)) {
 // available).
 func (w *Window) showSignInAs(u, name, kind string, signedIn func(name string)) *signInView {
 	if w.deps.OAuth == nil {
-		w.showError(errors.New(lang.X("signin.missing", "signing in is not available in this build")))
+		w.showError(errors.New(w.loc.X("signin.missing", "signing in is not available in this build")))
 		return nil
 	}
 	if name == "" {
 		name = defaultCredentialName(u)
 	}
-	v := newSignInView(u, name)
+	v := newSignInView(w.loc, u, name)
 	v.url.OnChanged = func(s string) {
 		if v.name.Text == "" {
 			v.name.SetText(defaultCredentialName(s))
 		}
 	}
-	d := dialog.NewCustom(lang.X("signin.title", "Sign in"), lang.X("close", "Close"), v.root, w.win)
+	d := dialog.NewCustom(w.loc.X("signin.title", "Sign in"), w.loc.X("close", "Close"), v.root, w.win)
 	d.Resize(w.fitDialog(fyne.NewSize(560, 380)))
 	var stop context.CancelFunc
 	v.cancel.OnTapped = func() {
@@ -168,17 +169,17 @@ func (w *Window) showSignInAs(u, name, kind string, signedIn func(name string)) 
 	v.start.OnTapped = func() {
 		req := SignInRequest{URL: strings.TrimSpace(v.url.Text), Name: strings.TrimSpace(v.name.Text), Kind: kind, ClientID: strings.TrimSpace(v.client.Text)}
 		if req.URL == "" || req.Name == "" {
-			v.status.SetText("✗ " + lang.X("signin.need_url", "enter the server's URL and a name for the credential"))
+			v.status.SetText("✗ " + w.loc.X("signin.need_url", "enter the server's URL and a name for the credential"))
 			return
 		}
 		ctx, cancel := context.WithTimeout(w.ctx, signInLimit)
 		stop = cancel
 		v.start.Disable()
 		v.cancel.Enable()
-		v.status.SetText(lang.X("signin.opening", "Opening the sign-in page in your browser…"))
+		v.status.SetText(w.loc.X("signin.opening", "Opening the sign-in page in your browser…"))
 		req.Opened = func(string) {
 			w.do(func() {
-				v.status.SetText(fmt.Sprintf(lang.X("signin.waiting", "Waiting for the browser to come back (up to %d minutes)… Cancel stops waiting."), int(signInLimit/time.Minute)))
+				v.status.SetText(fmt.Sprintf(w.loc.X("signin.waiting", "Waiting for the browser to come back (up to %d minutes)… Cancel stops waiting."), int(signInLimit/time.Minute)))
 			})
 		}
 		var res SignedIn
@@ -191,12 +192,12 @@ func (w *Window) showSignInAs(u, name, kind string, signedIn func(name string)) 
 			v.start.Enable()
 			v.cancel.Disable()
 			if err != nil {
-				v.status.SetText(signInErrorText(err))
+				v.status.SetText(signInErrorText(w.loc, err))
 				return
 			}
-			text := signedInText(res)
+			text := signedInText(w.loc, res)
 			if res.ProbeErr != nil {
-				text += "\n✗ " + lang.X("signin.probe_failed", "The connection test after signing in failed:") + " " + res.ProbeErr.Error()
+				text += "\n✗ " + w.loc.X("signin.probe_failed", "The connection test after signing in failed:") + " " + res.ProbeErr.Error()
 			}
 			v.status.SetText(text)
 			w.setStatus(text)

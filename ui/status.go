@@ -3,8 +3,6 @@ package ui
 import (
 	"bytes"
 	"fmt"
-
-	"fyne.io/fyne/v2/lang"
 )
 
 // statusLine is what the status bar says about a condition rather than an
@@ -34,7 +32,7 @@ func (w *Window) recheckStatus() {
 // fixFirst says, while it holds, that the inspector's marked value keeps
 // the run from starting.
 func (w *Window) fixFirst(p string) {
-	w.setStatusWhile(fmt.Sprintf(lang.X("wf.fix_first", "Fix the marked value first: %s"), p),
+	w.setStatusWhile(fmt.Sprintf(w.loc.X("wf.fix_first", "Fix the marked value first: %s"), p),
 		func() bool { return w.insp.Pending() != "" })
 }
 
@@ -43,7 +41,7 @@ func (w *Window) fixFirst(p string) {
 // workflow form, the workflow's name — it was typed for changes, or another
 // workflow opens.
 func (in *Inspector) dropped() {
-	text := fmt.Sprintf(lang.X("insp.dropped", "Not applied: %s"), in.pending)
+	text := fmt.Sprintf(in.loc.X("insp.dropped", "Not applied: %s"), in.pending)
 	if in.OnStatusWhile == nil {
 		in.status(text)
 		return

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/lang"
 
 	"workrun/workrun"
 )
@@ -22,22 +21,22 @@ type template struct {
 
 // templateTitles label the shipped examples in both languages; an example
 // without an entry is labelled by its workflow's name.
-func templateTitle(file, name string) string {
+func templateTitle(loc workrun.Localizer, file, name string) string {
 	switch strings.TrimSuffix(file, ".json") {
 	case "hello":
-		return lang.X("tmpl.hello", "Hello: set a field and show it")
+		return loc.X("tmpl.hello", "Hello: set a field and show it")
 	case "branches":
-		return lang.X("tmpl.branches", "A condition, a parallel branch and a join")
+		return loc.X("tmpl.branches", "A condition, a parallel branch and a join")
 	case "failing-process":
-		return lang.X("tmpl.failing_process", "A local command that fails")
+		return loc.X("tmpl.failing_process", "A local command that fails")
 	case "remote-agent":
-		return lang.X("tmpl.remote_agent", "Remote Agent (A2A) call")
+		return loc.X("tmpl.remote_agent", "Remote Agent (A2A) call")
 	case "remote-mcp":
-		return lang.X("tmpl.remote_mcp", "Remote MCP Tool call (a task)")
+		return loc.X("tmpl.remote_mcp", "Remote MCP Tool call (a task)")
 	case "review":
-		return lang.X("tmpl.review", "Human review before going on")
+		return loc.X("tmpl.review", "Human review before going on")
 	case "tool-app":
-		return lang.X("tmpl.tool_app", "Tool App (an MCP server on this machine)")
+		return loc.X("tmpl.tool_app", "Tool App (an MCP server on this machine)")
 	}
 	return name
 }
@@ -59,7 +58,7 @@ func (w *Window) templates() ([]template, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, template{file: n, title: templateTitle(n, wf.Name)})
+		out = append(out, template{file: n, title: templateTitle(w.loc, n, wf.Name)})
 	}
 	return out, nil
 }
@@ -80,7 +79,7 @@ func (w *Window) readTemplate(name string) (workrun.Workflow, error) {
 // templatesItem is File → New from template: a submenu with one item per
 // shipped example (disabled when the build has none).
 func (w *Window) templatesItem() *fyne.MenuItem {
-	m := fyne.NewMenuItem(lang.X("wf.new_from_template", "New from template"), nil)
+	m := fyne.NewMenuItem(w.loc.X("wf.new_from_template", "New from template"), nil)
 	ts, err := w.templates()
 	if err != nil {
 		fyne.LogError("templates", err) // a broken build: the menu says so by having none
@@ -107,14 +106,15 @@ func (w *Window) newFromTemplate(file string) {
 		return
 	}
 	if len(wf.Nodes) == 0 {
-		w.showError(errors.New(file + ": " + lang.X("tmpl.empty", "the template has no nodes")))
+		w.showError(errors.New(file + ": " + w.loc.X("tmpl.empty", "the template has no nodes")))
 		return
 	}
+	wf = localExample(file, wf) // new_names.go
 	w.leave(func() {
 		w.OpenWorkflow("", wf)
 		w.doc.dirty = true // unsaved until Save (or leaving it saves it)
 		w.docChanged()
 		w.selectListed("")
-		w.setStatus(fmt.Sprintf(lang.X("tmpl.opened", "New workflow from the template %q — not saved yet"), templateTitle(file, wf.Name)))
+		w.setStatus(fmt.Sprintf(w.loc.X("tmpl.opened", "New workflow from the template %q — not saved yet"), templateTitle(w.loc, file, wf.Name)))
 	})
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/go-text/typesetting/font"
 
 	"workrun/assets"
+	"workrun/workrun"
 )
 
 // Fonts. Fyne draws with its bundled Noto Sans, which has no CJK glyphs;
@@ -60,9 +61,9 @@ func newAppTheme(ctx context.Context, code string) fyne.Theme {
 	return t
 }
 
-// applyTheme sets the theme for the current language on a.
-func applyTheme(ctx context.Context, a fyne.App) {
-	a.Settings().SetTheme(newAppTheme(ctx, CurrentLanguage()))
+// applyTheme sets the theme for loc's language on a.
+func applyTheme(ctx context.Context, loc workrun.Localizer, a fyne.App) {
+	a.Settings().SetTheme(newAppTheme(ctx, loc.Language()))
 }
 
 // fontconfigTimeout bounds the fontconfig calls made when the window is

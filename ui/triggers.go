@@ -75,6 +75,8 @@ type triggerForm struct {
 	fires    []FiredRun
 	firesErr error
 	due      time.Time // the earliest next fire shown: fires are read again after it
+
+	loc workrun.Localizer // the words, in the window's language
 }
 
 // triggerRow is the editor of one trigger.
@@ -97,6 +99,8 @@ type triggerRow struct {
 
 	next  *widget.Label
 	fires *fyne.Container
+
+	loc workrun.Localizer // the words, in the window's language
 }
 
 // choice maps a select's labels to the values written.
@@ -111,15 +115,15 @@ var (
 	authChoices    = []choice{{workrun.WebhookHMAC, msgTrigAuthHMAC}, {workrun.WebhookBearer, msgTrigAuthBearer}}
 )
 
-func choiceSelect(cs []choice, value string, changed func()) *widget.Select {
+func choiceSelect(loc workrun.Localizer, cs []choice, value string, changed func()) *widget.Select {
 	labels := make([]string, len(cs))
 	for i, c := range cs {
-		labels[i] = trigText(c.label)
+		labels[i] = trigText(loc, c.label)
 	}
-	s := newSelect(labels, func(string) { changed() })
+	s := newSelect(loc, labels, func(string) { changed() })
 	for _, c := range cs {
 		if c.value == value {
-			s.Selected = trigText(c.label)
+			s.Selected = trigText(loc, c.label)
 		}
 	}
 	if s.Selected == "" {
@@ -128,9 +132,9 @@ func choiceSelect(cs []choice, value string, changed func()) *widget.Select {
 	return s
 }
 
-func choiceValue(cs []choice, s *widget.Select) string {
+func choiceValue(loc workrun.Localizer, cs []choice, s *widget.Select) string {
 	for _, c := range cs {
-		if trigText(c.label) == s.Selected {
+		if trigText(loc, c.label) == s.Selected {
 			return c.value
 		}
 	}
@@ -180,10 +184,10 @@ func withTriggers(cfg json.RawMessage, ts []workrun.Trigger) (json.RawMessage, e
 }
 
 // errText is err in the window's language.
-func errText(err error) string {
+func errText(loc workrun.Localizer, err error) string {
 	var te *workrun.TextError
 	if errors.As(err, &te) {
-		return te.Text.In(msgLang())
+		return te.Text.In(loc.Messages())
 	}
 	return err.Error()
 }
@@ -195,14 +199,14 @@ func (in *Inspector) addTriggers(n workrun.NodeSpec, form *fyne.Container) {
 	if n.Type != "start" {
 		return
 	}
-	f := &triggerForm{in: in, nodeID: n.ID, doc: in.doc(), building: true}
+	f := &triggerForm{loc: in.loc, in: in, nodeID: n.ID, doc: in.doc(), building: true}
 	in.trig = f
 	defer func() { f.building = false }()
 	ts := startTriggers(n.Config)
 	form.Add(widget.NewSeparator())
-	form.Add(heading(trigText(msgTrigHeading)))
+	form.Add(heading(trigText(in.loc, msgTrigHeading)))
 	if len(ts) == 0 {
-		form.Add(caption(trigText(msgTrigNone)))
+		form.Add(caption(trigText(in.loc, msgTrigNone)))
 	}
 	schedules, hooks := 0, 0
 	for i, t := range ts {
@@ -225,10 +229,10 @@ func (in *Inspector) addTriggers(n workrun.NodeSpec, form *fyne.Container) {
 	f.err.Importance = widget.DangerImportance
 	f.err.Hide()
 	form.Add(f.err)
-	addSched := widget.NewButtonWithIcon(trigText(msgTrigAddSchedule), theme.ContentAddIcon(), func() {
+	addSched := widget.NewButtonWithIcon(trigText(in.loc, msgTrigAddSchedule), theme.ContentAddIcon(), func() {
 		f.add(workrun.Trigger{Type: workrun.TriggerSchedule, Cron: "0 * * * *", TimeZone: "UTC"})
 	})
-	addHook := widget.NewButtonWithIcon(trigText(msgTrigAddWebhook), theme.ContentAddIcon(), func() {
+	addHook := widget.NewButtonWithIcon(trigText(in.loc, msgTrigAddWebhook), theme.ContentAddIcon(), func() {
 		f.add(workrun.Trigger{Type: workrun.TriggerWebhook, Auth: workrun.WebhookHMAC})
 	})
 	if hooks > 0 {
@@ -240,7 +244,7 @@ func (in *Inspector) addTriggers(n workrun.NodeSpec, form *fyne.Container) {
 	f.note.Hide()
 	form.Add(f.note)
 	if hooks > 0 {
-		form.Add(caption(trigText(msgTrigHookServe)))
+		form.Add(caption(trigText(in.loc, msgTrigHookServe)))
 	}
 	if _, err := workrun.ParseStartConfig(n.Config); err != nil {
 		f.showErr(err) // a file with a bad trigger: said at once
@@ -267,14 +271,14 @@ func (f *triggerForm) now() time.Time {
 
 // header is a trigger's title with its Remove button.
 func (f *triggerForm) header(i int, title string) fyne.CanvasObject {
-	rm := newTipButton(f.in.tips, "", theme.DeleteIcon(), trigText(msgTrigRemove), func() { f.remove(i) })
+	rm := newTipButton(f.in.tips, "", theme.DeleteIcon(), trigText(f.loc, msgTrigRemove), func() { f.remove(i) })
 	f.in.widgets[fmt.Sprintf("trigger_%d_remove", i)] = rm
 	l := widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	return container.NewBorder(nil, nil, nil, rm, l)
 }
 
 func (f *triggerForm) scheduleRow(i, nth int, t workrun.Trigger) *triggerRow {
-	r := &triggerRow{orig: t}
+	r := &triggerRow{loc: f.loc, orig: t}
 	changed := func(key string) func() { return func() { f.changed(fmt.Sprintf("%d:%s", i, key)) } }
 	entry := func(key, text, hint string) *widget.Entry {
 		e := widget.NewEntry()
@@ -284,7 +288,7 @@ func (f *triggerForm) scheduleRow(i, nth int, t workrun.Trigger) *triggerRow {
 		f.in.widgets[fmt.Sprintf("trigger_%d_%s", i, key)] = e
 		return e
 	}
-	r.cron = entry("cron", t.Cron, trigText(msgTrigCronHint))
+	r.cron = entry("cron", t.Cron, trigText(f.loc, msgTrigCronHint))
 	every := ""
 	if t.EveryMinutes != 0 {
 		every = strconv.Itoa(t.EveryMinutes)
@@ -295,10 +299,10 @@ func (f *triggerForm) scheduleRow(i, nth int, t workrun.Trigger) *triggerRow {
 	r.zone.SetPlaceHolder("UTC")
 	r.zone.OnChanged = func(string) { changed("time_zone")() }
 	f.in.widgets[fmt.Sprintf("trigger_%d_time_zone", i)] = r.zone
-	r.cronBox = container.NewVBox(caption(trigText(msgTrigCron)), r.cron, caption(trigText(msgTrigZone)), r.zone)
-	r.evBox = container.NewVBox(caption(trigText(msgTrigEvery)), r.every)
-	byCron, byEvery := trigText(msgTrigByCron), trigText(msgTrigByEvery)
-	r.mode = newSelect([]string{byCron, byEvery}, func(s string) {
+	r.cronBox = container.NewVBox(caption(trigText(f.loc, msgTrigCron)), r.cron, caption(trigText(f.loc, msgTrigZone)), r.zone)
+	r.evBox = container.NewVBox(caption(trigText(f.loc, msgTrigEvery)), r.every)
+	byCron, byEvery := trigText(f.loc, msgTrigByCron), trigText(f.loc, msgTrigByEvery)
+	r.mode = newSelect(f.loc, []string{byCron, byEvery}, func(s string) {
 		if f.building {
 			return
 		}
@@ -319,16 +323,16 @@ func (f *triggerForm) scheduleRow(i, nth int, t workrun.Trigger) *triggerRow {
 		r.mode.Selected = byEvery
 	}
 	f.in.widgets[fmt.Sprintf("trigger_%d_mode", i)] = r.mode
-	r.missed = choiceSelect(missedChoices, t.MissedPolicy(), changed("missed"))
-	r.overlap = choiceSelect(overlapChoices, t.OverlapPolicy(), changed("overlap"))
+	r.missed = choiceSelect(f.loc, missedChoices, t.MissedPolicy(), changed("missed"))
+	r.overlap = choiceSelect(f.loc, overlapChoices, t.OverlapPolicy(), changed("overlap"))
 	f.in.widgets[fmt.Sprintf("trigger_%d_missed", i)] = r.missed
 	f.in.widgets[fmt.Sprintf("trigger_%d_overlap", i)] = r.overlap
 	r.next = widget.NewLabel("")
 	r.next.Wrapping = fyne.TextWrapWord
 	r.fires = container.NewVBox()
-	r.box = container.NewVBox(f.header(i, trigText(msgTrigSchedule, nth)), r.mode, r.cronBox, r.evBox,
-		caption(trigText(msgTrigMissed)), r.missed, caption(trigText(msgTrigOverlap)), r.overlap,
-		r.next, caption(trigText(msgTrigFires)), r.fires)
+	r.box = container.NewVBox(f.header(i, trigText(f.loc, msgTrigSchedule, nth)), r.mode, r.cronBox, r.evBox,
+		caption(trigText(f.loc, msgTrigMissed)), r.missed, caption(trigText(f.loc, msgTrigOverlap)), r.overlap,
+		r.next, caption(trigText(f.loc, msgTrigFires)), r.fires)
 	r.showMode()
 	return r
 }
@@ -346,16 +350,16 @@ func (r *triggerRow) showMode() {
 }
 
 func (f *triggerForm) webhookRow(i int, t workrun.Trigger) *triggerRow {
-	r := &triggerRow{orig: t}
+	r := &triggerRow{loc: f.loc, orig: t}
 	changed := func(key string) func() { return func() { f.changed(fmt.Sprintf("%d:%s", i, key)) } }
-	r.auth = choiceSelect(authChoices, t.AuthMethod(), changed("auth"))
+	r.auth = choiceSelect(f.loc, authChoices, t.AuthMethod(), changed("auth"))
 	r.waitSec = widget.NewEntry()
 	if t.WaitSeconds != 0 {
 		r.waitSec.SetText(strconv.Itoa(t.WaitSeconds))
 	}
 	r.waitSec.SetPlaceHolder(strconv.Itoa(workrun.DefaultWebhookWait))
 	r.waitSec.OnChanged = func(string) { changed("wait_seconds")() }
-	r.wait = widget.NewCheck(trigText(msgTrigWait), func(on bool) {
+	r.wait = widget.NewCheck(trigText(f.loc, msgTrigWait), func(on bool) {
 		if on {
 			r.waitSec.Enable()
 		} else {
@@ -370,19 +374,19 @@ func (f *triggerForm) webhookRow(i int, t workrun.Trigger) *triggerRow {
 	f.in.widgets[fmt.Sprintf("trigger_%d_auth", i)] = r.auth
 	f.in.widgets[fmt.Sprintf("trigger_%d_wait", i)] = r.wait
 	f.in.widgets[fmt.Sprintf("trigger_%d_wait_seconds", i)] = r.waitSec
-	r.box = container.NewVBox(f.header(i, trigText(msgTrigWebhook)), caption(trigText(msgTrigAuth)), r.auth,
-		r.wait, caption(trigText(msgTrigWaitSecs)), r.waitSec)
+	r.box = container.NewVBox(f.header(i, trigText(f.loc, msgTrigWebhook)), caption(trigText(f.loc, msgTrigAuth)), r.auth,
+		r.wait, caption(trigText(f.loc, msgTrigWaitSecs)), r.waitSec)
 	return r
 }
 
 // otherRow shows a manual trigger (or a type this version does not know,
 // kept as it is).
 func (f *triggerForm) otherRow(i int, t workrun.Trigger) *triggerRow {
-	title := trigText(msgTrigManual)
+	title := trigText(f.loc, msgTrigManual)
 	if t.Type != workrun.TriggerManual {
 		title = t.Type
 	}
-	return &triggerRow{orig: t, box: container.NewVBox(f.header(i, title))}
+	return &triggerRow{loc: f.loc, orig: t, box: container.NewVBox(f.header(i, title))}
 }
 
 // read is the trigger the row's widgets hold.
@@ -392,7 +396,7 @@ func (r *triggerRow) read() (workrun.Trigger, error) {
 	case r.mode != nil: // a schedule
 		t.Cron, t.TimeZone, t.EveryMinutes = "", "", 0
 		if r.byEvery() {
-			v, set, err := readInt(r.every.Text, trigText(msgTrigEvery))
+			v, set, err := readInt(r.loc, r.every.Text, trigText(r.loc, msgTrigEvery))
 			if err != nil {
 				return t, err
 			}
@@ -403,14 +407,14 @@ func (r *triggerRow) read() (workrun.Trigger, error) {
 			t.Cron = strings.TrimSpace(r.cron.Text)
 			t.TimeZone = strings.TrimSpace(r.zone.Text)
 		}
-		t.Missed = keepDefault(choiceValue(missedChoices, r.missed), workrun.MissedSkip, r.orig.Missed)
-		t.Overlap = keepDefault(choiceValue(overlapChoices, r.overlap), workrun.OverlapSkip, r.orig.Overlap)
+		t.Missed = keepDefault(choiceValue(r.loc, missedChoices, r.missed), workrun.MissedSkip, r.orig.Missed)
+		t.Overlap = keepDefault(choiceValue(r.loc, overlapChoices, r.overlap), workrun.OverlapSkip, r.orig.Overlap)
 	case r.auth != nil: // a webhook
-		t.Auth = keepDefault(choiceValue(authChoices, r.auth), workrun.WebhookHMAC, r.orig.Auth)
+		t.Auth = keepDefault(choiceValue(r.loc, authChoices, r.auth), workrun.WebhookHMAC, r.orig.Auth)
 		t.Wait = r.wait.Checked
 		t.WaitSeconds = 0
 		if t.Wait {
-			v, set, err := readInt(r.waitSec.Text, trigText(msgTrigWaitSecs))
+			v, set, err := readInt(r.loc, r.waitSec.Text, trigText(r.loc, msgTrigWaitSecs))
 			if err != nil {
 				return t, err
 			}
@@ -456,7 +460,7 @@ func (f *triggerForm) changed(key string) {
 	cfg, err := f.config()
 	if err != nil {
 		f.showErr(err)
-		f.in.pending = trigText(msgTrigHeading) + ": " + errText(err)
+		f.in.pending = trigText(f.loc, msgTrigHeading) + ": " + errText(f.loc, err)
 		return
 	}
 	f.showErr(nil)
@@ -503,7 +507,7 @@ func (f *triggerForm) showErr(err error) {
 		f.err.Hide()
 		return
 	}
-	f.err.SetText("⚠ " + errText(err))
+	f.err.SetText("⚠ " + errText(f.loc, err))
 	f.err.Show()
 }
 
@@ -537,20 +541,20 @@ func (f *triggerForm) refresh() {
 		}
 		at, ok := cfg.Triggers[i].Next(now)
 		if !ok {
-			r.next.SetText(trigText(msgTrigNextNever))
+			r.next.SetText(trigText(f.loc, msgTrigNextNever))
 			continue
 		}
 		if due.IsZero() || at.Before(due) {
 			due = at
 		}
-		r.next.SetText(nextFireText(at, now))
+		r.next.SetText(nextFireText(f.loc, at, now))
 	}
 	switch {
 	case hasSchedule && !published:
-		f.note.SetText(trigText(msgTrigNotPub))
+		f.note.SetText(trigText(f.loc, msgTrigNotPub))
 		f.note.Show()
 	case hasSchedule && !saved:
-		f.note.SetText(trigText(msgTrigNextUnsaved))
+		f.note.SetText(trigText(f.loc, msgTrigNextUnsaved))
 		f.note.Show()
 	default:
 		f.note.Hide()
@@ -565,22 +569,22 @@ func (f *triggerForm) refresh() {
 }
 
 // nextFireText is "Next: <local time> (in 8 s)".
-func nextFireText(at, now time.Time) string {
-	return trigText(msgTrigNext, at.In(time.Local).Format("2006-01-02 15:04:05"), untilText(at.Sub(now)))
+func nextFireText(loc workrun.Localizer, at, now time.Time) string {
+	return trigText(loc, msgTrigNext, at.In(time.Local).Format("2006-01-02 15:04:05"), untilText(loc, at.Sub(now)))
 }
 
 // untilText words a wait, rounded up to the second.
-func untilText(d time.Duration) string {
+func untilText(loc workrun.Localizer, d time.Duration) string {
 	s := int((d + time.Second - 1) / time.Second)
 	switch {
 	case s < 60:
-		return trigText(msgTrigInSecs, max(s, 0))
+		return trigText(loc, msgTrigInSecs, max(s, 0))
 	case s < 3600:
-		return trigText(msgTrigInMins, (s+59)/60)
+		return trigText(loc, msgTrigInMins, (s+59)/60)
 	case s < 86400:
-		return trigText(msgTrigInHours, s/3600, s%3600/60)
+		return trigText(loc, msgTrigInHours, s/3600, s%3600/60)
 	default:
-		return trigText(msgTrigInDays, s/86400, s%86400/3600)
+		return trigText(loc, msgTrigInDays, s/86400, s%86400/3600)
 	}
 }
 
@@ -605,7 +609,7 @@ func (f *triggerForm) showFires() {
 		}
 		r.fires.RemoveAll()
 		if f.firesErr != nil {
-			l := caption(trigText(msgTrigFiresErr, errText(f.firesErr)))
+			l := caption(trigText(f.loc, msgTrigFiresErr, errText(f.loc, f.firesErr)))
 			l.Importance = widget.DangerImportance
 			r.fires.Add(l)
 			continue
@@ -619,7 +623,7 @@ func (f *triggerForm) showFires() {
 			r.fires.Add(f.fireLine(fr))
 		}
 		if shown == 0 {
-			r.fires.Add(caption(trigText(msgTrigNoFires)))
+			r.fires.Add(caption(trigText(f.loc, msgTrigNoFires)))
 		}
 	}
 }
@@ -634,38 +638,38 @@ func fireTime(at, now time.Time) string {
 	return at.Format("2006-01-02 15:04:05")
 }
 
-func fireStateText(s string) string {
+func fireStateText(loc workrun.Localizer, s string) string {
 	switch s {
 	case workrun.FireStarted:
-		return trigText(msgTrigFireStarted)
+		return trigText(loc, msgTrigFireStarted)
 	case workrun.FirePending:
-		return trigText(msgTrigFirePending)
+		return trigText(loc, msgTrigFirePending)
 	case workrun.FireQueued:
-		return trigText(msgTrigFireQueued)
+		return trigText(loc, msgTrigFireQueued)
 	case workrun.FireSkipped:
-		return trigText(msgTrigFireSkipped)
+		return trigText(loc, msgTrigFireSkipped)
 	case workrun.FireMissed:
-		return trigText(msgTrigFireMissed)
+		return trigText(loc, msgTrigFireMissed)
 	}
 	return s
 }
 
 // fireLine is one fire: when, what became of it, and its run.
 func (f *triggerForm) fireLine(fr FiredRun) fyne.CanvasObject {
-	l := caption(fireTime(fr.At, f.now()) + " · " + fireStateText(fr.State))
+	l := caption(fireTime(fr.At, f.now()) + " · " + fireStateText(f.loc, fr.State))
 	if fr.RunID == "" || f.in.Triggers.OpenRun == nil {
 		return l
 	}
 	id := fr.RunID
-	open := widget.NewButton(trigText(msgTrigOpen), func() { f.in.Triggers.OpenRun(id) })
+	open := widget.NewButton(trigText(f.loc, msgTrigOpen), func() { f.in.Triggers.OpenRun(id) })
 	return container.NewBorder(nil, nil, nil, open, l)
 }
 
 // startedByText marks a run a trigger started ("started by a schedule");
 // "" for others.
-func startedByText(r workrun.Run) string {
+func startedByText(loc workrun.Localizer, r workrun.Run) string {
 	if k := r.StartedBy.Kind; k == workrun.StartedBySchedule || k == workrun.StartedByWebhook {
-		return trigText(msgTrigStartedBy, workrun.StartedBy{Kind: k}.In(msgLang()))
+		return trigText(loc, msgTrigStartedBy, workrun.StartedBy{Kind: k}.In(loc.Messages()))
 	}
 	return ""
 }
@@ -673,10 +677,10 @@ func startedByText(r workrun.Run) string {
 // triggerCallerText marks a run a trigger's serve caller started
 // ("trigger:schedule", "trigger:webhook": docs/triggers.md) as started by
 // it; "" for another caller.
-func triggerCallerText(caller string) string {
+func triggerCallerText(loc workrun.Localizer, caller string) string {
 	kind, ok := strings.CutPrefix(caller, "trigger:")
 	if !ok || kind != string(workrun.StartedBySchedule) && kind != string(workrun.StartedByWebhook) {
 		return ""
 	}
-	return startedByText(workrun.Run{StartedBy: workrun.StartedBy{Kind: workrun.StartedByKind(kind)}})
+	return startedByText(loc, workrun.Run{StartedBy: workrun.StartedBy{Kind: workrun.StartedByKind(kind)}})
 }

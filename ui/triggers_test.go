@@ -80,9 +80,9 @@ func TestTriggers_EditUpdatesConfig(t *testing.T) {
 	w := openTriggers(t, Deps{Engine: checkingEngine()}, "", trigFlow(t, `[{"type":"schedule","cron":"*/10 * * * * *","time_zone":"UTC"},{"type":"webhook"}]`), time.Now)
 	trigEntry(w, "trigger_0_cron").SetText("0 9 * * 1-5")
 	w.insp.widgets["trigger_0_time_zone"].(*widget.SelectEntry).SetText("Asia/Shanghai")
-	trigSelect(w, "trigger_0_missed").SetSelected(trigText(msgTrigMissedOnce))
-	trigSelect(w, "trigger_0_overlap").SetSelected(trigText(msgTrigOverQueue))
-	trigSelect(w, "trigger_1_auth").SetSelected(trigText(msgTrigAuthBearer))
+	trigSelect(w, "trigger_0_missed").SetSelected(trigText(langNow(), msgTrigMissedOnce))
+	trigSelect(w, "trigger_0_overlap").SetSelected(trigText(langNow(), msgTrigOverQueue))
+	trigSelect(w, "trigger_1_auth").SetSelected(trigText(langNow(), msgTrigAuthBearer))
 	w.insp.widgets["trigger_1_wait"].(*widget.Check).SetChecked(true)
 	trigEntry(w, "trigger_1_wait_seconds").SetText("45")
 	want := `[{"type":"schedule","cron":"0 9 * * 1-5","time_zone":"Asia/Shanghai","missed":"run_once","overlap":"queue"},{"type":"webhook","auth":"bearer","wait":true,"wait_seconds":45}]`
@@ -106,7 +106,7 @@ func TestTriggers_EditUpdatesConfig(t *testing.T) {
 	// setting of every_minutes), the number is the file's.
 	w.doc.Select("say", false)
 	w.doc.Select("start", false)
-	trigSelect(w, "trigger_0_mode").SetSelected(trigText(msgTrigByEvery))
+	trigSelect(w, "trigger_0_mode").SetSelected(trigText(langNow(), msgTrigByEvery))
 	trigEntry(w, "trigger_0_every_minutes").SetText("15")
 	if got := startTriggersOf(t, w); !strings.HasPrefix(got, `[{"type":"schedule","every_minutes":15,"missed":"run_once","overlap":"queue"}`) {
 		t.Errorf("every 15 minutes: %s", got)
@@ -287,7 +287,7 @@ func TestUntilText(t *testing.T) {
 		8*time.Second + time.Millisecond: "9 s", 8 * time.Second: "8 s", 0: "0 s", 59 * time.Second: "59 s",
 		time.Minute: "1 min", 90 * time.Second: "2 min", 2*time.Hour + 5*time.Minute: "2 h 5 min", 49 * time.Hour: "2 d 1 h",
 	} {
-		if got := untilText(d); got != want {
+		if got := untilText(langNow(), d); got != want {
 			t.Errorf("untilText(%v) = %q, want %q", d, got, want)
 		}
 	}
@@ -306,20 +306,20 @@ func TestFireTime(t *testing.T) {
 // TestStartedByText: Run records mark the runs a trigger started.
 func TestStartedByText(t *testing.T) {
 	SetupLanguage("en")
-	got := []string{startedByText(workrun.Run{StartedBy: workrun.StartedBy{Kind: workrun.StartedBySchedule, Label: "trigger:schedule"}}),
-		startedByText(workrun.Run{StartedBy: workrun.StartedBy{Kind: workrun.StartedByPerson}}), startedByText(workrun.Run{})}
+	got := []string{startedByText(langNow(), workrun.Run{StartedBy: workrun.StartedBy{Kind: workrun.StartedBySchedule, Label: "trigger:schedule"}}),
+		startedByText(langNow(), workrun.Run{StartedBy: workrun.StartedBy{Kind: workrun.StartedByPerson}}), startedByText(langNow(), workrun.Run{})}
 	if diff := cmp.Diff([]string{"started by a schedule", "", ""}, got); diff != "" {
 		t.Error(diff)
 	}
-	if got := calledByText("trigger:schedule"); got != "started by a schedule" {
+	if got := calledByText(langNow(), "trigger:schedule"); got != "started by a schedule" {
 		t.Errorf("the run panel's caller line for a schedule: %q", got)
 	}
-	if got := calledByText("ci-bot"); got != "called by ci-bot" {
+	if got := calledByText(langNow(), "ci-bot"); got != "called by ci-bot" {
 		t.Errorf("a token's caller: %q", got)
 	}
 	SetupLanguage("zh-Hans")
 	defer SetupLanguage("en")
-	if got := startedByText(workrun.Run{StartedBy: workrun.StartedBy{Kind: workrun.StartedBySchedule}}); got != "由定时触发启动" {
+	if got := startedByText(langNow(), workrun.Run{StartedBy: workrun.StartedBy{Kind: workrun.StartedBySchedule}}); got != "由定时触发启动" {
 		t.Errorf("Chinese: %q", got)
 	}
 }

@@ -100,4 +100,6 @@ var trigTexts = workrun.NewCatalog(map[uiMsgID][2]string{
 	msgTrigStartedBy:   {"started by a %s", "由%s启动"},
 })
 
-func trigText(id uiMsgID, args ...any) string { return trigTexts.Msg(id, args...).In(msgLang()) }
+func trigText(loc workrun.Localizer, id uiMsgID, args ...any) string {
+	return trigTexts.Msg(id, args...).In(loc.Messages())
+}

@@ -9,7 +9,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -43,6 +42,8 @@ type ValuesView struct {
 	OnNeedFiles func(ids []string)
 	OnOpenFile  func(id string)
 	OnSaveFile  func(id string)
+
+	loc workrun.Localizer // the words, in the window's language
 }
 
 // ValuesSection is one titled group of values ("inputs", "outputs"); Empty
@@ -54,8 +55,8 @@ type ValuesSection struct {
 }
 
 // NewValuesView makes an empty view.
-func NewValuesView() *ValuesView {
-	return &ValuesView{box: container.NewVBox(), files: map[string]workrun.ArtifactInfo{}, failed: map[string]string{}, asked: map[string]bool{}}
+func NewValuesView(loc workrun.Localizer) *ValuesView {
+	return &ValuesView{loc: loc, box: container.NewVBox(), files: map[string]workrun.ArtifactInfo{}, failed: map[string]string{}, asked: map[string]bool{}}
 }
 
 // Object is the view's widget tree.
@@ -78,7 +79,7 @@ func (v *ValuesView) KnowFiles(infos map[string]workrun.ArtifactInfo, failed map
 		redraw = redraw || v.shows(id)
 	}
 	for id, err := range failed {
-		v.failed[id] = HumanError(err.Error())
+		v.failed[id] = HumanError(v.loc, err.Error())
 		redraw = redraw || v.shows(id)
 	}
 	if redraw {
@@ -115,7 +116,7 @@ func (v *ValuesView) render() {
 			cols = append(cols, v.col)
 		}
 		if len(s.Values) == 0 {
-			line := s.Title + colon() + s.Empty
+			line := s.Title + colon(v.loc) + s.Empty
 			v.add(widget.NewLabel(line), line)
 			continue
 		}
@@ -172,30 +173,30 @@ func (v *ValuesView) value(name string, val any) (need []string) {
 			}
 		}
 		if len(ids) == 0 {
-			line := name + colon() + lang.X("values.no_files", "no files")
+			line := name + colon(v.loc) + v.loc.X("values.no_files", "no files")
 			v.add(widget.NewLabel(line), line)
 		}
 		return need
 	}
 	switch x := val.(type) {
 	case string:
-		l := selectableText(clipText(x))
+		l := selectableText(clipText(v.loc, x))
 		if short(x) {
 			l.Wrapping = fyne.TextWrapOff
 			l.Truncation = fyne.TextTruncateEllipsis
-			name := widget.NewLabelWithStyle(name+colon(), fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
-			row := container.NewBorder(nil, nil, name, copyButton(x), l)
-			v.add(row, strings.TrimSuffix(name.Text, colon())+":")
+			name := widget.NewLabelWithStyle(name+colon(v.loc), fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
+			row := container.NewBorder(nil, nil, name, copyButton(v.loc, x), l)
+			v.add(row, strings.TrimSuffix(name.Text, colon(v.loc))+":")
 			v.shown = append(v.shown, "  "+x) // drawn by the same row
 			v.objs = append(v.objs, row)
 			return nil
 		}
-		v.add(container.NewBorder(nil, nil, nil, copyButton(x), widget.NewLabelWithStyle(name, fyne.TextAlignLeading, fyne.TextStyle{Italic: true})), name+":")
+		v.add(container.NewBorder(nil, nil, nil, copyButton(v.loc, x), widget.NewLabelWithStyle(name, fyne.TextAlignLeading, fyne.TextStyle{Italic: true})), name+":")
 		v.add(l, "  "+firstLine(x))
 	case map[string]any, []any:
 		whole, _ := json.MarshalIndent(x, "", "  ")
-		v.add(container.NewBorder(nil, nil, nil, copyButton(string(whole)), widget.NewLabelWithStyle(name, fyne.TextAlignLeading, fyne.TextStyle{Italic: true})), name+":")
-		v.add(jsonNode("", x, 1, true), "  "+firstLine(compactJSON(x)))
+		v.add(container.NewBorder(nil, nil, nil, copyButton(v.loc, string(whole)), widget.NewLabelWithStyle(name, fyne.TextAlignLeading, fyne.TextStyle{Italic: true})), name+":")
+		v.add(jsonNode(v.loc, "", x, 1, true), "  "+firstLine(compactJSON(x)))
 	default:
 		b, _ := json.Marshal(x)
 		l := selectableText(name + ": " + string(b))
@@ -255,8 +256,8 @@ func mediaEssence(t string) string {
 }
 
 func (v *ValuesView) fileRow(field, id string) fyne.CanvasObject {
-	open := widget.NewButtonWithIcon(lang.X("values.open", "Open"), theme.FileIcon(), func() { v.OnOpenFile(id) })
-	save := widget.NewButtonWithIcon(lang.X("remote.save", "Save…"), theme.DocumentSaveIcon(), func() { v.OnSaveFile(id) })
+	open := widget.NewButtonWithIcon(v.loc.X("values.open", "Open"), theme.FileIcon(), func() { v.OnOpenFile(id) })
+	save := widget.NewButtonWithIcon(v.loc.X("remote.save", "Save…"), theme.DocumentSaveIcon(), func() { v.OnSaveFile(id) })
 	if v.OnOpenFile == nil {
 		open.Disable()
 	}
@@ -274,8 +275,8 @@ func (v *ValuesView) fileRow(field, id string) fyne.CanvasObject {
 
 // colon is the colon after a label in the window's language: Chinese
 // takes the full-width one (as HumanError's lines do).
-func colon() string {
-	if workrun.IsChinese(CurrentLanguage()) {
+func colon(loc workrun.Localizer) string {
+	if workrun.IsChinese(loc.Language()) {
 		return "："
 	}
 	return ": "
@@ -300,12 +301,12 @@ func sizeText(n int64) string {
 // all.
 const maxShownText = 20000
 
-func clipText(s string) string {
+func clipText(loc workrun.Localizer, s string) string {
 	if len(s) <= maxShownText {
 		return s
 	}
 	cut := strings.ToValidUTF8(s[:maxShownText], "")
-	return cut + "\n" + countText(len([]rune(s[len(cut):])), "values.more_text", "… %d more character (Copy copies all)", "… %d more characters (Copy copies all)")
+	return cut + "\n" + countText(loc, len([]rune(s[len(cut):])), "values.more_text", "… %d more character (Copy copies all)", "… %d more characters (Copy copies all)")
 }
 
 func firstLine(s string) string {
@@ -328,8 +329,8 @@ func selectableText(s string) *widget.Label {
 }
 
 // copyButton puts text on the clipboard.
-func copyButton(text string) *widget.Button {
-	return widget.NewButtonWithIcon(lang.X("values.copy", "Copy"), theme.ContentCopyIcon(), func() {
+func copyButton(loc workrun.Localizer, text string) *widget.Button {
+	return widget.NewButtonWithIcon(loc.X("values.copy", "Copy"), theme.ContentCopyIcon(), func() {
 		fyne.CurrentApp().Clipboard().SetContent(text)
 	})
 }
@@ -341,7 +342,7 @@ const maxTreeChildren = 200
 // jsonNode draws one JSON value at depth: a scalar as a selectable line,
 // an object or list as a row that opens and closes its members (built the
 // first time it opens).
-func jsonNode(key string, val any, depth int, open bool) fyne.CanvasObject {
+func jsonNode(loc workrun.Localizer, key string, val any, depth int, open bool) fyne.CanvasObject {
 	indent := strings.Repeat("    ", depth-1)
 	prefix := indent
 	if key != "" {
@@ -384,10 +385,10 @@ func jsonNode(key string, val any, depth int, open bool) fyne.CanvasObject {
 			built = true
 			for i, k := range keys {
 				if i == maxTreeChildren {
-					children.Add(widget.NewLabel(indent + "    " + fmt.Sprintf(lang.X("values.more_members", "… %d more"), len(keys)-i)))
+					children.Add(widget.NewLabel(indent + "    " + fmt.Sprintf(loc.X("values.more_members", "… %d more"), len(keys)-i)))
 					break
 				}
-				children.Add(jsonNode(k, member(k), depth+1, false))
+				children.Add(jsonNode(loc, k, member(k), depth+1, false))
 			}
 		}
 		arrow := "▸ "

@@ -10,7 +10,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -162,7 +161,7 @@ func TestValues_FileLineWholeInHalfADetail(t *testing.T) {
 		for _, width := range []float32{330, 220} {
 			a := test.NewTempApp(t)
 			SetupLanguage(lng)
-			v := NewValuesView()
+			v := NewValuesView(langNow())
 			v.OnOpenFile, v.OnSaveFile = func(string) {}, func(string) {}
 			id := "0b7e3c5e-8a51-4f0e-9c1d-2f3a4b5c6d7e"
 			v.KnowFiles(map[string]workrun.ArtifactInfo{id: {ID: id, Name: "demo.txt", MediaType: "text/plain; charset=utf-8", Size: 34}}, nil)
@@ -196,10 +195,10 @@ func TestValues_FileLineWholeInHalfADetail(t *testing.T) {
 			if width >= 330 && !slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, "demo.txt (text/plain, 34 B)") }) {
 				t.Errorf("%s, column %.0f px: the file's name, type and size are not on one line; drawn: %q", lng, width, lines)
 			}
-			if strings.Contains(drawn, "…") && !strings.Contains(drawn, lang.X("remote.save", "Save…")) {
+			if strings.Contains(drawn, "…") && !strings.Contains(drawn, langNow().X("remote.save", "Save…")) {
 				t.Errorf("%s, column %.0f px: a line is cut: %q", lng, width, lines)
 			}
-			for _, name := range []string{lang.X("values.open", "Open"), lang.X("remote.save", "Save…")} {
+			for _, name := range []string{langNow().X("values.open", "Open"), langNow().X("remote.save", "Save…")} {
 				b := buttons[name]
 				if b == nil {
 					t.Fatalf("%s: no %q button; buttons: %v", lng, name, buttons)

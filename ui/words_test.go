@@ -20,7 +20,7 @@ func TestWords_NotReachedAfterTheRunEnds(t *testing.T) {
 			test.NewTempApp(t)
 			SetupLanguage(lng)
 			t.Cleanup(func() { SetupLanguage("en") })
-			p := NewRunPanel(true)
+			p := NewRunPanel(langNow(), true)
 			wf := workrun.Workflow{Nodes: []workrun.NodeSpec{{ID: "start", Type: "start"}, {ID: "ask", Type: "remote_agent"}, {ID: "end", Type: "output"}}}
 			p.Load(workrun.Run{ID: "r1", Workflow: wf, Status: workrun.RunFailed, FailedNode: "ask"},
 				[]workrun.NodeRun{{RunID: "r1", NodeID: "start", Type: "start", Status: workrun.NodeSucceeded},
@@ -28,12 +28,12 @@ func TestWords_NotReachedAfterTheRunEnds(t *testing.T) {
 			p.selectNode("end")
 			p.Flush()
 			pending := StatusLabel(string(workrun.NodePending))
-			if got := p.nodeStatus("end"); got == pending || got != notReached() {
-				t.Errorf("the never-reached node says %q, want %q", got, notReached())
+			if got := p.nodeStatus("end"); got == pending || got != notReached(langNow()) {
+				t.Errorf("the never-reached node says %q, want %q", got, notReached(langNow()))
 			}
 			_, _, io := p.detailTexts()
-			if !strings.Contains(io, notReached()) {
-				t.Errorf("its outputs say %q, want %q", io, notReached())
+			if !strings.Contains(io, notReached(langNow())) {
+				t.Errorf("its outputs say %q, want %q", io, notReached(langNow()))
 			}
 			// While the run goes on it is pending.
 			p.Load(workrun.Run{ID: "r2", Workflow: wf, Status: workrun.RunRunning}, nil, nil)
@@ -55,8 +55,8 @@ func TestWords_ProblemsTabSaysNone(t *testing.T) {
 	if n := w.probBox.Length(); n != 1 {
 		t.Fatalf("the Problems list has %d rows with no problem, want the one that says so", n)
 	}
-	if !strings.Contains(visibleLabels(w.probBox), noProblems()) {
-		t.Errorf("the Problems tab shows %q, want %q", visibleLabels(w.probBox), noProblems())
+	if !strings.Contains(visibleLabels(w.probBox), noProblems(langNow())) {
+		t.Errorf("the Problems tab shows %q, want %q", visibleLabels(w.probBox), noProblems(langNow()))
 	}
 }
 
@@ -67,7 +67,7 @@ func TestWords_CredentialsTitle(t *testing.T) {
 	test.NewTempApp(t)
 	for _, lng := range []string{"en", "zh-Hans"} {
 		SetupLanguage(lng)
-		if s := credentialsTitle(); strings.HasSuffix(s, "…") || s == "" {
+		if s := credentialsTitle(langNow()); strings.HasSuffix(s, "…") || s == "" {
 			t.Errorf("%s: the credentials dialog is titled %q", lng, s)
 		}
 	}
@@ -85,8 +85,8 @@ func TestWords_WaitingRunIsNotInterrupted(t *testing.T) {
 			t.Cleanup(func() { SetupLanguage("en") })
 			p, _ := askedPanel(t, workrun.Question{Round: 1, Kind: workrun.QuestionText, Message: "Which city?"}, workrun.RunInterrupted)
 			h := p.header.Text
-			if !strings.Contains(h, qText(msgQStatus)) || strings.Contains(h, StatusLabel(string(workrun.RunInterrupted))) {
-				t.Errorf("the header of a run waiting for an answer says %q, want %q and not %q", h, qText(msgQStatus), StatusLabel(string(workrun.RunInterrupted)))
+			if !strings.Contains(h, qText(langNow(), msgQStatus)) || strings.Contains(h, StatusLabel(string(workrun.RunInterrupted))) {
+				t.Errorf("the header of a run waiting for an answer says %q, want %q and not %q", h, qText(langNow(), msgQStatus), StatusLabel(string(workrun.RunInterrupted)))
 			}
 		})
 	}

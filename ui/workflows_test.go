@@ -122,7 +122,7 @@ func TestRecords_FilterAndOpen(t *testing.T) {
 	win := w.showRecord(rec)
 	defer win.Close()
 	nrs, _ := runs.NodeRuns(context.Background(), "r1")
-	tl := timeline(run, nrs)
+	tl := timeline(langNow(), run, nrs)
 	iStart, iAsk, iEnd := strings.Index(tl, "1. Question"), strings.Index(tl, "2. Ask the agent"), strings.Index(tl, "3. Answer")
 	if iStart < 0 || iAsk < iStart || iEnd < iAsk {
 		t.Errorf("timeline not in start order:\n%s", tl)
@@ -248,7 +248,7 @@ func TestTimeline_Readable(t *testing.T) {
 	run := workrun.Run{ID: "r1", WorkflowName: "Demo", Workflow: SampleRemote("http://x"), Status: workrun.RunSucceeded, CreatedAt: start}
 	nrs := []workrun.NodeRun{{RunID: "r1", NodeID: "ask", Type: "remote_agent", Status: workrun.NodeSucceeded, StartedAt: start, EndedAt: start.Add(1500 * time.Millisecond),
 		Inputs: workrun.Values{"question": "input"}, Outputs: workrun.Values{"answer": "line one\nline two", "n": 3.0}}}
-	tl := timeline(run, nrs)
+	tl := timeline(langNow(), run, nrs)
 	for _, want := range []string{"1. Ask the agent (Remote Agent) · ", "      question: input\n", "      answer: line one ⏎ line two\n", "      n: 3\n"} {
 		if !strings.Contains(tl, want) {
 			t.Errorf("timeline lacks %q:\n%s", want, tl)

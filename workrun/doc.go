@@ -190,8 +190,13 @@
 //
 // Node messages and run and node failure reasons are written in English or
 // Simplified Chinese (docs/conventions.md §9), whichever Language says when they are written:
-// LanguageTag reads LANGUAGE (which the GUI's language switch sets), then
-// LC_ALL, LC_MESSAGES, LANG. They are stored as text, so a message keeps the
+// the process language, set by SetLanguage (main, once at start, from
+// DetectLanguage, which reads LANGUAGE, LC_ALL, LC_MESSAGES, LANG as gettext
+// does; the window again when the person switches). Nothing reads the
+// environment per message. A reader's words are rendered in the reader's
+// language explicitly: Text.In, or a Localizer, which holds one language
+// and looks up every registered catalogue by key (the window's own words
+// included). They are stored as text, so a message keeps the
 // language it was written in. Each package keeps its wording in a Catalog
 // (English [0], Chinese [1]); Catalog.Error keeps the wrapped sentinel, so
 // errors.Is works on a translated reason. Validation problems and errors

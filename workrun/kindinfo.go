@@ -114,8 +114,9 @@ type ConfigField struct {
 	// Required: Compile refuses the node without the key.
 	Required bool
 	// Default is the value a new node starts with (nil: the key is left
-	// out). For an optional key it is also what the kind uses when the
-	// key is left out.
+	// out); a Text is words, written in the editor's language
+	// (DefaultConfigIn). For an optional key it is also what the kind
+	// uses when the key is left out.
 	Default any
 	// Min and Max bound a ValueInt.
 	Min, Max int
@@ -145,12 +146,22 @@ func (k KindInfo) Field(key string) (ConfigField, bool) {
 }
 
 // DefaultConfig is the config a new node of the kind starts with: each
-// field's Default; "{}" when none has one.
-func (k KindInfo) DefaultConfig() json.RawMessage {
+// field's Default; "{}" when none has one. Words (a Text Default) are in
+// English; DefaultConfigIn gives them in an editor's language.
+func (k KindInfo) DefaultConfig() json.RawMessage { return k.DefaultConfigIn("en") }
+
+// DefaultConfigIn is DefaultConfig with a Text Default rendered in lang
+// ("en" or "zh"): a node made in a Chinese window starts with Chinese
+// words (a review's prompt).
+func (k KindInfo) DefaultConfigIn(lang string) json.RawMessage {
 	m := map[string]any{}
 	for _, f := range k.Fields {
-		if f.Default != nil {
-			m[f.Key] = f.Default
+		switch d := f.Default.(type) {
+		case nil:
+		case Text:
+			m[f.Key] = d.In(lang)
+		default:
+			m[f.Key] = d
 		}
 	}
 	b, err := json.Marshal(m)

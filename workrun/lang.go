@@ -2,30 +2,52 @@ package workrun
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
-// LanguageTag reads the language from the environment the way gettext does
-// (LANGUAGE, then LC_ALL, LC_MESSAGES, LANG) and returns the first one set,
-// as is ("zh_CN.UTF-8", "zh_CN:en", "en"); "en" when none is. The GUI's
-// language switch sets LANGUAGE, so node messages follow it, and the headless
-// runner follows the user's locale (docs/conventions.md §9).
-func LanguageTag() string {
+// DetectLanguage reads the user's locale the way gettext does (LANGUAGE,
+// then LC_ALL, LC_MESSAGES, LANG; the first one set wins) and returns "zh"
+// when it names Chinese, else "en" (a C or POSIX locale is English). A
+// process calls it once, at start, and hands the result to SetLanguage;
+// nothing reads the environment per message (docs/conventions.md §9).
+func DetectLanguage(getenv func(string) string) string {
 	for _, k := range []string{"LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"} {
-		if v := os.Getenv(k); v != "" {
-			return v
+		if v := getenv(k); v != "" {
+			if IsChinese(v) {
+				return "zh"
+			}
+			return "en"
 		}
 	}
 	return "en"
 }
 
-// Language returns the language node messages and failure reasons are written
-// in now: "zh" (Simplified Chinese) when LanguageTag starts with "zh", else "en".
+// processLanguage is the language words are written in when they are made
+// (Catalog.Text and Error, JoinList, Text.String): "en" or "zh".
+var processLanguage atomic.Value
+
+// SetLanguage sets the language the engine and the node kinds write the
+// words they make now in (a failure reason is saved as text): "zh" for any
+// Chinese tag, else "en". main sets it once at start (from --lang or
+// DetectLanguage); the window sets it again when the person switches
+// language, so new reasons follow the window. Words rendered for a reader
+// (node messages, problems) take the reader's language explicitly instead:
+// Text.In, Localizer.
+func SetLanguage(lang string) {
+	if IsChinese(lang) {
+		processLanguage.Store("zh")
+	} else {
+		processLanguage.Store("en")
+	}
+}
+
+// Language returns the language words made now are written in: "zh"
+// (Simplified Chinese) or "en", as SetLanguage last set it ("en" before).
 func Language() string {
-	if IsChinese(LanguageTag()) {
-		return "zh"
+	if l, ok := processLanguage.Load().(string); ok {
+		return l
 	}
 	return "en"
 }

@@ -13,37 +13,66 @@ import (
 
 func TestMain(m *testing.M) { workruntest.MainInEnglish(m) }
 
-// TestLanguageFollowsTheEnvironment: LANGUAGE (set by the GUI's language
-// switch) wins, then LC_ALL, LC_MESSAGES, LANG, as gettext reads them.
-func TestLanguageFollowsTheEnvironment(t *testing.T) {
+// TestDetectLanguage: LANGUAGE wins, then LC_ALL, LC_MESSAGES, LANG, as
+// gettext reads them; a C locale is English.
+func TestDetectLanguage(t *testing.T) {
 	for _, c := range []struct {
-		language, lcAll, lang string
-		tag, want             string
+		env  map[string]string
+		want string
 	}{
-		{"", "", "", "en", "en"},
-		{"zh_CN", "", "en_US.UTF-8", "zh_CN", "zh"},
-		{"en", "zh_CN.UTF-8", "", "en", "en"},
-		{"", "zh_TW.UTF-8", "en_US.UTF-8", "zh_TW.UTF-8", "zh"},
-		{"", "", "zh-Hans", "zh-Hans", "zh"},
-		{"", "", "C.UTF-8", "C.UTF-8", "en"},
+		{map[string]string{}, "en"},
+		{map[string]string{"LANGUAGE": "zh_CN", "LANG": "en_US.UTF-8"}, "zh"},
+		{map[string]string{"LANGUAGE": "en", "LC_ALL": "zh_CN.UTF-8"}, "en"},
+		{map[string]string{"LC_ALL": "zh_TW.UTF-8", "LANG": "en_US.UTF-8"}, "zh"},
+		{map[string]string{"LANG": "zh-Hans"}, "zh"},
+		{map[string]string{"LANG": "C.UTF-8"}, "en"},
 	} {
-		t.Setenv("LANGUAGE", c.language)
-		t.Setenv("LC_ALL", c.lcAll)
-		t.Setenv("LC_MESSAGES", "")
-		t.Setenv("LANG", c.lang)
-		if got := workrun.LanguageTag(); got != c.tag {
-			t.Errorf("%+v: LanguageTag = %q, want %q", c, got, c.tag)
+		if got := workrun.DetectLanguage(func(k string) string { return c.env[k] }); got != c.want {
+			t.Errorf("%v: DetectLanguage = %q, want %q", c.env, got, c.want)
 		}
-		if got := workrun.Language(); got != c.want {
-			t.Errorf("%+v: Language = %q, want %q", c, got, c.want)
+	}
+}
+
+// TestLanguageIsNotReadFromTheEnvironment: once set, the process language
+// stays what SetLanguage said whatever the environment says later.
+func TestLanguageIsNotReadFromTheEnvironment(t *testing.T) {
+	workruntest.InLanguage(t, "zh")
+	t.Setenv("LANGUAGE", "en")
+	if got := workrun.Language(); got != "zh" {
+		t.Errorf("Language = %q after LANGUAGE=en, want the zh it was set to", got)
+	}
+}
+
+// TestLocalizersOfTwoLanguagesCoexist: two localizers made side by side in
+// one process give each its own language's words, with no environment
+// change between them and whatever the process language is.
+func TestLocalizersOfTwoLanguagesCoexist(t *testing.T) {
+	workrun.NewCatalog(map[string][2]string{"test.loc.saved": {"Saved", "已保存"}})
+	en, zh := workrun.NewLocalizer("en"), workrun.NewLocalizer("zh-Hans")
+	for _, process := range []string{"en", "zh"} {
+		workruntest.InLanguage(t, process)
+		if got := en.X("test.loc.saved", "fallback"); got != "Saved" {
+			t.Errorf("process %s: English localizer: %q", process, got)
 		}
+		if got := zh.X("test.loc.saved", "fallback"); got != "已保存" {
+			t.Errorf("process %s: Chinese localizer: %q", process, got)
+		}
+	}
+	if got := zh.X("test.loc.unknown", "fallback"); got != "fallback" {
+		t.Errorf("an unknown key gives the fallback: %q", got)
+	}
+	if en.Language() != "en" || zh.Language() != "zh-Hans" || en.Messages() != "en" || zh.Messages() != "zh" {
+		t.Errorf("languages: %q %q %q %q", en.Language(), zh.Language(), en.Messages(), zh.Messages())
+	}
+	if got := (workrun.Localizer{}).X("test.loc.saved", ""); got != "Saved" {
+		t.Errorf("the zero localizer is English: %q", got)
 	}
 }
 
 func TestCatalogPicksTheLanguageAndKeepsTheCause(t *testing.T) {
 	errSentinel := errors.New("sentinel")
 	cat := workrun.Catalog[string]{"1": {"Saved %d", "已保存 %d"}, "2": {"English only", ""}}
-	t.Setenv("LANGUAGE", "zh_CN")
+	workruntest.InLanguage(t, "zh_CN")
 	if got := cat.Text("1", 3); got != "已保存 3" {
 		t.Errorf("zh: %q", got)
 	}
@@ -57,7 +86,7 @@ func TestCatalogPicksTheLanguageAndKeepsTheCause(t *testing.T) {
 	if !errors.Is(err, errSentinel) || err.Error() != "已保存 4" {
 		t.Errorf("zh error: %v", err)
 	}
-	t.Setenv("LANGUAGE", "en")
+	workruntest.InLanguage(t, "en")
 	if got := cat.Text("1", 3); got != "Saved 3" {
 		t.Errorf("en: %q", got)
 	}
@@ -77,7 +106,7 @@ func TestEngineFailureReasonInBothLanguages(t *testing.T) {
 		{"zh_CN", "节点崩溃：boom"},
 	} {
 		t.Run(c.lang, func(t *testing.T) {
-			t.Setenv("LANGUAGE", c.lang)
+			workruntest.InLanguage(t, c.lang)
 			fk := fakeKind{"work": {run: func(context.Context, workrun.NodeContext) (workrun.Values, error) {
 				panic("boom")
 			}}}
@@ -101,7 +130,7 @@ func TestStopReasonInBothLanguages(t *testing.T) {
 		{"zh_CN.UTF-8", "已被用户停止"},
 	} {
 		t.Run(c.lang, func(t *testing.T) {
-			t.Setenv("LANGUAGE", c.lang)
+			workruntest.InLanguage(t, c.lang)
 			running := make(chan struct{})
 			fk := fakeKind{"work": {run: func(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
 				close(running)

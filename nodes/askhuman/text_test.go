@@ -21,7 +21,7 @@ func TestAskHumanTextsInBothLanguages(t *testing.T) {
 		{"zh_CN", "等待回答：Name?", "等待回答：Name?", "已回答"},
 	} {
 		t.Run(c.lang, func(t *testing.T) {
-			t.Setenv("LANGUAGE", c.lang)
+			workruntest.InLanguage(t, c.lang)
 			st, err := Kind{}.Compile(workrun.NodeSpec{ID: "a", Type: "ask_human", Config: json.RawMessage(`{"prompt":"Name?","field":"reply"}`)}, wf)
 			if err != nil {
 				t.Fatal(err)

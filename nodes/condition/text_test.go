@@ -25,7 +25,7 @@ func TestConditionMessageInBothLanguages(t *testing.T) {
 		{"zh_CN", workrun.Values{}, "n（未设置）大于 3：走 false 分支"},
 	} {
 		t.Run(c.lang, func(t *testing.T) {
-			t.Setenv("LANGUAGE", c.lang)
+			workruntest.InLanguage(t, c.lang)
 			st, err := compile(`{"field":"n","op":"gt","value":3}`)
 			if err != nil {
 				t.Fatal(err)

@@ -7,12 +7,14 @@ const (
 	msgKindLabel   msgID = "humanreview.kind"
 	msgLabelPrompt msgID = "humanreview.label_prompt"
 	msgLabelFields msgID = "humanreview.label_fields"
+	// msgDefaultPrompt is a new node's prompt, in the editor's language.
+	msgDefaultPrompt msgID = "humanreview.default_prompt"
 )
 
 // Describe implements workrun.Describer.
 func (Kind) Describe() workrun.KindInfo {
 	return workrun.KindInfo{Type: "human_review", Group: workrun.GroupPeople, Label: texts.Msg(msgKindLabel), Fields: []workrun.ConfigField{
-		{Key: "prompt", Value: workrun.ValueLongText, Label: texts.Msg(msgLabelPrompt), Required: true, Default: "Approve?"},
+		{Key: "prompt", Value: workrun.ValueLongText, Label: texts.Msg(msgLabelPrompt), Required: true, Default: texts.Msg(msgDefaultPrompt)},
 		{Key: "fields", Value: workrun.ValueFields, Label: texts.Msg(msgLabelFields)},
 	}}
 }

@@ -38,9 +38,10 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	msgApprovedWhy:    {"Approved: %s", "已批准：%s"},
 
 	// Editor labels (describe.go).
-	msgKindLabel:   {"Human Review", "人工审核"},
-	msgLabelPrompt: {"Prompt", "提示语"},
-	msgLabelFields: {"Fields shown to the reviewer", "展示给审核人的字段"},
+	msgKindLabel:     {"Human Review", "人工审核"},
+	msgLabelPrompt:   {"Prompt", "提示语"},
+	msgLabelFields:   {"Fields shown to the reviewer", "展示给审核人的字段"},
+	msgDefaultPrompt: {"Approve?", "批准吗？"},
 	// Configuration errors Compile returns (workrun.Problem renders them).
 	msgCfgPromptRequired:  {"config: \"prompt\" is required: say what the reviewer decides", "配置：必须填写 \"prompt\"：说明审核人要决定什么"},
 	msgCfgFieldUndeclared: {"config: field %q is not declared in State", "配置：状态中未声明字段 %q"},

@@ -24,7 +24,7 @@ func TestHumanReviewTextsInBothLanguages(t *testing.T) {
 		{"zh_CN", "等待审核：Ship it?", "等待审核：Ship it?", "已驳回：typos", "审核人已驳回：typos"},
 	} {
 		t.Run(c.lang, func(t *testing.T) {
-			t.Setenv("LANGUAGE", c.lang)
+			workruntest.InLanguage(t, c.lang)
 			nc := &workruntest.NodeContext{}
 			_, err := compiled(t).Run(t.Context(), nc)
 			var ie *workrun.InterruptError

@@ -23,7 +23,7 @@ func TestOutputMessagesInBothLanguages(t *testing.T) {
 		{"zh_CN", []string{"a：hi", "b：（未设置）"}},
 	} {
 		t.Run(c.lang, func(t *testing.T) {
-			t.Setenv("LANGUAGE", c.lang)
+			workruntest.InLanguage(t, c.lang)
 			st, err := Kind{}.Compile(workrun.NodeSpec{ID: "o", Config: json.RawMessage(`{"fields":["a","b"]}`)}, wf)
 			if err != nil {
 				t.Fatal(err)

@@ -23,7 +23,7 @@ func TestProcessTextsInBothLanguages(t *testing.T) {
 		{"zh_CN", []string{`正在运行 "sh -c echo oops >&2; exit 3"`}, "命令失败：退出状态 3：oops"},
 	} {
 		t.Run(c.lang, func(t *testing.T) {
-			t.Setenv("LANGUAGE", c.lang)
+			workruntest.InLanguage(t, c.lang)
 			st := compile(t, `{"command":["sh","-c","echo oops >&2; exit 3"]}`)
 			nc := &workruntest.NodeContext{}
 			_, err := st.Run(t.Context(), nc)
@@ -39,7 +39,7 @@ func TestProcessTextsInBothLanguages(t *testing.T) {
 
 // TestProcessFinishedInChinese: a command that succeeds says so in Chinese.
 func TestProcessFinishedInChinese(t *testing.T) {
-	t.Setenv("LANGUAGE", "zh_CN.UTF-8")
+	workruntest.InLanguage(t, "zh_CN.UTF-8")
 	st := compile(t, `{"command":["true"]}`)
 	nc := &workruntest.NodeContext{}
 	if _, err := st.Run(t.Context(), nc); err != nil {

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"workrun/workrun/workruntest"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -101,7 +102,7 @@ func TestCheckAgent(t *testing.T) {
 
 func TestLanguageTags(t *testing.T) {
 	for tag, want := range map[string]string{"zh-Hans": "远程任务：已取消", "zh_CN.UTF-8": "远程任务：已取消", "en_US.UTF-8": "Remote task: canceled", "C.UTF-8": "Remote task: canceled"} {
-		t.Setenv("LANGUAGE", tag)
+		workruntest.InLanguage(t, tag)
 		if got := remoteagent.CanceledText(workrun.Language()); got != want {
 			t.Errorf("%s: %q, want %q", tag, got, want)
 		}

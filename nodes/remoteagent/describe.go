@@ -15,6 +15,7 @@ const (
 	msgLabelCredential  msgID = "remoteagent.label_credential"
 	msgLabelTimeout     msgID = "remoteagent.label_timeout"
 	msgLabelAnswers     msgID = "remoteagent.label_answers"
+	msgHintAnswers      msgID = "remoteagent.hint_answers"
 )
 
 // Describe implements workrun.Describer: the fields ParseConfig reads, with
@@ -30,6 +31,6 @@ func (k *Kind) Describe() workrun.KindInfo {
 		{Key: "credential", Value: workrun.ValueCredential, Label: texts.Msg(msgLabelCredential)},
 		{Key: "timeout_seconds", Value: workrun.ValueInt, Label: texts.Msg(msgLabelTimeout, workrun.RemoteTimeoutMinSeconds, workrun.RemoteTimeoutMaxSeconds),
 			Default: workrun.RemoteTimeoutDefaultSeconds, Min: workrun.RemoteTimeoutMinSeconds, Max: workrun.RemoteTimeoutMaxSeconds},
-		{Key: "answers", Value: workrun.ValueText, Label: texts.Msg(msgLabelAnswers), Hint: workrun.Plain("To {{city}}, on {{date}}")},
+		{Key: "answers", Value: workrun.ValueText, Label: texts.Msg(msgLabelAnswers), Hint: texts.Msg(msgHintAnswers)},
 	}}
 }

@@ -112,7 +112,7 @@ func newEnv(t *testing.T, dir string, lang string) *env {
 func newEnvFollow(t *testing.T, dir string, lang string, policy remotecall.FollowPolicy) *env {
 	t.Helper()
 	dir, st, arts := storetest.Open(t, dir)
-	t.Setenv("LANGUAGE", lang) // messages are rendered in the reader's language
+	workruntest.InLanguage(t, lang) // messages are rendered in the reader's language
 	ra := remoteagent.New(remoteagent.Deps{Calls: st, Follow: policy})
 	eng := workrun.NewEngine(st, arts, start.Kind{}, process.Kind{}, join.Kind{}, output.Kind{}, ra)
 	return &env{lang: lang, dir: dir, st: st, arts: arts, eng: eng}

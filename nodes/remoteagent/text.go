@@ -204,6 +204,7 @@ func catalogue() map[msgID][2]string {
 		msgLabelCredential:  {"Credential", "凭据"},
 		msgLabelTimeout:     {"Request timeout (%d–%d s)", "请求超时（%d–%d 秒）"},
 		msgLabelAnswers:     {"Answer to the agent's first question (a template; empty: a person answers)", "对智能体第一个问题的回答（模板；留空则由人回答）"},
+		msgHintAnswers:      {"To {{city}}, on {{date}}", "去 {{city}}，{{date}} 出发"},
 		// Configuration errors Compile returns (workrun.Problem renders them).
 		msgCfgURLRequired: {"remote agent config: url is required", "远程智能体配置：必须填写 url"},
 		msgCfgDecode:      {"remote agent config: %v", "远程智能体配置有误：%v"},

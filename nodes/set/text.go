@@ -28,6 +28,7 @@ var texts = workrun.NewCatalog(map[msgID][2]string{
 	// Editor labels (describe.go).
 	msgKindLabel:   {"Set", "赋值"},
 	msgLabelValues: {"Values (one field = template a line)", "值（每行一个：字段 = 模板）"},
+	msgHintValues:  {"msg = hello {{name}}", "msg = 你好 {{name}}"},
 	// Configuration errors Compile returns (workrun.Problem renders them).
 	msgCfgValuesEmpty:       {"config: \"values\" must assign at least one field", "配置：\"values\" 至少要给一个字段赋值"},
 	msgCfgAssignsUndeclared: {"config: assigns field %q, which is not declared in State", "配置：给字段 %q 赋值，但状态中未声明该字段"},

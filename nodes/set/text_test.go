@@ -18,7 +18,7 @@ func TestSetMessageInBothLanguages(t *testing.T) {
 		{"zh_CN", "已设置：m、msg"},
 	} {
 		t.Run(c.lang, func(t *testing.T) {
-			t.Setenv("LANGUAGE", c.lang)
+			workruntest.InLanguage(t, c.lang)
 			st, err := compile(t, `{"values":{"msg":"hi","m":2}}`)
 			if err != nil {
 				t.Fatal(err)

@@ -19,7 +19,7 @@ func TestStartMessageInBothLanguages(t *testing.T) {
 		{"zh_CN", "已启动，输入：question"},
 	} {
 		t.Run(c.lang, func(t *testing.T) {
-			t.Setenv("LANGUAGE", c.lang)
+			workruntest.InLanguage(t, c.lang)
 			st, err := Kind{}.Compile(workrun.NodeSpec{ID: "start"}, workrun.Workflow{})
 			if err != nil {
 				t.Fatal(err)

@@ -19,6 +19,7 @@ import (
 func TestMain(m *testing.M) {
 	mcp.RunStdioGuard()         // the tests' programs run under this binary as their guard
 	os.Setenv("LANGUAGE", "en") //nolint:errcheck // the tests assert English; a failure shows in their output
+	workrun.SetLanguage("en")
 	storetest.ChildMain(m, "WORKRUN_TOOLAPP_CHILD_DIR", func(dir string) int {
 		var wf workrun.Workflow
 		if err := json.Unmarshal([]byte(os.Getenv("WORKRUN_TOOLAPP_CHILD_FLOW")), &wf); err != nil {

@@ -58,8 +58,9 @@ func GetLocale() (string, error) {
 	return locale, err
 }
 
-// GetLocales retrieves the IETF BCP 47 language tags set on the system.
-func GetLocales() ([]string, error) {
+// systemLocales retrieves the IETF BCP 47 language tags set on the system
+// (GetLocales, override.go, returns them unless an application chose its own).
+func systemLocales() ([]string, error) {
 	if runOnJVM == nil {
 		return nil, errRunOnJVMNotSet
 	}

@@ -7,7 +7,8 @@ func GetLocale() (string, error) {
 	return getLocaleCli()
 }
 
-// GetLocales retrieves the IETF BCP 47 language tags set on the system.
-func GetLocales() ([]string, error) {
+// systemLocales retrieves the IETF BCP 47 language tags set on the system
+// (GetLocales, override.go, returns them unless an application chose its own).
+func systemLocales() ([]string, error) {
 	return getLocalesCli()
 }

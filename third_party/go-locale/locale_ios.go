@@ -19,8 +19,9 @@ func GetLocale() (string, error) {
 	return C.GoString(C.getLocale()), nil
 }
 
-// GetLocales retrieves the IETF BCP 47 language tags set on the system.
-func GetLocales() ([]string, error) {
+// systemLocales retrieves the IETF BCP 47 language tags set on the system
+// (GetLocales, override.go, returns them unless an application chose its own).
+func systemLocales() ([]string, error) {
 	return strings.Split(C.GoString(C.getLocales()), ","), nil
 }
 

@@ -26,8 +26,9 @@ func GetLocale() (string, error) {
 	return language.String(), nil
 }
 
-// GetLocales retrieves the IETF BCP 47 language tags set on the system.
-func GetLocales() ([]string, error) {
+// systemLocales retrieves the IETF BCP 47 language tags set on the system
+// (GetLocales, override.go, returns them unless an application chose its own).
+func systemLocales() ([]string, error) {
 	navigator := getNavigatorObject()
 	if navigator.IsUndefined() {
 		return nil, errors.New("couldn't get window.navigator")

@@ -76,8 +76,9 @@ func GetLocale() (string, error) {
 	return locale, nil
 }
 
-// GetLocales retrieves the IETF BCP 47 language tags set on the system.
-func GetLocales() ([]string, error) {
+// systemLocales retrieves the IETF BCP 47 language tags set on the system
+// (GetLocales, override.go, returns them unless an application chose its own).
+func systemLocales() ([]string, error) {
 	unixLocales := getUnixLocales()
 	if unixLocales == nil {
 		return nil, nil

@@ -1,11 +1,9 @@
-package main
+package desktop
 
 import (
 	"context"
-	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -13,21 +11,6 @@ import (
 	"workrun/cli"
 	"workrun/mcp/demoserver"
 )
-
-// exampleFiles are the shipped example workflows, inside the binary so that
-// File → New from template offers them wherever it was installed.
-//
-//go:embed examples/*.json
-var exampleFiles embed.FS
-
-// templates is exampleFiles' examples/ folder.
-func templates() fs.FS {
-	sub, err := fs.Sub(exampleFiles, "examples")
-	if err != nil {
-		panic(err) // the embed pattern guarantees the folder
-	}
-	return sub
-}
 
 // startDemoMCP serves the built-in demo MCP server on its own address
 // (the one examples/remote-mcp.json and a saved sample name) or, when

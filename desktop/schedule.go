@@ -1,4 +1,4 @@
-package main
+package desktop
 
 import (
 	"context"
@@ -134,7 +134,7 @@ type rebuildingWorkflows struct {
 	workrun.WorkflowStore
 	ctx    context.Context
 	sched  *windowSchedules
-	server *windowServer // main_serve_window.go; nil: none
+	server *windowServer // serve_window.go; nil: none
 }
 
 // rebuildLater rebuilds the schedules and the window's server off the
@@ -165,14 +165,14 @@ func (r rebuildingWorkflows) DeleteWorkflow(ctx context.Context, id string) erro
 // scheduleDeps starts the window's schedules and wires the window's
 // Triggers section to the fires (ui.Deps.Fires). The returned stop ends the
 // schedules; it runs before the engine closes.
-func scheduleDeps(ctx context.Context, d *ui.Deps, p *parts, clk trigger.Clock, report func(error), server *windowServer) (stop func()) {
-	ws := &windowSchedules{engine: p.engine, store: p.store, clock: clk, report: report}
+func scheduleDeps(ctx context.Context, d *ui.Deps, p *Parts, clk trigger.Clock, report func(error), server *windowServer) (stop func()) {
+	ws := &windowSchedules{engine: p.Engine, store: p.Store, clock: clk, report: report}
 	if err := ws.rebuild(ctx); err != nil {
 		report(err)
 	}
-	d.Workflows = rebuildingWorkflows{WorkflowStore: p.store, ctx: ctx, sched: ws, server: server}
+	d.Workflows = rebuildingWorkflows{WorkflowStore: p.Store, ctx: ctx, sched: ws, server: server}
 	d.Fires = func(ctx context.Context, workflowID string, wf workrun.Workflow, limit int) ([]ui.FiredRun, error) {
-		return firedRuns(ctx, p.store, workflowID, wf, limit)
+		return firedRuns(ctx, p.Store, workflowID, wf, limit)
 	}
 	return ws.stop
 }

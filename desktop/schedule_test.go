@@ -1,4 +1,4 @@
-package main
+package desktop
 
 import (
 	"context"
@@ -62,9 +62,9 @@ func tickFlow(triggers string) workrun.Workflow {
 }
 
 // scheduleRuns are the runs the schedules started, by id.
-func scheduleRuns(t *testing.T, p *parts) []workrun.Run {
+func scheduleRuns(t *testing.T, p *Parts) []workrun.Run {
 	t.Helper()
-	rs, err := p.store.ListRuns(t.Context(), workrun.RunFilter{Limit: 500})
+	rs, err := p.Store.ListRuns(t.Context(), workrun.RunFilter{Limit: 500})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func scheduleRuns(t *testing.T, p *parts) []workrun.Run {
 	return out
 }
 
-// TestWindowFiresSchedules: the window's wiring (scheduleDeps, as runGUI
+// TestWindowFiresSchedules: the window's wiring (scheduleDeps, as Run
 // calls it) fires a published workflow's `*/1 * * * * *` schedule into run
 // records, one run per fire, marked as started by a schedule; the Triggers
 // section's Fires lists those fires with their runs; saving the workflow
@@ -88,9 +88,9 @@ func TestWindowFiresSchedules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.store.Close()
-	defer p.engine.Close(context.WithoutCancel(ctx))
-	rec, err := p.store.SaveWorkflow(ctx, "", tickFlow(`[{"type":"schedule","cron":"*/1 * * * * *","overlap":"allow"}]`))
+	defer p.Store.Close()
+	defer p.Engine.Close(context.WithoutCancel(ctx))
+	rec, err := p.Store.SaveWorkflow(ctx, "", tickFlow(`[{"type":"schedule","cron":"*/1 * * * * *","overlap":"allow"}]`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestWindowFiresSchedules(t *testing.T) {
 		t.Errorf("fires name runs %v, the schedule started %v", fireRuns, runIDs)
 	}
 	for _, id := range runIDs {
-		r, err := p.engine.Wait(ctx, id)
+		r, err := p.Engine.Wait(ctx, id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -204,9 +204,9 @@ func TestWindowAndServeShareFires(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.store.Close()
-	defer p.engine.Close(context.WithoutCancel(ctx))
-	if _, err := p.store.SaveWorkflow(ctx, "", tickFlow(`[{"type":"schedule","cron":"*/1 * * * * *","overlap":"allow"}]`)); err != nil {
+	defer p.Store.Close()
+	defer p.Engine.Close(context.WithoutCancel(ctx))
+	if _, err := p.Store.SaveWorkflow(ctx, "", tickFlow(`[{"type":"schedule","cron":"*/1 * * * * *","overlap":"allow"}]`)); err != nil {
 		t.Fatal(err)
 	}
 	at := time.Date(2026, 12, 7, 2, 0, 0, 0, time.UTC)
@@ -222,7 +222,7 @@ func TestWindowAndServeShareFires(t *testing.T) {
 		<-c.moved
 	}
 	waitFor(t, 20*time.Second, "the schedules", func() bool {
-		fs, err := p.store.Fires(ctx, "window-tick", 50, workrun.FireStarted)
+		fs, err := p.Store.Fires(ctx, "window-tick", 50, workrun.FireStarted)
 		return err == nil && len(fs) == 3
 	})
 	if n := len(scheduleRuns(t, p)); n != 3 {

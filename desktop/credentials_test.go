@@ -1,4 +1,4 @@
-package main
+package desktop
 
 import (
 	"errors"
@@ -34,7 +34,7 @@ func TestCredAdapterMarksMissingKeyring(t *testing.T) {
 	if !errors.Is(err, ui.ErrNoKeyring) || !errors.Is(err, credentials.ErrNoKeyring) {
 		t.Errorf("Set = %v, want ui.ErrNoKeyring and credentials.ErrNoKeyring", err)
 	}
-	if got, want := ui.KeyringErrorText(err), ui.KeyringErrorText(ui.ErrNoKeyring); got != want {
+	if got, want := ui.KeyringErrorText(workrun.Localizer{}, err), ui.KeyringErrorText(workrun.Localizer{}, ui.ErrNoKeyring); got != want {
 		t.Errorf("KeyringErrorText = %q, want %q", got, want)
 	}
 	err = a.Set(t.Context(), ui.Credential{Name: "k", Kind: "password", Origin: "https://agent.example"}, "s")

@@ -1,4 +1,4 @@
-package main
+package desktop
 
 import (
 	"encoding/json"
@@ -21,7 +21,7 @@ func TestGUICheckMCPDemoServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { p.store.Close() })
+	t.Cleanup(func() { p.Store.Close() })
 	check := guiDeps(p).CheckMCP
 	if check == nil {
 		t.Fatal("CheckMCP is not wired")

@@ -1,17 +1,11 @@
-package main
+package desktop
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"strings"
 
 	"workrun/cli"
 	"workrun/credentials"
-	"workrun/mcp"
-	"workrun/nodes/remoteagent"
 	"workrun/oauth"
-	"workrun/remotecall"
 	"workrun/ui"
 )
 
@@ -39,30 +33,4 @@ func (a oauthAdapter) SignIn(ctx context.Context, req ui.SignInRequest) (ui.Sign
 	}
 	origin := res.Info.Origin
 	return ui.SignedIn{Origin: origin, Subject: res.Info.Subject, Scopes: res.Info.Scopes, Expiry: res.Info.Expiry, ProbeErr: res.ProbeErr}, nil
-}
-
-// signInErr marks a connection test's error that a sign-in would cure
-// (ui.ErrNeedsSignIn): an OAuth credential that needs the person, an MCP
-// server's 401 with a Bearer challenge, an agent that wants a credential
-// and declares OAuth 2.0 or OpenID Connect in its card.
-func signInErr(err error, schemes []string) error {
-	var h *mcp.HTTPError
-	switch {
-	case err == nil:
-		return nil
-	case remotecall.SignInNeeded(err) != nil,
-		errors.As(err, &h) && h.StatusCode == 401 && strings.HasPrefix(strings.ToLower(h.WWWAuthenticate), "bearer"),
-		errors.Is(err, remoteagent.ErrCredentialRequired) && declaresOAuth(schemes):
-		return fmt.Errorf("%w: %w", ui.ErrNeedsSignIn, err)
-	}
-	return err
-}
-
-func declaresOAuth(schemes []string) bool {
-	for _, s := range schemes {
-		if strings.Contains(s, "OAuth 2.0") || strings.Contains(s, "OpenID Connect") {
-			return true
-		}
-	}
-	return false
 }

@@ -1,4 +1,4 @@
-package main
+package desktop
 
 import (
 	"context"
@@ -77,7 +77,7 @@ func lineWith(t *testing.T, lines []string, kind, contains string) string {
 }
 
 // TestWindowServes: with "Serve from this window" on, the window's wiring
-// (serveDeps, as runGUI calls it) serves the saved published workflows on
+// (serveDeps, as Run calls it) serves the saved published workflows on
 // the window's own engine and store, as `workrun serve` does: an A2A
 // caller's blocking SendMessage completes with the workflow's output, a
 // signed webhook starts a run (202) and a wrong signature starts none
@@ -92,15 +92,15 @@ func TestWindowServes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.store.Close()
-	defer p.engine.Close(context.WithoutCancel(ctx))
-	if _, err := p.store.SaveWorkflow(ctx, "", greetFlow(t, "Window greeter")); err != nil {
+	defer p.Store.Close()
+	defer p.Engine.Close(context.WithoutCancel(ctx))
+	if _, err := p.Store.SaveWorkflow(ctx, "", greetFlow(t, "Window greeter")); err != nil {
 		t.Fatal(err)
 	}
 	kr := &mapKeyring{m: map[string]string{}}
 	kr.Set(trigger.SecretService, "window-greeter", "s3cret") //nolint:errcheck // a map
-	svc := servicesOf(dir, p)
-	svc.ServeTokens = &serve.Tokens{Store: p.store, Keyring: kr}
+	svc := p.Services(dir)
+	svc.ServeTokens = &serve.Tokens{Store: p.Store, Keyring: kr}
 	var d ui.Deps
 	ws, stop := serveDeps(&d, svc, io.Discard)
 	defer stop()
@@ -126,14 +126,14 @@ func TestWindowServes(t *testing.T) {
 	if !strings.Contains(string(raw), "TASK_STATE_COMPLETED") || !strings.Contains(string(raw), "Hi") {
 		t.Fatalf("SendMessage: %s", raw)
 	}
-	runs, err := p.store.ListRuns(ctx, workrun.RunFilter{Limit: 10})
+	runs, err := p.Store.ListRuns(ctx, workrun.RunFilter{Limit: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(runs) != 1 || runs[0].Status != workrun.RunSucceeded {
 		t.Fatalf("runs after one SendMessage: %+v", runs)
 	}
-	if _, err := p.store.ServedTaskForRun(ctx, runs[0].ID); err != nil {
+	if _, err := p.Store.ServedTaskForRun(ctx, runs[0].ID); err != nil {
 		t.Fatalf("the run has no served task: %v", err)
 	}
 
@@ -158,7 +158,7 @@ func TestWindowServes(t *testing.T) {
 		t.Fatalf("signed webhook: %d, want 202", code)
 	}
 	waitFor(t, 30*time.Second, "the webhook's run to succeed", func() bool {
-		rs, err := p.store.ListRuns(ctx, workrun.RunFilter{Limit: 10})
+		rs, err := p.Store.ListRuns(ctx, workrun.RunFilter{Limit: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -178,7 +178,7 @@ func TestWindowServes(t *testing.T) {
 	if lines, err = d.ServeHere(ctx, addr); err != nil { // the same port from now on
 		t.Fatal(err)
 	}
-	if _, err := p.store.SaveWorkflow(ctx, "", greetFlow(t, "Second greeter")); err != nil {
+	if _, err := p.Store.SaveWorkflow(ctx, "", greetFlow(t, "Second greeter")); err != nil {
 		t.Fatal(err)
 	}
 	if err := ws.rebuild(ctx); err != nil {

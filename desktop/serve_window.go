@@ -1,4 +1,4 @@
-package main
+package desktop
 
 import (
 	"context"
@@ -17,7 +17,7 @@ import (
 // endpoint and the webhooks on one address — on the window's engine and
 // store, so callers' runs are the window's own runs: they show live in the
 // run panel and Stop stops them. The window fires the schedules itself
-// (main_schedule.go), so this server fires none. It is rebuilt when a
+// (schedule.go), so this server fires none. It is rebuilt when a
 // workflow is saved or deleted, and closed before the engine when the
 // window closes; closing never cancels a run (S8).
 type windowServer struct {

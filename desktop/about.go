@@ -1,7 +1,6 @@
-package main
+package desktop
 
 import (
-	_ "embed"
 	"errors"
 	"path/filepath"
 
@@ -10,22 +9,16 @@ import (
 	"workrun/ui"
 )
 
-// workflowFormatDoc is the workflow file format document, shipped inside
-// the binary so that Help shows it wherever the binary was installed.
-//
-//go:embed docs/workflow-format.md
-var workflowFormatDoc string
-
 // aboutInfo is what Help → About shows for the data directory dataDir.
-func aboutInfo(dataDir string) ui.AboutInfo {
+func aboutInfo(dataDir string, shipped Shipped) ui.AboutInfo {
 	if abs, err := filepath.Abs(dataDir); err == nil {
 		dataDir = abs
 	}
 	return ui.AboutInfo{
-		Version:      version,
+		Version:      shipped.Version,
 		DataDir:      dataDir,
 		Licenses:     assets.ThirdPartyLicenses(),
-		FormatDoc:    workflowFormatDoc,
+		FormatDoc:    shipped.FormatDoc,
 		CheckKeyring: checkKeyring,
 	}
 }
