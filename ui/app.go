@@ -521,7 +521,11 @@ func (w *Window) updateTitle() {
 		title += " •"
 	}
 	if w.panel.RunID() != "" && w.panel.Run().Status != "" {
-		title += " — " + StatusLabel(string(w.panel.Run().Status))
+		if w.panel.OpenQuestion() != nil {
+			title += " — " + qText(w.loc, msgQStatus) // waits for the person, not "interrupted"
+		} else {
+			title += " — " + StatusLabel(string(w.panel.Run().Status))
+		}
 	}
 	w.win.SetTitle(title)
 	w.noteVersion()

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"workrun/workrun"
@@ -456,24 +457,42 @@ func showProblem(loc workrun.Localizer, l *widget.Label, err error) {
 	l.Show()
 }
 
-// formLayout lays out label/input pairs in two columns: labels a third
-// of the width (at most 220), inputs the rest; each row as tall as its
-// taller cell.
+// formLayout lays out label/input pairs in two columns: labels as wide as
+// the widest one's text (at most a third of the width and 220, a longer
+// one wraps), inputs the rest; each row as tall as its taller cell.
 type formLayout struct{}
 
-func (formLayout) cols(w float32) (float32, float32) {
-	lw := min(w/3, 220)
+// labelWidth is the widest label's natural width: its longest line on one
+// line, with the label's padding.
+func (formLayout) labelWidth(objs []fyne.CanvasObject) float32 {
+	var w float32
+	for i := 0; i+1 < len(objs); i += 2 {
+		l, ok := objs[i].(*widget.Label)
+		if !ok {
+			w = max(w, objs[i].MinSize().Width)
+			continue
+		}
+		for _, line := range strings.Split(l.Text, "\n") {
+			w = max(w, fyne.MeasureText(line, theme.TextSize(), l.TextStyle).Width+2*theme.InnerPadding())
+		}
+	}
+	return w
+}
+
+func (l formLayout) cols(objs []fyne.CanvasObject, w float32) (float32, float32) {
+	lw := min(l.labelWidth(objs), w/3, 220)
 	return lw, w - lw - 8
 }
 
 func (l formLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	lw, iw := l.cols(size.Width)
+	lw, iw := l.cols(objs, size.Width)
 	y := float32(0)
 	for i := 0; i+1 < len(objs); i += 2 {
 		a, b := objs[i], objs[i+1]
 		if !b.Visible() {
 			continue
 		}
+		a.Resize(fyne.NewSize(lw, a.MinSize().Height)) // its height at this width
 		h := max(a.MinSize().Height, b.MinSize().Height)
 		a.Move(fyne.NewPos(0, y))
 		a.Resize(fyne.NewSize(lw, h))
@@ -485,9 +504,10 @@ func (l formLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 
 func (l formLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	var w, h float32
+	lw := min(l.labelWidth(objs), 220)
 	for i := 0; i+1 < len(objs); i += 2 {
 		a, b := objs[i], objs[i+1]
-		w = max(w, min(a.MinSize().Width, 220)+8+b.MinSize().Width)
+		w = max(w, lw+8+b.MinSize().Width)
 		h += max(a.MinSize().Height, b.MinSize().Height) + 4
 	}
 	return fyne.NewSize(w, h)
@@ -514,6 +534,7 @@ const (
 	msgQYes        qMsgID = "ui.question_yes"
 	msgQPick       qMsgID = "ui.question_pick"
 	msgQStatus     qMsgID = "ui.status_waiting"
+	msgQAsker      qMsgID = "ui.question_asker"
 	msgQHeader     qMsgID = "ui.question_header"
 	msgQEnterHint  qMsgID = "ui.question_enter_hint"
 )
@@ -537,6 +558,7 @@ var questionTexts = workrun.NewCatalog(map[qMsgID][2]string{
 	msgQYes:        {"yes", "是"},
 	msgQPick:       {"(pick one)", "（请选择）"},
 	msgQStatus:     {"waiting for you", "等待你回答"},
+	msgQAsker:      {"%s (%s)", "%s（%s）"},
 	msgQEnterHint:  {"Enter or Ctrl+Enter sends; Shift+Enter starts a new line.", "按 Enter 或 Ctrl+Enter 发送；Shift+Enter 换行。"},
 	msgQHeader:     {"Waiting for you — %s asks: %s — answer below; Stop ends the run and sends the remote task its cancel; Run again starts a new run.", "等待你回答 — %s 提问：%s — 请在下方回答；“停止”会结束运行并向远程任务发送取消；“重新运行”会开始新的运行。"},
 })
@@ -575,7 +597,7 @@ func (p *RunPanel) refreshQuestion(id string) {
 		old = p.askPrev
 	}
 	p.askView, p.askPrev = nil, nil
-	p.askView = newQuestionView(p.loc, p.runID, id, *q, p.OnDecide, p.OnOpenURL)
+	p.askView = newQuestionView(p.loc, p.runID, id, p.askedBy(id, *q), p.OnDecide, p.OnOpenURL)
 	p.ask.RemoveAll()
 	p.ask.Add(p.askView.root)
 	p.ask.Show()
@@ -633,17 +655,40 @@ func (v *questionView) owns(f fyne.Focusable) bool {
 }
 
 // OpenQuestion is a question the run shown waits on (the selected node's
-// when it has one, else the first in workflow order), or nil.
+// when it has one, else the first in workflow order), or nil. It is a copy
+// to show: its From names the node that asks (askedBy).
 func (p *RunPanel) OpenQuestion() *workrun.Question {
 	if n, ok := p.nodes[p.sel]; ok && n.Question != nil && n.Status == workrun.NodeInterrupted {
-		return n.Question
+		q := p.askedBy(p.sel, *n.Question)
+		return &q
 	}
 	for _, id := range p.order {
 		if n := p.nodes[id]; n.Question != nil && n.Status == workrun.NodeInterrupted {
-			return n.Question
+			q := p.askedBy(id, *n.Question)
+			return &q
 		}
 	}
 	return nil
+}
+
+// askedBy is q as shown for node id: the node the person knows from the
+// canvas (its title) asks, the remote that sent it (an agent's name, an
+// MCP server's host:port) second — "Survey (127.0.0.1:36297)".
+func (p *RunPanel) askedBy(id string, q workrun.Question) workrun.Question {
+	title := ""
+	for _, n := range p.run.Workflow.Nodes {
+		if n.ID == id {
+			title = n.Title
+		}
+	}
+	switch {
+	case title == "":
+	case q.From == "" || q.From == title:
+		q.From = title
+	default:
+		q.From = qText(p.loc, msgQAsker, title, q.From)
+	}
+	return q
 }
 
 // openLink opens a sign-in link in the browser, when the person asks.

@@ -126,7 +126,7 @@ func timeline(loc workrun.Localizer, r workrun.Run, nrs []workrun.NodeRun) strin
 			}
 			fmt.Fprintf(&b, "   %s:\n", part.head)
 			for _, k := range slices.Sorted(maps.Keys(part.vals)) {
-				fmt.Fprintf(&b, "      %s: %s\n", k, timelineValue(part.vals[k]))
+				fmt.Fprintf(&b, "      %s: %s\n", k, timelineValue(loc, part.vals[k]))
 			}
 		}
 		if n.Error != "" {
@@ -137,14 +137,29 @@ func timeline(loc workrun.Localizer, r workrun.Run, nrs []workrun.NodeRun) strin
 }
 
 // timelineValue is one value on one line: text as it is (its line breaks
-// shown as ⏎), a number or boolean plainly, anything else as compact JSON;
-// capped at 400 bytes.
-func timelineValue(v any) string {
+// shown as ⏎), a number or boolean plainly, a list or object in words as
+// the run panel reads JSON message arguments (readableJSON), an empty one
+// as "none"; capped at 400 bytes.
+func timelineValue(loc workrun.Localizer, v any) string {
 	s, ok := v.(string)
 	if !ok {
-		return compactJSON(v)
+		b, err := json.Marshal(v)
+		if err != nil {
+			return capLine(fmt.Sprint(v))
+		}
+		switch t := string(b); t {
+		case "null", "[]", "{}":
+			return loc.X("rec.none_value", "none")
+		default:
+			r, _ := readableJSON(loc, t) // runpanel_ids.go; a number or boolean stays as JSON writes it
+			return capLine(r)
+		}
 	}
-	s = strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", " ⏎ ")
+	return capLine(strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", " ⏎ "))
+}
+
+// capLine cuts s to at most 400 bytes on a character boundary.
+func capLine(s string) string {
 	if len(s) > 400 {
 		cut := 400
 		for cut > 0 && !utf8.RuneStart(s[cut]) {

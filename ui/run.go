@@ -223,9 +223,11 @@ func (w *Window) applyBatch(evs []Event) {
 func (w *Window) runStatusChanged() {
 	r := w.panel.Run()
 	if r.Status != "" {
+		// A run waiting for the person's answer says only that (who asks
+		// what), never "interrupted": it waits, nothing broke.
 		s := fmt.Sprintf("%s · %s", r.WorkflowName, StatusLabel(string(r.Status)))
 		if q := w.panel.OpenQuestion(); q != nil { // question.go
-			s += " · " + questionLine(w.loc, *q)
+			s = fmt.Sprintf("%s · %s", r.WorkflowName, questionLine(w.loc, *q))
 		}
 		w.setStatus(s)
 	}

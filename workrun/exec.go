@@ -504,7 +504,11 @@ func (x *execution) retry(rec *NodeRun, err error) bool {
 		return false
 	}
 	wait := p.Wait(n + 1)
-	x.logLine(x.e.line(x.run.ID, rec.NodeID, texts.Msg(msgAttemptFailed, n, p.MaxAttempts, err, wait)), false)
+	said := texts.Msg(msgAttemptFailed, n, p.MaxAttempts, err, wait)
+	if wait <= 0 {
+		said = texts.Msg(msgAttemptFailedNow, n, p.MaxAttempts, err) // not "in 0s"
+	}
+	x.logLine(x.e.line(x.run.ID, rec.NodeID, said), false)
 	rec.Status, rec.Attempt, rec.LastError = NodeRunning, n+1, err.Error()
 	rec.Error, rec.Outputs, rec.DeadlineAt, rec.EndedAt = "", nil, time.Time{}, time.Time{}
 	x.running++

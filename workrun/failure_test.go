@@ -104,7 +104,7 @@ func TestRetry_LocalNodeRetriesUntilItSucceeds(t *testing.T) {
 		t.Errorf("record: attempt %d, last error %q, status %s", rec.Attempt, rec.LastError, rec.Status)
 	}
 	msgs := workruntest.NodeMessages(t, st, r.ID, "flaky", "en")
-	want := []string{"Attempt 1 of 3 failed: flaky failure 1 — trying again in 0s", "Attempt 2 of 3 failed: flaky failure 2 — trying again in 0s"}
+	want := []string{"Attempt 1 of 3 failed: flaky failure 1 — trying again now", "Attempt 2 of 3 failed: flaky failure 2 — trying again now"}
 	if diff := cmp.Diff(want, msgs); diff != "" {
 		t.Errorf("messages (-want +got):\n%s", diff)
 	}
@@ -185,7 +185,7 @@ func TestRetry_RemoteOnlyAfterAKnownFailure(t *testing.T) {
 		msg      string
 	}{
 		{"task failed", workrun.KnownFailure(errors.New("remote task did not complete: FAILED")), []int{1, 2, 3}, []string{"call", "call#2", "call#3"},
-			"Attempt 1 of 3 failed: remote task did not complete: FAILED — trying again in 0s"},
+			"Attempt 1 of 3 failed: remote task did not complete: FAILED — trying again now"},
 		{"timeout", errors.New("the remote agent stopped answering: timeout"), []int{1}, []string{"call"},
 			"Attempt 1 of 3 failed and is not retried: the remote outcome is unknown (the remote agent stopped answering: timeout)"},
 		{"deadline", workrun.KnownFailure(workrun.ErrDeadlinePassed), []int{1}, []string{"call"}, ""},

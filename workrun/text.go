@@ -92,6 +92,7 @@ const (
 	msgEdgeErrorNoBranch    msgID = "workrun.edge_error_no_branch"
 	msgBranchNoErrorEdge    msgID = "workrun.branch_no_error_edge"
 	msgAttemptFailed        msgID = "workrun.attempt_failed"
+	msgAttemptFailedNow     msgID = "workrun.attempt_failed_now"
 	msgAttemptNotRetried    msgID = "workrun.attempt_not_retried"
 	msgErrorHandled         msgID = "workrun.error_handled"
 	msgDeadlinePassed       msgID = "workrun.deadline_passed"
@@ -193,7 +194,8 @@ var texts = NewCatalog(map[msgID][2]string{
 	msgEdgePortWhen:         {"edge %s → %s leaves the error port and takes no when", "连线 %s → %s 从错误端口出发，不能设 when"},
 	msgEdgeErrorNoBranch:    {"edge %[1]s → %[2]s leaves the error port of %[1]s, which needs on_error: branch", "连线 %[1]s → %[2]s 从 %[1]s 的错误端口出发，该节点须设 on_error: branch"},
 	msgBranchNoErrorEdge:    {"on_error: branch needs at least one edge from this node's error port", "on_error: branch 需要至少一条从该节点错误端口出发的连线"},
-	msgAttemptFailed:        {"Attempt %s of %s failed: %s — trying again in %s", "第 %s 次尝试（共 %s 次）失败：%s——%s 后重试"},
+	msgAttemptFailed:        {"Attempt %s of %s failed: %s — trying again in %s", "第 %s 次尝试（共 %s 次）失败：%s；%s 后重试"},
+	msgAttemptFailedNow:     {"Attempt %s of %s failed: %s — trying again now", "第 %s 次尝试（共 %s 次）失败：%s；立即重试"},
 	msgAttemptNotRetried:    {"Attempt %s of %s failed and is not retried: the remote outcome is unknown (%s)", "第 %s 次尝试（共 %s 次）失败，不会重试：远程结果未知（%s）"},
 	msgErrorHandled:         {"Failed (handled by on_error: %s), the run goes on: %s", "失败（已由 on_error: %s 处理），运行继续：%s"},
 	msgDeadlinePassed:       {"deadline passed: the remote task did not end within %s of being accepted", "已过截止时间：远程任务在被接受后 %s 内未结束"},

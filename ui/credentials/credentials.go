@@ -44,6 +44,7 @@ type View struct {
 	sel   int
 
 	list   *widget.List
+	empty  *widget.Label // over the list while it has no rows
 	name   *widget.Entry
 	origin *widget.Entry
 	scheme *widget.Select
@@ -124,7 +125,11 @@ func New(win fyne.Window, l Localizer) *View {
 	)
 	buttons := container.NewHBox(widget.NewButton(v.l.X("cred.new", "New"), v.clearForm), v.saveB, v.delB, v.signInButton())
 	// The list takes what the form leaves: several rows in the dialog.
-	v.root = container.NewBorder(nil, container.NewVBox(widget.NewSeparator(), form, buttons, v.msg), nil, nil, v.list)
+	v.empty = widget.NewLabel(v.l.X("cred.none_yet", "No credentials yet: add one below."))
+	v.empty.Wrapping = fyne.TextWrapWord
+	v.empty.Alignment = fyne.TextAlignCenter
+	list := container.NewStack(v.list, container.NewCenter(v.empty))
+	v.root = container.NewBorder(nil, container.NewVBox(widget.NewSeparator(), form, buttons, v.msg), nil, nil, list)
 	return v
 }
 
@@ -189,6 +194,11 @@ func (v *View) clearForm() {
 func (v *View) SetList(cs []Credential) {
 	v.creds = cs
 	v.list.Refresh()
+	if len(cs) == 0 {
+		v.empty.Show()
+	} else {
+		v.empty.Hide()
+	}
 }
 
 // checkOrigin normalizes an origin to scheme://host:port by the remote
@@ -234,8 +244,7 @@ func (v *View) save() {
 // after it.
 func (v *View) Saved(name string, cs []Credential) {
 	v.secret.SetText("")
-	v.creds = cs
-	v.list.Refresh()
+	v.SetList(cs)
 	// The saved credential is the one selected now: Delete and Replace
 	// secret apply to it at once.
 	if i := slices.IndexFunc(cs, func(c Credential) bool { return c.Name == name }); i >= 0 {
@@ -259,8 +268,7 @@ func (v *View) confirmDelete() {
 
 // Deleted shows that name was deleted; cs is the list read after it.
 func (v *View) Deleted(name string, cs []Credential) {
-	v.creds = cs
-	v.list.Refresh()
+	v.SetList(cs)
 	v.clearForm()
 	v.show(fmt.Sprintf(v.l.X("cred.deleted", "Deleted %q."), name))
 }
