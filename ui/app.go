@@ -372,12 +372,17 @@ func (w *Window) build() {
 	// A question's form in view without dragging (docs/product.md "The
 	// window"): the tab bar over the run panel plus the panel's need.
 	w.panes.BottomWant = func() float32 {
-		if want := w.panel.WantHeight(); want > 0 {
+		want := w.panel.WantHeight()
+		if !w.panes.bottomSet { // the person's own height wins over the detail's fit
+			want = max(want, w.panel.FitHeight())
+		}
+		if want > 0 {
 			return want + w.tabs.MinSize().Height
 		}
 		return 0
 	}
 	w.panel.OnAskChanged = w.panes.Refresh
+	w.panel.OnFitChanged = w.panes.Refresh
 	w.panes.RunShown = func() bool { return w.panel.RunID() != "" }
 	body := container.NewBorder(toolbar, w.status, nil, nil, w.panes)
 	w.win.SetContent(container.NewStack(body, w.tips.root))

@@ -64,18 +64,24 @@ type RunPanel struct {
 	// divider for, and where (a different offset is the person's drag).
 	fitFor    string
 	fitOffset float64
-	nodeErr   *widget.Label
-	decision  *fyne.Container
-	ask       *fyne.Container // a remote's question (question.go)
-	askView   *questionView
-	askPrev   *questionView    // the last one shown, until another is
-	detail    *container.Split // the node's detail above its messages
-	vals      *ValuesView      // the selected node's inputs and outputs
-	msgList   *widget.List
-	shown     *msgLog // messages of sel
-	shownN    int     // how many of them the list shows (as of its last redraw)
-	shownRows int     // the list's rows: a long message wraps onto several (runpanel_wrap.go)
-	root      fyne.CanvasObject
+	fitHeight float32 // FitHeight as the window was last told
+	// listFitFor and listFitOffset: the run fitList last set the node
+	// list's divider for, and where.
+	listFitFor    string
+	listFitOffset float64
+	nodeErr       *widget.Label
+	decision      *fyne.Container
+	ask           *fyne.Container // a remote's question (question.go)
+	askView       *questionView
+	askPrev       *questionView    // the last one shown, until another is
+	detail        *container.Split // the node's detail above its messages
+	split         *container.Split // the node list beside the detail; hidden with no run
+	vals          *ValuesView      // the selected node's inputs and outputs
+	msgList       *widget.List
+	shown         *msgLog // messages of sel
+	shownN        int     // how many of them the list shows (as of its last redraw)
+	shownRows     int     // the list's rows: a long message wraps onto several (runpanel_wrap.go)
+	root          fyne.CanvasObject
 
 	// nodeErrRow holds nodeErr and its Copy, which copies nodeErrFull:
 	// the line with its ids whole (runpanel_ids.go).
@@ -114,6 +120,9 @@ type RunPanel struct {
 	// OnRunChanged is called when the panel starts showing another run
 	// ("" for none), so the remote task panel can follow it.
 	OnRunChanged func(runID string)
+	// OnFitChanged is called when FitHeight may have changed: the window
+	// lays its panes out again.
+	OnFitChanged func()
 	// OnPickRun asks to show another of the workflow's recent runs
 	// (runpanel_recent.go).
 	OnPickRun func(runID string)
@@ -147,7 +156,7 @@ func NewRunPanel(loc workrun.Localizer, readOnly bool) *RunPanel {
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			if i < len(p.order) {
-				o.(*widget.Label).SetText(p.nodeLine(p.order[i]))
+				o.(*widget.Label).SetText(p.nodeRow(p.order[i]))
 			}
 		})
 	p.nodeList.OnSelected = func(i widget.ListItemID) {
@@ -212,8 +221,11 @@ func NewRunPanel(loc workrun.Localizer, readOnly bool) *RunPanel {
 	p.detail = detail
 	// A question's form sits over the split, outside its scrolls: the
 	// window grows the panel to show it whole (WantHeight).
-	split := container.NewHSplit(p.nodeList, container.NewBorder(p.ask, nil, nil, nil, detail))
-	split.Offset = 0.34
+	// detailFit moves the detail's divider again when the window gives
+	// the panel another height (FitHeight).
+	split := container.NewHSplit(p.nodeList, container.NewBorder(p.ask, nil, nil, nil, container.New(&detailFit{p: p}, detail)))
+	split.Offset = listOffset
+	p.split = split
 	p.root = container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(p.recentBox, p.actions), p.header), p.note, p.reasonRow), nil, nil, nil, split)
 	p.reset("")
 	p.Flush()
@@ -545,6 +557,7 @@ func (p *RunPanel) flush(now bool) {
 	}
 	if p.dirtyNodes {
 		p.dirtyNodes = false
+		p.fitList()
 		p.nodeList.Refresh()
 		if i := slices.Index(p.order, p.sel); i >= 0 {
 			p.nodeList.Select(i)
@@ -640,6 +653,39 @@ func formatDuration(d time.Duration) string {
 func (p *RunPanel) nodeLine(id string) string {
 	return p.nodeName(id) + " — " + p.nodeStatus(id)
 }
+
+// nodeRow is node id's row in the node list: its line without the earlier
+// failure a retry adds (the detail says it).
+func (p *RunPanel) nodeRow(id string) string {
+	line := p.nodeLine(id)
+	if n, ok := p.nodes[id]; ok {
+		line = strings.TrimSuffix(line, failureNote(p.loc, p.run, n)) + listNote(p.loc, p.run, n)
+	}
+	return line
+}
+
+// fitList moves the divider beside the node list so that its widest row
+// shows whole, up to half the panel; the person's own drag lasts until
+// another run is shown.
+func (p *RunPanel) fitList() {
+	total := p.split.Size().Width - 2*theme.Padding() // the split's divider
+	if total <= 0 || len(p.order) == 0 {
+		return
+	}
+	if p.listFitFor == p.runID && p.split.Offset != p.listFitOffset {
+		return // the person dragged it for this run
+	}
+	var need float32
+	for _, id := range p.order {
+		need = max(need, fyne.MeasureText(p.nodeRow(id), theme.TextSize(), fyne.TextStyle{}).Width)
+	}
+	need += 2*theme.InnerPadding() + theme.ScrollBarSize()
+	p.listFitFor, p.listFitOffset = p.runID, float64(clamp(need/total, listOffset, 0.5))
+	p.split.SetOffset(p.listFitOffset)
+}
+
+// listOffset is the node list's least share of the panel's width.
+const listOffset = 0.34
 
 func (p *RunPanel) nodeTitle(id string) string {
 	if id == "" {
@@ -888,7 +934,7 @@ func (p *RunPanel) tapAction(label string) bool {
 func (p *RunPanel) refreshHeaderText() {
 	r := p.run
 	if p.runID == "" {
-		p.header.SetText(p.loc.X("run.none", "No run yet. Press Run to start one."))
+		p.header.SetText(p.loc.X("run.none", "No run yet — Run (Ctrl+R) shows it here"))
 		return
 	}
 	name := r.WorkflowName
@@ -924,6 +970,21 @@ func (p *RunPanel) refreshHeaderText() {
 func (p *RunPanel) refreshHeader() {
 	r := p.run
 	p.refreshHeaderText()
+	// With no run the panel is its one line: no empty list and detail.
+	if p.split.Hidden != (p.runID == "") {
+		p.split.Hidden = p.runID == ""
+		p.root.Refresh() // lay the panel out with or without it
+	}
+	// A run that waits is not a failure: its reason is said in the
+	// attention colour, a failed run's in the error colour.
+	imp := widget.DangerImportance
+	if r.Status == workrun.RunInterrupted {
+		imp = widget.WarningImportance
+	}
+	if p.reason.Importance != imp {
+		p.reason.Importance = imp
+		p.reason.Refresh()
+	}
 	if p.runID == "" {
 		p.reasonBox.Hide()
 		p.reasonRow.Hide()
@@ -1054,15 +1115,9 @@ func LocalizeMessage(loc workrun.Localizer, text string) string {
 	return text
 }
 
-// fitDetail moves the divider between the node's detail and its messages
-// so that the detail shows its header and its first input and output rows
-// (docs/product.md "The window"), up to 70 % of the height; the messages
-// keep the rest. The person's own drag lasts until another node is shown.
-func (p *RunPanel) fitDetail() {
-	total := p.detail.Size().Height
-	if total <= 0 {
-		return
-	}
+// detailWant is the height of the selected node's detail down to its
+// first input and output rows: its header, what a retry adds, its reason.
+func (p *RunPanel) detailWant() float32 {
 	pad := theme.Padding()
 	want := p.titleRow.MinSize().Height + pad
 	for _, o := range []fyne.CanvasObject{p.titleNote, p.nodeErrRow} {
@@ -1070,12 +1125,75 @@ func (p *RunPanel) fitDetail() {
 			want += o.MinSize().Height + pad
 		}
 	}
-	want += p.vals.firstRowsHeight() + 2*pad
+	return want + p.vals.firstRowsHeight() + 2*pad
+}
+
+// msgRowHeight is the height of one whole message row.
+func (p *RunPanel) msgRowHeight() float32 {
+	return newMsgRow().MinSize().Height + theme.Padding()
+}
+
+// fitDetail moves the divider between the node's detail and its messages
+// so that the detail shows its header and its first input and output rows
+// (docs/product.md "The window"), leaving the messages at least one whole
+// row. The person's own drag lasts until another node is shown.
+func (p *RunPanel) fitDetail() {
+	total := p.detail.Size().Height
+	if total <= 0 {
+		return
+	}
+	want := p.detailWant()
 	if p.fitFor == p.sel && p.detail.Offset != p.fitOffset {
 		return // the person dragged it for this node
 	}
-	p.fitFor, p.fitOffset = p.sel, float64(clamp(want/total, detailOffset, 0.7))
+	// The messages keep a whole row when there is room for one beside
+	// the detail's first rows, else they give way: the rows come first.
+	avail := total - 2*theme.Padding() // the split's divider
+	top := want
+	if want+p.msgRowHeight() > avail {
+		top = min(want, avail)
+	}
+	p.fitFor, p.fitOffset = p.sel, float64(clamp(top/avail, detailOffset, 1))
 	p.detail.SetOffset(p.fitOffset)
+	if fit := p.FitHeight(); fit != p.fitHeight {
+		p.fitHeight = fit
+		if p.OnFitChanged != nil {
+			p.OnFitChanged()
+		}
+	}
+}
+
+// detailFit lays the detail split out at its size and fits the panel's
+// dividers again when that size changes.
+type detailFit struct {
+	p    *RunPanel
+	size fyne.Size
+}
+
+func (l *detailFit) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Resize(size)
+	}
+	if size != l.size {
+		l.size = size
+		l.p.fitList()
+		l.p.fitDetail()
+	}
+}
+
+func (l *detailFit) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].MinSize() }
+
+// FitHeight is the height the panel needs to show its header, the selected
+// node's detail down to its first input and output rows and one message
+// row (0 with no run shown): the window gives it that much, up to its cap,
+// without changing the height the person chose.
+func (p *RunPanel) FitHeight() float32 {
+	if p.runID == "" || p.sel == "" {
+		return 0
+	}
+	// The panel's own minimum has the detail split at its smallest: add
+	// what the detail and a message row need instead.
+	return p.root.MinSize().Height - p.detail.MinSize().Height + p.detailWant() + 2*theme.Padding() + p.msgRowHeight()
 }
 
 // notReached says a node the run ended without reaching: not "pending",

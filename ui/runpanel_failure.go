@@ -15,8 +15,18 @@ import (
 // by its attempt: the node's own reason (attemptFailed) is the attempt the
 // record is of, and each names its own remote task.
 func failureNote(loc workrun.Localizer, r workrun.Run, n workrun.NodeRun) string {
+	return note(loc, r, n, true)
+}
+
+// listNote is failureNote without the earlier failure: the node list's
+// row stays one whole line, the detail says the failure.
+func listNote(loc workrun.Localizer, r workrun.Run, n workrun.NodeRun) string {
+	return note(loc, r, n, false)
+}
+
+func note(loc workrun.Localizer, r workrun.Run, n workrun.NodeRun, failed bool) string {
 	s := attemptNote(loc, r, n)
-	if s != "" && n.LastError != "" {
+	if s != "" && n.LastError != "" && failed {
 		s += " · " + uiText(loc, msgAttemptFailed, strconv.Itoa(n.AttemptNo()-1), shortIDs(clipRunes(HumanError(loc, n.LastError), 120)))
 	}
 	switch n.PinnedFrom {

@@ -309,7 +309,7 @@ var windowWords = workrun.NewCatalog(map[string][2]string{
 	"run.messages":                            {"Messages", "消息"},
 	"run.missing_credentials":                 {"Cannot run: these credentials are not in the keyring: %s. Add them under Settings → Credentials…", "无法运行：密钥环中没有这些凭据：%s。请在“设置 → 凭据…”中添加。"},
 	"run.no_file":                             {"no file", "未选择文件"},
-	"run.none":                                {"No run yet. Press Run to start one.", "还没有运行。点击“运行”开始。"},
+	"run.none":                                {"No run yet — Run (Ctrl+R) shows it here", "还没有运行 —— 运行（Ctrl+R）后显示在这里"},
 	"run.not_reached":                         {"not reached", "未运行到"},
 	"run.older_version":                       {"This run ran an older version of the workflow; Run again runs it as it is now.", "这次运行用的是工作流的旧版本；“重新运行”会按现在的样子运行它。"},
 	"run.outputs_pending":                     {"not yet", "尚无"},
