@@ -176,8 +176,7 @@ func statesTour(t *testing.T, g guiTest, lng string, w, h int) {
 	// After the run: the agent's row picked shows its detail.
 	div = runPanelDivider(t, g.importTool, scr)
 	tabs = image.Rect(0, div, w, min(h, div+60))
-	tr.clickAny(t, image.Rect(0, div+60, w*40/100, h-30), wd.agentRow, "the agent's row in the run panel")
-	settle()
+	tr.pickRow(t, div, wd.agentRow, "the agent's row in the run panel")
 	tr.save(t, "node-detail")
 
 	// The Remote tasks tab.
@@ -258,12 +257,43 @@ func statesTour(t *testing.T, g guiTest, lng string, w, h int) {
 	scr.key(t, "Return")
 	tr.waitEnd(t, wd.failed)
 	div = runPanelDivider(t, g.importTool, scr)
-	tr.clickAny(t, image.Rect(0, div+60, w*40/100, h-30), wd.checkRow, "the failed node's row in the run panel")
-	settle()
+	tr.pickRow(t, div, wd.checkRow, "the failed node's row in the run panel")
 	tr.save(t, "retried-failure")
 
 	quitApp(t, app)
 	checkAppOutput(t, app)
+}
+
+// pickRow clicks the run panel's row that names one of titles and waits
+// until the detail beside the list names it too. The panel's lines above
+// the list (the failure line) can still arrive after the run's end and push
+// the rows down between the read and the click, so a click that picked
+// another row is made again on a fresh read.
+func (tr *tour) pickRow(t *testing.T, div int, titles []string, what string) {
+	t.Helper()
+	list := image.Rect(0, div+60, tr.w*40/100, tr.h-30)
+	panel := image.Rect(0, div+50, tr.w, tr.h-30)
+	for try := 1; ; try++ {
+		tr.clickAny(t, list, titles, what)
+		settle()
+		// The detail's header starts right of the list (which is at least
+		// 40 % wide); the rows' titles start near its left edge.
+		for _, title := range titles {
+			bs, _ := tr.scr.lookText(t, panel, title)
+			for _, b := range bs {
+				if b.Min.X >= tr.w*38/100 {
+					return
+				}
+			}
+		}
+		if try == 4 {
+			// The state is reached whichever row is picked; the picture is
+			// still taken, and the test says it may show another row.
+			tr.scr.shot(t, "row-not-picked")
+			t.Errorf("%s (%q): after %d clicks the detail beside the list does not name it (steps in %s)", what, titles, try, tr.scr.shots)
+			return
+		}
+	}
 }
 
 // save takes the settled screen and writes it as the state's picture.
