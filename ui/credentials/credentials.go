@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -128,7 +129,9 @@ func New(win fyne.Window, l Localizer) *View {
 	v.empty = widget.NewLabel(v.l.X("cred.none_yet", "No credentials yet: add one below."))
 	v.empty.Wrapping = fyne.TextWrapWord
 	v.empty.Alignment = fyne.TextAlignCenter
-	list := container.NewStack(v.list, container.NewCenter(v.empty))
+	// A wrapping label gets the list's width (centred in a Center
+	// container it got none: one letter a line, and a dialog too tall).
+	list := container.NewStack(v.list, container.NewVBox(layout.NewSpacer(), v.empty, layout.NewSpacer()))
 	v.root = container.NewBorder(nil, container.NewVBox(widget.NewSeparator(), form, buttons, v.msg), nil, nil, list)
 	return v
 }
