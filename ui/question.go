@@ -603,11 +603,14 @@ func (p *RunPanel) refreshQuestion(id string) {
 	p.ask.Show()
 	p.askChanged()
 	// The keyboard goes to the answer, unless the person is typing
-	// somewhere else. The canvas is found by the node list: the driver
-	// knows no canvas for p.ask until it has drawn it once, and p.ask is
-	// hidden while no question is open.
+	// somewhere else. The canvas is found by the header, the one part
+	// always drawn: the driver knows no canvas for an object until it has
+	// drawn it once, and p.ask is hidden while no question is open, the
+	// node list while no run is shown (a question that comes before the
+	// list is first drawn, on a loaded machine, found none and the keyboard
+	// stayed where it was).
 	if app := fyne.CurrentApp(); app != nil && p.askView.first != nil {
-		if c := app.Driver().CanvasForObject(p.nodeList); c != nil {
+		if c := app.Driver().CanvasForObject(p.header); c != nil {
 			if f := c.Focused(); !typingIn(f) || old != nil && old.owns(f) {
 				c.Focus(p.askView.first)
 			}
