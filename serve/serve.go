@@ -529,7 +529,15 @@ const pollEvery = 500 * time.Millisecond
 // changes until it is final or needs input (S5). Break to stop. Messages
 // published before it subscribed are not yielded (EventsSince yields them).
 func (s *Service) Events(ctx context.Context, caller, id string) iter.Seq2[Event, error] {
-	return s.events(ctx, caller, id, -1)
+	return s.events(ctx, caller, id, -1, settledForCaller)
+}
+
+// EventsToEnd is Events that goes on through input_required until the task
+// is final: a follower that asks the question elsewhere still sees every
+// status the run passes after the answer, none lost between two
+// subscriptions.
+func (s *Service) EventsToEnd(ctx context.Context, caller, id string) iter.Seq2[Event, error] {
+	return s.events(ctx, caller, id, -1, func(t Task) bool { return t.State.Final() })
 }
 
 // EventsSince is Events that misses no message after seq after (0: every
@@ -541,11 +549,11 @@ func (s *Service) Events(ctx context.Context, caller, id string) iter.Seq2[Event
 // is yielded once: a saved one by its Seq, a batched progress line (shown
 // live before its commit, Seq 0) by its node, time and key.
 func (s *Service) EventsSince(ctx context.Context, caller, id string, after int64) iter.Seq2[Event, error] {
-	return s.events(ctx, caller, id, max(after, 0))
+	return s.events(ctx, caller, id, max(after, 0), settledForCaller)
 }
 
-// events is Events (after < 0) or EventsSince.
-func (s *Service) events(ctx context.Context, caller, id string, after int64) iter.Seq2[Event, error] {
+// events is Events (after < 0) or EventsSince, ending once settled holds.
+func (s *Service) events(ctx context.Context, caller, id string, after int64, settled func(Task) bool) iter.Seq2[Event, error] {
 	return func(yield func(Event, error) bool) {
 		events, cancel := s.engine.Subscribe()
 		defer cancel()
@@ -584,7 +592,7 @@ func (s *Service) events(ctx context.Context, caller, id string, after int64) it
 			}
 			return true
 		}
-		if !saved() || settledForCaller(t) {
+		if !saved() || settled(t) {
 			return
 		}
 		last := t.Run.Status
@@ -650,7 +658,7 @@ func (s *Service) events(ctx context.Context, caller, id string, after int64) it
 			last, lastInterruption = nt.Run.Status, nt.Run.Interruption
 			// A status read on the tick can overtake messages still on
 			// their way: the store has them.
-			if !saved() || !yield(Event{Task: &nt}, nil) || settledForCaller(nt) {
+			if !saved() || !yield(Event{Task: &nt}, nil) || settled(nt) {
 				return
 			}
 		}

@@ -153,7 +153,7 @@ func (s *Server) legacyCall(w http.ResponseWriter, r *http.Request, msg *message
 	}
 	if cp.Task != nil {
 		writeResult(w, msg.ID, map[string]any{"task": s.snapshot(t, true)})
-		s.watch(sess, t.ID)
+		s.watch(sess, t)
 		return
 	}
 	s.settle(w, r, msg, sess, t, cp.Meta["progressToken"], false)
@@ -412,7 +412,11 @@ func (s *Server) asksOnGet(sess *session, taskID string) bool {
 // tasks/get and listens on that stream; it calls tasks/result once the
 // task is final). The answer is POSTed back as for a call's stream; an
 // answer from the window, or through tasks/result, is taken as well.
-func (s *Server) watch(sess *session, taskID string) {
+// The first notification is created, the state the call answered: a run
+// that asked before the watch began is still seen to go from working to
+// input_required, never starting halfway.
+func (s *Server) watch(sess *session, created serve.Task) {
+	taskID := created.ID
 	sess.mu.Lock()
 	if sess.watched == nil {
 		sess.watched = map[string]bool{}
@@ -426,29 +430,31 @@ func (s *Server) watch(sess *session, taskID string) {
 	go func() {
 		ctx := context.Background() // the task outlives the request; it ends final
 		related := map[string]any{"io.modelcontextprotocol/related-task": map[string]any{"taskId": taskID}}
-		last := ""
-		for {
-			var cur serve.Task
-			for ev, err := range s.svc.Events(ctx, sess.caller, taskID) {
-				if err != nil {
-					s.opts.Logger.Error("mcp task watch", "task", taskID, "err", err)
-					return
-				}
-				if ev.Task == nil {
-					continue
-				}
-				cur = *ev.Task
-				if st := statusOf(cur, true); st != last {
-					last = st
-					s.push(sess, map[string]any{"jsonrpc": "2.0", "method": "notifications/tasks/status", "params": s.snapshot(cur, true)})
-				}
-			}
-			if cur.State != serve.StateInputRequired || cur.Question == nil {
-				return // final (or gone): nothing more to say
-			}
-			if err := s.askOnGet(ctx, sess, cur, related); err != nil {
+		last := statusOf(created, true)
+		s.push(sess, map[string]any{"jsonrpc": "2.0", "method": "notifications/tasks/status", "params": s.snapshot(created, true)})
+		asked := ""
+		// One subscription to the end: the question is asked beside it, so
+		// the statuses after the answer are followed as they happen.
+		for ev, err := range s.svc.EventsToEnd(ctx, sess.caller, taskID) {
+			if err != nil {
 				s.opts.Logger.Error("mcp task watch", "task", taskID, "err", err)
 				return
+			}
+			if ev.Task == nil {
+				continue
+			}
+			cur := *ev.Task
+			if st := statusOf(cur, true); st != last {
+				last = st
+				s.push(sess, map[string]any{"jsonrpc": "2.0", "method": "notifications/tasks/status", "params": s.snapshot(cur, true)})
+			}
+			if cur.State == serve.StateInputRequired && cur.Question != nil && questionKey(*cur.Question) != asked {
+				asked = questionKey(*cur.Question)
+				go func() {
+					if err := s.askOnGet(ctx, sess, cur, related); err != nil {
+						s.opts.Logger.Error("mcp task watch", "task", taskID, "err", err)
+					}
+				}()
 			}
 		}
 	}()
