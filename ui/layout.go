@@ -65,6 +65,10 @@ type Panes struct {
 	// opens it, and never written to prefListOn (the wide window's choice).
 	compact, compactListOn bool
 	bottomSet              bool // the person chose bottomH (dragged it, now or before)
+	// shownBottomH is the run panel's height as last laid out: taller than
+	// bottomH while BottomWant asks for more. A drag starts from it, so the
+	// divider follows the pointer from where it is drawn.
+	shownBottomH float32
 	// screen suffixes the preference keys: sizes are kept per screen size
 	// ("" until UseScreen).
 	screen string
@@ -96,7 +100,13 @@ func NewPanes(prefs fyne.Preferences, list, centre, insp, bottom fyne.CanvasObje
 	}
 	p.divList = newDivider(true, func(d float32) { p.listW += d })
 	p.divInsp = newDivider(true, func(d float32) { p.inspW -= d })
-	p.divBottom = newDivider(false, func(d float32) { p.bottomH -= d; p.bottomSet = true })
+	p.divBottom = newDivider(false, func(d float32) {
+		if p.shownBottomH > 0 {
+			p.bottomH = p.shownBottomH
+		}
+		p.bottomH -= d
+		p.bottomSet = true
+	})
 	for _, dv := range []*divider{p.divList, p.divInsp, p.divBottom} {
 		dv.done, dv.owner = p.remember, p
 	}
@@ -215,6 +225,7 @@ func (r *panesRenderer) Layout(s fyne.Size) {
 			bottomH = want
 		}
 	}
+	p.shownBottomH = bottomH
 	topH := s.Height - bottomH - dividerSize
 	compact := s.Width < CompactWidth
 	if compact && !p.compact {

@@ -72,6 +72,48 @@ func TestLayout_RetriedFailureShowsFirstRows(t *testing.T) {
 	}
 }
 
+// TestLayout_DragStartsWhereTheDividerIsDrawn: while the panel is taller
+// than its default to show a retried failure's first rows (FitHeight), a
+// drag of the divider moves it by the drag from where it is drawn — up 40
+// makes the panel 40 taller, down 40 gives that back — never first
+// jumping to the default height under the pointer (TestGUILayout1024 saw
+// "moved 8 px, want -40").
+func TestLayout_DragStartsWhereTheDividerIsDrawn(t *testing.T) {
+	w := newTestWindow(t, Deps{})
+	w.win.Resize(fyne.NewSize(1440, 900))
+	w.panel.OnRunFrom = func(string, bool) {}
+	last := "command failed: exit status 3: check failed"
+	wf := workrun.Workflow{Nodes: []workrun.NodeSpec{{ID: "start", Type: "start"},
+		{ID: "check", Type: "process", Title: "Local check (fails)", Retry: &workrun.RetryPolicy{MaxAttempts: 2}}, {ID: "end", Type: "output"}}}
+	w.panel.Load(workrun.Run{ID: "r1", Workflow: wf, Status: workrun.RunFailed, FailedNode: "check", Reason: last},
+		[]workrun.NodeRun{{RunID: "r1", NodeID: "start", Type: "start", Status: workrun.NodeSucceeded},
+			{RunID: "r1", NodeID: "check", Type: "process", Status: workrun.NodeFailed, Attempt: 2, Error: last, LastError: last,
+				Inputs: map[string]any{"a": "1", "b": "2", "c": "3"}, Outputs: map[string]any{"check": "partial"}}}, nil)
+	w.panel.selectNode("check")
+	w.panel.Flush()
+	var h0, def, most float32
+	onUI(w, func() {
+		w.panes.Refresh()
+		h0, def, most = w.panes.bottom.Size().Height, w.panes.defaultBottom(w.panes.Size().Height), w.panes.Size().Height*0.7
+	})
+	if h0 <= def+1 || h0+40 > most {
+		t.Fatalf("the panel is %v high, its default %v, at most %v: the fit does not make it taller or leaves no room to drag, so this test shows nothing", h0, def, most)
+	}
+	for _, dy := range []float32{-40, 40} {
+		var before, after float32
+		onUI(w, func() {
+			before = w.panes.bottom.Size().Height
+			w.panes.divBottom.Dragged(&fyne.DragEvent{Dragged: fyne.Delta{DY: dy / 2}})
+			w.panes.divBottom.Dragged(&fyne.DragEvent{Dragged: fyne.Delta{DY: dy / 2}})
+			w.panes.divBottom.DragEnd()
+			after = w.panes.bottom.Size().Height
+		})
+		if after-before != -dy {
+			t.Errorf("a drag of %+v px changed the panel from %v to %v high, want %v", dy, before, after, before-dy)
+		}
+	}
+}
+
 // drawn reports whether o is in c's tree with c and every container
 // between them shown.
 func drawn(c, o fyne.CanvasObject) bool {
