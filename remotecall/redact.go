@@ -113,6 +113,7 @@ func (r *Redactor) Record(c workrun.RemoteCall) workrun.RemoteCall {
 	}
 	c.StatusText = r.String(c.StatusText)
 	c.CancelText = r.String(c.CancelText)
+	c.AgentName = r.String(c.AgentName)
 	if c.Result != nil {
 		c.Result = r.Bytes(c.Result)
 	}

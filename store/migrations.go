@@ -217,6 +217,11 @@ var migrations = []string{
 		requested_at INTEGER NOT NULL
 	);
 	CREATE INDEX stop_requests_owner ON stop_requests(owner);`,
+
+	// agent name: the card name a Remote Agent call saw (workrun.RemoteCall
+	// AgentName), shown instead of the URL. Rows from before keep '': the
+	// window shows their URL as before.
+	`ALTER TABLE remote_calls ADD COLUMN agent_name TEXT NOT NULL DEFAULT '';`,
 }
 
 // schemaVersion is the schema version this build writes.

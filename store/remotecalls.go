@@ -28,18 +28,19 @@ func (s *Store) SaveRemoteCall(ctx context.Context, c workrun.RemoteCall) error 
 	_, err := s.exec(ctx, `
 		INSERT INTO remote_calls (run_id, node_id, call_key, agent_url, origin,
 			message_id, task_id, context_id, remote_state, status_text, result,
-			cancel_outcome, cancel_text, created_at, updated_at, ended)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+			cancel_outcome, cancel_text, created_at, updated_at, ended, agent_name)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
 		ON CONFLICT (run_id, node_id, call_key) DO UPDATE SET
 			agent_url=excluded.agent_url, origin=excluded.origin,
 			message_id=excluded.message_id, task_id=excluded.task_id,
 			context_id=excluded.context_id, remote_state=excluded.remote_state,
 			status_text=excluded.status_text, result=excluded.result,
 			cancel_outcome=excluded.cancel_outcome, cancel_text=excluded.cancel_text,
-			updated_at=excluded.updated_at, ended=excluded.ended`,
+			updated_at=excluded.updated_at, ended=excluded.ended,
+			agent_name=excluded.agent_name`,
 		c.RunID, c.NodeID, c.CallKey, c.AgentURL, c.Origin,
 		c.MessageID, c.TaskID, c.ContextID, c.RemoteState, c.StatusText, result,
-		c.CancelOutcome, c.CancelText, unixNano(c.CreatedAt), unixNano(c.UpdatedAt), c.Ended)
+		c.CancelOutcome, c.CancelText, unixNano(c.CreatedAt), unixNano(c.UpdatedAt), c.Ended, c.AgentName)
 	if err != nil {
 		return fmt.Errorf("save remote call %s/%s/%s: %w", c.RunID, c.NodeID, c.CallKey, err)
 	}
@@ -86,7 +87,7 @@ func (s *Store) RemoteCallsForRun(ctx context.Context, runID string) ([]workrun.
 
 const remoteCallCols = `run_id, node_id, call_key, agent_url, origin, message_id,
 	task_id, context_id, remote_state, status_text, result, cancel_outcome,
-	cancel_text, created_at, updated_at, ended`
+	cancel_text, created_at, updated_at, ended, agent_name`
 
 func scanRemoteCall(sc scanner) (workrun.RemoteCall, error) {
 	var c workrun.RemoteCall
@@ -94,7 +95,7 @@ func scanRemoteCall(sc scanner) (workrun.RemoteCall, error) {
 	var created, updated int64
 	err := sc.Scan(&c.RunID, &c.NodeID, &c.CallKey, &c.AgentURL, &c.Origin, &c.MessageID,
 		&c.TaskID, &c.ContextID, &c.RemoteState, &c.StatusText, &result, &c.CancelOutcome,
-		&c.CancelText, &created, &updated, &c.Ended)
+		&c.CancelText, &created, &updated, &c.Ended, &c.AgentName)
 	if err != nil {
 		return workrun.RemoteCall{}, err
 	}

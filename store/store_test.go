@@ -411,7 +411,7 @@ func TestRemoteCalls_UpsertKeepsCreatedAt(t *testing.T) {
 	now = t0.Add(time.Second)
 	c.TaskID, c.ContextID, c.RemoteState, c.StatusText = "t-1", "c-1", "TASK_STATE_COMPLETED", "done"
 	c.Result, c.Ended = json.RawMessage(`{"summary":"x"}`), true
-	c.CancelOutcome, c.CancelText = "none", ""
+	c.CancelOutcome, c.CancelText, c.AgentName = "none", "", "Demo agent"
 	if err := s.SaveRemoteCall(ctx, c); err != nil {
 		t.Fatal(err)
 	}

@@ -196,7 +196,7 @@ func TestRemotePanel_ShortIDsAndCopy(t *testing.T) {
 	const task, ctx, session = "3f2a9c1e-8b7d-4e6f-a5c4-1d2e3f4a5b6c", "c0ffee00-1234-4abc-8def-0123456789ab", "86f303ffc46e9ee38d94727a036f28fa"
 	wf := workrun.Workflow{Nodes: []workrun.NodeSpec{{ID: "agent", Type: "remote_agent", Title: "Travel agent"}, {ID: "m", Type: "remote_mcp"}}}
 	calls := []workrun.RemoteCall{
-		{NodeID: "agent", CallKey: "agent#2", AgentURL: "http://127.0.0.1:1", TaskID: task, ContextID: ctx, RemoteState: "TASK_STATE_FAILED"},
+		{NodeID: "agent", CallKey: "agent#2", AgentURL: "http://127.0.0.1:1", AgentName: "Travel desk", TaskID: task, ContextID: ctx, RemoteState: "TASK_STATE_FAILED"},
 		{NodeID: "m", CallKey: "m", AgentURL: "http://127.0.0.1:2/mcp", TaskID: "task-874a06bb-1", ContextID: workrun.MCPLink{Protocol: "2025-11-25", Form: "core", Session: session}.String()},
 	}
 	for _, c := range []struct{ lang, title, copyTask, copyCtx, copySession string }{
@@ -235,7 +235,7 @@ func TestRemotePanel_ShortIDsAndCopy(t *testing.T) {
 				t.Errorf("%s: the panel shows the id %s whole:\n%s", c.lang, whole, all)
 			}
 		}
-		for _, short := range []string{task[:8] + "…", ctx[:8] + "…", session[:8] + "…", "task-874a06bb-1"} {
+		for _, short := range []string{task[:8] + "…", ctx[:8] + "…", session[:8] + "…", "task-874a06bb-1", "Travel desk (http://127.0.0.1:1)"} {
 			if !strings.Contains(all, short) {
 				t.Errorf("%s: the panel lacks %q:\n%s", c.lang, short, all)
 			}

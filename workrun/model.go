@@ -354,6 +354,9 @@ type RemoteCall struct {
 	CallKey  string
 	AgentURL string
 	Origin   string // scheme://host:port of AgentURL
+	// AgentName is the agent's card name as the call first saw it (secrets
+	// redacted), for people; "" until a card named it.
+	AgentName string
 	// MessageID is the A2A messageId of the submitted message; saved before the
 	// request is sent so a resume never submits the same business request twice.
 	MessageID string

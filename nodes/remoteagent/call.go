@@ -160,13 +160,16 @@ func (c *call) submit(ctx context.Context) (workrun.Values, error) {
 		return nil, err
 	}
 	c.SetClient(agent)
-	// The messageId is committed before the request goes out (docs/remote-agent.md R5).
-	if err := c.Update(ctx, func(*workrun.RemoteCall) {}); err != nil {
-		return nil, err
-	}
 	name := agent.Endpoint()
+	cardName := ""
 	if card := agent.Card(); card != nil && card.Name != "" {
-		name = card.Name
+		name, cardName = card.Name, card.Name
+	}
+	// The messageId is committed before the request goes out
+	// (docs/remote-agent.md R5), with the agent's name for the Remote
+	// tasks tab (the record's redaction covers it).
+	if err := c.Update(ctx, func(r *workrun.RemoteCall) { r.AgentName = cardName }); err != nil {
+		return nil, err
 	}
 	// A run that began failing or stopping while the messageId was being
 	// committed sends nothing: its abort already reported the call.

@@ -184,6 +184,9 @@ func TestRun_StreamingDurableOrder(t *testing.T) {
 	if !rec.Ended || rec.RemoteState != string(a2a.TaskStateCompleted) || len(rec.Result) == 0 {
 		t.Errorf("final record = %+v", rec)
 	}
+	if rec.AgentName != "Demo" {
+		t.Errorf("the record names the agent %q, want its card's name %q", rec.AgentName, "Demo")
+	}
 	msgs := msgsOf(nc)
 	for _, want := range []string{"Remote task t1 accepted (context ctx-t1)", "Remote task: working — thinking", "Remote task: completed"} {
 		if !hasMsg(msgs, want) {

@@ -137,6 +137,9 @@ func TestSecretEchoedByAgentIsRedacted(t *testing.T) {
 			if strings.Contains(all, echoedSecret) {
 				t.Errorf("the secret is shown:\n%s", all)
 			}
+			if prompt == "stream" && c.AgentName != "agent [redacted]" {
+				t.Errorf("the record names the agent %q, want its card's name redacted", c.AgentName)
+			}
 			t.Logf("run %s: %s", r.Status, r.Reason)
 		})
 	}
