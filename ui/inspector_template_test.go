@@ -343,3 +343,27 @@ func TestInspectorTemplate_ListIsShort(t *testing.T) {
 		t.Errorf("narrowed: %q", got)
 	}
 }
+
+// TestSamplesWriteTheirMessageInTheNode: the shipped Remote Agent samples
+// send the question as the node's message template, as a person new to
+// the window would write it (issue 40, "First hour"), and it checks clean.
+func TestSamplesWriteTheirMessageInTheNode(t *testing.T) {
+	for _, wf := range []workrun.Workflow{SampleRemote("http://127.0.0.1:41241"), SampleParallel("http://127.0.0.1:41241")} {
+		w := newTestWindow(t, Deps{Engine: kindsEngine()})
+		w.OpenWorkflow("", wf)
+		w.doc.Select("ask", false)
+		e, ok := w.insp.widgets["message"].(*templateEntry)
+		if !ok {
+			t.Fatalf("%s: the message editor is %T, want a template entry", wf.Name, w.insp.widgets["message"])
+		}
+		if e.Text != "{{question}}" {
+			t.Errorf("%s: the node's message is %q, want {{question}}", wf.Name, e.Text)
+		}
+		if got := nodeConfig(t, w, "ask")["inputs"]; got != nil {
+			t.Errorf("%s: the node still sends inputs %v beside its message", wf.Name, got)
+		}
+		if p := templateProblem(w.insp); p != "" {
+			t.Errorf("%s: the message has a problem: %s", wf.Name, p)
+		}
+	}
+}

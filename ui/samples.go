@@ -28,7 +28,7 @@ func SampleRemote(agentURL string) workrun.Workflow {
 			{ID: "start", Type: "start", Title: word("sample.remote.start", "Question"), Position: pos(40, 120)},
 			// The demo's "file" answer comes with a file: kept in files.
 			{ID: "ask", Type: "remote_agent", Title: word("sample.remote.ask", "Ask the agent"), Position: pos(300, 120),
-				Config: encodeConfig(map[string]any{"url": agentURL, "inputs": []string{"question"}, "output": "answer", "output_files": "files", "timeout_seconds": workrun.RemoteTimeoutDefaultSeconds})},
+				Config: encodeConfig(map[string]any{"url": agentURL, "message": "{{question}}", "output": "answer", "output_files": "files", "timeout_seconds": workrun.RemoteTimeoutDefaultSeconds})},
 			{ID: "end", Type: "output", Title: word("sample.remote.end", "Answer"), Position: pos(560, 120), Config: encodeConfig(map[string]any{"fields": []string{"answer", "files"}})},
 		},
 		Edges: []workrun.Edge{{From: "start", To: "ask"}, {From: "ask", To: "end"}},
@@ -48,7 +48,7 @@ func SampleParallel(agentURL string) workrun.Workflow {
 		Nodes: []workrun.NodeSpec{
 			{ID: "start", Type: "start", Title: word("sample.parallel.start", "Question"), Position: pos(40, 160)},
 			{ID: "ask", Type: "remote_agent", Title: word("sample.parallel.ask", "Slow remote work"), Position: pos(300, 60),
-				Config: encodeConfig(map[string]any{"url": agentURL, "inputs": []string{"question"}, "output": "answer", "timeout_seconds": workrun.RemoteTimeoutDefaultSeconds})},
+				Config: encodeConfig(map[string]any{"url": agentURL, "message": "{{question}}", "output": "answer", "timeout_seconds": workrun.RemoteTimeoutDefaultSeconds})},
 			{ID: "check", Type: "process", Title: word("sample.parallel.check", "Local check (fails)"), Position: pos(300, 260),
 				Config: encodeConfig(map[string]any{"command": []string{"sh", "-c", "sleep 2; echo 'check failed' >&2; exit 3"}, "timeout_seconds": 30, "stdout": "check"})},
 			{ID: "join", Type: "join", Title: word("sample.parallel.join", "Both branches"), Position: pos(560, 160)},
