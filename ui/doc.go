@@ -61,7 +61,7 @@
 // per config key by its value kind, keys not described kept as they are.
 // The window declares no kind's keys or checks; the problems it shows are
 // the engine's (each kind's Compile, through Engine.Validate).
-// A template key (workrun.ValueTemplate, the Remote Agent's message) is
+// A template key (workrun.ValueTemplate: the Remote Agent's message and answers) is
 // typed with completion of the State fields its description allows, and
 // workrun.CheckTemplate, the check the kind's Compile makes, is shown
 // beside it; a State field made from a node's form is one undo step with

@@ -189,7 +189,9 @@ func TestInspectorTemplate_CompletesFieldNames(t *testing.T) {
 func templateProblem(in *Inspector) string {
 	var out []string
 	for _, f := range in.inPlace {
-		out = append(out, f())
+		if p := f(); p != "" {
+			out = append(out, p)
+		}
 	}
 	return strings.Join(out, "\n")
 }
@@ -365,5 +367,36 @@ func TestSamplesWriteTheirMessageInTheNode(t *testing.T) {
 		if p := templateProblem(w.insp); p != "" {
 			t.Errorf("%s: the message has a problem: %s", wf.Name, p)
 		}
+	}
+}
+
+// TestInspectorTemplate_AnswersComplete: the Remote Agent's answers box
+// (a text template that pre-answers the agent's first question) completes
+// State field names after "{{" as the message does, and names a field
+// State lacks as a problem in place.
+func TestInspectorTemplate_AnswersComplete(t *testing.T) {
+	w := newTestWindow(t, Deps{Engine: kindsEngine()})
+	w.OpenWorkflow("", templateWorkflow())
+	w.doc.Select("ask", false)
+	e, ok := w.insp.widgets["answers"].(*templateEntry)
+	if !ok {
+		t.Fatalf("the answers editor is %T, want a template entry", w.insp.widgets["answers"])
+	}
+	w.win.Canvas().Focus(e)
+	test.Type(e, "yes, {{to")
+	c := w.insp.completion("answers")
+	if c == nil || !c.shown() || len(c.items) == 0 || c.items[0].button.Text != "topic  (text)" {
+		t.Fatalf("after {{to the answers list offers nothing or not topic first")
+	}
+	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if got := nodeConfig(t, w, "ask")["answers"]; got != "yes, {{topic}}" {
+		t.Fatalf("config answers %v", got)
+	}
+	test.Type(e, " {{nosuch}}")
+	if got := nodeConfig(t, w, "ask")["answers"]; got != "yes, {{topic}} {{nosuch}}" {
+		t.Fatalf("config answers %v", got)
+	}
+	if p := templateProblem(w.insp); !strings.Contains(p, "nosuch") {
+		t.Errorf("an unknown field in the answers is no problem in place: %q", p)
 	}
 }

@@ -35,8 +35,9 @@ func TestInspector_RemoteAgentForm(t *testing.T) {
 		{"timeout not a number", func() { entry("timeout_seconds").SetText("soon") }, []string{"whole number"}},
 		{"timeout back in range", func() { entry("timeout_seconds").SetText("600") }, nil},
 		{"chat API url without scheme", func() { entry("url").SetText("api.openai.com/v1/chat") }, []string{"not an absolute http(s) URL"}},
-		{"no inputs", func() {
+		{"no message and no inputs", func() {
 			entry("url").SetText("http://127.0.0.1:41241")
+			in.widgets["message"].(*templateEntry).SetText("")
 			in.widgets["inputs"].(*widget.CheckGroup).SetSelected(nil)
 		}, []string{"at least one State field"}},
 		{"inputs and an attachment", func() {
@@ -76,18 +77,18 @@ func TestInspector_RemoteAgentForm(t *testing.T) {
 		t.Errorf("title %q", n.Title)
 	}
 	// Each field typed is one undo step, however many keys it took: the
-	// title, attachments, inputs, URL and timeout make five.
+	// title, attachments, inputs, message, URL and timeout make six.
 	w.doc.Undo()
 	n, _ = w.doc.Node("ask")
 	if c, _ := DecodeConfig(n.Config); n.Title != "Ask the agent" || len(c.Attachments) != 1 {
 		t.Errorf("first undo: title %q attachments %v; want only the title undone", n.Title, c.Attachments)
 	}
-	for range 4 {
+	for range 5 {
 		w.doc.Undo()
 	}
 	n, _ = w.doc.Node("ask")
 	if diff := cmp.Diff(SampleRemote("http://127.0.0.1:41241").Nodes[1].Config, n.Config); diff != "" || w.doc.CanUndo() {
-		t.Errorf("after five undos (can undo more: %v) config (-want +got):\n%s", w.doc.CanUndo(), diff)
+		t.Errorf("after six undos (can undo more: %v) config (-want +got):\n%s", w.doc.CanUndo(), diff)
 	}
 }
 

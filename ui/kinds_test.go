@@ -233,11 +233,14 @@ func TestInspectorAnswers(t *testing.T) {
 				return v, ok
 			}
 			entry := func() *widget.Entry {
-				e, ok := w.insp.widgets["answers"].(*widget.Entry)
-				if !ok {
-					t.Fatalf("no answers editor in the %s inspector", c.kind)
+				switch e := w.insp.widgets["answers"].(type) {
+				case *templateEntry: // the Remote Agent's text template
+					return &e.Entry
+				case *widget.Entry:
+					return e
 				}
-				return e
+				t.Fatalf("no answers editor in the %s inspector", c.kind)
+				return nil
 			}
 			entry().SetText(c.given)
 			if v, ok := answers(); !ok || !c.check(v) {

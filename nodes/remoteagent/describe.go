@@ -31,6 +31,6 @@ func (k *Kind) Describe() workrun.KindInfo {
 		{Key: "credential", Value: workrun.ValueCredential, Label: texts.Msg(msgLabelCredential)},
 		{Key: "timeout_seconds", Value: workrun.ValueInt, Label: texts.Msg(msgLabelTimeout, workrun.RemoteTimeoutMinSeconds, workrun.RemoteTimeoutMaxSeconds),
 			Default: workrun.RemoteTimeoutDefaultSeconds, Min: workrun.RemoteTimeoutMinSeconds, Max: workrun.RemoteTimeoutMaxSeconds},
-		{Key: "answers", Value: workrun.ValueText, Label: texts.Msg(msgLabelAnswers), Hint: texts.Msg(msgHintAnswers)},
+		{Key: "answers", Value: workrun.ValueTemplate, Label: texts.Msg(msgLabelAnswers), Hint: texts.Msg(msgHintAnswers)},
 	}}
 }
