@@ -69,7 +69,7 @@ type mcpParam struct {
 	types    []string // JSON Schema types; empty when unknown
 	required bool
 	inSchema bool
-	entry    *widget.Entry
+	entry    *templateEntry
 }
 
 // newMCPForm starts the MCP tool picker of node n (docs/remote-mcp.md M1):
@@ -415,16 +415,23 @@ func (f *mcpForm) addRow(p *mcpParam, description string, val any) {
 	if description != "" {
 		f.args.Add(caption(description))
 	}
-	p.entry = widget.NewEntry()
+	// A value is a template over State fields: "{{" completes their names
+	// as in the Remote Agent's message (inspector_template.go).
+	p.entry = newTemplateEntry(false)
 	p.entry.SetText(argText(val))
 	p.entry.SetPlaceHolder("{{…}}")
+	c := &fieldCompletion{in: f.in, entry: p.entry, box: container.NewVBox()}
+	c.box.Hide()
+	p.entry.completion = c
 	key := f.argsKey + "." + p.name
 	p.entry.OnChanged = func(string) {
+		c.update()
 		f.checkRequired()
 		f.in.edit(f.n, key)
 	}
 	f.in.widgets[key] = p.entry
 	f.args.Add(p.entry)
+	f.args.Add(c.box)
 	f.params = append(f.params, p)
 }
 

@@ -197,7 +197,7 @@ func TestInspectorMCP_ChoosingToolBuildsArgumentForm(t *testing.T) {
 	}
 	// Another tool: its own form, without the first tool's values; a
 	// tool without properties says so. Undo brings the values back.
-	in.widgets["arguments.query"].(*widget.Entry).SetText("{{q}}")
+	in.widgets["arguments.query"].(*templateEntry).SetText("{{q}}")
 	fyne.DoAndWait(func() { test.Tap(in.widgets["use:solve"].(*tipButton)) })
 	if in.widgets["arguments.query"] != nil {
 		t.Error("the search form stayed after choosing solve")
@@ -212,7 +212,7 @@ func TestInspectorMCP_ChoosingToolBuildsArgumentForm(t *testing.T) {
 	if _, c := mcpNodeConfig(t, w); c.Tool != "search" || c.Arguments["query"] != "{{q}}" {
 		t.Errorf("after undo: tool %q arguments %v", c.Tool, c.Arguments)
 	}
-	if e, ok := in.widgets["arguments.query"].(*widget.Entry); !ok || e.Text != "{{q}}" {
+	if e, ok := in.widgets["arguments.query"].(*templateEntry); !ok || e.Text != "{{q}}" {
 		t.Error("undo did not bring the search form back")
 	}
 }
@@ -230,11 +230,11 @@ func TestInspectorMCP_TypingSetsArguments(t *testing.T) {
 	testMCP(t, in)
 	in.widgets["tool"].(*widget.SelectEntry).SetText("search") // typed, not picked
 	arg := func(name string) *widget.Entry {
-		e, ok := in.widgets["arguments."+name].(*widget.Entry)
+		e, ok := in.widgets["arguments."+name].(*templateEntry)
 		if !ok {
 			t.Fatalf("no entry for argument %s", name)
 		}
-		return e
+		return &e.Entry
 	}
 	typeInto := func(e *widget.Entry, s string) {
 		fyne.DoAndWait(func() { w.win.Canvas().Focus(e) })
@@ -366,13 +366,53 @@ func TestInspectorMCP_DemoServer(t *testing.T) {
 			t.Errorf("research form lacks %q:\n%s", want, shown)
 		}
 	}
-	in.widgets["arguments.topic"].(*widget.Entry).SetText("{{q}}")
-	in.widgets["arguments.stages"].(*widget.Entry).SetText("2")
+	in.widgets["arguments.topic"].(*templateEntry).SetText("{{q}}")
+	in.widgets["arguments.stages"].(*templateEntry).SetText("2")
 	raw, c := mcpNodeConfig(t, w)
 	if diff := cmp.Diff(map[string]any{"topic": "{{q}}", "stages": 2.0}, c.Arguments); diff != "" || c.Tool != "research" {
 		t.Errorf("tool %q arguments (-want +got):\n%s", c.Tool, diff)
 	}
 	if _, _, _, err := remotemcp.ParseConfig(raw, w.doc.Workflow()); err != nil {
 		t.Errorf("the node refuses the config: %v\n%s", err, raw)
+	}
+}
+
+// TestInspectorMCP_ArgumentCompletes: a tool argument's value is a
+// template; "{{" lists the State fields under its entry as in the Remote
+// Agent's message, Enter inserts one, and the node's arguments take it.
+func TestInspectorMCP_ArgumentCompletes(t *testing.T) {
+	w := newTestWindow(t, Deps{Engine: checkingEngine(), CheckMCP: func(context.Context, string, string) ([]MCPTool, error) { return fakeTools, nil }})
+	w.OpenWorkflow("", mcpWorkflow(Config{URL: "http://127.0.0.1:41251/mcp", TimeoutSeconds: 120, Task: "auto"}))
+	w.doc.Select("m", false)
+	in := w.insp
+	testMCP(t, in)
+	in.widgets["tool"].(*widget.SelectEntry).SetText("search")
+	e, ok := in.widgets["arguments.query"].(*templateEntry)
+	if !ok {
+		t.Fatalf("the query argument's editor is %T, want a template entry", in.widgets["arguments.query"])
+	}
+	fyne.DoAndWait(func() { w.win.Canvas().Focus(e) })
+	test.Type(e, "about {{")
+	var names []string
+	for _, it := range e.completion.items {
+		names = append(names, it.button.Text)
+	}
+	want := []string{"data  (JSON)", "files  (files)", "n  (number)", "q  (text)", "report  (text)"}
+	if !e.completion.shown() || !slices.Equal(names, want) {
+		t.Fatalf("after {{ the list offers %q (shown %v), want %q", names, e.completion.shown(), want)
+	}
+	test.Type(e, "q")
+	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if e.Text != "about {{q}}" || e.completion.shown() {
+		t.Fatalf("after Enter: text %q, list shown %v", e.Text, e.completion.shown())
+	}
+	if _, c := mcpNodeConfig(t, w); c.Arguments["query"] != "about {{q}}" {
+		t.Errorf("arguments %v", c.Arguments)
+	}
+	test.Type(e, " {{zz")
+	for _, it := range e.completion.items {
+		if it.create {
+			t.Errorf("a tool argument offers to create the field %q (no new-field row there)", it.name)
+		}
 	}
 }

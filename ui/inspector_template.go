@@ -29,12 +29,18 @@ type templateEntry struct {
 	completion *fieldCompletion
 }
 
-func newTemplateEntry() *templateEntry {
+// newTemplateEntry makes the entry: multiLine for a message, one line for
+// a tool argument's value.
+func newTemplateEntry(multiLine bool) *templateEntry {
 	e := &templateEntry{}
-	e.MultiLine = true
-	e.Wrapping = fyne.TextWrapWord
+	e.MultiLine = multiLine
+	if multiLine {
+		e.Wrapping = fyne.TextWrapWord
+	}
 	e.ExtendBaseWidget(e)
-	e.SetMinRowsVisible(3)
+	if multiLine {
+		e.SetMinRowsVisible(3)
+	}
 	return e
 }
 
@@ -81,7 +87,7 @@ type fieldCompletion struct {
 	box    *fyne.Container // the items, under the entry
 	items  []completionItem
 	sel    int
-	create func(name string) // opens the new-field row for name
+	create func(name string) // opens the new-field row for name (nil: none is offered)
 }
 
 // maxCompletions is how many fields the list shows at once.
@@ -122,7 +128,7 @@ func (c *fieldCompletion) update() {
 	for _, n := range append(first, then...)[:min(len(first)+len(then), maxCompletions)] {
 		c.items = append(c.items, completionItem{name: n})
 	}
-	if _, exists := state[prefix]; prefix != "" && !exists && workrun.IsFieldName(prefix) {
+	if _, exists := state[prefix]; c.create != nil && prefix != "" && !exists && workrun.IsFieldName(prefix) {
 		c.items = append(c.items, completionItem{name: prefix, create: true})
 	}
 	if len(c.items) == 0 {
@@ -246,7 +252,7 @@ func (c *fieldCompletion) insert(name string, apply bool) {
 // completion list under it, the field it names that State lacks (with a
 // button that creates it) and the new-field row.
 func (in *Inspector) addTemplate(n workrun.NodeSpec, f workrun.ConfigField, text, hint string, changed func()) fyne.CanvasObject {
-	e := newTemplateEntry()
+	e := newTemplateEntry(true)
 	e.SetText(text)
 	e.SetPlaceHolder(hint)
 	in.widgets[f.Key] = e
