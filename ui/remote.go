@@ -100,9 +100,9 @@ func (p *RemotePanel) ShowTasks(ts []workrun.RemoteCall, files map[string][]work
 // (runpanel_ids.go); it returns the ids to offer a Copy of.
 func writeA2ACall(loc workrun.Localizer, b *strings.Builder, t workrun.RemoteCall) []idToCopy {
 	if t.AgentName != "" {
-		fmt.Fprintf(b, "%s: %s (%s)\n", loc.X("remote.agent", "Agent"), t.AgentName, t.AgentURL)
+		fmt.Fprintf(b, fieldLine(loc)+" (%s)\n", loc.X("remote.agent", "Agent"), t.AgentName, t.AgentURL)
 	} else {
-		fmt.Fprintf(b, "%s: %s\n", loc.X("remote.agent", "Agent"), t.AgentURL)
+		fmt.Fprintf(b, fieldLine(loc)+"\n", loc.X("remote.agent", "Agent"), t.AgentURL)
 	}
 	var ids []idToCopy
 	task := t.TaskID
@@ -112,13 +112,17 @@ func writeA2ACall(loc workrun.Localizer, b *strings.Builder, t workrun.RemoteCal
 		task = shortField(task)
 		ids = append(ids, idToCopy{loc.X("remote.copy_task", "Copy task id"), t.TaskID})
 	}
-	fmt.Fprintf(b, "%s: %s\n", loc.X("remote.task", "Task"), task)
+	fmt.Fprintf(b, fieldLine(loc)+"\n", loc.X("remote.task", "Task"), task)
 	if t.ContextID != "" {
-		fmt.Fprintf(b, "%s: %s\n", loc.X("remote.context", "Context"), shortField(t.ContextID))
+		fmt.Fprintf(b, fieldLine(loc)+"\n", loc.X("remote.context", "Context"), shortField(t.ContextID))
 		ids = append(ids, idToCopy{loc.X("remote.copy_context", "Copy context id"), t.ContextID})
 	}
 	return ids
 }
+
+// fieldLine is the format of a card's "label: value" line: Chinese text
+// takes the full-width colon.
+func fieldLine(loc workrun.Localizer) string { return loc.X("remote.field_line", "%s: %s") }
 
 // idToCopy is an id a card shows short, and its Copy button's label.
 type idToCopy struct{ label, id string }
@@ -168,7 +172,7 @@ func nameIn(wf func() workrun.Workflow) func(string) string {
 // writeState writes what both kinds share: the remote state, the status
 // and cancel messages, the last update.
 func writeState(loc workrun.Localizer, b *strings.Builder, t workrun.RemoteCall) {
-	fmt.Fprintf(b, "%s: %s", loc.X("remote.state2", "Remote state"), RemoteStateLabel(loc, t.RemoteState))
+	fmt.Fprintf(b, fieldLine(loc), loc.X("remote.state2", "Remote state"), RemoteStateLabel(loc, t.RemoteState))
 	if t.Ended {
 		b.WriteString(" (" + loc.X("remote.ended", "ended") + ")")
 	}

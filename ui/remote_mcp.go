@@ -23,15 +23,15 @@ func (p *RemotePanel) isMCP(t workrun.RemoteCall) bool {
 // runs, in words: never the raw link, the ids short (runpanel_ids.go); it
 // returns the ids to offer a Copy of.
 func writeMCPCall(loc workrun.Localizer, b *strings.Builder, t workrun.RemoteCall) []idToCopy {
-	fmt.Fprintf(b, "%s: %s\n", loc.X("remote.server", "Server"), t.AgentURL)
+	fmt.Fprintf(b, fieldLine(loc)+"\n", loc.X("remote.server", "Server"), t.AgentURL)
 	l := workrun.ParseMCPLink(t.ContextID) // written by nodes/remotemcp
 	var ids []idToCopy
 	switch {
 	case l.Handle == "job":
-		fmt.Fprintf(b, "%s: %s\n", loc.X("remote.job", "Job"), shortField(t.TaskID))
+		fmt.Fprintf(b, fieldLine(loc)+"\n", loc.X("remote.job", "Job"), shortField(t.TaskID))
 		ids = append(ids, idToCopy{loc.X("remote.copy_job", "Copy job id"), t.TaskID})
 	case t.TaskID != "":
-		fmt.Fprintf(b, "%s: %s\n", loc.X("remote.task", "Task"), shortField(t.TaskID))
+		fmt.Fprintf(b, fieldLine(loc)+"\n", loc.X("remote.task", "Task"), shortField(t.TaskID))
 		ids = append(ids, idToCopy{loc.X("remote.copy_task", "Copy task id"), t.TaskID})
 	}
 	how := loc.X("remote.mcp_call", "a tool call that answers directly")
@@ -45,12 +45,12 @@ func writeMCPCall(loc workrun.Localizer, b *strings.Builder, t workrun.RemoteCal
 	case t.TaskID == "" && t.ContextID == "":
 		how = loc.X("remote.mcp_not_connected", "not connected yet")
 	}
-	fmt.Fprintf(b, "%s: %s\n", loc.X("remote.runs_as", "Runs as"), how)
+	fmt.Fprintf(b, fieldLine(loc)+"\n", loc.X("remote.runs_as", "Runs as"), how)
 	if l.Protocol != "" {
-		fmt.Fprintf(b, "%s: %s\n", loc.X("remote.protocol", "MCP version"), l.Protocol)
+		fmt.Fprintf(b, fieldLine(loc)+"\n", loc.X("remote.protocol", "MCP version"), l.Protocol)
 	}
 	if l.Session != "" {
-		fmt.Fprintf(b, "%s: %s\n", loc.X("remote.session", "Session"), shortField(l.Session))
+		fmt.Fprintf(b, fieldLine(loc)+"\n", loc.X("remote.session", "Session"), shortField(l.Session))
 		ids = append(ids, idToCopy{loc.X("remote.copy_session", "Copy session id"), l.Session})
 	}
 	return ids

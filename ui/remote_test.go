@@ -166,7 +166,7 @@ func TestRemotePanel_MCPCallInWords(t *testing.T) {
 		{"en", []string{"Server: http://127.0.0.1:41251/mcp", "Task: task-7", "Runs as: a task (Tasks extension)", "MCP version: 2026-07-28",
 			"Server: http://127.0.0.1:9/mcp", "Runs as: a task\n", "Session: sess-123", "Runs as: not connected yet",
 			"Agent: http://127.0.0.1:1", "Context: ctx-9"}},
-		{"zh-Hans", []string{"服务器: http://127.0.0.1:41251/mcp", "运行方式: 任务（Tasks 扩展）", "MCP 版本: 2026-07-28", "会话: sess-123", "智能体: http://127.0.0.1:1"}},
+		{"zh-Hans", []string{"服务器：http://127.0.0.1:41251/mcp", "运行方式：任务（Tasks 扩展）", "MCP 版本：2026-07-28", "会话：sess-123", "智能体：http://127.0.0.1:1"}},
 	} {
 		SetupLanguage(tt.code)
 		all := shown()
@@ -180,7 +180,7 @@ func TestRemotePanel_MCPCallInWords(t *testing.T) {
 				t.Errorf("%s: panel shows raw metadata %q:\n%s", tt.code, raw, all)
 			}
 		}
-		if n := strings.Count(all, "Agent: ") + strings.Count(all, "智能体: "); n != 1 {
+		if n := strings.Count(all, "Agent: ") + strings.Count(all, "智能体："); n != 1 {
 			t.Errorf("%s: %d calls labelled Agent, want only the Remote Agent's:\n%s", tt.code, n, all)
 		}
 	}

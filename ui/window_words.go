@@ -243,6 +243,7 @@ var windowWords = workrun.NewCatalog(map[string][2]string{
 	"rec.search":                              {"Search: workflow, run id, status, reason", "搜索：工作流、运行 ID、状态、原因"},
 	"rec.timeline":                            {"Timeline", "时间线"},
 	"remote.agent":                            {"Agent", "智能体"},
+	"remote.field_line":                       {"%s: %s", "%s：%s"},
 	"remote.attempt":                          {"attempt %d", "第 %d 次尝试"},
 	"remote.cancel":                           {"Cancel", "取消"},
 	"remote.context":                          {"Context", "上下文"},
