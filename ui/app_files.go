@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"workrun/ui/runpanel"
 	"workrun/workrun"
 )
 
@@ -18,7 +19,7 @@ import (
 
 // wireFiles lets panel p (the window's, or a run record's in window win)
 // show file values by name and open and save them.
-func (w *Window) wireFiles(p *RunPanel, win fyne.Window) {
+func (w *Window) wireFiles(p *runpanel.Panel, win fyne.Window) {
 	arts := w.deps.Artifacts
 	if arts == nil {
 		return
