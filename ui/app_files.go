@@ -13,7 +13,7 @@ import (
 	"workrun/workrun"
 )
 
-// File values in node inputs and outputs (values.go): the app layer reads
+// File values in node inputs and outputs (ui/runpanel/values.go): the app layer reads
 // their descriptions from the artifact store off the UI thread, and opens
 // or saves them. Without an artifact store they show by id only.
 

@@ -152,7 +152,7 @@ func timelineValue(loc workrun.Localizer, v any) string {
 		case "null", "[]", "{}":
 			return loc.X("rec.none_value", "none")
 		default:
-			r, _ := readableJSON(loc, t) // runpanel_ids.go; a number or boolean stays as JSON writes it
+			r, _ := readableJSON(loc, t) // readable.go; a number or boolean stays as JSON writes it
 			return capLine(r)
 		}
 	}

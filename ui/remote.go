@@ -96,7 +96,7 @@ func (p *RemotePanel) ShowTasks(ts []workrun.RemoteCall, files map[string][]work
 }
 
 // writeA2ACall writes a Remote Agent call's agent, task and context, the
-// ids short (runpanel_ids.go); it returns the ids to offer a Copy of.
+// ids short (readable.go); it returns the ids to offer a Copy of.
 func writeA2ACall(loc workrun.Localizer, b *strings.Builder, t workrun.RemoteCall) []idToCopy {
 	fmt.Fprintf(b, "%s: %s\n", loc.X("remote.agent", "Agent"), t.AgentURL)
 	var ids []idToCopy

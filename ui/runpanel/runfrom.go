@@ -6,7 +6,7 @@ import (
 
 // refreshRunFrom shows "Run from here" and "Test this node" beside the
 // title of the node selected in a finished run (the same actions as the
-// canvas node menu, run_from.go): the new run pins the nodes before it from
+// canvas node menu, ui/run_from.go): the new run pins the nodes before it from
 // the run shown (docs/engine.md "Runs from a node").
 func (p *Panel) refreshRunFrom(id string) {
 	p.runFromBox.RemoveAll()

@@ -52,9 +52,9 @@ type Panel struct {
 	header    *widget.Label
 	note      *widget.Label // what the app layer says of the run shown (an older version)
 	reason    *widget.Label
-	reasonBox *cappedText // runpanel_reason.go
+	reasonBox *cappedText // reason.go
 	actions   *fyne.Container
-	recent    *widget.Select // the workflow's recent runs (runpanel_recent.go)
+	recent    *widget.Select // the workflow's recent runs (recent.go)
 	recentBox *fyne.Container
 	nodeList  *widget.List
 	title     *widget.Label
@@ -80,18 +80,18 @@ type Panel struct {
 	msgList       *widget.List
 	shown         *msgLog // messages of sel
 	shownN        int     // how many of them the list shows (as of its last redraw)
-	shownRows     int     // the list's rows: a long message wraps onto several (runpanel_wrap.go)
+	shownRows     int     // the list's rows: a long message wraps onto several (wrap.go)
 	root          fyne.CanvasObject
 
 	// nodeErrRow holds nodeErr and its Copy, which copies nodeErrFull:
-	// the line with its ids whole (runpanel_ids.go).
+	// the line with its ids whole (p.words.ShortIDs, p.words.CopyButton).
 	nodeErrRow  *fyne.Container
 	nodeErrFull string
 	// reasonRow holds the run's reason and its Copy (reasonFull).
 	reasonRow  *fyne.Container
 	reasonFull string
 
-	runFromBox *fyne.Container // Run from here / Test this node (runpanel_runfrom.go)
+	runFromBox *fyne.Container // Run from here / Test this node (runfrom.go)
 	recentRuns []workrun.Run   // the runs recent lists, in its order
 
 	// Callbacks the window sets; nil in read-only views.
@@ -99,7 +99,7 @@ type Panel struct {
 	OnStop     func()
 	OnResume   func()
 	OnRunAgain func()
-	// OnSignIn opens Sign in for the run's node that needs it (ui/runpanel_signin.go).
+	// OnSignIn opens Sign in for the run's node that needs it (the app layer: ui/runpanel_signin.go).
 	OnSignIn func()
 	OnDecide func(d workrun.Decision)
 	// OnAskChanged is called when a question's form appears or goes
@@ -115,7 +115,7 @@ type Panel struct {
 	OnOpenFile  func(id string)
 	OnSaveFile  func(id string)
 	// OnRunFrom starts a new run from the node (only: that node alone),
-	// pinned from the run shown (runpanel_runfrom.go).
+	// pinned from the run shown (runfrom.go).
 	OnRunFrom func(nodeID string, only bool)
 	// OnRunChanged is called when the panel starts showing another run
 	// ("" for none), so the remote task panel can follow it.
@@ -124,7 +124,7 @@ type Panel struct {
 	// lays its panes out again.
 	OnFitChanged func()
 	// OnPickRun asks to show another of the workflow's recent runs
-	// (runpanel_recent.go).
+	// (recent.go).
 	OnPickRun func(runID string)
 
 	loc   Localizer // the words, in the window's language
@@ -608,7 +608,7 @@ func (p *Panel) NodeStatus(id string) string {
 	if d := nodeDuration(n); d > 0 && (n.EndedAt.IsZero() && p.Active() || !n.EndedAt.IsZero()) {
 		s += " (" + p.words.Duration(d) + ")"
 	}
-	return s + failureNote(p.loc, p.words, p.run, n) // runpanel_failure.go
+	return s + failureNote(p.loc, p.words, p.run, n) // failure.go
 }
 
 func nodeDuration(n workrun.NodeRun) time.Duration {
@@ -794,7 +794,7 @@ func messageLine(words Wording, m workrun.Message) string {
 }
 
 // rowRunes is the most characters of a message the list shows, wrapped
-// onto rows (runpanel_wrap.go): a dozen lines at most, so a long agent
+// onto rows (wrap.go): a dozen lines at most, so a long agent
 // message is not wrapped and shaped in full; selecting it shows it whole.
 const rowRunes = 1000
 

@@ -95,14 +95,6 @@ var testLang = "en"
 // setLanguage makes langNow give code's language.
 func setLanguage(code string) { testLang = code }
 
-func msg(run, node string, seq int64, text string) workrun.Event {
-	return workrun.Event{Type: "message", RunID: run, NodeID: node, Message: &workrun.Message{RunID: run, NodeID: node, Seq: seq, Time: time.Date(2026, 1, 2, 3, 4, 5, 0, time.Local), Text: text}}
-}
-
-func nodeEv(run, node, kind string, s workrun.NodeStatus, errText string) workrun.Event {
-	return workrun.Event{Type: "node", RunID: run, NodeID: node, Node: &workrun.NodeRun{RunID: run, NodeID: node, Type: kind, Status: s, Error: errText}}
-}
-
 func runEv(r workrun.Run) workrun.Event { return workrun.Event{Type: "run", RunID: r.ID, Run: &r} }
 
 // drawnTexts returns every string drawn in o: the canvas.Text objects the

@@ -67,8 +67,8 @@ type Wording struct {
 type msgID string
 
 // The wording of failure handling and run durations in the panel
-// (docs/engine.md "Failure handling"), and of a remote's question
-// (question.go).
+// (docs/engine.md "Failure handling"); a remote's question has its own
+// catalogue (question.go).
 const (
 	msgAttemptOf     msgID = "ui.attempt_of"
 	msgAttemptFailed msgID = "ui.attempt_failed"
