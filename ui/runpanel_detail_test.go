@@ -86,22 +86,3 @@ func TestRunPanel_NodeDetails(t *testing.T) {
 		t.Errorf("zh: %q", got)
 	}
 }
-
-// TestRunPanel_AutoSelectSkipsSkippedNodes: after a run whose last node in
-// the workflow is a branch not taken, the panel shows the last node that ran,
-// not the skipped one.
-func TestRunPanel_AutoSelectSkipsSkippedNodes(t *testing.T) {
-	test.NewTempApp(t)
-	SetupLanguage("en")
-	wf := workrun.Workflow{Name: "wf", Nodes: []workrun.NodeSpec{{ID: "ask", Type: "remote_agent"}, {ID: "end", Type: "output"}, {ID: "on-error", Type: "output"}}}
-	p := newRunPanel(langNow(), false)
-	p.Start("r", wf)
-	now := time.Now()
-	p.Apply(Event{Type: "node", RunID: "r", NodeID: "ask", Node: &workrun.NodeRun{RunID: "r", NodeID: "ask", Type: "remote_agent", Status: workrun.NodeSucceeded, StartedAt: now, EndedAt: now}})
-	p.Apply(Event{Type: "node", RunID: "r", NodeID: "end", Node: &workrun.NodeRun{RunID: "r", NodeID: "end", Type: "output", Status: workrun.NodeSucceeded, StartedAt: now, EndedAt: now}})
-	p.Apply(Event{Type: "node", RunID: "r", NodeID: "on-error", Node: &workrun.NodeRun{RunID: "r", NodeID: "on-error", Type: "output", Status: workrun.NodeSkipped, StartedAt: now, EndedAt: now}})
-	p.Apply(runEv(workrun.Run{ID: "r", Status: workrun.RunSucceeded}))
-	if got := p.Selected(); got != "end" {
-		t.Fatalf("selected %q after the run, want end (the last node that ran, not the skipped branch)", got)
-	}
-}

@@ -52,9 +52,6 @@ type Parts struct {
 	// retry or a pin adds under it; NodeError its reason with Copy.
 	Title, TitleNote *widget.Label
 	NodeError        fyne.CanvasObject
-	// Decision holds Approve/Reject or the answer box of a node waiting
-	// for a person.
-	Decision *fyne.Container
 	// RunFrom holds Run from here and Test this node.
 	RunFrom fyne.CanvasObject
 	// Values shows the selected node's inputs and outputs.
@@ -67,7 +64,7 @@ type Parts struct {
 
 // Parts returns the panel's drawn parts.
 func (p *Panel) Parts() Parts {
-	ps := Parts{NodeList: p.nodeList, MessageList: p.msgList, Reason: p.reason, ReasonRow: p.reasonRow, Decision: p.decision, Title: p.title, TitleNote: p.titleNote,
+	ps := Parts{NodeList: p.nodeList, MessageList: p.msgList, Reason: p.reason, ReasonRow: p.reasonRow, Title: p.title, TitleNote: p.titleNote,
 		NodeError: p.nodeErrRow, RunFrom: p.runFromBox, Values: p.vals, Question: p.ask}
 	if p.askView != nil {
 		ps.QuestionFirst = p.askView.first

@@ -95,6 +95,10 @@ var testLang = "en"
 // setLanguage makes langNow give code's language.
 func setLanguage(code string) { testLang = code }
 
+func nodeEv(run, node, kind string, s workrun.NodeStatus, errText string) workrun.Event {
+	return workrun.Event{Type: "node", RunID: run, NodeID: node, Node: &workrun.NodeRun{RunID: run, NodeID: node, Type: kind, Status: s, Error: errText}}
+}
+
 func runEv(r workrun.Run) workrun.Event { return workrun.Event{Type: "run", RunID: r.ID, Run: &r} }
 
 // drawnTexts returns every string drawn in o: the canvas.Text objects the
