@@ -100,7 +100,8 @@
 // Window.SetLanguage makes a new localizer and rebuilds the widgets,
 // keeping the run shown, the zoom and the selection. The words are one
 // workrun.Catalog, windowWords (window_words.go), beside the failure,
-// publishing, trigger and question tables, all read by key. What is
+// publishing, trigger and question tables, all read by key (the labels
+// only the run panel says are its own catalogue, in ui/runpanel). What is
 // process-wide is set in one place, SetupLanguage, at start and on a
 // switch: the language the engine writes new failure reasons in
 // (workrun.SetLanguage) and Fyne's own words (dialog buttons), which Fyne
