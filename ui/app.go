@@ -25,6 +25,7 @@ import (
 	"workrun/assets"
 	"workrun/ui/credentials"
 	"workrun/ui/records"
+	"workrun/ui/runpanel"
 	"workrun/workrun"
 )
 
@@ -153,7 +154,7 @@ type views struct {
 	// inspScroll scrolls the inspector (the wheel anywhere over it: wheel.go).
 	inspScroll *container.Scroll
 	probBox    *widget.List
-	panel      *RunPanel
+	panel      *runpanel.Panel
 	tasks      *RemotePanel
 	records    *records.View
 	// openWork lists the open remote tasks of every run (openwork.go).
@@ -255,7 +256,7 @@ func (w *Window) build() {
 	w.doc.OnChange = w.docChanged
 
 	w.insp = w.newInspector()
-	w.panel = NewRunPanel(w.loc, false) // the app layer reads the runs (loadRun, showRun)
+	w.panel = newRunPanel(w.loc, false) // the app layer reads the runs (loadRun, showRun)
 	w.panel.OnStatus = w.cv.SetStatus
 	w.panel.OnOpenURL = w.openLink // question.go
 	w.panel.OnStop = w.stopRun
@@ -634,8 +635,8 @@ func (w *Window) showLoadedRun(r workrun.Run, nrs []workrun.NodeRun, ms []workru
 		w.cv.SetDocument(w.doc, false)
 		w.docChanged()
 		w.cv.Fit()
-		for id, n := range w.panel.nodes {
-			w.cv.SetStatus(id, shownStatus(n))
+		for id, n := range w.panel.NodeRuns() {
+			w.cv.SetStatus(id, runpanel.ShownStatus(n))
 		}
 	}
 	w.refreshTasks(runID)

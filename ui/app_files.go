@@ -9,16 +9,17 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"workrun/ui/runpanel"
 	"workrun/workrun"
 )
 
-// File values in node inputs and outputs (values.go): the app layer reads
+// File values in node inputs and outputs (ui/runpanel/values.go): the app layer reads
 // their descriptions from the artifact store off the UI thread, and opens
 // or saves them. Without an artifact store they show by id only.
 
 // wireFiles lets panel p (the window's, or a run record's in window win)
 // show file values by name and open and save them.
-func (w *Window) wireFiles(p *RunPanel, win fyne.Window) {
+func (w *Window) wireFiles(p *runpanel.Panel, win fyne.Window) {
 	arts := w.deps.Artifacts
 	if arts == nil {
 		return

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"workrun/ui/runpanel"
 	"workrun/workrun"
 )
 
@@ -73,9 +74,9 @@ func (w *Window) showOpenRun(r workrun.Run, nrs []workrun.NodeRun, ms []workrun.
 	w.panel.Load(r, nrs, ms)
 	w.showCaller(r.ID)
 	w.cv.ClearStatus()
-	for id, n := range w.panel.nodes {
+	for id, n := range w.panel.NodeRuns() {
 		if _, ok := w.doc.Node(id); ok {
-			w.cv.SetStatus(id, shownStatus(n))
+			w.cv.SetStatus(id, runpanel.ShownStatus(n))
 		}
 	}
 	w.refreshTasks(r.ID)
@@ -151,7 +152,7 @@ func (w *Window) refreshRecent() {
 	var rs []workrun.Run
 	var err error
 	w.background(func() {
-		rs, err = w.deps.Runs.ListRuns(w.ctx, workrun.RunFilter{WorkflowID: wfID, Limit: recentLimit})
+		rs, err = w.deps.Runs.ListRuns(w.ctx, workrun.RunFilter{WorkflowID: wfID, Limit: runpanel.RecentLimit})
 	}, func() {
 		w.rs.recentBusy = false
 		if w.rs.recentAgain {

@@ -40,12 +40,12 @@ func TestRunAgain_RunsTheWorkflowAsItIsNow(t *testing.T) {
 		w.panel.Load(workrun.Run{ID: "r1", WorkflowID: w.wfID, WorkflowName: "Hello", Workflow: old, Status: workrun.RunSucceeded,
 			CreatedAt: time.Now().Add(-time.Minute), EndedAt: time.Now()}, nil, nil)
 		w.updateTitle()
-		if w.panel.note.Visible() {
-			t.Errorf("the version note shows for a run of the version open: %q", w.panel.note.Text)
+		if w.panel.Note() != "" {
+			t.Errorf("the version note shows for a run of the version open: %q", w.panel.Note())
 		}
 		added := w.cv.AddKind("set")
-		if !w.panel.note.Visible() || !strings.Contains(w.panel.note.Text, "older version") {
-			t.Errorf("after an edit the note is %q (visible %v), want it to say the run is of an older version", w.panel.note.Text, w.panel.note.Visible())
+		if w.panel.Note() == "" || !strings.Contains(w.panel.Note(), "older version") {
+			t.Errorf("after an edit the note is %q (visible %v), want it to say the run is of an older version", w.panel.Note(), w.panel.Note() != "")
 		}
 		w.runAgain()
 		if !slices.Contains(nodeIDs(NewDocument(ran)), added) {
@@ -95,7 +95,7 @@ func TestOpenWorkflow_ShowsItsLatestRun(t *testing.T) {
 		t.Fatal("opening Beta never showed its latest run")
 	}
 	onUI(w, func() {
-		if status, _ := w.panel.headerTexts(); !strings.Contains(status, "Beta") || !strings.Contains(status, "failed") {
+		if status, _ := w.panel.HeaderTexts(); !strings.Contains(status, "Beta") || !strings.Contains(status, "failed") {
 			t.Errorf("run panel header %q, want Beta's failed run", status)
 		}
 		if w.wfID != b.ID || w.doc.Workflow().Name != "Beta" {
@@ -110,7 +110,7 @@ func TestOpenWorkflow_ShowsItsLatestRun(t *testing.T) {
 	})
 	time.Sleep(100 * time.Millisecond)
 	onUI(w, func() {
-		if status, _ := w.panel.headerTexts(); !strings.Contains(status, "No run yet") {
+		if status, _ := w.panel.HeaderTexts(); !strings.Contains(status, "No run yet") {
 			t.Errorf("Alpha's run panel header %q, want No run yet", status)
 		}
 	})
@@ -251,16 +251,16 @@ func TestRunPanel_FiveRowsAt1024x700(t *testing.T) {
 			Reason: "check failed: exit status 3", FailedNode: "check"}, nil, nil)
 		w.tabs.Refresh() // lay out the reason line shown (a frame does it in the window)
 	})
-	if _, reason := w.panel.headerTexts(); reason == "" {
+	if _, reason := w.panel.HeaderTexts(); reason == "" {
 		t.Fatal("the failed run shows no reason line")
 	}
 	// What shows of the list: the Run tab scrolls, so the list may be
 	// laid out taller than the pane shows.
 	d := fyne.CurrentApp().Driver()
-	top := d.AbsolutePositionForObject(w.panel.nodeList).Y
+	top := d.AbsolutePositionForObject(w.panel.Parts().NodeList).Y
 	paneEnd := d.AbsolutePositionForObject(w.panes.bottom).Y + w.panes.bottom.Size().Height
-	row := w.panel.nodeList.CreateItem().MinSize().Height
-	if h := min(top+w.panel.nodeList.Size().Height, paneEnd) - top; h < 5*row {
+	row := w.panel.Parts().NodeList.CreateItem().MinSize().Height
+	if h := min(top+w.panel.Parts().NodeList.Size().Height, paneEnd) - top; h < 5*row {
 		t.Errorf("the node list shows %v pixels, %.1f rows of %v; want at least 5", h, h/row, row)
 	}
 	// The person's own height wins over the default, and is kept.

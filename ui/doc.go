@@ -26,14 +26,16 @@
 // OnDelete, a file chooser…), and changes only its own widgets, on the UI
 // thread. It starts no goroutine, makes no fyne.Do and reads no store;
 // dialogs it opens (a confirmation) are UI, not work. The widget packages
-// under ui/ (records: the run records; credentials: the credentials form)
-// are held to that by architecture_test.go (TestWidgetPackages): they
-// import only the engine's types, assets and each other, and word their
-// labels through the Localizer they declare, which the app layer hands
-// them (app_widgets.go), together with its own wording of what the store
-// saved (an error's translation stays here). The widgets still in this
-// package (CanvasView, Palette, Panes, Inspector, RunPanel, RemotePanel,
-// RunInputs/InputsForm) keep the same rules by convention.
+// under ui/ (records: the run records; credentials: the credentials form;
+// runpanel: the run panel, its node values and a question's form) are held
+// to that by architecture_test.go (TestWidgetPackages): they import only
+// the engine's types, assets and each other, and word their labels
+// through the Localizer they declare, which the app layer hands them
+// (app_widgets.go, runpanel_app.go), together with its own wording of what
+// the rest of the window says too (an error's translation, a status, a
+// duration stay here). The widgets still in this package (CanvasView,
+// Palette, Panes, Inspector, RemotePanel, RunInputs/InputsForm) keep the
+// same rules by convention.
 //
 // Engine events arrive on one subscription channel; the pump goroutine
 // collects a frame's worth (16 ms) and applies them in one batch with one
@@ -98,7 +100,8 @@
 // Window.SetLanguage makes a new localizer and rebuilds the widgets,
 // keeping the run shown, the zoom and the selection. The words are one
 // workrun.Catalog, windowWords (window_words.go), beside the failure,
-// publishing, trigger and question tables, all read by key. What is
+// publishing, trigger and question tables, all read by key (the labels
+// only the run panel says are its own catalogue, in ui/runpanel). What is
 // process-wide is set in one place, SetupLanguage, at start and on a
 // switch: the language the engine writes new failure reasons in
 // (workrun.SetLanguage) and Fyne's own words (dialog buttons), which Fyne

@@ -28,13 +28,13 @@ func TestDuration_ClosedTimeNotCounted(t *testing.T) {
 
 	// Resumed 3 s ago: a finished 2 s of work before the exit, b runs again.
 	run.Status = workrun.RunRunning
-	p := NewRunPanel(langNow(), false)
+	p := newRunPanel(langNow(), false)
 	p.Load(run, []workrun.NodeRun{
 		{RunID: "r", NodeID: "a", Type: "process", Status: workrun.NodeSucceeded, StartedAt: created, EndedAt: created.Add(2 * time.Second)},
 		{RunID: "r", NodeID: "b", Type: "process", Status: workrun.NodeRunning, StartedAt: now.Add(-3 * time.Second)},
 	}, nil)
 	p.Tick()
-	h := p.header.Text
+	h, _ := p.HeaderTexts()
 	if !strings.Contains(h, "(10h0m") || !atWork5.MatchString(h) {
 		t.Errorf("running, resumed: header %q, want 10h0m… and about 5s of it at work", h)
 	}
@@ -45,24 +45,24 @@ func TestDuration_ClosedTimeNotCounted(t *testing.T) {
 		{RunID: "r", NodeID: "a", Type: "process", Status: workrun.NodeSucceeded, StartedAt: created, EndedAt: created.Add(2 * time.Second)},
 		{RunID: "r", NodeID: "b", Type: "process", Status: workrun.NodeSucceeded, StartedAt: now.Add(-3 * time.Second), EndedAt: now},
 	}, nil)
-	if h := p.header.Text; !strings.Contains(h, "(10h0m0s, 5s of it at work)") {
+	if h, _ := p.HeaderTexts(); !strings.Contains(h, "(10h0m0s, 5s of it at work)") {
 		t.Errorf("ended: header %q, want (10h0m0s, 5s of it at work)", h)
 	}
 
 	// Interrupted by a crash ten hours ago: b was left "running".
 	crashed := workrun.Run{ID: "r2", Workflow: wf, WorkflowName: "wf", CreatedAt: created, Status: workrun.RunInterrupted, Interruption: workrun.InterruptedByExit}
-	p2 := NewRunPanel(langNow(), false)
+	p2 := newRunPanel(langNow(), false)
 	p2.Load(crashed, []workrun.NodeRun{
 		{RunID: "r2", NodeID: "a", Type: "process", Status: workrun.NodeSucceeded, StartedAt: created, EndedAt: created.Add(2 * time.Second)},
 		{RunID: "r2", NodeID: "b", Type: "process", Status: workrun.NodeRunning, StartedAt: created.Add(2 * time.Second)},
 	}, nil)
 	p2.Tick()
-	h = p2.header.Text
+	h, _ = p2.HeaderTexts()
 	at := created.Add(2 * time.Second).Local().Format("15:04:05")
 	if hours(h) || !strings.Contains(h, "interrupted at "+at) {
 		t.Errorf("interrupted: header %q, want 'interrupted at %s' and no hours", h, at)
 	}
-	if l := p2.nodeLine("b"); hours(l) {
+	if l := p2.NodeLine("b"); hours(l) {
 		t.Errorf("node left running by a crash: %q counts the closed time", l)
 	}
 	if d := records.RunDuration(crashed); d != 0 {

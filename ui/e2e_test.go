@@ -28,7 +28,7 @@ func TestEndToEnd_ParallelSampleCancels(t *testing.T) {
 	ended := make(chan struct{}, 1)
 	var seen runWatch
 	w.applied = func(ev Event) {
-		if seen.see(ev); seen.ended("ask", "check") && slices.ContainsFunc(w.panel.messageLines("ask"), func(l string) bool {
+		if seen.see(ev); seen.ended("ask", "check") && slices.ContainsFunc(w.panel.MessageLines("ask"), func(l string) bool {
 			return strings.HasSuffix(l, "Remote task: canceled") || strings.Contains(l, "unconfirmed")
 		}) {
 			select {
@@ -44,16 +44,16 @@ func TestEndToEnd_ParallelSampleCancels(t *testing.T) {
 	if last.Status != workrun.RunFailed || last.FailedNode != "check" {
 		t.Errorf("run %s failed at %q, want failed at check", last.Status, last.FailedNode)
 	}
-	lines := w.panel.messageLines("ask")
+	lines := w.panel.MessageLines("ask")
 	iReq := slices.IndexFunc(lines, func(l string) bool { return strings.HasSuffix(l, "Remote task: requesting cancellation…") })
 	iDone := slices.IndexFunc(lines, func(l string) bool { return strings.HasSuffix(l, "Remote task: canceled") })
 	if iReq < 0 || iDone < iReq {
 		t.Errorf("ask messages lack the cancel lines in order:\n%s", strings.Join(lines, "\n"))
 	}
-	if _, reason := w.panel.headerTexts(); !strings.Contains(reason, "(check)") {
+	if _, reason := w.panel.HeaderTexts(); !strings.Contains(reason, "(check)") {
 		t.Errorf("reason on top %q", reason)
 	}
-	if got := w.panel.actionLabels(); !slices.Equal(got, []string{"Run again"}) {
+	if got := w.panel.ActionLabels(); !slices.Equal(got, []string{"Run again"}) {
 		t.Errorf("actions %q", got)
 	}
 	ts, _, err := w.readTasks(t.Context(), last.ID)

@@ -175,17 +175,17 @@ func TestRealEngine_ParallelFailure(t *testing.T) {
 	if r.ID != runID || r.Status != workrun.RunFailed || r.FailedNode != "bad" {
 		t.Fatalf("run ended %s (failed node %q), want failed at bad", r.Status, r.FailedNode)
 	}
-	status, reason := w.panel.headerTexts()
+	status, reason := w.panel.HeaderTexts()
 	if !strings.Contains(status, "failed") || !strings.Contains(reason, "(bad)") {
 		t.Errorf("header %q / reason %q", status, reason)
 	}
-	if got := w.panel.statusOf("bad"); got != workrun.NodeFailed {
+	if got := w.panel.StatusOf("bad"); got != workrun.NodeFailed {
 		t.Errorf("bad shows %s", got)
 	}
-	if got := w.panel.statusOf("slow"); got != workrun.NodeStopped {
+	if got := w.panel.StatusOf("slow"); got != workrun.NodeStopped {
 		t.Errorf("slow shows %s, want stopped", got)
 	}
-	if got := w.panel.actionLabels(); !slices.Equal(got, []string{"Run again"}) {
+	if got := w.panel.ActionLabels(); !slices.Equal(got, []string{"Run again"}) {
 		t.Errorf("actions %q", got)
 	}
 	if got := w.cv.nodes["bad"].badge.Text; got != "failed" {

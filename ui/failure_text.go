@@ -27,12 +27,6 @@ const (
 	msgEdgeError       uiMsgID = "ui.edge_error"
 	msgEdgeErrorLabel  uiMsgID = "ui.edge_error_label"
 	msgStatusHandled   uiMsgID = "ui.status_handled"
-	msgAttemptOf       uiMsgID = "ui.attempt_of"
-	msgAttemptFailed   uiMsgID = "ui.attempt_failed"
-	msgTookAtWork      uiMsgID = "ui.took_at_work"
-	msgAtWork          uiMsgID = "ui.at_work"
-	msgPinnedFromRun   uiMsgID = "ui.pinned_from_run"
-	msgPinnedTyped     uiMsgID = "ui.pinned_typed"
 	msgRunFromHere     uiMsgID = "ui.run_from_here"
 	msgTestThisNode    uiMsgID = "ui.test_this_node"
 	msgNoEarlierRun    uiMsgID = "ui.no_earlier_run"
@@ -62,12 +56,6 @@ var uiTexts = workrun.NewCatalog(map[uiMsgID][2]string{
 	msgEdgeError:       {"the error port (taken when the node fails)", "错误端口（节点失败时走）"},
 	msgEdgeErrorLabel:  {"on error", "出错时"},
 	msgStatusHandled:   {"failed (handled)", "失败（已处理）"},
-	msgAttemptOf:       {"attempt %s of %s", "第 %s 次尝试，共 %s 次"},
-	msgAttemptFailed:   {"attempt %s failed: %s", "第 %s 次尝试失败：%s"},
-	msgTookAtWork:      {"%s, %s of it at work", "%s，其中运行 %s"},
-	msgAtWork:          {"%s at work", "运行 %s"},
-	msgPinnedFromRun:   {"pinned from run %s", "固定自运行 %s"},
-	msgPinnedTyped:     {"pinned: typed by hand", "已固定：手动填写"},
 	msgRunFromHere:     {"Run from here", "从这里运行"},
 	msgTestThisNode:    {"Test this node", "测试此节点"},
 	msgNoEarlierRun:    {"This workflow has no earlier run to take the outputs of the nodes before %s from: type them here, or run the workflow once first.", "此工作流没有更早的运行可提供 %s 之前节点的输出：请在此填写，或先完整运行一次工作流。"},

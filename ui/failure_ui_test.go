@@ -90,7 +90,7 @@ func TestFailureHandling_InspectorRunPanelAndRunFromHere(t *testing.T) {
 		t.Fatalf("run %s (%s), want succeeded: the failure is handled", r.Status, r.Reason)
 	}
 	var status string
-	onUI(w, func() { status = w.panel.nodeStatus("flaky") })
+	onUI(w, func() { status = w.panel.NodeStatus("flaky") })
 	for _, want := range []string{"failed (handled)", "attempt 2 of 2", "attempt 1 failed: command failed: exit status 3"} {
 		if !strings.Contains(status, want) {
 			t.Errorf("flaky's status %q lacks %q", status, want)
@@ -104,7 +104,7 @@ func TestFailureHandling_InspectorRunPanelAndRunFromHere(t *testing.T) {
 			w.SetLanguage(lng)
 			w.doc.Select("flaky", false)
 			w.insp.Show()
-			w.panel.pick("flaky")
+			w.panel.Pick("flaky")
 			scrollInspector(w, true)
 			saveShot(t, w, "failure-"+lng)
 			w.doc.SelectEdge(EdgeKey{"flaky", "handler"}, false)
@@ -135,13 +135,13 @@ func TestFailureHandling_InspectorRunPanelAndRunFromHere(t *testing.T) {
 	if second.ID == first || second.Status != workrun.RunSucceeded || second.PinnedFrom != first {
 		t.Fatalf("run from here: %s %s pinned from %q", second.ID, second.Status, second.PinnedFrom)
 	}
-	status = w.panel.nodeStatus("flaky")
+	status = w.panel.NodeStatus("flaky")
 	if !strings.Contains(status, "pinned from run "+first[:8]) {
 		t.Errorf("flaky's status in the second run %q", status)
 	}
 	w.SetLanguage("zh-Hans")
 	defer SetupLanguage("en")
-	if zh := w.panel.nodeStatus("flaky"); !strings.Contains(zh, "失败（已处理）") || !strings.Contains(zh, "固定自运行 "+first[:8]) {
+	if zh := w.panel.NodeStatus("flaky"); !strings.Contains(zh, "失败（已处理）") || !strings.Contains(zh, "固定自运行 "+first[:8]) {
 		t.Errorf("in Chinese: %q", zh)
 	}
 }
@@ -190,7 +190,7 @@ func TestRunFromHere_TypedPins(t *testing.T) {
 	if r.Status != workrun.RunSucceeded || r.State["x"] != "typed by a person" {
 		t.Fatalf("run %s state %v", r.Status, r.State)
 	}
-	if s := w.panel.nodeStatus("a"); !strings.Contains(s, "pinned: typed by hand") {
+	if s := w.panel.NodeStatus("a"); !strings.Contains(s, "pinned: typed by hand") {
 		t.Errorf("a's status %q", s)
 	}
 }

@@ -107,7 +107,7 @@ func TestRunPanel_SwitchesBetweenTheWorkflowsRecentRuns(t *testing.T) {
 	var opts []string
 	onUI(w, func() {
 		var picked string
-		picked, opts = w.panel.recentTexts()
+		picked, opts = w.panel.RecentTexts()
 		if len(opts) != 3 || !strings.Contains(opts[0], "beta-3-n") || !strings.Contains(opts[1], "beta-2-m") || !strings.Contains(opts[2], "beta-1-o") {
 			t.Fatalf("recent runs listed %q, want Beta's three runs newest first", opts)
 		}
@@ -117,10 +117,10 @@ func TestRunPanel_SwitchesBetweenTheWorkflowsRecentRuns(t *testing.T) {
 		if !strings.Contains(opts[2], "failed") || !strings.Contains(opts[1], "stopped") {
 			t.Errorf("the list does not say each run's status: %q", opts)
 		}
-		if w.panel.note.Visible() {
-			t.Errorf("the newest run is of the version open, yet the panel says %q", w.panel.note.Text)
+		if w.panel.Note() != "" {
+			t.Errorf("the newest run is of the version open, yet the panel says %q", w.panel.Note())
 		}
-		w.panel.pickRecent(2)
+		w.panel.PickRecent(2)
 	})
 	waitFor(t, "picking the oldest run shows it", func() bool {
 		var id string
@@ -128,11 +128,11 @@ func TestRunPanel_SwitchesBetweenTheWorkflowsRecentRuns(t *testing.T) {
 		return id == "beta-1-oldest"
 	})
 	onUI(w, func() {
-		if status, reason := w.panel.headerTexts(); !strings.Contains(status, "beta-1-o") || !strings.Contains(reason, "boom") {
+		if status, reason := w.panel.HeaderTexts(); !strings.Contains(status, "beta-1-o") || !strings.Contains(reason, "boom") {
 			t.Errorf("after picking the oldest run the header says %q / %q", status, reason)
 		}
-		if !w.panel.note.Visible() || !strings.Contains(w.panel.note.Text, "older version") {
-			t.Errorf("a run of an older version shows the note %q (visible %v)", w.panel.note.Text, w.panel.note.Visible())
+		if w.panel.Note() == "" || !strings.Contains(w.panel.Note(), "older version") {
+			t.Errorf("a run of an older version shows the note %q (visible %v)", w.panel.Note(), w.panel.Note() != "")
 		}
 		if w.wfID != beta.ID || w.doc.Dirty() || !sameWorkflow(w.doc.Workflow(), beta.Workflow) {
 			t.Errorf("picking a run changed the workflow open: %q dirty %v", w.wfID, w.doc.Dirty())
@@ -143,7 +143,7 @@ func TestRunPanel_SwitchesBetweenTheWorkflowsRecentRuns(t *testing.T) {
 	})
 	waitList("after the pick", 3)
 	onUI(w, func() {
-		if picked, _ := w.panel.recentTexts(); picked != opts[2] {
+		if picked, _ := w.panel.RecentTexts(); picked != opts[2] {
 			t.Errorf("after the pick the header picks %q, want %q", picked, opts[2])
 		}
 		w.list.Select(slices.IndexFunc(w.recs, func(r workrun.WorkflowRecord) bool { return r.ID == solo.ID }))
@@ -153,7 +153,7 @@ func TestRunPanel_SwitchesBetweenTheWorkflowsRecentRuns(t *testing.T) {
 		if id := w.panel.RunID(); id != "solo-1" {
 			t.Errorf("Solo shows run %q", id)
 		}
-		if picked, opts := w.panel.recentTexts(); picked != "" || opts != nil {
+		if picked, opts := w.panel.RecentTexts(); picked != "" || opts != nil {
 			t.Errorf("a workflow with one run lists %q / %q to switch to", picked, opts)
 		}
 	})
@@ -263,10 +263,10 @@ func TestOpenRecord_RunOfAnOlderVersionKeepsTheSavedWorkflow(t *testing.T) {
 		if w.wfID != beta.ID || !sameWorkflow(w.doc.Workflow(), beta.Workflow) || w.doc.Dirty() {
 			t.Errorf("the editor holds %q %v (dirty %v), want Beta as saved now", w.wfID, w.doc.Workflow().State, w.doc.Dirty())
 		}
-		if !w.panel.note.Visible() || !strings.Contains(w.panel.note.Text, "older version") {
-			t.Errorf("the note is %q (visible %v), want it to say the run is of an older version", w.panel.note.Text, w.panel.note.Visible())
+		if w.panel.Note() == "" || !strings.Contains(w.panel.Note(), "older version") {
+			t.Errorf("the note is %q (visible %v), want it to say the run is of an older version", w.panel.Note(), w.panel.Note() != "")
 		}
-		if got := w.panel.actionLabels(); !slices.Contains(got, "Resume") {
+		if got := w.panel.ActionLabels(); !slices.Contains(got, "Resume") {
 			t.Errorf("actions %q, want Resume for a run interrupted by an exit", got)
 		}
 	})

@@ -68,13 +68,13 @@ func TestLanguageSwitchKeepsTheView(t *testing.T) {
 	w.doc.Select("ask", false)
 	w.panel.Start("r1", wf)
 	w.panel.Apply(Event{Type: "message", RunID: "r1", NodeID: "ask", Message: &workrun.Message{RunID: "r1", NodeID: "ask", Seq: 1, Key: "workrun.stopped_by_user"}})
-	w.panel.pick("ask")
+	w.panel.Pick("ask")
 	for _, tt := range []struct{ code, line, status, checked string }{
 		{"zh-Hans", "已被用户停止", "语言：简体中文", "简体中文"},
 		{"en", "stopped by the user", "Language: English", "English"},
 	} {
 		w.SetLanguage(tt.code)
-		if got := w.panel.messageLines("ask"); len(got) != 1 || !strings.HasSuffix(got[0], tt.line) {
+		if got := w.panel.MessageLines("ask"); len(got) != 1 || !strings.HasSuffix(got[0], tt.line) {
 			t.Errorf("%s: message lines %q, want one ending %q", tt.code, got, tt.line)
 		}
 		if z := w.cv.Zoom(); z != 1.5 {

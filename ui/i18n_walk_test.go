@@ -179,7 +179,7 @@ func TestChineseEverywhere(t *testing.T) {
 	})
 	for _, n := range wf.Nodes {
 		onUI(w, func() {
-			w.panel.pick(n.ID)
+			w.panel.Pick(n.ID)
 			ss = texts(w.panel.Object())
 		})
 		check("run panel, node "+n.Type, ss)

@@ -66,8 +66,8 @@ func TestLanguageSwitchKeepsView(t *testing.T) {
 		w.cv.Dragged(&fyne.DragEvent{Dragged: fyne.NewDelta(-83, 41)})
 		w.cv.DragEnd()
 		w.inspScroll.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.NewDelta(0, -150)})
-		w.panel.pick("ask")
-		w.panel.msgList.ScrollToOffset(400)
+		w.panel.Pick("ask")
+		w.panel.Parts().MessageList.ScrollToOffset(400)
 	})
 	before := read()
 	if !before.listOn {

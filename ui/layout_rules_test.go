@@ -8,7 +8,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -69,6 +68,34 @@ func buttonIn(t *testing.T, c fyne.CanvasObject, text string) *widget.Button {
 	return nil
 }
 
+// objectsOf lists the objects of type T laid out in c.
+func objectsOf[T fyne.CanvasObject](c fyne.CanvasObject) []T {
+	var out []T
+	for _, o := range test.LaidOutObjects(c) {
+		if x, ok := o.(T); ok {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// visibleLabels is the text of c's visible labels, one a line.
+func visibleLabels(c fyne.CanvasObject) string {
+	var s []string
+	for _, l := range objectsOf[*widget.Label](c) {
+		if l.Visible() && l.Text != "" {
+			s = append(s, l.Text)
+		}
+	}
+	return strings.Join(s, "\n")
+}
+
+// panelWords is the run panel's catalogue entry key (ui/runpanel), with
+// its arguments, in the tests' language.
+func panelWords(key string, args ...string) string {
+	return workrun.Text{Key: key, Args: args}.In(langNow().Messages())
+}
+
 // askInWindow shows a run whose node waits on q in w's run panel.
 func askInWindow(w *Window, q workrun.Question) *[]workrun.Decision {
 	var got []workrun.Decision
@@ -96,15 +123,15 @@ func TestLayout_QuestionFormInView(t *testing.T) {
 				q := workrun.Question{Round: 1, Kind: workrun.QuestionForm, From: "Survey tool", Message: "Which region?",
 					Schema: json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","title":"Region"}},"required":["region"]}`)}
 				askInWindow(w, q)
-				if f := w.win.Canvas().Focused(); f == nil || f != w.panel.askView.first {
+				if f := w.win.Canvas().Focused(); f == nil || f != w.panel.Parts().QuestionFirst {
 					t.Errorf("the keyboard is in %T, not in the question's first input", f)
 				}
-				for _, name := range []string{qText(langNow(), msgQAnswer), qText(langNow(), msgQDecline), qText(langNow(), msgQCancel)} {
-					if err := inView(w, buttonIn(t, w.panel.ask, name)); err != nil {
+				for _, name := range []string{panelWords("ui.question_answer"), panelWords("ui.question_decline"), panelWords("ui.question_cancel")} {
+					if err := inView(w, buttonIn(t, w.panel.Parts().Question, name)); err != nil {
 						t.Errorf("%s: %v", name, err)
 					}
 				}
-				for _, e := range objectsOf[*widget.Entry](w.panel.ask) {
+				for _, e := range objectsOf[*widget.Entry](w.panel.Parts().Question) {
 					if err := inView(w, e); err != nil {
 						t.Errorf("the answer's input: %v", err)
 					}
@@ -117,49 +144,6 @@ func TestLayout_QuestionFormInView(t *testing.T) {
 				}
 			})
 		}
-	}
-}
-
-// TestQuestionText_EnterSends: in a text answer Enter and Ctrl+Enter send,
-// Shift+Enter starts a new line, and a hint under the box says so.
-func TestQuestionText_EnterSends(t *testing.T) {
-	test.NewTempApp(t)
-	SetupLanguage("en")
-	p, got := askedPanel(t, workrun.Question{Round: 1, Kind: workrun.QuestionText, From: "Travel agent", Message: "Which city?"}, workrun.RunInterrupted)
-	e := p.askView.first.(interface {
-		fyne.Focusable
-		desktop.Keyable
-	})
-	test.Type(e, "Lisbon")
-	e.KeyDown(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
-	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	e.KeyUp(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
-	test.Type(e, "Porto")
-	if len(*got) != 0 {
-		t.Fatalf("Shift+Enter sent %+v", *got)
-	}
-	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if len(*got) != 1 || !strings.Contains((*got)[0].Text, "Lisbon\nPorto") {
-		t.Fatalf("Enter sent %+v, want one answer of two lines", *got)
-	}
-	// Ctrl+Enter (a shortcut to the driver) sends too, and the hint under
-	// the box says how.
-	p2, got2 := askedPanel(t, workrun.Question{Round: 1, Kind: workrun.QuestionText, From: "Travel agent", Message: "Which city?"}, workrun.RunInterrupted)
-	e2 := p2.askView.first.(interface {
-		fyne.Focusable
-		fyne.Shortcutable
-	})
-	test.Type(e2, "Faro")
-	e2.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierControl})
-	if len(*got2) != 1 || (*got2)[0].Text != "Faro" {
-		t.Fatalf("Ctrl+Enter sent %+v, want the answer Faro", *got2)
-	}
-	hint := false
-	for _, l := range objectsOf[*widget.Label](p2.askView.root) {
-		hint = hint || l.Text == qText(langNow(), msgQEnterHint)
-	}
-	if !hint {
-		t.Errorf("no hint %q under the answer's box", qText(langNow(), msgQEnterHint))
 	}
 }
 
@@ -312,7 +296,7 @@ func TestLayout_DialogsFitTheScreen(t *testing.T) {
 }
 
 // TestLayout_NodeHeaderAfterRetriedFailure: after a retried failure the
-// selected node's header stays one line beside Run from here and Test this
+// Selected node's header stays one line beside Run from here and Test this
 // node, which keep their size and label (they turned into blank boxes
 // while the header wrapped under them); the attempt and the last failure
 // are said below it.
@@ -328,18 +312,18 @@ func TestLayout_NodeHeaderAfterRetriedFailure(t *testing.T) {
 			w.panel.Load(workrun.Run{ID: "r1", Workflow: wf, Status: workrun.RunFailed, FailedNode: "fetch"},
 				[]workrun.NodeRun{{RunID: "r1", NodeID: "start", Type: "start", Status: workrun.NodeSucceeded},
 					{RunID: "r1", NodeID: "fetch", Type: "remote_agent", Status: workrun.NodeFailed, Attempt: 3, Error: last, LastError: last}}, nil)
-			w.panel.selectNode("fetch")
+			w.panel.Select("fetch")
 			w.panel.Flush()
-			title, _, _ := w.panel.detailTexts()
-			if !strings.Contains(title, uiText(langNow(), msgAttemptOf, "3", "3")) {
+			title, _, _ := w.panel.DetailTexts()
+			if !strings.Contains(title, panelWords("ui.attempt_of", "3", "3")) {
 				t.Errorf("the header says %q, without the attempt", title)
 			}
 			line := widget.NewLabelWithStyle("x", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}).MinSize().Height
-			if h := w.panel.title.Size().Height; h > line+1 {
+			if h := w.panel.Parts().Title.Size().Height; h > line+1 {
 				t.Errorf("the node header is %v high (one line is %v): it wraps under the buttons", h, line)
 			}
 			for _, name := range []string{uiText(langNow(), msgRunFromHere), uiText(langNow(), msgTestThisNode)} {
-				b := buttonIn(t, w.panel.runFromBox, name)
+				b := buttonIn(t, w.panel.Parts().RunFrom, name)
 				if s, m := b.Size(), b.MinSize(); s.Width < m.Width-1 || s.Height > m.Height+1 {
 					t.Errorf("%s is %v, its label needs %v", name, s, m)
 				}
@@ -352,7 +336,7 @@ func TestLayout_NodeHeaderAfterRetriedFailure(t *testing.T) {
 }
 
 // TestLayout_NodeDetailShowsFirstRows: at 1024×700 (and 1440×900) the
-// selected node's detail shows its first input row and its first output
+// Selected node's detail shows its first input row and its first output
 // row without dragging the divider between the detail and the messages.
 func TestLayout_NodeDetailShowsFirstRows(t *testing.T) {
 	for _, size := range ruleSizes {
@@ -366,17 +350,17 @@ func TestLayout_NodeDetailShowsFirstRows(t *testing.T) {
 					{RunID: "r1", NodeID: "fetch", Type: "remote_agent", Status: workrun.NodeSucceeded,
 						Inputs:  map[string]any{"question": "which file?", "note": "none"},
 						Outputs: map[string]any{"answer": "the file is attached", "note": "kept"}}}, nil)
-			w.panel.selectNode("fetch")
+			w.panel.Select("fetch")
 			w.panel.Flush()
-			v := w.panel.vals
+			shown, objs := w.panel.Parts().Values.Rows()
 			var firsts []fyne.CanvasObject
-			for i, line := range v.shown {
-				if strings.HasPrefix(line, "  ") && (i < 2 || !strings.HasPrefix(v.shown[i-2], "  ")) {
-					firsts = append(firsts, v.objs[i])
+			for i, line := range shown {
+				if strings.HasPrefix(line, "  ") && (i < 2 || !strings.HasPrefix(shown[i-2], "  ")) {
+					firsts = append(firsts, objs[i])
 				}
 			}
 			if len(firsts) != 2 {
-				t.Fatalf("found %d first value rows in %q", len(firsts), v.shown)
+				t.Fatalf("found %d first value rows in %q", len(firsts), shown)
 			}
 			for i, o := range firsts {
 				if err := inView(w, o); err != nil {

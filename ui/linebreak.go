@@ -154,3 +154,9 @@ func (l *breakingLabel) rebreak(width float32) {
 		l.Refresh()
 	}
 }
+
+// wrapText breaks s into lines no wider than width at text size, where a
+// line may break (the run panel's message list wraps a long message so).
+func wrapText(s string, width float32, size float32) []string {
+	return breakLines(s, func(l string) bool { return fyne.MeasureText(l, size, fyne.TextStyle{}).Width <= width })
+}

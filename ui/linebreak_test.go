@@ -150,3 +150,29 @@ func TestBreakLinesCases(t *testing.T) {
 		}
 	}
 }
+
+// TestWrapText: every line fits, no word is lost, a word wider than the
+// width is cut inside it, and Chinese (no spaces) wraps too.
+func TestWrapText(t *testing.T) {
+	test.NewTempApp(t)
+	size := theme.TextSize()
+	for _, s := range []string{
+		"15:04:05  " + strings.Repeat("word ", 60) + "end",
+		strings.Repeat("x", 300),
+		strings.Repeat("代理正在读取每一个来源并比较它们，", 8) + "完",
+	} {
+		lines := wrapText(s, 300, size)
+		if len(lines) < 2 {
+			t.Errorf("%q: %d lines at 300 wide", s, len(lines))
+		}
+		for _, l := range lines {
+			if w := fyne.MeasureText(l, size, fyne.TextStyle{}).Width; w > 300 || l == "" {
+				t.Errorf("line %q is %.0f wide (max 300)", l, w)
+			}
+		}
+		squash := func(s string) string { return strings.Join(strings.Fields(s), "") }
+		if squash(strings.Join(lines, "")) != squash(s) {
+			t.Errorf("wrapped lines %q lose words of %q", lines, s)
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
+	"workrun/ui/runpanel"
 	"workrun/workrun"
 )
 
@@ -35,14 +36,14 @@ type runRecord struct {
 // remote task panel already filled).
 //
 // files (may be nil) lets its panel open and save file values.
-func recordWindow(loc workrun.Localizer, a fyne.App, size fyne.Size, rec runRecord, tasks *RemotePanel, openInEditor func(), files func(*RunPanel, fyne.Window)) fyne.Window {
+func recordWindow(loc workrun.Localizer, a fyne.App, size fyne.Size, rec runRecord, tasks *RemotePanel, openInEditor func(), files func(*runpanel.Panel, fyne.Window)) fyne.Window {
 	r := rec.run
 	title := fmt.Sprintf("%s — %s (%s)", r.WorkflowName, shortID(r.ID), loc.X("rec.readonly", "read-only"))
 	if rec.caller != "" {
 		title += " · " + rec.caller
 	}
 	win := a.NewWindow(title)
-	panel := NewRunPanel(loc, true)
+	panel := newRunPanel(loc, true)
 	cv := NewCanvasView(NewDocument(r.Workflow), true)
 	panel.OnStatus = cv.SetStatus
 	if files != nil {
@@ -51,7 +52,7 @@ func recordWindow(loc workrun.Localizer, a fyne.App, size fyne.Size, rec runReco
 	panel.Load(r, rec.nodes, rec.msgs)
 	panel.SetCaller(r.ID, rec.caller)
 	for _, n := range rec.nodes {
-		cv.SetStatus(n.NodeID, shownStatus(n))
+		cv.SetStatus(n.NodeID, runpanel.ShownStatus(n))
 	}
 	tl := widget.NewLabel(timeline(loc, r, rec.nodes))
 	tl.Wrapping = fyne.TextWrapWord
@@ -151,7 +152,7 @@ func timelineValue(loc workrun.Localizer, v any) string {
 		case "null", "[]", "{}":
 			return loc.X("rec.none_value", "none")
 		default:
-			r, _ := readableJSON(loc, t) // runpanel_ids.go; a number or boolean stays as JSON writes it
+			r, _ := readableJSON(loc, t) // readable.go; a number or boolean stays as JSON writes it
 			return capLine(r)
 		}
 	}

@@ -97,7 +97,7 @@ func (p *RemotePanel) ShowTasks(ts []workrun.RemoteCall, files map[string][]work
 
 // writeA2ACall writes a Remote Agent call's agent (by its card's name,
 // with the URL it was called at), task and context, the ids short
-// (runpanel_ids.go); it returns the ids to offer a Copy of.
+// (readable.go); it returns the ids to offer a Copy of.
 func writeA2ACall(loc workrun.Localizer, b *strings.Builder, t workrun.RemoteCall) []idToCopy {
 	if t.AgentName != "" {
 		fmt.Fprintf(b, fieldLine(loc)+" (%s)\n", loc.X("remote.agent", "Agent"), t.AgentName, t.AgentURL)

@@ -20,7 +20,7 @@ func (p *RemotePanel) isMCP(t workrun.RemoteCall) bool {
 }
 
 // writeMCPCall writes an MCP call's server, its task (or job) and how it
-// runs, in words: never the raw link, the ids short (runpanel_ids.go); it
+// runs, in words: never the raw link, the ids short (readable.go); it
 // returns the ids to offer a Copy of.
 func writeMCPCall(loc workrun.Localizer, b *strings.Builder, t workrun.RemoteCall) []idToCopy {
 	fmt.Fprintf(b, fieldLine(loc)+"\n", loc.X("remote.server", "Server"), t.AgentURL)

@@ -657,14 +657,15 @@ func (w *Window) followEvents(r workrun.Run, nrs []workrun.NodeRun, ms []workrun
 		(shown.Status != r.Status || shown.Reason != r.Reason || shown.Interruption != r.Interruption || !shown.EndedAt.Equal(r.EndedAt)) {
 		evs = append(evs, Event{Type: "run", RunID: r.ID, Run: &r})
 	}
+	shownNodes := w.panel.NodeRuns()
 	for i := range nrs {
 		n := nrs[i]
-		if old, ok := w.panel.nodes[n.NodeID]; !ok || !reflect.DeepEqual(old, n) {
+		if old, ok := shownNodes[n.NodeID]; !ok || !reflect.DeepEqual(old, n) {
 			evs = append(evs, Event{Type: "node", RunID: r.ID, NodeID: n.NodeID, Node: &n})
 		}
 	}
 	for i := range ms {
-		if m := ms[i]; !w.panel.seen[m.Seq] {
+		if m := ms[i]; !w.panel.HasMessage(m.Seq) {
 			evs = append(evs, Event{Type: "message", RunID: r.ID, NodeID: m.NodeID, Message: &m})
 		}
 	}

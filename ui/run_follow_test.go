@@ -77,7 +77,7 @@ func TestFollowsRunOfAnotherProcess(t *testing.T) {
 	onUI(w, func() {
 		w.rs.followed = func(string) {
 			select {
-			case reads <- seen{w.panel.Run().Status, len(w.panel.seen)}:
+			case reads <- seen{w.panel.Run().Status, w.panel.StoredCount()}:
 			default:
 			}
 		}

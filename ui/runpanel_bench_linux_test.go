@@ -52,7 +52,7 @@ func BenchmarkRunPanelStream(b *testing.B) {
 				var frames, cpuFrames []time.Duration
 				empty := emptyPaintCPU()
 				for b.Loop() {
-					p := NewRunPanel(langNow(), false)
+					p := newRunPanel(langNow(), false)
 					win := test.NewWindow(p.Object())
 					win.Resize(fyne.NewSize(1024, 700))
 					p.Start("r", wf)
@@ -90,10 +90,10 @@ func BenchmarkRunPanelStream(b *testing.B) {
 							maxFrame = max(maxFrame, time.Since(t0))
 						}
 					}
-					if got := p.messageCount("ask"); got != n {
+					if got := p.MessageCount("ask"); got != n {
 						b.Fatalf("panel holds %d messages, want %d", got, n)
 					}
-					for _, to := range []func(){p.msgList.ScrollToTop, p.msgList.ScrollToBottom} {
+					for _, to := range []func(){p.Parts().MessageList.ScrollToTop, p.Parts().MessageList.ScrollToBottom} {
 						t0 := time.Now()
 						to()
 						win.Canvas().Capture()

@@ -19,7 +19,7 @@ func TestRunPanel_NodeDetails(t *testing.T) {
 	test.NewTempApp(t)
 	SetupLanguage("en")
 	wf := workrun.Workflow{Name: "wf", Nodes: []workrun.NodeSpec{{ID: "ask", Type: "remote_agent"}, {ID: "check", Type: "process"}, {ID: "end", Type: "output"}}}
-	p := NewRunPanel(langNow(), false)
+	p := newRunPanel(langNow(), false)
 	p.Start("r", wf)
 	started := time.Now().Add(-2 * time.Second)
 	p.Apply(Event{Type: "node", RunID: "r", NodeID: "ask", Node: &workrun.NodeRun{RunID: "r", NodeID: "ask", Type: "remote_agent",
@@ -27,10 +27,10 @@ func TestRunPanel_NodeDetails(t *testing.T) {
 	for i := range 50 {
 		p.Apply(Event{Type: "message", RunID: "r", NodeID: "ask", Message: &workrun.Message{RunID: "r", NodeID: "ask", Seq: int64(i + 1), Key: "workrun.stopped_by_user"}})
 	}
-	if p.selected() != "ask" {
-		t.Fatalf("selected %q, want the running node", p.selected())
+	if p.Selected() != "ask" {
+		t.Fatalf("selected %q, want the running node", p.Selected())
 	}
-	title, _, io := p.detailTexts()
+	title, _, io := p.DetailTexts()
 	if !strings.Contains(io, "inputs:\nquestion:\n  why?") || !strings.Contains(io, "outputs: not yet") {
 		t.Errorf("inputs/outputs of the running node:\n%s", io)
 	}
@@ -41,7 +41,7 @@ func TestRunPanel_NodeDetails(t *testing.T) {
 	}
 	time.Sleep(1100 * time.Millisecond)
 	p.Tick()
-	if after := secs(p.nodeLine("ask")); after == before || after == "" {
+	if after := secs(p.NodeLine("ask")); after == before || after == "" {
 		t.Errorf("duration did not tick: %s then %s", before, after)
 	}
 
@@ -52,56 +52,37 @@ func TestRunPanel_NodeDetails(t *testing.T) {
 	p.Apply(Event{Type: "node", RunID: "r", NodeID: "ask", Node: &workrun.NodeRun{RunID: "r", NodeID: "ask", Type: "remote_agent",
 		Status: workrun.NodeStopped, StartedAt: started, EndedAt: time.Now(), Error: "context canceled"}})
 	p.Apply(runEv(workrun.Run{ID: "r", Status: workrun.RunFailed, FailedNode: "check", Reason: "check: command failed: exit status 3"}))
-	if got := p.nodeLine("ask"); !strings.Contains(got, "stopped because check failed") {
+	if got := p.NodeLine("ask"); !strings.Contains(got, "stopped because check failed") {
 		t.Errorf("sibling line %q does not say why it stopped", got)
 	}
-	p.pick("ask")
-	if _, errText, _ := p.detailTexts(); errText != "stopped before it finished" {
+	p.Pick("ask")
+	if _, errText, _ := p.DetailTexts(); errText != "stopped before it finished" {
 		t.Errorf("stopped node's error %q, want words for people", errText)
 	}
-	p.pick("check")
-	_, errText, io := p.detailTexts()
+	p.Pick("check")
+	_, errText, io := p.DetailTexts()
 	if !strings.Contains(io, "outputs:\ncheck:\n  partial") {
 		t.Errorf("outputs of check:\n%s", io)
 	}
 	if !strings.Contains(errText, "command failed: exit status 3") {
 		t.Errorf("check's error %q", errText)
 	}
-	if _, reason := p.headerTexts(); !strings.Contains(reason, "(check)") {
+	if _, reason := p.HeaderTexts(); !strings.Contains(reason, "(check)") {
 		t.Errorf("reason %q", reason)
 	}
 	SetupLanguage("zh-Hans")
 	defer SetupLanguage("en")
-	zh := NewRunPanel(langNow(), false) // as the window's language switch rebuilds it
+	zh := newRunPanel(langNow(), false) // as the window's language switch rebuilds it
 	zh.Adopt(p)
 	p = zh
-	p.pick("ask")
-	if _, errText, _ := p.detailTexts(); errText != "未完成即被停止" {
+	p.Pick("ask")
+	if _, errText, _ := p.DetailTexts(); errText != "未完成即被停止" {
 		t.Errorf("zh: stopped node's error %q", errText)
 	}
-	if got := p.messageLines("ask"); !strings.HasSuffix(got[0], "已被用户停止") {
+	if got := p.MessageLines("ask"); !strings.HasSuffix(got[0], "已被用户停止") {
 		t.Errorf("zh: messages not rendered in Chinese: %q", got[0])
 	}
 	if got := HumanError(langNow(), "check: command failed: exit status 3"); got != "check：命令失败：退出状态 3" {
 		t.Errorf("zh: %q", got)
-	}
-}
-
-// TestRunPanel_AutoSelectSkipsSkippedNodes: after a run whose last node in
-// the workflow is a branch not taken, the panel shows the last node that ran,
-// not the skipped one.
-func TestRunPanel_AutoSelectSkipsSkippedNodes(t *testing.T) {
-	test.NewTempApp(t)
-	SetupLanguage("en")
-	wf := workrun.Workflow{Name: "wf", Nodes: []workrun.NodeSpec{{ID: "ask", Type: "remote_agent"}, {ID: "end", Type: "output"}, {ID: "on-error", Type: "output"}}}
-	p := NewRunPanel(langNow(), false)
-	p.Start("r", wf)
-	now := time.Now()
-	p.Apply(Event{Type: "node", RunID: "r", NodeID: "ask", Node: &workrun.NodeRun{RunID: "r", NodeID: "ask", Type: "remote_agent", Status: workrun.NodeSucceeded, StartedAt: now, EndedAt: now}})
-	p.Apply(Event{Type: "node", RunID: "r", NodeID: "end", Node: &workrun.NodeRun{RunID: "r", NodeID: "end", Type: "output", Status: workrun.NodeSucceeded, StartedAt: now, EndedAt: now}})
-	p.Apply(Event{Type: "node", RunID: "r", NodeID: "on-error", Node: &workrun.NodeRun{RunID: "r", NodeID: "on-error", Type: "output", Status: workrun.NodeSkipped, StartedAt: now, EndedAt: now}})
-	p.Apply(runEv(workrun.Run{ID: "r", Status: workrun.RunSucceeded}))
-	if got := p.selected(); got != "end" {
-		t.Fatalf("selected %q after the run, want end (the last node that ran, not the skipped branch)", got)
 	}
 }

@@ -193,7 +193,7 @@ func TestGLFrames(t *testing.T) {
 	runtime.ReadMemStats(&ms1)
 
 	var held int
-	fyne.DoAndWait(func() { held = w.panel.messageCount("ask") })
+	fyne.DoAndWait(func() { held = w.panel.MessageCount("ask") })
 	if held != n || seen != n {
 		t.Fatalf("the panel holds %d lines and the window applied %d, want %d", held, seen, n)
 	}

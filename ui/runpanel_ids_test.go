@@ -53,13 +53,13 @@ func TestRunPanel_ShortIDsCopyAndAttempts(t *testing.T) {
 	} {
 		t.Run(c.lang, func(t *testing.T) {
 			SetupLanguage(c.lang)
-			p := NewRunPanel(langNow(), false)
+			p := newRunPanel(langNow(), false)
 			test.NewWindow(p.Object()).Resize(fyne.NewSize(1000, 600))
 			p.Load(retriedRun())
-			p.pick("agent")
+			p.Pick("agent")
 
-			title, errText, _ := p.detailTexts()
-			_, reason := p.headerTexts()
+			title, errText, _ := p.DetailTexts()
+			_, reason := p.HeaderTexts()
 			shortA, shortB := idTaskA[:8]+"…", idTaskB[:8]+"…"
 			if !strings.Contains(title, c.attempt) || !strings.Contains(title, c.earlier) || !strings.Contains(title, shortA) {
 				t.Errorf("node header %q: want %q, %q and task A as %q", title, c.attempt, c.earlier, shortA)
@@ -84,28 +84,26 @@ func TestRunPanel_ShortIDsCopyAndAttempts(t *testing.T) {
 
 			// Copy beside the node's reason and beside the run's reason.
 			clip := fyne.CurrentApp().Clipboard()
-			test.Tap(copyIn(t, p.nodeErrRow))
+			test.Tap(copyIn(t, p.Parts().NodeError))
 			if got := clip.Content(); !strings.Contains(got, idTaskB) {
 				t.Errorf("Copy of the node's reason put %q on the clipboard, want task %s whole", got, idTaskB)
 			}
 			clip.SetContent("")
-			test.Tap(copyIn(t, p.reasonRow))
+			test.Tap(copyIn(t, p.Parts().ReasonRow))
 			if got := clip.Content(); !strings.Contains(got, idTaskB) {
 				t.Errorf("Copy of the run's reason put %q on the clipboard, want task %s whole", got, idTaskB)
 			}
 
 			// The message list: short in the row, whole when selected.
-			row := p.msgList.CreateItem()
-			p.msgList.UpdateItem(0, row)
-			if got := row.(*msgRow).text.Text; strings.Contains(got, idCtx) || !strings.Contains(got, idCtx[:8]+"…") {
+			if got := p.MessageRowText(0); strings.Contains(got, idCtx) || !strings.Contains(got, idCtx[:8]+"…") {
 				t.Errorf("message row %q: want the context id short", got)
 			}
-			p.msgList.Select(0)
-			if _, e, _ := p.detailTexts(); !strings.Contains(e, idTaskB) || !strings.Contains(e, idCtx) {
+			p.Parts().MessageList.Select(0)
+			if _, e, _ := p.DetailTexts(); !strings.Contains(e, idTaskB) || !strings.Contains(e, idCtx) {
 				t.Errorf("selected message %q: want its ids whole", e)
 			}
 			clip.SetContent("")
-			test.Tap(copyIn(t, p.nodeErrRow))
+			test.Tap(copyIn(t, p.Parts().NodeError))
 			if got := clip.Content(); !strings.Contains(got, idCtx) {
 				t.Errorf("Copy of the selected message put %q on the clipboard", got)
 			}
@@ -157,9 +155,9 @@ func TestRunPanel_DurationAsRecords(t *testing.T) {
 	}
 	for lang, want := range map[string]string{"en": "(41.9s, 38ms of it at work)", "zh-Hans": "(41.9s，其中运行 38ms)"} {
 		SetupLanguage(lang)
-		p := NewRunPanel(langNow(), false)
+		p := newRunPanel(langNow(), false)
 		p.Load(r, nrs, nil)
-		if h, _ := p.headerTexts(); !strings.Contains(h, want) {
+		if h, _ := p.HeaderTexts(); !strings.Contains(h, want) {
 			t.Errorf("%s: run panel header %q, want %q (Run records: %s)", lang, h, want, inRecords)
 		}
 	}
@@ -167,9 +165,9 @@ func TestRunPanel_DurationAsRecords(t *testing.T) {
 	// A run that worked all along says one figure, the records' one.
 	SetupLanguage("en")
 	nrs[0].StartedAt = t0
-	p := NewRunPanel(langNow(), false)
+	p := newRunPanel(langNow(), false)
 	p.Load(r, nrs, nil)
-	if h, _ := p.headerTexts(); !strings.HasSuffix(h, "("+inRecords+")") {
+	if h, _ := p.HeaderTexts(); !strings.HasSuffix(h, "("+inRecords+")") {
 		t.Errorf("run at work throughout: header %q, want (%s)", h, inRecords)
 	}
 }
@@ -188,16 +186,16 @@ func TestRunPanel_FindingsReadable(t *testing.T) {
 		"zh-Hans": "findings：findings：finding 1 about tides，finding 2 about tides · stages：2 · topic：tides",
 	} {
 		SetupLanguage(lang)
-		p := NewRunPanel(langNow(), false)
+		p := newRunPanel(langNow(), false)
 		test.NewWindow(p.Object()).Resize(fyne.NewSize(1000, 600))
 		p.Load(workrun.Run{ID: "r", Workflow: wf, Status: workrun.RunSucceeded}, []workrun.NodeRun{{RunID: "r", NodeID: "end", Type: "output", Status: workrun.NodeSucceeded}}, []workrun.Message{m})
-		p.pick("end")
-		lines := p.messageLines("end")
+		p.Pick("end")
+		lines := p.MessageLines("end")
 		if len(lines) != 1 || !strings.HasSuffix(lines[0], want) || strings.Contains(lines[0], `{"`) {
 			t.Errorf("%s: findings line %q, want it to end %q", lang, lines, want)
 		}
-		p.msgList.Select(0)
-		test.Tap(copyIn(t, p.nodeErrRow))
+		p.Parts().MessageList.Select(0)
+		test.Tap(copyIn(t, p.Parts().NodeError))
 		if got := fyne.CurrentApp().Clipboard().Content(); !strings.Contains(got, raw) {
 			t.Errorf("%s: Copy gave %q, want the JSON whole", lang, got)
 		}

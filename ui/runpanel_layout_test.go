@@ -10,22 +10,23 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"workrun/ui/runpanel"
 	"workrun/workrun"
 )
 
 // firstValueRows is the selected node's first input row and first output
 // row as the panel draws them.
-func firstValueRows(t *testing.T, p *RunPanel) []fyne.CanvasObject {
+func firstValueRows(t *testing.T, p *runpanel.Panel) []fyne.CanvasObject {
 	t.Helper()
-	v := p.vals
+	shown, objs := p.Parts().Values.Rows()
 	var firsts []fyne.CanvasObject
-	for i, line := range v.shown {
-		if strings.HasPrefix(line, "  ") && (i < 2 || !strings.HasPrefix(v.shown[i-2], "  ")) {
-			firsts = append(firsts, v.objs[i])
+	for i, line := range shown {
+		if strings.HasPrefix(line, "  ") && (i < 2 || !strings.HasPrefix(shown[i-2], "  ")) {
+			firsts = append(firsts, objs[i])
 		}
 	}
 	if len(firsts) != 2 {
-		t.Fatalf("found %d first value rows in %q", len(firsts), v.shown)
+		t.Fatalf("found %d first value rows in %q", len(firsts), shown)
 	}
 	return firsts
 }
@@ -57,9 +58,9 @@ func TestLayout_RetriedFailureShowsFirstRows(t *testing.T) {
 						{RunID: "r1", NodeID: "ask", Type: "remote_agent", Status: workrun.NodeStopped},
 						{RunID: "r1", NodeID: "check", Type: "process", Status: workrun.NodeFailed, Attempt: 2, Error: last, LastError: last,
 							Inputs: map[string]any{"question": "which file?"}, Outputs: map[string]any{"check": "partial"}}}, ms)
-				w.panel.selectNode("check")
+				w.panel.Select("check")
 				w.panel.Flush()
-				if !w.panel.titleNote.Visible() || !w.panel.nodeErrRow.Visible() {
+				if !w.panel.Parts().TitleNote.Visible() || !w.panel.Parts().NodeError.Visible() {
 					t.Fatalf("the retry's attempt and failure lines are not shown")
 				}
 				for i, o := range firstValueRows(t, w.panel) {
@@ -89,7 +90,7 @@ func TestLayout_DragStartsWhereTheDividerIsDrawn(t *testing.T) {
 		[]workrun.NodeRun{{RunID: "r1", NodeID: "start", Type: "start", Status: workrun.NodeSucceeded},
 			{RunID: "r1", NodeID: "check", Type: "process", Status: workrun.NodeFailed, Attempt: 2, Error: last, LastError: last,
 				Inputs: map[string]any{"a": "1", "b": "2", "c": "3"}, Outputs: map[string]any{"check": "partial"}}}, nil)
-	w.panel.selectNode("check")
+	w.panel.Select("check")
 	w.panel.Flush()
 	var h0, def, most float32
 	onUI(w, func() {
@@ -149,16 +150,16 @@ func TestRunPanel_NoRunIsOneLine(t *testing.T) {
 			t.Cleanup(func() { SetupLanguage("en") })
 			w.win.Resize(fyne.NewSize(1024, 700))
 			w.panel.Clear()
-			if s, _ := w.panel.headerTexts(); !strings.Contains(s, "Ctrl+R") {
+			if s, _ := w.panel.HeaderTexts(); !strings.Contains(s, "Ctrl+R") {
 				t.Errorf("with no run the panel says %q, not that Run (Ctrl+R) shows one here", s)
 			}
-			if drawn(w.panel.Object(), w.panel.nodeList) {
+			if drawn(w.panel.Object(), w.panel.Parts().NodeList) {
 				t.Errorf("with no run the panel draws its empty node list and detail")
 			}
 			wf := workrun.Workflow{Nodes: []workrun.NodeSpec{{ID: "start", Type: "start"}}}
 			w.panel.Load(workrun.Run{ID: "r1", Workflow: wf, Status: workrun.RunSucceeded},
 				[]workrun.NodeRun{{RunID: "r1", NodeID: "start", Type: "start", Status: workrun.NodeSucceeded}}, nil)
-			if !drawn(w.panel.Object(), w.panel.nodeList) || w.panel.nodeList.Size().Height <= 0 {
+			if !drawn(w.panel.Object(), w.panel.Parts().NodeList) || w.panel.Parts().NodeList.Size().Height <= 0 {
 				t.Errorf("a run shown has no node list")
 			}
 		})
@@ -172,16 +173,16 @@ func TestRunPanel_WaitingIsNotAnError(t *testing.T) {
 	w := newTestWindow(t, Deps{})
 	w.win.Resize(fyne.NewSize(1024, 700))
 	askInWindow(w, workrun.Question{Round: 1, Kind: workrun.QuestionText, From: "demo agent", Message: "Which colour?"})
-	if _, reason := w.panel.headerTexts(); reason == "" {
+	if _, reason := w.panel.HeaderTexts(); reason == "" {
 		t.Fatal("the waiting run shows no line about its question")
 	}
-	if imp := w.panel.reason.Importance; imp == widget.DangerImportance {
+	if imp := w.panel.Parts().Reason.Importance; imp == widget.DangerImportance {
 		t.Errorf("the waiting run's line is drawn in the error colour")
 	}
 	wf := workrun.Workflow{Nodes: []workrun.NodeSpec{{ID: "start", Type: "start"}}}
 	w.panel.Load(workrun.Run{ID: "r2", Workflow: wf, Status: workrun.RunFailed, Reason: "exit status 3", FailedNode: "start"},
 		[]workrun.NodeRun{{RunID: "r2", NodeID: "start", Type: "start", Status: workrun.NodeFailed, Error: "exit status 3"}}, nil)
-	if imp := w.panel.reason.Importance; imp != widget.DangerImportance {
+	if imp := w.panel.Parts().Reason.Importance; imp != widget.DangerImportance {
 		t.Errorf("a failed run's reason is drawn with importance %v, not the error colour", imp)
 	}
 }
@@ -206,18 +207,18 @@ func TestLayout_NodeListRowsWhole(t *testing.T) {
 				[]workrun.NodeRun{{RunID: "r1", NodeID: "start", Type: "start", Status: workrun.NodeSucceeded},
 					{RunID: "r1", NodeID: "ask", Type: "remote_agent", Status: workrun.NodeStopped},
 					{RunID: "r1", NodeID: "check", Type: "process", Status: workrun.NodeFailed, Attempt: 2, Error: last, LastError: last}}, nil)
-			w.panel.selectNode("check")
+			w.panel.Select("check")
 			w.panel.Flush()
-			l := w.panel.nodeList
+			l := w.panel.Parts().NodeList
 			room := l.Size().Width - 2*theme.InnerPadding()
-			for _, id := range w.panel.order {
-				line := w.panel.nodeRow(id)
+			for _, id := range w.panel.NodeIDs() {
+				line := w.panel.NodeRow(id)
 				if need := fyne.MeasureText(line, theme.TextSize(), fyne.TextStyle{}).Width; need > room+1 {
 					t.Errorf("the row %q needs %v px, the list gives it %v: it is cut", line, need, room)
 				}
 			}
 			row := l.CreateItem().MinSize().Height + theme.Padding()
-			if n := float32(len(w.panel.order)); l.Size().Height < n*row-theme.Padding() {
+			if n := float32(len(w.panel.NodeIDs())); l.Size().Height < n*row-theme.Padding() {
 				t.Errorf("the list is %v high for %v rows of %v: the last is cut", l.Size().Height, n, row)
 			}
 		})
@@ -246,7 +247,7 @@ func TestLayout_QuestionShowsDetailAndMessages(t *testing.T) {
 						{RunID: "r1", NodeID: "ask", Type: "remote_agent", Status: workrun.NodeInterrupted, Question: &q,
 							Inputs: map[string]any{"question": "which colour?"}, Outputs: map[string]any{"question": "blue"}}},
 					[]workrun.Message{{RunID: "r1", NodeID: "ask", Seq: 1, Text: "demo agent asks (round 1): more input required"}})
-				w.panel.selectNode("ask")
+				w.panel.Select("ask")
 				w.panel.Flush()
 				w.panes.Refresh()
 				if !w.panel.Asking() {
@@ -257,11 +258,11 @@ func TestLayout_QuestionShowsDetailAndMessages(t *testing.T) {
 						t.Errorf("the first %s row: %v", []string{"input", "output"}[i], err)
 					}
 				}
-				if err := inView(w, w.panel.msgList); err != nil {
+				if err := inView(w, w.panel.Parts().MessageList); err != nil {
 					t.Errorf("the messages: %v", err)
 				}
-				row := newMsgRow().MinSize().Height
-				if h := w.panel.msgList.Size().Height; h < row {
+				row := w.panel.Parts().MessageList.CreateItem().MinSize().Height
+				if h := w.panel.Parts().MessageList.Size().Height; h < row {
 					t.Errorf("the messages are %v high, a row is %v: it is cut", h, row)
 				}
 			})

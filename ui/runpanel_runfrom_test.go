@@ -47,9 +47,9 @@ func TestRunPanel_RunFromHereAndTestThisNode(t *testing.T) {
 	var during []string
 	onUI(w, func() {
 		w.launch(w.doc.Workflow(), workrun.Values{})
-		w.panel.pick("b")
+		w.panel.Pick("b")
 		w.panel.Flush()
-		during = w.panel.runFromLabels() // events are held back by the gate: the run is running
+		during = w.panel.RunFromLabels() // events are held back by the gate: the run is running
 	})
 	first := w.panel.RunID()
 	close(g.open)
@@ -80,17 +80,17 @@ func TestRunPanel_RunFromHereAndTestThisNode(t *testing.T) {
 				}
 			}
 		}
-		w.panel.pick("start")
+		w.panel.Pick("start")
 		w.panel.Flush()
-		onStart = w.panel.runFromLabels()
+		onStart = w.panel.RunFromLabels()
 		w.SetLanguage("zh-Hans")
-		w.panel.pick("b")
+		w.panel.Pick("b")
 		w.panel.Flush()
-		zh = w.panel.runFromLabels()
+		zh = w.panel.RunFromLabels()
 		w.SetLanguage("en")
-		w.panel.refreshDetail()
-		labels = w.panel.runFromLabels()
-		tapped = w.panel.tapRunFrom("Test this node")
+		w.panel.Pick(w.panel.Selected())
+		labels = w.panel.RunFromLabels()
+		tapped = w.panel.TapRunFrom("Test this node")
 	})
 	if len(onStart) != 0 {
 		t.Errorf("offered on the start node: %q", onStart)
@@ -122,7 +122,7 @@ func TestRunPanel_RunFromHereAndTestThisNode(t *testing.T) {
 	if c := got["c"]; c.Status != workrun.NodeSkipped {
 		t.Errorf("c in the test run: %s, want skipped (only b is tested)", c.Status)
 	}
-	if s := w.panel.nodeStatus("a"); !strings.Contains(s, "pinned from run "+first[:8]) {
+	if s := w.panel.NodeStatus("a"); !strings.Contains(s, "pinned from run "+first[:8]) {
 		t.Errorf("a's status in the run panel: %q", s)
 	}
 }

@@ -2,17 +2,9 @@ package ui
 
 import (
 	"encoding/json"
-	"strings"
 
 	"workrun/workrun"
 )
-
-// needsSignIn: the run stopped because a node's OAuth credential needs the
-// person — failed before it sent anything ("sign in to ORIGIN again"), or
-// interrupted with its task kept (docs/oauth.md O9).
-func needsSignIn(r workrun.Run) bool {
-	return r.Interruption == workrun.InterruptedBySignIn || strings.Contains(r.Reason, "sign in to ")
-}
 
 // signInNode is the node a sign-in is for: the failed node, else the
 // interrupted remote node, with its URL, credential and kind.
@@ -47,6 +39,6 @@ func signInNode(r workrun.Run, recs map[string]workrun.NodeRun) (url, credential
 // name, so Resume (or Run again) uses the new sign-in.
 func (w *Window) signInForRun() {
 	r := w.panel.Run()
-	url, cred, kind := signInNode(r, w.panel.nodes)
+	url, cred, kind := signInNode(r, w.panel.NodeRuns())
 	w.showSignInAs(url, cred, kind, nil)
 }

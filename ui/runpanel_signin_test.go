@@ -27,12 +27,12 @@ func TestRunPanel_SignInActions(t *testing.T) {
 		{"another failure: Run again only", workrun.Run{Status: workrun.RunFailed, Reason: "HTTP 500"}, []string{"Run again"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			p := NewRunPanel(langNow(), false)
+			p := newRunPanel(langNow(), false)
 			p.OnStop, p.OnResume, p.OnRunAgain, p.OnSignIn = func() {}, func() {}, func() {}, func() {}
 			tt.run.ID = "r"
 			p.Start("r", workrun.Workflow{Name: "wf"})
 			p.Apply(runEv(tt.run))
-			if diff := cmp.Diff(tt.want, p.actionLabels()); diff != "" {
+			if diff := cmp.Diff(tt.want, p.ActionLabels()); diff != "" {
 				t.Errorf("actions (-want +got):\n%s", diff)
 			}
 		})

@@ -7,9 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 	"github.com/google/go-cmp/cmp"
 
 	"workrun/workrun"
@@ -89,9 +87,9 @@ func TestRunPanel_R11CancelMessages(t *testing.T) {
 	var actions []string
 	var badge string
 	onUI(w, func() {
-		lines = w.panel.messageLines("ask")
-		status, reason = w.panel.headerTexts()
-		actions = w.panel.actionLabels()
+		lines = w.panel.MessageLines("ask")
+		status, reason = w.panel.HeaderTexts()
+		actions = w.panel.ActionLabels()
 		badge = w.cv.nodes["check"].badge.Text
 	})
 	want := []string{
@@ -116,45 +114,11 @@ func TestRunPanel_R11CancelMessages(t *testing.T) {
 	}
 
 	// Run again starts a new execution with the same inputs (docs/remote-agent.md R12).
-	onUI(w, func() { w.panel.tapAction("Run again") })
+	onUI(w, func() { w.panel.TapAction("Run again") })
 	mu.Lock()
 	defer mu.Unlock()
 	if diff := cmp.Diff([]workrun.Values{{"question": "work slowly"}, {"question": "work slowly"}}, started); diff != "" {
 		t.Errorf("inputs of the two runs (-want +got):\n%s", diff)
-	}
-}
-
-// TestRunPanel_Actions checks the run-level buttons per status (docs/remote-agent.md R12, R13, R8).
-func TestRunPanel_Actions(t *testing.T) {
-	tests := []struct {
-		name string
-		run  workrun.Run
-		want []string
-	}{
-		{"running offers Stop", workrun.Run{Status: workrun.RunRunning}, []string{"Stop"}},
-		{"stopping shows stopping… until the hooks end", workrun.Run{Status: workrun.RunStopping}, []string{"stopping…"}},
-		{"stopped offers only Run again", workrun.Run{Status: workrun.RunStopped}, []string{"Run again"}},
-		{"failed offers only Run again", workrun.Run{Status: workrun.RunFailed, Reason: "x"}, []string{"Run again"}},
-		{"interrupted by exit offers Resume and Stop", workrun.Run{Status: workrun.RunInterrupted, Interruption: workrun.InterruptedByExit}, []string{"Resume", "Stop"}},
-		{"remote input-required cannot be answered: Stop or Run again", workrun.Run{Status: workrun.RunInterrupted, Interruption: workrun.InterruptedByRemote}, []string{"Stop", "Run again"}},
-	}
-	SetupLanguage("en")
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			p := NewRunPanel(langNow(), false)
-			p.OnStop, p.OnResume, p.OnRunAgain = func() {}, func() {}, func() {}
-			tt.run.ID = "r"
-			p.Start("r", workrun.Workflow{Name: "wf"})
-			p.Apply(runEv(tt.run))
-			if diff := cmp.Diff(tt.want, p.actionLabels()); diff != "" {
-				t.Errorf("actions (-want +got):\n%s", diff)
-			}
-			for _, a := range p.actionLabels() {
-				if strings.Contains(strings.ToLower(a), "continue") {
-					t.Errorf("offers %q (docs/remote-agent.md R12)", a)
-				}
-			}
-		})
 	}
 }
 
@@ -175,7 +139,7 @@ func TestRunPanel_StopIsHonest(t *testing.T) {
 	header := func(want string) {
 		t.Helper()
 		var s string
-		onUI(w, func() { s, _ = w.panel.headerTexts() })
+		onUI(w, func() { s, _ = w.panel.HeaderTexts() })
 		if !strings.Contains(s, want) {
 			t.Fatalf("header %q, want %q", s, want)
 		}
@@ -193,71 +157,6 @@ func TestRunPanel_StopIsHonest(t *testing.T) {
 	if !w.RunEnabled() {
 		t.Error("Run not enabled again after the run stopped")
 	}
-}
-
-// TestRunPanel_HumanDecisions shows Approve/Reject and an answer box for
-// nodes waiting for a person, and sends the decision to the engine.
-func TestRunPanel_HumanDecisions(t *testing.T) {
-	var got []workrun.Decision
-	p := NewRunPanel(langNow(), false)
-	p.OnDecide = func(d workrun.Decision) { d.Time = time.Time{}; got = append(got, d) }
-	p.Start("r", workrun.Workflow{Nodes: []workrun.NodeSpec{{ID: "rev", Type: "human_review"}, {ID: "ask", Type: "ask_human"}}})
-	p.Apply(nodeEv("r", "rev", "human_review", workrun.NodeInterrupted, ""))
-	p.Apply(nodeEv("r", "ask", "ask_human", workrun.NodeInterrupted, ""))
-	p.Apply(runEv(workrun.Run{ID: "r", Status: workrun.RunInterrupted, Interruption: workrun.InterruptedByHuman}))
-	var approve, reject, answer func()
-	p.pick("rev")
-	for _, o := range p.decision.Objects {
-		if b, ok := o.(interface{ Tapped(*fyne.PointEvent) }); ok {
-			switch lbl := buttonText(o); lbl {
-			case "Approve":
-				approve = func() { b.Tapped(nil) }
-			case "Reject":
-				reject = func() { b.Tapped(nil) }
-			}
-		}
-	}
-	if approve == nil || reject == nil {
-		t.Fatal("review buttons missing")
-	}
-	approve()
-	reject()
-	p.pick("ask")
-	for _, o := range p.decision.Objects {
-		if buttonText(o) == "Answer" {
-			answer = func() { o.(interface{ Tapped(*fyne.PointEvent) }).Tapped(nil) }
-		}
-	}
-	if answer == nil {
-		t.Fatal("answer button missing")
-	}
-	entry := findEntry(p.decision)
-	entry.SetText("forty-two")
-	answer()
-	want := []workrun.Decision{
-		{RunID: "r", NodeID: "rev", Approved: true},
-		{RunID: "r", NodeID: "rev", Approved: false},
-		{RunID: "r", NodeID: "ask", Approved: true, Text: "forty-two"},
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("decisions (-want +got):\n%s", diff)
-	}
-}
-
-func buttonText(o fyne.CanvasObject) string {
-	if b, ok := o.(*widget.Button); ok {
-		return b.Text
-	}
-	return ""
-}
-
-func findEntry(c *fyne.Container) *widget.Entry {
-	for _, o := range test.LaidOutObjects(c) {
-		if e, ok := o.(*widget.Entry); ok {
-			return e
-		}
-	}
-	return nil
 }
 
 // TestInputsForm_Types reads typed run inputs per State field type (docs/product.md W2, W3).
@@ -298,7 +197,7 @@ func TestRunPanel_LiveProgressThenStoredLineShowsOnce(t *testing.T) {
 	p := w.panel
 	onUI(w, func() {
 		p.Start("r1", wf)
-		p.pick("ask")
+		p.Pick("ask")
 		p.Apply(Event{Type: "message", RunID: "r1", NodeID: "ask", Message: &workrun.Message{RunID: "r1", NodeID: "ask", Key: "remoteagent.artifact", Args: []string{"echo", "echo hi"}, Text: "Result echo: echo hi"}})
 		p.Apply(Event{Type: "message", RunID: "r1", NodeID: "ask", Message: &workrun.Message{RunID: "r1", NodeID: "ask", Seq: 7, Text: "Remote task: completed"}})
 		p.Load(workrun.Run{ID: "r1", Workflow: wf, Status: workrun.RunSucceeded}, nil, []workrun.Message{
@@ -307,7 +206,7 @@ func TestRunPanel_LiveProgressThenStoredLineShowsOnce(t *testing.T) {
 		})
 	})
 	var lines []string
-	onUI(w, func() { lines = p.messageLines("ask") })
+	onUI(w, func() { lines = p.MessageLines("ask") })
 	n := 0
 	for _, l := range lines {
 		if strings.Contains(l, "echo hi") {
@@ -322,14 +221,14 @@ func TestRunPanel_LiveProgressThenStoredLineShowsOnce(t *testing.T) {
 	at := time.Date(2026, 12, 1, 14, 0, 0, 0, time.UTC)
 	onUI(w, func() {
 		p.Start("r2", wf)
-		p.pick("ask")
+		p.Pick("ask")
 		p.Load(workrun.Run{ID: "r2", Workflow: wf, Status: workrun.RunSucceeded}, nil, []workrun.Message{
 			{RunID: "r2", NodeID: "ask", Seq: 6, Time: at, Key: "remoteagent.artifact", Args: []string{"echo", "echo hi"}, Text: "Result echo: echo hi"},
 			{RunID: "r2", NodeID: "ask", Seq: 7, Time: at, Text: "Remote task: completed"},
 		})
 		p.Apply(Event{Type: "message", RunID: "r2", NodeID: "ask", Message: &workrun.Message{RunID: "r2", NodeID: "ask", Time: at.Local(), Key: "remoteagent.artifact", Args: []string{"echo", "echo hi"}, Text: "Result echo: echo hi"}})
 	})
-	onUI(w, func() { lines = p.messageLines("ask") })
+	onUI(w, func() { lines = p.MessageLines("ask") })
 	if len(lines) != 2 {
 		t.Errorf("store read first: lines %q, want two", lines)
 	}

@@ -35,10 +35,10 @@ func TestStopRunInterruptedByAgent(t *testing.T) {
 		}
 		switch {
 		case ev.Run.Status == workrun.RunInterrupted && actions == nil:
-			_, reason = w.panel.headerTexts()
-			actions = w.panel.actionLabels()
+			_, reason = w.panel.HeaderTexts()
+			actions = w.panel.ActionLabels()
 			stopEnabled = !w.stopBtn.Disabled()
-			if !w.panel.tapAction("Stop") {
+			if !w.panel.TapAction("Stop") {
 				t.Error("no Stop in the run panel of a run interrupted by the agent")
 			}
 		case ev.Run.Status.Terminal():
@@ -63,7 +63,7 @@ func TestStopRunInterruptedByAgent(t *testing.T) {
 	if r.Status != workrun.RunStopped {
 		t.Fatalf("run ended %s, want stopped", r.Status)
 	}
-	if status, _ := w.panel.headerTexts(); !strings.Contains(status, "stopped") {
+	if status, _ := w.panel.HeaderTexts(); !strings.Contains(status, "stopped") {
 		t.Errorf("header %q after Stop", status)
 	}
 	cs, err := rig.st.RemoteCallsForRun(t.Context(), r.ID)

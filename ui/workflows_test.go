@@ -148,10 +148,10 @@ func TestResumeInterruptedByExit(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.showLoadedRun(r, nrs, ms)
-	if diff := cmp.Diff([]string{"Resume", "Stop"}, w.panel.actionLabels()); diff != "" {
+	if diff := cmp.Diff([]string{"Resume", "Stop"}, w.panel.ActionLabels()); diff != "" {
 		t.Fatalf("actions (-want +got):\n%s", diff)
 	}
-	w.panel.tapAction("Resume")
+	w.panel.TapAction("Resume")
 	if resumed != "r9" {
 		t.Fatalf("resumed %q", resumed)
 	}

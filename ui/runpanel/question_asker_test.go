@@ -1,4 +1,4 @@
-package ui
+package runpanel
 
 import (
 	"strings"
@@ -23,11 +23,11 @@ func TestQuestionForm_NamesNodeAndNaturalLabels(t *testing.T) {
 	} {
 		t.Run(tt.lng, func(t *testing.T) {
 			test.NewTempApp(t)
-			SetupLanguage(tt.lng)
-			t.Cleanup(func() { SetupLanguage("en") })
+			setLanguage(tt.lng)
+			t.Cleanup(func() { setLanguage("en") })
 			q := workrun.Question{Round: 1, Kind: workrun.QuestionForm, From: "127.0.0.1:36297", Message: "Which region?",
 				Schema: []byte(`{"type":"object","properties":{"region":{"type":"string","description":"A region"}},"required":["region"]}`)}
-			p := NewRunPanel(langNow(), false)
+			p := newPanel(langNow(), false)
 			p.OnDecide = func(workrun.Decision) {}
 			wf := workrun.Workflow{Nodes: []workrun.NodeSpec{{ID: "start", Type: "start"}, {ID: "survey", Type: "remote_mcp", Title: "Survey"}}}
 			p.Load(workrun.Run{ID: "r1", Workflow: wf, Status: workrun.RunInterrupted, Interruption: workrun.InterruptedByHuman},

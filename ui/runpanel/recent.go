@@ -1,4 +1,4 @@
-package ui
+package runpanel
 
 import (
 	"fmt"
@@ -18,18 +18,18 @@ import (
 // The panel only shows the list; the app layer reads it (SetRecent) and
 // loads the run picked (OnPickRun).
 
-// recentLimit is how many of a workflow's newest runs the panel lists.
-const recentLimit = 15
+// RecentLimit is how many of a workflow's newest runs the panel lists.
+const RecentLimit = 15
 
 // newRecent makes the header's run picker (in recentBox), hidden until
 // SetRecent lists more than one run.
-func (p *RunPanel) newRecent() {
+func (p *Panel) newRecent() {
 	p.recent = p.newRecentSelect()
 	p.recentBox = container.New(recentWidth{p.recent}, p.recent)
 	p.recentBox.Hide()
 }
 
-func (p *RunPanel) newRecentSelect() *widget.Select {
+func (p *Panel) newRecentSelect() *widget.Select {
 	s := widget.NewSelect(nil, nil)
 	s.PlaceHolder = p.loc.X("run.recent", "Recent runs")
 	s.OnChanged = func(string) {
@@ -68,7 +68,7 @@ func (l recentWidth) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 // SetRecent lists a workflow's recent runs, newest first, with the run
 // shown picked. A run shown that is not among them is listed too; with
 // fewer than two runs there is nothing to switch to and the picker hides.
-func (p *RunPanel) SetRecent(rs []workrun.Run) {
+func (p *Panel) SetRecent(rs []workrun.Run) {
 	if p.runID != "" && !slices.ContainsFunc(rs, func(r workrun.Run) bool { return r.ID == p.runID }) {
 		rs = append(slices.Clone(rs), p.run)
 	}
@@ -79,7 +79,7 @@ func (p *RunPanel) SetRecent(rs []workrun.Run) {
 		if r.ID == p.runID {
 			r = p.run // the panel's copy is the newest (events)
 		}
-		o := recentLine(r)
+		o := p.recentLine(r)
 		p.recentRuns = append(p.recentRuns, r)
 		opts = append(opts, o)
 		if r.ID == p.runID {
@@ -101,7 +101,7 @@ func (p *RunPanel) SetRecent(rs []workrun.Run) {
 
 // recentLine is how the picker names a run: its start (the time of day
 // for today's runs), id and status.
-func recentLine(r workrun.Run) string {
+func (p *Panel) recentLine(r workrun.Run) string {
 	when := ""
 	if t := r.CreatedAt.Local(); !t.IsZero() {
 		layout := "01-02 15:04:05"
@@ -110,5 +110,5 @@ func recentLine(r workrun.Run) string {
 		}
 		when = t.Format(layout) + " · "
 	}
-	return fmt.Sprintf("%s%s · %s", when, shortID(r.ID), StatusLabel(string(r.Status)))
+	return fmt.Sprintf("%s%s · %s", when, p.words.ShortID(r.ID), p.words.Status(string(r.Status)))
 }

@@ -1,4 +1,4 @@
-package ui
+package runpanel
 
 import (
 	"fmt"
@@ -110,7 +110,7 @@ func TestMsgLog_AddMerges(t *testing.T) {
 // merged with lines that arrived live holds each line once, in sequence
 // order.
 func TestRunPanel_ManyLinesLoadedAndStreamed(t *testing.T) {
-	p := NewRunPanel(langNow(), true)
+	p := newPanel(langNow(), true)
 	wf := workrun.Workflow{Nodes: []workrun.NodeSpec{{ID: "n", Type: "remote_agent"}}}
 	p.Start("r", wf)
 	const n = 5000
@@ -123,10 +123,10 @@ func TestRunPanel_ManyLinesLoadedAndStreamed(t *testing.T) {
 		if m.Seq%10 == 0 {
 			m.Seq = 0
 		}
-		p.ApplyQuiet(Event{Type: "message", RunID: "r", NodeID: "n", Message: &m})
+		p.ApplyQuiet(workrun.Event{Type: "message", RunID: "r", NodeID: "n", Message: &m})
 	}
 	p.Load(workrun.Run{ID: "r", Workflow: wf, Status: workrun.RunRunning}, nil, stored)
-	if got := p.messageCount("n"); got != n {
+	if got := p.MessageCount("n"); got != n {
 		t.Fatalf("panel holds %d lines, want %d", got, n)
 	}
 	l := p.msgs["n"]
@@ -142,21 +142,21 @@ func TestRunPanel_ManyLinesLoadedAndStreamed(t *testing.T) {
 // back; Tick, a later Flush, or Apply draws them.
 func TestRunPanel_StreamRedrawsListAtMostEvery(t *testing.T) {
 	test.NewTempApp(t)
-	SetupLanguage("en")
-	p := NewRunPanel(langNow(), true)
+	setLanguage("en")
+	p := newPanel(langNow(), true)
 	win := test.NewWindow(p.Object())
 	defer win.Close()
 	win.Resize(fyne.NewSize(1024, 700))
 	wf := workrun.Workflow{Nodes: []workrun.NodeSpec{{ID: "n", Type: "remote_agent"}}}
 	p.Start("r", wf)
-	p.pick("n")
+	p.Pick("n")
 	shows := func(s string) bool {
-		return slices.ContainsFunc(texts(p.Object()), func(x string) bool { return strings.HasSuffix(x, s) })
+		return slices.ContainsFunc(drawnTexts(p.Object()), func(x string) bool { return strings.HasSuffix(x, s) })
 	}
 	add := func(s string) {
-		p.ApplyQuiet(Event{Type: "message", RunID: "r", NodeID: "n", Message: &workrun.Message{RunID: "r", NodeID: "n", Args: []string{s}}})
+		p.ApplyQuiet(workrun.Event{Type: "message", RunID: "r", NodeID: "n", Message: &workrun.Message{RunID: "r", NodeID: "n", Args: []string{s}}})
 	}
-	p.Apply(Event{Type: "message", RunID: "r", NodeID: "n", Message: &workrun.Message{RunID: "r", NodeID: "n", Args: []string{"first"}}})
+	p.Apply(workrun.Event{Type: "message", RunID: "r", NodeID: "n", Message: &workrun.Message{RunID: "r", NodeID: "n", Args: []string{"first"}}})
 	if !shows("first") {
 		t.Fatal("Apply did not draw its line at once")
 	}

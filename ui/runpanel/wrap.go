@@ -1,12 +1,10 @@
-package ui
+package runpanel
 
 import (
 	"sort"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
-
-	"workrun/workrun"
 )
 
 // A long message wraps in the message list (issue 23 item 10): the list
@@ -74,7 +72,7 @@ type wrapped struct {
 
 // index brings w up to date with the log's l messages at width (a new
 // width re-wraps all of them; the estimates are kept).
-func (w *rowWraps) index(loc workrun.Localizer, l *msgLog, width float32, th fyne.Theme) {
+func (w *rowWraps) index(words Wording, l *msgLog, width float32, th fyne.Theme) {
 	if width != w.width {
 		w.width, w.n, w.long, w.rows = width, 0, w.long[:0], 0
 	}
@@ -89,14 +87,14 @@ func (w *rowWraps) index(loc workrun.Localizer, l *msgLog, width float32, th fyn
 	for i := w.n; i < n; i++ {
 		var s string
 		if i >= len(w.est) {
-			s = rowLine(loc, *l.at(i))
+			s = rowLine(words, *l.at(i))
 			w.est = append(w.est, w.adv.of(s, size))
 		}
 		if w.est[i] > fit {
 			if s == "" {
-				s = rowLine(loc, *l.at(i))
+				s = rowLine(words, *l.at(i))
 			}
-			if lines := wrapText(s, width, size); len(lines) > 1 {
+			if lines := words.Wrap(s, width, size); len(lines) > 1 {
 				w.long = append(w.long, wrapped{msg: i, first: w.rows, lines: lines})
 				w.rows += len(lines)
 				continue
@@ -137,15 +135,9 @@ func (w *rowWraps) at(v int) (msg, part int, line string) {
 	return lw.msg + 1 + v - (lw.first + len(lw.lines)), 0, ""
 }
 
-// wrapText breaks s into lines no wider than width, where a line may
-// break (linebreak.go).
-func wrapText(s string, width float32, size float32) []string {
-	return breakLines(s, func(l string) bool { return fyne.MeasureText(l, size, fyne.TextStyle{}).Width <= width })
-}
-
 // msgListLayout lays the message list out at the panel's size and, when
 // its width changes, re-wraps the shown node's messages to it.
-type msgListLayout struct{ p *RunPanel }
+type msgListLayout struct{ p *Panel }
 
 func (l msgListLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	for _, o := range objs {
@@ -162,7 +154,7 @@ func (l msgListLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 
 // wrapWidth is the text width of a row of a list listWidth wide (the row's
 // padding is msgRowRenderer.Layout's).
-func (p *RunPanel) wrapWidth(listWidth float32) float32 {
+func (p *Panel) wrapWidth(listWidth float32) float32 {
 	pad := p.msgList.Theme().Size(theme.SizeNameInnerPadding)
 	return max(0, listWidth-2*pad)
 }

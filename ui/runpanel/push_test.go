@@ -1,4 +1,4 @@
-package ui
+package runpanel
 
 import (
 	"strings"
@@ -13,23 +13,23 @@ import (
 // (docs/triggers.md P2) says so in the window's language, and offers
 // Resume (one read of the task now) and Stop (the task's cancel).
 func TestRunPanel_WaitsByPush(t *testing.T) {
-	defer SetupLanguage("en")
+	defer setLanguage("en")
 	for _, tt := range []struct{ lang, want string }{
 		{"en", "Waiting by push"},
 		{"zh", "等待推送"},
 	} {
-		SetupLanguage(tt.lang)
+		setLanguage(tt.lang)
 		run := workrun.Run{ID: "r", Status: workrun.RunInterrupted, Interruption: workrun.InterruptedByPush}
-		if got := interruptionText(langNow(), run); !strings.HasPrefix(got, tt.want) {
+		if got := interruptionText(langNow(), testWording(langNow()), run); !strings.HasPrefix(got, tt.want) {
 			t.Errorf("%s: interruption text %q, want it to start %q", tt.lang, got, tt.want)
 		}
 	}
-	SetupLanguage("en")
-	p := NewRunPanel(langNow(), false)
+	setLanguage("en")
+	p := newPanel(langNow(), false)
 	p.OnStop, p.OnResume, p.OnRunAgain, p.OnSignIn = func() {}, func() {}, func() {}, func() {}
 	p.Start("r", workrun.Workflow{Name: "wf"})
 	p.Apply(runEv(workrun.Run{ID: "r", Status: workrun.RunInterrupted, Interruption: workrun.InterruptedByPush}))
-	if diff := cmp.Diff([]string{"Resume", "Stop"}, p.actionLabels()); diff != "" {
+	if diff := cmp.Diff([]string{"Resume", "Stop"}, p.ActionLabels()); diff != "" {
 		t.Errorf("actions (-want +got):\n%s", diff)
 	}
 }

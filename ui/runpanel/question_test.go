@@ -1,4 +1,4 @@
-package ui
+package runpanel
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -23,9 +24,9 @@ const questionSchema = `{"type":"object","properties":{
 
 // askedPanel is a run panel showing node "agent" waiting on q; decisions
 // go to the returned slice.
-func askedPanel(t *testing.T, q workrun.Question, runStatus workrun.RunStatus) (*RunPanel, *[]workrun.Decision) {
+func askedPanel(t *testing.T, q workrun.Question, runStatus workrun.RunStatus) (*Panel, *[]workrun.Decision) {
 	t.Helper()
-	p := NewRunPanel(langNow(), false)
+	p := newPanel(langNow(), false)
 	var got []workrun.Decision
 	p.OnDecide = func(d workrun.Decision) { got = append(got, d) }
 	wf := workrun.Workflow{Nodes: []workrun.NodeSpec{{ID: "start", Type: "start"}, {ID: "agent", Type: "remote_mcp"}}}
@@ -75,13 +76,13 @@ func TestQuestionForm_DefaultsValidationAnswer(t *testing.T) {
 	for _, lng := range []string{"en", "zh-Hans"} {
 		t.Run(lng, func(t *testing.T) {
 			test.NewTempApp(t)
-			SetupLanguage(lng)
-			t.Cleanup(func() { SetupLanguage("en") })
+			setLanguage(lng)
+			t.Cleanup(func() { setLanguage("en") })
 			q := workrun.Question{Round: 2, Kind: workrun.QuestionForm, From: "Proxy tool", Message: "Where is the proxy?", Schema: json.RawMessage(questionSchema)}
 			// Waiting while other branches go on: the run is still running.
 			p, got := askedPanel(t, q, workrun.RunRunning)
-			if p.nodeStatus("agent") != qText(langNow(), msgQStatus) {
-				t.Errorf("node status %q, want waiting for you", p.nodeStatus("agent"))
+			if p.NodeStatus("agent") != testWording(langNow()).Status(string(StatusWaiting)) {
+				t.Errorf("node status %q, want waiting for you", p.NodeStatus("agent"))
 			}
 			labels := visibleLabels(p.ask)
 			for _, want := range []string{qText(langNow(), msgQWaiting, "Proxy tool", 2), "Where is the proxy?", "Host *", "port *"} {
@@ -148,7 +149,7 @@ func jsonEqual(a, b map[string]any) bool {
 // it only when Open is pressed, and Done sends accept.
 func TestQuestionText_AndSignIn(t *testing.T) {
 	test.NewTempApp(t)
-	SetupLanguage("en")
+	setLanguage("en")
 	p, got := askedPanel(t, workrun.Question{Round: 1, Kind: workrun.QuestionText, From: "Travel agent", Message: "Which city?"}, workrun.RunInterrupted)
 	tapQButton(t, p.ask, "Answer")
 	if len(*got) != 0 || !strings.Contains(visibleLabels(p.ask), "the answer is empty") {
@@ -186,5 +187,48 @@ func TestQuestionText_AndSignIn(t *testing.T) {
 	tapQButton(t, p2.ask, "Done")
 	if len(opened) != 1 || len(*got2) != 1 || (*got2)[0].Action != workrun.AnswerAccept {
 		t.Errorf("opened %v, sent %+v", opened, *got2)
+	}
+}
+
+// TestQuestionText_EnterSends: in a text answer Enter and Ctrl+Enter send,
+// Shift+Enter starts a new line, and a hint under the box says so.
+func TestQuestionText_EnterSends(t *testing.T) {
+	test.NewTempApp(t)
+	setLanguage("en")
+	p, got := askedPanel(t, workrun.Question{Round: 1, Kind: workrun.QuestionText, From: "Travel agent", Message: "Which city?"}, workrun.RunInterrupted)
+	e := p.askView.first.(interface {
+		fyne.Focusable
+		desktop.Keyable
+	})
+	test.Type(e, "Lisbon")
+	e.KeyDown(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
+	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	e.KeyUp(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
+	test.Type(e, "Porto")
+	if len(*got) != 0 {
+		t.Fatalf("Shift+Enter sent %+v", *got)
+	}
+	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if len(*got) != 1 || !strings.Contains((*got)[0].Text, "Lisbon\nPorto") {
+		t.Fatalf("Enter sent %+v, want one answer of two lines", *got)
+	}
+	// Ctrl+Enter (a shortcut to the driver) sends too, and the hint under
+	// the box says how.
+	p2, got2 := askedPanel(t, workrun.Question{Round: 1, Kind: workrun.QuestionText, From: "Travel agent", Message: "Which city?"}, workrun.RunInterrupted)
+	e2 := p2.askView.first.(interface {
+		fyne.Focusable
+		fyne.Shortcutable
+	})
+	test.Type(e2, "Faro")
+	e2.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierControl})
+	if len(*got2) != 1 || (*got2)[0].Text != "Faro" {
+		t.Fatalf("Ctrl+Enter sent %+v, want the answer Faro", *got2)
+	}
+	hint := false
+	for _, l := range objectsOf[*widget.Label](p2.askView.root) {
+		hint = hint || l.Text == qText(langNow(), msgQEnterHint)
+	}
+	if !hint {
+		t.Errorf("no hint %q under the answer's box", qText(langNow(), msgQEnterHint))
 	}
 }

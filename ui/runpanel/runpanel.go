@@ -1,8 +1,8 @@
-package ui
+package runpanel
 
 import (
-	"context"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -17,9 +17,9 @@ import (
 	"workrun/workrun"
 )
 
-// RunPanel shows one run: its status and failure reason at the top; on the
+// Panel shows one run: its status and failure reason at the top; on the
 // left every node with its status and (ticking) duration; on the right the
-// selected node's inputs and outputs first, then its time-stamped messages
+// Selected node's inputs and outputs first, then its time-stamped messages
 // (docs/product.md W5, W6). The message list is virtualised (widget.List), so a node
 // with 100,000 lines scrolls as smoothly as one with ten.
 //
@@ -28,7 +28,7 @@ import (
 // flushes once, so a fast stream costs one redraw per frame, not one per
 // event. The panel runs no goroutine of its own: the app layer calls Tick
 // while a node runs, so its duration counts up.
-type RunPanel struct {
+type Panel struct {
 	readOnly bool
 
 	// callerRun is the run a caller started and caller names it ("called
@@ -52,9 +52,9 @@ type RunPanel struct {
 	header    *widget.Label
 	note      *widget.Label // what the app layer says of the run shown (an older version)
 	reason    *widget.Label
-	reasonBox *cappedText // runpanel_reason.go
+	reasonBox *cappedText // reason.go
 	actions   *fyne.Container
-	recent    *widget.Select // the workflow's recent runs (runpanel_recent.go)
+	recent    *widget.Select // the workflow's recent runs (recent.go)
 	recentBox *fyne.Container
 	nodeList  *widget.List
 	title     *widget.Label
@@ -80,18 +80,18 @@ type RunPanel struct {
 	msgList       *widget.List
 	shown         *msgLog // messages of sel
 	shownN        int     // how many of them the list shows (as of its last redraw)
-	shownRows     int     // the list's rows: a long message wraps onto several (runpanel_wrap.go)
+	shownRows     int     // the list's rows: a long message wraps onto several (wrap.go)
 	root          fyne.CanvasObject
 
 	// nodeErrRow holds nodeErr and its Copy, which copies nodeErrFull:
-	// the line with its ids whole (runpanel_ids.go).
+	// the line with its ids whole (p.words.ShortIDs, p.words.CopyButton).
 	nodeErrRow  *fyne.Container
 	nodeErrFull string
 	// reasonRow holds the run's reason and its Copy (reasonFull).
 	reasonRow  *fyne.Container
 	reasonFull string
 
-	runFromBox *fyne.Container // Run from here / Test this node (runpanel_runfrom.go)
+	runFromBox *fyne.Container // Run from here / Test this node (runfrom.go)
 	recentRuns []workrun.Run   // the runs recent lists, in its order
 
 	// Callbacks the window sets; nil in read-only views.
@@ -99,7 +99,7 @@ type RunPanel struct {
 	OnStop     func()
 	OnResume   func()
 	OnRunAgain func()
-	// OnSignIn opens Sign in for the run's node that needs it (ui/runpanel_signin.go).
+	// OnSignIn opens Sign in for the run's node that needs it (the app layer: ui/runpanel_signin.go).
 	OnSignIn func()
 	OnDecide func(d workrun.Decision)
 	// OnAskChanged is called when a question's form appears or goes
@@ -115,7 +115,7 @@ type RunPanel struct {
 	OnOpenFile  func(id string)
 	OnSaveFile  func(id string)
 	// OnRunFrom starts a new run from the node (only: that node alone),
-	// pinned from the run shown (runpanel_runfrom.go).
+	// pinned from the run shown (runfrom.go).
 	OnRunFrom func(nodeID string, only bool)
 	// OnRunChanged is called when the panel starts showing another run
 	// ("" for none), so the remote task panel can follow it.
@@ -124,22 +124,23 @@ type RunPanel struct {
 	// lays its panes out again.
 	OnFitChanged func()
 	// OnPickRun asks to show another of the workflow's recent runs
-	// (runpanel_recent.go).
+	// (recent.go).
 	OnPickRun func(runID string)
 
-	loc workrun.Localizer // the words, in the window's language
+	loc   Localizer // the words, in the window's language
+	words Wording   // the window's wording of reasons, statuses, kinds…
 }
 
-// NewRunPanel makes an empty panel; the app layer loads runs into it.
-func NewRunPanel(loc workrun.Localizer, readOnly bool) *RunPanel {
-	p := &RunPanel{loc: loc, readOnly: readOnly}
+// New makes an empty panel; the app layer loads runs into it.
+func New(loc Localizer, words Wording, readOnly bool) *Panel {
+	p := &Panel{loc: loc, words: words, readOnly: readOnly}
 	p.header = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	p.header.Truncation = fyne.TextTruncateEllipsis
 	p.reason = widget.NewLabel("")
 	p.reason.Importance = widget.DangerImportance
 	p.reason.Wrapping = fyne.TextWrapWord
 	p.reasonBox = newCappedText(p.reason, reasonLines)
-	p.reasonRow = container.NewBorder(nil, nil, nil, container.NewVBox(copyFullButton("", func() string { return p.reasonFull })), p.reasonBox.box)
+	p.reasonRow = container.NewBorder(nil, nil, nil, container.NewVBox(p.words.CopyButton("", func() string { return p.reasonFull })), p.reasonBox.box)
 	p.reasonRow.Hide()
 	p.note = widget.NewLabel("")
 	p.note.Importance = widget.WarningImportance
@@ -156,7 +157,7 @@ func NewRunPanel(loc workrun.Localizer, readOnly bool) *RunPanel {
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			if i < len(p.order) {
-				o.(*widget.Label).SetText(p.nodeRow(p.order[i]))
+				o.(*widget.Label).SetText(p.NodeRow(p.order[i]))
 			}
 		})
 	p.nodeList.OnSelected = func(i widget.ListItemID) {
@@ -179,13 +180,13 @@ func NewRunPanel(loc workrun.Localizer, readOnly bool) *RunPanel {
 	p.nodeErr.Importance = widget.DangerImportance
 	p.nodeErr.Wrapping = fyne.TextWrapWord
 	p.nodeErr.Hide()
-	p.nodeErrRow = container.NewBorder(nil, nil, nil, container.NewVBox(copyFullButton("", func() string { return p.nodeErrFull })), p.nodeErr)
+	p.nodeErrRow = container.NewBorder(nil, nil, nil, container.NewVBox(p.words.CopyButton("", func() string { return p.nodeErrFull })), p.nodeErr)
 	p.nodeErrRow.Hide()
 	p.decision = container.NewHBox()
 	p.ask = container.NewVBox()
 	p.ask.Hide()
 	p.runFromBox = container.NewHBox()
-	p.vals = NewValuesView(p.loc)
+	p.vals = NewValuesView(p.loc, p.words)
 	p.vals.OnNeedFiles = func(ids []string) {
 		if p.OnNeedFiles != nil {
 			p.OnNeedFiles(ids)
@@ -195,11 +196,7 @@ func NewRunPanel(loc workrun.Localizer, readOnly bool) *RunPanel {
 		func() fyne.CanvasObject { return newMsgRow() },
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			if i < p.shownRows {
-				msg, _, line := p.shown.wraps.at(i)
-				if line == "" {
-					line = rowLine(loc, *p.shown.at(msg))
-				}
-				o.(*msgRow).SetText(line)
+				o.(*msgRow).SetText(p.MessageRowText(i))
 			}
 		})
 	p.msgList.OnSelected = func(i widget.ListItemID) {
@@ -208,7 +205,7 @@ func NewRunPanel(loc workrun.Localizer, readOnly bool) *RunPanel {
 		if i < p.shownRows {
 			msg, _, _ := p.shown.wraps.at(i)
 			m := *p.shown.at(msg)
-			p.showErr(messageLine(loc, m), m.Time.Local().Format("15:04:05")+"  "+m.In(loc.Messages()), widget.MediumImportance)
+			p.showErr(messageLine(p.words, m), m.Time.Local().Format("15:04:05")+"  "+m.In(loc.Messages()), widget.MediumImportance)
 		}
 	}
 	// The node's title, error, inputs and outputs above its messages; both
@@ -233,15 +230,23 @@ func NewRunPanel(loc workrun.Localizer, readOnly bool) *RunPanel {
 }
 
 // Object is the panel's widget tree.
-func (p *RunPanel) Object() fyne.CanvasObject { return p.root }
+func (p *Panel) Object() fyne.CanvasObject { return p.root }
 
 // RunID is the run shown ("" for none).
-func (p *RunPanel) RunID() string { return p.runID }
+func (p *Panel) RunID() string { return p.runID }
 
 // Run returns the run as last shown.
-func (p *RunPanel) Run() workrun.Run { return p.run }
+func (p *Panel) Run() workrun.Run { return p.run }
 
-func (p *RunPanel) reset(runID string) {
+// NodeRuns is every node record of the run shown, by node id, as last
+// shown (a copy).
+func (p *Panel) NodeRuns() map[string]workrun.NodeRun { return maps.Clone(p.nodes) }
+
+// HasMessage reports whether the panel shows the stored message seq of the
+// run shown (from the store or its event).
+func (p *Panel) HasMessage(seq int64) bool { return p.seen[seq] }
+
+func (p *Panel) reset(runID string) {
 	changed := runID != p.runID
 	p.runID = runID
 	p.run = workrun.Run{ID: runID}
@@ -263,41 +268,23 @@ func (p *RunPanel) reset(runID string) {
 }
 
 // SetNote shows a line under the header ("" hides it).
-func (p *RunPanel) SetNote(text string) {
+func (p *Panel) SetNote(text string) {
 	p.note.SetText(text)
 	p.note.Hidden = text == ""
 	p.note.Refresh()
 }
 
 // Clear shows no run.
-func (p *RunPanel) Clear() {
+func (p *Panel) Clear() {
 	p.reset("")
 	p.Flush()
-}
-
-// readRunRecords reads everything the panel shows of a run (the app layer
-// calls it off the Fyne thread and hands the records to Load).
-func readRunRecords(ctx context.Context, runs workrun.RunStore, runID string) (workrun.Run, []workrun.NodeRun, []workrun.Message, error) {
-	r, err := runs.GetRun(ctx, runID)
-	if err != nil {
-		return r, nil, nil, fmt.Errorf("show run %s: %w", runID, err)
-	}
-	nrs, err := runs.NodeRuns(ctx, runID)
-	if err != nil {
-		return r, nil, nil, fmt.Errorf("show run %s: %w", runID, err)
-	}
-	ms, err := runs.Messages(ctx, runID)
-	if err != nil {
-		return r, nil, nil, fmt.Errorf("show run %s: %w", runID, err)
-	}
-	return r, nrs, ms, nil
 }
 
 // Load shows a run from its records. When the panel already shows this run
 // (started, then loaded from the store while events arrived), what events
 // brought stays: records are only taken for nodes no event has touched, and
 // messages are merged by sequence number.
-func (p *RunPanel) Load(r workrun.Run, nrs []workrun.NodeRun, ms []workrun.Message) {
+func (p *Panel) Load(r workrun.Run, nrs []workrun.NodeRun, ms []workrun.Message) {
 	if p.runID != r.ID {
 		p.reset(r.ID)
 	}
@@ -343,13 +330,13 @@ func (p *RunPanel) Load(r workrun.Run, nrs []workrun.NodeRun, ms []workrun.Messa
 
 // Adopt shows what old shows (after the window was rebuilt, say for a new
 // language): the same records, rendered again.
-func (p *RunPanel) Adopt(old *RunPanel) {
+func (p *Panel) Adopt(old *Panel) {
 	p.runID, p.run, p.nodes, p.kinds, p.msgs, p.seen = old.runID, old.run, old.nodes, old.kinds, old.msgs, old.seen
 	p.order, p.touched, p.sel, p.picked = old.order, old.touched, old.sel, old.picked
 	p.SetRecent(old.recentRuns) // named in the new language
 	for id, n := range p.nodes {
 		if p.OnStatus != nil {
-			p.OnStatus(id, shownStatus(n))
+			p.OnStatus(id, ShownStatus(n))
 		}
 	}
 	p.dirtyHeader, p.dirtyNodes, p.dirtyDetail = true, true, true
@@ -357,7 +344,7 @@ func (p *RunPanel) Adopt(old *RunPanel) {
 }
 
 // Start shows a run that has just been created from wf.
-func (p *RunPanel) Start(runID string, wf workrun.Workflow) {
+func (p *Panel) Start(runID string, wf workrun.Workflow) {
 	p.reset(runID)
 	p.setRun(workrun.Run{ID: runID, Workflow: wf, WorkflowName: wf.Name, Status: workrun.RunRunning, CreatedAt: time.Now()})
 	p.autoSelect()
@@ -366,7 +353,7 @@ func (p *RunPanel) Start(runID string, wf workrun.Workflow) {
 
 // Apply shows one engine event if it belongs to the run shown, and redraws
 // at once.
-func (p *RunPanel) Apply(ev Event) {
+func (p *Panel) Apply(ev workrun.Event) {
 	if p.ApplyQuiet(ev) {
 		p.flush(true)
 	}
@@ -374,7 +361,7 @@ func (p *RunPanel) Apply(ev Event) {
 
 // ApplyQuiet takes one event into the model without redrawing; it reports
 // whether the event belonged to the run shown. Call Flush after a batch.
-func (p *RunPanel) ApplyQuiet(ev Event) bool {
+func (p *Panel) ApplyQuiet(ev workrun.Event) bool {
 	if ev.RunID != p.runID || p.runID == "" {
 		return false
 	}
@@ -392,7 +379,7 @@ func (p *RunPanel) ApplyQuiet(ev Event) bool {
 	return true
 }
 
-func (p *RunPanel) setRun(r workrun.Run) {
+func (p *Panel) setRun(r workrun.Run) {
 	if len(r.Workflow.Nodes) == 0 {
 		r.Workflow = p.run.Workflow // run events may carry no snapshot
 	}
@@ -415,7 +402,7 @@ func (p *RunPanel) setRun(r workrun.Run) {
 	p.dirtyHeader, p.dirtyNodes, p.dirtyDetail = true, true, true
 }
 
-func (p *RunPanel) setNode(n workrun.NodeRun) {
+func (p *Panel) setNode(n workrun.NodeRun) {
 	p.nodes[n.NodeID] = n
 	p.know(n.NodeID, n.Type)
 	p.dirtyNodes = true
@@ -423,11 +410,11 @@ func (p *RunPanel) setNode(n workrun.NodeRun) {
 		p.dirtyDetail = true
 	}
 	if p.OnStatus != nil {
-		p.OnStatus(n.NodeID, shownStatus(n))
+		p.OnStatus(n.NodeID, ShownStatus(n))
 	}
 }
 
-func (p *RunPanel) addMessage(m workrun.Message) {
+func (p *Panel) addMessage(m workrun.Message) {
 	l := p.log(m.NodeID)
 	switch {
 	case m.Seq == 0:
@@ -455,7 +442,7 @@ func (p *RunPanel) addMessage(m workrun.Message) {
 }
 
 // log is a node's message log, made on first use.
-func (p *RunPanel) log(nodeID string) *msgLog {
+func (p *Panel) log(nodeID string) *msgLog {
 	l := p.msgs[nodeID]
 	if l == nil {
 		l = newMsgLog()
@@ -481,7 +468,7 @@ func cmpSeq(a, b int64) int {
 }
 
 // know records a node id (and its kind, once known).
-func (p *RunPanel) know(id, kind string) {
+func (p *Panel) know(id, kind string) {
 	if _, ok := p.kinds[id]; !ok {
 		p.kinds[id] = kind
 		p.order = append(p.order, id)
@@ -495,7 +482,7 @@ func (p *RunPanel) know(id, kind string) {
 // failed, else one that waits for a person, else the last one running, else
 // the last one that finished. A skipped node (a branch not taken) is never
 // chosen: it has nothing to show, and the path the run took ends elsewhere.
-func (p *RunPanel) autoSelect() {
+func (p *Panel) autoSelect() {
 	if p.picked || len(p.order) == 0 {
 		return
 	}
@@ -524,20 +511,20 @@ func (p *RunPanel) autoSelect() {
 	}
 }
 
-// pick shows a node's inputs, outputs and messages, as a click would.
-func (p *RunPanel) pick(nodeID string) {
+// Pick shows a node's inputs, outputs and messages, as a click would.
+func (p *Panel) Pick(nodeID string) {
 	p.picked = true
 	p.selectNode(nodeID)
 	p.Flush()
 }
 
-func (p *RunPanel) selectNode(id string) {
+func (p *Panel) selectNode(id string) {
 	p.sel = id
 	p.dirtyDetail, p.dirtyNodes = true, true
 }
 
-// selected is the node whose details are shown.
-func (p *RunPanel) selected() string { return p.sel }
+// Selected is the node whose details are shown.
+func (p *Panel) Selected() string { return p.sel }
 
 // listEvery is the shortest time between two redraws of the message list
 // while a run only adds lines to it. A stream changes every visible row of
@@ -548,9 +535,9 @@ const listEvery = 100 * time.Millisecond
 // Flush redraws what changed since the last Flush. New lines of a running
 // node are drawn at most every listEvery; those held back are drawn by the
 // next Flush or Tick (or any other change of the node shown).
-func (p *RunPanel) Flush() { p.flush(false) }
+func (p *Panel) Flush() { p.flush(false) }
 
-func (p *RunPanel) flush(now bool) {
+func (p *Panel) flush(now bool) {
 	if p.dirtyHeader {
 		p.dirtyHeader = false
 		p.refreshHeader()
@@ -576,7 +563,7 @@ func (p *RunPanel) flush(now bool) {
 
 // Tick redraws the durations of running nodes and of the run; the app layer
 // calls it about once a second while the run is active.
-func (p *RunPanel) Tick() {
+func (p *Panel) Tick() {
 	if !p.Active() && p.run.Status != workrun.RunInterrupted {
 		return
 	}
@@ -589,7 +576,7 @@ func (p *RunPanel) Tick() {
 }
 
 // nodeName is "Kind · Title (id)" or "Kind · id".
-func (p *RunPanel) nodeName(id string) string {
+func (p *Panel) nodeName(id string) string {
 	title := id
 	for _, spec := range p.run.Workflow.Nodes {
 		if spec.ID == id && spec.Title != "" && spec.Title != id {
@@ -597,31 +584,31 @@ func (p *RunPanel) nodeName(id string) string {
 		}
 	}
 	if k := p.kinds[id]; k != "" {
-		title = KindLabel(p.loc, k) + " · " + title
+		title = p.words.Kind(k) + " · " + title
 	}
 	return title
 }
 
-// nodeStatus says a node's status for people: a sibling stopped because
+// NodeStatus says a node's status for people: a sibling stopped because
 // another node failed says which one.
-func (p *RunPanel) nodeStatus(id string) string {
+func (p *Panel) NodeStatus(id string) string {
 	n, ok := p.nodes[id]
 	if !ok || n.Status == "" {
 		if p.run.Status.Terminal() {
 			return notReached(p.loc)
 		}
-		return StatusLabel(string(workrun.NodePending))
+		return p.words.Status(string(workrun.NodePending))
 	}
-	s := StatusLabel(string(shownStatus(n)))
+	s := p.words.Status(string(ShownStatus(n)))
 	if n.Status == workrun.NodeStopped && p.run.Status == workrun.RunFailed && p.run.FailedNode != "" && p.run.FailedNode != id {
 		s = fmt.Sprintf(p.loc.X("run.stopped_by_failure", "stopped because %s failed"), p.run.FailedNode)
 	}
 	// A node counts up only while its run goes on: one a crash left
 	// "running" would otherwise count the time Workrun was closed.
 	if d := nodeDuration(n); d > 0 && (n.EndedAt.IsZero() && p.Active() || !n.EndedAt.IsZero()) {
-		s += " (" + formatDuration(d) + ")"
+		s += " (" + p.words.Duration(d) + ")"
 	}
-	return s + failureNote(p.loc, p.run, n) // runpanel_failure.go
+	return s + failureNote(p.loc, p.words, p.run, n) // failure.go
 }
 
 func nodeDuration(n workrun.NodeRun) time.Duration {
@@ -638,28 +625,18 @@ func nodeDuration(n workrun.NodeRun) time.Duration {
 	return end.Sub(n.StartedAt)
 }
 
-// formatDuration rounds to what a person reads: 120ms, 3.4s, 2m05s.
-func formatDuration(d time.Duration) string {
-	switch {
-	case d < time.Second:
-		return d.Round(time.Millisecond).String()
-	case d < time.Minute:
-		return d.Round(100 * time.Millisecond).String()
-	default:
-		return d.Round(time.Second).String()
-	}
+// NodeLine is node id's name and status, as the detail's header says
+// them.
+func (p *Panel) NodeLine(id string) string {
+	return p.nodeName(id) + " — " + p.NodeStatus(id)
 }
 
-func (p *RunPanel) nodeLine(id string) string {
-	return p.nodeName(id) + " — " + p.nodeStatus(id)
-}
-
-// nodeRow is node id's row in the node list: its line without the earlier
+// NodeRow is node id's row in the node list: its line without the earlier
 // failure a retry adds (the detail says it).
-func (p *RunPanel) nodeRow(id string) string {
-	line := p.nodeLine(id)
+func (p *Panel) NodeRow(id string) string {
+	line := p.NodeLine(id)
 	if n, ok := p.nodes[id]; ok {
-		line = strings.TrimSuffix(line, failureNote(p.loc, p.run, n)) + listNote(p.loc, p.run, n)
+		line = strings.TrimSuffix(line, failureNote(p.loc, p.words, p.run, n)) + listNote(p.loc, p.words, p.run, n)
 	}
 	return line
 }
@@ -667,7 +644,7 @@ func (p *RunPanel) nodeRow(id string) string {
 // fitList moves the divider beside the node list so that its widest row
 // shows whole, up to half the panel; the person's own drag lasts until
 // another run is shown.
-func (p *RunPanel) fitList() {
+func (p *Panel) fitList() {
 	total := p.split.Size().Width - 2*theme.Padding() // the split's divider
 	if total <= 0 || len(p.order) == 0 {
 		return
@@ -677,30 +654,30 @@ func (p *RunPanel) fitList() {
 	}
 	var need float32
 	for _, id := range p.order {
-		need = max(need, fyne.MeasureText(p.nodeRow(id), theme.TextSize(), fyne.TextStyle{}).Width)
+		need = max(need, fyne.MeasureText(p.NodeRow(id), theme.TextSize(), fyne.TextStyle{}).Width)
 	}
 	need += 2*theme.InnerPadding() + theme.ScrollBarSize()
-	p.listFitFor, p.listFitOffset = p.runID, float64(clamp(need/total, listOffset, 0.5))
+	p.listFitFor, p.listFitOffset = p.runID, float64(max(listOffset, min(0.5, need/total)))
 	p.split.SetOffset(p.listFitOffset)
 }
 
 // listOffset is the node list's least share of the panel's width.
 const listOffset = 0.34
 
-func (p *RunPanel) nodeTitle(id string) string {
+func (p *Panel) nodeTitle(id string) string {
 	if id == "" {
 		return ""
 	}
-	return p.nodeLine(id)
+	return p.NodeLine(id)
 }
 
 // setTitle shows node id's name and status in the header line and what a
 // retry or a pin adds (failureNote) on the line below.
-func (p *RunPanel) setTitle(id string) {
+func (p *Panel) setTitle(id string) {
 	line := p.nodeTitle(id)
 	note := ""
 	if n, ok := p.nodes[id]; ok && id != "" {
-		if note = failureNote(p.loc, p.run, n); note != "" {
+		if note = failureNote(p.loc, p.words, p.run, n); note != "" {
 			line = strings.TrimSuffix(line, note)
 			note = strings.TrimPrefix(note, " · ")
 		}
@@ -711,13 +688,13 @@ func (p *RunPanel) setTitle(id string) {
 	p.titleNote.Refresh()
 }
 
-func (p *RunPanel) refreshDetail() {
+func (p *Panel) refreshDetail() {
 	id := p.sel
 	p.setTitle(id)
 	n := p.nodes[id]
 	if n.Error != "" && (n.Status == workrun.NodeFailed || n.Status == workrun.NodeStopped || n.Status == workrun.NodeInterrupted) {
-		text := HumanError(p.loc, n.Error)
-		p.showErr(shortIDs(attemptFailed(p.loc, p.run, n, text)), attemptFailed(p.loc, p.run, n, text), widget.DangerImportance)
+		text := p.words.Reason(n.Error)
+		p.showErr(p.words.ShortIDs(attemptFailed(p.loc, p.run, n, text)), attemptFailed(p.loc, p.run, n, text), widget.DangerImportance)
 	} else {
 		p.hideErr()
 	}
@@ -737,12 +714,12 @@ func (p *RunPanel) refreshDetail() {
 
 // refreshMessages shows the selected node's messages, following the newest
 // while the run goes on.
-func (p *RunPanel) refreshMessages() {
+func (p *Panel) refreshMessages() {
 	p.listShown = time.Now()
 	p.shown = p.msgs[p.sel]
 	p.shownN, p.shownRows = p.shown.len(), p.shown.len()
 	if p.shown != nil {
-		p.shown.wraps.index(p.loc, p.shown, p.wrapWidth(p.msgList.Size().Width), p.msgList.Theme())
+		p.shown.wraps.index(p.words, p.shown, p.wrapWidth(p.msgList.Size().Width), p.msgList.Theme())
 		p.shownRows = p.shown.wraps.rows
 	}
 	p.msgList.Refresh()
@@ -752,7 +729,7 @@ func (p *RunPanel) refreshMessages() {
 }
 
 // showValues shows a node's inputs and outputs (docs/product.md W5).
-func (p *RunPanel) showValues(id string) {
+func (p *Panel) showValues(id string) {
 	p.vals.OnOpenFile, p.vals.OnSaveFile = p.OnOpenFile, p.OnSaveFile
 	if id == "" {
 		p.vals.Show(nil)
@@ -773,13 +750,13 @@ func (p *RunPanel) showValues(id string) {
 }
 
 // KnowFiles hands the panel descriptions of the files it asked for.
-func (p *RunPanel) KnowFiles(infos map[string]workrun.ArtifactInfo, failed map[string]error) {
+func (p *Panel) KnowFiles(infos map[string]workrun.ArtifactInfo, failed map[string]error) {
 	p.vals.KnowFiles(infos, failed)
 }
 
 // refreshDecision shows Approve/Reject or an answer box on a node waiting
 // for a person (docs/product.md W7).
-func (p *RunPanel) refreshDecision(id string) {
+func (p *Panel) refreshDecision(id string) {
 	p.refreshQuestion(id)                      // question.go
 	p.nodeErrRow.Hidden = !p.nodeErr.Visible() // a question hides the node's reason
 	p.decision.RemoveAll()
@@ -812,19 +789,19 @@ func (p *RunPanel) refreshDecision(id string) {
 
 // messageLine is a message as shown: "15:04:05  text", in the window's
 // language.
-func messageLine(loc workrun.Localizer, m workrun.Message) string {
-	return m.Time.Local().Format("15:04:05") + "  " + MessageText(loc, m)
+func messageLine(words Wording, m workrun.Message) string {
+	return m.Time.Local().Format("15:04:05") + "  " + words.Message(m)
 }
 
 // rowRunes is the most characters of a message the list shows, wrapped
-// onto rows (runpanel_wrap.go): a dozen lines at most, so a long agent
+// onto rows (wrap.go): a dozen lines at most, so a long agent
 // message is not wrapped and shaped in full; selecting it shows it whole.
 const rowRunes = 1000
 
 // rowLine is a message cut to what one row of the list can show (the whole
 // line is shown when the row is selected).
-func rowLine(loc workrun.Localizer, m workrun.Message) string {
-	s := shortIDs(messageLine(loc, m)) // selecting the row shows the ids whole
+func rowLine(words Wording, m workrun.Message) string {
+	s := words.ShortIDs(messageLine(words, m)) // selecting the row shows the ids whole
 	if len(s) > 2*rowRunes {
 		r := []rune(s)
 		if len(r) > rowRunes {
@@ -837,39 +814,38 @@ func rowLine(loc workrun.Localizer, m workrun.Message) string {
 	return s
 }
 
-// MessageText renders a node message in the window's language: a
-// catalogue key with its arguments, or a line stored before keys existed.
-func MessageText(loc workrun.Localizer, m workrun.Message) string {
-	m.Args = readableArgs(loc, m.Args) // the record keeps the JSON (runpanel_ids.go)
-	s := m.In(loc.Messages())
-	if m.Key == "" {
-		s = LocalizeMessage(loc, s)
+// MessageRowText is what row i of the message list shows: a message, or
+// the part of a long one wrapped onto that row.
+func (p *Panel) MessageRowText(i int) string {
+	msg, _, line := p.shown.wraps.at(i)
+	if line == "" {
+		line = rowLine(p.words, *p.shown.at(msg))
 	}
-	return s
+	return line
 }
 
-// messageLines returns a node's messages as shown: "15:04:05  text".
-func (p *RunPanel) messageLines(nodeID string) []string {
+// MessageLines returns a node's messages as shown: "15:04:05  text".
+func (p *Panel) MessageLines(nodeID string) []string {
 	l := p.msgs[nodeID]
 	out := make([]string, l.len())
 	for i := range out {
-		out[i] = messageLine(p.loc, *l.at(i))
+		out[i] = messageLine(p.words, *l.at(i))
 	}
 	return out
 }
 
-// messageCount is how many messages the panel holds for a node.
-func (p *RunPanel) messageCount(nodeID string) int { return p.msgs[nodeID].len() }
+// MessageCount is how many messages the panel holds for a node.
+func (p *Panel) MessageCount(nodeID string) int { return p.msgs[nodeID].len() }
 
 // NodeKind returns a node's type as known to the panel ("" if unknown).
-func (p *RunPanel) NodeKind(id string) string { return p.kinds[id] }
+func (p *Panel) NodeKind(id string) string { return p.kinds[id] }
 
-// statusOf returns a node's status as shown.
-func (p *RunPanel) statusOf(id string) workrun.NodeStatus { return p.nodes[id].Status }
+// StatusOf returns a node's status as shown.
+func (p *Panel) StatusOf(id string) workrun.NodeStatus { return p.nodes[id].Status }
 
-// detailTexts returns the selected node's title, error and inputs/outputs
+// DetailTexts returns the selected node's title, error and inputs/outputs
 // text as shown.
-func (p *RunPanel) detailTexts() (title, errText, io string) {
+func (p *Panel) DetailTexts() (title, errText, io string) {
 	e := ""
 	if p.nodeErr.Visible() {
 		e = p.nodeErr.Text
@@ -883,13 +859,13 @@ func (p *RunPanel) detailTexts() (title, errText, io string) {
 
 // SetCaller marks runID as started by a caller of a served workflow: text
 // is calledByText's ("called by LABEL"); the header shows it with the run.
-func (p *RunPanel) SetCaller(runID, text string) {
+func (p *Panel) SetCaller(runID, text string) {
 	p.callerRun, p.caller = runID, text
 	p.refreshHeaderText()
 }
 
-// headerTexts returns the status line and the failure reason as shown.
-func (p *RunPanel) headerTexts() (status, reason string) {
+// HeaderTexts returns the status line and the failure reason as shown.
+func (p *Panel) HeaderTexts() (status, reason string) {
 	r := ""
 	if p.reason.Visible() {
 		r = p.reason.Text
@@ -898,19 +874,19 @@ func (p *RunPanel) headerTexts() (status, reason string) {
 }
 
 // Active reports whether the run shown is going on.
-func (p *RunPanel) Active() bool {
+func (p *Panel) Active() bool {
 	return p.runID != "" && (p.run.Status == workrun.RunRunning || p.run.Status == workrun.RunStopping)
 }
 
 // Stoppable reports whether Stop applies to the run shown: a run going on,
 // or one interrupted (by an exit, a person to ask, or a remote agent asking
 // for input) whose unfinished remote tasks still deserve their cancel.
-func (p *RunPanel) Stoppable() bool {
+func (p *Panel) Stoppable() bool {
 	return p.runID != "" && (p.run.Status == workrun.RunRunning || p.run.Status == workrun.RunInterrupted)
 }
 
-// actionLabels returns the labels of the run-level buttons shown.
-func (p *RunPanel) actionLabels() []string {
+// ActionLabels returns the labels of the run-level buttons shown.
+func (p *Panel) ActionLabels() []string {
 	var out []string
 	for _, o := range p.actions.Objects {
 		if b, ok := o.(*widget.Button); ok {
@@ -920,8 +896,8 @@ func (p *RunPanel) actionLabels() []string {
 	return out
 }
 
-// tapAction presses the run-level button with this label.
-func (p *RunPanel) tapAction(label string) bool {
+// TapAction presses the run-level button with this label.
+func (p *Panel) TapAction(label string) bool {
 	for _, o := range p.actions.Objects {
 		if b, ok := o.(*widget.Button); ok && b.Text == label && !b.Disabled() {
 			b.OnTapped()
@@ -931,7 +907,7 @@ func (p *RunPanel) tapAction(label string) bool {
 	return false
 }
 
-func (p *RunPanel) refreshHeaderText() {
+func (p *Panel) refreshHeaderText() {
 	r := p.run
 	if p.runID == "" {
 		p.header.SetText(p.loc.X("run.none", "No run yet — Run (Ctrl+R) shows it here"))
@@ -941,7 +917,7 @@ func (p *RunPanel) refreshHeaderText() {
 	if name == "" {
 		name = r.Workflow.Name
 	}
-	status := StatusLabel(string(r.Status))
+	status := p.words.Status(string(r.Status))
 	if r.Status == workrun.RunStopping {
 		status = p.loc.X("run.stopping", "stopping…")
 	}
@@ -955,10 +931,10 @@ func (p *RunPanel) refreshHeaderText() {
 	// person, and the milliseconds its nodes worked say nothing then.
 	waiting := r.Status == workrun.RunInterrupted && p.OpenQuestion() != nil
 	if waiting {
-		status = qText(p.loc, msgQStatus) // question.go
+		status = p.words.Waiting() // question.go
 	}
-	line := fmt.Sprintf("%s · %s · %s", name, shortID(r.ID), status)
-	if took := tookText(p.loc, records.RunDuration(r), ran); took != "" && !waiting {
+	line := fmt.Sprintf("%s · %s · %s", name, p.words.ShortID(r.ID), status)
+	if took := tookText(p.loc, p.words, records.RunDuration(r), ran); took != "" && !waiting {
 		line += " (" + took + ")"
 	}
 	if p.callerRun == r.ID && p.caller != "" {
@@ -967,7 +943,7 @@ func (p *RunPanel) refreshHeaderText() {
 	p.header.SetText(line)
 }
 
-func (p *RunPanel) refreshHeader() {
+func (p *Panel) refreshHeader() {
 	r := p.run
 	p.refreshHeaderText()
 	// With no run the panel is its one line: no empty list and detail.
@@ -1004,15 +980,15 @@ func (p *RunPanel) refreshHeader() {
 			// (failureNote): its task is the one the reason names.
 			node = open + r.FailedNode + attemptNote(p.loc, r, p.nodes[r.FailedNode]) + shut
 		}
-		p.reasonFull = p.loc.X("run.failed_because", "Failed") + node + colon + HumanError(p.loc, r.Reason)
-		p.reasonBox.Show(shortIDs(p.reasonFull))
+		p.reasonFull = p.loc.X("run.failed_because", "Failed") + node + colon + p.words.Reason(r.Reason)
+		p.reasonBox.Show(p.words.ShortIDs(p.reasonFull))
 	case r.Status == workrun.RunInterrupted:
-		text := interruptionText(p.loc, r)
+		text := interruptionText(p.loc, p.words, r)
 		if q := p.OpenQuestion(); q != nil && r.Interruption == workrun.InterruptedByHuman {
-			text = questionHeader(p.loc, *q) // question.go
+			text = questionHeader(p.loc, p.words, *q) // question.go
 		}
 		p.reasonFull = text
-		p.reasonBox.Show(shortIDs(text))
+		p.reasonBox.Show(p.words.ShortIDs(text))
 	default:
 		p.reasonBox.Hide()
 	}
@@ -1059,7 +1035,7 @@ func (p *RunPanel) refreshHeader() {
 	p.refreshDecision(p.sel)
 }
 
-func interruptionText(loc workrun.Localizer, r workrun.Run) string {
+func interruptionText(loc Localizer, words Wording, r workrun.Run) string {
 	var s string
 	switch r.Interruption {
 	case workrun.InterruptedByExit:
@@ -1067,7 +1043,7 @@ func interruptionText(loc workrun.Localizer, r workrun.Run) string {
 	case workrun.InterruptedByRemote:
 		s = loc.X("run.int_remote2", "Workrun cannot answer the agent from here. Stop ends the run and sends the agent a cancel; Run again starts a new run.")
 		if r.Reason != "" {
-			s = HumanError(loc, r.Reason) + "\n" + s
+			s = words.Reason(r.Reason) + "\n" + s
 		}
 		return s
 	case workrun.InterruptedByUnreachable:
@@ -1082,42 +1058,14 @@ func interruptionText(loc workrun.Localizer, r workrun.Run) string {
 		s = loc.X("run.int", "Interrupted")
 	}
 	if r.Reason != "" && r.Interruption != workrun.InterruptedByHuman {
-		s += " " + HumanError(loc, r.Reason)
+		s += " " + words.Reason(r.Reason)
 	}
 	return s
 }
 
-func shortID(id string) string {
-	if len(id) > 8 {
-		return id[:8]
-	}
-	return id
-}
-
-// R11 messages as the engine wrote them (English) before messages were
-// catalogue keys, and their translation keys, so an old record reads in the
-// window's language too.
-var r11 = []struct{ key, en string }{
-	{"r11.requesting", "Remote task: requesting cancellation…"},
-	{"r11.canceled", "Remote task: canceled"},
-	{"r11.unconfirmed", "Cancel result unconfirmed: the request failed or timed out; it will not be retried automatically."},
-	{"r11.unknown", "Remote task: submission result unknown"},
-}
-
-// LocalizeMessage translates a legacy node message when it is one of the
-// fixed R11 lines (or starts with one); any other text is shown as written.
-func LocalizeMessage(loc workrun.Localizer, text string) string {
-	for _, m := range r11 {
-		if rest, ok := strings.CutPrefix(text, m.en); ok {
-			return loc.X(m.key, m.en) + rest
-		}
-	}
-	return text
-}
-
 // detailWant is the height of the selected node's detail down to its
 // first input and output rows: its header, what a retry adds, its reason.
-func (p *RunPanel) detailWant() float32 {
+func (p *Panel) detailWant() float32 {
 	pad := theme.Padding()
 	want := p.titleRow.MinSize().Height + pad
 	for _, o := range []fyne.CanvasObject{p.titleNote, p.nodeErrRow} {
@@ -1129,7 +1077,7 @@ func (p *RunPanel) detailWant() float32 {
 }
 
 // msgRowHeight is the height of one whole message row.
-func (p *RunPanel) msgRowHeight() float32 {
+func (p *Panel) msgRowHeight() float32 {
 	return newMsgRow().MinSize().Height + theme.Padding()
 }
 
@@ -1137,7 +1085,7 @@ func (p *RunPanel) msgRowHeight() float32 {
 // so that the detail shows its header and its first input and output rows
 // (docs/product.md "The window"), leaving the messages at least one whole
 // row. The person's own drag lasts until another node is shown.
-func (p *RunPanel) fitDetail() {
+func (p *Panel) fitDetail() {
 	total := p.detail.Size().Height
 	if total <= 0 {
 		return
@@ -1153,7 +1101,7 @@ func (p *RunPanel) fitDetail() {
 	if want+p.msgRowHeight() > avail {
 		top = min(want, avail)
 	}
-	p.fitFor, p.fitOffset = p.sel, float64(clamp(top/avail, detailOffset, 1))
+	p.fitFor, p.fitOffset = p.sel, float64(max(detailOffset, min(1, top/avail)))
 	p.detail.SetOffset(p.fitOffset)
 	if fit := p.FitHeight(); fit != p.fitHeight {
 		p.fitHeight = fit
@@ -1166,7 +1114,7 @@ func (p *RunPanel) fitDetail() {
 // detailFit lays the detail split out at its size and fits the panel's
 // dividers again when that size changes.
 type detailFit struct {
-	p    *RunPanel
+	p    *Panel
 	size fyne.Size
 }
 
@@ -1187,7 +1135,7 @@ func (l *detailFit) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0]
 // node's detail down to its first input and output rows and one message
 // row (0 with no run shown): the window gives it that much, up to its cap,
 // without changing the height the person chose.
-func (p *RunPanel) FitHeight() float32 {
+func (p *Panel) FitHeight() float32 {
 	if p.runID == "" || p.sel == "" {
 		return 0
 	}
@@ -1198,6 +1146,6 @@ func (p *RunPanel) FitHeight() float32 {
 
 // notReached says a node the run ended without reaching: not "pending",
 // it will not run in this run.
-func notReached(loc workrun.Localizer) string {
+func notReached(loc Localizer) string {
 	return loc.X("run.not_reached", "not reached")
 }

@@ -1,4 +1,4 @@
-package ui
+package runpanel
 
 import (
 	"strings"
@@ -19,17 +19,17 @@ import (
 // whole message.
 func TestRunPanel_LongLineWraps(t *testing.T) {
 	test.NewTempApp(t)
-	SetupLanguage("en")
+	setLanguage("en")
 	wf := workrun.Workflow{Name: "wf", Nodes: []workrun.NodeSpec{{ID: "ask", Type: "remote_agent"}}}
-	p := NewRunPanel(langNow(), false)
+	p := newPanel(langNow(), false)
 	win := test.NewWindow(p.Object())
 	defer win.Close()
 	win.Resize(fyne.NewSize(1024, 700))
 	p.Start("r", wf)
-	p.Apply(Event{Type: "node", RunID: "r", NodeID: "ask", Node: &workrun.NodeRun{RunID: "r", NodeID: "ask", Type: "remote_agent", Status: workrun.NodeRunning, StartedAt: time.Now()}})
+	p.Apply(workrun.Event{Type: "node", RunID: "r", NodeID: "ask", Node: &workrun.NodeRun{RunID: "r", NodeID: "ask", Type: "remote_agent", Status: workrun.NodeRunning, StartedAt: time.Now()}})
 	long := "the agent explains at length why the answer takes a while: " + strings.Repeat("it reads every source twice and compares them, ", 4) + "then it writes LASTWORD"
 	for i, text := range []string{"short one", long, "short two"} {
-		p.Apply(Event{Type: "message", RunID: "r", NodeID: "ask", Message: &workrun.Message{RunID: "r", NodeID: "ask", Seq: int64(i + 1), Time: time.Now(), Text: text}})
+		p.Apply(workrun.Event{Type: "message", RunID: "r", NodeID: "ask", Message: &workrun.Message{RunID: "r", NodeID: "ask", Seq: int64(i + 1), Time: time.Now(), Text: text}})
 	}
 	p.Flush()
 
@@ -73,31 +73,5 @@ func TestRunPanel_LongLineWraps(t *testing.T) {
 	p.msgList.Select(last)
 	if got := p.nodeErr.Text; !strings.HasSuffix(got, long) {
 		t.Errorf("chosen row shows %q, want the whole message", got)
-	}
-}
-
-// TestWrapText: every line fits, no word is lost, a word wider than the
-// width is cut inside it, and Chinese (no spaces) wraps too.
-func TestWrapText(t *testing.T) {
-	test.NewTempApp(t)
-	size := theme.TextSize()
-	for _, s := range []string{
-		"15:04:05  " + strings.Repeat("word ", 60) + "end",
-		strings.Repeat("x", 300),
-		strings.Repeat("代理正在读取每一个来源并比较它们，", 8) + "完",
-	} {
-		lines := wrapText(s, 300, size)
-		if len(lines) < 2 {
-			t.Errorf("%q: %d lines at 300 wide", s, len(lines))
-		}
-		for _, l := range lines {
-			if w := fyne.MeasureText(l, size, fyne.TextStyle{}).Width; w > 300 || l == "" {
-				t.Errorf("line %q is %.0f wide (max 300)", l, w)
-			}
-		}
-		squash := func(s string) string { return strings.Join(strings.Fields(s), "") }
-		if squash(strings.Join(lines, "")) != squash(s) {
-			t.Errorf("wrapped lines %q lose words of %q", lines, s)
-		}
 	}
 }

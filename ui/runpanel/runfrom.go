@@ -1,4 +1,4 @@
-package ui
+package runpanel
 
 import (
 	"fyne.io/fyne/v2/widget"
@@ -6,19 +6,19 @@ import (
 
 // refreshRunFrom shows "Run from here" and "Test this node" beside the
 // title of the node selected in a finished run (the same actions as the
-// canvas node menu, run_from.go): the new run pins the nodes before it from
+// canvas node menu, ui/run_from.go): the new run pins the nodes before it from
 // the run shown (docs/engine.md "Runs from a node").
-func (p *RunPanel) refreshRunFrom(id string) {
+func (p *Panel) refreshRunFrom(id string) {
 	p.runFromBox.RemoveAll()
 	if p.readOnly || p.OnRunFrom == nil || id == "" || !p.run.Status.Terminal() || p.kinds[id] == "start" {
 		return
 	}
-	p.runFromBox.Add(widget.NewButton(uiText(p.loc, msgRunFromHere), func() { p.OnRunFrom(id, false) }))
-	p.runFromBox.Add(widget.NewButton(uiText(p.loc, msgTestThisNode), func() { p.OnRunFrom(id, true) }))
+	p.runFromBox.Add(widget.NewButton(p.words.RunFrom(false), func() { p.OnRunFrom(id, false) }))
+	p.runFromBox.Add(widget.NewButton(p.words.RunFrom(true), func() { p.OnRunFrom(id, true) }))
 }
 
-// runFromLabels returns the labels of the node-level run-from buttons shown.
-func (p *RunPanel) runFromLabels() []string {
+// RunFromLabels returns the labels of the node-level run-from buttons shown.
+func (p *Panel) RunFromLabels() []string {
 	var out []string
 	for _, o := range p.runFromBox.Objects {
 		if b, ok := o.(*widget.Button); ok {
@@ -28,8 +28,8 @@ func (p *RunPanel) runFromLabels() []string {
 	return out
 }
 
-// tapRunFrom presses the run-from button with this label, as a person does.
-func (p *RunPanel) tapRunFrom(label string) bool {
+// TapRunFrom presses the run-from button with this label, as a person does.
+func (p *Panel) TapRunFrom(label string) bool {
 	for _, o := range p.runFromBox.Objects {
 		if b, ok := o.(*widget.Button); ok && b.Text == label && !b.Disabled() {
 			b.OnTapped()

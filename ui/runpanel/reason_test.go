@@ -1,4 +1,4 @@
-package ui
+package runpanel
 
 import (
 	"fmt"
@@ -20,19 +20,19 @@ import (
 // and a short reason takes one line.
 func TestRunPanel_LongReasonKeepsFiveRows(t *testing.T) {
 	test.NewTempApp(t)
-	SetupLanguage("en")
+	setLanguage("en")
 	var wf workrun.Workflow
 	wf.Name = "wf"
 	for i := range 6 {
 		wf.Nodes = append(wf.Nodes, workrun.NodeSpec{ID: fmt.Sprintf("n%d", i), Type: "process"})
 	}
-	p := NewRunPanel(langNow(), false)
+	p := newPanel(langNow(), false)
 	win := test.NewWindow(p.Object())
 	defer win.Close()
 	win.Resize(fyne.NewSize(1024, 300))
 	p.Start("r", wf)
 	for _, n := range wf.Nodes {
-		p.Apply(Event{Type: "node", RunID: "r", NodeID: n.ID, Node: &workrun.NodeRun{RunID: "r", NodeID: n.ID, Type: "process",
+		p.Apply(workrun.Event{Type: "node", RunID: "r", NodeID: n.ID, Node: &workrun.NodeRun{RunID: "r", NodeID: n.ID, Type: "process",
 			Status: workrun.NodeSucceeded, StartedAt: time.Now(), EndedAt: time.Now()}})
 	}
 	listHeight := func(reason string) float32 {
@@ -54,7 +54,7 @@ func TestRunPanel_LongReasonKeepsFiveRows(t *testing.T) {
 	if five := 5*item + 4*sep; got < five-0.5 {
 		t.Errorf("node list %.0f px tall: five rows take %.0f px", got, five)
 	}
-	if _, reason := p.headerTexts(); !strings.HasSuffix(reason, "LASTWORD") {
+	if _, reason := p.HeaderTexts(); !strings.HasSuffix(reason, "LASTWORD") {
 		t.Errorf("reason %q: not whole", reason)
 	}
 	if h := p.reasonBox.box.Size().Height; h > float32(reasonLines)*line+2*theme.InnerPadding()+1 {

@@ -16,7 +16,10 @@ import (
 
 // Readable, not raw (docs/product.md W5): the window shows a long id by
 // its first characters and JSON in words; the record keeps both whole, and
-// a Copy beside the text puts the whole of it on the clipboard.
+// a Copy beside the text puts the whole of it on the clipboard. The run
+// panel (ui/runpanel) is handed these through its Wording
+// (runPanelWording): the remote task panel and the run record's window
+// use them too.
 
 // longIDRE matches what the window shortens in a rendered line: a UUID
 // (task, context, run ids) or a long run of hex digits (an MCP session).
@@ -133,4 +136,53 @@ func readableValue(loc workrun.Localizer, v any, depth int) string {
 		return "—"
 	}
 	return ""
+}
+
+// shortID is a run id's first characters, as the window names a run.
+func shortID(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
+}
+
+// MessageText renders a node message in the window's language: a
+// catalogue key with its arguments, or a line stored before keys existed.
+func MessageText(loc workrun.Localizer, m workrun.Message) string {
+	m.Args = readableArgs(loc, m.Args) // the record keeps the JSON (readableArgs)
+	s := m.In(loc.Messages())
+	if m.Key == "" {
+		s = LocalizeMessage(loc, s)
+	}
+	return s
+}
+
+// R11 messages as the engine wrote them (English) before messages were
+// catalogue keys, and their translation keys, so an old record reads in the
+// window's language too.
+var r11 = []struct{ key, en string }{
+	{"r11.requesting", "Remote task: requesting cancellation…"},
+	{"r11.canceled", "Remote task: canceled"},
+	{"r11.unconfirmed", "Cancel result unconfirmed: the request failed or timed out; it will not be retried automatically."},
+	{"r11.unknown", "Remote task: submission result unknown"},
+}
+
+// LocalizeMessage translates a legacy node message when it is one of the
+// fixed R11 lines (or starts with one); any other text is shown as written.
+func LocalizeMessage(loc workrun.Localizer, text string) string {
+	for _, m := range r11 {
+		if rest, ok := strings.CutPrefix(text, m.en); ok {
+			return loc.X(m.key, m.en) + rest
+		}
+	}
+	return text
+}
+
+// clipRunes cuts s to n characters, marking the cut with "…".
+func clipRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
 }

@@ -1,4 +1,4 @@
-package ui
+package runpanel
 
 import (
 	"encoding/json"
@@ -43,7 +43,8 @@ type ValuesView struct {
 	OnOpenFile  func(id string)
 	OnSaveFile  func(id string)
 
-	loc workrun.Localizer // the words, in the window's language
+	loc   Localizer // the words, in the window's language
+	words Wording   // the window's wording of reasons, counts, JSON
 }
 
 // ValuesSection is one titled group of values ("inputs", "outputs"); Empty
@@ -55,8 +56,8 @@ type ValuesSection struct {
 }
 
 // NewValuesView makes an empty view.
-func NewValuesView(loc workrun.Localizer) *ValuesView {
-	return &ValuesView{loc: loc, box: container.NewVBox(), files: map[string]workrun.ArtifactInfo{}, failed: map[string]string{}, asked: map[string]bool{}}
+func NewValuesView(loc Localizer, words Wording) *ValuesView {
+	return &ValuesView{loc: loc, words: words, box: container.NewVBox(), files: map[string]workrun.ArtifactInfo{}, failed: map[string]string{}, asked: map[string]bool{}}
 }
 
 // Object is the view's widget tree.
@@ -79,7 +80,7 @@ func (v *ValuesView) KnowFiles(infos map[string]workrun.ArtifactInfo, failed map
 		redraw = redraw || v.shows(id)
 	}
 	for id, err := range failed {
-		v.failed[id] = HumanError(v.loc, err.Error())
+		v.failed[id] = v.words.Reason(err.Error())
 		redraw = redraw || v.shows(id)
 	}
 	if redraw {
@@ -180,7 +181,7 @@ func (v *ValuesView) value(name string, val any) (need []string) {
 	}
 	switch x := val.(type) {
 	case string:
-		l := selectableText(clipText(v.loc, x))
+		l := selectableText(clipText(v.words, x))
 		if short(x) {
 			l.Wrapping = fyne.TextWrapOff
 			l.Truncation = fyne.TextTruncateEllipsis
@@ -196,7 +197,7 @@ func (v *ValuesView) value(name string, val any) (need []string) {
 	case map[string]any, []any:
 		whole, _ := json.MarshalIndent(x, "", "  ")
 		v.add(container.NewBorder(nil, nil, nil, copyButton(v.loc, string(whole)), widget.NewLabelWithStyle(name, fyne.TextAlignLeading, fyne.TextStyle{Italic: true})), name+":")
-		v.add(jsonNode(v.loc, "", x, 1, true), "  "+firstLine(compactJSON(x)))
+		v.add(jsonNode(v.loc, "", x, 1, true), "  "+firstLine(v.words.JSON(x)))
 	default:
 		b, _ := json.Marshal(x)
 		l := selectableText(name + ": " + string(b))
@@ -237,10 +238,10 @@ func (v *ValuesView) fileIDs(name string, val any) []string {
 func (v *ValuesView) fileLine(field, id string) string {
 	a, ok := v.files[id]
 	if why, bad := v.failed[id]; bad && !ok {
-		return fmt.Sprintf("%s: 📄 %s… — %s", field, shortID(id), why)
+		return fmt.Sprintf("%s: 📄 %s… — %s", field, v.words.ShortID(id), why)
 	}
 	if !ok {
-		return fmt.Sprintf("%s: 📄 %s…", field, shortID(id))
+		return fmt.Sprintf("%s: 📄 %s…", field, v.words.ShortID(id))
 	}
 	return fmt.Sprintf("%s: 📄 %s (%s, %s)", field, a.Name, mediaEssence(a.MediaType), sizeText(a.Size))
 }
@@ -275,7 +276,7 @@ func (v *ValuesView) fileRow(field, id string) fyne.CanvasObject {
 
 // colon is the colon after a label in the window's language: Chinese
 // takes the full-width one (as HumanError's lines do).
-func colon(loc workrun.Localizer) string {
+func colon(loc Localizer) string {
 	if workrun.IsChinese(loc.Language()) {
 		return "："
 	}
@@ -301,12 +302,12 @@ func sizeText(n int64) string {
 // all.
 const maxShownText = 20000
 
-func clipText(loc workrun.Localizer, s string) string {
+func clipText(words Wording, s string) string {
 	if len(s) <= maxShownText {
 		return s
 	}
 	cut := strings.ToValidUTF8(s[:maxShownText], "")
-	return cut + "\n" + countText(loc, len([]rune(s[len(cut):])), "values.more_text", "… %d more character (Copy copies all)", "… %d more characters (Copy copies all)")
+	return cut + "\n" + words.Count(len([]rune(s[len(cut):])), "values.more_text", "… %d more character (Copy copies all)", "… %d more characters (Copy copies all)")
 }
 
 func firstLine(s string) string {
@@ -329,7 +330,7 @@ func selectableText(s string) *widget.Label {
 }
 
 // copyButton puts text on the clipboard.
-func copyButton(loc workrun.Localizer, text string) *widget.Button {
+func copyButton(loc Localizer, text string) *widget.Button {
 	return widget.NewButtonWithIcon(loc.X("values.copy", "Copy"), theme.ContentCopyIcon(), func() {
 		fyne.CurrentApp().Clipboard().SetContent(text)
 	})
@@ -342,7 +343,7 @@ const maxTreeChildren = 200
 // jsonNode draws one JSON value at depth: a scalar as a selectable line,
 // an object or list as a row that opens and closes its members (built the
 // first time it opens).
-func jsonNode(loc workrun.Localizer, key string, val any, depth int, open bool) fyne.CanvasObject {
+func jsonNode(loc Localizer, key string, val any, depth int, open bool) fyne.CanvasObject {
 	indent := strings.Repeat("    ", depth-1)
 	prefix := indent
 	if key != "" {

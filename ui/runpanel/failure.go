@@ -1,4 +1,4 @@
-package ui
+package runpanel
 
 import (
 	"strconv"
@@ -14,52 +14,52 @@ import (
 // taken from an earlier run (docs/engine.md). The earlier failure is named
 // by its attempt: the node's own reason (attemptFailed) is the attempt the
 // record is of, and each names its own remote task.
-func failureNote(loc workrun.Localizer, r workrun.Run, n workrun.NodeRun) string {
-	return note(loc, r, n, true)
+func failureNote(loc Localizer, words Wording, r workrun.Run, n workrun.NodeRun) string {
+	return note(loc, words, r, n, true)
 }
 
 // listNote is failureNote without the earlier failure: the node list's
 // row stays one whole line, the detail says the failure.
-func listNote(loc workrun.Localizer, r workrun.Run, n workrun.NodeRun) string {
-	return note(loc, r, n, false)
+func listNote(loc Localizer, words Wording, r workrun.Run, n workrun.NodeRun) string {
+	return note(loc, words, r, n, false)
 }
 
-func note(loc workrun.Localizer, r workrun.Run, n workrun.NodeRun, failed bool) string {
+func note(loc Localizer, words Wording, r workrun.Run, n workrun.NodeRun, failed bool) string {
 	s := attemptNote(loc, r, n)
 	if s != "" && n.LastError != "" && failed {
-		s += " · " + uiText(loc, msgAttemptFailed, strconv.Itoa(n.AttemptNo()-1), shortIDs(clipRunes(HumanError(loc, n.LastError), 120)))
+		s += " · " + panelText(loc, msgAttemptFailed, strconv.Itoa(n.AttemptNo()-1), words.ShortIDs(words.Clip(words.Reason(n.LastError), 120)))
 	}
 	switch n.PinnedFrom {
 	case "":
 	case workrun.PinnedByHand:
-		s += " · " + uiText(loc, msgPinnedTyped)
+		s += " · " + panelText(loc, msgPinnedTyped)
 	default:
-		s += " · " + uiText(loc, msgPinnedFromRun, shortID(n.PinnedFrom))
+		s += " · " + panelText(loc, msgPinnedFromRun, words.ShortID(n.PinnedFrom))
 	}
 	return s
 }
 
 // attemptNote is " · attempt N of M" for a node past its first attempt of
 // several, else "".
-func attemptNote(loc workrun.Localizer, r workrun.Run, n workrun.NodeRun) string {
+func attemptNote(loc Localizer, r workrun.Run, n workrun.NodeRun) string {
 	if max := maxAttempts(r.Workflow, n.NodeID); max > 1 && n.AttemptNo() > 1 {
-		return " · " + uiText(loc, msgAttemptOf, strconv.Itoa(n.AttemptNo()), strconv.Itoa(max))
+		return " · " + panelText(loc, msgAttemptOf, strconv.Itoa(n.AttemptNo()), strconv.Itoa(max))
 	}
 	return ""
 }
 
 // attemptFailed is a node's reason as its detail shows it: "attempt N
 // failed: reason" when the node ran more than one attempt.
-func attemptFailed(loc workrun.Localizer, r workrun.Run, n workrun.NodeRun, reason string) string {
+func attemptFailed(loc Localizer, r workrun.Run, n workrun.NodeRun, reason string) string {
 	if attemptNote(loc, r, n) == "" {
 		return reason
 	}
-	return uiText(loc, msgAttemptFailed, strconv.Itoa(n.AttemptNo()), reason)
+	return panelText(loc, msgAttemptFailed, strconv.Itoa(n.AttemptNo()), reason)
 }
 
 // showErr shows a line under the node's header (its reason, or a message
 // picked in the list) with full, the same with its ids whole, for Copy.
-func (p *RunPanel) showErr(text, full string, imp widget.Importance) {
+func (p *Panel) showErr(text, full string, imp widget.Importance) {
 	p.nodeErr.Importance = imp
 	p.nodeErr.SetText(text)
 	p.nodeErr.Show()
@@ -67,7 +67,7 @@ func (p *RunPanel) showErr(text, full string, imp widget.Importance) {
 	p.nodeErrRow.Show()
 }
 
-func (p *RunPanel) hideErr() {
+func (p *Panel) hideErr() {
 	p.nodeErr.Hide()
 	p.nodeErrRow.Hide()
 	p.nodeErrFull = ""
@@ -80,12 +80,4 @@ func maxAttempts(wf workrun.Workflow, id string) int {
 		}
 	}
 	return 1
-}
-
-func clipRunes(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
 }

@@ -1,4 +1,4 @@
-package ui
+package runpanel
 
 import (
 	"fyne.io/fyne/v2"

@@ -1,4 +1,4 @@
-package ui
+package runpanel
 
 import (
 	"hash/maphash"
@@ -26,7 +26,7 @@ type msgLog struct {
 	lastStored int              // position of the newest stored line (-1: none)
 	live       map[uint64]chain // words hash → live lines not yet replaced
 	seed       maphash.Seed
-	wraps      rowWraps // the lines as the list shows them (runpanel_wrap.go)
+	wraps      rowWraps // the lines as the list shows them (wrap.go)
 }
 
 // msgEntry is one line with its place in the live index: h is the hash of
