@@ -160,6 +160,20 @@ func TestRunPanel_DurationAsRecords(t *testing.T) {
 		if h, _ := p.HeaderTexts(); !strings.Contains(h, want) {
 			t.Errorf("%s: run panel header %q, want %q (Run records: %s)", lang, h, want, inRecords)
 		}
+		// The node's row says its figure is time at work, as the header.
+		if row, want := p.NodeStatus("q"), map[string]string{"en": "(38ms at work)", "zh-Hans": "(运行 38ms)"}[lang]; !strings.HasSuffix(row, want) {
+			t.Errorf("%s: node row %q, want it to end %q", lang, row, want)
+		}
+	}
+	// While the node waits for the person its row shows no time.
+	SetupLanguage("en")
+	asking := workrun.Run{ID: "r", Workflow: wf, WorkflowName: "ask", Status: workrun.RunInterrupted, Interruption: workrun.InterruptedByHuman, CreatedAt: t0}
+	q := &workrun.Question{Message: "Which file?", Round: 1}
+	w := newRunPanel(langNow(), false)
+	w.Load(asking, []workrun.NodeRun{{RunID: "r", NodeID: "q", Type: "ask_human", Status: workrun.NodeInterrupted, Question: q,
+		StartedAt: t0, EndedAt: t0.Add(47 * time.Millisecond)}}, nil)
+	if row := w.NodeStatus("q"); strings.Contains(row, "47ms") || strings.Contains(row, "(") {
+		t.Errorf("a waiting node's row %q shows the milliseconds it worked", row)
 	}
 
 	// A run that worked all along says one figure, the records' one.

@@ -19,10 +19,16 @@ func tookText(loc Localizer, words Wording, took, ran time.Duration) string {
 		return ""
 	case took <= 0:
 		return panelText(loc, msgAtWork, words.Duration(ran))
-	case took-ran >= time.Second && ran < took*9/10:
+	case waited(took, ran):
 		return panelText(loc, msgTookAtWork, words.Duration(took), words.Duration(ran))
 	}
 	return words.Duration(took)
+}
+
+// waited reports whether a run that took took had its nodes at work for
+// much less of it (ran): it waited for a person, or Workrun was closed.
+func waited(took, ran time.Duration) bool {
+	return took > 0 && took-ran >= time.Second && ran < took*9/10
 }
 
 // ranFor is how long a run has been at work: the union of its nodes'

@@ -604,9 +604,17 @@ func (p *Panel) NodeStatus(id string) string {
 		s = fmt.Sprintf(p.loc.X("run.stopped_by_failure", "stopped because %s failed"), p.run.FailedNode)
 	}
 	// A node counts up only while its run goes on: one a crash left
-	// "running" would otherwise count the time Workrun was closed.
-	if d := nodeDuration(n); d > 0 && (n.EndedAt.IsZero() && p.Active() || !n.EndedAt.IsZero()) {
-		s += " (" + p.words.Duration(d) + ")"
+	// "running" would otherwise count the time Workrun was closed. One
+	// waiting for the person shows no time (the milliseconds it worked say
+	// nothing then, as in the header); after a run that waited, a node's
+	// figure is its time at work and says so, as the header's "4.8s, 27ms
+	// of it at work" does.
+	if d := nodeDuration(n); d > 0 && ShownStatus(n) != StatusWaiting && (n.EndedAt.IsZero() && p.Active() || !n.EndedAt.IsZero()) {
+		took := p.words.Duration(d)
+		if ran, _ := ranFor(p.nodes, p.Active(), time.Now()); waited(records.RunDuration(p.run), ran) {
+			took = panelText(p.loc, msgAtWork, took)
+		}
+		s += " (" + took + ")"
 	}
 	return s + failureNote(p.loc, p.words, p.run, n) // failure.go
 }
