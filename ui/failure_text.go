@@ -4,7 +4,7 @@ import "workrun/workrun"
 
 // The wording of failure handling in the window (docs/engine.md "Failure
 // handling"): a catalogue like the kinds', rendered in the window's
-// language with msgLang.
+// language with uiText.
 type uiMsgID string
 
 const (
@@ -25,7 +25,6 @@ const (
 	msgEdgeLeaves      uiMsgID = "ui.edge_leaves"
 	msgEdgeNormal      uiMsgID = "ui.edge_normal"
 	msgEdgeError       uiMsgID = "ui.edge_error"
-	msgEdgeErrorLabel  uiMsgID = "ui.edge_error_label"
 	msgStatusHandled   uiMsgID = "ui.status_handled"
 	msgAttemptOf       uiMsgID = "ui.attempt_of"
 	msgAttemptFailed   uiMsgID = "ui.attempt_failed"
@@ -60,7 +59,6 @@ var uiTexts = workrun.NewCatalog(map[uiMsgID][2]string{
 	msgEdgeLeaves:      {"Leaves from", "出发端口"},
 	msgEdgeNormal:      {"the normal output", "正常输出"},
 	msgEdgeError:       {"the error port (taken when the node fails)", "错误端口（节点失败时走）"},
-	msgEdgeErrorLabel:  {"on error", "出错时"},
 	msgStatusHandled:   {"failed (handled)", "失败（已处理）"},
 	msgAttemptOf:       {"attempt %s of %s", "第 %s 次尝试，共 %s 次"},
 	msgAttemptFailed:   {"attempt %s failed: %s", "第 %s 次尝试失败：%s"},

@@ -92,7 +92,7 @@ func TestRunPanel_R11CancelMessages(t *testing.T) {
 		lines = w.panel.messageLines("ask")
 		status, reason = w.panel.headerTexts()
 		actions = w.panel.actionLabels()
-		badge = w.cv.nodes["check"].badge.Text
+		badge = w.cv.NodeBadge("check")
 	})
 	want := []string{
 		"03:04:05  Remote task: submitted; task t-1 working",
