@@ -9,7 +9,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"workrun/remotecall"
-	"workrun/ui/canvas"
 	"workrun/ui/document"
 	"workrun/workrun"
 )
@@ -161,97 +160,7 @@ func TestCanvasWidget_W1(t *testing.T) {
 	}
 }
 
-func TestCanvasWidget_ZoomPanFit(t *testing.T) {
-	w := newTestWindow(t, Deps{})
-	// Too wide to fit at a readable zoom: Fit stops there, showing the
-	// workflow's start (1024×700 used to open a sample at 39 %).
-	w.OpenWorkflow("", bigWorkflow(40, 60))
-	w.cv.Fit()
-	if z := w.cv.Zoom(); z < canvas.FitMinZoom {
-		t.Errorf("Fit chose %v, below the readable %v", z, canvas.FitMinZoom)
-	}
-	if p := w.cv.NodeBox(w.doc.Workflow().Nodes[0].ID).Position(); p.X < 0 || p.Y < 0 {
-		t.Errorf("after Fit the first node is at %v, off the view", p)
-	}
-	// One that fits: every node is in view.
-	w.OpenWorkflow("", bigWorkflow(3, 2))
-	w.cv.Fit()
-	for _, n := range w.doc.Workflow().Nodes {
-		nb := w.cv.NodeBox(n.ID)
-		p, s := nb.Position(), w.cv.Size()
-		if p.X < 0 || p.Y < 0 || p.X+nb.Size().Width > s.Width+1 || p.Y+nb.Size().Height > s.Height+1 {
-			t.Fatalf("after Fit node %s at %v size %v is outside the view %v", n.ID, p, nb.Size(), s)
-		}
-	}
-	z := w.cv.Zoom()
-	w.cv.SetZoom(z * 2)
-	if got := w.cv.Zoom(); got != min(3, z*2) {
-		t.Errorf("zoom %v, want %v", got, z*2)
-	}
-	if got := w.cv.NodeBox("n0").Size().Width; got != canvas.NodeWidth*w.cv.Zoom() {
-		t.Errorf("node width %v at zoom %v", got, w.cv.Zoom())
-	}
-	before := w.cv.NodeBox("n0").Position()
-	w.cv.SetOffset(w.cv.Offset().AddXY(10, -5)) // a pan
-	if got := w.cv.NodeBox("n0").Position(); got != before.AddXY(10, -5) {
-		t.Errorf("after pan node at %v, want %v", got, before.AddXY(10, -5))
-	}
-}
-
 var (
 	desktopShortcutRedo = desktop.CustomShortcut{KeyName: fyne.KeyZ, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
 	desktopShortcutDup  = desktop.CustomShortcut{KeyName: fyne.KeyD, Modifier: fyne.KeyModifierShortcutDefault}
 )
-
-// TestPalette_DragOntoCanvas drops a kind where the pointer lands.
-func TestPalette_DragOntoCanvas(t *testing.T) {
-	w := newTestWindow(t, Deps{})
-	w.newWorkflow()
-	var join fyne.CanvasObject
-	for _, o := range test.LaidOutObjects(w.win.Content()) {
-		if o == w.palette.Item("join") {
-			join = o
-		}
-	}
-	dragged := join.(fyne.Draggable)
-	d := fyne.CurrentApp().Driver()
-	from := fyne.NewPos(join.Size().Width/2, join.Size().Height/2) // in the item
-	target := d.AbsolutePositionForObject(w.cv).AddXY(300, 200)    // in the canvas
-	total := target.Subtract(d.AbsolutePositionForObject(join).Add(from))
-	half := fyne.Delta{DX: total.X / 2, DY: total.Y / 2}
-	// As the real driver sends them: Position is where the pointer is now.
-	dragged.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: from.AddXY(half.DX, half.DY)}, Dragged: half})
-	dragged.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: from.AddXY(2*half.DX, 2*half.DY)}, Dragged: half})
-	dragged.DragEnd()
-	if diff := cmp.Diff([]string{"start", "join"}, nodeIDs(w.doc)); diff != "" {
-		t.Fatalf("nodes after drop (-want +got):\n%s", diff)
-	}
-	// The node is centred on the drop point.
-	p := w.cv.ToScreen(w.doc.Position("join"))
-	z := w.cv.Zoom()
-	if dx, dy := p.X+canvas.NodeWidth*z/2-300, p.Y+canvas.NodeHeight*z/2-200; dx*dx+dy*dy > 1 {
-		t.Errorf("dropped node centred at %v, want (300,200)", p.AddXY(canvas.NodeWidth*z/2, canvas.NodeHeight*z/2))
-	}
-}
-
-// TestCanvasWidget_RubberBand: Shift+drag on the background selects the
-// nodes it touches; a plain drag pans.
-func TestCanvasWidget_RubberBand(t *testing.T) {
-	w := newTestWindow(t, Deps{})
-	w.OpenWorkflow("", SampleParallel("http://127.0.0.1:1"))
-	w.cv.SetView(1, fyne.Position{})
-	// Around "ask" (300,60) and "check" (300,260) but not start (40,160).
-	w.cv.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(280, 40)}, Modifier: fyne.KeyModifierShift})
-	w.cv.Dragged(&fyne.DragEvent{Dragged: fyne.Delta{DX: 100, DY: 150}})
-	w.cv.Dragged(&fyne.DragEvent{Dragged: fyne.Delta{DX: 0, DY: 100}})
-	w.cv.DragEnd()
-	if diff := cmp.Diff([]string{"ask", "check"}, w.doc.Selected()); diff != "" {
-		t.Errorf("selected (-want +got):\n%s", diff)
-	}
-	w.cv.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(600, 400)}})
-	w.cv.Dragged(&fyne.DragEvent{Dragged: fyne.Delta{DX: 10, DY: 5}})
-	w.cv.DragEnd()
-	if got := w.cv.Offset(); got != fyne.NewPos(10, 5) {
-		t.Errorf("plain drag panned to %v", got)
-	}
-}

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"math"
 	"os"
 	"strings"
 	"testing"
@@ -272,26 +271,6 @@ func TestPalette_GroupedAndFiltered(t *testing.T) {
 	}
 }
 
-// TestAddKind_DoesNotOverlap: nodes added by clicking the palette never
-// land on one another.
-func TestAddKind_DoesNotOverlap(t *testing.T) {
-	w := newTestWindow(t, Deps{})
-	w.newWorkflow()
-	for range 8 {
-		w.cv.AddKind("set")
-		w.doc.ClearSelection()
-	}
-	wf := w.doc.Workflow()
-	for i := range wf.Nodes {
-		for j := range i {
-			p, q := wf.Nodes[i].Position, wf.Nodes[j].Position
-			if math.Abs(float64(p.X-q.X)) < canvas.NodeWidth && math.Abs(float64(p.Y-q.Y)) < canvas.NodeHeight {
-				t.Errorf("%s at %v overlaps %s at %v", wf.Nodes[i].ID, *p, wf.Nodes[j].ID, *q)
-			}
-		}
-	}
-}
-
 // TestWorkflowInputs: the run asks only for fields no node writes before a
 // node reads them, in the order they are read.
 func TestWorkflowInputs(t *testing.T) {
@@ -338,62 +317,6 @@ func TestFitKeepsTextReadable(t *testing.T) {
 	}
 	if got := w.zoomLbl.Text; got != fmt.Sprintf("%d %%", int(w.cv.Zoom()*100+0.5)) {
 		t.Errorf("zoom label %q for zoom %v", got, w.cv.Zoom())
-	}
-}
-
-// TestMinimap_LargeWorkflows: a large workflow gets a minimap; tapping it
-// centres the view there. A small one has none.
-func TestMinimap_LargeWorkflows(t *testing.T) {
-	w := newTestWindow(t, Deps{})
-	w.OpenWorkflow("", SampleRemote("http://x"))
-	if w.cv.MinimapShown() {
-		t.Error("a 3-node workflow shows a minimap")
-	}
-	w.OpenWorkflow("", bigWorkflow(60, 80))
-	if !w.cv.MinimapShown() {
-		t.Fatal("a 60-node workflow shows no minimap")
-	}
-	w.cv.SetZoom(1)
-	before := w.cv.Offset()
-	test.TapCanvas(w.win.Canvas(), fyne.CurrentApp().Driver().AbsolutePositionForObject(w.cv.Minimap()).AddXY(170, 12))
-	if after := w.cv.Offset(); after == before {
-		t.Error("tapping the minimap did not move the view")
-	}
-	// The last node (right end of the bottom row, drawn near the picture's
-	// top right: the workflow is 20 times wider than high) is now near the
-	// middle of the view.
-	last := w.doc.Position("n59")
-	centre := w.cv.ToWorkflow(fyne.NewPos(w.cv.Size().Width/2, w.cv.Size().Height/2))
-	if math.Abs(float64(centre.X-last.X)) > 400 || math.Abs(float64(centre.Y-last.Y)) > 200 {
-		t.Errorf("view centred on %v after tapping the minimap's corner, want near %v", centre, last)
-	}
-}
-
-// TestPaletteDrag_ShowsGhostAndDrops: dragging a kind from the palette
-// shows a ghost node over the canvas and drops the node where it is let go.
-func TestPaletteDrag_ShowsGhostAndDrops(t *testing.T) {
-	w := newTestWindow(t, Deps{})
-	w.newWorkflow()
-	set := w.palette.Item("set")
-	dragged := set.(fyne.Draggable)
-	d := fyne.CurrentApp().Driver()
-	from := d.AbsolutePositionForObject(set).AddXY(20, 10)
-	to := d.AbsolutePositionForObject(w.cv).AddXY(300, 250)
-	step := fyne.Delta{DX: (to.X - from.X) / 4, DY: (to.Y - from.Y) / 4}
-	for i := 1; i <= 4; i++ {
-		dragged.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(20+step.DX*float32(i), 10+step.DY*float32(i))}, Dragged: step})
-	}
-	if !w.cv.GhostShown() {
-		t.Error("no ghost node while dragging over the canvas")
-	}
-	dragged.DragEnd()
-	if w.cv.GhostShown() {
-		t.Error("the ghost stays after the drop")
-	}
-	p := w.doc.Position("set")
-	want := w.cv.ToWorkflow(fyne.NewPos(300-canvas.NodeWidth*w.cv.Zoom()/2, 250-canvas.NodeHeight*w.cv.Zoom()/2))
-	if math.Abs(float64(p.X-want.X)) > 1 || math.Abs(float64(p.Y-want.Y)) > 1 {
-		t.Errorf("dropped at %v, want %v (centred where it was let go)", p, want)
 	}
 }
 

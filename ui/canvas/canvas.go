@@ -16,10 +16,8 @@ import (
 
 // Node box size at zoom 1.
 const (
-	NodeWidth  = 170
-	NodeHeight = 58
-	nodeW      = NodeWidth
-	nodeH      = NodeHeight
+	nodeW = 170
+	nodeH = 58
 
 	// MinWidth is the width the window's layout keeps for the view at the
 	// least; a view narrower than half of it has not been laid out yet.
@@ -28,15 +26,14 @@ const (
 	portR = 6 // radius of the input port and output handle at zoom 1
 
 	minZoom = 0.05
-	// FitMinZoom is the smallest zoom Fit chooses: node titles stay
+	// fitMinZoom is the smallest zoom Fit chooses: node titles stay
 	// readable (the 1024×700 window used to open a sample at 39 %).
-	FitMinZoom = 0.6
+	fitMinZoom = 0.6
 	// TextZoom is the zoom below which node texts are not drawn.
 	TextZoom = 0.35
 	maxZoom  = 3
 
-	fitMinZoom = FitMinZoom
-	textZoom   = TextZoom
+	textZoom = TextZoom
 )
 
 // StatusWaiting is the badge of a node whose remote waits for the person:
@@ -111,7 +108,7 @@ type View struct {
 	// OnView is called after the zoom or the pan changed.
 	OnView func()
 	// OnNodeMenu asks for a node's context menu at a window position
-	// (canvas_menu.go).
+	// (menu.go).
 	OnNodeMenu func(nodeID string, at fyne.Position)
 }
 
@@ -258,9 +255,6 @@ func (cv *View) SetOffset(p fyne.Position) {
 func (cv *View) ToWorkflow(p fyne.Position) workrun.Position {
 	return workrun.Position{X: (p.X - cv.offset.X) / cv.zoom, Y: (p.Y - cv.offset.Y) / cv.zoom}
 }
-
-// ToScreen converts workflow coordinates to a position in the view.
-func (cv *View) ToScreen(p workrun.Position) fyne.Position { return cv.toScreen(p) }
 
 func (cv *View) toScreen(p workrun.Position) fyne.Position {
 	return fyne.NewPos(cv.offset.X+p.X*cv.zoom, cv.offset.Y+p.Y*cv.zoom)

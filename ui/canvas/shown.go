@@ -68,13 +68,6 @@ func (cv *View) SetView(zoom float32, offset fyne.Position) {
 	cv.layoutAll()
 }
 
-// GhostShown reports whether a palette drag shows where its node lands.
-func (cv *View) GhostShown() bool { return cv.ghost.Visible() }
-
-// MinimapShown reports whether the view shows its minimap; Minimap is it.
-func (cv *View) MinimapShown() bool         { return cv.mini.Visible() }
-func (cv *View) Minimap() fyne.CanvasObject { return cv.mini }
-
 // Item is the palette's row that adds a node of kind, nil when the
 // palette has none; it is tapped and dragged as the person does.
 func (p *Palette) Item(kind string) fyne.CanvasObject {
