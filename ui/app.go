@@ -23,7 +23,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"workrun/assets"
+	"workrun/ui/canvas"
 	"workrun/ui/credentials"
+	"workrun/ui/document"
 	"workrun/ui/records"
 	"workrun/ui/runpanel"
 	"workrun/workrun"
@@ -140,7 +142,7 @@ type Window struct {
 // editorState is the workflow being edited and what is known about it.
 type editorState struct {
 	wfID  string // "" while the workflow was never saved
-	doc   *Document
+	doc   *document.Document
 	recs  []workrun.WorkflowRecord // the workflow list, as last read
 	probs []Problem                // the open workflow's validation problems
 }
@@ -149,7 +151,7 @@ type editorState struct {
 // language changes.
 type views struct {
 	list *widget.List
-	cv   *CanvasView
+	cv   *canvas.View
 	insp *Inspector
 	// inspScroll scrolls the inspector (the wheel anywhere over it: wheel.go).
 	inspScroll *container.Scroll
@@ -171,7 +173,7 @@ type views struct {
 	status   *tipLabel
 	tips     *tipLayer
 	panes    *Panes
-	palette  *Palette
+	palette  *canvas.Palette
 	zoomLbl  *widget.Label
 	// openURL hands a file or link to the desktop (the app's OpenURL).
 	openURL func(*url.URL) error
@@ -211,7 +213,7 @@ func NewWindow(a fyne.App, d Deps) *Window {
 	w.ctx, w.stop = context.WithCancel(context.Background())
 	w.win = a.NewWindow("Workrun")
 	w.win.Resize(fyne.NewSize(1280, 800))
-	w.doc = NewDocument(workrun.Workflow{Name: w.loc.X("wf.untitled", "Untitled workflow")})
+	w.doc = document.NewDocument(workrun.Workflow{Name: w.loc.X("wf.untitled", "Untitled workflow")})
 	w.build()
 	w.subscribe()
 	w.reloadList("")
@@ -248,12 +250,13 @@ func (w *Window) Close() {
 func (w *Window) build() {
 	applyTheme(w.ctx, w.loc, w.app)
 	w.tips = newTipLayer(w.win)
-	w.cv = NewCanvasView(w.doc, false)
+	w.cv = canvas.New(w.doc, false, w.loc, canvasWording(w.loc))
 	w.cv.OnSelect = func() { w.insp.Show() }
 	w.cv.OnError = func(err error) { w.setStatus(err.Error()) }
 	w.cv.OnNodeMenu = w.nodeMenu // run_from.go
 	w.cv.OnView = w.showZoom
 	w.doc.OnChange = w.docChanged
+	w.doc.NewNode = w.newNode
 
 	w.insp = w.newInspector()
 	w.panel = newRunPanel(w.loc, false) // the app layer reads the runs (loadRun, showRun)
@@ -302,7 +305,7 @@ func (w *Window) build() {
 	)
 	left := container.NewBorder(container.NewVBox(heading(w.loc.X("wf.title", "Workflows")), listBar), nil, nil, nil, w.list)
 
-	w.palette = NewPalette(w.cv)
+	w.palette = canvas.NewPalette(w.cv)
 
 	runB := newTipButton(w.tips, w.loc.X("run.run", "Run"), theme.MediaPlayIcon(), w.loc.X("run.run_tip", "Save and run this workflow (Ctrl+R)"), w.runClicked)
 	runB.Importance = widget.HighImportance
@@ -517,7 +520,7 @@ func (w *Window) docChanged() {
 
 // updateTitle names the workflow and, while a run is shown, its status.
 func (w *Window) updateTitle() {
-	title := "Workrun — " + w.doc.wf.Name
+	title := "Workrun — " + w.doc.Name()
 	if w.doc.Dirty() {
 		title += " •"
 	}
@@ -543,10 +546,9 @@ func enable(b *widget.Button, on bool) {
 // validate collects the editor's and the engine's problems; Run stays
 // disabled while any remain (docs/product.md W1).
 func (w *Window) validate() {
-	wf := w.doc.wf
 	var ps []Problem
 	if w.deps.Engine != nil {
-		ps = w.deps.Engine.Validate(cloneWorkflow(wf))
+		ps = w.deps.Engine.Validate(w.doc.Workflow()) // a copy: the engine cannot change the document
 	}
 	w.probs = ps
 	w.cv.SetProblems(ps)
@@ -630,8 +632,9 @@ func (w *Window) showLoadedRun(r workrun.Run, nrs []workrun.NodeRun, ms []workru
 			w.saveNow()
 		}
 		w.wfID = r.WorkflowID
-		w.doc = NewDocument(r.Workflow)
+		w.doc = document.NewDocument(r.Workflow)
 		w.doc.OnChange = w.docChanged
+		w.doc.NewNode = w.newNode
 		w.cv.SetDocument(w.doc, false)
 		w.docChanged()
 		w.cv.Fit()
@@ -666,7 +669,7 @@ func (w *Window) reloadList(selectID string) {
 func (w *Window) open(r workrun.WorkflowRecord) {
 	w.wfID = r.ID
 	w.app.Preferences().SetString(prefLastWorkflow, r.ID)
-	w.setDocument(NewDocument(r.Workflow))
+	w.setDocument(document.NewDocument(r.Workflow))
 	w.showLatestRun()
 }
 
@@ -689,12 +692,13 @@ func (w *Window) openLast() {
 // OpenWorkflow shows wf as an unsaved (id "") or saved workflow.
 func (w *Window) OpenWorkflow(id string, wf workrun.Workflow) {
 	w.wfID = id
-	w.setDocument(NewDocument(wf))
+	w.setDocument(document.NewDocument(wf))
 }
 
-func (w *Window) setDocument(d *Document) {
+func (w *Window) setDocument(d *document.Document) {
 	w.doc = d
 	w.doc.OnChange = w.docChanged
+	w.doc.NewNode = w.newNode
 	w.cv.SetDocument(d, false)
 	w.panel.Clear()
 	w.docChanged()
@@ -712,7 +716,7 @@ func (w *Window) newWorkflow() {
 
 func (w *Window) newEmpty() {
 	wf := workrun.Workflow{Name: w.loc.X("wf.untitled", "Untitled workflow"), State: map[string]workrun.FieldType{}}
-	wf.Nodes = []workrun.NodeSpec{{ID: "start", Type: "start", Title: newNodeTitle(nil, "start"), Config: DefaultConfig("start"), Position: &workrun.Position{X: 40, Y: 120}}}
+	wf.Nodes = []workrun.NodeSpec{{ID: "start", Type: "start", Title: KindLabel(w.loc, "start"), Config: DefaultConfig(w.loc, "start"), Position: &workrun.Position{X: 40, Y: 120}}}
 	w.OpenWorkflow("", wf)
 	w.selectListed("")
 }
@@ -739,7 +743,7 @@ func (w *Window) saveNow() bool {
 
 func (w *Window) renameWorkflow() {
 	e := widget.NewEntry()
-	e.SetText(w.doc.wf.Name)
+	e.SetText(w.doc.Name())
 	dialog.ShowForm(w.loc.X("wf.rename", "Rename"), w.loc.X("ok", "OK"), w.loc.X("cancel", "Cancel"),
 		[]*widget.FormItem{widget.NewFormItem(w.loc.X("wf.name", "Name"), e)}, func(ok bool) {
 			if ok && e.Text != "" {
@@ -772,7 +776,7 @@ func (w *Window) deleteWorkflow() {
 		return
 	}
 	id := w.wfID
-	dialog.ShowConfirm(w.loc.X("wf.delete", "Delete"), fmt.Sprintf(w.loc.X("wf.delete_q", "Delete the workflow %q? Its run records stay."), w.doc.wf.Name), func(ok bool) {
+	dialog.ShowConfirm(w.loc.X("wf.delete", "Delete"), fmt.Sprintf(w.loc.X("wf.delete_q", "Delete the workflow %q? Its run records stay."), w.doc.Name()), func(ok bool) {
 		if !ok {
 			return
 		}
@@ -891,9 +895,9 @@ func (w *Window) exportWorkflow() {
 			w.showError(err)
 			return
 		}
-		w.setStatus(fmt.Sprintf(w.loc.X("wf.exported_to", "Exported %q to %s"), w.doc.wf.Name, uriPath(wc.URI())))
+		w.setStatus(fmt.Sprintf(w.loc.X("wf.exported_to", "Exported %q to %s"), w.doc.Name(), uriPath(wc.URI())))
 	}, w.win)
-	d.SetFileName(w.doc.wf.Name + ".json")
+	d.SetFileName(w.doc.Name() + ".json")
 	d.SetFilter(storage.NewExtensionFileFilter([]string{".json"}))
 	d.Resize(dialogSize(w.win))
 	d.Show()
@@ -1001,7 +1005,7 @@ func (w *Window) openSampleAt(wf workrun.Workflow, u, protocol string) {
 // loopback at the demo server's path to url (the demo server had to take
 // another port).
 func (w *Window) pointAtDemo(url, protocol string) {
-	for _, n := range w.doc.wf.Nodes {
+	for _, n := range w.doc.Workflow().Nodes {
 		cfg := n.Config
 		for _, key := range keysOf(n.Type, workrun.ValueURL, protocol) {
 			if u := configString(cfg, key); u != url && isLoopbackDemo(u, url) {
@@ -1060,10 +1064,10 @@ func (w *Window) runClicked() {
 			return
 		}
 	}
-	if w.demoURL == "" && w.deps.StartDemoAgent != nil && usesDemo(w.doc.wf) {
+	if w.demoURL == "" && w.deps.StartDemoAgent != nil && usesDemo(w.doc.Workflow()) {
 		w.startDemo()
 	}
-	if w.mcpURL == "" && w.deps.StartDemoMCP != nil && usesDemoMCP(w.doc.wf) {
+	if w.mcpURL == "" && w.deps.StartDemoMCP != nil && usesDemoMCP(w.doc.Workflow()) {
 		w.startDemoMCP()
 	}
 	w.askInputs()

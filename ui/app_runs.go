@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"workrun/ui/document"
 	"workrun/ui/runpanel"
 	"workrun/workrun"
 )
@@ -99,7 +100,7 @@ func (w *Window) showSavedRun(r workrun.Run, nrs []workrun.NodeRun, ms []workrun
 			w.saveNow()
 		}
 		w.wfID = r.WorkflowID
-		w.setDocument(NewDocument(w.recs[i].Workflow))
+		w.setDocument(document.NewDocument(w.recs[i].Workflow))
 		w.selectListed(r.WorkflowID)
 	}
 	w.showOpenRun(r, nrs, ms)
@@ -219,7 +220,7 @@ func (w *Window) noteVersion() {
 // positions aside (moving a node changes nothing a run does).
 func sameWorkflow(a, b workrun.Workflow) bool {
 	strip := func(wf workrun.Workflow) []byte {
-		wf = cloneWorkflow(wf)
+		wf = document.CloneWorkflow(wf)
 		for i := range wf.Nodes {
 			wf.Nodes[i].Position = nil
 		}

@@ -13,12 +13,13 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"workrun/ui/document"
 	"workrun/workrun"
 )
 
 func helloFlow(name string) workrun.Workflow {
 	return workrun.Workflow{Name: name, State: map[string]workrun.FieldType{"msg": workrun.FieldText},
-		Nodes: []workrun.NodeSpec{{ID: "start", Type: "start", Config: DefaultConfig("start"), Position: &workrun.Position{X: 40, Y: 120}}}}
+		Nodes: []workrun.NodeSpec{{ID: "start", Type: "start", Config: DefaultConfig(langNow(), "start"), Position: &workrun.Position{X: 40, Y: 120}}}}
 }
 
 // TestRunAgain_RunsTheWorkflowAsItIsNow: after a node was added (and not
@@ -48,8 +49,8 @@ func TestRunAgain_RunsTheWorkflowAsItIsNow(t *testing.T) {
 			t.Errorf("after an edit the note is %q (visible %v), want it to say the run is of an older version", w.panel.Note(), w.panel.Note() != "")
 		}
 		w.runAgain()
-		if !slices.Contains(nodeIDs(NewDocument(ran)), added) {
-			t.Fatalf("Run again ran nodes %v, want the added node %q in them", nodeIDs(NewDocument(ran)), added)
+		if !slices.Contains(nodeIDs(document.NewDocument(ran)), added) {
+			t.Fatalf("Run again ran nodes %v, want the added node %q in them", nodeIDs(document.NewDocument(ran)), added)
 		}
 		if w.doc.Dirty() {
 			t.Error("Run again did not save the edit first")
@@ -101,7 +102,7 @@ func TestOpenWorkflow_ShowsItsLatestRun(t *testing.T) {
 		if w.wfID != b.ID || w.doc.Workflow().Name != "Beta" {
 			t.Errorf("open workflow %q %q, want Beta", w.wfID, w.doc.Workflow().Name)
 		}
-		if got := w.cv.status["start"]; got != workrun.NodeFailed {
+		if got := w.cv.NodeStatus("start"); got != workrun.NodeFailed {
 			t.Errorf("canvas status of start %q, want failed", got)
 		}
 		// Alpha has no run: switching to it says so.

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"workrun/remotecall"
+	"workrun/ui/document"
 	"workrun/workrun"
 )
 
@@ -32,19 +33,29 @@ func newTestWindow(t *testing.T, d Deps) *Window {
 
 // centreOf returns the centre of a node box in window coordinates.
 func centreOf(w *Window, id string) fyne.Position {
-	nb := w.cv.nodes[id]
+	nb := w.cv.NodeBox(id)
 	abs := fyne.CurrentApp().Driver().AbsolutePositionForObject(nb)
 	return abs.AddXY(nb.Size().Width/2, nb.Size().Height/2)
 }
 
 func handleOf(w *Window, id string) fyne.Position {
-	h := w.cv.nodes[id].handle
+	h := w.cv.NodeHandle(id)
 	abs := fyne.CurrentApp().Driver().AbsolutePositionForObject(h)
 	return abs.AddXY(h.Size().Width/2, h.Size().Height/2)
 }
 
 func shortcut(w *Window, s fyne.Shortcut) {
 	w.win.Canvas().(fyne.Shortcutable).TypedShortcut(s)
+}
+
+func edgesOf(d *document.Document) []workrun.Edge { return d.Workflow().Edges }
+
+func nodeIDs(d *document.Document) []string {
+	var ids []string
+	for _, n := range d.Workflow().Nodes {
+		ids = append(ids, n.ID)
+	}
+	return ids
 }
 
 // TestCanvasWidget_W1 edits through the widgets as a person would: palette
@@ -55,22 +66,20 @@ func TestCanvasWidget_W1(t *testing.T) {
 	c := w.win.Canvas()
 
 	// Add from the palette by tapping its buttons.
-	var set, out *paletteItem
+	var set, out fyne.CanvasObject
 	for _, o := range test.LaidOutObjects(w.win.Content()) {
-		if p, ok := o.(*paletteItem); ok {
-			switch p.kind {
-			case "set":
-				set = p
-			case "output":
-				out = p
-			}
+		switch o {
+		case w.palette.Item("set"):
+			set = o
+		case w.palette.Item("output"):
+			out = o
 		}
 	}
 	if set == nil || out == nil {
 		t.Fatal("palette items not found in the window")
 	}
-	test.Tap(set)
-	test.Tap(out)
+	test.Tap(set.(fyne.Tappable))
+	test.Tap(out.(fyne.Tappable))
 	if diff := cmp.Diff([]string{"start", "set", "output"}, nodeIDs(w.doc)); diff != "" {
 		t.Fatalf("nodes after palette taps (-want +got):\n%s", diff)
 	}
@@ -82,9 +91,7 @@ func TestCanvasWidget_W1(t *testing.T) {
 	place("start", 10, 10)
 	place("set", 220, 10)
 	place("output", 220, 200)
-	w.cv.offset = fyne.Position{}
-	w.cv.zoom = 1
-	w.cv.layoutAll()
+	w.cv.SetView(1, fyne.Position{})
 
 	// Connect by dragging from start's handle onto set, then set onto output.
 	drag := func(from, to string) {
@@ -140,7 +147,7 @@ func TestCanvasWidget_W1(t *testing.T) {
 	if diff := cmp.Diff([]string{"start", "set", "output", "set2", "output2"}, nodeIDs(w.doc)); diff != "" {
 		t.Fatalf("nodes after copy/paste (-want +got):\n%s", diff)
 	}
-	if got := w.cv.nodes["set2"]; got == nil || !got.Visible() {
+	if got := w.cv.NodeBox("set2"); got == nil || !got.Visible() {
 		t.Fatal("pasted node not drawn")
 	}
 	shortcut(w, &desktopShortcutDup)
@@ -148,45 +155,8 @@ func TestCanvasWidget_W1(t *testing.T) {
 		t.Fatalf("after Ctrl+D %d nodes, want 7", got)
 	}
 	// Every edge is drawn with a line and an arrowhead.
-	if got, want := len(w.cv.edges), len(edgesOf(w.doc)); got != want {
+	if got, want := w.cv.EdgeCount(), len(edgesOf(w.doc)); got != want {
 		t.Fatalf("%d edges drawn, document has %d", got, want)
-	}
-}
-
-func TestCanvasWidget_ZoomPanFit(t *testing.T) {
-	w := newTestWindow(t, Deps{})
-	// Too wide to fit at a readable zoom: Fit stops there, showing the
-	// workflow's start (1024×700 used to open a sample at 39 %).
-	w.OpenWorkflow("", bigWorkflow(40, 60))
-	w.cv.Fit()
-	if z := w.cv.Zoom(); z < fitMinZoom {
-		t.Errorf("Fit chose %v, below the readable %v", z, fitMinZoom)
-	}
-	if p := w.cv.nodes[w.doc.wf.Nodes[0].ID].Position(); p.X < 0 || p.Y < 0 {
-		t.Errorf("after Fit the first node is at %v, off the view", p)
-	}
-	// One that fits: every node is in view.
-	w.OpenWorkflow("", bigWorkflow(3, 2))
-	w.cv.Fit()
-	for _, n := range w.doc.wf.Nodes {
-		nb := w.cv.nodes[n.ID]
-		p, s := nb.Position(), w.cv.Size()
-		if p.X < 0 || p.Y < 0 || p.X+nb.Size().Width > s.Width+1 || p.Y+nb.Size().Height > s.Height+1 {
-			t.Fatalf("after Fit node %s at %v size %v is outside the view %v", n.ID, p, nb.Size(), s)
-		}
-	}
-	z := w.cv.Zoom()
-	w.cv.SetZoom(z * 2)
-	if got := w.cv.Zoom(); got != min(3, z*2) {
-		t.Errorf("zoom %v, want %v", got, z*2)
-	}
-	if got := w.cv.nodes["n0"].Size().Width; got != nodeW*w.cv.Zoom() {
-		t.Errorf("node width %v at zoom %v", got, w.cv.Zoom())
-	}
-	before := w.cv.nodes["n0"].Position()
-	w.cv.pan(10, -5)
-	if got := w.cv.nodes["n0"].Position(); got != before.AddXY(10, -5) {
-		t.Errorf("after pan node at %v, want %v", got, before.AddXY(10, -5))
 	}
 }
 
@@ -194,56 +164,3 @@ var (
 	desktopShortcutRedo = desktop.CustomShortcut{KeyName: fyne.KeyZ, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
 	desktopShortcutDup  = desktop.CustomShortcut{KeyName: fyne.KeyD, Modifier: fyne.KeyModifierShortcutDefault}
 )
-
-// TestPalette_DragOntoCanvas drops a kind where the pointer lands.
-func TestPalette_DragOntoCanvas(t *testing.T) {
-	w := newTestWindow(t, Deps{})
-	w.newWorkflow()
-	var join *paletteItem
-	for _, o := range test.LaidOutObjects(w.win.Content()) {
-		if p, ok := o.(*paletteItem); ok && p.kind == "join" {
-			join = p
-		}
-	}
-	d := fyne.CurrentApp().Driver()
-	from := fyne.NewPos(join.Size().Width/2, join.Size().Height/2) // in the item
-	target := d.AbsolutePositionForObject(w.cv).AddXY(300, 200)    // in the canvas
-	total := target.Subtract(d.AbsolutePositionForObject(join).Add(from))
-	half := fyne.Delta{DX: total.X / 2, DY: total.Y / 2}
-	// As the real driver sends them: Position is where the pointer is now.
-	join.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: from.AddXY(half.DX, half.DY)}, Dragged: half})
-	join.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: from.AddXY(2*half.DX, 2*half.DY)}, Dragged: half})
-	join.DragEnd()
-	if diff := cmp.Diff([]string{"start", "join"}, nodeIDs(w.doc)); diff != "" {
-		t.Fatalf("nodes after drop (-want +got):\n%s", diff)
-	}
-	// The node is centred on the drop point.
-	p := w.cv.toScreen(w.doc.Position("join"))
-	z := w.cv.Zoom()
-	if dx, dy := p.X+nodeW*z/2-300, p.Y+nodeH*z/2-200; dx*dx+dy*dy > 1 {
-		t.Errorf("dropped node centred at %v, want (300,200)", p.AddXY(nodeW*z/2, nodeH*z/2))
-	}
-}
-
-// TestCanvasWidget_RubberBand: Shift+drag on the background selects the
-// nodes it touches; a plain drag pans.
-func TestCanvasWidget_RubberBand(t *testing.T) {
-	w := newTestWindow(t, Deps{})
-	w.OpenWorkflow("", SampleParallel("http://127.0.0.1:1"))
-	w.cv.zoom, w.cv.offset = 1, fyne.Position{}
-	w.cv.layoutAll()
-	// Around "ask" (300,60) and "check" (300,260) but not start (40,160).
-	w.cv.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(280, 40)}, Modifier: fyne.KeyModifierShift})
-	w.cv.Dragged(&fyne.DragEvent{Dragged: fyne.Delta{DX: 100, DY: 150}})
-	w.cv.Dragged(&fyne.DragEvent{Dragged: fyne.Delta{DX: 0, DY: 100}})
-	w.cv.DragEnd()
-	if diff := cmp.Diff([]string{"ask", "check"}, w.doc.Selected()); diff != "" {
-		t.Errorf("selected (-want +got):\n%s", diff)
-	}
-	w.cv.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(600, 400)}})
-	w.cv.Dragged(&fyne.DragEvent{Dragged: fyne.Delta{DX: 10, DY: 5}})
-	w.cv.DragEnd()
-	if got := w.cv.Offset(); got != fyne.NewPos(10, 5) {
-		t.Errorf("plain drag panned to %v", got)
-	}
-}

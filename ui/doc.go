@@ -27,15 +27,18 @@
 // thread. It starts no goroutine, makes no fyne.Do and reads no store;
 // dialogs it opens (a confirmation) are UI, not work. The widget packages
 // under ui/ (records: the run records; credentials: the credentials form;
-// runpanel: the run panel, its node values and a question's form) are held
-// to that by architecture_test.go (TestWidgetPackages): they import only
-// the engine's types, assets and each other, and word their labels
-// through the Localizer they declare, which the app layer hands them
+// runpanel: the run panel, its node values and a question's form;
+// canvas: the workflow canvas, its palette and minimap; document: the
+// canvas's editing model, plain Go) are held to that by
+// architecture_test.go (TestWidgetPackages): they import only the
+// engine's types, assets and each other, and word their labels through
+// the Localizer they declare, which the app layer hands them
 // (app_widgets.go, runpanel_app.go), together with its own wording of what
 // the rest of the window says too (an error's translation, a status, a
-// duration stay here). The widgets still in this package (CanvasView,
-// Palette, Panes, Inspector, RemotePanel, RunInputs/InputsForm) keep the
-// same rules by convention.
+// duration stay here); the canvas gets the node kinds' labels, icons and
+// palette groups, and the wording of statuses and problems, the same way
+// (canvasWording). The widgets still in this package (Panes, Inspector,
+// RemotePanel, RunInputs/InputsForm) keep the same rules by convention.
 //
 // Engine events arrive on one subscription channel; the pump goroutine
 // collects a frame's worth (16 ms) and applies them in one batch with one
@@ -48,10 +51,12 @@
 // they are short, and the next step (autosave before switching, Run after
 // saving) needs their result at once.
 //
-// Editing. The canvas edits a Document: a pure Go value holding a
-// workrun.Workflow, with commands (add, move, connect, delete, copy/paste,
-// duplicate, config changes) and an undo stack of snapshots. The CanvasView
-// renders it (nodes with icon, title and status badge; edges with
+// Editing. The canvas edits a document.Document (ui/document): a pure Go
+// value holding a workrun.Workflow, with commands (add, move, connect,
+// delete, copy/paste, duplicate, config changes) and an undo stack of
+// snapshots; what a new node starts with (its title in the window's
+// language, its kind's default config) the app layer hands it
+// (Window.newNode). The canvas.View (ui/canvas) renders it (nodes with icon, title and status badge; edges with
 // arrowheads) and sends it commands; dragging a node moves only that node
 // and its edges until the drop, which is one undoable command (docs/product.md W1).
 // fyne.io/x/fyne's diagramwidget was evaluated first: it has draggable
@@ -94,9 +99,8 @@
 // workrun.Localizer made from that explicit language: Window.loc, handed to
 // each view it builds (a loc field) and to each text function (a loc
 // parameter), and to the widget packages as their Localizer. Nothing reads
-// the language from the environment while drawing (the canvas, palette and
-// minimap still take the process language, processWords, until they move
-// into their package); two windows of two languages live side by side.
+// the language from the environment while drawing; two windows of two
+// languages live side by side.
 // Window.SetLanguage makes a new localizer and rebuilds the widgets,
 // keeping the run shown, the zoom and the selection. The words are one
 // workrun.Catalog, windowWords (window_words.go), beside the failure,

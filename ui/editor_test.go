@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/google/go-cmp/cmp"
 
+	"workrun/ui/canvas"
 	"workrun/workrun"
 )
 
@@ -240,7 +241,7 @@ func TestPalette_GroupedAndFiltered(t *testing.T) {
 	w := newTestWindow(t, Deps{})
 	w.newWorkflow()
 	p := w.palette
-	if got := p.shownKinds(); got[0] != "remote_agent" || len(got) != len(kindTypes()) {
+	if got := p.ShownKinds(); got[0] != "remote_agent" || len(got) != len(kindTypes()) {
 		t.Errorf("palette order %v, want Remote Agent first and every kind", got)
 	}
 	var groups []string
@@ -250,40 +251,22 @@ func TestPalette_GroupedAndFiltered(t *testing.T) {
 	if diff := cmp.Diff([]string{"agents", "logic", "people", "local"}, groups); diff != "" {
 		t.Errorf("groups (-want +got):\n%s", diff)
 	}
-	p.setFilter("hum")
-	if diff := cmp.Diff([]string{"human_review", "ask_human"}, p.shownKinds()); diff != "" {
+	p.SetFilter("hum")
+	if diff := cmp.Diff([]string{"human_review", "ask_human"}, p.ShownKinds()); diff != "" {
 		t.Errorf("filter \"hum\" (-want +got):\n%s", diff)
 	}
-	p.filter.OnSubmitted(p.filter.Text)
+	f := p.Filter()
+	f.OnSubmitted(f.Text)
 	if diff := cmp.Diff([]string{"start", "human_review"}, nodeIDs(w.doc)); diff != "" {
 		t.Errorf("Enter in the filter (-want +got):\n%s", diff)
 	}
 	// Every kind is visible without scrolling at 1280×800.
-	p.setFilter("")
-	for _, it := range p.items {
+	p.SetFilter("")
+	for _, kind := range p.ShownKinds() {
+		it := p.Item(kind)
 		pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(it)
 		if bottom := pos.Y + it.Size().Height; bottom > fyne.CurrentApp().Driver().AbsolutePositionForObject(w.panes.bottom).Y {
-			t.Errorf("%s ends at y %v, below the canvas", it.kind, bottom)
-		}
-	}
-}
-
-// TestAddKind_DoesNotOverlap: nodes added by clicking the palette never
-// land on one another.
-func TestAddKind_DoesNotOverlap(t *testing.T) {
-	w := newTestWindow(t, Deps{})
-	w.newWorkflow()
-	for range 8 {
-		w.cv.AddKind("set")
-		w.doc.ClearSelection()
-	}
-	wf := w.doc.Workflow()
-	for i := range wf.Nodes {
-		for j := range i {
-			p, q := wf.Nodes[i].Position, wf.Nodes[j].Position
-			if abs32(p.X-q.X) < nodeW && abs32(p.Y-q.Y) < nodeH {
-				t.Errorf("%s at %v overlaps %s at %v", wf.Nodes[i].ID, *p, wf.Nodes[j].ID, *q)
-			}
+			t.Errorf("%s ends at y %v, below the canvas", kind, bottom)
 		}
 	}
 }
@@ -329,71 +312,11 @@ func TestWorkflowInputs(t *testing.T) {
 func TestFitKeepsTextReadable(t *testing.T) {
 	w := newTestWindow(t, Deps{})
 	w.OpenWorkflow("", SampleParallel("http://x"))
-	if z := w.cv.Zoom(); z < textZoom {
-		t.Errorf("after Fit the zoom is %v: node texts are not drawn below %v", z, textZoom)
+	if z := w.cv.Zoom(); z < canvas.TextZoom {
+		t.Errorf("after Fit the zoom is %v: node texts are not drawn below %v", z, canvas.TextZoom)
 	}
 	if got := w.zoomLbl.Text; got != fmt.Sprintf("%d %%", int(w.cv.Zoom()*100+0.5)) {
 		t.Errorf("zoom label %q for zoom %v", got, w.cv.Zoom())
-	}
-}
-
-// TestMinimap_LargeWorkflows: a large workflow gets a minimap; tapping it
-// centres the view there. A small one has none.
-func TestMinimap_LargeWorkflows(t *testing.T) {
-	w := newTestWindow(t, Deps{})
-	w.OpenWorkflow("", SampleRemote("http://x"))
-	if w.cv.minimapShown() {
-		t.Error("a 3-node workflow shows a minimap")
-	}
-	w.OpenWorkflow("", bigWorkflow(60, 80))
-	if !w.cv.minimapShown() {
-		t.Fatal("a 60-node workflow shows no minimap")
-	}
-	w.cv.SetZoom(1)
-	before := w.cv.Offset()
-	test.TapCanvas(w.win.Canvas(), fyne.CurrentApp().Driver().AbsolutePositionForObject(w.cv.mini).AddXY(170, 12))
-	if after := w.cv.Offset(); after == before {
-		t.Error("tapping the minimap did not move the view")
-	}
-	// The last node (right end of the bottom row, drawn near the picture's
-	// top right: the workflow is 20 times wider than high) is now near the
-	// middle of the view.
-	last := w.doc.Position("n59")
-	centre := w.cv.ToWorkflow(fyne.NewPos(w.cv.Size().Width/2, w.cv.Size().Height/2))
-	if abs32(centre.X-last.X) > 400 || abs32(centre.Y-last.Y) > 200 {
-		t.Errorf("view centred on %v after tapping the minimap's corner, want near %v", centre, last)
-	}
-}
-
-// TestPaletteDrag_ShowsGhostAndDrops: dragging a kind from the palette
-// shows a ghost node over the canvas and drops the node where it is let go.
-func TestPaletteDrag_ShowsGhostAndDrops(t *testing.T) {
-	w := newTestWindow(t, Deps{})
-	w.newWorkflow()
-	var set *paletteItem
-	for _, it := range w.palette.items {
-		if it.kind == "set" {
-			set = it
-		}
-	}
-	d := fyne.CurrentApp().Driver()
-	from := d.AbsolutePositionForObject(set).AddXY(20, 10)
-	to := d.AbsolutePositionForObject(w.cv).AddXY(300, 250)
-	step := fyne.Delta{DX: (to.X - from.X) / 4, DY: (to.Y - from.Y) / 4}
-	for i := 1; i <= 4; i++ {
-		set.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(20+step.DX*float32(i), 10+step.DY*float32(i))}, Dragged: step})
-	}
-	if !w.cv.ghostShown() {
-		t.Error("no ghost node while dragging over the canvas")
-	}
-	set.DragEnd()
-	if w.cv.ghostShown() {
-		t.Error("the ghost stays after the drop")
-	}
-	p := w.doc.Position("set")
-	want := w.cv.ToWorkflow(fyne.NewPos(300-nodeW*w.cv.Zoom()/2, 250-nodeH*w.cv.Zoom()/2))
-	if abs32(p.X-want.X) > 1 || abs32(p.Y-want.Y) > 1 {
-		t.Errorf("dropped at %v, want %v (centred where it was let go)", p, want)
 	}
 }
 
@@ -405,7 +328,7 @@ func TestStateField_EnterAdds(t *testing.T) {
 	e := w.insp.widgets["field_name"].(*widget.Entry)
 	e.SetText("topic")
 	e.OnSubmitted(e.Text)
-	if _, ok := w.doc.wf.State["topic"]; !ok {
+	if _, ok := w.doc.Workflow().State["topic"]; !ok {
 		t.Fatal("Enter did not add the field")
 	}
 	if f := w.win.Canvas().Focused(); f == nil || f != w.insp.widgets["field_name"].(*widget.Entry) {
@@ -442,8 +365,8 @@ func TestImport_NamedImported(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.importData(wf, "/tmp/flow.json")
-	if w.doc.wf.Name != "Remote Agent demo (imported)" || w.wfID == "" {
-		t.Errorf("imported as %q (id %q)", w.doc.wf.Name, w.wfID)
+	if w.doc.Workflow().Name != "Remote Agent demo (imported)" || w.wfID == "" {
+		t.Errorf("imported as %q (id %q)", w.doc.Workflow().Name, w.wfID)
 	}
 	if got := w.status.Text; !strings.Contains(got, "Imported /tmp/flow.json") {
 		t.Errorf("status %q", got)
@@ -461,12 +384,12 @@ func TestImportPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.importPath(path)
-	if w.doc.wf.Name != "Parallel branches, one fails (imported)" {
-		t.Errorf("imported as %q", w.doc.wf.Name)
+	if w.doc.Workflow().Name != "Parallel branches, one fails (imported)" {
+		t.Errorf("imported as %q", w.doc.Workflow().Name)
 	}
 	w.importPath(dir + "/missing.json")
-	if w.doc.wf.Name != "Parallel branches, one fails (imported)" || !strings.Contains(w.status.Text, "missing.json") {
-		t.Errorf("after a missing file: open %q, status %q", w.doc.wf.Name, w.status.Text)
+	if w.doc.Workflow().Name != "Parallel branches, one fails (imported)" || !strings.Contains(w.status.Text, "missing.json") {
+		t.Errorf("after a missing file: open %q, status %q", w.doc.Workflow().Name, w.status.Text)
 	}
 }
 
@@ -488,7 +411,7 @@ func TestPanes_DividerTakesDragsNearIt(t *testing.T) {
 		return ps
 	}
 	w.doc.Select("ask", false) // a selected node must not move either
-	before, offset := positions(), w.cv.offset
+	before, offset := positions(), w.cv.Offset()
 	for _, dy := range []float32{-4, -2, dividerSize + 2, dividerSize + 4} {
 		gap := abs(w.panes.centre).Y + w.panes.centre.Size().Height // the gap's top
 		h := w.panes.bottom.Size().Height
@@ -505,8 +428,8 @@ func TestPanes_DividerTakesDragsNearIt(t *testing.T) {
 			t.Errorf("a drag %v px left of the inspector's divider: inspector %v wide, want %v", -dx, got, insp+30)
 		}
 	}
-	if w.cv.offset != offset {
-		t.Errorf("the canvas panned from %v to %v", offset, w.cv.offset)
+	if w.cv.Offset() != offset {
+		t.Errorf("the canvas panned from %v to %v", offset, w.cv.Offset())
 	}
 	if diff := cmp.Diff(before, positions()); diff != "" {
 		t.Errorf("nodes moved (-before +after):\n%s", diff)
@@ -532,7 +455,7 @@ func TestImportFromPath_TypedAtOnce(t *testing.T) {
 	}
 	test.Type(e, path)
 	onUI(w, func() { e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) })
-	if w.doc.wf.Name != "Parallel branches, one fails (imported)" {
-		t.Errorf("after typing the path and Enter the open workflow is %q, want the imported one", w.doc.wf.Name)
+	if w.doc.Workflow().Name != "Parallel branches, one fails (imported)" {
+		t.Errorf("after typing the path and Enter the open workflow is %q, want the imported one", w.doc.Workflow().Name)
 	}
 }

@@ -188,7 +188,7 @@ func TestRealEngine_ParallelFailure(t *testing.T) {
 	if got := w.panel.ActionLabels(); !slices.Equal(got, []string{"Run again"}) {
 		t.Errorf("actions %q", got)
 	}
-	if got := w.cv.nodes["bad"].badge.Text; got != "failed" {
+	if got := w.cv.NodeBadge("bad"); got != "failed" {
 		t.Errorf("badge of bad %q", got)
 	}
 }

@@ -4,7 +4,7 @@ import "workrun/workrun"
 
 // The wording of failure handling in the window (docs/engine.md "Failure
 // handling"): a catalogue like the kinds', rendered in the window's
-// language with msgLang.
+// language with uiText.
 type uiMsgID string
 
 const (
@@ -25,7 +25,6 @@ const (
 	msgEdgeLeaves      uiMsgID = "ui.edge_leaves"
 	msgEdgeNormal      uiMsgID = "ui.edge_normal"
 	msgEdgeError       uiMsgID = "ui.edge_error"
-	msgEdgeErrorLabel  uiMsgID = "ui.edge_error_label"
 	msgStatusHandled   uiMsgID = "ui.status_handled"
 	msgRunFromHere     uiMsgID = "ui.run_from_here"
 	msgTestThisNode    uiMsgID = "ui.test_this_node"
@@ -54,7 +53,6 @@ var uiTexts = workrun.NewCatalog(map[uiMsgID][2]string{
 	msgEdgeLeaves:      {"Leaves from", "出发端口"},
 	msgEdgeNormal:      {"the normal output", "正常输出"},
 	msgEdgeError:       {"the error port (taken when the node fails)", "错误端口（节点失败时走）"},
-	msgEdgeErrorLabel:  {"on error", "出错时"},
 	msgStatusHandled:   {"failed (handled)", "失败（已处理）"},
 	msgRunFromHere:     {"Run from here", "从这里运行"},
 	msgTestThisNode:    {"Test this node", "测试此节点"},

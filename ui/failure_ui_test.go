@@ -16,6 +16,7 @@ import (
 	"workrun/nodes/process"
 	"workrun/nodes/set"
 	"workrun/nodes/start"
+	"workrun/ui/document"
 	"workrun/workrun"
 	"workrun/workrun/workruntest"
 )
@@ -47,7 +48,7 @@ func TestFailureHandling_InspectorRunPanelAndRunFromHere(t *testing.T) {
 	w.insp.widgets["policy.max_attempts"].(*widget.Entry).SetText("2")
 	w.insp.widgets["policy.on_error"].(*widget.Select).SetSelectedIndex(2) // take the error edges
 	w.insp.widgets["policy.error_field"].(*widget.Select).SetSelected("why")
-	w.doc.SelectEdge(EdgeKey{"flaky", "handler"}, false)
+	w.doc.SelectEdge(document.EdgeKey{From: "flaky", To: "handler"}, false)
 	w.insp.Show()
 	w.insp.widgets["port"].(*widget.Select).SetSelectedIndex(1) // the error port
 	got := w.doc.Workflow()
@@ -60,12 +61,8 @@ func TestFailureHandling_InspectorRunPanelAndRunFromHere(t *testing.T) {
 	if !w.RunEnabled() {
 		t.Fatalf("Run disabled: %v", w.Problems())
 	}
-	drawn := false
-	for _, es := range w.cv.edges {
-		if es.key == (EdgeKey{"flaky", "handler"}) {
-			drawn = es.errPort && es.label.Text == "on error"
-		}
-	}
+	label, errPort, _ := w.cv.EdgeDrawn(document.EdgeKey{From: "flaky", To: "handler"})
+	drawn := errPort && label == "on error"
 	if !drawn {
 		t.Error("the error edge is not drawn as one")
 	}
@@ -107,7 +104,7 @@ func TestFailureHandling_InspectorRunPanelAndRunFromHere(t *testing.T) {
 			w.panel.Pick("flaky")
 			scrollInspector(w, true)
 			saveShot(t, w, "failure-"+lng)
-			w.doc.SelectEdge(EdgeKey{"flaky", "handler"}, false)
+			w.doc.SelectEdge(document.EdgeKey{From: "flaky", To: "handler"}, false)
 			w.insp.Show()
 			scrollInspector(w, false)
 			saveShot(t, w, "failure-edge-"+lng)

@@ -3,6 +3,7 @@ package ui
 import (
 	"testing"
 
+	"workrun/ui/document"
 	"workrun/workrun"
 )
 
@@ -27,7 +28,7 @@ func FuzzImportWorkflow(f *testing.F) {
 		eng := kindsEngine() // the checks the window shows
 		_ = eng.Validate(wf)
 		_ = workflowInputs(wf, eng.Fields(wf))
-		d := NewDocument(wf)
+		d := document.NewDocument(wf)
 		d.SelectAll()
 		d.Copy()
 		d.Paste()

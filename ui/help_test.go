@@ -134,13 +134,13 @@ func TestHelp_ShortcutsListEveryBinding(t *testing.T) {
 	if w.cv.Zoom() <= before {
 		t.Errorf("Ctrl+= left the zoom at %v (was %v)", w.cv.Zoom(), before)
 	}
-	n := len(w.doc.wf.Nodes)
+	n := len(w.doc.Workflow().Nodes)
 	w.doc.Select("ask", false)
 	fyne.DoAndWait(func() {
 		w.win.Canvas().(fyne.Shortcutable).TypedShortcut(w.binding("duplicate").keys[0])
 	})
-	if len(w.doc.wf.Nodes) != n+1 {
-		t.Errorf("Ctrl+D: %d nodes, want %d", len(w.doc.wf.Nodes), n+1)
+	if len(w.doc.Workflow().Nodes) != n+1 {
+		t.Errorf("Ctrl+D: %d nodes, want %d", len(w.doc.Workflow().Nodes), n+1)
 	}
 }
 

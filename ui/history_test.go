@@ -137,7 +137,7 @@ func TestRunPanel_SwitchesBetweenTheWorkflowsRecentRuns(t *testing.T) {
 		if w.wfID != beta.ID || w.doc.Dirty() || !sameWorkflow(w.doc.Workflow(), beta.Workflow) {
 			t.Errorf("picking a run changed the workflow open: %q dirty %v", w.wfID, w.doc.Dirty())
 		}
-		if got := w.cv.status["start"]; got != workrun.NodeFailed {
+		if got := w.cv.NodeStatus("start"); got != workrun.NodeFailed {
 			t.Errorf("canvas status of start %q, want the picked run's failed", got)
 		}
 	})

@@ -41,15 +41,11 @@ var current = "en"
 // language is its localizer's).
 func CurrentLanguage() string { return current }
 
-// processWords and msgLang are the process language for the widget files
-// that do not take a localizer yet (canvas, palette, minimap: they are
-// moving into their own packages, which declare a Localizer interface, as
-// ui/records and ui/credentials do; and the names of what is made, samples
-// and new nodes, new_names.go); every other view holds the window's
+// processWords is the process language for the code that
+// does not take a localizer yet (the names of the samples and examples,
+// new_names.go; StatusLabel's callers); every view holds the window's
 // localizer.
 func processWords() workrun.Localizer { return workrun.NewLocalizer(current) }
-
-func msgLang() string { return processWords().Messages() }
 
 // fyneLanguage makes Fyne's own words (its dialogs' buttons, the file
 // picker) follow code. Fyne 2.7 has no call that sets its language: it

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"workrun/ui/document"
 	"workrun/workrun"
 )
 
@@ -14,21 +15,21 @@ import (
 // closes, and hands the results back on the Fyne thread
 // (docs/conventions.md §6).
 func (w *Window) newInspector() *Inspector {
-	in := NewInspector(w.loc, func() *Document { return w.doc }, w.win.Canvas(), w.tips)
+	in := NewInspector(w.loc, func() *document.Document { return w.doc }, w.win.Canvas(), w.tips)
 	// The edits go to the open document (w.doc changes when another
 	// workflow is opened).
 	in.Edits = InspectorEdits{
 		Name:            func(name, as string) { w.doc.EditName(name, as) },
 		Field:           func(name string, t workrun.FieldType) { w.doc.SetField(name, t) },
-		EdgeWhen:        func(k EdgeKey, when string) { w.doc.SetEdgeWhen(k, when) },
+		EdgeWhen:        func(k document.EdgeKey, when string) { w.doc.SetEdgeWhen(k, when) },
 		DeleteSelection: func() { w.doc.DeleteSelection() },
 		Title:           func(id, title, as string) { w.doc.EditTitle(id, title, as) },
 		Config:          func(id string, cfg json.RawMessage, as string) { w.doc.EditConfig(id, cfg, as) },
 		NewField: func(name string, t workrun.FieldType, id string, cfg json.RawMessage) {
 			w.doc.CreateField(name, t, id, cfg)
 		},
-		Policy:   func(id string, p NodePolicy) { w.doc.SetPolicy(id, p) },
-		EdgePort: func(k EdgeKey, port string) { w.doc.SetEdgePort(k, port) },
+		Policy:   func(id string, p document.NodePolicy) { w.doc.SetPolicy(id, p) },
+		EdgePort: func(k document.EdgeKey, port string) { w.doc.SetEdgePort(k, port) },
 	}
 	in.OnStatus = w.setStatus
 	in.OnStatusWhile = w.setStatusWhile
@@ -71,7 +72,7 @@ func (w *Window) newInspector() *Inspector {
 func (w *Window) runInputNames(wf workrun.Workflow) []string {
 	var fields map[string]workrun.NodeFields
 	if w.deps.Engine != nil {
-		fields = w.deps.Engine.Fields(cloneWorkflow(wf))
+		fields = w.deps.Engine.Fields(document.CloneWorkflow(wf))
 	}
 	return workflowInputs(wf, fields)
 }

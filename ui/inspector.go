@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"workrun/ui/document"
 	"workrun/workrun"
 )
 
@@ -32,8 +33,8 @@ import (
 // and answers through the reply functions the callbacks carry, on the Fyne
 // thread.
 type Inspector struct {
-	doc    func() *Document // the document shown (read only: edits are Edits)
-	canvas fyne.Canvas      // the window's, for the keyboard focus
+	doc    func() *document.Document // the document shown (read only: edits are Edits)
+	canvas fyne.Canvas               // the window's, for the keyboard focus
 	tips   *tipLayer
 
 	// Edits receive what the person changed.
@@ -123,7 +124,7 @@ type Inspector struct {
 type InspectorEdits struct {
 	Name            func(name, as string)
 	Field           func(name string, t workrun.FieldType) // t "": remove the field
-	EdgeWhen        func(k EdgeKey, when string)
+	EdgeWhen        func(k document.EdgeKey, when string)
 	DeleteSelection func()
 	Title           func(nodeID, title, as string)
 	Config          func(nodeID string, config json.RawMessage, as string)
@@ -131,8 +132,8 @@ type InspectorEdits struct {
 	// config to config (which uses it) as one undo step.
 	NewField func(name string, t workrun.FieldType, nodeID string, config json.RawMessage)
 	// Policy and EdgePort edit failure handling (inspector_policy.go).
-	Policy   func(nodeID string, p NodePolicy)
-	EdgePort func(k EdgeKey, port string)
+	Policy   func(nodeID string, p document.NodePolicy)
+	EdgePort func(k document.EdgeKey, port string)
 }
 
 func (e InspectorEdits) name(s, as string) {
@@ -147,7 +148,7 @@ func (e InspectorEdits) field(n string, t workrun.FieldType) {
 	}
 }
 
-func (e InspectorEdits) edgeWhen(k EdgeKey, when string) {
+func (e InspectorEdits) edgeWhen(k document.EdgeKey, when string) {
 	if e.EdgeWhen != nil {
 		e.EdgeWhen(k, when)
 	}
@@ -186,7 +187,7 @@ type fieldReader struct {
 
 // NewInspector makes an inspector of the document doc returns; canvas is
 // the window's and tips its tooltip layer.
-func NewInspector(loc workrun.Localizer, doc func() *Document, canvas fyne.Canvas, tips *tipLayer) *Inspector {
+func NewInspector(loc workrun.Localizer, doc func() *document.Document, canvas fyne.Canvas, tips *tipLayer) *Inspector {
 	in := &Inspector{loc: loc, doc: doc, canvas: canvas, tips: tips, box: container.NewVBox()}
 	// widthFree: the form takes the pane's width instead of asking for its
 	// widest row, so a long option or text never widens the window.
@@ -211,18 +212,19 @@ func (in *Inspector) Show() {
 	switch {
 	case len(sel) == 1:
 		n, _ := d.Node(sel[0])
-		sig = "n:" + n.ID + n.Title + string(n.Config) + stateSig(d.wf.State)
+		sig = "n:" + n.ID + n.Title + string(n.Config) + stateSig(d.State())
 		subject = "n:" + n.ID
 	case len(sel) > 1:
 		sig = fmt.Sprintf("m:%d", len(sel))
 		subject = sig
 	case d.SelectedEdges() == 1:
-		for k := range d.selEdges {
-			sig = "e:" + k.From + ">" + k.To + d.wf.Edges[d.edgeIndex(k)].When
+		for _, k := range d.SelectedEdgeKeys() {
+			e, _ := d.Edge(k)
+			sig = "e:" + k.From + ">" + k.To + e.When
 			subject = "e:" + k.From + ">" + k.To
 		}
 	default:
-		sig = "w:" + d.wf.Name + stateSig(d.wf.State)
+		sig = "w:" + d.Name() + stateSig(d.State())
 		subject = "w"
 	}
 	subject = fmt.Sprintf("%p|", d) + subject
@@ -269,7 +271,7 @@ func (in *Inspector) Show() {
 	case len(sel) > 1:
 		in.box.Add(widget.NewLabel(fmt.Sprintf(in.loc.X("insp.multi", "%d nodes selected"), len(sel))))
 	case d.SelectedEdges() == 1:
-		for k := range d.selEdges {
+		for _, k := range d.SelectedEdgeKeys() {
 			in.showEdge(d, k)
 		}
 	default:
@@ -303,10 +305,10 @@ func heading(text string) *widget.Label {
 
 // --- workflow ---
 
-func (in *Inspector) showWorkflow(d *Document) {
+func (in *Inspector) showWorkflow(d *document.Document) {
 	in.box.Add(heading(in.loc.X("insp.workflow", "Workflow")))
 	name := widget.NewEntry()
-	name.SetText(d.wf.Name)
+	name.SetText(d.Name())
 	name.Validator = func(s string) error {
 		if strings.TrimSpace(s) == "" {
 			return errors.New(in.loc.X("insp.name_empty", "a workflow needs a name"))
@@ -326,14 +328,15 @@ func (in *Inspector) showWorkflow(d *Document) {
 	in.box.Add(name)
 	in.box.Add(widget.NewSeparator())
 	in.box.Add(heading(in.loc.X("insp.state", "State fields")))
-	ins := workflowInputs(d.wf, in.fields(d.wf))
-	for _, n := range fieldNames(d.wf.State) {
+	wf := d.Workflow()
+	ins := workflowInputs(wf, in.fields(wf))
+	for _, n := range fieldNames(wf.State) {
 		rm := newTipButton(in.tips, "", theme.DeleteIcon(), fmt.Sprintf(in.loc.X("insp.remove_field", "Remove the field %s"), n), func() { in.Edits.field(n, "") })
 		role := in.loc.X("insp.role_inner", "set by a node")
 		if slices.Contains(ins, n) {
 			role = in.loc.X("insp.role_input", "run input")
 		}
-		l := widget.NewLabel(n + " : " + FieldTypeLabel(in.loc, d.wf.State[n]) + "  (" + role + ")")
+		l := widget.NewLabel(n + " : " + FieldTypeLabel(in.loc, wf.State[n]) + "  (" + role + ")")
 		l.Truncation = fyne.TextTruncateEllipsis
 		in.box.Add(container.NewBorder(nil, nil, nil, rm, l))
 	}
@@ -364,19 +367,20 @@ func (in *Inspector) fields(wf workrun.Workflow) map[string]workrun.NodeFields {
 	if in.Fields == nil {
 		return nil
 	}
-	return in.Fields(cloneWorkflow(wf))
+	return in.Fields(document.CloneWorkflow(wf))
 }
 
 // --- edge ---
 
-func (in *Inspector) showEdge(d *Document, k EdgeKey) {
+func (in *Inspector) showEdge(d *document.Document, k document.EdgeKey) {
 	in.box.Add(heading(in.loc.X("insp.edge", "Edge")))
 	in.box.Add(widget.NewLabel(k.From + " → " + k.To))
 	from, _ := d.Node(k.From)
 	in.addEdgePort(d, k) // inspector_policy.go
 	if info, _ := kindInfo(from.Type); len(info.Branches) > 0 {
 		sel := newSelect(in.loc, info.Branches, func(s string) { in.Edits.edgeWhen(k, s) })
-		sel.Selected = d.wf.Edges[d.edgeIndex(k)].When
+		e, _ := d.Edge(k)
+		sel.Selected = e.When
 		in.widgets["when"] = sel
 		in.box.Add(widget.NewForm(widget.NewFormItem(in.loc.X("insp.when", "Branch"), sel)))
 	}
@@ -385,12 +389,12 @@ func (in *Inspector) showEdge(d *Document, k EdgeKey) {
 
 // --- node ---
 
-func (in *Inspector) showNode(d *Document, n workrun.NodeSpec) {
+func (in *Inspector) showNode(d *document.Document, n workrun.NodeSpec) {
 	in.nodeID = n.ID
 	info, described := kindInfo(n.Type)
 	in.info = info
 	cfg := configMap(n.Config)
-	state := d.wf.State
+	state := d.State()
 	in.box.Add(container.NewHBox(widget.NewIcon(KindIcon(n.Type)), heading(KindLabel(in.loc, n.Type))))
 	in.title = widget.NewEntry()
 	in.title.SetText(n.Title)
@@ -597,7 +601,7 @@ func (in *Inspector) addField(n workrun.NodeSpec, f workrun.ConfigField, raw jso
 			break
 		}
 		options := func() []string {
-			o := fieldNames(in.doc().wf.State, f.FieldTypes...)
+			o := fieldNames(in.doc().State(), f.FieldTypes...)
 			if !f.Required {
 				o = append([]string{none}, o...)
 			}
@@ -619,7 +623,7 @@ func (in *Inspector) addField(n workrun.NodeSpec, f workrun.ConfigField, raw jso
 		none := widget.NewLabel(in.loc.X("insp.no_fields", "(no suitable State fields; add them to the workflow)"))
 		none.Wrapping = fyne.TextWrapWord
 		shown := func() {
-			g.Options = fieldNames(in.doc().wf.State, f.FieldTypes...)
+			g.Options = fieldNames(in.doc().State(), f.FieldTypes...)
 			g.Hidden, none.Hidden = len(g.Options) == 0, len(g.Options) > 0
 			g.Refresh()
 			none.Refresh()
@@ -813,7 +817,7 @@ func (in *Inspector) recheck(n workrun.NodeSpec) {
 	if err != nil {
 		ps = append(ps, err.Error())
 	} else if in.Check != nil {
-		wf := cloneWorkflow(in.doc().wf)
+		wf := in.doc().Workflow()
 		for i := range wf.Nodes {
 			if wf.Nodes[i].ID == n.ID {
 				wf.Nodes[i].Config = mergeConfig(wf.Nodes[i].Config, in.info, vals)

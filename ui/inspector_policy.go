@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 
+	"workrun/ui/document"
 	"workrun/workrun"
 )
 
@@ -16,7 +17,7 @@ import (
 // for a remote node, the deadline. Each change is one Policy edit; the
 // engine's problems show under the form as for the config.
 func (in *Inspector) addPolicy(n workrun.NodeSpec, state map[string]workrun.FieldType, form *fyne.Container) {
-	p := policyOf(n)
+	p := document.PolicyOf(n)
 	attempts := widget.NewEntry()
 	wait := widget.NewEntry()
 	if p.Retry != nil {
@@ -46,7 +47,7 @@ func (in *Inspector) addPolicy(n workrun.NodeSpec, state map[string]workrun.Fiel
 		errField.SetSelected(p.ErrorField)
 	}
 	in.stateShown = append(in.stateShown, func() { // a field made in the form (inspector_template.go)
-		errField.Options = append([]string{uiText(in.loc, msgPolicyNoField)}, fieldNames(in.doc().wf.State, workrun.FieldText)...)
+		errField.Options = append([]string{uiText(in.loc, msgPolicyNoField)}, fieldNames(in.doc().State(), workrun.FieldText)...)
 		errField.Refresh()
 	})
 	deadline := widget.NewEntry()
@@ -58,7 +59,7 @@ func (in *Inspector) addPolicy(n workrun.NodeSpec, state map[string]workrun.Fiel
 		if in.building {
 			return
 		}
-		var np NodePolicy
+		var np document.NodePolicy
 		if n, err := strconv.Atoi(strings.TrimSpace(attempts.Text)); err == nil && n > 1 {
 			np.Retry = &workrun.RetryPolicy{MaxAttempts: n}
 			if w, err := strconv.ParseFloat(strings.TrimSpace(wait.Text), 64); err == nil {
@@ -120,13 +121,13 @@ func remoteKind(typ string) bool {
 }
 
 // addEdgePort adds the choice of the port an edge leaves from.
-func (in *Inspector) addEdgePort(d *Document, k EdgeKey) {
-	i := d.edgeIndex(k)
-	if i < 0 {
+func (in *Inspector) addEdgePort(d *document.Document, k document.EdgeKey) {
+	e, ok := d.Edge(k)
+	if !ok {
 		return
 	}
 	sel := widget.NewSelect([]string{uiText(in.loc, msgEdgeNormal), uiText(in.loc, msgEdgeError)}, nil)
-	if d.wf.Edges[i].Port == workrun.PortError {
+	if e.Port == workrun.PortError {
 		sel.SetSelectedIndex(1)
 	} else {
 		sel.SetSelectedIndex(0)
@@ -142,13 +143,13 @@ func (in *Inspector) addEdgePort(d *Document, k EdgeKey) {
 	in.box.Add(widget.NewForm(widget.NewFormItem(uiText(in.loc, msgEdgeLeaves), sel)))
 }
 
-func (e InspectorEdits) policy(id string, p NodePolicy) {
+func (e InspectorEdits) policy(id string, p document.NodePolicy) {
 	if e.Policy != nil {
 		e.Policy(id, p)
 	}
 }
 
-func (e InspectorEdits) edgePort(k EdgeKey, port string) {
+func (e InspectorEdits) edgePort(k document.EdgeKey, port string) {
 	if e.EdgePort != nil {
 		e.EdgePort(k, port)
 	}

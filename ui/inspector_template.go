@@ -112,7 +112,7 @@ func (c *fieldCompletion) update() {
 		c.box.Hide()
 		return
 	}
-	state := c.in.doc().wf.State
+	state := c.in.doc().State()
 	low := strings.ToLower(prefix)
 	var first, then []string
 	for _, n := range fieldNames(state, c.types...) {
@@ -277,7 +277,7 @@ func (in *Inspector) addTemplate(n workrun.NodeSpec, f workrun.ConfigField, text
 	c.create = nf.open
 	fix.OnTapped = func() { nf.open(missing) }
 	check := func() {
-		state := in.doc().wf.State
+		state := in.doc().State()
 		err := workrun.CheckTemplate(f.Key, e.Text, state, f.FieldTypes...)
 		missing = ""
 		for _, name := range workrun.TemplateFields(e.Text) {
@@ -409,7 +409,7 @@ func (in *Inspector) fieldNameProblem(name string) string {
 	case !workrun.IsFieldName(name):
 		return fmt.Sprintf(in.loc.X("insp.field_name_bad", "“%s” cannot name a field: no spaces or braces."), name)
 	}
-	if _, ok := in.doc().wf.State[name]; ok {
+	if _, ok := in.doc().State()[name]; ok {
 		return fmt.Sprintf(in.loc.X("insp.field_exists", "State already has a field “%s”."), name)
 	}
 	return ""

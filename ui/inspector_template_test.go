@@ -146,7 +146,7 @@ func TestInspectorTemplate_CompletesFieldNames(t *testing.T) {
 	if got := completionNames(in); !slices.Equal(got, []string{"Create the field “cust”…"}) {
 		t.Fatalf("a new name: the list offers %q", got)
 	}
-	undos := len(w.doc.undo)
+	undos := w.doc.UndoSteps()
 	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	row := in.newFields["message"]
 	if row == nil || !row.box.Visible() || row.name.Text != "cust" {
@@ -157,7 +157,7 @@ func TestInspectorTemplate_CompletesFieldNames(t *testing.T) {
 	}
 	row.typ.SetSelectedIndex(1) // number
 	row.name.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if got := w.doc.wf.State["cust"]; got != workrun.FieldNumber {
+	if got := w.doc.Workflow().State["cust"]; got != workrun.FieldNumber {
 		t.Fatalf("State cust = %q, want number", got)
 	}
 	if got := nodeConfig(t, w, "ask")["message"]; got != "Summarise {{topic}} for {{cust}}" {
@@ -166,8 +166,8 @@ func TestInspectorTemplate_CompletesFieldNames(t *testing.T) {
 	if in.widgets["message"] != e || e.Text != "Summarise {{topic}} for {{cust}}" {
 		t.Errorf("the form was rebuilt, or the entry shows %q", e.Text)
 	}
-	if len(w.doc.undo) != undos+1 {
-		t.Errorf("creating the field made %d undo steps, want 1", len(w.doc.undo)-undos)
+	if w.doc.UndoSteps() != undos+1 {
+		t.Errorf("creating the field made %d undo steps, want 1", w.doc.UndoSteps()-undos)
 	}
 	if p := w.Problems(); len(p) != 0 {
 		t.Errorf("problems after creating the field: %v", p)
@@ -177,7 +177,7 @@ func TestInspectorTemplate_CompletesFieldNames(t *testing.T) {
 		t.Errorf("inputs offer %q", g.Options)
 	}
 	w.doc.Undo()
-	if _, ok := w.doc.wf.State["cust"]; ok {
+	if _, ok := w.doc.Workflow().State["cust"]; ok {
 		t.Error("undo kept the field")
 	}
 	if got := nodeConfig(t, w, "ask")["message"]; got != "Summarise {{topic}} for {{cust" {
@@ -224,9 +224,9 @@ func TestInspectorTemplate_NewFieldFromPicker(t *testing.T) {
 		t.Errorf("a name with a space: %q", row.err.Text)
 	}
 	row.name.SetText("summary")
-	undos := len(w.doc.undo)
+	undos := w.doc.UndoSteps()
 	row.name.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if got := w.doc.wf.State["summary"]; got != workrun.FieldText {
+	if got := w.doc.Workflow().State["summary"]; got != workrun.FieldText {
 		t.Fatalf("State summary = %q", got)
 	}
 	if s := in.widgets["output"].(*widget.Select); s.Selected != "summary" || !slices.Contains(s.Options, "summary") {
@@ -235,11 +235,11 @@ func TestInspectorTemplate_NewFieldFromPicker(t *testing.T) {
 	if got := nodeConfig(t, w, "ask")["output"]; got != "summary" {
 		t.Errorf("config output %v", got)
 	}
-	if len(w.doc.undo) != undos+1 || row.box.Visible() {
-		t.Errorf("undo steps +%d (want 1), row still open %v", len(w.doc.undo)-undos, row.box.Visible())
+	if w.doc.UndoSteps() != undos+1 || row.box.Visible() {
+		t.Errorf("undo steps +%d (want 1), row still open %v", w.doc.UndoSteps()-undos, row.box.Visible())
 	}
 	w.doc.Undo()
-	if _, ok := w.doc.wf.State["summary"]; ok {
+	if _, ok := w.doc.Workflow().State["summary"]; ok {
 		t.Error("undo kept the field")
 	}
 	if got := nodeConfig(t, w, "ask")["output"]; got != "answer" {
@@ -255,7 +255,7 @@ func TestInspectorTemplate_NewFieldFromPicker(t *testing.T) {
 	row.name.SetText("extra")
 	row.typ.SetSelectedIndex(3) // JSON
 	row.name.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if got := w.doc.wf.State["extra"]; got != workrun.FieldJSON {
+	if got := w.doc.Workflow().State["extra"]; got != workrun.FieldJSON {
 		t.Errorf("State extra = %q", got)
 	}
 	if got := nodeConfig(t, w, "ask")["inputs"]; !slices.Equal(toStrings(got), []string{"question", "extra"}) {

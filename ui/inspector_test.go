@@ -107,7 +107,7 @@ func TestInspector_RunDisabledWhileProblems(t *testing.T) {
 	if w.RunEnabled() {
 		t.Error("Run enabled with a timeout of 0")
 	}
-	if got := w.cv.nodes["ask"].fullWarn; !strings.Contains(got, "from 1 to 600") {
+	if got := w.cv.NodeWarning("ask"); !strings.Contains(got, "from 1 to 600") {
 		t.Errorf("node warning %q", got)
 	}
 	if len(w.Problems()) != 1 || w.Problems()[0].NodeID != "ask" {
@@ -220,7 +220,7 @@ func TestInspector_FormOfEveryKind(t *testing.T) {
 	w := newTestWindow(t, Deps{Engine: checkingEngine()})
 	wf := workrun.Workflow{Name: "all", State: map[string]workrun.FieldType{"t": workrun.FieldText, "n": workrun.FieldNumber}}
 	for _, k := range kindTypes() {
-		cfg := DefaultConfig(k)
+		cfg := DefaultConfig(langNow(), k)
 		if k == "process" {
 			cfg = withConfigKey(cfg, "command", []string{"sh", "-c", "echo {{t}}"})
 		}
@@ -262,7 +262,7 @@ func TestInspector_EditorsByValueKind(t *testing.T) {
 	wf := workrun.Workflow{Name: "edit", State: map[string]workrun.FieldType{"name": workrun.FieldText, "msg": workrun.FieldText,
 		"n": workrun.FieldNumber, "out": workrun.FieldJSON}}
 	for _, k := range []string{"set", "condition", "process", "ask_human", "human_review"} {
-		wf.Nodes = append(wf.Nodes, workrun.NodeSpec{ID: k, Type: k, Config: DefaultConfig(k)})
+		wf.Nodes = append(wf.Nodes, workrun.NodeSpec{ID: k, Type: k, Config: DefaultConfig(langNow(), k)})
 	}
 	w.OpenWorkflow("", wf)
 	entry := func(k string) *widget.Entry { return w.insp.widgets[k].(*widget.Entry) }

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 
+	"workrun/ui/canvas"
 	"workrun/workrun"
 )
 
@@ -84,11 +85,9 @@ func KindGroup(kind string) string {
 	return string(workrun.GroupLogic)
 }
 
-// PaletteGroup is one heading of the palette and its kinds in order.
-type PaletteGroup struct {
-	Name, Label string
-	Kinds       []string
-}
+// PaletteGroup is one heading of the palette and its kinds in order: the
+// canvas package's, which draws it.
+type PaletteGroup = canvas.PaletteGroup
 
 // KindGroups returns the palette's groups with their kinds.
 func KindGroups(loc workrun.Localizer) []PaletteGroup {
@@ -157,10 +156,11 @@ func KindIcon(kind string) fyne.Resource {
 }
 
 // DefaultConfig is the config a new node of kind starts with, as the kind
-// describes it; "{}" for a kind not described.
-func DefaultConfig(kind string) json.RawMessage {
+// describes it, its Text defaults in loc's language; "{}" for a kind not
+// described.
+func DefaultConfig(loc workrun.Localizer, kind string) json.RawMessage {
 	if k, ok := kindInfo(kind); ok {
-		return k.DefaultConfigIn(msgLang()) // a Text default in the process language (the window's; see word)
+		return k.DefaultConfigIn(loc.Messages())
 	}
 	return json.RawMessage("{}")
 }

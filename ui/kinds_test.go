@@ -83,7 +83,7 @@ func TestKinds_FromTheirDescriptions(t *testing.T) {
 		"process": `{"timeout_seconds":60}`, "condition": `{"op":"eq"}`, "human_review": `{"prompt":"Approve?"}`,
 		"start": `{}`, "warp": `{}`,
 	} {
-		if got := string(DefaultConfig(kind)); got != cfg {
+		if got := string(DefaultConfig(langNow(), kind)); got != cfg {
 			t.Errorf("new %s node: config %s, want %s", kind, got, cfg)
 		}
 	}

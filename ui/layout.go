@@ -6,6 +6,8 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	wfcanvas "workrun/ui/canvas"
 )
 
 // Default pane sizes in pixels; the user's own sizes are kept in the app's
@@ -25,8 +27,8 @@ const (
 	// a sample at a readable zoom.
 	CompactWidth = 1200
 
-	minPane     = 120 // a pane is never narrower than this while shown
-	minCanvas   = 260 // the canvas keeps at least this much width
+	minPane     = 120               // a pane is never narrower than this while shown
+	minCanvas   = wfcanvas.MinWidth // the canvas keeps at least this much width
 	dividerSize = 6
 	// dividerGrab is how far past its 6 pixels a divider takes a drag, over
 	// the edges of the panes beside it: Fyne gives a drag to what is under

@@ -3,7 +3,6 @@ package ui
 import (
 	"encoding/json"
 	"slices"
-	"strconv"
 	"strings"
 
 	"workrun/workrun"
@@ -23,27 +22,10 @@ func windowWord(code, key, fallback string) string {
 }
 
 // word is key in the process language (see windowWord; SetupLanguage keeps
-// it the window's): the samples and a new node's title and defaults are
-// made where no localizer is handed yet, like the canvas (processWords).
+// it the window's): the samples and the examples are made where no
+// localizer is handed yet (processWords). A new node's title is the
+// window's (Window.newNode).
 func word(key, fallback string) string { return windowWord(processWords().Language(), key, fallback) }
-
-// newNodeTitle is the title a new node of kind gets in d: the kind's name
-// in the window's language, numbered when a node already has it
-// ("Human review 2").
-func newNodeTitle(d *Document, kind string) string {
-	base := KindLabel(processWords(), kind)
-	taken := func(t string) bool {
-		return d != nil && slices.ContainsFunc(d.wf.Nodes, func(n workrun.NodeSpec) bool { return n.Title == t })
-	}
-	if !taken(base) {
-		return base
-	}
-	for i := 2; ; i++ {
-		if t := base + " " + strconv.Itoa(i); !taken(t) {
-			return t
-		}
-	}
-}
 
 // renameUntitled gives the window's new, untouched workflow the untitled
 // name of the language just chosen: it was named by the window, not by
@@ -53,8 +35,8 @@ func (w *Window) renameUntitled() {
 		return
 	}
 	for _, code := range Languages {
-		if w.doc.wf.Name == windowWord(code, "wf.untitled", "Untitled workflow") {
-			w.doc.wf.Name = word("wf.untitled", "Untitled workflow")
+		if w.doc.Name() == windowWord(code, "wf.untitled", "Untitled workflow") {
+			w.doc.SetNameUnedited(w.loc.X("wf.untitled", "Untitled workflow"))
 			w.updateTitle()
 			return
 		}

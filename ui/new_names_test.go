@@ -33,7 +33,7 @@ func TestNewThingsNamedInTheWindowsLanguage(t *testing.T) {
 		id1 = w.cv.AddKind("human_review")
 		id2 = w.cv.AddKind("human_review")
 	})
-	if got := w.doc.wf.Name; got != "Untitled workflow" {
+	if got := w.doc.Workflow().Name; got != "Untitled workflow" {
 		t.Errorf("English: new workflow named %q", got)
 	}
 	if got := node("start").Title; got != "Start" {
@@ -49,7 +49,7 @@ func TestNewThingsNamedInTheWindowsLanguage(t *testing.T) {
 	saved := w.wfID
 
 	onUI(w, func() { w.SetLanguage("zh-Hans") })
-	if got := w.doc.wf.Name; got != "Untitled workflow" {
+	if got := w.doc.Workflow().Name; got != "Untitled workflow" {
 		t.Errorf("the saved workflow was renamed %q by the switch", got)
 	}
 	onUI(w, func() {
@@ -60,7 +60,7 @@ func TestNewThingsNamedInTheWindowsLanguage(t *testing.T) {
 	if w.wfID == saved {
 		t.Fatal("New did not make a new workflow")
 	}
-	if got := w.doc.wf.Name; got != "未命名工作流" {
+	if got := w.doc.Workflow().Name; got != "未命名工作流" {
 		t.Errorf("Chinese: new workflow named %q", got)
 	}
 	for _, id := range []string{"start", id1, id2} {
@@ -95,25 +95,25 @@ func containsString(ss []string, s string) bool {
 func TestUntitledFollowsTheSwitch(t *testing.T) {
 	w := newTestWindow(t, Deps{Engine: kindsEngine()})
 	t.Cleanup(func() { SetupLanguage("en") })
-	if got := w.doc.wf.Name; got != "Untitled workflow" {
+	if got := w.doc.Workflow().Name; got != "Untitled workflow" {
 		t.Fatalf("first workflow named %q", got)
 	}
 	onUI(w, func() { w.SetLanguage("zh-Hans") })
-	if got := w.doc.wf.Name; got != "未命名工作流" {
+	if got := w.doc.Workflow().Name; got != "未命名工作流" {
 		t.Errorf("after the switch to Chinese the untouched workflow is named %q", got)
 	}
 	if got := w.win.Title(); !strings.Contains(got, "未命名工作流") {
 		t.Errorf("title bar %q", got)
 	}
 	onUI(w, func() { w.SetLanguage("en") })
-	if got := w.doc.wf.Name; got != "Untitled workflow" {
+	if got := w.doc.Workflow().Name; got != "Untitled workflow" {
 		t.Errorf("back in English it is named %q", got)
 	}
 	onUI(w, func() {
 		w.cv.AddKind("set")
 		w.SetLanguage("zh-Hans")
 	})
-	if got := w.doc.wf.Name; got != "Untitled workflow" {
+	if got := w.doc.Workflow().Name; got != "Untitled workflow" {
 		t.Errorf("an edited workflow was renamed %q", got)
 	}
 }
@@ -127,13 +127,13 @@ func TestSamplesInChinese(t *testing.T) {
 	t.Cleanup(func() { SetupLanguage("en") })
 	onUI(w, func() { w.openSample(SampleRemote) })
 	english := w.wfID
-	if w.doc.wf.Name != "Remote Agent demo" || SampleInputs[w.doc.wf.Name]["question"] != "echo Hello from Workrun" {
-		t.Errorf("English sample %q with inputs %v", w.doc.wf.Name, SampleInputs[w.doc.wf.Name])
+	if w.doc.Workflow().Name != "Remote Agent demo" || SampleInputs[w.doc.Workflow().Name]["question"] != "echo Hello from Workrun" {
+		t.Errorf("English sample %q with inputs %v", w.doc.Workflow().Name, SampleInputs[w.doc.Workflow().Name])
 	}
 	onUI(w, func() { w.SetLanguage("zh-Hans") })
 	onUI(w, func() { w.openSample(SampleRemote) })
-	if w.wfID != english || w.doc.wf.Name != "Remote Agent demo" || len(w.recs) != 1 {
-		t.Errorf("in Chinese the sample saved in English was not reused: %s %q, %d workflows", w.wfID, w.doc.wf.Name, len(w.recs))
+	if w.wfID != english || w.doc.Workflow().Name != "Remote Agent demo" || len(w.recs) != 1 {
+		t.Errorf("in Chinese the sample saved in English was not reused: %s %q, %d workflows", w.wfID, w.doc.Workflow().Name, len(w.recs))
 	}
 
 	opens := map[string]func(){
@@ -143,7 +143,7 @@ func TestSamplesInChinese(t *testing.T) {
 	}
 	for name, open := range opens {
 		onUI(w, open)
-		wf := w.doc.wf
+		wf := w.doc.Workflow()
 		if !chinese(wf.Name) {
 			t.Errorf("%s: sample named %q", name, wf.Name)
 		}

@@ -11,12 +11,6 @@ import (
 // What the tests read of the window and its widgets: none of it is in the
 // shipped binary.
 
-// ghostShown reports whether a palette drag shows its ghost node.
-func (cv *CanvasView) ghostShown() bool { return cv.ghost.Visible() }
-
-// minimapShown reports whether the canvas shows its minimap.
-func (cv *CanvasView) minimapShown() bool { return cv.mini.Visible() }
-
 // listShown reports whether the workflow list pane is open.
 func (p *Panes) listShown() bool { return p.ListShown() }
 
@@ -31,20 +25,6 @@ func vis(o fyne.CanvasObject) float32 {
 		return 1
 	}
 	return 0
-}
-
-// setFilter types into the filter box.
-func (p *Palette) setFilter(s string) { p.filter.SetText(s) }
-
-// shownKinds returns the kinds the palette shows, in order.
-func (p *Palette) shownKinds() []string {
-	var out []string
-	for _, it := range p.items {
-		if it.Visible() {
-			out = append(out, it.kind)
-		}
-	}
-	return out
 }
 
 // shownTasks returns what is shown.

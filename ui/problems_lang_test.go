@@ -64,7 +64,7 @@ func TestProblemsInChinese(t *testing.T) {
 				list = append(list, o.(*widget.Label).Text)
 			}
 			for _, n := range wf.Nodes {
-				nodes[n.ID] = w.cv.nodes[n.ID].fullWarn
+				nodes[n.ID] = w.cv.NodeWarning(n.ID)
 				w.doc.Select(n.ID, false)
 				forms[n.ID] = w.insp.shownProblems()
 			}

@@ -14,6 +14,8 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
+	"workrun/ui/canvas"
+	"workrun/ui/document"
 	"workrun/ui/runpanel"
 	"workrun/workrun"
 )
@@ -44,7 +46,7 @@ func recordWindow(loc workrun.Localizer, a fyne.App, size fyne.Size, rec runReco
 	}
 	win := a.NewWindow(title)
 	panel := newRunPanel(loc, true)
-	cv := NewCanvasView(NewDocument(r.Workflow), true)
+	cv := canvas.New(document.NewDocument(r.Workflow), true, loc, canvasWording(loc))
 	panel.OnStatus = cv.SetStatus
 	if files != nil {
 		files(panel, win)

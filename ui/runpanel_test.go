@@ -90,7 +90,7 @@ func TestRunPanel_R11CancelMessages(t *testing.T) {
 		lines = w.panel.MessageLines("ask")
 		status, reason = w.panel.HeaderTexts()
 		actions = w.panel.ActionLabels()
-		badge = w.cv.nodes["check"].badge.Text
+		badge = w.cv.NodeBadge("check")
 	})
 	want := []string{
 		"03:04:05  Remote task: submitted; task t-1 working",

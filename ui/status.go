@@ -3,7 +3,28 @@ package ui
 import (
 	"bytes"
 	"fmt"
+
+	"workrun/workrun"
 )
+
+// StatusLabel is the translated name of a run or node status, in the
+// process language (processWords): the run panel's and the records'
+// callers hand it no localizer yet.
+func StatusLabel(s string) string { return statusLabel(processWords(), s) }
+
+// statusLabel is the name of a run or node status in loc's language.
+func statusLabel(loc workrun.Localizer, s string) string {
+	if s == "" {
+		return ""
+	}
+	if s == string(workrun.NodeHandled) {
+		return uiText(loc, msgStatusHandled)
+	}
+	if s == string(statusWaiting) {
+		return qText(loc, msgQStatus) // question.go
+	}
+	return loc.X("status."+s, s)
+}
 
 // statusLine is what the status bar says about a condition rather than an
 // event: the line goes when the condition no longer holds, so the bar never
@@ -48,13 +69,13 @@ func (in *Inspector) dropped() {
 	}
 	d, id := in.doc(), in.nodeID
 	was, _ := d.Node(id)
-	name := d.wf.Name
+	name := d.Name()
 	in.OnStatusWhile(text, func() bool {
 		if in.doc() != d {
 			return false
 		}
 		if id == "" {
-			return d.wf.Name == name
+			return d.Name() == name
 		}
 		n, ok := d.Node(id)
 		return ok && n.Title == was.Title && bytes.Equal(n.Config, was.Config)

@@ -18,7 +18,7 @@ func TestStatus_NotAppliedGoesWhenItNoLongerHolds(t *testing.T) {
 	w := newTestWindow(t, Deps{Engine: checkingEngine()})
 	wf := workrun.Workflow{Name: "status", State: map[string]workrun.FieldType{"out": workrun.FieldText}}
 	for _, id := range []string{"p1", "p2"} {
-		wf.Nodes = append(wf.Nodes, workrun.NodeSpec{ID: id, Type: "process", Config: DefaultConfig("process")})
+		wf.Nodes = append(wf.Nodes, workrun.NodeSpec{ID: id, Type: "process", Config: DefaultConfig(langNow(), "process")})
 	}
 	w.OpenWorkflow("", wf)
 	timeout := func() *widget.Entry { return w.insp.widgets["timeout_seconds"].(*widget.Entry) }
@@ -63,7 +63,7 @@ func TestStatus_FixFirstGoesOnceFixed(t *testing.T) {
 	eng.StartFunc = func(context.Context, string, workrun.Workflow, workrun.Values) (string, error) { return "r1", nil }
 	w := newTestWindow(t, Deps{Engine: eng})
 	wf := workrun.Workflow{Name: "fix", State: map[string]workrun.FieldType{}}
-	wf.Nodes = []workrun.NodeSpec{{ID: "p1", Type: "process", Config: DefaultConfig("process")}}
+	wf.Nodes = []workrun.NodeSpec{{ID: "p1", Type: "process", Config: DefaultConfig(langNow(), "process")}}
 	w.OpenWorkflow("", wf)
 	w.doc.Select("p1", false)
 	e := w.insp.widgets["timeout_seconds"].(*widget.Entry)

@@ -112,7 +112,7 @@ func (w *Window) newFromTemplate(file string) {
 	wf = localExample(file, wf) // new_names.go
 	w.leave(func() {
 		w.OpenWorkflow("", wf)
-		w.doc.dirty = true // unsaved until Save (or leaving it saves it)
+		w.doc.MarkUnsaved() // unsaved until Save (or leaving it saves it)
 		w.docChanged()
 		w.selectListed("")
 		w.setStatus(fmt.Sprintf(w.loc.X("tmpl.opened", "New workflow from the template %q — not saved yet"), templateTitle(w.loc, file, wf.Name)))

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"workrun/ui/document"
 	"workrun/workrun"
 )
 
@@ -67,7 +68,7 @@ var commonZones = []string{"UTC", "Asia/Shanghai", "Asia/Tokyo", "Asia/Kolkata",
 type triggerForm struct {
 	in       *Inspector
 	nodeID   string
-	doc      *Document
+	doc      *document.Document
 	rows     []*triggerRow
 	err      *widget.Label // why what is typed cannot be applied
 	note     *widget.Label // not published / not saved

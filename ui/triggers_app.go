@@ -15,7 +15,7 @@ func (w *Window) triggerHooks() TriggerHooks {
 	h := TriggerHooks{
 		Every: w.every,
 		Saved: func() (bool, bool) {
-			return w.wfID != "" && !w.doc.Dirty(), w.doc.wf.Publish != nil
+			return w.wfID != "" && !w.doc.Dirty(), w.doc.Workflow().Publish != nil
 		},
 	}
 	if fires := w.deps.Fires; fires != nil {

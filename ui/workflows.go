@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"workrun/ui/document"
 	"workrun/workrun"
 )
 
@@ -32,7 +33,7 @@ func (m *memWorkflows) SaveWorkflow(_ context.Context, id string, wf workrun.Wor
 		r = workrun.WorkflowRecord{ID: id}
 	}
 	r.Revision++
-	r.Workflow = cloneWorkflow(wf)
+	r.Workflow = document.CloneWorkflow(wf)
 	r.UpdatedAt = time.Now()
 	m.recs[id] = r
 	return r, nil

@@ -1,9 +1,10 @@
-package ui
+package document
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -40,6 +41,12 @@ type Document struct {
 	typing string
 	// OnChange is called after every change of the workflow or selection.
 	OnChange func()
+	// NewNode is what a node of kind added by AddNode starts with: the name
+	// its title is made from (numbered when a node already has it: "Human
+	// review 2") and its config. The app layer words it in the window's
+	// language from the kind's description; nil gives the kind's type and
+	// "{}".
+	NewNode func(kind string) (name string, config json.RawMessage)
 }
 
 // EdgeKey identifies an edge independently of its index.
@@ -53,7 +60,7 @@ type clip struct {
 
 // NewDocument starts editing a copy of wf.
 func NewDocument(wf workrun.Workflow) *Document {
-	d := &Document{wf: cloneWorkflow(wf), selNodes: map[string]bool{}, selEdges: map[EdgeKey]bool{}}
+	d := &Document{wf: CloneWorkflow(wf), selNodes: map[string]bool{}, selEdges: map[EdgeKey]bool{}}
 	if d.wf.State == nil {
 		d.wf.State = map[string]workrun.FieldType{}
 	}
@@ -61,13 +68,32 @@ func NewDocument(wf workrun.Workflow) *Document {
 }
 
 // Workflow returns a copy of the workflow being edited.
-func (d *Document) Workflow() workrun.Workflow { return cloneWorkflow(d.wf) }
+func (d *Document) Workflow() workrun.Workflow { return CloneWorkflow(d.wf) }
+
+// Name is the workflow's name.
+func (d *Document) Name() string { return d.wf.Name }
+
+// State returns a copy of the workflow's State fields.
+func (d *Document) State() map[string]workrun.FieldType { return maps.Clone(d.wf.State) }
+
+// Edge returns the edge k names.
+func (d *Document) Edge(k EdgeKey) (workrun.Edge, bool) {
+	i := d.edgeIndex(k)
+	if i < 0 {
+		return workrun.Edge{}, false
+	}
+	return d.wf.Edges[i], true
+}
 
 // Dirty reports whether the workflow changed since MarkSaved.
 func (d *Document) Dirty() bool { return d.dirty }
 
 // MarkSaved records that the current workflow was saved.
 func (d *Document) MarkSaved() { d.dirty = false }
+
+// MarkUnsaved records that the workflow is not saved though no edit made
+// it so (a new workflow opened from a template).
+func (d *Document) MarkUnsaved() { d.dirty = true }
 
 // Node returns the node with this id.
 func (d *Document) Node(id string) (workrun.NodeSpec, bool) {
@@ -99,7 +125,7 @@ func (d *Document) checkpointAs(as string) {
 	if joined {
 		return
 	}
-	d.undo = append(d.undo, cloneWorkflow(d.wf))
+	d.undo = append(d.undo, CloneWorkflow(d.wf))
 	if len(d.undo) > undoLimit {
 		d.undo = d.undo[1:]
 	}
@@ -169,10 +195,29 @@ func (d *Document) AddNode(kind string, pos workrun.Position) string {
 	d.checkpoint()
 	id := d.newID(kind)
 	p := pos
-	d.wf.Nodes = append(d.wf.Nodes, workrun.NodeSpec{ID: id, Type: kind, Title: newNodeTitle(d, kind), Config: DefaultConfig(kind), Position: &p})
+	name, cfg := kind, json.RawMessage("{}")
+	if d.NewNode != nil {
+		name, cfg = d.NewNode(kind)
+	}
+	d.wf.Nodes = append(d.wf.Nodes, workrun.NodeSpec{ID: id, Type: kind, Title: d.freeTitle(name), Config: cfg, Position: &p})
 	d.selectOnly([]string{id})
 	d.changed()
 	return id
+}
+
+// freeTitle is base, numbered when a node already has it ("Human review 2").
+func (d *Document) freeTitle(base string) string {
+	taken := func(t string) bool {
+		return slices.ContainsFunc(d.wf.Nodes, func(n workrun.NodeSpec) bool { return n.Title == t })
+	}
+	if !taken(base) {
+		return base
+	}
+	for i := 2; ; i++ {
+		if t := base + " " + strconv.Itoa(i); !taken(t) {
+			return t
+		}
+	}
 }
 
 // MoveNodes moves the nodes by (dx, dy) as one undoable step.
@@ -200,22 +245,28 @@ func (d *Document) Position(id string) workrun.Position {
 	return d.position(i)
 }
 
+// Len is the number of nodes; NodeAt and PositionAt read the i-th in
+// workflow order without copying the workflow (the canvas lays out every
+// node on each pan and zoom).
+func (d *Document) Len() int { return len(d.wf.Nodes) }
+
+// NodeAt is the i-th node (0 <= i < Len), as Node returns it.
+func (d *Document) NodeAt(i int) workrun.NodeSpec { return d.wf.Nodes[i] }
+
+// IndexOf is the place of node id in workflow order, -1 when there is none.
+func (d *Document) IndexOf(id string) int { return d.index(id) }
+
+// Edges returns a copy of the workflow's edges.
+func (d *Document) Edges() []workrun.Edge { return slices.Clone(d.wf.Edges) }
+
+// PositionAt is Position of the i-th node.
+func (d *Document) PositionAt(i int) workrun.Position { return d.position(i) }
+
 func (d *Document) position(i int) workrun.Position {
 	if p := d.wf.Nodes[i].Position; p != nil {
 		return *p
 	}
 	return workrun.Position{X: 40 + float32(i%8)*200, Y: 40 + float32(i/8)*120}
-}
-
-// overlaps reports whether a node box at p would touch another node's box.
-func (d *Document) overlaps(p workrun.Position) bool {
-	for i := range d.wf.Nodes {
-		q := d.position(i)
-		if abs32(q.X-p.X) < nodeW+20 && abs32(q.Y-p.Y) < nodeH+20 {
-			return true
-		}
-	}
-	return false
 }
 
 // Connect adds an edge from → to. Edges leaving a condition get When "true"
@@ -335,6 +386,10 @@ func (d *Document) ClearSelection() {
 	d.changed()
 }
 
+// SelectSilently selects ids alone without calling OnChange: a drag
+// selects the node it starts on, and its drop (MoveNodes) reports both.
+func (d *Document) SelectSilently(ids []string) { d.selectOnly(ids) }
+
 func (d *Document) selectOnly(ids []string) {
 	clear(d.selNodes)
 	clear(d.selEdges)
@@ -358,6 +413,20 @@ func (d *Document) Selected() []string {
 func (d *Document) IsSelected(id string) bool   { return d.selNodes[id] }
 func (d *Document) EdgeSelected(k EdgeKey) bool { return d.selEdges[k] }
 func (d *Document) SelectedEdges() int          { return len(d.selEdges) }
+
+// SelectedEdgeKeys returns the selected edges in workflow order.
+func (d *Document) SelectedEdgeKeys() []EdgeKey {
+	var out []EdgeKey
+	for _, e := range d.wf.Edges {
+		if k := (EdgeKey{e.From, e.To}); d.selEdges[k] {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// UndoSteps is the number of steps Undo can take back.
+func (d *Document) UndoSteps() int { return len(d.undo) }
 
 // DeleteSelection removes the selected nodes with their edges and the
 // selected edges, as one undoable step.
@@ -542,7 +611,13 @@ func (d *Document) CreateField(name string, t workrun.FieldType, id string, cfg 
 	d.changed()
 }
 
-func cloneWorkflow(wf workrun.Workflow) workrun.Workflow {
+// SetNameUnedited renames the workflow without an undo step and without
+// making it dirty: for a name the window gave (a new, untouched
+// workflow's), not one the person typed.
+func (d *Document) SetNameUnedited(name string) { d.wf.Name = name }
+
+// CloneWorkflow is a deep copy of wf: nothing of it shares memory with wf.
+func CloneWorkflow(wf workrun.Workflow) workrun.Workflow {
 	out := workrun.Workflow{Name: wf.Name, State: make(map[string]workrun.FieldType, len(wf.State))}
 	for k, v := range wf.State {
 		out.State[k] = v

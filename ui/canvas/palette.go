@@ -1,4 +1,4 @@
-package ui
+package canvas
 
 import (
 	"strings"
@@ -7,7 +7,6 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
@@ -18,19 +17,20 @@ const paletteRowHeight = 28
 // Palette lists the node kinds by group under a filter box that stays put
 // while the list scrolls. Typing filters by name; Enter adds the first match.
 type Palette struct {
-	cv     *CanvasView
+	cv     *View
 	filter *widget.Entry
 	box    *fyne.Container
 	items  []*paletteItem
+	groups map[*paletteItem]string // the heading each item is under
 	heads  map[string]fyne.CanvasObject
 	root   fyne.CanvasObject
 }
 
 // NewPalette builds the palette for the canvas cv.
-func NewPalette(cv *CanvasView) *Palette {
-	p := &Palette{cv: cv, box: container.NewVBox(), heads: map[string]fyne.CanvasObject{}}
+func NewPalette(cv *View) *Palette {
+	p := &Palette{cv: cv, box: container.NewVBox(), groups: map[*paletteItem]string{}, heads: map[string]fyne.CanvasObject{}}
 	p.filter = widget.NewEntry()
-	p.filter.SetPlaceHolder(lang.X("palette.filter", "Filter nodes"))
+	p.filter.SetPlaceHolder(cv.l.X("palette.filter", "Filter nodes"))
 	p.filter.OnChanged = func(string) { p.apply() }
 	p.filter.OnSubmitted = func(string) {
 		for _, it := range p.items {
@@ -40,7 +40,7 @@ func NewPalette(cv *CanvasView) *Palette {
 			}
 		}
 	}
-	for _, g := range KindGroups(processWords()) {
+	for _, g := range cv.text.KindGroups() {
 		h := canvas.NewText(g.Label, theme.Color(theme.ColorNamePlaceHolder))
 		h.TextSize = theme.CaptionTextSize()
 		h.TextStyle.Bold = true
@@ -50,6 +50,7 @@ func NewPalette(cv *CanvasView) *Palette {
 		for _, k := range g.Kinds {
 			it := newPaletteItem(cv, k)
 			p.items = append(p.items, it)
+			p.groups[it] = g.Name
 			p.box.Add(it)
 		}
 	}
@@ -70,10 +71,10 @@ func (p *Palette) apply() {
 	q := strings.ToLower(strings.TrimSpace(p.filter.Text))
 	shown := map[string]bool{}
 	for _, it := range p.items {
-		match := q == "" || strings.Contains(strings.ToLower(KindLabel(processWords(), it.kind)), q) || strings.Contains(it.kind, q)
+		match := q == "" || strings.Contains(strings.ToLower(p.cv.text.KindLabel(it.kind)), q) || strings.Contains(it.kind, q)
 		if match {
 			it.Show()
-			shown[KindGroup(it.kind)] = true
+			shown[p.groups[it]] = true
 		} else {
 			it.Hide()
 		}
@@ -92,7 +93,7 @@ func (p *Palette) apply() {
 // node, or drag it onto the canvas (a ghost shows where) to drop it there.
 type paletteItem struct {
 	widget.BaseWidget
-	cv    *CanvasView
+	cv    *View
 	kind  string
 	drag  fyne.Delta
 	start fyne.Position
@@ -104,11 +105,11 @@ type paletteItem struct {
 	label *canvas.Text
 }
 
-func newPaletteItem(cv *CanvasView, kind string) *paletteItem {
+func newPaletteItem(cv *View, kind string) *paletteItem {
 	p := &paletteItem{cv: cv, kind: kind,
 		bg:    canvas.NewRectangle(theme.Color(theme.ColorNameButton)),
-		icon:  canvas.NewImageFromResource(KindIcon(kind)),
-		label: canvas.NewText(KindLabel(processWords(), kind), theme.Color(theme.ColorNameForeground)),
+		icon:  canvas.NewImageFromResource(cv.text.KindIcon(kind)),
+		label: canvas.NewText(cv.text.KindLabel(kind), theme.Color(theme.ColorNameForeground)),
 	}
 	p.bg.CornerRadius = 4
 	p.icon.FillMode = canvas.ImageFillContain
@@ -188,7 +189,7 @@ func (r *paletteItemRenderer) Refresh() {
 	if p.hover {
 		p.bg.FillColor = theme.Color(theme.ColorNameHover)
 	}
-	p.label.Text = KindLabel(processWords(), p.kind)
+	p.label.Text = p.cv.text.KindLabel(p.kind)
 	p.label.Color = theme.Color(theme.ColorNameForeground)
 	p.bg.Refresh()
 	p.label.Refresh()

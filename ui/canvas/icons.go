@@ -1,4 +1,4 @@
-package ui
+package canvas
 
 import (
 	"bytes"
@@ -20,13 +20,13 @@ const iconPixels = 64
 // used only on the Fyne thread.
 var iconCache = map[string]image.Image{}
 
-// kindPicture returns the kind's icon as a picture.
-func kindPicture(kind string) image.Image {
+// kindPicture returns the kind's icon, as icon gives it, as a picture.
+func kindPicture(kind string, icon func(kind string) fyne.Resource) image.Image {
 	key := kind + fmt.Sprint(theme.Color(theme.ColorNameForeground))
 	if img, ok := iconCache[key]; ok {
 		return img
 	}
-	img := rasterize(KindIcon(kind), iconPixels)
+	img := rasterize(icon(kind), iconPixels)
 	iconCache[key] = img
 	return img
 }

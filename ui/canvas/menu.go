@@ -1,9 +1,9 @@
-package ui
+package canvas
 
 import "fyne.io/fyne/v2"
 
 // TappedSecondary (a right click) selects the node and asks for its menu
-// (CanvasView.OnNodeMenu): "Run from here", "Test this node".
+// (View.OnNodeMenu): "Run from here", "Test this node".
 func (nb *nodeBox) TappedSecondary(ev *fyne.PointEvent) {
 	if !nb.cv.doc.IsSelected(nb.id) {
 		nb.cv.doc.Select(nb.id, false)

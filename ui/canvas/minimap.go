@@ -1,4 +1,4 @@
-package ui
+package canvas
 
 import (
 	"image"
@@ -23,14 +23,14 @@ var minimapSize = fyne.NewSize(180, 120)
 // there. It is one raster, redrawn only when the view or the workflow changed.
 type minimap struct {
 	widget.BaseWidget
-	cv     *CanvasView
+	cv     *View
 	raster *canvas.Raster
 
 	// The workflow area the picture covers (workflow coordinates).
 	minX, minY, scale float32
 }
 
-func newMinimap(cv *CanvasView) *minimap {
+func newMinimap(cv *View) *minimap {
 	m := &minimap{cv: cv}
 	m.raster = canvas.NewRaster(m.draw)
 	m.ExtendBaseWidget(m)
@@ -41,15 +41,14 @@ func (m *minimap) CreateRenderer() fyne.WidgetRenderer { return widgetRendererFo
 
 // bounds computes the area of the workflow the picture shows.
 func (m *minimap) bounds(w, h int) {
-	wf := m.cv.doc.wf
 	minX, minY := float32(math.MaxFloat32), float32(math.MaxFloat32)
 	maxX, maxY := float32(-math.MaxFloat32), float32(-math.MaxFloat32)
-	for i := range wf.Nodes {
-		p := m.cv.doc.position(i)
+	for i := range m.cv.doc.Len() {
+		p := m.cv.doc.PositionAt(i)
 		minX, minY = min(minX, p.X), min(minY, p.Y)
 		maxX, maxY = max(maxX, p.X+nodeW), max(maxY, p.Y+nodeH)
 	}
-	if len(wf.Nodes) == 0 {
+	if m.cv.doc.Len() == 0 {
 		minX, minY, maxX, maxY = 0, 0, 1, 1
 	}
 	m.minX, m.minY = minX, minY
@@ -64,13 +63,12 @@ func (m *minimap) draw(w, h int) image.Image {
 	m.bounds(w, h)
 	dot := toNRGBA(theme.Color(theme.ColorNameForeground))
 	sel := toNRGBA(theme.Color(theme.ColorNamePrimary))
-	wf := m.cv.doc.wf
-	for i, n := range wf.Nodes {
-		p := m.cv.doc.position(i)
+	for i := range m.cv.doc.Len() {
+		p := m.cv.doc.PositionAt(i)
 		x0, y0 := int((p.X-m.minX)*m.scale), int((p.Y-m.minY)*m.scale)
 		x1, y1 := max(x0+2, int((p.X+nodeW-m.minX)*m.scale)), max(y0+2, int((p.Y+nodeH-m.minY)*m.scale))
 		c := dot
-		if m.cv.doc.IsSelected(n.ID) {
+		if m.cv.doc.IsSelected(m.cv.doc.NodeAt(i).ID) {
 			c = sel
 		}
 		draw.Draw(img, image.Rect(x0, y0, x1, y1), &image.Uniform{c}, image.Point{}, draw.Src)

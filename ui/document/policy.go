@@ -1,4 +1,4 @@
-package ui
+package document
 
 import "workrun/workrun"
 
@@ -11,7 +11,8 @@ type NodePolicy struct {
 	DeadlineSeconds int
 }
 
-func policyOf(n workrun.NodeSpec) NodePolicy {
+// PolicyOf is node n's failure handling keys.
+func PolicyOf(n workrun.NodeSpec) NodePolicy {
 	p := NodePolicy{OnError: n.OnError, ErrorField: n.ErrorField, DeadlineSeconds: n.DeadlineSeconds}
 	if n.Retry != nil {
 		r := *n.Retry
@@ -27,7 +28,7 @@ func (d *Document) SetPolicy(id string, p NodePolicy) {
 		return
 	}
 	n := &d.wf.Nodes[i]
-	if samePolicy(policyOf(*n), p) {
+	if samePolicy(PolicyOf(*n), p) {
 		return
 	}
 	d.checkpoint()

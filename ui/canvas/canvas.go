@@ -1,4 +1,4 @@
-package ui
+package canvas
 
 import (
 	"image/color"
@@ -7,10 +7,11 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/driver/desktop"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"workrun/ui/document"
+	"workrun/ui/runpanel"
 	"workrun/workrun"
 )
 
@@ -19,24 +20,61 @@ const (
 	nodeW = 170
 	nodeH = 58
 
+	// MinWidth is the width the window's layout keeps for the view at the
+	// least; a view narrower than half of it has not been laid out yet.
+	MinWidth = 260
+
 	portR = 6 // radius of the input port and output handle at zoom 1
 
 	minZoom = 0.05
 	// fitMinZoom is the smallest zoom Fit chooses: node titles stay
 	// readable (the 1024×700 window used to open a sample at 39 %).
 	fitMinZoom = 0.6
-	// textZoom is the zoom below which node texts are not drawn.
-	textZoom = 0.35
+	// TextZoom is the zoom below which node texts are not drawn.
+	TextZoom = 0.35
 	maxZoom  = 3
+
+	textZoom = TextZoom
 )
 
-// CanvasView draws a Document: nodes as boxes with icon, title and status
-// badge, edges as lines with arrowheads (docs/product.md W1). It edits only through the
-// Document's commands, so everything it does can be undone.
-type CanvasView struct {
+// Localizer words the view's labels in the window's language: key's
+// words, fallback when the catalogue has none (a workrun.Localizer is one).
+type Localizer interface {
+	X(key, fallback string) string
+}
+
+// Wording is what the app layer knows of node kinds and how it words
+// statuses and problems, in the window's language; every field must be set.
+type Wording struct {
+	// KindLabel is the name of a node kind.
+	KindLabel func(kind string) string
+	// KindIcon is the icon drawn on a node of a kind and beside it in the
+	// palette.
+	KindIcon func(kind string) fyne.Resource
+	// KindGroups are the palette's headings with their kinds, in order.
+	KindGroups func() []PaletteGroup
+	// Status is a node status as its badge says it ("" for none).
+	Status func(workrun.NodeStatus) string
+	// Problem is a validation problem as its node shows it.
+	Problem func(workrun.Problem) string
+}
+
+// PaletteGroup is one heading of the palette and its kinds in order.
+type PaletteGroup struct {
+	Name, Label string
+	Kinds       []string
+}
+
+// View draws a document.Document: nodes as boxes with icon, title and
+// status badge, edges as lines with arrowheads (docs/product.md W1). It
+// edits only through the Document's commands, so everything it does can
+// be undone.
+type View struct {
 	widget.BaseWidget
 
-	doc      *Document
+	l        Localizer
+	text     Wording
+	doc      *document.Document
 	readOnly bool
 	zoom     float32
 	offset   fyne.Position // screen position of workflow point (0,0)
@@ -66,13 +104,15 @@ type CanvasView struct {
 	// OnView is called after the zoom or the pan changed.
 	OnView func()
 	// OnNodeMenu asks for a node's context menu at a window position
-	// (canvas_menu.go).
+	// (menu.go).
 	OnNodeMenu func(nodeID string, at fyne.Position)
 }
 
-// NewCanvasView shows doc; a read-only view selects but never edits.
-func NewCanvasView(doc *Document, readOnly bool) *CanvasView {
-	cv := &CanvasView{
+// New shows doc; a read-only view selects but never edits. l words its
+// labels, text the kinds, statuses and problems.
+func New(doc *document.Document, readOnly bool, l Localizer, text Wording) *View {
+	cv := &View{
+		l: l, text: text,
 		doc: doc, readOnly: readOnly, zoom: 1,
 		nodes: map[string]*nodeBox{}, byNode: map[string][]*edgeShape{},
 		status: map[string]workrun.NodeStatus{}, problems: map[string][]string{},
@@ -99,10 +139,10 @@ func NewCanvasView(doc *Document, readOnly bool) *CanvasView {
 }
 
 // Document returns the document shown.
-func (cv *CanvasView) Document() *Document { return cv.doc }
+func (cv *View) Document() *document.Document { return cv.doc }
 
 // SetDocument shows another document.
-func (cv *CanvasView) SetDocument(doc *Document, readOnly bool) {
+func (cv *View) SetDocument(doc *document.Document, readOnly bool) {
 	cv.doc, cv.readOnly = doc, readOnly
 	for _, n := range cv.nodes {
 		n.Hide()
@@ -115,7 +155,7 @@ func (cv *CanvasView) SetDocument(doc *Document, readOnly bool) {
 }
 
 // SetStatus shows a node's run status in its badge.
-func (cv *CanvasView) SetStatus(id string, s workrun.NodeStatus) {
+func (cv *View) SetStatus(id string, s workrun.NodeStatus) {
 	cv.status[id] = s
 	if n := cv.nodes[id]; n != nil {
 		n.update()
@@ -123,7 +163,7 @@ func (cv *CanvasView) SetStatus(id string, s workrun.NodeStatus) {
 }
 
 // ClearStatus removes every badge.
-func (cv *CanvasView) ClearStatus() {
+func (cv *View) ClearStatus() {
 	clear(cv.status)
 	for _, n := range cv.nodes {
 		n.update()
@@ -131,11 +171,11 @@ func (cv *CanvasView) ClearStatus() {
 }
 
 // SetProblems shows validation problems on their nodes.
-func (cv *CanvasView) SetProblems(ps []Problem) {
+func (cv *View) SetProblems(ps []workrun.Problem) {
 	clear(cv.problems)
 	for _, p := range ps {
 		if p.NodeID != "" {
-			cv.problems[p.NodeID] = append(cv.problems[p.NodeID], p.In(msgLang()))
+			cv.problems[p.NodeID] = append(cv.problems[p.NodeID], cv.text.Problem(p))
 		}
 	}
 	for _, n := range cv.nodes {
@@ -144,15 +184,15 @@ func (cv *CanvasView) SetProblems(ps []Problem) {
 }
 
 // Zoom returns the zoom factor; SetZoom changes it around the view's centre.
-func (cv *CanvasView) Zoom() float32 { return cv.zoom }
+func (cv *View) Zoom() float32 { return cv.zoom }
 
-func (cv *CanvasView) SetZoom(z float32) {
+func (cv *View) SetZoom(z float32) {
 	z = max(minZoom, min(maxZoom, z))
 	c := fyne.NewPos(cv.Size().Width/2, cv.Size().Height/2)
 	cv.zoomAround(c, z)
 }
 
-func (cv *CanvasView) zoomAround(c fyne.Position, z float32) {
+func (cv *View) zoomAround(c fyne.Position, z float32) {
 	// Keep the workflow point under c where it is.
 	wx, wy := (c.X-cv.offset.X)/cv.zoom, (c.Y-cv.offset.Y)/cv.zoom
 	cv.zoom = z
@@ -164,22 +204,21 @@ func (cv *CanvasView) zoomAround(c fyne.Position, z float32) {
 // small workflow keeps its normal size. Asked before the view has its size
 // (a workflow opened or imported while the window is being built), it
 // waits for the first layout instead of fitting into nothing.
-func (cv *CanvasView) Fit() {
-	wf := cv.doc.wf
-	if cv.Size().Width < minCanvas/2 || cv.Size().Height < 100 {
+func (cv *View) Fit() {
+	if cv.Size().Width < MinWidth/2 || cv.Size().Height < 100 {
 		cv.fitWait = true
 		return
 	}
 	cv.fitWait = false
-	if len(wf.Nodes) == 0 {
+	if cv.doc.Len() == 0 {
 		cv.zoom, cv.offset = 1, fyne.Position{}
 		cv.layoutAll()
 		return
 	}
 	minX, minY := float32(math.MaxFloat32), float32(math.MaxFloat32)
 	maxX, maxY := float32(-math.MaxFloat32), float32(-math.MaxFloat32)
-	for i := range wf.Nodes {
-		p := cv.doc.position(i)
+	for i := range cv.doc.Len() {
+		p := cv.doc.PositionAt(i)
 		minX, minY = min(minX, p.X), min(minY, p.Y)
 		maxX, maxY = max(maxX, p.X+nodeW), max(maxY, p.Y+nodeH)
 	}
@@ -194,31 +233,31 @@ func (cv *CanvasView) Fit() {
 }
 
 // pan moves the view by a screen delta.
-func (cv *CanvasView) pan(dx, dy float32) {
+func (cv *View) pan(dx, dy float32) {
 	cv.offset = cv.offset.AddXY(dx, dy)
 	cv.layoutAll()
 }
 
 // Offset returns the screen position of the workflow origin.
-func (cv *CanvasView) Offset() fyne.Position { return cv.offset }
+func (cv *View) Offset() fyne.Position { return cv.offset }
 
 // SetOffset pans the view so that the workflow origin is at p.
-func (cv *CanvasView) SetOffset(p fyne.Position) {
+func (cv *View) SetOffset(p fyne.Position) {
 	cv.offset = p
 	cv.layoutAll()
 }
 
 // ToWorkflow converts a position in the view to workflow coordinates.
-func (cv *CanvasView) ToWorkflow(p fyne.Position) workrun.Position {
+func (cv *View) ToWorkflow(p fyne.Position) workrun.Position {
 	return workrun.Position{X: (p.X - cv.offset.X) / cv.zoom, Y: (p.Y - cv.offset.Y) / cv.zoom}
 }
 
-func (cv *CanvasView) toScreen(p workrun.Position) fyne.Position {
+func (cv *View) toScreen(p workrun.Position) fyne.Position {
 	return fyne.NewPos(cv.offset.X+p.X*cv.zoom, cv.offset.Y+p.Y*cv.zoom)
 }
 
 // AddKind adds a node of kind in the middle of the view (palette click).
-func (cv *CanvasView) AddKind(kind string) string {
+func (cv *View) AddKind(kind string) string {
 	if cv.readOnly {
 		return ""
 	}
@@ -228,26 +267,25 @@ func (cv *CanvasView) AddKind(kind string) string {
 // freeSpot is where a new node goes: right of the selected node (or of the
 // last one added) when there is room in view, else the middle of the view;
 // from there it moves down until it covers no other node.
-func (cv *CanvasView) freeSpot() workrun.Position {
-	wf := cv.doc.wf
+func (cv *View) freeSpot() workrun.Position {
 	var p workrun.Position
 	anchor := -1
 	if sel := cv.doc.Selected(); len(sel) == 1 {
-		anchor = cv.doc.index(sel[0])
-	} else if len(wf.Nodes) > 0 {
-		anchor = len(wf.Nodes) - 1
+		anchor = cv.doc.IndexOf(sel[0])
+	} else if cv.doc.Len() > 0 {
+		anchor = cv.doc.Len() - 1
 	}
 	c := cv.ToWorkflow(fyne.NewPos(cv.Size().Width/2-nodeW*cv.zoom/2, cv.Size().Height/2-nodeH*cv.zoom/2))
 	p = c
 	if anchor >= 0 {
-		a := cv.doc.position(anchor)
+		a := cv.doc.PositionAt(anchor)
 		p = workrun.Position{X: a.X + nodeW + 80, Y: a.Y}
 		if s := cv.toScreen(p); s.X+nodeW*cv.zoom > cv.Size().Width || s.Y < 0 || s.Y+nodeH*cv.zoom > cv.Size().Height {
 			p = c
 		}
 	}
-	for range len(wf.Nodes) + 1 {
-		if !cv.doc.overlaps(p) {
+	for range cv.doc.Len() + 1 {
+		if !cv.overlaps(p) {
 			break
 		}
 		p.Y += nodeH + 30
@@ -255,19 +293,30 @@ func (cv *CanvasView) freeSpot() workrun.Position {
 	return p
 }
 
+// overlaps reports whether a node box at p would touch another node's box.
+func (cv *View) overlaps(p workrun.Position) bool {
+	for i := range cv.doc.Len() {
+		q := cv.doc.PositionAt(i)
+		if abs32(q.X-p.X) < nodeW+20 && abs32(q.Y-p.Y) < nodeH+20 {
+			return true
+		}
+	}
+	return false
+}
+
 // inside reports whether p (view coordinates) is on the canvas.
-func (cv *CanvasView) inside(p fyne.Position) bool {
+func (cv *View) inside(p fyne.Position) bool {
 	return p.X >= 0 && p.Y >= 0 && p.X <= cv.Size().Width && p.Y <= cv.Size().Height
 }
 
 // showGhost draws where a node of kind dragged from the palette would land,
 // centred on p (view coordinates).
-func (cv *CanvasView) showGhost(kind string, p fyne.Position) {
+func (cv *View) showGhost(kind string, p fyne.Position) {
 	w, h := nodeW*cv.zoom, nodeH*cv.zoom
 	cv.ghost.Move(p.SubtractXY(w/2, h/2))
 	cv.ghost.Resize(fyne.NewSize(w, h))
 	cv.ghost.Show()
-	cv.ghostT.Text = KindLabel(processWords(), kind)
+	cv.ghostT.Text = cv.text.KindLabel(kind)
 	cv.ghostT.TextSize = theme.TextSize() * max(cv.zoom, 0.5)
 	cv.ghostT.Move(p.SubtractXY(w/2-8*cv.zoom, cv.ghostT.MinSize().Height/2))
 	cv.ghostT.Show()
@@ -275,7 +324,7 @@ func (cv *CanvasView) showGhost(kind string, p fyne.Position) {
 	canvas.Refresh(cv.ghostT)
 }
 
-func (cv *CanvasView) hideGhost() {
+func (cv *View) hideGhost() {
 	if !cv.ghost.Visible() {
 		return
 	}
@@ -286,32 +335,32 @@ func (cv *CanvasView) hideGhost() {
 }
 
 // Refresh redraws after the document changed.
-func (cv *CanvasView) Refresh() {
+func (cv *View) Refresh() {
 	cv.sync()
 	cv.BaseWidget.Refresh()
 }
 
 // sync makes the drawn nodes and edges match the document.
-func (cv *CanvasView) sync() {
-	wf := cv.doc.wf
-	seen := make(map[string]bool, len(wf.Nodes))
+func (cv *View) sync() {
+	seen := make(map[string]bool, cv.doc.Len())
 	cv.objects = cv.objects[:0]
 	cv.objects = append(cv.objects, cv.bg)
 	cv.edges = cv.edges[:0]
 	clear(cv.byNode)
-	for _, e := range wf.Edges {
-		es := newEdgeShape(e)
+	for _, e := range cv.doc.Edges() {
+		es := newEdgeShape(e, cv.l)
 		cv.edges = append(cv.edges, es)
 		cv.byNode[e.From] = append(cv.byNode[e.From], es)
 		cv.byNode[e.To] = append(cv.byNode[e.To], es)
 		cv.objects = append(cv.objects, es.line, es.a1, es.a2, es.label)
 	}
-	for _, n := range wf.Nodes {
-		seen[n.ID] = true
-		nb := cv.nodes[n.ID]
+	for i := range cv.doc.Len() {
+		id := cv.doc.NodeAt(i).ID
+		seen[id] = true
+		nb := cv.nodes[id]
 		if nb == nil {
-			nb = newNodeBox(cv, n.ID)
-			cv.nodes[n.ID] = nb
+			nb = newNodeBox(cv, id)
+			cv.nodes[id] = nb
 		}
 		cv.objects = append(cv.objects, nb)
 	}
@@ -325,18 +374,18 @@ func (cv *CanvasView) sync() {
 }
 
 // layoutAll places every node and edge for the current zoom and offset.
-func (cv *CanvasView) layoutAll() {
+func (cv *View) layoutAll() {
 	cv.bg.Resize(cv.Size())
-	for i, n := range cv.doc.wf.Nodes {
-		if nb := cv.nodes[n.ID]; nb != nil {
-			nb.place(cv.toScreen(cv.doc.position(i)))
+	for i := range cv.doc.Len() {
+		if nb := cv.nodes[cv.doc.NodeAt(i).ID]; nb != nil {
+			nb.place(cv.toScreen(cv.doc.PositionAt(i)))
 		}
 	}
 	for _, e := range cv.edges {
 		cv.placeEdge(e)
 	}
 	// The minimap of a large workflow sits in the bottom right corner.
-	if len(cv.doc.wf.Nodes) >= minimapNodes && cv.Size().Width > 3*minimapSize.Width {
+	if cv.doc.Len() >= minimapNodes && cv.Size().Width > 3*minimapSize.Width {
 		cv.mini.Resize(minimapSize)
 		cv.mini.Move(fyne.NewPos(cv.Size().Width-minimapSize.Width-8, cv.Size().Height-minimapSize.Height-8))
 		cv.mini.Show()
@@ -350,7 +399,7 @@ func (cv *CanvasView) layoutAll() {
 	}
 }
 
-func (cv *CanvasView) placeEdge(e *edgeShape) {
+func (cv *View) placeEdge(e *edgeShape) {
 	from, to := cv.nodes[e.key.From], cv.nodes[e.key.To]
 	if from == nil || to == nil {
 		e.hide()
@@ -365,23 +414,23 @@ func (cv *CanvasView) placeEdge(e *edgeShape) {
 }
 
 // nodeAt returns the node whose box holds p (view coordinates).
-func (cv *CanvasView) nodeAt(p fyne.Position) string {
-	wf := cv.doc.wf
-	for i := len(wf.Nodes) - 1; i >= 0; i-- {
-		nb := cv.nodes[wf.Nodes[i].ID]
+func (cv *View) nodeAt(p fyne.Position) string {
+	for i := cv.doc.Len() - 1; i >= 0; i-- {
+		id := cv.doc.NodeAt(i).ID
+		nb := cv.nodes[id]
 		if nb == nil {
 			continue
 		}
 		q, s := nb.Position(), nb.Size()
 		if p.X >= q.X && p.X <= q.X+s.Width && p.Y >= q.Y && p.Y <= q.Y+s.Height {
-			return wf.Nodes[i].ID
+			return id
 		}
 	}
 	return ""
 }
 
 // edgeAt returns the edge passing within a few pixels of p.
-func (cv *CanvasView) edgeAt(p fyne.Position) (EdgeKey, bool) {
+func (cv *View) edgeAt(p fyne.Position) (document.EdgeKey, bool) {
 	for _, e := range cv.edges {
 		if e.line.Hidden {
 			continue
@@ -390,7 +439,7 @@ func (cv *CanvasView) edgeAt(p fyne.Position) (EdgeKey, bool) {
 			return e.key, true
 		}
 	}
-	return EdgeKey{}, false
+	return document.EdgeKey{}, false
 }
 
 func distToSegment(p, a, b fyne.Position) float32 {
@@ -405,7 +454,7 @@ func distToSegment(p, a, b fyne.Position) float32 {
 }
 
 // Tapped on the background selects an edge or clears the selection.
-func (cv *CanvasView) Tapped(ev *fyne.PointEvent) {
+func (cv *View) Tapped(ev *fyne.PointEvent) {
 	if k, ok := cv.edgeAt(ev.Position); ok {
 		cv.doc.SelectEdge(k, false)
 	} else {
@@ -418,17 +467,17 @@ func (cv *CanvasView) Tapped(ev *fyne.PointEvent) {
 
 // MouseDown remembers whether Shift or Ctrl was held: then a drag on the
 // background draws a rubber band that selects, instead of panning.
-func (cv *CanvasView) MouseDown(ev *desktop.MouseEvent) {
+func (cv *View) MouseDown(ev *desktop.MouseEvent) {
 	cv.bandAdd = ev.Modifier&(fyne.KeyModifierShift|fyne.KeyModifierControl|fyne.KeyModifierSuper) != 0
 	cv.bandAt = ev.Position
 }
 
 // MouseUp is needed for desktop.Mouseable.
-func (cv *CanvasView) MouseUp(*desktop.MouseEvent) {}
+func (cv *View) MouseUp(*desktop.MouseEvent) {}
 
 // Dragged on the background pans the view, or with Shift/Ctrl draws the
 // rubber band.
-func (cv *CanvasView) Dragged(ev *fyne.DragEvent) {
+func (cv *View) Dragged(ev *fyne.DragEvent) {
 	if !cv.bandAdd {
 		cv.pan(ev.Dragged.DX, ev.Dragged.DY)
 		return
@@ -446,7 +495,7 @@ func (cv *CanvasView) Dragged(ev *fyne.DragEvent) {
 }
 
 // DragEnd ends a pan, or selects the nodes the rubber band touches.
-func (cv *CanvasView) DragEnd() {
+func (cv *View) DragEnd() {
 	if !cv.bandOn {
 		return
 	}
@@ -456,14 +505,15 @@ func (cv *CanvasView) DragEnd() {
 	a, b := cv.bandAt, cv.bandTo
 	x0, y0, x1, y1 := min(a.X, b.X), min(a.Y, b.Y), max(a.X, b.X), max(a.Y, b.Y)
 	var ids []string
-	for _, n := range cv.doc.wf.Nodes {
-		nb := cv.nodes[n.ID]
+	for i := range cv.doc.Len() {
+		id := cv.doc.NodeAt(i).ID
+		nb := cv.nodes[id]
 		if nb == nil {
 			continue
 		}
 		p, s := nb.Position(), nb.Size()
 		if p.X < x1 && p.X+s.Width > x0 && p.Y < y1 && p.Y+s.Height > y0 {
-			ids = append(ids, n.ID)
+			ids = append(ids, id)
 		}
 	}
 	cv.doc.SelectNodes(ids, true)
@@ -480,7 +530,7 @@ func abs32(v float32) float32 {
 }
 
 // Scrolled zooms around the pointer.
-func (cv *CanvasView) Scrolled(ev *fyne.ScrollEvent) {
+func (cv *View) Scrolled(ev *fyne.ScrollEvent) {
 	f := float32(1.1)
 	if ev.Scrolled.DY < 0 {
 		f = 1 / f
@@ -488,9 +538,9 @@ func (cv *CanvasView) Scrolled(ev *fyne.ScrollEvent) {
 	cv.zoomAround(ev.Position, max(minZoom, min(maxZoom, cv.zoom*f)))
 }
 
-func (cv *CanvasView) CreateRenderer() fyne.WidgetRenderer { return &canvasRenderer{cv: cv} }
+func (cv *View) CreateRenderer() fyne.WidgetRenderer { return &canvasRenderer{cv: cv} }
 
-type canvasRenderer struct{ cv *CanvasView }
+type canvasRenderer struct{ cv *View }
 
 func (r *canvasRenderer) Layout(fyne.Size) {
 	if r.cv.fitWait {
@@ -514,7 +564,7 @@ func (r *canvasRenderer) Refresh() {
 
 // edgeShape is one drawn edge: a line, an arrowhead and the branch label.
 type edgeShape struct {
-	key     EdgeKey
+	key     document.EdgeKey
 	when    string
 	errPort bool // leaves its source's error port (drawn in the error colour)
 	line    *canvas.Line
@@ -522,13 +572,13 @@ type edgeShape struct {
 	label   *canvas.Text
 }
 
-func newEdgeShape(e workrun.Edge) *edgeShape {
+func newEdgeShape(e workrun.Edge, l Localizer) *edgeShape {
 	c := theme.Color(theme.ColorNameForeground)
-	es := &edgeShape{key: EdgeKey{e.From, e.To}, when: e.When, errPort: e.Port == workrun.PortError,
+	es := &edgeShape{key: document.EdgeKey{From: e.From, To: e.To}, when: e.When, errPort: e.Port == workrun.PortError,
 		line: canvas.NewLine(c), a1: canvas.NewLine(c), a2: canvas.NewLine(c),
 		label: canvas.NewText(e.When, c)}
 	if es.errPort {
-		es.when = uiText(processWords(), msgEdgeErrorLabel)
+		es.when = l.X(string(msgEdgeErrorLabel), "on error")
 		es.label.Text = es.when
 	}
 	es.line.StrokeWidth, es.a1.StrokeWidth, es.a2.StrokeWidth = 1.5, 1.5, 1.5
@@ -585,7 +635,7 @@ func (e *edgeShape) place(a, b fyne.Position, zoom float32, selected bool) {
 // nodeBox is one node on the canvas.
 type nodeBox struct {
 	widget.BaseWidget
-	cv    *CanvasView
+	cv    *View
 	id    string
 	rect  *canvas.Rectangle
 	icon  *canvas.Image
@@ -604,7 +654,7 @@ type nodeBox struct {
 	moved    []string
 }
 
-func newNodeBox(cv *CanvasView, id string) *nodeBox {
+func newNodeBox(cv *View, id string) *nodeBox {
 	nb := &nodeBox{cv: cv, id: id,
 		rect:  canvas.NewRectangle(color.Transparent),
 		title: canvas.NewText("", theme.Color(theme.ColorNameForeground)),
@@ -615,7 +665,7 @@ func newNodeBox(cv *CanvasView, id string) *nodeBox {
 	nb.rect.CornerRadius = 6
 	nb.rect.StrokeWidth = 1.5
 	nb.title.TextStyle.Bold = true
-	nb.icon = canvas.NewImageFromImage(kindPicture(""))
+	nb.icon = canvas.NewImageFromImage(kindPicture("", cv.text.KindIcon))
 	nb.icon.FillMode = canvas.ImageFillContain
 	nb.handle = newOutHandle(nb)
 	nb.port = canvas.NewCircle(theme.Color(theme.ColorNameBackground))
@@ -638,8 +688,8 @@ func (nb *nodeBox) update() {
 	}
 	nb.fullTitle = title
 	nb.title.Text = title
-	nb.kind.Text = KindLabel(processWords(), n.Type)
-	nb.icon.Image = kindPicture(n.Type)
+	nb.kind.Text = nb.cv.text.KindLabel(n.Type)
+	nb.icon.Image = kindPicture(n.Type, nb.cv.text.KindIcon)
 	nb.rect.FillColor = theme.Color(theme.ColorNameBackground)
 	nb.rect.StrokeColor = theme.Color(theme.ColorNameSeparator)
 	if nb.cv.doc.IsSelected(nb.id) {
@@ -655,7 +705,7 @@ func (nb *nodeBox) update() {
 		}
 	}
 	s := nb.cv.status[nb.id]
-	nb.badge.Text = StatusLabel(string(s))
+	nb.badge.Text = nb.cv.text.Status(s)
 	nb.badge.Color = statusColor(s)
 	// Output nodes end a path, so they have no output handle; nothing leads
 	// into Start, so it has no input port (Layout shows them).
@@ -753,7 +803,7 @@ func (nb *nodeBox) Dragged(ev *fyne.DragEvent) {
 		nb.dragging = true
 		nb.drag = fyne.Delta{}
 		if !cv.doc.IsSelected(nb.id) {
-			cv.doc.selectOnly([]string{nb.id})
+			cv.doc.SelectSilently([]string{nb.id})
 		}
 		nb.moved = cv.doc.Selected()
 	}
@@ -846,20 +896,6 @@ func (h *outHandle) DragEnd() {
 	}
 }
 
-// StatusLabel is the translated name of a run or node status.
-func StatusLabel(s string) string {
-	if s == "" {
-		return ""
-	}
-	if s == string(workrun.NodeHandled) {
-		return uiText(processWords(), msgStatusHandled)
-	}
-	if s == string(statusWaiting) {
-		return qText(processWords(), msgQStatus) // question.go
-	}
-	return lang.X("status."+s, s)
-}
-
 func statusColor(s workrun.NodeStatus) color.Color {
 	switch s {
 	case workrun.NodeSucceeded:
@@ -868,7 +904,7 @@ func statusColor(s workrun.NodeStatus) color.Color {
 		return theme.Color(theme.ColorNameError)
 	case workrun.NodeRunning:
 		return theme.Color(theme.ColorNamePrimary)
-	case workrun.NodeInterrupted, workrun.NodeStopped, workrun.NodeHandled, statusWaiting:
+	case workrun.NodeInterrupted, workrun.NodeStopped, workrun.NodeHandled, runpanel.StatusWaiting: // the run panel's name for a node the person is asked at
 		return theme.Color(theme.ColorNameWarning)
 	}
 	return theme.Color(theme.ColorNamePlaceHolder)
