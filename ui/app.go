@@ -528,7 +528,7 @@ func (w *Window) updateTitle() {
 		if w.panel.OpenQuestion() != nil {
 			title += " — " + qText(w.loc, msgQStatus) // waits for the person, not "interrupted"
 		} else {
-			title += " — " + StatusLabel(string(w.panel.Run().Status))
+			title += " — " + statusLabel(w.loc, string(w.panel.Run().Status))
 		}
 	}
 	w.win.SetTitle(title)

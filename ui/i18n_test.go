@@ -130,6 +130,19 @@ func TestTwoWindowsInTwoLanguages(t *testing.T) {
 		if got := HumanError(en.loc, "context canceled"); got != "stopped before it finished" {
 			t.Errorf("process %s: the English window's words for a stop: %q", process, got)
 		}
+		// A run's statuses in the run panel and the canvas's words follow
+		// the window, not the process.
+		wf := workrun.Workflow{Name: "w", Nodes: []workrun.NodeSpec{{ID: "s", Type: "start"}}}
+		for _, c := range []struct {
+			w    *Window
+			want string
+		}{{en, "succeeded"}, {zh, "成功"}} {
+			c.w.panel.Load(workrun.Run{ID: "r", Workflow: wf, Status: workrun.RunSucceeded},
+				[]workrun.NodeRun{{RunID: "r", NodeID: "s", Type: "start", Status: workrun.NodeSucceeded}}, nil)
+			if got := c.w.panel.NodeStatus("s"); !strings.HasPrefix(got, c.want) {
+				t.Errorf("process %s: a %s window's node row says %q, want %q", process, c.w.loc.Language(), got, c.want)
+			}
+		}
 	}
 	SetupLanguage("en")
 }

@@ -96,7 +96,7 @@ func timeline(loc workrun.Localizer, r workrun.Run, nrs []workrun.NodeRun) strin
 		return a.StartedAt.Compare(b.StartedAt)
 	})
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s · %s · %s\n", r.WorkflowName, StatusLabel(string(r.Status)), r.CreatedAt.Local().Format("2006-01-02 15:04:05"))
+	fmt.Fprintf(&b, "%s · %s · %s\n", r.WorkflowName, statusLabel(loc, string(r.Status)), r.CreatedAt.Local().Format("2006-01-02 15:04:05"))
 	if r.Reason != "" {
 		fmt.Fprintf(&b, "%s\n", r.Reason)
 	}
@@ -111,7 +111,7 @@ func timeline(loc workrun.Localizer, r workrun.Run, nrs []workrun.NodeRun) strin
 		if t := titles[n.NodeID]; t != "" {
 			name = t
 		}
-		line := fmt.Sprintf("%d. %s (%s) · %s", i+1, name, KindLabel(loc, n.Type), StatusLabel(string(n.Status)))
+		line := fmt.Sprintf("%d. %s (%s) · %s", i+1, name, KindLabel(loc, n.Type), statusLabel(loc, string(n.Status)))
 		if !n.StartedAt.IsZero() {
 			line += " · " + n.StartedAt.Local().Format("15:04:05.000")
 		}

@@ -225,7 +225,7 @@ func (w *Window) runStatusChanged() {
 	if r.Status != "" {
 		// A run waiting for the person's answer says only that (who asks
 		// what), never "interrupted": it waits, nothing broke.
-		s := fmt.Sprintf("%s · %s", r.WorkflowName, StatusLabel(string(r.Status)))
+		s := fmt.Sprintf("%s · %s", r.WorkflowName, statusLabel(w.loc, string(r.Status)))
 		if q := w.panel.OpenQuestion(); q != nil { // question.go
 			s = fmt.Sprintf("%s · %s", r.WorkflowName, questionLine(w.loc, *q))
 		}

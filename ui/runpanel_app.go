@@ -24,7 +24,7 @@ func newRunPanel(loc workrun.Localizer, readOnly bool) *runpanel.Panel {
 func runPanelWording(loc workrun.Localizer) runpanel.Wording {
 	return runpanel.Wording{
 		Reason:     func(saved string) string { return HumanError(loc, saved) },
-		Status:     StatusLabel,
+		Status:     func(s string) string { return statusLabel(loc, s) },
 		Waiting:    func() string { return qText(loc, msgQStatus) },
 		Remote:     func() string { return qText(loc, msgQRemote) },
 		Kind:       func(kind string) string { return KindLabel(loc, kind) },

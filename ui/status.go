@@ -7,11 +7,6 @@ import (
 	"workrun/workrun"
 )
 
-// StatusLabel is the translated name of a run or node status, in the
-// process language (processWords): the run panel's and the records'
-// callers hand it no localizer yet.
-func StatusLabel(s string) string { return statusLabel(processWords(), s) }
-
 // statusLabel is the name of a run or node status in loc's language.
 func statusLabel(loc workrun.Localizer, s string) string {
 	if s == "" {
