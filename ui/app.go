@@ -970,7 +970,7 @@ const DemoAgentURL = "http://127.0.0.1:41241"
 // openSample opens the sample workflow, reusing the saved copy when there is
 // one (Help → Sample twice opens the same workflow, not a second copy). The
 // sample points at the demo agent this window started.
-func (w *Window) openSample(make func(agentURL string) workrun.Workflow) {
+func (w *Window) openSample(make func(loc workrun.Localizer, agentURL string) workrun.Workflow) {
 	if w.demoURL == "" && w.deps.StartDemoAgent != nil {
 		w.startDemo()
 	}
@@ -978,7 +978,7 @@ func (w *Window) openSample(make func(agentURL string) workrun.Workflow) {
 	if u == "" {
 		u = DemoAgentURL
 	}
-	w.openSampleAt(make(u), u, workrun.ProtocolA2A)
+	w.openSampleAt(make(w.loc, u), u, workrun.ProtocolA2A)
 }
 
 // openSampleAt opens wf, or its saved copy moved to the demo server at u

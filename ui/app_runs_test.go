@@ -170,7 +170,7 @@ func TestInspector_StartsAtTopForAnotherNode(t *testing.T) {
 		t.Fatal("no scroll around the inspector")
 	}
 	onUI(w, func() {
-		w.OpenWorkflow("", SampleRemote("http://127.0.0.1:41241"))
+		w.OpenWorkflow("", SampleRemote(langNow(), "http://127.0.0.1:41241"))
 		w.doc.Select("ask", false)
 		w.insp.Show()
 		scroll.ScrollToBottom()
@@ -245,7 +245,7 @@ func TestOpenWork_ListsOpenTasksAcrossRuns(t *testing.T) {
 func TestRunPanel_FiveRowsAt1024x700(t *testing.T) {
 	w := newTestWindow(t, Deps{})
 	w.win.Resize(fyne.NewSize(1024, 700))
-	wf := SampleParallel("http://127.0.0.1:1")
+	wf := SampleParallel(langNow(), "http://127.0.0.1:1")
 	onUI(w, func() {
 		w.OpenWorkflow("", wf)
 		w.panel.Load(workrun.Run{ID: "r1", WorkflowName: wf.Name, Workflow: wf, Status: workrun.RunFailed,

@@ -20,7 +20,7 @@ import (
 func TestEndToEnd_ParallelSampleCancels(t *testing.T) {
 	rig := newDemoRig(t, join.Kind{}, process.Kind{})
 	w, agent := rig.w, rig.agent
-	w.OpenWorkflow("", SampleParallel(rig.url))
+	w.OpenWorkflow("", SampleParallel(langNow(), rig.url))
 	if !w.RunEnabled() {
 		t.Fatalf("Run disabled: %v", w.Problems())
 	}

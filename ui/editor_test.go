@@ -25,7 +25,7 @@ func TestInspector_AppliesAsYouTypeWithUndo(t *testing.T) {
 		t.Error("Run started with a value pending")
 		return "", nil
 	}}})
-	w.OpenWorkflow("", SampleRemote("http://127.0.0.1:41241"))
+	w.OpenWorkflow("", SampleRemote(langNow(), "http://127.0.0.1:41241"))
 	w.doc.Select("ask", false)
 	url := w.insp.widgets["url"].(*widget.Entry)
 	for _, s := range []string{"http://127.0.0.1:4", "http://127.0.0.1:43", "http://127.0.0.1:43118"} {
@@ -103,8 +103,8 @@ func TestInspector_AppliesAsYouTypeWithUndo(t *testing.T) {
 func TestSwitchWorkflow_Autosaves(t *testing.T) {
 	wfs := newMemWorkflows()
 	ctx := context.Background()
-	a, _ := wfs.SaveWorkflow(ctx, "", SampleRemote("http://127.0.0.1:41241"))
-	b, _ := wfs.SaveWorkflow(ctx, "", SampleParallel("http://127.0.0.1:41241"))
+	a, _ := wfs.SaveWorkflow(ctx, "", SampleRemote(langNow(), "http://127.0.0.1:41241"))
+	b, _ := wfs.SaveWorkflow(ctx, "", SampleParallel(langNow(), "http://127.0.0.1:41241"))
 	w := newTestWindow(t, Deps{Workflows: wfs})
 	w.reloadList("")
 	index := func(id string) int {
@@ -179,7 +179,7 @@ func TestWindow_NeverWiderThanItIs(t *testing.T) {
 		}
 	}
 	check("opening")
-	wf := SampleRemote("http://127.0.0.1:41241/" + fmt.Sprintf("%0300d", 0))
+	wf := SampleRemote(langNow(), "http://127.0.0.1:41241/"+fmt.Sprintf("%0300d", 0))
 	wf.State["a_state_field_with_a_rather_long_name_indeed"] = workrun.FieldText
 	w.OpenWorkflow("", wf)
 	for _, k := range kindTypes() {
@@ -279,8 +279,8 @@ func TestWorkflowInputs(t *testing.T) {
 		wf   workrun.Workflow
 		want []string
 	}{
-		{"remote sample", SampleRemote("http://x"), []string{"question"}},
-		{"parallel sample", SampleParallel("http://x"), []string{"question"}},
+		{"remote sample", SampleRemote(langNow(), "http://x"), []string{"question"}},
+		{"parallel sample", SampleParallel(langNow(), "http://x"), []string{"question"}},
 		{"set then read", workrun.Workflow{
 			State: map[string]workrun.FieldType{"name": workrun.FieldText, "greeting": workrun.FieldText, "topic": workrun.FieldText},
 			Nodes: []workrun.NodeSpec{
@@ -311,7 +311,7 @@ func TestWorkflowInputs(t *testing.T) {
 // shows the zoom.
 func TestFitKeepsTextReadable(t *testing.T) {
 	w := newTestWindow(t, Deps{})
-	w.OpenWorkflow("", SampleParallel("http://x"))
+	w.OpenWorkflow("", SampleParallel(langNow(), "http://x"))
 	if z := w.cv.Zoom(); z < canvas.TextZoom {
 		t.Errorf("after Fit the zoom is %v: node texts are not drawn below %v", z, canvas.TextZoom)
 	}
@@ -340,7 +340,7 @@ func TestStateField_EnterAdds(t *testing.T) {
 // only, filled with the last run's values.
 func TestRunInputs_RememberedAndOnlyInputs(t *testing.T) {
 	test.NewTempApp(t)
-	wf := SampleRemote("http://x")
+	wf := SampleRemote(langNow(), "http://x")
 	wf.Name = "mine"
 	ri := newRunInputs(langNow(), wf, workflowInputs(wf, kindsEngine().Fields(wf)), workrun.Values{"question": "echo again", "answer": "old"}, nil)
 	if diff := cmp.Diff([]string{"question"}, ri.Names); diff != "" {
@@ -359,7 +359,7 @@ func TestRunInputs_RememberedAndOnlyInputs(t *testing.T) {
 // "… (imported)" and the status says where it came from.
 func TestImport_NamedImported(t *testing.T) {
 	w := newTestWindow(t, Deps{})
-	b, _ := ExportWorkflow(SampleRemote("http://x"))
+	b, _ := ExportWorkflow(SampleRemote(langNow(), "http://x"))
 	wf, err := ImportWorkflow(b)
 	if err != nil {
 		t.Fatal(err)
@@ -378,7 +378,7 @@ func TestImport_NamedImported(t *testing.T) {
 func TestImportPath(t *testing.T) {
 	w := newTestWindow(t, Deps{})
 	dir := t.TempDir()
-	b, _ := ExportWorkflow(SampleParallel("http://x"))
+	b, _ := ExportWorkflow(SampleParallel(langNow(), "http://x"))
 	path := dir + "/flow.json"
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
@@ -399,7 +399,7 @@ func TestImportPath(t *testing.T) {
 // pane; it never pans the canvas or moves a node (issue 23 item 8).
 func TestPanes_DividerTakesDragsNearIt(t *testing.T) {
 	w := newTestWindow(t, Deps{})
-	onUI(w, func() { w.OpenWorkflow("", SampleParallel("http://127.0.0.1:1")) })
+	onUI(w, func() { w.OpenWorkflow("", SampleParallel(langNow(), "http://127.0.0.1:1")) })
 	d := fyne.CurrentApp().Driver()
 	inset, _ := w.win.Canvas().InteractiveArea() // test.Drag takes canvas positions
 	abs := func(o fyne.CanvasObject) fyne.Position { return d.AbsolutePositionForObject(o).Add(inset) }
@@ -442,7 +442,7 @@ func TestPanes_DividerTakesDragsNearIt(t *testing.T) {
 // at the entry and then at Import).
 func TestImportFromPath_TypedAtOnce(t *testing.T) {
 	w := newTestWindow(t, Deps{})
-	b, _ := ExportWorkflow(SampleParallel("http://x"))
+	b, _ := ExportWorkflow(SampleParallel(langNow(), "http://x"))
 	path := t.TempDir() + "/flow.json"
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)

@@ -11,7 +11,7 @@ import (
 // editor's checks and the editing commands: nothing may panic, and a
 // document never gains an edge that the editor refuses (self link, cycle).
 func FuzzImportWorkflow(f *testing.F) {
-	for _, wf := range []workrun.Workflow{SampleRemote("http://127.0.0.1:1"), SampleParallel("http://127.0.0.1:1"), bigWorkflow(12, 18)} {
+	for _, wf := range []workrun.Workflow{SampleRemote(langNow(), "http://127.0.0.1:1"), SampleParallel(langNow(), "http://127.0.0.1:1"), bigWorkflow(12, 18)} {
 		b, err := ExportWorkflow(wf)
 		if err != nil {
 			f.Fatal(err)

@@ -21,22 +21,22 @@ type demoMCP struct {
 
 // SampleMCP is the Remote MCP demo: the demo MCP server's research tool
 // runs as a task (progress, a report, JSON findings and a file) on a topic.
-func SampleMCP(serverURL string) workrun.Workflow {
+func SampleMCP(loc workrun.Localizer, serverURL string) workrun.Workflow {
 	return workrun.Workflow{
-		Name: word("sample.mcp.name", "Remote MCP demo"),
+		Name: loc.X("sample.mcp.name", "Remote MCP demo"),
 		State: map[string]workrun.FieldType{
 			"topic": workrun.FieldText, "report": workrun.FieldText, "findings": workrun.FieldJSON, "files": workrun.FieldFiles,
 		},
 		Nodes: []workrun.NodeSpec{
-			{ID: "start", Type: "start", Title: word("sample.mcp.start", "Topic"), Position: pos(40, 140)},
-			{ID: "research", Type: "remote_mcp", Title: word("sample.mcp.research", "Research with the demo MCP server"), Position: pos(300, 140),
+			{ID: "start", Type: "start", Title: loc.X("sample.mcp.start", "Topic"), Position: pos(40, 140)},
+			{ID: "research", Type: "remote_mcp", Title: loc.X("sample.mcp.research", "Research with the demo MCP server"), Position: pos(300, 140),
 				Config: encodeConfig(map[string]any{
 					"url": serverURL, "tool": "research",
 					"arguments": map[string]any{"topic": "{{topic}}", "stages": 3},
 					"output":    "report", "output_json": "findings", "output_files": "files",
 					"task": "auto", "timeout_seconds": workrun.RemoteTimeoutDefaultSeconds,
 				})},
-			{ID: "end", Type: "output", Title: word("sample.mcp.end", "Report"), Position: pos(560, 140), Config: encodeConfig(map[string]any{"fields": []string{"report", "findings", "files"}})},
+			{ID: "end", Type: "output", Title: loc.X("sample.mcp.end", "Report"), Position: pos(560, 140), Config: encodeConfig(map[string]any{"fields": []string{"report", "findings", "files"}})},
 		},
 		Edges: []workrun.Edge{{From: "start", To: "research"}, {From: "research", To: "end"}},
 	}
@@ -94,7 +94,7 @@ func (w *Window) openMCPSample() {
 	if u == "" {
 		u = DemoMCPURL
 	}
-	w.openSampleAt(SampleMCP(u), u, workrun.ProtocolMCP)
+	w.openSampleAt(SampleMCP(w.loc, u), u, workrun.ProtocolMCP)
 }
 
 // usesDemoMCP reports whether a node of wf calls the demo MCP server's

@@ -124,7 +124,7 @@ func TestHelp_ShortcutsListEveryBinding(t *testing.T) {
 	}
 	// The list is the table the canvas binds: typing a listed key does it.
 	w.SetLanguage("en")
-	w.OpenWorkflow("", SampleRemote("http://127.0.0.1:1"))
+	w.OpenWorkflow("", SampleRemote(langNow(), "http://127.0.0.1:1"))
 	before := w.cv.Zoom()
 	for _, b := range w.keyBindings() {
 		if b.id == "zoom_in" {
@@ -241,7 +241,7 @@ func TestSample_RemoteMCP(t *testing.T) {
 // demo MCP server's fixed address starts it on Run (after a restart).
 func TestSample_RemoteMCPRunStartsTheServer(t *testing.T) {
 	wfs := newMemWorkflows()
-	r, err := wfs.SaveWorkflow(context.Background(), "", SampleMCP(DemoMCPURL))
+	r, err := wfs.SaveWorkflow(context.Background(), "", SampleMCP(langNow(), DemoMCPURL))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,20 +41,14 @@ var current = "en"
 // language is its localizer's).
 func CurrentLanguage() string { return current }
 
-// processWords is the process language for the code that
-// does not take a localizer yet (the names of the samples and examples,
-// new_names.go; StatusLabel's callers); every view holds the window's
-// localizer.
-func processWords() workrun.Localizer { return workrun.NewLocalizer(current) }
-
 // fyneLanguage makes Fyne's own words (its dialogs' buttons, the file
 // picker) follow code. Fyne 2.7 has no call that sets its language: it
 // takes the locales of go-locale each time translations are added. Our
 // patched go-locale (third_party/go-locale, PATCHED.md) lets us name them
 // (SetLocales), so this is the one place Fyne's language is chosen, and no
 // environment variable is written. The translations added are the
-// window's catalogue (windowWords), for the files still calling Fyne's
-// lang.X (see processWords); adding them makes Fyne pick its language again.
+// window's catalogue (windowWords); adding them makes Fyne pick its
+// language again.
 func fyneLanguage(code string) {
 	locale.SetLocales(code)
 	for i, l := range []string{"en", "zh-Hans"} {

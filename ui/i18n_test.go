@@ -62,7 +62,7 @@ func TestLanguageSwitchKeepsTheView(t *testing.T) {
 	eng := &fakeEngine{StartFunc: func(context.Context, string, workrun.Workflow, workrun.Values) (string, error) { return "r1", nil }}
 	w := newTestWindow(t, Deps{Engine: eng})
 	t.Cleanup(func() { SetupLanguage("en") })
-	wf := SampleRemote("http://127.0.0.1:1")
+	wf := SampleRemote(langNow(), "http://127.0.0.1:1")
 	w.OpenWorkflow("", wf)
 	w.cv.SetZoom(1.5)
 	w.doc.Select("ask", false)
@@ -164,6 +164,28 @@ func TestFyneWordsFollowWithoutTheEnvironment(t *testing.T) {
 		for k, want := range map[string]string{"LANGUAGE": "sv", "LANG": "C.UTF-8"} {
 			if got := os.Getenv(k); got != want {
 				t.Errorf("%s: %s is %q, want %q untouched", tt.code, k, got, want)
+			}
+		}
+	}
+}
+
+// TestSamplesInTheWindowsLanguage: a sample opened from Help is named in
+// the window's language whatever the process's is.
+func TestSamplesInTheWindowsLanguage(t *testing.T) {
+	en := newTestWindow(t, Deps{})
+	zh := NewWindow(en.app, Deps{Lang: "zh-Hans", Kinds: en.deps.Kinds, CheckOrigin: en.deps.CheckOrigin})
+	t.Cleanup(func() { zh.Close(); zh.win.Close() })
+	t.Cleanup(func() { SetupLanguage("en") })
+	for _, process := range []string{"en", "zh-Hans"} {
+		SetupLanguage(process)
+		for _, c := range []struct {
+			w          *Window
+			name, node string
+		}{{en, "Remote Agent demo", "Ask the agent"}, {zh, "远程智能体演示", "询问智能体"}} {
+			c.w.openSample(SampleRemote)
+			n, _ := c.w.doc.Node("ask")
+			if got := c.w.doc.Name(); got != c.name || n.Title != c.node {
+				t.Errorf("process %s: the %s window's sample is %q with the node %q, want %q and %q", process, c.w.loc.Language(), got, n.Title, c.name, c.node)
 			}
 		}
 	}

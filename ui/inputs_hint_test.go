@@ -12,7 +12,7 @@ import (
 // text (issue 40).
 func TestRunInputs_WordListIsNotGrey(t *testing.T) {
 	newTestWindow(t, Deps{})
-	wf := SampleRemote("http://127.0.0.1:41241")
+	wf := SampleRemote(langNow(), "http://127.0.0.1:41241")
 	ri := newRunInputs(langNow(), wf, workflowInputs(wf, kindsEngine().Fields(wf)), nil, nil)
 	found := false
 	for _, o := range ri.box.Objects {

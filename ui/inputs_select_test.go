@@ -39,7 +39,7 @@ func TestInspector_CredentialAddedInSettingsShowsAtOnce(t *testing.T) {
 	_, creds := newMemKeyring()
 	w := newTestWindow(t, Deps{Engine: &fakeEngine{}, Credentials: creds})
 	onUI(w, func() {
-		w.OpenWorkflow("", SampleRemote("https://agent.example.com"))
+		w.OpenWorkflow("", SampleRemote(langNow(), "https://agent.example.com"))
 		w.doc.Select("ask", false)
 		w.insp.Show()
 	})
@@ -77,7 +77,7 @@ func TestInspector_CredentialListsAnsweredOutOfOrder(t *testing.T) {
 	var opts []string
 	onUI(w, func() {
 		w.insp.OnCredentials = func(show func([]Credential, error)) { asked = append(asked, show) }
-		w.OpenWorkflow("", SampleRemote("https://agent.example.com"))
+		w.OpenWorkflow("", SampleRemote(langNow(), "https://agent.example.com"))
 		w.doc.Select("ask", false)
 		w.insp.Show()
 		if len(asked) == 0 {

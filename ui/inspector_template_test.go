@@ -350,7 +350,7 @@ func TestInspectorTemplate_ListIsShort(t *testing.T) {
 // send the question as the node's message template, as a person new to
 // the window would write it (issue 40, "First hour"), and it checks clean.
 func TestSamplesWriteTheirMessageInTheNode(t *testing.T) {
-	for _, wf := range []workrun.Workflow{SampleRemote("http://127.0.0.1:41241"), SampleParallel("http://127.0.0.1:41241")} {
+	for _, wf := range []workrun.Workflow{SampleRemote(langNow(), "http://127.0.0.1:41241"), SampleParallel(langNow(), "http://127.0.0.1:41241")} {
 		w := newTestWindow(t, Deps{Engine: kindsEngine()})
 		w.OpenWorkflow("", wf)
 		w.doc.Select("ask", false)

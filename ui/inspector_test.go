@@ -18,7 +18,7 @@ import (
 // what it reports before and after Apply (docs/remote-agent.md R3).
 func TestInspector_RemoteAgentForm(t *testing.T) {
 	w := newTestWindow(t, Deps{Engine: checkingEngine()})
-	wf := SampleRemote("http://127.0.0.1:41241")
+	wf := SampleRemote(langNow(), "http://127.0.0.1:41241")
 	wf.State["document"] = workrun.FieldFile
 	w.OpenWorkflow("", wf)
 	w.doc.Select("ask", false)
@@ -87,7 +87,7 @@ func TestInspector_RemoteAgentForm(t *testing.T) {
 		w.doc.Undo()
 	}
 	n, _ = w.doc.Node("ask")
-	if diff := cmp.Diff(SampleRemote("http://127.0.0.1:41241").Nodes[1].Config, n.Config); diff != "" || w.doc.CanUndo() {
+	if diff := cmp.Diff(SampleRemote(langNow(), "http://127.0.0.1:41241").Nodes[1].Config, n.Config); diff != "" || w.doc.CanUndo() {
 		t.Errorf("after six undos (can undo more: %v) config (-want +got):\n%s", w.doc.CanUndo(), diff)
 	}
 }
@@ -97,7 +97,7 @@ func TestInspector_RemoteAgentForm(t *testing.T) {
 func TestInspector_RunDisabledWhileProblems(t *testing.T) {
 	eng := checkingEngine()
 	w := newTestWindow(t, Deps{Engine: eng})
-	w.OpenWorkflow("", SampleRemote("http://127.0.0.1:41241"))
+	w.OpenWorkflow("", SampleRemote(langNow(), "http://127.0.0.1:41241"))
 	if !w.RunEnabled() {
 		t.Fatalf("Run disabled: %v", w.Problems())
 	}
@@ -135,7 +135,7 @@ func TestInspector_TestConnection(t *testing.T) {
 		return AgentReport{CardName: "Demo Agent", InterfaceURL: u + "/a2a", Streaming: true, SecuritySchemes: []string{"bearer"}, CredentialAccepted: true}, nil
 	}
 	w := newTestWindow(t, Deps{CheckAgent: check})
-	w.OpenWorkflow("", SampleRemote("http://127.0.0.1:41241"))
+	w.OpenWorkflow("", SampleRemote(langNow(), "http://127.0.0.1:41241"))
 	w.doc.Select("ask", false)
 	in := w.insp
 	in.widgets["credential"].(*widget.Select).SetSelected("")
@@ -180,7 +180,7 @@ func TestInspector_TestConnectionWantsCredential(t *testing.T) {
 		return AgentReport{CardName: "Demo Agent"}, answer
 	}
 	w := newTestWindow(t, Deps{CheckAgent: check})
-	w.OpenWorkflow("", SampleRemote("http://127.0.0.1:41241"))
+	w.OpenWorkflow("", SampleRemote(langNow(), "http://127.0.0.1:41241"))
 	w.doc.Select("ask", false)
 	in := w.insp
 	run := func() (string, bool) {
@@ -353,7 +353,7 @@ func TestInspector_TestResultKeptOnReselect(t *testing.T) {
 		return AgentReport{CardName: "Demo Agent", InterfaceURL: u}, nil
 	}
 	w := newTestWindow(t, Deps{CheckAgent: check})
-	w.OpenWorkflow("", SampleRemote("http://127.0.0.1:41241"))
+	w.OpenWorkflow("", SampleRemote(langNow(), "http://127.0.0.1:41241"))
 	w.doc.Select("ask", false)
 	in := w.insp
 	done := make(chan struct{})

@@ -17,7 +17,7 @@ import (
 func TestLanguageSwitchKeepsView(t *testing.T) {
 	w := newTestWindow(t, Deps{Engine: kindsEngine()})
 	t.Cleanup(func() { SetupLanguage("en") })
-	wf := SampleRemote("http://127.0.0.1:1")
+	wf := SampleRemote(langNow(), "http://127.0.0.1:1")
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.Local)
 	run := workrun.Run{ID: "run-v", WorkflowName: wf.Name, Workflow: wf, Status: workrun.RunSucceeded, CreatedAt: start, EndedAt: start.Add(time.Minute)}
 	var nrs []workrun.NodeRun

@@ -17,10 +17,10 @@ func TestRestart_OpensTheLastWorkflow(t *testing.T) {
 	SetupLanguage("en")
 	wfs := newMemWorkflows()
 	ctx := context.Background()
-	if _, err := wfs.SaveWorkflow(ctx, "", SampleRemote("http://127.0.0.1:41241")); err != nil {
+	if _, err := wfs.SaveWorkflow(ctx, "", SampleRemote(langNow(), "http://127.0.0.1:41241")); err != nil {
 		t.Fatal(err)
 	}
-	second, err := wfs.SaveWorkflow(ctx, "", SampleParallel("http://127.0.0.1:41241"))
+	second, err := wfs.SaveWorkflow(ctx, "", SampleParallel(langNow(), "http://127.0.0.1:41241"))
 	if err != nil {
 		t.Fatal(err)
 	}

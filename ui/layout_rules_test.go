@@ -156,7 +156,7 @@ func TestLayout_InspectorWheelOverEntry(t *testing.T) {
 		t.Run(fmt.Sprintf("%vx%v", size.Width, size.Height), func(t *testing.T) {
 			w := newTestWindow(t, Deps{Engine: checkingEngine()})
 			w.win.Resize(size)
-			w.OpenWorkflow("", SampleRemote("http://127.0.0.1:41241"))
+			w.OpenWorkflow("", SampleRemote(langNow(), "http://127.0.0.1:41241"))
 			w.doc.Select("ask", false)
 			if w.inspScroll.Content.MinSize().Height <= w.inspScroll.Size().Height {
 				t.Fatalf("the inspector fits (%v in %v): nothing to scroll", w.inspScroll.Content.MinSize(), w.inspScroll.Size())

@@ -21,12 +21,6 @@ func windowWord(code, key, fallback string) string {
 	return workrun.NewLocalizer(code).X(key, fallback)
 }
 
-// word is key in the process language (see windowWord; SetupLanguage keeps
-// it the window's): the samples and the examples are made where no
-// localizer is handed yet (processWords). A new node's title is the
-// window's (Window.newNode).
-func word(key, fallback string) string { return windowWord(processWords().Language(), key, fallback) }
-
 // renameUntitled gives the window's new, untouched workflow the untitled
 // name of the language just chosen: it was named by the window, not by
 // the person, and is not saved.
@@ -54,19 +48,19 @@ func exampleKey(file string) string {
 // prompt) from the catalogue, under exampleKey(file) + ".name", + "." +
 // node id, + "." + node id + "." + the config path. Config values
 // without an entry (field names, commands, URLs) stay as they are.
-func localExample(file string, wf workrun.Workflow) workrun.Workflow {
+func localExample(loc workrun.Localizer, file string, wf workrun.Workflow) workrun.Workflow {
 	key := exampleKey(file)
-	wf.Name = word(key+".name", wf.Name)
+	wf.Name = loc.X(key+".name", wf.Name)
 	nodes := slices.Clone(wf.Nodes)
 	for i, n := range nodes {
 		if n.Title != "" {
-			nodes[i].Title = word(key+"."+n.ID, n.Title)
+			nodes[i].Title = loc.X(key+"."+n.ID, n.Title)
 		}
 		var cfg map[string]any
 		if len(n.Config) == 0 || json.Unmarshal(n.Config, &cfg) != nil {
 			continue
 		}
-		if localConfig(cfg, key+"."+n.ID) {
+		if localConfig(loc, cfg, key+"."+n.ID) {
 			if b, err := json.Marshal(cfg); err == nil {
 				nodes[i].Config = b
 			}
@@ -78,16 +72,16 @@ func localExample(file string, wf workrun.Workflow) workrun.Workflow {
 
 // localConfig replaces the strings of the object m that the catalogue has
 // under prefix + "." + their key path; it reports whether one changed.
-func localConfig(m map[string]any, prefix string) bool {
+func localConfig(loc workrun.Localizer, m map[string]any, prefix string) bool {
 	changed := false
 	for k, v := range m {
 		switch t := v.(type) {
 		case string:
-			if s := word(prefix+"."+k, t); s != t {
+			if s := loc.X(prefix+"."+k, t); s != t {
 				m[k], changed = s, true
 			}
 		case map[string]any:
-			changed = localConfig(t, prefix+"."+k) || changed
+			changed = localConfig(loc, t, prefix+"."+k) || changed
 		}
 	}
 	return changed

@@ -164,7 +164,7 @@ func TestSamplesInChinese(t *testing.T) {
 	}
 	var args map[string]string
 	var cfg map[string]json.RawMessage
-	if err := json.Unmarshal(SampleToolApp("").Nodes[1].Config, &cfg); err != nil || json.Unmarshal(cfg["arguments"], &args) != nil {
+	if err := json.Unmarshal(SampleToolApp(langNow(), "").Nodes[1].Config, &cfg); err != nil || json.Unmarshal(cfg["arguments"], &args) != nil {
 		t.Fatalf("tool app config: %v", err)
 	}
 	if args["message"] != "你好，{{name}}" {

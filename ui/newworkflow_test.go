@@ -10,7 +10,7 @@ import (
 // issue 40).
 func TestNewWorkflow_ListedAtOnce(t *testing.T) {
 	wfs := newMemWorkflows()
-	if _, err := wfs.SaveWorkflow(context.Background(), "", SampleRemote("http://127.0.0.1:41241")); err != nil {
+	if _, err := wfs.SaveWorkflow(context.Background(), "", SampleRemote(langNow(), "http://127.0.0.1:41241")); err != nil {
 		t.Fatal(err)
 	}
 	w := newTestWindow(t, Deps{Workflows: wfs})

@@ -23,7 +23,7 @@ func TestTimeline_ValuesInWords(t *testing.T) {
 			SetupLanguage(tt.lng)
 			t.Cleanup(func() { SetupLanguage("en") })
 			start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.Local)
-			run := workrun.Run{ID: "r1", WorkflowName: "Demo", Workflow: SampleRemote("http://x"), Status: workrun.RunSucceeded, CreatedAt: start}
+			run := workrun.Run{ID: "r1", WorkflowName: "Demo", Workflow: SampleRemote(langNow(), "http://x"), Status: workrun.RunSucceeded, CreatedAt: start}
 			nrs := []workrun.NodeRun{{RunID: "r1", NodeID: "ask", Type: "remote_agent", Status: workrun.NodeSucceeded, StartedAt: start, EndedAt: start.Add(time.Second),
 				Outputs: workrun.Values{"answer": "blue", "files": []any{}, "meta": map[string]any{"city": "Oslo", "tags": []any{"a", "b"}}, "n": 3.0}}}
 			tl := timeline(langNow(), run, nrs)

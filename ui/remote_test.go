@@ -120,7 +120,7 @@ func TestRemotePanel_FileResultUnreadable(t *testing.T) {
 // sampleRunWithOutputs is run "r" of the Remote Agent sample (with a files
 // field "reports") whose node "ask" wrote outputs.
 func sampleRunWithOutputs(outputs workrun.Values) *fakeRuns {
-	wf := SampleRemote("http://127.0.0.1:1")
+	wf := SampleRemote(langNow(), "http://127.0.0.1:1")
 	wf.State["reports"] = workrun.FieldFiles
 	return &fakeRuns{
 		GetRunFunc: func(context.Context, string) (workrun.Run, error) { return workrun.Run{ID: "r", Workflow: wf}, nil },

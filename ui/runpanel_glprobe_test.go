@@ -139,7 +139,7 @@ func TestGLFrames(t *testing.T) {
 		w = NewWindow(glApp, Deps{Engine: eng, RemoteCalls: func(context.Context, string) ([]workrun.RemoteCall, error) { return nil, nil }})
 		w.win.Resize(fyne.NewSize(1280, 800))
 		w.win.Show()
-		w.OpenWorkflow("", SampleRemote("http://127.0.0.1:1"))
+		w.OpenWorkflow("", SampleRemote(langNow(), "http://127.0.0.1:1"))
 	})
 	// Hidden, not closed: closing the last window would end the app.
 	defer fyne.DoAndWait(func() { w.Close(); w.win.Hide() })

@@ -58,7 +58,7 @@ func TestRunPanel_R11CancelMessages(t *testing.T) {
 		return "run-1", nil
 	}}
 	w := newTestWindow(t, Deps{Engine: eng})
-	w.OpenWorkflow("", SampleParallel("http://127.0.0.1:1"))
+	w.OpenWorkflow("", SampleParallel(langNow(), "http://127.0.0.1:1"))
 	if !w.RunEnabled() {
 		t.Fatalf("Run disabled on a valid sample; problems: %v", w.Problems())
 	}
@@ -131,7 +131,7 @@ func TestRunPanel_StopIsHonest(t *testing.T) {
 		StopFunc:  func(_ context.Context, id string) error { stopped <- id; return nil },
 	}
 	w := newTestWindow(t, Deps{Engine: eng})
-	w.OpenWorkflow("", SampleRemote("http://127.0.0.1:1"))
+	w.OpenWorkflow("", SampleRemote(langNow(), "http://127.0.0.1:1"))
 	onUI(w, func() { w.launch(w.doc.Workflow(), workrun.Values{"question": "q"}) })
 	if w.stopBtn.Disabled() {
 		t.Fatal("Stop disabled while the run goes on")
@@ -193,7 +193,7 @@ func TestInputsForm_Types(t *testing.T) {
 // (as at its end) the stored copy takes its place instead of a second line.
 func TestRunPanel_LiveProgressThenStoredLineShowsOnce(t *testing.T) {
 	w := newTestWindow(t, Deps{})
-	wf := SampleRemote("http://127.0.0.1:1")
+	wf := SampleRemote(langNow(), "http://127.0.0.1:1")
 	p := w.panel
 	onUI(w, func() {
 		p.Start("r1", wf)

@@ -20,16 +20,16 @@ func init() {
 
 // SampleRemote is the Remote Agent demo: a question goes to the agent at
 // agentURL and its answer comes out.
-func SampleRemote(agentURL string) workrun.Workflow {
+func SampleRemote(loc workrun.Localizer, agentURL string) workrun.Workflow {
 	return workrun.Workflow{
-		Name:  word("sample.remote.name", "Remote Agent demo"),
+		Name:  loc.X("sample.remote.name", "Remote Agent demo"),
 		State: map[string]workrun.FieldType{"question": workrun.FieldText, "answer": workrun.FieldText, "files": workrun.FieldFiles},
 		Nodes: []workrun.NodeSpec{
-			{ID: "start", Type: "start", Title: word("sample.remote.start", "Question"), Position: pos(40, 120)},
+			{ID: "start", Type: "start", Title: loc.X("sample.remote.start", "Question"), Position: pos(40, 120)},
 			// The demo's "file" answer comes with a file: kept in files.
-			{ID: "ask", Type: "remote_agent", Title: word("sample.remote.ask", "Ask the agent"), Position: pos(300, 120),
+			{ID: "ask", Type: "remote_agent", Title: loc.X("sample.remote.ask", "Ask the agent"), Position: pos(300, 120),
 				Config: encodeConfig(map[string]any{"url": agentURL, "message": "{{question}}", "output": "answer", "output_files": "files", "timeout_seconds": workrun.RemoteTimeoutDefaultSeconds})},
-			{ID: "end", Type: "output", Title: word("sample.remote.end", "Answer"), Position: pos(560, 120), Config: encodeConfig(map[string]any{"fields": []string{"answer", "files"}})},
+			{ID: "end", Type: "output", Title: loc.X("sample.remote.end", "Answer"), Position: pos(560, 120), Config: encodeConfig(map[string]any{"fields": []string{"answer", "files"}})},
 		},
 		Edges: []workrun.Edge{{From: "start", To: "ask"}, {From: "ask", To: "end"}},
 	}
@@ -39,20 +39,20 @@ func SampleRemote(agentURL string) workrun.Workflow {
 // a moment, so the best-effort cancel of the remote task can be watched
 // (docs/remote-agent.md R2, R9–R11): "Remote task: requesting cancellation…" then its outcome.
 // With the question "hang" the demo agent works until it is canceled.
-func SampleParallel(agentURL string) workrun.Workflow {
+func SampleParallel(loc workrun.Localizer, agentURL string) workrun.Workflow {
 	return workrun.Workflow{
-		Name: word("sample.parallel.name", "Parallel branches, one fails"),
+		Name: loc.X("sample.parallel.name", "Parallel branches, one fails"),
 		State: map[string]workrun.FieldType{
 			"question": workrun.FieldText, "answer": workrun.FieldText, "check": workrun.FieldText,
 		},
 		Nodes: []workrun.NodeSpec{
-			{ID: "start", Type: "start", Title: word("sample.parallel.start", "Question"), Position: pos(40, 160)},
-			{ID: "ask", Type: "remote_agent", Title: word("sample.parallel.ask", "Slow remote work"), Position: pos(300, 60),
+			{ID: "start", Type: "start", Title: loc.X("sample.parallel.start", "Question"), Position: pos(40, 160)},
+			{ID: "ask", Type: "remote_agent", Title: loc.X("sample.parallel.ask", "Slow remote work"), Position: pos(300, 60),
 				Config: encodeConfig(map[string]any{"url": agentURL, "message": "{{question}}", "output": "answer", "timeout_seconds": workrun.RemoteTimeoutDefaultSeconds})},
-			{ID: "check", Type: "process", Title: word("sample.parallel.check", "Local check (fails)"), Position: pos(300, 260),
+			{ID: "check", Type: "process", Title: loc.X("sample.parallel.check", "Local check (fails)"), Position: pos(300, 260),
 				Config: encodeConfig(map[string]any{"command": []string{"sh", "-c", "sleep 2; echo 'check failed' >&2; exit 3"}, "timeout_seconds": 30, "stdout": "check"})},
-			{ID: "join", Type: "join", Title: word("sample.parallel.join", "Both branches"), Position: pos(560, 160)},
-			{ID: "end", Type: "output", Title: word("sample.parallel.end", "Results"), Position: pos(800, 160), Config: encodeConfig(map[string]any{"fields": []string{"answer", "check"}})},
+			{ID: "join", Type: "join", Title: loc.X("sample.parallel.join", "Both branches"), Position: pos(560, 160)},
+			{ID: "end", Type: "output", Title: loc.X("sample.parallel.end", "Results"), Position: pos(800, 160), Config: encodeConfig(map[string]any{"fields": []string{"answer", "check"}})},
 		},
 		Edges: []workrun.Edge{
 			{From: "start", To: "ask"}, {From: "start", To: "check"},

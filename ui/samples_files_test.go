@@ -13,7 +13,7 @@ import (
 // field the Output shows, instead of "not kept" (issue 40); it validates
 // with the real kinds and still asks only for the question.
 func TestSampleRemote_KeepsTheAgentsFiles(t *testing.T) {
-	wf := SampleRemote("http://127.0.0.1:41241")
+	wf := SampleRemote(langNow(), "http://127.0.0.1:41241")
 	var cfg struct {
 		OutputFiles string `json:"output_files"`
 	}

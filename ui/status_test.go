@@ -50,7 +50,7 @@ func TestStatus_NotAppliedGoesWhenItNoLongerHolds(t *testing.T) {
 	if !notApplied() {
 		t.Fatalf("status %q, want Not applied", w.status.Text)
 	}
-	w.OpenWorkflow("", SampleRemote("http://127.0.0.1:1"))
+	w.OpenWorkflow("", SampleRemote(langNow(), "http://127.0.0.1:1"))
 	if notApplied() {
 		t.Errorf("status %q after opening another workflow", w.status.Text)
 	}

@@ -16,7 +16,7 @@ func TestStatus_WaitingRunIsNotInterrupted(t *testing.T) {
 	for _, lng := range []string{"en", "zh-Hans"} {
 		t.Run(lng, func(t *testing.T) {
 			w := newTestWindow(t, Deps{})
-			wf := SampleRemote("http://127.0.0.1:41241")
+			wf := SampleRemote(langNow(), "http://127.0.0.1:41241")
 			w.OpenWorkflow("", wf)
 			q := workrun.Question{Round: 1, Kind: workrun.QuestionText, From: "Workrun demo agent", Message: "Which city?"}
 			var agent string

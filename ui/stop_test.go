@@ -21,7 +21,7 @@ import (
 func TestStopRunInterruptedByAgent(t *testing.T) {
 	rig := newDemoRig(t)
 	w := rig.w
-	w.OpenWorkflow("", SampleRemote(rig.url))
+	w.OpenWorkflow("", SampleRemote(langNow(), rig.url))
 
 	var reason string
 	var actions []string
@@ -99,7 +99,7 @@ func TestRunNamesMissingCredentialsFirst(t *testing.T) {
 	}}
 	_, creds := newMemKeyring()
 	w := newTestWindow(t, Deps{Engine: eng, Credentials: creds})
-	wf := SampleRemote("https://agent.example.com")
+	wf := SampleRemote(langNow(), "https://agent.example.com")
 	for i, n := range wf.Nodes {
 		if n.Type == "remote_agent" {
 			c, _ := DecodeConfig(n.Config)
@@ -155,7 +155,7 @@ func TestRemoteTasksFollowTheRunShown(t *testing.T) {
 	w := newTestWindow(t, Deps{Engine: eng, RemoteCalls: calls})
 	shown := make(chan string, 10)
 	onUI(w, func() { w.rs.tasksShown = func(id string) { shown <- id } })
-	wf := SampleRemote("http://127.0.0.1:1")
+	wf := SampleRemote(langNow(), "http://127.0.0.1:1")
 	onUI(w, func() {
 		w.OpenWorkflow("", wf)
 		w.launch(wf, workrun.Values{"question": "q"})
@@ -171,7 +171,7 @@ func TestRemoteTasksFollowTheRunShown(t *testing.T) {
 		t.Fatalf("remote tasks %+v, want run r1's", ts)
 	}
 	onUI(w, func() {
-		w.OpenWorkflow("", SampleParallel("http://127.0.0.1:1"))
+		w.OpenWorkflow("", SampleParallel(langNow(), "http://127.0.0.1:1"))
 		ts = w.tasks.shownTasks()
 	})
 	if len(ts) != 0 {

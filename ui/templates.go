@@ -109,7 +109,7 @@ func (w *Window) newFromTemplate(file string) {
 		w.showError(errors.New(file + ": " + w.loc.X("tmpl.empty", "the template has no nodes")))
 		return
 	}
-	wf = localExample(file, wf) // new_names.go
+	wf = localExample(w.loc, file, wf) // new_names.go
 	w.leave(func() {
 		w.OpenWorkflow("", wf)
 		w.doc.MarkUnsaved() // unsaved until Save (or leaving it saves it)

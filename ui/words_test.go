@@ -14,7 +14,7 @@ import (
 // instead of staying blank.
 func TestWords_ProblemsTabSaysNone(t *testing.T) {
 	w := newTestWindow(t, Deps{})
-	w.OpenWorkflow("", SampleRemote("http://127.0.0.1:41241"))
+	w.OpenWorkflow("", SampleRemote(langNow(), "http://127.0.0.1:41241"))
 	if len(w.probs) != 0 {
 		t.Fatalf("the sample has problems: %v", w.probs)
 	}

@@ -16,7 +16,7 @@ import (
 // TestExport_NoSecrets: an export holds the credential's name only (docs/product.md W8) and
 // imports back to the same workflow.
 func TestExport_NoSecrets(t *testing.T) {
-	wf := SampleRemote("https://agent.example.com")
+	wf := SampleRemote(langNow(), "https://agent.example.com")
 	c, _ := DecodeConfig(wf.Nodes[1].Config)
 	c.Credential = "prod-agent"
 	wf.Nodes[1].Config = EncodeConfig(c)
@@ -57,7 +57,7 @@ func TestWorkflowList_W1(t *testing.T) {
 		}
 		return out
 	}
-	w.OpenWorkflow("", SampleRemote("http://127.0.0.1:1"))
+	w.OpenWorkflow("", SampleRemote(langNow(), "http://127.0.0.1:1"))
 	w.save()
 	id := w.wfID
 	time.Sleep(2 * time.Millisecond)
@@ -87,7 +87,7 @@ func TestWorkflowList_W1(t *testing.T) {
 // past run read-only with its timeline.
 func TestRecords_FilterAndOpen(t *testing.T) {
 	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	wf := SampleRemote("http://127.0.0.1:1")
+	wf := SampleRemote(langNow(), "http://127.0.0.1:1")
 	run := workrun.Run{ID: "r1", WorkflowID: "wf1", WorkflowName: wf.Name, Workflow: wf, Status: workrun.RunFailed, Reason: "boom", CreatedAt: t0}
 	var gotFilter workrun.RunFilter
 	runs := &fakeRuns{
@@ -137,7 +137,7 @@ func TestRecords_FilterAndOpen(t *testing.T) {
 // TestResumeInterruptedByExit: a run interrupted by an exit opens live from
 // the run records and offers Resume, which goes to the engine (docs/remote-agent.md R12, R13).
 func TestResumeInterruptedByExit(t *testing.T) {
-	wf := SampleRemote("http://127.0.0.1:1")
+	wf := SampleRemote(langNow(), "http://127.0.0.1:1")
 	run := workrun.Run{ID: "r9", WorkflowName: wf.Name, Workflow: wf, Status: workrun.RunInterrupted, Interruption: workrun.InterruptedByExit}
 	runs := &fakeRuns{GetRunFunc: func(context.Context, string) (workrun.Run, error) { return run, nil }}
 	resumed := ""
@@ -208,7 +208,7 @@ func TestSample_ReopensAndRunsAgainstDemo(t *testing.T) {
 // demo address follows the demo agent when it had to take another port.
 func TestSample_MovesToTheDemoAgentsPort(t *testing.T) {
 	wfs := newMemWorkflows()
-	if _, err := wfs.SaveWorkflow(context.Background(), "", SampleRemote(DemoAgentURL)); err != nil {
+	if _, err := wfs.SaveWorkflow(context.Background(), "", SampleRemote(langNow(), DemoAgentURL)); err != nil {
 		t.Fatal(err)
 	}
 	w := newTestWindow(t, Deps{Workflows: wfs,
@@ -246,7 +246,7 @@ func TestTimeline_Readable(t *testing.T) {
 	SetupLanguage("en")
 	setKinds(workrun.Describe(realKinds()...)) // as a window does: kinds by their names
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.Local)
-	run := workrun.Run{ID: "r1", WorkflowName: "Demo", Workflow: SampleRemote("http://x"), Status: workrun.RunSucceeded, CreatedAt: start}
+	run := workrun.Run{ID: "r1", WorkflowName: "Demo", Workflow: SampleRemote(langNow(), "http://x"), Status: workrun.RunSucceeded, CreatedAt: start}
 	nrs := []workrun.NodeRun{{RunID: "r1", NodeID: "ask", Type: "remote_agent", Status: workrun.NodeSucceeded, StartedAt: start, EndedAt: start.Add(1500 * time.Millisecond),
 		Inputs: workrun.Values{"question": "input"}, Outputs: workrun.Values{"answer": "line one\nline two", "n": 3.0}}}
 	tl := timeline(langNow(), run, nrs)
