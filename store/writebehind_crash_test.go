@@ -62,7 +62,11 @@ func (k wbKind) Compile(spec workrun.NodeSpec, _ workrun.Workflow) (workrun.Step
 // field with "y" added) or remote (a call that saves its record, then
 // "sends").
 func wbWorkflow(s *Store, remote bool, child bool, sends *atomic.Int32) (workrun.Workflow, workrun.Kind) {
-	block := func(ctx context.Context, what string) {
+	// The run's id goes first, from the node itself: the child's own
+	// "RUN" line after Start can come after the node's (the run starts
+	// before Start returns), and the parent kills on the node's line.
+	block := func(ctx context.Context, nc workrun.NodeContext, what string) {
+		fmt.Fprintln(os.Stdout, "RUN", nc.RunID())
 		fmt.Fprintln(os.Stdout, what) // the parent kills the child now
 		<-ctx.Done()
 	}
@@ -88,14 +92,14 @@ func wbWorkflow(s *Store, remote bool, child bool, sends *atomic.Int32) (workrun
 			}
 			sends.Add(1)
 			if child {
-				block(ctx, "SENT")
+				block(ctx, nc, "SENT")
 			}
 			return workrun.Values{"b": nc.Inputs()["a"].(string) + "y"}, nil
 		}
 	} else {
 		mid.run = func(ctx context.Context, nc workrun.NodeContext) (workrun.Values, error) {
 			if child {
-				block(ctx, "IN mid")
+				block(ctx, nc, "IN mid")
 			}
 			nc.Log(workrun.Plain("mid computed b"))
 			return workrun.Values{"b": nc.Inputs()["a"].(string) + "y"}, nil
