@@ -26,8 +26,10 @@ import (
 	"workrun/ui/canvas"
 	"workrun/ui/credentials"
 	"workrun/ui/document"
+	"workrun/ui/inspector"
 	"workrun/ui/records"
 	"workrun/ui/runpanel"
+	"workrun/ui/tooltip"
 	"workrun/workrun"
 )
 
@@ -152,7 +154,7 @@ type editorState struct {
 type views struct {
 	list *widget.List
 	cv   *canvas.View
-	insp *Inspector
+	insp *inspector.Inspector
 	// inspScroll scrolls the inspector (the wheel anywhere over it: wheel.go).
 	inspScroll *container.Scroll
 	probBox    *widget.List
@@ -170,8 +172,8 @@ type views struct {
 	stopBtn  *widget.Button
 	undoBtn  *widget.Button
 	redoBtn  *widget.Button
-	status   *tipLabel
-	tips     *tipLayer
+	status   *tooltip.Label
+	tips     *tooltip.Layer
 	panes    *Panes
 	palette  *canvas.Palette
 	zoomLbl  *widget.Label
@@ -249,7 +251,7 @@ func (w *Window) Close() {
 // language changes.
 func (w *Window) build() {
 	applyTheme(w.ctx, w.loc, w.app)
-	w.tips = newTipLayer(w.win)
+	w.tips = tooltip.NewLayer(w.win)
 	w.cv = canvas.New(w.doc, false, w.loc, canvasWording(w.loc))
 	w.cv.OnSelect = func() { w.insp.Show() }
 	w.cv.OnError = func(err error) { w.setStatus(err.Error()) }
@@ -291,8 +293,8 @@ func (w *Window) build() {
 			w.leave(func() { w.open(r); w.selectListed(r.ID) })
 		}
 	}
-	tip := func(icon fyne.Resource, text string, f func()) *tipButton {
-		return newTipButton(w.tips, "", icon, text, f)
+	tip := func(icon fyne.Resource, text string, f func()) *tooltip.Button {
+		return tooltip.NewButton(w.tips, "", icon, text, f)
 	}
 	// GridWrap: the icons wrap onto a second row in a narrow list pane.
 	listBar := container.NewGridWrap(fyne.NewSize(36, 36),
@@ -303,13 +305,13 @@ func (w *Window) build() {
 		tip(theme.FolderOpenIcon(), w.loc.X("wf.import_tip", "Import a workflow file (.json)"), w.importWorkflow),
 		tip(theme.DownloadIcon(), w.loc.X("wf.export_tip", "Export this workflow to a file (.json)"), w.exportWorkflow),
 	)
-	left := container.NewBorder(container.NewVBox(heading(w.loc.X("wf.title", "Workflows")), listBar), nil, nil, nil, w.list)
+	left := container.NewBorder(container.NewVBox(widget.NewLabelWithStyle(w.loc.X("wf.title", "Workflows"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), listBar), nil, nil, nil, w.list)
 
 	w.palette = canvas.NewPalette(w.cv)
 
-	runB := newTipButton(w.tips, w.loc.X("run.run", "Run"), theme.MediaPlayIcon(), w.loc.X("run.run_tip", "Save and run this workflow (Ctrl+R)"), w.runClicked)
+	runB := tooltip.NewButton(w.tips, w.loc.X("run.run", "Run"), theme.MediaPlayIcon(), w.loc.X("run.run_tip", "Save and run this workflow (Ctrl+R)"), w.runClicked)
 	runB.Importance = widget.HighImportance
-	stopB := newTipButton(w.tips, w.loc.X("run.stop", "Stop"), theme.MediaStopIcon(), w.loc.X("run.stop_tip", "Stop the run shown below"), w.stopRun)
+	stopB := tooltip.NewButton(w.tips, w.loc.X("run.stop", "Stop"), theme.MediaStopIcon(), w.loc.X("run.stop_tip", "Stop the run shown below"), w.stopRun)
 	stopB.Disable()
 	undoB := tip(theme.ContentUndoIcon(), w.loc.X("edit.undo", "Undo")+"  (Ctrl+Z)", func() { w.doc.Undo() })
 	redoB := tip(theme.ContentRedoIcon(), w.loc.X("edit.redo", "Redo")+"  (Ctrl+Shift+Z)", func() { w.doc.Redo() })
@@ -317,7 +319,7 @@ func (w *Window) build() {
 	w.zoomLbl = widget.NewLabel("100 %")
 	bar := container.NewHBox(
 		tip(theme.MenuIcon(), w.loc.X("view.toggle_list", "Show or hide the workflow list")+"  (Ctrl+L)", w.toggleList),
-		newTipButton(w.tips, w.loc.X("wf.save", "Save"), theme.DocumentSaveIcon(), w.loc.X("wf.save_tip", "Save (Ctrl+S); Run and switching workflows save by themselves"), w.save),
+		tooltip.NewButton(w.tips, w.loc.X("wf.save", "Save"), theme.DocumentSaveIcon(), w.loc.X("wf.save_tip", "Save (Ctrl+S); Run and switching workflows save by themselves"), w.save),
 		undoB, redoB,
 		widget.NewSeparator(),
 		tip(theme.ZoomOutIcon(), w.loc.X("view.zoom_out", "Zoom out")+"  (Ctrl+-)", w.zoomOut),
@@ -329,7 +331,7 @@ func (w *Window) build() {
 	)
 	toolbar := container.NewBorder(nil, nil, nil,
 		tip(theme.ListIcon(), w.loc.X("view.toggle_inspector", "Show or hide the inspector")+"  (Ctrl+I)", w.toggleInspector), bar)
-	w.status = newTipLabel(w.tips)
+	w.status = tooltip.NewLabel(w.tips)
 	centre := container.NewBorder(nil, nil, container.New(fixedWidth(PaletteWidth), w.palette.Object()), nil, w.cv)
 
 	// With no problem the list says so (a blank tab read as broken).
@@ -389,7 +391,7 @@ func (w *Window) build() {
 	w.panel.OnFitChanged = w.panes.Refresh
 	w.panes.RunShown = func() bool { return w.panel.RunID() != "" }
 	body := container.NewBorder(toolbar, w.status, nil, nil, w.panes)
-	w.win.SetContent(container.NewStack(body, w.tips.root))
+	w.win.SetContent(container.NewStack(body, w.tips.Root()))
 	w.win.SetMainMenu(w.menu())
 	w.bindKeys()
 	w.docChanged()
@@ -1008,8 +1010,8 @@ func (w *Window) pointAtDemo(url, protocol string) {
 	for _, n := range w.doc.Workflow().Nodes {
 		cfg := n.Config
 		for _, key := range keysOf(n.Type, workrun.ValueURL, protocol) {
-			if u := configString(cfg, key); u != url && isLoopbackDemo(u, url) {
-				cfg = withConfigKey(cfg, key, url)
+			if u := document.ConfigString(cfg, key); u != url && isLoopbackDemo(u, url) {
+				cfg = document.WithConfigKey(cfg, key, url)
 			}
 		}
 		if !bytes.Equal(cfg, n.Config) {
@@ -1043,7 +1045,7 @@ func usesDemo(wf workrun.Workflow) bool { return callsURL(wf, workrun.ProtocolA2
 func callsURL(wf workrun.Workflow, protocol, url string) bool {
 	for _, n := range wf.Nodes {
 		for _, key := range keysOf(n.Type, workrun.ValueURL, protocol) {
-			if strings.TrimSuffix(configString(n.Config, key), "/") == url {
+			if strings.TrimSuffix(document.ConfigString(n.Config, key), "/") == url {
 				return true
 			}
 		}

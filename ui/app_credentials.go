@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 
 	"workrun/ui/credentials"
+	"workrun/ui/document"
 	"workrun/workrun"
 )
 
@@ -161,7 +162,7 @@ func (w *Window) missingCredentials(wf workrun.Workflow) []string {
 	var out []string
 	for _, n := range wf.Nodes {
 		for _, key := range keysOf(n.Type, workrun.ValueCredential, "") {
-			cred := configString(n.Config, key)
+			cred := document.ConfigString(n.Config, key)
 			if cred == "" {
 				continue
 			}

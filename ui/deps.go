@@ -7,6 +7,7 @@ import (
 	"io/fs"
 
 	"workrun/ui/credentials"
+	"workrun/ui/inspector"
 	"workrun/workrun"
 )
 
@@ -124,6 +125,15 @@ type Problem = workrun.Problem
 // committed it. Exactly one of Run, Node and Message is set.
 type Event = workrun.Event
 
+// AgentReport is the result of a Remote Agent connection test; MCPTool a
+// tool an MCP connection test listed; FiredRun a schedule's fire. They are
+// the inspector's own types (ui/inspector), which shows them.
+type (
+	AgentReport = inspector.AgentReport
+	MCPTool     = inspector.MCPTool
+	FiredRun    = inspector.FiredRun
+)
+
 // Credential names a secret kept in the OS keyring; it never holds the
 // secret. It is the credentials view's own type (ui/credentials).
 type Credential = credentials.Credential
@@ -134,15 +144,6 @@ type CredentialManager interface {
 	List(ctx context.Context) ([]Credential, error)
 	Set(ctx context.Context, c Credential, secret string) error
 	Delete(ctx context.Context, name string) error
-}
-
-// AgentReport is the result of a connection test.
-type AgentReport struct {
-	CardName           string
-	InterfaceURL       string
-	Streaming          bool
-	SecuritySchemes    []string
-	CredentialAccepted bool // false when no credential was sent or it was refused
 }
 
 var _ Engine = (*workrun.Engine)(nil)

@@ -28,16 +28,19 @@
 // dialogs it opens (a confirmation) are UI, not work. The widget packages
 // under ui/ (records: the run records; credentials: the credentials form;
 // runpanel: the run panel, its node values and a question's form;
-// canvas: the workflow canvas, its palette and minimap; document: the
-// canvas's editing model, plain Go) are held to that by
+// canvas: the workflow canvas, its palette and minimap; inspector: the
+// form of what is selected, its Triggers section included; tooltip: the
+// tooltip layer and the buttons and labels that use it; document: the
+// canvas's editing model and its config helpers, plain Go) are held to that by
 // architecture_test.go (TestWidgetPackages): they import only the
 // engine's types, assets and each other, and word their labels through
 // the Localizer they declare, which the app layer hands them
-// (app_widgets.go, runpanel_app.go), together with its own wording of what
+// (app_widgets.go, runpanel_app.go, inspect_app.go), together with its own wording of what
 // the rest of the window says too (an error's translation, a status, a
 // duration stay here); the canvas gets the node kinds' labels, icons and
 // palette groups, and the wording of statuses and problems, the same way
-// (canvasWording). The widgets still in this package (Panes, Inspector,
+// (canvasWording), the inspector the kinds' descriptions too
+// (inspectorWording). The widgets still in this package (Panes,
 // RemotePanel, RunInputs/InputsForm) keep the same rules by convention.
 //
 // Engine events arrive on one subscription channel; the pump goroutine

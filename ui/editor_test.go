@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"workrun/ui/canvas"
+	"workrun/ui/document"
 	"workrun/workrun"
 )
 
@@ -27,7 +28,7 @@ func TestInspector_AppliesAsYouTypeWithUndo(t *testing.T) {
 	}}})
 	w.OpenWorkflow("", SampleRemote(langNow(), "http://127.0.0.1:41241"))
 	w.doc.Select("ask", false)
-	url := w.insp.widgets["url"].(*widget.Entry)
+	url := w.insp.Widget("url").(*widget.Entry)
 	for _, s := range []string{"http://127.0.0.1:4", "http://127.0.0.1:43", "http://127.0.0.1:43118"} {
 		url.SetText(s) // one keystroke each
 	}
@@ -43,11 +44,11 @@ func TestInspector_AppliesAsYouTypeWithUndo(t *testing.T) {
 		t.Error("typing did not mark the workflow changed")
 	}
 	// The form stays (the entry keeps its focus): typing did not rebuild it.
-	if w.insp.widgets["url"] != url {
+	if w.insp.Widget("url") != url {
 		t.Error("the inspector was rebuilt while typing")
 	}
 
-	timeout := w.insp.widgets["timeout_seconds"].(*widget.Entry)
+	timeout := w.insp.Widget("timeout_seconds").(*widget.Entry)
 	timeout.SetText("soon")
 	if err := timeout.Validate(); err == nil {
 		t.Error("a timeout of \"soon\" is not marked in place")
@@ -80,17 +81,17 @@ func TestInspector_AppliesAsYouTypeWithUndo(t *testing.T) {
 		t.Error("more undo steps than fields typed")
 	}
 	// The form follows undo.
-	if got := w.insp.widgets["url"].(*widget.Entry).Text; got != "http://127.0.0.1:41241" {
+	if got := w.insp.Widget("url").(*widget.Entry).Text; got != "http://127.0.0.1:41241" {
 		t.Errorf("inspector shows %q after undo", got)
 	}
 
 	// Selecting another node ends the typing: the same field typed again is
 	// a new undo step.
 	w.doc.Select("ask", false)
-	w.insp.widgets["url"].(*widget.Entry).SetText("http://127.0.0.1:1")
+	w.insp.Widget("url").(*widget.Entry).SetText("http://127.0.0.1:1")
 	w.doc.Select("end", false)
 	w.doc.Select("ask", false)
-	w.insp.widgets["url"].(*widget.Entry).SetText("http://127.0.0.1:2")
+	w.insp.Widget("url").(*widget.Entry).SetText("http://127.0.0.1:2")
 	w.doc.Undo()
 	if got := cfg().URL; got != "http://127.0.0.1:1" {
 		t.Errorf("undo after reselecting: URL %q, want the first edit kept", got)
@@ -133,7 +134,7 @@ func TestSwitchWorkflow_Autosaves(t *testing.T) {
 
 	// An unreadable value: switching asks; Cancel stays.
 	w.doc.Select("check", false)
-	w.insp.widgets["timeout_seconds"].(*widget.Entry).SetText("later")
+	w.insp.Widget("timeout_seconds").(*widget.Entry).SetText("later")
 	w.list.Select(index(a.ID))
 	top := w.win.Canvas().Overlays().Top()
 	if top == nil {
@@ -188,7 +189,7 @@ func TestWindow_NeverWiderThanItIs(t *testing.T) {
 		check("selecting a " + k + " node")
 	}
 	w.doc.Select("ask", false)
-	w.insp.widgets["url"].(*widget.Entry).SetText("http://127.0.0.1:9/" + fmt.Sprintf("%0500d", 7))
+	w.insp.Widget("url").(*widget.Entry).SetText("http://127.0.0.1:9/" + fmt.Sprintf("%0500d", 7))
 	check("typing a long URL")
 	long := fmt.Sprintf("connect to remote agent http://127.0.0.1:9/%0600d: connection refused", 1)
 	w.panel.Start("run-1", wf)
@@ -301,7 +302,7 @@ func TestWorkflowInputs(t *testing.T) {
 		}, []string{"x"}},
 	}
 	for _, tt := range tests {
-		if diff := cmp.Diff(tt.want, workflowInputs(tt.wf, kindsEngine().Fields(tt.wf))); diff != "" {
+		if diff := cmp.Diff(tt.want, document.WorkflowInputs(tt.wf, kindsEngine().Fields(tt.wf))); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
 		}
 	}
@@ -325,13 +326,13 @@ func TestFitKeepsTextReadable(t *testing.T) {
 func TestStateField_EnterAdds(t *testing.T) {
 	w := newTestWindow(t, Deps{})
 	w.newWorkflow()
-	e := w.insp.widgets["field_name"].(*widget.Entry)
+	e := w.insp.Widget("field_name").(*widget.Entry)
 	e.SetText("topic")
 	e.OnSubmitted(e.Text)
 	if _, ok := w.doc.Workflow().State["topic"]; !ok {
 		t.Fatal("Enter did not add the field")
 	}
-	if f := w.win.Canvas().Focused(); f == nil || f != w.insp.widgets["field_name"].(*widget.Entry) {
+	if f := w.win.Canvas().Focused(); f == nil || f != w.insp.Widget("field_name").(*widget.Entry) {
 		t.Errorf("focus on %T after Enter, want the new field-name entry", f)
 	}
 }
@@ -342,7 +343,7 @@ func TestRunInputs_RememberedAndOnlyInputs(t *testing.T) {
 	test.NewTempApp(t)
 	wf := SampleRemote(langNow(), "http://x")
 	wf.Name = "mine"
-	ri := newRunInputs(langNow(), wf, workflowInputs(wf, kindsEngine().Fields(wf)), workrun.Values{"question": "echo again", "answer": "old"}, nil)
+	ri := newRunInputs(langNow(), wf, document.WorkflowInputs(wf, kindsEngine().Fields(wf)), workrun.Values{"question": "echo again", "answer": "old"}, nil)
 	if diff := cmp.Diff([]string{"question"}, ri.Names); diff != "" {
 		t.Errorf("asked for (-want +got):\n%s", diff)
 	}

@@ -45,12 +45,12 @@ func TestFailureHandling_InspectorRunPanelAndRunFromHere(t *testing.T) {
 
 	w.doc.Select("flaky", false)
 	w.insp.Show()
-	w.insp.widgets["policy.max_attempts"].(*widget.Entry).SetText("2")
-	w.insp.widgets["policy.on_error"].(*widget.Select).SetSelectedIndex(2) // take the error edges
-	w.insp.widgets["policy.error_field"].(*widget.Select).SetSelected("why")
+	w.insp.Widget("policy.max_attempts").(*widget.Entry).SetText("2")
+	w.insp.Widget("policy.on_error").(*widget.Select).SetSelectedIndex(2) // take the error edges
+	w.insp.Widget("policy.error_field").(*widget.Select).SetSelected("why")
 	w.doc.SelectEdge(document.EdgeKey{From: "flaky", To: "handler"}, false)
 	w.insp.Show()
-	w.insp.widgets["port"].(*widget.Select).SetSelectedIndex(1) // the error port
+	w.insp.Widget("port").(*widget.Select).SetSelectedIndex(1) // the error port
 	got := w.doc.Workflow()
 	if n := got.Nodes[1]; n.Retry == nil || n.Retry.MaxAttempts != 2 || n.OnError != workrun.OnErrorBranch || n.ErrorField != "why" {
 		t.Fatalf("node after the inspector: %+v", n)

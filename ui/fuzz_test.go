@@ -27,7 +27,7 @@ func FuzzImportWorkflow(f *testing.F) {
 		}
 		eng := kindsEngine() // the checks the window shows
 		_ = eng.Validate(wf)
-		_ = workflowInputs(wf, eng.Fields(wf))
+		_ = document.WorkflowInputs(wf, eng.Fields(wf))
 		d := document.NewDocument(wf)
 		d.SelectAll()
 		d.Copy()
@@ -49,6 +49,6 @@ func FuzzImportWorkflow(f *testing.F) {
 		for d.Undo() {
 		}
 		_ = eng.Validate(d.Workflow())
-		_ = workflowInputs(d.Workflow(), eng.Fields(d.Workflow()))
+		_ = document.WorkflowInputs(d.Workflow(), eng.Fields(d.Workflow()))
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"workrun/ui/document"
 	"workrun/workrun"
 )
 
@@ -30,13 +31,13 @@ func SampleMCP(loc workrun.Localizer, serverURL string) workrun.Workflow {
 		Nodes: []workrun.NodeSpec{
 			{ID: "start", Type: "start", Title: loc.X("sample.mcp.start", "Topic"), Position: pos(40, 140)},
 			{ID: "research", Type: "remote_mcp", Title: loc.X("sample.mcp.research", "Research with the demo MCP server"), Position: pos(300, 140),
-				Config: encodeConfig(map[string]any{
+				Config: document.EncodeConfig(map[string]any{
 					"url": serverURL, "tool": "research",
 					"arguments": map[string]any{"topic": "{{topic}}", "stages": 3},
 					"output":    "report", "output_json": "findings", "output_files": "files",
 					"task": "auto", "timeout_seconds": workrun.RemoteTimeoutDefaultSeconds,
 				})},
-			{ID: "end", Type: "output", Title: loc.X("sample.mcp.end", "Report"), Position: pos(560, 140), Config: encodeConfig(map[string]any{"fields": []string{"report", "findings", "files"}})},
+			{ID: "end", Type: "output", Title: loc.X("sample.mcp.end", "Report"), Position: pos(560, 140), Config: document.EncodeConfig(map[string]any{"fields": []string{"report", "findings", "files"}})},
 		},
 		Edges: []workrun.Edge{{From: "start", To: "research"}, {From: "research", To: "end"}},
 	}

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 	"github.com/google/go-cmp/cmp"
 
+	"workrun/ui/document"
 	"workrun/workrun"
 )
 
@@ -196,7 +197,7 @@ func TestSample_RemoteMCP(t *testing.T) {
 	var gotURL string
 	var gotIn workrun.Values
 	eng := &fakeEngine{StartFunc: func(_ context.Context, _ string, wf workrun.Workflow, in workrun.Values) (string, error) {
-		gotURL, gotIn = configString(wf.Nodes[1].Config, "url"), in
+		gotURL, gotIn = document.ConfigString(wf.Nodes[1].Config, "url"), in
 		return "run-1", nil
 	}}
 	started, stopped := 0, false

@@ -7,7 +7,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/lang"
-	"fyne.io/fyne/v2/widget"
 	"github.com/jeandeaual/go-locale"
 
 	"workrun/workrun"
@@ -146,41 +145,6 @@ var remoteStates = map[string]string{
 	"canceled":       "canceled",
 	"rejected":       "rejected",
 	"unknown":        "unknown",
-}
-
-// FieldTypeLabel names a State field type for people.
-func FieldTypeLabel(loc workrun.Localizer, t workrun.FieldType) string {
-	return loc.X("type."+string(t), string(t))
-}
-
-// newSelect is a widget.Select whose placeholder is in the window's
-// language (Fyne's own "(Select one)" has no translation).
-func newSelect(loc workrun.Localizer, options []string, changed func(string)) *widget.Select {
-	s := widget.NewSelect(options, changed)
-	s.PlaceHolder = loc.X("select.one", "(Select one)")
-	return s
-}
-
-var fieldTypes = []workrun.FieldType{workrun.FieldText, workrun.FieldNumber, workrun.FieldBoolean, workrun.FieldJSON, workrun.FieldFile, workrun.FieldFiles}
-
-// fieldTypeSelect picks a State field type by its translated name; text
-// is selected. SelectedFieldType reads the choice.
-func fieldTypeSelect(loc workrun.Localizer) *widget.Select {
-	opts := make([]string, len(fieldTypes))
-	for i, t := range fieldTypes {
-		opts[i] = FieldTypeLabel(loc, t)
-	}
-	s := newSelect(loc, opts, nil)
-	s.SetSelectedIndex(0)
-	return s
-}
-
-// SelectedFieldType is the field type chosen in a fieldTypeSelect.
-func SelectedFieldType(s *widget.Select) workrun.FieldType {
-	if i := s.SelectedIndex(); i >= 0 && i < len(fieldTypes) {
-		return fieldTypes[i]
-	}
-	return workrun.FieldText
 }
 
 // langItem is a Settings menu item that switches to language code; the

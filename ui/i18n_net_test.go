@@ -74,15 +74,19 @@ func TestConnectionErrorsInChinese(t *testing.T) {
 			t.Errorf("%s: the check did not fail", name)
 			continue
 		}
-		shown := reportText(langNow(), AgentReport{}, err, false)
+		shown := agentTestText(err)
 		if left := word.FindAllString(data.ReplaceAllString(shown, " "), -1); len(left) > 0 {
 			t.Errorf("%s: in Chinese the test says %q; English left: %q", name, shown, left)
 		}
 	}
 	SetupLanguage("en")
 	for name, err := range errs {
-		if err != nil && reportText(langNow(), AgentReport{}, err, false) != "✗ "+strings.ReplaceAll(err.Error(), "context deadline exceeded", "took too long and was stopped") {
-			t.Errorf("%s: in English the test says %q, want the error as it is: %q", name, reportText(langNow(), AgentReport{}, err, false), err)
+		if err != nil && agentTestText(err) != "✗ "+strings.ReplaceAll(err.Error(), "context deadline exceeded", "took too long and was stopped") {
+			t.Errorf("%s: in English the test says %q, want the error as it is: %q", name, agentTestText(err), err)
 		}
 	}
 }
+
+// agentTestText is what the inspector's connection test says of a failed
+// check (inspector.Wording.Reason of the error, marked ✗).
+func agentTestText(err error) string { return "✗ " + HumanError(langNow(), err.Error()) }

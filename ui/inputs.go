@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"workrun/ui/inspector"
 	"workrun/workrun"
 )
 
@@ -146,7 +147,7 @@ func NewInputsForm(loc workrun.Localizer, state map[string]workrun.FieldType, ch
 			f.text[n] = e
 			o = e
 		}
-		f.form.Append(fmt.Sprintf("%s (%s)", n, FieldTypeLabel(loc, t)), o)
+		f.form.Append(fmt.Sprintf("%s (%s)", n, inspector.FieldTypeLabel(loc, t)), o)
 	}
 	return f
 }

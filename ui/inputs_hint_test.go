@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2/widget"
+
+	"workrun/ui/document"
 )
 
 // TestRunInputs_WordListIsNotGrey: the demo agent's word list in the run
@@ -13,7 +15,7 @@ import (
 func TestRunInputs_WordListIsNotGrey(t *testing.T) {
 	newTestWindow(t, Deps{})
 	wf := SampleRemote(langNow(), "http://127.0.0.1:41241")
-	ri := newRunInputs(langNow(), wf, workflowInputs(wf, kindsEngine().Fields(wf)), nil, nil)
+	ri := newRunInputs(langNow(), wf, document.WorkflowInputs(wf, kindsEngine().Fields(wf)), nil, nil)
 	found := false
 	for _, o := range ri.box.Objects {
 		if l, ok := o.(*widget.Label); ok && strings.Contains(l.Text, "echo TEXT") {

@@ -46,10 +46,8 @@ func TestInspector_CredentialAddedInSettingsShowsAtOnce(t *testing.T) {
 	picker := func() []string {
 		var opts []string
 		onUI(w, func() {
-			for k, o := range w.insp.widgets {
-				if s, ok := o.(*widget.Select); ok && k == "credential" {
-					opts = append([]string(nil), s.Options...)
-				}
+			if s, ok := w.insp.Widget("credential").(*widget.Select); ok {
+				opts = append([]string(nil), s.Options...)
 			}
 		})
 		return opts
@@ -89,7 +87,7 @@ func TestInspector_CredentialListsAnsweredOutOfOrder(t *testing.T) {
 		for _, older := range asked[:len(asked)-1] {
 			older(nil, nil)
 		}
-		opts = append(opts, w.insp.widgets["credential"].(*widget.Select).Options...)
+		opts = append(opts, w.insp.Widget("credential").(*widget.Select).Options...)
 	})
 	if want := []string{"No authentication", "prod"}; !slices.Equal(opts, want) {
 		t.Errorf("picker %q, want %q: an older list answering late replaced the newer one", opts, want)

@@ -3,9 +3,11 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"time"
 
 	"workrun/ui/document"
+	"workrun/ui/inspector"
 	"workrun/workrun"
 )
 
@@ -14,11 +16,11 @@ import (
 // Fyne thread (Window.background), on contexts that end when the window
 // closes, and hands the results back on the Fyne thread
 // (docs/conventions.md §6).
-func (w *Window) newInspector() *Inspector {
-	in := NewInspector(w.loc, func() *document.Document { return w.doc }, w.win.Canvas(), w.tips)
+func (w *Window) newInspector() *inspector.Inspector {
+	in := inspector.NewInspector(w.loc, inspectorWording(w.loc), func() *document.Document { return w.doc }, w.win.Canvas(), w.tips)
 	// The edits go to the open document (w.doc changes when another
 	// workflow is opened).
-	in.Edits = InspectorEdits{
+	in.Edits = inspector.InspectorEdits{
 		Name:            func(name, as string) { w.doc.EditName(name, as) },
 		Field:           func(name string, t workrun.FieldType) { w.doc.SetField(name, t) },
 		EdgeWhen:        func(k document.EdgeKey, when string) { w.doc.SetEdgeWhen(k, when) },
@@ -67,6 +69,38 @@ func (w *Window) newInspector() *Inspector {
 	return in
 }
 
+// inspectorWording is how the inspector words the node kinds (Deps.Kinds'
+// descriptions), errors, counts and line breaks in loc's language, as the
+// rest of the window does.
+func inspectorWording(loc workrun.Localizer) inspector.Wording {
+	return inspector.Wording{
+		Kind:      kindInfo,
+		KindLabel: func(kind string) string { return KindLabel(loc, kind) },
+		KindIcon:  KindIcon,
+		Reason:    func(saved string) string { return HumanError(loc, saved) },
+		Keyring:   func(err error) string { return KeyringErrorText(loc, err) },
+		Wants:     connectionWants,
+		Count:     func(n int, key, one, other string) string { return countText(loc, n, key, one, other) },
+		Clip:      clipRunes,
+		Wrap:      wrapText,
+	}
+}
+
+// connectionWants reads what a connection test's error asks of the person
+// from the sentinels the test's adapter wraps (ErrNeedsSignIn,
+// ErrNeedsCredential, ErrCredentialRefused).
+func connectionWants(err error) inspector.Want {
+	switch {
+	case errors.Is(err, ErrNeedsSignIn):
+		return inspector.WantSignIn
+	case errors.Is(err, ErrNeedsCredential):
+		return inspector.WantCredential
+	case errors.Is(err, ErrCredentialRefused):
+		return inspector.WantOtherCredential
+	}
+	return inspector.WantNothing
+}
+
 // runInputNames are the fields the Run dialog asks for: those no node
 // provides before they are read, as the engine compiles the nodes.
 func (w *Window) runInputNames(wf workrun.Workflow) []string {
@@ -74,7 +108,7 @@ func (w *Window) runInputNames(wf workrun.Workflow) []string {
 	if w.deps.Engine != nil {
 		fields = w.deps.Engine.Fields(document.CloneWorkflow(wf))
 	}
-	return workflowInputs(wf, fields)
+	return document.WorkflowInputs(wf, fields)
 }
 
 // connectionTest runs a connection test off the UI thread, bounded and cut

@@ -17,6 +17,8 @@ import (
 
 	"workrun/mcp/demoserver"
 	"workrun/nodes/remotemcp"
+	"workrun/ui/inspector"
+	"workrun/ui/tooltip"
 	"workrun/workrun"
 )
 
@@ -47,11 +49,11 @@ var fakeTools = []MCPTool{
 }
 
 // testMCP presses Test connection and waits for its result.
-func testMCP(t *testing.T, in *Inspector) {
+func testMCP(t *testing.T, in *inspector.Inspector) {
 	t.Helper()
 	done := make(chan struct{})
-	in.testDone = func() { close(done) }
-	b := in.widgets["test"].(*widget.Button)
+	in.OnTested = func() { close(done) }
+	b := in.Widget("test").(*widget.Button)
 	if b.Disabled() {
 		t.Fatal("Test connection is disabled")
 	}
@@ -97,7 +99,7 @@ func TestInspectorMCP_TestConnectionListsTools(t *testing.T) {
 	w := newTestWindow(t, Deps{CheckMCP: check, Credentials: creds})
 	w.OpenWorkflow("", mcpWorkflow(Config{URL: "http://127.0.0.1:41251/mcp", TimeoutSeconds: 120, Task: "auto"}))
 	in := w.insp
-	in.mcp.credsShown = func() { credsDone <- struct{}{} }
+	in.OnCredentialsShown = func() { credsDone <- struct{}{} }
 	w.doc.Select("m", false)
 	close(release)
 	<-credsDone
@@ -122,7 +124,7 @@ func TestInspectorMCP_TestConnectionListsTools(t *testing.T) {
 		t.Errorf("a test changed the config: %+v", c)
 	}
 	// The chosen credential is tested by name; its secret never reaches the window.
-	cred := in.widgets["credential"].(*widget.Select)
+	cred := in.Widget("credential").(*widget.Select)
 	if !slices.Contains(cred.Options, "mcp-token") {
 		t.Fatalf("credential choices %q", cred.Options)
 	}
@@ -134,12 +136,12 @@ func TestInspectorMCP_TestConnectionListsTools(t *testing.T) {
 	if _, c := mcpNodeConfig(t, w); c.Credential != "mcp-token" {
 		t.Errorf("credential %q not applied", c.Credential)
 	}
-	in.widgets["url"].(*widget.Entry).SetText("http://127.0.0.1:9/down")
+	in.Widget("url").(*widget.Entry).SetText("http://127.0.0.1:9/down")
 	testMCP(t, in)
-	if got := in.testResult(); !strings.HasPrefix(got, "✗ ") || !strings.Contains(got, "connection refused") {
+	if got := in.TestResult(); !strings.HasPrefix(got, "✗ ") || !strings.Contains(got, "connection refused") {
 		t.Errorf("error result %q", got)
 	}
-	if in.widgets["use:search"] != nil || in.widgets["tools"].Visible() {
+	if in.Widget("use:search") != nil || in.Widget("tools").Visible() {
 		t.Error("the failed test still shows the earlier tool list")
 	}
 }
@@ -154,13 +156,13 @@ func TestInspectorMCP_ChoosingToolBuildsArgumentForm(t *testing.T) {
 	w.doc.Select("m", false)
 	in := w.insp
 	testMCP(t, in)
-	fyne.DoAndWait(func() { test.Tap(in.widgets["use:search"].(*tipButton)) })
-	if in.widgets["tools"].(*widget.Accordion).Items[0].Open {
+	fyne.DoAndWait(func() { test.Tap(in.Widget("use:search").(*tooltip.Button)) })
+	if in.Widget("tools").(*widget.Accordion).Items[0].Open {
 		t.Error("the tool list stays open after a tool was chosen")
 	}
 
 	var got []string
-	for k := range in.widgets {
+	for _, k := range in.Keys() {
 		if strings.HasPrefix(k, "arguments.") {
 			got = append(got, k)
 		}
@@ -192,14 +194,14 @@ func TestInspectorMCP_ChoosingToolBuildsArgumentForm(t *testing.T) {
 	if _, c := mcpNodeConfig(t, w); c.Tool != "search" {
 		t.Errorf("tool %q after choosing search", c.Tool)
 	}
-	if !in.widgets["use:search"].(*tipButton).Disabled() || in.widgets["use:solve"].(*tipButton).Disabled() {
+	if !in.Widget("use:search").(*tooltip.Button).Disabled() || in.Widget("use:solve").(*tooltip.Button).Disabled() {
 		t.Error("the chosen tool's Use button is not the one disabled")
 	}
 	// Another tool: its own form, without the first tool's values; a
 	// tool without properties says so. Undo brings the values back.
-	in.widgets["arguments.query"].(*templateEntry).SetText("{{q}}")
-	fyne.DoAndWait(func() { test.Tap(in.widgets["use:solve"].(*tipButton)) })
-	if in.widgets["arguments.query"] != nil {
+	in.Widget("arguments.query").(*inspector.TemplateEntry).SetText("{{q}}")
+	fyne.DoAndWait(func() { test.Tap(in.Widget("use:solve").(*tooltip.Button)) })
+	if in.Widget("arguments.query") != nil {
 		t.Error("the search form stayed after choosing solve")
 	}
 	if shown := strings.Join(texts(in.Object()), "\n"); !strings.Contains(shown, "The tool takes no arguments.") {
@@ -212,7 +214,7 @@ func TestInspectorMCP_ChoosingToolBuildsArgumentForm(t *testing.T) {
 	if _, c := mcpNodeConfig(t, w); c.Tool != "search" || c.Arguments["query"] != "{{q}}" {
 		t.Errorf("after undo: tool %q arguments %v", c.Tool, c.Arguments)
 	}
-	if e, ok := in.widgets["arguments.query"].(*templateEntry); !ok || e.Text != "{{q}}" {
+	if e, ok := in.Widget("arguments.query").(*inspector.TemplateEntry); !ok || e.Text != "{{q}}" {
 		t.Error("undo did not bring the search form back")
 	}
 }
@@ -228,9 +230,9 @@ func TestInspectorMCP_TypingSetsArguments(t *testing.T) {
 	w.doc.Select("m", false)
 	in := w.insp
 	testMCP(t, in)
-	in.widgets["tool"].(*widget.SelectEntry).SetText("search") // typed, not picked
+	in.Widget("tool").(*widget.SelectEntry).SetText("search") // typed, not picked
 	arg := func(name string) *widget.Entry {
-		e, ok := in.widgets["arguments."+name].(*templateEntry)
+		e, ok := in.Widget("arguments." + name).(*inspector.TemplateEntry)
 		if !ok {
 			t.Fatalf("no entry for argument %s", name)
 		}
@@ -277,7 +279,7 @@ func TestInspectorMCP_TypingSetsArguments(t *testing.T) {
 	// A number argument that is neither a number nor a template is marked
 	// and kept pending; the document keeps the last good value.
 	arg("ratio").SetText("half")
-	if ps := in.shownProblems(); len(ps) == 0 || !strings.Contains(ps[0], `argument ratio: "half" is not number`) {
+	if ps := in.Problems(); len(ps) == 0 || !strings.Contains(ps[0], `argument ratio: "half" is not number`) {
 		t.Errorf("problems %q", ps)
 	}
 	if in.Pending() == "" {
@@ -291,15 +293,15 @@ func TestInspectorMCP_TypingSetsArguments(t *testing.T) {
 		t.Errorf("emptied argument kept: %v (pending %q)", c.Arguments, in.Pending())
 	}
 	// The other keys apply as they change.
-	in.widgets["output"].(*widget.Select).SetSelected("report")
-	in.widgets["output_json"].(*widget.Select).SetSelected("data")
-	in.widgets["output_files"].(*widget.Select).SetSelected("files")
-	in.widgets["task"].(*widget.Select).SetSelected("never (a plain call)")
-	in.widgets["timeout_seconds"].(*widget.Entry).SetText("601")
-	if ps := in.shownProblems(); len(ps) == 0 || !strings.Contains(ps[0], "from 1 to 600") {
+	in.Widget("output").(*widget.Select).SetSelected("report")
+	in.Widget("output_json").(*widget.Select).SetSelected("data")
+	in.Widget("output_files").(*widget.Select).SetSelected("files")
+	in.Widget("task").(*widget.Select).SetSelected("never (a plain call)")
+	in.Widget("timeout_seconds").(*widget.Entry).SetText("601")
+	if ps := in.Problems(); len(ps) == 0 || !strings.Contains(ps[0], "from 1 to 600") {
 		t.Errorf("timeout 601: problems %q", ps)
 	}
-	in.widgets["timeout_seconds"].(*widget.Entry).SetText("600")
+	in.Widget("timeout_seconds").(*widget.Entry).SetText("600")
 	_, c = mcpNodeConfig(t, w)
 	if c.Output != "report" || c.OutputJSON != "data" || c.OutputFiles != "files" || c.Task != "never" || c.TimeoutSeconds != 600 {
 		t.Errorf("other keys not applied: %+v", c)
@@ -314,7 +316,7 @@ func TestInspectorMCP_TypingSetsArguments(t *testing.T) {
 	if got := arg("exact").Text; got != "true" {
 		t.Errorf("exact after rebuild %q", got)
 	}
-	if in.widgets["arguments.filter"] == nil {
+	if in.Widget("arguments.filter") == nil {
 		t.Error("the schema's empty properties are gone after a rebuild")
 	}
 }
@@ -359,15 +361,15 @@ func TestInspectorMCP_DemoServer(t *testing.T) {
 			t.Errorf("demo tool list lacks %q:\n%s", want, shown)
 		}
 	}
-	fyne.DoAndWait(func() { test.Tap(in.widgets["use:research"].(*tipButton)) })
+	fyne.DoAndWait(func() { test.Tap(in.Widget("use:research").(*tooltip.Button)) })
 	shown = strings.Join(texts(in.Object()), "\n")
 	for _, want := range []string{"topic (string) *  required", "What to research", "stages (integer)", "Number of stages (default 4)"} {
 		if !strings.Contains(shown, want) {
 			t.Errorf("research form lacks %q:\n%s", want, shown)
 		}
 	}
-	in.widgets["arguments.topic"].(*templateEntry).SetText("{{q}}")
-	in.widgets["arguments.stages"].(*templateEntry).SetText("2")
+	in.Widget("arguments.topic").(*inspector.TemplateEntry).SetText("{{q}}")
+	in.Widget("arguments.stages").(*inspector.TemplateEntry).SetText("2")
 	raw, c := mcpNodeConfig(t, w)
 	if diff := cmp.Diff(map[string]any{"topic": "{{q}}", "stages": 2.0}, c.Arguments); diff != "" || c.Tool != "research" {
 		t.Errorf("tool %q arguments (-want +got):\n%s", c.Tool, diff)
@@ -386,33 +388,30 @@ func TestInspectorMCP_ArgumentCompletes(t *testing.T) {
 	w.doc.Select("m", false)
 	in := w.insp
 	testMCP(t, in)
-	in.widgets["tool"].(*widget.SelectEntry).SetText("search")
-	e, ok := in.widgets["arguments.query"].(*templateEntry)
+	in.Widget("tool").(*widget.SelectEntry).SetText("search")
+	e, ok := in.Widget("arguments.query").(*inspector.TemplateEntry)
 	if !ok {
-		t.Fatalf("the query argument's editor is %T, want a template entry", in.widgets["arguments.query"])
+		t.Fatalf("the query argument's editor is %T, want a template entry", in.Widget("arguments.query"))
 	}
 	fyne.DoAndWait(func() { w.win.Canvas().Focus(e) })
 	test.Type(e, "about {{")
-	var names []string
-	for _, it := range e.completion.items {
-		names = append(names, it.button.Text)
-	}
+	names := buttonTexts(e.Completions())
 	want := []string{"data  (JSON)", "files  (files)", "n  (number)", "q  (text)", "report  (text)"}
-	if !e.completion.shown() || !slices.Equal(names, want) {
-		t.Fatalf("after {{ the list offers %q (shown %v), want %q", names, e.completion.shown(), want)
+	if !slices.Equal(names, want) {
+		t.Fatalf("after {{ the list offers %q, want %q", names, want)
 	}
 	test.Type(e, "q")
 	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if e.Text != "about {{q}}" || e.completion.shown() {
-		t.Fatalf("after Enter: text %q, list shown %v", e.Text, e.completion.shown())
+	if e.Text != "about {{q}}" || e.Completions() != nil {
+		t.Fatalf("after Enter: text %q, list %q", e.Text, buttonTexts(e.Completions()))
 	}
 	if _, c := mcpNodeConfig(t, w); c.Arguments["query"] != "about {{q}}" {
 		t.Errorf("arguments %v", c.Arguments)
 	}
 	test.Type(e, " {{zz")
-	for _, it := range e.completion.items {
-		if it.create {
-			t.Errorf("a tool argument offers to create the field %q (no new-field row there)", it.name)
+	for _, b := range e.Completions() {
+		if strings.HasPrefix(b.Text, "Create the field") {
+			t.Errorf("a tool argument offers %q (no new-field row there)", b.Text)
 		}
 	}
 }

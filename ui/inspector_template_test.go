@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"workrun/ui/inspector"
 	"workrun/workrun"
 )
 
@@ -38,26 +39,45 @@ func nodeConfig(t *testing.T, w *Window, id string) map[string]any {
 	return m
 }
 
-// completionNames are the items the completion list offers, as shown.
-func completionNames(in *Inspector) []string {
-	c := in.completion("message")
-	if c == nil || !c.shown() {
+// completionNames are the items the message's completion list offers, as
+// shown.
+func completionNames(in *inspector.Inspector) []string {
+	return buttonTexts(completion(in, "message"))
+}
+
+// completion is the completion list of a template key's entry, as shown.
+func completion(in *inspector.Inspector, key string) []*widget.Button {
+	e, ok := in.Widget(key).(*inspector.TemplateEntry)
+	if !ok {
 		return nil
 	}
+	return e.Completions()
+}
+
+func buttonTexts(bs []*widget.Button) []string {
 	var out []string
-	for _, it := range c.items {
-		out = append(out, it.button.Text)
+	for _, b := range bs {
+		out = append(out, b.Text)
 	}
 	return out
 }
 
-// completion is the completion list of a template key's entry.
-func (in *Inspector) completion(key string) *fieldCompletion {
-	e, ok := in.widgets[key].(*templateEntry)
-	if !ok {
+// newFieldRow is a picker's or a template's new-field row, by its parts.
+type newFieldRow struct {
+	box  fyne.CanvasObject
+	name *widget.Entry
+	typ  *widget.Select
+	err  *widget.Label
+}
+
+// newFieldRowOf is the new-field row of config key; nil when the form has none.
+func newFieldRowOf(in *inspector.Inspector, key string) *newFieldRow {
+	box := in.Widget(key + "+new.row")
+	if box == nil {
 		return nil
 	}
-	return e.completion
+	return &newFieldRow{box: box, name: in.Widget(key + "+new.name").(*widget.Entry),
+		typ: in.Widget(key + "+new.type").(*widget.Select), err: in.Widget(key + "+new.error").(*widget.Label)}
 }
 
 // TestInspectorTemplate_CompletesFieldNames (docs/remote-agent.md R3.2):
@@ -72,9 +92,9 @@ func TestInspectorTemplate_CompletesFieldNames(t *testing.T) {
 	w.OpenWorkflow("", templateWorkflow())
 	w.doc.Select("ask", false)
 	in := w.insp
-	e, ok := in.widgets["message"].(*templateEntry)
+	e, ok := in.Widget("message").(*inspector.TemplateEntry)
 	if !ok {
-		t.Fatalf("the message editor is %T, want a template entry", in.widgets["message"])
+		t.Fatalf("the message editor is %T, want a template entry", in.Widget("message"))
 	}
 	w.win.Canvas().Focus(e)
 	test.Type(e, "Summarise {{")
@@ -97,15 +117,15 @@ func TestInspectorTemplate_CompletesFieldNames(t *testing.T) {
 	// A click inserts too, and Down moves through the list.
 	test.Type(e, " in {{")
 	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
-	if c := in.completion("message"); c.sel != 1 {
-		t.Errorf("Down: item %d marked", c.sel)
+	if m := in.Widget("message").(*inspector.TemplateEntry).Marked(); m != 1 {
+		t.Errorf("Down: item %d marked", m)
 	}
-	test.Tap(in.completion("message").items[1].button) // count
+	test.Tap(completion(in, "message")[1]) // count
 	if e.Text != "Summarise {{topic}} in {{count}}" {
 		t.Fatalf("after a click: %q", e.Text)
 	}
 	test.Type(e, " lines")
-	if p := in.shownProblems(); p != nil {
+	if p := in.Problems(); p != nil {
 		t.Fatalf("problems of a good template: %q", p)
 	}
 
@@ -115,7 +135,7 @@ func TestInspectorTemplate_CompletesFieldNames(t *testing.T) {
 	if !strings.Contains(problem, "{{customer}} is not a State field") {
 		t.Errorf("under the entry: %q", problem)
 	}
-	if p := in.shownProblems(); len(p) != 0 {
+	if p := in.Problems(); len(p) != 0 {
 		t.Errorf("the problem is repeated under the form: %q", p)
 	}
 	if p := w.Problems(); len(p) != 1 || !strings.Contains(p[0].Message, "{{customer}} is not a State field") {
@@ -128,7 +148,7 @@ func TestInspectorTemplate_CompletesFieldNames(t *testing.T) {
 	if got := templateProblem(in); !strings.Contains(got, "{{customer}} 不是状态字段") {
 		t.Errorf("in Chinese, under the entry: %q", got)
 	}
-	e = in.widgets["message"].(*templateEntry)
+	e = in.Widget("message").(*inspector.TemplateEntry)
 	test.Type(e, " {{new")
 	if got := completionNames(in); !slices.Equal(got, []string{"创建字段“new”…"}) {
 		t.Errorf("in Chinese, the list offers %q", got)
@@ -137,7 +157,7 @@ func TestInspectorTemplate_CompletesFieldNames(t *testing.T) {
 	w.doc.Select("start", false)
 	w.doc.Select("ask", false)
 	in = w.insp
-	e = in.widgets["message"].(*templateEntry)
+	e = in.Widget("message").(*inspector.TemplateEntry)
 	e.SetText("Summarise {{topic}} for ")
 	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnd})
 	test.Type(e, "{{cust")
@@ -148,7 +168,7 @@ func TestInspectorTemplate_CompletesFieldNames(t *testing.T) {
 	}
 	undos := w.doc.UndoSteps()
 	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	row := in.newFields["message"]
+	row := newFieldRowOf(in, "message")
 	if row == nil || !row.box.Visible() || row.name.Text != "cust" {
 		t.Fatalf("the new-field row is not offered with the name typed")
 	}
@@ -163,7 +183,7 @@ func TestInspectorTemplate_CompletesFieldNames(t *testing.T) {
 	if got := nodeConfig(t, w, "ask")["message"]; got != "Summarise {{topic}} for {{cust}}" {
 		t.Errorf("config message after creating the field: %v", got)
 	}
-	if in.widgets["message"] != e || e.Text != "Summarise {{topic}} for {{cust}}" {
+	if in.Widget("message") != e || e.Text != "Summarise {{topic}} for {{cust}}" {
 		t.Errorf("the form was rebuilt, or the entry shows %q", e.Text)
 	}
 	if w.doc.UndoSteps() != undos+1 {
@@ -173,7 +193,7 @@ func TestInspectorTemplate_CompletesFieldNames(t *testing.T) {
 		t.Errorf("problems after creating the field: %v", p)
 	}
 	// The pickers list it at once (inputs takes numbers).
-	if g := in.widgets["inputs"].(*widget.CheckGroup); !slices.Contains(g.Options, "cust") {
+	if g := in.Widget("inputs").(*widget.CheckGroup); !slices.Contains(g.Options, "cust") {
 		t.Errorf("inputs offer %q", g.Options)
 	}
 	w.doc.Undo()
@@ -186,14 +206,8 @@ func TestInspectorTemplate_CompletesFieldNames(t *testing.T) {
 }
 
 // templateProblem is what the message's editor says under its entry.
-func templateProblem(in *Inspector) string {
-	var out []string
-	for _, f := range in.inPlace {
-		if p := f(); p != "" {
-			out = append(out, p)
-		}
-	}
-	return strings.Join(out, "\n")
+func templateProblem(in *inspector.Inspector) string {
+	return strings.Join(in.ProblemsInPlace(), "\n")
 }
 
 // TestInspectorTemplate_NewFieldFromPicker: "Answer into field" gets a new
@@ -205,8 +219,8 @@ func TestInspectorTemplate_NewFieldFromPicker(t *testing.T) {
 	w.OpenWorkflow("", templateWorkflow())
 	w.doc.Select("ask", false)
 	in := w.insp
-	test.Tap(in.widgets["output+new"].(fyne.Tappable))
-	row := in.newFields["output"]
+	test.Tap(in.Widget("output+new").(fyne.Tappable))
+	row := newFieldRowOf(in, "output")
 	if row == nil || !row.box.Visible() {
 		t.Fatal("no new-field row after +")
 	}
@@ -229,7 +243,7 @@ func TestInspectorTemplate_NewFieldFromPicker(t *testing.T) {
 	if got := w.doc.Workflow().State["summary"]; got != workrun.FieldText {
 		t.Fatalf("State summary = %q", got)
 	}
-	if s := in.widgets["output"].(*widget.Select); s.Selected != "summary" || !slices.Contains(s.Options, "summary") {
+	if s := in.Widget("output").(*widget.Select); s.Selected != "summary" || !slices.Contains(s.Options, "summary") {
 		t.Errorf("picker selects %q of %q", s.Selected, s.Options)
 	}
 	if got := nodeConfig(t, w, "ask")["output"]; got != "summary" {
@@ -245,13 +259,13 @@ func TestInspectorTemplate_NewFieldFromPicker(t *testing.T) {
 	if got := nodeConfig(t, w, "ask")["output"]; got != "answer" {
 		t.Errorf("after undo output %v, want answer", got)
 	}
-	if s := w.insp.widgets["output"].(*widget.Select); s.Selected != "answer" {
+	if s := w.insp.Widget("output").(*widget.Select); s.Selected != "answer" {
 		t.Errorf("after undo the picker selects %q", s.Selected)
 	}
 
 	// The inputs (a list of fields) get one too, ticked.
-	test.Tap(w.insp.widgets["inputs+new"].(fyne.Tappable))
-	row = w.insp.newFields["inputs"]
+	test.Tap(w.insp.Widget("inputs+new").(fyne.Tappable))
+	row = newFieldRowOf(w.insp, "inputs")
 	row.name.SetText("extra")
 	row.typ.SetSelectedIndex(3) // JSON
 	row.name.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
@@ -273,25 +287,6 @@ func toStrings(v any) []string {
 	return out
 }
 
-// TestTemplatePrefix: the reference being typed is found only inside an
-// unclosed "{{".
-func TestTemplatePrefix(t *testing.T) {
-	for _, c := range []struct {
-		text   string
-		cursor int
-		want   string
-		ok     bool
-	}{
-		{"a {{", 4, "", true}, {"a {{ qu", 7, "qu", true}, {"a {{qu}} b", 10, "", false}, {"a {{qu}} b", 6, "qu", true},
-		{"{{x y", 5, "", false}, {"no braces", 3, "", false}, {"问题 {{问", 6, "问", true},
-	} {
-		got, ok := templatePrefix(c.text, c.cursor)
-		if got != c.want || ok != c.ok {
-			t.Errorf("templatePrefix(%q, %d) = %q, %v; want %q, %v", c.text, c.cursor, got, ok, c.want, c.ok)
-		}
-	}
-}
-
 // TestInspectorTemplate_Chinese walks the message editor in Simplified
 // Chinese with its list, its problem and both new-field rows open: no
 // English phrase or bare key (as TestChineseEverywhere).
@@ -305,14 +300,14 @@ func TestInspectorTemplate_Chinese(t *testing.T) {
 	w.OpenWorkflow("", wf)
 	w.doc.Select("ask", false)
 	in := w.insp
-	e := in.widgets["message"].(*templateEntry)
+	e := in.Widget("message").(*inspector.TemplateEntry)
 	test.Type(e, "请回答 {{未知}} {{")
 	if len(completionNames(in)) != 2 {
 		t.Fatalf("list %q", completionNames(in))
 	}
-	test.Tap(in.widgets["output+new"].(fyne.Tappable))
-	test.Tap(in.widgets["inputs+new"].(fyne.Tappable))
-	row := in.newFields["inputs"]
+	test.Tap(in.Widget("output+new").(fyne.Tappable))
+	test.Tap(in.Widget("inputs+new").(fyne.Tappable))
+	row := newFieldRowOf(in, "inputs")
 	row.name.SetText("问题")
 	row.name.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // exists: said in place
 	allowed := []string{"ask", "start", "问题", "答案", "未知", "http://127.0.0.1:41241/", "A2A", "JSON", "URL", "ID", "tpl"}
@@ -334,11 +329,11 @@ func TestInspectorTemplate_ListIsShort(t *testing.T) {
 	}
 	w.OpenWorkflow("", wf)
 	w.doc.Select("ask", false)
-	e := w.insp.widgets["message"].(*templateEntry)
+	e := w.insp.Widget("message").(*inspector.TemplateEntry)
 	test.Type(e, "{{f")
 	got := completionNames(w.insp)
-	if len(got) != maxCompletions+1 || got[0] != "f00  (text)" || got[maxCompletions] != "Create the field “f”…" {
-		t.Errorf("list %q, want %d fields and the create line", got, maxCompletions)
+	if len(got) != 8+1 || got[0] != "f00  (text)" || got[8] != "Create the field “f”…" {
+		t.Errorf("list %q, want %d fields and the create line", got, 8)
 	}
 	test.Type(e, "11")
 	if got := completionNames(w.insp); !slices.Equal(got, []string{"f11  (text)"}) {
@@ -354,9 +349,9 @@ func TestSamplesWriteTheirMessageInTheNode(t *testing.T) {
 		w := newTestWindow(t, Deps{Engine: kindsEngine()})
 		w.OpenWorkflow("", wf)
 		w.doc.Select("ask", false)
-		e, ok := w.insp.widgets["message"].(*templateEntry)
+		e, ok := w.insp.Widget("message").(*inspector.TemplateEntry)
 		if !ok {
-			t.Fatalf("%s: the message editor is %T, want a template entry", wf.Name, w.insp.widgets["message"])
+			t.Fatalf("%s: the message editor is %T, want a template entry", wf.Name, w.insp.Widget("message"))
 		}
 		if e.Text != "{{question}}" {
 			t.Errorf("%s: the node's message is %q, want {{question}}", wf.Name, e.Text)
@@ -378,14 +373,14 @@ func TestInspectorTemplate_AnswersComplete(t *testing.T) {
 	w := newTestWindow(t, Deps{Engine: kindsEngine()})
 	w.OpenWorkflow("", templateWorkflow())
 	w.doc.Select("ask", false)
-	e, ok := w.insp.widgets["answers"].(*templateEntry)
+	e, ok := w.insp.Widget("answers").(*inspector.TemplateEntry)
 	if !ok {
-		t.Fatalf("the answers editor is %T, want a template entry", w.insp.widgets["answers"])
+		t.Fatalf("the answers editor is %T, want a template entry", w.insp.Widget("answers"))
 	}
 	w.win.Canvas().Focus(e)
 	test.Type(e, "yes, {{to")
-	c := w.insp.completion("answers")
-	if c == nil || !c.shown() || len(c.items) == 0 || c.items[0].button.Text != "topic  (text)" {
+	c := completion(w.insp, "answers")
+	if len(c) == 0 || c[0].Text != "topic  (text)" {
 		t.Fatalf("after {{to the answers list offers nothing or not topic first")
 	}
 	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})

@@ -8,9 +8,12 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 	"github.com/google/go-cmp/cmp"
 
+	"workrun/ui/document"
+	"workrun/ui/inspector"
 	"workrun/workrun"
 )
 
@@ -23,7 +26,7 @@ func TestInspector_RemoteAgentForm(t *testing.T) {
 	w.OpenWorkflow("", wf)
 	w.doc.Select("ask", false)
 	in := w.insp
-	entry := func(k string) *widget.Entry { return in.widgets[k].(*widget.Entry) }
+	entry := func(k string) *widget.Entry { return in.Widget(k).(*widget.Entry) }
 
 	tests := []struct {
 		name string
@@ -37,17 +40,17 @@ func TestInspector_RemoteAgentForm(t *testing.T) {
 		{"chat API url without scheme", func() { entry("url").SetText("api.openai.com/v1/chat") }, []string{"not an absolute http(s) URL"}},
 		{"no message and no inputs", func() {
 			entry("url").SetText("http://127.0.0.1:41241")
-			in.widgets["message"].(*templateEntry).SetText("")
-			in.widgets["inputs"].(*widget.CheckGroup).SetSelected(nil)
+			in.Widget("message").(*inspector.TemplateEntry).SetText("")
+			in.Widget("inputs").(*widget.CheckGroup).SetSelected(nil)
 		}, []string{"at least one State field"}},
 		{"inputs and an attachment", func() {
-			in.widgets["inputs"].(*widget.CheckGroup).SetSelected([]string{"question"})
-			in.widgets["attachments"].(*widget.CheckGroup).SetSelected([]string{"document"})
+			in.Widget("inputs").(*widget.CheckGroup).SetSelected([]string{"question"})
+			in.Widget("attachments").(*widget.CheckGroup).SetSelected([]string{"document"})
 		}, nil},
 	}
 	for _, tt := range tests {
 		tt.edit()
-		got := in.shownProblems()
+		got := in.Problems()
 		if len(got) != len(tt.want) {
 			t.Fatalf("%s: problems %q, want %d", tt.name, got, len(tt.want))
 		}
@@ -59,11 +62,11 @@ func TestInspector_RemoteAgentForm(t *testing.T) {
 	}
 	// Only file fields are offered as attachments (the sample's files
 	// field keeps the agent's files).
-	if diff := cmp.Diff([]string{"document", "files"}, in.widgets["attachments"].(*widget.CheckGroup).Options); diff != "" {
+	if diff := cmp.Diff([]string{"document", "files"}, in.Widget("attachments").(*widget.CheckGroup).Options); diff != "" {
 		t.Errorf("attachment choices (-want +got):\n%s", diff)
 	}
 	// No Apply button: what was typed is in the document already.
-	in.title.SetText("Ask nicely")
+	in.Widget("title").(*widget.Entry).SetText("Ask nicely")
 	n, _ := w.doc.Node("ask")
 	c, err := DecodeConfig(n.Config)
 	if err != nil {
@@ -102,8 +105,7 @@ func TestInspector_RunDisabledWhileProblems(t *testing.T) {
 		t.Fatalf("Run disabled: %v", w.Problems())
 	}
 	w.doc.Select("ask", false)
-	w.insp.widgets["timeout_seconds"].(*widget.Entry).SetText("0")
-	w.insp.applyForm()
+	w.insp.Widget("timeout_seconds").(*widget.Entry).SetText("0")
 	if w.RunEnabled() {
 		t.Error("Run enabled with a timeout of 0")
 	}
@@ -138,14 +140,14 @@ func TestInspector_TestConnection(t *testing.T) {
 	w.OpenWorkflow("", SampleRemote(langNow(), "http://127.0.0.1:41241"))
 	w.doc.Select("ask", false)
 	in := w.insp
-	in.widgets["credential"].(*widget.Select).SetSelected("")
+	in.Widget("credential").(*widget.Select).SetSelected("")
 	run := func() string {
 		done := make(chan struct{})
-		in.testDone = func() { close(done) }
-		fyne.DoAndWait(in.testConnection)
+		in.OnTested = func() { close(done) }
+		fyne.DoAndWait(func() { test.Tap(in.Widget("test").(*widget.Button)) })
 		<-done
 		var s string
-		fyne.DoAndWait(func() { s = in.testResult() })
+		fyne.DoAndWait(func() { s = in.TestResult() })
 		return s
 	}
 	got := run()
@@ -157,12 +159,12 @@ func TestInspector_TestConnection(t *testing.T) {
 	if gotURL != "http://127.0.0.1:41241" || gotCred != "" {
 		t.Errorf("checked %q with credential %q", gotURL, gotCred)
 	}
-	in.widgets["url"].(*widget.Entry).SetText("https://api.example.com/v1/chat")
+	in.Widget("url").(*widget.Entry).SetText("https://api.example.com/v1/chat")
 	if got := run(); !strings.Contains(got, "chat API") {
 		t.Errorf("error result %q", got)
 	}
 	// The result names the credential the test sent.
-	s := in.widgets["credential"].(*widget.Select)
+	s := in.Widget("credential").(*widget.Select)
 	s.Options = append(s.Options, "prod")
 	s.SetSelected("prod")
 	if got := run(); !strings.Contains(got, "Tested with the credential prod.") || gotCred != "prod" {
@@ -185,12 +187,12 @@ func TestInspector_TestConnectionWantsCredential(t *testing.T) {
 	in := w.insp
 	run := func() (string, bool) {
 		done := make(chan struct{})
-		in.testDone = func() { close(done) }
-		fyne.DoAndWait(in.testConnection)
+		in.OnTested = func() { close(done) }
+		fyne.DoAndWait(func() { test.Tap(in.Widget("test").(*widget.Button)) })
 		<-done
 		var s string
 		var offered bool
-		fyne.DoAndWait(func() { s, offered = in.testResult(), in.addCred.Visible() })
+		fyne.DoAndWait(func() { s, offered = in.TestResult(), in.Widget("add_credential").Visible() })
 		return s, offered
 	}
 	for _, c := range []struct {
@@ -222,16 +224,16 @@ func TestInspector_FormOfEveryKind(t *testing.T) {
 	for _, k := range kindTypes() {
 		cfg := DefaultConfig(langNow(), k)
 		if k == "process" {
-			cfg = withConfigKey(cfg, "command", []string{"sh", "-c", "echo {{t}}"})
+			cfg = document.WithConfigKey(cfg, "command", []string{"sh", "-c", "echo {{t}}"})
 		}
-		wf.Nodes = append(wf.Nodes, workrun.NodeSpec{ID: k, Type: k, Config: withConfigKey(cfg, "future_key", map[string]int{"x": 1})})
+		wf.Nodes = append(wf.Nodes, workrun.NodeSpec{ID: k, Type: k, Config: document.WithConfigKey(cfg, "future_key", map[string]int{"x": 1})})
 	}
 	w.OpenWorkflow("", wf)
 	for _, n := range wf.Nodes {
 		w.doc.Select(n.ID, false)
 		info, _ := kindInfo(n.Type)
 		for _, f := range info.Fields {
-			if w.insp.widgets[f.Key] == nil && f.Value != workrun.ValueToolArguments {
+			if w.insp.Widget(f.Key) == nil && f.Value != workrun.ValueToolArguments {
 				t.Errorf("%s: no editor for %s", n.Type, f.Key)
 			}
 		}
@@ -240,7 +242,7 @@ func TestInspector_FormOfEveryKind(t *testing.T) {
 		}
 	}
 	w.doc.Select("process", false)
-	w.insp.widgets["timeout_seconds"].(*widget.Entry).SetText("30")
+	w.insp.Widget("timeout_seconds").(*widget.Entry).SetText("30")
 	got, _ := w.doc.Node("process")
 	want := `{"command":["sh","-c","echo {{t}}"],"future_key":{"x":1},"timeout_seconds":30}`
 	if string(got.Config) != want {
@@ -249,7 +251,7 @@ func TestInspector_FormOfEveryKind(t *testing.T) {
 	// The form's problems are the kind's own, for this node: this version's
 	// kinds refuse the key the form kept.
 	w.doc.Select("ask_human", false)
-	if ps := w.insp.shownProblems(); len(ps) != 1 || !strings.Contains(ps[0], `"future_key"`) {
+	if ps := w.insp.Problems(); len(ps) != 1 || !strings.Contains(ps[0], `"future_key"`) {
 		t.Errorf("ask_human problems %q", ps)
 	}
 }
@@ -265,8 +267,8 @@ func TestInspector_EditorsByValueKind(t *testing.T) {
 		wf.Nodes = append(wf.Nodes, workrun.NodeSpec{ID: k, Type: k, Config: DefaultConfig(langNow(), k)})
 	}
 	w.OpenWorkflow("", wf)
-	entry := func(k string) *widget.Entry { return w.insp.widgets[k].(*widget.Entry) }
-	sel := func(k string) *widget.Select { return w.insp.widgets[k].(*widget.Select) }
+	entry := func(k string) *widget.Entry { return w.insp.Widget(k).(*widget.Entry) }
+	sel := func(k string) *widget.Select { return w.insp.Widget(k).(*widget.Select) }
 	config := func(id string) string { n, _ := w.doc.Node(id); return string(n.Config) }
 	tests := []struct {
 		node string
@@ -284,7 +286,7 @@ func TestInspector_EditorsByValueKind(t *testing.T) {
 		}, `{"cleanup":["rm","-f","x"],"command":["sh","-c","echo {{name}}"],"env":{"GREETING":"{{msg}}"},"stdout":"out","timeout_seconds":60}`},
 		{"process", func() { entry("timeout_seconds").SetText("") }, `{"cleanup":["rm","-f","x"],"command":["sh","-c","echo {{name}}"],"env":{"GREETING":"{{msg}}"},"stdout":"out"}`},
 		{"ask_human", func() { entry("prompt").SetText("Your name?"); sel("field").SetSelected("name") }, `{"field":"name","prompt":"Your name?"}`},
-		{"human_review", func() { w.insp.widgets["fields"].(*widget.CheckGroup).SetSelected([]string{"msg"}) }, `{"fields":["msg"],"prompt":"Approve?"}`},
+		{"human_review", func() { w.insp.Widget("fields").(*widget.CheckGroup).SetSelected([]string{"msg"}) }, `{"fields":["msg"],"prompt":"Approve?"}`},
 	}
 	for _, tt := range tests {
 		w.doc.Select(tt.node, false)
@@ -308,41 +310,9 @@ func TestInspector_EditorsByValueKind(t *testing.T) {
 	if w.insp.Pending() == "" || config("set") != before {
 		t.Errorf("unreadable line: pending %q, config %s", w.insp.Pending(), config("set"))
 	}
-	if ps := w.insp.shownProblems(); len(ps) == 0 || !strings.Contains(ps[0], "field = template") {
+	if ps := w.insp.Problems(); len(ps) == 0 || !strings.Contains(ps[0], "field = template") {
 		t.Errorf("problems %q", ps)
 	}
-}
-
-// Test helpers: what the form shows, read as a person would.
-
-// shownProblems returns the problems the form shows for the typed config.
-func (in *Inspector) shownProblems() []string {
-	if in.problems == nil || !in.problems.Visible() {
-		return nil
-	}
-	return strings.Split(strings.TrimPrefix(in.problems.Text, "⚠ "), "\n⚠ ")
-}
-
-// applyForm writes the whole form into the document. Edits already apply
-// as they are typed; this is for a caller that changed widgets directly.
-func (in *Inspector) applyForm() {
-	if in.nodeID == "" {
-		return
-	}
-	n, ok := in.doc().Node(in.nodeID)
-	if !ok {
-		return
-	}
-	in.edit(n, "title")
-	in.edit(n, "config")
-}
-
-// testResult returns the text the connection test shows.
-func (in *Inspector) testResult() string {
-	if in.testOut == nil {
-		return ""
-	}
-	return in.testOut.Text
 }
 
 // TestInspector_TestResultKeptOnReselect: a node's connection test result
@@ -357,11 +327,11 @@ func TestInspector_TestResultKeptOnReselect(t *testing.T) {
 	w.doc.Select("ask", false)
 	in := w.insp
 	done := make(chan struct{})
-	in.testDone = func() { close(done) }
-	fyne.DoAndWait(in.testConnection)
+	in.OnTested = func() { close(done) }
+	fyne.DoAndWait(func() { test.Tap(in.Widget("test").(*widget.Button)) })
 	<-done
 	var first string
-	fyne.DoAndWait(func() { first = in.testResult() })
+	fyne.DoAndWait(func() { first = in.TestResult() })
 	if !strings.Contains(first, "Demo Agent") {
 		t.Fatalf("the test shows %q", first)
 	}
@@ -369,16 +339,16 @@ func TestInspector_TestResultKeptOnReselect(t *testing.T) {
 	fyne.DoAndWait(func() {
 		w.doc.Select("start", false)
 		w.doc.Select("ask", false)
-		again = in.testResult()
+		again = in.TestResult()
 	})
 	if again != first {
 		t.Errorf("reselected, the node shows %q, want its last result %q", again, first)
 	}
 	fyne.DoAndWait(func() {
-		in.widgets["url"].(*widget.Entry).SetText("http://127.0.0.1:9")
+		in.Widget("url").(*widget.Entry).SetText("http://127.0.0.1:9")
 		w.doc.Select("start", false)
 		w.doc.Select("ask", false)
-		again = in.testResult()
+		again = in.TestResult()
 	})
 	if again != "" {
 		t.Errorf("with another URL the old result still shows: %q", again)

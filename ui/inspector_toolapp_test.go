@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2/widget"
 
+	"workrun/ui/tooltip"
 	"workrun/workrun"
 )
 
@@ -24,7 +25,7 @@ func TestInspectorToolApp_TestConnectionStartsTheProgram(t *testing.T) {
 		Edges: []workrun.Edge{{From: "start", To: "m"}}})
 	in := w.insp
 	w.doc.Select("m", false)
-	in.widgets["command"].(*widget.Entry).SetText("node\nserver.js\n/tmp/dir")
+	in.Widget("command").(*widget.Entry).SetText("node\nserver.js\n/tmp/dir")
 	testMCP(t, in)
 	var c struct {
 		Command []string `json:"command"`
@@ -36,7 +37,7 @@ func TestInspectorToolApp_TestConnectionStartsTheProgram(t *testing.T) {
 	if !strings.Contains(shown, "✓ 3 tools") {
 		t.Errorf("tool list not shown:\n%s", shown)
 	}
-	use, ok := in.widgets["use:ping"].(*tipButton)
+	use, ok := in.Widget("use:ping").(*tooltip.Button)
 	if !ok {
 		t.Fatal("no Use button for ping")
 	}
@@ -70,7 +71,7 @@ func TestInspectorCleanupArguments(t *testing.T) {
 				Nodes: []workrun.NodeSpec{{ID: "start", Type: "start"}, {ID: "m", Type: kind, Config: cfg}},
 				Edges: []workrun.Edge{{From: "start", To: "m"}}})
 			w.doc.Select("m", false)
-			e, ok := w.insp.widgets["cleanup_arguments"].(*widget.Entry)
+			e, ok := w.insp.Widget("cleanup_arguments").(*widget.Entry)
 			if !ok {
 				t.Fatalf("no cleanup_arguments editor in the %s inspector", kind)
 			}
@@ -88,10 +89,10 @@ func TestInspectorCleanupArguments(t *testing.T) {
 			// Shown again (another node chosen and back): the object is there.
 			w.doc.Select("start", false)
 			w.doc.Select("m", false)
-			if e := w.insp.widgets["cleanup_arguments"].(*widget.Entry); !strings.Contains(e.Text, `"destination":"{{answer}}.aside"`) {
+			if e := w.insp.Widget("cleanup_arguments").(*widget.Entry); !strings.Contains(e.Text, `"destination":"{{answer}}.aside"`) {
 				t.Errorf("shown again: %q", e.Text)
 			}
-			w.insp.widgets["cleanup_arguments"].(*widget.Entry).SetText("move it aside")
+			w.insp.Widget("cleanup_arguments").(*widget.Entry).SetText("move it aside")
 			if p := w.insp.Pending(); !strings.Contains(p, "write a JSON object") || !strings.Contains(p, "move it aside") {
 				t.Errorf("text that is not an object: pending %q, want it refused, named", p)
 			}

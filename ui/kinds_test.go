@@ -8,6 +8,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/google/go-cmp/cmp"
 
+	"workrun/ui/document"
+	"workrun/ui/inspector"
 	"workrun/workrun"
 )
 
@@ -31,12 +33,12 @@ func TestWindowProblems_R3(t *testing.T) {
 	}{
 		{"valid remote agent", ra(ok), nil, nil},
 		{"timeout too long", ra(func() Config { c := ok; c.TimeoutSeconds = 601; return c }()), []string{"ask"}, []string{"from 1 to 600"}},
-		{"timeout zero", raNode(withConfigKey(EncodeConfig(ok), "timeout_seconds", 0)), []string{"ask"}, []string{"from 1 to 600"}},
+		{"timeout zero", raNode(document.WithConfigKey(EncodeConfig(ok), "timeout_seconds", 0)), []string{"ask"}, []string{"from 1 to 600"}},
 		{"no url", ra(func() Config { c := ok; c.URL = ""; return c }()), []string{"ask"}, []string{"url is required"}},
 		{"ftp url", ra(func() Config { c := ok; c.URL = "ftp://x"; return c }()), []string{"ask"}, []string{"not an absolute http(s) URL"}},
 		{"attachment not a file", ra(func() Config { c := ok; c.Attachments = []string{"question"}; return c }()), []string{"ask"}, []string{`"question" is text`}},
 		{"unknown input", ra(func() Config { c := ok; c.Inputs = []string{"nope"}; return c }()), []string{"ask"}, []string{`no field "nope"`}},
-		{"unknown key kept and refused", raNode(withConfigKey(EncodeConfig(ok), "future_key", 1)), []string{"ask"}, []string{`"future_key"`}},
+		{"unknown key kept and refused", raNode(document.WithConfigKey(EncodeConfig(ok), "future_key", 1)), []string{"ask"}, []string{`"future_key"`}},
 		{"no start", workrun.Workflow{Name: "x", Nodes: []workrun.NodeSpec{{ID: "j", Type: "join"}}}, []string{""}, []string{"no start node"}},
 		{"unreachable", workrun.Workflow{Name: "x", Nodes: []workrun.NodeSpec{{ID: "s", Type: "start"}, {ID: "j", Type: "join"}}}, []string{"j"}, []string{"not reachable"}},
 		{"cycle", workrun.Workflow{Name: "x", Nodes: []workrun.NodeSpec{{ID: "s", Type: "start"}, {ID: "a", Type: "join"}, {ID: "b", Type: "join"}},
@@ -151,9 +153,9 @@ func TestDescriptions_MatchCompile(t *testing.T) {
 			}
 			cfg[f.Key] = v
 		}
-		st, err := k.Compile(workrun.NodeSpec{ID: "n", Type: info.Type, Config: encodeConfig(cfg)}, wf)
+		st, err := k.Compile(workrun.NodeSpec{ID: "n", Type: info.Type, Config: document.EncodeConfig(cfg)}, wf)
 		if err != nil {
-			t.Errorf("%s: every described key set: %v\n%s", info.Type, err, encodeConfig(cfg))
+			t.Errorf("%s: every described key set: %v\n%s", info.Type, err, document.EncodeConfig(cfg))
 			continue
 		}
 		var branches []string
@@ -177,7 +179,7 @@ func TestDescriptions_MatchCompile(t *testing.T) {
 func TestMergeConfig_KeepsUnknownKeys(t *testing.T) {
 	newTestWindow(t, Deps{})
 	info, _ := kindInfo("remote_agent")
-	got := mergeConfig([]byte(`{"url":"http://a","future_key":{"x":1},"timeout_seconds":5,"output":"old"}`), info,
+	got := document.MergeConfig([]byte(`{"url":"http://a","future_key":{"x":1},"timeout_seconds":5,"output":"old"}`), info,
 		map[string]any{"url": "http://b", "inputs": []string{"q"}, "timeout_seconds": 9})
 	var m map[string]any
 	if err := json.Unmarshal(got, &m); err != nil {
@@ -233,8 +235,8 @@ func TestInspectorAnswers(t *testing.T) {
 				return v, ok
 			}
 			entry := func() *widget.Entry {
-				switch e := w.insp.widgets["answers"].(type) {
-				case *templateEntry: // the Remote Agent's text template
+				switch e := w.insp.Widget("answers").(type) {
+				case *inspector.TemplateEntry: // the Remote Agent's text template
 					return &e.Entry
 				case *widget.Entry:
 					return e

@@ -395,22 +395,3 @@ func (r *dividerRenderer) Layout(s fyne.Size) {
 		r.d.bar.Resize(fyne.NewSize(s.Width, 2))
 	}
 }
-
-// widthFree lays its objects out over its whole size but asks only for
-// their height: the pane decides the width.
-type widthFree struct{}
-
-func (widthFree) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	h := float32(0)
-	for _, o := range objs {
-		h = max(h, o.MinSize().Height)
-	}
-	return fyne.NewSize(1, h)
-}
-
-func (widthFree) Layout(objs []fyne.CanvasObject, s fyne.Size) {
-	for _, o := range objs {
-		o.Move(fyne.Position{})
-		o.Resize(s)
-	}
-}

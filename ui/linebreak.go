@@ -6,8 +6,6 @@ import (
 	"unicode"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/theme"
-	"fyne.io/fyne/v2/widget"
 )
 
 // Where a line of window text may break (docs/product.md, "Languages"):
@@ -101,57 +99,6 @@ func breakLine(r []rune, fits func(string) bool) []string {
 		}
 		out = append(out, string(r[:n]))
 		r = r[n:]
-	}
-}
-
-// breakingLabel is a wrapping label whose lines break as breakLines says,
-// for text that mixes Chinese with Latin words (keys, ids): at each width
-// it is laid out at, its text is broken into lines that fit. Full is the
-// text as given (Text holds the broken lines).
-type breakingLabel struct {
-	widget.Label
-	Full  string
-	width float32 // Text is broken for this width (0: not yet)
-}
-
-// newBreakingLabel is a breakingLabel showing text.
-func newBreakingLabel(text string) *breakingLabel {
-	l := &breakingLabel{Full: text}
-	l.Text = text
-	l.Wrapping = fyne.TextWrapWord
-	l.ExtendBaseWidget(l)
-	return l
-}
-
-// SetText shows text, broken for the label's width.
-func (l *breakingLabel) SetText(text string) {
-	l.Full, l.width = text, 0
-	l.Label.SetText(text)
-	l.rebreak(l.Size().Width)
-}
-
-// Resize breaks the text for the new width before the label lays it out.
-func (l *breakingLabel) Resize(s fyne.Size) {
-	l.rebreak(s.Width)
-	l.Label.Resize(s)
-}
-
-func (l *breakingLabel) rebreak(width float32) {
-	if width <= 0 || width == l.width {
-		return
-	}
-	l.width = width
-	th := l.Theme()
-	size := th.Size(theme.SizeNameText)
-	// The label's text is inset by its inner padding on each side; a pixel
-	// more for rounding keeps Fyne's own wrapping from cutting a line again.
-	room := width - 2*th.Size(theme.SizeNameInnerPadding) - 1
-	text := strings.Join(breakLines(l.Full, func(s string) bool {
-		return fyne.MeasureText(s, size, l.TextStyle).Width <= room
-	}), "\n")
-	if text != l.Text {
-		l.Text = text
-		l.Refresh()
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"workrun/ui/document"
 	"workrun/workrun"
 )
 
@@ -42,7 +43,7 @@ func TestNewThingsNamedInTheWindowsLanguage(t *testing.T) {
 	if got, got2 := node(id1).Title, node(id2).Title; got != "Human Review" || got2 != "Human Review 2" {
 		t.Errorf("English: new review nodes titled %q, %q", got, got2)
 	}
-	if got := configString(node(id1).Config, "prompt"); got != "Approve?" {
+	if got := document.ConfigString(node(id1).Config, "prompt"); got != "Approve?" {
 		t.Errorf("English: new review node's prompt %q", got)
 	}
 	onUI(w, func() { w.save() })
@@ -68,7 +69,7 @@ func TestNewThingsNamedInTheWindowsLanguage(t *testing.T) {
 			t.Errorf("Chinese: new node %s titled %q", id, got)
 		}
 	}
-	if got := configString(node(id1).Config, "prompt"); got != "批准吗？" {
+	if got := document.ConfigString(node(id1).Config, "prompt"); got != "批准吗？" {
 		t.Errorf("Chinese: new review node's prompt %q", got)
 	}
 	// The placeholder of a set node's values is a template in Chinese too.
@@ -221,7 +222,7 @@ func TestExamplesInChinese(t *testing.T) {
 	if got := open("hello.json"); !strings.Contains(string(got.Nodes[1].Config), "你好，{{name}}") {
 		t.Errorf("Chinese hello greets with %s", got.Nodes[1].Config)
 	}
-	if got := open("review.json"); configString(got.Nodes[1].Config, "prompt") != "发布这份草稿吗？" || !strings.Contains(string(got.Nodes[1].Config), `"fields":["draft"]`) {
+	if got := open("review.json"); document.ConfigString(got.Nodes[1].Config, "prompt") != "发布这份草稿吗？" || !strings.Contains(string(got.Nodes[1].Config), `"fields":["draft"]`) {
 		t.Errorf("Chinese review: %s", got.Nodes[1].Config)
 	}
 }

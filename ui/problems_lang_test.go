@@ -66,7 +66,7 @@ func TestProblemsInChinese(t *testing.T) {
 			for _, n := range wf.Nodes {
 				nodes[n.ID] = w.cv.NodeWarning(n.ID)
 				w.doc.Select(n.ID, false)
-				forms[n.ID] = w.insp.shownProblems()
+				forms[n.ID] = w.insp.Problems()
 			}
 			w.doc.Select("", false)
 		})

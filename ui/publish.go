@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"workrun/ui/inspector"
 	"workrun/workrun"
 )
 
@@ -105,7 +106,7 @@ func NewPublishView(loc workrun.Localizer, wf workrun.Workflow, addr string) *Pu
 	v.inputs.Horizontal = true
 	v.inputs.Selected = keep(set.Inputs, fields)
 	auto := pubText(loc, msgPubTextAuto)
-	v.textIn = newSelect(loc, append([]string{auto}, texts...), nil)
+	v.textIn = inspector.NewSelect(loc, append([]string{auto}, texts...), nil)
 	v.textIn.SetSelected(auto)
 	if slices.Contains(texts, set.TextInput) {
 		v.textIn.SetSelected(set.TextInput)

@@ -1,6 +1,8 @@
 package ui
 
-import "workrun/workrun"
+import (
+	"workrun/workrun"
+)
 
 // The wording of Workflow → Publish as agent… and of runs a caller
 // started (docs/serve.md), in the window's language.

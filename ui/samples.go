@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"workrun/ui/document"
 	"workrun/workrun"
 )
 
@@ -28,8 +29,8 @@ func SampleRemote(loc workrun.Localizer, agentURL string) workrun.Workflow {
 			{ID: "start", Type: "start", Title: loc.X("sample.remote.start", "Question"), Position: pos(40, 120)},
 			// The demo's "file" answer comes with a file: kept in files.
 			{ID: "ask", Type: "remote_agent", Title: loc.X("sample.remote.ask", "Ask the agent"), Position: pos(300, 120),
-				Config: encodeConfig(map[string]any{"url": agentURL, "message": "{{question}}", "output": "answer", "output_files": "files", "timeout_seconds": workrun.RemoteTimeoutDefaultSeconds})},
-			{ID: "end", Type: "output", Title: loc.X("sample.remote.end", "Answer"), Position: pos(560, 120), Config: encodeConfig(map[string]any{"fields": []string{"answer", "files"}})},
+				Config: document.EncodeConfig(map[string]any{"url": agentURL, "message": "{{question}}", "output": "answer", "output_files": "files", "timeout_seconds": workrun.RemoteTimeoutDefaultSeconds})},
+			{ID: "end", Type: "output", Title: loc.X("sample.remote.end", "Answer"), Position: pos(560, 120), Config: document.EncodeConfig(map[string]any{"fields": []string{"answer", "files"}})},
 		},
 		Edges: []workrun.Edge{{From: "start", To: "ask"}, {From: "ask", To: "end"}},
 	}
@@ -48,11 +49,11 @@ func SampleParallel(loc workrun.Localizer, agentURL string) workrun.Workflow {
 		Nodes: []workrun.NodeSpec{
 			{ID: "start", Type: "start", Title: loc.X("sample.parallel.start", "Question"), Position: pos(40, 160)},
 			{ID: "ask", Type: "remote_agent", Title: loc.X("sample.parallel.ask", "Slow remote work"), Position: pos(300, 60),
-				Config: encodeConfig(map[string]any{"url": agentURL, "message": "{{question}}", "output": "answer", "timeout_seconds": workrun.RemoteTimeoutDefaultSeconds})},
+				Config: document.EncodeConfig(map[string]any{"url": agentURL, "message": "{{question}}", "output": "answer", "timeout_seconds": workrun.RemoteTimeoutDefaultSeconds})},
 			{ID: "check", Type: "process", Title: loc.X("sample.parallel.check", "Local check (fails)"), Position: pos(300, 260),
-				Config: encodeConfig(map[string]any{"command": []string{"sh", "-c", "sleep 2; echo 'check failed' >&2; exit 3"}, "timeout_seconds": 30, "stdout": "check"})},
+				Config: document.EncodeConfig(map[string]any{"command": []string{"sh", "-c", "sleep 2; echo 'check failed' >&2; exit 3"}, "timeout_seconds": 30, "stdout": "check"})},
 			{ID: "join", Type: "join", Title: loc.X("sample.parallel.join", "Both branches"), Position: pos(560, 160)},
-			{ID: "end", Type: "output", Title: loc.X("sample.parallel.end", "Results"), Position: pos(800, 160), Config: encodeConfig(map[string]any{"fields": []string{"answer", "check"}})},
+			{ID: "end", Type: "output", Title: loc.X("sample.parallel.end", "Results"), Position: pos(800, 160), Config: document.EncodeConfig(map[string]any{"fields": []string{"answer", "check"}})},
 		},
 		Edges: []workrun.Edge{
 			{From: "start", To: "ask"}, {From: "start", To: "check"},

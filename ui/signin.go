@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"workrun/ui/inspector"
 	"workrun/workrun"
 )
 
@@ -22,10 +23,11 @@ import (
 // Sign in.
 var ErrNeedsSignIn = errors.New("the server wants you to sign in")
 
-// SignIn kinds: what the URL is (SignInRequest.Kind).
+// SignIn kinds: what the URL is (SignInRequest.Kind); the inspector's own
+// names, which its Sign in buttons ask with.
 const (
-	SignInAgent = "agent"
-	SignInMCP   = "mcp"
+	SignInAgent = inspector.SignInAgent
+	SignInMCP   = inspector.SignInMCP
 )
 
 // OAuth signs in to remote servers (docs/oauth.md); main.go adapts the

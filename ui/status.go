@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"bytes"
 	"fmt"
 
 	"workrun/workrun"
@@ -50,29 +49,4 @@ func (w *Window) recheckStatus() {
 func (w *Window) fixFirst(p string) {
 	w.setStatusWhile(fmt.Sprintf(w.loc.X("wf.fix_first", "Fix the marked value first: %s"), p),
 		func() bool { return w.insp.Pending() != "" })
-}
-
-// dropped reports that the pending value was left unapplied (the selection
-// moved on) for as long as that is news: until the node — or, for the
-// workflow form, the workflow's name — it was typed for changes, or another
-// workflow opens.
-func (in *Inspector) dropped() {
-	text := fmt.Sprintf(in.loc.X("insp.dropped", "Not applied: %s"), in.pending)
-	if in.OnStatusWhile == nil {
-		in.status(text)
-		return
-	}
-	d, id := in.doc(), in.nodeID
-	was, _ := d.Node(id)
-	name := d.Name()
-	in.OnStatusWhile(text, func() bool {
-		if in.doc() != d {
-			return false
-		}
-		if id == "" {
-			return d.Name() == name
-		}
-		n, ok := d.Node(id)
-		return ok && n.Title == was.Title && bytes.Equal(n.Config, was.Config)
-	})
 }

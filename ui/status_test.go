@@ -21,7 +21,7 @@ func TestStatus_NotAppliedGoesWhenItNoLongerHolds(t *testing.T) {
 		wf.Nodes = append(wf.Nodes, workrun.NodeSpec{ID: id, Type: "process", Config: DefaultConfig(langNow(), "process")})
 	}
 	w.OpenWorkflow("", wf)
-	timeout := func() *widget.Entry { return w.insp.widgets["timeout_seconds"].(*widget.Entry) }
+	timeout := func() *widget.Entry { return w.insp.Widget("timeout_seconds").(*widget.Entry) }
 	notApplied := func() bool { return strings.Contains(w.status.Text, "Not applied") }
 
 	w.doc.Select("p1", false)
@@ -66,7 +66,7 @@ func TestStatus_FixFirstGoesOnceFixed(t *testing.T) {
 	wf.Nodes = []workrun.NodeSpec{{ID: "p1", Type: "process", Config: DefaultConfig(langNow(), "process")}}
 	w.OpenWorkflow("", wf)
 	w.doc.Select("p1", false)
-	e := w.insp.widgets["timeout_seconds"].(*widget.Entry)
+	e := w.insp.Widget("timeout_seconds").(*widget.Entry)
 	e.SetText("soon")
 	w.runClicked()
 	if !strings.Contains(w.status.Text, "Fix the marked value first") {

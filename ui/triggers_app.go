@@ -5,14 +5,15 @@ import (
 	"sync/atomic"
 	"time"
 
+	"workrun/ui/inspector"
 	"workrun/workrun"
 )
 
 // triggerHooks answers the Triggers section (triggers.go) for the open
 // workflow: the app layer owns its timer and reads the fires off the UI
 // thread (Window.background), on the window's context.
-func (w *Window) triggerHooks() TriggerHooks {
-	h := TriggerHooks{
+func (w *Window) triggerHooks() inspector.TriggerHooks {
+	h := inspector.TriggerHooks{
 		Every: w.every,
 		Saved: func() (bool, bool) {
 			return w.wfID != "" && !w.doc.Dirty(), w.doc.Workflow().Publish != nil

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -13,6 +14,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/google/go-cmp/cmp"
 
+	"workrun/ui/inspector"
+	"workrun/ui/tooltip"
 	"workrun/workrun"
 )
 
@@ -50,7 +53,7 @@ func startTriggersOf(t *testing.T, w *Window) string {
 
 // openTriggers opens wf saved as id and selects its start node, with the
 // Triggers section's clock at now and no timer (the test calls refresh).
-func openTriggers(t *testing.T, d Deps, id string, wf workrun.Workflow, now func() time.Time, setup ...func(*TriggerHooks)) *Window {
+func openTriggers(t *testing.T, d Deps, id string, wf workrun.Workflow, now func() time.Time, setup ...func(*inspector.TriggerHooks)) *Window {
 	t.Helper()
 	w := newTestWindow(t, d)
 	w.insp.Triggers.Now = now
@@ -62,15 +65,19 @@ func openTriggers(t *testing.T, d Deps, id string, wf workrun.Workflow, now func
 		w.OpenWorkflow(id, wf)
 		w.doc.Select("start", false)
 	})
-	if w.insp.trig == nil {
+	if w.insp.Widget("trigger_note") == nil {
 		t.Fatal("the start node shows no Triggers section")
 	}
 	return w
 }
 
-func trigEntry(w *Window, key string) *widget.Entry { return w.insp.widgets[key].(*widget.Entry) }
+func trigLabel(w *Window, key string) *widget.Label { return w.insp.Widget(key).(*widget.Label) }
+func trigFires(w *Window, i int) []fyne.CanvasObject {
+	return w.insp.Widget(fmt.Sprintf("trigger_%d_fires", i)).(*fyne.Container).Objects
+}
+func trigEntry(w *Window, key string) *widget.Entry { return w.insp.Widget(key).(*widget.Entry) }
 func trigSelect(w *Window, key string) *widget.Select {
-	return w.insp.widgets[key].(*widget.Select)
+	return w.insp.Widget(key).(*widget.Select)
 }
 
 // TestTriggers_EditUpdatesConfig: each field of a schedule and a webhook
@@ -79,11 +86,11 @@ func trigSelect(w *Window, key string) *widget.Select {
 func TestTriggers_EditUpdatesConfig(t *testing.T) {
 	w := openTriggers(t, Deps{Engine: checkingEngine()}, "", trigFlow(t, `[{"type":"schedule","cron":"*/10 * * * * *","time_zone":"UTC"},{"type":"webhook"}]`), time.Now)
 	trigEntry(w, "trigger_0_cron").SetText("0 9 * * 1-5")
-	w.insp.widgets["trigger_0_time_zone"].(*widget.SelectEntry).SetText("Asia/Shanghai")
-	trigSelect(w, "trigger_0_missed").SetSelected(trigText(langNow(), msgTrigMissedOnce))
-	trigSelect(w, "trigger_0_overlap").SetSelected(trigText(langNow(), msgTrigOverQueue))
-	trigSelect(w, "trigger_1_auth").SetSelected(trigText(langNow(), msgTrigAuthBearer))
-	w.insp.widgets["trigger_1_wait"].(*widget.Check).SetChecked(true)
+	w.insp.Widget("trigger_0_time_zone").(*widget.SelectEntry).SetText("Asia/Shanghai")
+	trigSelect(w, "trigger_0_missed").SetSelected("run once")
+	trigSelect(w, "trigger_0_overlap").SetSelected("queue it")
+	trigSelect(w, "trigger_1_auth").SetSelected("Bearer token (serve token)")
+	w.insp.Widget("trigger_1_wait").(*widget.Check).SetChecked(true)
 	trigEntry(w, "trigger_1_wait_seconds").SetText("45")
 	want := `[{"type":"schedule","cron":"0 9 * * 1-5","time_zone":"Asia/Shanghai","missed":"run_once","overlap":"queue"},{"type":"webhook","auth":"bearer","wait":true,"wait_seconds":45}]`
 	if got := startTriggersOf(t, w); got != want {
@@ -106,21 +113,21 @@ func TestTriggers_EditUpdatesConfig(t *testing.T) {
 	// setting of every_minutes), the number is the file's.
 	w.doc.Select("say", false)
 	w.doc.Select("start", false)
-	trigSelect(w, "trigger_0_mode").SetSelected(trigText(langNow(), msgTrigByEvery))
+	trigSelect(w, "trigger_0_mode").SetSelected("Every N minutes")
 	trigEntry(w, "trigger_0_every_minutes").SetText("15")
 	if got := startTriggersOf(t, w); !strings.HasPrefix(got, `[{"type":"schedule","every_minutes":15,"missed":"run_once","overlap":"queue"}`) {
 		t.Errorf("every 15 minutes: %s", got)
 	}
 
 	// Add and remove.
-	w.insp.widgets["trigger_add_schedule"].(*widget.Button).OnTapped()
+	w.insp.Widget("trigger_add_schedule").(*widget.Button).OnTapped()
 	if got := startTriggersOf(t, w); !strings.HasSuffix(got, `{"type":"schedule","cron":"0 * * * *","time_zone":"UTC"}]`) {
 		t.Errorf("added a schedule: %s", got)
 	}
-	if add := w.insp.widgets["trigger_add_webhook"].(*widget.Button); !add.Disabled() {
+	if add := w.insp.Widget("trigger_add_webhook").(*widget.Button); !add.Disabled() {
 		t.Error("a second webhook can be added (a workflow has one)")
 	}
-	w.insp.widgets["trigger_1_remove"].(*tipButton).OnTapped()
+	w.insp.Widget("trigger_1_remove").(*tooltip.Button).OnTapped()
 	if got := startTriggersOf(t, w); strings.Contains(got, "webhook") || strings.Count(got, "schedule") != 2 {
 		t.Errorf("removed the webhook: %s", got)
 	}
@@ -137,8 +144,8 @@ func TestTriggers_InvalidCronShownInPlace(t *testing.T) {
 	const good = `[{"type":"schedule","cron":"*/10 * * * * *","time_zone":"UTC"}]`
 	w := openTriggers(t, Deps{Engine: checkingEngine()}, "", trigFlow(t, good), time.Now)
 	errShown := func() string {
-		if f := w.insp.trig; f.err.Visible() {
-			return f.err.Text
+		if l := trigLabel(w, "trigger_error"); l.Visible() {
+			return l.Text
 		}
 		return ""
 	}
@@ -156,11 +163,11 @@ func TestTriggers_InvalidCronShownInPlace(t *testing.T) {
 		t.Errorf("the typed cron is gone: %q", got)
 	}
 	trigEntry(w, "trigger_0_cron").SetText("*/10 * * * * *")
-	w.insp.widgets["trigger_0_time_zone"].(*widget.SelectEntry).SetText("Mars/Olympus")
+	w.insp.Widget("trigger_0_time_zone").(*widget.SelectEntry).SetText("Mars/Olympus")
 	if got := errShown(); !strings.Contains(got, `"Mars/Olympus"`) || !strings.Contains(got, "time zone") {
 		t.Errorf("an unknown zone shows %q", got)
 	}
-	w.insp.widgets["trigger_0_time_zone"].(*widget.SelectEntry).SetText("Europe/Paris")
+	w.insp.Widget("trigger_0_time_zone").(*widget.SelectEntry).SetText("Europe/Paris")
 	if got := errShown(); got != "" {
 		t.Errorf("fixed, the section still shows %q", got)
 	}
@@ -204,20 +211,24 @@ func TestTriggers_NextFireAndFires(t *testing.T) {
 		return fs, nil
 	}
 	opened := ""
+	var tick func() bool // the section's timer, driven by the test
 	w := openTriggers(t, Deps{Engine: checkingEngine(), Fires: fires}, "wf1",
 		trigFlow(t, `[{"type":"schedule","cron":"0 * * * * *","time_zone":"UTC"},{"type":"schedule","every_minutes":15}]`), func() time.Time { return now },
-		func(h *TriggerHooks) { h.OpenRun = func(id string) { opened = id } })
-	f := w.insp.trig
+		func(h *inspector.TriggerHooks) {
+			h.OpenRun = func(id string) { opened = id }
+			h.Every = func(_ time.Duration, t func() bool) { tick = t }
+		})
+	refresh := func() { tick() }
 	waitFor(t, "the fires", func() (ok bool) {
-		onUI(w, func() { ok = reads.Load() == 1 && len(f.rows[0].fires.Objects) == 2 })
+		onUI(w, func() { ok = reads.Load() == 1 && len(trigFires(w, 0)) == 2 })
 		return ok
 	})
 	local := func(t time.Time) string { return t.In(time.Local).Format("2006-01-02 15:04:05") }
 	w.rs.mu.Lock() // the fires show through Window.do: read them as the UI thread
-	if got, want := f.rows[0].next.Text, "Next: "+local(at(60))+" (in 9 s)"; got != want {
+	if got, want := trigLabel(w, "trigger_0_next").Text, "Next: "+local(at(60))+" (in 9 s)"; got != want {
 		t.Errorf("cron next %q, want %q", got, want)
 	}
-	if got, want := f.rows[1].next.Text, "Next: "+local(time.Date(2026, 12, 7, 2, 15, 0, 0, time.UTC))+" (in 15 min)"; got != want {
+	if got, want := trigLabel(w, "trigger_1_next").Text, "Next: "+local(time.Date(2026, 12, 7, 2, 15, 0, 0, time.UTC))+" (in 15 min)"; got != want {
 		t.Errorf("every 15 min next %q, want %q", got, want)
 	}
 	line := func(o fyne.CanvasObject) string {
@@ -231,16 +242,16 @@ func TestTriggers_NextFireAndFires(t *testing.T) {
 		}
 		return ""
 	}
-	if got := line(f.rows[0].fires.Objects[0]); got != fireTime(at(0), now)+" · started a run" {
+	if got := line(trigFires(w, 0)[0]); got != at(0).In(time.Local).Format(time.TimeOnly)+" · started a run" {
 		t.Errorf("first fire line %q", got)
 	}
-	if got := line(f.rows[0].fires.Objects[1]); !strings.Contains(got, "skipped") {
+	if got := line(trigFires(w, 0)[1]); !strings.Contains(got, "skipped") {
 		t.Errorf("second fire line %q", got)
 	}
-	if got := line(f.rows[1].fires.Objects[0]); !strings.Contains(got, "started a run") {
+	if got := line(trigFires(w, 1)[0]); !strings.Contains(got, "started a run") {
 		t.Errorf("the other schedule's fire line %q", got)
 	}
-	for _, c := range f.rows[0].fires.Objects[0].(*fyne.Container).Objects {
+	for _, c := range trigFires(w, 0)[0].(*fyne.Container).Objects {
 		if b, ok := c.(*widget.Button); ok {
 			test.Tap(b)
 		}
@@ -253,53 +264,32 @@ func TestTriggers_NextFireAndFires(t *testing.T) {
 	// The clock moves 9 s on: the minute fired; the next is a minute
 	// later and the fires are read again.
 	now = now.Add(9 * time.Second)
-	onUI(w, f.refresh)
-	if got, want := f.rows[0].next.Text, "Next: "+local(at(120))+" (in 1 min)"; got != want {
+	onUI(w, refresh)
+	if got, want := trigLabel(w, "trigger_0_next").Text, "Next: "+local(at(120))+" (in 1 min)"; got != want {
 		t.Errorf("after the fire: next %q, want %q", got, want)
 	}
 	onUI(w, func() {})
 	now = now.Add(time.Second)
-	onUI(w, f.refresh)
+	onUI(w, refresh)
 	waitFor(t, "the fires again", func() (ok bool) {
-		onUI(w, func() { ok = reads.Load() == 2 && len(f.rows[0].fires.Objects) == 3 })
+		onUI(w, func() { ok = reads.Load() == 2 && len(trigFires(w, 0)) == 3 })
 		return ok
 	})
 	w.rs.mu.Lock()
 	defer w.rs.mu.Unlock()
-	if got := line(f.rows[0].fires.Objects[0]); got != fireTime(at(60), now)+" · started a run" {
+	if got := line(trigFires(w, 0)[0]); got != at(60).In(time.Local).Format(time.TimeOnly)+" · started a run" {
 		t.Errorf("newest fire line %q", got)
 	}
 	// Published and saved: no note; unpublished: the note says schedules do not fire.
-	if f.note.Visible() {
-		t.Errorf("note %q on a saved, published workflow", f.note.Text)
+	if n := trigLabel(w, "trigger_note"); n.Visible() {
+		t.Errorf("note %q on a saved, published workflow", n.Text)
 	}
 	wf := w.doc.Workflow()
 	wf.Publish = nil
 	w.OpenWorkflow("wf1", wf)
 	w.doc.Select("start", false)
-	if n := w.insp.trig.note; !n.Visible() || !strings.Contains(n.Text, "Not published") {
+	if n := trigLabel(w, "trigger_note"); !n.Visible() || !strings.Contains(n.Text, "Not published") {
 		t.Errorf("unpublished: note %q", n.Text)
-	}
-}
-
-func TestUntilText(t *testing.T) {
-	for d, want := range map[time.Duration]string{
-		8*time.Second + time.Millisecond: "9 s", 8 * time.Second: "8 s", 0: "0 s", 59 * time.Second: "59 s",
-		time.Minute: "1 min", 90 * time.Second: "2 min", 2*time.Hour + 5*time.Minute: "2 h 5 min", 49 * time.Hour: "2 d 1 h",
-	} {
-		if got := untilText(langNow(), d); got != want {
-			t.Errorf("untilText(%v) = %q, want %q", d, got, want)
-		}
-	}
-}
-
-func TestFireTime(t *testing.T) {
-	now := time.Date(2026, 12, 7, 12, 0, 0, 0, time.Local)
-	if got := fireTime(now.Add(-time.Hour), now); got != "11:00:00" {
-		t.Errorf("today: %q", got)
-	}
-	if got := fireTime(now.Add(-24*time.Hour), now); got != "2026-12-06 12:00:00" {
-		t.Errorf("yesterday: %q", got)
 	}
 }
 

@@ -49,8 +49,8 @@ func TestWords_OptionalFieldPickerSaysNone(t *testing.T) {
 		w.newWorkflow()
 		id := w.doc.AddNode(kind, workrun.Position{X: 100, Y: 100})
 		w.doc.Select(id, false)
-		for key, o := range w.insp.widgets {
-			s, ok := o.(*widget.Select)
+		for _, key := range w.insp.Keys() {
+			s, ok := w.insp.Widget(key).(*widget.Select)
 			if !ok {
 				continue
 			}

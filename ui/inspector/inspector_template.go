@@ -1,7 +1,6 @@
-package ui
+package inspector
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,6 +10,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"workrun/ui/document"
+	"workrun/ui/tooltip"
 	"workrun/workrun"
 )
 
@@ -22,17 +23,17 @@ import (
 // that State lacks is said under the entry (docs/remote-agent.md R3.2,
 // docs/workflow-format.md "Templates").
 
-// templateEntry is a multi-line entry that tells its completion about
-// keys and typed text.
-type templateEntry struct {
+// TemplateEntry is the editor of a template (a message, an argument): an
+// entry that tells its completion list about keys and typed text.
+type TemplateEntry struct {
 	widget.Entry
 	completion *fieldCompletion
 }
 
 // newTemplateEntry makes the entry: multiLine for a message, one line for
 // a tool argument's value.
-func newTemplateEntry(multiLine bool) *templateEntry {
-	e := &templateEntry{}
+func newTemplateEntry(multiLine bool) *TemplateEntry {
+	e := &TemplateEntry{}
 	e.MultiLine = multiLine
 	if multiLine {
 		e.Wrapping = fyne.TextWrapWord
@@ -46,7 +47,7 @@ func newTemplateEntry(multiLine bool) *templateEntry {
 
 // TypedKey implements fyne.Focusable: the completion list takes Up, Down,
 // Enter and Escape while it is shown.
-func (e *templateEntry) TypedKey(k *fyne.KeyEvent) {
+func (e *TemplateEntry) TypedKey(k *fyne.KeyEvent) {
 	c := e.completion
 	if c != nil && c.key(k) {
 		return
@@ -82,7 +83,7 @@ func templatePrefix(text string, cursor int) (prefix string, ok bool) {
 // while a reference is typed.
 type fieldCompletion struct {
 	in     *Inspector
-	entry  *templateEntry
+	entry  *TemplateEntry
 	types  []workrun.FieldType
 	box    *fyne.Container // the items, under the entry
 	items  []completionItem
@@ -115,7 +116,7 @@ func (c *fieldCompletion) update() {
 	state := c.in.doc().State()
 	low := strings.ToLower(prefix)
 	var first, then []string
-	for _, n := range fieldNames(state, c.types...) {
+	for _, n := range document.FieldNames(state, c.types...) {
 		switch l := strings.ToLower(n); {
 		case strings.HasPrefix(l, low):
 			first = append(first, n)
@@ -290,7 +291,7 @@ func (in *Inspector) addTemplate(n workrun.NodeSpec, f workrun.ConfigField, text
 			problem.SetText("")
 			problem.Hide()
 		} else {
-			problem.SetText("⚠ " + textOfError(in.loc, err))
+			problem.SetText("⚠ " + errText(in.loc, err))
 			problem.Show()
 		}
 		if missing != "" && workrun.IsFieldName(missing) {
@@ -316,15 +317,6 @@ func (in *Inspector) addTemplate(n workrun.NodeSpec, f workrun.ConfigField, text
 	return container.NewVBox(e, c.box, problem, fix, nf.box)
 }
 
-// textOfError is a check's error in the window's language.
-func textOfError(loc workrun.Localizer, err error) string {
-	var te *workrun.TextError
-	if errors.As(err, &te) {
-		return te.Text.In(loc.Messages())
-	}
-	return err.Error()
-}
-
 // newFieldRow is the row that makes a new State field from a node's
 // inspector: its name, its type (of those the config key accepts) and
 // Create; a name State has or cannot have is said in place.
@@ -347,7 +339,7 @@ func (in *Inspector) newFieldRow(f workrun.ConfigField, create func(name string,
 	for i, t := range r.types {
 		opts[i] = FieldTypeLabel(in.loc, t)
 	}
-	r.typ = newSelect(in.loc, opts, nil)
+	r.typ = NewSelect(in.loc, opts, nil)
 	r.typ.SetSelectedIndex(0)
 	r.name.SetPlaceHolder(in.loc.X("insp.new_field_name", "new field's name"))
 	r.err = widget.NewLabel("")
@@ -368,7 +360,7 @@ func (in *Inspector) newFieldRow(f workrun.ConfigField, create func(name string,
 	r.name.OnSubmitted = func(string) { submit() }
 	ok := widget.NewButtonWithIcon(in.loc.X("insp.create_field", "Create field"), theme.ConfirmIcon(), submit)
 	ok.Importance = widget.HighImportance
-	cancel := newTipButton(in.tips, "", theme.CancelIcon(), in.loc.X("insp.cancel_field", "Do not create the field"), r.close)
+	cancel := tooltip.NewButton(in.tips, "", theme.CancelIcon(), in.loc.X("insp.cancel_field", "Do not create the field"), r.close)
 	// The row's widgets join the form only while it is open: a closed
 	// row holds nothing a walk of the form (or the keyboard) can reach.
 	r.parts = []fyne.CanvasObject{caption(in.loc.X("insp.new_field", "New State field")), r.name,
@@ -376,6 +368,10 @@ func (in *Inspector) newFieldRow(f workrun.ConfigField, create func(name string,
 	r.box = container.NewVBox()
 	r.box.Hide()
 	in.newFields[f.Key] = r
+	// The row by its parts: key+"+new.row" (shown while open), .name, .type
+	// and .error (why a name is refused).
+	k := f.Key + "+new."
+	in.widgets[k+"row"], in.widgets[k+"name"], in.widgets[k+"type"], in.widgets[k+"error"] = r.box, r.name, r.typ, r.err
 	return r
 }
 
@@ -434,7 +430,7 @@ func (in *Inspector) createField(n workrun.NodeSpec, name string, t workrun.Fiel
 		return
 	}
 	in.pending = ""
-	cfg := mergeConfig(cur.Config, in.info, vals)
+	cfg := document.MergeConfig(cur.Config, in.info, vals)
 	in.apply(func() { in.Edits.newField(name, t, n.ID, cfg) })
 	for _, f := range in.stateShown {
 		f()
@@ -450,7 +446,7 @@ func (in *Inspector) addFieldPicker(n workrun.NodeSpec, f workrun.ConfigField, p
 		choose(name)
 		in.createField(n, name, t)
 	})
-	add := newTipButton(in.tips, "", theme.ContentAddIcon(), in.loc.X("insp.new_field_for", "Create a new State field for this"), func() { nf.open("") })
+	add := tooltip.NewButton(in.tips, "", theme.ContentAddIcon(), in.loc.X("insp.new_field_for", "Create a new State field for this"), func() { nf.open("") })
 	in.widgets[f.Key+"+new"] = add
 	// The + stays at the top right, its own height, beside a tall list.
 	return container.NewVBox(container.NewBorder(nil, nil, nil, container.NewVBox(add), picker), nf.box)

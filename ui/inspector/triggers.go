@@ -1,4 +1,4 @@
-package ui
+package inspector
 
 import (
 	"encoding/json"
@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"workrun/ui/document"
+	"workrun/ui/tooltip"
 	"workrun/workrun"
 )
 
@@ -40,7 +41,7 @@ type FiredRun struct {
 }
 
 // TriggerHooks are what the Triggers section asks of the app layer
-// (triggers_app.go); every field may be nil.
+// (ui/triggers_app.go); every field may be nil.
 type TriggerHooks struct {
 	// Now is the clock the next fire times are counted on (nil: time.Now).
 	Now func() time.Time
@@ -77,7 +78,7 @@ type triggerForm struct {
 	firesErr error
 	due      time.Time // the earliest next fire shown: fires are read again after it
 
-	loc workrun.Localizer // the words, in the window's language
+	loc Localizer // the words, in the window's language
 }
 
 // triggerRow is the editor of one trigger.
@@ -101,13 +102,13 @@ type triggerRow struct {
 	next  *widget.Label
 	fires *fyne.Container
 
-	loc workrun.Localizer // the words, in the window's language
+	loc Localizer // the words, in the window's language
 }
 
 // choice maps a select's labels to the values written.
 type choice struct {
 	value string
-	label uiMsgID
+	label msgID
 }
 
 var (
@@ -116,12 +117,12 @@ var (
 	authChoices    = []choice{{workrun.WebhookHMAC, msgTrigAuthHMAC}, {workrun.WebhookBearer, msgTrigAuthBearer}}
 )
 
-func choiceSelect(loc workrun.Localizer, cs []choice, value string, changed func()) *widget.Select {
+func choiceSelect(loc Localizer, cs []choice, value string, changed func()) *widget.Select {
 	labels := make([]string, len(cs))
 	for i, c := range cs {
 		labels[i] = trigText(loc, c.label)
 	}
-	s := newSelect(loc, labels, func(string) { changed() })
+	s := NewSelect(loc, labels, func(string) { changed() })
 	for _, c := range cs {
 		if c.value == value {
 			s.Selected = trigText(loc, c.label)
@@ -133,7 +134,7 @@ func choiceSelect(loc workrun.Localizer, cs []choice, value string, changed func
 	return s
 }
 
-func choiceValue(loc workrun.Localizer, cs []choice, s *widget.Select) string {
+func choiceValue(loc Localizer, cs []choice, s *widget.Select) string {
 	for _, c := range cs {
 		if trigText(loc, c.label) == s.Selected {
 			return c.value
@@ -165,7 +166,7 @@ func startTriggers(cfg json.RawMessage) []workrun.Trigger {
 
 // withTriggers is cfg with its "triggers" replaced (other keys kept).
 func withTriggers(cfg json.RawMessage, ts []workrun.Trigger) (json.RawMessage, error) {
-	m := configMap(cfg)
+	m := document.ConfigMap(cfg)
 	delete(m, "triggers")
 	if len(ts) > 0 {
 		b, err := json.Marshal(ts)
@@ -185,7 +186,7 @@ func withTriggers(cfg json.RawMessage, ts []workrun.Trigger) (json.RawMessage, e
 }
 
 // errText is err in the window's language.
-func errText(loc workrun.Localizer, err error) string {
+func errText(loc Localizer, err error) string {
 	var te *workrun.TextError
 	if errors.As(err, &te) {
 		return te.Text.In(loc.Messages())
@@ -226,6 +227,7 @@ func (in *Inspector) addTriggers(n workrun.NodeSpec, form *fyne.Container) {
 		form.Add(r.box)
 	}
 	f.err = widget.NewLabel("")
+	in.widgets["trigger_error"] = f.err
 	f.err.Wrapping = fyne.TextWrapWord
 	f.err.Importance = widget.DangerImportance
 	f.err.Hide()
@@ -243,6 +245,7 @@ func (in *Inspector) addTriggers(n workrun.NodeSpec, form *fyne.Container) {
 	form.Add(container.NewGridWithColumns(2, addSched, addHook))
 	f.note = caption("")
 	f.note.Hide()
+	in.widgets["trigger_note"] = f.note
 	form.Add(f.note)
 	if hooks > 0 {
 		form.Add(caption(trigText(in.loc, msgTrigHookServe)))
@@ -272,7 +275,7 @@ func (f *triggerForm) now() time.Time {
 
 // header is a trigger's title with its Remove button.
 func (f *triggerForm) header(i int, title string) fyne.CanvasObject {
-	rm := newTipButton(f.in.tips, "", theme.DeleteIcon(), trigText(f.loc, msgTrigRemove), func() { f.remove(i) })
+	rm := tooltip.NewButton(f.in.tips, "", theme.DeleteIcon(), trigText(f.loc, msgTrigRemove), func() { f.remove(i) })
 	f.in.widgets[fmt.Sprintf("trigger_%d_remove", i)] = rm
 	l := widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	return container.NewBorder(nil, nil, nil, rm, l)
@@ -303,7 +306,7 @@ func (f *triggerForm) scheduleRow(i, nth int, t workrun.Trigger) *triggerRow {
 	r.cronBox = container.NewVBox(caption(trigText(f.loc, msgTrigCron)), r.cron, caption(trigText(f.loc, msgTrigZone)), r.zone)
 	r.evBox = container.NewVBox(caption(trigText(f.loc, msgTrigEvery)), r.every)
 	byCron, byEvery := trigText(f.loc, msgTrigByCron), trigText(f.loc, msgTrigByEvery)
-	r.mode = newSelect(f.loc, []string{byCron, byEvery}, func(s string) {
+	r.mode = NewSelect(f.loc, []string{byCron, byEvery}, func(s string) {
 		if f.building {
 			return
 		}
@@ -331,6 +334,7 @@ func (f *triggerForm) scheduleRow(i, nth int, t workrun.Trigger) *triggerRow {
 	r.next = widget.NewLabel("")
 	r.next.Wrapping = fyne.TextWrapWord
 	r.fires = container.NewVBox()
+	f.in.widgets[fmt.Sprintf("trigger_%d_next", i)], f.in.widgets[fmt.Sprintf("trigger_%d_fires", i)] = r.next, r.fires
 	r.box = container.NewVBox(f.header(i, trigText(f.loc, msgTrigSchedule, nth)), r.mode, r.cronBox, r.evBox,
 		caption(trigText(f.loc, msgTrigMissed)), r.missed, caption(trigText(f.loc, msgTrigOverlap)), r.overlap,
 		r.next, caption(trigText(f.loc, msgTrigFires)), r.fires)
@@ -570,12 +574,12 @@ func (f *triggerForm) refresh() {
 }
 
 // nextFireText is "Next: <local time> (in 8 s)".
-func nextFireText(loc workrun.Localizer, at, now time.Time) string {
+func nextFireText(loc Localizer, at, now time.Time) string {
 	return trigText(loc, msgTrigNext, at.In(time.Local).Format("2006-01-02 15:04:05"), untilText(loc, at.Sub(now)))
 }
 
 // untilText words a wait, rounded up to the second.
-func untilText(loc workrun.Localizer, d time.Duration) string {
+func untilText(loc Localizer, d time.Duration) string {
 	s := int((d + time.Second - 1) / time.Second)
 	switch {
 	case s < 60:
@@ -639,7 +643,7 @@ func fireTime(at, now time.Time) string {
 	return at.Format("2006-01-02 15:04:05")
 }
 
-func fireStateText(loc workrun.Localizer, s string) string {
+func fireStateText(loc Localizer, s string) string {
 	switch s {
 	case workrun.FireStarted:
 		return trigText(loc, msgTrigFireStarted)
@@ -664,24 +668,4 @@ func (f *triggerForm) fireLine(fr FiredRun) fyne.CanvasObject {
 	id := fr.RunID
 	open := widget.NewButton(trigText(f.loc, msgTrigOpen), func() { f.in.Triggers.OpenRun(id) })
 	return container.NewBorder(nil, nil, nil, open, l)
-}
-
-// startedByText marks a run a trigger started ("started by a schedule");
-// "" for others.
-func startedByText(loc workrun.Localizer, r workrun.Run) string {
-	if k := r.StartedBy.Kind; k == workrun.StartedBySchedule || k == workrun.StartedByWebhook {
-		return trigText(loc, msgTrigStartedBy, workrun.StartedBy{Kind: k}.In(loc.Messages()))
-	}
-	return ""
-}
-
-// triggerCallerText marks a run a trigger's serve caller started
-// ("trigger:schedule", "trigger:webhook": docs/triggers.md) as started by
-// it; "" for another caller.
-func triggerCallerText(loc workrun.Localizer, caller string) string {
-	kind, ok := strings.CutPrefix(caller, "trigger:")
-	if !ok || kind != string(workrun.StartedBySchedule) && kind != string(workrun.StartedByWebhook) {
-		return ""
-	}
-	return startedByText(loc, workrun.Run{StartedBy: workrun.StartedBy{Kind: workrun.StartedByKind(kind)}})
 }

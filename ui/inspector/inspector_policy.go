@@ -1,4 +1,4 @@
-package ui
+package inspector
 
 import (
 	"errors"
@@ -26,28 +26,28 @@ func (in *Inspector) addPolicy(n workrun.NodeSpec, state map[string]workrun.Fiel
 	}
 	attempts.SetPlaceHolder("1")
 	wait.SetPlaceHolder("0")
-	backoffs := []string{uiText(in.loc, msgBackoffFixed), uiText(in.loc, msgBackoffExp)}
+	backoffs := []string{inspText(in.loc, msgBackoffFixed), inspText(in.loc, msgBackoffExp)}
 	backoff := widget.NewSelect(backoffs, nil)
 	backoff.SetSelectedIndex(0)
 	if p.Retry != nil && p.Retry.Backoff == workrun.BackoffExponential {
 		backoff.SetSelectedIndex(1)
 	}
 	onErrors := []workrun.OnError{workrun.OnErrorFail, workrun.OnErrorContinue, workrun.OnErrorBranch}
-	onError := widget.NewSelect([]string{uiText(in.loc, msgOnErrorFail), uiText(in.loc, msgOnErrorContinue), uiText(in.loc, msgOnErrorBranch)}, nil)
+	onError := widget.NewSelect([]string{inspText(in.loc, msgOnErrorFail), inspText(in.loc, msgOnErrorContinue), inspText(in.loc, msgOnErrorBranch)}, nil)
 	onError.SetSelectedIndex(0)
 	for i, o := range onErrors {
 		if p.OnError == o {
 			onError.SetSelectedIndex(i)
 		}
 	}
-	fields := append([]string{uiText(in.loc, msgPolicyNoField)}, fieldNames(state, workrun.FieldText)...)
+	fields := append([]string{inspText(in.loc, msgPolicyNoField)}, document.FieldNames(state, workrun.FieldText)...)
 	errField := widget.NewSelect(fields, nil)
 	errField.SetSelectedIndex(0)
 	if p.ErrorField != "" {
 		errField.SetSelected(p.ErrorField)
 	}
 	in.stateShown = append(in.stateShown, func() { // a field made in the form (inspector_template.go)
-		errField.Options = append([]string{uiText(in.loc, msgPolicyNoField)}, fieldNames(in.doc().State(), workrun.FieldText)...)
+		errField.Options = append([]string{inspText(in.loc, msgPolicyNoField)}, document.FieldNames(in.doc().State(), workrun.FieldText)...)
 		errField.Refresh()
 	})
 	deadline := widget.NewEntry()
@@ -92,26 +92,26 @@ func (in *Inspector) addPolicy(n workrun.NodeSpec, state map[string]workrun.Fiel
 	in.widgets["policy.on_error"] = onError
 	in.widgets["policy.error_field"] = errField
 
-	form.Add(heading(uiText(in.loc, msgPolicyHeading)))
+	form.Add(heading(inspText(in.loc, msgPolicyHeading)))
 	for _, it := range []struct {
-		label uiMsgID
+		label msgID
 		obj   fyne.CanvasObject
 	}{{msgPolicyAttempts, attempts}, {msgPolicyWait, wait}, {msgPolicyBackoff, backoff}, {msgPolicyOnError, onError}, {msgPolicyErrField, errField}} {
-		form.Add(caption(uiText(in.loc, it.label)))
+		form.Add(caption(inspText(in.loc, it.label)))
 		form.Add(it.obj)
 	}
-	if remoteKind(n.Type) {
+	if in.remoteKind(n.Type) {
 		in.widgets["policy.deadline_seconds"] = deadline
-		form.Add(caption(uiText(in.loc, msgPolicyDeadline)))
+		form.Add(caption(inspText(in.loc, msgPolicyDeadline)))
 		form.Add(deadline)
-		form.Add(caption(uiText(in.loc, msgPolicyRemote)))
+		form.Add(caption(inspText(in.loc, msgPolicyRemote)))
 	}
 }
 
 // remoteKind reports whether nodes of the type make remote calls: the
 // kinds described with a URL a protocol answers at.
-func remoteKind(typ string) bool {
-	info, _ := kindInfo(typ)
+func (in *Inspector) remoteKind(typ string) bool {
+	info, _ := in.words.Kind(typ)
 	for _, f := range info.Fields {
 		if f.Value == workrun.ValueURL && f.Protocol != "" {
 			return true
@@ -126,7 +126,7 @@ func (in *Inspector) addEdgePort(d *document.Document, k document.EdgeKey) {
 	if !ok {
 		return
 	}
-	sel := widget.NewSelect([]string{uiText(in.loc, msgEdgeNormal), uiText(in.loc, msgEdgeError)}, nil)
+	sel := widget.NewSelect([]string{inspText(in.loc, msgEdgeNormal), inspText(in.loc, msgEdgeError)}, nil)
 	if e.Port == workrun.PortError {
 		sel.SetSelectedIndex(1)
 	} else {
@@ -140,7 +140,7 @@ func (in *Inspector) addEdgePort(d *document.Document, k document.EdgeKey) {
 		in.Edits.edgePort(k, port)
 	}
 	in.widgets["port"] = sel
-	in.box.Add(widget.NewForm(widget.NewFormItem(uiText(in.loc, msgEdgeLeaves), sel)))
+	in.box.Add(widget.NewForm(widget.NewFormItem(inspText(in.loc, msgEdgeLeaves), sel)))
 }
 
 func (e InspectorEdits) policy(id string, p document.NodePolicy) {
@@ -157,9 +157,9 @@ func (e InspectorEdits) edgePort(k document.EdgeKey, port string) {
 
 // checkJSONObject refuses a ValueJSONObject value that is not a JSON
 // object, naming what was typed.
-func checkJSONObject(loc workrun.Localizer, f workrun.ConfigField, v any, typed string) error {
+func (in *Inspector) checkJSONObject(f workrun.ConfigField, v any, typed string) error {
 	if _, ok := v.(map[string]any); ok || f.Value != workrun.ValueJSONObject || typed == "" {
 		return nil
 	}
-	return errors.New(uiText(loc, msgNotObject, clipRunes(typed, 80)))
+	return errors.New(inspText(in.loc, msgNotObject, in.words.Clip(typed, 80)))
 }

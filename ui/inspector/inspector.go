@@ -1,6 +1,7 @@
-package ui
+package inspector
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,7 +15,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"workrun/ui/credentials"
 	"workrun/ui/document"
+	"workrun/ui/tooltip"
 	"workrun/workrun"
 )
 
@@ -29,20 +32,20 @@ import (
 //
 // The inspector is a widget: it edits the document it is given and reports
 // everything else through its On… callbacks; the app layer
-// (inspect_app.go) runs the connection tests and reads the credentials,
+// (ui/inspect_app.go) runs the connection tests and reads the credentials,
 // and answers through the reply functions the callbacks carry, on the Fyne
 // thread.
 type Inspector struct {
 	doc    func() *document.Document // the document shown (read only: edits are Edits)
 	canvas fyne.Canvas               // the window's, for the keyboard focus
-	tips   *tipLayer
+	tips   *tooltip.Layer
 
 	// Edits receive what the person changed.
 	Edits InspectorEdits
 
 	// Check returns the engine's problems of a workflow; the form shows
 	// those of its node as they are typed. Nil: no checks.
-	Check func(workrun.Workflow) []Problem
+	Check func(workrun.Workflow) []workrun.Problem
 	// Fields returns what each node of a workflow reads and writes; the
 	// State list marks the run inputs with it. Nil: not known.
 	Fields func(workrun.Workflow) map[string]workrun.NodeFields
@@ -62,7 +65,12 @@ type Inspector struct {
 	OnTestToolApp func(config json.RawMessage, show func([]MCPTool, error))
 	// OnCredentials asks for the saved credentials' names for a picker;
 	// show gets them. Nil: the picker offers only the node's own.
-	OnCredentials func(show func([]Credential, error))
+	OnCredentials func(show func([]credentials.Credential, error))
+	// OnTested is called after a connection test's result is shown.
+	OnTested func()
+	// OnCredentialsShown is called after a credential picker was filled
+	// with the saved credentials' names.
+	OnCredentialsShown func()
 	// OnSubjectChanged is called after the form was built for another
 	// node, edge, selection or workflow (the app scrolls it to the top).
 	OnSubjectChanged func()
@@ -91,13 +99,11 @@ type Inspector struct {
 	// again when the node is selected again.
 	tested   map[string]testedResult
 	addCred  *widget.Button // offered when the agent wants a credential
-	signIn   *widget.Button // offered when the agent wants a sign-in (ui/inspector_signin.go)
+	signIn   *widget.Button // offered when the agent wants a sign-in (inspector_signin.go)
 	pending  string         // the value the form holds but could not apply, with why
 	applying bool           // the form is writing to the document: do not rebuild it
 	building bool           // the form is being filled: its widgets' changes are no edits
 
-	// testDone is called when a connection test finished (tests wait on it).
-	testDone func()
 	mcp      mcpState // the tool lists of MCP connection tests (inspector_mcp.go)
 	mcpShown *mcpForm // the MCP tool picker of the form shown, if any
 	// credLists counts the credential lists asked for each picker: lists are
@@ -115,7 +121,8 @@ type Inspector struct {
 	// newFields are the form's new-field rows, by config key.
 	newFields map[string]*newFieldRow
 
-	loc workrun.Localizer // the words, in the window's language
+	loc   Localizer // the words, in the window's language
+	words Wording
 }
 
 // InspectorEdits are the changes the inspector reports. as names the undo
@@ -187,8 +194,8 @@ type fieldReader struct {
 
 // NewInspector makes an inspector of the document doc returns; canvas is
 // the window's and tips its tooltip layer.
-func NewInspector(loc workrun.Localizer, doc func() *document.Document, canvas fyne.Canvas, tips *tipLayer) *Inspector {
-	in := &Inspector{loc: loc, doc: doc, canvas: canvas, tips: tips, box: container.NewVBox()}
+func NewInspector(loc Localizer, words Wording, doc func() *document.Document, canvas fyne.Canvas, tips *tooltip.Layer) *Inspector {
+	in := &Inspector{loc: loc, words: words, doc: doc, canvas: canvas, tips: tips, box: container.NewVBox()}
 	// widthFree: the form takes the pane's width instead of asking for its
 	// widest row, so a long option or text never widens the window.
 	in.root = container.New(widthFree{}, container.NewPadded(in.box))
@@ -280,27 +287,12 @@ func (in *Inspector) Show() {
 }
 
 func stateSig(s map[string]workrun.FieldType) string {
-	names := fieldNames(s)
+	names := document.FieldNames(s)
 	var b strings.Builder
 	for _, n := range names {
 		b.WriteString(n + "=" + string(s[n]) + ";")
 	}
 	return b.String()
-}
-
-func fieldNames(s map[string]workrun.FieldType, types ...workrun.FieldType) []string {
-	var out []string
-	for n, t := range s {
-		if len(types) == 0 || slices.Contains(types, t) {
-			out = append(out, n)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
-func heading(text string) *widget.Label {
-	return widget.NewLabelWithStyle(text, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 }
 
 // --- workflow ---
@@ -329,9 +321,9 @@ func (in *Inspector) showWorkflow(d *document.Document) {
 	in.box.Add(widget.NewSeparator())
 	in.box.Add(heading(in.loc.X("insp.state", "State fields")))
 	wf := d.Workflow()
-	ins := workflowInputs(wf, in.fields(wf))
-	for _, n := range fieldNames(wf.State) {
-		rm := newTipButton(in.tips, "", theme.DeleteIcon(), fmt.Sprintf(in.loc.X("insp.remove_field", "Remove the field %s"), n), func() { in.Edits.field(n, "") })
+	ins := document.WorkflowInputs(wf, in.fields(wf))
+	for _, n := range document.FieldNames(wf.State) {
+		rm := tooltip.NewButton(in.tips, "", theme.DeleteIcon(), fmt.Sprintf(in.loc.X("insp.remove_field", "Remove the field %s"), n), func() { in.Edits.field(n, "") })
 		role := in.loc.X("insp.role_inner", "set by a node")
 		if slices.Contains(ins, n) {
 			role = in.loc.X("insp.role_input", "run input")
@@ -342,7 +334,7 @@ func (in *Inspector) showWorkflow(d *document.Document) {
 	}
 	fname := widget.NewEntry()
 	fname.SetPlaceHolder(in.loc.X("insp.field_name", "field name"))
-	ftype := fieldTypeSelect(in.loc)
+	ftype := FieldTypeSelect(in.loc)
 	in.widgets["field_name"], in.widgets["field_type"] = fname, ftype
 	addField := func() {
 		if n := strings.TrimSpace(fname.Text); n != "" {
@@ -357,8 +349,9 @@ func (in *Inspector) showWorkflow(d *document.Document) {
 	in.box.Add(container.NewGridWithColumns(2, fname, ftype))
 	in.box.Add(add)
 	in.box.Add(widget.NewSeparator())
-	hint := newBreakingLabel(in.loc.X("insp.hint2", "Add nodes from the palette (click, or drag onto the canvas); drag from a node's right dot to another node to connect them. Edits apply as you type. Ctrl+Z undo, Ctrl+Shift+Z redo, Ctrl+C/V copy and paste, Ctrl+D duplicate, Delete removes."))
+	hint := newBreakingLabel(in.words.Wrap, in.loc.X("insp.hint2", "Add nodes from the palette (click, or drag onto the canvas); drag from a node's right dot to another node to connect them. Edits apply as you type. Ctrl+Z undo, Ctrl+Shift+Z redo, Ctrl+C/V copy and paste, Ctrl+D duplicate, Delete removes."))
 	hint.Wrapping = fyne.TextWrapWord
+	in.widgets["hint"] = hint
 	in.box.Add(hint)
 }
 
@@ -377,8 +370,8 @@ func (in *Inspector) showEdge(d *document.Document, k document.EdgeKey) {
 	in.box.Add(widget.NewLabel(k.From + " → " + k.To))
 	from, _ := d.Node(k.From)
 	in.addEdgePort(d, k) // inspector_policy.go
-	if info, _ := kindInfo(from.Type); len(info.Branches) > 0 {
-		sel := newSelect(in.loc, info.Branches, func(s string) { in.Edits.edgeWhen(k, s) })
+	if info, _ := in.words.Kind(from.Type); len(info.Branches) > 0 {
+		sel := NewSelect(in.loc, info.Branches, func(s string) { in.Edits.edgeWhen(k, s) })
 		e, _ := d.Edge(k)
 		sel.Selected = e.When
 		in.widgets["when"] = sel
@@ -391,12 +384,13 @@ func (in *Inspector) showEdge(d *document.Document, k document.EdgeKey) {
 
 func (in *Inspector) showNode(d *document.Document, n workrun.NodeSpec) {
 	in.nodeID = n.ID
-	info, described := kindInfo(n.Type)
+	info, described := in.words.Kind(n.Type)
 	in.info = info
-	cfg := configMap(n.Config)
+	cfg := document.ConfigMap(n.Config)
 	state := d.State()
-	in.box.Add(container.NewHBox(widget.NewIcon(KindIcon(n.Type)), heading(KindLabel(in.loc, n.Type))))
+	in.box.Add(container.NewHBox(widget.NewIcon(in.words.KindIcon(n.Type)), heading(in.words.KindLabel(n.Type))))
 	in.title = widget.NewEntry()
+	in.widgets["title"] = in.title
 	in.title.SetText(n.Title)
 	in.title.SetPlaceHolder(n.ID)
 	// Labels above their fields, wrapping: the inspector is as narrow as
@@ -486,7 +480,7 @@ func (in *Inspector) addField(n workrun.NodeSpec, f workrun.ConfigField, raw jso
 		reader(func() (any, bool, error) { return e.Text, e.Text != "", nil })
 	case workrun.ValueTemplate:
 		item(label, in.addTemplate(n, f, str, hint, changed)) // inspector_template.go
-		e := in.widgets[f.Key].(*templateEntry)
+		e := in.widgets[f.Key].(*TemplateEntry)
 		reader(func() (any, bool, error) { return e.Text, strings.TrimSpace(e.Text) != "", nil })
 	case workrun.ValueURL:
 		if f.Protocol == workrun.ProtocolMCP {
@@ -538,7 +532,7 @@ func (in *Inspector) addField(n workrun.NodeSpec, f workrun.ConfigField, raw jso
 		if raw == nil && f.Default != nil {
 			cur = fmt.Sprint(f.Default)
 		}
-		s := newSelect(in.loc, labels, func(string) { changed() })
+		s := NewSelect(in.loc, labels, func(string) { changed() })
 		s.Selected = cur
 		if i := slices.IndexFunc(f.Options, func(o workrun.Choice) bool { return o.Value == cur }); i >= 0 {
 			s.Selected = f.Options[i].Label.In(in.loc.Messages())
@@ -566,12 +560,12 @@ func (in *Inspector) addField(n workrun.NodeSpec, f workrun.ConfigField, raw jso
 			if err := json.Unmarshal([]byte(s), &v); err != nil {
 				v = s // plain text is a string
 			}
-			return v, s != "", checkJSONObject(in.loc, f, v, s) // inspector_policy.go
+			return v, s != "", in.checkJSONObject(f, v, s) // inspector_policy.go
 		})
 	case workrun.ValueField, workrun.ValueCredential:
 		var opts []string
 		if f.Value == workrun.ValueField {
-			opts = fieldNames(state, f.FieldTypes...)
+			opts = document.FieldNames(state, f.FieldTypes...)
 		} else if str != "" {
 			opts = []string{str}
 		}
@@ -583,7 +577,7 @@ func (in *Inspector) addField(n workrun.NodeSpec, f workrun.ConfigField, raw jso
 		if !f.Required {
 			opts = append([]string{none}, opts...)
 		}
-		s := newSelect(in.loc, opts, func(string) { changed() })
+		s := NewSelect(in.loc, opts, func(string) { changed() })
 		s.Selected = str
 		if str == "" {
 			s.Selected = none
@@ -601,7 +595,7 @@ func (in *Inspector) addField(n workrun.NodeSpec, f workrun.ConfigField, raw jso
 			break
 		}
 		options := func() []string {
-			o := fieldNames(in.doc().State(), f.FieldTypes...)
+			o := document.FieldNames(in.doc().State(), f.FieldTypes...)
 			if !f.Required {
 				o = append([]string{none}, o...)
 			}
@@ -616,14 +610,14 @@ func (in *Inspector) addField(n workrun.NodeSpec, f workrun.ConfigField, raw jso
 	case workrun.ValueFields:
 		var vals []string
 		_ = json.Unmarshal(raw, &vals) // not a list: none ticked; the engine names the problem
-		opts := fieldNames(state, f.FieldTypes...)
+		opts := document.FieldNames(state, f.FieldTypes...)
 		g := widget.NewCheckGroup(opts, func([]string) { changed() })
 		g.Selected = vals
 		in.widgets[f.Key] = g
 		none := widget.NewLabel(in.loc.X("insp.no_fields", "(no suitable State fields; add them to the workflow)"))
 		none.Wrapping = fyne.TextWrapWord
 		shown := func() {
-			g.Options = fieldNames(in.doc().State(), f.FieldTypes...)
+			g.Options = document.FieldNames(in.doc().State(), f.FieldTypes...)
 			g.Hidden, none.Hidden = len(g.Options) == 0, len(g.Options) > 0
 			g.Refresh()
 			none.Refresh()
@@ -642,7 +636,7 @@ func (in *Inspector) addField(n workrun.NodeSpec, f workrun.ConfigField, raw jso
 		if f.Value == workrun.ValueEnv {
 			sep = "="
 		}
-		m := configMap(raw)
+		m := document.ConfigMap(raw)
 		var ls []string
 		for _, k := range slices.Sorted(maps.Keys(m)) {
 			var s string
@@ -703,7 +697,7 @@ func (in *Inspector) addField(n workrun.NodeSpec, f workrun.ConfigField, raw jso
 }
 
 // readInt reads a whole number typed into an entry; empty is no value.
-func readInt(loc workrun.Localizer, s, label string) (int, bool, error) {
+func readInt(loc Localizer, s, label string) (int, bool, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return 0, false, nil
@@ -762,7 +756,7 @@ func (in *Inspector) edit(n workrun.NodeSpec, key string) {
 			in.Edits.title(n.ID, strings.TrimSpace(in.title.Text), "title:"+n.ID)
 			return
 		}
-		in.Edits.config(n.ID, mergeConfig(cur.Config, in.info, vals), "cfg:"+n.ID+":"+key)
+		in.Edits.config(n.ID, document.MergeConfig(cur.Config, in.info, vals), "cfg:"+n.ID+":"+key)
 	})
 }
 
@@ -820,7 +814,7 @@ func (in *Inspector) recheck(n workrun.NodeSpec) {
 		wf := in.doc().Workflow()
 		for i := range wf.Nodes {
 			if wf.Nodes[i].ID == n.ID {
-				wf.Nodes[i].Config = mergeConfig(wf.Nodes[i].Config, in.info, vals)
+				wf.Nodes[i].Config = document.MergeConfig(wf.Nodes[i].Config, in.info, vals)
 			}
 		}
 		var beside []string
@@ -862,7 +856,7 @@ func (in *Inspector) loadCredentials(s *widget.Select, current string) {
 	in.credAsked++
 	asked := in.credAsked
 	in.credLists[s] = asked
-	in.OnCredentials(func(cs []Credential, err error) {
+	in.OnCredentials(func(cs []credentials.Credential, err error) {
 		if in.credLists[s] != asked {
 			return // a list asked for later fills the picker
 		}
@@ -877,11 +871,11 @@ func (in *Inspector) loadCredentials(s *widget.Select, current string) {
 		s.Options = opts
 		s.Refresh()
 		if err != nil && in.nodeID == id && in.testOut != nil {
-			in.testOut.SetText(KeyringErrorText(in.loc, err))
+			in.testOut.SetText(in.words.Keyring(err))
 			in.testOut.Show()
 		}
-		if in.mcp.credsShown != nil {
-			in.mcp.credsShown()
+		if in.OnCredentialsShown != nil {
+			in.OnCredentialsShown()
 		}
 	})
 }
@@ -900,7 +894,7 @@ func (in *Inspector) credential() string {
 
 // noCredential is the credential picker's first entry: the node sends no
 // credential.
-func noCredential(loc workrun.Localizer) string {
+func noCredential(loc Localizer) string {
 	return loc.X("insp.no_credential", "No authentication")
 }
 
@@ -957,7 +951,17 @@ func (in *Inspector) agentTestRow() fyne.CanvasObject {
 		in.addCred.Hidden = !r.add
 		in.signIn.Hidden = !r.sign
 	}
+	in.widgets["test"], in.widgets["add_credential"], in.widgets["sign_in"] = testB, in.addCred, in.signIn
 	return container.NewVBox(testB, in.signIn, in.testOut, in.addCred)
+}
+
+// AgentReport is the result of a Remote Agent connection test (OnTestAgent).
+type AgentReport struct {
+	CardName           string
+	InterfaceURL       string
+	Streaming          bool
+	SecuritySchemes    []string
+	CredentialAccepted bool // false when no credential was sent or it was refused
 }
 
 // testedResult is a node's last connection test as shown.
@@ -978,15 +982,16 @@ func (in *Inspector) testConnection() {
 	out.SetText(in.loc.X("insp.testing", "Testing…"))
 	add.Hide()
 	sign.Hide()
-	done := in.testDone
+	done := in.OnTested
 	id, url := in.nodeID, in.agentURL()
 	in.OnTestAgent(url, cred, func(rep AgentReport, err error) {
-		r := testedResult{url: url, cred: cred, text: reportText(in.loc, rep, err, cred != "") + "\n" + testedWith(in.loc, cred)}
+		r := testedResult{url: url, cred: cred, text: in.reportText(rep, err, cred != "") + "\n" + testedWith(in.loc, cred)}
 		out.SetText(r.text)
-		if errors.Is(err, ErrNeedsSignIn) {
+		switch in.wants(err) {
+		case WantSignIn:
 			sign.Show()
 			r.sign = true
-		} else if errors.Is(err, ErrNeedsCredential) || errors.Is(err, ErrCredentialRefused) {
+		case WantCredential, WantOtherCredential:
 			add.Show()
 			r.add = true
 		}
@@ -1001,16 +1006,17 @@ func (in *Inspector) testConnection() {
 }
 
 // reportText renders a connection test result.
-func reportText(loc workrun.Localizer, r AgentReport, err error, withCred bool) string {
-	switch {
-	case errors.Is(err, ErrNeedsSignIn):
+func (in *Inspector) reportText(r AgentReport, err error, withCred bool) string {
+	loc := in.loc
+	switch want := in.wants(err); {
+	case want == WantSignIn:
 		return "✗ " + signInNeededText(loc, err)
-	case errors.Is(err, ErrNeedsCredential):
+	case want == WantCredential:
 		return "✗ " + loc.X("insp.needs_credential", "The agent wants a credential: add one for this agent's address, choose it under Credential and test again.")
-	case errors.Is(err, ErrCredentialRefused):
+	case want == WantOtherCredential:
 		return "✗ " + loc.X("insp.credential_refused", "The agent refused this credential: check its secret, or add another one for this agent's address.")
 	case err != nil:
-		return "✗ " + HumanError(loc, err.Error())
+		return "✗ " + in.words.Reason(err.Error())
 	}
 	yes, no := loc.X("yes", "yes"), loc.X("no", "no")
 	yn := func(b bool) string {
@@ -1037,7 +1043,7 @@ func reportText(loc workrun.Localizer, r AgentReport, err error, withCred bool) 
 
 // testedWith says which credential a connection test sent, so a result
 // is never read as that of another one.
-func testedWith(loc workrun.Localizer, cred string) string {
+func testedWith(loc Localizer, cred string) string {
 	if cred == "" {
 		return loc.X("insp.tested_without", "Tested without a credential.")
 	}
@@ -1055,4 +1061,33 @@ func lines(s string) []string {
 }
 
 // noField is an optional field picker's empty choice.
-func noField(loc workrun.Localizer) string { return loc.X("insp.no_field", "(none: not kept)") }
+func noField(loc Localizer) string { return loc.X("insp.no_field", "(none: not kept)") }
+
+func heading(text string) *widget.Label {
+	return widget.NewLabelWithStyle(text, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+}
+
+// dropped reports that the pending value was left unapplied (the selection
+// moved on) for as long as that is news: until the node — or, for the
+// workflow form, the workflow's name — it was typed for changes, or another
+// workflow opens.
+func (in *Inspector) dropped() {
+	text := fmt.Sprintf(in.loc.X("insp.dropped", "Not applied: %s"), in.pending)
+	if in.OnStatusWhile == nil {
+		in.status(text)
+		return
+	}
+	d, id := in.doc(), in.nodeID
+	was, _ := d.Node(id)
+	name := d.Name()
+	in.OnStatusWhile(text, func() bool {
+		if in.doc() != d {
+			return false
+		}
+		if id == "" {
+			return d.Name() == name
+		}
+		n, ok := d.Node(id)
+		return ok && n.Title == was.Title && bytes.Equal(n.Config, was.Config)
+	})
+}

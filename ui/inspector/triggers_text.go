@@ -1,58 +1,57 @@
-package ui
+package inspector
 
 import "workrun/workrun"
 
 // The wording of the start node's Triggers section (triggers.go,
 // docs/triggers.md "In the window"), in the window's language.
 const (
-	msgTrigHeading     uiMsgID = "ui.trig_heading"
-	msgTrigNone        uiMsgID = "ui.trig_none"
-	msgTrigSchedule    uiMsgID = "ui.trig_schedule"
-	msgTrigWebhook     uiMsgID = "ui.trig_webhook"
-	msgTrigManual      uiMsgID = "ui.trig_manual"
-	msgTrigAddSchedule uiMsgID = "ui.trig_add_schedule"
-	msgTrigAddWebhook  uiMsgID = "ui.trig_add_webhook"
-	msgTrigRemove      uiMsgID = "ui.trig_remove"
-	msgTrigByCron      uiMsgID = "ui.trig_by_cron"
-	msgTrigByEvery     uiMsgID = "ui.trig_by_every"
-	msgTrigCron        uiMsgID = "ui.trig_cron"
-	msgTrigCronHint    uiMsgID = "ui.trig_cron_hint"
-	msgTrigEvery       uiMsgID = "ui.trig_every"
-	msgTrigZone        uiMsgID = "ui.trig_zone"
-	msgTrigMissed      uiMsgID = "ui.trig_missed"
-	msgTrigMissedSkip  uiMsgID = "ui.trig_missed_skip"
-	msgTrigMissedOnce  uiMsgID = "ui.trig_missed_once"
-	msgTrigOverlap     uiMsgID = "ui.trig_overlap"
-	msgTrigOverSkip    uiMsgID = "ui.trig_over_skip"
-	msgTrigOverQueue   uiMsgID = "ui.trig_over_queue"
-	msgTrigOverAllow   uiMsgID = "ui.trig_over_allow"
-	msgTrigAuth        uiMsgID = "ui.trig_auth"
-	msgTrigAuthHMAC    uiMsgID = "ui.trig_auth_hmac"
-	msgTrigAuthBearer  uiMsgID = "ui.trig_auth_bearer"
-	msgTrigWait        uiMsgID = "ui.trig_wait"
-	msgTrigWaitSecs    uiMsgID = "ui.trig_wait_secs"
-	msgTrigNext        uiMsgID = "ui.trig_next"
-	msgTrigNextNever   uiMsgID = "ui.trig_next_never"
-	msgTrigNextUnsaved uiMsgID = "ui.trig_next_unsaved"
-	msgTrigNotPub      uiMsgID = "ui.trig_not_published"
-	msgTrigHookServe   uiMsgID = "ui.trig_hook_serve"
-	msgTrigFires       uiMsgID = "ui.trig_fires"
-	msgTrigNoFires     uiMsgID = "ui.trig_no_fires"
-	msgTrigOpen        uiMsgID = "ui.trig_open"
-	msgTrigFiresErr    uiMsgID = "ui.trig_fires_err"
-	msgTrigFireStarted uiMsgID = "ui.trig_fire_started"
-	msgTrigFirePending uiMsgID = "ui.trig_fire_pending"
-	msgTrigFireQueued  uiMsgID = "ui.trig_fire_queued"
-	msgTrigFireSkipped uiMsgID = "ui.trig_fire_skipped"
-	msgTrigFireMissed  uiMsgID = "ui.trig_fire_missed"
-	msgTrigInSecs      uiMsgID = "ui.trig_in_secs"
-	msgTrigInMins      uiMsgID = "ui.trig_in_mins"
-	msgTrigInHours     uiMsgID = "ui.trig_in_hours"
-	msgTrigInDays      uiMsgID = "ui.trig_in_days"
-	msgTrigStartedBy   uiMsgID = "ui.trig_started_by"
+	msgTrigHeading     msgID = "ui.trig_heading"
+	msgTrigNone        msgID = "ui.trig_none"
+	msgTrigSchedule    msgID = "ui.trig_schedule"
+	msgTrigWebhook     msgID = "ui.trig_webhook"
+	msgTrigManual      msgID = "ui.trig_manual"
+	msgTrigAddSchedule msgID = "ui.trig_add_schedule"
+	msgTrigAddWebhook  msgID = "ui.trig_add_webhook"
+	msgTrigRemove      msgID = "ui.trig_remove"
+	msgTrigByCron      msgID = "ui.trig_by_cron"
+	msgTrigByEvery     msgID = "ui.trig_by_every"
+	msgTrigCron        msgID = "ui.trig_cron"
+	msgTrigCronHint    msgID = "ui.trig_cron_hint"
+	msgTrigEvery       msgID = "ui.trig_every"
+	msgTrigZone        msgID = "ui.trig_zone"
+	msgTrigMissed      msgID = "ui.trig_missed"
+	msgTrigMissedSkip  msgID = "ui.trig_missed_skip"
+	msgTrigMissedOnce  msgID = "ui.trig_missed_once"
+	msgTrigOverlap     msgID = "ui.trig_overlap"
+	msgTrigOverSkip    msgID = "ui.trig_over_skip"
+	msgTrigOverQueue   msgID = "ui.trig_over_queue"
+	msgTrigOverAllow   msgID = "ui.trig_over_allow"
+	msgTrigAuth        msgID = "ui.trig_auth"
+	msgTrigAuthHMAC    msgID = "ui.trig_auth_hmac"
+	msgTrigAuthBearer  msgID = "ui.trig_auth_bearer"
+	msgTrigWait        msgID = "ui.trig_wait"
+	msgTrigWaitSecs    msgID = "ui.trig_wait_secs"
+	msgTrigNext        msgID = "ui.trig_next"
+	msgTrigNextNever   msgID = "ui.trig_next_never"
+	msgTrigNextUnsaved msgID = "ui.trig_next_unsaved"
+	msgTrigNotPub      msgID = "ui.trig_not_published"
+	msgTrigHookServe   msgID = "ui.trig_hook_serve"
+	msgTrigFires       msgID = "ui.trig_fires"
+	msgTrigNoFires     msgID = "ui.trig_no_fires"
+	msgTrigOpen        msgID = "ui.trig_open"
+	msgTrigFiresErr    msgID = "ui.trig_fires_err"
+	msgTrigFireStarted msgID = "ui.trig_fire_started"
+	msgTrigFirePending msgID = "ui.trig_fire_pending"
+	msgTrigFireQueued  msgID = "ui.trig_fire_queued"
+	msgTrigFireSkipped msgID = "ui.trig_fire_skipped"
+	msgTrigFireMissed  msgID = "ui.trig_fire_missed"
+	msgTrigInSecs      msgID = "ui.trig_in_secs"
+	msgTrigInMins      msgID = "ui.trig_in_mins"
+	msgTrigInHours     msgID = "ui.trig_in_hours"
+	msgTrigInDays      msgID = "ui.trig_in_days"
 )
 
-var trigTexts = workrun.NewCatalog(map[uiMsgID][2]string{
+var trigTexts = workrun.NewCatalog(map[msgID][2]string{
 	msgTrigHeading:     {"Triggers", "触发器"},
 	msgTrigNone:        {"Only a person starts this workflow (Run). Add a schedule or a webhook to start it by itself.", "只能由用户启动此工作流（运行）。添加定时或 webhook，让它自动启动。"},
 	msgTrigSchedule:    {"Schedule %d", "定时 %d"},
@@ -97,9 +96,8 @@ var trigTexts = workrun.NewCatalog(map[uiMsgID][2]string{
 	msgTrigInMins:      {"%d min", "%d 分钟"},
 	msgTrigInHours:     {"%d h %d min", "%d 小时 %d 分钟"},
 	msgTrigInDays:      {"%d d %d h", "%d 天 %d 小时"},
-	msgTrigStartedBy:   {"started by a %s", "由%s启动"},
 })
 
-func trigText(loc workrun.Localizer, id uiMsgID, args ...any) string {
+func trigText(loc Localizer, id msgID, args ...any) string {
 	return trigTexts.Msg(id, args...).In(loc.Messages())
 }

@@ -1,4 +1,4 @@
-package ui
+package inspector
 
 import (
 	"slices"
@@ -8,6 +8,21 @@ import (
 
 	"workrun/workrun"
 )
+
+// Sign-in kinds: what the server a Sign in is for is (OnSignIn's kind).
+const (
+	SignInAgent = "agent" // an A2A agent, signed in with its card's scheme
+	SignInMCP   = "mcp"   // an MCP server, signed in on its 401
+)
+
+// wants reads what a failed connection test asks of the person (nothing
+// for no error).
+func (in *Inspector) wants(err error) Want {
+	if err == nil || in.words.Wants == nil {
+		return WantNothing
+	}
+	return in.words.Wants(err)
+}
 
 // signInButton is the inspector's Sign in button for the server at url():
 // shown when a connection test says the server wants a sign-in; after it,
@@ -48,6 +63,6 @@ func (in *Inspector) useCredential(name string) {
 }
 
 // signInNeededText says that the server wants a sign-in, and how.
-func signInNeededText(loc workrun.Localizer, _ error) string {
+func signInNeededText(loc Localizer, _ error) string {
 	return loc.X("insp.needs_sign_in", "This server wants you to sign in (OAuth): press Sign in… above.")
 }

@@ -1,4 +1,4 @@
-package ui
+package inspector
 
 import (
 	"bytes"
@@ -14,6 +14,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"workrun/ui/document"
+	"workrun/ui/tooltip"
 	"workrun/workrun"
 )
 
@@ -34,9 +36,6 @@ type MCPTool struct {
 // another node and coming back (or an undo) keeps the argument form.
 type mcpState struct {
 	tools map[string][]MCPTool // by URL as tested
-	// credsShown, when set, is called after the credential picker was
-	// filled (tests wait on it).
-	credsShown func()
 }
 
 // mcpForm is the Remote MCP Tool form being shown.
@@ -60,7 +59,7 @@ type mcpForm struct {
 	// url then holds the tested command, the key of its tool list.
 	stdio bool
 
-	loc workrun.Localizer // the words, in the window's language
+	loc Localizer // the words, in the window's language
 }
 
 // mcpParam is one argument row.
@@ -69,7 +68,7 @@ type mcpParam struct {
 	types    []string // JSON Schema types; empty when unknown
 	required bool
 	inSchema bool
-	entry    *templateEntry
+	entry    *TemplateEntry
 }
 
 // newMCPForm starts the MCP tool picker of node n (docs/remote-mcp.md M1):
@@ -128,7 +127,7 @@ func (f *mcpForm) finish(cfg map[string]json.RawMessage) {
 		f.showTools(tools, nil)
 	}
 	args := map[string]any{}
-	for k, raw := range configMap(cfg[f.argsKey]) {
+	for k, raw := range document.ConfigMap(cfg[f.argsKey]) {
 		var v any
 		if json.Unmarshal(raw, &v) == nil {
 			args[k] = v
@@ -149,7 +148,7 @@ func (f *mcpForm) finish(cfg map[string]json.RawMessage) {
 // readable lists the State fields an argument template can name.
 func (f *mcpForm) readable(state map[string]workrun.FieldType) fyne.CanvasObject {
 	var refs []string
-	for _, name := range fieldNames(state) {
+	for _, name := range document.FieldNames(state) {
 		refs = append(refs, "{{"+name+"}}")
 	}
 	text := f.loc.X("insp.mcp_no_readable", "Each value is a template; the workflow has no State fields to name yet.")
@@ -159,7 +158,7 @@ func (f *mcpForm) readable(state map[string]workrun.FieldType) fyne.CanvasObject
 	return caption(text)
 }
 
-func mcpSupportLabel(loc workrun.Localizer, s string) string {
+func mcpSupportLabel(loc Localizer, s string) string {
 	switch s {
 	case "forbidden", "":
 		return loc.X("insp.mcp_support_forbidden", "no tasks (plain call)")
@@ -206,7 +205,7 @@ func (f *mcpForm) test() {
 	if f.signIn != nil {
 		f.signIn.Hide()
 	}
-	done := in.testDone
+	done := in.OnTested
 	cred := in.credential()
 	test(func(tools []MCPTool, err error) {
 		if err == nil {
@@ -214,7 +213,7 @@ func (f *mcpForm) test() {
 		}
 		if f.current() {
 			f.showTools(tools, err)
-			if errors.Is(err, ErrNeedsSignIn) && !f.stdio && f.signIn != nil {
+			if in.wants(err) == WantSignIn && !f.stdio && f.signIn != nil {
 				f.status.SetText("✗ " + signInNeededText(f.loc, err))
 				f.signIn.Show()
 			}
@@ -243,7 +242,7 @@ func (f *mcpForm) config() (json.RawMessage, error) {
 	if n, ok := f.in.doc().Node(f.n.ID); ok {
 		cur = n.Config
 	}
-	return mergeConfig(cur, f.in.info, vals), nil
+	return document.MergeConfig(cur, f.in.info, vals), nil
 }
 
 // showTools shows a test's result: each tool with its title, task support
@@ -256,14 +255,14 @@ func (f *mcpForm) showTools(tools []MCPTool, err error) {
 		}
 	}
 	if err != nil {
-		f.status.SetText("✗ " + HumanError(f.loc, err.Error()))
+		f.status.SetText("✗ " + f.in.words.Reason(err.Error()))
 		f.status.Show()
 		f.tools.Hide()
 		return
 	}
 	f.status.SetText("")
 	f.status.Hide()
-	f.tools.Items[0].Title = "✓ " + countText(f.loc, len(tools), "insp.mcp_tools_found", "%d tool", "%d tools")
+	f.tools.Items[0].Title = "✓ " + f.in.words.Count(len(tools), "insp.mcp_tools_found", "%d tool", "%d tools")
 	names := make([]string, 0, len(tools))
 	for _, t := range tools {
 		names = append(names, t.Name)
@@ -277,7 +276,7 @@ func (f *mcpForm) showTools(tools []MCPTool, err error) {
 		if t.Description != "" {
 			about += " · " + t.Description
 		}
-		use := newTipButton(f.in.tips, f.loc.X("insp.mcp_use_short", "Use"), nil, fmt.Sprintf(f.loc.X("insp.mcp_use", "Use the tool %s"), t.Name), func() {
+		use := tooltip.NewButton(f.in.tips, f.loc.X("insp.mcp_use_short", "Use"), nil, fmt.Sprintf(f.loc.X("insp.mcp_use", "Use the tool %s"), t.Name), func() {
 			f.tool.SetText(t.Name)
 			f.tools.Close(0)
 		})
@@ -302,9 +301,9 @@ func (f *mcpForm) markChosen() {
 	for k, o := range f.in.widgets {
 		if name, ok := strings.CutPrefix(k, "use:"); ok {
 			if name == strings.TrimSpace(f.tool.Text) {
-				o.(*tipButton).Disable()
+				o.(*tooltip.Button).Disable()
 			} else {
-				o.(*tipButton).Enable()
+				o.(*tooltip.Button).Enable()
 			}
 		}
 	}
