@@ -28,6 +28,7 @@ import (
 	"workrun/ui/document"
 	"workrun/ui/inspector"
 	"workrun/ui/records"
+	"workrun/ui/remotetasks"
 	"workrun/ui/runpanel"
 	"workrun/ui/tooltip"
 	"workrun/workrun"
@@ -159,7 +160,7 @@ type views struct {
 	inspScroll *container.Scroll
 	probBox    *widget.List
 	panel      *runpanel.Panel
-	tasks      *RemotePanel
+	tasks      *remotetasks.Panel
 	records    *records.View
 	// openWork lists the open remote tasks of every run (openwork.go).
 	openWork *OpenWorkView

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"workrun/ui/records"
+	"workrun/ui/remotetasks"
 	"workrun/workrun"
 )
 
@@ -129,11 +130,49 @@ func (w *Window) showRecord(rec runRecord) fyne.Window {
 
 // newRemotePanel makes a remote task panel whose file results save through
 // the artifact store (none when the window has no artifact store).
-func (w *Window) newRemotePanel() *RemotePanel {
+func (w *Window) newRemotePanel() *remotetasks.Panel {
 	if w.deps.Artifacts == nil {
-		return NewRemotePanel(w.loc, nil)
+		return remotetasks.New(w.loc, remoteTasksWording(w.loc), nil)
 	}
-	return NewRemotePanel(w.loc, w.saveArtifact)
+	return remotetasks.New(w.loc, remoteTasksWording(w.loc), w.saveArtifact)
+}
+
+// remoteTasksWording is how the Remote tasks tab words remote states, saved
+// texts and ids in loc's language, as the rest of the window does.
+func remoteTasksWording(loc workrun.Localizer) remotetasks.Wording {
+	return remotetasks.Wording{
+		State:      func(s string) string { return RemoteStateLabel(loc, s) },
+		Saved:      func(text string) string { return HumanError(loc, LocalizeMessage(loc, text)) },
+		ShortID:    shortField,
+		CopyButton: copyFullButton,
+		CallsMCP:   func(kind string) bool { return len(keysOf(kind, workrun.ValueURL, workrun.ProtocolMCP)) > 0 },
+	}
+}
+
+// kindIn returns a function naming the kind of a node of the workflow wf()
+// gives (the run shown): remotetasks.Panel.KindOf.
+func kindIn(wf func() workrun.Workflow) func(string) string {
+	return func(id string) string {
+		for _, n := range wf().Nodes {
+			if n.ID == id {
+				return n.Type
+			}
+		}
+		return ""
+	}
+}
+
+// nameIn returns a function naming a node of the workflow wf() gives for
+// people, "Title (id)" or its id: remotetasks.Panel.NameOf.
+func nameIn(wf func() workrun.Workflow) func(string) string {
+	return func(id string) string {
+		for _, n := range wf().Nodes {
+			if n.ID == id && n.Title != "" && n.Title != id {
+				return n.Title + " (" + id + ")"
+			}
+		}
+		return id
+	}
 }
 
 // readTasks reads a run's remote task records and the file results found
@@ -158,7 +197,7 @@ func (w *Window) readTasks(ctx context.Context, runID string) ([]workrun.RemoteC
 
 // fileResults finds the artifacts each remote node wrote into file fields.
 // A result that cannot be read is left out and named in the error (wrapping
-// errFileResults), which the panel shows under the task records it still
+// remotetasks.ErrFileResults), which the panel shows under the task records it still
 // shows.
 func (w *Window) fileResults(ctx context.Context, runID string, ts []workrun.RemoteCall) (map[string][]workrun.ArtifactInfo, error) {
 	runs, arts := w.deps.Runs, w.deps.Artifacts
@@ -167,11 +206,11 @@ func (w *Window) fileResults(ctx context.Context, runID string, ts []workrun.Rem
 	}
 	r, err := runs.GetRun(ctx, runID)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", errFileResults, err)
+		return nil, fmt.Errorf("%w: %w", remotetasks.ErrFileResults, err)
 	}
 	nrs, err := runs.NodeRuns(ctx, runID)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", errFileResults, err)
+		return nil, fmt.Errorf("%w: %w", remotetasks.ErrFileResults, err)
 	}
 	var errs []error
 	out := map[string][]workrun.ArtifactInfo{}
@@ -206,14 +245,10 @@ func (w *Window) fileResults(ctx context.Context, runID string, ts []workrun.Rem
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
-		return out, fmt.Errorf("%w: %w", errFileResults, err)
+		return out, fmt.Errorf("%w: %w", remotetasks.ErrFileResults, err)
 	}
 	return out, nil
 }
-
-// errFileResults marks a failure to read the file results of task records
-// that were read.
-var errFileResults = errors.New("file results")
 
 // openInEditor opens the workflow a run belongs to in the editor, as it is
 // now; a run whose workflow was deleted opens its own copy, unsaved.

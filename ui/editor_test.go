@@ -14,6 +14,7 @@ import (
 
 	"workrun/ui/canvas"
 	"workrun/ui/document"
+	"workrun/ui/runinputs"
 	"workrun/workrun"
 )
 
@@ -343,11 +344,12 @@ func TestRunInputs_RememberedAndOnlyInputs(t *testing.T) {
 	test.NewTempApp(t)
 	wf := SampleRemote(langNow(), "http://x")
 	wf.Name = "mine"
-	ri := newRunInputs(langNow(), wf, document.WorkflowInputs(wf, kindsEngine().Fields(wf)), workrun.Values{"question": "echo again", "answer": "old"}, nil)
+	ri := runinputs.New(langNow(), runinputs.Inputs{Workflow: wf, Names: document.WorkflowInputs(wf, kindsEngine().Fields(wf)),
+		Last: workrun.Values{"question": "echo again", "answer": "old"}, Defaults: SampleInputs[wf.Name]}, nil)
 	if diff := cmp.Diff([]string{"question"}, ri.Names); diff != "" {
 		t.Errorf("asked for (-want +got):\n%s", diff)
 	}
-	if got := ri.text("question"); got != "echo again" {
+	if got := ri.Text("question"); got != "echo again" {
 		t.Errorf("question prefilled with %q, want the last run's", got)
 	}
 	v, err := ri.Values()

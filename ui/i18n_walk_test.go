@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"workrun/ui/runinputs"
 	"workrun/workrun"
 )
 
@@ -197,7 +198,7 @@ func TestChineseEverywhere(t *testing.T) {
 	}{
 		{"credentials", w.showCredentials},
 		{"run inputs", func() {
-			form := NewInputsForm(langNow(), wf.State, nil)
+			form := runinputs.NewFields(langNow(), wf.State, nil)
 			dialog.ShowCustom(langNow().X("run.inputs", "Run inputs"), langNow().X("cancel", "Cancel"), form.Object(), w.win)
 		}},
 		{"rename", w.renameWorkflow},

@@ -4,8 +4,6 @@ import (
 	"slices"
 
 	"fyne.io/fyne/v2"
-
-	"workrun/workrun"
 )
 
 // What the tests read of the window and its widgets: none of it is in the
@@ -25,19 +23,6 @@ func vis(o fyne.CanvasObject) float32 {
 		return 1
 	}
 	return 0
-}
-
-// shownTasks returns what is shown.
-func (p *RemotePanel) shownTasks() []workrun.RemoteCall { return p.shown }
-
-// text returns what the entry of field name holds.
-func (ri *RunInputs) text(name string) string {
-	for _, f := range ri.forms {
-		if e := f.text[name]; e != nil {
-			return e.Text
-		}
-	}
-	return ""
 }
 
 // Problems returns the current validation problems.

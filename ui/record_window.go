@@ -16,6 +16,7 @@ import (
 
 	"workrun/ui/canvas"
 	"workrun/ui/document"
+	"workrun/ui/remotetasks"
 	"workrun/ui/runpanel"
 	"workrun/workrun"
 )
@@ -38,7 +39,7 @@ type runRecord struct {
 // remote task panel already filled).
 //
 // files (may be nil) lets its panel open and save file values.
-func recordWindow(loc workrun.Localizer, a fyne.App, size fyne.Size, rec runRecord, tasks *RemotePanel, openInEditor func(), files func(*runpanel.Panel, fyne.Window)) fyne.Window {
+func recordWindow(loc workrun.Localizer, a fyne.App, size fyne.Size, rec runRecord, tasks *remotetasks.Panel, openInEditor func(), files func(*runpanel.Panel, fyne.Window)) fyne.Window {
 	r := rec.run
 	title := fmt.Sprintf("%s — %s (%s)", r.WorkflowName, shortID(r.ID), loc.X("rec.readonly", "read-only"))
 	if rec.caller != "" {

@@ -9,9 +9,11 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"workrun/ui/remotetasks"
 	"workrun/workrun"
 )
 
@@ -148,7 +150,7 @@ func TestRemotePanel_MCPCallInWords(t *testing.T) {
 	}
 	kinds := map[string]string{"research": "remote_mcp", "legacy": "remote_mcp", "fresh": "remote_mcp", "ask": "remote_agent"}
 	shown := func() string {
-		p := NewRemotePanel(langNow(), nil)
+		p := remotetasks.New(langNow(), remoteTasksWording(langNow()), nil)
 		p.KindOf = func(id string) string { return kinds[id] }
 		p.ShowTasks(ts, nil)
 		var out []string
@@ -204,13 +206,13 @@ func TestRemotePanel_ShortIDsAndCopy(t *testing.T) {
 		{"zh-Hans", "Travel agent (agent) · 第 2 次尝试", "复制任务 ID", "复制上下文 ID", "复制会话 ID"},
 	} {
 		SetupLanguage(c.lang)
-		p := NewRemotePanel(langNow(), nil)
+		p := remotetasks.New(langNow(), remoteTasksWording(langNow()), nil)
 		p.KindOf = kindIn(func() workrun.Workflow { return wf })
 		p.NameOf = nameIn(func() workrun.Workflow { return wf })
 		p.ShowTasks(calls, nil)
 		var texts, titles []string
 		buttons := map[string]*widget.Button{}
-		walkObjects(p.box, func(o fyne.CanvasObject) {
+		walkObjects(p.Object().(*container.Scroll).Content, func(o fyne.CanvasObject) {
 			switch x := o.(type) {
 			case *widget.Card:
 				titles = append(titles, x.Title)

@@ -12,8 +12,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/widget"
 
+	"workrun/ui/runinputs"
 	"workrun/workrun"
 )
 
@@ -495,7 +495,8 @@ func (w *Window) askInputs() {
 
 // showInputs shows the Run dialog for wf, prefilled with last.
 func (w *Window) showInputs(wf workrun.Workflow, last workrun.Values) {
-	ri := newRunInputs(w.loc, wf, w.runInputNames(wf), last, w.fileChooser())
+	ri := runinputs.New(w.loc, runinputs.Inputs{Workflow: wf, Names: w.runInputNames(wf), Last: last,
+		Defaults: SampleInputs[wf.Name], Hint: sampleHint(w.loc, wf)}, w.fileChooser())
 	if len(ri.Names) == 0 {
 		w.launch(wf, workrun.Values{})
 		return
@@ -517,16 +518,7 @@ func (w *Window) showInputs(wf workrun.Workflow, last workrun.Values) {
 	d.Show()
 	// Enter in a one-line field runs, as the Run button does; the first
 	// field has the focus, so Ctrl+R then Enter runs with the inputs shown.
-	var first *widget.Entry
-	for i, f := range ri.forms {
-		if e := f.text[ri.Names[i]]; e != nil && !e.MultiLine {
-			e.OnSubmitted = func(string) { d.Confirm() }
-			if first == nil {
-				first = e
-			}
-		}
-	}
-	if first != nil {
+	if first := ri.SubmitOnEnter(d.Confirm); first != nil {
 		w.win.Canvas().Focus(first)
 		// The last run's value is selected, so typing replaces it rather
 		// than gluing onto it.
@@ -537,11 +529,11 @@ func (w *Window) showInputs(wf workrun.Workflow, last workrun.Values) {
 // fileChooser is the run inputs' file picker: it imports the chosen file
 // into the artifact store off the UI thread (nil without an artifact
 // store).
-func (w *Window) fileChooser() func(f *InputsForm, field string) {
+func (w *Window) fileChooser() func(f *runinputs.Fields, field string) {
 	if w.deps.Artifacts == nil {
 		return nil
 	}
-	return func(f *InputsForm, field string) {
+	return func(f *runinputs.Fields, field string) {
 		dialog.ShowFileOpen(func(rc fyne.URIReadCloser, err error) {
 			if err != nil {
 				w.showError(err)
@@ -561,7 +553,7 @@ func (w *Window) fileChooser() func(f *InputsForm, field string) {
 					w.showError(fmt.Errorf("import %s: %w", rc.URI().Name(), err))
 					return
 				}
-				f.addFile(field, info)
+				f.AddFile(field, info)
 			})
 		}, w.win)
 	}

@@ -166,13 +166,13 @@ func TestRemoteTasksFollowTheRunShown(t *testing.T) {
 		t.Fatal("remote tasks never read")
 	}
 	var ts []workrun.RemoteCall
-	onUI(w, func() { ts = w.tasks.shownTasks() })
+	onUI(w, func() { ts = w.tasks.Shown() })
 	if len(ts) != 1 || ts[0].TaskID != "task-of-r1" {
 		t.Fatalf("remote tasks %+v, want run r1's", ts)
 	}
 	onUI(w, func() {
 		w.OpenWorkflow("", SampleParallel(langNow(), "http://127.0.0.1:1"))
-		ts = w.tasks.shownTasks()
+		ts = w.tasks.Shown()
 	})
 	if len(ts) != 0 {
 		t.Errorf("after opening another workflow the panel still shows %+v", ts)

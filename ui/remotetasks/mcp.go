@@ -1,4 +1,4 @@
-package ui
+package remotetasks
 
 import (
 	"fmt"
@@ -10,28 +10,28 @@ import (
 // isMCP tells a Remote MCP Tool call from a Remote Agent call: by the
 // node's kind when the panel knows it, else by the record's saved link
 // (which an MCP call writes before its first request).
-func (p *RemotePanel) isMCP(t workrun.RemoteCall) bool {
+func (p *Panel) isMCP(t workrun.RemoteCall) bool {
 	if p.KindOf != nil {
 		if k := p.KindOf(t.NodeID); k != "" {
-			return len(keysOf(k, workrun.ValueURL, workrun.ProtocolMCP)) > 0
+			return p.words.CallsMCP(k)
 		}
 	}
 	return strings.HasPrefix(t.ContextID, "protocol=")
 }
 
 // writeMCPCall writes an MCP call's server, its task (or job) and how it
-// runs, in words: never the raw link, the ids short (readable.go); it
+// runs, in words: never the raw link, the ids short (Wording.ShortID); it
 // returns the ids to offer a Copy of.
-func writeMCPCall(loc workrun.Localizer, b *strings.Builder, t workrun.RemoteCall) []idToCopy {
+func writeMCPCall(loc Localizer, words Wording, b *strings.Builder, t workrun.RemoteCall) []idToCopy {
 	fmt.Fprintf(b, fieldLine(loc)+"\n", loc.X("remote.server", "Server"), t.AgentURL)
 	l := workrun.ParseMCPLink(t.ContextID) // written by nodes/remotemcp
 	var ids []idToCopy
 	switch {
 	case l.Handle == "job":
-		fmt.Fprintf(b, fieldLine(loc)+"\n", loc.X("remote.job", "Job"), shortField(t.TaskID))
+		fmt.Fprintf(b, fieldLine(loc)+"\n", loc.X("remote.job", "Job"), words.ShortID(t.TaskID))
 		ids = append(ids, idToCopy{loc.X("remote.copy_job", "Copy job id"), t.TaskID})
 	case t.TaskID != "":
-		fmt.Fprintf(b, fieldLine(loc)+"\n", loc.X("remote.task", "Task"), shortField(t.TaskID))
+		fmt.Fprintf(b, fieldLine(loc)+"\n", loc.X("remote.task", "Task"), words.ShortID(t.TaskID))
 		ids = append(ids, idToCopy{loc.X("remote.copy_task", "Copy task id"), t.TaskID})
 	}
 	how := loc.X("remote.mcp_call", "a tool call that answers directly")
@@ -50,21 +50,8 @@ func writeMCPCall(loc workrun.Localizer, b *strings.Builder, t workrun.RemoteCal
 		fmt.Fprintf(b, fieldLine(loc)+"\n", loc.X("remote.protocol", "MCP version"), l.Protocol)
 	}
 	if l.Session != "" {
-		fmt.Fprintf(b, fieldLine(loc)+"\n", loc.X("remote.session", "Session"), shortField(l.Session))
+		fmt.Fprintf(b, fieldLine(loc)+"\n", loc.X("remote.session", "Session"), words.ShortID(l.Session))
 		ids = append(ids, idToCopy{loc.X("remote.copy_session", "Copy session id"), l.Session})
 	}
 	return ids
-}
-
-// kindIn returns a function naming the kind of a node of the workflow wf()
-// gives (the run shown): RemotePanel.KindOf.
-func kindIn(wf func() workrun.Workflow) func(string) string {
-	return func(id string) string {
-		for _, n := range wf().Nodes {
-			if n.ID == id {
-				return n.Type
-			}
-		}
-		return ""
-	}
 }

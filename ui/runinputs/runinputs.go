@@ -1,4 +1,10 @@
-package ui
+// Package runinputs is the Run dialog's form: one row per workflow input
+// (a State field no node writes before it is read), in the order the
+// workflow reads them, each with its type, filled with what the last run
+// got or the sample's default; a file field's Choose file… is reported to
+// the app layer, which imports the file and hands it back (AddFile). It is
+// a widget package (ui/doc.go): it starts no goroutine and reads nothing.
+package runinputs
 
 import (
 	"encoding/json"
@@ -15,22 +21,43 @@ import (
 	"workrun/workrun"
 )
 
-// RunInputs is the Run dialog's form: one row per workflow input (a field
-// no node writes before it is read), in the order the workflow reads them,
-// each with its type, filled with what the last run of this workflow got
-// (or the sample's question).
-type RunInputs struct {
+// Localizer words the form's labels in the window's language; the app
+// layer hands it its Localizer.
+type Localizer interface {
+	// X is the label under key, fallback when it has none.
+	X(key, fallback string) string
+	// Messages is the language catalogue texts are rendered in.
+	Messages() string
+}
+
+// Inputs are what the form asks for and starts with.
+type Inputs struct {
+	Workflow workrun.Workflow
+	// Names are the inputs, in the order the workflow reads them.
 	Names []string
-	forms []*InputsForm
+	// Last holds the previous run's inputs.
+	Last workrun.Values
+	// Defaults are a sample's texts, for the inputs Last lacks.
+	Defaults map[string]string
+	// Hint is said above the rows ("": nothing).
+	Hint string
+}
+
+// Form is the Run dialog's form: one row per workflow input, in the
+// order the workflow reads them, each with its type, filled with what the
+// last run of this workflow got (or the sample's question).
+type Form struct {
+	Names []string
+	forms []*Fields
 	box   *fyne.Container
 }
 
-// newRunInputs builds the form for wf; names are the inputs in order
-// (Window.runInputNames); last holds the previous run's inputs; chooseFile
-// is each file field's picker (see NewInputsForm).
-func newRunInputs(loc workrun.Localizer, wf workrun.Workflow, names []string, last workrun.Values, chooseFile func(f *InputsForm, field string)) *RunInputs {
-	ri := &RunInputs{Names: names, box: container.NewVBox()}
-	if h := sampleHint(loc, wf); h != "" {
+// New builds the form of in; chooseFile is each file field's picker (see
+// NewFields).
+func New(loc Localizer, in Inputs, chooseFile func(f *Fields, field string)) *Form {
+	wf, last := in.Workflow, in.Last
+	ri := &Form{Names: in.Names, box: container.NewVBox()}
+	if h := in.Hint; h != "" {
 		// Read as ordinary text: the low importance's grey looked disabled.
 		hint := widget.NewLabel(h)
 		hint.Wrapping = fyne.TextWrapWord
@@ -39,11 +66,11 @@ func newRunInputs(loc workrun.Localizer, wf workrun.Workflow, names []string, la
 	for _, n := range ri.Names {
 		t := wf.State[n]
 		// One single-field form per input keeps the order and reuses the
-		// widgets (and file picking) of InputsForm.
-		f := NewInputsForm(loc, map[string]workrun.FieldType{n: t}, chooseFile)
+		// widgets (and file picking) of Fields.
+		f := NewFields(loc, map[string]workrun.FieldType{n: t}, chooseFile)
 		v, ok := last[n]
 		if !ok {
-			if s, ok2 := SampleInputs[wf.Name][n]; ok2 {
+			if s, ok2 := in.Defaults[n]; ok2 {
 				v, ok = s, true
 			}
 		}
@@ -78,10 +105,36 @@ func newRunInputs(loc workrun.Localizer, wf workrun.Workflow, names []string, la
 }
 
 // Object is the form's widget tree.
-func (ri *RunInputs) Object() fyne.CanvasObject { return ri.box }
+func (ri *Form) Object() fyne.CanvasObject { return ri.box }
+
+// SubmitOnEnter makes Enter in a one-line field call submit, as the
+// dialog's Run button does, and returns the first such field (nil: none),
+// which takes the focus.
+func (ri *Form) SubmitOnEnter(submit func()) *widget.Entry {
+	var first *widget.Entry
+	for i, f := range ri.forms {
+		if e := f.text[ri.Names[i]]; e != nil && !e.MultiLine {
+			e.OnSubmitted = func(string) { submit() }
+			if first == nil {
+				first = e
+			}
+		}
+	}
+	return first
+}
+
+// Text is what the entry of input name holds ("" for none).
+func (ri *Form) Text(name string) string {
+	for _, f := range ri.forms {
+		if e := f.text[name]; e != nil {
+			return e.Text
+		}
+	}
+	return ""
+}
 
 // Values returns every input typed.
-func (ri *RunInputs) Values() (workrun.Values, error) {
+func (ri *Form) Values() (workrun.Values, error) {
 	out := workrun.Values{}
 	for _, f := range ri.forms {
 		v, err := f.Values()
@@ -95,12 +148,12 @@ func (ri *RunInputs) Values() (workrun.Values, error) {
 	return out, nil
 }
 
-// InputsForm asks for a run's inputs, one row per State field. A file
+// Fields asks for a run's inputs, one row per State field. A file
 // field's "Choose file…" is reported to chooseFile; the app layer imports
-// the file and hands it back with addFile.
-type InputsForm struct {
+// the file and hands it back with AddFile.
+type Fields struct {
 	state      map[string]workrun.FieldType
-	chooseFile func(f *InputsForm, field string)
+	chooseFile func(f *Fields, field string)
 	names      []string
 	text       map[string]*widget.Entry
 	checks     map[string]*widget.Check
@@ -108,13 +161,13 @@ type InputsForm struct {
 	flabel     map[string]*widget.Label
 	form       *widget.Form
 
-	loc workrun.Localizer // the words, in the window's language
+	loc Localizer // the words, in the window's language
 }
 
-// NewInputsForm builds the form; a file field's button calls chooseFile
+// NewFields builds the form; a file field's button calls chooseFile
 // (docs/product.md W3), and is disabled when chooseFile is nil.
-func NewInputsForm(loc workrun.Localizer, state map[string]workrun.FieldType, chooseFile func(f *InputsForm, field string)) *InputsForm {
-	f := &InputsForm{loc: loc, state: state, chooseFile: chooseFile, text: map[string]*widget.Entry{},
+func NewFields(loc Localizer, state map[string]workrun.FieldType, chooseFile func(f *Fields, field string)) *Fields {
+	f := &Fields{loc: loc, state: state, chooseFile: chooseFile, text: map[string]*widget.Entry{},
 		checks: map[string]*widget.Check{}, files: map[string][]workrun.ArtifactInfo{}, flabel: map[string]*widget.Label{}}
 	for n := range state {
 		f.names = append(f.names, n)
@@ -153,17 +206,18 @@ func NewInputsForm(loc workrun.Localizer, state map[string]workrun.FieldType, ch
 }
 
 // Object is the form's widget.
-func (f *InputsForm) Object() fyne.CanvasObject { return f.form }
+func (f *Fields) Object() fyne.CanvasObject { return f.form }
 
 // SetText fills a text, number or JSON field (tests and defaults).
-func (f *InputsForm) SetText(name, v string) {
+func (f *Fields) SetText(name, v string) {
 	if e := f.text[name]; e != nil {
 		e.SetText(v)
 	}
 }
 
-// addFile sets (file) or appends to (files) a file field.
-func (f *InputsForm) addFile(name string, info workrun.ArtifactInfo) {
+// AddFile sets (file) or appends to (files) a file field: the file the
+// person chose, imported.
+func (f *Fields) AddFile(name string, info workrun.ArtifactInfo) {
 	if f.state[name] == workrun.FieldFile {
 		f.files[name] = []workrun.ArtifactInfo{info}
 	} else {
@@ -177,7 +231,7 @@ func (f *InputsForm) addFile(name string, info workrun.ArtifactInfo) {
 }
 
 // Values returns the inputs typed for each field; empty fields are left out.
-func (f *InputsForm) Values() (workrun.Values, error) {
+func (f *Fields) Values() (workrun.Values, error) {
 	v := workrun.Values{}
 	for _, n := range f.names {
 		switch t := f.state[n]; t {
