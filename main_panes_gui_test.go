@@ -4,17 +4,17 @@ import (
 	"image"
 	"testing"
 
-	"workrun/ui"
+	"workrun/ui/panes"
 )
 
 // openWorkflowList opens the workflow list as a person would in a window
-// narrower than ui.CompactWidth, where it gives way to the canvas: Ctrl+L,
+// narrower than panes.CompactWidth, where it gives way to the canvas: Ctrl+L,
 // then its heading must show. In a wider window it is open already. With
 // it open the window has the wide layout's geometry (list, palette,
 // canvas from x≈353), which the tests' coordinates assume.
 func (s *screen) openWorkflowList(t *testing.T, winWidth int, lng string) {
 	t.Helper()
-	if winWidth >= ui.CompactWidth {
+	if winWidth >= panes.CompactWidth {
 		return
 	}
 	heading := "Workflows"

@@ -27,6 +27,7 @@ import (
 	"workrun/ui/credentials"
 	"workrun/ui/document"
 	"workrun/ui/inspector"
+	"workrun/ui/panes"
 	"workrun/ui/records"
 	"workrun/ui/remotetasks"
 	"workrun/ui/runpanel"
@@ -175,7 +176,7 @@ type views struct {
 	redoBtn  *widget.Button
 	status   *tooltip.Label
 	tips     *tooltip.Layer
-	panes    *Panes
+	panes    *panes.Panes
 	palette  *canvas.Palette
 	zoomLbl  *widget.Label
 	// openURL hands a file or link to the desktop (the app's OpenURL).
@@ -333,7 +334,7 @@ func (w *Window) build() {
 	toolbar := container.NewBorder(nil, nil, nil,
 		tip(theme.ListIcon(), w.loc.X("view.toggle_inspector", "Show or hide the inspector")+"  (Ctrl+I)", w.toggleInspector), bar)
 	w.status = tooltip.NewLabel(w.tips)
-	centre := container.NewBorder(nil, nil, container.New(fixedWidth(PaletteWidth), w.palette.Object()), nil, w.cv)
+	centre := container.NewBorder(nil, nil, container.New(fixedWidth(panes.PaletteWidth), w.palette.Object()), nil, w.cv)
 
 	// With no problem the list says so (a blank tab read as broken).
 	w.probBox = labelList(func() int { return max(1, len(w.probs)) }, func(i int) string {
@@ -374,13 +375,13 @@ func (w *Window) build() {
 	}
 	w.inspScroll = container.NewVScroll(w.insp.Object())
 	w.insp.OnSubjectChanged = w.inspScroll.ScrollToTop
-	w.panes = NewPanes(w.app.Preferences(), left, centre, wheelOver(w.inspScroll), w.tabs)
+	w.panes = panes.New(w.app.Preferences(), left, centre, wheelOver(w.inspScroll), w.tabs)
 	w.panes.TopWant = w.palette.WantHeight
 	// A question's form in view without dragging (docs/product.md "The
 	// window"): the tab bar over the run panel plus the panel's need.
 	w.panes.BottomWant = func() float32 {
 		want := w.panel.WantHeight()
-		if !w.panes.bottomSet { // the person's own height wins over the detail's fit
+		if !w.panes.BottomChosen() { // the person's own height wins over the detail's fit
 			want = max(want, w.panel.FitHeight())
 		}
 		if want > 0 {

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"workrun/ui/document"
+	"workrun/ui/panes"
 	"workrun/workrun"
 )
 
@@ -259,20 +260,20 @@ func TestRunPanel_FiveRowsAt1024x700(t *testing.T) {
 	// laid out taller than the pane shows.
 	d := fyne.CurrentApp().Driver()
 	top := d.AbsolutePositionForObject(w.panel.Parts().NodeList).Y
-	paneEnd := d.AbsolutePositionForObject(w.panes.bottom).Y + w.panes.bottom.Size().Height
+	paneEnd := d.AbsolutePositionForObject(bottomPane(w.panes)).Y + bottomPane(w.panes).Size().Height
 	row := w.panel.Parts().NodeList.CreateItem().MinSize().Height
 	if h := min(top+w.panel.Parts().NodeList.Size().Height, paneEnd) - top; h < 5*row {
 		t.Errorf("the node list shows %v pixels, %.1f rows of %v; want at least 5", h, h/row, row)
 	}
 	// The person's own height wins over the default, and is kept.
 	onUI(w, func() {
-		w.panes.divBottom.Dragged(&fyne.DragEvent{Dragged: fyne.Delta{DY: 100}})
-		w.panes.divBottom.DragEnd()
+		bottomDivider(w.panes).Dragged(&fyne.DragEvent{Dragged: fyne.Delta{DY: 100}})
+		bottomDivider(w.panes).DragEnd()
 	})
-	if h := w.panes.bottom.Size().Height; h != RowsBottomHeight-100 {
-		t.Errorf("after dragging the divider 100 down the run panel is %v high, want %v", h, RowsBottomHeight-100)
+	if h := bottomPane(w.panes).Size().Height; h != panes.RowsBottomHeight-100 {
+		t.Errorf("after dragging the divider 100 down the run panel is %v high, want %v", h, panes.RowsBottomHeight-100)
 	}
-	if got := w.app.Preferences().Float(prefBottomH); got != RowsBottomHeight-100 {
-		t.Errorf("remembered height %v, want %v", got, RowsBottomHeight-100)
+	if got := w.app.Preferences().Float(panes.PrefBottomHeight); got != panes.RowsBottomHeight-100 {
+		t.Errorf("remembered height %v, want %v", got, panes.RowsBottomHeight-100)
 	}
 }

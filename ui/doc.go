@@ -29,8 +29,10 @@
 // under ui/ (records: the run records; credentials: the credentials form;
 // runpanel: the run panel, its node values and a question's form;
 // canvas: the workflow canvas, its palette and minimap; inspector: the
-// form of what is selected, its Triggers section included; tooltip: the
-// tooltip layer and the buttons and labels that use it; document: the
+// form of what is selected, its Triggers section included; remotetasks:
+// the Remote tasks tab; runinputs: the Run dialog's form; panes: the
+// body's panes and dividers; tooltip: the tooltip layer and the buttons
+// and labels that use it; document: the
 // canvas's editing model and its config helpers, plain Go) are held to that by
 // architecture_test.go (TestWidgetPackages): they import only the
 // engine's types, assets and each other, and word their labels through
@@ -40,8 +42,10 @@
 // duration stay here); the canvas gets the node kinds' labels, icons and
 // palette groups, and the wording of statuses and problems, the same way
 // (canvasWording), the inspector the kinds' descriptions too
-// (inspectorWording). The widgets still in this package (Panes,
-// RemotePanel, RunInputs/InputsForm) keep the same rules by convention.
+// (inspectorWording), the Remote tasks tab the window's remote-state and
+// id wording (remoteTasksWording). The views of some dialogs are still in
+// this package (PublishView, OpenWorkView, the Sign in and pinned-inputs
+// forms) and keep the same rules by convention.
 //
 // Engine events arrive on one subscription channel; the pump goroutine
 // collects a frame's worth (16 ms) and applies them in one batch with one

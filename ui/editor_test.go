@@ -14,6 +14,7 @@ import (
 
 	"workrun/ui/canvas"
 	"workrun/ui/document"
+	"workrun/ui/panes"
 	"workrun/ui/runinputs"
 	"workrun/workrun"
 )
@@ -208,21 +209,21 @@ func TestPanes_RememberedAndCollapsible(t *testing.T) {
 	w := NewWindow(a, Deps{})
 	w.win.Resize(fyne.NewSize(1280, 800))
 	w.win.Show()
-	list, centre, insp, _ := w.panes.widths()
-	if list != DefaultListWidth || insp != DefaultInspectorWidth || centre < insp*2 {
+	list, centre, insp, _ := paneWidths(w.panes)
+	if list != panes.DefaultListWidth || insp != panes.DefaultInspectorWidth || centre < insp*2 {
 		t.Errorf("default widths list %v canvas column %v inspector %v: the canvas should get the most", list, centre, insp)
 	}
 	w.win.Resize(fyne.NewSize(1600, 900))
-	if _, c2, i2, _ := w.panes.widths(); i2 != insp || c2 != centre+320 {
+	if _, c2, i2, _ := paneWidths(w.panes); i2 != insp || c2 != centre+320 {
 		t.Errorf("at 1600 wide: inspector %v (was %v), canvas column %v (was %v): the canvas takes the new room", i2, insp, c2, centre)
 	}
 	// Drag the inspector's divider 100 px left: it is 100 px wider.
-	test.Drag(w.win.Canvas(), fyne.CurrentApp().Driver().AbsolutePositionForObject(w.panes.divInsp).AddXY(3, 50), -100, 0)
-	if _, _, i3, _ := w.panes.widths(); i3 != insp+100 {
+	test.Drag(w.win.Canvas(), fyne.CurrentApp().Driver().AbsolutePositionForObject(inspDivider(w.panes)).AddXY(3, 50), -100, 0)
+	if _, _, i3, _ := paneWidths(w.panes); i3 != insp+100 {
 		t.Errorf("after dragging the divider the inspector is %v, want %v", i3, insp+100)
 	}
 	w.toggleList()
-	if l, _, _, _ := w.panes.widths(); l != 0 || w.panes.listShown() {
+	if l, _, _, _ := paneWidths(w.panes); l != 0 || w.panes.ListShown() {
 		t.Errorf("the collapsed list still takes %v", l)
 	}
 	w.Close()
@@ -232,7 +233,7 @@ func TestPanes_RememberedAndCollapsible(t *testing.T) {
 	w2.win.Resize(fyne.NewSize(1600, 900))
 	w2.win.Show()
 	defer func() { w2.Close(); w2.win.Close() }()
-	if l, _, i, _ := w2.panes.widths(); l != 0 || i != insp+100 {
+	if l, _, i, _ := paneWidths(w2.panes); l != 0 || i != insp+100 {
 		t.Errorf("a new window: list %v inspector %v, want the remembered 0 and %v", l, i, insp+100)
 	}
 }
@@ -267,7 +268,7 @@ func TestPalette_GroupedAndFiltered(t *testing.T) {
 	for _, kind := range p.ShownKinds() {
 		it := p.Item(kind)
 		pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(it)
-		if bottom := pos.Y + it.Size().Height; bottom > fyne.CurrentApp().Driver().AbsolutePositionForObject(w.panes.bottom).Y {
+		if bottom := pos.Y + it.Size().Height; bottom > fyne.CurrentApp().Driver().AbsolutePositionForObject(bottomPane(w.panes)).Y {
 			t.Errorf("%s ends at y %v, below the canvas", kind, bottom)
 		}
 	}
@@ -415,19 +416,19 @@ func TestPanes_DividerTakesDragsNearIt(t *testing.T) {
 	}
 	w.doc.Select("ask", false) // a selected node must not move either
 	before, offset := positions(), w.cv.Offset()
-	for _, dy := range []float32{-4, -2, dividerSize + 2, dividerSize + 4} {
-		gap := abs(w.panes.centre).Y + w.panes.centre.Size().Height // the gap's top
-		h := w.panes.bottom.Size().Height
+	for _, dy := range []float32{-4, -2, panes.DividerSize + 2, panes.DividerSize + 4} {
+		gap := abs(centrePane(w.panes)).Y + centrePane(w.panes).Size().Height // the gap's top
+		h := bottomPane(w.panes).Size().Height
 		test.Drag(w.win.Canvas(), fyne.NewPos(500, gap+dy), 0, -40)
-		if got := w.panes.bottom.Size().Height; got != h+40 {
+		if got := bottomPane(w.panes).Size().Height; got != h+40 {
 			t.Errorf("a drag %v px from the top of the divider's gap: run panel %v high, want %v", dy, got, h+40)
 		}
 	}
 	for _, dx := range []float32{-4, -2} {
-		gap := abs(w.panes.insp).X - dividerSize // the gap's left edge
-		_, _, insp, _ := w.panes.widths()
+		gap := abs(inspPane(w.panes)).X - panes.DividerSize // the gap's left edge
+		_, _, insp, _ := paneWidths(w.panes)
 		test.Drag(w.win.Canvas(), fyne.NewPos(gap+dx, 300), -30, 0)
-		if _, _, got, _ := w.panes.widths(); got != insp+30 {
+		if _, _, got, _ := paneWidths(w.panes); got != insp+30 {
 			t.Errorf("a drag %v px left of the inspector's divider: inspector %v wide, want %v", -dx, got, insp+30)
 		}
 	}

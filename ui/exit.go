@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+
+	"workrun/ui/panes"
 )
 
 // Exiting. Every way out of the window — Ctrl+Q, File → Quit, the window's
@@ -95,7 +97,7 @@ func (w *Window) rememberSize() {
 		return
 	}
 	sz := w.win.Canvas().Size()
-	if sz.Width >= PanesMinSize.Width && sz.Height >= PanesMinSize.Height {
+	if sz.Width >= panes.MinSize.Width && sz.Height >= panes.MinSize.Height {
 		w.app.Preferences().SetString(prefWindowSize+w.screenKey, fmt.Sprintf("%g %g", sz.Width, sz.Height))
 	}
 }

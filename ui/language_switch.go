@@ -4,6 +4,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+
+	"workrun/ui/panes"
 )
 
 // A language switch builds the window's widgets anew (rebuildKeeping).
@@ -13,7 +15,7 @@ import (
 
 // viewKept is the view of the window before a rebuild.
 type viewKept struct {
-	panes  *Panes
+	panes  *panes.Panes
 	pan    fyne.Position
 	tab    int
 	scroll []fyne.CanvasObject // the scrollers of the old body, in walk order
@@ -33,7 +35,7 @@ func (w *Window) keepView() viewKept {
 // set after the zoom (SetZoom moves it around the centre).
 func (w *Window) restoreView(v viewKept) {
 	if v.panes != nil {
-		w.panes.keepSizes(v.panes)
+		w.panes.KeepSizes(v.panes)
 	}
 	if v.tab >= 0 && v.tab < len(w.tabs.Items) {
 		w.tabs.SelectIndex(v.tab)

@@ -49,7 +49,7 @@ func TestLanguageSwitchKeepsView(t *testing.T) {
 	read := func() view {
 		var v view
 		onUI(w, func() {
-			v = view{listOn: w.panes.ListShown(), listW: w.panes.listW, inspW: w.panes.inspW, bottomH: w.panes.bottomH, pan: w.cv.Offset(), insp: w.inspScroll.Offset, zoom: w.cv.Zoom()}
+			v = view{listOn: w.panes.ListShown(), listW: listW(w.panes), inspW: inspW(w.panes), bottomH: bottomH(w.panes), pan: w.cv.Offset(), insp: w.inspScroll.Offset, zoom: w.cv.Zoom()}
 			for _, s := range scrollers(w.viewRoots()) {
 				if l, ok := s.(interface{ GetScrollOffset() float32 }); ok {
 					v.lists = append(v.lists, l.GetScrollOffset())
@@ -59,10 +59,10 @@ func TestLanguageSwitchKeepsView(t *testing.T) {
 		return v
 	}
 	onUI(w, func() {
-		w.panes.divInsp.Dragged(&fyne.DragEvent{Dragged: fyne.NewDelta(-70, 0)})
-		w.panes.divInsp.DragEnd()
-		w.panes.divBottom.Dragged(&fyne.DragEvent{Dragged: fyne.NewDelta(0, -90)})
-		w.panes.divBottom.DragEnd()
+		inspDivider(w.panes).Dragged(&fyne.DragEvent{Dragged: fyne.NewDelta(-70, 0)})
+		inspDivider(w.panes).DragEnd()
+		bottomDivider(w.panes).Dragged(&fyne.DragEvent{Dragged: fyne.NewDelta(0, -90)})
+		bottomDivider(w.panes).DragEnd()
 		w.cv.Dragged(&fyne.DragEvent{Dragged: fyne.NewDelta(-83, 41)})
 		w.cv.DragEnd()
 		w.inspScroll.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.NewDelta(0, -150)})

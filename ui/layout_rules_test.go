@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"workrun/ui/panes"
 	"workrun/workrun"
 )
 
@@ -119,7 +120,7 @@ func TestLayout_QuestionFormInView(t *testing.T) {
 				w.SetLanguage(lng)
 				t.Cleanup(func() { SetupLanguage("en") })
 				w.win.Resize(size)
-				_, _, _, before := w.panes.widths()
+				_, _, _, before := paneWidths(w.panes)
 				q := workrun.Question{Round: 1, Kind: workrun.QuestionForm, From: "Survey tool", Message: "Which region?",
 					Schema: json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","title":"Region"}},"required":["region"]}`)}
 				askInWindow(w, q)
@@ -139,7 +140,7 @@ func TestLayout_QuestionFormInView(t *testing.T) {
 				// Answered: the question goes, the panel has its own height again.
 				w.panel.Load(workrun.Run{ID: "r1", Workflow: w.panel.Run().Workflow, Status: workrun.RunSucceeded},
 					[]workrun.NodeRun{{RunID: "r1", NodeID: "agent", Type: "remote_mcp", Status: workrun.NodeSucceeded}}, nil)
-				if _, _, _, after := w.panes.widths(); after != before {
+				if _, _, _, after := paneWidths(w.panes); after != before {
 					t.Errorf("after the answer the run panel is %v high, was %v before the question", after, before)
 				}
 			})
@@ -243,27 +244,27 @@ func TestWindowSize_ForScreen(t *testing.T) {
 func TestPanes_RememberedPerScreen(t *testing.T) {
 	a := test.NewTempApp(t)
 	prefs := a.Preferences()
-	p := NewPanes(prefs, widget.NewLabel("list"), widget.NewLabel("canvas"), widget.NewLabel("insp"), widget.NewLabel("run"))
+	p := panes.New(prefs, widget.NewLabel("list"), widget.NewLabel("canvas"), widget.NewLabel("insp"), widget.NewLabel("run"))
 	win := test.NewWindow(p)
 	defer win.Close()
 	win.Resize(fyne.NewSize(1024, 700))
 	p.UseScreen("1024x700")
 	p.Resize(fyne.NewSize(1024, 700))
-	p.divBottom.Dragged(&fyne.DragEvent{Dragged: fyne.Delta{DY: -100}})
-	p.divBottom.DragEnd()
-	_, _, _, dragged := p.widths()
-	if dragged != RowsBottomHeight+100 {
-		t.Fatalf("dragged run panel %v high, want %v", dragged, RowsBottomHeight+100)
+	bottomDivider(p).Dragged(&fyne.DragEvent{Dragged: fyne.Delta{DY: -100}})
+	bottomDivider(p).DragEnd()
+	_, _, _, dragged := paneWidths(p)
+	if dragged != panes.RowsBottomHeight+100 {
+		t.Fatalf("dragged run panel %v high, want %v", dragged, panes.RowsBottomHeight+100)
 	}
 	p.UseScreen("1440x900")
 	p.Resize(fyne.NewSize(1440, 900))
-	if _, _, _, h := p.widths(); h != RowsBottomHeight {
-		t.Errorf("on another screen size the run panel is %v high, want the default %v", h, RowsBottomHeight)
+	if _, _, _, h := paneWidths(p); h != panes.RowsBottomHeight {
+		t.Errorf("on another screen size the run panel is %v high, want the default %v", h, panes.RowsBottomHeight)
 	}
 	p.UseScreen("1024x700")
 	p.Resize(fyne.NewSize(1024, 700))
 	p.Refresh()
-	if _, _, _, h := p.widths(); h != dragged {
+	if _, _, _, h := paneWidths(p); h != dragged {
 		t.Errorf("back on 1024x700 the run panel is %v high, want the dragged %v", h, dragged)
 	}
 }
@@ -380,18 +381,18 @@ func TestLayout_EditorKeepsItsHeight(t *testing.T) {
 		t.Run(fmt.Sprintf("%vx%v", size.Width, size.Height), func(t *testing.T) {
 			w := newTestWindow(t, Deps{})
 			w.win.Resize(size)
-			w.panes.divBottom.Dragged(&fyne.DragEvent{Dragged: fyne.Delta{DY: -size.Height}})
-			w.panes.divBottom.DragEnd()
+			bottomDivider(w.panes).Dragged(&fyne.DragEvent{Dragged: fyne.Delta{DY: -size.Height}})
+			bottomDivider(w.panes).DragEnd()
 			w.panel.Clear()
 			w.panes.Refresh()
 			body := w.panes.Size().Height
-			if top := w.panes.centre.Size().Height; top < 0.45*body {
+			if top := centrePane(w.panes).Size().Height; top < 0.45*body {
 				t.Errorf("with no run shown the editor is %v of %v px (%.0f %%), want at least 45 %%", top, body, 100*top/body)
 			}
 			wf := workrun.Workflow{Nodes: []workrun.NodeSpec{{ID: "start", Type: "start"}}}
 			w.panel.Load(workrun.Run{ID: "r1", Workflow: wf, Status: workrun.RunSucceeded}, nil, nil)
 			w.panes.Refresh()
-			if top := w.panes.centre.Size().Height; top >= 0.45*body {
+			if top := centrePane(w.panes).Size().Height; top >= 0.45*body {
 				t.Errorf("with a run shown the editor is still %v of %v: the panel did not get the height dragged", top, body)
 			}
 		})

@@ -97,8 +97,7 @@ func TestLinesBreakWhereTheyMay(t *testing.T) {
 		onUI(w, func() { w.SetLanguage(code) })
 		for _, width := range []float32{180, 230, 300, 330} {
 			onUI(w, func() {
-				w.panes.inspW = width
-				w.panes.Refresh()
+				w.panes.SetInspectorWidth(width)
 				w.doc.ClearSelection()
 				w.insp.Show()
 			})

@@ -95,7 +95,7 @@ func TestLayout_DragStartsWhereTheDividerIsDrawn(t *testing.T) {
 	var h0, def, most float32
 	onUI(w, func() {
 		w.panes.Refresh()
-		h0, def, most = w.panes.bottom.Size().Height, w.panes.defaultBottom(w.panes.Size().Height), w.panes.Size().Height*0.7
+		h0, def, most = bottomPane(w.panes).Size().Height, w.panes.DefaultBottom(w.panes.Size().Height), w.panes.Size().Height*0.7
 	})
 	if h0 <= def+1 || h0+40 > most {
 		t.Fatalf("the panel is %v high, its default %v, at most %v: the fit does not make it taller or leaves no room to drag, so this test shows nothing", h0, def, most)
@@ -103,11 +103,11 @@ func TestLayout_DragStartsWhereTheDividerIsDrawn(t *testing.T) {
 	for _, dy := range []float32{-40, 40} {
 		var before, after float32
 		onUI(w, func() {
-			before = w.panes.bottom.Size().Height
-			w.panes.divBottom.Dragged(&fyne.DragEvent{Dragged: fyne.Delta{DY: dy / 2}})
-			w.panes.divBottom.Dragged(&fyne.DragEvent{Dragged: fyne.Delta{DY: dy / 2}})
-			w.panes.divBottom.DragEnd()
-			after = w.panes.bottom.Size().Height
+			before = bottomPane(w.panes).Size().Height
+			bottomDivider(w.panes).Dragged(&fyne.DragEvent{Dragged: fyne.Delta{DY: dy / 2}})
+			bottomDivider(w.panes).Dragged(&fyne.DragEvent{Dragged: fyne.Delta{DY: dy / 2}})
+			bottomDivider(w.panes).DragEnd()
+			after = bottomPane(w.panes).Size().Height
 		})
 		if after-before != -dy {
 			t.Errorf("a drag of %+v px changed the panel from %v to %v high, want %v", dy, before, after, before-dy)

@@ -5,6 +5,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"github.com/go-gl/glfw/v3.3/glfw"
+
+	"workrun/ui/panes"
 )
 
 // Preferred window size on a large screen; a screen smaller than
@@ -59,7 +61,7 @@ func windowSizeFor(s screenInfo, scale float32, remembered string) fyne.Size {
 	}
 	work := fyne.NewSize(float32(s.workW)/scale, float32(s.workH)/scale)
 	var rw, rh float32
-	if n, err := fmt.Sscanf(remembered, "%g %g", &rw, &rh); err == nil && n == 2 && rw >= PanesMinSize.Width && rh >= PanesMinSize.Height {
+	if n, err := fmt.Sscanf(remembered, "%g %g", &rw, &rh); err == nil && n == 2 && rw >= panes.MinSize.Width && rh >= panes.MinSize.Height {
 		return fyne.NewSize(min(rw, work.Width), min(rh, work.Height))
 	}
 	if float32(s.w) < maximiseBelow.Width || float32(s.h) < maximiseBelow.Height {

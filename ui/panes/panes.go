@@ -1,4 +1,9 @@
-package ui
+// Package panes lays out the window's body: the workflow list, the canvas
+// column and the inspector side by side over the run tabs, with dividers
+// the person drags; sizes are kept per screen size in the app's
+// preferences. It is a widget package (ui/doc.go): it lays out what it is
+// given and starts no goroutine.
+package panes
 
 import (
 	"fyne.io/fyne/v2"
@@ -29,25 +34,25 @@ const (
 
 	minPane     = 120               // a pane is never narrower than this while shown
 	minCanvas   = wfcanvas.MinWidth // the canvas keeps at least this much width
-	dividerSize = 6
+	DividerSize = 6
 	// dividerGrab is how far past its 6 pixels a divider takes a drag, over
 	// the edges of the panes beside it: Fyne gives a drag to what is under
 	// the pointer a move or two after the press, so a press near the thin
 	// bar used to drag the canvas (pan, or move the selected node) instead.
 	dividerGrab = 5
 
-	prefListW   = "layout.list_width"
-	prefInspW   = "layout.inspector_width"
-	prefBottomH = "layout.bottom_height"
-	prefListOn  = "layout.list_shown"
-	prefInspOn  = "layout.inspector_shown"
+	PrefListWidth      = "layout.list_width"
+	PrefInspectorWidth = "layout.inspector_width"
+	PrefBottomHeight   = "layout.bottom_height"
+	PrefListShown      = "layout.list_shown"
+	PrefInspectorShown = "layout.inspector_shown"
 )
 
-// PanesMinSize is the smallest body the panes ask for. It is a constant,
+// MinSize is the smallest body the panes ask for. It is a constant,
 // not a sum of what the panes hold: the window's minimum size must never
 // come from content (a long error line once widened the window past the
 // screen), so panes clip or wrap instead.
-var PanesMinSize = fyne.NewSize(560, 360)
+var MinSize = fyne.NewSize(560, 360)
 
 // Panes lays out the window body: the workflow list, the canvas column and
 // the inspector side by side over the run tabs across the whole width. Each
@@ -58,13 +63,13 @@ type Panes struct {
 	prefs fyne.Preferences
 
 	list, centre, insp, bottom  fyne.CanvasObject
-	divList, divInsp, divBottom *divider
+	divList, divInsp, divBottom *Divider
 
 	listW, inspW, bottomH float32
 	listOn, inspOn        bool
 	// compact is whether the last layout was narrower than CompactWidth;
 	// compactListOn is the list's state there: hidden until the person
-	// opens it, and never written to prefListOn (the wide window's choice).
+	// opens it, and never written to PrefListShown (the wide window's choice).
 	compact, compactListOn bool
 	bottomSet              bool // the person chose bottomH (dragged it, now or before)
 	// shownBottomH is the run panel's height as last laid out: taller than
@@ -76,7 +81,7 @@ type Panes struct {
 	screen string
 
 	// TopWant, when set, is the height the panes above the run panel would
-	// like (the palette's whole list): see defaultBottom.
+	// like (the palette's whole list): see DefaultBottom.
 	TopWant func() float32
 	// BottomWant, when set and above 0, is the height the run panel needs
 	// now (a question's whole form): it gets it, up to 70 % of the body,
@@ -87,18 +92,18 @@ type Panes struct {
 	RunShown func() bool
 }
 
-// NewPanes lays out the four panes; prefs (may be nil) keeps the sizes.
-func NewPanes(prefs fyne.Preferences, list, centre, insp, bottom fyne.CanvasObject) *Panes {
+// New lays out the four panes; prefs (may be nil) keeps the sizes.
+func New(prefs fyne.Preferences, list, centre, insp, bottom fyne.CanvasObject) *Panes {
 	p := &Panes{prefs: prefs, list: list, centre: centre, insp: insp, bottom: bottom,
 		listW: DefaultListWidth, inspW: DefaultInspectorWidth, bottomH: DefaultBottomHeight, listOn: true, inspOn: true}
 	if prefs != nil {
-		p.listW = float32(prefs.FloatWithFallback(prefListW, DefaultListWidth))
-		p.inspW = float32(prefs.FloatWithFallback(prefInspW, DefaultInspectorWidth))
-		if h := prefs.FloatWithFallback(prefBottomH, 0); h > 0 {
+		p.listW = float32(prefs.FloatWithFallback(PrefListWidth, DefaultListWidth))
+		p.inspW = float32(prefs.FloatWithFallback(PrefInspectorWidth, DefaultInspectorWidth))
+		if h := prefs.FloatWithFallback(PrefBottomHeight, 0); h > 0 {
 			p.bottomH, p.bottomSet = float32(h), true
 		}
-		p.listOn = prefs.BoolWithFallback(prefListOn, true)
-		p.inspOn = prefs.BoolWithFallback(prefInspOn, true)
+		p.listOn = prefs.BoolWithFallback(PrefListShown, true)
+		p.inspOn = prefs.BoolWithFallback(PrefInspectorShown, true)
 	}
 	p.divList = newDivider(true, func(d float32) { p.listW += d })
 	p.divInsp = newDivider(true, func(d float32) { p.inspW -= d })
@@ -109,7 +114,7 @@ func NewPanes(prefs fyne.Preferences, list, centre, insp, bottom fyne.CanvasObje
 		p.bottomH -= d
 		p.bottomSet = true
 	})
-	for _, dv := range []*divider{p.divList, p.divInsp, p.divBottom} {
+	for _, dv := range []*Divider{p.divList, p.divInsp, p.divBottom} {
 		dv.done, dv.owner = p.remember, p
 	}
 	p.ExtendBaseWidget(p)
@@ -155,9 +160,9 @@ func (p *Panes) UseScreen(key string) {
 	if p.prefs == nil {
 		return
 	}
-	p.listW = float32(p.prefs.FloatWithFallback(prefListW+p.screen, float64(p.listW)))
-	p.inspW = float32(p.prefs.FloatWithFallback(prefInspW+p.screen, float64(p.inspW)))
-	if h := p.prefs.FloatWithFallback(prefBottomH+p.screen, 0); h > 0 {
+	p.listW = float32(p.prefs.FloatWithFallback(PrefListWidth+p.screen, float64(p.listW)))
+	p.inspW = float32(p.prefs.FloatWithFallback(PrefInspectorWidth+p.screen, float64(p.inspW)))
+	if h := p.prefs.FloatWithFallback(PrefBottomHeight+p.screen, 0); h > 0 {
 		p.bottomH, p.bottomSet = float32(h), true
 	} else {
 		p.bottomH, p.bottomSet = DefaultBottomHeight, false
@@ -165,10 +170,33 @@ func (p *Panes) UseScreen(key string) {
 	p.Refresh()
 }
 
-// keepSizes takes old's sizes and shown panes (the window was rebuilt:
+// BottomChosen reports whether the run panel's height is the person's own
+// (dragged, now or in an earlier session): it then wins over what the
+// selected node's detail would fit.
+func (p *Panes) BottomChosen() bool { return p.bottomSet }
+
+// Parts are the panes as laid out: the workflow list, the canvas column,
+// the inspector and the run tabs (the window's layout tests measure them).
+func (p *Panes) Parts() (list, centre, insp, bottom fyne.CanvasObject) {
+	return p.list, p.centre, p.insp, p.bottom
+}
+
+// Dividers are the handles between the list and the canvas, the canvas and
+// the inspector, and above the run tabs.
+func (p *Panes) Dividers() (list, insp, bottom *Divider) { return p.divList, p.divInsp, p.divBottom }
+
+// Sizes are the person's pane sizes: the list's and the inspector's widths
+// and the run panel's height (before BottomWant).
+func (p *Panes) Sizes() (listW, inspW, bottomH float32) { return p.listW, p.inspW, p.bottomH }
+
+// SetInspectorWidth sets the inspector's width, as dragging its divider
+// does (kept once remembered).
+func (p *Panes) SetInspectorWidth(w float32) { p.inspW = w; p.Refresh() }
+
+// KeepSizes takes old's sizes and shown panes (the window was rebuilt:
 // a language switch): what the person dragged and toggled, and the
 // screen the sizes are kept for, stay as they were.
-func (p *Panes) keepSizes(old *Panes) {
+func (p *Panes) KeepSizes(old *Panes) {
 	p.listW, p.inspW, p.bottomH, p.bottomSet = old.listW, old.inspW, old.bottomH, old.bottomSet
 	p.listOn, p.inspOn, p.compact, p.compactListOn = old.listOn, old.inspOn, old.compact, old.compactListOn
 	p.screen = old.screen
@@ -179,20 +207,20 @@ func (p *Panes) remember() {
 	if p.prefs == nil {
 		return
 	}
-	p.prefs.SetFloat(prefListW, float64(p.listW))
-	p.prefs.SetFloat(prefInspW, float64(p.inspW))
+	p.prefs.SetFloat(PrefListWidth, float64(p.listW))
+	p.prefs.SetFloat(PrefInspectorWidth, float64(p.inspW))
 	if p.bottomSet {
-		p.prefs.SetFloat(prefBottomH, float64(p.bottomH))
+		p.prefs.SetFloat(PrefBottomHeight, float64(p.bottomH))
 	}
 	if p.screen != "" {
-		p.prefs.SetFloat(prefListW+p.screen, float64(p.listW))
-		p.prefs.SetFloat(prefInspW+p.screen, float64(p.inspW))
+		p.prefs.SetFloat(PrefListWidth+p.screen, float64(p.listW))
+		p.prefs.SetFloat(PrefInspectorWidth+p.screen, float64(p.inspW))
 		if p.bottomSet {
-			p.prefs.SetFloat(prefBottomH+p.screen, float64(p.bottomH))
+			p.prefs.SetFloat(PrefBottomHeight+p.screen, float64(p.bottomH))
 		}
 	}
-	p.prefs.SetBool(prefListOn, p.listOn)
-	p.prefs.SetBool(prefInspOn, p.inspOn)
+	p.prefs.SetBool(PrefListShown, p.listOn)
+	p.prefs.SetBool(PrefInspectorShown, p.inspOn)
 }
 
 func (p *Panes) CreateRenderer() fyne.WidgetRenderer { return &panesRenderer{p: p} }
@@ -200,7 +228,7 @@ func (p *Panes) CreateRenderer() fyne.WidgetRenderer { return &panesRenderer{p: 
 type panesRenderer struct{ p *Panes }
 
 func (r *panesRenderer) Destroy()           {}
-func (r *panesRenderer) MinSize() fyne.Size { return PanesMinSize }
+func (r *panesRenderer) MinSize() fyne.Size { return MinSize }
 func (r *panesRenderer) Refresh()           { r.Layout(r.p.Size()) }
 func (r *panesRenderer) Objects() []fyne.CanvasObject {
 	p := r.p
@@ -215,12 +243,12 @@ func (r *panesRenderer) Layout(s fyne.Size) {
 		return
 	}
 	if !p.bottomSet {
-		p.bottomH = p.defaultBottom(s.Height)
+		p.bottomH = p.DefaultBottom(s.Height)
 	}
 	p.bottomH = clamp(p.bottomH, 60, s.Height*0.7)
 	bottomH := p.bottomH
 	if p.RunShown != nil && !p.RunShown() {
-		bottomH = min(bottomH, max(60, s.Height*0.55-dividerSize))
+		bottomH = min(bottomH, max(60, s.Height*0.55-DividerSize))
 	}
 	if p.BottomWant != nil {
 		if want := min(p.BottomWant(), s.Height*0.7); want > bottomH {
@@ -228,7 +256,7 @@ func (r *panesRenderer) Layout(s fyne.Size) {
 		}
 	}
 	p.shownBottomH = bottomH
-	topH := s.Height - bottomH - dividerSize
+	topH := s.Height - bottomH - DividerSize
 	compact := s.Width < CompactWidth
 	if compact && !p.compact {
 		p.compactListOn = false // each narrowing starts with the list away
@@ -245,7 +273,7 @@ func (r *panesRenderer) Layout(s fyne.Size) {
 		inspW = p.inspW
 	}
 	// Room for the canvas: take it from the inspector, then from the list.
-	side := func() float32 { return s.Width - listW - inspW - 2*dividerSize }
+	side := func() float32 { return s.Width - listW - inspW - 2*DividerSize }
 	if short := minCanvas - side(); short > 0 && inspW > 0 {
 		inspW = max(200, inspW-short)
 	}
@@ -263,7 +291,7 @@ func (r *panesRenderer) Layout(s fyne.Size) {
 		o.Resize(fyne.NewSize(w, topH))
 		x += w
 	}
-	divider := func(d *divider, on bool) {
+	placeDivider := func(d *Divider, on bool) {
 		if !on {
 			d.Hide()
 			return
@@ -276,31 +304,31 @@ func (r *panesRenderer) Layout(s fyne.Size) {
 			grab = dividerGrab
 		}
 		d.Move(fyne.NewPos(x-grab, 0))
-		d.Resize(fyne.NewSize(dividerSize+grab, topH))
-		x += dividerSize
+		d.Resize(fyne.NewSize(DividerSize+grab, topH))
+		x += DividerSize
 	}
 	place(p.list, listOn, listW)
-	divider(p.divList, listOn)
-	place(p.centre, true, max(0, s.Width-listW-inspW-dividerSize*(b2f(listOn)+b2f(p.inspOn))))
-	divider(p.divInsp, p.inspOn)
+	placeDivider(p.divList, listOn)
+	place(p.centre, true, max(0, s.Width-listW-inspW-DividerSize*(b2f(listOn)+b2f(p.inspOn))))
+	placeDivider(p.divInsp, p.inspOn)
 	place(p.insp, p.inspOn, inspW)
 	p.divBottom.Move(fyne.NewPos(0, topH-dividerGrab))
-	p.divBottom.Resize(fyne.NewSize(s.Width, dividerSize+2*dividerGrab))
-	p.bottom.Move(fyne.NewPos(0, topH+dividerSize))
+	p.divBottom.Resize(fyne.NewSize(s.Width, DividerSize+2*dividerGrab))
+	p.bottom.Move(fyne.NewPos(0, topH+DividerSize))
 	p.bottom.Resize(fyne.NewSize(s.Width, bottomH))
 }
 
-// defaultBottom is the run panel's height until the person drags it: room
+// DefaultBottom is the run panel's height until the person drags it: room
 // for five node rows (RowsBottomHeight), except where the palette above
 // would fit whole with a lower panel and not with that one — then the
 // palette keeps its room and the panel takes the rest, never under
 // DefaultBottomHeight. Where the palette cannot fit anyway (a short window:
 // 1024×700) it scrolls and the run panel gets its five rows.
-func (p *Panes) defaultBottom(h float32) float32 {
+func (p *Panes) DefaultBottom(h float32) float32 {
 	if p.TopWant == nil {
 		return RowsBottomHeight
 	}
-	left := h - dividerSize - p.TopWant()
+	left := h - DividerSize - p.TopWant()
 	switch {
 	case left >= RowsBottomHeight, left < DefaultBottomHeight:
 		return RowsBottomHeight
@@ -323,12 +351,12 @@ func clamp(v, lo, hi float32) float32 {
 	return max(lo, min(hi, v))
 }
 
-// divider is the handle between two panes; dragging it resizes them. The
+// Divider is the handle between two panes; dragging it resizes them. The
 // run panel's divider is laid out dividerGrab pixels wider on each side
 // than the gap it draws its line in, the inspector's on the canvas side;
 // dividers come after the panes in the renderer's objects, so that strip
 // takes the drag.
-type divider struct {
+type Divider struct {
 	widget.BaseWidget
 	vertical bool // a vertical bar between side-by-side panes
 	moved    func(delta float32)
@@ -337,20 +365,20 @@ type divider struct {
 	bar      *canvas.Rectangle
 }
 
-func newDivider(vertical bool, moved func(float32)) *divider {
-	d := &divider{vertical: vertical, moved: moved, bar: canvas.NewRectangle(theme.Color(theme.ColorNameSeparator))}
+func newDivider(vertical bool, moved func(float32)) *Divider {
+	d := &Divider{vertical: vertical, moved: moved, bar: canvas.NewRectangle(theme.Color(theme.ColorNameSeparator))}
 	d.ExtendBaseWidget(d)
 	return d
 }
 
-func (d *divider) Cursor() desktop.Cursor {
+func (d *Divider) Cursor() desktop.Cursor {
 	if d.vertical {
 		return desktop.HResizeCursor
 	}
 	return desktop.VResizeCursor
 }
 
-func (d *divider) Dragged(ev *fyne.DragEvent) {
+func (d *Divider) Dragged(ev *fyne.DragEvent) {
 	if d.vertical {
 		d.moved(ev.Dragged.DX)
 	} else {
@@ -361,23 +389,23 @@ func (d *divider) Dragged(ev *fyne.DragEvent) {
 	}
 }
 
-func (d *divider) DragEnd() {
+func (d *Divider) DragEnd() {
 	if d.done != nil {
 		d.done()
 	}
 }
 
-// parent is the Panes the divider belongs to (NewPanes sets it).
-func (d *divider) parent() (*Panes, bool) { return d.owner, d.owner != nil }
+// parent is the Panes the divider belongs to (New sets it).
+func (d *Divider) parent() (*Panes, bool) { return d.owner, d.owner != nil }
 
-func (d *divider) CreateRenderer() fyne.WidgetRenderer {
+func (d *Divider) CreateRenderer() fyne.WidgetRenderer {
 	return &dividerRenderer{d: d}
 }
 
-type dividerRenderer struct{ d *divider }
+type dividerRenderer struct{ d *Divider }
 
 func (r *dividerRenderer) Destroy()                     {}
-func (r *dividerRenderer) MinSize() fyne.Size           { return fyne.NewSize(dividerSize, dividerSize) }
+func (r *dividerRenderer) MinSize() fyne.Size           { return fyne.NewSize(DividerSize, DividerSize) }
 func (r *dividerRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.d.bar} }
 func (r *dividerRenderer) Refresh() {
 	r.d.bar.FillColor = theme.Color(theme.ColorNameSeparator)
@@ -388,7 +416,7 @@ func (r *dividerRenderer) Refresh() {
 // (the handle may reach further to the left, see Panes' Layout).
 func (r *dividerRenderer) Layout(s fyne.Size) {
 	if r.d.vertical {
-		r.d.bar.Move(fyne.NewPos(s.Width-dividerSize/2-1, 0))
+		r.d.bar.Move(fyne.NewPos(s.Width-DividerSize/2-1, 0))
 		r.d.bar.Resize(fyne.NewSize(2, s.Height))
 	} else {
 		r.d.bar.Move(fyne.NewPos(0, s.Height/2-1))
