@@ -153,7 +153,7 @@ func TestRunPanel_DurationAsRecords(t *testing.T) {
 	if inRecords != "41.9s" {
 		t.Fatalf("Run records says %q, want 41.9s", inRecords)
 	}
-	for lang, want := range map[string]string{"en": "(41.9s, 38ms of it at work)", "zh-Hans": "(41.9s，其中运行 38ms)"} {
+	for lang, want := range map[string]string{"en": "(41.9s, 38ms of it at work)", "zh-Hans": "（41.9s，其中运行 38ms）"} {
 		SetupLanguage(lang)
 		p := newRunPanel(langNow(), false)
 		p.Load(r, nrs, nil)
@@ -161,7 +161,7 @@ func TestRunPanel_DurationAsRecords(t *testing.T) {
 			t.Errorf("%s: run panel header %q, want %q (Run records: %s)", lang, h, want, inRecords)
 		}
 		// The node's row says its figure is time at work, as the header.
-		if row, want := p.NodeStatus("q"), map[string]string{"en": "(38ms at work)", "zh-Hans": "(运行 38ms)"}[lang]; !strings.HasSuffix(row, want) {
+		if row, want := p.NodeStatus("q"), map[string]string{"en": "(38ms at work)", "zh-Hans": "（运行 38ms）"}[lang]; !strings.HasSuffix(row, want) {
 			t.Errorf("%s: node row %q, want it to end %q", lang, row, want)
 		}
 	}

@@ -614,9 +614,19 @@ func (p *Panel) NodeStatus(id string) string {
 		if ran, _ := ranFor(p.nodes, p.Active(), time.Now()); waited(records.RunDuration(p.run), ran) {
 			took = panelText(p.loc, msgAtWork, took)
 		}
-		s += " (" + took + ")"
+		s += aside(p.loc, took)
 	}
 	return s + failureNote(p.loc, p.words, p.run, n) // failure.go
+}
+
+// aside puts a figure in brackets after what it qualifies: Chinese takes
+// the full-width brackets, with no space ("成功（运行 97ms）"), as the
+// failure line does.
+func aside(loc Localizer, s string) string {
+	if workrun.IsChinese(loc.Language()) {
+		return "（" + s + "）"
+	}
+	return " (" + s + ")"
 }
 
 func nodeDuration(n workrun.NodeRun) time.Duration {
@@ -943,7 +953,7 @@ func (p *Panel) refreshHeaderText() {
 	}
 	line := fmt.Sprintf("%s · %s · %s", name, p.words.ShortID(r.ID), status)
 	if took := tookText(p.loc, p.words, records.RunDuration(r), ran); took != "" && !waiting {
-		line += " (" + took + ")"
+		line += aside(p.loc, took)
 	}
 	if p.callerRun == r.ID && p.caller != "" {
 		line += " · " + p.caller
