@@ -43,9 +43,10 @@
 // palette groups, and the wording of statuses and problems, the same way
 // (canvasWording), the inspector the kinds' descriptions too
 // (inspectorWording), the Remote tasks tab the window's remote-state and
-// id wording (remoteTasksWording). The views of some dialogs are still in
-// this package (PublishView, OpenWorkView, the Sign in and pinned-inputs
-// forms) and keep the same rules by convention.
+// id wording (remoteTasksWording). Dialogs are the app layer's: the views
+// of Publish as agent, Remote work, Sign in and the pinned inputs of Run
+// from here live here beside the code that opens them, and keep the
+// widget rules by convention.
 //
 // Engine events arrive on one subscription channel; the pump goroutine
 // collects a frame's worth (16 ms) and applies them in one batch with one
