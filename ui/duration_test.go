@@ -71,3 +71,14 @@ func TestDuration_ClosedTimeNotCounted(t *testing.T) {
 }
 
 var atWork5 = regexp.MustCompile(`, 5(\.\d)?s of it at work\)`)
+
+// TestFormatDuration_UnderAMillisecond: a node that took microseconds says
+// so ("<1ms"), not "0s", which read as if it never ran (the Start node's
+// "succeeded (0s at work)").
+func TestFormatDuration_UnderAMillisecond(t *testing.T) {
+	for d, want := range map[time.Duration]string{300 * time.Microsecond: "<1ms", 0: "0s", 700 * time.Microsecond: "<1ms", 1500 * time.Microsecond: "2ms", 44 * time.Millisecond: "44ms", 5700 * time.Millisecond: "5.7s"} {
+		if got := formatDuration(d); got != want {
+			t.Errorf("formatDuration(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
