@@ -41,7 +41,7 @@ type runRecord struct {
 // files (may be nil) lets its panel open and save file values.
 func recordWindow(loc workrun.Localizer, a fyne.App, size fyne.Size, rec runRecord, tasks *remotetasks.Panel, openInEditor func(), files func(*runpanel.Panel, fyne.Window)) fyne.Window {
 	r := rec.run
-	title := fmt.Sprintf("%s — %s (%s)", r.WorkflowName, shortID(r.ID), loc.X("rec.readonly", "read-only"))
+	title := recordTitle(loc, r)
 	if rec.caller != "" {
 		title += " · " + rec.caller
 	}
@@ -193,4 +193,10 @@ func closeKeys(win fyne.Window) {
 		}
 	})
 	win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyW, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { win.Close() })
+}
+
+// recordTitle names a run's record window: its workflow, its short id and
+// that it is read-only (Chinese takes the full-width brackets).
+func recordTitle(loc workrun.Localizer, r workrun.Run) string {
+	return fmt.Sprintf(loc.X("rec.title", "%s — %s (read-only)"), r.WorkflowName, shortID(r.ID))
 }

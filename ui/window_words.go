@@ -177,7 +177,7 @@ var windowWords = workrun.NewCatalog(map[string][2]string{
 	"rec.none_value":                          {"none", "无"},
 	"rec.open_editor":                         {"Open in editor", "在编辑器中打开"},
 	"rec.outputs":                             {"outputs", "输出"},
-	"rec.readonly":                            {"read-only", "只读"},
+	"rec.title":                               {"%s — %s (read-only)", "%s — %s（只读）"},
 	"rec.refresh":                             {"Refresh", "刷新"},
 	"rec.search":                              {"Search: workflow, run id, status, reason", "搜索：工作流、运行 ID、状态、原因"},
 	"rec.timeline":                            {"Timeline", "时间线"},

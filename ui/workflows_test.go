@@ -259,3 +259,14 @@ func TestTimeline_Readable(t *testing.T) {
 		t.Errorf("timeline shows raw JSON:\n%s", tl)
 	}
 }
+
+// TestRecordTitle: a record window's title says it is read-only, in
+// Chinese with the full-width brackets.
+func TestRecordTitle(t *testing.T) {
+	r := workrun.Run{ID: "89a74876-0000-4000-8000-000000000000", WorkflowName: "demo"}
+	for lang, want := range map[string]string{"en": "demo — 89a74876 (read-only)", "zh-Hans": "demo — 89a74876（只读）"} {
+		if got := recordTitle(workrun.NewLocalizer(lang), r); got != want {
+			t.Errorf("%s: %q, want %q", lang, got, want)
+		}
+	}
+}
